@@ -1,0 +1,3 @@
+"""regintel: European company registry intelligence."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from regintel.cli import app
+
+app(prog_name="regintel")

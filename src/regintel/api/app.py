@@ -1,0 +1,47 @@
+"""The ASGI application factory."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import Depends, FastAPI
+
+from regintel.api import errors
+from regintel.api.deps import reject_unknown_query
+from regintel.api.middleware import RequestContext
+from regintel.api.openapi import API_VERSION, build_openapi
+from regintel.api.routers import ROUTERS
+from regintel.config import Settings
+from regintel.db.engine import make_engine
+from regintel.services.limiter import Limiter
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """Build the app; the engine and the limiter live on `app.state` for the app's lifetime."""
+    engine = make_engine(settings.database_url, statement_timeout_ms=settings.query_timeout_ms)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(title="regintel API", version=API_VERSION, lifespan=lifespan,
+                  openapi_url=None, docs_url=None, redoc_url=None,
+                  dependencies=[Depends(reject_unknown_query)])
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.limiter = Limiter(settings)
+    errors.install(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.add_middleware(RequestContext)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = build_openapi(app, settings.base_url)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app

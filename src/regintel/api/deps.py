@@ -1,0 +1,131 @@
+"""Dependencies shared by the routers: settings, database connection, credentials and limits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from fastapi.security import APIKeyQuery, HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
+
+from regintel.config import Settings
+from regintel.db.keys import KeyRecord, find_key_by_raw
+from regintel.errors import Unauthorized, ValidationFailed
+from regintel.services.limiter import Limiter, Quota
+
+_bearer = HTTPBearer(auto_error=False, scheme_name="bearerAuth",
+                     description="API key sent as `Authorization: Bearer ri_…`")
+_query_key = APIKeyQuery(name="api_key", auto_error=False, scheme_name="apiKeyQuery",
+                         description="API key sent as the `api_key` query parameter")
+
+
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings  # type: ignore[no-any-return]
+
+
+def get_engine(request: Request) -> Engine:
+    return request.app.state.engine  # type: ignore[no-any-return]
+
+
+def get_conn(request: Request) -> Iterator[Connection]:
+    """A connection for the request; routers that write call `conn.commit()` themselves."""
+    with request.app.state.engine.connect() as conn:
+        yield conn
+
+
+AppSettings = Annotated[Settings, Depends(get_settings)]
+DbConn = Annotated[Connection, Depends(get_conn)]
+
+
+def client_ip(request: Request) -> str:
+    settings: Settings = request.app.state.settings
+    if settings.trust_forwarded_for:
+        forwarded = request.headers.get("x-forwarded-for")
+        if forwarded:
+            return forwarded.split(",")[0].strip()
+    return request.client.host if request.client else "unknown"
+
+
+def _limiter(request: Request) -> Limiter:
+    return request.app.state.limiter  # type: ignore[no-any-return]
+
+
+def public_limit(request: Request) -> None:
+    """Shared per-IP limiter for operations that need no key."""
+    _limiter(request).check_anonymous(client_ip(request))
+
+
+class Caller:
+    """The authenticated key of a request and where it stands against its quota."""
+
+    def __init__(self, key: KeyRecord, quota: Quota | None):
+        self.key = key
+        self.quota = quota
+
+
+def require_key(
+    request: Request,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    query_key: Annotated[str | None, Depends(_query_key)],
+) -> Caller:
+    """Authenticate by `Authorization: Bearer` or `?api_key=`, then apply limits and quotas."""
+    raw = bearer.credentials if bearer is not None else query_key
+    if not raw:
+        raise Unauthorized("An API key is required: send `Authorization: Bearer <key>` or `?api_key=<key>`")
+    with request.app.state.engine.connect() as conn:
+        key = find_key_by_raw(conn, raw.strip())
+    now = datetime.now(UTC)
+    if key is None:
+        raise Unauthorized("Unknown API key")
+    if key.revoked_at is not None:
+        raise Unauthorized("This API key has been revoked")
+    if key.expires_at is not None and key.expires_at <= now:
+        raise Unauthorized("This API key has expired")
+    quota = _limiter(request).check_key(key, client_ip(request))
+    if quota is not None:
+        request.scope["state"]["extra_headers"].update(quota.headers())
+    return Caller(key, quota)
+
+
+ApiKey = Annotated[Caller, Depends(require_key)]
+PublicLimit = Depends(public_limit)
+
+_ALWAYS_ALLOWED = frozenset({"api_key"})
+_declared_cache: dict[int, frozenset[str]] = {}
+
+
+def reject_unknown_query(request: Request) -> None:
+    """DESIGN.md section 3: a misspelt parameter must never silently widen a result."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    allowed = _declared_cache.get(id(route))
+    if allowed is None:
+        allowed = frozenset(_query_names(route.dependant)) | _ALWAYS_ALLOWED
+        _declared_cache[id(route)] = allowed
+    unknown = sorted(set(request.query_params.keys()) - allowed)
+    if unknown:
+        raise ValidationFailed(
+            f"Unknown query parameter(s): {', '.join(unknown)}",
+            details=[{"field": name, "in": "query", "message": "unknown parameter",
+                      "allowed": sorted(allowed - _ALWAYS_ALLOWED)} for name in unknown])
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    """Every query parameter a route declares, through its sub-dependencies and parameter models."""
+    names: set[str] = set()
+    for field in dependant.query_params:
+        model = field.field_info.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            names.update(f.alias or n for n, f in model.model_fields.items())
+        else:
+            names.add(field.alias)
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names

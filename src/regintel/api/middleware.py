@@ -1,0 +1,65 @@
+"""Outermost ASGI middleware: request id, timing, response headers, and a last-resort 500."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from regintel.api.envelope import error_response
+
+log = logging.getLogger("regintel.api")
+
+
+class RequestContext:
+    """Gives every request an id (or keeps a sane incoming `X-Request-ID`) and puts it on the response.
+
+    Handlers may leave extra headers in `scope["state"]["extra_headers"]` (quota figures), which are
+    added here so that they reach success and error responses alike.
+    """
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        rid = _incoming_id(scope) or uuid.uuid4().hex
+        state: dict[str, Any] = scope.setdefault("state", {})
+        state["request_id"] = rid
+        state["started"] = time.perf_counter()
+        state["extra_headers"] = {}
+        started = False
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers", []))
+                headers.append((b"x-request-id", rid.encode()))
+                for name, value in state["extra_headers"].items():
+                    headers.append((name.lower().encode(), value.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        except Exception:
+            log.exception("Unhandled error", extra={"request_id": rid})
+            if started:
+                raise
+            response = error_response(rid, 500, "INTERNAL_ERROR", "Internal error; quote the request id")
+            await response(scope, receive, send_wrapper)
+
+
+def _incoming_id(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"x-request-id":
+            text = value.decode("latin-1")
+            if 0 < len(text) <= 128 and text.replace("-", "").replace("_", "").isalnum():
+                return text
+    return None

@@ -1,0 +1,53 @@
+"""`GET /api/v1/me`: the current key."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from regintel.api.deps import ApiKey, AppSettings
+from regintel.api.envelope import Envelope, ok
+
+router = APIRouter(prefix="/api/v1", tags=["Account"])
+
+
+class Usage(BaseModel):
+    period: str = Field(description="`month` for monthly plans, `pass` for day and week passes")
+    used: int
+    limit: int
+    remaining: int
+    resets_at: datetime = Field(description="Start of the next month, or the end of the pass (UTC)")
+
+
+class Me(BaseModel):
+    id: int
+    name: str
+    plan: str
+    plan_title: str
+    key_prefix: str = Field(description="First characters of the key, to tell keys apart")
+    rate_limit: dict[str, int] = Field(description="`requests` per `window_seconds` (fixed window)")
+    usage: Usage | None
+    created_at: datetime
+    expires_at: datetime | None
+
+
+@router.get("/me", response_model=Envelope[Me], summary="Current API key",
+            description="Name, plan, rate limit, usage this month (or of the pass) and expiry of the key "
+            "that made the call. The call itself counts towards the usage.")
+def me(request: Request, caller: ApiKey, settings: AppSettings) -> Response:
+    key, quota = caller.key, caller.quota
+    plan = settings.plan(key.plan)
+    usage = None
+    if quota is not None:
+        usage = {"period": "pass" if plan.budget else "month", "used": min(quota.used, quota.limit),
+                 "limit": quota.limit, "remaining": quota.remaining,
+                 "resets_at": datetime.fromtimestamp(quota.reset_at, UTC)}
+    return ok(request, {
+        "id": key.id, "name": key.name, "plan": key.plan, "plan_title": plan.title,
+        "key_prefix": key.prefix,
+        "rate_limit": {"requests": plan.rate_per_minute, "window_seconds": settings.rate_window_seconds},
+        "usage": usage, "created_at": key.created_at, "expires_at": key.expires_at,
+    })

@@ -1,0 +1,101 @@
+"""The `regintel` command: serve, db, keys, openapi, and (with the data issue) import, demo, synth."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from regintel.config import load_settings
+from regintel.db.engine import make_engine
+
+app = typer.Typer(help="regintel: European company registry intelligence service.", no_args_is_help=True)
+db_app = typer.Typer(help="Database schema.", no_args_is_help=True)
+keys_app = typer.Typer(help="API keys.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+app.add_typer(keys_app, name="keys")
+console = Console()
+
+
+@app.command()
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
+          reload: bool = False, log_level: str = "info") -> None:
+    """Serve the API with uvicorn (upgrades the schema first unless REGINTEL_AUTO_MIGRATE=0)."""
+    import uvicorn
+
+    from regintel.db.migrate import upgrade
+
+    settings = load_settings()
+    if settings.auto_migrate:
+        upgrade(make_engine(settings.database_url, pool=False))
+    uvicorn.run("regintel.api.asgi:app", host=host, port=port, workers=workers, reload=reload,
+                log_level=log_level, proxy_headers=settings.trust_forwarded_for)
+
+
+@db_app.command("upgrade")
+def db_upgrade(revision: str = "head") -> None:
+    """Apply migrations up to REVISION (default: head)."""
+    from regintel.db.migrate import current_revision, upgrade
+
+    engine = make_engine(load_settings().database_url, pool=False)
+    upgrade(engine, revision)
+    console.print(f"schema at revision {current_revision(engine)}")
+
+
+@keys_app.command("create")
+def keys_create(name: Annotated[str, typer.Option(help="A label for the key")],
+                plan: Annotated[str | None, typer.Option(help="Plan name from the settings")] = None) -> None:
+    """Create a key and print it once; only its hash is stored."""
+    from regintel.db.keys import create_key
+    from regintel.db.migrate import upgrade
+
+    settings = load_settings()
+    plan = (plan or settings.default_plan).lower()
+    if plan not in settings.plans:
+        console.print(f"[red]unknown plan {plan!r}; plans: {', '.join(settings.plans)}")
+        raise typer.Exit(2)
+    engine = make_engine(settings.database_url, pool=False)
+    upgrade(engine)
+    with engine.begin() as conn:
+        key, raw = create_key(conn, name, plan, duration_days=settings.plans[plan].duration_days)
+    console.print(f"key id {key.id} ({key.name}, plan {key.plan}); store it now, it is not shown again:")
+    print(raw)
+
+
+@keys_app.command("list")
+def keys_list() -> None:
+    """List keys (never the keys themselves)."""
+    from regintel.db.keys import list_keys
+
+    engine = make_engine(load_settings().database_url, pool=False)
+    table = Table("id", "name", "plan", "prefix", "created", "expires", "revoked")
+    with engine.connect() as conn:
+        for k in list_keys(conn):
+            table.add_row(str(k.id), k.name, k.plan, k.prefix, f"{k.created_at:%Y-%m-%d %H:%M}",
+                          f"{k.expires_at:%Y-%m-%d %H:%M}" if k.expires_at else "",
+                          f"{k.revoked_at:%Y-%m-%d %H:%M}" if k.revoked_at else "")
+    console.print(table)
+
+
+@keys_app.command("revoke")
+def keys_revoke(key_id: int) -> None:
+    """Revoke a key by id; it answers 401 from then on."""
+    from regintel.db.keys import revoke_key
+
+    engine = make_engine(load_settings().database_url, pool=False)
+    with engine.begin() as conn:
+        key = revoke_key(conn, key_id)
+    console.print(f"revoked key {key.id} ({key.name}) at {key.revoked_at:%Y-%m-%d %H:%M:%S}")
+
+
+@app.command()
+def openapi() -> None:
+    """Print the OpenAPI 3.1 document as JSON."""
+    from regintel.api.app import create_app
+
+    settings = load_settings()
+    sys.stdout.write(json.dumps(create_app(settings).openapi(), indent=2, ensure_ascii=False) + "\n")

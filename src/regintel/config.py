@@ -1,0 +1,104 @@
+"""Settings, read once from `REGINTEL_*` environment variables and passed in explicitly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Plan(BaseModel):
+    """One plan: a per-minute limit plus either a monthly quota or a fixed pass budget."""
+
+    title: str
+    rate_per_minute: int = Field(gt=0)
+    monthly_quota: int | None = Field(default=None, gt=0)
+    budget: int | None = Field(default=None, gt=0, description="fixed request budget of a pass")
+    duration_days: int | None = Field(default=None, gt=0, description="validity of a pass")
+
+
+DEFAULT_PLANS: dict[str, Plan] = {
+    "free": Plan(title="Free", rate_per_minute=120, monthly_quota=1_000),
+    "pro": Plan(title="Pro", rate_per_minute=600, monthly_quota=250_000),
+    "business": Plan(title="Business", rate_per_minute=3_000, monthly_quota=2_000_000),
+    "day_pass": Plan(title="Day pass", rate_per_minute=300, budget=5_000, duration_days=1),
+    "week_pass": Plan(title="Week pass", rate_per_minute=300, budget=25_000, duration_days=7),
+}
+
+DEFAULT_PURPOSES = [
+    "kyc",
+    "aml",
+    "credit_assessment",
+    "procurement",
+    "journalism",
+    "legal_claim",
+    "research",
+]
+
+
+class Settings(BaseSettings):
+    """Every setting of the service. Documented in docs/configuration.md (checked by a test)."""
+
+    model_config = SettingsConfigDict(env_prefix="REGINTEL_", extra="ignore")
+
+    database_url: str = Field(
+        default="sqlite:///./data/regintel.db",
+        description="SQLAlchemy URL: `sqlite:///path.db` (default) or `postgresql://user@host/db`.",
+    )
+    data_dir: Path = Field(default=Path("./data"), description="Folder for the SQLite file, counters, "
+                           "import rejects and search indexes.")
+    redis_url: str | None = Field(default=None, description="When set, rate-limit and quota counters "
+                                  "live in Redis so several hosts share them.")
+    rate_limit_storage: Literal["auto", "memory", "sqlite", "redis"] = Field(
+        default="auto",
+        description="Counter storage: `auto` = Redis when `redis_url` is set, else a SQLite counter file "
+        "shared by all processes on the host; `memory` is for a single process only.",
+    )
+    base_url: str = Field(default="http://127.0.0.1:8000", description="Public base address, used in "
+                          "links, feeds and the OpenAPI `servers` entry.")
+    environment: Literal["development", "production"] = Field(default="development")
+    log_level: str = Field(default="INFO")
+    plans: dict[str, Plan] = Field(default_factory=lambda: dict(DEFAULT_PLANS),
+                                   description="Plans as JSON: name → {title, rate_per_minute, "
+                                   "monthly_quota | budget + duration_days}.")
+    default_plan: str = Field(default="free", description="Plan given to keys created without one.")
+    rate_window_seconds: int = Field(default=60, gt=0, description="Length of the fixed per-key window. "
+                                     "Spec 8 fixes 60 s; tests shorten it.")
+    shared_limit_per_minute: int = Field(default=600, gt=0, description="Shared per-IP limiter for calls "
+                                         "without a key (and the floor for keyed calls).")
+    shared_window_seconds: int = Field(default=60, gt=0, description="Window of the shared limiter.")
+    trust_forwarded_for: bool = Field(default=False, description="Take the client IP from "
+                                      "`X-Forwarded-For` (only behind a trusted proxy).")
+    allowed_purposes: list[str] = Field(default_factory=lambda: list(DEFAULT_PURPOSES),
+                                        description="Declared purposes that unlock natural-person fields.")
+    allow_private_webhooks: bool = Field(default=False, description="Allow webhook URLs that resolve to "
+                                         "private, loopback or link-local addresses (tests, intranets).")
+    smtp_host: str | None = Field(default=None, description="SMTP server; without it e-mails go to the "
+                                  "outbox table and the log.")
+    smtp_port: int = Field(default=25)
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str = Field(default="regintel@localhost")
+    smtp_starttls: bool = False
+    query_timeout_ms: int = Field(default=5_000, gt=0, description="Time limit of one API read query.")
+    auto_migrate: bool = Field(default=True, description="`serve` upgrades the schema before starting.")
+
+    @field_validator("default_plan")
+    @classmethod
+    def _known_plan(cls, value: str) -> str:
+        return value.strip().lower()
+
+    def plan(self, name: str) -> Plan:
+        """The plan called `name`, falling back to the default plan for unknown names."""
+        return self.plans.get(name) or self.plans[self.default_plan]
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment, with explicit overrides (used by the CLI and tests)."""
+    return Settings(**overrides)  # type: ignore[arg-type]

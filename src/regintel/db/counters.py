@@ -1,0 +1,83 @@
+"""A `limits` storage backend in a SQLite file, so that every process on a host shares one set of
+rate-limit and quota counters without Redis. The limiting algorithms stay the `limits` library's."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from limits.storage import Storage
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS counters (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL,
+    expires_at REAL NOT NULL
+)
+"""
+
+# One statement, so the read-modify-write is atomic under SQLite's write lock.
+_INCR = """
+INSERT INTO counters (key, value, expires_at) VALUES (:key, :amount, :now + :expiry)
+ON CONFLICT (key) DO UPDATE SET
+    value = CASE WHEN counters.expires_at <= :now THEN :amount ELSE counters.value + :amount END,
+    expires_at = CASE WHEN counters.expires_at <= :now THEN :now + :expiry ELSE counters.expires_at END
+RETURNING value
+"""
+
+
+class SQLiteCounterStorage(Storage):
+    """Fixed-window counters keyed like every other `limits` storage."""
+
+    STORAGE_SCHEME = ["regintel+sqlite"]
+
+    def __init__(self, uri: str = "regintel+sqlite:///data/counters.db", wrap_exceptions: bool = False,
+                 **options: object):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions)
+        # Same convention as SQLAlchemy: three slashes = relative path, four = absolute.
+        self.path = Path(uri.split("://", 1)[1][1:])
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._conn().execute(_SCHEMA)
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA busy_timeout=30000")
+            self._local.conn = conn
+        return conn
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return sqlite3.Error
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        row = self._conn().execute(_INCR, {"key": key, "amount": amount, "now": time.time(),
+                                           "expiry": expiry}).fetchone()
+        return int(row[0])
+
+    def get(self, key: str) -> int:
+        row = self._conn().execute("SELECT value FROM counters WHERE key = ? AND expires_at > ?",
+                                   (key, time.time())).fetchone()
+        return int(row[0]) if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._conn().execute("SELECT expires_at FROM counters WHERE key = ?", (key,)).fetchone()
+        return float(row[0]) if row and row[0] > time.time() else time.time()
+
+    def check(self) -> bool:
+        return self._conn().execute("SELECT 1").fetchone() is not None
+
+    def reset(self) -> int | None:
+        return self._conn().execute("DELETE FROM counters").rowcount
+
+    def clear(self, key: str) -> None:
+        self._conn().execute("DELETE FROM counters WHERE key = ?", (key,))
+
+    def purge_expired(self) -> int:
+        return self._conn().execute("DELETE FROM counters WHERE expires_at <= ?", (time.time(),)).rowcount

@@ -1,0 +1,82 @@
+"""Engine construction for SQLite (embedded default) and PostgreSQL, plus dialect helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, Table, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.pool import NullPool
+from sqlalchemy.sql.dml import Insert
+
+
+def normalise_url(url: str) -> str:
+    """Accept plain `postgresql://` URLs and route them to psycopg 3."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def make_engine(url: str, *, statement_timeout_ms: int | None = None, pool: bool = True) -> Engine:
+    """An engine with the pragmas every connection needs (WAL, foreign keys, busy timeout on SQLite)."""
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               poolclass=None if pool else NullPool)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        # pysqlite's own transaction handling defers BEGIN; emit it ourselves so that
+        # SQLAlchemy's transaction boundaries are SQLite's (documented SQLAlchemy recipe).
+        event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
+        return engine
+    options = f"-c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else ""
+    kwargs: dict[str, Any] = {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 20} if pool else {
+        "poolclass": NullPool}
+    return create_engine(url, connect_args={"options": options} if options else {}, **kwargs)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    dbapi_conn.isolation_level = None
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA cache_size=-65536")
+    cur.execute("PRAGMA temp_store=MEMORY")
+    cur.close()
+
+
+def is_sqlite(conn_or_engine: Connection | Engine) -> bool:
+    return conn_or_engine.dialect.name == "sqlite"
+
+
+def insert_for(conn: Connection | Engine, table: Table) -> Insert:
+    """The dialect's INSERT, which offers `on_conflict_do_update` / `on_conflict_do_nothing`."""
+    if is_sqlite(conn):
+        return sqlite.insert(table)
+    return postgresql.insert(table)
+
+
+def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]], keys: Sequence[str],
+           update: Sequence[str] | None = None) -> None:
+    """Insert rows, updating `update` columns (default: all non-key columns) when `keys` collide."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    update = [c for c in (update if update is not None else columns) if c not in keys]
+    batch = max(1, 32766 // max(1, len(columns))) if is_sqlite(conn) else 5_000
+    for start in range(0, len(rows), batch):
+        stmt = insert_for(conn, table).values(list(rows[start:start + batch]))
+        if update:
+            stmt = stmt.on_conflict_do_update(index_elements=list(keys),
+                                              set_={c: stmt.excluded[c] for c in update})
+        else:
+            stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
+        conn.execute(stmt)

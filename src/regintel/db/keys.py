@@ -1,0 +1,92 @@
+"""API keys: created once, shown once, stored only as SHA-256 hashes (DESIGN.md section 3)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from regintel.db.schema import api_keys
+from regintel.errors import NotFound
+
+KEY_PREFIX = "ri_"
+
+
+@dataclass(frozen=True)
+class KeyRecord:
+    id: int
+    name: str
+    plan: str
+    prefix: str
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+
+    def is_active(self, now: datetime) -> bool:
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+
+def hash_key(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def make_raw_key() -> str:
+    """`ri_` + 40 url-safe random characters."""
+    return KEY_PREFIX + secrets.token_urlsafe(30)[:40]
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # SQLite returns naive datetimes; everything we store is UTC.
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+
+def _record(row: object) -> KeyRecord:
+    m = row._mapping  # type: ignore[attr-defined]
+    return KeyRecord(id=m["id"], name=m["name"], plan=m["plan"], prefix=m["prefix"],
+                     created_at=_aware(m["created_at"]),  # type: ignore[arg-type]
+                     expires_at=_aware(m["expires_at"]), revoked_at=_aware(m["revoked_at"]))
+
+
+def create_key(conn: Connection, name: str, plan: str, *, duration_days: int | None = None,
+               expires_at: datetime | None = None) -> tuple[KeyRecord, str]:
+    """Create a key; returns the record and the raw key, which is never stored."""
+    raw = make_raw_key()
+    now = datetime.now(UTC)
+    if expires_at is None and duration_days:
+        expires_at = now + timedelta(days=duration_days)
+    key_id = conn.execute(api_keys.insert().values(
+        name=name, plan=plan, key_hash=hash_key(raw), prefix=raw[:8], created_at=now,
+        expires_at=expires_at).returning(api_keys.c.id)).scalar_one()
+    return get_key(conn, key_id), raw
+
+
+_COLUMNS = [api_keys.c.id, api_keys.c.name, api_keys.c.plan, api_keys.c.prefix, api_keys.c.created_at,
+            api_keys.c.expires_at, api_keys.c.revoked_at]
+
+
+def get_key(conn: Connection, key_id: int) -> KeyRecord:
+    row = conn.execute(select(*_COLUMNS).where(api_keys.c.id == key_id)).first()
+    if row is None:
+        raise NotFound(f"No API key with id {key_id}")
+    return _record(row)
+
+
+def find_key_by_raw(conn: Connection, raw: str) -> KeyRecord | None:
+    row = conn.execute(select(*_COLUMNS).where(api_keys.c.key_hash == hash_key(raw))).first()
+    return _record(row) if row is not None else None
+
+
+def list_keys(conn: Connection) -> list[KeyRecord]:
+    return [_record(r) for r in conn.execute(select(*_COLUMNS).order_by(api_keys.c.id))]
+
+
+def revoke_key(conn: Connection, key_id: int) -> KeyRecord:
+    key = get_key(conn, key_id)
+    if key.revoked_at is None:
+        conn.execute(update(api_keys).where(api_keys.c.id == key_id)
+                     .values(revoked_at=datetime.now(UTC)))
+    return get_key(conn, key_id)

@@ -1,0 +1,320 @@
+"""The whole data model in one place (SQLAlchemy Core). Runs unchanged on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Numeric,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    false,
+)
+
+metadata = MetaData(naming_convention={
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+})
+
+# SQLite only auto-increments INTEGER PRIMARY KEY; PostgreSQL gets 64-bit ids.
+Id = BigInteger().with_variant(Integer(), "sqlite")
+Money = Numeric(20, 2)
+
+
+def _ts(name: str, nullable: bool = True) -> Column:
+    return Column(name, DateTime(timezone=True), nullable=nullable)
+
+
+companies = Table(
+    "companies", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("country", String(2), nullable=False),
+    Column("national_id", String(32), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("name_norm", Text, nullable=False),
+    Column("legal_form", String(16)),
+    Column("legal_form_name", Text),
+    Column("status", String(16), nullable=False, server_default="active"),
+    Column("founded_on", Date),
+    Column("dissolved_on", Date),
+    Column("street", Text),
+    Column("city", Text),
+    Column("postal_code", String(16)),
+    Column("address_text", Text),
+    Column("address_norm", Text),
+    Column("region_code", String(16)),
+    Column("district_code", String(16)),
+    Column("municipality_code", String(16)),
+    Column("nuts3", String(8)),
+    Column("nace_primary", String(16)),
+    Column("nace_codes", JSON),
+    Column("size_class", String(16)),
+    Column("employees", Integer),
+    Column("vat_id", String(32)),
+    Column("tax_id", String(32)),
+    Column("lei", String(20)),
+    Column("in_bankruptcy", Boolean, nullable=False, server_default=false()),
+    Column("in_restructuring", Boolean, nullable=False, server_default=false()),
+    Column("in_liquidation", Boolean, nullable=False, server_default=false()),
+    Column("source", String(32), nullable=False),
+    _ts("created_at", False),
+    _ts("updated_at", False),
+    UniqueConstraint("country", "national_id"),
+    # Spec 2.2: bankruptcy and restructuring are mutually exclusive; liquidation is independent.
+    CheckConstraint("NOT (in_bankruptcy AND in_restructuring)", name="insolvency_exclusive"),
+)
+Index("ix_companies_name_norm", companies.c.name_norm)
+Index("ix_companies_national_id", companies.c.national_id)
+Index("ix_companies_lei", companies.c.lei)
+
+identifiers = Table(
+    "identifiers", metadata,
+    Column("type", String(16), primary_key=True),
+    Column("value", String(64), primary_key=True),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
+    Column("source", String(32), nullable=False),
+)
+Index("ix_identifiers_company_id", identifiers.c.company_id)
+
+company_sources = Table(
+    "company_sources", metadata,
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
+    Column("source", String(32), primary_key=True),
+    Column("source_record_id", Text),
+    Column("published_on", Date),
+    _ts("first_seen", False),
+    _ts("last_seen", False),
+    Column("run_id", Id),
+)
+
+people = Table(
+    "people", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("person_key", String(64), nullable=False, unique=True),
+    Column("name", Text, nullable=False),
+    Column("name_norm", Text, nullable=False),
+    Column("birth_date", String(10)),
+    Column("nationality", String(64)),
+    Column("country_of_residence", String(64)),
+    Column("source", String(32), nullable=False),
+)
+Index("ix_people_name_norm", people.c.name_norm)
+
+roles = Table(
+    "roles", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
+    Column("role", String(32), nullable=False),
+    Column("holder_key", String(64), nullable=False),
+    Column("person_id", Id, ForeignKey("people.id", ondelete="CASCADE")),
+    Column("holder_company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
+    Column("holder_name", Text, nullable=False),
+    Column("title", Text),
+    Column("share_pct", Float),
+    Column("voting_pct", Float),
+    Column("natures_of_control", JSON),
+    Column("since", Date),
+    Column("until", Date),
+    Column("source", String(32), nullable=False),
+    UniqueConstraint("company_id", "role", "holder_key", "source"),
+)
+Index("ix_roles_person_id", roles.c.person_id)
+Index("ix_roles_holder_company_id", roles.c.holder_company_id)
+
+ownerships = Table(
+    "ownerships", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("parent_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
+    Column("child_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(16), nullable=False, server_default="direct"),
+    Column("share_pct", Float),
+    Column("since", Date),
+    Column("until", Date),
+    Column("source", String(32), nullable=False),
+    UniqueConstraint("parent_id", "child_id", "kind", "source"),
+)
+Index("ix_ownerships_child_id", ownerships.c.child_id)
+
+financial_statements = Table(
+    "financial_statements", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
+    Column("year", Integer, nullable=False),
+    Column("period_from", String(10)),
+    Column("period_to", String(10)),
+    Column("currency", String(3), nullable=False),
+    Column("revenue", Money),
+    Column("profit", Money),
+    Column("total_assets", Money),
+    Column("equity", Money),
+    Column("liabilities", Money),
+    Column("employees", Integer),
+    Column("statement_type", String(32)),
+    Column("source_record_id", Text),
+    Column("source", String(32), nullable=False),
+    UniqueConstraint("company_id", "year", "source"),
+)
+
+company_changes = Table(
+    "company_changes", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
+    Column("field", String(64), nullable=False),
+    Column("old_value", Text),
+    Column("new_value", Text),
+    Column("source", String(32), nullable=False),
+    Column("run_id", Id),
+    _ts("detected_at", False),
+)
+Index("ix_company_changes_company_id", company_changes.c.company_id, company_changes.c.id)
+
+lei_records = Table(
+    "lei_records", metadata,
+    Column("lei", String(20), primary_key=True),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
+    Column("legal_name", Text, nullable=False),
+    Column("registration_status", String(24), nullable=False),
+    Column("entity_status", String(16)),
+    Column("entity_category", String(32)),
+    Column("legal_form", String(8)),
+    Column("ra_code", String(16)),
+    Column("ra_entity_id", String(64)),
+    Column("country", String(2)),
+    Column("jurisdiction", String(8)),
+    Column("city", Text),
+    Column("managing_lou", String(20)),
+    Column("validation_sources", String(32)),
+    Column("conformity_flag", String(24)),
+    Column("initial_registration", DateTime(timezone=True)),
+    Column("last_update", DateTime(timezone=True)),
+    Column("next_renewal", DateTime(timezone=True)),
+    Column("source", String(32), nullable=False),
+)
+Index("ix_lei_records_company_id", lei_records.c.company_id)
+
+lei_relationships = Table(
+    "lei_relationships", metadata,
+    Column("child_lei", String(20), primary_key=True),
+    Column("parent_lei", String(20), primary_key=True),
+    Column("kind", String(48), primary_key=True),
+    Column("status", String(16)),
+    Column("registration_status", String(24)),
+    Column("share_pct", Float),
+    Column("start_date", String(32)),
+    Column("end_date", String(32)),
+    Column("source", String(32), nullable=False),
+)
+Index("ix_lei_relationships_parent_lei", lei_relationships.c.parent_lei)
+
+lei_reporting_exceptions = Table(
+    "lei_reporting_exceptions", metadata,
+    Column("lei", String(20), primary_key=True),
+    Column("category", String(48), primary_key=True),
+    Column("reason", String(48), nullable=False),
+    Column("reference", Text),
+    Column("source", String(32), nullable=False),
+)
+
+registration_authorities = Table(
+    "registration_authorities", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("country", String(2)),
+    Column("jurisdiction", Text),
+    Column("register_name", Text),
+    Column("register_name_local", Text),
+    Column("organisation", Text),
+    Column("website", Text),
+)
+
+code_lists = Table(
+    "code_lists", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("title", Text, nullable=False),
+    Column("description", Text),
+    Column("hierarchical", Boolean, nullable=False, server_default=false()),
+    Column("source", Text),
+    Column("licence", Text),
+    Column("item_count", Integer, nullable=False, server_default="0"),
+)
+
+code_list_items = Table(
+    "code_list_items", metadata,
+    Column("list_name", String(32), ForeignKey("code_lists.name", ondelete="CASCADE"), primary_key=True),
+    Column("code", String(32), primary_key=True),
+    Column("name_sk", Text, nullable=False),
+    Column("name_en", Text, nullable=False),
+    Column("name_sk_fallback", Boolean, nullable=False, server_default=false()),
+    Column("name_en_fallback", Boolean, nullable=False, server_default=false()),
+    Column("parent", String(32)),
+    Column("level", Integer),
+    Column("search_text", Text, nullable=False),
+    Column("extra", JSON),
+)
+Index("ix_code_list_items_parent", code_list_items.c.list_name, code_list_items.c.parent)
+
+data_sources = Table(
+    "data_sources", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("publisher", Text, nullable=False),
+    Column("country", String(2)),
+    Column("category", String(32), nullable=False),
+    Column("formats", Text, nullable=False),
+    Column("licence", Text, nullable=False),
+    Column("licence_url", Text),
+    Column("attribution", Text, nullable=False),
+    Column("url", Text),
+    Column("cadence", String(16), nullable=False),
+    _ts("last_import_at"),
+    Column("row_count", BigInteger, nullable=False, server_default="0"),
+    Column("last_run", JSON),
+)
+
+import_runs = Table(
+    "import_runs", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("source", String(32), nullable=False),
+    Column("location", Text),
+    Column("status", String(16), nullable=False),
+    _ts("started_at", False),
+    _ts("finished_at"),
+    Column("stats", JSON),
+)
+Index("ix_import_runs_source", import_runs.c.source, import_runs.c.id)
+
+api_keys = Table(
+    "api_keys", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("name", Text, nullable=False),
+    Column("plan", String(32), nullable=False),
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("prefix", String(12), nullable=False),
+    _ts("created_at", False),
+    _ts("expires_at"),
+    _ts("revoked_at"),
+    _ts("last_used_at"),
+)
+
+worker_heartbeats = Table(
+    "worker_heartbeats", metadata,
+    Column("worker_id", String(64), primary_key=True),
+    Column("hostname", Text),
+    Column("pid", Integer),
+    _ts("started_at", False),
+    _ts("beat_at", False),
+)

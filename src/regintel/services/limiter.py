@@ -1,0 +1,126 @@
+"""Rate limits and quotas of spec sections 7 and 8, over the `limits` library's fixed windows.
+
+Three layers, checked in this order:
+1. the shared per-IP limiter (about 600/min; keyed calls get the plan limit when higher) -> 429
+   RATE_LIMITED *with* Retry-After;
+2. the per-key plan limit in a fixed window -> 429 RATE_LIMITED *without* Retry-After (spec 7);
+3. the monthly quota, or the fixed budget of a day/week pass -> 429 QUOTA_EXCEEDED with Retry-After
+   and the X-Quota-* headers.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from limits import RateLimitItemPerSecond
+from limits.storage import Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+
+from regintel.config import Settings
+from regintel.db.counters import SQLiteCounterStorage
+from regintel.db.keys import KeyRecord
+from regintel.errors import QuotaExceeded, RateLimited
+
+
+@dataclass(frozen=True)
+class Quota:
+    """Where a key stands against its monthly quota or pass budget."""
+
+    limit: int
+    used: int
+    reset_at: int  # Unix seconds: start of next month, or the end of the pass
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.limit - self.used)
+
+    def headers(self) -> dict[str, str]:
+        return {"X-Quota-Limit": str(self.limit), "X-Quota-Remaining": str(self.remaining),
+                "X-Quota-Reset": str(self.reset_at)}
+
+
+def make_storage(settings: Settings) -> Storage:
+    kind = settings.rate_limit_storage
+    if kind == "auto":
+        kind = "redis" if settings.redis_url else "sqlite"
+    if kind == "redis":
+        if not settings.redis_url:
+            raise ValueError("REGINTEL_RATE_LIMIT_STORAGE=redis needs REGINTEL_REDIS_URL")
+        return storage_from_string(settings.redis_url)
+    if kind == "memory":
+        return storage_from_string("memory://")
+    return SQLiteCounterStorage(f"regintel+sqlite:///{settings.data_dir / 'counters.db'}")
+
+
+def next_month_start(now: datetime) -> datetime:
+    if now.month == 12:
+        return datetime(now.year + 1, 1, 1, tzinfo=UTC)
+    return datetime(now.year, now.month + 1, 1, tzinfo=UTC)
+
+
+class Limiter:
+    """Applies the three layers; raises `RateLimited` / `QuotaExceeded` when a call must not pass."""
+
+    def __init__(self, settings: Settings, storage: Storage | None = None):
+        self.settings = settings
+        self.storage = storage or make_storage(settings)
+        self.windows = FixedWindowRateLimiter(self.storage)
+
+    def _shared(self, ip: str, amount: int) -> None:
+        item = RateLimitItemPerSecond(amount, self.settings.shared_window_seconds, namespace="ip")
+        if not self.windows.hit(item, ip):
+            reset, _ = self.windows.get_window_stats(item, ip)
+            raise RateLimited(f"Too many requests from this address: {amount} per "
+                              f"{self.settings.shared_window_seconds} s",
+                              headers={"Retry-After": str(max(1, math.ceil(reset - time.time())))})
+
+    def check_anonymous(self, ip: str) -> None:
+        self._shared(ip, self.settings.shared_limit_per_minute)
+
+    def check_key(self, key: KeyRecord, ip: str) -> Quota:
+        plan = self.settings.plan(key.plan)
+        self._shared(ip, max(self.settings.shared_limit_per_minute, plan.rate_per_minute))
+        item = RateLimitItemPerSecond(plan.rate_per_minute, self.settings.rate_window_seconds,
+                                      namespace="key")
+        if not self.windows.hit(item, str(key.id)):
+            # Spec 7: the per-key plan limit answers without Retry-After.
+            raise RateLimited(f"Plan limit of {plan.rate_per_minute} requests per "
+                              f"{self.settings.rate_window_seconds} s reached")
+        quota = self._consume_quota(key)
+        if quota is not None and quota.used > quota.limit:
+            headers = quota.headers() | {"Retry-After": str(max(1, quota.reset_at - int(time.time())))}
+            raise QuotaExceeded("The request quota of this key is used up",
+                                details={"limit": quota.limit, "reset_at": quota.reset_at},
+                                headers=headers)
+        return quota  # type: ignore[return-value]
+
+    def _quota_counter(self, key: KeyRecord) -> tuple[str, int, int] | None:
+        """(counter name, limit, reset time) of the key's quota, None for an unlimited plan."""
+        plan = self.settings.plan(key.plan)
+        now = datetime.now(UTC)
+        if plan.budget is not None:
+            end = key.expires_at or next_month_start(now)
+            return f"pass/{key.id}", plan.budget, int(end.timestamp())
+        if plan.monthly_quota is not None:
+            return f"quota/{key.id}/{now:%Y-%m}", plan.monthly_quota, int(next_month_start(now).timestamp())
+        return None
+
+    def _consume_quota(self, key: KeyRecord) -> Quota | None:
+        counter = self._quota_counter(key)
+        if counter is None:
+            return None
+        name, limit, reset_at = counter
+        # Keep the counter a day past its period so a late reader still sees the final figure.
+        used = self.storage.incr(name, max(1, reset_at - int(time.time())) + 86_400)
+        return Quota(limit=limit, used=used, reset_at=reset_at)
+
+    def quota(self, key: KeyRecord) -> Quota | None:
+        """The key's quota without consuming it (for `GET /me`)."""
+        counter = self._quota_counter(key)
+        if counter is None:
+            return None
+        name, limit, reset_at = counter
+        return Quota(limit=limit, used=self.storage.get(name), reset_at=reset_at)

@@ -1,0 +1,126 @@
+"""Test fixtures: a real database (SQLite, or PostgreSQL when REGINTEL_TEST_POSTGRES_URL is set),
+migrated once per session and emptied before each test, and an app client over it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+
+from regintel.api.app import create_app
+from regintel.config import Settings
+from regintel.db.engine import make_engine, normalise_url
+from regintel.db.keys import create_key
+from regintel.db.migrate import upgrade
+from regintel.db.schema import metadata
+
+PG_URL = os.environ.get("REGINTEL_TEST_POSTGRES_URL")
+BACKEND = "postgresql" if PG_URL else "sqlite"
+
+
+def pytest_report_header() -> str:
+    return f"regintel database backend: {BACKEND}" + ("" if PG_URL else
+        " (PostgreSQL tests skip: set REGINTEL_TEST_POSTGRES_URL to run them)")
+
+
+@pytest.fixture(scope="session")
+def template_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database: a template SQLite file, or a throwaway PostgreSQL database."""
+    if not PG_URL:
+        path = tmp_path_factory.mktemp("template") / "template.db"
+        engine = make_engine(f"sqlite:///{path}", pool=False)
+        upgrade(engine)
+        engine.dispose()
+        yield str(path)
+        return
+    server = make_url(normalise_url(PG_URL))
+    name = f"regintel_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = server.set(database=name).render_as_string(hide_password=False)
+    engine = make_engine(url, pool=False)
+    upgrade(engine)
+    engine.dispose()
+    yield url
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture
+def database_url(template_url: str, tmp_path: Path) -> str:
+    """An empty, migrated database for one test."""
+    if not PG_URL:
+        target = tmp_path / "regintel.db"
+        shutil.copyfile(template_url, target)
+        return f"sqlite:///{target}"
+    engine = make_engine(template_url, pool=False)
+    tables = ", ".join(f'"{t.name}"' for t in metadata.sorted_tables)
+    with engine.begin() as conn:
+        conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+    return template_url
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(database_url=database_url, data_dir=tmp_path / "data", rate_limit_storage="sqlite",
+                    base_url="http://testserver", allow_private_webhooks=True)
+
+
+@pytest.fixture
+def engine(settings: Settings) -> Iterator[Engine]:
+    engine = make_engine(settings.database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def app_factory(settings: Settings) -> Iterator[object]:
+    """Build a client with overridden settings: `make_client(rate_window_seconds=2)`."""
+    clients: list[TestClient] = []
+
+    def make_client(**overrides: object) -> TestClient:
+        client = TestClient(create_app(settings.model_copy(update=overrides)))
+        clients.append(client.__enter__())
+        return client
+
+    yield make_client
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(app_factory: object) -> TestClient:
+    return app_factory()  # type: ignore[operator]
+
+
+@pytest.fixture
+def make_key(engine: Engine, settings: Settings):  # type: ignore[no-untyped-def]
+    """Create an API key on the test database; returns the raw key."""
+
+    def make(plan: str = "free", name: str = "test", **kwargs: object) -> str:
+        kwargs.setdefault("duration_days", settings.plan(plan).duration_days)
+        with engine.begin() as conn:
+            _, raw = create_key(conn, name, plan, **kwargs)  # type: ignore[arg-type]
+        return raw
+
+    return make
+
+
+@pytest.fixture
+def api_key(make_key) -> str:  # type: ignore[no-untyped-def]
+    return make_key("business")
+
+
+@pytest.fixture
+def auth(api_key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {api_key}"}

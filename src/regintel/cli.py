@@ -99,3 +99,49 @@ def openapi() -> None:
 
     settings = load_settings()
     sys.stdout.write(json.dumps(create_app(settings).openapi(), indent=2, ensure_ascii=False) + "\n")
+
+
+@app.command("import")
+def import_cmd(source: Annotated[str, typer.Argument(help="Source id, see `regintel sources`")],
+               location: Annotated[str, typer.Argument(help="File path (.gz and .zip accepted) or URL")],
+               batch_size: int = 2_000) -> None:
+    """Import a register file: streamed, batched, idempotent, with a change log and a reject file."""
+    from regintel.db.migrate import upgrade
+    from regintel.ingest.base import SourceAbort
+    from regintel.ingest.runner import run_import
+    from regintel.ingest.sources import all_sources, get_source
+
+    settings = load_settings()
+    try:
+        src = get_source(source)
+    except KeyError:
+        console.print(f"[red]unknown source {source!r}; sources: {', '.join(s.info.id for s in all_sources())}")
+        raise typer.Exit(2) from None
+    engine = make_engine(settings.database_url, pool=False)
+    upgrade(engine)
+    try:
+        run_id, stats, rejects = run_import(engine, src, location, settings.data_dir, progress=True,
+                                            batch_size=batch_size)
+    except SourceAbort as exc:
+        console.print(f"[red]import aborted: {exc}")
+        raise typer.Exit(1) from None
+    table = Table("read", "inserted", "updated", "unchanged", "rejected", "changes", title=f"{source} run {run_id}")
+    s = stats
+    table.add_row(*(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.rejected, s.changes)))
+    console.print(table)
+    for reason, n in stats.as_dict()["reject_reasons"].items():
+        console.print(f"  rejected {n}: {reason}")
+    if rejects:
+        console.print(f"rejected rows with reasons: {rejects}")
+
+
+@app.command("sources")
+def sources_cmd() -> None:
+    """List the import sources with their formats and licences."""
+    from regintel.ingest.sources import all_sources
+
+    table = Table("id", "country", "formats", "licence", "publisher")
+    for src in all_sources():
+        i = src.info
+        table.add_row(i.id, i.country or "", i.formats, i.licence, i.publisher)
+    console.print(table)

@@ -1,0 +1,153 @@
+"""Records that source parsers produce and the loader writes. Frozen-ish plain dataclasses.
+
+A field left `None` means "this source says nothing about it": the loader never erases a value
+because a source does not carry it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+
+
+@dataclass(frozen=True)
+class CompanyKey:
+    country: str
+    national_id: str
+
+
+@dataclass
+class PersonRecord:
+    name: str
+    birth_date: str | None = None  # "YYYY", "YYYY-MM" or "YYYY-MM-DD": registers publish partial dates
+    nationality: str | None = None
+    country_of_residence: str | None = None
+
+
+@dataclass
+class RoleRecord:
+    role: str  # director | shareholder | beneficial_owner | statutory_body | auditor | …
+    holder_name: str
+    person: PersonRecord | None = None
+    holder_company: CompanyKey | None = None
+    title: str | None = None
+    share_pct: float | None = None
+    voting_pct: float | None = None
+    natures_of_control: list[str] | None = None
+    since: date | None = None
+    until: date | None = None
+
+
+@dataclass
+class FinancialRecord:
+    year: int
+    currency: str
+    period_from: str | None = None
+    period_to: str | None = None
+    revenue: Decimal | None = None
+    profit: Decimal | None = None
+    total_assets: Decimal | None = None
+    equity: Decimal | None = None
+    liabilities: Decimal | None = None
+    employees: int | None = None
+    statement_type: str | None = None
+    source_record_id: str | None = None
+
+
+@dataclass
+class CompanyRecord:
+    country: str
+    national_id: str
+    name: str | None = None
+    source_record_id: str | None = None
+    published_on: date | None = None
+    legal_form: str | None = None
+    legal_form_name: str | None = None
+    status: str | None = None  # active | dissolved | inactive
+    founded_on: date | None = None
+    dissolved_on: date | None = None
+    street: str | None = None
+    city: str | None = None
+    postal_code: str | None = None
+    address_text: str | None = None
+    region_code: str | None = None
+    district_code: str | None = None
+    municipality_code: str | None = None
+    nuts3: str | None = None
+    nace_primary: str | None = None
+    nace_codes: list[str] | None = None
+    size_class: str | None = None
+    employees: int | None = None
+    vat_id: str | None = None
+    tax_id: str | None = None
+    lei: str | None = None
+    in_bankruptcy: bool | None = None
+    in_restructuring: bool | None = None
+    in_liquidation: bool | None = None
+    identifiers: list[tuple[str, str]] = field(default_factory=list)
+    roles: list[RoleRecord] | None = None  # None: the source says nothing about roles
+    financials: list[FinancialRecord] = field(default_factory=list)
+
+    @property
+    def key(self) -> CompanyKey:
+        return CompanyKey(self.country, self.national_id)
+
+
+@dataclass
+class OwnershipRecord:
+    """A company-to-company edge, by national key or by LEI (resolved by the loader)."""
+
+    parent: CompanyKey | None = None
+    child: CompanyKey | None = None
+    parent_lei: str | None = None
+    child_lei: str | None = None
+    kind: str = "direct"  # direct | ultimate
+    share_pct: float | None = None
+    since: date | None = None
+    until: date | None = None
+
+
+@dataclass
+class LeiRecord:
+    lei: str
+    legal_name: str
+    registration_status: str
+    company: CompanyKey | None = None
+    entity_status: str | None = None
+    entity_category: str | None = None
+    legal_form: str | None = None
+    ra_code: str | None = None
+    ra_entity_id: str | None = None
+    country: str | None = None
+    jurisdiction: str | None = None
+    city: str | None = None
+    managing_lou: str | None = None
+    validation_sources: str | None = None
+    conformity_flag: str | None = None
+    initial_registration: datetime | None = None
+    last_update: datetime | None = None
+    next_renewal: datetime | None = None
+
+
+@dataclass
+class LeiRelationshipRecord:
+    child_lei: str
+    parent_lei: str
+    kind: str
+    status: str | None = None
+    registration_status: str | None = None
+    share_pct: float | None = None
+    start_date: str | None = None
+    end_date: str | None = None
+
+
+@dataclass
+class ReportingExceptionRecord:
+    lei: str
+    category: str
+    reason: str
+    reference: str | None = None
+
+
+Record = (CompanyRecord | OwnershipRecord | LeiRecord | LeiRelationshipRecord | ReportingExceptionRecord)

@@ -1,0 +1,50 @@
+"""What a register source is: its catalogue entry and a parser from a byte stream to records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO, Protocol
+
+from regintel.domain.types import Record
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """The catalogue entry of a source (spec: data-sources), and how the loader treats it."""
+
+    id: str
+    name: str
+    publisher: str
+    country: str | None
+    category: str  # register | lei | financials | insolvency | sanctions | reference | synthetic
+    formats: str
+    licence: str
+    attribution: str
+    url: str
+    cadence: str  # daily | weekly | monthly | on-demand
+    licence_url: str | None = None
+    # A secondary source only fills fields the registers left empty (GLEIF names do not override a
+    # national register's name).
+    fill_only: bool = False
+
+
+class RecordError(Exception):
+    """One input record is unusable: it is rejected with this reason and the import goes on."""
+
+    def __init__(self, reason: str, raw: object = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.raw = raw
+
+
+class SourceAbort(Exception):
+    """The input as a whole is unusable (wrong format): the import stops, nothing more is written."""
+
+
+class Source(Protocol):
+    info: SourceInfo
+
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError]:
+        """Yield records, or `RecordError` for rows that cannot be read, from one input file."""
+        ...

@@ -1,0 +1,103 @@
+"""Opening an import's input: a local file (optionally .gz or .zip) or an http(s) URL."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import httpx
+
+from regintel.ingest.base import SourceAbort
+
+
+@dataclass
+class Counted:
+    """A binary stream that counts the compressed bytes read, for the progress bar."""
+
+    raw: BinaryIO
+    read_bytes: int = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.raw.read(size)
+        self.read_bytes += len(data)
+        return data
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:
+        n = self.raw.readinto(buffer)  # type: ignore[attr-defined]
+        self.read_bytes += n or 0
+        return n or 0
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.raw.close()
+
+    @property
+    def closed(self) -> bool:
+        return self.raw.closed
+
+
+@dataclass
+class Input:
+    name: str
+    stream: BinaryIO
+    size: int | None
+    counter: Counted
+
+
+def download(url: str, folder: Path) -> Path:
+    """Stream a URL to a file (the registers publish multi-GB files; memory stays flat)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(dir=folder, suffix="-" + Path(httpx.URL(url).path).name)
+    try:
+        with os.fdopen(fd, "wb") as out, httpx.stream("GET", url, timeout=60, follow_redirects=True) as r:
+            if r.status_code != 200:
+                raise SourceAbort(f"{url} answered HTTP {r.status_code}")
+            for chunk in r.iter_bytes(1 << 20):
+                out.write(chunk)
+    except httpx.HTTPError as exc:
+        Path(name).unlink(missing_ok=True)
+        raise SourceAbort(f"cannot download {url}: {exc}") from None
+    return Path(name)
+
+
+@contextmanager
+def open_input(location: str, download_dir: Path) -> Iterator[Input]:
+    """Yield the input stream; `.gz` is decompressed on the fly, a `.zip` gives its largest member."""
+    downloaded: Path | None = None
+    if location.startswith(("http://", "https://")):
+        downloaded = download(location, download_dir)
+        path = downloaded
+    else:
+        path = Path(location)
+        if not path.is_file():
+            raise SourceAbort(f"no such file: {location}")
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as raw:
+            counter = Counted(raw)
+            name = path.name
+            if name.endswith(".zip") or zipfile.is_zipfile(path):
+                with zipfile.ZipFile(raw) as archive:  # type: ignore[arg-type]
+                    member = max(archive.infolist(), key=lambda i: i.file_size)
+                    with archive.open(member) as stream:
+                        yield Input(member.filename, stream, size, counter)  # type: ignore[arg-type]
+                return
+            if name.endswith(".gz"):
+                with gzip.GzipFile(fileobj=counter) as stream:  # type: ignore[arg-type]
+                    yield Input(name.removesuffix(".gz"), stream, size, counter)  # type: ignore[arg-type]
+                return
+            yield Input(name, counter, size, counter)  # type: ignore[arg-type]
+    finally:
+        if downloaded is not None:
+            shutil.rmtree(downloaded, ignore_errors=True) if downloaded.is_dir() else downloaded.unlink(
+                missing_ok=True)

@@ -1,0 +1,255 @@
+"""The one loader every source shares: batched, idempotent upserts with a field-level change log.
+
+Each batch is one transaction: companies, identifiers, provenance, roles, financials, LEI data,
+ownership edges and the change log rows are written together or not at all, so an interrupted
+import re-run converges to the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.engine import Connection
+
+from regintel.db.schema import companies, company_changes, company_sources
+from regintel.domain.identifiers import parse_national_id
+from regintel.domain.insolvency import InsolvencyFlags, merge_flags
+from regintel.domain.names import normalise_address, normalise_name
+from regintel.domain.types import (
+    CompanyRecord,
+    LeiRecord,
+    LeiRelationshipRecord,
+    OwnershipRecord,
+    Record,
+    ReportingExceptionRecord,
+)
+from regintel.errors import InvalidIdentifier
+from regintel.ingest import sections
+from regintel.ingest.base import RecordError, SourceInfo
+
+# Company columns a source record may set (everything but ids, derived columns and bookkeeping).
+COMPANY_FIELDS = (
+    "name", "legal_form", "legal_form_name", "status", "founded_on", "dissolved_on", "street", "city",
+    "postal_code", "address_text", "region_code", "district_code", "municipality_code", "nuts3",
+    "nace_primary", "nace_codes", "size_class", "employees", "vat_id", "tax_id", "lei",
+)
+FLAG_FIELDS = ("in_bankruptcy", "in_restructuring", "in_liquidation")
+
+
+@dataclass
+class LoadStats:
+    read: int = 0
+    inserted: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    rejected: int = 0
+    changes: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+
+    def reject(self, reason: str) -> None:
+        self.rejected += 1
+        key = reason.split(":")[0][:120]
+        self.reasons[key] = self.reasons.get(key, 0) + 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"read": self.read, "inserted": self.inserted, "updated": self.updated,
+                "unchanged": self.unchanged, "rejected": self.rejected, "changes": self.changes,
+                "reject_reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:20])}
+
+
+ChangeHook = Callable[[Connection, list[dict[str, Any]]], None]
+
+
+class Loader:
+    """Buffer records and write them in batches. `on_changes` hooks run inside each batch's
+    transaction with the change rows written, so monitoring and outbox rows commit with the data."""
+
+    def __init__(self, engine: Engine, source: SourceInfo, *, run_id: int | None = None,
+                 batch_size: int = 2_000, reject: Callable[[str, object], None] | None = None,
+                 on_changes: Iterable[ChangeHook] = ()):
+        self.engine = engine
+        self.source = source
+        self.run_id = run_id
+        self.batch_size = batch_size
+        self.stats = LoadStats()
+        self._reject_sink = reject
+        self._hooks = list(on_changes)
+        self._buffer: list[Record] = []
+
+    def add(self, item: Record | RecordError) -> None:
+        self.stats.read += 1
+        if isinstance(item, RecordError):
+            self._reject(item.reason, item.raw)
+            return
+        self._buffer.append(item)
+        if len(self._buffer) >= self.batch_size:
+            self.flush()
+
+    def _reject(self, reason: str, raw: object) -> None:
+        self.stats.reject(reason)
+        if self._reject_sink is not None:
+            self._reject_sink(reason, raw)
+
+    def flush(self) -> None:
+        if not self._buffer:
+            return
+        batch, self._buffer = self._buffer, []
+        with self.engine.begin() as conn:
+            now = datetime.now(UTC)
+            changes: list[dict[str, Any]] = []
+            company_records = [r for r in batch if isinstance(r, CompanyRecord)]
+            ids = self._load_companies(conn, company_records, changes, now)
+            sections.load_roles(conn, self, company_records, ids, changes, now)
+            sections.load_financials(conn, self, company_records, ids, changes, now)
+            sections.load_lei(conn, self, [r for r in batch if isinstance(r, LeiRecord)])
+            sections.load_lei_relationships(conn, self, [r for r in batch if isinstance(r, LeiRelationshipRecord)])
+            sections.load_reporting_exceptions(
+                conn, self, [r for r in batch if isinstance(r, ReportingExceptionRecord)])
+            sections.load_ownerships(conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now)
+            if changes:
+                conn.execute(company_changes.insert(), changes)
+                self.stats.changes += len(changes)
+                for hook in self._hooks:
+                    hook(conn, changes)
+
+    def change(self, company_id: int, name: str, old: Any, new: Any, now: datetime) -> dict[str, Any]:
+        return {"company_id": company_id, "field": name, "old_value": _text(old), "new_value": _text(new),
+                "source": self.source.id, "run_id": self.run_id, "detected_at": now}
+
+    # -- companies -------------------------------------------------------------------------------
+
+    def _load_companies(self, conn: Connection, records: list[CompanyRecord], changes: list[dict[str, Any]],
+                        now: datetime) -> dict[tuple[str, str], int]:
+        valid: dict[tuple[str, str], CompanyRecord] = {}
+        for rec in records:
+            try:
+                rec.country = rec.country.upper()
+                rec.national_id = parse_national_id(rec.country, rec.national_id)
+            except InvalidIdentifier as exc:
+                self._reject(f"invalid identifier: {exc.message}", rec.source_record_id or rec.national_id)
+                continue
+            if rec.in_bankruptcy and rec.in_restructuring:
+                self._reject("bankruptcy and restructuring declared at once (spec 2.2)", rec.national_id)
+                continue
+            valid[(rec.country, rec.national_id)] = rec  # the last record for a key wins
+        if not valid:
+            return {}
+        existing = _existing(conn, list(valid))
+        ids: dict[tuple[str, str], int] = {}
+        inserts: list[tuple[tuple[str, str], dict[str, Any]]] = []
+        for key, rec in valid.items():
+            row = existing.get(key)
+            if row is None:
+                if not rec.name:
+                    self._reject("unknown company and the record has no name", rec.national_id)
+                    continue
+                inserts.append((key, self._new_row(rec, now)))
+                continue
+            ids[key] = row["id"]
+            self._update(conn, rec, row, changes, now)
+        if inserts:
+            result = conn.execute(companies.insert().returning(companies.c.id, companies.c.country,
+                                                               companies.c.national_id, sort_by_parameter_order=True),
+                                  [row for _, row in inserts])
+            for (key, row), new in zip(inserts, result, strict=True):
+                ids[key] = new.id
+                changes.append(self.change(new.id, "created", None, row["name"], now))
+            self.stats.inserted += len(inserts)
+        self._provenance(conn, valid, ids, now)
+        sections.load_identifiers(conn, self, valid, ids)
+        return ids
+
+    def _new_row(self, rec: CompanyRecord, now: datetime) -> dict[str, Any]:
+        row: dict[str, Any] = {f: getattr(rec, f) for f in COMPANY_FIELDS}
+        row["status"] = row["status"] or "active"
+        flags = merge_flags(InsolvencyFlags(), rec.in_bankruptcy, rec.in_restructuring, rec.in_liquidation)
+        row.update(in_bankruptcy=flags.in_bankruptcy, in_restructuring=flags.in_restructuring,
+                   in_liquidation=flags.in_liquidation)
+        row.update(country=rec.country, national_id=rec.national_id, name_norm=normalise_name(rec.name or ""),
+                   address_norm=normalise_address(_address(row)), source=self.source.id,
+                   created_at=now, updated_at=now)
+        return row
+
+    def _update(self, conn: Connection, rec: CompanyRecord, row: Any, changes: list[dict[str, Any]],
+                now: datetime) -> None:
+        new: dict[str, Any] = {}
+        for name in COMPANY_FIELDS:
+            value = getattr(rec, name)
+            if value is None or _same(row[name], value):
+                continue
+            if self.source.fill_only and row[name] not in (None, "", []):
+                continue
+            new[name] = value
+        current = InsolvencyFlags(bool(row["in_bankruptcy"]), bool(row["in_restructuring"]),
+                                  bool(row["in_liquidation"]))
+        if not self.source.fill_only:
+            flags = merge_flags(current, rec.in_bankruptcy, rec.in_restructuring, rec.in_liquidation)
+            for name in FLAG_FIELDS:
+                if getattr(flags, name) != getattr(current, name):
+                    new[name] = getattr(flags, name)
+        if not new:
+            self.stats.unchanged += 1
+            return
+        if "name" in new:
+            new["name_norm"] = normalise_name(new["name"])
+        if {"street", "city", "postal_code", "address_text"} & set(new):
+            new["address_norm"] = normalise_address(_address({**dict(row), **new}))
+        new["updated_at"] = now
+        conn.execute(companies.update().where(companies.c.id == row["id"]).values(**new))
+        for name, value in new.items():
+            if name in COMPANY_FIELDS or name in FLAG_FIELDS:
+                changes.append(self.change(row["id"], name, row[name], value, now))
+        self.stats.updated += 1
+
+    def _provenance(self, conn: Connection, valid: dict[tuple[str, str], CompanyRecord],
+                    ids: dict[tuple[str, str], int], now: datetime) -> None:
+        from regintel.db.engine import upsert
+
+        rows = [{"company_id": ids[k], "source": self.source.id, "source_record_id": r.source_record_id,
+                 "published_on": r.published_on, "first_seen": now, "last_seen": now, "run_id": self.run_id}
+                for k, r in valid.items() if k in ids]
+        upsert(conn, company_sources, rows, keys=["company_id", "source"],
+               update=["source_record_id", "published_on", "last_seen", "run_id"])
+
+
+def _existing(conn: Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Any]:
+    wanted = set(keys)
+    out: dict[tuple[str, str], Any] = {}
+    national_ids = sorted({k[1] for k in keys})
+    for start in range(0, len(national_ids), 900):
+        chunk = national_ids[start:start + 900]
+        for row in conn.execute(select(companies).where(companies.c.national_id.in_(chunk))).mappings():
+            key = (row["country"], row["national_id"])
+            if key in wanted:
+                out[key] = row
+    return out
+
+
+def _address(row: dict[str, Any]) -> str:
+    if row.get("address_text"):
+        return str(row["address_text"])
+    return " ".join(str(row[k]) for k in ("street", "postal_code", "city") if row.get(k))
+
+
+def _same(old: Any, new: Any) -> bool:
+    if old is None:
+        return False
+    if isinstance(new, list):
+        return list(old or []) == new
+    return bool(old == new) or str(old) == str(new)
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    if hasattr(value, "isoformat"):
+        return str(value.isoformat())
+    return str(value)

@@ -1,0 +1,109 @@
+"""Running one import: the run record, the input, the loader, rejects, progress and the summary."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from sqlalchemy import Engine, func, select, update
+
+from regintel.db.engine import upsert
+from regintel.db.schema import company_sources, data_sources, import_runs
+from regintel.ingest.base import Source, SourceAbort, SourceInfo
+from regintel.ingest.inputs import open_input
+from regintel.ingest.loader import ChangeHook, Loader, LoadStats
+
+STALE_RUN = timedelta(hours=12)
+
+
+def catalogue_row(info: SourceInfo) -> dict[str, Any]:
+    return {"id": info.id, "name": info.name, "publisher": info.publisher, "country": info.country,
+            "category": info.category, "formats": info.formats, "licence": info.licence,
+            "licence_url": info.licence_url, "attribution": info.attribution, "url": info.url,
+            "cadence": info.cadence}
+
+
+def sync_catalogue(engine: Engine, infos: Iterable[SourceInfo]) -> None:
+    """Upsert the catalogue entries of the known sources (their import figures are kept)."""
+    rows = [catalogue_row(i) for i in infos]
+    with engine.begin() as conn:
+        upsert(conn, data_sources, rows, keys=["id"])
+
+
+class RejectFile:
+    """Rejected rows with their reasons, one JSON object a line, opened on the first reject."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._fh: Any = None
+
+    def __call__(self, reason: str, raw: object) -> None:
+        if self._fh is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "w", encoding="utf-8")
+        self._fh.write(json.dumps({"reason": reason, "record": raw}, ensure_ascii=False, default=str) + "\n")
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+
+
+def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *, progress: bool = False,
+               batch_size: int = 2_000, hooks: Iterable[ChangeHook] = ()) -> tuple[int, LoadStats, Path | None]:
+    """Import `location` with `source`; returns (run id, stats, reject file or None)."""
+    info = source.info
+    sync_catalogue(engine, [info])
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        # A run left 'running' by a crash is over; its batches either committed or did not.
+        conn.execute(update(import_runs).where(import_runs.c.source == info.id, import_runs.c.status == "running",
+                                               import_runs.c.started_at < now - STALE_RUN)
+                     .values(status="interrupted"))
+        run_id = conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
+                                                          started_at=now).returning(import_runs.c.id)).scalar_one()
+    rejects = RejectFile(data_dir / "rejects" / f"{info.id}-{run_id}.jsonl")
+    loader = Loader(engine, info, run_id=run_id, batch_size=batch_size, reject=rejects, on_changes=hooks)
+    status = "failed"
+    try:
+        with open_input(location, data_dir / "downloads") as inp:
+            with _progress(progress, inp.size, info.id) as bar:
+                task = bar.add_task(info.id, total=inp.size)
+                for item in source.parse(inp.stream, inp.name):
+                    loader.add(item)
+                    if loader.stats.read % 500 == 0:
+                        bar.update(task, completed=inp.counter.read_bytes)
+                loader.flush()
+                bar.update(task, completed=inp.size)
+        status = "succeeded"
+    except SourceAbort as exc:
+        loader.stats.reasons[f"aborted: {exc}"] = 1
+        raise
+    finally:
+        rejects.close()
+        _finish(engine, info, run_id, status, loader.stats)
+    return run_id, loader.stats, rejects.path if rejects.path.exists() else None
+
+
+def _progress(enabled: bool, total: int | None, label: str) -> Progress:
+    console = Console(stderr=True)
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+                    console=console, disable=not (enabled and console.is_terminal), transient=False)
+
+
+def _finish(engine: Engine, info: SourceInfo, run_id: int, status: str, stats: LoadStats) -> None:
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
+                     .values(status=status, finished_at=now, stats=stats.as_dict()))
+        count = conn.execute(select(func.count()).select_from(company_sources)
+                             .where(company_sources.c.source == info.id)).scalar_one()
+        values: dict[str, Any] = {"row_count": count, "last_run": {"run_id": run_id, "status": status,
+                                                                   **stats.as_dict()}}
+        if status == "succeeded":
+            values["last_import_at"] = now
+        conn.execute(update(data_sources).where(data_sources.c.id == info.id).values(**values))

@@ -1,0 +1,287 @@
+"""Loader parts for what hangs off a company: identifiers, roles, financial statements, LEI data
+and ownership edges. Each runs inside the batch transaction of `Loader.flush`."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import and_, or_, select
+from sqlalchemy.engine import Connection
+
+from regintel.db.engine import insert_for, upsert
+from regintel.db.schema import (
+    companies,
+    financial_statements,
+    identifiers,
+    lei_records,
+    lei_relationships,
+    lei_reporting_exceptions,
+    ownerships,
+    people,
+    roles,
+)
+from regintel.domain.names import normalise_name
+from regintel.domain.types import (
+    CompanyKey,
+    CompanyRecord,
+    LeiRecord,
+    LeiRelationshipRecord,
+    OwnershipRecord,
+    ReportingExceptionRecord,
+    RoleRecord,
+)
+
+if TYPE_CHECKING:
+    from regintel.ingest.loader import Loader
+
+Key = tuple[str, str]
+FIN_FIELDS = ("period_from", "period_to", "currency", "revenue", "profit", "total_assets", "equity",
+              "liabilities", "employees", "statement_type", "source_record_id")
+
+
+def load_identifiers(conn: Connection, loader: Loader, records: dict[Key, CompanyRecord],
+                     ids: dict[Key, int]) -> None:
+    rows = []
+    for key, rec in records.items():
+        if key not in ids:
+            continue
+        pairs = set(rec.identifiers)
+        if rec.country in ("SK", "CZ"):
+            pairs.add(("ico", rec.national_id))
+        if rec.lei:
+            pairs.add(("lei", rec.lei))
+        if rec.vat_id:
+            pairs.add(("ic_dph" if rec.vat_id.startswith("SK") else "vat", rec.vat_id))
+        if rec.tax_id:
+            pairs.add(("dic", rec.tax_id))
+        rows += [{"type": t, "value": v, "company_id": ids[key], "source": loader.source.id} for t, v in pairs]
+    if rows:
+        conn.execute(insert_for(conn, identifiers).on_conflict_do_nothing(), rows)
+
+
+def person_key(name: str, birth_date: str | None, nationality: str | None) -> str:
+    """A stable key for a natural person: registers give no person ids, so name + birth date decide."""
+    basis = "|".join([normalise_name(name), birth_date or "", (nationality or "").lower()])
+    return hashlib.sha256(basis.encode()).hexdigest()[:32]
+
+
+def _holder_key(role: RoleRecord) -> str:
+    if role.holder_company is not None:
+        return f"c:{role.holder_company.country}:{role.holder_company.national_id}"
+    if role.person is not None:
+        return "p:" + person_key(role.person.name, role.person.birth_date, role.person.nationality)
+    return "n:" + hashlib.sha256(normalise_name(role.holder_name).encode()).hexdigest()[:30]
+
+
+def _role_row(role: RoleRecord) -> dict[str, Any]:
+    return {"role": role.role, "holder_key": _holder_key(role), "holder_name": role.holder_name,
+            "title": role.title, "share_pct": role.share_pct, "voting_pct": role.voting_pct,
+            "natures_of_control": role.natures_of_control, "since": role.since, "until": role.until}
+
+
+_ROLE_COMPARED = ("role", "holder_key", "holder_name", "title", "share_pct", "voting_pct",
+                  "natures_of_control", "since", "until")
+
+
+def _signature(row: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(str(row.get(k)) if row.get(k) is not None else None for k in _ROLE_COMPARED)
+
+
+def load_roles(conn: Connection, loader: Loader, records: list[CompanyRecord], ids: dict[Key, int],
+               changes: list[dict[str, Any]], now: datetime) -> None:
+    """Replace a company's roles from this source when, and only when, they differ."""
+    todo = {ids[r.key.country, r.key.national_id]: r for r in records
+            if r.roles is not None and (r.country, r.national_id) in ids}
+    if not todo:
+        return
+    current: dict[int, list[dict[str, Any]]] = {cid: [] for cid in todo}
+    for row in conn.execute(select(roles).where(roles.c.company_id.in_(list(todo)),
+                                                roles.c.source == loader.source.id)).mappings():
+        current[row["company_id"]].append(dict(row))
+    for cid, rec in todo.items():
+        new_rows = {}
+        for role in rec.roles or []:
+            row = _role_row(role)
+            new_rows[(row["role"], row["holder_key"])] = (row, role)
+        old_sig = sorted(map(_signature, current[cid]), key=str)
+        new_sig = sorted((_signature(r) for r, _ in new_rows.values()), key=str)
+        if old_sig == new_sig:
+            continue
+        conn.execute(roles.delete().where(roles.c.company_id == cid, roles.c.source == loader.source.id))
+        inserts = []
+        for row, role in new_rows.values():
+            row.update(company_id=cid, source=loader.source.id,
+                       person_id=_person_id(conn, loader, role),
+                       holder_company_id=_company_id(conn, role.holder_company))
+            inserts.append(row)
+        if inserts:
+            conn.execute(roles.insert(), inserts)
+        changes.append(loader.change(cid, "roles", _summary(current[cid]), _summary(inserts), now))
+
+
+def _summary(rows: list[dict[str, Any]]) -> str:
+    return "; ".join(sorted(f"{r['role']}: {r['holder_name']}" for r in rows))
+
+
+def _person_id(conn: Connection, loader: Loader, role: RoleRecord) -> int | None:
+    if role.person is None:
+        return None
+    p = role.person
+    key = person_key(p.name, p.birth_date, p.nationality)
+    conn.execute(insert_for(conn, people).values(
+        person_key=key, name=p.name, name_norm=normalise_name(p.name), birth_date=p.birth_date,
+        nationality=p.nationality, country_of_residence=p.country_of_residence,
+        source=loader.source.id).on_conflict_do_nothing(index_elements=["person_key"]))
+    return int(conn.execute(select(people.c.id).where(people.c.person_key == key)).scalar_one())
+
+
+def _company_id(conn: Connection, key: CompanyKey | None) -> int | None:
+    if key is None:
+        return None
+    return conn.execute(select(companies.c.id).where(companies.c.country == key.country.upper(),
+                                                     companies.c.national_id == key.national_id)).scalar()
+
+
+def load_financials(conn: Connection, loader: Loader, records: list[CompanyRecord], ids: dict[Key, int],
+                    changes: list[dict[str, Any]], now: datetime) -> None:
+    todo = [(ids[(r.country, r.national_id)], f) for r in records if (r.country, r.national_id) in ids
+            for f in r.financials]
+    if not todo:
+        return
+    cids = sorted({cid for cid, _ in todo})
+    existing = {(row["company_id"], row["year"]): row for row in conn.execute(
+        select(financial_statements).where(financial_statements.c.company_id.in_(cids),
+                                           financial_statements.c.source == loader.source.id)).mappings()}
+    rows = []
+    for cid, fin in todo:
+        row = {f: getattr(fin, f) for f in FIN_FIELDS}
+        old = existing.get((cid, fin.year))
+        diff = [f for f in FIN_FIELDS if old is None or not _equal(old[f], row[f])]
+        if not diff:
+            continue
+        for f in diff:
+            if f in ("revenue", "profit", "total_assets", "equity", "liabilities", "employees"):
+                changes.append(loader.change(cid, f"financials.{fin.year}.{f}",
+                                             old[f] if old else None, row[f], now))
+        rows.append({"company_id": cid, "year": fin.year, "source": loader.source.id, **row})
+    upsert(conn, financial_statements, rows, keys=["company_id", "year", "source"])
+
+
+def _equal(old: Any, new: Any) -> bool:
+    if old is None or new is None:
+        return old is new
+    if isinstance(new, (Decimal, float, int)) and not isinstance(new, bool):
+        return Decimal(str(old)) == Decimal(str(new))
+    return str(old) == str(new)
+
+
+LEI_FIELDS = ("legal_name", "registration_status", "entity_status", "entity_category", "legal_form",
+              "ra_code", "ra_entity_id", "country", "jurisdiction", "city", "managing_lou",
+              "validation_sources", "conformity_flag", "initial_registration", "last_update", "next_renewal")
+
+
+def load_lei(conn: Connection, loader: Loader, records: list[LeiRecord]) -> None:
+    if not records:
+        return
+    by_lei = {r.lei: r for r in records}
+    existing = {row["lei"]: row for row in conn.execute(
+        select(lei_records).where(lei_records.c.lei.in_(list(by_lei)))).mappings()}
+    rows = []
+    for lei, rec in by_lei.items():
+        row = {f: getattr(rec, f) for f in LEI_FIELDS}
+        row["company_id"] = _company_id(conn, rec.company)
+        old = existing.get(lei)
+        if old is not None and all(_equal_ts(old[f], row[f]) for f in (*LEI_FIELDS, "company_id")):
+            loader.stats.unchanged += 1
+            continue
+        if old is None:
+            loader.stats.inserted += 1
+        else:
+            loader.stats.updated += 1
+        rows.append({"lei": lei, "source": loader.source.id, **row})
+    upsert(conn, lei_records, rows, keys=["lei"])
+
+
+def _equal_ts(old: Any, new: Any) -> bool:
+    if isinstance(old, datetime) and isinstance(new, datetime):
+        return old.replace(tzinfo=None) == new.astimezone(new.tzinfo).replace(tzinfo=None) if new.tzinfo \
+            else old.replace(tzinfo=None) == new
+    return _equal(old, new)
+
+
+def load_lei_relationships(conn: Connection, loader: Loader, records: list[LeiRelationshipRecord]) -> None:
+    if not records:
+        return
+    fields = ("status", "registration_status", "share_pct", "start_date", "end_date")
+    keys = {(r.child_lei, r.parent_lei, r.kind): r for r in records}
+    cond = or_(*[and_(lei_relationships.c.child_lei == c, lei_relationships.c.parent_lei == p,
+                      lei_relationships.c.kind == k) for c, p, k in keys])
+    existing = {(r["child_lei"], r["parent_lei"], r["kind"]): r
+                for r in conn.execute(select(lei_relationships).where(cond)).mappings()}
+    rows = []
+    for key, rec in keys.items():
+        row = {f: getattr(rec, f) for f in fields}
+        old = existing.get(key)
+        if old is not None and all(_equal(old[f], row[f]) for f in fields):
+            loader.stats.unchanged += 1
+            continue
+        loader.stats.inserted += old is None
+        loader.stats.updated += old is not None
+        rows.append({"child_lei": key[0], "parent_lei": key[1], "kind": key[2], "source": loader.source.id,
+                     **row})
+    upsert(conn, lei_relationships, rows, keys=["child_lei", "parent_lei", "kind"])
+
+
+def load_reporting_exceptions(conn: Connection, loader: Loader, records: list[ReportingExceptionRecord]) -> None:
+    rows = [{"lei": r.lei, "category": r.category, "reason": r.reason, "reference": r.reference,
+             "source": loader.source.id} for r in records]
+    if not rows:
+        return
+    before = {(r.lei, r.category, r.reason, r.reference) for r in conn.execute(select(
+        lei_reporting_exceptions).where(lei_reporting_exceptions.c.lei.in_([r["lei"] for r in rows])))}
+    for row in rows:
+        same = (row["lei"], row["category"], row["reason"], row["reference"]) in before
+        loader.stats.unchanged += same
+        loader.stats.updated += not same
+    upsert(conn, lei_reporting_exceptions, rows, keys=["lei", "category"])
+
+
+def _resolve(conn: Connection, key: CompanyKey | None, lei: str | None) -> int | None:
+    if key is not None:
+        return _company_id(conn, key)
+    if lei:
+        found = conn.execute(select(lei_records.c.company_id).where(lei_records.c.lei == lei)).scalar()
+        return found if found is not None else conn.execute(
+            select(companies.c.id).where(companies.c.lei == lei)).scalar()
+    return None
+
+
+def load_ownerships(conn: Connection, loader: Loader, records: list[OwnershipRecord],
+                    changes: list[dict[str, Any]], now: datetime) -> None:
+    for rec in records:
+        parent = _resolve(conn, rec.parent, rec.parent_lei)
+        child = _resolve(conn, rec.child, rec.child_lei)
+        if parent is None or child is None:
+            loader._reject("ownership end not in the database", {"parent": rec.parent_lei or rec.parent,
+                                                                  "child": rec.child_lei or rec.child})
+            continue
+        if parent == child:
+            loader._reject("ownership edge from a company to itself", rec.child_lei or rec.child)
+            continue
+        old = conn.execute(select(ownerships).where(
+            ownerships.c.parent_id == parent, ownerships.c.child_id == child, ownerships.c.kind == rec.kind,
+            ownerships.c.source == loader.source.id)).mappings().first()
+        row = {"share_pct": rec.share_pct, "since": rec.since, "until": rec.until}
+        if old is not None and all(_equal(old[k], v) for k, v in row.items()):
+            loader.stats.unchanged += 1
+            continue
+        upsert(conn, ownerships, [{"parent_id": parent, "child_id": child, "kind": rec.kind,
+                                   "source": loader.source.id, **row}],
+               keys=["parent_id", "child_id", "kind", "source"])
+        loader.stats.inserted += old is None
+        loader.stats.updated += old is not None
+        changes.append(loader.change(child, f"owner.{rec.kind}", None if old is None else old["share_pct"],
+                                     f"{parent}:{rec.share_pct}", now))

@@ -55,7 +55,7 @@ def _default(value: Any) -> Any:
 
 
 def dumps(value: Any) -> bytes:
-    return orjson.dumps(value, default=_default, option=orjson.OPT_NON_STR_KEYS)
+    return orjson.dumps(value, default=_default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z)
 
 
 def request_id(request: Request) -> str:

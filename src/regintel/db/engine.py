@@ -35,10 +35,11 @@ def make_engine(url: str, *, statement_timeout_ms: int | None = None, pool: bool
         # SQLAlchemy's transaction boundaries are SQLite's (documented SQLAlchemy recipe).
         event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
         return engine
-    options = f"-c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else ""
+    # Timestamps leave the database in UTC whatever the server's zone (DESIGN.md: UTC with `Z`).
+    options = "-c timezone=UTC" + (f" -c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else "")
     kwargs: dict[str, Any] = {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 20} if pool else {
         "poolclass": NullPool}
-    return create_engine(url, connect_args={"options": options} if options else {}, **kwargs)
+    return create_engine(url, connect_args={"options": options}, **kwargs)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

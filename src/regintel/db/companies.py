@@ -1,0 +1,60 @@
+"""Reading companies and what hangs off them (conn-first functions returning plain mappings)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import desc, select
+from sqlalchemy.engine import Connection
+
+from regintel.db.schema import (
+    companies,
+    company_changes,
+    company_sources,
+    data_sources,
+    financial_statements,
+    identifiers,
+)
+
+
+def find_company(conn: Connection, country: str, national_id: str) -> Mapping[str, Any] | None:
+    return conn.execute(select(companies).where(companies.c.country == country,
+                                                companies.c.national_id == national_id)).mappings().first()
+
+
+def list_by_national_id(conn: Connection, national_ids: list[str]) -> list[Mapping[str, Any]]:
+    """Companies in any country whose national id is one of `national_ids` (for country-less paths)."""
+    rows = conn.execute(select(companies).where(companies.c.national_id.in_(national_ids))
+                        .order_by(companies.c.country)).mappings()
+    return list(rows)
+
+
+def list_identifiers(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(identifiers.c.type, identifiers.c.value, identifiers.c.source)
+                             .where(identifiers.c.company_id == company_id)
+                             .order_by(identifiers.c.type, identifiers.c.value)).mappings())
+
+
+def list_sources(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
+    query = (select(company_sources, data_sources.c.name, data_sources.c.licence, data_sources.c.attribution,
+                    data_sources.c.url, data_sources.c.publisher)
+             .join(data_sources, data_sources.c.id == company_sources.c.source, isouter=True)
+             .where(company_sources.c.company_id == company_id).order_by(company_sources.c.source))
+    return list(conn.execute(query).mappings())
+
+
+def latest_financials(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
+    return conn.execute(select(financial_statements).where(financial_statements.c.company_id == company_id)
+                        .order_by(desc(financial_statements.c.year)).limit(1)).mappings().first()
+
+
+def list_changes(conn: Connection, company_id: int, *, before_id: int | None, limit: int,
+                 field: str | None = None) -> list[Mapping[str, Any]]:
+    """Change-log rows of a company, newest first, keyset-paginated on the row id."""
+    query = select(company_changes).where(company_changes.c.company_id == company_id)
+    if before_id is not None:
+        query = query.where(company_changes.c.id < before_id)
+    if field is not None:
+        query = query.where(company_changes.c.field == field)
+    return list(conn.execute(query.order_by(desc(company_changes.c.id)).limit(limit)).mappings())

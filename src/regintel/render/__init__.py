@@ -1,0 +1,1 @@
+"""Renderers: pure functions from data to output documents (no database, no FastAPI)."""

@@ -51,7 +51,7 @@ def test_ico_default_and_ambiguity(client, auth, engine):
 def test_history_paginates(client, auth, engine):
     make_company(engine, city="Bratislava")
     make_company(engine, city="Bratislava II", name="Slovnaft, a.s.")
-    make_company(engine, in_bankruptcy=True)
+    make_company(engine, city="Bratislava II", name="Slovnaft, a.s.", in_bankruptcy=True)
     resp = client.get("/api/v1/companies/31322832/history?limit=2", headers=auth)
     items = assert_envelope(resp)
     assert [i["field"] for i in items] == ["in_bankruptcy", "city"]

@@ -37,8 +37,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
 
 
 @db_app.command("upgrade")
-def db_upgrade(revision: str = "head") -> None:
-    """Apply migrations up to REVISION (default: head)."""
+def db_upgrade(revision: str = "heads") -> None:
+    """Apply migrations up to REVISION (default: all heads)."""
     from regintel.db.migrate import current_revision, upgrade
 
     engine = make_engine(load_settings().database_url, pool=False)

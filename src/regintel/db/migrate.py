@@ -19,8 +19,9 @@ def alembic_config() -> Config:
     return cfg
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema to `revision`. Safe to run on every start."""
+def upgrade(engine: Engine, revision: str = "heads") -> None:
+    """Bring the schema to `revision` (default: every head, so independent feature branches of the
+    migration tree need no merge revision). Safe to run on every start."""
     cfg = alembic_config()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
@@ -28,9 +29,12 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The applied revision(s), comma-separated and sorted when the tree has several heads."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        heads = MigrationContext.configure(conn).get_current_heads()
+    return ",".join(sorted(heads)) or None
 
 
 def head_revision() -> str | None:
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    """The code's head revision(s), in the same form as `current_revision`."""
+    return ",".join(sorted(ScriptDirectory.from_config(alembic_config()).get_heads())) or None

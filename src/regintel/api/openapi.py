@@ -1,60 +1,177 @@
-"""The OpenAPI 3.1 document: FastAPI's generated one, completed with the error contract and tags."""
+"""The OpenAPI 3.1 document: FastAPI's generated one, completed with the error contract and tags.
+
+The document is also the single source of the other descriptions (the `/public/endpoints` catalogue,
+the HTML catalogue, the Postman collection), so they can never disagree with it.
+"""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
+
+try:
+    from fastapi.routing import iter_route_contexts as _iter_route_contexts
+except ImportError:  # FastAPI before included routers became branches
+    _iter_route_contexts = None  # type: ignore[assignment]
 from pydantic.json_schema import models_json_schema
 
 from regintel import __version__
 from regintel.api.envelope import Error
 
 API_VERSION = "1.0.0"
+METHODS = ("get", "post", "put", "patch", "delete")
+KEY_SCHEMES = frozenset({"bearerAuth", "apiKeyQuery"})
 
+# Descriptions of the endpoint groups (spec 4.1-4.8). A router may use a tag not listed here; it is
+# then appended to the document without a description rather than silently dropped.
 TAGS: list[dict[str, str]] = [
     {"name": "Account", "description": "The current API key, its plan, limits and usage."},
+    {"name": "Companies", "description": "Company records by country and national identifier (spec 4.4)."},
     {"name": "Code lists", "description": "Reference tables (spec 2.6, 4.3): NACE, legal forms, regions, "
      "districts, municipalities, countries, bank codes. No key needed."},
-    {"name": "Companies", "description": "Company records by country and national identifier (spec 4.4)."},
-    {"name": "Documentation", "description": "This description, the operation catalogue, a Postman "
-     "collection and the interactive explorer."},
+    {"name": "Monitoring", "description": "Per-company subscriptions, diff events and cases (spec 4.6)."},
     {"name": "Public", "description": "Operations without a key, limited per IP (spec 4.7)."},
+    {"name": "Documentation", "description": "This description, the operation catalogue, a Postman "
+     "collection, the interactive explorer and the quickstart."},
 ]
 
 _ERROR_REF = {"$ref": "#/components/schemas/Error"}
+_REQUEST_ID = {"$ref": "#/components/headers/X-Request-ID"}
+_QUOTA_HEADERS = ("X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset")
 _COMMON = {
-    "422": "Invalid input (`VALIDATION_ERROR`, with the offending fields)",
+    "422": "Invalid input (`VALIDATION_ERROR`, with the offending fields; also for unknown query parameters)",
     "429": "`RATE_LIMITED` (per-key window or shared limiter) or `QUOTA_EXCEEDED`",
     "500": "`INTERNAL_ERROR`",
 }
+_HEADERS: dict[str, dict[str, Any]] = {
+    "X-Request-ID": {"description": "Request identifier, also in `meta.request_id`; quote it in reports.",
+                     "schema": {"type": "string"}},
+    "X-Quota-Limit": {"description": "Requests in the current month or pass.", "schema": {"type": "integer"}},
+    "X-Quota-Remaining": {"description": "Requests left in the month or pass.", "schema": {"type": "integer"}},
+    "X-Quota-Reset": {"description": "Unix time (s) when the quota resets or the pass ends.",
+                      "schema": {"type": "integer"}},
+    "Retry-After": {"description": "Seconds to wait (shared limiter and quotas only, spec 7).",
+                    "schema": {"type": "integer"}},
+}
 
 
-def _error(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": _ERROR_REF}}}
+@dataclass(frozen=True)
+class Operation:
+    """One operation of the document, as listed by the catalogues."""
+
+    method: str
+    path: str
+    tag: str
+    auth: str
+    summary: str
+    description: str
+    operation_id: str
 
 
 def build_openapi(app: FastAPI, base_url: str) -> dict[str, Any]:
+    """The complete document for `app`, with `base_url` as its only server."""
     doc = get_openapi(title="regintel API", version=API_VERSION, openapi_version="3.1.0",
                       description=_DESCRIPTION, routes=app.routes, tags=TAGS,
                       servers=[{"url": base_url}])
     doc["info"]["x-implementation-version"] = __version__
     doc["info"]["license"] = {"name": "AGPL-3.0-or-later", "identifier": "AGPL-3.0-or-later"}
-    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    components = doc.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
     _, defs = models_json_schema([(Error, "validation")], ref_template="#/components/schemas/{model}")
     schemas.update(defs.get("$defs", {}))
+    # FastAPI's own 422 body is replaced by `Error` everywhere (errors.py renders it that way).
     schemas.pop("HTTPValidationError", None)
     schemas.pop("ValidationError", None)
-    for ops in doc.get("paths", {}).values():
-        for op in ops.values():
-            responses = op.setdefault("responses", {})
-            keyed = bool(op.get("security"))
-            for status, text in _COMMON.items():
-                responses[status] = _error(text)
-            if keyed:
-                responses["401"] = _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key")
+    components["headers"] = copy.deepcopy(_HEADERS)
+    for _, _, op in iter_operations(doc):
+        _complete_responses(op)
+    _declare_used_tags(doc)
     return doc
+
+
+def _complete_responses(op: dict[str, Any]) -> None:
+    responses = op.setdefault("responses", {})
+    keyed = is_keyed(op)
+    for status, text in _COMMON.items():
+        responses[status] = _error(text)
+    if keyed:
+        responses["401"] = _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key")
+    retry = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
+    responses["429"]["headers"].update(retry)
+    for response in responses.values():
+        headers = response.setdefault("headers", {})
+        headers.setdefault("X-Request-ID", _REQUEST_ID)
+        if keyed:
+            for name in _QUOTA_HEADERS:
+                headers.setdefault(name, {"$ref": f"#/components/headers/{name}"})
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "headers": {"X-Request-ID": _REQUEST_ID},
+            "content": {"application/json": {"schema": _ERROR_REF}}}
+
+
+def _declare_used_tags(doc: dict[str, Any]) -> None:
+    declared = {t["name"] for t in doc.get("tags", [])}
+    used = {tag for _, _, op in iter_operations(doc) for tag in op.get("tags", [])}
+    doc["tags"] = [t for t in doc.get("tags", []) if t["name"] in used]
+    doc["tags"] += [{"name": name} for name in sorted(used - declared)]
+
+
+def iter_operations(doc: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(path, method, operation) for every operation of the document, in document order."""
+    for path, item in doc.get("paths", {}).items():
+        for method in METHODS:
+            if method in item:
+                yield path, method, item[method]
+
+
+def is_keyed(op: dict[str, Any]) -> bool:
+    """True when the operation requires a key (it declares a security requirement)."""
+    return any(req for req in op.get("security", []))
+
+
+def list_operations(doc: dict[str, Any]) -> list[Operation]:
+    """The catalogue of operations, ordered by tag (as declared), then path and method."""
+    order = {t["name"]: i for i, t in enumerate(doc.get("tags", []))}
+    ops = [Operation(method=method.upper(), path=path, tag=(op.get("tags") or ["Other"])[0],
+                     auth="key" if is_keyed(op) else "public", summary=op.get("summary", ""),
+                     description=op.get("description", ""), operation_id=op.get("operationId", ""))
+           for path, method, op in iter_operations(doc)]
+    return sorted(ops, key=lambda o: (order.get(o.tag, len(order)), o.tag, o.path,
+                                      METHODS.index(o.method.lower())))
+
+
+def iter_api_routes(app: FastAPI) -> Iterator[Any]:
+    """Every API route of the app, with its effective (prefixed) path.
+
+    Recent FastAPI keeps each included router as one branch in `app.routes`; `iter_route_contexts`
+    flattens the branches. Older FastAPI copied the routes into `app.routes` directly.
+    """
+    if _iter_route_contexts is None:
+        yield from (route for route in app.routes if isinstance(route, APIRoute))
+        return
+    for context in _iter_route_contexts(app.routes):
+        if isinstance(context.original_route, APIRoute):
+            yield context
+
+
+def undocumented_operations(app: FastAPI) -> list[str]:
+    """Operations without an explicit summary or description (FastAPI would invent a summary)."""
+    missing = []
+    for route in iter_api_routes(app):
+        if route.include_in_schema:
+            lacks = [name for name, value in (("summary", route.summary),
+                                              ("description", route.description)) if not value]
+            if lacks:
+                missing.append(f"{','.join(sorted(route.methods))} {route.path_format}: no {' or '.join(lacks)}")
+    return missing
 
 
 _DESCRIPTION = """\
@@ -65,6 +182,9 @@ A REST API over regintel's own database of European legal entities, built from o
 * **Errors**: `{"error": {"code", "message", "details"}, "meta": {"request_id"}}` with the codes
   `UNAUTHORIZED`, `FORBIDDEN`, `NOT_FOUND`, `VALIDATION_ERROR`, `AMBIGUOUS_IDENTIFIER`, `RATE_LIMITED`,
   `QUOTA_EXCEEDED`, `INTERNAL_ERROR`. Every response carries `X-Request-ID`.
-* **Keys**: `Authorization: Bearer ri_…` or `?api_key=ri_…`.
+* **Keys**: `Authorization: Bearer ri_…` or `?api_key=ri_…` on the operations that declare security;
+  the others need no key and are limited per IP.
 * **Strict inputs**: an unknown query parameter answers 422 naming it.
+* **Other descriptions**: `/api/v1/public/postman.json` (Postman 2.1), `/api/v1/public/endpoints`
+  (JSON catalogue), `/api/v1/public/swagger` (interactive), `/api/v1/docs` (HTML, with a key).
 """

@@ -20,6 +20,7 @@ from regintel.db.engine import make_engine, normalise_url
 from regintel.db.keys import create_key
 from regintel.db.migrate import upgrade
 from regintel.db.schema import metadata
+from regintel.db.seed import seed_reference_data
 
 PG_URL = os.environ.get("REGINTEL_TEST_POSTGRES_URL")
 BACKEND = "postgresql" if PG_URL else "sqlite"
@@ -37,6 +38,7 @@ def template_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         path = tmp_path_factory.mktemp("template") / "template.db"
         engine = make_engine(f"sqlite:///{path}", pool=False)
         upgrade(engine)
+        seed_reference_data(engine)
         engine.dispose()
         yield str(path)
         return
@@ -48,6 +50,7 @@ def template_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = server.set(database=name).render_as_string(hide_password=False)
     engine = make_engine(url, pool=False)
     upgrade(engine)
+    seed_reference_data(engine)
     engine.dispose()
     yield url
     with admin.connect() as conn:

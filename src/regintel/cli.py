@@ -28,10 +28,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
     import uvicorn
 
     from regintel.db.migrate import upgrade
+    from regintel.db.seed import seed_reference_data
 
     settings = load_settings()
     if settings.auto_migrate:
-        upgrade(make_engine(settings.database_url, pool=False))
+        engine = make_engine(settings.database_url, pool=False)
+        upgrade(engine)
+        seed_reference_data(engine)
     uvicorn.run("regintel.api.asgi:app", host=host, port=port, workers=workers, reload=reload,
                 log_level=log_level, proxy_headers=settings.trust_forwarded_for)
 
@@ -40,9 +43,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
 def db_upgrade(revision: str = "heads") -> None:
     """Apply migrations up to REVISION (default: all heads)."""
     from regintel.db.migrate import current_revision, upgrade
+    from regintel.db.seed import seed_reference_data
 
     engine = make_engine(load_settings().database_url, pool=False)
     upgrade(engine, revision)
+    seed_reference_data(engine)
     console.print(f"schema at revision {current_revision(engine)}")
 
 

@@ -1,0 +1,27 @@
+"""Reference data every installation needs, loaded at start-up after the schema upgrade.
+
+This module orchestrates a loader from `ingest` (the one place `db` reaches up a layer) so that the
+CLI and the test fixtures call a single function.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy import Engine
+
+log = logging.getLogger("regintel.db.seed")
+
+
+def seed_reference_data(engine: Engine) -> None:
+    """Load the code lists unless they are already at the current data version (a read when current)."""
+    from regintel.db.code_lists import is_current
+    from regintel.domain.code_lists import CATALOGUE
+    from regintel.ingest.code_lists import data_version, load_code_lists
+
+    with engine.connect() as conn:
+        if is_current(conn, CATALOGUE, data_version()):
+            return
+    with engine.begin() as conn:
+        if load_code_lists(conn):
+            log.info("Loaded code lists, data version %s", data_version())

@@ -75,6 +75,12 @@ class Settings(BaseSettings):
                                         description="Declared purposes that unlock natural-person fields.")
     allow_private_webhooks: bool = Field(default=False, description="Allow webhook URLs that resolve to "
                                          "private, loopback or link-local addresses (tests, intranets).")
+    search_backend: Literal["auto", "tantivy", "sqlite_fts", "pg_trgm"] = Field(
+        default="auto", description="Name/address index: `auto` = tantivy (an embedded index under "
+        "`data_dir/search`, the fastest measured, docs/search.md); `sqlite_fts` (FTS5 in the SQLite file) or "
+        "`pg_trgm` (trigram GIN in PostgreSQL) keep the index inside the database.")
+    search_refresh_seconds: float = Field(default=1.0, ge=0, description="How often an API process checks "
+                                          "the database for changes its search index has not seen yet.")
     smtp_host: str | None = Field(default=None, description="SMTP server; without it e-mails go to the "
                                   "outbox table and the log.")
     smtp_port: int = Field(default=25)

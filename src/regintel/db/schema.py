@@ -318,3 +318,7 @@ worker_heartbeats = Table(
     _ts("started_at", False),
     _ts("beat_at", False),
 )
+
+# Search (migration 0003_search): the index's change watermark and exact address look-ups.
+Index("ix_companies_updated_at", companies.c.updated_at)
+Index("ix_companies_address_norm", companies.c.address_norm)

@@ -66,5 +66,10 @@ def normalise_name(name: str) -> str:
     return " ".join(strip_legal_form(tokens(name)))
 
 
+_POSTCODE = re.compile(r"\b(\d{3}) (\d{2})\b")
+
+
 def normalise_address(text: str) -> str:
-    return " ".join(tokens(text))
+    """The comparable form of an address: folded tokens, with postal codes written "824 12" (SK, CZ,
+    GR, SE) joined into one token."""
+    return _POSTCODE.sub(r"\1\2", " ".join(tokens(text)))

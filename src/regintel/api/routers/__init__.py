@@ -2,9 +2,10 @@
 
 from fastapi import APIRouter
 
-from regintel.api.routers import code_lists, companies, data_sources, docs, me, status
+from regintel.api.routers import code_lists, companies, data_sources, docs, me, reconcile, search, status
 
-ROUTERS: list[APIRouter] = [me.router, status.router, docs.router, data_sources.router, code_lists.router]
+ROUTERS: list[APIRouter] = [me.router, status.router, docs.router, data_sources.router, code_lists.router,
+                            search.router, reconcile.router]
 
 # `/companies/{ico}` and `/companies/{country}/{national_id}` match almost anything under /companies:
 # they stay last so that literal company paths of every other router win.

@@ -1,0 +1,106 @@
+"""Reading what the index holds from the database: company and people documents, in batches, and the
+watermarks that tell whether an index has seen every change."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from regintel.db.schema import companies, people
+
+BATCH = 20_000
+
+
+@dataclass(frozen=True)
+class CompanyDoc:
+    id: int
+    name: str
+    address: str
+    country: str
+    active: bool
+
+
+@dataclass(frozen=True)
+class PersonDoc:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Watermark:
+    """The newest company change and the newest person an index has seen."""
+
+    companies_at: str | None
+    people_id: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"companies_at": self.companies_at, "people_id": self.people_id}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Watermark:
+        return cls(data.get("companies_at"), int(data.get("people_id") or 0))
+
+
+_COMPANY_COLS = (companies.c.id, companies.c.name_norm, companies.c.address_norm, companies.c.country,
+                 companies.c.status)
+
+
+def _company(row: Any) -> CompanyDoc:
+    return CompanyDoc(int(row.id), row.name_norm or "", row.address_norm or "", row.country,
+                      row.status == "active")
+
+
+def company_batches(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[list[CompanyDoc]]:
+    """Every company (keyset over the id), or the given ids, `BATCH` documents at a time."""
+    if ids is not None:
+        wanted = sorted(set(ids))
+        for start in range(0, len(wanted), 900):
+            chunk = wanted[start:start + 900]
+            yield [_company(r) for r in conn.execute(select(*_COMPANY_COLS).where(companies.c.id.in_(chunk)))]
+        return
+    last = 0
+    while True:
+        rows = conn.execute(select(*_COMPANY_COLS).where(companies.c.id > last)
+                            .order_by(companies.c.id).limit(BATCH)).all()
+        if not rows:
+            return
+        last = int(rows[-1].id)
+        yield [_company(r) for r in rows]
+
+
+def people_batches(conn: Connection, after_id: int = 0) -> Iterator[list[PersonDoc]]:
+    last = after_id
+    while True:
+        rows = conn.execute(select(people.c.id, people.c.name_norm).where(people.c.id > last)
+                            .order_by(people.c.id).limit(BATCH)).all()
+        if not rows:
+            return
+        last = int(rows[-1].id)
+        yield [PersonDoc(int(r.id), r.name_norm or "") for r in rows]
+
+
+def current_watermark(conn: Connection) -> Watermark:
+    at = conn.execute(select(func.max(companies.c.updated_at))).scalar()
+    pid = conn.execute(select(func.max(people.c.id))).scalar()
+    return Watermark(_stamp(at), int(pid or 0))
+
+
+def changed_company_ids(conn: Connection, since: str | None) -> list[int]:
+    """Companies updated after `since` (all of them when None)."""
+    query = select(companies.c.id)
+    if since is not None:
+        query = query.where(companies.c.updated_at > datetime.fromisoformat(since))
+    return [int(i) for i in conn.execute(query).scalars()]
+
+
+def _stamp(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):  # SQLite may hand back text for aggregates
+        value = datetime.fromisoformat(value)
+    return str(value.isoformat())

@@ -1,0 +1,57 @@
+"""Typo tolerance rules and the tantivy query they make. The edit distance grows with the word:
+short words must match exactly (one edit turns "eset" into hundreds of other words), longer ones
+forgive one or two edits, and the unfinished last word of an autocomplete query matches as a prefix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tantivy
+
+from regintel.search.base import Filters, QueryWords
+
+EXACT_BOOST = 2.0
+MAX_WORDS = 8
+
+
+def edit_distance(word: str) -> int:
+    """Edits forgiven in a word of this length (digits never: "1990" is not "1991")."""
+    if any(ch.isdigit() for ch in word):
+        return 0
+    n = len(word)
+    return 0 if n <= 3 else 1 if n <= 6 else 2
+
+
+def _word(schema: tantivy.Schema, field: str, word: str, prefix: bool) -> tantivy.Query:
+    Q = tantivy.Query
+    exact = Q.boost_query(Q.term_query(schema, field, word), EXACT_BOOST)
+    distance = edit_distance(word)
+    if prefix and len(word) >= 2:
+        # prefix Levenshtein: the word is within `distance` of the start of an indexed term
+        fuzzy = Q.fuzzy_term_query(schema, field, word, distance=min(distance, 1), prefix=True)
+    elif distance:
+        fuzzy = Q.fuzzy_term_query(schema, field, word, distance=distance)
+    else:
+        return exact
+    return Q.disjunction_max_query([exact, fuzzy])
+
+
+def build_query(schema: tantivy.Schema, field: str, query: QueryWords) -> list[tuple[Any, tantivy.Query]]:
+    """One `Must` clause: the words as optional clauses of which most must match (one word may be
+    missing or mistyped beyond the rules when the query has three or more)."""
+    words = list(query.words[:MAX_WORDS])
+    clauses = [(tantivy.Occur.Should, _word(schema, field, w, query.prefix and i == len(words) - 1))
+               for i, w in enumerate(words)]
+    need = max(1, len(words) - 1) if len(words) >= 3 and not query.loose else 1
+    return [(tantivy.Occur.Must, tantivy.Query.boolean_query(clauses, minimum_number_should_match=need))]
+
+
+def filter_clauses(schema: tantivy.Schema, filters: Filters) -> list[tuple[Any, tantivy.Query]]:
+    """Country and activity as score-neutral `Must` clauses."""
+    Q = tantivy.Query
+    out: list[tuple[Any, tantivy.Query]] = []
+    if filters.country:
+        out.append((tantivy.Occur.Must, Q.const_score_query(Q.term_query(schema, "country", filters.country), 0.0)))
+    if filters.active_only:
+        out.append((tantivy.Occur.Must, Q.const_score_query(Q.term_query(schema, "active", 1), 0.0)))
+    return out

@@ -1,0 +1,263 @@
+"""The default backend: an embedded tantivy index on local disk, beside the database it is derived from.
+
+Why tantivy: at 10M names its Levenshtein-automaton term queries answered one- and two-typo queries
+with p99 near 25 ms, where trigram indexes in PostgreSQL and SQLite FTS5 took hundreds of ms
+(notes/search-baseline.md; our own figures are in docs/search.md).
+
+Layout under `<data_dir>/search/<database key>/tantivy/`: one folder per generation (`index/`, and
+`state.json` with the watermark of the rows it holds) and `CURRENT`, naming the live one.
+A rebuild writes a new generation and replaces `CURRENT` atomically; readers notice and switch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tantivy
+from sqlalchemy.engine import Connection
+
+from regintel.search import documents as docs
+from regintel.search.base import Collection, Filters, IndexBusy, IndexStatus, QueryWords
+from regintel.search.fuzzy import build_query, filter_clauses
+
+WRITER_HEAP = 400_000_000  # split between the writer threads; bigger segments, fewer merges
+SMALL_HEAP = 20_000_000
+# How far behind the watermark a catch-up looks again: a batch that started before the watermark
+# was read may commit after it (its rows carry the batch's start time).
+OVERLAP_SECONDS = 300
+INLINE_CATCH_UP_LIMIT = 50_000
+
+
+def schema() -> tantivy.Schema:
+    """Companies (`cid`, `name`, `addr`, `country`, `active`) and people (`pid`, `pname`) share one
+    index, so that each change costs one commit."""
+    sb = tantivy.SchemaBuilder()
+    sb.add_unsigned_field("cid", indexed=True, fast=True)
+    sb.add_text_field("name", tokenizer_name="default", index_option="freq")
+    sb.add_text_field("addr", tokenizer_name="default", index_option="freq")
+    sb.add_text_field("country", tokenizer_name="raw", index_option="basic")
+    sb.add_unsigned_field("active", indexed=True, fast=True)
+    sb.add_unsigned_field("pid", indexed=True, fast=True)
+    sb.add_text_field("pname", tokenizer_name="default", index_option="freq")
+    return sb.build()
+
+
+_FIELDS = {"companies": ("name", "cid"), "addresses": ("addr", "cid"), "people": ("pname", "pid")}
+
+
+@dataclass
+class _Open:
+    generation: str
+    index: tantivy.Index
+    stamp: float
+
+
+class TantivyBackend:
+    name = "tantivy"
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._open: _Open | None = None
+        self._lock = threading.RLock()
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
+                   limit: int) -> list[int]:
+        if not query.words:
+            return []
+        opened = self._reader()
+        if opened is None:
+            return []
+        field, id_field = _FIELDS[collection]
+        schema = opened.index.schema
+        clauses = build_query(schema, field, query)
+        if collection != "people":
+            clauses += filter_clauses(schema, filters)
+        searcher = opened.index.searcher()
+        hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
+        return [int(v) for v in searcher.fast_field_values(id_field, [addr for _, addr in hits])]
+
+    def _reader(self) -> _Open | None:
+        """The open generation, reopened when `CURRENT` moved and reloaded when a writer committed."""
+        with self._lock:
+            generation = self._current()
+            if generation is None:
+                self._open = None
+                return None
+            stamp = _mtime(self.root / generation / "index" / "meta.json")
+            if self._open is None or self._open.generation != generation:
+                self._open = _Open(generation, _open_index(self.root / generation / "index"), stamp)
+            elif self._open.stamp != stamp:
+                self._open.index.reload()
+                self._open.stamp = stamp
+            return self._open
+
+    def _current(self) -> str | None:
+        try:
+            name = (self.root / "CURRENT").read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            return None
+        return name if (self.root / name / "state.json").exists() else None
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def rebuild(self, conn: Connection) -> int:
+        """Write a new generation from the database, then point `CURRENT` at it."""
+        watermark = docs.current_watermark(conn)  # read first: later changes are caught up after
+        generation = f"g{time.time_ns()}"
+        path = self.root / generation
+        path.mkdir(parents=True)
+        index = tantivy.Index(schema(), path=str(_mkdir(path / "index")))
+        count = _write(index, docs.company_batches(conn), docs.people_batches(conn), replace=False)
+        _write_state(path, watermark)
+        _atomic_write(self.root / "CURRENT", generation)
+        self._drop_old(keep=generation)
+        return count
+
+    def index(self, conn: Connection, company_ids: Iterable[int]) -> int:
+        opened = self._reader()
+        if opened is None:
+            return self.rebuild(conn)
+        state = _read_state(self.root / opened.generation)
+        return _write(opened.index, docs.company_batches(conn, company_ids),
+                      docs.people_batches(conn, state.people_id), replace=True)
+
+    def ensure_current(self, conn: Connection) -> None:
+        """Build when missing; otherwise index the rows changed since the watermark."""
+        with self._lock:
+            generation = self._current()
+            if generation is None:
+                self.rebuild(conn)
+                return
+            path = self.root / generation
+            state = _read_state(path)
+            now = docs.current_watermark(conn)
+            if now == state:
+                return
+            since = _minus(state.companies_at, OVERLAP_SECONDS)
+            ids = docs.changed_company_ids(conn, since)
+            if len(ids) > INLINE_CATCH_UP_LIMIT:
+                return  # a bulk import is under way or just ended: its own catch-up indexes it
+            try:
+                self.index(conn, ids)
+            except IndexBusy:
+                return
+            _write_state(path, now)
+
+    def status(self, conn: Connection) -> IndexStatus:
+        opened = self._reader()
+        if opened is None:
+            return IndexStatus(self.name, False, 0, None, str(self.root))
+        state = _read_state(self.root / opened.generation)
+        return IndexStatus(self.name, True, opened.index.searcher().num_docs, state.companies_at,
+                           str(self.root / opened.generation))
+
+    def _drop_old(self, keep: str) -> None:
+        for child in self.root.iterdir():
+            if child.is_dir() and child.name.startswith("g") and child.name != keep:
+                shutil.rmtree(child, ignore_errors=True)  # open readers keep their mapped files
+
+
+def _open_index(path: Path) -> tantivy.Index:
+    index = tantivy.Index(schema(), path=str(path), reuse=True)
+    index.config_reader(reload_policy="Manual")
+    return index
+
+
+def _write(index: tantivy.Index, companies: Iterable[list[docs.CompanyDoc]],
+           people: Iterable[list[docs.PersonDoc]], replace: bool) -> int:
+    """Add (or with `replace`, re-add) documents and commit once; nothing to write, no commit (a
+    commit costs tens of milliseconds of fsync)."""
+    writer: Any = None
+    count = 0
+    for batch in _chain(companies, people):
+        if writer is None:
+            writer = _writer(index, big=not replace)
+        for d in batch:
+            if isinstance(d, docs.CompanyDoc):
+                if replace:
+                    writer.delete_documents_by_term("cid", d.id)
+                writer.add_document(_company_doc(d))
+            else:
+                writer.delete_documents_by_term("pid", d.id)
+                writer.add_document(_person_doc(d))
+        count += len(batch)
+    if writer is not None:
+        writer.commit()
+        writer.wait_merging_threads()
+        index.reload()
+    return count
+
+
+def _chain(*iterables: Iterable[list[Any]]) -> Iterable[list[Any]]:
+    for iterable in iterables:
+        yield from (batch for batch in iterable if batch)
+
+
+def _company_doc(d: docs.CompanyDoc) -> tantivy.Document:
+    doc = tantivy.Document()
+    doc.add_unsigned("cid", d.id)
+    doc.add_text("name", d.name)
+    doc.add_text("addr", d.address)
+    doc.add_text("country", d.country)
+    doc.add_unsigned("active", int(d.active))
+    return doc
+
+
+def _person_doc(p: docs.PersonDoc) -> tantivy.Document:
+    doc = tantivy.Document()
+    doc.add_unsigned("pid", p.id)
+    doc.add_text("pname", p.name)
+    return doc
+
+
+def _writer(index: tantivy.Index, big: bool) -> Any:
+    try:
+        if big:
+            return index.writer(heap_size=WRITER_HEAP, num_threads=min(2, os.cpu_count() or 1))
+        return index.writer(heap_size=SMALL_HEAP, num_threads=1)
+    except ValueError as exc:  # the lock file of another writer
+        raise IndexBusy(str(exc)) from None
+
+
+def _read_state(path: Path) -> docs.Watermark:
+    return docs.Watermark.from_dict(json.loads((path / "state.json").read_text(encoding="utf-8")))
+
+
+def _write_state(path: Path, watermark: docs.Watermark) -> None:
+    _atomic_write(path / "state.json", json.dumps(watermark.as_dict()))
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _mkdir(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime_ns / 1e9
+    except FileNotFoundError:
+        return 0.0
+
+
+def _minus(stamp: str | None, seconds: int) -> str | None:
+    if stamp is None:
+        return None
+    from datetime import datetime, timedelta
+
+    return (datetime.fromisoformat(stamp) - timedelta(seconds=seconds)).isoformat()

@@ -1,0 +1,72 @@
+"""People: the companies of one person, and people by name. Natural persons' personal fields (birth
+date, nationality, residence) are shown only for a declared purpose (DESIGN.md section 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from regintel.db import search as db
+from regintel.domain.matching import highlight, name_score
+from regintel.domain.names import tokens
+from regintel.errors import NotFound, ValidationFailed
+from regintel.search.base import Filters, QueryWords, SearchBackend
+
+PERSONAL = (("birthDate", "birth_date"), ("nationality", "nationality"), ("countryOfResidence", "country_of_residence"))
+
+
+def check_purpose(purpose: str | None, allowed: list[str]) -> bool:
+    """True when personal fields may be shown; an unknown purpose is refused, not ignored."""
+    if purpose is None:
+        return False
+    if purpose.strip().lower() not in allowed:
+        raise ValidationFailed(f"Unknown purpose {purpose!r}", details=[{
+            "field": "purpose", "in": "query", "message": "not a declared purpose", "allowed": allowed}])
+    return True
+
+
+def person_out(row: Mapping[str, Any], personal: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"key": row["person_key"], "name": row["name"]}
+    if personal:
+        out.update({api: row[col] for api, col in PERSONAL})
+    return out
+
+
+def _role(r: Mapping[str, Any]) -> dict[str, Any]:
+    return {"role": r["role"], "title": r["title"], "sharePct": r["share_pct"], "votingPct": r["voting_pct"],
+            "since": r["since"], "until": r["until"], "source": r["source"],
+            "company": {"country": r["country"], "nationalId": r["national_id"], "name": r["name"],
+                        "status": r["status"], "inBankruptcy": bool(r["in_bankruptcy"])}}
+
+
+def companies_of_person(conn: Connection, key: str, personal: bool) -> dict[str, Any]:
+    """The person and every role they hold or held, with the company of each."""
+    row = db.person_by_key(conn, key.removeprefix("p:"))
+    if row is None:
+        raise NotFound(f"No person with key {key}")
+    roles = [_role(r) for r in db.roles_of_people(conn, [int(row["id"])])]
+    companies = {(r["company"]["country"], r["company"]["nationalId"]) for r in roles}
+    return {"person": person_out(row, personal), "companyCount": len(companies), "roles": roles}
+
+
+def search_people(conn: Connection, backend: SearchBackend, q: str, limit: int, page: int,
+                  personal: bool) -> tuple[list[dict[str, Any]], int]:
+    """People whose name matches `q` (any word order, typos forgiven), each with their roles."""
+    words = tokens(q)
+    if not words:
+        return [], 0
+    ids = backend.candidates(conn, "people", QueryWords(tuple(words), prefix=True), Filters(), 200)
+    rows = db.people_by_ids(conn, ids)
+    scored = sorted(((name_score(words, (r["name_norm"] or "").split(), True).score, r) for r in rows.values()),
+                    key=lambda sr: (-sr[0], sr[1]["name_norm"], sr[1]["id"]))
+    scored = [(s, r) for s, r in scored if s >= 0.6]
+    page_rows = scored[(page - 1) * limit:page * limit]
+    roles: dict[int, list[dict[str, Any]]] = {}
+    for r in db.roles_of_people(conn, [int(row["id"]) for _, row in page_rows]):
+        roles.setdefault(int(r["person_id"]), []).append(_role(r))
+    items = [person_out(row, personal) | {"score": s, "highlight": highlight(row["name"], words),
+                                          "roles": roles.get(int(row["id"]), [])}
+             for s, row in page_rows]
+    return items, len(scored)

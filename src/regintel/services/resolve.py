@@ -1,0 +1,144 @@
+"""Entity resolution: free text or a partial record → the company it most likely means, with the
+features that decided it. Shared by `/companies/resolve`, `/companies/match` and reconciliation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from regintel.db import search as db
+from regintel.domain.matching import name_score, word_similarity
+from regintel.domain.names import normalise_address, strip_legal_form, tokens
+from regintel.search.base import Filters, QueryWords, SearchBackend
+from regintel.services.identify import find_by_identifier, looks_like_identifier
+from regintel.services.search import query_words, summary
+
+RESOLVE_THRESHOLD = 0.8
+LOCATION_SIM = 0.85
+
+
+@dataclass
+class Candidate:
+    row: Mapping[str, Any]
+    score: float
+    features: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self, threshold: float) -> dict[str, Any]:
+        return {"company": summary(self.row), "score": round(self.score, 4), "match": self.score >= threshold,
+                "features": self.features}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a caller knows about the entity."""
+
+    name: str | None = None
+    country: str | None = None
+    location: str | None = None  # city or address text
+    identifiers: tuple[str, ...] = ()
+
+
+def split_free_text(text: str) -> Evidence:
+    """"Slovnaft a.s., Bratislava" → name "Slovnaft a.s.", location "Bratislava"; a lone identifier
+    stays an identifier."""
+    text = (text or "").strip()
+    if looks_like_identifier(text):
+        return Evidence(identifiers=(text,))
+    name, _, rest = text.partition(",")
+    # "Slovnaft, a.s., Bratislava": a legal form after the first comma still belongs to the name
+    parts = [p.strip() for p in rest.split(",") if p.strip()]
+    while parts and _is_legal_form(parts[0]):
+        name += ", " + parts.pop(0)
+    return Evidence(name=name, location=", ".join(parts) or None)
+
+
+def _is_legal_form(part: str) -> bool:
+    words = tokens(part)
+    return bool(words) and strip_legal_form(["name", *words]) == ["name"]
+
+
+def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: int = 10) -> list[Candidate]:
+    """Scored candidates for the evidence, best first."""
+    found: dict[int, Candidate] = {}
+    for raw in ev.identifiers:
+        for hit in find_by_identifier(conn, raw, ev.country):
+            found.setdefault(hit.company_id, Candidate({}, 0.0, {})).features.setdefault(
+                "identifiers", []).append({"type": hit.kind, "value": hit.value})
+    words = query_words(ev.name or "")
+    if words:
+        ids = backend.candidates(conn, "companies", QueryWords(tuple(words), loose=True), Filters(ev.country), 100)
+        for cid in ids:
+            found.setdefault(cid, Candidate({}, 0.0, {}))
+    rows = db.companies_by_ids(conn, list(found))
+    out = []
+    for cid, cand in found.items():
+        if cid not in rows or (ev.country and rows[cid]["country"] != ev.country):
+            continue
+        cand.row = rows[cid]
+        _score(cand, words, ev)
+        out.append(cand)
+    out.sort(key=lambda c: (-c.score, c.row["status"] != "active", len(c.row["name_norm"] or ""), c.row["id"]))
+    return out[:limit]
+
+
+def _score(cand: Candidate, words: list[str], ev: Evidence) -> None:
+    f = cand.features
+    place = set(tokens(" ".join(filter(None, (cand.row["address_norm"], cand.row["city"])))))
+    name_words = (cand.row["name_norm"] or "").split()
+    # query words that name the candidate's town rather than the company ("Slovnaft Bratislava")
+    located = [w for w in words if len(w) >= 4 and w not in name_words
+               and any(word_similarity(w, p) >= LOCATION_SIM for p in place)]
+    core = [w for w in words if w not in located] or words
+    if words:
+        f["name"] = name_score(core, name_words).score
+    if ev.location:
+        loc = normalise_address(ev.location).split()
+        hits = sum(any(word_similarity(w, p) >= LOCATION_SIM for p in place) for w in loc)
+        f["location"] = round(hits / len(loc), 4) if loc else 0.0
+    elif located:
+        f["location"] = 1.0
+    if ev.country:
+        f["country"] = True
+    cand.score = _combine(f)
+
+
+def _combine(f: dict[str, Any]) -> float:
+    name = float(f.get("name", 0.0))
+    if f.get("identifiers"):
+        return 0.97 + 0.029 * name if "name" in f else 0.99
+    score = name
+    if "location" in f:
+        score = 0.85 * name + 0.15 * float(f["location"]) if f["location"] < 1 else min(0.999, name + 0.05)
+    return round(score, 4)
+
+
+def resolve(conn: Connection, backend: SearchBackend, text: str, country: str | None,
+            threshold: float = RESOLVE_THRESHOLD) -> tuple[Candidate | None, list[Candidate]]:
+    """The best candidate when it passes `threshold` (else None), and the runners-up."""
+    found = candidates(conn, backend, split_free_text(text) if not country else
+                       _with_country(split_free_text(text), country), limit=6)
+    if found and found[0].score >= threshold:
+        return found[0], found[1:]
+    return None, found
+
+
+def _with_country(ev: Evidence, country: str) -> Evidence:
+    return Evidence(ev.name, country, ev.location, ev.identifiers)
+
+
+def reasons(cand: Candidate) -> list[dict[str, Any]]:
+    """The features that matched, in words a caller can show."""
+    out: list[dict[str, Any]] = [{"feature": f"identifier:{i['type']}", "value": i["value"], "score": 1.0}
+                                 for i in cand.features.get("identifiers", [])]
+    if "name" in cand.features:
+        out.append({"feature": "name", "value": cand.row["name"], "score": cand.features["name"]})
+    if cand.features.get("location"):
+        out.append({"feature": "location", "value": cand.row["city"] or cand.row["address_text"],
+                    "score": cand.features["location"]})
+    if cand.features.get("country"):
+        out.append({"feature": "country", "value": cand.row["country"], "score": 1.0})
+    return out
+

@@ -24,6 +24,7 @@ from regintel.db.seed import seed_reference_data
 
 PG_URL = os.environ.get("REGINTEL_TEST_POSTGRES_URL")
 BACKEND = "postgresql" if PG_URL else "sqlite"
+REFERENCE_TABLES = frozenset({"code_lists", "code_list_items"})
 
 
 def pytest_report_header() -> str:
@@ -66,7 +67,8 @@ def database_url(template_url: str, tmp_path: Path) -> str:
         shutil.copyfile(template_url, target)
         return f"sqlite:///{target}"
     engine = make_engine(template_url, pool=False)
-    tables = ", ".join(f'"{t.name}"' for t in metadata.sorted_tables)
+    # Reference data seeded into the template stays; everything else starts empty.
+    tables = ", ".join(f'"{t.name}"' for t in metadata.sorted_tables if t.name not in REFERENCE_TABLES)
     with engine.begin() as conn:
         conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
     engine.dispose()

@@ -2,33 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-from regintel.db.engine import make_engine
-from regintel.db.seed import seed_reference_data
 from regintel.ingest.code_lists import data_version
-from tests.conftest import PG_URL
 from tests.helpers import assert_envelope, assert_error
 
 BASE = "/api/v1/code-lists"
 LISTS = ["nace", "legal-forms", "regions", "districts", "municipalities", "countries", "bank-codes"]
-
-
-@pytest.fixture
-def database_url(template_url: str, tmp_path: Path) -> str:
-    """The seeded template, as the shared fixture gives it, but keeping the reference data on PostgreSQL:
-    the shared fixture truncates every table there, and these tests only read."""
-    if not PG_URL:
-        target = tmp_path / "regintel.db"
-        shutil.copyfile(template_url, target)
-        return f"sqlite:///{target}"
-    engine = make_engine(template_url, pool=False)
-    seed_reference_data(engine)  # a read when current; a reload after another test's TRUNCATE
-    engine.dispose()
-    return template_url
 
 
 def items(client, path: str, **params: object) -> tuple[list[dict], dict]:

@@ -38,6 +38,14 @@ class RecordError(Exception):
         self.raw = raw
 
 
+class Skipped:
+    """A row the source deliberately does not import (a statement, a totals line, a branch): counted
+    under its reason, not rejected."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
 class SourceAbort(Exception):
     """The input as a whole is unusable (wrong format): the import stops, nothing more is written."""
 
@@ -45,6 +53,7 @@ class SourceAbort(Exception):
 class Source(Protocol):
     info: SourceInfo
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError]:
-        """Yield records, or `RecordError` for rows that cannot be read, from one input file."""
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+        """Yield records, `RecordError` for rows that cannot be read and `Skipped` for rows left out on
+        purpose, from one input file."""
         ...

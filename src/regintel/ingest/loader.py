@@ -29,7 +29,7 @@ from regintel.domain.types import (
 )
 from regintel.errors import InvalidIdentifier
 from regintel.ingest import sections
-from regintel.ingest.base import RecordError, SourceInfo
+from regintel.ingest.base import RecordError, Skipped, SourceInfo
 
 # Company columns a source record may set (everything but ids, derived columns and bookkeeping).
 COMPANY_FIELDS = (
@@ -47,18 +47,26 @@ class LoadStats:
     updated: int = 0
     unchanged: int = 0
     rejected: int = 0
+    skipped: int = 0
     changes: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
+    skip_reasons: dict[str, int] = field(default_factory=dict)
 
     def reject(self, reason: str) -> None:
         self.rejected += 1
         key = reason.split(":")[0][:120]
         self.reasons[key] = self.reasons.get(key, 0) + 1
 
+    def skip(self, reason: str) -> None:
+        self.skipped += 1
+        self.skip_reasons[reason] = self.skip_reasons.get(reason, 0) + 1
+
     def as_dict(self) -> dict[str, Any]:
         return {"read": self.read, "inserted": self.inserted, "updated": self.updated,
-                "unchanged": self.unchanged, "rejected": self.rejected, "changes": self.changes,
-                "reject_reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:20])}
+                "unchanged": self.unchanged, "rejected": self.rejected, "skipped": self.skipped,
+                "changes": self.changes,
+                "reject_reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:20]),
+                "skip_reasons": dict(sorted(self.skip_reasons.items(), key=lambda kv: -kv[1])[:20])}
 
 
 ChangeHook = Callable[[Connection, list[dict[str, Any]]], None]
@@ -80,10 +88,13 @@ class Loader:
         self._hooks = list(on_changes)
         self._buffer: list[Record] = []
 
-    def add(self, item: Record | RecordError) -> None:
+    def add(self, item: Record | RecordError | Skipped) -> None:
         self.stats.read += 1
         if isinstance(item, RecordError):
             self._reject(item.reason, item.raw)
+            return
+        if isinstance(item, Skipped):
+            self.stats.skip(item.reason)
             return
         self._buffer.append(item)
         if len(self._buffer) >= self.batch_size:

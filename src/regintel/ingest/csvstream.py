@@ -1,0 +1,62 @@
+"""Reading a register CSV as a stream of rows: the header first, then each row or the reason it
+cannot be read. Memory stays flat (csv.reader over a text wrapper of the byte stream)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from regintel.ingest.base import RecordError, SourceAbort
+from regintel.ingest.streams import buffered
+
+
+@dataclass
+class CsvFile:
+    header: list[str]
+    rows: Iterator[tuple[int, list[str]] | RecordError]
+
+    def index(self, required: tuple[str, ...], what: str) -> dict[str, int]:
+        """Column positions by name; a header without `required` columns is the wrong file."""
+        positions = {name: i for i, name in enumerate(self.header)}
+        missing = [c for c in required if c not in positions]
+        if missing:
+            raise SourceAbort(f"not a {what} file: the header lacks {', '.join(missing)}")
+        return positions
+
+
+def open_csv(stream: BinaryIO, *, delimiter: str = ",", encoding: str = "utf-8-sig") -> CsvFile:
+    """The header (names trimmed: some registers write " CompanyNumber") and a row iterator.
+
+    Undecodable bytes are replaced rather than fatal: one bad byte must not stop a 5 GB import.
+    """
+    text = io.TextIOWrapper(buffered(stream), encoding=encoding, errors="replace", newline="")
+    reader = csv.reader(text, delimiter=delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise SourceAbort("the file is empty") from None
+    except csv.Error as exc:
+        raise SourceAbort(f"not a CSV file: {exc}") from None
+    header = [h.strip().lstrip("\ufeff") for h in header]
+    return CsvFile(header, _rows(reader, len(header)))
+
+
+def _rows(reader: Any, width: int) -> Iterator[tuple[int, list[str]] | RecordError]:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield RecordError(f"unreadable CSV row near line {reader.line_num}: {exc}")
+            continue
+        if not row:
+            continue
+        if len(row) != width:
+            yield RecordError(f"row on line {reader.line_num} has {len(row)} fields, the header {width}",
+                              row[:60])
+            continue
+        yield reader.line_num, row

@@ -150,3 +150,21 @@ def sources_cmd() -> None:
         i = src.info
         table.add_row(i.id, i.country or "", i.formats, i.licence, i.publisher)
     console.print(table)
+
+
+@app.command()
+def worker(once: Annotated[bool, typer.Option(help="Deliver what is due now, then exit")] = False) -> None:
+    """Deliver the webhook and e-mail outbox (at least once, signed, retried with back-off) until SIGTERM.
+    PostgreSQL: run as many as needed; SQLite: run one."""
+    import logging
+
+    from regintel.db.migrate import upgrade
+    from regintel.jobs.worker import run_worker
+
+    settings = load_settings()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    engine = make_engine(settings.database_url)
+    upgrade(engine)
+    done = run_worker(engine, settings, once=once)
+    if once:
+        console.print(f"worked through {done} deliveries and e-mails")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -26,6 +26,10 @@ DEFAULT_PLANS: dict[str, Plan] = {
     "day_pass": Plan(title="Day pass", rate_per_minute=300, budget=5_000, duration_days=1),
     "week_pass": Plan(title="Week pass", rate_per_minute=300, budget=25_000, duration_days=7),
 }
+
+# DESIGN.md section 3: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h between attempts, then failed.
+DEFAULT_RETRY_SCHEDULE = [5.0, 300.0, 1_800.0, 7_200.0, 18_000.0, 36_000.0, 36_000.0]
+DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
 
 DEFAULT_PURPOSES = [
     "kyc",
@@ -90,11 +94,33 @@ class Settings(BaseSettings):
     smtp_starttls: bool = False
     query_timeout_ms: int = Field(default=5_000, gt=0, description="Time limit of one API read query.")
     auto_migrate: bool = Field(default=True, description="`serve` upgrades the schema before starting.")
+    secret_key: str = Field(default=DEV_SECRET_KEY, description="Server secret that signs e-mail watch "
+                            "tokens; refused in production unless set to 32 or more random characters.")
+    webhook_retry_schedule: list[float] = Field(
+        default_factory=lambda: list(DEFAULT_RETRY_SCHEDULE), min_length=1,
+        description="Seconds to wait before each retry of a failed webhook or e-mail; after the last one "
+        "the delivery is `failed` and its subscription paused.")
+    webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=60, description="Time limit of one "
+                                           "webhook attempt (connect, send and read).")
+    webhook_concurrency: int = Field(default=64, gt=0, le=1_000, description="Webhook attempts one "
+                                     "worker runs at once.")
+    webhook_secret_grace_hours: float = Field(default=24.0, ge=0, description="After a secret rotation, "
+                                              "deliveries are also signed with the old secret this long.")
+    worker_poll_seconds: float = Field(default=1.0, gt=0, description="How often an idle worker looks "
+                                       "for due deliveries and e-mails.")
+    watch_confirm_hours: int = Field(default=72, gt=0, description="Validity of the confirmation link "
+                                     "of a public e-mail watch.")
 
     @field_validator("default_plan")
     @classmethod
     def _known_plan(cls, value: str) -> str:
         return value.strip().lower()
+
+    @model_validator(mode="after")
+    def _no_default_secret_in_production(self) -> Settings:
+        if self.environment == "production" and (self.secret_key == DEV_SECRET_KEY or len(self.secret_key) < 32):
+            raise ValueError("REGINTEL_SECRET_KEY must be set to 32 or more random characters in production")
+        return self
 
     def plan(self, name: str) -> Plan:
         """The plan called `name`, falling back to the default plan for unknown names."""

@@ -319,6 +319,152 @@ worker_heartbeats = Table(
     _ts("beat_at", False),
 )
 
+# -- monitoring, webhooks and e-mail watches (migration 0002_monitoring) ---------------------------
+
+# One row per webhook endpoint a key registered: `monitoring` subscriptions watch one company
+# (spec 4.6), `webhook` subscriptions filter events by type, country and company (spec 4.5).
+subscriptions = Table(
+    "subscriptions", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),
+    Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), nullable=False),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE")),
+    Column("url", Text, nullable=False),
+    Column("secret", String(80), nullable=False),
+    Column("previous_secret", String(80)),
+    _ts("previous_secret_until"),
+    Column("event_types", JSON, nullable=False),
+    Column("countries", JSON),
+    Column("description", Text),
+    Column("status", String(16), nullable=False, server_default="active"),
+    Column("pause_reason", Text),
+    _ts("created_at", False),
+    _ts("updated_at", False),
+    _ts("paused_at"),
+    _ts("deleted_at"),
+    _ts("last_delivery_at"),
+    Column("last_status", Integer),
+    Column("last_error", Text),
+    Column("consecutive_failures", Integer, nullable=False, server_default="0"),
+    Column("total_deliveries", BigInteger, nullable=False, server_default="0"),
+    Column("total_failures", BigInteger, nullable=False, server_default="0"),
+)
+Index("ix_subscriptions_company_id", subscriptions.c.company_id)
+Index("ix_subscriptions_api_key_id", subscriptions.c.api_key_id, subscriptions.c.kind, subscriptions.c.id)
+
+subscription_companies = Table(
+    "subscription_companies", metadata,
+    Column("subscription_id", Id, ForeignKey("subscriptions.id", ondelete="CASCADE"), primary_key=True),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
+)
+Index("ix_subscription_companies_company_id", subscription_companies.c.company_id)
+
+cases = Table(
+    "cases", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), nullable=False),
+    Column("title", Text, nullable=False),
+    Column("status", String(16), nullable=False, server_default="open"),
+    Column("note", Text),
+    _ts("created_at", False),
+    _ts("updated_at", False),
+)
+Index("ix_cases_api_key_id", cases.c.api_key_id, cases.c.id)
+
+# A key's view of a change of a company it watches (spec 6.2), written with the change itself.
+monitoring_events = Table(
+    "monitoring_events", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), nullable=False),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
+    Column("change_id", Id, ForeignKey("company_changes.id", ondelete="CASCADE")),
+    Column("event_type", String(48), nullable=False),
+    Column("field", String(64), nullable=False),
+    Column("old_value", Text),
+    Column("new_value", Text),
+    Column("severity", String(8), nullable=False),
+    Column("source", String(32), nullable=False),
+    _ts("detected_at", False),
+    Column("case_id", Id, ForeignKey("cases.id", ondelete="SET NULL")),
+    UniqueConstraint("api_key_id", "change_id"),
+)
+Index("ix_monitoring_events_key_company", monitoring_events.c.api_key_id, monitoring_events.c.company_id,
+      monitoring_events.c.id)
+Index("ix_monitoring_events_case_id", monitoring_events.c.case_id)
+
+# The webhook outbox: one row per (subscription, event), delivered at least once by the worker.
+deliveries = Table(
+    "deliveries", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("message_id", String(40), nullable=False, unique=True),
+    Column("subscription_id", Id, ForeignKey("subscriptions.id", ondelete="CASCADE"), nullable=False),
+    Column("change_id", Id, ForeignKey("company_changes.id", ondelete="SET NULL")),
+    Column("event_type", String(48), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("status", String(16), nullable=False, server_default="pending"),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    _ts("detected_at", False),
+    _ts("next_attempt_at", False),
+    _ts("lease_until"),
+    Column("claimed_by", String(64)),
+    _ts("created_at", False),
+    _ts("delivered_at"),
+    Column("last_status_code", Integer),
+    Column("last_error", Text),
+    UniqueConstraint("subscription_id", "change_id"),
+)
+Index("ix_deliveries_due", deliveries.c.status, deliveries.c.next_attempt_at)
+Index("ix_deliveries_order", deliveries.c.subscription_id, deliveries.c.status, deliveries.c.detected_at,
+      deliveries.c.id)
+
+delivery_attempts = Table(
+    "delivery_attempts", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("delivery_id", Id, ForeignKey("deliveries.id", ondelete="CASCADE"), nullable=False),
+    Column("attempt", Integer, nullable=False),
+    _ts("attempted_at", False),
+    Column("status_code", Integer),
+    Column("error", Text),
+    Column("duration_ms", Integer, nullable=False),
+    Column("worker", String(64)),
+)
+Index("ix_delivery_attempts_delivery_id", delivery_attempts.c.delivery_id, delivery_attempts.c.id)
+
+# Public e-mail watches (double opt-in) and the e-mail outbox the worker sends from.
+watches = Table(
+    "watches", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("email", String(320), nullable=False),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
+    Column("status", String(16), nullable=False, server_default="pending"),
+    _ts("created_at", False),
+    _ts("confirmed_at"),
+    _ts("unsubscribed_at"),
+    _ts("last_mail_at"),
+    UniqueConstraint("email", "company_id"),
+)
+Index("ix_watches_company_id", watches.c.company_id)
+
+email_outbox = Table(
+    "email_outbox", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("kind", String(32), nullable=False),
+    Column("to_addr", String(320), nullable=False),
+    Column("subject", Text),  # rendered by the worker when it sends
+    Column("body", Text),
+    Column("watch_id", Id, ForeignKey("watches.id", ondelete="SET NULL")),
+    Column("change_id", Id, ForeignKey("company_changes.id", ondelete="SET NULL")),
+    Column("status", String(16), nullable=False, server_default="pending"),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    _ts("next_attempt_at", False),
+    _ts("lease_until"),
+    _ts("created_at", False),
+    _ts("sent_at"),
+    Column("last_error", Text),
+    UniqueConstraint("watch_id", "change_id"),
+)
+Index("ix_email_outbox_due", email_outbox.c.status, email_outbox.c.next_attempt_at)
+
 # Search (migration 0003_search): the index's change watermark and exact address look-ups.
 Index("ix_companies_updated_at", companies.c.updated_at)
 Index("ix_companies_address_norm", companies.c.address_norm)

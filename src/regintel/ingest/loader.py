@@ -72,20 +72,28 @@ class LoadStats:
 ChangeHook = Callable[[Connection, list[dict[str, Any]]], None]
 
 
+def default_hooks() -> list[ChangeHook]:
+    """Hooks every load runs unless told otherwise: monitoring events, webhook and e-mail outbox rows."""
+    from regintel.db.outbox import record_monitoring
+
+    return [record_monitoring]
+
+
 class Loader:
     """Buffer records and write them in batches. `on_changes` hooks run inside each batch's
-    transaction with the change rows written, so monitoring and outbox rows commit with the data."""
+    transaction with the change rows written (with their ids), so monitoring and outbox rows commit
+    with the data; None means `default_hooks()`, an empty list none."""
 
     def __init__(self, engine: Engine, source: SourceInfo, *, run_id: int | None = None,
                  batch_size: int = 2_000, reject: Callable[[str, object], None] | None = None,
-                 on_changes: Iterable[ChangeHook] = ()):
+                 on_changes: Iterable[ChangeHook] | None = None):
         self.engine = engine
         self.source = source
         self.run_id = run_id
         self.batch_size = batch_size
         self.stats = LoadStats()
         self._reject_sink = reject
-        self._hooks = list(on_changes)
+        self._hooks = default_hooks() if on_changes is None else list(on_changes)
         self._buffer: list[Record] = []
 
     def add(self, item: Record | RecordError | Skipped) -> None:
@@ -122,7 +130,11 @@ class Loader:
                 conn, self, [r for r in batch if isinstance(r, ReportingExceptionRecord)])
             sections.load_ownerships(conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now)
             if changes:
-                conn.execute(company_changes.insert(), changes)
+                # The ids let the hooks point monitoring events and deliveries at their change row.
+                ids = conn.execute(company_changes.insert().returning(
+                    company_changes.c.id, sort_by_parameter_order=True), changes).scalars().all()
+                for row, change_id in zip(changes, ids, strict=True):
+                    row["id"] = change_id
                 self.stats.changes += len(changes)
                 for hook in self._hooks:
                     hook(conn, changes)

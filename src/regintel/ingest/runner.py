@@ -54,8 +54,10 @@ class RejectFile:
 
 
 def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *, progress: bool = False,
-               batch_size: int = 2_000, hooks: Iterable[ChangeHook] = ()) -> tuple[int, LoadStats, Path | None]:
-    """Import `location` with `source`; returns (run id, stats, reject file or None)."""
+               batch_size: int = 2_000, hooks: Iterable[ChangeHook] | None = None,
+               ) -> tuple[int, LoadStats, Path | None]:
+    """Import `location` with `source`; returns (run id, stats, reject file or None). `hooks` default
+    to the loader's (monitoring events and the webhook/e-mail outbox, in each batch's transaction)."""
     info = source.info
     sync_catalogue(engine, [info])
     now = datetime.now(UTC)

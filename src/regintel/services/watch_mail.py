@@ -1,0 +1,74 @@
+"""The e-mails of public watches: confirmation, unsubscribe link and insolvency alert (plain text)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from email.message import EmailMessage
+from typing import Any
+from urllib.parse import quote
+
+from regintel.config import Settings
+from regintel.domain.monitoring import field_value
+from regintel.services.watches import CONFIRM, UNSUBSCRIBE, make_token
+
+FLAG_NAMES = {"in_bankruptcy": "bankruptcy", "in_restructuring": "restructuring", "in_liquidation": "liquidation"}
+
+
+def _company(watch: Mapping[str, Any]) -> str:
+    return f"{watch['company_name']} ({watch['country']} {watch['national_id']})"
+
+
+def _unsubscribe_url(settings: Settings, watch: Mapping[str, Any]) -> str:
+    token = make_token(settings, UNSUBSCRIBE, watch)
+    return f"{settings.base_url.rstrip('/')}/api/v1/watch/unsubscribe?token={quote(token)}"
+
+
+def _confirm(settings: Settings, watch: Mapping[str, Any]) -> tuple[str, str]:
+    link = f"{settings.base_url.rstrip('/')}/api/v1/watch/confirm?token={quote(make_token(settings, CONFIRM, watch))}"
+    return (f"Confirm your watch of {watch['company_name']}",
+            f"Someone (hopefully you) asked to be told by e-mail when the insolvency status of\n"
+            f"{_company(watch)} changes.\n\nTo start the watch, open this link within "
+            f"{settings.watch_confirm_hours} hours:\n\n{link}\n\nIf you did not ask for this, ignore this e-mail: "
+            f"nothing will be sent.\n")
+
+
+def _unsubscribe(settings: Settings, watch: Mapping[str, Any]) -> tuple[str, str]:
+    url = _unsubscribe_url(settings, watch)
+    return (f"Stop watching {watch['company_name']}?",
+            f"To stop the e-mails about {_company(watch)}, send an empty POST to\n\n{url}\n\n"
+            f"for example: curl -X POST '{url}'\n\nIf you did not ask for this, ignore this e-mail.\n")
+
+
+def _alert(settings: Settings, watch: Mapping[str, Any], change: Mapping[str, Any]) -> tuple[str, str]:
+    what = FLAG_NAMES.get(change["field"], change["field"])
+    now_on = bool(field_value(change["field"], change["new_value"]))
+    headline = f"{what} {'declared' if now_on else 'ended'}"
+    return (f"{watch['company_name']}: {headline}",
+            f"{_company(watch)}: {headline}.\n\n{change['field']}: {field_value(change['field'], change['old_value'])} "
+            f"-> {now_on}\ndetected at: {change['detected_at']:%Y-%m-%d %H:%M} UTC\n\n"
+            f"To stop these e-mails: {_unsubscribe_url(settings, watch)} (POST, or the unsubscribe button of "
+            f"your mail program).\n")
+
+
+def render(mail: Mapping[str, Any], watch: Mapping[str, Any], settings: Settings) -> EmailMessage | None:
+    """The message for an outbox row, or None when it is no longer due (watch ended meanwhile)."""
+    if mail["kind"] == "watch_alert":
+        if watch["status"] != "confirmed" or mail["field"] is None:
+            return None
+        subject, body = _alert(settings, watch, mail)
+    elif mail["kind"] == "watch_confirm":
+        if watch["status"] != "pending":
+            return None
+        subject, body = _confirm(settings, watch)
+    elif mail["kind"] == "watch_unsubscribe":
+        subject, body = _unsubscribe(settings, watch)
+    else:
+        return None
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = settings.smtp_from, mail["to_addr"], subject
+    if mail["kind"] == "watch_alert":
+        # RFC 8058 one-click unsubscribe: the mail program POSTs `List-Unsubscribe=One-Click` to this URL.
+        msg["List-Unsubscribe"] = f"<{_unsubscribe_url(settings, watch)}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    msg.set_content(body)
+    return msg

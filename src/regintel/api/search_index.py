@@ -25,7 +25,7 @@ def get_search(request: Request) -> SearchBackend:
     if backend is None:
         backend = get_backend(state.engine, state.settings)
         state.search = backend
-        state.search_checked = 0.0
+        state.search_checked = float("-inf")  # the first request always checks
     if time.monotonic() - state.search_checked >= state.settings.search_refresh_seconds:
         with _refresh_lock:
             if time.monotonic() - state.search_checked >= state.settings.search_refresh_seconds:

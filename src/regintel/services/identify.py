@@ -29,8 +29,8 @@ def looks_like_identifier(text: str) -> bool:
     compact = re.sub(r"[\s./-]", "", text or "")
     if not compact or len(compact) > 34:
         return False
-    if len(compact) == 20 and compact.isalnum():  # an LEI may start with letters
-        return True
+    if len(compact) == 20 and compact.isascii() and compact.isalnum() and sum(c.isdigit() for c in compact) >= 2:
+        return True  # an LEI may start with letters
     digits = sum(ch.isdigit() for ch in compact)
     return bool(_SHAPE.fullmatch(text.strip())) and digits >= max(4, len(compact) // 2)
 

@@ -114,8 +114,10 @@ def _evidence(q: ReconQuery) -> resolve.Evidence:
             location += texts
         elif pid in ("national_id", "ico", "vat", "lei", "ic_dph", "dic", "tax_id"):
             ids += texts
-    return resolve.Evidence(q.query, country, ", ".join(t for t in location if t) or None,
-                            tuple(t for t in ids if t))
+    text = resolve.split_free_text(q.query or "")  # the query may be "name, town" or an identifier
+    location += [text.location or ""]
+    return resolve.Evidence(text.name, country, ", ".join(t for t in location if t) or None,
+                            tuple(t for t in ids + list(text.identifiers) if t))
 
 
 def reconcile_batch(conn: Connection, backend: SearchBackend, batch: Mapping[str, ReconQuery]) -> dict[str, Any]:

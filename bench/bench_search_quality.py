@@ -1,0 +1,58 @@
+"""Search quality: recall@1 and recall@5 of autocomplete, search, resolve and reconcile over the
+labelled queries of tests/fixtures/search_eval.jsonl, on the 20,000-company corpus they were drawn
+from (tests/search/corpus.py, seed 42). Run by hand:
+
+    .venv/bin/python bench/bench_search_quality.py [--backend tantivy|sqlite_fts|pg_trgm]
+        [--database-url postgresql://postgres@127.0.0.1:5432/regintel_bench_quality]
+
+Prints a table and saves bench/results/search_quality[-<backend>-<dialect>].json. Goal: recall@5 ≥ 0.95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from searchlib import ROOT, fill, make_key, settings_for
+
+from regintel.api.app import create_app
+from tests.search.evaluate import ENDPOINTS, evaluate, load_queries
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--backend", default="tantivy")
+    ap.add_argument("--database-url")
+    ap.add_argument("--corpus", type=int, default=20_000)
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="regintel-quality-"))
+    url = args.database_url or f"sqlite:///{work}/quality.db"
+    print("filling", url, fill(url, args.corpus))
+    from fastapi.testclient import TestClient
+
+    client = TestClient(create_app(settings_for(url, work / "data", args.backend)))
+    params = {"api_key": make_key(url)}
+    started = time.perf_counter()
+    client.get("/api/v1/companies/search", params=params | {"q": "warm up"})
+    print(f"index ready in {time.perf_counter() - started:.1f} s")
+    report = evaluate(client, params, load_queries())
+    kinds = sorted({k for r in report.values() for k in r["kinds"]})
+    print(f"\n{'endpoint':<13}{'n':>5}{'r@1':>7}{'r@5':>7}   " + " ".join(f"{k[:11]:>11}" for k in kinds))
+    for endpoint in ENDPOINTS:
+        r = report[endpoint]
+        per = " ".join(f"{r['kinds'][k]['recall@5']:>11.2f}" if k in r["kinds"] else f"{'-':>11}" for k in kinds)
+        print(f"{endpoint:<13}{r['queries']:>5}{r['recall@1']:>7.3f}{r['recall@5']:>7.3f}   {per}")
+    print("(per-kind columns: recall@5)")
+    dialect = url.split(":")[0].split("+")[0]
+    out = ROOT / "bench" / "results" / f"search_quality-{args.backend}-{dialect}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"backend": args.backend, "database": dialect, "corpus": args.corpus,
+                               "report": report}, indent=2), encoding="utf-8")
+    print(f"saved {out}")
+
+
+if __name__ == "__main__":
+    main()

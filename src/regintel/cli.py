@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from sqlalchemy import Engine
 
-from regintel.config import load_settings
+from regintel.config import Settings, load_settings
 from regintel.db.engine import make_engine
 
 app = typer.Typer(help="regintel: European company registry intelligence service.", no_args_is_help=True)
@@ -138,6 +140,16 @@ def import_cmd(source: Annotated[str, typer.Argument(help="Source id, see `regin
         console.print(f"  rejected {n}: {reason}")
     if rejects:
         console.print(f"rejected rows with reasons: {rejects}")
+    _refresh_search(engine, settings)
+
+
+def _refresh_search(engine: Engine, settings: Settings) -> None:
+    """Leave the search index current with what was just written."""
+    from regintel.search import refresh_index
+
+    started = time.perf_counter()
+    outcome = refresh_index(engine, settings)
+    console.print(f"search index {outcome} ({time.perf_counter() - started:.1f} s)")
 
 
 @app.command("sources")
@@ -168,3 +180,39 @@ def worker(once: Annotated[bool, typer.Option(help="Deliver what is due now, the
     done = run_worker(engine, settings, once=once)
     if once:
         console.print(f"worked through {done} deliveries and e-mails")
+
+
+search_app = typer.Typer(help="The name/address search index (derived from the database).", no_args_is_help=True)
+app.add_typer(search_app, name="search")
+
+
+@search_app.command("rebuild")
+def search_rebuild(renormalise: Annotated[bool, typer.Option(
+        help="First recompute name_norm/address_norm with the current normaliser")] = False) -> None:
+    """Build the search index from the database and swap it in atomically (readers keep working)."""
+    from regintel.db.migrate import upgrade
+    from regintel.search import get_backend
+    from regintel.search.maintenance import renormalise as recompute
+
+    settings = load_settings()
+    engine = make_engine(settings.database_url, pool=False)
+    upgrade(engine)
+    if renormalise:
+        console.print(f"renormalised: {recompute(engine)}")
+    backend = get_backend(engine, settings)
+    started = time.perf_counter()
+    with engine.begin() as conn:
+        count = backend.rebuild(conn)
+    console.print(f"{backend.name} index rebuilt: {count:,} documents in {time.perf_counter() - started:.1f} s")
+
+
+@search_app.command("status")
+def search_status() -> None:
+    """Show the search backend, its document count and the newest change it has seen."""
+    from regintel.search import get_backend
+
+    settings = load_settings()
+    engine = make_engine(settings.database_url, pool=False)
+    with engine.connect() as conn:
+        status = get_backend(engine, settings).status(conn)
+    console.print(status)

@@ -17,7 +17,8 @@ from sqlalchemy.engine import make_url
 from regintel.config import Settings
 from regintel.search.base import Filters, IndexBusy, QueryWords, SearchBackend
 
-__all__ = ["BACKENDS", "Filters", "IndexBusy", "QueryWords", "SearchBackend", "get_backend", "index_root"]
+__all__ = ["BACKENDS", "Filters", "IndexBusy", "QueryWords", "SearchBackend", "get_backend", "index_root",
+           "refresh_index"]
 
 BACKENDS = ("tantivy", "sqlite_fts", "pg_trgm")
 _cache: dict[tuple[str, str, str], SearchBackend] = {}
@@ -68,3 +69,11 @@ def _make(name: str, root: Path) -> SearchBackend:
 
         return PgTrgmBackend()
     raise ValueError(f"unknown search backend {name!r}; choose one of {', '.join(BACKENDS)}")
+
+
+def refresh_index(engine: Engine, settings: Settings) -> str:
+    """Bring the configured index up to date with the database, however much changed (for the CLI
+    after imports and synthetic data; the API does the same lazily)."""
+    backend = get_backend(engine, settings)
+    with engine.begin() as conn:
+        return backend.ensure_current(conn)

@@ -58,8 +58,10 @@ class SearchBackend(Protocol):
         """Build the whole index from the database and swap it in atomically; returns documents."""
         ...
 
-    def ensure_current(self, conn: Connection) -> None:
-        """Build the index if it is missing, and catch up with rows changed since it was written."""
+    def ensure_current(self, conn: Connection, max_inline: int | None = None) -> str:
+        """Build the index if it is missing, and catch up with rows changed since it was written.
+        Answers "current", "updated", "built", or "deferred" when more than `max_inline` rows wait
+        (then the caller runs it again without a limit, in the background)."""
         ...
 
     def status(self, conn: Connection) -> IndexStatus:

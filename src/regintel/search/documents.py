@@ -90,6 +90,17 @@ def current_watermark(conn: Connection) -> Watermark:
     return Watermark(_stamp(at), int(pid or 0))
 
 
+def company_count(conn: Connection) -> int:
+    return int(conn.execute(select(func.count()).select_from(companies)).scalar_one())
+
+
+def count_changed(conn: Connection, since: str | None) -> int:
+    if since is None:
+        return company_count(conn)
+    query = select(func.count()).select_from(companies).where(companies.c.updated_at > datetime.fromisoformat(since))
+    return int(conn.execute(query).scalar_one())
+
+
 def changed_company_ids(conn: Connection, since: str | None) -> list[int]:
     """Companies updated after `since` (all of them when None)."""
     query = select(companies.c.id)

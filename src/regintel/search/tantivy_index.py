@@ -33,7 +33,7 @@ SMALL_HEAP = 20_000_000
 # How far behind the watermark a catch-up looks again: a batch that started before the watermark
 # was read may commit after it (its rows carry the batch's start time).
 OVERLAP_SECONDS = 300
-INLINE_CATCH_UP_LIMIT = 50_000
+REBUILD_FLOOR = 100_000  # below this many changes, re-indexing them beats a rebuild
 
 
 def schema() -> tantivy.Schema:
@@ -131,27 +131,36 @@ class TantivyBackend:
         return _write(opened.index, docs.company_batches(conn, company_ids),
                       docs.people_batches(conn, state.people_id), replace=True)
 
-    def ensure_current(self, conn: Connection) -> None:
-        """Build when missing; otherwise index the rows changed since the watermark."""
+    def ensure_current(self, conn: Connection, max_inline: int | None = None) -> str:
+        """Build when missing; otherwise index the rows changed since the watermark (a rebuild when
+        they are a fifth of the index or more). With more than `max_inline` rows to do, do nothing and
+        answer "deferred" (the caller runs it in the background)."""
         with self._lock:
             generation = self._current()
             if generation is None:
+                if max_inline is not None and docs.company_count(conn) > max_inline:
+                    return "deferred"
                 self.rebuild(conn)
-                return
+                return "built"
             path = self.root / generation
             state = _read_state(path)
             now = docs.current_watermark(conn)
             if now == state:
-                return
+                return "current"
             since = _minus(state.companies_at, OVERLAP_SECONDS)
-            ids = docs.changed_company_ids(conn, since)
-            if len(ids) > INLINE_CATCH_UP_LIMIT:
-                return  # a bulk import is under way or just ended: its own catch-up indexes it
-            try:
-                self.index(conn, ids)
-            except IndexBusy:
-                return
+            pending = docs.count_changed(conn, since)
+            if max_inline is not None and pending > max_inline:
+                return "deferred"
+            if pending > max(REBUILD_FLOOR, self._documents() // 5):
+                self.rebuild(conn)
+                return "built"
+            self.index(conn, docs.changed_company_ids(conn, since))
             _write_state(path, now)
+            return "updated"
+
+    def _documents(self) -> int:
+        opened = self._reader()
+        return opened.index.searcher().num_docs if opened else 0
 
     def status(self, conn: Connection) -> IndexStatus:
         opened = self._reader()

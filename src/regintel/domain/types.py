@@ -150,4 +150,18 @@ class ReportingExceptionRecord:
     reference: str | None = None
 
 
-Record = (CompanyRecord | OwnershipRecord | LeiRecord | LeiRelationshipRecord | ReportingExceptionRecord)
+@dataclass
+class RegistrationAuthorityRecord:
+    """An entry of GLEIF's registration-authorities list: what an LEI record's RA code stands for."""
+
+    code: str
+    country: str | None = None
+    jurisdiction: str | None = None
+    register_name: str | None = None
+    register_name_local: str | None = None
+    organisation: str | None = None
+    website: str | None = None
+
+
+Record = (CompanyRecord | OwnershipRecord | LeiRecord | LeiRelationshipRecord | ReportingExceptionRecord
+          | RegistrationAuthorityRecord)

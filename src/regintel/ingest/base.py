@@ -27,6 +27,9 @@ class SourceInfo:
     # A secondary source only fills fields the registers left empty (GLEIF names do not override a
     # national register's name).
     fill_only: bool = False
+    # ...but a fill-only source with `keeps_own_current` still updates the companies no other source
+    # describes (an entity known only from GLEIF follows GLEIF's renames and status changes).
+    keeps_own_current: bool = False
 
 
 class RecordError(Exception):

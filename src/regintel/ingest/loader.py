@@ -25,6 +25,7 @@ from regintel.domain.types import (
     LeiRelationshipRecord,
     OwnershipRecord,
     Record,
+    RegistrationAuthorityRecord,
     ReportingExceptionRecord,
 )
 from regintel.errors import InvalidIdentifier
@@ -129,6 +130,8 @@ class Loader:
             sections.load_reporting_exceptions(
                 conn, self, [r for r in batch if isinstance(r, ReportingExceptionRecord)])
             sections.load_ownerships(conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now)
+            sections.load_registration_authorities(
+                conn, self, [r for r in batch if isinstance(r, RegistrationAuthorityRecord)])
             if changes:
                 # The ids let the hooks point monitoring events and deliveries at their change row.
                 ids = conn.execute(company_changes.insert().returning(
@@ -162,6 +165,7 @@ class Loader:
         if not valid:
             return {}
         existing = _existing(conn, list(valid))
+        own = self._described_only_here(conn, existing.values()) if self.source.keeps_own_current else set()
         ids: dict[tuple[str, str], int] = {}
         inserts: list[tuple[tuple[str, str], dict[str, Any]]] = []
         for key, rec in valid.items():
@@ -173,7 +177,7 @@ class Loader:
                 inserts.append((key, self._new_row(rec, now)))
                 continue
             ids[key] = row["id"]
-            self._update(conn, rec, row, changes, now)
+            self._update(conn, rec, row, changes, now, fill_only=self.source.fill_only and row["id"] not in own)
         if inserts:
             result = conn.execute(companies.insert().returning(companies.c.id, companies.c.country,
                                                                companies.c.national_id, sort_by_parameter_order=True),
@@ -197,19 +201,29 @@ class Loader:
                    created_at=now, updated_at=now)
         return row
 
+    def _described_only_here(self, conn: Connection, rows: Iterable[Any]) -> set[int]:
+        """The companies no other source describes (see `SourceInfo.keeps_own_current`)."""
+        ids = [row["id"] for row in rows]
+        elsewhere: set[int] = set()
+        for start in range(0, len(ids), 900):
+            elsewhere.update(conn.execute(select(company_sources.c.company_id).where(
+                company_sources.c.company_id.in_(ids[start:start + 900]),
+                company_sources.c.source != self.source.id)).scalars())
+        return set(ids) - elsewhere
+
     def _update(self, conn: Connection, rec: CompanyRecord, row: Any, changes: list[dict[str, Any]],
-                now: datetime) -> None:
+                now: datetime, *, fill_only: bool = False) -> None:
         new: dict[str, Any] = {}
         for name in COMPANY_FIELDS:
             value = getattr(rec, name)
             if value is None or _same(row[name], value):
                 continue
-            if self.source.fill_only and row[name] not in (None, "", []):
+            if fill_only and row[name] not in (None, "", []):
                 continue
             new[name] = value
         current = InsolvencyFlags(bool(row["in_bankruptcy"]), bool(row["in_restructuring"]),
                                   bool(row["in_liquidation"]))
-        if not self.source.fill_only:
+        if not fill_only:
             flags = merge_flags(current, rec.in_bankruptcy, rec.in_restructuring, rec.in_liquidation)
             for name in FLAG_FIELDS:
                 if getattr(flags, name) != getattr(current, name):

@@ -21,6 +21,7 @@ from regintel.db.schema import (
     lei_reporting_exceptions,
     ownerships,
     people,
+    registration_authorities,
     roles,
 )
 from regintel.domain.names import normalise_name
@@ -30,6 +31,7 @@ from regintel.domain.types import (
     LeiRecord,
     LeiRelationshipRecord,
     OwnershipRecord,
+    RegistrationAuthorityRecord,
     ReportingExceptionRecord,
     RoleRecord,
 )
@@ -189,10 +191,11 @@ def load_lei(conn: Connection, loader: Loader, records: list[LeiRecord]) -> None
     by_lei = {r.lei: r for r in records}
     existing = {row["lei"]: row for row in conn.execute(
         select(lei_records).where(lei_records.c.lei.in_(list(by_lei)))).mappings()}
+    company_ids = _company_ids(conn, {r.company for r in records if r.company is not None})
     rows = []
     for lei, rec in by_lei.items():
         row = {f: getattr(rec, f) for f in LEI_FIELDS}
-        row["company_id"] = _company_id(conn, rec.company)
+        row["company_id"] = company_ids.get(rec.company) if rec.company is not None else None
         old = existing.get(lei)
         if old is not None and all(_equal_ts(old[f], row[f]) for f in (*LEI_FIELDS, "company_id")):
             loader.stats.unchanged += 1
@@ -203,6 +206,20 @@ def load_lei(conn: Connection, loader: Loader, records: list[LeiRecord]) -> None
             loader.stats.updated += 1
         rows.append({"lei": lei, "source": loader.source.id, **row})
     upsert(conn, lei_records, rows, keys=["lei"])
+
+
+def _company_ids(conn: Connection, keys: set[CompanyKey]) -> dict[CompanyKey, int]:
+    """Company ids for many keys in one query per chunk (a golden copy links millions of LEIs)."""
+    wanted = {(k.country.upper(), k.national_id): k for k in keys}
+    national_ids = sorted({k.national_id for k in keys})
+    found: dict[CompanyKey, int] = {}
+    for start in range(0, len(national_ids), 900):
+        query = select(companies.c.id, companies.c.country, companies.c.national_id).where(
+            companies.c.national_id.in_(national_ids[start:start + 900]))
+        for row in conn.execute(query):
+            if (key := wanted.get((row.country, row.national_id))) is not None:
+                found[key] = row.id
+    return found
 
 
 def _equal_ts(old: Any, new: Any) -> bool:
@@ -265,8 +282,9 @@ def load_ownerships(conn: Connection, loader: Loader, records: list[OwnershipRec
         parent = _resolve(conn, rec.parent, rec.parent_lei)
         child = _resolve(conn, rec.child, rec.child_lei)
         if parent is None or child is None:
-            loader._reject("ownership end not in the database", {"parent": rec.parent_lei or rec.parent,
-                                                                  "child": rec.child_lei or rec.child})
+            # Not an error: the other end may be a company we do not hold (an LEI of a foreign fund)
+            # or not hold yet; a later import of the relationships draws the edge once both are in.
+            loader.stats.skip("ownership end not in the database")
             continue
         if parent == child:
             loader._reject("ownership edge from a company to itself", rec.child_lei or rec.child)
@@ -285,3 +303,27 @@ def load_ownerships(conn: Connection, loader: Loader, records: list[OwnershipRec
         loader.stats.updated += old is not None
         changes.append(loader.change(child, f"owner.{rec.kind}", None if old is None else old["share_pct"],
                                      f"{parent}:{rec.share_pct}", now))
+
+
+RA_FIELDS = ("country", "jurisdiction", "register_name", "register_name_local", "organisation", "website")
+
+
+def load_registration_authorities(conn: Connection, loader: Loader,
+                                  records: list[RegistrationAuthorityRecord]) -> None:
+    """Reference data (GLEIF's RA list): upsert by code, counting only real differences."""
+    if not records:
+        return
+    by_code = {r.code: r for r in records}
+    existing = {row["code"]: row for row in conn.execute(select(registration_authorities).where(
+        registration_authorities.c.code.in_(list(by_code)))).mappings()}
+    rows = []
+    for code, rec in by_code.items():
+        row = {f: getattr(rec, f) for f in RA_FIELDS}
+        old = existing.get(code)
+        if old is not None and all(old[f] == row[f] for f in RA_FIELDS):
+            loader.stats.unchanged += 1
+            continue
+        loader.stats.inserted += old is None
+        loader.stats.updated += old is not None
+        rows.append({"code": code, **row})
+    upsert(conn, registration_authorities, rows, keys=["code"])

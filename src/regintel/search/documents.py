@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -14,6 +14,9 @@ from sqlalchemy.engine import Connection
 from regintel.db.schema import companies, people
 
 BATCH = 20_000
+# How far behind the watermark a catch-up looks again: a batch that started before the watermark
+# was read may commit after it (its rows carry the batch's start time).
+OVERLAP_SECONDS = 300
 
 
 @dataclass(frozen=True)
@@ -115,3 +118,10 @@ def _stamp(value: Any) -> str | None:
     if isinstance(value, str):  # SQLite may hand back text for aggregates
         value = datetime.fromisoformat(value)
     return str(value.isoformat())
+
+
+def overlap(stamp: str | None) -> str | None:
+    """The watermark moved back by `OVERLAP_SECONDS`: where a catch-up starts looking."""
+    if stamp is None:
+        return None
+    return (datetime.fromisoformat(stamp) - timedelta(seconds=OVERLAP_SECONDS)).isoformat()

@@ -30,9 +30,6 @@ from regintel.search.fuzzy import build_query, filter_clauses
 
 WRITER_HEAP = 400_000_000  # split between the writer threads; bigger segments, fewer merges
 SMALL_HEAP = 20_000_000
-# How far behind the watermark a catch-up looks again: a batch that started before the watermark
-# was read may commit after it (its rows carry the batch's start time).
-OVERLAP_SECONDS = 300
 REBUILD_FLOOR = 100_000  # below this many changes, re-indexing them beats a rebuild
 
 
@@ -147,7 +144,7 @@ class TantivyBackend:
             now = docs.current_watermark(conn)
             if now == state:
                 return "current"
-            since = _minus(state.companies_at, OVERLAP_SECONDS)
+            since = docs.overlap(state.companies_at)
             pending = docs.count_changed(conn, since)
             if max_inline is not None and pending > max_inline:
                 return "deferred"
@@ -262,11 +259,3 @@ def _mtime(path: Path) -> float:
         return path.stat().st_mtime_ns / 1e9
     except FileNotFoundError:
         return 0.0
-
-
-def _minus(stamp: str | None, seconds: int) -> str | None:
-    if stamp is None:
-        return None
-    from datetime import datetime, timedelta
-
-    return (datetime.fromisoformat(stamp) - timedelta(seconds=seconds)).isoformat()

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from searchlib import ROOT, fill, make_key, settings_for
+from searchlib import ROOT, bulk_fill, make_key, settings_for
 
 from regintel.api.app import create_app
 from tests.search.evaluate import ENDPOINTS, evaluate, load_queries
@@ -30,7 +30,7 @@ def main() -> None:
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="regintel-quality-"))
     url = args.database_url or f"sqlite:///{work}/quality.db"
-    print("filling", url, fill(url, args.corpus))
+    print("filling", url, bulk_fill(url, args.corpus))
     from fastapi.testclient import TestClient
 
     client = TestClient(create_app(settings_for(url, work / "data", args.backend)))

@@ -59,3 +59,42 @@ def make_key(database_url: str) -> str:
     with engine.begin() as conn:
         _, raw = create_key(conn, "bench", "bench")
     return raw
+
+
+def bulk_fill(database_url: str, n: int, seed: int = 42, batch: int = 20_000) -> dict[str, Any]:
+    """Insert the first `n` corpus companies straight into `companies` (no change log, no
+    provenance): the quick way to a large benchmark database. Skips rows already present."""
+    from datetime import UTC, datetime
+
+    from regintel.domain.names import normalise_address, normalise_name
+
+    engine = make_engine(database_url, pool=False)
+    upgrade(engine)
+    with engine.connect() as conn:
+        have = int(conn.execute(select(func.count()).select_from(companies)).scalar_one())
+    if have >= n:
+        return {"loaded": 0, "present": have, "seconds": 0.0}
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    started = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    for i, r in enumerate(corpus(n, seed)):
+        if i < have:
+            continue
+        rows.append({"country": r.country, "national_id": r.national_id, "name": r.name,
+                     "name_norm": normalise_name(r.name or ""), "status": r.status, "street": r.street,
+                     "city": r.city, "postal_code": r.postal_code, "address_text": r.address_text,
+                     "address_norm": normalise_address(r.address_text or ""), "vat_id": r.vat_id, "lei": r.lei,
+                     "source": SOURCE.id, "created_at": now, "updated_at": now})
+        if len(rows) >= batch:
+            _insert(engine, rows)
+            rows = []
+            if (i + 1) % 200_000 == 0:
+                print(f"  inserted {i + 1:,} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    _insert(engine, rows)
+    return {"loaded": n - have, "present": n, "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _insert(engine: Any, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        with engine.begin() as conn:
+            conn.execute(companies.insert(), rows)

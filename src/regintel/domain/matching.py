@@ -42,12 +42,17 @@ def name_score(query: list[str], candidate: list[str], prefix: bool = False) -> 
         return NameScore(1.0, 1.0, 1.0, True)
     matched = [0.0] * len(candidate)
     total = 0.0
+    last_index = len(query) - 1
     for i, q in enumerate(query):
-        last = prefix and i == len(query) - 1
-        sims = [word_similarity(q, c, last) for c in candidate]
-        best = max(range(len(candidate)), key=lambda j: sims[j])
-        total += sims[best] * len(q)
-        matched[best] = max(matched[best], sims[best])
+        last = prefix and i == last_index
+        best, best_j = -1.0, 0
+        for j, c in enumerate(candidate):
+            sim = word_similarity(q, c, last)
+            if sim > best:
+                best, best_j = sim, j
+        total += best * len(q)
+        if best > matched[best_j]:
+            matched[best_j] = best
     words = total / sum(len(q) for q in query)
     coverage = sum(len(c) for c, m in zip(candidate, matched, strict=True) if m >= MATCHED) / sum(map(len, candidate))
     joined = float(Levenshtein.normalized_similarity("".join(query), "".join(candidate)))

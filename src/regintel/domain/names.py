@@ -33,7 +33,14 @@ _FORM_TOKENS = sorted({tuple(f.split()) for f in _LEGAL_FORMS}, key=len, reverse
 def fold(text: str) -> str:
     """Lower case without diacritics: "Žilina" -> "zilina", "Straße" -> "strasse"."""
     text = unicodedata.normalize("NFKD", (text or "").lower().translate(_SPECIAL))
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
+    if text.isascii():
+        return text
+    return _COMBINING.sub("", text)
+
+
+# Combining marks left by NFKD (the diacritics of Latin, Greek and Cyrillic scripts and the rest of
+# the combining blocks): one regex pass instead of a Python test per character.
+_COMBINING = re.compile("[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
 def tokens(text: str) -> list[str]:
@@ -42,24 +49,31 @@ def tokens(text: str) -> list[str]:
 
 
 def strip_legal_form(words: list[str]) -> list[str]:
-    """Remove legal-form token sequences from the end (and from the start, as in "UAB Vilnius")."""
-    changed = True
-    while changed and len(words) > 1:
-        changed = False
-        for form in _FORM_TOKENS:
-            n = len(form)
-            if len(words) > n and tuple(words[-n:]) == form:
-                words = words[:-n]
-                changed = True
+    """Remove legal-form token sequences from the end (and from the start, as in "UAB Vilnius"),
+    longest form first, until none is left."""
+    while len(words) > 1:
+        best: tuple[int, int, int] | None = None  # (rank of the form, 0 = at the end / 1 = at the start, length)
+        for rank, form in _BY_LAST.get(words[-1], ()):
+            if len(words) > len(form) and tuple(words[-len(form):]) == form:
+                best = (rank, 0, len(form))
                 break
-            if len(words) > n and tuple(words[:n]) == form and n <= 2 and form[0] in _PREFIX_FORMS:
-                words = words[n:]
-                changed = True
+        for rank, form in _BY_FIRST.get(words[0], ()):
+            if len(words) > len(form) and tuple(words[:len(form)]) == form:
+                best = min(best, (rank, 1, len(form))) if best else (rank, 1, len(form))
                 break
+        if best is None:
+            return words
+        words = words[:-best[2]] if best[1] == 0 else words[best[2]:]
     return words
 
 
 _PREFIX_FORMS = {"uab", "sia", "as", "ab", "oy", "tov", "pat", "prat", "ou"}
+_BY_LAST: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+_BY_FIRST: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+for _rank, _form in enumerate(_FORM_TOKENS):
+    _BY_LAST.setdefault(_form[-1], []).append((_rank, _form))
+    if len(_form) <= 2 and _form[0] in _PREFIX_FORMS:
+        _BY_FIRST.setdefault(_form[0], []).append((_rank, _form))
 
 
 def normalise_name(name: str) -> str:

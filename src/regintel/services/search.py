@@ -49,18 +49,23 @@ def rank_companies(conn: Connection, backend: SearchBackend, q: str, *, country:
         ids = backend.candidates(conn, "companies", QueryWords(tuple(words), prefix),
                                  Filters(country, active_only), max(candidates, limit))
         seen = {int(r.row["id"]) for r in found}
-        rows = db.companies_by_ids(conn, [i for i in ids if i not in seen])
-        scored = [Ranked(row, name_score(words, (row["name_norm"] or "").split(), prefix)) for row in rows.values()]
-        found += sorted((r for r in scored if r.score.score >= min_score), key=_order)
+        scored = [(name_score(words, (c.name_norm or "").split(), prefix), c) for c in
+                  db.light_by_ids(conn, [i for i in ids if i not in seen])]
+        scored = sorted(((s, c) for s, c in scored if s.score >= min_score), key=_order)[:limit - len(found)]
+        rows = db.companies_by_ids(conn, [int(c.id) for _, c in scored])
+        found += [Ranked(rows[int(c.id)], s) for s, c in scored if int(c.id) in rows]
     return found[:limit]
 
 
-def _order(r: Ranked) -> tuple[float, int, int, int]:
-    return (-r.score.score, r.row["status"] != "active", len(r.row["name_norm"] or ""), int(r.row["id"]))
+def _order(sc: tuple[NameScore, Any]) -> tuple[float, bool, int, int]:
+    score, c = sc
+    return (-score.score, c.status != "active", len(c.name_norm or ""), int(c.id))
 
 
 def _identifier_rows(conn: Connection, q: str, country: str | None, active_only: bool) -> list[tuple[Any, Any]]:
     hits = find_by_identifier(conn, q, country)
+    if not hits:
+        return []
     rows = db.companies_by_ids(conn, [h.company_id for h in hits])
     return [(h, rows[h.company_id]) for h in hits if h.company_id in rows
             and (not active_only or rows[h.company_id]["status"] == "active")]

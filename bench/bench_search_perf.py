@@ -1,0 +1,162 @@
+"""Search latency at scale: p50/p95/p99 of autocomplete and search, and of a 10-query reconcile batch,
+per backend, measured server-side (the service calls a request makes, on one pooled connection,
+warm caches), plus index build time and size, and recall@5 of the perturbed queries.
+
+    .venv/bin/python bench/bench_search_perf.py --entities 1000000 [--backends tantivy,sqlite_fts]
+        [--database-url postgresql://postgres@127.0.0.1:5432/regintel_bench_1m] [--queries 1000]
+
+The corpus is tests/search/corpus.py (seed 42), inserted in bulk once and reused by later runs
+(SQLite files under --workdir). Queries: names of random corpus companies, 40% with one typo, 20%
+with two, 20% without diacritics, 20% cut short (prefix). Saves bench/results/search_perf-*.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from make_search_eval import typo
+from searchlib import ROOT, bulk_fill, settings_for
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from regintel.db.engine import make_engine, normalise_url
+from regintel.domain.names import fold
+from regintel.search import get_backend, index_root
+from regintel.services import reconcile, search
+from tests.search.corpus import companies
+
+
+def queries(n_entities: int, count: int, seed: int = 11) -> list[dict[str, str]]:
+    rng = random.Random(seed)
+    wanted = set(rng.sample(range(n_entities), count))
+    out = []
+    for i, rec in enumerate(companies(max(wanted) + 1)):
+        if i not in wanted:
+            continue
+        words = (rec.name or "").split()
+        longs = [j for j, w in enumerate(words) if len(w) >= 5 and w.isalpha()]
+        kind = rng.choices(["typo1", "typo2", "plain", "prefix"], [40, 20, 20, 20])[0]
+        if kind in ("typo1", "typo2") and longs:
+            for _ in range(1 if kind == "typo1" else 2):
+                j = rng.choice(longs)
+                words[j] = typo(words[j], rng)
+        elif kind == "prefix":
+            words = words[:2]
+            words[-1] = words[-1][:max(3, len(words[-1]) // 2)]
+        q = " ".join(words)
+        out.append({"q": fold(q) if kind == "plain" else q, "kind": kind, "key": f"{rec.country}:{rec.national_id}"})
+    rng.shuffle(out)
+    return out
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    qs = statistics.quantiles(samples, n=100, method="inclusive")
+    return {"p50": round(qs[49], 2), "p95": round(qs[94], 2), "p99": round(qs[98], 2),
+            "mean": round(statistics.fmean(samples), 2)}
+
+
+def timed(fn: Any, items: list[Any]) -> tuple[list[float], list[Any]]:
+    times, results = [], []
+    for item in items:
+        started = time.perf_counter()
+        results.append(fn(item))
+        times.append((time.perf_counter() - started) * 1000)
+    return times, results
+
+
+def run_backend(url: str, workdir: Path, name: str, qs: list[dict[str, str]]) -> dict[str, Any]:
+    settings = settings_for(url, workdir / "data", name)
+    engine = make_engine(url)
+    backend = get_backend(engine, settings, name)
+    started = time.perf_counter()
+    with engine.begin() as conn:
+        backend.rebuild(conn)
+    build = round(time.perf_counter() - started, 1)
+    out: dict[str, Any] = {"backend": name, "build_seconds": build, "index_mb": _size(engine, settings, name)}
+    with engine.connect() as conn:
+        for q in qs[:50]:  # warm-up
+            search.autocomplete(conn, backend, q["q"], None, 10, False)
+        ac_times, ac = timed(lambda q: search.autocomplete(conn, backend, q["q"], None, 10, False), qs)
+        se_times, se = timed(lambda q: search.search(conn, backend, q["q"], None, 20, 1)[0], qs)
+        batches = [qs[i:i + 10] for i in range(0, len(qs), 10)]
+
+        def batch(items: list[dict[str, str]]) -> Any:
+            parsed = {f"q{i}": reconcile.ReconQuery(query=q["q"], limit=5) for i, q in enumerate(items)}
+            return reconcile.reconcile_batch(conn, backend, parsed)
+
+        rc_times, _ = timed(batch, batches)
+        conn.rollback()
+    out["autocomplete"] = percentiles(ac_times) | {"recall@5": _recall(qs, ac)}
+    out["search"] = percentiles(se_times) | {"recall@5": _recall(qs, se)}
+    out["reconcile_10"] = percentiles(rc_times)
+    engine.dispose()
+    return out
+
+
+def _recall(qs: list[dict[str, str]], results: list[list[dict[str, Any]]]) -> float:
+    hits = [q["key"] in {f"{i['country']}:{i['nationalId']}" for i in r[:5]} for q, r in zip(qs, results, strict=True)]
+    return round(sum(hits) / len(hits), 4)
+
+
+def _size(engine: Any, settings: Any, name: str) -> float:
+    if name == "tantivy":
+        root = index_root(engine, settings)
+        return round(sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 2**20, 1)
+    with engine.connect() as conn:
+        if name == "pg_trgm":
+            size = conn.execute(text("SELECT sum(pg_relation_size(indexrelid)) FROM pg_index i JOIN pg_class c "
+                                     "ON c.oid = i.indexrelid WHERE c.relname LIKE '%_trgm'")).scalar()
+        else:
+            size = conn.execute(text("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'search_%'")).scalar()
+    return round(float(size or 0) / 2**20, 1)
+
+
+def ensure_pg_database(url: str) -> None:
+    parsed = make_url(normalise_url(url))
+    admin = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        if not conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :d"), {"d": parsed.database}).first():
+            conn.execute(text(f'CREATE DATABASE "{parsed.database}"'))
+    admin.dispose()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--entities", type=int, default=1_000_000)
+    ap.add_argument("--database-url")
+    ap.add_argument("--backends", default="tantivy")
+    ap.add_argument("--queries", type=int, default=1_000)
+    ap.add_argument("--workdir", type=Path, default=Path("/tmp/regintel-bench"))
+    args = ap.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    url = args.database_url or f"sqlite:///{args.workdir}/search-{args.entities}.db"
+    if url.startswith("postgres"):
+        ensure_pg_database(url)
+    print("corpus:", bulk_fill(url, args.entities))
+    qs = queries(args.entities, args.queries)
+    dialect = url.split(":")[0].split("+")[0]
+    results = [run_backend(url, args.workdir, b, qs) for b in args.backends.split(",")]
+    print(f"\n{args.entities:,} entities, {dialect}, {len(qs)} queries (server-side ms)")
+    print(f"{'backend':<12}{'build s':>9}{'MB':>8} | {'autocomplete p50/p95/p99':>26} r@5 | "
+          f"{'search p50/p95/p99':>22} r@5 | {'reconcile×10 p50/p95/p99':>26}")
+    for r in results:
+        ac, se, rc = r["autocomplete"], r["search"], r["reconcile_10"]
+        print(f"{r['backend']:<12}{r['build_seconds']:>9}{r['index_mb']:>8} | "
+              f"{ac['p50']:>8}/{ac['p95']:>7}/{ac['p99']:>8} {ac['recall@5']:.2f} | "
+              f"{se['p50']:>6}/{se['p95']:>7}/{se['p99']:>7} {se['recall@5']:.2f} | "
+              f"{rc['p50']:>8}/{rc['p95']:>7}/{rc['p99']:>8}")
+    out = ROOT / "bench" / "results" / f"search_perf-{args.entities}-{dialect}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"entities": args.entities, "database": dialect, "queries": len(qs),
+                               "results": results}, indent=2), encoding="utf-8")
+    print(f"saved {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -4,6 +4,7 @@ HTTP receiver on 127.0.0.1 that verifies Standard Webhooks signatures."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -187,3 +188,35 @@ def test_heartbeat_shows_in_status(client, auth, make_worker):
     asyncio.run(make_worker().run_once())
     worker = assert_envelope(client.get("/api/v1/public/status"))["worker"]
     assert worker["alive"] is True and worker["last_heartbeat"].endswith("Z")
+
+
+def test_two_workers_share_the_queue_without_duplicates_or_reordering(client, auth, engine, receiver, make_worker):
+    """PostgreSQL claims with FOR UPDATE SKIP LOCKED (SQLite serialises the claim statement): two
+    workers running at once deliver every event exactly once, each subscription's in order."""
+    from regintel.domain.types import CompanyRecord
+    from tests.builders import load_companies
+    from tests.jobs.support import valid_icos
+
+    icos = valid_icos(8)
+    load_companies(engine, *(CompanyRecord(country="SK", national_id=i, name=f"F {i}") for i in icos))
+    for i in icos:
+        subscribe(client, auth, receiver, path=f"/{i}", ico=i)
+    for flags in ({"in_bankruptcy": True}, {"in_liquidation": True}, {"in_bankruptcy": False}):
+        load_companies(engine, *(CompanyRecord(country="SK", national_id=i, name=f"F {i}", **flags) for i in icos))
+    receiver.delay = 0.02
+    workers = [make_worker(webhook_concurrency=4), make_worker(webhook_concurrency=4)]
+
+    async def both() -> None:
+        await asyncio.gather(*(asyncio.to_thread(asyncio.run, w.run_once()) for w in workers))
+
+    deadline = time.monotonic() + 20
+    while len(receiver.received) < 24 and time.monotonic() < deadline:
+        asyncio.run(both())
+    got = receiver.received
+    assert len(got) == 24 and len({r.message_id for r in got}) == 24 and all(r.verified for r in got)
+    for i in icos:
+        assert [(r.json["field"], r.json["to"]) for r in got if r.path == f"/{i}"] == [
+            ("in_bankruptcy", True), ("in_liquidation", True), ("in_bankruptcy", False)]
+    with engine.connect() as conn:
+        claimed_by = set(conn.execute(select(delivery_attempts.c.worker)).scalars())
+    assert claimed_by <= {w.id for w in workers}

@@ -39,8 +39,17 @@ def get_conn(request: Request) -> Iterator[Connection]:
         yield conn
 
 
+def get_write_conn(request: Request) -> Iterator[Connection]:
+    """A connection for a request that reads and then writes: on SQLite its transactions take the
+    write lock at BEGIN, so a concurrent writer (worker, importer) cannot fail it half-way."""
+    with request.app.state.engine.connect() as conn:
+        conn.execution_options(sqlite_immediate=True)
+        yield conn
+
+
 AppSettings = Annotated[Settings, Depends(get_settings)]
 DbConn = Annotated[Connection, Depends(get_conn)]
+DbWriteConn = Annotated[Connection, Depends(get_write_conn)]
 
 
 def client_ip(request: Request) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, desc, exists, func, or_, select, update
+from sqlalchemy import and_, bindparam, desc, exists, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.db.schema import deliveries, delivery_attempts, subscriptions
@@ -66,47 +66,48 @@ def claim_deliveries(conn: Connection, worker: str, limit: int, now: datetime,
 def record_outcomes(conn: Connection, outcomes: Sequence[Outcome], worker: str, schedule: Sequence[float],
                     now: datetime) -> int:
     """Store each attempt, move each delivery on (succeeded, retry later or failed) and keep the
-    subscription's figures; a delivery out of retries pauses its subscription. Returns pauses."""
+    subscription's figures; a delivery out of retries pauses its subscription. Returns pauses.
+    A delivery this worker no longer holds (lease expired and taken over, or cancelled) is left alone."""
     if not outcomes:
         return 0
     conn.execute(delivery_attempts.insert(), [
         {"delivery_id": o.delivery_id, "attempt": o.attempts + 1, "attempted_at": o.attempted_at,
          "status_code": o.status_code, "error": o.error, "duration_ms": o.duration_ms, "worker": worker}
         for o in outcomes])
-    paused = 0
-    for o in outcomes:
-        mine = and_(deliveries.c.id == o.delivery_id, deliveries.c.status == "delivering",
-                    deliveries.c.claimed_by == worker)
-        if o.ok:
-            conn.execute(update(deliveries).where(mine).values(
-                status="succeeded", attempts=o.attempts + 1, delivered_at=o.attempted_at, lease_until=None,
-                last_status_code=o.status_code, last_error=None))
-            _subscription_success(conn, o)
-            continue
-        delay = retry_delay(o.attempts + 1, schedule)
-        values: dict[str, Any] = {"attempts": o.attempts + 1, "lease_until": None,
-                                  "last_status_code": o.status_code, "last_error": o.error}
-        values |= {"status": "failed"} if delay is None else {"status": "pending",
-                                                              "next_attempt_at": now + delay}
-        conn.execute(update(deliveries).where(mine).values(**values))
-        paused += _subscription_failure(conn, o, exhausted=delay is None, now=now)
-    return paused
-
-
-def _subscription_success(conn: Connection, o: Outcome) -> None:
-    s = subscriptions.c
-    conn.execute(update(subscriptions).where(s.id == o.subscription_id).values(
-        last_delivery_at=o.attempted_at, last_status=o.status_code, last_error=None, consecutive_failures=0,
-        total_deliveries=s.total_deliveries + 1))
-
-
-def _subscription_failure(conn: Connection, o: Outcome, *, exhausted: bool, now: datetime) -> int:
-    s = subscriptions.c
-    conn.execute(update(subscriptions).where(s.id == o.subscription_id).values(
-        last_delivery_at=o.attempted_at, last_status=o.status_code, last_error=o.error,
-        consecutive_failures=s.consecutive_failures + 1, total_failures=s.total_failures + 1))
-    if not exhausted:
+    d, s = deliveries.c, subscriptions.c
+    mine = and_(d.id == bindparam("b_id"), d.status == "delivering", d.claimed_by == worker)
+    common: dict[str, Any] = {"attempts": bindparam("b_attempts"), "lease_until": None,
+                              "last_status_code": bindparam("b_code")}
+    ok = [o for o in outcomes if o.ok]
+    if ok:
+        conn.execute(update(deliveries).where(mine).values(
+            status="succeeded", delivered_at=bindparam("b_at"), last_error=None, **common), [_params(o) for o in ok])
+        conn.execute(update(subscriptions).where(s.id == bindparam("b_sub")).values(
+            last_delivery_at=bindparam("b_at"), last_status=bindparam("b_code"), last_error=None,
+            consecutive_failures=0, total_deliveries=s.total_deliveries + 1), [_params(o) for o in ok])
+    failed = [o for o in outcomes if not o.ok]
+    if not failed:
         return 0
+    retries = [(o, retry_delay(o.attempts + 1, schedule)) for o in failed]
+    conn.execute(update(deliveries).where(mine).values(
+        status=bindparam("b_status"), next_attempt_at=bindparam("b_next"), last_error=bindparam("b_error"),
+        **common), [_params(o) | {"b_status": "pending" if delay else "failed",
+                                  "b_next": now + delay if delay else o.attempted_at} for o, delay in retries])
+    conn.execute(update(subscriptions).where(s.id == bindparam("b_sub")).values(
+        last_delivery_at=bindparam("b_at"), last_status=bindparam("b_code"), last_error=bindparam("b_error"),
+        consecutive_failures=s.consecutive_failures + 1, total_failures=s.total_failures + 1),
+        [_params(o) for o in failed])
+    return sum(_pause(conn, o, now) for o, delay in retries if delay is None)
+
+
+def _params(o: Outcome) -> dict[str, Any]:
+    return {"b_id": o.delivery_id, "b_sub": o.subscription_id, "b_attempts": o.attempts + 1,
+            "b_at": o.attempted_at, "b_code": o.status_code, "b_error": o.error}
+
+
+def _pause(conn: Connection, o: Outcome, now: datetime) -> int:
+    """Pause (never drop) the subscription of a delivery that exhausted its retries."""
+    s = subscriptions.c
     reason = f"delivery {o.delivery_id} failed {o.attempts + 1} times; last error: {o.error or o.status_code}"
     result = conn.execute(update(subscriptions).where(s.id == o.subscription_id, s.status == "active")
                           .values(status="paused", paused_at=now, pause_reason=reason[:500], updated_at=now))

@@ -33,13 +33,21 @@ def make_engine(url: str, *, statement_timeout_ms: int | None = None, pool: bool
         event.listen(engine, "connect", _sqlite_pragmas)
         # pysqlite's own transaction handling defers BEGIN; emit it ourselves so that
         # SQLAlchemy's transaction boundaries are SQLite's (documented SQLAlchemy recipe).
-        event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     # Timestamps leave the database in UTC whatever the server's zone (DESIGN.md: UTC with `Z`).
     options = "-c timezone=UTC" + (f" -c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else "")
     kwargs: dict[str, Any] = {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 20} if pool else {
         "poolclass": NullPool}
     return create_engine(url, connect_args={"options": options}, **kwargs)
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    # A transaction that reads, then writes while another connection committed in between, fails at
+    # once with "database is locked" (WAL snapshot); BEGIN IMMEDIATE takes the write lock first and
+    # waits for it instead. Writers that read first ask for it: `execution_options(sqlite_immediate=True)`.
+    immediate = conn.get_execution_options().get("sqlite_immediate", False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

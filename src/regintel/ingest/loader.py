@@ -118,7 +118,9 @@ class Loader:
         if not self._buffer:
             return
         batch, self._buffer = self._buffer, []
-        with self.engine.begin() as conn:
+        # Read-then-write: on SQLite take the write lock first, or a concurrent writer (the worker)
+        # would fail this batch with "database is locked".
+        with self.engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
             now = datetime.now(UTC)
             changes: list[dict[str, Any]] = []
             company_records = [r for r in batch if isinstance(r, CompanyRecord)]

@@ -1,9 +1,11 @@
 """`regintel worker`: deliver the webhook outbox and the e-mail outbox, at least once.
 
-A loop: heartbeat → claim due deliveries (leases) → attempt them concurrently → record every attempt
-→ send due e-mails → sleep when idle. SIGTERM/SIGINT finish the current batch; a worker killed
-outright leaves its leases to expire, and the deliveries are attempted again (receivers drop the
-duplicates by `webhook-id`). PostgreSQL: run as many workers as needed; SQLite: run one.
+A pipeline, not lock-step batches, so that one slow or dead receiver never holds up the others: up to
+`webhook_concurrency` attempts are in flight; free slots are refilled by claiming due deliveries
+(leases); finished attempts are recorded in small groups. Database calls run in threads, off the
+event loop. SIGTERM/SIGINT stop claiming and finish what is in flight; a worker killed outright
+leaves its leases to expire, and those deliveries are attempted again (receivers drop duplicates by
+`webhook-id`). PostgreSQL: run as many workers as needed; SQLite: run one.
 """
 
 from __future__ import annotations
@@ -13,20 +15,23 @@ import logging
 import os
 import signal
 import socket
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from regintel.config import Settings
-from regintel.db.deliveries import claim_deliveries, record_outcomes
+from regintel.db.deliveries import Outcome, claim_deliveries, record_outcomes
 from regintel.db.engine import upsert
 from regintel.db.schema import worker_heartbeats
-from regintel.jobs.deliveries import attempt, make_client
+from regintel.jobs.deliveries import Clients, attempt
 from regintel.jobs.emails import send_due_mails
 
 log = logging.getLogger("regintel.worker")
 HEARTBEAT_EVERY = timedelta(seconds=10)
+RECORD_EVERY = 0.1  # seconds an outcome may wait to be recorded with others
 
 
 class Worker:
@@ -36,7 +41,7 @@ class Worker:
         self.id = worker_id or f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.started_at = datetime.now(UTC)
         self._last_beat: datetime | None = None
-        # A claimed delivery is re-offered to other workers once this is over: one attempt, plus margin.
+        # A claimed delivery is offered again once this is over: one attempt, its recording, and margin.
         self.lease = timedelta(seconds=settings.webhook_timeout_seconds + 5)
 
     def heartbeat(self, force: bool = False) -> None:
@@ -49,38 +54,62 @@ class Worker:
                    keys=["worker_id"], update=["beat_at"])
         self._last_beat = now
 
-    async def deliver_batch(self, client: object) -> int:
-        """Claim up to `webhook_concurrency` deliveries, attempt them all at once, record the outcomes."""
+    def _claim(self, limit: int) -> list[dict[str, object]]:
         with self.engine.begin() as conn:
-            rows = claim_deliveries(conn, self.id, self.settings.webhook_concurrency, datetime.now(UTC), self.lease)
-        if not rows:
-            return 0
-        outcomes = await asyncio.gather(*(attempt(client, row, self.settings) for row in rows))  # type: ignore[arg-type]
+            return [dict(r) for r in claim_deliveries(conn, self.id, limit, datetime.now(UTC), self.lease)]
+
+    def _record(self, outcomes: list[Outcome]) -> None:
         with self.engine.begin() as conn:
-            paused = record_outcomes(conn, outcomes, self.id, self.settings.webhook_retry_schedule, datetime.now(UTC))
+            paused = record_outcomes(conn, outcomes, self.id, self.settings.webhook_retry_schedule,
+                                     datetime.now(UTC))
         failed = sum(1 for o in outcomes if not o.ok)
-        log.info("Delivered batch worker=%s attempts=%d failed=%d paused=%d", self.id, len(outcomes), failed, paused)
-        return len(rows)
+        log.info("Recorded attempts worker=%s attempts=%d failed=%d paused=%d", self.id, len(outcomes), failed, paused)
+
+    async def deliver(self, clients: Clients, stop: asyncio.Event) -> int:
+        """Deliver until nothing is due and nothing is in flight (or `stop` is set). Returns attempts."""
+        size = self.settings.webhook_concurrency
+        inflight: set[asyncio.Task[Outcome]] = set()
+        done: list[Outcome] = []
+        total, last_record, exhausted = 0, time.monotonic(), False
+        while True:
+            if not stop.is_set() and not exhausted and size - len(inflight) >= max(1, size // 4):
+                rows = await asyncio.to_thread(self._claim, size - len(inflight))
+                exhausted = not rows
+                inflight |= {asyncio.create_task(attempt(clients.for_subscription(int(row["subscription_id"])), row,
+                                                          self.settings)) for row in rows}
+            if inflight:
+                finished, inflight = await asyncio.wait(inflight, timeout=RECORD_EVERY,
+                                                        return_when=asyncio.FIRST_COMPLETED)
+                done += [task.result() for task in finished]
+            if done and (not inflight or time.monotonic() - last_record >= RECORD_EVERY or len(done) >= size):
+                await asyncio.to_thread(self._record, done)
+                total, done, last_record = total + len(done), [], time.monotonic()
+                exhausted = False  # recorded deliveries may unblock the next of their subscription
+            if not inflight and not done and (exhausted or stop.is_set()):
+                return total
 
     async def run_once(self) -> int:
-        """One pass: every due delivery batch, then due e-mails. Returns the work done (for tests)."""
+        """Deliver what is due now, then send due e-mails. Returns the work done (tests, `--once`)."""
         self.heartbeat()
-        done = 0
-        async with make_client(self.settings) as client:
-            while (n := await self.deliver_batch(client)) > 0:
-                done += n
-        done += await asyncio.to_thread(send_due_mails, self.engine, self.settings)
-        return done
+        async with Clients(self.settings) as clients:
+            done = await self.deliver(clients, asyncio.Event())
+        return done + await asyncio.to_thread(send_due_mails, self.engine, self.settings)
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Until `stop` is set: work while there is work, poll when idle."""
+        """Until `stop` is set: deliver, send e-mails, and poll when idle."""
         self.heartbeat(force=True)
         log.info("Worker started id=%s", self.id)
-        async with make_client(self.settings) as client:
+        async with Clients(self.settings) as clients:
             while not stop.is_set():
-                self.heartbeat()
-                done = await self.deliver_batch(client)
-                done += await asyncio.to_thread(send_due_mails, self.engine, self.settings)
+                try:
+                    await asyncio.to_thread(self.heartbeat)
+                    done = await self.deliver(clients, stop)
+                    done += await asyncio.to_thread(send_due_mails, self.engine, self.settings)
+                except SQLAlchemyError:
+                    # The database is away (restart, lock timeout): what was claimed comes back when
+                    # its lease expires; keep the process and try again.
+                    log.exception("Database error; retrying in %s s", self.settings.worker_poll_seconds)
+                    done = 0
                 if done == 0:
                     try:
                         await asyncio.wait_for(stop.wait(), self.settings.worker_poll_seconds)

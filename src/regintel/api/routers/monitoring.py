@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from regintel.api.deps import ApiKey, AppSettings, DbConn
+from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.monitoring_models import (
     Bulk,
@@ -45,7 +45,7 @@ _SIGNED = ("Deliveries are signed per the Standard Webhooks specification (`webh
              "404 for an unknown company, 422 for a malformed identifier or a URL that is not http(s), carries "
              "credentials or resolves to a private, loopback or link-local address; 409 if this key already "
              "sends this company to this URL.")
-def create(request: Request, body: CreateMonitoring, conn: DbConn, caller: ApiKey, settings: AppSettings) -> Response:
+def create(request: Request, body: CreateMonitoring, conn: DbWriteConn, caller: ApiKey, settings: AppSettings) -> Response:
     data = svc.create_monitoring(conn, caller.key.id, body.ico, body.country, body.webhook_url, settings)
     conn.commit()
     return ok(request, data, status_code=201)
@@ -65,7 +65,7 @@ def list_(request: Request, conn: DbConn, caller: ApiKey, page: Page = 1, per_pa
              description="Create or delete up to 100 subscriptions in one call. Each item is applied on its own "
              "and answered with the status it would have had alone (201, 200, 404, 409, 422 …) and its record or "
              "error; a failing item never undoes the others. Created items carry their `secret`.")
-def bulk(request: Request, body: Bulk, conn: DbConn, caller: ApiKey, settings: AppSettings) -> Response:
+def bulk(request: Request, body: Bulk, conn: DbWriteConn, caller: ApiKey, settings: AppSettings) -> Response:
     return ok(request, run_bulk(conn, caller.key.id, body.operations, settings))
 
 
@@ -78,7 +78,7 @@ def get(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey) -> Respon
 
 @router.delete("/{sub_id}", response_model=Envelope[Deleted], summary="Unsubscribe",
                description="Stop the subscription; deliveries still queued for it are cancelled.")
-def delete(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey) -> Response:
+def delete(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey) -> Response:
     data = svc.delete(conn, caller.key.id, sub_id, KIND)
     conn.commit()
     return ok(request, data)
@@ -89,7 +89,7 @@ def delete(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey) -> Res
              description="Issue a new `whsec_…` secret, effective at once and shown only in this answer. For "
              "`REGINTEL_WEBHOOK_SECRET_GRACE_HOURS` (24 h by default) deliveries carry two signatures, with "
              "the new and the old secret, so a receiver can switch without rejecting a message.")
-def rotate_secret(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey, settings: AppSettings) -> Response:
+def rotate_secret(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey, settings: AppSettings) -> Response:
     data = svc.rotate(conn, caller.key.id, sub_id, KIND, settings)
     conn.commit()
     return ok(request, data)
@@ -99,7 +99,7 @@ def rotate_secret(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey,
              description="Queue a signed delivery with `type` `test` (otherwise the insolvency body, nothing "
              "flipped). Answers 202 with the delivery id (its `webhook-id`); follow it in "
              "`GET …/{id}/deliveries`. It is delivered after whatever the subscription already has queued.")
-def send_test(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey) -> Response:
+def send_test(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey) -> Response:
     data = svc.queue_test(conn, caller.key.id, sub_id)
     conn.commit()
     return ok(request, data, status_code=202)
@@ -109,7 +109,7 @@ def send_test(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey) -> 
              description="Addition to the specification. A subscription whose delivery exhausted its retries is "
              "paused, never dropped: its deliveries stay queued. Resuming makes it active again and, unless "
              "`retry_failed` is false, queues the failed deliveries again in their original order.")
-def resume(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey, body: Resume | None = None) -> Response:
+def resume(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey, body: Resume | None = None) -> Response:
     data = svc.resume(conn, caller.key.id, sub_id, KIND, (body or Resume()).retry_failed)
     conn.commit()
     return ok(request, data)

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from regintel.api.deps import ApiKey, DbConn
+from regintel.api.deps import ApiKey, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.monitoring_models import Strict
 from regintel.services import events as svc
@@ -81,7 +81,7 @@ def events(request: Request, conn: DbConn, caller: ApiKey,
 @router.patch("/events/{event_id}/case", response_model=Envelope[EventInCase], summary="Attach an event to a case",
               description="Body `{\"case_id\": 7}` attaches the event to this key's case 7, `{\"title\": \"…\", "
               "\"note\": \"…\"}` creates a case and attaches it, `{\"case_id\": null}` detaches it.")
-def attach(request: Request, event_id: EventId, body: AttachCase, conn: DbConn, caller: ApiKey) -> Response:
+def attach(request: Request, event_id: EventId, body: AttachCase, conn: DbWriteConn, caller: ApiKey) -> Response:
     data = svc.attach(conn, caller.key.id, event_id, body.model_fields_set, body.case_id, body.title, body.note)
     conn.commit()
     return ok(request, data)

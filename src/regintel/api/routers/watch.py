@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 
-from regintel.api.deps import AppSettings, DbConn, PublicLimit
+from regintel.api.deps import AppSettings, DbWriteConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
 from regintel.api.monitoring_models import Strict
 from regintel.errors import ValidationFailed
@@ -60,7 +60,7 @@ class WatchState(BaseModel):
              "liquidation). No key needed. A confirmation link (valid 72 h by default) is e-mailed; nothing is "
              "sent before it is opened. The answer is the same whether or not the address already watches the "
              "company. 404 for an unknown company, 422 for a malformed identifier or address.")
-def request_watch(request: Request, body: WatchRequest, conn: DbConn) -> Response:
+def request_watch(request: Request, body: WatchRequest, conn: DbWriteConn) -> Response:
     data = svc.request_watch(conn, body.email, body.ico, body.country)
     conn.commit()
     return ok(request, data, status_code=202, headers=NO_STORE)
@@ -69,7 +69,7 @@ def request_watch(request: Request, body: WatchRequest, conn: DbConn) -> Respons
 @router.get("/confirm", response_model=Envelope[WatchState], summary="Confirm a watch",
             description="Open the link from the confirmation e-mail: the watch becomes active. 422 with reason "
             "`expired` or `invalid` for an old or altered link.")
-def confirm(request: Request, conn: DbConn, settings: AppSettings, token: Token = None) -> Response:
+def confirm(request: Request, conn: DbWriteConn, settings: AppSettings, token: Token = None) -> Response:
     if not token:
         raise ValidationFailed("token is required", details=[{"field": "token", "in": "query", "message": "missing"}])
     data = svc.confirm(conn, token, settings)
@@ -84,7 +84,7 @@ def confirm(request: Request, conn: DbConn, settings: AppSettings, token: Token 
              "`List-Unsubscribe-Post` of RFC 8058): the watch ends at once. With `email` + `ico` (+ `country`): "
              "an e-mail with an unsubscribe link is sent to that address, so nobody can end someone else's "
              "watch; the answer does not say whether the address watches the company.")
-def unsubscribe(request: Request, conn: DbConn, settings: AppSettings, token: Token = None,
+def unsubscribe(request: Request, conn: DbWriteConn, settings: AppSettings, token: Token = None,
                 body: Annotated[UnsubscribeRequest | None, Depends(unsubscribe_body)] = None) -> Response:
     token = token or (body.token if body else None)
     if token:

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from regintel.api.deps import ApiKey, AppSettings, DbConn
+from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.monitoring_models import (
     CreateWebhook,
@@ -44,7 +44,7 @@ def list_(request: Request, conn: DbConn, caller: ApiKey, page: Annotated[int, Q
              "Webhooks with the `whsec_…` secret shown only in this answer; at least once, retried with "
              "back-off, paused (never dropped) when a delivery exhausts its retries. The URL rules of the "
              "monitoring subscriptions apply (http(s), public address, no credentials).")
-def create(request: Request, body: CreateWebhook, conn: DbConn, caller: ApiKey, settings: AppSettings) -> Response:
+def create(request: Request, body: CreateWebhook, conn: DbWriteConn, caller: ApiKey, settings: AppSettings) -> Response:
     data = svc.create_webhook(conn, caller.key.id, url=body.url, event_types=body.event_types,
                               countries=body.countries,
                               companies=[(c.country, c.ico) for c in body.companies or []],
@@ -56,7 +56,7 @@ def create(request: Request, body: CreateWebhook, conn: DbConn, caller: ApiKey, 
 @router.delete("/{sub_id}", response_model=Envelope[Deleted], summary="Delete one",
                description="Stop the subscription; its queued deliveries are cancelled. Another key's "
                "subscription answers 404.")
-def delete(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey) -> Response:
+def delete(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey) -> Response:
     data = subs.delete(conn, caller.key.id, sub_id, KIND)
     conn.commit()
     return ok(request, data)
@@ -65,7 +65,7 @@ def delete(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey) -> Res
 @router.post("/{sub_id}/resume", response_model=Envelope[WebhookResumed], summary="Resume a paused one",
              description="Addition to the specification: make a paused subscription active again and, unless "
              "`retry_failed` is false, queue its failed deliveries again in their original order.")
-def resume(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey, body: Resume | None = None) -> Response:
+def resume(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey, body: Resume | None = None) -> Response:
     data = subs.resume(conn, caller.key.id, sub_id, KIND, (body or Resume()).retry_failed)
     conn.commit()
     return ok(request, data)

@@ -35,7 +35,10 @@ TAGS: list[dict[str, str]] = [
     {"name": "Companies", "description": "Company records by country and national identifier (spec 4.4)."},
     {"name": "Code lists", "description": "Reference tables (spec 2.6, 4.3): NACE, legal forms, regions, "
      "districts, municipalities, countries, bank codes. No key needed."},
-    {"name": "Monitoring", "description": "Per-company subscriptions, diff events and cases (spec 4.6)."},
+    {"name": "Monitoring", "description": "Per-company subscriptions to insolvency flips (Standard Webhooks, at "
+     "least once), diff events with severities, and cases (spec 4.6, 6). See docs/monitoring.md."},
+    {"name": "Webhooks", "description": "Generic webhook subscriptions to company events, filtered by event type, "
+     "country and company (spec 4.5)."},
     {"name": "Public", "description": "Operations without a key, limited per IP (spec 4.7)."},
     {"name": "Documentation", "description": "This description, the operation catalogue, a Postman "
      "collection, the interactive explorer and the quickstart."},

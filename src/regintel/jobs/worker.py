@@ -19,6 +19,7 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
+import httpx
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -26,7 +27,7 @@ from regintel.config import Settings
 from regintel.db.deliveries import Outcome, claim_deliveries, record_outcomes
 from regintel.db.engine import upsert
 from regintel.db.schema import worker_heartbeats
-from regintel.jobs.deliveries import Clients, attempt
+from regintel.jobs.deliveries import attempt, make_client
 from regintel.jobs.emails import send_due_mails
 
 log = logging.getLogger("regintel.worker")
@@ -65,7 +66,7 @@ class Worker:
         failed = sum(1 for o in outcomes if not o.ok)
         log.info("Recorded attempts worker=%s attempts=%d failed=%d paused=%d", self.id, len(outcomes), failed, paused)
 
-    async def deliver(self, clients: Clients, stop: asyncio.Event) -> int:
+    async def deliver(self, client: httpx.AsyncClient, stop: asyncio.Event) -> int:
         """Deliver until nothing is due and nothing is in flight (or `stop` is set). Returns attempts."""
         size = self.settings.webhook_concurrency
         inflight: set[asyncio.Task[Outcome]] = set()
@@ -75,8 +76,7 @@ class Worker:
             if not stop.is_set() and not exhausted and size - len(inflight) >= max(1, size // 4):
                 rows = await asyncio.to_thread(self._claim, size - len(inflight))
                 exhausted = not rows
-                inflight |= {asyncio.create_task(attempt(clients.for_subscription(int(row["subscription_id"])), row,
-                                                          self.settings)) for row in rows}
+                inflight |= {asyncio.create_task(attempt(client, row, self.settings)) for row in rows}
             if inflight:
                 finished, inflight = await asyncio.wait(inflight, timeout=RECORD_EVERY,
                                                         return_when=asyncio.FIRST_COMPLETED)
@@ -91,19 +91,19 @@ class Worker:
     async def run_once(self) -> int:
         """Deliver what is due now, then send due e-mails. Returns the work done (tests, `--once`)."""
         self.heartbeat()
-        async with Clients(self.settings) as clients:
-            done = await self.deliver(clients, asyncio.Event())
+        async with make_client(self.settings) as client:
+            done = await self.deliver(client, asyncio.Event())
         return done + await asyncio.to_thread(send_due_mails, self.engine, self.settings)
 
     async def run(self, stop: asyncio.Event) -> None:
         """Until `stop` is set: deliver, send e-mails, and poll when idle."""
         self.heartbeat(force=True)
         log.info("Worker started id=%s", self.id)
-        async with Clients(self.settings) as clients:
+        async with make_client(self.settings) as client:
             while not stop.is_set():
                 try:
                     await asyncio.to_thread(self.heartbeat)
-                    done = await self.deliver(clients, stop)
+                    done = await self.deliver(client, stop)
                     done += await asyncio.to_thread(send_due_mails, self.engine, self.settings)
                 except SQLAlchemyError:
                     # The database is away (restart, lock timeout): what was claimed comes back when

@@ -136,10 +136,7 @@ class Loader:
                 conn, self, [r for r in batch if isinstance(r, RegistrationAuthorityRecord)])
             if changes:
                 # The ids let the hooks point monitoring events and deliveries at their change row.
-                ids = conn.execute(company_changes.insert().returning(
-                    company_changes.c.id, sort_by_parameter_order=True), changes).scalars().all()
-                for row, change_id in zip(changes, ids, strict=True):
-                    row["id"] = change_id
+                _insert_changes(conn, changes)
                 self.stats.changes += len(changes)
                 for hook in self._hooks:
                     hook(conn, changes)
@@ -181,12 +178,15 @@ class Loader:
             ids[key] = row["id"]
             self._update(conn, rec, row, changes, now, fill_only=self.source.fill_only and row["id"] not in own)
         if inserts:
+            # RETURNING without sort_by_parameter_order lets the driver batch the rows (with it,
+            # SQLite inserts one row per statement); the key columns map the ids back instead.
             result = conn.execute(companies.insert().returning(companies.c.id, companies.c.country,
-                                                               companies.c.national_id, sort_by_parameter_order=True),
+                                                               companies.c.national_id),
                                   [row for _, row in inserts])
-            for (key, row), new in zip(inserts, result, strict=True):
-                ids[key] = new.id
-                changes.append(self.change(new.id, "created", None, row["name"], now))
+            for new in result:
+                ids[(new.country, new.national_id)] = new.id
+            for key, row in inserts:
+                changes.append(self.change(ids[key], "created", None, row["name"], now))
             self.stats.inserted += len(inserts)
         self._provenance(conn, valid, ids, now)
         sections.load_identifiers(conn, self, valid, ids)
@@ -253,6 +253,22 @@ class Loader:
                 for k, r in valid.items() if k in ids]
         upsert(conn, company_sources, rows, keys=["company_id", "source"],
                update=["source_record_id", "published_on", "last_seen", "run_id"])
+
+
+def _insert_changes(conn: Connection, changes: list[dict[str, Any]]) -> None:
+    """Insert change rows and give each its id (hooks point monitoring events at them).
+
+    Ids come back unordered from a batched RETURNING, so they are matched on (company, field);
+    two changes of one field of one company in one batch may swap ids, which changes nothing
+    downstream since both rows exist.
+    """
+    pending: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for row in changes:
+        pending.setdefault((row["company_id"], row["field"]), []).append(row)
+    result = conn.execute(company_changes.insert().returning(
+        company_changes.c.id, company_changes.c.company_id, company_changes.c.field), changes)
+    for change_id, company_id, field_name in result:
+        pending[(company_id, field_name)].pop(0)["id"] = change_id
 
 
 def _existing(conn: Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Any]:

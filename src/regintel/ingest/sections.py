@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from regintel.ingest.loader import Loader
 
 Key = tuple[str, str]
+FIGURES = ("revenue", "profit", "total_assets", "equity", "liabilities", "employees")
 FIN_FIELDS = ("period_from", "period_to", "currency", "revenue", "profit", "total_assets", "equity",
               "liabilities", "employees", "statement_type", "source_record_id")
 
@@ -165,7 +166,8 @@ def load_financials(conn: Connection, loader: Loader, records: list[CompanyRecor
         if not diff:
             continue
         for f in diff:
-            if f in ("revenue", "profit", "total_assets", "equity", "liabilities", "employees"):
+            # A figure the statement does not carry is no change worth a log row.
+            if f in FIGURES and (row[f] is not None or (old is not None and old[f] is not None)):
                 changes.append(loader.change(cid, f"financials.{fin.year}.{f}",
                                              old[f] if old else None, row[f], now))
         rows.append({"company_id": cid, "year": fin.year, "source": loader.source.id, **row})

@@ -163,5 +163,20 @@ class RegistrationAuthorityRecord:
     website: str | None = None
 
 
+@dataclass
+class StatementRecord:
+    """Financial statements published apart from their company's record (RÚZ files statements and
+    reports separately from the accounting unit). The company is named by its national id or, when
+    the record does not carry it, by `ref`: an identifier (type, value) an earlier record stored on
+    it. The loader resolves the company after the batch's companies are written, so it may come
+    earlier in the same file or from an earlier import. A field left None keeps what an earlier
+    record of the same statement (company, year) said, so a header and its figures may arrive apart."""
+
+    country: str
+    financials: list[FinancialRecord]
+    national_id: str | None = None
+    ref: tuple[str, str] | None = None
+
+
 Record = (CompanyRecord | OwnershipRecord | LeiRecord | LeiRelationshipRecord | ReportingExceptionRecord
-          | RegistrationAuthorityRecord)
+          | RegistrationAuthorityRecord | StatementRecord)

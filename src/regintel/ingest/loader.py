@@ -27,9 +27,10 @@ from regintel.domain.types import (
     Record,
     RegistrationAuthorityRecord,
     ReportingExceptionRecord,
+    StatementRecord,
 )
 from regintel.errors import InvalidIdentifier
-from regintel.ingest import sections
+from regintel.ingest import sections, statements
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
 
 # Company columns a source record may set (everything but ids, derived columns and bookkeeping).
@@ -127,6 +128,8 @@ class Loader:
             ids = self._load_companies(conn, company_records, changes, now)
             sections.load_roles(conn, self, company_records, ids, changes, now)
             sections.load_financials(conn, self, company_records, ids, changes, now)
+            statements.load_statements(conn, self, [r for r in batch if isinstance(r, StatementRecord)],
+                                       changes, now)
             sections.load_lei(conn, self, [r for r in batch if isinstance(r, LeiRecord)])
             sections.load_lei_relationships(conn, self, [r for r in batch if isinstance(r, LeiRelationshipRecord)])
             sections.load_reporting_exceptions(

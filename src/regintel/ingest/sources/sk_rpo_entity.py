@@ -1,0 +1,125 @@
+"""One RPO entity (a search result or a full `/rpo/v1/entity/{id}` object) as a CompanyRecord.
+
+Only values in force are mapped (see `sk_rpo_values.current`); the change history the register
+keeps is not copied, because our change log records changes from the imports on.
+"""
+
+from __future__ import annotations
+
+import re
+
+from regintel.domain.names import fold
+from regintel.domain.types import CompanyRecord
+from regintel.ingest.base import RecordError
+from regintel.ingest.sources.sk_rpo_roles import roles
+from regintel.ingest.sources.sk_rpo_values import Json, current, day, in_force, item, text
+
+SLOVAKIA = "703"  # ISO 3166-1 numeric, as RPO codes countries (code list CL000086)
+
+# The Commercial Code makes a company in liquidation trade with the suffix "v likvidácii", and the
+# Bankruptcy Act one in bankruptcy with "v konkurze"; RPO keeps them in the registered name.
+_LIQUIDATION = re.compile(r"\bv\s+likvidacii\b")
+_BANKRUPTCY = re.compile(r"\bv\s+konkurze\b")
+
+
+def to_company(entity: Json) -> CompanyRecord:
+    """The company record of one entity; `RecordError` when it has no IČO or no name in force."""
+    ico = text(current(entity, "identifiers"), "value", "identifiers.value")
+    if not ico:
+        raise RecordError("no IČO in force in identifiers")
+    name = text(current(entity, "fullNames"), "value", "fullNames.value")
+    if not name:
+        raise RecordError(f"{ico}: no name in force in fullNames")
+    terminated = day(entity.get("termination"), "termination")
+    rec = CompanyRecord(
+        country="SK", national_id=ico, name=name, source_record_id=text(entity, "id"),
+        published_on=day(entity.get("dbModificationDate"), "dbModificationDate"),
+        founded_on=day(entity.get("establishment"), "establishment"), dissolved_on=terminated,
+        status="dissolved" if terminated else "active", roles=roles(entity))
+    _address(rec, current(entity, "addresses"))
+    _legal_form(rec, entity)
+    _activity(rec, entity)
+    _insolvency(rec, entity, name)
+    rec.identifiers = _register_numbers(entity)
+    return rec
+
+
+def _address(rec: CompanyRecord, address: Json | None) -> None:
+    if address is None:
+        return
+    municipality = item(address, "municipality")
+    city = text(municipality, "value", "municipality.value")
+    street = text(address, "street")
+    reg = text(address, "regNumber")
+    reg = None if reg in ("0", None) else reg  # 0 = no súpisné číslo
+    building = text(address, "buildingNumber")
+    number = f"{reg}/{building}" if reg and building else building or reg
+    # Villages without street names number their houses after the village ("Jakubov 123").
+    rec.street = " ".join(p for p in (street or (city if number else None), number) if p) or None
+    postal = series_first(address, "postalCodes")
+    rec.postal_code = postal.replace(" ", "") if postal else None
+    rec.city = city
+    rec.municipality_code = text(municipality, "code", "municipality.code")
+    rec.district_code = text(item(address, "district"), "code", "district.code")
+    country = item(address, "country")
+    abroad = text(country, "value", "country.value") if text(country, "code") not in (None, SLOVAKIA) else None
+    locality = " ".join(p for p in (rec.postal_code, city) if p)
+    rec.address_text = ", ".join(p for p in (rec.street, locality, abroad) if p) or None
+
+
+def series_first(node: Json, key: str) -> str | None:
+    values = node.get(key)
+    if values is None:
+        return None
+    if not isinstance(values, list) or not all(isinstance(v, (str, int)) for v in values):
+        raise RecordError(f"{key} is not a list of codes")
+    if not values:
+        return None
+    return str(values[0]).strip() or None
+
+
+def _legal_form(rec: CompanyRecord, entity: Json) -> None:
+    form = item(current(entity, "legalForms"), "value")
+    rec.legal_form = text(form, "code", "legalForms.value.code")  # ŠÚ SR code list CL000056
+    rec.legal_form_name = text(form, "value", "legalForms.value.value")
+
+
+def _activity(rec: CompanyRecord, entity: Json) -> None:
+    """SK NACE Rev. 2 (5 digits, code list CL005205) of the main activity the Statistical Office
+    assigned; kept as published."""
+    codes = entity.get("statisticalCodes")
+    if codes is None:
+        return
+    if not isinstance(codes, dict):
+        raise RecordError("statisticalCodes is not an object")
+    code = text(item(codes, "mainActivity"), "code", "statisticalCodes.mainActivity.code")
+    if code:
+        rec.nace_primary = code
+        rec.nace_codes = [code]
+
+
+def _insolvency(rec: CompanyRecord, entity: Json, name: str) -> None:
+    """Flags from the name suffixes and the legal statuses in force. RPO only ever states that a
+    proceeding is on; it never states that none is, so no flag is cleared here (None)."""
+    statuses = [fold(text(item(s, "value"), "value", "legalStatuses.value") or "")
+                for s in in_force(entity, "legalStatuses")]
+    folded = fold(name)
+    if _LIQUIDATION.search(folded) or any("likvidaci" in s for s in statuses):
+        rec.in_liquidation = True
+    if _BANKRUPTCY.search(folded) or any("konkurz" in s for s in statuses):
+        rec.in_bankruptcy = True
+    elif any("restrukturaliz" in s for s in statuses):
+        # A declared bankruptcy ends a restructuring, so the restructuring flag is only set alone.
+        rec.in_restructuring = True
+
+
+def _register_numbers(entity: Json) -> list[tuple[str, str]]:
+    """The number in the source register (Commercial Register file "Sa/426/B", trade licence
+    number …), searchable as identifier type `register_number`."""
+    register = entity.get("sourceRegister")
+    if register is None:
+        return []
+    if not isinstance(register, dict):
+        raise RecordError("sourceRegister is not an object")
+    number = text(current(register, "registrationNumbers"), "value", "registrationNumbers.value")
+    return [("register_number", number[:64])] if number else []

@@ -132,11 +132,16 @@ def import_cmd(source: Annotated[str, typer.Argument(help="Source id, see `regin
     except SourceAbort as exc:
         console.print(f"[red]import aborted: {exc}")
         raise typer.Exit(1) from None
-    table = Table("read", "inserted", "updated", "unchanged", "rejected", "changes", title=f"{source} run {run_id}")
+    table = Table("read", "inserted", "updated", "unchanged", "skipped", "rejected", "changes",
+                  title=f"{source} run {run_id}")
     s = stats
-    table.add_row(*(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.rejected, s.changes)))
+    table.add_row(*(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.skipped, s.rejected,
+                                      s.changes)))
     console.print(table)
-    for reason, n in stats.as_dict()["reject_reasons"].items():
+    summary = stats.as_dict()
+    for reason, n in summary["skip_reasons"].items():
+        console.print(f"  skipped {n}: {reason}")
+    for reason, n in summary["reject_reasons"].items():
         console.print(f"  rejected {n}: {reason}")
     if rejects:
         console.print(f"rejected rows with reasons: {rejects}")

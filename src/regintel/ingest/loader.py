@@ -124,6 +124,7 @@ class Loader:
         with self.engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
             now = datetime.now(UTC)
             changes: list[dict[str, Any]] = []
+            self._unchanged_ids: set[int] = set()
             company_records = [r for r in batch if isinstance(r, CompanyRecord)]
             ids = self._load_companies(conn, company_records, changes, now)
             sections.load_roles(conn, self, company_records, ids, changes, now)
@@ -137,12 +138,22 @@ class Loader:
             sections.load_ownerships(conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now)
             sections.load_registration_authorities(
                 conn, self, [r for r in batch if isinstance(r, RegistrationAuthorityRecord)])
+            self._count_section_updates(conn, changes, now)
             if changes:
                 # The ids let the hooks point monitoring events and deliveries at their change row.
                 _insert_changes(conn, changes)
                 self.stats.changes += len(changes)
                 for hook in self._hooks:
                     hook(conn, changes)
+
+    def _count_section_updates(self, conn: Connection, changes: list[dict[str, Any]], now: datetime) -> None:
+        """A company whose own fields stayed but whose roles or statements changed was updated."""
+        moved = self._unchanged_ids & {c["company_id"] for c in changes}
+        if not moved:
+            return
+        self.stats.unchanged -= len(moved)
+        self.stats.updated += len(moved)
+        conn.execute(companies.update().where(companies.c.id.in_(sorted(moved))).values(updated_at=now))
 
     def change(self, company_id: int, name: str, old: Any, new: Any, now: datetime) -> dict[str, Any]:
         return {"company_id": company_id, "field": name, "old_value": _text(old), "new_value": _text(new),
@@ -235,6 +246,7 @@ class Loader:
                     new[name] = getattr(flags, name)
         if not new:
             self.stats.unchanged += 1
+            self._unchanged_ids.add(row["id"])
             return
         if "name" in new:
             new["name_norm"] = normalise_name(new["name"])

@@ -1,0 +1,74 @@
+"""Size classes, head counts and annual statements with plausible year-on-year movement.
+
+Sizes follow the EU SME definition by head count (micro < 10, small < 50, medium < 250, large).
+Amounts are whole units of the market's currency, converted from euro figures at rough rates;
+Croatian statements before 2023, when Croatia adopted the euro, are in kuna.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+SIZES = (("micro", 0.88, 0, 9), ("small", 0.09, 10, 49), ("medium", 0.024, 50, 249), ("large", 0.006, 250, 20_000))
+EUR_RATE = {"EUR": 1.0, "GBP": 0.85, "CZK": 25.0, "PLN": 4.3, "NOK": 11.5, "CHF": 0.95, "RON": 5.0,
+            "UAH": 45.0, "HRK": 7.53}
+
+
+@dataclass(frozen=True)
+class Statement:
+    year: int
+    currency: str
+    revenue: int
+    profit: int
+    total_assets: int
+    equity: int
+    liabilities: int
+    employees: int
+
+
+def size_class(rng: random.Random, boost: int = 0) -> tuple[str, int]:
+    """A size class and a head count; `boost` moves group parents up one or two classes."""
+    x = rng.random()
+    index = 0
+    for i, (_, share, _, _) in enumerate(SIZES):
+        if x < share:
+            index = i
+            break
+        x -= share
+    name, _, low, high = SIZES[min(index + boost, len(SIZES) - 1)]
+    if name == "micro":
+        return name, rng.choice((0, 0, 1, 1, 1, 2, 2, 3, 4, 5, 6, 8))
+    if name == "large":
+        return name, min(high, int(low * math.exp(rng.expovariate(1.3))))
+    return name, rng.randint(low, high)
+
+
+def statements(rng: random.Random, country: str, currency: str, employees: int, years: list[int],
+               failing: bool) -> list[Statement]:
+    """Statements for `years` (ascending): growth drifts around a company trend; a failing company
+    shrinks and ends with negative equity."""
+    trend = rng.gauss(0.04, 0.06)
+    revenue = max(15_000.0, (employees + 0.5) * rng.lognormvariate(math.log(90_000), 0.6))
+    margin = min(0.35, max(-0.4, rng.gauss(0.05, 0.08)))
+    leverage = rng.uniform(0.05, 0.65)
+    out = []
+    for i, year in enumerate(years):
+        late = failing and i >= len(years) - 2
+        growth = rng.gauss(-0.25 if late else trend, 0.12)
+        revenue *= math.exp(growth) if i else 1.0
+        profit = revenue * (margin - (0.25 if late else 0.0) + rng.gauss(0, 0.03))
+        assets = revenue * rng.uniform(0.4, 1.5)
+        equity = assets * (-rng.uniform(0.05, 0.4) if late else leverage + rng.gauss(0, 0.03))
+        heads = max(0, round(employees * math.exp(growth / 2 * (i - len(years) + 1))))
+        cur = currency_for(country, currency, year)
+        rate = EUR_RATE[cur]
+        out.append(Statement(year, cur, round(revenue * rate), round(profit * rate), round(assets * rate),
+                             round(equity * rate), round((assets - equity) * rate), heads))
+    return out
+
+
+def currency_for(country: str, currency: str, year: int) -> str:
+    """The currency a statement of `year` is in (Croatia reported in kuna until 2022)."""
+    return "HRK" if country == "HR" and year < 2023 else currency

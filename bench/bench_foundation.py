@@ -23,9 +23,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import httpx
@@ -142,22 +144,21 @@ def _find_operation(doc: dict[str, Any], path: str) -> dict[str, Any] | None:
     return None
 
 
-def measure_hello(args: argparse.Namespace, tool: str, workdir: Path) -> list[dict[str, Any]]:
-    rows = []
-    for name, target in (("hello (raw ASGI)", "hello_app:app"), ("hello (Starlette)", "hello_app:starlette_app")):
+def serve_hellos(stack: ExitStack, workdir: Path) -> list[dict[str, Any]]:
+    """Start both hello-world baselines; they stop when `stack` closes."""
+    targets = []
+    for name, app in (("hello (raw ASGI)", "hello_app:app"), ("hello (Starlette)", "hello_app:starlette_app")):
         port = free_port()
-        cmd = [sys.executable, "-m", "uvicorn", "--app-dir", str(BENCH), target, "--host", "127.0.0.1",
+        cmd = [sys.executable, "-m", "uvicorn", "--app-dir", str(BENCH), app, "--host", "127.0.0.1",
                "--port", str(port), "--workers", "1", "--log-level", "warning", "--no-proxy-headers"]
-        proc = start(cmd, dict(os.environ), f"http://127.0.0.1:{port}/", workdir / f"{target}.log")
-        try:
-            rows.append({"target": name, "path": "/", "auth": "public",
-                         **load(tool, f"http://127.0.0.1:{port}/", {}, args)})
-        finally:
-            stop(proc)
-    return rows
+        stack.callback(stop, start(cmd, dict(os.environ), f"http://127.0.0.1:{port}/", workdir / f"{app}.log"))
+        targets.append({"target": name, "path": "/", "auth": "public", "url": f"http://127.0.0.1:{port}/",
+                        "headers": {}})
+    return targets
 
 
-def measure_regintel(args: argparse.Namespace, tool: str, workdir: Path) -> tuple[list[dict[str, Any]], list[str]]:
+def serve_regintel(stack: ExitStack, args: argparse.Namespace, workdir: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """Start `regintel serve` on a fresh database with a bench key; returns its targets and notes."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     database_url = args.database_url or f"sqlite:///{workdir / 'bench.db'}"
@@ -165,14 +166,29 @@ def measure_regintel(args: argparse.Namespace, tool: str, workdir: Path) -> tupl
     key = create_key(env)
     cmd = [sys.executable, "-m", "regintel", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--workers", "1", "--log-level", "warning"]
-    proc = start(cmd, env, f"{base}/api/v1/public/status", workdir / "regintel.log")
-    try:
-        targets, notes = pick_paths(base, args.paths, key)
-        rows = [{"target": "regintel", "path": t["path"], "auth": t["auth"],
-                 **load(tool, base + t["path"], t["headers"], args)} for t in targets]
-    finally:
-        stop(proc)
-    return rows, notes
+    stack.callback(stop, start(cmd, env, f"{base}/api/v1/public/status", workdir / "regintel.log"))
+    targets, notes = pick_paths(base, args.paths, key)
+    return [{"target": "regintel", "url": base + t["path"], **t} for t in targets], notes
+
+
+def run_rounds(targets: list[dict[str, Any]], tool: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Load every target once per round; the order alternates so no target always follows the same one."""
+    for target in targets:
+        target["rounds"] = []
+    for number in range(args.rounds):
+        for target in targets if number % 2 == 0 else list(reversed(targets)):
+            target["rounds"].append(load(tool, target["url"], target["headers"], args))
+    return [summarise(t) for t in targets]
+
+
+def summarise(target: dict[str, Any]) -> dict[str, Any]:
+    """One row: the median over rounds of each figure (robust to one round disturbed by other load)."""
+    rounds = target["rounds"]
+    latency = {k: median(r["latency_ms"][k] for r in rounds) for k in ("p50", "p95", "p99", "max", "mean")}
+    return {"target": target["target"], "path": target["path"], "auth": target["auth"],
+            "rps": median(r["rps"] for r in rounds), "latency_ms": latency,
+            "errors": sum(r["errors"] for r in rounds), "requests": sum(r["requests"] for r in rounds),
+            "rounds": rounds}
 
 
 def print_table(rows: list[dict[str, Any]], hello_rps: float, title: str) -> None:
@@ -196,7 +212,8 @@ def environment(tool: str, args: argparse.Namespace) -> dict[str, Any]:
             "packages": {p: version(p) for p in ("fastapi", "starlette", "uvicorn", "sqlalchemy", "uvloop",
                                                  "httptools")},
             "database": args.database_url or "fresh SQLite file (WAL) in a temporary folder",
-            "rate_limit_storage": "auto (SQLite counter file in the data folder)", "plans": PLANS}
+            "rate_limit_storage": os.environ.get("REGINTEL_RATE_LIMIT_STORAGE", "auto (SQLite counter file)"),
+            "plans": PLANS}
 
 
 def main() -> int:
@@ -205,38 +222,43 @@ def main() -> int:
     parser.add_argument("--duration", type=int, default=10, help="measured seconds per target")
     parser.add_argument("--warmup", type=int, default=2, help="seconds of load before each measurement")
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3, help="measure every target this many times, "
+                        "interleaved; the table shows medians")
     parser.add_argument("--tool", choices=("auto", "wrk", "httpx"), default="auto")
     parser.add_argument("--database-url", help="benchmark against this database instead of a fresh SQLite file")
     parser.add_argument("--out", type=Path, default=BENCH / "results")
     args = parser.parse_args()
     args.paths = [p.strip() for p in args.paths.split(",") if p.strip()]
-    if not (0 < args.duration <= 300 and 0 <= args.warmup <= 60 and 0 < args.connections <= 256):
-        parser.error("duration in (0, 300] s, warmup in [0, 60] s, connections in (0, 256]")
+    if not (0 < args.duration <= 300 and 0 <= args.warmup <= 60 and 0 < args.connections <= 256
+            and 0 < args.rounds <= 10):
+        parser.error("duration in (0, 300] s, warmup in [0, 60] s, connections in (0, 256], rounds in (0, 10]")
     tool = args.tool if args.tool != "auto" else ("wrk" if shutil.which("wrk") else "httpx")
     if tool == "httpx":
         console.print("[yellow]wrk not found: the httpx load generator tops out near 1,000 req/s on 2 cores, "
                       "so it measures the client as much as the server (apt-get install wrk).")
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory(prefix="regintel-bench-") as tmp:
-        hello = measure_hello(args, tool, Path(tmp))
-        rows, notes = measure_regintel(args, tool, Path(tmp))
+    with tempfile.TemporaryDirectory(prefix="regintel-bench-") as tmp, ExitStack() as stack:
+        hello = serve_hellos(stack, Path(tmp))
+        regintel, notes = serve_regintel(stack, args, Path(tmp))
+        rows = run_rounds(hello + regintel, tool, args)
     # Other processes share the CPUs; the load average tells how quiet the machine was.
     notes.append(f"load average (1, 5, 15 min) before: {load_before}, after: {os.getloadavg()}")
-    rows = hello + rows
-    hello_rps = hello[0]["rps"]
+    hello_row = rows[0]
     for r in rows:
-        r["rps_ratio_to_hello"] = round(r["rps"] / hello_rps, 4)
-        r["p50_ratio_to_hello"] = round(r["latency_ms"]["p50"] / hello[0]["latency_ms"]["p50"], 2)
+        r["rps_ratio_to_hello"] = round(r["rps"] / hello_row["rps"], 4)
+        r["p50_ratio_to_hello"] = round(r["latency_ms"]["p50"] / hello_row["latency_ms"]["p50"], 2)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    title = f"foundation {stamp}: {args.connections} connections, {args.duration} s per target, {tool}, 1 uvicorn worker"
-    print_table(rows, hello_rps, title)
+    title = (f"foundation {stamp}: {args.connections} connections, {args.duration} s per target and round, "
+             f"median of {args.rounds} round(s), {tool}, 1 uvicorn worker")
+    print_table(rows, hello_row["rps"], title)
     for note in notes:
         console.print(f"[yellow]note: {note}")
     args.out.mkdir(parents=True, exist_ok=True)
     out = args.out / f"foundation-{stamp}.json"
     out.write_text(json.dumps({"benchmark": "foundation", "at": stamp, "environment": environment(tool, args),
                                "parameters": {"connections": args.connections, "duration_s": args.duration,
-                                              "warmup_s": args.warmup, "paths": args.paths},
+                                              "warmup_s": args.warmup, "rounds": args.rounds,
+                                              "paths": args.paths},
                                "notes": notes, "results": rows}, indent=2) + "\n", encoding="utf-8")
     console.print(f"saved {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
     return 0

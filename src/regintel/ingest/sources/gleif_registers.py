@@ -48,6 +48,10 @@ NATIONAL_REGISTERS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "IE": ("RA000402",),
     "CY": ("RA000161",),
     "UA": ("RA000567",),
+    # Outside the 23 markets: the company registers of frequent foreign parents, so that GLEIF
+    # consolidation chains of our companies can end at their real parent (ids kept as published).
+    "AU": ("RA000014",),  # ASIC: ACN
+    "LU": ("RA000432",),  # RCS Luxembourg: B-number
 }.items()}
 
 # Cypriot ids are sometimes typed with Greek capitals that look Latin ("ΗΕ 350042").
@@ -145,6 +149,7 @@ def company_key(ra_code: str | None, entity_id: str | None) -> CompanyKey | None
     if country is None or country not in ra_countries().get(ra_code or "", ()):
         return None
     if not entity_id:
-        raise InvalidIdentifier(f"{ra_code} gives no entity id for a {country} {NATIONAL_IDS[country].name}")
+        rule = NATIONAL_IDS.get(country)
+        raise InvalidIdentifier(f"{ra_code} gives no entity id for a {country} {rule.name if rule else 'register number'}")
     value = entity_id.translate(_LATIN_LOOKALIKES) if country == "CY" else entity_id
     return CompanyKey(country, parse_national_id(country, value))

@@ -98,6 +98,8 @@ def test_json_delta_keeps_lapsed_and_links_sk(engine, settings):
     sk = count(engine, lei_records, lei_records.c.company_id.in_(select(companies.c.id).where(
         companies.c.country == "SK")))
     assert sk == 2
+    # SADALBARI SRL carries an INSOLVENCY event in progress since 2023-11-16
+    assert company(engine, "RO", "19096171")["in_bankruptcy"] is True
     alfa = lei_row(engine, "097900BID10000147476")
     assert (alfa["registration_status"], alfa["conformity_flag"], alfa["ra_code"]) == ("LAPSED", "CONFORMING", "RA000526")
     assert alfa["next_renewal"].replace(tzinfo=None) == datetime(2024, 5, 3, 6, 31, 20, 554000)  # +02:00 → UTC

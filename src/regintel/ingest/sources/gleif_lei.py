@@ -97,7 +97,9 @@ def _state(entity: Node) -> _State:
             state.status, state.dissolved_on = "dissolved", day(event, "LegalEntityEventEffectiveDate")
         elif kind == "LIQUIDATION":
             state.liquidation = not done
-        elif kind == "BANKRUPTCY":
+        elif kind in ("BANKRUPTCY", "INSOLVENCY"):
+            # GLEIF's INSOLVENCY is the opening of insolvency proceedings without telling
+            # reorganisation from liquidation of assets; the spec's nearest state is bankruptcy.
             state.bankruptcy = not done
     if text(entity, "EntityExpirationReason") in ENDED:
         state.status = "dissolved"

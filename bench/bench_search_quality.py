@@ -40,14 +40,15 @@ def main() -> None:
     print(f"index ready in {time.perf_counter() - started:.1f} s")
     report = evaluate(client, params, load_queries())
     kinds = sorted({k for r in report.values() for k in r["kinds"]})
-    print(f"\n{'endpoint':<13}{'n':>5}{'r@1':>7}{'r@5':>7}   " + " ".join(f"{k[:11]:>11}" for k in kinds))
+    print(f"\n{'endpoint':<13}{'n':>5}{'r@1':>7}{'r@5':>7}{'r@5eq':>7}   " + " ".join(f"{k[:11]:>11}" for k in kinds))
     for endpoint in ENDPOINTS:
         r = report[endpoint]
         per = " ".join(f"{r['kinds'][k]['recall@5']:>11.2f}" if k in r["kinds"] else f"{'-':>11}" for k in kinds)
-        print(f"{endpoint:<13}{r['queries']:>5}{r['recall@1']:>7.3f}{r['recall@5']:>7.3f}   {per}")
-    print("(per-kind columns: recall@5)")
+        print(f"{endpoint:<13}{r['queries']:>5}{r['recall@1']:>7.3f}{r['recall@5']:>7.3f}"
+              f"{r['recall@5_equiv']:>7.3f}   {per}")
+    print("(r@5eq: one of the top 5 has the target's normalised name; per-kind columns: recall@5)")
     dialect = url.split(":")[0].split("+")[0]
-    out = ROOT / "bench" / "results" / f"search_quality-{args.backend}-{dialect}.json"
+    out = ROOT / "bench" / "results" / f"search_quality-{args.backend}-{dialect}-{args.corpus}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"backend": args.backend, "database": dialect, "corpus": args.corpus,
                                "report": report}, indent=2), encoding="utf-8")

@@ -35,6 +35,7 @@ from regintel.domain.monitoring import (
 )
 
 LIVE = ("active", "paused")  # paused subscriptions keep queueing: nothing is lost while paused
+CHUNK = 2_000  # companies per look-up (SQLite allows 32,766 bound parameters)
 
 
 def new_message_id() -> str:
@@ -52,8 +53,8 @@ def _key_is_live(now: datetime) -> Any:
 
 
 def _subscribers(conn: Connection, company_ids: list[int], now: datetime) -> list[dict[str, Any]]:
-    """Live subscriptions that may care about these companies: monitoring ones on them, generic ones
-    scoped to them, and generic ones without a company scope. `scoped_to` lists matched companies."""
+    """Live subscriptions on these companies: monitoring ones, and generic ones scoped to them
+    (`scoped_to`: the matched companies)."""
     base = (select(subscriptions.c.id, subscriptions.c.kind, subscriptions.c.api_key_id,
                    subscriptions.c.company_id, subscriptions.c.event_types, subscriptions.c.countries)
             .join(api_keys, api_keys.c.id == subscriptions.c.api_key_id)
@@ -68,11 +69,17 @@ def _subscribers(conn: Connection, company_ids: list[int], now: datetime) -> lis
     for row in conn.execute(scoped).mappings():
         entry = found.setdefault(row["id"], dict(row) | {"scoped_to": set()})
         entry["scoped_to"].add(row["scoped_company"])
-    unscoped = base.where(subscriptions.c.kind == "webhook", ~subscriptions.c.id.in_(
-        select(subscription_companies.c.subscription_id)))
-    for row in conn.execute(unscoped).mappings():
-        found[row["id"]] = dict(row) | {"scoped_to": None}
     return list(found.values())
+
+
+def _unscoped(conn: Connection, now: datetime) -> list[dict[str, Any]]:
+    """Live generic subscriptions without a company scope (they see every company)."""
+    query = (select(subscriptions.c.id, subscriptions.c.kind, subscriptions.c.api_key_id,
+                    subscriptions.c.company_id, subscriptions.c.event_types, subscriptions.c.countries)
+             .join(api_keys, api_keys.c.id == subscriptions.c.api_key_id)
+             .where(subscriptions.c.status.in_(LIVE), _key_is_live(now), subscriptions.c.kind == "webhook",
+                    ~subscriptions.c.id.in_(select(subscription_companies.c.subscription_id))))
+    return [dict(row) | {"scoped_to": None} for row in conn.execute(query).mappings()]
 
 
 def _wants(sub: Mapping[str, Any], change: Change) -> bool:
@@ -95,10 +102,11 @@ def record_monitoring(conn: Connection, rows: list[dict[str, Any]]) -> None:
     """The loader's default `on_changes` hook (see `ingest.loader.default_hooks`)."""
     now = datetime.now(UTC)
     company_ids = sorted({r["company_id"] for r in rows})
-    for start in range(0, len(company_ids), 500):
-        chunk = company_ids[start:start + 500]
+    unscoped = _unscoped(conn, now)
+    for start in range(0, len(company_ids), CHUNK):
+        chunk = company_ids[start:start + CHUNK]
         in_chunk = set(chunk)
-        subs = _subscribers(conn, chunk, now)
+        subs = _subscribers(conn, chunk, now) + unscoped
         flipped = sorted({r["company_id"] for r in rows if r["company_id"] in in_chunk
                           and r["field"] in INSOLVENCY_FIELDS})
         watchers = _watchers(conn, flipped) if flipped else {}
@@ -126,8 +134,14 @@ def _write_events(conn: Connection, subs: Iterable[Mapping[str, Any]], changes: 
 
 
 def _write_deliveries(conn: Connection, subs: list[dict[str, Any]], changes: list[Change], now: datetime) -> None:
+    # Candidates by company, so a batch costs changes × (its company's subscribers + unscoped ones).
+    unscoped = [sub for sub in subs if sub["scoped_to"] is None]
+    by_company: dict[int, list[dict[str, Any]]] = {}
+    for sub in subs:
+        for company_id in sub["scoped_to"] or ():
+            by_company.setdefault(company_id, []).append(sub)
     rows = [delivery_row(sub["id"], event_type(c.field), webhook_body(c), c.detected_at, now, c.change_id)
-            for c in changes for sub in subs if _wants(sub, c)]
+            for c in changes for sub in [*by_company.get(c.company_id, ()), *unscoped] if _wants(sub, c)]
     if rows:
         conn.execute(insert_for(conn, deliveries).on_conflict_do_nothing(), rows)
 

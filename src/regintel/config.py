@@ -92,6 +92,8 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_from: str = Field(default="regintel@localhost")
     smtp_starttls: bool = False
+    key_cache_seconds: float = Field(default=2.0, ge=0, description="How long an API process remembers a key "
+                                     "lookup; a revoked key stops working within this time.")
     query_timeout_ms: int = Field(default=5_000, gt=0, description="Time limit of one API read query.")
     auto_migrate: bool = Field(default=True, description="`serve` upgrades the schema before starting.")
     secret_key: str = Field(default=DEV_SECRET_KEY, description="Server secret that signs e-mail watch "

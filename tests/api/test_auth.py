@@ -55,3 +55,15 @@ def test_me_fields(client, make_key):
     assert data["expires_at"] is None
     data = assert_envelope(client.get(f"/api/v1/me?api_key={raw}"))
     assert data["usage"]["used"] == 2
+
+
+def test_revocation_takes_effect_within_the_key_cache_time(app_factory, engine, make_key):
+    import time
+
+    client = app_factory(key_cache_seconds=0.5)
+    raw = make_key("free")
+    assert_envelope(client.get(f"/api/v1/me?api_key={raw}"))
+    with engine.begin() as conn:
+        revoke_key(conn, find_key_by_raw(conn, raw).id)
+    time.sleep(0.6)
+    assert_error(client.get(f"/api/v1/me?api_key={raw}"), 401, "UNAUTHORIZED")

@@ -15,6 +15,7 @@ from regintel.api.openapi import API_VERSION, build_openapi
 from regintel.api.routers import ROUTERS
 from regintel.config import Settings
 from regintel.db.engine import make_engine
+from regintel.db.keys import KeyCache
 from regintel.services.limiter import Limiter
 
 
@@ -33,6 +34,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.limiter = Limiter(settings)
+    app.state.key_cache = KeyCache(ttl=settings.key_cache_seconds)
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)

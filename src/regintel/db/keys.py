@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import Engine, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.db.schema import api_keys
@@ -90,3 +91,30 @@ def revoke_key(conn: Connection, key_id: int) -> KeyRecord:
         conn.execute(update(api_keys).where(api_keys.c.id == key_id)
                      .values(revoked_at=datetime.now(UTC)))
     return get_key(conn, key_id)
+
+
+class KeyCache:
+    """Key lookups of the last few seconds, so a busy key costs no query per request.
+
+    A revoked key keeps working for at most `ttl` seconds in a process that saw it just before
+    (documented in docs/api.md); unknown keys are cached too, so guessing costs no queries either.
+    """
+
+    def __init__(self, ttl: float = 2.0, max_size: int = 10_000):
+        self.ttl = ttl
+        self.max_size = max_size
+        self._entries: dict[str, tuple[float, KeyRecord | None]] = {}
+
+    def get(self, raw: str, engine: Engine) -> KeyRecord | None:
+        digest = hash_key(raw)
+        now = time.monotonic()
+        hit = self._entries.get(digest)
+        if hit is not None and hit[0] > now:
+            return hit[1]
+        with engine.connect() as conn:
+            row = conn.execute(select(*_COLUMNS).where(api_keys.c.key_hash == digest)).first()
+        key = _record(row) if row is not None else None
+        if len(self._entries) >= self.max_size:
+            self._entries.clear()
+        self._entries[digest] = (now + self.ttl, key)
+        return key

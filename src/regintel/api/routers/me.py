@@ -37,7 +37,7 @@ class Me(BaseModel):
 @router.get("/me", response_model=Envelope[Me], summary="Current API key",
             description="Name, plan, rate limit, usage this month (or of the pass) and expiry of the key "
             "that made the call. The call itself counts towards the usage.")
-def me(request: Request, caller: ApiKey, settings: AppSettings) -> Response:
+async def me(request: Request, caller: ApiKey, settings: AppSettings) -> Response:
     key, quota = caller.key, caller.quota
     plan = settings.plan(key.plan)
     usage = None

@@ -21,6 +21,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    func,
+    literal_column,
+    true,
 )
 
 metadata = MetaData(naming_convention={
@@ -468,3 +471,81 @@ Index("ix_email_outbox_due", email_outbox.c.status, email_outbox.c.next_attempt_
 # Search (migration 0003_search): the index's change watermark and exact address look-ups.
 Index("ix_companies_updated_at", companies.c.updated_at)
 Index("ix_companies_address_norm", companies.c.address_norm)
+
+# Filters and aggregates (migration 0004_filters): indexes behind advanced search and the stats.
+Index("ix_companies_country_status", companies.c.country, companies.c.status)
+for _column in ("founded_on", "dissolved_on", "legal_form", "region_code", "district_code", "municipality_code",
+                "postal_code", "size_class", "employees"):
+    Index(f"ix_companies_{_column}", companies.c[_column], companies.c.country)
+Index("ix_companies_nuts3", companies.c.nuts3)
+Index("ix_companies_vat_id", companies.c.vat_id, companies.c.country)
+# Written exactly as the queries write them: SQLite matches an expression index by its text.
+NACE_DIGITS = func.replace(companies.c.nace_primary, literal_column("'.'"), literal_column("''"))
+CITY_LOWER = func.lower(companies.c.city)
+Index("ix_companies_nace_digits", NACE_DIGITS, companies.c.country)
+Index("ix_companies_city_lower", CITY_LOWER, companies.c.country)
+for _flag in ("in_bankruptcy", "in_restructuring", "in_liquidation"):
+    Index(f"ix_companies_{_flag}", companies.c.country, sqlite_where=companies.c[_flag] == true(),
+          postgresql_where=companies.c[_flag])
+Index("ix_company_sources_source_last_seen", company_sources.c.source, company_sources.c.last_seen,
+      company_sources.c.company_id)
+Index("ix_lei_records_registration_status", lei_records.c.registration_status)
+
+# Derived: each company's latest financial statement (highest year, then the last written), kept
+# current by triggers on financial_statements (see the migration), so range filters and the revenue
+# sort use plain indexes instead of a "latest per company" subquery.
+latest_financials = Table(
+    "latest_financials", metadata,
+    Column("company_id", Id, primary_key=True),
+    Column("country", String(2), nullable=False),  # the company's, copied: counts per country need no join
+    Column("statement_id", Id, nullable=False),
+    Column("year", Integer, nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("revenue", Money),
+    Column("profit", Money),
+    Column("total_assets", Money),
+    Column("equity", Money),
+    Column("liabilities", Money),
+    Column("employees", Integer),
+    Column("source", String(32), nullable=False),
+)
+for _figure in ("revenue", "profit", "total_assets", "equity", "employees"):
+    Index(f"ix_latest_financials_{_figure}", latest_financials.c[_figure], latest_financials.c.currency)
+Index("ix_latest_financials_country", latest_financials.c.country, latest_financials.c.year)
+
+# -- insolvency notices and change feeds (migration 0005_insolvency) --------------------------------
+
+# Gazette notices that start or end a bankruptcy, restructuring or liquidation (spec 1, 2.3, 6.3).
+# `country` is the company's, copied: the public feeds filter and count by it without a join.
+insolvency_events = Table(
+    "insolvency_events", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
+    Column("country", String(2), nullable=False),
+    Column("event_type", String(16), nullable=False),
+    Column("phase", String(8), nullable=False),
+    Column("event_date", Date, nullable=False),
+    Column("published_on", Date),
+    Column("decision_date", Date),
+    Column("court", Text),
+    Column("case_number", Text),
+    Column("reference", Text),
+    Column("notice_id", String(64), nullable=False),
+    Column("link", Text),
+    Column("title", Text, nullable=False),
+    Column("summary", Text),
+    Column("trustee", Text),
+    Column("source", String(32), nullable=False),
+    Column("run_id", Id),
+    _ts("created_at", False),
+    _ts("updated_at", False),
+    UniqueConstraint("source", "notice_id"),
+    CheckConstraint("event_type IN ('bankruptcy', 'restructuring', 'liquidation')", name="event_type"),
+    CheckConstraint("phase IN ('start', 'end')", name="phase"),
+)
+Index("ix_insolvency_events_company_id", insolvency_events.c.company_id, insolvency_events.c.event_date)
+Index("ix_insolvency_events_event_date", insolvency_events.c.event_date, insolvency_events.c.id)
+
+# The cross-company change feeds page by id within a field, and start at a detection time.
+Index("ix_company_changes_field", company_changes.c.field, company_changes.c.id)
+Index("ix_company_changes_detected_at", company_changes.c.detected_at)

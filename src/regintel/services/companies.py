@@ -31,14 +31,7 @@ def resolve_ico(conn: Connection, ico: str, country: str | None) -> Mapping[str,
     answers, several answer 409 AMBIGUOUS_IDENTIFIER with the candidates."""
     if country:
         return get_company_row(conn, country, ico)
-    forms: dict[str, str] = {}
-    for cc in [DEFAULT_COUNTRY, *sorted(set(NATIONAL_IDS) - {DEFAULT_COUNTRY})]:
-        try:
-            forms[cc] = parse_national_id(cc, ico)
-        except InvalidIdentifier:
-            continue
-    if not forms:
-        raise InvalidIdentifier(f"{ico!r} is not a valid national identifier in any supported country")
+    forms = national_id_forms(ico)
     rows = [r for r in db.list_by_national_id(conn, sorted(set(forms.values())))
             if forms.get(r["country"]) == r["national_id"]]
     if not rows:
@@ -49,6 +42,20 @@ def resolve_ico(conn: Connection, ico: str, country: str | None) -> Mapping[str,
             details={"candidates": [{"country": r["country"], "nationalId": r["national_id"], "name": r["name"]}
                                     for r in rows]})
     return rows[0]
+
+
+def national_id_forms(ico: str) -> dict[str, str]:
+    """The canonical form of `ico` in every country where it is well-formed, SK (the default) first;
+    `InvalidIdentifier` when it is well-formed nowhere."""
+    forms: dict[str, str] = {}
+    for cc in [DEFAULT_COUNTRY, *sorted(set(NATIONAL_IDS) - {DEFAULT_COUNTRY})]:
+        try:
+            forms[cc] = parse_national_id(cc, ico)
+        except InvalidIdentifier:
+            continue
+    if not forms:
+        raise InvalidIdentifier(f"{ico!r} is not a valid national identifier in any supported country")
+    return forms
 
 
 def company_record(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:

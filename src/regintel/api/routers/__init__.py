@@ -3,15 +3,18 @@
 from fastapi import APIRouter
 
 from regintel.api.routers import (
+    advanced_search,
     code_lists,
     companies,
     data_sources,
     docs,
+    lookup,
     me,
     monitoring,
     monitoring_cases,
     reconcile,
     search,
+    stats,
     status,
     watch,
     webhooks,
@@ -20,6 +23,7 @@ from regintel.api.routers import (
 ROUTERS: list[APIRouter] = [me.router, status.router, docs.router, data_sources.router, code_lists.router,
                             search.router, reconcile.router]
 ROUTERS += [monitoring.router, monitoring_cases.router, webhooks.router, watch.router]
+ROUTERS += [lookup.router, advanced_search.router, stats.router]  # finding companies, statistics
 
 # `/companies/{ico}` and `/companies/{country}/{national_id}` match almost anything under /companies:
 # they stay last so that literal company paths of every other router win.

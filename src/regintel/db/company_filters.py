@@ -1,0 +1,238 @@
+"""SQL for the company filters: every filter becomes one condition a B-tree index can serve
+(prefixes as ranges, flags through partial indexes, the latest financials through their own table)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Boolean, ColumnElement, and_, exists, false, not_, or_, select, true
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.elements import ColumnElement as Clause
+from sqlalchemy.sql.visitors import InternalTraversal
+
+from regintel.db.schema import (
+    CITY_LOWER,
+    NACE_DIGITS,
+    companies,
+    company_sources,
+    latest_financials,
+    lei_records,
+)
+from regintel.domain.identifiers import parse_country
+from regintel.domain.nace import parse_nace_query, prefix_range, section_range
+from regintel.domain.names import normalise_name
+from regintel.errors import NotImplementedYet, ValidationFailed
+
+if TYPE_CHECKING:
+    from regintel.services.company_filters import CompanyFilters
+
+c = companies.c
+lf = latest_financials.c
+
+
+@dataclass
+class Reference:
+    """What some filters translate through: NACE sections to divisions, size classes to stored bands."""
+
+    nace_divisions: dict[str, list[str]] = field(default_factory=dict)
+    size_bands: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Conditions:
+    where: list[ColumnElement[bool]]
+    needs_financials: bool  # conditions on `latest_financials` (inner join)
+
+
+class Unindexed(ColumnElement[bool]):
+    """A condition the SQLite planner must not answer from an index, so that it walks the ORDER BY
+    index instead and stops after one page. Written `coalesce(cond, 0)`: same truth value, but neither
+    an index term nor (unlike `+cond`) a null-rejecting one that would turn the LEFT JOIN to
+    latest_financials into an inner join SQLite may reorder. PostgreSQL's planner costs LIMIT itself."""
+
+    inherit_cache = True
+    type = Boolean()
+    _traverse_internals = [("clause", InternalTraversal.dp_clauseelement)]
+
+    def __init__(self, clause: ColumnElement[bool]):
+        self.clause = clause
+
+
+@compiles(Unindexed)
+def _compile_unindexed(element: Unindexed, compiler: Any, **kw: Any) -> str:
+    return str(compiler.process(element.clause, **kw))
+
+
+@compiles(Unindexed, "sqlite")
+def _compile_unindexed_sqlite(element: Unindexed, compiler: Any, **kw: Any) -> str:
+    return "coalesce(" + str(compiler.process(element.clause, **kw)) + ", 0)"
+
+
+def unindexed(cond: Conditions) -> Conditions:
+    return Conditions([Unindexed(w) for w in cond.where], cond.needs_financials)
+
+
+def conditions(f: CompanyFilters, ref: Reference) -> Conditions:
+    if f.sanctioned is not None:
+        raise NotImplementedYet("Filter `sanctioned` needs a sanctions list, and none is imported yet",
+                                details={"filter": "sanctioned", "missing": "sanctions entries"})
+    if f.nis2_scope is not None:
+        raise NotImplementedYet("Filter `nis2_scope` needs NIS2 scoping, which is not computed yet",
+                                details={"filter": "nis2_scope", "missing": "NIS2 assessments"})
+    where: list[ColumnElement[bool]] = []
+    for name, build in _BUILDERS.items():
+        value = getattr(f, name)
+        if value is not None:
+            where.append(build(value, ref) if name in _NEEDS_REF else build(value))  # type: ignore[call-arg]
+    financial = [n for n in _FINANCIAL if getattr(f, n) is not None]
+    return Conditions(where, bool(financial) or f.has_financials is True)
+
+
+def _in(column: Any) -> Callable[[list[str]], Clause]:
+    return lambda values: column.in_(values)
+
+
+def _upper_in(column: Any) -> Callable[[list[str]], Clause]:
+    return lambda values: column.in_([v.upper() for v in values])
+
+
+def _flag(column: Any) -> Callable[[bool], Clause]:
+    # `= true()` is what the partial indexes are declared on (SQLite proves usability from the text).
+    return lambda value: column == true() if value else column == false()
+
+
+def _prefix(column: Any, value: str) -> Clause:
+    low, high = prefix_range(value)
+    return and_(column >= low, column < high)
+
+
+def _nace(values: list[str], ref: Reference) -> Clause:
+    ranges = []
+    for value in values:
+        query = parse_nace_query(value)
+        if query.section is not None:
+            divisions = ref.nace_divisions.get(query.section)
+            if not divisions:
+                raise ValidationFailed(f"Unknown NACE section {query.section!r}",
+                                       details=[{"field": "nace", "in": "query", "message": "unknown section"}])
+            low, high = section_range(divisions)
+            ranges.append(and_(NACE_DIGITS >= low, NACE_DIGITS < high))
+        else:
+            ranges.append(_prefix(NACE_DIGITS, query.prefix or ""))
+    return or_(*ranges)
+
+
+def _size(values: list[str], ref: Reference) -> Clause:
+    bands = {b for v in values for b in ref.size_bands.get(v.lower(), [v])}
+    return c.size_class.in_(sorted(bands))
+
+
+def _name(value: str) -> Clause:
+    norm = normalise_name(value)
+    if len(norm.replace(" ", "")) < 2:
+        raise ValidationFailed("`name_contains` needs at least 2 letters besides legal-form words",
+                               details=[{"field": "name_contains", "in": "query", "message": "too short"}])
+    return c.name_norm.contains(norm, autoescape=True)
+
+
+def _city(value: str) -> Clause:
+    # SQLite's lower() folds ASCII letters only, PostgreSQL's every letter: ask for the forms either
+    # backend can have produced, so `bratislava`, `BRATISLAVA` and `Žilina`/`ŽILINA` all match.
+    text = value.strip()
+    variants = {text.lower(), *(_ascii_lower(v) for v in (text, text.upper(), text.title()))}
+    return CITY_LOWER.in_(sorted(variants))
+
+
+def _ascii_lower(value: str) -> str:
+    return "".join(ch.lower() if ch.isascii() else ch for ch in value)
+
+
+def _utc(value: Any) -> Any:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _has_financials(value: bool) -> Clause:
+    # With 1 the query joins latest_financials (see `conditions`), which is the test itself.
+    if value:
+        return lf.company_id.is_not(None)
+    other = latest_financials.alias("lf_none")  # the outer query may join latest_financials itself
+    return not_(exists().where(other.c.company_id == c.id))
+
+
+# EXISTS (a primary-key probe per candidate row) rather than IN (subquery), which SQLite materialises
+# whole: a register source or an LEI status holds millions of rows.
+def _lei_status(values: list[str]) -> Clause:
+    statuses = [v.upper() for v in values]
+    return and_(c.lei.is_not(None), exists().where(lei_records.c.lei == c.lei,
+                                                   lei_records.c.registration_status.in_(statuses)))
+
+
+def _source(values: list[str]) -> Clause:
+    return exists().where(company_sources.c.company_id == c.id, company_sources.c.source.in_(values))
+
+
+def _not_null(column: Any) -> Callable[[bool], Clause]:
+    return lambda value: column.is_not(None) if value else column.is_(None)
+
+
+_BUILDERS: dict[str, Callable[..., Clause]] = {
+    "country": lambda values: c.country.in_([parse_country(v) for v in values]), "status": _in(c.status), "legal_form": _in(c.legal_form),
+    "name_contains": _name, "source": _source,
+    "in_bankruptcy": _flag(c.in_bankruptcy), "in_restructuring": _flag(c.in_restructuring),
+    "in_liquidation": _flag(c.in_liquidation),
+    "insolvent": lambda v: or_(c.in_bankruptcy == true(), c.in_restructuring == true()) if v
+    else and_(c.in_bankruptcy == false(), c.in_restructuring == false()),
+    "nace": _nace, "size_class": _size,
+    "employees_min": lambda v: c.employees >= v, "employees_max": lambda v: c.employees <= v,
+    "region": _in(c.region_code), "district": _in(c.district_code), "municipality": _in(c.municipality_code),
+    "nuts2": lambda vs: or_(*(_prefix(c.nuts3, v.upper()) for v in vs)), "nuts3": _upper_in(c.nuts3),
+    "postal_code": lambda v: _prefix(c.postal_code, v.strip().upper()), "city": _city,
+    "founded_from": lambda v: c.founded_on >= v, "founded_to": lambda v: c.founded_on <= v,
+    "dissolved_from": lambda v: c.dissolved_on >= v, "dissolved_to": lambda v: c.dissolved_on <= v,
+    "updated_since": lambda v: c.updated_at >= _utc(v),
+    "has_financials": _has_financials,
+    "financial_year_min": lambda v: lf.year >= v, "currency": lambda v: lf.currency == v.upper(),
+    "revenue_min": lambda v: lf.revenue >= v, "revenue_max": lambda v: lf.revenue <= v,
+    "profit_min": lambda v: lf.profit >= v, "profit_max": lambda v: lf.profit <= v,
+    "equity_min": lambda v: lf.equity >= v, "equity_max": lambda v: lf.equity <= v,
+    "total_assets_min": lambda v: lf.total_assets >= v, "total_assets_max": lambda v: lf.total_assets <= v,
+    "has_lei": _not_null(c.lei), "lei_status": _lei_status, "vat_registered": _not_null(c.vat_id),
+}
+_NEEDS_REF = {"nace", "size_class"}
+_FINANCIAL = ("financial_year_min", "currency", "revenue_min", "revenue_max", "profit_min", "profit_max",
+              "equity_min", "equity_max", "total_assets_min", "total_assets_max")
+
+
+def base_query(cond: Conditions, *columns: Any, outer_financials: bool = False) -> Any:
+    """SELECT `columns` FROM companies (joined to latest_financials when needed) WHERE every condition.
+
+    `outer_financials` joins latest_financials as a LEFT JOIN even when conditions test it: the
+    conditions then reject the rows without statements all the same, and SQLite, which never reorders
+    a LEFT JOIN, keeps `companies` as the outer loop (needed to walk a companies sort index)."""
+    if outer_financials:
+        source = companies.join(latest_financials, lf.company_id == c.id, isouter=True)
+    elif cond.needs_financials:
+        source = companies.join(latest_financials, lf.company_id == c.id)
+    else:
+        source = companies
+    return select(*columns).select_from(source).where(*cond.where)
+
+
+def reference(conn: Any) -> Reference:
+    """Built from the `nace` code list (divisions by section) and the headcount bands stored."""
+    from regintel.db.schema import code_list_items
+    from regintel.domain.company_size import category
+
+    divisions: dict[str, list[str]] = {}
+    for code, parent in conn.execute(select(code_list_items.c.code, code_list_items.c.parent).where(
+            code_list_items.c.list_name == "nace", code_list_items.c.level == 2)):
+        divisions.setdefault(parent, []).append(code)
+    bands: dict[str, list[str]] = {}
+    for (band,) in conn.execute(select(c.size_class).where(c.size_class.is_not(None)).distinct()):
+        kind = category(band)
+        if kind:
+            bands.setdefault(kind, []).append(band)
+    return Reference(divisions, bands)

@@ -1,0 +1,31 @@
+"""The compact company record of list answers (bulk, by-identifier, advanced search), built from one
+`companies` row with no further query. The full record is `services.companies.company_record`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def summary(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "country": row["country"], "nationalId": row["national_id"], "ico": row["national_id"],
+        "name": row["name"],
+        "legalForm": {"code": row["legal_form"], "name": row["legal_form_name"]},
+        "status": row["status"], "foundedOn": row["founded_on"], "dissolvedOn": row["dissolved_on"],
+        "address": {"street": row["street"], "city": row["city"], "postalCode": row["postal_code"],
+                    "text": row["address_text"], "regionCode": row["region_code"],
+                    "districtCode": row["district_code"], "municipalityCode": row["municipality_code"],
+                    "nuts3": row["nuts3"]},
+        "nace": {"primary": row["nace_primary"]},
+        "sizeClass": row["size_class"], "employees": row["employees"],
+        "vatId": row["vat_id"], "taxId": row["tax_id"], "lei": row["lei"],
+        "inBankruptcy": bool(row["in_bankruptcy"]), "inRestructuring": bool(row["in_restructuring"]),
+        "inLiquidation": bool(row["in_liquidation"]),
+        "updatedAt": row["updated_at"],
+    }
+
+
+def candidate(row: Mapping[str, Any]) -> dict[str, Any]:
+    """How an ambiguous identifier's candidates are listed (as in 409 AMBIGUOUS_IDENTIFIER)."""
+    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"]}

@@ -178,5 +178,33 @@ class StatementRecord:
     ref: tuple[str, str] | None = None
 
 
+@dataclass
+class InsolvencyEventRecord:
+    """A gazette notice that starts or ends a company's bankruptcy, restructuring or liquidation.
+
+    The loader stores it once per (source, notice_id) and moves the company's insolvency flags when
+    the notice is the newest known one of its kind for the company (see `domain.insolvency_events`).
+    `debtor` carries the name and address the notice gives: the company is created from it only when
+    it is not in the database yet (flags and provenance are all a notice says about a known company).
+    """
+
+    country: str
+    national_id: str
+    event_type: str  # bankruptcy | restructuring | liquidation
+    phase: str  # start | end
+    event_date: date
+    notice_id: str
+    title: str
+    published_on: date | None = None
+    decision_date: date | None = None
+    court: str | None = None
+    case_number: str | None = None
+    reference: str | None = None  # where it was published: "Obchodný vestník 45/2024, K012345"
+    link: str | None = None
+    summary: str | None = None
+    trustee: str | None = None
+    debtor: CompanyRecord | None = None
+
+
 Record = (CompanyRecord | OwnershipRecord | LeiRecord | LeiRelationshipRecord | ReportingExceptionRecord
-          | RegistrationAuthorityRecord | StatementRecord)
+          | RegistrationAuthorityRecord | StatementRecord | InsolvencyEventRecord)

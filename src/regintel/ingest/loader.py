@@ -21,6 +21,7 @@ from regintel.domain.insolvency import InsolvencyFlags, merge_flags
 from regintel.domain.names import normalise_address, normalise_name
 from regintel.domain.types import (
     CompanyRecord,
+    InsolvencyEventRecord,
     LeiRecord,
     LeiRelationshipRecord,
     OwnershipRecord,
@@ -30,7 +31,7 @@ from regintel.domain.types import (
     StatementRecord,
 )
 from regintel.errors import InvalidIdentifier
-from regintel.ingest import sections, statements
+from regintel.ingest import insolvency, sections, statements
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
 
 # Company columns a source record may set (everything but ids, derived columns and bookkeeping).
@@ -125,8 +126,11 @@ class Loader:
             now = datetime.now(UTC)
             changes: list[dict[str, Any]] = []
             self._unchanged_ids: set[int] = set()
-            company_records = [r for r in batch if isinstance(r, CompanyRecord)]
+            # Gazette notices move flags through company records of their own (ingest/insolvency.py).
+            notices = insolvency.prepare(conn, self, [r for r in batch if isinstance(r, InsolvencyEventRecord)])
+            company_records = [r for r in batch if isinstance(r, CompanyRecord)] + notices.records
             ids = self._load_companies(conn, company_records, changes, now)
+            insolvency.write_events(conn, self, notices, ids, now)
             sections.load_roles(conn, self, company_records, ids, changes, now)
             sections.load_financials(conn, self, company_records, ids, changes, now)
             statements.load_statements(conn, self, [r for r in batch if isinstance(r, StatementRecord)],

@@ -259,3 +259,23 @@ def synth(entities: Annotated[int, typer.Option("--entities", "-n", min=1, help=
                   f"in {result.seconds:.1f} s ({rate:,.0f}/s); {result.rows['companies']:,} synthetic in total")
     if search:
         _refresh_search(engine, settings)
+
+
+@app.command()
+def demo() -> None:
+    """Load the bundled demo data (real open-data records of 7 registers and GLEIF, with licences)."""
+    from regintel.db.migrate import upgrade
+    from regintel.db.seed import seed_reference_data
+    from regintel.ingest.demo import load_demo
+
+    settings = load_settings()
+    engine = make_engine(settings.database_url, pool=False)
+    upgrade(engine)
+    seed_reference_data(engine)
+    table = Table("source", "file", "read", "inserted", "updated", "unchanged", "skipped", "rejected",
+                  title="demo data")
+    for source, name, s in load_demo(engine, settings.data_dir, progress=True):
+        table.add_row(source, name, *(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.skipped,
+                                                       s.rejected)))
+    console.print(table)
+    console.print("licences and attribution: GET /api/v1/public/data-sources")

@@ -107,3 +107,13 @@ def test_database_refuses_both_flags(engine):
     load(engine, [slovnaft()])
     with pytest.raises(IntegrityError), engine.begin() as conn:
         conn.execute(companies.update().values(in_bankruptcy=True, in_restructuring=True))
+
+
+def test_an_older_snapshot_never_rolls_back(engine):
+    load(engine, [slovnaft(published_on=date(2024, 2, 1), city="Bratislava II")])
+    stats = load(engine, [slovnaft(published_on=date(2024, 1, 1), city="Bratislava")])
+    assert stats.skipped == 1 and stats.changes == 0
+    with engine.connect() as conn:
+        assert conn.execute(select(companies.c.city)).scalar() == "Bratislava II"
+    stats = load(engine, [slovnaft(published_on=date(2024, 3, 1), city="Bratislava III")])
+    assert stats.updated == 1

@@ -30,6 +30,10 @@ class SourceInfo:
     # ...but a fill-only source with `keeps_own_current` still updates the companies no other source
     # describes (an entity known only from GLEIF follows GLEIF's renames and status changes).
     keeps_own_current: bool = False
+    # Records are snapshots of a company as of `published_on`: one older than what the source
+    # already gave is skipped (replaying an old file never rolls data back). An event source (a
+    # gazette, where each notice is a fact of its own day) sets this to False.
+    snapshots: bool = True
 
 
 class RecordError(Exception):

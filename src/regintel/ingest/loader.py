@@ -182,6 +182,7 @@ class Loader:
         if not valid:
             return {}
         existing = _existing(conn, list(valid))
+        self._drop_stale(conn, valid, existing)
         own = self._described_only_here(conn, existing.values()) if self.source.keeps_own_current else set()
         ids: dict[tuple[str, str], int] = {}
         inserts: list[tuple[tuple[str, str], dict[str, Any]]] = []
@@ -209,6 +210,22 @@ class Loader:
         self._provenance(conn, valid, ids, now)
         sections.load_identifiers(conn, self, valid, ids)
         return ids
+
+    def _drop_stale(self, conn: Connection, valid: dict[tuple[str, str], CompanyRecord],
+                    existing: dict[tuple[str, str], Any]) -> None:
+        """Skip records published before what this source already gave for the company, so that
+        re-importing an old file after a newer one (or a delta before the golden copy) never
+        rolls data back."""
+        dated = {existing[k]["id"]: k for k, r in valid.items() if r.published_on is not None and k in existing}
+        if not dated or not self.source.snapshots:
+            return
+        rows = conn.execute(select(company_sources.c.company_id, company_sources.c.published_on).where(
+            company_sources.c.source == self.source.id, company_sources.c.company_id.in_(list(dated))))
+        for company_id, published_on in rows:
+            key = dated[company_id]
+            if published_on is not None and valid[key].published_on < published_on:  # type: ignore[operator]
+                del valid[key]
+                self.stats.skip("older than the data already loaded from this source")
 
     def _new_row(self, rec: CompanyRecord, now: datetime) -> dict[str, Any]:
         row: dict[str, Any] = {f: getattr(rec, f) for f in COMPANY_FIELDS}

@@ -4,7 +4,7 @@ and ownership edges. Each runs inside the batch transaction of `Loader.flush`.""
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -199,6 +199,9 @@ def load_lei(conn: Connection, loader: Loader, records: list[LeiRecord]) -> None
         row = {f: getattr(rec, f) for f in LEI_FIELDS}
         row["company_id"] = company_ids.get(rec.company) if rec.company is not None else None
         old = existing.get(lei)
+        if old is not None and _older(rec.last_update, old["last_update"]):
+            loader.stats.skip("LEI record older than the one already loaded")
+            continue
         if old is not None and all(_equal_ts(old[f], row[f]) for f in (*LEI_FIELDS, "company_id")):
             loader.stats.unchanged += 1
             continue
@@ -208,6 +211,15 @@ def load_lei(conn: Connection, loader: Loader, records: list[LeiRecord]) -> None
             loader.stats.updated += 1
         rows.append({"lei": lei, "source": loader.source.id, **row})
     upsert(conn, lei_records, rows, keys=["lei"])
+
+
+def _older(incoming: datetime | None, stored: datetime | None) -> bool:
+    """True when a record's update time is before the stored one (a replayed older file)."""
+    if incoming is None or stored is None:
+        return False
+    as_utc = [t.replace(tzinfo=None) if t.tzinfo is None else t.astimezone(UTC).replace(tzinfo=None)
+              for t in (incoming, stored)]
+    return as_utc[0] < as_utc[1]
 
 
 def _company_ids(conn: Connection, keys: set[CompanyKey]) -> dict[CompanyKey, int]:

@@ -44,6 +44,7 @@ INFO = SourceInfo(
     attribution="Zdroj: Obchodný vestník, Ministerstvo spravodlivosti SR",
     url="https://www.justice.gov.sk/PortalApp/Ws/PodanieExport.asmx",
     cadence="weekly",
+    snapshots=False,
 )
 
 ENVELOPE_ROOTS = frozenset({"Envelope", "StiahnutPodaniaOVPodlaTypuResponse", "ArrayOfObchodnyVestnikPodanie"})

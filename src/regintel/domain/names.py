@@ -4,6 +4,7 @@ legal-form suffixes ("s. r. o.", "spol. s r.o.", "a.s.", "Ltd", "GmbH", …) are
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 import unicodedata
 
 # Letters that NFKD does not decompose into base + combining mark.
@@ -76,6 +77,8 @@ for _rank, _form in enumerate(_FORM_TOKENS):
         _BY_FIRST.setdefault(_form[0], []).append((_rank, _form))
 
 
+# Imports normalise the same names over and over (people in many roles, sources repeating them).
+@lru_cache(maxsize=1 << 16)
 def normalise_name(name: str) -> str:
     """The comparable form of a company name: folded tokens without the legal form."""
     return " ".join(strip_legal_form(tokens(name)))

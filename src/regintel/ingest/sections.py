@@ -4,6 +4,7 @@ and ownership edges. Each runs inside the batch transaction of `Loader.flush`.""
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from regintel.domain.types import (
     LeiRecord,
     LeiRelationshipRecord,
     OwnershipRecord,
+    PersonRecord,
     RegistrationAuthorityRecord,
     ReportingExceptionRecord,
     RoleRecord,
@@ -65,6 +67,7 @@ def load_identifiers(conn: Connection, loader: Loader, records: dict[Key, Compan
         conn.execute(insert_for(conn, identifiers).on_conflict_do_nothing(), rows)
 
 
+@lru_cache(maxsize=1 << 16)
 def person_key(name: str, birth_date: str | None, nationality: str | None) -> str:
     """A stable key for a natural person: registers give no person ids, so name + birth date decide."""
     basis = "|".join([normalise_name(name), birth_date or "", (nationality or "").lower()])
@@ -104,6 +107,7 @@ def load_roles(conn: Connection, loader: Loader, records: list[CompanyRecord], i
     for row in conn.execute(select(roles).where(roles.c.company_id.in_(list(todo)),
                                                 roles.c.source == loader.source.id)).mappings():
         current[row["company_id"]].append(dict(row))
+    replaced: list[tuple[int, list[tuple[dict[str, Any], RoleRecord]]]] = []
     for cid, rec in todo.items():
         new_rows = {}
         for role in rec.roles or []:
@@ -111,34 +115,52 @@ def load_roles(conn: Connection, loader: Loader, records: list[CompanyRecord], i
             new_rows[(row["role"], row["holder_key"])] = (row, role)
         old_sig = sorted(map(_signature, current[cid]), key=str)
         new_sig = sorted((_signature(r) for r, _ in new_rows.values()), key=str)
-        if old_sig == new_sig:
-            continue
-        conn.execute(roles.delete().where(roles.c.company_id == cid, roles.c.source == loader.source.id))
-        inserts = []
-        for row, role in new_rows.values():
+        if old_sig != new_sig:
+            replaced.append((cid, list(new_rows.values())))
+    if not replaced:
+        return
+    # People and holder companies of the whole batch in a few statements, not one per role.
+    all_roles = [role for _, pairs in replaced for _, role in pairs]
+    person_ids = _person_ids(conn, loader, [r.person for r in all_roles if r.person is not None])
+    holder_ids = _company_ids(conn, {r.holder_company for r in all_roles if r.holder_company is not None})
+    conn.execute(roles.delete().where(roles.c.company_id.in_([cid for cid, _ in replaced]),
+                                      roles.c.source == loader.source.id))
+    inserts = []
+    for cid, pairs in replaced:
+        rows = []
+        for row, role in pairs:
+            p = role.person
             row.update(company_id=cid, source=loader.source.id,
-                       person_id=_person_id(conn, loader, role),
-                       holder_company_id=_company_id(conn, role.holder_company))
-            inserts.append(row)
-        if inserts:
-            conn.execute(roles.insert(), inserts)
-        changes.append(loader.change(cid, "roles", _summary(current[cid]), _summary(inserts), now))
+                       person_id=person_ids.get(person_key(p.name, p.birth_date, p.nationality)) if p else None,
+                       holder_company_id=holder_ids.get(role.holder_company) if role.holder_company else None)
+            rows.append(row)
+        inserts += rows
+        changes.append(loader.change(cid, "roles", _summary(current[cid]), _summary(rows), now))
+    if inserts:
+        conn.execute(roles.insert(), inserts)
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:
     return "; ".join(sorted(f"{r['role']}: {r['holder_name']}" for r in rows))
 
 
-def _person_id(conn: Connection, loader: Loader, role: RoleRecord) -> int | None:
-    if role.person is None:
-        return None
-    p = role.person
-    key = person_key(p.name, p.birth_date, p.nationality)
-    conn.execute(insert_for(conn, people).values(
-        person_key=key, name=p.name, name_norm=normalise_name(p.name), birth_date=p.birth_date,
-        nationality=p.nationality, country_of_residence=p.country_of_residence,
-        source=loader.source.id).on_conflict_do_nothing(index_elements=["person_key"]))
-    return int(conn.execute(select(people.c.id).where(people.c.person_key == key)).scalar_one())
+def _person_ids(conn: Connection, loader: Loader, persons: list[PersonRecord]) -> dict[str, int]:
+    """Insert the people not yet known (first source wins) and return person_key -> id."""
+    rows = {}
+    for p in persons:
+        key = person_key(p.name, p.birth_date, p.nationality)
+        rows[key] = {"person_key": key, "name": p.name, "name_norm": normalise_name(p.name),
+                     "birth_date": p.birth_date, "nationality": p.nationality,
+                     "country_of_residence": p.country_of_residence, "source": loader.source.id}
+    if not rows:
+        return {}
+    upsert(conn, people, list(rows.values()), keys=["person_key"], update=[])
+    keys = sorted(rows)
+    found: dict[str, int] = {}
+    for start in range(0, len(keys), 900):
+        found.update(conn.execute(select(people.c.person_key, people.c.id)
+                                  .where(people.c.person_key.in_(keys[start:start + 900]))).all())
+    return found
 
 
 def _company_id(conn: Connection, key: CompanyKey | None) -> int | None:

@@ -1,0 +1,129 @@
+"""Import throughput per register format: generate a file of N records in the publisher's format,
+import it with `regintel import` in a separate process, and report records/s, peak memory and the
+database size (SQLite file, or PostgreSQL pg_database_size of a throwaway database).
+
+    python bench/bench_import.py --count 1000000 [--backend sqlite|postgresql] [--sources gleif,no_brreg]
+
+Run by hand (never in CI). Prints a table and saves JSON to bench/results/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+
+BENCH = Path(__file__).resolve().parent
+# source id -> (generator script, how it takes the output path, file suffix)
+FORMATS: dict[str, tuple[str, str, str]] = {
+    "gleif": ("gen_gleif.py", "--out", ".xml"),
+    "sk_rpo": ("gen_sk_rpo.py", "positional", ".jsonl"),
+    "sk_registeruz": ("gen_sk_registeruz.py", "positional", ".jsonl"),
+    "cz_ares": ("gen_cz_ares.py", "--out", ".jsonl"),
+    "gb_companies_house": ("gen_gb_companies_house.py", "--out", ".csv"),
+    "fr_sirene": ("gen_fr_sirene.py", "--out", ".csv"),
+    "no_brreg": ("gen_no_brreg.py", "--out", ".json.gz"),
+    "sk_obchodny_vestnik": ("gen_sk_obchodny_vestnik.py", "--out", ".xml"),
+}
+PG_SERVER = os.environ.get("REGINTEL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def generate(source: str, count: int, folder: Path) -> Path:
+    script, style, suffix = FORMATS[source]
+    out = folder / f"{source}-{count}{suffix}"
+    args = [sys.executable, str(BENCH / script), "--count", str(count)]
+    args += [str(out)] if style == "positional" else ["--out", str(out)]
+    subprocess.run(args, check=True)
+    return out
+
+
+def run_import(source: str, path: Path, env: dict[str, str]) -> tuple[float, int, str]:
+    """(seconds, peak RSS in MB, summary line) of one `regintel import` process."""
+    started = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-m", "regintel", "import", source,
+                           str(path)], env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stdout[-2000:] + proc.stderr[-2000:])
+    peak_kb = int(proc.stderr.strip().splitlines()[-1])
+    summary = next((line for line in proc.stdout.splitlines() if "│" in line and line.strip("│ ")[0].isdigit()), "")
+    return seconds, peak_kb // 1024, " ".join(summary.replace("│", " ").split())
+
+
+def database(backend: str, folder: Path) -> tuple[str, object]:
+    if backend == "sqlite":
+        path = folder / "bench.db"
+        return f"sqlite:///{path}", path
+    name = f"regintel_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(PG_SERVER, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return PG_SERVER.rsplit("/", 1)[0] + "/" + name, name
+
+
+def size_mb(backend: str, handle: object) -> float:
+    if backend == "sqlite":
+        path = Path(str(handle))
+        return sum(p.stat().st_size for p in path.parent.glob(path.name + "*")) / 1e6
+    with psycopg.connect(PG_SERVER) as conn:
+        return conn.execute("SELECT pg_database_size(%s)", (handle,)).fetchone()[0] / 1e6  # type: ignore[index]
+
+
+def drop(backend: str, handle: object) -> None:
+    if backend == "postgresql":
+        with psycopg.connect(PG_SERVER, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{handle}" WITH (FORCE)')
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--count", type=int, default=1_000_000)
+    ap.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
+    ap.add_argument("--sources", default=",".join(FORMATS))
+    args = ap.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="regintel-bench-") as tmp:
+        folder = Path(tmp)
+        for source in args.sources.split(","):
+            t0 = time.perf_counter()
+            path = generate(source, args.count, folder)
+            gen_s = time.perf_counter() - t0
+            url, handle = database(args.backend, folder / source)
+            (folder / source).mkdir(exist_ok=True)
+            env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_DATA_DIR": str(folder / source)}
+            try:
+                seconds, peak_mb, summary = run_import(source, path, env)
+                again, _, summary2 = run_import(source, path, env)
+                size = size_mb(args.backend, handle)
+            finally:
+                drop(args.backend, handle)
+            row = {"source": source, "records": args.count, "file_mb": round(path.stat().st_size / 1e6, 1),
+                   "generate_s": round(gen_s, 1), "import_s": round(seconds, 1),
+                   "records_per_s": round(args.count / seconds), "reimport_s": round(again, 1),
+                   "reimport_per_s": round(args.count / again), "peak_rss_mb": peak_mb,
+                   "db_mb": round(size, 1), "db_mb_per_million": round(size * 1e6 / args.count, 1),
+                   "summary": summary, "reimport_summary": summary2}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            path.unlink()
+    print(f"\nimport throughput, {args.backend}, load average {os.getloadavg()[0]:.1f}")
+    print("| source | records | file MB | import s | records/s | re-import records/s | peak RSS MB | DB MB/M |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['source']} | {r['records']:,} | {r['file_mb']} | {r['import_s']} | {r['records_per_s']:,} | "
+              f"{r['reimport_per_s']:,} | {r['peak_rss_mb']} | {r['db_mb_per_million']} |")
+    out = BENCH / "results" / f"import-{args.backend}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
+    out.write_text(json.dumps({"backend": args.backend, "count": args.count, "rows": rows}, indent=2))
+    print(f"saved {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -11,8 +11,9 @@ from rapidfuzz import fuzz, process
 from regintel.synth.bulk import chunks
 from regintel.synth.encode import Stamp
 from regintel.synth.generator import COMPANY_COLUMNS, ROLE_COLUMNS, Chunk, Params, generate
+from regintel.synth.layout import BIRTH_DAYS
 from regintel.synth.naming import sanctioned_names
-from regintel.synth.people import person
+from regintel.synth.people import COUNTRIES, name_space, person
 from regintel.synth.pools import all_pools
 
 FLAGS = COMPANY_COLUMNS.index("in_bankruptcy")
@@ -39,8 +40,21 @@ def test_worker_processes_give_the_same_rows() -> None:
 
 
 def test_people_never_share_a_person_key() -> None:
-    keys = [person(1, slot).key for slot in range(0, 400_000, 2)]
+    # Slots d + m * D share a birth day, so only their names keep them apart: cover the day groups a
+    # build of over a million companies fills (m up to 4 * entities / D).
+    slots = dict.fromkeys([day + m * BIRTH_DAYS for m in range(200) for day in range(150)])
+    slots.update(dict.fromkeys(range(0, 100_000, 3)))
+    keys = [person(1, slot).key for slot in slots]
     assert len(set(keys)) == len(keys)
+    # Regression: Matija is a Croatian man's and woman's name, Glasnović either's surname.
+    assert person(42, 2_444_761).key != person(42, 2_559_816).key
+
+
+@pytest.mark.parametrize("country", COUNTRIES)
+def test_name_space_spells_each_pair_once(country: str) -> None:
+    space = name_space(country)
+    assert not {n for _, n in space.first_m} & {n for _, n in space.first_f}
+    assert len({n for _, n in space.last_m}) == len(space.last_m) and space.size > 7_000
 
 
 def test_invariants_and_shares(sample: Chunk) -> None:

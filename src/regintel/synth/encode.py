@@ -78,8 +78,11 @@ def _parts(chunk: Chunk) -> dict[str, list[tuple[object, ...]]]:
 
 def for_sqlite(chunk: Chunk, stamp: Stamp) -> dict[str, list[tuple[object, ...]]]:
     """Rows per table as executemany parameters (sqlite3 binds bool as 0/1, as SQLAlchemy does)."""
-    return {name: [row + stamp.extra(name.split(":")[0], sqlite=True) for row in rows]
-            for name, rows in _parts(chunk).items()}
+    out = {}
+    for name, rows in _parts(chunk).items():
+        extra = stamp.extra(name.split(":")[0], sqlite=True)
+        out[name] = [row + extra for row in rows]
+    return out
 
 
 def for_postgres(chunk: Chunk, stamp: Stamp) -> dict[str, bytes]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 SIZES = (("micro", 0.88, 0, 9), ("small", 0.09, 10, 49), ("medium", 0.024, 50, 249), ("large", 0.006, 250, 20_000))
@@ -45,23 +46,31 @@ def size_class(rng: random.Random, boost: int = 0) -> tuple[str, int]:
     return name, rng.randint(low, high)
 
 
+def _noise(rnd: Callable[[], float]) -> float:
+    """Roughly normal with mean 0 and standard deviation 1 (sum of three uniforms; cheaper than gauss)."""
+    return (rnd() + rnd() + rnd() - 1.5) * 2.0
+
+
 def statements(rng: random.Random, country: str, currency: str, employees: int, years: list[int],
                failing: bool) -> list[Statement]:
     """Statements for `years` (ascending): growth drifts around a company trend; a failing company
     shrinks and ends with negative equity."""
-    trend = rng.gauss(0.04, 0.06)
-    revenue = max(15_000.0, (employees + 0.5) * rng.lognormvariate(math.log(90_000), 0.6))
-    margin = min(0.35, max(-0.4, rng.gauss(0.05, 0.08)))
-    leverage = rng.uniform(0.05, 0.65)
+    rnd = rng.random
+    trend = 0.04 + 0.06 * _noise(rnd)
+    revenue = max(15_000.0, (employees + 0.5) * 90_000 * math.exp(0.6 * _noise(rnd)))
+    margin = min(0.35, max(-0.4, 0.05 + 0.08 * _noise(rnd)))
+    leverage = 0.05 + 0.6 * rnd()
     out = []
+    n = len(years)
     for i, year in enumerate(years):
-        late = failing and i >= len(years) - 2
-        growth = rng.gauss(-0.25 if late else trend, 0.12)
-        revenue *= math.exp(growth) if i else 1.0
-        profit = revenue * (margin - (0.25 if late else 0.0) + rng.gauss(0, 0.03))
-        assets = revenue * rng.uniform(0.4, 1.5)
-        equity = assets * (-rng.uniform(0.05, 0.4) if late else leverage + rng.gauss(0, 0.03))
-        heads = max(0, round(employees * math.exp(growth / 2 * (i - len(years) + 1))))
+        late = failing and i >= n - 2
+        growth = (-0.25 if late else trend) + 0.12 * _noise(rnd)
+        if i:
+            revenue *= math.exp(growth)
+        profit = revenue * (margin - (0.25 if late else 0.0) + 0.03 * (rnd() - 0.5))
+        assets = revenue * (0.4 + 1.1 * rnd())
+        equity = assets * (-0.05 - 0.35 * rnd() if late else leverage + 0.05 * (rnd() - 0.5))
+        heads = max(0, round(employees * math.exp(growth / 2 * (i - n + 1))))
         cur = currency_for(country, currency, year)
         rate = EUR_RATE[cur]
         out.append(Statement(year, cur, round(revenue * rate), round(profit * rate), round(assets * rate),

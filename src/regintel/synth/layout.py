@@ -66,7 +66,13 @@ def position(seed: int, g: int) -> tuple[str, int]:
 
 def value(seed: int, country: str, local: int) -> int:
     """The identifier value of a company: a seeded bijection of its local index."""
-    return scramble(local, capacity(country), 1 + mix(seed, ord(country[0]), ord(country[1])) % 999_983)
+    space, salt = _space(seed, country)
+    return scramble(local, space, salt)
+
+
+@lru_cache(maxsize=256)
+def _space(seed: int, country: str) -> tuple[int, int]:
+    return capacity(country), 1 + mix(seed, ord(country[0]), ord(country[1])) % 999_983
 
 
 def max_entities() -> int:

@@ -65,6 +65,10 @@ def name_space(country: str) -> NameSpace:
         return tuple((value, norm) for norm, value in out.items())
 
     fm, lm, ff, lf = merged(0, 0), merged(1, 0), merged(0, 1), merged(1, 1)
+    # A first name listed for both sexes (Andrea, Kim) stays male only: with an ungendered surname,
+    # a female pair would otherwise spell a male pair.
+    male_first = {norm for _, norm in fm}
+    ff = tuple(pair for pair in ff if pair[1] not in male_first)
     male = len(fm) * len(lm)
     size = male + len(ff) * len(lf)
     multiplier = 2_654_435_761 % size or 1

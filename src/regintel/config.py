@@ -112,6 +112,11 @@ class Settings(BaseSettings):
                                        "for due deliveries and e-mails.")
     watch_confirm_hours: int = Field(default=72, gt=0, description="Validity of the confirmation link "
                                      "of a public e-mail watch.")
+    changes_stream_poll_seconds: float = Field(default=1.0, gt=0, le=60, description="How often an open "
+                                               "`/companies/changes/stream` looks for new changes.")
+    changes_stream_heartbeat_seconds: float = Field(default=15.0, gt=0, le=300, description="Interval of the "
+                                                    "SSE comment lines that keep an idle changes stream open "
+                                                    "through proxies.")
 
     @field_validator("default_plan")
     @classmethod

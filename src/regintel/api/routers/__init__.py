@@ -4,10 +4,12 @@ from fastapi import APIRouter
 
 from regintel.api.routers import (
     advanced_search,
+    changes,
     code_lists,
     companies,
     data_sources,
     docs,
+    insolvency_feeds,
     lookup,
     me,
     monitoring,
@@ -16,6 +18,7 @@ from regintel.api.routers import (
     search,
     stats,
     status,
+    timeline,
     watch,
     webhooks,
 )
@@ -24,6 +27,7 @@ ROUTERS: list[APIRouter] = [me.router, status.router, docs.router, data_sources.
                             search.router, reconcile.router]
 ROUTERS += [monitoring.router, monitoring_cases.router, webhooks.router, watch.router]
 ROUTERS += [lookup.router, advanced_search.router, stats.router]  # finding companies, statistics
+ROUTERS += [insolvency_feeds.router, changes.router, timeline.router]  # insolvency and change feeds, timelines
 
 # `/companies/{ico}` and `/companies/{country}/{national_id}` match almost anything under /companies:
 # they stay last so that literal company paths of every other router win.

@@ -1,0 +1,151 @@
+"""Public insolvency feeds (spec 4.7, 6.3): `/public/recent-bankruptcies.{json,rss,atom,csv}` and
+`/public/stats/bankrupt` (+ `.csv`). No key, per-IP limit, cached 15 minutes (spec 8), CC BY 4.0 with
+the attribution inside the feed and in the `X-Attribution` header. docs/feeds.md."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from regintel.api.deps import AppSettings, DbConn, PublicLimit
+from regintel.api.envelope import Envelope, ok
+from regintel.domain.identifiers import parse_country
+from regintel.render.feeds import to_atom, to_feed_csv, to_rss
+from regintel.services import insolvency_feeds as svc
+
+router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit])
+
+CACHE = "public, max-age=900"  # spec 8: insolvency feeds and stats/* 15 min
+Scope = Annotated[Literal["bankruptcy", "restructuring", "any"], Query(
+    description="`bankruptcy`, `restructuring` or `any` (both; liquidation is not insolvency, spec 2.2)")]
+Phase = Annotated[Literal["start", "end", "any"], Query(
+    description="`start` (declared / permitted, the default), `end`, or `any`")]
+Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case")]
+FeedLimit = Annotated[int, Query(ge=1, le=200, description="Most items, 1-200 (spec 8)")]
+CsvLimit = Annotated[int, Query(ge=1, le=500, description="Most rows, 1-500 (spec 8)")]
+StatsLimit = Annotated[int, Query(ge=1, le=100, description="Most rows per list, 1-100 (spec 8)")]
+Months = Annotated[int, Query(ge=1, le=120, description="Months of monthly counts, 1-120")]
+_RSS: dict[int | str, dict[str, Any]] = {200: {"content": {"application/rss+xml": {}}, "description": "RSS 2.0 document"}}
+_ATOM: dict[int | str, dict[str, Any]] = {200: {"content": {"application/atom+xml": {}}, "description": "Atom 1.0 document"}}
+_CSV: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}}, "description": "CSV: an attribution line, then a header row"}}
+_ABOUT = ("Gazette notices (the Slovak Obchodný vestník: bankruptcy declared or ended, restructuring permitted "
+          "or ended) and the insolvency flags register sources report (the Czech side, derived from the "
+          "register), newest first. Filters `scope`, `phase`, `country`. Licensed CC BY 4.0: the attribution "
+          "is in the feed and in the `X-Attribution` header (`X-Data-License: CC-BY-4.0`). Cached 15 minutes.")
+
+
+class FeedItem(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str = Field(description="Stable id: `notice:<source>:<notice id>` or `change:<change id>`")
+    kind: str = Field(description="`notice` (gazette) or `register` (a register source's flag)")
+    event_type: str
+    phase: str
+    date: str = Field(description="Day the notice takes effect, or the flag was detected")
+    country: str
+    ico: str
+    name: str
+    title: str
+    link: str | None = Field(description="The notice on the gazette's site")
+    source: str
+
+
+class FeedOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    title: str
+    licence: dict[str, str]
+    attribution: str
+    items: list[FeedItem]
+
+
+def _country(value: str | None) -> str | None:
+    return parse_country(value) if value else None
+
+
+def _headers(feed: svc.InsolvencyFeed) -> dict[str, str]:
+    return {"Cache-Control": CACHE, "X-Data-License": svc.LICENCE["id"], "X-Attribution": feed.header_attribution(),
+            "Link": f'<{svc.LICENCE["url"]}>; rel="license"'}
+
+
+def _feed(conn: Any, settings: Any, scope: str, phase: str, country: str | None, limit: int) -> svc.InsolvencyFeed:
+    return svc.recent(conn, scope=scope, phase=phase, country=_country(country), limit=limit,
+                      base_url=settings.base_url)
+
+
+def _self(request: Request, settings: Any) -> str:
+    query = f"?{request.url.query}" if request.url.query else ""
+    return f"{settings.base_url.rstrip('/')}{request.url.path}{query}"
+
+
+def _xml(request: Request, settings: Any, feed: svc.InsolvencyFeed) -> Any:
+    home = _self(request, settings).replace(request.url.path, request.url.path.rsplit(".", 1)[0] + ".json")
+    return svc.feed_view(feed, base_url=settings.base_url, self_url=_self(request, settings), home_url=home)
+
+
+@router.get("/recent-bankruptcies.json", response_model=Envelope[FeedOut], summary="Recent bankruptcies (JSON)",
+            description=_ABOUT + " Up to 200 items.")
+def feed_json(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "bankruptcy",
+              phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
+    feed = _feed(conn, settings, scope, phase, country, limit)
+    data = {"title": _xml(request, settings, feed).title, "scope": scope, "phase": phase,
+            "country": feed.country, "licence": svc.LICENCE, "attribution": feed.attribution, "items": feed.items}
+    return ok(request, data, total=len(feed.items), headers=_headers(feed))
+
+
+@router.get("/recent-bankruptcies.rss", summary="Recent bankruptcies (RSS 2.0)", response_class=Response,
+            responses=_RSS, description=_ABOUT + " As RSS 2.0, up to 200 items.")
+def feed_rss(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "bankruptcy",
+             phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
+    feed = _feed(conn, settings, scope, phase, country, limit)
+    return Response(to_rss(_xml(request, settings, feed)), headers=_headers(feed),
+                    media_type="application/rss+xml; charset=utf-8")
+
+
+@router.get("/recent-bankruptcies.atom", summary="Recent bankruptcies (Atom 1.0)", response_class=Response,
+            responses=_ATOM, description=_ABOUT + " As Atom 1.0, up to 200 entries.")
+def feed_atom(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "bankruptcy",
+              phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
+    feed = _feed(conn, settings, scope, phase, country, limit)
+    return Response(to_atom(_xml(request, settings, feed)), headers=_headers(feed),
+                    media_type="application/atom+xml; charset=utf-8")
+
+
+@router.get("/recent-bankruptcies.csv", summary="Recent bankruptcies (CSV)", response_class=Response,
+            responses=_CSV, description=_ABOUT + " As CSV, up to 500 rows; the first line is the attribution.")
+def feed_csv(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "bankruptcy",
+             phase: Phase = "start", country: Country = None, limit: CsvLimit = 500) -> Response:
+    feed = _feed(conn, settings, scope, phase, country, limit)
+    body = to_feed_csv(feed.items, svc.COLUMNS, feed.attribution)
+    return Response(body, media_type="text/csv; charset=utf-8", headers=_headers(feed) | {
+        "Content-Disposition": 'inline; filename="recent-bankruptcies.csv"'})
+
+
+_STATS = ("Insolvency statistics: companies now flagged per country (`current`), proceedings started and "
+          "ended per country and month (`by_month`, newest first) and the latest notices and register flags "
+          "(`latest`). Filters `scope` and `country`. CC BY 4.0 (attribution in the body and the "
+          "`X-Attribution` header). Cached 15 minutes.")
+
+
+@router.get("/stats/bankrupt", response_model=Envelope[dict[str, Any]], summary="Bankruptcy statistics",
+            description=_STATS + " At most 100 rows per list.")
+def stats(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "any", country: Country = None,
+          months: Months = 24, limit: StatsLimit = 100) -> Response:
+    data = svc.bankrupt_stats(conn, scope=scope, country=_country(country), months=months, limit=limit,
+                              base_url=settings.base_url, today=datetime.now(UTC).date())
+    feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
+    return ok(request, data, headers=_headers(feed))
+
+
+@router.get("/stats/bankrupt.csv", summary="Bankruptcy statistics (CSV)", response_class=Response,
+            responses=_CSV, description=_STATS + " As CSV: the monthly counts, up to 500 rows.")
+def stats_csv(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "any",
+              country: Country = None, months: Months = 24, limit: CsvLimit = 500) -> Response:
+    data = svc.bankrupt_stats(conn, scope=scope, country=_country(country), months=months, limit=limit,
+                              base_url=settings.base_url, today=datetime.now(UTC).date())
+    feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
+    body = to_feed_csv(data["by_month"], svc.month_columns(scope), data["attribution"])
+    return Response(body, media_type="text/csv; charset=utf-8", headers=_headers(feed) | {
+        "Content-Disposition": 'inline; filename="stats-bankrupt.csv"'})

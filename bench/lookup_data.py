@@ -32,6 +32,7 @@ from genlib import WORDS, ico, orgnr, siren  # noqa: E402
 
 from regintel.db.engine import make_engine  # noqa: E402
 from regintel.db.migrate import MIGRATIONS, upgrade  # noqa: E402
+from regintel.db.seed import seed_reference_data  # noqa: E402
 from regintel.domain.names import fold  # noqa: E402
 
 COUNTRIES = [("FR", 0.30), ("GB", 0.25), ("CZ", 0.20), ("SK", 0.15), ("NO", 0.10)]
@@ -289,6 +290,7 @@ def load(database_url: str, n: int, seed: int) -> dict[str, Any]:
         else:
             conn.execute(text("ALTER TABLE financial_statements ENABLE TRIGGER trg_latest_financials"))
     catalogue(engine, datetime.now(UTC))
+    seed_reference_data(engine)  # the code lists, as `regintel serve` loads them at start-up
     with engine.connect() as conn:
         conn.execute(text("ANALYZE"))
         conn.commit()

@@ -71,6 +71,8 @@ def test_by_identifier(client, auth, companies):
     [hit] = get(type="ico", value="31322832")
     assert hit["nationalId"] == "31322832" and hit["matchedBy"] == {"type": "ico", "value": "31322832",
                                                                    "source": "test_register"}
+    assert [h["country"] for h in get(type="ico", value="552 100 554")] == ["FR"]  # any country's register number
+
     assert {h["country"] for h in get(type="ico", value="35757442")} == {"SK", "CZ"}
     assert [h["country"] for h in get(type="ico", value="35757442", country="cz")] == ["CZ"]
     assert get(type="lei", value=LEI.lower())[0]["nationalId"] == "31322832"
@@ -84,7 +86,8 @@ def test_by_identifier(client, auth, companies):
 
 
 @pytest.mark.parametrize("params", [
-    {"type": "ico", "value": "31322833"},  # check digit
+    {"type": "ico", "value": "31322833", "country": "sk"},  # check digit
+    {"type": "ico", "value": "abc!"},  # well-formed nowhere
     {"type": "lei", "value": "097900BGCY0000006316"},
     {"type": "ic_dph", "value": "SK2020372641"},
     {"type": "vat", "value": "XX123"},
@@ -95,6 +98,7 @@ def test_by_identifier(client, auth, companies):
     {"type": "ico", "value": "x" * 65},
     {"type": "lei", "value": "' OR '1'='1"},
     {"type": "ico", "value": "31322832", "country": "Slovakia"},
+    {"type": "ico", "value": "552100554", "country": "sk"},  # a SIREN is no Slovak IČO
 ])
 def test_by_identifier_rejects(client, auth, params):
     resp = client.get("/api/v1/companies/by-identifier", params=params, headers=auth)

@@ -8,10 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, ColumnElement, and_, exists, false, not_, or_, select, true
-from sqlalchemy.ext.compiler import compiles
+from sqlalchemy import ColumnElement, and_, exists, false, not_, or_, select, true
 from sqlalchemy.sql.elements import ColumnElement as Clause
-from sqlalchemy.sql.visitors import InternalTraversal
 
 from regintel.db.schema import (
     CITY_LOWER,
@@ -21,6 +19,7 @@ from regintel.db.schema import (
     latest_financials,
     lei_records,
 )
+from regintel.db.sql_hints import Rare, Unindexed
 from regintel.domain.identifiers import parse_country
 from regintel.domain.nace import parse_nace_query, prefix_range, section_range
 from regintel.domain.names import normalise_name
@@ -45,30 +44,6 @@ class Reference:
 class Conditions:
     where: list[ColumnElement[bool]]
     needs_financials: bool  # conditions on `latest_financials` (inner join)
-
-
-class Unindexed(ColumnElement[bool]):
-    """A condition the SQLite planner must not answer from an index, so that it walks the ORDER BY
-    index instead and stops after one page. Written `coalesce(cond, 0)`: same truth value, but neither
-    an index term nor (unlike `+cond`) a null-rejecting one that would turn the LEFT JOIN to
-    latest_financials into an inner join SQLite may reorder. PostgreSQL's planner costs LIMIT itself."""
-
-    inherit_cache = True
-    type = Boolean()
-    _traverse_internals = [("clause", InternalTraversal.dp_clauseelement)]
-
-    def __init__(self, clause: ColumnElement[bool]):
-        self.clause = clause
-
-
-@compiles(Unindexed)
-def _compile_unindexed(element: Unindexed, compiler: Any, **kw: Any) -> str:
-    return str(compiler.process(element.clause, **kw))
-
-
-@compiles(Unindexed, "sqlite")
-def _compile_unindexed_sqlite(element: Unindexed, compiler: Any, **kw: Any) -> str:
-    return "coalesce(" + str(compiler.process(element.clause, **kw)) + ", 0)"
 
 
 def unindexed(cond: Conditions) -> Conditions:
@@ -166,7 +141,7 @@ def _has_financials(value: bool) -> Clause:
 # whole: a register source or an LEI status holds millions of rows.
 def _lei_status(values: list[str]) -> Clause:
     statuses = [v.upper() for v in values]
-    return and_(c.lei.is_not(None), exists().where(lei_records.c.lei == c.lei,
+    return and_(Rare(c.lei > ""), exists().where(lei_records.c.lei == c.lei,
                                                    lei_records.c.registration_status.in_(statuses)))
 
 
@@ -174,8 +149,13 @@ def _source(values: list[str]) -> Clause:
     return exists().where(company_sources.c.company_id == c.id, company_sources.c.source.in_(values))
 
 
-def _not_null(column: Any) -> Callable[[bool], Clause]:
-    return lambda value: column.is_not(None) if value else column.is_(None)
+def _present(column: Any, rare: bool = False) -> Callable[[bool], Clause]:
+    """Has a value: written as a range (`> ''`), which an index serves, unlike IS NOT NULL in SQLite."""
+    def build(value: bool) -> Clause:
+        if not value:
+            return column.is_(None)
+        return Rare(column > "") if rare else column > ""
+    return build
 
 
 _BUILDERS: dict[str, Callable[..., Clause]] = {
@@ -199,7 +179,7 @@ _BUILDERS: dict[str, Callable[..., Clause]] = {
     "profit_min": lambda v: lf.profit >= v, "profit_max": lambda v: lf.profit <= v,
     "equity_min": lambda v: lf.equity >= v, "equity_max": lambda v: lf.equity <= v,
     "total_assets_min": lambda v: lf.total_assets >= v, "total_assets_max": lambda v: lf.total_assets <= v,
-    "has_lei": _not_null(c.lei), "lei_status": _lei_status, "vat_registered": _not_null(c.vat_id),
+    "has_lei": _present(c.lei, rare=True), "lei_status": _lei_status, "vat_registered": _present(c.vat_id),
 }
 _NEEDS_REF = {"nace", "size_class"}
 _FINANCIAL = ("financial_year_min", "currency", "revenue_min", "revenue_max", "profit_min", "profit_max",

@@ -19,6 +19,7 @@ from regintel.db.schema import (
     import_runs,
     latest_financials,
 )
+from regintel.db.sql_hints import Rare, Unordered
 
 
 def data_version(conn: Connection) -> tuple[Any, ...]:
@@ -36,8 +37,8 @@ def _sum(condition: ColumnElement[bool]) -> Any:
 
 
 def _counts(conn: Connection, cond: Conditions, keys: Sequence[Any],
-            join: tuple[Any, Any] | None) -> dict[tuple[Any, ...], int]:
-    labelled = [k.label(f"key{i}") for i, k in enumerate(keys)]
+            join: tuple[Any, Any] | None, selective: bool = False) -> dict[tuple[Any, ...], int]:
+    labelled = [(Unordered(k) if selective else k).label(f"key{i}") for i, k in enumerate(keys)]
     query = base_query(cond, *labelled, func.count())
     if join is not None:
         query = query.join(*join)
@@ -53,7 +54,7 @@ def grouped(conn: Connection, cond: Conditions, keys: Sequence[Any], *,
     groups = {k: {"count": n, **dict.fromkeys(FLAGS, 0)} for k, n in _counts(conn, cond, keys, join).items()}
     for flag in FLAGS:
         flagged = Conditions([*cond.where, c[flag] == true()], cond.needs_financials)
-        for k, n in _counts(conn, flagged, keys, join).items():
+        for k, n in _counts(conn, flagged, keys, join, selective=True).items():
             groups.setdefault(k, {"count": 0, **dict.fromkeys(FLAGS, 0)})[flag] = n
     return [{**{f"key{i}": v for i, v in enumerate(k)}, **figures} for k, figures in groups.items()]
 
@@ -120,9 +121,10 @@ def overview(conn: Connection) -> dict[str, list[Mapping[str, Any]]]:
     for name, condition in (("in_bankruptcy", c.in_bankruptcy == true()),
                             ("in_restructuring", c.in_restructuring == true()),
                             ("in_liquidation", c.in_liquidation == true()),
-                            ("with_lei", c.lei.is_not(None)), ("with_vat_id", c.vat_id.is_not(None))):
-        query = base_query(Conditions([condition], False), c.country, func.count().label("count"))
-        out[name] = list(conn.execute(query.group_by(c.country)).mappings())
+                            ("with_lei", Rare(c.lei > "")), ("with_vat_id", c.vat_id > "")):
+        country = Unordered(c.country).label("country")
+        query = base_query(Conditions([condition], False), country, func.count().label("count"))
+        out[name] = list(conn.execute(query.group_by(country)).mappings())
     lf = latest_financials.c
     out["with_financials"] = list(conn.execute(select(lf.country, func.count().label("count"))
                                                .group_by(lf.country)).mappings())
@@ -162,8 +164,9 @@ def coverage(conn: Connection) -> dict[str, Any]:
     """How many companies carry an LEI, NACE, an address, a VAT id; and have financial statements.
     One count per column so that each is answered by that column's index."""
     counts = {"companies": select(func.count()).select_from(companies),
-              "lei": select(func.count(c.lei)), "nace": select(func.count(NACE_DIGITS)),
-              "address": select(func.count(c.address_norm)), "vat_id": select(func.count(c.vat_id)),
+              "lei": select(func.count()).where(c.lei > ""), "nace": select(func.count()).where(NACE_DIGITS >= ""),
+              "address": select(func.count()).where(c.address_norm > ""),
+              "vat_id": select(func.count()).where(c.vat_id > ""),
               "financials": select(func.count()).select_from(latest_financials)}
     out: dict[str, Any] = {name: int(conn.execute(query).scalar_one()) for name, query in counts.items()}
     out["last_update"] = conn.execute(select(func.max(c.updated_at))).scalar()

@@ -17,7 +17,10 @@ def band_floor(band: str | None) -> int | None:
 
 
 def category(band: str | None) -> str | None:
-    """The EU size class of a headcount band, or None for a band that is not a headcount."""
+    """The EU size class of a headcount band (or of a size class already written as one), or None
+    for a value that is neither."""
+    if band is not None and band.strip().lower() in CATEGORIES:
+        return band.strip().lower()
     floor = band_floor(band)
     if floor is None:
         return None

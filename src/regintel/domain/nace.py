@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from regintel.errors import ValidationFailed
 
 _SECTION = re.compile(r"[A-U]")
-_DIGITS = re.compile(r"\d{2,6}")
+_DIGITS = re.compile(r"[0-9]{2,6}")  # ASCII only: \d also takes other scripts' digits
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def section_range(divisions: list[str]) -> tuple[str, str]:
 
 def digits(code: str | None) -> str | None:
     """The digits of a stored code (`62.01Z` → `6201`), or None when it has fewer than two."""
-    found = re.sub(r"\D", "", code or "")
+    found = re.sub(r"[^0-9]", "", code or "")
     return found if len(found) >= 2 else None
 
 

@@ -27,11 +27,23 @@ MAX_MATCHES = 100
 def by_identifier(conn: Connection, kind: str, value: str, country: str | None) -> list[dict[str, Any]]:
     """Every company holding the identifier (validated first: 422 for a malformed one), with what matched."""
     cc = parse_country(country) if country else None
+    if kind == "ico":
+        return _by_national_id(conn, value, cc)
     canonical = parse_identifier(kind, value.upper() if kind == "lei" else value, cc)
     values = [canonical, "CZ" + canonical] if kind == "dic" else [canonical]
     rows = db.companies_by_identifier(conn, SEARCHED_TYPES.get(kind, (kind,)), values, cc, MAX_MATCHES)
     return [summary(r) | {"matchedBy": {"type": r["matched_type"], "value": r["matched_value"],
                                         "source": r["matched_source"]}} for r in rows]
+
+
+def _by_national_id(conn: Connection, value: str, country: str | None) -> list[dict[str, Any]]:
+    """`ico` is the national identifier of any country (spec 4.4): all companies whose register number
+    it is, in `country` or in every country where it is well-formed, from one query."""
+    forms = {country: parse_national_id(country, value)} if country else national_id_forms(value)
+    rows = [r for r in db.companies_by_national_ids(conn, forms.values())
+            if forms.get(r["country"]) == r["national_id"]]
+    return [summary(r) | {"matchedBy": {"type": "ico", "value": r["national_id"], "source": r["source"]}}
+            for r in rows[:MAX_MATCHES]]
 
 
 def by_lei(conn: Connection, lei: str) -> dict[str, Any]:

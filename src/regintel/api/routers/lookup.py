@@ -69,8 +69,9 @@ class MatchedCompany(CompanySummary):
 
 
 @router.get("/by-identifier", response_model=Envelope[list[MatchedCompany]], summary="Universal lookup",
-            description="All companies holding an identifier of `type`: `ico` (SK/CZ IČO), `ic_dph` (Slovak VAT "
-            "id), `vat` (any VAT id with its country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`. The value "
+            description="All companies holding an identifier of `type`: `ico` (the national register number: IČO, "
+            "SIREN, company number, …, in `country` or in every country where it is well-formed), `ic_dph` (Slovak "
+            "VAT id), `vat` (any VAT id with its country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`. The value "
             "is validated for its type first (check digits where the type has them: 422 with the reason). "
             "`country` narrows the answer. An empty list means nobody holds it. At most 100 matches.")
 def by_identifier(request: Request, conn: DbConn, _key: ApiKey,

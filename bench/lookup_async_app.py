@@ -1,0 +1,36 @@
+"""The regintel app plus an `async def` twin of the exact lookup, for bench_lookup.py's sync/async
+comparison (STYLE.md: measure whether the microsecond query should run inline on the event loop).
+
+`/api/v1/companies/lookup` is a plain `def` handler: FastAPI runs it in the thread pool (the
+dependencies are already `async def`, see api/deps.py). `/bench/lookup-async` is the same handler as
+`async def`, so the whole request runs on the event loop, the database reads included.
+
+Served like regintel (`uvicorn --app-dir bench lookup_async_app:app`, settings from the environment).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import Response
+
+from regintel.api.app import create_app
+from regintel.api.deps import ApiKey, DbConn, reject_unknown_query
+from regintel.api.envelope import ok
+from regintel.config import load_settings
+from regintel.services import companies as svc
+
+app = create_app(load_settings())
+router = APIRouter(dependencies=[Depends(reject_unknown_query)])
+
+
+@router.get("/bench/lookup-async")
+async def lookup_async(request: Request, conn: DbConn, _key: ApiKey, id: Annotated[str, Query(max_length=40)],
+                       country: Annotated[str | None, Query(max_length=2)] = None) -> Response:
+    row = svc.resolve_ico(conn, id, country)
+    record = svc.company_record(conn, row)
+    return ok(request, record, data_as_of=svc.data_as_of(record))
+
+
+app.router.routes[:0] = router.routes

@@ -220,3 +220,15 @@ def test_two_workers_share_the_queue_without_duplicates_or_reordering(client, au
     with engine.connect() as conn:
         claimed_by = set(conn.execute(select(delivery_attempts.c.worker)).scalars())
     assert claimed_by <= {w.id for w in workers}
+
+
+def test_a_host_name_is_resolved_and_pinned(client, auth, engine, receiver, make_worker):
+    """The worker connects to the address it resolved and checked, keeping the name in `Host`."""
+    make_company(engine)
+    url = receiver.url("/named").replace("127.0.0.1", "localhost")
+    sub = assert_envelope(client.post(BASE, json={"ico": "31322832", "webhook_url": url}, headers=auth), 201)
+    receiver.secrets["/named"] = sub["secret"]
+    make_company(engine, in_bankruptcy=True)
+    asyncio.run(make_worker().run_once())
+    [got] = receiver.wait_for(1)
+    assert got.verified and got.headers["host"] == f"localhost:{receiver.server.server_address[1]}"

@@ -107,7 +107,9 @@ def _recall(qs: list[dict[str, str]], results: list[list[dict[str, Any]]]) -> di
     normalised name (the corpus repeats names, as registers do; notes/search-baseline.md)."""
     hits = [q["key"] in {f"{i['country']}:{i['nationalId']}" for i in r[:5]} for q, r in zip(qs, results, strict=True)]
     equiv = [q["norm"] in {normalise_name(i["name"]) for i in r[:5]} for q, r in zip(qs, results, strict=True)]
-    return {"recall@5": round(sum(hits) / len(hits), 4), "recall@5_equiv": round(sum(equiv) / len(equiv), 4)}
+    kinds = {k: [e for q, e in zip(qs, equiv, strict=True) if q["kind"] == k] for k in {q["kind"] for q in qs}}
+    return {"recall@5": round(sum(hits) / len(hits), 4), "recall@5_equiv": round(sum(equiv) / len(equiv), 4),
+            "recall@5_equiv_by_kind": {k: round(sum(v) / len(v), 4) for k, v in sorted(kinds.items())}}
 
 
 def warm(url: str, engine: Any, paths: list[Path]) -> None:

@@ -33,6 +33,10 @@ KEY_SCHEMES = frozenset({"bearerAuth", "apiKeyQuery"})
 TAGS: list[dict[str, str]] = [
     {"name": "Account", "description": "The current API key, its plan, limits and usage."},
     {"name": "Companies", "description": "Company records by country and national identifier (spec 4.4)."},
+    {"name": "Search", "description": "Finding companies and people by name, address or identifier: fuzzy "
+     "search, autocomplete with highlights, addresses, people, resolve and match (spec 4.4, 4.5, 4.7)."},
+    {"name": "Reconcile", "description": "OpenRefine Reconciliation Service API 0.2: manifest, query batches, "
+     "suggest, preview and data extension (spec 4.5). Send the key as `?api_key=`."},
     {"name": "Code lists", "description": "Reference tables (spec 2.6, 4.3): NACE, legal forms, regions, "
      "districts, municipalities, countries, bank codes. No key needed."},
     {"name": "Monitoring", "description": "Per-company subscriptions to insolvency flips (Standard Webhooks, at "

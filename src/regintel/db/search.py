@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Connection
@@ -25,7 +25,7 @@ def companies_by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Row]:
     wanted = list(dict.fromkeys(ids))
     for start in range(0, len(wanted), 900):
         for row in conn.execute(select(*SUMMARY).where(companies.c.id.in_(wanted[start:start + 900]))).mappings():
-            out[int(row["id"])] = row
+            out[int(row["id"])] = cast(Row, row)
     return out
 
 
@@ -48,7 +48,7 @@ def companies_by_national_id(conn: Connection, pairs: Sequence[tuple[str, str]])
         return []
     wanted = set(pairs)
     rows = conn.execute(select(*SUMMARY).where(companies.c.national_id.in_(sorted({p[1] for p in pairs}))))
-    return [r for r in rows.mappings() if (r["country"], r["national_id"]) in wanted]
+    return [cast(Row, r) for r in rows.mappings() if (r["country"], r["national_id"]) in wanted]
 
 
 def company_ids_by_identifier(conn: Connection, kinds: Sequence[str], value: str) -> list[int]:
@@ -69,7 +69,7 @@ def companies_at_address(conn: Connection, address_norm: str, country: str | Non
     total = int(conn.execute(select(func.count()).select_from(companies).where(*where)).scalar_one())
     rows = conn.execute(select(*SUMMARY).where(*where).order_by(companies.c.name_norm, companies.c.id)
                         .limit(limit).offset(offset)).mappings()
-    return list(rows), total
+    return [cast(Row, r) for r in rows], total
 
 
 def address_counts(conn: Connection, address_norms: Sequence[str], country: str | None) -> dict[str, int]:
@@ -83,14 +83,14 @@ def address_counts(conn: Connection, address_norms: Sequence[str], country: str 
 
 
 def person_by_key(conn: Connection, key: str) -> Row | None:
-    return conn.execute(select(people).where(people.c.person_key == key)).mappings().first()
+    return cast(Row | None, conn.execute(select(people).where(people.c.person_key == key)).mappings().first())
 
 
 def people_by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Row]:
     out: dict[int, Row] = {}
     for start in range(0, len(ids), 900):
         for row in conn.execute(select(people).where(people.c.id.in_(list(ids[start:start + 900])))).mappings():
-            out[int(row["id"])] = row
+            out[int(row["id"])] = cast(Row, row)
     return out
 
 
@@ -106,4 +106,4 @@ def roles_of_people(conn: Connection, person_ids: Sequence[int], *, current_only
              .order_by(roles.c.person_id, companies.c.name_norm, roles.c.role))
     if current_only:
         query = query.where(or_(roles.c.until.is_(None), roles.c.until >= func.current_date()))
-    return list(conn.execute(query).mappings())
+    return [cast(Row, r) for r in conn.execute(query).mappings()]

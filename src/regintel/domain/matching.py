@@ -1,7 +1,7 @@
 """How alike a query and a candidate name are, whatever the index that found the candidate.
 
 Both sides are normalised words (`domain.names`). Each query word takes its best partner among the
-candidate's words (so word order does not matter), by Levenshtein similarity; the unfinished last
+candidate's words (so word order does not matter), by edit-distance similarity; the unfinished last
 word of an autocomplete query may match the start of a word. The words joined without spaces are
 compared too, which forgives "auto servis" for "autoservis".
 """
@@ -12,7 +12,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from regintel.domain.names import fold
 
@@ -28,9 +28,10 @@ class NameScore:
 
 
 def word_similarity(q: str, c: str, prefix: bool = False) -> float:
-    sim = Levenshtein.normalized_similarity(q, c)
+    """Optimal-string-alignment similarity: a swap of two neighbouring letters is one edit."""
+    sim = OSA.normalized_similarity(q, c)
     if prefix and len(c) > len(q) >= 2:
-        sim = max(sim, Levenshtein.normalized_similarity(q, c[:len(q)]))
+        sim = max(sim, OSA.normalized_similarity(q, c[:len(q)]))
     return float(sim)
 
 
@@ -55,7 +56,7 @@ def name_score(query: list[str], candidate: list[str], prefix: bool = False) -> 
             matched[best_j] = best
     words = total / sum(len(q) for q in query)
     coverage = sum(len(c) for c, m in zip(candidate, matched, strict=True) if m >= MATCHED) / sum(map(len, candidate))
-    joined = float(Levenshtein.normalized_similarity("".join(query), "".join(candidate)))
+    joined = float(OSA.normalized_similarity("".join(query), "".join(candidate)))
     weight = 0.85 if prefix else 0.7
     score = max(weight * words + (1 - weight) * coverage, joined if not prefix else 0.0)
     return NameScore(round(min(score, 0.999), 4), round(words, 4), round(coverage, 4), False)

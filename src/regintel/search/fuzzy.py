@@ -10,7 +10,8 @@ import tantivy
 
 from regintel.search.base import Filters, QueryWords
 
-EXACT_BOOST = 2.0
+EXACT_SCORE = 2.0
+TIE_BREAK = 0.01  # BM25 of a word is ~1-15: times this it never outweighs a matched word
 MAX_WORDS = 8
 
 
@@ -23,27 +24,35 @@ def edit_distance(word: str) -> int:
 
 
 def _word(schema: tantivy.Schema, field: str, word: str, prefix: bool) -> tantivy.Query:
+    """A matched word scores a constant: EXACT_SCORE as written, 1 within the edit distance or as a
+    prefix. Constant, because BM25 would let short names that match one common word crowd out of the
+    candidate list a name that matches every word, one of them mistyped."""
     Q = tantivy.Query
-    exact = Q.boost_query(Q.term_query(schema, field, word), EXACT_BOOST)
+    exact = Q.const_score_query(Q.term_query(schema, field, word), EXACT_SCORE)
     distance = edit_distance(word)
     if prefix and len(word) >= 2:
         # prefix Levenshtein: the word is within `distance` of the start of an indexed term
-        fuzzy = Q.fuzzy_term_query(schema, field, word, distance=min(distance, 1), prefix=True)
+        fuzzy = Q.fuzzy_term_query(schema, field, word, distance=distance, prefix=True)
     elif distance:
         fuzzy = Q.fuzzy_term_query(schema, field, word, distance=distance)
     else:
         return exact
-    return Q.disjunction_max_query([exact, fuzzy])
+    return Q.disjunction_max_query([exact, Q.const_score_query(fuzzy, 1.0)])
 
 
 def build_query(schema: tantivy.Schema, field: str, query: QueryWords) -> list[tuple[Any, tantivy.Query]]:
     """One `Must` clause: the words as optional clauses of which most must match (one word may be
-    missing or mistyped beyond the rules when the query has three or more)."""
+    missing or mistyped beyond the rules when the query has three or more), and a faint BM25 of the
+    exact words to order names that match equally (shorter and rarer first)."""
+    Q = tantivy.Query
     words = list(query.words[:MAX_WORDS])
     clauses = [(tantivy.Occur.Should, _word(schema, field, w, query.prefix and i == len(words) - 1))
                for i, w in enumerate(words)]
     need = max(1, len(words) - 1) if len(words) >= 3 and not query.loose else 1
-    return [(tantivy.Occur.Must, tantivy.Query.boolean_query(clauses, minimum_number_should_match=need))]
+    tie_break = Q.boost_query(Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, field, w))
+                                               for w in words]), TIE_BREAK)
+    return [(tantivy.Occur.Must, Q.boolean_query(clauses, minimum_number_should_match=need)),
+            (tantivy.Occur.Should, tie_break)]
 
 
 def filter_clauses(schema: tantivy.Schema, filters: Filters) -> list[tuple[Any, tantivy.Query]]:

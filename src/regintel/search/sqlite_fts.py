@@ -75,18 +75,19 @@ class SqliteFtsBackend:
         return "(" + " OR ".join(quoted) + ")"
 
     def _vocabulary(self, conn: Connection, table: str, column: str) -> list[str]:
-        stamp = _state(conn).get("companies_at")
+        stamp = str(_state(conn).get("companies_at"))
         key = f"{table}.{column}"
         with self._lock:
             cached = self._vocab.get(key)
-            if cached is None or cached[0] != stamp:
-                vocab_table = f"{table}_vocab"
-                if not _exists(conn, vocab_table):
-                    return []
-                rows = conn.execute(text(f"SELECT term FROM {vocab_table} WHERE col = :c"), {"c": column})
-                cached = (stamp, [r[0] for r in rows])
-                self._vocab[key] = cached
-            return cached[1]
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+            vocab_table = f"{table}_vocab"
+            if not _exists(conn, vocab_table):
+                return []
+            rows = conn.execute(text(f"SELECT term FROM {vocab_table} WHERE col = :c"), {"c": column})
+            terms = [str(r[0]) for r in rows]
+            self._vocab[key] = (stamp, terms)
+            return terms
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -136,7 +137,8 @@ class SqliteFtsBackend:
         if not _exists(conn, "search_state"):
             return IndexStatus(self.name, False, 0, None, "search_fts")
         count = int(conn.execute(text("SELECT count(*) FROM search_fts")).scalar_one())
-        return IndexStatus(self.name, True, count, _state(conn).get("companies_at"), "search_fts")
+        stamp = _state(conn).get("companies_at")
+        return IndexStatus(self.name, True, count, str(stamp) if stamp else None, "search_fts")
 
 
 def _write(conn: Connection, table: str, people_table: str, companies: Iterable[list[docs.CompanyDoc]],
@@ -158,7 +160,7 @@ def _write(conn: Connection, table: str, people_table: str, companies: Iterable[
 
 
 def _filters(filters: Filters) -> tuple[str, dict[str, object]]:
-    where, params = "", {}
+    where, params = "", dict[str, object]()
     if filters.country:
         where += " AND country = :country"
         params["country"] = filters.country

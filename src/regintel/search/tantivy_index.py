@@ -81,7 +81,7 @@ class TantivyBackend:
             clauses += filter_clauses(schema, filters)
         searcher = opened.index.searcher()
         hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
-        return [int(v) for v in searcher.fast_field_values(id_field, [addr for _, addr in hits])]
+        return [int(v or 0) for v in searcher.fast_field_values(id_field, [addr for _, addr in hits])]
 
     def _reader(self) -> _Open | None:
         """The open generation, reopened when `CURRENT` moved and reloaded when a writer committed."""

@@ -20,6 +20,7 @@ from regintel.api.routers.docs import templates
 from regintel.api.search_index import SearchIndex
 from regintel.errors import NotFound, ValidationFailed
 from regintel.services import reconcile as svc
+from regintel.services.reconcile_props import PROPERTIES
 from regintel.services.search import address_text
 
 router = APIRouter(prefix="/api/v1/reconcile", tags=["Reconcile"])
@@ -75,7 +76,7 @@ _DESC = ("OpenRefine Reconciliation Service API 0.2. Without parameters: the ser
          "(a JSON batch `{\"q0\": {\"query\": \"Slovnaft\", \"type\": \"company\", \"limit\": 3, \"properties\": "
          "[{\"pid\": \"country\", \"v\": \"SK\"}]}}`): candidates `{id, name, score (0-100), match, type, features}` "
          "per query. With `extend` (`{\"ids\": [\"SK:31322832\"], \"properties\": [{\"id\": \"status\"}]}`): "
-         "property values. Properties: " + ", ".join(svc.PROPERTIES) + ". Answers are the protocol's own JSON, "
+         "property values. Properties: " + ", ".join(PROPERTIES) + ". Answers are the protocol's own JSON, "
          "not the envelope. Authenticate with `?api_key=`.")
 
 

@@ -151,7 +151,7 @@ def _resolve(request: Request, conn: Any, index: Any, body: ResolveIn) -> Respon
     if best is None:
         raise NotFound(f"No entity passes the threshold {body.threshold} for {body.q!r}",
                        details={"candidates": nearest})
-    data = {"entity": resolve_svc.summary(best.row), "score": round(best.score, 4),
+    data = {"entity": svc.summary(best.row), "score": round(best.score, 4),
             "reasons": resolve_svc.reasons(best), "alternatives": nearest}
     return ok(request, data)
 

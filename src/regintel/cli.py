@@ -279,3 +279,4 @@ def demo() -> None:
                                                        s.rejected)))
     console.print(table)
     console.print("licences and attribution: GET /api/v1/public/data-sources")
+    _refresh_search(engine, settings)

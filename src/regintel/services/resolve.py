@@ -72,15 +72,19 @@ def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: in
         ids = backend.candidates(conn, "companies", QueryWords(tuple(words), loose=True), Filters(ev.country), 100)
         for cid in ids:
             found.setdefault(cid, Candidate({}, 0.0, {}))
-    rows = db.companies_by_ids(conn, list(found))
+    # score on the few columns it needs, then read whole rows for the ones returned
+    light = {int(r.id): r._mapping for r in db.light_by_ids(conn, list(found))}
     out = []
     for cid, cand in found.items():
-        if cid not in rows or (ev.country and rows[cid]["country"] != ev.country):
+        if cid not in light or (ev.country and light[cid]["country"] != ev.country):
             continue
-        cand.row = rows[cid]
+        cand.row = light[cid]
         _score(cand, words, ev)
         out.append(cand)
     out.sort(key=lambda c: (-c.score, c.row["status"] != "active", len(c.row["name_norm"] or ""), c.row["id"]))
+    rows = db.companies_by_ids(conn, [int(c.row["id"]) for c in out[:limit]])
+    for cand in out[:limit]:
+        cand.row = rows[int(cand.row["id"])]
     return out[:limit]
 
 

@@ -19,6 +19,8 @@ from pathlib import Path
 from searchlib import ROOT, bulk_fill, make_key, settings_for
 
 from regintel.api.app import create_app
+from regintel.db.engine import make_engine
+from regintel.search import refresh_index
 from tests.search.evaluate import ENDPOINTS, evaluate, load_queries
 
 
@@ -33,11 +35,11 @@ def main() -> None:
     print("filling", url, bulk_fill(url, args.corpus))
     from fastapi.testclient import TestClient
 
-    client = TestClient(create_app(settings_for(url, work / "data", args.backend)))
-    params = {"api_key": make_key(url)}
+    settings = settings_for(url, work / "data", args.backend)
     started = time.perf_counter()
-    client.get("/api/v1/companies/search", params=params | {"q": "warm up"})
-    print(f"index ready in {time.perf_counter() - started:.1f} s")
+    print("index:", refresh_index(make_engine(url), settings), f"in {time.perf_counter() - started:.1f} s")
+    client = TestClient(create_app(settings))
+    params = {"api_key": make_key(url)}
     report = evaluate(client, params, load_queries())
     kinds = sorted({k for r in report.values() for k in r["kinds"]})
     print(f"\n{'endpoint':<13}{'n':>5}{'r@1':>7}{'r@5':>7}{'r@5eq':>7}   " + " ".join(f"{k[:11]:>11}" for k in kinds))

@@ -29,10 +29,13 @@ _TARGETS = {"companies": ("companies", "name_norm"), "addresses": ("companies", 
 class PgTrgmBackend:
     name = "pg_trgm"
 
+    def __init__(self) -> None:
+        self._extension = False
+
     def candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
                    limit: int) -> list[int]:
-        if not query.words:
-            return []
+        if not query.words or not self._has_extension(conn):
+            return []  # being built (the first refresh creates the extension and indexes)
         table, column = _TARGETS[collection]
         where, params = "", {}
         if collection != "people":
@@ -44,9 +47,15 @@ class PgTrgmBackend:
         # SET LOCAL lasts until the request's transaction ends; work_mem: notes/search-baseline.md
         conn.execute(text(f"SET LOCAL pg_trgm.word_similarity_threshold = {THRESHOLD}"))
         conn.execute(text("SET LOCAL work_mem = '64MB'"))
-        sql = (f"SELECT id FROM {table} WHERE :q <% {column}{where} "
-               f"ORDER BY word_similarity(:q, {column}) DESC, id LIMIT :n")
+        sql = (f"SELECT id FROM {table} WHERE CAST(:q AS text) <% {column}{where} "
+               f"ORDER BY word_similarity(CAST(:q AS text), {column}) DESC, id LIMIT :n")
         return [int(i) for i in conn.execute(text(sql), {"q": " ".join(query.words), "n": limit, **params}).scalars()]
+
+    def _has_extension(self, conn: Connection) -> bool:
+        if not self._extension:
+            found = conn.execute(text("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'")).first()
+            self._extension = found is not None
+        return self._extension
 
     def rebuild(self, conn: Connection) -> int:
         """Create the extension and the indexes; REINDEX them when they exist."""

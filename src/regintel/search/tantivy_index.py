@@ -63,7 +63,8 @@ class TantivyBackend:
     def __init__(self, root: Path):
         self.root = root
         self._open: _Open | None = None
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the open reader; held for microseconds
+        self._writing = threading.Lock()  # one writer at a time in this process; held for a whole build
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -132,7 +133,7 @@ class TantivyBackend:
         """Build when missing; otherwise index the rows changed since the watermark (a rebuild when
         they are a fifth of the index or more). With more than `max_inline` rows to do, do nothing and
         answer "deferred" (the caller runs it in the background)."""
-        with self._lock:
+        with self._writing:
             generation = self._current()
             if generation is None:
                 if max_inline is not None and docs.company_count(conn) > max_inline:

@@ -19,7 +19,7 @@ from regintel.db.schema import (
     latest_financials,
     lei_records,
 )
-from regintel.db.sql_hints import Rare, Unindexed
+from regintel.db.sql_hints import Common, Rare, Unindexed
 from regintel.domain.identifiers import parse_country
 from regintel.domain.nace import parse_nace_query, prefix_range, section_range
 from regintel.domain.names import normalise_name
@@ -76,7 +76,7 @@ def _upper_in(column: Any) -> Callable[[list[str]], Clause]:
 
 def _flag(column: Any) -> Callable[[bool], Clause]:
     # `= true()` is what the partial indexes are declared on (SQLite proves usability from the text).
-    return lambda value: column == true() if value else column == false()
+    return lambda value: column == true() if value else Common(column == false())
 
 
 def _prefix(column: Any, value: str) -> Clause:
@@ -102,7 +102,7 @@ def _nace(values: list[str], ref: Reference) -> Clause:
 
 def _size(values: list[str], ref: Reference) -> Clause:
     bands = {b for v in values for b in ref.size_bands.get(v.lower(), [v])}
-    return c.size_class.in_(sorted(bands))
+    return Common(c.size_class.in_(sorted(bands)))  # a handful of classes: each holds many companies
 
 
 def _name(value: str) -> Clause:
@@ -154,17 +154,18 @@ def _present(column: Any, rare: bool = False) -> Callable[[bool], Clause]:
     def build(value: bool) -> Clause:
         if not value:
             return column.is_(None)
-        return Rare(column > "") if rare else column > ""
+        return Rare(column > "") if rare else Common(column > "")
     return build
 
 
 _BUILDERS: dict[str, Callable[..., Clause]] = {
-    "country": lambda values: c.country.in_([parse_country(v) for v in values]), "status": _in(c.status), "legal_form": _in(c.legal_form),
+    "country": lambda values: Common(c.country.in_([parse_country(v) for v in values])),
+    "status": lambda values: Common(c.status.in_(values)), "legal_form": _in(c.legal_form),
     "name_contains": _name, "source": _source,
     "in_bankruptcy": _flag(c.in_bankruptcy), "in_restructuring": _flag(c.in_restructuring),
     "in_liquidation": _flag(c.in_liquidation),
     "insolvent": lambda v: or_(c.in_bankruptcy == true(), c.in_restructuring == true()) if v
-    else and_(c.in_bankruptcy == false(), c.in_restructuring == false()),
+    else Common(and_(c.in_bankruptcy == false(), c.in_restructuring == false())),
     "nace": _nace, "size_class": _size,
     "employees_min": lambda v: c.employees >= v, "employees_max": lambda v: c.employees <= v,
     "region": _in(c.region_code), "district": _in(c.district_code), "municipality": _in(c.municipality_code),

@@ -83,3 +83,26 @@ def _compile_unordered(element: Unordered, compiler: Any, **kw: Any) -> str:
 @compiles(Unordered, "sqlite")
 def _compile_unordered_sqlite(element: Unordered, compiler: Any, **kw: Any) -> str:
     return "(" + str(compiler.process(element.clause, **kw)) + " || '')"
+
+
+class Common(ColumnElement[bool]):
+    """A condition most rows meet (a country holds millions of companies, most are active), told to the
+    SQLite planner with `likelihood(…, 0.9)` so that it drives the query from the other, specific
+    filter's index, whose second column is the country (`(nace, country)`: both answered in the index)."""
+
+    inherit_cache = True
+    type = NullType()
+    _traverse_internals = [("clause", InternalTraversal.dp_clauseelement)]
+
+    def __init__(self, clause: ColumnElement[bool]):
+        self.clause = clause
+
+
+@compiles(Common)
+def _compile_common(element: Common, compiler: Any, **kw: Any) -> str:
+    return str(compiler.process(element.clause, **kw))
+
+
+@compiles(Common, "sqlite")
+def _compile_common_sqlite(element: Common, compiler: Any, **kw: Any) -> str:
+    return "likelihood(" + str(compiler.process(element.clause, **kw)) + ", 0.9)"

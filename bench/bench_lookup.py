@@ -167,7 +167,8 @@ def export_rate(engine: Engine, rows: int) -> dict[str, Any]:
     cache = ResultCache()
     with engine.connect() as conn:
         ref = advanced_search.reference(conn, cache)
-        cond, _ = advanced_search.planned(conn, CompanyFilters(), ref)
+        cond, _ = advanced_search.export_plan(conn, CompanyFilters(), ref, company_export.ROW_CAP,
+                                              company_export.PAGE)
     started = time.perf_counter()
     size = sum(len(chunk) for chunk in iter_csv(company_export.iter_rows(engine, cond, ref, "http://bench", rows),
                                                  company_export.COLUMNS))

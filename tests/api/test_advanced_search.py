@@ -115,6 +115,7 @@ def test_filters(client, auth, data):
 def test_filters_walking_the_sort_index(client, auth, data, monkeypatch):
     """Many matches switch to the plan that walks the sort index (conditions tested row by row)."""
     monkeypatch.setattr(advanced_search, "WALK_MIN", 1)
+    monkeypatch.setattr(advanced_search, "_size", lambda conn: 0)
     assert _wrong(client, auth, CASES) == {}
     for sort in ("founded_on", "revenue", "updated_at"):
         assert _wrong(client, auth, CASES[::3], sort=sort) == {}
@@ -136,6 +137,7 @@ def test_envelope_item_and_meta(client, auth, data):
 def test_sorting_and_pages(client, auth, data, monkeypatch, walk):
     if walk:
         monkeypatch.setattr(advanced_search, "WALK_MIN", 1)
+        monkeypatch.setattr(advanced_search, "_size", lambda conn: 0)
 
     def order(**params):
         return [c["nationalId"] for c in assert_envelope(client.get(URL, params=params, headers=auth))]

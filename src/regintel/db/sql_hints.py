@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement
+from sqlalchemy import ColumnElement, Integer, Numeric
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import NullType
@@ -63,9 +63,9 @@ def _compile_rare_sqlite(element: Rare, compiler: Any, **kw: Any) -> str:
 
 
 class Unordered(ColumnElement[Any]):
-    """A grouping key the SQLite planner must not read in index order (`key || ''`): under a selective
-    condition (a flag, an LEI) it should find the few rows by the condition's index and group them,
-    not walk every row in key order to test the condition."""
+    """A grouping or sort key the SQLite planner must not read in index order (`key || ''`): under a
+    selective condition (a flag, an LEI, a region) it should find the few rows by the condition's index
+    and group or sort them, not walk every row in key order to test the condition."""
 
     inherit_cache = True
     _traverse_internals = [("clause", InternalTraversal.dp_clauseelement)]
@@ -82,7 +82,9 @@ def _compile_unordered(element: Unordered, compiler: Any, **kw: Any) -> str:
 
 @compiles(Unordered, "sqlite")
 def _compile_unordered_sqlite(element: Unordered, compiler: Any, **kw: Any) -> str:
-    return "(" + str(compiler.process(element.clause, **kw)) + " || '')"
+    # `+ 0` for numbers (text would order 9 after 10), `|| ''` for text and the ISO dates SQLite stores.
+    suffix = " + 0" if isinstance(element.type, (Integer, Numeric)) else " || ''"
+    return "(" + str(compiler.process(element.clause, **kw)) + suffix + ")"
 
 
 class Common(ColumnElement[bool]):

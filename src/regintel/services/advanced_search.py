@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.db import company_filters as filters_db
 from regintel.db.company_filters import Conditions, Reference, base_query, c, conditions, lf, unindexed
+from regintel.db.sql_hints import Unordered
 from regintel.db.stats import data_version
 from regintel.errors import ValidationFailed
 from regintel.services.company_filters import CompanyFilters
@@ -27,9 +28,10 @@ from regintel.services.result_cache import ResultCache
 
 COUNT_CAP = 10_000
 MAX_WINDOW = 10_000
-# From this many matches on, a page is read by walking the sort index and testing the filters row by
-# row (about per_page × table/matches rows); below it, the filters' indexes find every match and the
-# few are sorted. Either way a page costs a bounded number of row reads.
+# A page is read one of two ways. Walking the sort index and testing the filters row by row reads about
+# (offset + per_page) × companies / matches rows; finding every match by the filters' indexes and
+# sorting them reads about `matches` rows. The walk wins once matches² > (offset + per_page) ×
+# companies, and always beyond the count cap; never below WALK_MIN matches.
 WALK_MIN = 2_000
 SORTS = ("name", "founded_on", "revenue", "updated_at")
 FINANCIAL_COLUMNS = (lf.year.label("fin_year"), lf.currency.label("fin_currency"), lf.revenue.label("fin_revenue"),
@@ -45,11 +47,28 @@ def reference(conn: Connection, cache: ResultCache) -> Reference:
 
 
 def planned(conn: Connection, filters: CompanyFilters, ref: Reference) -> tuple[Conditions, int]:
-    """The conditions to read matches with, and the match count (up to COUNT_CAP + 1): with many
-    matches the conditions are left to row-by-row tests so that the walk follows the sort order."""
+    """The conditions and the match count (up to COUNT_CAP + 1)."""
     cond = conditions(filters, ref)
-    total = count(conn, cond)
-    return (unindexed(cond) if total >= WALK_MIN else cond), total
+    return cond, count(conn, cond)
+
+
+def export_plan(conn: Connection, filters: CompanyFilters, ref: Reference, row_cap: int,
+                page: int) -> tuple[Conditions, int]:
+    """Conditions for a keyset walk in id order, and the matches (counted up to `row_cap` + 1).
+
+    Each page of `page` rows either re-finds the remaining matches by the filters' indexes (about
+    matches² / page reads in all) or follows the primary key testing every row (one pass over all
+    companies): the first while matches² / page < companies."""
+    cond = conditions(filters, ref)
+    total = count(conn, cond, cap=row_cap)
+    walk = total * total > page * _size(conn)
+    return (unindexed(cond) if walk else cond), total
+
+
+def _key(column: Any, walk: bool) -> Any:
+    """The sort key as the plan needs it: read in index order when walking, sorted after finding the few
+    matches otherwise (SQLite without statistics would walk the sort index either way)."""
+    return column if walk else Unordered(column)
 
 
 def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: str, direction: str, page: int,
@@ -61,8 +80,16 @@ def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: s
             f"page × per_page may reach at most {MAX_WINDOW} rows; narrow the filters or use the CSV export",
             details=[{"field": "page", "in": "query", "message": f"beyond the first {MAX_WINDOW} rows"}])
     cond, total = planned(conn, filters, ref)
-    rows = _page(conn, cond, sort, direction == "desc", offset, per_page) if total else []
+    walk = total >= WALK_MIN and (total > COUNT_CAP or total * total > (offset + per_page) * _size(conn))
+    # Walking, the conditions are left to row-by-row tests so that the plan follows the sort index.
+    page_cond = unindexed(cond) if walk else cond
+    rows = _page(conn, page_cond, sort, direction == "desc", offset, per_page, walk) if total else []
     return [item(r) for r in rows], min(total, COUNT_CAP), total <= COUNT_CAP
+
+
+def _size(conn: Connection) -> int:
+    """About how many companies there are: the highest id (one index seek, not a count)."""
+    return int(conn.execute(select(func.max(c.id))).scalar() or 0)
 
 
 def count(conn: Connection, cond: Conditions, cap: int = COUNT_CAP) -> int:
@@ -71,29 +98,41 @@ def count(conn: Connection, cond: Conditions, cap: int = COUNT_CAP) -> int:
     return int(conn.execute(select(func.count()).select_from(inner)).scalar_one())
 
 
-def _page(conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int,
-          limit: int) -> list[Mapping[str, Any]]:
-    columns = (*companies_columns(), *FINANCIAL_COLUMNS)
+def _page(conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int,
+          walk: bool) -> list[Mapping[str, Any]]:
+    """The page's ids in order (a sort that carries only the key and the id), then their rows."""
+    ids = _page_ids(conn, cond, sort, desc, offset, limit, walk)
+    if not ids:
+        return []
+    query = base_query(Conditions([c.id.in_(ids)], False), *companies_columns(), *FINANCIAL_COLUMNS,
+                       outer_financials=True)
+    rows = {r["id"]: r for r in conn.execute(query).mappings()}
+    return [rows[i] for i in ids if i in rows]
+
+
+def _page_ids(conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int,
+              walk: bool) -> list[int]:
     if sort in ("name", "updated_at"):
-        key = c.name_norm if sort == "name" else c.updated_at
+        key = _key(c.name_norm if sort == "name" else c.updated_at, walk)
         order = [key.desc(), c.id.desc()] if desc else [key.asc(), c.id.asc()]
-        query = base_query(cond, *columns, outer_financials=True).order_by(*order)
-        return list(conn.execute(query.offset(offset).limit(limit)).mappings())
-    key = c.founded_on if sort == "founded_on" else lf.revenue
-    keyed = Conditions([*cond.where, key.is_not(None)], cond.needs_financials or sort == "revenue")
+        query = base_query(cond, c.id, outer_financials=cond.needs_financials).order_by(*order)
+        return list(conn.execute(query.offset(offset).limit(limit)).scalars())
+    column = c.founded_on if sort == "founded_on" else lf.revenue
+    keyed = Conditions([*cond.where, column.is_not(None)], cond.needs_financials or sort == "revenue")
+    key = _key(column, walk)
     order = [key.desc(), c.id.desc()] if desc else [key.asc(), c.id.asc()]
     # Sorting by revenue walks latest_financials' index: an inner join lets the planner start there.
-    query = base_query(keyed, *columns, outer_financials=sort != "revenue").order_by(*order)
-    rows = list(conn.execute(query.offset(offset).limit(limit)).mappings())
-    if len(rows) == limit:
-        return rows
+    by_revenue = sort == "revenue"
+    query = base_query(keyed, c.id, outer_financials=cond.needs_financials and not by_revenue).order_by(*order)
+    ids = list(conn.execute(query.offset(offset).limit(limit)).scalars())
+    if len(ids) == limit:
+        return ids
     # The rows without a value follow, by id; how many rows with a value came before this page decides
     # where in them the page starts.
-    with_value = offset + len(rows) if rows or not offset else count(conn, keyed, cap=MAX_WINDOW)
-    empty = Conditions([*cond.where, key.is_(None)], cond.needs_financials)
-    query = base_query(empty, *columns, outer_financials=True).order_by(c.id.asc())
-    rest = conn.execute(query.offset(max(0, offset - with_value)).limit(limit - len(rows))).mappings()
-    return rows + list(rest)
+    with_value = offset + len(ids) if ids or not offset else count(conn, keyed, cap=MAX_WINDOW)
+    empty = Conditions([*cond.where, column.is_(None)], cond.needs_financials)
+    query = base_query(empty, c.id, outer_financials=by_revenue or cond.needs_financials).order_by(c.id.asc())
+    return ids + list(conn.execute(query.offset(max(0, offset - with_value)).limit(limit - len(ids))).scalars())
 
 
 def companies_columns() -> tuple[Any, ...]:

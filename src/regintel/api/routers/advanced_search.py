@@ -69,8 +69,9 @@ def advanced_search(request: Request, conn: DbConn, _key: ApiKey, cache: Results
 def advanced_search_csv(request: Request, conn: DbConn, _key: ApiKey, cache: Results, settings: AppSettings,
                         query: Annotated[ExportQuery, Query()]) -> StreamingResponse:
     ref = svc.reference(conn, cache)
-    cond, total = svc.planned(conn, query, ref)  # 4xx/501 before the first byte is sent
+    # Errors (422, 501) come before the first byte is sent.
+    cond, total = svc.export_plan(conn, query, ref, export.ROW_CAP, export.PAGE)
     rows = export.iter_rows(request.app.state.engine, cond, ref, settings.base_url, query.limit) if total else iter(())
     headers = {"Content-Disposition": 'attachment; filename="companies.csv"',
-               "X-Total-Count": str(min(total, svc.COUNT_CAP)) + ("" if total <= svc.COUNT_CAP else "+")}
+               "X-Total-Count": str(min(total, export.ROW_CAP)) + ("" if total <= export.ROW_CAP else "+")}
     return StreamingResponse(iter_csv(rows, export.COLUMNS), media_type="text/csv; charset=utf-8", headers=headers)

@@ -4,8 +4,8 @@ legal-form suffixes ("s. r. o.", "spol. s r.o.", "a.s.", "Ltd", "GmbH", …) are
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 import unicodedata
+from functools import lru_cache
 
 # Letters that NFKD does not decompose into base + combining mark.
 _SPECIAL = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "đ": "d", "ł": "l", "þ": "th", "œ": "oe",

@@ -4,9 +4,9 @@ and ownership edges. Each runs inside the batch transaction of `Loader.flush`.""
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from datetime import UTC, datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, or_, select

@@ -167,3 +167,18 @@ def test_stats_bankrupt_csv(client, loaded):
     rows = list(csv.reader(lines[2:]))
     assert ["SK", "2024-05", "0", "1"] in rows and ["SK", "2024-08", "0", "0"] not in rows
     assert ["CZ", "2024-08", "1", "0"] in rows
+
+
+def test_cached_until_the_data_changes(client, engine, loaded):
+    first = client.get(f"{BASE}.json", params={"scope": "any"})
+    assert first.json()["meta"]["cached"] is False
+    again = client.get(f"{BASE}.json", params={"scope": "any"})
+    assert again.json()["meta"]["cached"] is True and again.json()["data"] == first.json()["data"]
+    load_companies(engine, CompanyRecord(country="CZ", national_id=CZ_ICO, in_bankruptcy=False), source=CZ_REGISTER)
+    fresh = client.get(f"{BASE}.json", params={"scope": "any", "phase": "start"})
+    assert fresh.json()["meta"]["cached"] is False
+    ended = assert_envelope(client.get(f"{BASE}.json", params={"scope": "any", "phase": "end"}))["items"]
+    assert (ended[0]["ico"], ended[0]["kind"], ended[0]["phase"]) == (CZ_ICO, "register", "end")
+    stats = client.get("/api/v1/public/stats/bankrupt")
+    assert client.get("/api/v1/public/stats/bankrupt").json()["meta"]["cached"] is True
+    assert stats.json()["meta"]["cached"] is False

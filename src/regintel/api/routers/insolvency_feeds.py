@@ -13,9 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.api.deps import AppSettings, DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
+from regintel.api.result_cache import Results
 from regintel.domain.identifiers import parse_country
 from regintel.render.feeds import to_atom, to_feed_csv, to_rss
 from regintel.services import insolvency_feeds as svc
+from regintel.services.stats import cached
 
 router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit])
 
@@ -70,9 +72,19 @@ def _headers(feed: svc.InsolvencyFeed) -> dict[str, str]:
             "Link": f'<{svc.LICENCE["url"]}>; rel="license"'}
 
 
-def _feed(conn: Any, settings: Any, scope: str, phase: str, country: str | None, limit: int) -> svc.InsolvencyFeed:
-    return svc.recent(conn, scope=scope, phase=phase, country=_country(country), limit=limit,
-                      base_url=settings.base_url)
+def _feed(conn: Any, cache: Any, settings: Any, scope: str, phase: str, country: str | None,
+          limit: int) -> tuple[svc.InsolvencyFeed, bool]:
+    """The feed's data, computed once per data version and kept up to 15 minutes (spec 8)."""
+    cc = _country(country)
+    return cached(conn, cache, ("insolvency-feed", scope, phase, cc, limit), lambda: svc.recent(
+        conn, scope=scope, phase=phase, country=cc, limit=limit, base_url=settings.base_url))
+
+
+def _stats(conn: Any, cache: Any, settings: Any, scope: str, country: str | None, months: int,
+           limit: int) -> tuple[dict[str, Any], bool]:
+    cc, today = _country(country), datetime.now(UTC).date()
+    return cached(conn, cache, ("stats-bankrupt", scope, cc, months, limit, today), lambda: svc.bankrupt_stats(
+        conn, scope=scope, country=cc, months=months, limit=limit, base_url=settings.base_url, today=today))
 
 
 def _self(request: Request, settings: Any) -> str:
@@ -87,37 +99,37 @@ def _xml(request: Request, settings: Any, feed: svc.InsolvencyFeed) -> Any:
 
 @router.get("/recent-bankruptcies.json", response_model=Envelope[FeedOut], summary="Recent bankruptcies (JSON)",
             description=_ABOUT + " Up to 200 items.")
-def feed_json(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "bankruptcy",
+def feed_json(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
               phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
-    feed = _feed(conn, settings, scope, phase, country, limit)
+    feed, hit = _feed(conn, cache, settings, scope, phase, country, limit)
     data = {"title": _xml(request, settings, feed).title, "scope": scope, "phase": phase,
             "country": feed.country, "licence": svc.LICENCE, "attribution": feed.attribution, "items": feed.items}
-    return ok(request, data, total=len(feed.items), headers=_headers(feed))
+    return ok(request, data, cached=hit, total=len(feed.items), headers=_headers(feed))
 
 
 @router.get("/recent-bankruptcies.rss", summary="Recent bankruptcies (RSS 2.0)", response_class=Response,
             responses=_RSS, description=_ABOUT + " As RSS 2.0, up to 200 items.")
-def feed_rss(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "bankruptcy",
+def feed_rss(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
              phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
-    feed = _feed(conn, settings, scope, phase, country, limit)
+    feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
     return Response(to_rss(_xml(request, settings, feed)), headers=_headers(feed),
                     media_type="application/rss+xml; charset=utf-8")
 
 
 @router.get("/recent-bankruptcies.atom", summary="Recent bankruptcies (Atom 1.0)", response_class=Response,
             responses=_ATOM, description=_ABOUT + " As Atom 1.0, up to 200 entries.")
-def feed_atom(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "bankruptcy",
+def feed_atom(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
               phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
-    feed = _feed(conn, settings, scope, phase, country, limit)
+    feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
     return Response(to_atom(_xml(request, settings, feed)), headers=_headers(feed),
                     media_type="application/atom+xml; charset=utf-8")
 
 
 @router.get("/recent-bankruptcies.csv", summary="Recent bankruptcies (CSV)", response_class=Response,
             responses=_CSV, description=_ABOUT + " As CSV, up to 500 rows; the first line is the attribution.")
-def feed_csv(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "bankruptcy",
+def feed_csv(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
              phase: Phase = "start", country: Country = None, limit: CsvLimit = 500) -> Response:
-    feed = _feed(conn, settings, scope, phase, country, limit)
+    feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
     body = to_feed_csv(feed.items, svc.COLUMNS, feed.attribution)
     return Response(body, media_type="text/csv; charset=utf-8", headers=_headers(feed) | {
         "Content-Disposition": 'inline; filename="recent-bankruptcies.csv"'})
@@ -131,20 +143,18 @@ _STATS = ("Insolvency statistics: companies now flagged per country (`current`),
 
 @router.get("/stats/bankrupt", response_model=Envelope[dict[str, Any]], summary="Bankruptcy statistics",
             description=_STATS + " At most 100 rows per list.")
-def stats(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "any", country: Country = None,
-          months: Months = 24, limit: StatsLimit = 100) -> Response:
-    data = svc.bankrupt_stats(conn, scope=scope, country=_country(country), months=months, limit=limit,
-                              base_url=settings.base_url, today=datetime.now(UTC).date())
+def stats(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "any",
+          country: Country = None, months: Months = 24, limit: StatsLimit = 100) -> Response:
+    data, hit = _stats(conn, cache, settings, scope, country, months, limit)
     feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
-    return ok(request, data, headers=_headers(feed))
+    return ok(request, data, cached=hit, headers=_headers(feed))
 
 
 @router.get("/stats/bankrupt.csv", summary="Bankruptcy statistics (CSV)", response_class=Response,
             responses=_CSV, description=_STATS + " As CSV: the monthly counts, up to 500 rows.")
-def stats_csv(request: Request, conn: DbConn, settings: AppSettings, scope: Scope = "any",
+def stats_csv(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "any",
               country: Country = None, months: Months = 24, limit: CsvLimit = 500) -> Response:
-    data = svc.bankrupt_stats(conn, scope=scope, country=_country(country), months=months, limit=limit,
-                              base_url=settings.base_url, today=datetime.now(UTC).date())
+    data, _ = _stats(conn, cache, settings, scope, country, months, limit)
     feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
     body = to_feed_csv(data["by_month"], svc.month_columns(scope), data["attribution"])
     return Response(body, media_type="text/csv; charset=utf-8", headers=_headers(feed) | {

@@ -86,3 +86,24 @@ def test_pass_budget(app_factory, make_key):
     resp = client.get(f"/api/v1/me?api_key={raw}")
     assert_error(resp, 429, "QUOTA_EXCEEDED")
     assert resp.headers["x-quota-limit"] == "2" and "retry-after" in resp.headers
+
+
+def test_redis_storage_when_configured(app_factory, make_key):
+    import redis
+
+    try:
+        redis.Redis.from_url("redis://127.0.0.1:6379/15", socket_timeout=1).ping()
+    except redis.RedisError:
+        import pytest
+
+        pytest.skip("no Redis server on 127.0.0.1:6379")
+    client = app_factory(redis_url="redis://127.0.0.1:6379/15", rate_limit_storage="auto",
+                         plans=PLANS | {"free": Plan(title="Free", rate_per_minute=3, monthly_quota=100)})
+    storage = client.app.state.limiter.storage
+    assert type(storage).__name__ == "RedisStorage"
+    storage.reset()  # key ids restart in every test database
+    raw = make_key("free")
+    for _ in range(3):
+        assert_envelope(client.get(f"/api/v1/me?api_key={raw}"))
+    assert_error(client.get(f"/api/v1/me?api_key={raw}"), 429, "RATE_LIMITED")
+    assert client.app.state.limiter.quota(client.app.state.key_cache.get(raw, client.app.state.engine)).used == 3

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Connection
 
 from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import Envelope, ok
@@ -18,6 +21,7 @@ from regintel.services import companies as companies_svc
 from regintel.services import lookup as svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"])
+T = TypeVar("T")
 
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2 country, any "
                                       "case. Without it the identifier is looked up in every country where it "
@@ -27,9 +31,17 @@ NationalId = Annotated[str | None, Query(max_length=40, description="National id
                                          "number, …), spaces and dots allowed")]
 MAX_BULK = 100
 
-# The three single-identifier lookups are `async def`: they run one to four indexed reads (well under a
-# millisecond), cheaper inline on the event loop than a trip through the thread pool (measured in
-# docs/performance.md, "Lookup"). Bulk validates up to 100 identifiers, so it stays in the pool.
+# The three single-identifier lookups run their one to four indexed reads inline on the event loop when
+# the database is SQLite (in-process, well under a millisecond: cheaper than a trip through the thread
+# pool) and in the thread pool on PostgreSQL, where each read waits for a round trip that must not hold
+# up the loop. Both measured in docs/performance.md, "Lookup". Bulk validates up to 100 identifiers,
+# so it stays a plain `def` (thread pool) on both.
+
+
+async def _run(request: Request, fn: Callable[..., T], *args: Any) -> T:
+    if request.app.state.engine.dialect.name == "sqlite":
+        return fn(*args)
+    return await run_in_threadpool(fn, *args)
 
 
 @router.get("/lookup", response_model=Envelope[Company], summary="Exact lookup by national identifier",
@@ -41,9 +53,12 @@ MAX_BULK = 100
 async def lookup(request: Request, conn: DbConn, _key: ApiKey, id: NationalId = None, ico: NationalId = None,
                  country: Country = None) -> Response:
     value = _one_id(id, ico)
-    row = companies_svc.resolve_ico(conn, value, country)
-    record = companies_svc.company_record(conn, row)
+    record = await _run(request, _record, conn, value, country)
     return ok(request, record, data_as_of=companies_svc.data_as_of(record))
+
+
+def _record(conn: Connection, value: str, country: str | None) -> dict[str, Any]:
+    return companies_svc.company_record(conn, companies_svc.resolve_ico(conn, value, country))
 
 
 def _one_id(id_: str | None, ico: str | None) -> str:
@@ -84,7 +99,7 @@ async def by_identifier(request: Request, conn: DbConn, _key: ApiKey,
                   country: Annotated[str | None, Query(min_length=2, max_length=2,
                                                        description="Only companies of this country")] = None,
                   ) -> Response:
-    items = svc.by_identifier(conn, type, value, country)
+    items = await _run(request, svc.by_identifier, conn, type, value, country)
     return ok(request, items, total=len(items))
 
 
@@ -116,7 +131,7 @@ class LeiRecordOut(BaseModel):
 async def by_lei(request: Request, conn: DbConn, _key: ApiKey,
            lei: Annotated[str, Query(min_length=1, max_length=40, description="LEI, e.g. 097900BGCY0000006391")],
            ) -> Response:
-    return ok(request, svc.by_lei(conn, lei))
+    return ok(request, await _run(request, svc.by_lei, conn, lei))
 
 
 class BulkIn(BaseModel):

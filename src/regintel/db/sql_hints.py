@@ -1,25 +1,27 @@
-"""Planner hints for SQLite, written as SQL that means the same on every backend.
+"""Planner hints, written as SQL that means the same on every backend.
 
-SQLite plans without per-value statistics (its Python build has no STAT4) and never reorders a LEFT
-JOIN, so three conditions that look alike to it need saying apart. On PostgreSQL, whose planner has
-the statistics and costs LIMIT itself, each construct renders as the bare expression.
+`Unindexed` and `Unordered` carry a decision made from exact counts (which read plan a page takes)
+and apply on every backend. `Rare` and `Common` stand in for statistics that SQLite lacks (its
+Python build has no STAT4, and nothing runs ANALYZE by default); on PostgreSQL, whose planner has
+them, they render as the bare condition.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, Numeric
+from sqlalchemy import ColumnElement
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import NullType
 
 
 class Unindexed(ColumnElement[bool]):
-    """A condition the SQLite planner must not answer from an index, so that it walks the ORDER BY
-    index instead and stops after one page. Written `coalesce(cond, 0)`: same truth value, but neither
-    an index term nor (unlike `+cond`) a null-rejecting one that would turn the LEFT JOIN to
-    latest_financials into an inner join SQLite may reorder. PostgreSQL's planner costs LIMIT itself."""
+    """A condition no planner may answer from an index, so that it walks the ORDER BY index instead and
+    stops after one page (chosen from the exact match count, which beats any estimate). Written
+    `coalesce(cond, false)`: same truth value, but neither an index term nor (unlike `+cond`) a
+    null-rejecting one that would turn the LEFT JOIN to latest_financials into an inner join that the
+    planner may reorder."""
 
     inherit_cache = True
     type = NullType()  # as Boolean, SQLite would get `… = 1` appended, which no index serves
@@ -31,7 +33,7 @@ class Unindexed(ColumnElement[bool]):
 
 @compiles(Unindexed)
 def _compile_unindexed(element: Unindexed, compiler: Any, **kw: Any) -> str:
-    return str(compiler.process(element.clause, **kw))
+    return "coalesce(" + str(compiler.process(element.clause, **kw)) + ", false)"
 
 
 @compiles(Unindexed, "sqlite")
@@ -63,9 +65,11 @@ def _compile_rare_sqlite(element: Rare, compiler: Any, **kw: Any) -> str:
 
 
 class Unordered(ColumnElement[Any]):
-    """A grouping or sort key the SQLite planner must not read in index order (`key || ''`): under a
+    """A grouping or sort key no planner may read in index order (`coalesce(key, key)`): under a
     selective condition (a flag, an LEI, a region) it should find the few rows by the condition's index
-    and group or sort them, not walk every row in key order to test the condition."""
+    and group or sort them, not walk every row in key order to test the condition. (PostgreSQL with
+    the default random_page_cost = 4 walks `name_norm` for 1,789 bankrupt French companies of 1M: 234
+    ms, against 32 ms this way.)"""
 
     inherit_cache = True
     _traverse_internals = [("clause", InternalTraversal.dp_clauseelement)]
@@ -77,14 +81,9 @@ class Unordered(ColumnElement[Any]):
 
 @compiles(Unordered)
 def _compile_unordered(element: Unordered, compiler: Any, **kw: Any) -> str:
-    return str(compiler.process(element.clause, **kw))
-
-
-@compiles(Unordered, "sqlite")
-def _compile_unordered_sqlite(element: Unordered, compiler: Any, **kw: Any) -> str:
-    # `+ 0` for numbers (text would order 9 after 10), `|| ''` for text and the ISO dates SQLite stores.
-    suffix = " + 0" if isinstance(element.type, (Integer, Numeric)) else " || ''"
-    return "(" + str(compiler.process(element.clause, **kw)) + suffix + ")"
+    # The same value and type, but no index gives its order.
+    text = str(compiler.process(element.clause, **kw))
+    return f"coalesce({text}, {text})"
 
 
 class Common(ColumnElement[bool]):

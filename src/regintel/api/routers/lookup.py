@@ -38,10 +38,15 @@ MAX_BULK = 100
 # so it stays a plain `def` (thread pool) on both.
 
 
-async def _run(request: Request, fn: Callable[..., T], *args: Any) -> T:
-    if request.app.state.engine.dialect.name == "sqlite":
-        return fn(*args)
-    return await run_in_threadpool(fn, *args)
+# On PostgreSQL these reads also run without a transaction: BEGIN and ROLLBACK are two round trips of
+# the six a full-record lookup made (p50 1.75 -> 1.03 ms at 1M). Each read still sees committed data;
+# what they give up is one snapshot across the record's four reads, which only a concurrent import of
+# the same company could tell apart.
+async def _run(conn: Connection, fn: Callable[..., T], *args: Any) -> T:
+    if conn.dialect.name == "sqlite":
+        return fn(conn, *args)
+    conn.execution_options(isolation_level="AUTOCOMMIT")
+    return await run_in_threadpool(fn, conn, *args)
 
 
 @router.get("/lookup", response_model=Envelope[Company], summary="Exact lookup by national identifier",
@@ -53,7 +58,7 @@ async def _run(request: Request, fn: Callable[..., T], *args: Any) -> T:
 async def lookup(request: Request, conn: DbConn, _key: ApiKey, id: NationalId = None, ico: NationalId = None,
                  country: Country = None) -> Response:
     value = _one_id(id, ico)
-    record = await _run(request, _record, conn, value, country)
+    record = await _run(conn, _record, value, country)
     return ok(request, record, data_as_of=companies_svc.data_as_of(record))
 
 
@@ -99,7 +104,7 @@ async def by_identifier(request: Request, conn: DbConn, _key: ApiKey,
                   country: Annotated[str | None, Query(min_length=2, max_length=2,
                                                        description="Only companies of this country")] = None,
                   ) -> Response:
-    items = await _run(request, svc.by_identifier, conn, type, value, country)
+    items = await _run(conn, svc.by_identifier, type, value, country)
     return ok(request, items, total=len(items))
 
 
@@ -131,7 +136,7 @@ class LeiRecordOut(BaseModel):
 async def by_lei(request: Request, conn: DbConn, _key: ApiKey,
            lei: Annotated[str, Query(min_length=1, max_length=40, description="LEI, e.g. 097900BGCY0000006391")],
            ) -> Response:
-    return ok(request, await _run(request, svc.by_lei, conn, lei))
+    return ok(request, await _run(conn, svc.by_lei, lei))
 
 
 class BulkIn(BaseModel):

@@ -96,7 +96,7 @@ def sqlite(folder: Path | None, entities: int, seed: int, workers: int | None, k
 def environment() -> dict[str, Any]:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=BENCH.parent, capture_output=True,
                             text=True).stdout.strip()
-    return {"commit": commit, "python": platform.python_version(), "cpus": os.cpu_count(),
+    return {"commit": commit, "python": platform.python_version(), "cpus": os.cpu_count(), "niceness": os.nice(0),
             "machine": platform.machine(), "faker": version("faker"), "sqlalchemy": version("sqlalchemy"),
             "psycopg": version("psycopg")}
 

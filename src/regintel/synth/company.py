@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Callable
@@ -126,10 +125,15 @@ def make_company(rng: random.Random, pool: MarketPool, g: int, cid: int, v: int,
     region = place.nuts3[:4] if place.nuts3 else place.region
     row = (cid, country, nid, name, normalise_name(name), form.code, form.name, status, iso(founded),
            iso(dissolved) if dissolved else None, street, place.city, place.postal_code, address_text,
-           normalise_address(address_text), region, None, None, place.nuts3, codes[0], json.dumps(codes), size,
+           normalise_address(address_text), region, None, None, place.nuts3, codes[0], _json_list(codes), size,
            employees, vat, tax, lei, *flags)
     return Company(g, cid, country, nid, name, form, vp, founded, dissolved, _year(founded),
                    _year(dissolved) if dissolved else None, status, flags, size, employees, row, ids)
+
+
+def _json_list(codes: list[str]) -> str:
+    """`json.dumps` of a list of NACE codes (plain ASCII, nothing to escape), without its encoder."""
+    return '["' + '", "'.join(codes) + '"]' if codes else "[]"
 
 
 def _year(ordinal: int) -> int:

@@ -10,15 +10,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SIZES = (("micro", 0.88, 0, 9), ("small", 0.09, 10, 49), ("medium", 0.024, 50, 249), ("large", 0.006, 250, 20_000))
 EUR_RATE = {"EUR": 1.0, "GBP": 0.85, "CZK": 25.0, "PLN": 4.3, "NOK": 11.5, "CHF": 0.95, "RON": 5.0,
             "UAH": 45.0, "HRK": 7.53}
 
 
-@dataclass(frozen=True)
-class Statement:
+class Statement(NamedTuple):  # a NamedTuple: built millions of times, and far cheaper than a frozen dataclass
     year: int
     currency: str
     revenue: int

@@ -62,8 +62,9 @@ def normalise_name(name: str) -> str:
 
 
 def normalise_address(text: str) -> str:
-    # The domain function post-processes folded tokens; it is idempotent on them.
-    return names.normalise_address(" ".join(tokens(text)))
+    # The domain function joins the folded tokens and then joins split postal codes; the tokens are
+    # already folded, so only that last step is left to do.
+    return names._POSTCODE.sub(r"\1\2", " ".join(tokens(text)))
 
 
 def person_key(name_norm: str, birth_date: str | None, nationality: str | None) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from math import gcd
+from typing import NamedTuple
 
 from regintel.synth.layout import BIRTH_DAYS, BIRTH_FIRST, QUOTA, SLOTS, iso, mix, position
 from regintel.synth.normal import normalise_name, person_key
@@ -21,8 +22,7 @@ from regintel.synth.pools import all_pools
 COUNTRIES = tuple(QUOTA)
 
 
-@dataclass(frozen=True)
-class Person:
+class Person(NamedTuple):  # a NamedTuple: built millions of times, and far cheaper than a frozen dataclass
     slot: int
     name: str
     name_norm: str

@@ -3,6 +3,12 @@ import it with `regintel import` in a separate process, and report records/s, pe
 database size (SQLite file, or PostgreSQL pg_database_size of a throwaway database).
 
     python bench/bench_import.py --count 1000000 [--backend sqlite|postgresql] [--sources gleif,no_brreg]
+        [--files DIR] [--reimport-count N | --no-reimport]
+
+--files keeps the generated files in DIR (generated only when missing), so runs on SQLite and
+PostgreSQL share them. --reimport-count measures the idempotent re-import on a file of the first N
+records (generated the same way, so they are a prefix of the full file's companies) after a full
+import; --no-reimport skips it.
 
 Run by hand (never in CI). Prints a table and saves JSON to bench/results/.
 """
@@ -38,11 +44,16 @@ PG_SERVER = os.environ.get("REGINTEL_BENCH_POSTGRES", "postgresql://postgres@127
 
 
 def generate(source: str, count: int, folder: Path) -> Path:
+    """The file of `count` records, generated unless `folder` already holds it."""
     script, style, suffix = FORMATS[source]
     out = folder / f"{source}-{count}{suffix}"
+    if out.exists():
+        return out
     args = [sys.executable, str(BENCH / script), "--count", str(count)]
-    args += [str(out)] if style == "positional" else ["--out", str(out)]
+    partial = out.with_name("partial-" + out.name)  # the suffix tells the generator the format
+    args += [str(partial)] if style == "positional" else ["--out", str(partial)]
     subprocess.run(args, check=True)
+    partial.rename(out)  # an interrupted generation never passes for a finished file
     return out
 
 
@@ -88,40 +99,56 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=1_000_000)
     ap.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
     ap.add_argument("--sources", default=",".join(FORMATS))
+    ap.add_argument("--files", type=Path, help="keep generated files here and reuse them")
+    ap.add_argument("--reimport-count", type=int, help="re-import a file of this many records (default: all)")
+    ap.add_argument("--no-reimport", action="store_true", help="skip the idempotent re-import")
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="regintel-bench-") as tmp:
         folder = Path(tmp)
+        files = args.files or folder
+        files.mkdir(parents=True, exist_ok=True)
         for source in args.sources.split(","):
             t0 = time.perf_counter()
-            path = generate(source, args.count, folder)
+            path = generate(source, args.count, files)
+            again_path, again_count = None, 0
+            if not args.no_reimport:
+                again_count = min(args.reimport_count or args.count, args.count)
+                again_path = generate(source, again_count, files)
             gen_s = time.perf_counter() - t0
             url, handle = database(args.backend, folder / source)
             (folder / source).mkdir(exist_ok=True)
             env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_DATA_DIR": str(folder / source)}
             try:
                 seconds, peak_mb, summary = run_import(source, path, env)
-                again, _, summary2 = run_import(source, path, env)
                 size = size_mb(args.backend, handle)
+                again, summary2 = None, ""
+                if again_path is not None:
+                    again, _, summary2 = run_import(source, again_path, env)
             finally:
                 drop(args.backend, handle)
             row = {"source": source, "records": args.count, "file_mb": round(path.stat().st_size / 1e6, 1),
                    "generate_s": round(gen_s, 1), "import_s": round(seconds, 1),
-                   "records_per_s": round(args.count / seconds), "reimport_s": round(again, 1),
-                   "reimport_per_s": round(args.count / again), "peak_rss_mb": peak_mb,
+                   "records_per_s": round(args.count / seconds),
+                   "reimport_records": again_count, "reimport_s": None if again is None else round(again, 1),
+                   "reimport_per_s": None if again is None else round(again_count / again),
+                   "peak_rss_mb": peak_mb,
                    "db_mb": round(size, 1), "db_mb_per_million": round(size * 1e6 / args.count, 1),
                    "summary": summary, "reimport_summary": summary2}
             rows.append(row)
             print(json.dumps(row), flush=True)
-            path.unlink()
+            if args.files is None:
+                path.unlink()
     print(f"\nimport throughput, {args.backend}, load average {os.getloadavg()[0]:.1f}")
     print("| source | records | file MB | import s | records/s | re-import records/s | peak RSS MB | DB MB/M |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['source']} | {r['records']:,} | {r['file_mb']} | {r['import_s']} | {r['records_per_s']:,} | "
-              f"{r['reimport_per_s']:,} | {r['peak_rss_mb']} | {r['db_mb_per_million']} |")
+              f"{'-' if r['reimport_per_s'] is None else format(r['reimport_per_s'], ',')} | {r['peak_rss_mb']} | {r['db_mb_per_million']} |")
     out = BENCH / "results" / f"import-{args.backend}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
-    out.write_text(json.dumps({"backend": args.backend, "count": args.count, "rows": rows}, indent=2))
+    out.write_text(json.dumps({"backend": args.backend, "count": args.count,
+                               "reimport_count": None if args.no_reimport else args.reimport_count or args.count,
+                               "rows": rows}, indent=2))
     print(f"saved {out}")
 
 

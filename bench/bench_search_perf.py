@@ -4,9 +4,12 @@ warm caches), plus index build time and size, and recall@5 of the perturbed quer
 
     .venv/bin/python bench/bench_search_perf.py --entities 1000000 [--backends tantivy,sqlite_fts]
         [--database-url postgresql://postgres@127.0.0.1:5432/regintel_bench_1m] [--queries 1000]
+    .venv/bin/python bench/bench_search_perf.py --existing --entities 10000000 \
+        --database-url sqlite:////tmp/regintel-bench/synth-10m.db     # a `regintel synth` build
 
 The corpus is tests/search/corpus.py (seed 42), inserted in bulk once and reused by later runs
-(SQLite files under --workdir). Queries: names of random corpus companies, 40% with one typo, 20%
+(SQLite files under --workdir); with --existing, the companies already in the database (a synth
+build: names of 23 markets) and --entities only labels the run. Queries: names of random corpus companies, 40% with one typo, 20%
 with two, 20% without diacritics, 20% cut short (prefix). Saves bench/results/search_perf-*.json.
 """
 
@@ -23,38 +26,56 @@ from typing import Any
 
 from make_search_eval import typo
 from searchlib import ROOT, bulk_fill, settings_for
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 
 from regintel.db.engine import make_engine, normalise_url
+from regintel.db.schema import companies as companies_table
 from regintel.domain.names import fold, normalise_name
 from regintel.search import get_backend, index_root
 from regintel.services import reconcile, search
 from tests.search.corpus import companies
 
 
+def perturbed(name: str, key: str, rng: random.Random) -> dict[str, str]:
+    """One query for the company named `name`: 40% with one typo, 20% with two, 20% folded, 20% cut short."""
+    words = name.split()
+    longs = [j for j, w in enumerate(words) if len(w) >= 5 and w.isalpha()]
+    kind = rng.choices(["typo1", "typo2", "plain", "prefix"], [40, 20, 20, 20])[0]
+    if kind in ("typo1", "typo2") and longs:
+        for _ in range(1 if kind == "typo1" else 2):
+            j = rng.choice(longs)
+            words[j] = typo(words[j], rng)
+    elif kind == "prefix":
+        words = words[:2]
+        words[-1] = words[-1][:max(3, len(words[-1]) // 2)]
+    q = " ".join(words)
+    return {"q": fold(q) if kind == "plain" else q, "kind": kind, "key": key, "norm": normalise_name(name)}
+
+
 def queries(n_entities: int, count: int, seed: int = 11) -> list[dict[str, str]]:
+    """Queries for random companies of the corpus (tests/search/corpus.py)."""
     rng = random.Random(seed)
     wanted = set(rng.sample(range(n_entities), count))
-    out = []
-    for i, rec in enumerate(companies(max(wanted) + 1)):
-        if i not in wanted:
-            continue
-        words = (rec.name or "").split()
-        longs = [j for j, w in enumerate(words) if len(w) >= 5 and w.isalpha()]
-        kind = rng.choices(["typo1", "typo2", "plain", "prefix"], [40, 20, 20, 20])[0]
-        if kind in ("typo1", "typo2") and longs:
-            for _ in range(1 if kind == "typo1" else 2):
-                j = rng.choice(longs)
-                words[j] = typo(words[j], rng)
-        elif kind == "prefix":
-            words = words[:2]
-            words[-1] = words[-1][:max(3, len(words[-1]) // 2)]
-        q = " ".join(words)
-        out.append({"q": fold(q) if kind == "plain" else q, "kind": kind, "key": f"{rec.country}:{rec.national_id}",
-                    "norm": normalise_name(rec.name or "")})
+    out = [perturbed(rec.name or "", f"{rec.country}:{rec.national_id}", rng)
+           for i, rec in enumerate(companies(max(wanted) + 1)) if i in wanted]
     rng.shuffle(out)
     return out
+
+
+def queries_from_database(url: str, count: int, seed: int = 11) -> list[dict[str, str]]:
+    """Queries for random companies of an already filled database (a `regintel synth` build, say)."""
+    rng = random.Random(seed)
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        top = conn.execute(text("SELECT max(id) FROM companies")).scalar_one()
+        ids = rng.sample(range(1, top + 1), min(top, count * 2))
+        rows = conn.execute(select(companies_table.c.id, companies_table.c.name, companies_table.c.country,
+                                   companies_table.c.national_id).where(companies_table.c.id.in_(ids))).all()
+    engine.dispose()
+    rows = sorted(rows)[: count * 2]
+    rng.shuffle(rows)
+    return [perturbed(r.name, f"{r.country}:{r.national_id}", rng) for r in rows[:count]]
 
 
 def percentiles(samples: list[float]) -> dict[str, float]:
@@ -157,15 +178,21 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=1_000)
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/regintel-bench"))
     ap.add_argument("--fill-only", action="store_true")
+    ap.add_argument("--existing", action="store_true",
+                    help="use the companies already in --database-url (e.g. a `regintel synth` build): no corpus "
+                         "fill, queries from random rows of the database")
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     url = args.database_url or f"sqlite:///{args.workdir}/search-{args.entities}.db"
     if url.startswith("postgres"):
         ensure_pg_database(url)
-    print("corpus:", bulk_fill(url, args.entities))
-    if args.fill_only:
-        return
-    qs = queries(args.entities, args.queries)
+    if args.existing:
+        qs = queries_from_database(url, args.queries)
+    else:
+        print("corpus:", bulk_fill(url, args.entities))
+        if args.fill_only:
+            return
+        qs = queries(args.entities, args.queries)
     dialect = url.split(":")[0].split("+")[0]
     results = [run_backend(url, args.workdir, b, qs) for b in args.backends.split(",")]
     load = os.getloadavg()[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from typing import Annotated
@@ -25,8 +26,10 @@ console = Console()
 
 @app.command()
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
-          reload: bool = False, log_level: str = "info") -> None:
-    """Serve the API with uvicorn (upgrades the schema first unless REGINTEL_AUTO_MIGRATE=0)."""
+          reload: bool = False, log_level: str | None = None) -> None:
+    """Serve the API with uvicorn (upgrades the schema first unless REGINTEL_AUTO_MIGRATE=0). The log
+    level defaults to REGINTEL_LOG_LEVEL; requests are logged at INFO by `regintel.access`, with any
+    `api_key` parameter masked (uvicorn's own access log, which would print keys, is off)."""
     import uvicorn
 
     from regintel.db.migrate import upgrade
@@ -37,8 +40,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
         engine = make_engine(settings.database_url, pool=False)
         upgrade(engine)
         seed_reference_data(engine)
+    level = (log_level or settings.log_level).lower()
+    os.environ["REGINTEL_LOG_LEVEL"] = level.upper()  # read by each worker process in regintel.api.asgi
     uvicorn.run("regintel.api.asgi:app", host=host, port=port, workers=workers, reload=reload,
-                log_level=log_level, proxy_headers=settings.trust_forwarded_for)
+                log_level=level, access_log=False, proxy_headers=settings.trust_forwarded_for)
 
 
 @db_app.command("upgrade")

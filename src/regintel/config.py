@@ -63,7 +63,8 @@ class Settings(BaseSettings):
     base_url: str = Field(default="http://127.0.0.1:8000", description="Public base address, used in "
                           "links, feeds and the OpenAPI `servers` entry.")
     environment: Literal["development", "production"] = Field(default="development")
-    log_level: str = Field(default="INFO")
+    log_level: str = Field(default="INFO", description="Python log level of `serve` and `worker` (DEBUG, INFO, "
+                           "WARNING, ERROR); INFO includes the access log of every request.")
     plans: dict[str, Plan] = Field(default_factory=lambda: dict(DEFAULT_PLANS),
                                    description="Plans as JSON: name → {title, rate_per_minute, "
                                    "monthly_quota | budget + duration_days}.")

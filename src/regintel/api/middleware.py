@@ -1,8 +1,10 @@
-"""Outermost ASGI middleware: request id, timing, response headers, and a last-resort 500."""
+"""Outermost ASGI middleware: request id, timing, response headers, the access log, and a
+last-resort 500."""
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 import uuid
 from typing import Any
@@ -12,6 +14,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from regintel.api.envelope import error_response
 
 log = logging.getLogger("regintel.api")
+# Our own access log instead of uvicorn's: uvicorn's prints the query string as sent, and
+# `?api_key=` would put credentials into every log line.
+access_log = logging.getLogger("regintel.access")
+_SECRET_PARAM = re.compile(r"(?<![^&])(api_key=)[^&]*")
 
 
 class RequestContext:
@@ -34,11 +40,13 @@ class RequestContext:
         state["started"] = time.perf_counter()
         state["extra_headers"] = {}
         started = False
+        status = 500
 
         async def send_wrapper(message: Message) -> None:
-            nonlocal started
+            nonlocal started, status
             if message["type"] == "http.response.start":
                 started = True
+                status = message["status"]
                 headers = list(message.get("headers", []))
                 headers.append((b"x-request-id", rid.encode()))
                 for name, value in state["extra_headers"].items():
@@ -54,6 +62,17 @@ class RequestContext:
                 raise
             response = error_response(rid, 500, "INTERNAL_ERROR", "Internal error; quote the request id")
             await response(scope, receive, send_wrapper)
+        finally:
+            if access_log.isEnabledFor(logging.INFO):
+                _log_access(scope, status, rid, state["started"])
+
+
+def _log_access(scope: Scope, status: int, rid: str, started: float) -> None:
+    query = scope.get("query_string", b"").decode("latin-1")
+    target = scope.get("path", "") + ("?" + _SECRET_PARAM.sub(r"\1***", query) if query else "")
+    client = scope.get("client") or ("-", 0)
+    access_log.info('%s "%s %s" %d %.1fms id=%s', client[0], scope.get("method", ""), target, status,
+                    (time.perf_counter() - started) * 1000, rid)
 
 
 def _incoming_id(scope: Scope) -> str | None:

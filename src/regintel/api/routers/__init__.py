@@ -23,10 +23,12 @@ from regintel.api.routers import (
     webhooks,
 )
 
-ROUTERS: list[APIRouter] = [me.router, status.router, docs.router, data_sources.router, code_lists.router,
-                            search.router, reconcile.router]
+# Routes are matched in this order, one by one: the high-volume exact lookups (spec 8) come first.
+ROUTERS: list[APIRouter] = [lookup.router]
+ROUTERS += [me.router, status.router, docs.router, data_sources.router, code_lists.router, search.router,
+            reconcile.router]
 ROUTERS += [monitoring.router, monitoring_cases.router, webhooks.router, watch.router]
-ROUTERS += [lookup.router, advanced_search.router, stats.router]  # finding companies, statistics
+ROUTERS += [advanced_search.router, stats.router]  # finding companies, statistics
 ROUTERS += [insolvency_feeds.router, changes.router, timeline.router]  # insolvency and change feeds, timelines
 
 # `/companies/{ico}` and `/companies/{country}/{national_id}` match almost anything under /companies:

@@ -7,14 +7,17 @@ import re-run converges to the same state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.engine import Connection
 
+from regintel.db.engine import execute_many, insert_returning
 from regintel.db.schema import companies, company_changes, company_sources
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.insolvency import InsolvencyFlags, merge_flags
@@ -98,6 +101,7 @@ class Loader:
         self._reject_sink = reject
         self._hooks = default_hooks() if on_changes is None else list(on_changes)
         self._buffer: list[Record] = []
+        self._conn: Connection | None = None
 
     def add(self, item: Record | RecordError | Skipped) -> None:
         self.stats.read += 1
@@ -122,33 +126,52 @@ class Loader:
         batch, self._buffer = self._buffer, []
         # Read-then-write: on SQLite take the write lock first, or a concurrent writer (the worker)
         # would fail this batch with "database is locked".
+        if self._conn is not None:
+            with self._conn.begin():
+                self._write(self._conn, batch)
+            return
         with self.engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
-            now = datetime.now(UTC)
-            changes: list[dict[str, Any]] = []
-            self._unchanged_ids: set[int] = set()
-            # Gazette notices move flags through company records of their own (ingest/insolvency.py).
-            notices = insolvency.prepare(conn, self, [r for r in batch if isinstance(r, InsolvencyEventRecord)])
-            company_records = [r for r in batch if isinstance(r, CompanyRecord)] + notices.records
-            ids = self._load_companies(conn, company_records, changes, now)
-            insolvency.write_events(conn, self, notices, ids, now)
-            sections.load_roles(conn, self, company_records, ids, changes, now)
-            sections.load_financials(conn, self, company_records, ids, changes, now)
-            statements.load_statements(conn, self, [r for r in batch if isinstance(r, StatementRecord)],
-                                       changes, now)
-            sections.load_lei(conn, self, [r for r in batch if isinstance(r, LeiRecord)])
-            sections.load_lei_relationships(conn, self, [r for r in batch if isinstance(r, LeiRelationshipRecord)])
-            sections.load_reporting_exceptions(
-                conn, self, [r for r in batch if isinstance(r, ReportingExceptionRecord)])
-            sections.load_ownerships(conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now)
-            sections.load_registration_authorities(
-                conn, self, [r for r in batch if isinstance(r, RegistrationAuthorityRecord)])
-            self._count_section_updates(conn, changes, now)
-            if changes:
-                # The ids let the hooks point monitoring events and deliveries at their change row.
-                _insert_changes(conn, changes)
-                self.stats.changes += len(changes)
-                for hook in self._hooks:
-                    hook(conn, changes)
+            self._write(conn, batch)
+
+    @contextmanager
+    def holding_connection(self) -> Iterator[None]:
+        """Write every batch flushed inside through one connection (still one transaction each):
+        SQLite keeps its page cache and WAL file between batches instead of reopening, checkpointing
+        and deleting them per batch, and PostgreSQL without a pool connects once."""
+        with self.engine.connect().execution_options(sqlite_immediate=True) as conn:
+            self._conn = conn
+            try:
+                yield
+            finally:
+                self._conn = None
+
+    def _write(self, conn: Connection, batch: list[Record]) -> None:
+        now = datetime.now(UTC)
+        changes: list[dict[str, Any]] = []
+        self._unchanged_ids: set[int] = set()
+        # Gazette notices move flags through company records of their own (ingest/insolvency.py).
+        notices = insolvency.prepare(conn, self, [r for r in batch if isinstance(r, InsolvencyEventRecord)])
+        company_records = [r for r in batch if isinstance(r, CompanyRecord)] + notices.records
+        ids = self._load_companies(conn, company_records, changes, now)
+        insolvency.write_events(conn, self, notices, ids, now)
+        sections.load_roles(conn, self, company_records, ids, changes, now)
+        sections.load_financials(conn, self, company_records, ids, changes, now)
+        statements.load_statements(conn, self, [r for r in batch if isinstance(r, StatementRecord)],
+                                   changes, now)
+        sections.load_lei(conn, self, [r for r in batch if isinstance(r, LeiRecord)])
+        sections.load_lei_relationships(conn, self, [r for r in batch if isinstance(r, LeiRelationshipRecord)])
+        sections.load_reporting_exceptions(
+            conn, self, [r for r in batch if isinstance(r, ReportingExceptionRecord)])
+        sections.load_ownerships(conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now)
+        sections.load_registration_authorities(
+            conn, self, [r for r in batch if isinstance(r, RegistrationAuthorityRecord)])
+        self._count_section_updates(conn, changes, now)
+        if changes:
+            # The ids let the hooks point monitoring events and deliveries at their change row.
+            _insert_changes(conn, changes)
+            self.stats.changes += len(changes)
+            for hook in self._hooks:
+                hook(conn, changes)
 
     def _count_section_updates(self, conn: Connection, changes: list[dict[str, Any]], now: datetime) -> None:
         """A company whose own fields stayed but whose roles or statements changed was updated."""
@@ -186,6 +209,7 @@ class Loader:
         own = self._described_only_here(conn, existing.values()) if self.source.keeps_own_current else set()
         ids: dict[tuple[str, str], int] = {}
         inserts: list[tuple[tuple[str, str], dict[str, Any]]] = []
+        updates: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for key, rec in valid.items():
             row = existing.get(key)
             if row is None:
@@ -195,15 +219,16 @@ class Loader:
                 inserts.append((key, self._new_row(rec, now)))
                 continue
             ids[key] = row["id"]
-            self._update(conn, rec, row, changes, now, fill_only=self.source.fill_only and row["id"] not in own)
+            self._update(rec, row, changes, updates, now, fill_only=self.source.fill_only and row["id"] not in own)
+        for columns, rows in updates.items():
+            # One cached statement a set of changed columns, executed over the batch's companies.
+            execute_many(conn, _update_statement(columns), rows)
         if inserts:
             # RETURNING without sort_by_parameter_order lets the driver batch the rows (with it,
             # SQLite inserts one row per statement); the key columns map the ids back instead.
-            result = conn.execute(companies.insert().returning(companies.c.id, companies.c.country,
-                                                               companies.c.national_id),
-                                  [row for _, row in inserts])
-            for new in result:
-                ids[(new.country, new.national_id)] = new.id
+            for new_id, country, national_id in insert_returning(
+                    conn, companies, [row for _, row in inserts], ("id", "country", "national_id")):
+                ids[(country, national_id)] = new_id
             for key, row in inserts:
                 changes.append(self.change(ids[key], "created", None, row["name"], now))
             self.stats.inserted += len(inserts)
@@ -248,8 +273,11 @@ class Loader:
                 company_sources.c.source != self.source.id)).scalars())
         return set(ids) - elsewhere
 
-    def _update(self, conn: Connection, rec: CompanyRecord, row: Any, changes: list[dict[str, Any]],
-                now: datetime, *, fill_only: bool = False) -> None:
+    def _update(self, rec: CompanyRecord, row: Any, changes: list[dict[str, Any]],
+                updates: dict[tuple[str, ...], list[dict[str, Any]]], now: datetime, *,
+                fill_only: bool = False) -> None:
+        """Compare a record with its stored row: log the changes and queue the row's update under
+        its set of changed columns."""
         new: dict[str, Any] = {}
         for name in COMPANY_FIELDS:
             value = getattr(rec, name)
@@ -274,7 +302,9 @@ class Loader:
         if {"street", "city", "postal_code", "address_text"} & set(new):
             new["address_norm"] = normalise_address(_address({**dict(row), **new}))
         new["updated_at"] = now
-        conn.execute(companies.update().where(companies.c.id == row["id"]).values(**new))
+        params = {f"v_{name}": value for name, value in new.items()}
+        params["row_id"] = row["id"]
+        updates.setdefault(tuple(new), []).append(params)
         for name, value in new.items():
             if name in COMPANY_FIELDS or name in FLAG_FIELDS:
                 changes.append(self.change(row["id"], name, row[name], value, now))
@@ -291,6 +321,13 @@ class Loader:
                update=["source_record_id", "published_on", "last_seen", "run_id"])
 
 
+@lru_cache(maxsize=256)
+def _update_statement(columns: tuple[str, ...]) -> Any:
+    """UPDATE companies SET c = :v_c, ... WHERE id = :row_id, built once per column set."""
+    return companies.update().where(companies.c.id == bindparam("row_id")).values(
+        {c: bindparam(f"v_{c}", type_=companies.c[c].type) for c in columns})
+
+
 def _insert_changes(conn: Connection, changes: list[dict[str, Any]]) -> None:
     """Insert change rows and give each its id (hooks point monitoring events at them).
 
@@ -301,9 +338,8 @@ def _insert_changes(conn: Connection, changes: list[dict[str, Any]]) -> None:
     pending: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for row in changes:
         pending.setdefault((row["company_id"], row["field"]), []).append(row)
-    result = conn.execute(company_changes.insert().returning(
-        company_changes.c.id, company_changes.c.company_id, company_changes.c.field), changes)
-    for change_id, company_id, field_name in result:
+    for change_id, company_id, field_name in insert_returning(conn, company_changes, changes,
+                                                              ("id", "company_id", "field")):
         pending[(company_id, field_name)].pop(0)["id"] = change_id
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import Engine, func, select, update
 
 from regintel.db.engine import upsert
 from regintel.db.schema import company_sources, data_sources, import_runs
+from regintel.ingest import pipeline
 from regintel.ingest.base import Source, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import ChangeHook, Loader, LoadStats
@@ -55,9 +56,12 @@ class RejectFile:
 
 def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *, progress: bool = False,
                batch_size: int = 2_000, hooks: Iterable[ChangeHook] | None = None,
-               ) -> tuple[int, LoadStats, Path | None]:
+               parse_ahead: bool | None = None) -> tuple[int, LoadStats, Path | None]:
     """Import `location` with `source`; returns (run id, stats, reject file or None). `hooks` default
-    to the loader's (monitoring events and the webhook/e-mail outbox, in each batch's transaction)."""
+    to the loader's (monitoring events and the webhook/e-mail outbox, in each batch's transaction).
+
+    `parse_ahead` parses in a forked process while this one loads (see `ingest.pipeline`); None
+    decides by the input: files of PARSE_AHEAD_BYTES or more, when the machine has a second core."""
     info = source.info
     sync_catalogue(engine, [info])
     now = datetime.now(UTC)
@@ -72,13 +76,17 @@ def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *,
     loader = Loader(engine, info, run_id=run_id, batch_size=batch_size, reject=rejects, on_changes=hooks)
     status = "failed"
     try:
-        with open_input(location, data_dir / "downloads") as inp:
+        with open_input(location, data_dir / "downloads") as inp, loader.holding_connection():
             with _progress(progress, inp.size, info.id) as bar:
                 task = bar.add_task(info.id, total=inp.size)
-                for item in source.parse(inp.stream, inp.name):
-                    loader.add(item)
-                    if loader.stats.read % 500 == 0:
-                        bar.update(task, completed=inp.counter.read_bytes)
+                if parse_ahead is None:
+                    parse_ahead = pipeline.worthwhile(inp.size)
+                chunks = (pipeline.parse_ahead(source, inp) if parse_ahead
+                          else pipeline.parse_here(source, inp))
+                for items, read_bytes in chunks:
+                    for item in items:
+                        loader.add(item)
+                    bar.update(task, completed=read_bytes)
                 loader.flush()
                 bar.update(task, completed=inp.size)
         status = "succeeded"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.engine import Connection
 
-from regintel.db.engine import insert_for, upsert
+from regintel.db.engine import execute_many, insert_for, upsert
 from regintel.db.schema import (
     companies,
     financial_statements,
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from regintel.ingest.loader import Loader
 
 Key = tuple[str, str]
+_INSERT_ROLES = roles.insert()
 FIGURES = ("revenue", "profit", "total_assets", "equity", "liabilities", "employees")
 FIN_FIELDS = ("period_from", "period_to", "currency", "revenue", "profit", "total_assets", "equity",
               "liabilities", "employees", "statement_type", "source_record_id")
@@ -136,8 +137,7 @@ def load_roles(conn: Connection, loader: Loader, records: list[CompanyRecord], i
             rows.append(row)
         inserts += rows
         changes.append(loader.change(cid, "roles", _summary(current[cid]), _summary(rows), now))
-    if inserts:
-        conn.execute(roles.insert(), inserts)
+    execute_many(conn, _INSERT_ROLES, inserts)
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:

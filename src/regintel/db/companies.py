@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import bindparam, desc, select
 from sqlalchemy.engine import Connection
 
+from regintel.db.prepared import Prepared
 from regintel.db.schema import (
     companies,
     company_changes,
@@ -17,23 +18,23 @@ from regintel.db.schema import (
     identifiers,
 )
 
-# The statements of the exact-lookup path are built once: constructing a select per call costs more
-# Python than SQLite spends answering it (measured in bench/bench_lookup.py).
-_FIND = select(companies).where(companies.c.country == bindparam("country"),
-                                companies.c.national_id == bindparam("national_id"))
-_IDENTIFIERS = (select(identifiers.c.type, identifiers.c.value, identifiers.c.source)
+# The statements of the exact-lookup path are built once and run through `Prepared`: constructing and
+# executing a select the usual way costs more Python than SQLite spends answering it (bench_lookup.py).
+_FIND = Prepared(select(companies).where(companies.c.country == bindparam("country"),
+                                companies.c.national_id == bindparam("national_id")))
+_IDENTIFIERS = Prepared(select(identifiers.c.type, identifiers.c.value, identifiers.c.source)
                 .where(identifiers.c.company_id == bindparam("company_id"))
                 .order_by(identifiers.c.type, identifiers.c.value))
-_SOURCES = (select(company_sources, data_sources.c.name, data_sources.c.licence, data_sources.c.attribution,
+_SOURCES = Prepared(select(company_sources, data_sources.c.name, data_sources.c.licence, data_sources.c.attribution,
                    data_sources.c.url, data_sources.c.publisher)
             .join(data_sources, data_sources.c.id == company_sources.c.source, isouter=True)
             .where(company_sources.c.company_id == bindparam("company_id")).order_by(company_sources.c.source))
-_LATEST = (select(financial_statements).where(financial_statements.c.company_id == bindparam("company_id"))
+_LATEST = Prepared(select(financial_statements).where(financial_statements.c.company_id == bindparam("company_id"))
            .order_by(desc(financial_statements.c.year)).limit(1))
 
 
 def find_company(conn: Connection, country: str, national_id: str) -> Mapping[str, Any] | None:
-    return conn.execute(_FIND, {"country": country, "national_id": national_id}).mappings().first()
+    return _FIND.first(conn, country=country, national_id=national_id)
 
 
 def list_by_national_id(conn: Connection, national_ids: list[str]) -> list[Mapping[str, Any]]:
@@ -44,15 +45,15 @@ def list_by_national_id(conn: Connection, national_ids: list[str]) -> list[Mappi
 
 
 def list_identifiers(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
-    return list(conn.execute(_IDENTIFIERS, {"company_id": company_id}).mappings())
+    return _IDENTIFIERS.all(conn, company_id=company_id)
 
 
 def list_sources(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
-    return list(conn.execute(_SOURCES, {"company_id": company_id}).mappings())
+    return _SOURCES.all(conn, company_id=company_id)
 
 
 def latest_financials(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
-    return conn.execute(_LATEST, {"company_id": company_id}).mappings().first()
+    return _LATEST.first(conn, company_id=company_id)
 
 
 def list_changes(conn: Connection, company_id: int, *, before_id: int | None, limit: int,

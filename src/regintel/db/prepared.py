@@ -1,0 +1,82 @@
+"""Selects compiled once per dialect and run straight on the DB-API cursor: the hot read path.
+
+SQLAlchemy's execution machinery (cache key, execution context, result metadata, events) costs
+about 60 µs a statement; SQLite answers an indexed read in about 15 µs, so a company record of
+four reads spent most of its time in the toolkit (bench/bench_lookup.py; docs/performance.md).
+A `Prepared` select keeps what matters of that machinery, computed once per dialect: the SQL
+text, the order of positional parameters, the bind processors, and each result column's result
+processor (the same functions a `CursorResult` applies: dates and timestamps parsed on SQLite,
+JSON decoded, booleans). Rows come back as plain dicts keyed by column name.
+
+What it gives up: SQLAlchemy's `begin` event does not fire, so on SQLite the reads run outside
+an explicit transaction unless the connection is already in one (each read sees committed
+data; the record's reads need not share one snapshot, the same trade as the PostgreSQL lookups
+make in api/routers/lookup.py). Use it for plain reads only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.sql import Select
+
+
+@dataclass
+class _Plan:
+    sql: str
+    positional: tuple[str, ...] | None  # parameter names in placeholder order; None for named styles
+    defaults: dict[str, Any]  # values bound in the statement itself (LIMIT 1)
+    binds: dict[str, Callable[[Any], Any]]
+    keys: tuple[str, ...]
+    types: tuple[Any, ...]
+    # Some drivers' processors depend on the type code the cursor reports (psycopg's numerics), so
+    # they are looked up at the first execution, as a CursorResult does at every one.
+    processors: tuple[Callable[[Any], Any] | None, ...] | None = None
+
+
+class Prepared:
+    """A select to run many times with different parameters (`first`, `all`)."""
+
+    def __init__(self, statement: Select[Any]):
+        self.statement = statement
+        self._plans: dict[str, _Plan] = {}
+
+    def first(self, conn: Connection, **params: Any) -> dict[str, Any] | None:
+        rows = self._run(conn, params, one=True)
+        return rows[0] if rows else None
+
+    def all(self, conn: Connection, **params: Any) -> list[dict[str, Any]]:
+        return self._run(conn, params, one=False)
+
+    def _run(self, conn: Connection, params: dict[str, Any], *, one: bool) -> list[dict[str, Any]]:
+        plan = self._plans.get(conn.dialect.name) or self._plan(conn.dialect)
+        values = {**plan.defaults, **params}
+        for name, bind in plan.binds.items():
+            values[name] = bind(values[name])
+        args: Any = tuple(values[n] for n in plan.positional) if plan.positional is not None else values
+        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(plan.sql, args)
+            if plan.processors is None:
+                plan.processors = tuple(t._cached_result_processor(conn.dialect, d[1])
+                                        for t, d in zip(plan.types, cursor.description, strict=True))
+            raw = [cursor.fetchone()] if one else cursor.fetchall()
+        finally:
+            cursor.close()
+        keys, processors = plan.keys, plan.processors
+        return [{k: (p(v) if p is not None and v is not None else v) for k, p, v in zip(keys, processors, row,
+                                                                                      strict=True)}
+                for row in raw if row is not None]
+
+    def _plan(self, dialect: Dialect) -> _Plan:
+        compiled: Any = self.statement.compile(dialect=dialect)
+        positional = tuple(compiled.positiontup) if compiled.positional else None
+        defaults = {name: value for name, value in compiled.params.items() if value is not None}
+        binds = {name: proc for name, proc in compiled._bind_processors.items() if proc is not None}
+        keys = tuple(column[0] for column in compiled._result_columns)
+        types = tuple(column[3] for column in compiled._result_columns)
+        plan = self._plans[dialect.name] = _Plan(str(compiled), positional, defaults, binds, keys, types)
+        return plan

@@ -1,0 +1,37 @@
+"""`Prepared` reads give exactly what SQLAlchemy's own execution gives for the same statements."""
+
+from __future__ import annotations
+
+from sqlalchemy import bindparam, select
+
+from regintel.db import companies as db
+from regintel.db.prepared import Prepared
+from regintel.db.schema import companies, financial_statements
+from regintel.ingest.demo import load_demo
+
+STATEMENTS = {"find": db._FIND, "identifiers": db._IDENTIFIERS, "sources": db._SOURCES, "latest": db._LATEST}
+
+
+def test_same_rows_as_sqlalchemy_on_the_demo_data(engine, settings):
+    load_demo(engine, settings.data_dir)
+    with engine.connect() as conn:
+        rows = conn.execute(select(companies.c.id, companies.c.country, companies.c.national_id)).all()
+        assert len(rows) > 50
+        with_statements = 0
+        for company_id, country, national_id in rows:
+            params = {"find": {"country": country, "national_id": national_id}}
+            for name, prepared in STATEMENTS.items():
+                values = params.get(name, {"company_id": company_id})
+                expected = [dict(r) for r in conn.execute(prepared.statement, values).mappings()]
+                assert prepared.all(conn, **values) == expected
+                assert prepared.first(conn, **values) == (expected[0] if expected else None)
+            with_statements += db.latest_financials(conn, company_id) is not None
+        assert with_statements  # the dates and amounts of real statements were compared too
+
+
+def test_no_row_and_bound_limit(engine):
+    query = Prepared(select(financial_statements).where(financial_statements.c.company_id == bindparam("cid"))
+                     .limit(1))
+    with engine.connect() as conn:
+        assert query.first(conn, cid=-1) is None
+        assert query.all(conn, cid=-1) == []

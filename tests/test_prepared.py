@@ -5,8 +5,9 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select
 
 from regintel.db import companies as db
+from regintel.db import lookup as lookup_db
 from regintel.db.prepared import Prepared
-from regintel.db.schema import companies, financial_statements
+from regintel.db.schema import companies, financial_statements, lei_records
 from regintel.ingest.demo import load_demo
 
 STATEMENTS = {"find": db._FIND, "identifiers": db._IDENTIFIERS, "sources": db._SOURCES, "latest": db._LATEST}
@@ -27,6 +28,12 @@ def test_same_rows_as_sqlalchemy_on_the_demo_data(engine, settings):
                 assert prepared.first(conn, **values) == (expected[0] if expected else None)
             with_statements += db.latest_financials(conn, company_id) is not None
         assert with_statements  # the dates and amounts of real statements were compared too
+        leis = list(conn.execute(select(lei_records.c.lei)).scalars()) + ["529900T8BM49AURSDO55"]
+        assert len(leis) > 10
+        for lei in leis:
+            for prepared in (lookup_db._LEI_READ, lookup_db._COMPANY_BY_LEI):
+                expected = [dict(r) for r in conn.execute(prepared.statement, {"lei": lei}).mappings()]
+                assert prepared.all(conn, lei=lei) == expected
 
 
 def test_no_row_and_bound_limit(engine):

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.engine import Connection
 
+from regintel.db.prepared import Prepared
 from regintel.db.schema import code_list_items, companies, identifiers, lei_records
 
 _BY_NATIONAL_IDS = (select(companies).where(companies.c.national_id.in_(bindparam("ids", expanding=True)))
@@ -38,7 +39,10 @@ _LEI = (select(companies, lei_records.c.lei.label("lr_lei"), lei_records.c.legal
         .join(companies, companies.c.id == lei_records.c.company_id, isouter=True)
         .join(_elf, and_(_elf.c.list_name == "legal-forms", _elf.c.code == lei_records.c.legal_form), isouter=True)
         .where(lei_records.c.lei == bindparam("lei")))
-_COMPANY_BY_LEI = select(companies).where(companies.c.lei == bindparam("lei")).order_by(companies.c.id).limit(1)
+# The single-key reads run through `Prepared` (the by-lei path of spec 8 is the high-volume one).
+_LEI_READ = Prepared(_LEI)
+_COMPANY_BY_LEI = Prepared(select(companies).where(companies.c.lei == bindparam("lei")).order_by(companies.c.id)
+                           .limit(1))
 
 
 def companies_by_national_ids(conn: Connection, national_ids: Iterable[str]) -> list[Mapping[str, Any]]:
@@ -61,9 +65,9 @@ def companies_by_identifier(conn: Connection, types: Iterable[str], values: Iter
 
 def lei_with_company(conn: Connection, lei: str) -> Mapping[str, Any] | None:
     """The GLEIF record of `lei` with its linked company (if any) and the ELF legal-form name: one query."""
-    return conn.execute(_LEI, {"lei": lei}).mappings().first()
+    return _LEI_READ.first(conn, lei=lei)
 
 
 def company_by_lei(conn: Connection, lei: str) -> Mapping[str, Any] | None:
     """A company that declares `lei` although GLEIF's record is not (yet) imported."""
-    return conn.execute(_COMPANY_BY_LEI, {"lei": lei}).mappings().first()
+    return _COMPANY_BY_LEI.first(conn, lei=lei)

@@ -16,6 +16,7 @@ import pickle
 import queue
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from regintel.ingest.base import Source
@@ -40,40 +41,55 @@ def worthwhile(size: int | None) -> bool:
 def parse_here(source: Source, inp: Input) -> Iterator[Chunk]:
     """The serial path: parse in this process, in the same chunks."""
     items: list[Any] = []
-    for item in source.parse(inp.stream, inp.name):
-        items.append(item)
-        if len(items) >= CHUNK:
+    try:
+        for item in source.parse(inp.stream, inp.name):
+            items.append(item)
+            if len(items) >= CHUNK:
+                yield items, inp.counter.read_bytes
+                items = []
+    except Exception:
+        # What was parsed before the failure is loaded first, as when items went one by one.
+        if items:
             yield items, inp.counter.read_bytes
-            items = []
+        raise
     yield items, inp.counter.read_bytes
 
 
-def parse_ahead(source: Source, inp: Input) -> Iterator[Chunk]:
-    """Chunks parsed by a forked child that reads `inp` (opened here; the child inherits it)."""
+@contextmanager
+def parsed(source: Source, inp: Input, ahead: bool) -> Iterator[Iterator[Chunk]]:
+    """The chunks of `inp`: parsed here, or (`ahead`) by a child forked on entry, before the caller
+    starts threads of its own (a progress bar), and stopped on exit whatever happened."""
+    if not ahead:
+        yield parse_here(source, inp)
+        return
     ctx = multiprocessing.get_context("fork")
     channel: Any = ctx.Queue(DEPTH)
     child = ctx.Process(target=_parse_child, args=(source, inp, channel, os.getpid()), daemon=True,
                         name="regintel-parse")
     child.start()
     try:
-        while True:
-            try:
-                kind, payload = channel.get(timeout=1.0)
-            except queue.Empty:
-                if not child.is_alive():
-                    raise RuntimeError(f"the parsing process died (exit code {child.exitcode})") from None
-                continue
-            if kind == _DONE:
-                return
-            if kind == _ERROR:
-                raise payload
-            yield payload
+        yield _receive(child, channel)
     finally:
         if child.is_alive():
             child.terminate()
         child.join()
         channel.close()
         channel.join_thread()
+
+
+def _receive(child: Any, channel: Any) -> Iterator[Chunk]:
+    while True:
+        try:
+            kind, payload = channel.get(timeout=1.0)
+        except queue.Empty:
+            if not child.is_alive():
+                raise RuntimeError(f"the parsing process died (exit code {child.exitcode})") from None
+            continue
+        if kind == _DONE:
+            return
+        if kind == _ERROR:
+            raise payload
+        yield payload
 
 
 def _parse_child(source: Source, inp: Input, channel: Any, parent: int) -> None:

@@ -76,13 +76,11 @@ def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *,
     loader = Loader(engine, info, run_id=run_id, batch_size=batch_size, reject=rejects, on_changes=hooks)
     status = "failed"
     try:
-        with open_input(location, data_dir / "downloads") as inp, loader.holding_connection():
+        with open_input(location, data_dir / "downloads") as inp, loader.holding_connection(), \
+                pipeline.parsed(source, inp, pipeline.worthwhile(inp.size) if parse_ahead is None
+                                else parse_ahead) as chunks:
             with _progress(progress, inp.size, info.id) as bar:
                 task = bar.add_task(info.id, total=inp.size)
-                if parse_ahead is None:
-                    parse_ahead = pipeline.worthwhile(inp.size)
-                chunks = (pipeline.parse_ahead(source, inp) if parse_ahead
-                          else pipeline.parse_here(source, inp))
                 for items, read_bytes in chunks:
                     for item in items:
                         loader.add(item)

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 
 from regintel.domain.names import fold, normalise_name, tokens
 from regintel.domain.types import CompanyRecord, InsolvencyEventRecord
@@ -54,6 +55,7 @@ class Podanie:
         return ", ".join(p for p in parts if p) or None
 
 
+@lru_cache(maxsize=4096)  # a form's tag vocabulary is small; called for every element visited
 def local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
@@ -62,7 +64,12 @@ def child(elem: ET.Element | None, *path: str) -> ET.Element | None:
     for name in path:
         if elem is None:
             return None
-        elem = next((sub for sub in elem if local(sub.tag) == name), None)
+        for sub in elem:
+            if local(sub.tag) == name:
+                elem = sub
+                break
+        else:
+            elem = None
     return elem
 
 

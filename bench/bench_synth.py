@@ -5,7 +5,8 @@ database; entities per second, database size per million entities, and the time 
         [--backends sqlite,postgresql] [--pg-url postgresql://postgres@127.0.0.1:5432/postgres]
 
 The SQLite file goes to a temporary folder (or --dir) and is removed afterwards unless --keep; the
-PostgreSQL database is created under a random name and dropped afterwards. Prints a table and saves
+PostgreSQL database is created under a random name and dropped afterwards (with --keep: named
+regintel_bench_synth_<entities> and kept). Prints a table and saves
 JSON to bench/results/synth-<entities>-<timestamp>.json, with the load average before and after
 (the machine is shared: compare runs made on a quiet machine).
 """
@@ -68,17 +69,24 @@ def run(url: str, entities: int, seed: int, workers: int | None) -> dict[str, An
             "load_before": load_before, "load_after": os.getloadavg()}
 
 
-def postgres(admin_url: str, entities: int, seed: int, workers: int | None) -> dict[str, Any]:
+def postgres(admin_url: str, entities: int, seed: int, workers: int | None, keep: bool) -> dict[str, Any]:
     server = make_url(normalise_url(admin_url))
-    name = f"regintel_bench_synth_{uuid.uuid4().hex[:10]}"
+    name = f"regintel_bench_synth_{entities}" if keep else f"regintel_bench_synth_{uuid.uuid4().hex[:10]}"
     admin = create_engine(server, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        return run(server.set(database=name).render_as_string(hide_password=False), entities, seed, workers)
-    finally:
-        with admin.connect() as conn:
+        if keep:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = server.set(database=name).render_as_string(hide_password=False)
+    kept = False
+    try:
+        result = run(url, entities, seed, workers)
+        kept = keep
+        return result | ({"kept": url} if keep else {})
+    finally:
+        if not kept:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
 
 
@@ -109,7 +117,8 @@ def main() -> None:
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--pg-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the SQLite file")
-    parser.add_argument("--keep", action="store_true", help="keep the SQLite file in bench/results/")
+    parser.add_argument("--keep", action="store_true", help="keep the SQLite file in bench/results/ and the "
+                        "PostgreSQL database (regintel_bench_synth_<entities>) for the other benchmarks")
     args = parser.parse_args()
     results = []
     for backend in args.backends.split(","):
@@ -117,7 +126,7 @@ def main() -> None:
         if backend == "sqlite":
             results.append(sqlite(args.dir, args.entities, args.seed, args.workers, args.keep))
         else:
-            results.append(postgres(args.pg_url, args.entities, args.seed, args.workers))
+            results.append(postgres(args.pg_url, args.entities, args.seed, args.workers, args.keep))
     table = Table("backend", "entities", "seconds", "entities/s", "DB size MB", "MB per million",
                   "10M would take (min)", "rows per entity", title="regintel synth")
     for r in results:

@@ -31,6 +31,9 @@ from regintel.search.fuzzy import build_query, filter_clauses
 WRITER_HEAP = 400_000_000  # split between the writer threads; bigger segments, fewer merges
 SMALL_HEAP = 20_000_000
 REBUILD_FLOOR = 100_000  # below this many changes, re-indexing them beats a rebuild
+# tantivy keeps every pending delete in memory until the commit (about 1.2 KB each: 1M people cost
+# 1.2 GB), so a long write commits on the way; a rebuild needs no deletes at all (its index is new).
+COMMIT_EVERY = 500_000
 
 
 def schema() -> tantivy.Schema:
@@ -182,22 +185,31 @@ def _open_index(path: Path) -> tantivy.Index:
 
 def _write(index: tantivy.Index, companies: Iterable[list[docs.CompanyDoc]],
            people: Iterable[list[docs.PersonDoc]], replace: bool) -> int:
-    """Add (or with `replace`, re-add) documents and commit once; nothing to write, no commit (a
-    commit costs tens of milliseconds of fsync)."""
+    """Add (or with `replace`, re-add) documents, committing every `COMMIT_EVERY` documents and at the
+    end; nothing to write, no commit (a commit costs tens of milliseconds of fsync). A document's
+    delete and add always land in the same commit."""
     writer: Any = None
-    count = 0
+    count = pending = 0
+    # By query, not `delete_documents_by_term`: tantivy-py 0.27 turns a Python int into a term that
+    # never matches an unsigned field, so re-indexed documents were added beside their old selves.
+    schema = index.schema
     for batch in _chain(companies, people):
         if writer is None:
             writer = _writer(index, big=not replace)
         for d in batch:
             if isinstance(d, docs.CompanyDoc):
                 if replace:
-                    writer.delete_documents_by_term("cid", d.id)
+                    writer.delete_documents_by_query(tantivy.Query.term_query(schema, "cid", d.id))
                 writer.add_document(_company_doc(d))
             else:
-                writer.delete_documents_by_term("pid", d.id)
+                if replace:
+                    writer.delete_documents_by_query(tantivy.Query.term_query(schema, "pid", d.id))
                 writer.add_document(_person_doc(d))
         count += len(batch)
+        pending += len(batch)
+        if pending >= COMMIT_EVERY:
+            writer.commit()
+            pending = 0
     if writer is not None:
         writer.commit()
         writer.wait_merging_threads()

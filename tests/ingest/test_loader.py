@@ -117,3 +117,29 @@ def test_an_older_snapshot_never_rolls_back(engine):
         assert conn.execute(select(companies.c.city)).scalar() == "Bratislava II"
     stats = load(engine, [slovnaft(published_on=date(2024, 3, 1), city="Bratislava III")])
     assert stats.updated == 1
+
+
+def test_postgres_statistics_follow_a_growing_import(engine, monkeypatch):
+    """PostgreSQL: the loader ANALYZEs as an import doubles what it wrote (no reliance on autovacuum)."""
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite reads are planned by hints, not statistics")
+    from sqlalchemy import text
+
+    from regintel.ingest import loader as loader_module
+    from regintel.ingest.runner import sync_catalogue
+
+    monkeypatch.setattr(loader_module, "ANALYSE_FIRST", 3)
+    source = SourceInfo(id="t", name="T", publisher="p", country="SK", category="register", formats="x",
+                        licence="CC0", attribution="a", url="https://example.invalid", cadence="daily")
+    sync_catalogue(engine, [source])
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_stat_reset()"))
+    loader = Loader(engine, source, batch_size=2)
+    for i, ico in enumerate(["31322832", "35757442", "00151653", "36631124", "35697270"]):
+        loader.add(CompanyRecord(country="SK", national_id=ico, name=f"Company {i}"))
+    loader.flush()
+    assert loader._analysed_at == 4  # after the second batch (4 written); 6 would be the next
+    with engine.connect() as conn:
+        analysed = conn.execute(text("SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'companies' "
+                                     "AND last_analyze IS NOT NULL")).scalar_one()
+    assert analysed == 1

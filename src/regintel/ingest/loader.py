@@ -85,6 +85,12 @@ def default_hooks() -> list[ChangeHook]:
     return [record_monitoring]
 
 
+# Tables an import grows, analysed as it goes on PostgreSQL (Loader._analyse_if_grown).
+ANALYSED_TABLES = ("companies", "company_sources", "identifiers", "people", "roles", "ownerships",
+                   "financial_statements", "company_changes", "lei_records", "insolvency_events")
+ANALYSE_FIRST = 10_000
+
+
 class Loader:
     """Buffer records and write them in batches. `on_changes` hooks run inside each batch's
     transaction with the change rows written (with their ids), so monitoring and outbox rows commit
@@ -102,6 +108,7 @@ class Loader:
         self._hooks = default_hooks() if on_changes is None else list(on_changes)
         self._buffer: list[Record] = []
         self._conn: Connection | None = None
+        self._analysed_at = 0
 
     def add(self, item: Record | RecordError | Skipped) -> None:
         self.stats.read += 1
@@ -129,9 +136,26 @@ class Loader:
         if self._conn is not None:
             with self._conn.begin():
                 self._write(self._conn, batch)
+        else:
+            with self.engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
+                self._write(conn, batch)
+        self._analyse_if_grown()
+
+    def _analyse_if_grown(self) -> None:
+        """PostgreSQL: refresh planner statistics each time this run has doubled what it wrote. Without
+        them (autovacuum off, as on this project's test server, or behind after a big first import)
+        the planner plans for an empty table: a synth build without statistics answered a by-LEI
+        lookup by walking the primary key (240 ms instead of 0.6 ms at 1M). ANALYZE samples a fixed
+        number of rows, so the doubling keeps the total cost small."""
+        if self.engine.dialect.name != "postgresql":
             return
-        with self.engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
-            self._write(conn, batch)
+        written = self.stats.inserted + self.stats.updated
+        if written < max(ANALYSE_FIRST, 2 * self._analysed_at):
+            return
+        self._analysed_at = written
+        with self.engine.connect() as conn, conn.begin():
+            for table in ANALYSED_TABLES:
+                conn.exec_driver_sql(f"ANALYZE {table}")
 
     @contextmanager
     def holding_connection(self) -> Iterator[None]:

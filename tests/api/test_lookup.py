@@ -180,3 +180,19 @@ def test_bulk_runs_one_company_query(client, auth, companies, engine):
         event.remove(app_engine, "before_cursor_execute", listener)
     reads = [s for s in statements if "FROM companies" in s and "api_keys" not in s]
     assert len(reads) == 1
+
+
+def test_bulk_bare_ids_checked_only_when_unmatched(client, auth, companies):
+    """Bare identifiers are looked up by their unchecked forms; one that matches nothing is validated
+    then, so the answer still tells malformed (with the reason) from unknown (in the countries where
+    it is well-formed)."""
+    body = {"identifiers": [{"id": "36631124"}, {"id": "abc!"}, {"id": "552 100 554"}, "552100555", " 00177041 "]}
+    data = assert_envelope(client.post("/api/v1/companies/bulk", headers=auth, json=body))
+    assert [a["status"] for a in data] == ["not_found", "invalid", "found", "not_found", "found"]
+    assert "SK" in data[0]["reason"] and "FR" not in data[0]["reason"]  # 36631124 is no valid SIREN
+    assert "not a valid national identifier" in data[1]["reason"]
+    assert data[2]["company"]["country"] == "FR" and data[4]["company"]["country"] == "CZ"
+    assert "LT" in data[3]["reason"] and "FR" not in data[3]["reason"]  # a 9-digit LT code, a bad SIREN
+    assert_error(client.get("/api/v1/companies/by-identifier?type=ico&value=abc!", headers=auth), 422,
+                 "VALIDATION_ERROR")
+    assert assert_envelope(client.get("/api/v1/companies/by-identifier?type=ico&value=36631124", headers=auth)) == []

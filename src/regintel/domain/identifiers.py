@@ -137,6 +137,24 @@ def parse_national_id(country: str, value: str) -> str:
     return str(compact)
 
 
+def national_id_candidates(value: str) -> dict[str, str]:
+    """What `value` would be as each country's register number, written compactly but not checked:
+    `parse_national_id(cc, value)` equals `candidates[cc]` whenever it succeeds. A stored register
+    number was checked when it was loaded, so a lookup without a country can ask the database for
+    these forms first and run the check-digit validators (the expensive part) only for a value that
+    matched nothing, to tell a malformed identifier from an unknown one."""
+    raw = (value or "").strip()
+    if not raw or len(raw) > 40:
+        return {}
+    out: dict[str, str] = {}
+    for country, rule in NATIONAL_IDS.items():
+        try:
+            out[country] = str(rule.compact(raw))
+        except (ValidationError, ValueError):
+            continue
+    return out
+
+
 def is_valid_national_id(country: str, value: str) -> bool:
     try:
         parse_national_id(country, value)

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.db import companies as db
+from regintel.domain import identifiers
 from regintel.domain.identifiers import NATIONAL_IDS, parse_country, parse_national_id
 from regintel.errors import AmbiguousIdentifier, InvalidIdentifier, NotFound, ValidationFailed
 
@@ -31,10 +32,11 @@ def resolve_ico(conn: Connection, ico: str, country: str | None) -> Mapping[str,
     answers, several answer 409 AMBIGUOUS_IDENTIFIER with the candidates."""
     if country:
         return get_company_row(conn, country, ico)
-    forms = national_id_forms(ico)
+    forms = national_id_candidates(ico)
     rows = [r for r in db.list_by_national_id(conn, sorted(set(forms.values())))
             if forms.get(r["country"]) == r["national_id"]]
     if not rows:
+        national_id_forms(ico)  # 422 when the identifier is well-formed nowhere
         raise NotFound(f"No company with national identifier {ico}")
     if len(rows) > 1:
         raise AmbiguousIdentifier(
@@ -42,6 +44,14 @@ def resolve_ico(conn: Connection, ico: str, country: str | None) -> Mapping[str,
             details={"candidates": [{"country": r["country"], "nationalId": r["national_id"], "name": r["name"]}
                                     for r in rows]})
     return rows[0]
+
+
+def national_id_candidates(ico: str) -> dict[str, str]:
+    """`domain.identifiers.national_id_candidates`, SK (the default) first as in `national_id_forms`:
+    the forms to look up before any check digit is computed (a stored register number was checked
+    when it was loaded)."""
+    forms = identifiers.national_id_candidates(ico)
+    return {cc: forms[cc] for cc in [DEFAULT_COUNTRY, *sorted(set(forms) - {DEFAULT_COUNTRY})] if cc in forms}
 
 
 def national_id_forms(ico: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 from regintel.db import lookup as db
 from regintel.domain.identifiers import parse_country, parse_identifier, parse_lei, parse_national_id
 from regintel.errors import InvalidIdentifier, NotFound
-from regintel.services.companies import national_id_forms
+from regintel.services.companies import national_id_candidates, national_id_forms
 from regintel.services.company_view import candidate, summary
 
 GLEIF_RECORD = "https://search.gleif.org/#/record/{lei}"
@@ -39,9 +39,11 @@ def by_identifier(conn: Connection, kind: str, value: str, country: str | None) 
 def _by_national_id(conn: Connection, value: str, country: str | None) -> list[dict[str, Any]]:
     """`ico` is the national identifier of any country (spec 4.4): all companies whose register number
     it is, in `country` or in every country where it is well-formed, from one query."""
-    forms = {country: parse_national_id(country, value)} if country else national_id_forms(value)
+    forms = {country: parse_national_id(country, value)} if country else national_id_candidates(value)
     rows = [r for r in db.companies_by_national_ids(conn, forms.values())
             if forms.get(r["country"]) == r["national_id"]]
+    if not rows and not country:
+        national_id_forms(value)  # 422 when the value is well-formed nowhere
     return [summary(r) | {"matchedBy": {"type": "ico", "value": r["national_id"], "source": r["source"]}}
             for r in rows[:MAX_MATCHES]]
 
@@ -93,6 +95,8 @@ class BulkItem:
     input: Any
     forms: dict[str, str] = field(default_factory=dict)
     error: str | None = None
+    checked: bool = True  # False: `forms` are unchecked candidates of `value` (see `national_id_candidates`)
+    value: str = ""
 
 
 def parse_bulk_item(index: int, item: Any, default_country: str | None) -> BulkItem:
@@ -116,10 +120,23 @@ def parse_bulk_item(index: int, item: Any, default_country: str | None) -> BulkI
             cc = parse_country(country)
             out.forms = {cc: parse_national_id(cc, str(value))}
         else:
-            out.forms = national_id_forms(str(value))
+            out.forms, out.checked, out.value = national_id_candidates(str(value)), False, str(value)
     except InvalidIdentifier as exc:
         out.error = exc.message
     return out
+
+
+def _check_unmatched(item: BulkItem, by_key: Mapping[tuple[str, str], Any]) -> BulkItem:
+    """A bare identifier that matched no candidate form: validate it now, so that the answer says
+    `invalid` (with the reason) or `not_found` in the countries where it is well-formed."""
+    if item.checked or item.error is not None or any(k in by_key for k in item.forms.items()):
+        return item
+    try:
+        item.forms = national_id_forms(item.value)
+    except InvalidIdentifier as exc:
+        item.error = exc.message
+    item.checked = True
+    return item
 
 
 def bulk(conn: Connection, items: list[Any], default_country: str | None) -> list[dict[str, Any]]:
@@ -128,7 +145,7 @@ def bulk(conn: Connection, items: list[Any], default_country: str | None) -> lis
     parsed = [parse_bulk_item(i, item, cc) for i, item in enumerate(items)]
     rows = db.companies_by_national_ids(conn, {v for p in parsed for v in p.forms.values()})
     by_key = {(r["country"], r["national_id"]): r for r in rows}
-    return [_bulk_answer(p, by_key) for p in parsed]
+    return [_bulk_answer(_check_unmatched(p, by_key), by_key) for p in parsed]
 
 
 def _bulk_answer(item: BulkItem, by_key: Mapping[tuple[str, str], Mapping[str, Any]]) -> dict[str, Any]:

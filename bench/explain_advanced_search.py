@@ -2,7 +2,7 @@
 wall and CPU time (warm, median of --repeats) and the plan of every statement it ran.
 
     .venv/bin/python bench/explain_advanced_search.py --database-url sqlite:///bench/results/synth-10000000.db
-        [--only 'country=FR&in_bankruptcy=1'] [--repeats 5] [--no-plans]
+        [--only 'country=FR&in_bankruptcy=1'] [--repeats 5] [--no-plans] [--pragma mmap_size=68719476736]
 
 Run by hand to choose indexes and read plans; bench_lookup.py is the benchmark of record.
 """
@@ -40,8 +40,11 @@ def main() -> None:
     ap.add_argument("--only", help="run only the filters whose name contains this text")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--no-plans", action="store_true")
+    ap.add_argument("--pragma", action="append", default=[], help="SQLite: a PRAGMA run on each connection")
     args = ap.parse_args()
     engine = make_engine(args.database_url)
+    for pragma in args.pragma:
+        event.listen(engine, "connect", lambda dbapi, _record, p=pragma: dbapi.execute(f"PRAGMA {p}"))
     with engine.connect() as conn:
         ref = advanced_search.reference(conn, ResultCache())
     for name, params in typical_filters(engine).items():
@@ -52,8 +55,9 @@ def main() -> None:
         direction = "asc" if sort == "name" else "desc"
         statements: list[tuple[str, Any]] = []
         with engine.connect() as conn:
-            def note(_conn: Any, _cursor: Any, sql: str, parameters: Any, _context: Any, _many: bool) -> None:
-                statements.append((sql, parameters))
+            def note(_conn: Any, _cursor: Any, sql: str, parameters: Any, _context: Any, _many: bool,
+                     out: list[tuple[str, Any]] = statements) -> None:
+                out.append((sql, parameters))
 
             walls, cpus = [], []
             for i in range(args.repeats):
@@ -69,7 +73,12 @@ def main() -> None:
                   f"{len(items)} items, total {total}{'' if exact else '+'}")
             if not args.no_plans:
                 for sql, parameters in statements:
-                    print("   " + " ".join(sql.split())[:220])
+                    if not sql.lstrip().upper().startswith("SELECT"):
+                        continue
+                    started = time.perf_counter()
+                    conn.exec_driver_sql(sql, parameters).all()
+                    ms = (time.perf_counter() - started) * 1000
+                    print(f"   {ms:8.1f} ms  " + " ".join(sql.split())[:220])
                     for line in plan(conn, sql, parameters):
                         print("      " + line)
 

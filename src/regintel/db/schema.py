@@ -81,9 +81,7 @@ companies = Table(
     # Spec 2.2: bankruptcy and restructuring are mutually exclusive; liquidation is independent.
     CheckConstraint("NOT (in_bankruptcy AND in_restructuring)", name="insolvency_exclusive"),
 )
-Index("ix_companies_name_norm", companies.c.name_norm)
 Index("ix_companies_national_id", companies.c.national_id)
-Index("ix_companies_lei", companies.c.lei)
 
 identifiers = Table(
     "identifiers", metadata,
@@ -474,16 +472,29 @@ Index("ix_companies_address_norm", companies.c.address_norm)
 
 # Filters and aggregates (migration 0004_filters): indexes behind advanced search and the stats.
 Index("ix_companies_country_status", companies.c.country, companies.c.status)
-for _column in ("founded_on", "dissolved_on", "legal_form", "region_code", "district_code", "municipality_code",
-                "postal_code", "size_class", "employees"):
+for _column in ("founded_on", "dissolved_on", "district_code", "municipality_code", "postal_code", "size_class",
+                "employees"):
     Index(f"ix_companies_{_column}", companies.c[_column], companies.c.country)
-Index("ix_companies_nuts3", companies.c.nuts3)
 Index("ix_companies_vat_id", companies.c.vat_id, companies.c.country)
 # Written exactly as the queries write them: SQLite matches an expression index by its text.
 NACE_DIGITS = func.replace(companies.c.nace_primary, literal_column("'.'"), literal_column("''"))
 CITY_LOWER = func.lower(companies.c.city)
-Index("ix_companies_nace_digits", NACE_DIGITS, companies.c.country)
 Index("ix_companies_city_lower", CITY_LOWER, companies.c.country)
+
+# Covering indexes (migration 0006_covering_indexes): pages in name order walk this index and test the
+# common filters on its columns, fetching only the page's rows; the id follows the name so that the
+# index order is the pages' `ORDER BY name_norm, id`.
+NAME_SORT_COLUMNS = ("name_norm", "id", "country", "status", "in_bankruptcy", "in_restructuring", "in_liquidation",
+                     "size_class", "nuts3", "nace_primary", "legal_form", "city", "region_code", "founded_on",
+                     "employees", "lei", "vat_id")
+Index("ix_companies_name_sort", *(companies.c[name] for name in NAME_SORT_COLUMNS))
+# Counts by a code filter read these without the rows when status and size class come along.
+_COUNTED = (companies.c.country, companies.c.status, companies.c.size_class)
+Index("ix_companies_nuts3", companies.c.nuts3, *_COUNTED)
+Index("ix_companies_region_code", companies.c.region_code, *_COUNTED)
+Index("ix_companies_legal_form", companies.c.legal_form, *_COUNTED)
+Index("ix_companies_nace_digits", NACE_DIGITS, *_COUNTED)
+Index("ix_companies_lei", companies.c.lei, companies.c.country, companies.c.status, companies.c.vat_id)
 for _flag in ("in_bankruptcy", "in_restructuring", "in_liquidation"):
     Index(f"ix_companies_{_flag}", companies.c.country, sqlite_where=companies.c[_flag] == true(),
           postgresql_where=companies.c[_flag])

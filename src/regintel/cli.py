@@ -1,4 +1,4 @@
-"""The `regintel` command: serve, db, keys, openapi, and (with the data issue) import, demo, synth."""
+"""The `regintel` command: serve, db, keys, openapi, import, demo, synth, search, stats, worker."""
 
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ from regintel.db.engine import make_engine
 app = typer.Typer(help="regintel: European company registry intelligence service.", no_args_is_help=True)
 db_app = typer.Typer(help="Database schema.", no_args_is_help=True)
 keys_app = typer.Typer(help="API keys.", no_args_is_help=True)
+stats_app = typer.Typer(help="The statistics endpoints' precomputed aggregates.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(keys_app, name="keys")
+app.add_typer(stats_app, name="stats")
 console = Console()
 
 
@@ -151,6 +153,7 @@ def import_cmd(source: Annotated[str, typer.Argument(help="Source id, see `regin
     if rejects:
         console.print(f"rejected rows with reasons: {rejects}")
     _refresh_search(engine, settings)
+    _refresh_stats(engine)
 
 
 def _refresh_search(engine: Engine, settings: Settings) -> None:
@@ -160,6 +163,29 @@ def _refresh_search(engine: Engine, settings: Settings) -> None:
     started = time.perf_counter()
     outcome = refresh_index(engine, settings)
     console.print(f"search index {outcome} ({time.perf_counter() - started:.1f} s)")
+
+
+def _refresh_stats(engine: Engine, stale_only: bool = True) -> None:
+    """Leave the statistics snapshots current with what was just written, so that no request has to
+    aggregate the whole database."""
+    from regintel.services.stats_snapshots import AGGREGATES, refresh
+
+    started = time.perf_counter()
+    written = refresh(engine, stale_only=stale_only)
+    console.print(f"statistics snapshots: {len(written)} of {len(AGGREGATES)} computed "
+                  f"({time.perf_counter() - started:.1f} s)")
+
+
+@stats_app.command("refresh")
+def stats_refresh(stale_only: Annotated[bool, typer.Option(
+        help="Only those not computed for the current data version")] = False) -> None:
+    """Compute the statistics endpoints' whole-database aggregates and store them for the current data
+    version (imports, `demo`, `synth` and the worker do this by themselves)."""
+    from regintel.db.migrate import upgrade
+
+    engine = make_engine(load_settings().database_url, pool=False)
+    upgrade(engine)
+    _refresh_stats(engine, stale_only)
 
 
 @app.command("sources")
@@ -237,7 +263,8 @@ def synth(entities: Annotated[int, typer.Option("--entities", "-n", min=1, help=
           workers: Annotated[int | None, typer.Option(help="Generator processes (default: one per core)")] = None,
           as_of: Annotated[str, typer.Option(help="Reference date of the data (ISO); statements end the year "
                                                   "before")] = "2026-01-01",
-          search: Annotated[bool, typer.Option(help="Bring the search index up to date afterwards")] = True) -> None:
+          search: Annotated[bool, typer.Option(help="Bring the search index up to date afterwards")] = True,
+          stats: Annotated[bool, typer.Option(help="Precompute the statistics snapshots afterwards")] = True) -> None:
     """Generate deterministic synthetic companies in all 23 markets, with valid national ids, VAT ids,
     LEIs and IBANs, people and roles, ownership chains with cycles and annual statements (bulk path)."""
     from datetime import date
@@ -264,6 +291,8 @@ def synth(entities: Annotated[int, typer.Option("--entities", "-n", min=1, help=
                   f"in {result.seconds:.1f} s ({rate:,.0f}/s); {result.rows['companies']:,} synthetic in total")
     if search:
         _refresh_search(engine, settings)
+    if stats:
+        _refresh_stats(engine)
 
 
 @app.command()
@@ -285,3 +314,4 @@ def demo() -> None:
     console.print(table)
     console.print("licences and attribution: GET /api/v1/public/data-sources")
     _refresh_search(engine, settings)
+    _refresh_stats(engine)

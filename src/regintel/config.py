@@ -111,6 +111,9 @@ class Settings(BaseSettings):
                                               "deliveries are also signed with the old secret this long.")
     worker_poll_seconds: float = Field(default=1.0, gt=0, description="How often an idle worker looks "
                                        "for due deliveries and e-mails.")
+    stats_poll_seconds: float = Field(default=30.0, gt=0, description="How often the worker looks whether "
+                                      "the data moved; once it has held still that long, the worker recomputes "
+                                      "the statistics snapshots that are no longer current.")
     watch_confirm_hours: int = Field(default=72, gt=0, description="Validity of the confirmation link "
                                      "of a public e-mail watch.")
     changes_stream_poll_seconds: float = Field(default=1.0, gt=0, le=60, description="How often an open "

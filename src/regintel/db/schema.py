@@ -560,3 +560,17 @@ Index("ix_insolvency_events_event_date", insolvency_events.c.event_date, insolve
 # The cross-company change feeds page by id within a field, and start at a detection time.
 Index("ix_company_changes_field", company_changes.c.field, company_changes.c.id)
 Index("ix_company_changes_detected_at", company_changes.c.detected_at)
+
+# -- precomputed statistics (migration 0007_stats_snapshots) ---------------------------------------
+
+# Whole-database aggregates of the statistics endpoints, one row per aggregate and its default
+# parameters (`overview`, `breakdown:nace:100`), as computed for one data version
+# (`db.stats.data_version` with the code version): a request answers from here while that version is
+# current instead of aggregating millions of rows. Derived data; `regintel stats refresh` rebuilds it.
+stats_snapshots = Table(
+    "stats_snapshots", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("data_version", Text, nullable=False),
+    _ts("computed_at", False),
+    Column("payload", JSON, nullable=False),
+)

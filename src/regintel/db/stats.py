@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Integer, and_, case, desc, func, or_, select, true
 from sqlalchemy.engine import Connection
@@ -22,11 +23,26 @@ from regintel.db.schema import (
 from regintel.db.sql_hints import Rare, Unordered
 
 
-def data_version(conn: Connection) -> tuple[Any, ...]:
-    """Changes whenever imported data does: the newest change-log row and the newest import run
-    (two primary-key maxima, answered from the index ends)."""
-    return (conn.execute(select(func.max(company_changes.c.id))).scalar(),
-            conn.execute(select(func.max(import_runs.c.id))).scalar())
+class DataVersion(NamedTuple):
+    change_id: int | None
+    run_id: int | None
+    run_finished_at: datetime | None
+
+    @property
+    def importing(self) -> bool:
+        """The newest import run has not finished (or was killed outright)."""
+        return self.run_id is not None and self.run_finished_at is None
+
+
+def data_version(conn: Connection) -> DataVersion:
+    """Changes whenever imported data does: the newest change-log row, the newest import run and
+    when that run finished (primary-key ends). The finish matters: bulk writers (`regintel synth`)
+    log no changes, and a run's end writes its status and the catalogue's figures, so a figure
+    computed while a run was still writing must not pass for current once it is over."""
+    last_run = conn.execute(select(import_runs.c.id, import_runs.c.finished_at)
+                            .order_by(desc(import_runs.c.id)).limit(1)).first()
+    return DataVersion(conn.execute(select(func.max(company_changes.c.id))).scalar(),
+                       *(tuple(last_run) if last_run else (None, None)))
 
 
 FLAGS = ("in_bankruptcy", "in_restructuring", "in_liquidation")

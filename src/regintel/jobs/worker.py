@@ -1,11 +1,14 @@
-"""`regintel worker`: deliver the webhook outbox and the e-mail outbox, at least once.
+"""`regintel worker`: deliver the webhook outbox and the e-mail outbox, at least once; keep the
+statistics snapshots current.
 
 A pipeline, not lock-step batches, so that one slow or dead receiver never holds up the others: up to
 `webhook_concurrency` attempts are in flight; free slots are refilled by claiming due deliveries
 (leases); finished attempts are recorded in small groups. Database calls run in threads, off the
 event loop. SIGTERM/SIGINT stop claiming and finish what is in flight; a worker killed outright
 leaves its leases to expire, and those deliveries are attempted again (receivers drop duplicates by
-`webhook-id`). PostgreSQL: run as many workers as needed; SQLite: run one.
+`webhook-id`). PostgreSQL: run as many workers as needed; SQLite: run one. Beside the deliveries, a
+second loop recomputes the statistics snapshots when the data moved (`jobs.stats_refresh`); it may
+take minutes on a large database, so it never holds up a delivery.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from regintel.db.engine import upsert
 from regintel.db.schema import worker_heartbeats
 from regintel.jobs.deliveries import attempt, make_client
 from regintel.jobs.emails import send_due_mails
+from regintel.jobs.stats_refresh import StatsRefresher
 
 log = logging.getLogger("regintel.worker")
 HEARTBEAT_EVERY = timedelta(seconds=10)
@@ -44,6 +48,7 @@ class Worker:
         self._last_beat: datetime | None = None
         # A claimed delivery is offered again once this is over: one attempt, its recording, and margin.
         self.lease = timedelta(seconds=settings.webhook_timeout_seconds + 5)
+        self.stats = StatsRefresher(engine)
 
     def heartbeat(self, force: bool = False) -> None:
         now = datetime.now(UTC)
@@ -95,10 +100,26 @@ class Worker:
             done = await self.deliver(client, asyncio.Event())
         return done + await asyncio.to_thread(send_due_mails, self.engine, self.settings)
 
+    async def keep_stats(self, stop: asyncio.Event) -> None:
+        """Until `stop` is set: refresh the statistics snapshots when the data moved and held still."""
+        while not stop.is_set():
+            try:
+                written = await asyncio.to_thread(self.stats.poll, stop.is_set)
+                if written:
+                    log.info("Refreshed statistics snapshots worker=%s snapshots=%d", self.id, len(written))
+            except SQLAlchemyError:
+                log.exception("Database error refreshing statistics; retrying in %s s",
+                              self.settings.stats_poll_seconds)
+            try:
+                await asyncio.wait_for(stop.wait(), self.settings.stats_poll_seconds)
+            except TimeoutError:
+                pass
+
     async def run(self, stop: asyncio.Event) -> None:
-        """Until `stop` is set: deliver, send e-mails, and poll when idle."""
+        """Until `stop` is set: deliver, send e-mails, and poll when idle; keep the statistics current."""
         self.heartbeat(force=True)
         log.info("Worker started id=%s", self.id)
+        stats = asyncio.create_task(self.keep_stats(stop))
         async with make_client(self.settings) as client:
             while not stop.is_set():
                 try:
@@ -115,6 +136,7 @@ class Worker:
                         await asyncio.wait_for(stop.wait(), self.settings.worker_poll_seconds)
                     except TimeoutError:
                         pass
+        await stats
         log.info("Worker stopped id=%s", self.id)
 
 

@@ -1,7 +1,8 @@
 """Statistics (spec 4.4, 4.7): database overview, breakdowns, freshness, shell addresses, public figures.
 
-Whole-database aggregates are computed once per data version and kept up to 15 minutes
-(`ResultCache`); the answer says whether it came from there (`meta.cached`).
+Filtered aggregates are computed once per data version and kept up to 15 minutes (`ResultCache`);
+unfiltered ones with default parameters are precomputed and stored per data version
+(`services.stats_snapshots`). The answer says whether it came from either (`meta.cached`).
 """
 
 from __future__ import annotations

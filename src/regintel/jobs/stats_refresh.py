@@ -1,0 +1,37 @@
+"""The worker's part in keeping the statistics snapshots current (`services.stats_snapshots`).
+
+Any process may change the data (an import on another host, a second importer), so the worker looks
+at the data version itself. It refreshes once the version has held still between two looks and no
+import run is in progress: an import moves the version with every batch, and aggregating millions of
+rows after each one would only slow the import down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Engine
+
+from regintel.db.stats import DataVersion, data_version
+from regintel.services.stats_snapshots import refresh
+
+
+class StatsRefresher:
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self._seen: DataVersion | None = None
+        self._done: DataVersion | None = None
+
+    def poll(self, stop: Callable[[], bool] = lambda: False) -> list[str]:
+        """Look once; returns the snapshots written (none while the data is moving or all are current)."""
+        with self.engine.connect() as conn:
+            version = data_version(conn)
+        settled, self._seen = version == self._seen, version
+        # A run killed outright stays unfinished until the next import; requests still store what
+        # they compute meanwhile.
+        if not settled or version.importing or version == self._done:
+            return []
+        written = refresh(self.engine, stop=stop)
+        if not stop():
+            self._done = version
+        return written

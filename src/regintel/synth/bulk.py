@@ -43,6 +43,7 @@ from regintel.synth.writers import (
 Encoded = dict[str, Any]
 Progress = Callable[[int], None] | None
 _STATE: dict[str, Any] = {}
+INDEX_SORT_MEMORY = 1 << 30  # maintenance_work_mem of a fresh PostgreSQL build's index phase, at least
 
 
 def _init(pools: dict[str, MarketPool], sqlite: bool, stamp: Stamp) -> None:
@@ -167,6 +168,11 @@ def _postgres(engine: Engine, stream: Iterator[tuple[int, Encoded]], on_chunk: P
             indexes = postgres_drop_indexes(db)
             done = _drain(stream, writer.write, on_chunk)
             with db.cursor() as cur:
+                # The server default (64 MB) makes each index of a large build an external merge sort;
+                # a bulk load may use more for its own session, as pg_restore users are told to.
+                cur.execute("SELECT pg_size_bytes(current_setting('maintenance_work_mem'))")
+                if cur.fetchone()[0] < INDEX_SORT_MEMORY:
+                    cur.execute(f"SET LOCAL maintenance_work_mem = '{INDEX_SORT_MEMORY // 2**20}MB'")
                 for sql in indexes:
                     cur.execute(sql)
         # Planner statistics now, not when autovacuum gets round to it: without them PostgreSQL

@@ -32,7 +32,7 @@ from sqlalchemy.engine import make_url
 from regintel.db.engine import make_engine, normalise_url
 from regintel.db.schema import companies as companies_table
 from regintel.domain.names import fold, normalise_name
-from regintel.search import get_backend, index_root
+from regintel.search import fuzzy, get_backend, index_root
 from regintel.services import reconcile, search
 from tests.search.corpus import companies
 
@@ -93,14 +93,18 @@ def timed(fn: Any, items: list[Any]) -> tuple[list[float], list[Any]]:
     return times, results
 
 
-def run_backend(url: str, workdir: Path, name: str, qs: list[dict[str, str]]) -> dict[str, Any]:
+def run_backend(url: str, workdir: Path, name: str, qs: list[dict[str, str]], reuse: bool = False) -> dict[str, Any]:
     settings = settings_for(url, workdir / "data", name)
     engine = make_engine(url)
     backend = get_backend(engine, settings, name)
     started = time.perf_counter()
     with engine.begin() as conn:
-        backend.rebuild(conn)
-    build = round(time.perf_counter() - started, 1)
+        if not reuse or backend.status(conn).documents == 0:
+            backend.rebuild(conn)
+            build: float | None = round(time.perf_counter() - started, 1)
+        else:
+            build = None  # an index of an earlier run, brought up to date
+            backend.ensure_current(conn)
     out: dict[str, Any] = {"backend": name, "build_seconds": build, "index_mb": _size(engine, settings, name)}
     warm(url, engine, [index_root(engine, settings)])
     with engine.connect() as conn:
@@ -181,7 +185,14 @@ def main() -> None:
     ap.add_argument("--existing", action="store_true",
                     help="use the companies already in --database-url (e.g. a `regintel synth` build): no corpus "
                          "fill, queries from random rows of the database")
+    ap.add_argument("--reuse-index", action="store_true",
+                    help="keep an index an earlier run built for this database (brought up to date) instead of "
+                         "rebuilding it; the build column is then empty")
+    ap.add_argument("--known-distance", type=int, choices=(0, 1, 2), default=None,
+                    help="edits forgiven in a word the index holds (search.fuzzy.KNOWN_DISTANCE), to compare rules")
     args = ap.parse_args()
+    if args.known_distance is not None:
+        fuzzy.KNOWN_DISTANCE = args.known_distance
     args.workdir.mkdir(parents=True, exist_ok=True)
     url = args.database_url or f"sqlite:///{args.workdir}/search-{args.entities}.db"
     if url.startswith("postgres"):
@@ -194,7 +205,7 @@ def main() -> None:
             return
         qs = queries(args.entities, args.queries)
     dialect = url.split(":")[0].split("+")[0]
-    results = [run_backend(url, args.workdir, b, qs) for b in args.backends.split(",")]
+    results = [run_backend(url, args.workdir, b, qs, args.reuse_index) for b in args.backends.split(",")]
     load = os.getloadavg()[0]
     print(f"\n{args.entities:,} entities, {dialect}, {len(qs)} queries (server-side ms; r@5 = equivalent recall; "
           f"load average {load:.1f} on {os.cpu_count()} cores)")
@@ -206,9 +217,11 @@ def main() -> None:
               f"{ac['p50']:>8}/{ac['p95']:>7}/{ac['p99']:>8} {ac['recall@5_equiv']:.2f} | "
               f"{se['p50']:>6}/{se['p95']:>7}/{se['p99']:>7} {se['recall@5_equiv']:.2f} | "
               f"{rc['p50']:>8}/{rc['p95']:>7}/{rc['p99']:>8}")
-    out = ROOT / "bench" / "results" / f"search_perf-{args.entities}-{dialect}.json"
+    rule = "" if args.known_distance is None else f"-known{args.known_distance}"
+    out = ROOT / "bench" / "results" / f"search_perf-{args.entities}-{dialect}{rule}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"entities": args.entities, "database": dialect, "queries": len(qs), "load": load,
+                               "known_distance": fuzzy.KNOWN_DISTANCE,
                                "results": results}, indent=2), encoding="utf-8")
     print(f"saved {out}")
 

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.search import documents as docs
 from regintel.search.base import Collection, Filters, IndexBusy, IndexStatus, QueryWords
-from regintel.search.fuzzy import build_query, filter_clauses
+from regintel.search.fuzzy import Known, build_query, filter_clauses
 
 WRITER_HEAP = 400_000_000  # split between the writer threads; bigger segments, fewer merges
 SMALL_HEAP = 20_000_000
@@ -80,10 +80,10 @@ class TantivyBackend:
             return []
         field, id_field = _FIELDS[collection]
         schema = opened.index.schema
-        clauses = build_query(schema, field, query)
+        searcher = opened.index.searcher()
+        clauses = build_query(schema, field, query, _known(searcher, field))
         if collection != "people":
             clauses += filter_clauses(schema, filters)
-        searcher = opened.index.searcher()
         hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
         return [int(v or 0) for v in searcher.fast_field_values(id_field, [addr for _, addr in hits])]
 
@@ -175,6 +175,14 @@ class TantivyBackend:
         for child in self.root.iterdir():
             if child.is_dir() and child.name.startswith("g") and child.name != keep:
                 shutil.rmtree(child, ignore_errors=True)  # open readers keep their mapped files
+
+
+def _known(searcher: tantivy.Searcher, field: str) -> Known:
+    def known(word: str, prefix: bool) -> bool:
+        if prefix:
+            return bool(searcher.terms_with_prefix(field, word, limit=1))
+        return searcher.doc_freq(field, word) > 0
+    return known
 
 
 def _open_index(path: Path) -> tantivy.Index:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import ColumnElement, and_, exists, false, not_, or_, select, true
 from sqlalchemy.sql.elements import ColumnElement as Clause
 
+from regintel.db.name_trigrams import NameContains
 from regintel.db.schema import (
     CITY_LOWER,
     NACE_DIGITS,
@@ -110,7 +111,7 @@ def _name(value: str) -> Clause:
     if len(norm.replace(" ", "")) < 2:
         raise ValidationFailed("`name_contains` needs at least 2 letters besides legal-form words",
                                details=[{"field": "name_contains", "in": "query", "message": "too short"}])
-    return c.name_norm.contains(norm, autoescape=True)
+    return NameContains(norm)
 
 
 def _city(value: str) -> Clause:

@@ -38,6 +38,7 @@ from regintel.synth.writers import (
     SqliteWriter,
     postgres_drop_indexes,
     sqlite_drop_indexes,
+    sqlite_drop_name_triggers,
 )
 
 Encoded = dict[str, Any]
@@ -135,7 +136,7 @@ def _sqlite_swap(engine: Engine, path: Path, stream: Iterator[tuple[int, Encoded
         for pragma in ("journal_mode=OFF", "synchronous=OFF", f"cache_size={-build_cache_kib()}",
                        "temp_store=MEMORY", "foreign_keys=OFF"):
             db.execute(f"PRAGMA {pragma}")
-        indexes = sqlite_drop_indexes(db)
+        indexes = sqlite_drop_indexes(db) + sqlite_drop_name_triggers(db)
         done = _drain(stream, SqliteWriter(db).write, on_chunk)
         # The generator processes are done by now: let CREATE INDEX sort with a helper thread per core.
         db.execute(f"PRAGMA threads={min(8, os.cpu_count() or 1)}")

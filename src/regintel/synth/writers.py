@@ -5,13 +5,16 @@ row by row (companies alone carries about twenty).
 
 The `latest_financials` triggers derive one row per company from its statements; each chunk writes
 its earlier statements with them off and each company's latest statement with them on, so they run
-once per company and leave the same result as running on every row.
+once per company and leave the same result as running on every row. On SQLite the name trigram
+table (`db.name_trigrams`) is filled the same way: its triggers off during the load, one `rebuild`
+after it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from regintel.db.name_trigrams import FTS_TABLE, SQLITE_REBUILD
 from regintel.synth.encode import EARLIER, LATEST, TABLES
 
 Encoded = dict[str, Any]
@@ -62,6 +65,16 @@ def sqlite_drop_indexes(db: Any) -> list[str]:
     for name, _ in saved:
         db.execute(f'DROP INDEX "{name}"')
     return [sql for _, sql in saved]
+
+
+def sqlite_drop_name_triggers(db: Any) -> list[str]:
+    """Drop the triggers that keep the name trigram table in step with `companies` (one FTS5 insert per
+    company row); returns the statements that fill it afterwards in one pass and create them again."""
+    saved = list(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'companies' "
+                            "AND name LIKE ?", (FTS_TABLE + "%",)))
+    for name, _ in saved:
+        db.execute(f'DROP TRIGGER "{name}"')
+    return [SQLITE_REBUILD, *(sql for _, sql in saved)] if saved else []
 
 
 class PostgresWriter:

@@ -1,0 +1,55 @@
+"""The trigram index behind `name_contains` (migration 0008_name_trigrams): a substring of the
+normalised name is found from an index instead of by reading every name.
+
+- PostgreSQL: a GIN index on `companies.name_norm` with `gin_trgm_ops` (pg_trgm), which serves
+  `name_norm LIKE '%…%'` directly. The `pg_trgm` search backend uses the same index under the same name.
+- SQLite: an FTS5 table with the `trigram` tokenizer over `companies.name_norm` (external content:
+  it stores the trigrams, not the names; `detail='none'`: no positions, half the size), kept in step
+  by three triggers (`companies_name_trgm_ai`, `_ad`, `_au`). FTS5 answers `LIKE '%…%'` on it by intersecting the term's trigrams and then
+  testing the candidates' names, so the answer is exactly the substring test's. Terms shorter than
+  three characters have no trigram and are tested on every name instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import ColumnElement, literal
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.visitors import InternalTraversal
+from sqlalchemy.types import NullType
+
+from regintel.db.schema import companies
+
+FTS_TABLE = "companies_name_trgm"
+MIN_TRIGRAM = 3  # FTS5's trigram tokenizer indexes nothing shorter
+
+# Filling the FTS5 table from `companies` (bulk writers load with its triggers dropped, then this).
+SQLITE_REBUILD = f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')"
+
+
+class NameContains(ColumnElement[bool]):
+    """`companies.name_norm` holds `term` (already normalised) as a substring."""
+
+    inherit_cache = True
+    type = NullType()  # as Boolean, SQLite would get `… = 1` appended
+    _traverse_internals = [("term", InternalTraversal.dp_plain_obj)]
+
+    def __init__(self, term: str):
+        self.term = term
+
+
+@compiles(NameContains)
+def _compile(element: NameContains, compiler: Any, **kw: Any) -> str:
+    # pg_trgm's GIN index serves LIKE with leading and trailing wildcards.
+    return str(compiler.process(companies.c.name_norm.contains(element.term, autoescape=True), **kw))
+
+
+@compiles(NameContains, "sqlite")
+def _compile_sqlite(element: NameContains, compiler: Any, **kw: Any) -> str:
+    term = element.term
+    if len(term) < MIN_TRIGRAM or "%" in term or "_" in term:  # FTS5's LIKE takes no ESCAPE clause
+        return str(compiler.process(companies.c.name_norm.contains(term, autoescape=True), **kw))
+    pattern = compiler.process(literal(f"%{term}%"), **kw)
+    return (f"{compiler.process(companies.c.id, **kw)} IN (SELECT rowid FROM {FTS_TABLE} "
+            f"WHERE {FTS_TABLE}.name_norm LIKE {pattern})")

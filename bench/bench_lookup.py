@@ -117,6 +117,10 @@ def typical_filters(engine: Engine) -> dict[str, dict[str, Any]]:
         f"country={cc}&has_lei=1&vat_registered=1": {"country": [cc], "has_lei": True, "vat_registered": True},
         f"country={cc}, page 50": {"country": [cc], "_page": 50},
         "name_contains=nord": {"name_contains": "nord"},
+        "name_contains=bau": {"name_contains": "bau"},
+        "name_contains=consulting": {"name_contains": "consulting"},
+        f"country={cc}&name_contains=nord": {"country": [cc], "name_contains": "nord"},
+        "name_contains=ab (two letters: no trigram)": {"name_contains": "ab"},
     }
 
 

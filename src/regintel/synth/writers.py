@@ -29,10 +29,12 @@ def _columns(name: str) -> tuple[str, ...]:
 
 
 class SqliteWriter:
-    """executemany per table in one transaction per chunk, on a sqlite3 connection."""
+    """executemany per table on a sqlite3 connection: one transaction per chunk, or with `chunk_commits`
+    off none at all (the caller holds one around the whole load)."""
 
-    def __init__(self, db: Any):
+    def __init__(self, db: Any, chunk_commits: bool = True):
         self.db = db
+        self.chunk_commits = chunk_commits
         self.statements = {t.name: f"INSERT INTO {t.name} ({', '.join(t.columns)}) "
                                    f"VALUES ({', '.join('?' * len(t.columns))})" for t in TABLES}
         self.triggers = list(db.execute(
@@ -40,20 +42,26 @@ class SqliteWriter:
             "AND name LIKE ?", (DERIVED_TRIGGER + "%",)))
 
     def write(self, rows: Encoded) -> None:
+        if not self.chunk_commits:
+            self._insert(rows)
+            return
         self.db.execute("BEGIN")
         try:
-            for name in _ORDER:
-                self.db.executemany(self.statements[name], rows[name])
-            for name, _ in self.triggers:
-                self.db.execute(f'DROP TRIGGER "{name}"')
-            self.db.executemany(self.statements["financial_statements"], rows[EARLIER])
-            for _, sql in self.triggers:
-                self.db.execute(sql)
-            self.db.executemany(self.statements["financial_statements"], rows[LATEST])
+            self._insert(rows)
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    def _insert(self, rows: Encoded) -> None:
+        for name in _ORDER:
+            self.db.executemany(self.statements[name], rows[name])
+        for name, _ in self.triggers:
+            self.db.execute(f'DROP TRIGGER "{name}"')
+        self.db.executemany(self.statements["financial_statements"], rows[EARLIER])
+        for _, sql in self.triggers:
+            self.db.execute(sql)
+        self.db.executemany(self.statements["financial_statements"], rows[LATEST])
 
 
 def sqlite_drop_indexes(db: Any) -> list[str]:

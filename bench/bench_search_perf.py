@@ -213,7 +213,8 @@ def main() -> None:
           f"{'search p50/p95/p99':>22} r@5 | {'reconcile×10 p50/p95/p99':>26}")
     for r in results:
         ac, se, rc = r["autocomplete"], r["search"], r["reconcile_10"]
-        print(f"{r['backend']:<12}{r['build_seconds']:>9}{r['index_mb']:>8} | "
+        build = "-" if r["build_seconds"] is None else r["build_seconds"]
+        print(f"{r['backend']:<12}{build:>9}{r['index_mb']:>8} | "
               f"{ac['p50']:>8}/{ac['p95']:>7}/{ac['p99']:>8} {ac['recall@5_equiv']:.2f} | "
               f"{se['p50']:>6}/{se['p95']:>7}/{se['p99']:>7} {se['recall@5_equiv']:.2f} | "
               f"{rc['p50']:>8}/{rc['p95']:>7}/{rc['p99']:>8}")

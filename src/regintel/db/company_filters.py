@@ -48,7 +48,8 @@ class Conditions:
 
 
 def unindexed(cond: Conditions) -> Conditions:
-    return Conditions([Unindexed(w) for w in cond.where], cond.needs_financials)
+    return Conditions([Unindexed(w.tested() if isinstance(w, NameContains) else w) for w in cond.where],
+                      cond.needs_financials)
 
 
 def conditions(f: CompanyFilters, ref: Reference) -> Conditions:

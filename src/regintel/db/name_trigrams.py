@@ -5,9 +5,11 @@ normalised name is found from an index instead of by reading every name.
   `name_norm LIKE '%…%'` directly. The `pg_trgm` search backend uses the same index under the same name.
 - SQLite: an FTS5 table with the `trigram` tokenizer over `companies.name_norm` (external content:
   it stores the trigrams, not the names; `detail='none'`: no positions, half the size), kept in step
-  by three triggers (`companies_name_trgm_ai`, `_ad`, `_au`). FTS5 answers `LIKE '%…%'` on it by intersecting the term's trigrams and then
-  testing the candidates' names, so the answer is exactly the substring test's. Terms shorter than
-  three characters have no trigram and are tested on every name instead.
+  by three triggers (`companies_name_trgm_ai`, `_ad`, `_au`). The names holding every trigram of the
+  term come from the index (a doclist intersection: 10 ms for "nord" at 10M), and the substring
+  test runs on those candidates only, so the answer is exactly the substring test's. (FTS5's own
+  `LIKE` on the table took 1.8 s for the same term: it tested the names through the content table.)
+  Terms shorter than three characters have no trigram and are tested on every name instead.
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ class NameContains(ColumnElement[bool]):
     def __init__(self, term: str):
         self.term = term
 
+    def tested(self) -> ColumnElement[bool]:
+        """The bare substring test, for a plan that walks the name index and tests each entry: there
+        the name is in the index entry, and testing it is cheaper than probing the trigram matches
+        (at 10M, "nord": 165 ms against 540 ms for the same walk)."""
+        return companies.c.name_norm.contains(self.term, autoescape=True)
+
 
 @compiles(NameContains)
 def _compile(element: NameContains, compiler: Any, **kw: Any) -> str:
@@ -48,8 +56,17 @@ def _compile(element: NameContains, compiler: Any, **kw: Any) -> str:
 @compiles(NameContains, "sqlite")
 def _compile_sqlite(element: NameContains, compiler: Any, **kw: Any) -> str:
     term = element.term
-    if len(term) < MIN_TRIGRAM or "%" in term or "_" in term:  # FTS5's LIKE takes no ESCAPE clause
-        return str(compiler.process(companies.c.name_norm.contains(term, autoescape=True), **kw))
-    pattern = compiler.process(literal(f"%{term}%"), **kw)
-    return (f"{compiler.process(companies.c.id, **kw)} IN (SELECT rowid FROM {FTS_TABLE} "
-            f"WHERE {FTS_TABLE}.name_norm LIKE {pattern})")
+    substring = str(compiler.process(companies.c.name_norm.contains(term, autoescape=True), **kw))
+    if len(term) < MIN_TRIGRAM:
+        return substring
+    match = compiler.process(literal(trigram_query(term)), **kw)
+    return (f"({compiler.process(companies.c.id, **kw)} IN (SELECT rowid FROM {FTS_TABLE} "
+            f"WHERE {FTS_TABLE} MATCH {match}) AND {substring})")
+
+
+def trigram_query(term: str) -> str:
+    """An FTS5 query for the names holding every trigram of `term` (each quoted, so no character is
+    query syntax). Without positions FTS5 cannot check their order: the caller tests the substring
+    on those candidates (at 10M, 87,544 candidates for the 87,448 names holding "nord")."""
+    grams = dict.fromkeys(term[i:i + MIN_TRIGRAM] for i in range(len(term) - MIN_TRIGRAM + 1))
+    return " AND ".join('"' + g.replace('"', '""') + '"' for g in grams)

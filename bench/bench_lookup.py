@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -319,6 +320,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=BENCH / "results")
     args = parser.parse_args()
     args.variants = [v for v in args.variants.split(",") if v]
+    if args.http and shutil.which(args.tool) is None:  # before the latency part, not after it
+        parser.error(f"--http needs {args.tool} on the PATH (Debian: apt install {args.tool})")
     engine = make_engine(args.database_url)
     seed_reference_data(engine)  # the code lists, as `regintel serve` loads them at start-up
     with engine.connect() as conn:

@@ -1,11 +1,12 @@
-"""Loader part for gazette notices (`InsolvencyEventRecord`), in two steps of `Loader.flush`.
+"""Loader part for gazette notices (`InsolvencyEventRecord`), in two steps of each batch.
 
-`prepare` runs before the batch's companies are written: it sorts the notices into new, corrected
-and already known ones, and turns them into company records that carry only the insolvency flags the
-deciding notices state (`domain.insolvency_events`), so the flags move through the loader's own
-company update: `merge_flags` and the bankruptcy/restructuring invariant apply, the change log gets
-its rows and the monitoring hook its webhooks, all in the batch transaction. `write_events` runs after
-the companies are written and stores the notices with their company ids.
+`prepare` runs before the batch's companies are written: it sorts the notices into new, corrected,
+already known and waiting ones (about a company nobody has named yet: decided at the end of the
+input), and turns them into company records that carry only the insolvency flags the deciding
+notices state (`domain.insolvency_events`), so the flags move through the loader's own company
+update: `merge_flags` and the bankruptcy/restructuring invariant apply, the change log gets its rows
+and the monitoring hook its webhooks, all in the batch transaction. `write_events` runs after the
+companies are written and stores the notices with their company ids.
 """
 
 from __future__ import annotations
@@ -42,9 +43,15 @@ class Pending:
     updates: dict[str, int] = field(default_factory=dict)  # notice id -> row id of a corrected notice
 
 
-def prepare(conn: Connection, loader: Loader, records: list[InsolvencyEventRecord]) -> Pending:
+def prepare(conn: Connection, loader: Loader, records: list[InsolvencyEventRecord], *,
+            last: bool = False) -> Pending:
+    """Sort a batch's notices. A notice about a company that neither the database nor the batch
+    names waits in `loader.waiting_notices` for the end of the input (a later batch may create the
+    company); in the `last` pass, which decides the waiting notices, it is skipped."""
     pending = Pending()
     notices = _valid(loader, records)
+    for notice_id in notices:  # a later copy of a waiting notice replaces it
+        loader.waiting_notices.pop(notice_id, None)
     if not notices:
         return pending
     rows = _companies(conn, {(r.country, r.national_id) for r in notices.values()})
@@ -56,8 +63,11 @@ def prepare(conn: Connection, loader: Loader, records: list[InsolvencyEventRecor
     for key, recs in groups.items():
         # An unknown company is created from any of the batch's notices that names it.
         if key not in rows and not any(_named(r) for r in recs):
-            for _ in recs:
-                loader.stats.skip(UNNAMED)
+            for rec in recs:
+                if last:
+                    loader.stats.skip(UNNAMED)
+                else:
+                    loader.waiting_notices[rec.notice_id] = rec
             continue
         row_id = rows[key]["id"] if key in rows else None
         for rec in recs:

@@ -107,6 +107,9 @@ class Loader:
         self._reject_sink = reject
         self._hooks = default_hooks() if on_changes is None else list(on_changes)
         self._buffer: list[Record] = []
+        # Gazette notices about a company neither the database nor their batch names, by notice id:
+        # a later batch may create it, so they are decided at the end of the input (`flush`).
+        self.waiting_notices: dict[str, InsolvencyEventRecord] = {}
         self._conn: Connection | None = None
         self._analysed_at = 0
 
@@ -120,7 +123,8 @@ class Loader:
             return
         self._buffer.append(item)
         if len(self._buffer) >= self.batch_size:
-            self.flush()
+            batch, self._buffer = self._buffer, []
+            self._write_batch(batch)
 
     def _reject(self, reason: str, raw: object) -> None:
         self.stats.reject(reason)
@@ -128,17 +132,26 @@ class Loader:
             self._reject_sink(reason, raw)
 
     def flush(self) -> None:
-        if not self._buffer:
-            return
-        batch, self._buffer = self._buffer, []
+        """Write what is buffered: the end of the input. The gazette notices that waited for their
+        company are decided last, so a file imported twice stores the same notices both times (a
+        notice read before the one that names its company is not left for the next run)."""
+        if self._buffer:
+            batch, self._buffer = self._buffer, []
+            self._write_batch(batch)
+        waiting = list(self.waiting_notices.values())
+        self.waiting_notices.clear()
+        for start in range(0, len(waiting), self.batch_size):
+            self._write_batch(list(waiting[start:start + self.batch_size]), last=True)
+
+    def _write_batch(self, batch: list[Record], *, last: bool = False) -> None:
         # Read-then-write: on SQLite take the write lock first, or a concurrent writer (the worker)
         # would fail this batch with "database is locked".
         if self._conn is not None:
             with self._conn.begin():
-                self._write(self._conn, batch)
+                self._write(self._conn, batch, last)
         else:
             with self.engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
-                self._write(conn, batch)
+                self._write(conn, batch, last)
         self._analyse_if_grown()
 
     def _analyse_if_grown(self) -> None:
@@ -169,12 +182,13 @@ class Loader:
             finally:
                 self._conn = None
 
-    def _write(self, conn: Connection, batch: list[Record]) -> None:
+    def _write(self, conn: Connection, batch: list[Record], last: bool = False) -> None:
         now = datetime.now(UTC)
         changes: list[dict[str, Any]] = []
         self._unchanged_ids: set[int] = set()
         # Gazette notices move flags through company records of their own (ingest/insolvency.py).
-        notices = insolvency.prepare(conn, self, [r for r in batch if isinstance(r, InsolvencyEventRecord)])
+        notices = insolvency.prepare(conn, self, [r for r in batch if isinstance(r, InsolvencyEventRecord)],
+                                     last=last)
         company_records = [r for r in batch if isinstance(r, CompanyRecord)] + notices.records
         ids = self._load_companies(conn, company_records, changes, now)
         insolvency.write_events(conn, self, notices, ids, now)

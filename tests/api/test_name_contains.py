@@ -96,7 +96,7 @@ def test_sqlite_reads_the_trigram_table(engine, client, auth, named):
     event.listen(client.app.state.engine, "before_cursor_execute", listener)
     found(client, auth, "nord")
     found(client, auth, "ab")
-    uses = ["companies_name_trgm" in s for s in statements if "name_norm LIKE" in s]
+    uses = ["companies_name_trgm" in s for s in statements if " LIKE " in s]
     assert True in uses and False in uses  # "nord" through the index, two letters by the names
 
 

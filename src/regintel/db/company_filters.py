@@ -59,13 +59,18 @@ def conditions(f: CompanyFilters, ref: Reference) -> Conditions:
     if f.nis2_scope is not None:
         raise NotImplementedYet("Filter `nis2_scope` needs NIS2 scoping, which is not computed yet",
                                 details={"filter": "nis2_scope", "missing": "NIS2 assessments"})
-    where: list[ColumnElement[bool]] = []
+    built: dict[str, ColumnElement[bool]] = {}
     for name, build in _BUILDERS.items():
         value = getattr(f, name)
         if value is not None:
-            where.append(build(value, ref) if name in _NEEDS_REF else build(value))  # type: ignore[call-arg]
+            built[name] = build(value, ref) if name in _NEEDS_REF else build(value)  # type: ignore[call-arg]
+    term, country = built.get("name_contains"), built.get("country")
+    if isinstance(term, NameContains) and country is not None and f.country:
+        # The trigram table tags names with their country: the name filter narrows by it too.
+        built["name_contains"] = NameContains(term.term, tuple(sorted({parse_country(v) for v in f.country})),
+                                              covers=country)
     financial = [n for n in _FINANCIAL if getattr(f, n) is not None]
-    return Conditions(where, bool(financial) or f.has_financials is True)
+    return Conditions(list(built.values()), bool(financial) or f.has_financials is True)
 
 
 def _in(column: Any) -> Callable[[list[str]], Clause]:

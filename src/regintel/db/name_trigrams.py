@@ -1,22 +1,35 @@
-"""The trigram index behind `name_contains` (migration 0008_name_trigrams): a substring of the
-normalised name is found from an index instead of by reading every name.
+"""The trigram index behind `name_contains` (migrations 0008_name_trigrams, 0009_name_trigram_content):
+a substring of the normalised name is found from an index instead of by reading every name.
 
 - PostgreSQL: a GIN index on `companies.name_norm` with `gin_trgm_ops` (pg_trgm), which serves
   `name_norm LIKE '%…%'` directly. The `pg_trgm` search backend uses the same index under the same name.
-- SQLite: an FTS5 table with the `trigram` tokenizer over `companies.name_norm` (external content:
-  it stores the trigrams, not the names; `detail='none'`: no positions, half the size), kept in step
-  by three triggers (`companies_name_trgm_ai`, `_ad`, `_au`). The names holding every trigram of the
-  term come from the index (a doclist intersection: 10 ms for "nord" at 10M), and the substring
-  test runs on those candidates only, so the answer is exactly the substring test's. (FTS5's own
-  `LIKE` on the table took 1.8 s for the same term: it tested the names through the content table.)
-  Terms shorter than three characters have no trigram and are tested on every name instead.
+- SQLite: an FTS5 table with the `trigram` tokenizer that keeps its own copy of `companies.name_norm`
+  (`detail='none'`: no positions, half the size), kept in step by three triggers
+  (`companies_name_trgm_ai`, `_ad`, `_au`). The names holding every trigram of the term come from
+  the index (a doclist intersection), and the substring test runs on those candidates only, on the
+  table's own copy of the name, so the answer is exactly the substring test's and no row of the
+  30 GB `companies` table (10M) is read to find the matches. Terms shorter than three characters
+  have no trigram and are tested on every name instead.
+
+  Its second column holds the company's country as a tag (`fr$`: a trigram no name holds, since
+  names are letters, digits and spaces), so `name_contains` with `country` is one doclist
+  intersection: candidates of other countries are never read (10M: 87,000 names hold "nord", a
+  tenth of them French).
+
+  The table's rowid is a *name key*, not the company id: the first KEY_CHARS characters of the name
+  (code points capped at 127, 7 bits each) above the company id (ID_BITS bits). FTS5 returns
+  candidates in rowid order, so they come in name order up to ties within a key prefix, and a page
+  in name order reads the matches from the start of that order until it has the page and the rest
+  of the last key prefix (then sorts those exactly), instead of walking the name index past every
+  name that does not hold the term ("nord" clusters at "nord…": 233,000 index entries for the first
+  20 matches at 1M).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, literal
+from sqlalchemy import ColumnElement, Integer, column, literal, table, text
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import NullType
@@ -25,9 +38,33 @@ from regintel.db.schema import companies
 
 FTS_TABLE = "companies_name_trgm"
 MIN_TRIGRAM = 3  # FTS5's trigram tokenizer indexes nothing shorter
+KEY_CHARS = 5
+ID_BITS = 27  # company ids up to 134,217,727 (the insert trigger refuses larger ones)
+ID_MASK = (1 << ID_BITS) - 1
 
-# Filling the FTS5 table from `companies` (bulk writers load with its triggers dropped, then this).
-SQLITE_REBUILD = f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')"
+
+def key_sql(name: str, id_: str) -> str:
+    """SQL of the rowid for a name and a company id. The key never decreases as the name grows in
+    SQLite's (code point) order: capping a code point at 127 keeps `<=`, and a missing character is 0."""
+    chars = [f"(coalesce(min(unicode(substr({name}, {i + 1}, 1)), 127), 0) << {ID_BITS + 7 * (KEY_CHARS - 1 - i)})"
+             for i in range(KEY_CHARS)]
+    return "(" + " | ".join([*chars, id_]) + ")"
+
+
+def country_tag_sql(country: str) -> str:
+    return f"(lower({country}) || '$')"
+
+
+# Filling the FTS5 table from `companies` (bulk writers load with its triggers dropped, then this), in
+# rowid order, which FTS5 appends fastest.
+SQLITE_FILL = (f"INSERT INTO {FTS_TABLE}(rowid, name_norm, country) SELECT {key_sql('name_norm', 'id')} AS k, "
+               f"name_norm, {country_tag_sql('country')} FROM companies ORDER BY k")
+
+trigrams = table(FTS_TABLE, column("rowid", Integer))
+# FTS5 keeps the table's own copy of the rows in this shadow table (columns c0, c1, … in declaration
+# order: sqlite.org/fts5.html, appendix B). Reading the names there, by rowid, is 2-3 times faster
+# than through the FTS5 table's columns (1M: 10,001 "consulting" matches counted in 15 ms, not 37).
+names = table(f"{FTS_TABLE}_content", column("id", Integer), column("c0"))
 
 
 class NameContains(ColumnElement[bool]):
@@ -35,16 +72,39 @@ class NameContains(ColumnElement[bool]):
 
     inherit_cache = True
     type = NullType()  # as Boolean, SQLite would get `… = 1` appended
-    _traverse_internals = [("term", InternalTraversal.dp_plain_obj)]
+    _traverse_internals = [("term", InternalTraversal.dp_plain_obj), ("countries", InternalTraversal.dp_plain_obj)]
 
-    def __init__(self, term: str):
+    def __init__(self, term: str, countries: tuple[str, ...] = (), covers: ColumnElement[bool] | None = None):
+        """`countries` (upper case), when given, narrow the SQLite candidates by their country tags;
+        `covers` is the `country` condition they repeat, which a query of the trigram table alone may
+        leave out."""
         self.term = term
+        self.countries = countries
+        self.covers = covers
 
     def tested(self) -> ColumnElement[bool]:
         """The bare substring test, for a plan that walks the name index and tests each entry: there
         the name is in the index entry, and testing it is cheaper than probing the trigram matches
         (at 10M, "nord": 165 ms against 540 ms for the same walk)."""
         return companies.c.name_norm.contains(self.term, autoescape=True)
+
+    def indexed(self) -> bool:
+        """Whether SQLite finds it through the trigram table (terms of three characters or more)."""
+        return len(self.term) >= MIN_TRIGRAM
+
+    def match(self) -> ColumnElement[bool]:
+        """SQLite, on the trigram table: the candidates holding every trigram of the term."""
+        return text(f"{FTS_TABLE} MATCH :trigram_query").bindparams(
+            trigram_query=trigram_query(self.term, self.countries))
+
+    def like(self) -> ColumnElement[bool]:
+        """SQLite: the substring test on the trigram table's copy of the name (`names`)."""
+        return names.c.c0.contains(self.term, autoescape=True)
+
+
+def company_id(key: Any) -> Any:
+    """The company id in a trigram rowid (SQL)."""
+    return key.op("&")(ID_MASK)
 
 
 @compiles(NameContains)
@@ -55,18 +115,27 @@ def _compile(element: NameContains, compiler: Any, **kw: Any) -> str:
 
 @compiles(NameContains, "sqlite")
 def _compile_sqlite(element: NameContains, compiler: Any, **kw: Any) -> str:
-    term = element.term
-    substring = str(compiler.process(companies.c.name_norm.contains(term, autoescape=True), **kw))
-    if len(term) < MIN_TRIGRAM:
+    # Beside other filters: the candidates' ids (the doclists alone) as a set that either drives the
+    # query or is probed, and the substring tested on the row, which the other filters read anyway.
+    substring = str(compiler.process(element.tested(), **kw))
+    if not element.indexed():
         return substring
-    match = compiler.process(literal(trigram_query(term)), **kw)
-    return (f"({compiler.process(companies.c.id, **kw)} IN (SELECT rowid FROM {FTS_TABLE} "
+    match = compiler.process(literal(trigram_query(element.term, element.countries)), **kw)
+    return (f"({compiler.process(companies.c.id, **kw)} IN (SELECT rowid & {ID_MASK} FROM {FTS_TABLE} "
             f"WHERE {FTS_TABLE} MATCH {match}) AND {substring})")
 
 
-def trigram_query(term: str) -> str:
+def trigram_query(term: str, countries: tuple[str, ...] = ()) -> str:
     """An FTS5 query for the names holding every trigram of `term` (each quoted, so no character is
-    query syntax). Without positions FTS5 cannot check their order: the caller tests the substring
-    on those candidates (at 10M, 87,544 candidates for the 87,448 names holding "nord")."""
+    query syntax), of one of `countries` if any. Without positions FTS5 cannot check their order: the
+    caller tests the substring on those candidates (at 10M, 87,544 candidates for the 87,448 names
+    holding "nord")."""
     grams = dict.fromkeys(term[i:i + MIN_TRIGRAM] for i in range(len(term) - MIN_TRIGRAM + 1))
-    return " AND ".join('"' + g.replace('"', '""') + '"' for g in grams)
+    query = " AND ".join(_quoted(g) for g in grams)
+    if countries:
+        query += " AND (" + " OR ".join(_quoted(cc.lower() + "$") for cc in countries) + ")"
+    return query
+
+
+def _quoted(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regintel.db.name_trigrams import FTS_TABLE, SQLITE_REBUILD
+from regintel.db.name_trigrams import FTS_TABLE, SQLITE_FILL
 from regintel.synth.encode import EARLIER, LATEST, TABLES
 
 Encoded = dict[str, Any]
@@ -82,7 +82,7 @@ def sqlite_drop_name_triggers(db: Any) -> list[str]:
                             "AND name LIKE ?", (FTS_TABLE + "%",)))
     for name, _ in saved:
         db.execute(f'DROP TRIGGER "{name}"')
-    return [SQLITE_REBUILD, *(sql for _, sql in saved)] if saved else []
+    return [SQLITE_FILL, *(sql for _, sql in saved)] if saved else []
 
 
 class PostgresWriter:

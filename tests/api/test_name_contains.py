@@ -60,6 +60,58 @@ def test_combined_with_other_filters_and_both_read_plans(client, auth, named, mo
     assert found(client, auth, "nord") == expected("nord")
 
 
+# Names holding "nord" that share their first five characters (the SQLite name key), across both ends
+# of the alphabet, and some that hold its trigrams but not the substring.
+CLUSTERED = ["Nordic Alpha", "Nordic Beta", "Nordic Beta Two", "Nordica", "Nordi", "Nord", "Nord Bau", "Nord West",
+             "Alpha Nord", "Konord", "Zeta Nordic", "Nordhaus", "Nordhausen", "Nordhaus Zwei", "Mid Nord One",
+             "Mid Nord Two", "Mid Nordic", "Nor", "Ordnor", "Bau Nord", "Alpha", "Zeta", "Nordnord", "0 Nord"]
+
+
+@pytest.fixture
+def clustered(engine):
+    from regintel.synth.ids import national_id
+
+    countries = ("SK", "CZ", "FR")
+    load_companies(engine, *(CompanyRecord(country=countries[i % 3], national_id=national_id(countries[i % 3], 200 + i),
+                                           name=n, status="dissolved" if i % 4 == 0 else "active")
+                             for i, n in enumerate(CLUSTERED)))
+    return engine
+
+
+@pytest.mark.parametrize("walk", [False, True])
+@pytest.mark.parametrize("direction", ["asc", "desc"])
+@pytest.mark.parametrize("params", [{}, {"country": "SK"}, {"country": "sk,FR"}, {"status": "active"},
+                                    {"country": "CZ", "status": "active"}])
+def test_pages_in_name_order(client, auth, clustered, monkeypatch, walk, direction, params):
+    """Paged through three at a time, the matches come in name order (the SQLite name key only orders
+    the first five characters) with the other filters applied, in either read plan."""
+    from regintel.services import advanced_search
+
+    if walk:  # "many" matches: SQLite streams them joined to their rows, PostgreSQL walks the name index
+        monkeypatch.setattr(advanced_search, "COUNT_CAP", 1)
+    countries = {v.upper() for v in params.get("country", "SK,CZ,FR").split(",")}
+    wanted = sorted((normalise_name(n) for i, n in enumerate(CLUSTERED) if "nord" in normalise_name(n)
+                     and ("SK", "CZ", "FR")[i % 3] in countries
+                     and (params.get("status") != "active" or i % 4 != 0)), reverse=direction == "desc")
+    seen: list[str] = []
+    for page in range(1, 20):
+        resp = client.get(URL, params={"name_contains": "nord", "per_page": 3, "page": page, "direction": direction,
+                                       **params}, headers=auth)
+        items = assert_envelope(resp)
+        if not items:
+            break
+        seen += [normalise_name(i["name"]) for i in items]
+    assert seen == wanted
+
+
+def test_the_index_follows_country_changes(client, auth, clustered, engine):
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE companies SET country = 'DE' WHERE name = 'Konord'"))
+    assert "Konord" in found(client, auth, "nord", country="de")
+    assert "Konord" not in found(client, auth, "nord", country="sk,cz,fr")
+    _integrity_check(engine)
+
+
 def test_the_index_follows_renames_and_deletions(client, auth, named, engine):
     renamed = record(0, "Polar Consulting s.r.o.")
     load_companies(engine, renamed)

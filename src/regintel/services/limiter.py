@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -68,6 +70,10 @@ class Limiter:
         self.settings = settings
         self.storage = storage or make_storage(settings)
         self.windows = FixedWindowRateLimiter(self.storage)
+        # The counter file can take a keyed call's three increments in one transaction; Redis and
+        # memory count each increment atomically on its own.
+        self._together: Callable[[], AbstractContextManager[None]] = (
+            self.storage.transaction if isinstance(self.storage, SQLiteCounterStorage) else nullcontext)
 
     def _shared(self, ip: str, amount: int) -> None:
         item = RateLimitItemPerSecond(amount, self.settings.shared_window_seconds, namespace="ip")
@@ -82,14 +88,15 @@ class Limiter:
 
     def check_key(self, key: KeyRecord, ip: str) -> Quota:
         plan = self.settings.plan(key.plan)
-        self._shared(ip, max(self.settings.shared_limit_per_minute, plan.rate_per_minute))
-        item = RateLimitItemPerSecond(plan.rate_per_minute, self.settings.rate_window_seconds,
-                                      namespace="key")
-        if not self.windows.hit(item, str(key.id)):
-            # Spec 7: the per-key plan limit answers without Retry-After.
-            raise RateLimited(f"Plan limit of {plan.rate_per_minute} requests per "
-                              f"{self.settings.rate_window_seconds} s reached")
-        quota = self._consume_quota(key)
+        with self._together():
+            self._shared(ip, max(self.settings.shared_limit_per_minute, plan.rate_per_minute))
+            item = RateLimitItemPerSecond(plan.rate_per_minute, self.settings.rate_window_seconds,
+                                          namespace="key")
+            if not self.windows.hit(item, str(key.id)):
+                # Spec 7: the per-key plan limit answers without Retry-After.
+                raise RateLimited(f"Plan limit of {plan.rate_per_minute} requests per "
+                                  f"{self.settings.rate_window_seconds} s reached")
+            quota = self._consume_quota(key)
         if quota is not None and quota.used > quota.limit:
             headers = quota.headers() | {"Retry-After": str(max(1, quota.reset_at - int(time.time())))}
             raise QuotaExceeded("The request quota of this key is used up",

@@ -24,7 +24,8 @@ class RequestContext:
     """Gives every request an id (or keeps a sane incoming `X-Request-ID`) and puts it on the response.
 
     Handlers may leave extra headers in `scope["state"]["extra_headers"]` (quota figures), which are
-    added here so that they reach success and error responses alike.
+    added here so that they reach success and error responses alike. Database connections in
+    `scope["state"]["close_after"]` (deps.get_conn) are closed once the response is sent or failed.
     """
 
     def __init__(self, app: ASGIApp):
@@ -39,6 +40,7 @@ class RequestContext:
         state["request_id"] = rid
         state["started"] = time.perf_counter()
         state["extra_headers"] = {}
+        state["close_after"] = []
         started = False
         status = 500
 
@@ -63,6 +65,8 @@ class RequestContext:
             response = error_response(rid, 500, "INTERNAL_ERROR", "Internal error; quote the request id")
             await response(scope, receive, send_wrapper)
         finally:
+            for conn in state["close_after"]:
+                conn.close()
             if access_log.isEnabledFor(logging.INFO):
                 _log_access(scope, status, rid, state["started"])
 

@@ -7,11 +7,12 @@ the HTML catalogue, the Postman collection), so they can never disagree with it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
@@ -22,6 +23,7 @@ except ImportError:  # FastAPI before included routers became branches
 from pydantic.json_schema import models_json_schema
 
 from regintel import __version__
+from regintel.api.deps import KEY_SECURITY, require_key
 from regintel.api.envelope import Error
 
 API_VERSION = "1.0.0"
@@ -95,11 +97,29 @@ def build_openapi(app: FastAPI, base_url: str) -> dict[str, Any]:
     # FastAPI's own 422 body is replaced by `Error` everywhere (errors.py renders it that way).
     schemas.pop("HTTPValidationError", None)
     schemas.pop("ValidationError", None)
+    _declare_key_security(app, doc)
     components["headers"] = copy.deepcopy(_HEADERS)
     for _, _, op in iter_operations(doc):
         _complete_responses(op)
     _declare_used_tags(doc)
     return doc
+
+
+def _declare_key_security(app: FastAPI, doc: dict[str, Any]) -> None:
+    """Either key scheme on every operation that depends on `require_key`, which reads the key itself
+    instead of through security sub-dependencies that FastAPI would have found (deps.py says why)."""
+    schemes = doc["components"].setdefault("securitySchemes", {})
+    for scheme in KEY_SECURITY:
+        schemes[scheme.scheme_name] = scheme.model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    for route in iter_api_routes(app):
+        if route.include_in_schema and _depends_on(route.dependant, require_key):
+            for method in route.methods:
+                op = doc["paths"][route.path_format][method.lower()]
+                op["security"] = [{scheme.scheme_name: []} for scheme in KEY_SECURITY]
+
+
+def _depends_on(dependant: Dependant, call: Callable[..., Any]) -> bool:
+    return any(sub.call is call or _depends_on(sub, call) for sub in dependant.dependencies)
 
 
 def _complete_responses(op: dict[str, Any]) -> None:

@@ -13,8 +13,8 @@ a substring of the normalised name is found from an index instead of by reading 
 
   Its second column holds the company's country as a tag (`fr$`: a trigram no name holds, since
   names are letters, digits and spaces), so `name_contains` with `country` is one doclist
-  intersection: candidates of other countries are never read (10M: 87,000 names hold "nord", a
-  tenth of them French).
+  intersection: candidates of other countries are never read (1M: 8,758 names hold "nord", 1,123
+  of them French).
 
   The table's rowid is a *name key*, not the company id: the first KEY_CHARS characters of the name
   (code points capped at 127, 7 bits each) above the company id (ID_BITS bits). FTS5 returns
@@ -29,12 +29,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, column, literal, table, text
+from sqlalchemy import ColumnElement, Connection, Integer, Select, column, literal, select, table, text
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import NullType
 
-from regintel.db.schema import companies
+from regintel.db.schema import companies, latest_financials
 
 FTS_TABLE = "companies_name_trgm"
 MIN_TRIGRAM = 3  # FTS5's trigram tokenizer indexes nothing shorter
@@ -56,7 +56,7 @@ def country_tag_sql(country: str) -> str:
 
 
 # Filling the FTS5 table from `companies` (bulk writers load with its triggers dropped, then this), in
-# rowid order, which FTS5 appends fastest.
+# rowid order, which FTS5 appends fastest (1M companies: 7 s, against 17 s unsorted).
 SQLITE_FILL = (f"INSERT INTO {FTS_TABLE}(rowid, name_norm, country) SELECT {key_sql('name_norm', 'id')} AS k, "
                f"name_norm, {country_tag_sql('country')} FROM companies ORDER BY k")
 
@@ -105,6 +105,39 @@ class NameContains(ColumnElement[bool]):
 def company_id(key: Any) -> Any:
     """The company id in a trigram rowid (SQL)."""
     return key.op("&")(ID_MASK)
+
+
+def matches(name: NameContains) -> Select[Any]:
+    """SQLite: the matches of the name filter (and its countries) from the trigram table alone, in
+    its order (the key, the name, the company id). Joined to the table's copy of the names by rowid
+    and streamed, a LIMIT stops it early (an IN list would intersect every doclist first)."""
+    key = trigrams.c.rowid
+    return (select(key, names.c.c0, company_id(key)).select_from(trigrams.join(names, names.c.id == key))
+            .where(name.match(), name.like()))
+
+
+def page_ids(conn: Connection, name: NameContains, others: list[Any], financials: bool, desc: bool,
+             offset: int, limit: int) -> list[int]:
+    """SQLite, a page in name order under `name_contains`: the matches in key order, each tested
+    against `others` (conditions on `companies`, joined with `latest_financials` when `financials`)
+    on its row as it comes. Reading stops once it has offset + limit of them and the rest of the last
+    one's key prefix (the names the key cannot tell apart), which are then sorted exactly."""
+    query = matches(name)
+    if others:
+        query = query.join(companies, companies.c.id == company_id(trigrams.c.rowid)).where(*others)
+        if financials:
+            query = query.join(latest_financials, latest_financials.c.company_id == companies.c.id, isouter=True)
+    key = trigrams.c.rowid
+    wanted = offset + limit
+    found: list[tuple[int, str, int]] = []
+    with conn.execute(query.order_by(key.desc() if desc else key.asc()).execution_options(yield_per=64)) as rows:
+        for row in rows:
+            if len(found) >= wanted and row[0] >> ID_BITS != found[wanted - 1][0] >> ID_BITS:
+                break
+            found.append((row[0], row[1], row[2]))
+    # Python orders str by code point, as SQLite's BINARY collation orders UTF-8.
+    found.sort(key=lambda r: (r[1], r[2]), reverse=desc)
+    return [r[2] for r in found[offset:wanted]]
 
 
 @compiles(NameContains)

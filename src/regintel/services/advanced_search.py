@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import func, literal, select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from regintel.db import company_filters as filters_db
+from regintel.db import name_trigrams
 from regintel.db.company_filters import Conditions, Reference, base_query, c, conditions, lf, unindexed
-from regintel.db.name_trigrams import ID_BITS, NameContains, company_id, names, trigrams
-from regintel.db.schema import companies, latest_financials
+from regintel.db.name_trigrams import NameContains
 from regintel.db.sql_hints import Unordered
 from regintel.db.stats import data_version
 from regintel.errors import ValidationFailed
@@ -87,8 +87,10 @@ def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: s
     name = _indexed_name(cond) if sort == "name" else None
     if name is not None and _sqlite(conn) and total and (_alone(cond, name) or total >= WALK_MIN):
         # The trigram table streams the matches in name order: each match read (and its row, for other
-        # filters) brings the page closer, where a walk of the name index reads every name on the way.
-        rows = _rows(conn, _name_order_ids(conn, cond, name, desc, offset, per_page))
+        # filters) brings the page closer, where a walk of the name index reads every name on the way
+        # (for "nord" at 1M, the first 20 matches in name order come after 233,000 names).
+        others = unindexed(Conditions(_others(cond, name), cond.needs_financials)).where
+        rows = _rows(conn, name_trigrams.page_ids(conn, name, others, cond.needs_financials, desc, offset, per_page))
     else:
         if name is not None:
             # The names holding a term cluster in name order (most names holding "nord" start with it):
@@ -110,10 +112,7 @@ def count(conn: Connection, cond: Conditions, cap: int = COUNT_CAP) -> int:
     """Matches, counted up to cap + 1."""
     name = _indexed_name(cond)
     if name is not None and _sqlite(conn) and _alone(cond, name):
-        # The name filter alone: counted in the trigram table (the candidates in its order, joined to
-        # its copy of the names), which stops with the cap (an IN list would intersect every doclist).
-        inner = (select(literal(1)).select_from(trigrams.join(names, names.c.id == trigrams.c.rowid))
-                 .where(name.match(), name.like()).limit(cap + 1).subquery())
+        inner = name_trigrams.matches(name).limit(cap + 1).subquery()  # the trigram table alone
     else:
         inner = base_query(cond, c.id).limit(cap + 1).subquery()
     return int(conn.execute(select(func.count()).select_from(inner)).scalar_one())
@@ -135,36 +134,6 @@ def _alone(cond: Conditions, name: NameContains) -> bool:
 
 def _others(cond: Conditions, name: NameContains) -> list[Any]:
     return [w for w in cond.where if w is not name and w is not name.covers]
-
-
-def _name_order_ids(conn: Connection, cond: Conditions, name: NameContains, desc: bool, offset: int,
-                    limit: int) -> list[int]:
-    """SQLite, a page in name order under `name_contains`: the trigram table gives its matches in
-    the order of its name key, each tested against the other filters on its row as it comes; reading
-    stops once it has offset + limit of them and the rest of the last one's key prefix (the names
-    the key cannot tell apart), which are then sorted exactly. Reads about as many matches as the
-    page needs, where walking the name index reads every name before them (for "nord" at 1M: the
-    first 20 matches in name order come after 233,000 names)."""
-    others = unindexed(Conditions(_others(cond, name), cond.needs_financials)).where
-    source: Any = trigrams.join(names, names.c.id == trigrams.c.rowid)
-    if others:
-        source = source.join(companies, c.id == company_id(trigrams.c.rowid))
-        if cond.needs_financials:
-            source = source.join(latest_financials, lf.company_id == c.id, isouter=True)
-    key = trigrams.c.rowid
-    query = (select(key, names.c.c0, company_id(key)).select_from(source)
-             .where(name.match(), name.like(), *others).order_by(key.desc() if desc else key.asc()))
-    wanted = offset + limit
-    found: list[tuple[int, str, int]] = []
-    result = conn.execute(query.execution_options(yield_per=64))
-    for row in result:
-        if len(found) >= wanted and row[0] >> ID_BITS != found[wanted - 1][0] >> ID_BITS:
-            break
-        found.append((row[0], row[1], row[2]))
-    result.close()
-    # Python orders str by code point, as SQLite's BINARY collation orders UTF-8.
-    found.sort(key=lambda r: (r[1], r[2]), reverse=desc)
-    return [r[2] for r in found[offset:wanted]]
 
 
 def _page(conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int,

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.db import search as db
 from regintel.domain.matching import NameScore, highlight, name_score
-from regintel.domain.names import normalise_address, normalise_name
+from regintel.domain.names import normalise_address, normalise_query
 from regintel.search.base import Filters, QueryWords, SearchBackend
 from regintel.services.identify import find_by_identifier
 
@@ -32,7 +32,7 @@ class Ranked:
 def query_words(q: str, prefix: bool = False) -> list[str]:
     """Normalised words of a query (legal forms dropped); in prefix mode a lone trailing letter, often
     the start of a legal form ("Slovnaft a"), is left out."""
-    words = normalise_name(q).split()
+    words = normalise_query(q).split()
     if prefix and len(words) > 1 and len(words[-1]) == 1:
         words = words[:-1]
     return words

@@ -6,7 +6,7 @@ id, an LEI) find their company first."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.db import search as db
 from regintel.domain.matching import NameScore, highlight, name_score
-from regintel.domain.names import normalise_address, normalise_query
+from regintel.domain.names import normalise_address, normalise_name, normalise_query
 from regintel.search.base import Filters, QueryWords, SearchBackend
 from regintel.services.identify import find_by_identifier
 
@@ -29,10 +29,10 @@ class Ranked:
     via: str = "name"  # name | national_id | vat | lei | tax_id
 
 
-def query_words(q: str, prefix: bool = False) -> list[str]:
+def query_words(q: str, prefix: bool = False, normalise: Callable[[str], str] = normalise_name) -> list[str]:
     """Normalised words of a query (legal forms dropped); in prefix mode a lone trailing letter, often
     the start of a legal form ("Slovnaft a"), is left out."""
-    words = normalise_query(q).split()
+    words = normalise(q).split()
     if prefix and len(words) > 1 and len(words[-1]) == 1:
         words = words[:-1]
     return words
@@ -46,8 +46,11 @@ def rank_companies(conn: Connection, backend: SearchBackend, q: str, *, country:
              for hit, row in _identifier_rows(conn, q, country, active_only)]
     words = query_words(q, prefix)
     if words:
-        ids = backend.candidates(conn, "companies", QueryWords(tuple(words), prefix),
-                                 Filters(country, active_only), max(candidates, limit))
+        # The index is asked without the legal-form spellings that stored names keep ("I.K.E."): their
+        # letters match nearly every name of a market. Scoring still sees them, so among namesakes the
+        # one of the typed form comes first.
+        asked = QueryWords(tuple(query_words(q, prefix, normalise_query)), prefix)
+        ids = backend.candidates(conn, "companies", asked, Filters(country, active_only), max(candidates, limit))
         seen = {int(r.row["id"]) for r in found}
         scored = [(name_score(words, (c.name_norm or "").split(), prefix), c) for c in
                   db.light_by_ids(conn, [i for i in ids if i not in seen])]

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import bindparam, desc, select
 from sqlalchemy.engine import Connection
 
-from regintel.db.prepared import Prepared
+from regintel.db.prepared import Prepared, run_together
 from regintel.db.schema import (
     companies,
     company_changes,
@@ -54,6 +54,15 @@ def list_sources(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
 
 def latest_financials(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
     return _LATEST.first(conn, company_id=company_id)
+
+
+def record_parts(conn: Connection, company_id: int) -> tuple[Mapping[str, Any] | None, list[Mapping[str, Any]],
+                                                             list[Mapping[str, Any]]]:
+    """(latest financial statement, sources, identifiers) of a company: on PostgreSQL in one round trip."""
+    params = {"company_id": company_id}
+    fin, sources, ids = run_together(conn, [(_LATEST, params, True), (_SOURCES, params, False),
+                                            (_IDENTIFIERS, params, False)])
+    return (fin[0] if fin else None), list(sources), list(ids)
 
 
 def list_changes(conn: Connection, company_id: int, *, before_id: int | None, limit: int,

@@ -70,8 +70,7 @@ def national_id_forms(ico: str) -> dict[str, str]:
 
 def company_record(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     """The public company record (camelCase, as the spec's `inBankruptcy` fields)."""
-    fin = db.latest_financials(conn, row["id"])
-    sources = db.list_sources(conn, row["id"])
+    fin, sources, ids = db.record_parts(conn, row["id"])
     return {
         "country": row["country"], "nationalId": row["national_id"], "ico": row["national_id"],
         "name": row["name"],
@@ -86,7 +85,7 @@ def company_record(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
         "vatId": row["vat_id"], "taxId": row["tax_id"], "lei": row["lei"],
         "inBankruptcy": bool(row["in_bankruptcy"]), "inRestructuring": bool(row["in_restructuring"]),
         "inLiquidation": bool(row["in_liquidation"]),
-        "identifiers": [dict(i) for i in db.list_identifiers(conn, row["id"])],
+        "identifiers": [dict(i) for i in ids],
         "latestFinancials": _financials(fin) if fin else None,
         "sources": [_source(s) for s in sources],
         "updatedAt": row["updated_at"],

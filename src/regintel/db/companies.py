@@ -44,14 +44,6 @@ def list_by_national_id(conn: Connection, national_ids: list[str]) -> list[Mappi
     return list(rows)
 
 
-def list_identifiers(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
-    return _IDENTIFIERS.all(conn, company_id=company_id)
-
-
-def list_sources(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
-    return _SOURCES.all(conn, company_id=company_id)
-
-
 def latest_financials(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
     return _LATEST.first(conn, company_id=company_id)
 

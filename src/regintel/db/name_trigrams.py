@@ -1,8 +1,11 @@
 """The trigram index behind `name_contains` (migrations 0008_name_trigrams, 0009_name_trigram_content):
 a substring of the normalised name is found from an index instead of by reading every name.
 
-- PostgreSQL: a GIN index on `companies.name_norm` with `gin_trgm_ops` (pg_trgm), which serves
-  `name_norm LIKE '%…%'` directly. The `pg_trgm` search backend uses the same index under the same name.
+- PostgreSQL (migration 0010_pg_name_table): a plain table of (id, country, name_norm), written in
+  name order and kept in step by a trigger on `companies`, with one GIN index over the country
+  (btree_gin) and the name's trigrams (pg_trgm). The index names candidates, which PostgreSQL
+  re-tests on their rows: on this table's pages (10M: about 700 MB) rather than on rows spread over
+  the 30 GB `companies` table, and with a country the index narrows the candidates itself.
 - SQLite: an FTS5 table with the `trigram` tokenizer that keeps its own copy of `companies.name_norm`
   (`detail='none'`: no positions, half the size), kept in step by three triggers
   (`companies_name_trgm_ai`, `_ad`, `_au`). The names holding every trigram of the term come from
@@ -60,11 +63,17 @@ def country_tag_sql(country: str) -> str:
 SQLITE_FILL = (f"INSERT INTO {FTS_TABLE}(rowid, name_norm, country) SELECT {key_sql('name_norm', 'id')} AS k, "
                f"name_norm, {country_tag_sql('country')} FROM companies ORDER BY k")
 
+# PostgreSQL: the same, in name order, which keeps the matches of a term most names start with together.
+PG_FILL = (f"INSERT INTO {FTS_TABLE} (id, country, name_norm) SELECT id, country, name_norm FROM companies "
+           "ORDER BY name_norm, id")
+
 trigrams = table(FTS_TABLE, column("rowid", Integer))
 # FTS5 keeps the table's own copy of the rows in this shadow table (columns c0, c1, … in declaration
 # order: sqlite.org/fts5.html, appendix B). Reading the names there, by rowid, is 2-3 times faster
 # than through the FTS5 table's columns (1M: 10,001 "consulting" matches counted in 15 ms, not 37).
 names = table(f"{FTS_TABLE}_content", column("id", Integer), column("c0"))
+# PostgreSQL's name table (same name, a plain table there).
+pg_names = table(FTS_TABLE, column("id", Integer), column("country"), column("name_norm"))
 
 
 class NameContains(ColumnElement[bool]):
@@ -89,7 +98,7 @@ class NameContains(ColumnElement[bool]):
         return companies.c.name_norm.contains(self.term, autoescape=True)
 
     def indexed(self) -> bool:
-        """Whether SQLite finds it through the trigram table (terms of three characters or more)."""
+        """Whether the trigram table finds it (terms of three characters or more)."""
         return len(self.term) >= MIN_TRIGRAM
 
     def match(self) -> ColumnElement[bool]:
@@ -107,10 +116,20 @@ def company_id(key: Any) -> Any:
     return key.op("&")(ID_MASK)
 
 
-def matches(name: NameContains) -> Select[Any]:
-    """SQLite: the matches of the name filter (and its countries) from the trigram table alone, in
-    its order (the key, the name, the company id). Joined to the table's copy of the names by rowid
-    and streamed, a LIMIT stops it early (an IN list would intersect every doclist first)."""
+def pg_matches(name: NameContains, *columns: Any) -> Select[Any]:
+    """PostgreSQL: the name table's rows that hold the term (in one of the countries, if any)."""
+    query = select(*(columns or (pg_names.c.id,))).where(pg_names.c.name_norm.contains(name.term, autoescape=True))
+    if name.countries:
+        query = query.where(pg_names.c.country.in_(name.countries))
+    return query
+
+
+def matches(name: NameContains, dialect: str = "sqlite") -> Select[Any]:
+    """The matches of the name filter (and its countries) from the trigram table alone. SQLite: in
+    its order (the key, the name, the company id), joined to the table's copy of the names by rowid
+    and streamed, so that a LIMIT stops it early (an IN list would intersect every doclist first)."""
+    if dialect == "postgresql":
+        return pg_matches(name)
     key = trigrams.c.rowid
     return (select(key, names.c.c0, company_id(key)).select_from(trigrams.join(names, names.c.id == key))
             .where(name.match(), name.like()))
@@ -140,10 +159,26 @@ def page_ids(conn: Connection, name: NameContains, others: list[Any], financials
     return [r[2] for r in found[offset:wanted]]
 
 
+def pg_page_ids(conn: Connection, name: NameContains, desc: bool, offset: int, limit: int) -> list[int]:
+    """PostgreSQL, a page in name order of the name filter alone: its matches from the name table,
+    sorted (a top-N sort that keeps offset + limit rows)."""
+    order = [pg_names.c.name_norm.desc(), pg_names.c.id.desc()] if desc else [pg_names.c.name_norm, pg_names.c.id]
+    return list(conn.execute(pg_matches(name).order_by(*order).offset(offset).limit(limit)).scalars())
+
+
 @compiles(NameContains)
 def _compile(element: NameContains, compiler: Any, **kw: Any) -> str:
-    # pg_trgm's GIN index serves LIKE with leading and trailing wildcards.
-    return str(compiler.process(companies.c.name_norm.contains(element.term, autoescape=True), **kw))
+    return str(compiler.process(element.tested(), **kw))
+
+
+@compiles(NameContains, "postgresql")
+def _compile_postgresql(element: NameContains, compiler: Any, **kw: Any) -> str:
+    # The ids from the name table: its GIN index serves LIKE with leading and trailing wildcards, and
+    # the re-test reads its compact rows. A term under three characters has no trigram to look up:
+    # it is tested on the rows the other conditions (or a walk of the name index) bring.
+    if not element.indexed():
+        return str(compiler.process(element.tested(), **kw))
+    return str(compiler.process(companies.c.id.in_(pg_matches(element)), **kw))
 
 
 @compiles(NameContains, "sqlite")

@@ -85,7 +85,10 @@ def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: s
     walk = total >= WALK_MIN and (total > COUNT_CAP or total * total > (offset + per_page) * _size(conn))
     desc = direction == "desc"
     name = _indexed_name(cond) if sort == "name" else None
-    if name is not None and _sqlite(conn) and total and (_alone(cond, name) or total >= WALK_MIN):
+    if name is not None and not _sqlite(conn) and total and total <= COUNT_CAP and _alone(cond, name):
+        # The name table alone answers it: its matches, sorted, without a row of `companies`.
+        rows = _rows(conn, name_trigrams.pg_page_ids(conn, name, desc, offset, per_page))
+    elif name is not None and _sqlite(conn) and total and (_alone(cond, name) or total >= WALK_MIN):
         # The trigram table streams the matches in name order: each match read (and its row, for other
         # filters) brings the page closer, where a walk of the name index reads every name on the way
         # (for "nord" at 1M, the first 20 matches in name order come after 233,000 names).
@@ -111,8 +114,8 @@ def _size(conn: Connection) -> int:
 def count(conn: Connection, cond: Conditions, cap: int = COUNT_CAP) -> int:
     """Matches, counted up to cap + 1."""
     name = _indexed_name(cond)
-    if name is not None and _sqlite(conn) and _alone(cond, name):
-        inner = name_trigrams.matches(name).limit(cap + 1).subquery()  # the trigram table alone
+    if name is not None and _alone(cond, name):
+        inner = name_trigrams.matches(name, conn.dialect.name).limit(cap + 1).subquery()  # the trigram table alone
     else:
         inner = base_query(cond, c.id).limit(cap + 1).subquery()
     return int(conn.execute(select(func.count()).select_from(inner)).scalar_one())

@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import Engine, text
 
 from regintel.db.engine import is_sqlite
+from regintel.db.name_trigrams import FTS_TABLE
 from regintel.synth.encode import Stamp, for_postgres, for_sqlite
 from regintel.synth.generator import Params, generate
 from regintel.synth.pools import MarketPool, all_pools
@@ -37,6 +38,7 @@ from regintel.synth.writers import (
     PostgresWriter,
     SqliteWriter,
     postgres_drop_indexes,
+    postgres_drop_name_table,
     sqlite_drop_indexes,
     sqlite_drop_name_triggers,
 )
@@ -171,7 +173,7 @@ def _postgres(engine: Engine, stream: Iterator[tuple[int, Encoded]], on_chunk: P
                     writer.write(rows)
             return _drain(stream, write, on_chunk)
         with db.transaction():
-            indexes = postgres_drop_indexes(db)
+            indexes = postgres_drop_indexes(db) + postgres_drop_name_table(db)
             done = _drain(stream, writer.write, on_chunk)
             with db.cursor() as cur:
                 # The server default (64 MB) makes each index of a large build an external merge sort;
@@ -186,7 +188,7 @@ def _postgres(engine: Engine, stream: Iterator[tuple[int, Encoded]], on_chunk: P
         # LIMIT 1` by walking the primary key (150 ms at 1M); without the visibility map every
         # "index-only" scan fetched each entry's heap row (233,000 fetches for one name_contains page).
         with db.cursor() as cur:
-            for table in WRITTEN:
+            for table in (*WRITTEN, FTS_TABLE):
                 cur.execute(f"VACUUM (ANALYZE) {table}")
         return done
     finally:

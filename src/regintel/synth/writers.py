@@ -6,15 +6,15 @@ row by row (companies alone carries about twenty).
 The `latest_financials` triggers derive one row per company from its statements; each chunk writes
 its earlier statements with them off and each company's latest statement with them on, so they run
 once per company and leave the same result as running on every row. On SQLite the name trigram
-table (`db.name_trigrams`) is filled the same way: its triggers off during the load, one `rebuild`
-after it.
+table (`db.name_trigrams`) is filled the same way: its triggers off during the load, one pass in
+name order after it; on PostgreSQL its name table likewise, its GIN index built after the fill.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from regintel.db.name_trigrams import FTS_TABLE, SQLITE_FILL
+from regintel.db.name_trigrams import FTS_TABLE, PG_FILL, SQLITE_FILL
 from regintel.synth.encode import EARLIER, LATEST, TABLES
 
 Encoded = dict[str, Any]
@@ -118,13 +118,34 @@ class PostgresWriter:
 def postgres_drop_indexes(db: Any) -> list[str]:
     """Drop the secondary indexes (those no constraint owns) of the written tables; returns their
     definitions. Run inside the build's transaction, so a failed build restores them."""
+    return _drop_indexes(db, list(WRITTEN))
+
+
+def _drop_indexes(db: Any, tables: list[str]) -> list[str]:
     with db.cursor() as cur:
         cur.execute("""
             SELECT i.indexname, i.indexdef FROM pg_indexes i
             JOIN pg_class c ON c.relname = i.indexname AND c.relkind = 'i'
             WHERE i.schemaname = current_schema() AND i.tablename = ANY(%s)
-              AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)""", (list(WRITTEN),))
+              AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)""", (tables,))
         saved = cur.fetchall()
         for name, _ in saved:
             cur.execute(f'DROP INDEX "{name}"')
     return [sql for _, sql in saved]
+
+
+def postgres_drop_name_table(db: Any) -> list[str]:
+    """Switch off the triggers that copy each `companies` row into the name table and drop its indexes
+    (other than the primary key); returns the statements that fill it in one pass and put both back.
+    A fresh build only: the table is as empty as `companies`."""
+    with db.cursor() as cur:
+        cur.execute("SELECT to_regclass(%s)", (FTS_TABLE,))
+        if cur.fetchone()[0] is None:
+            return []  # a schema before migration 0010
+        cur.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = 'companies'::regclass AND NOT tgisinternal "
+                    "AND tgname LIKE %s", (FTS_TABLE + "%",))
+        triggers = [r[0] for r in cur.fetchall()]
+        for name in triggers:
+            cur.execute(f'ALTER TABLE companies DISABLE TRIGGER "{name}"')
+    indexes = _drop_indexes(db, [FTS_TABLE])
+    return [PG_FILL, *indexes, *(f'ALTER TABLE companies ENABLE TRIGGER "{name}"' for name in triggers)]

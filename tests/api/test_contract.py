@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from regintel.api.openapi import iter_api_routes
+from regintel.api.routing import StrictRoute
 from tests.helpers import assert_envelope, assert_error
 
 
@@ -33,6 +35,21 @@ def test_unknown_query_parameter_is_refused(client, auth):
     assert err["details"][0]["field"] == "colour"
     assert_envelope(client.get("/api/v1/public/status"))
     assert_error(client.get("/api/v1/public/status?x=1"), 422, "VALIDATION_ERROR")
+
+
+def test_unknown_query_parameter_is_refused_before_the_key_and_the_inputs_are_checked(client):
+    for url in ("/api/v1/me?colour=red", "/api/v1/companies/lookup?id=1&country=sk&colour=red",
+                "/api/v1/companies/lookup?country=toolong&colour=red"):
+        err = assert_error(client.get(url), 422, "VALIDATION_ERROR")
+        assert [d["field"] for d in err["details"]] == ["colour"]
+    err = assert_error(client.get("/api/v1/companies/by-lei?lei=x&b=1&a=2"), 422, "VALIDATION_ERROR")
+    assert [d["field"] for d in err["details"]] == ["a", "b"]
+    assert err["details"][0]["allowed"] == ["lei"]
+
+
+def test_every_operation_refuses_unknown_query_parameters(client):
+    routes = [getattr(route, "original_route", route) for route in iter_api_routes(client.app)]
+    assert routes and all(isinstance(route, StrictRoute) for route in routes)
 
 
 def test_status(client):

@@ -6,10 +6,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import Depends, FastAPI
+from fastapi import FastAPI
 
 from regintel.api import errors
-from regintel.api.deps import reject_unknown_query
 from regintel.api.middleware import RequestContext
 from regintel.api.openapi import API_VERSION, build_openapi
 from regintel.api.routers import ROUTERS
@@ -29,8 +28,7 @@ def create_app(settings: Settings) -> FastAPI:
         engine.dispose()
 
     app = FastAPI(title="regintel API", version=API_VERSION, lifespan=lifespan,
-                  openapi_url=None, docs_url=None, redoc_url=None,
-                  dependencies=[Depends(reject_unknown_query)])
+                  openapi_url=None, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.engine = engine
     app.state.limiter = Limiter(settings)

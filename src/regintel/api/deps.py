@@ -6,17 +6,14 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.dependencies.models import Dependant
-from fastapi.routing import APIRoute
 from fastapi.security import APIKeyQuery, HTTPBearer
 from fastapi.security.base import SecurityBase
-from pydantic import BaseModel
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.config import Settings
 from regintel.db.keys import KeyRecord
-from regintel.errors import Unauthorized, ValidationFailed
+from regintel.errors import Unauthorized
 from regintel.services.limiter import Limiter, Quota
 
 # The two ways to send a key (spec 5). They are called by `require_key` rather than declared as its
@@ -116,37 +113,3 @@ async def require_key(request: Request) -> Caller:
 
 ApiKey = Annotated[Caller, Depends(require_key)]
 PublicLimit = Depends(public_limit)
-
-_ALWAYS_ALLOWED = frozenset({"api_key"})
-_declared_cache: dict[int, frozenset[str]] = {}
-
-
-async def reject_unknown_query(request: Request) -> None:
-    """DESIGN.md section 3: a misspelt parameter must never silently widen a result."""
-    route = request.scope.get("route")
-    if not isinstance(route, APIRoute):
-        return
-    allowed = _declared_cache.get(id(route))
-    if allowed is None:
-        allowed = frozenset(_query_names(route.dependant)) | _ALWAYS_ALLOWED
-        _declared_cache[id(route)] = allowed
-    unknown = sorted(set(request.query_params.keys()) - allowed)
-    if unknown:
-        raise ValidationFailed(
-            f"Unknown query parameter(s): {', '.join(unknown)}",
-            details=[{"field": name, "in": "query", "message": "unknown parameter",
-                      "allowed": sorted(allowed - _ALWAYS_ALLOWED)} for name in unknown])
-
-
-def _query_names(dependant: Dependant) -> set[str]:
-    """Every query parameter a route declares, through its sub-dependencies and parameter models."""
-    names: set[str] = set()
-    for field in dependant.query_params:
-        model = field.field_info.annotation
-        if isinstance(model, type) and issubclass(model, BaseModel):
-            names.update(f.alias or n for n, f in model.model_fields.items())
-        else:
-            names.add(field.alias)
-    for sub in dependant.dependencies:
-        names |= _query_names(sub)
-    return names

@@ -13,12 +13,13 @@ from regintel.api.deps import ApiKey, AppSettings, DbConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
 from regintel.api.routers.lookup import CompanySummary
+from regintel.api.routing import StrictRoute
 from regintel.render.tabular import iter_csv
 from regintel.services import advanced_search as svc
 from regintel.services import company_export as export
 from regintel.services.company_filters import CompanyFilters
 
-router = APIRouter(prefix="/api/v1/companies", tags=["Companies"])
+router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
 
 class SearchQuery(CompanyFilters):

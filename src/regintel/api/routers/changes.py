@@ -17,12 +17,13 @@ from starlette.concurrency import run_in_threadpool
 
 from regintel.api.deps import ApiKey, AppSettings, DbConn
 from regintel.api.envelope import Envelope, dumps, ok
+from regintel.api.routing import StrictRoute
 from regintel.db.changes import ChangeFilter
 from regintel.errors import ValidationFailed
 from regintel.render.feeds import to_atom
 from regintel.services import changes as svc
 
-router = APIRouter(prefix="/api/v1/companies", tags=["Companies"])
+router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case")]
 FieldQ = Annotated[str | None, Query(max_length=64, description="Only changes of this field (`name`, "

@@ -11,9 +11,10 @@ from pydantic import BaseModel, Field
 
 from regintel.api.deps import DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
 from regintel.services import code_lists as service
 
-router = APIRouter(prefix="/api/v1/code-lists", tags=["Code lists"], dependencies=[PublicLimit])
+router = APIRouter(prefix="/api/v1/code-lists", tags=["Code lists"], dependencies=[PublicLimit], route_class=StrictRoute)
 
 # Code lists change only when regintel is upgraded, so shared caches may keep them for an hour.
 CACHE_HEADERS = {"Cache-Control": "public, max-age=3600"}

@@ -15,9 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 import regintel.api.paths  # noqa: F401  (registers the `cc` path convertor)
 from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
 from regintel.services import companies as svc
 
-router = APIRouter(prefix="/api/v1/companies", tags=["Companies"])
+router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
 CountryQuery = Annotated[str | None, Query(description="ISO 3166-1 alpha-2 country, any case. Without it the "
                                            "identifier is looked up in every country (SK, the default, first); "

@@ -10,11 +10,12 @@ from pydantic import BaseModel
 
 from regintel.api.deps import DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
 from regintel.domain.identifiers import parse_country
 from regintel.render.tabular import to_csv
 from regintel.services.data_sources import COLUMNS, list_data_sources
 
-router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit])
+router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute)
 
 CACHE = {"Cache-Control": "public, max-age=1800"}  # spec 8: data-sources 30 min
 CountryFilter = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2")]

@@ -21,10 +21,11 @@ from regintel.api.deps import ApiKey, PublicLimit
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.openapi import list_operations
 from regintel.api.quickstart import build_examples
+from regintel.api.routing import StrictRoute
 from regintel.errors import NotFound
 from regintel.render.postman import to_postman
 
-router = APIRouter(prefix="/api/v1", tags=["Documentation"])
+router = APIRouter(prefix="/api/v1", tags=["Documentation"], route_class=StrictRoute)
 
 # Spec 8 gives landing pages and data-sources 30 minutes; the descriptions change only on deploy.
 DOC_CACHE = {"Cache-Control": "public, max-age=1800"}

@@ -14,12 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from regintel.api.deps import AppSettings, DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
+from regintel.api.routing import StrictRoute
 from regintel.domain.identifiers import parse_country
 from regintel.render.feeds import to_atom, to_feed_csv, to_rss
 from regintel.services import insolvency_feeds as svc
 from regintel.services.stats import cached
 
-router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit])
+router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute)
 
 CACHE = "public, max-age=900"  # spec 8: insolvency feeds and stats/* 15 min
 Scope = Annotated[Literal["bankruptcy", "restructuring", "any"], Query(

@@ -15,12 +15,13 @@ from sqlalchemy.engine import Connection
 from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routers.companies import Company
+from regintel.api.routing import StrictRoute
 from regintel.domain.identifiers import IDENTIFIER_TYPES
 from regintel.errors import ValidationFailed
 from regintel.services import companies as companies_svc
 from regintel.services import lookup as svc
 
-router = APIRouter(prefix="/api/v1/companies", tags=["Companies"])
+router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 T = TypeVar("T")
 
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2 country, any "

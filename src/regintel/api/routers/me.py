@@ -10,8 +10,9 @@ from pydantic import BaseModel, Field
 
 from regintel.api.deps import ApiKey, AppSettings
 from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
 
-router = APIRouter(prefix="/api/v1", tags=["Account"])
+router = APIRouter(prefix="/api/v1", tags=["Account"], route_class=StrictRoute)
 
 
 class Usage(BaseModel):

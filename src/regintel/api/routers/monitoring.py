@@ -21,11 +21,12 @@ from regintel.api.monitoring_models import (
     Resumed,
     TestQueued,
 )
+from regintel.api.routing import StrictRoute
 from regintel.services import subscriptions as svc
 from regintel.services.bulk_subscriptions import run_bulk
 from regintel.services.companies import decode_cursor, encode_cursor
 
-router = APIRouter(prefix="/api/v1/monitoring/subscriptions", tags=["Monitoring"])
+router = APIRouter(prefix="/api/v1/monitoring/subscriptions", tags=["Monitoring"], route_class=StrictRoute)
 
 SubId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Subscription id")]
 Page = Annotated[int, Query(ge=1, le=100_000)]

@@ -12,9 +12,10 @@ from pydantic import BaseModel, Field
 from regintel.api.deps import ApiKey, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.monitoring_models import Strict
+from regintel.api.routing import StrictRoute
 from regintel.services import events as svc
 
-router = APIRouter(prefix="/api/v1/monitoring", tags=["Monitoring"])
+router = APIRouter(prefix="/api/v1/monitoring", tags=["Monitoring"], route_class=StrictRoute)
 
 EventId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Event id")]
 CaseId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Case id")]

@@ -17,13 +17,14 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from regintel.api.deps import ApiKey, AppSettings, DbConn
 from regintel.api.envelope import dumps
 from regintel.api.routers.docs import templates
+from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
 from regintel.errors import NotFound, ValidationFailed
 from regintel.services import reconcile as svc
 from regintel.services.reconcile_props import PROPERTIES
 from regintel.services.search import address_text
 
-router = APIRouter(prefix="/api/v1/reconcile", tags=["Reconcile"])
+router = APIRouter(prefix="/api/v1/reconcile", tags=["Reconcile"], route_class=StrictRoute)
 
 # Suggest and preview are called from the browser page of the client.
 CORS = {"Access-Control-Allow-Origin": "*"}

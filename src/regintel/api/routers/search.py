@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.api.deps import ApiKey, AppSettings, DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
 from regintel.domain.identifiers import parse_country
 from regintel.errors import NotFound, ValidationFailed
@@ -18,7 +19,7 @@ from regintel.services import people as people_svc
 from regintel.services import resolve as resolve_svc
 from regintel.services import search as svc
 
-router = APIRouter(tags=["Search"])
+router = APIRouter(tags=["Search"], route_class=StrictRoute)
 
 PUBLIC_CACHE = {"Cache-Control": "public, max-age=300"}  # spec 8 names no period for autocomplete
 Q = Annotated[str, Query(min_length=1, max_length=200, description="Name, part of a name, or an identifier")]

@@ -12,6 +12,7 @@ from pydantic import Field
 from regintel.api.deps import ApiKey, DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
+from regintel.api.routing import StrictRoute
 from regintel.db.company_filters import conditions
 from regintel.domain.identifiers import parse_country
 from regintel.services import advanced_search as search_svc
@@ -20,7 +21,7 @@ from regintel.services import stats_snapshots as snapshots
 from regintel.services.breakdown import DIMENSIONS
 from regintel.services.company_filters import CompanyFilters
 
-router = APIRouter(tags=["Statistics"])
+router = APIRouter(tags=["Statistics"], route_class=StrictRoute)
 PUBLIC_CACHE = {"Cache-Control": "public, max-age=900"}  # spec 8: stats/* 15 min
 Dimension = Literal[tuple(DIMENSIONS)]  # type: ignore[valid-type]
 _BY = "; ".join(f"`{name}`: {dim.description}" for name, dim in DIMENSIONS.items())

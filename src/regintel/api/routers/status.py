@@ -12,10 +12,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from regintel.api.deps import PublicLimit
 from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
 from regintel.db.migrate import current_revision, head_revision
 from regintel.db.schema import import_runs, worker_heartbeats
 
-router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit])
+router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute)
 
 WORKER_STALE_AFTER = timedelta(minutes=2)
 

@@ -14,11 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
 from regintel.domain.timeline import EVENT_TYPES
 from regintel.services import companies as companies_svc
 from regintel.services import timeline as svc
 
-router = APIRouter(prefix="/api/v1/companies", tags=["Companies"])
+router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
 
 class TimelineEvent(BaseModel):

@@ -11,10 +11,11 @@ from pydantic import BaseModel, Field, ValidationError
 from regintel.api.deps import AppSettings, DbWriteConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
 from regintel.api.monitoring_models import Strict
+from regintel.api.routing import StrictRoute
 from regintel.errors import ValidationFailed
 from regintel.services import watches as svc
 
-router = APIRouter(prefix="/api/v1/watch", tags=["Public"], dependencies=[PublicLimit])
+router = APIRouter(prefix="/api/v1/watch", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute)
 
 NO_STORE = {"Cache-Control": "no-store"}  # personal, one-off answers: never cached
 Token = Annotated[str | None, Query(max_length=1000, description="Token from the e-mail link")]

@@ -17,10 +17,11 @@ from regintel.api.monitoring_models import (
     WebhookSubscription,
     WebhookSubscriptionWithSecret,
 )
+from regintel.api.routing import StrictRoute
 from regintel.services import subscriptions as subs
 from regintel.services import webhook_subscriptions as svc
 
-router = APIRouter(prefix="/api/v1/webhooks/subscriptions", tags=["Webhooks"])
+router = APIRouter(prefix="/api/v1/webhooks/subscriptions", tags=["Webhooks"], route_class=StrictRoute)
 
 SubId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Subscription id")]
 KIND = "webhook"

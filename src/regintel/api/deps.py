@@ -45,17 +45,22 @@ async def get_engine(request: Request) -> Engine:
 # exit on an exit stack, which cost more than the lookup it served (about 8% of a keyed lookup's
 # instructions). The connection is closed instead by RequestContext once the response is sent, when
 # the `yield` would have closed it.
-async def get_conn(request: Request) -> Connection:
-    """A connection for the request; routers that write call `conn.commit()` themselves."""
+def open_conn(request: Request) -> Connection:
+    """A connection for the request, closed once the response is sent; routers that write call
+    `conn.commit()` themselves. Hot routes call this directly rather than through `DbConn`."""
     conn: Connection = request.app.state.engine.connect()
     request.scope["state"]["close_after"].append(conn)
     return conn
 
 
+async def get_conn(request: Request) -> Connection:
+    return open_conn(request)
+
+
 async def get_write_conn(request: Request) -> Connection:
     """A connection for a request that reads and then writes: on SQLite its transactions take the
     write lock at BEGIN, so a concurrent writer (worker, importer) cannot fail it half-way."""
-    conn = await get_conn(request)
+    conn = open_conn(request)
     conn.execution_options(sqlite_immediate=True)
     return conn
 

@@ -25,7 +25,7 @@ class RequestContext:
 
     Handlers may leave extra headers in `scope["state"]["extra_headers"]` (quota figures), which are
     added here so that they reach success and error responses alike. Database connections in
-    `scope["state"]["close_after"]` (deps.get_conn) are closed once the response is sent or failed.
+    `scope["state"]["close_after"]` (deps.open_conn) are closed once the response is sent or failed.
     """
 
     def __init__(self, app: ASGIApp):

@@ -37,7 +37,8 @@ import bench_foundation as foundation  # noqa: E402
 
 BENCH = foundation.BENCH
 ROOT = foundation.ROOT
-# `lookup` stands for `/api/v1/companies/lookup?id=…&country=…` of a company the demo data loaded.
+# `lookup` stands for `/api/v1/companies/lookup?id=…&country=…` of a company the demo data loaded, `lei`
+# for `/api/v1/companies/by-lei?lei=…` of one with an LEI.
 DEFAULT_PATHS = "lookup,/api/v1/me,/api/v1/code-lists/nace/62.01"
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -48,14 +49,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime: fields 14 and 15 of proc(5)
 
 
-def demo_lookup_path(database_url: str) -> str:
-    """The lookup path of one company of the demo data."""
+def demo_paths(database_url: str) -> dict[str, str]:
+    """The `lookup` and `lei` paths of companies of the demo data."""
     engine = create_engine(database_url)
     with engine.connect() as conn:
         country, national_id = conn.execute(text(
             "SELECT country, national_id FROM companies ORDER BY id LIMIT 1")).one()
+        lei = conn.execute(text("SELECT lei FROM companies WHERE lei IS NOT NULL ORDER BY id LIMIT 1")).scalar()
     engine.dispose()
-    return f"/api/v1/companies/lookup?id={national_id}&country={country.lower()}"
+    return {"lookup": f"/api/v1/companies/lookup?id={national_id}&country={country.lower()}",
+            "lei": f"/api/v1/companies/by-lei?lei={lei}"}
 
 
 def send(url: str, headers: dict[str, str], count: int, connections: int) -> dict[str, Any]:
@@ -104,7 +107,7 @@ def measure(pid: int, url: str, headers: dict[str, str], args: argparse.Namespac
 
 
 def serve(stack: ExitStack, args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Popen[bytes], str, str,
-                                                                              str]:
+                                                                              dict[str, str]]:
     """Fill a throwaway database with the demo data, create a key, start the server."""
     port = foundation.free_port()
     base = f"http://127.0.0.1:{port}"
@@ -120,12 +123,13 @@ def serve(stack: ExitStack, args: argparse.Namespace, workdir: Path) -> tuple[su
     log = workdir / "regintel.log"
     proc = foundation.start(cmd, env, f"{base}/api/v1/public/status", log)
     stack.callback(foundation.stop, proc)
-    return proc, base, key, demo_lookup_path(database_url)
+    return proc, base, key, demo_paths(database_url)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--paths", default=DEFAULT_PATHS, help="comma-separated GET paths; `lookup` = a demo company")
+    parser.add_argument("--paths", default=DEFAULT_PATHS, help="comma-separated GET paths; `lookup`, `lei` = the "
+                        "exact lookup and the LEI lookup of a demo company")
     parser.add_argument("--requests", type=int, default=5000, help="measured requests per path and round")
     parser.add_argument("--warmup", type=int, default=500, help="requests before each measurement")
     parser.add_argument("--connections", type=int, default=8)
@@ -145,10 +149,10 @@ def main() -> int:
     load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="regintel-cpu-") as tmp, ExitStack() as stack:
-        proc, base, key, lookup_path = serve(stack, args, Path(tmp))
+        proc, base, key, demo = serve(stack, args, Path(tmp))
         targets = []
         for path in (p.strip() for p in args.paths.split(",") if p.strip()):
-            path = lookup_path if path == "lookup" else path
+            path = demo.get(path, path)
             keyed = not path.startswith(("/api/v1/public/", "/api/v1/code-lists/"))
             headers = {"Authorization": f"Bearer {key}"} if keyed else {}
             resp = httpx.get(base + path, headers=headers, timeout=10)

@@ -187,7 +187,8 @@ def main() -> int:
     out = args.out / f"request_cpu-{stamp}.json"
     out.write_text(json.dumps({
         "benchmark": "request_cpu", "at": stamp, "label": args.label,
-        "environment": foundation.environment("wrk", args) | {"load_before": load_before, "load_after": load_after},
+        "environment": foundation.environment("wrk" if any(r["wrk"] for r in rows) else "httpx", args)
+        | {"load_before": load_before, "load_after": load_after},
         "parameters": {"requests": args.requests, "warmup": args.warmup, "connections": args.connections,
                        "wrk_seconds": args.wrk_seconds,
                        "rounds": args.rounds, "log_level": args.log_level,

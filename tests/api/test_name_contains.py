@@ -79,7 +79,7 @@ def clustered(engine):
     return engine
 
 
-@pytest.mark.parametrize("walk", [False, True])
+@pytest.mark.parametrize("walk", [False, True, "sorted"])
 @pytest.mark.parametrize("direction", ["asc", "desc"])
 @pytest.mark.parametrize("params", [{}, {"country": "SK"}, {"country": "sk,FR"}, {"status": "active"},
                                     {"country": "CZ", "status": "active"}])
@@ -90,6 +90,11 @@ def test_pages_in_name_order(client, auth, clustered, monkeypatch, walk, directi
 
     if walk:  # "many" matches: SQLite streams them joined to their rows, PostgreSQL walks the name index
         monkeypatch.setattr(advanced_search, "COUNT_CAP", 1)
+    if walk == "sorted":  # PostgreSQL: a walk too short for the page, then the name table's sorted matches
+        from regintel.db import name_trigrams
+
+        monkeypatch.setattr(advanced_search, "WALK_PROBE", 2)
+        monkeypatch.setattr(name_trigrams, "PG_CHUNK", 2)
     countries = {v.upper() for v in params.get("country", "SK,CZ,FR").split(",")}
     wanted = sorted((normalise_name(n) for i, n in enumerate(CLUSTERED) if "nord" in normalise_name(n)
                      and ("SK", "CZ", "FR")[i % 3] in countries

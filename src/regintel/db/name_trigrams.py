@@ -32,7 +32,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Integer, Select, column, literal, select, table, text
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Integer,
+    Select,
+    column,
+    literal,
+    select,
+    table,
+    text,
+    tuple_,
+)
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import NullType
@@ -44,6 +55,7 @@ MIN_TRIGRAM = 3  # FTS5's trigram tokenizer indexes nothing shorter
 KEY_CHARS = 5
 ID_BITS = 27  # company ids up to 134,217,727 (the insert trigger refuses larger ones)
 ID_MASK = (1 << ID_BITS) - 1
+PG_CHUNK = 500  # sorted matches tested against other filters per statement
 
 
 def key_sql(name: str, id_: str) -> str:
@@ -159,11 +171,30 @@ def page_ids(conn: Connection, name: NameContains, others: list[Any], financials
     return [r[2] for r in found[offset:wanted]]
 
 
-def pg_page_ids(conn: Connection, name: NameContains, desc: bool, offset: int, limit: int) -> list[int]:
-    """PostgreSQL, a page in name order of the name filter alone: its matches from the name table,
-    sorted (a top-N sort that keeps offset + limit rows)."""
+def pg_page_ids(conn: Connection, name: NameContains, others: list[Any], financials: bool, desc: bool,
+                offset: int, limit: int) -> list[int]:
+    """PostgreSQL, a page in name order under `name_contains`: the name table's matches, sorted (its
+    pages are in name order, so the matches of a term most names start with are read from few of
+    them). Without `others` (conditions on `companies`, joined with `latest_financials` when
+    `financials`) a top-N sort keeps offset + limit of them; with them, the sorted matches are read
+    PG_CHUNK at a time and each chunk's rows tested, until the page is full."""
     order = [pg_names.c.name_norm.desc(), pg_names.c.id.desc()] if desc else [pg_names.c.name_norm, pg_names.c.id]
-    return list(conn.execute(pg_matches(name).order_by(*order).offset(offset).limit(limit)).scalars())
+    query = pg_matches(name).order_by(*order)
+    if not others:
+        return list(conn.execute(query.offset(offset).limit(limit)).scalars())
+    wanted = offset + limit
+    found: list[int] = []
+    source = companies.outerjoin(latest_financials, latest_financials.c.company_id == companies.c.id) \
+        if financials else companies
+    with conn.execute(query.execution_options(yield_per=PG_CHUNK)) as rows:
+        for chunk in rows.partitions():
+            ids = [r[0] for r in chunk]
+            kept = set(conn.execute(select(companies.c.id).select_from(source)
+                                    .where(companies.c.id.in_(ids), *others)).scalars())
+            found += [i for i in ids if i in kept]
+            if len(found) >= wanted:
+                break
+    return found[offset:wanted]
 
 
 @compiles(NameContains)
@@ -178,7 +209,11 @@ def _compile_postgresql(element: NameContains, compiler: Any, **kw: Any) -> str:
     # it is tested on the rows the other conditions (or a walk of the name index) bring.
     if not element.indexed():
         return str(compiler.process(element.tested(), **kw))
-    return str(compiler.process(companies.c.id.in_(pg_matches(element)), **kw))
+    # By (name, id), not id alone: the planner may then probe `ix_companies_name_sort` (which holds the
+    # common filters' columns) by index-only scans instead of reading each candidate's row (10M,
+    # `nace=62&name_contains=nord`: 87,448 probes, 963 ms by row, 110-160 ms in the index).
+    pair = tuple_(companies.c.name_norm, companies.c.id)
+    return str(compiler.process(pair.in_(pg_matches(element, pg_names.c.name_norm, pg_names.c.id)), **kw))
 
 
 @compiles(NameContains, "sqlite")

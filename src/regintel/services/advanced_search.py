@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal, select, tuple_
 from sqlalchemy.engine import Connection
 
 from regintel.db import company_filters as filters_db
@@ -35,6 +35,9 @@ MAX_WINDOW = 10_000
 # sorting them reads about `matches` rows. The walk wins once matches² > (offset + per_page) ×
 # companies, and always beyond the count cap; never below WALK_MIN matches.
 WALK_MIN = 2_000
+# PostgreSQL, a page in name order under `name_contains` with many matches: how far to walk the name index
+# before sorting the matches instead (see _name_page_ids).
+WALK_PROBE = 20_000
 SORTS = ("name", "founded_on", "revenue", "updated_at")
 FINANCIAL_COLUMNS = (lf.year.label("fin_year"), lf.currency.label("fin_currency"), lf.revenue.label("fin_revenue"),
                      lf.profit.label("fin_profit"), lf.total_assets.label("fin_total_assets"),
@@ -85,25 +88,54 @@ def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: s
     walk = total >= WALK_MIN and (total > COUNT_CAP or total * total > (offset + per_page) * _size(conn))
     desc = direction == "desc"
     name = _indexed_name(cond) if sort == "name" else None
-    if name is not None and not _sqlite(conn) and total and total <= COUNT_CAP and _alone(cond, name):
-        # The name table alone answers it: its matches, sorted, without a row of `companies`.
-        rows = _rows(conn, name_trigrams.pg_page_ids(conn, name, desc, offset, per_page))
-    elif name is not None and _sqlite(conn) and total and (_alone(cond, name) or total >= WALK_MIN):
-        # The trigram table streams the matches in name order: each match read (and its row, for other
-        # filters) brings the page closer, where a walk of the name index reads every name on the way
-        # (for "nord" at 1M, the first 20 matches in name order come after 233,000 names).
-        others = unindexed(Conditions(_others(cond, name), cond.needs_financials)).where
-        rows = _rows(conn, name_trigrams.page_ids(conn, name, others, cond.needs_financials, desc, offset, per_page))
+    if name is not None and total:
+        rows = _rows(conn, _name_page_ids(conn, cond, name, total, desc, offset, per_page))
     else:
-        if name is not None:
-            # The names holding a term cluster in name order (most names holding "nord" start with it):
-            # walking the name index reads far more names than matches² predicts (PostgreSQL, 1M: 232,984
-            # heap fetches, 1.3 s, for the first 20 "nord"). Up to COUNT_CAP matches, sort them.
-            walk = total > COUNT_CAP
         # Walking, the conditions are left to row-by-row tests so that the plan follows the sort index.
         page_cond = unindexed(cond) if walk else cond
         rows = _page(conn, page_cond, sort, desc, offset, per_page, walk) if total else []
     return [item(r) for r in rows], min(total, COUNT_CAP), total <= COUNT_CAP
+
+
+def _name_page_ids(conn: Connection, cond: Conditions, name: NameContains, total: int, desc: bool, offset: int,
+                   limit: int) -> list[int]:
+    """A page in name order under `name_contains` (three characters or more). The names holding a term
+    cluster in name order (most names holding "nord" start with it), so a walk of the name index reads
+    far more names than matches² predicts (10M: 1.48 million names before the 20th "nord", 288 ms).
+    The trigram table gives the matches in name order instead."""
+    others = _others(cond, name)
+    if _sqlite(conn):
+        if _alone(cond, name) or total >= WALK_MIN:
+            # The trigram table streams the matches in name order: each match read (and its row, for
+            # other filters) brings the page closer.
+            where = unindexed(Conditions(others, cond.needs_financials)).where
+            return name_trigrams.page_ids(conn, name, where, cond.needs_financials, desc, offset, limit)
+        return _page_ids(conn, cond, "name", desc, offset, limit, walk=False)
+    if total <= COUNT_CAP:
+        if _alone(cond, name):  # the name table alone answers it: its matches, sorted
+            return name_trigrams.pg_page_ids(conn, name, [], False, desc, offset, limit)
+        return _page_ids(conn, cond, "name", desc, offset, limit, walk=False)
+    # Many matches: a term common all over the alphabet ("bau") fills a page within a short walk of the
+    # name index; one whose matches cluster does not, and its matches are sorted from the name table
+    # (10M, "nord": 87,448 matches on 748 pages of it, 25 ms), each tested on its row for other filters.
+    walked = _bounded_walk(conn, cond, desc, offset, limit)
+    if walked is not None:
+        return walked
+    return name_trigrams.pg_page_ids(conn, name, others, cond.needs_financials, desc, offset, limit)
+
+
+def _bounded_walk(conn: Connection, cond: Conditions, desc: bool, offset: int, limit: int) -> list[int] | None:
+    """PostgreSQL: the page from the first WALK_PROBE entries of the name index, or None when they do
+    not hold it (a second index scan finds where those entries end: 10M, 20,000 entries in about 6 ms)."""
+    order = [c.name_norm.desc(), c.id.desc()] if desc else [c.name_norm.asc(), c.id.asc()]
+    edge = conn.execute(select(c.name_norm, c.id).order_by(*order).offset(WALK_PROBE).limit(1)).first()
+    where = list(unindexed(cond).where)
+    if edge is not None:
+        key, last = tuple_(c.name_norm, c.id), tuple_(literal(edge[0]), literal(edge[1]))
+        where.append(key >= last if desc else key <= last)
+    query = base_query(Conditions(where, cond.needs_financials), c.id, outer_financials=cond.needs_financials)
+    ids = list(conn.execute(query.order_by(*order).offset(offset).limit(limit)).scalars())
+    return ids if len(ids) == limit or edge is None else None
 
 
 def _size(conn: Connection) -> int:

@@ -488,8 +488,9 @@ NAME_SORT_COLUMNS = ("name_norm", "id", "country", "status", "in_bankruptcy", "i
                      "size_class", "nuts3", "nace_primary", "legal_form", "city", "region_code", "founded_on",
                      "employees", "lei", "vat_id")
 Index("ix_companies_name_sort", *(companies.c[name] for name in NAME_SORT_COLUMNS))
-# Counts by a code filter read these without the rows when status and size class come along.
-_COUNTED = (companies.c.country, companies.c.status, companies.c.size_class)
+# Counts by a code filter read these without the rows when status, size class or a founding-date range
+# come along (migrations 0006_covering_indexes, 0011_counted_founded).
+_COUNTED = (companies.c.country, companies.c.status, companies.c.size_class, companies.c.founded_on)
 Index("ix_companies_nuts3", companies.c.nuts3, *_COUNTED)
 Index("ix_companies_region_code", companies.c.region_code, *_COUNTED)
 Index("ix_companies_legal_form", companies.c.legal_form, *_COUNTED)

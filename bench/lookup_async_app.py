@@ -13,18 +13,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from sqlalchemy.engine import Connection
 
 from regintel.api.app import create_app
-from regintel.api.deps import ApiKey, DbConn, reject_unknown_query
+from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import ok
+from regintel.api.routing import StrictRoute
 from regintel.config import load_settings
 from regintel.services import companies as svc
 
 app = create_app(load_settings())
-router = APIRouter(dependencies=[Depends(reject_unknown_query)])
+router = APIRouter(route_class=StrictRoute)  # strict query parameters, as every regintel router
 
 
 def _lookup(request: Request, conn: Connection, id: str, country: str | None) -> Response:

@@ -33,10 +33,13 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     ColumnElement,
     Connection,
     Integer,
     Select,
+    any_,
+    bindparam,
     column,
     literal,
     select,
@@ -44,6 +47,7 @@ from sqlalchemy import (
     text,
     tuple_,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import NullType
@@ -195,6 +199,14 @@ def pg_page_ids(conn: Connection, name: NameContains, others: list[Any], financi
             if len(found) >= wanted:
                 break
     return found[offset:wanted]
+
+
+def pg_sorted(conn: Connection, ids: list[int], desc: bool, offset: int, limit: int) -> list[int]:
+    """PostgreSQL: a page of these company ids in name order, from the name table (by primary key)."""
+    order = [pg_names.c.name_norm.desc(), pg_names.c.id.desc()] if desc else [pg_names.c.name_norm, pg_names.c.id]
+    wanted = pg_names.c.id == any_(bindparam("ids", ids, type_=ARRAY(BigInteger)))
+    return list(conn.execute(select(pg_names.c.id).where(wanted).order_by(*order).offset(offset).limit(limit))
+                .scalars())
 
 
 @compiles(NameContains)

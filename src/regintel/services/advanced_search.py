@@ -51,10 +51,18 @@ def reference(conn: Connection, cache: ResultCache) -> Reference:
     return value
 
 
-def planned(conn: Connection, filters: CompanyFilters, ref: Reference) -> tuple[Conditions, int]:
-    """The conditions and the match count (up to COUNT_CAP + 1)."""
+def planned(conn: Connection, filters: CompanyFilters, ref: Reference,
+            sort: str) -> tuple[Conditions, int, list[int] | None]:
+    """The conditions, the match count (up to COUNT_CAP + 1) and, for a PostgreSQL page in name order
+    under `name_contains` with other filters, the matches' ids themselves: counting them joins each
+    match of the term to its company, and the page in name order is then a sort of those ids
+    (10M, `nace=62&name_contains=nord`: 3,060 ids sorted in 8 ms instead of a second join, 120 ms)."""
     cond = conditions(filters, ref)
-    return cond, count(conn, cond)
+    name = _indexed_name(cond) if sort == "name" else None
+    if name is not None and not _sqlite(conn) and not _alone(cond, name):
+        found = list(conn.execute(base_query(cond, c.id).limit(COUNT_CAP + 1)).scalars())
+        return cond, len(found), found
+    return cond, count(conn, cond), None
 
 
 def export_plan(conn: Connection, filters: CompanyFilters, ref: Reference, row_cap: int,
@@ -84,12 +92,12 @@ def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: s
         raise ValidationFailed(
             f"page × per_page may reach at most {MAX_WINDOW} rows; narrow the filters or use the CSV export",
             details=[{"field": "page", "in": "query", "message": f"beyond the first {MAX_WINDOW} rows"}])
-    cond, total = planned(conn, filters, ref)
+    cond, total, found = planned(conn, filters, ref, sort)
     walk = total >= WALK_MIN and (total > COUNT_CAP or total * total > (offset + per_page) * _size(conn))
     desc = direction == "desc"
     name = _indexed_name(cond) if sort == "name" else None
     if name is not None and total:
-        rows = _rows(conn, _name_page_ids(conn, cond, name, total, desc, offset, per_page))
+        rows = _rows(conn, _name_page_ids(conn, cond, name, total, found, desc, offset, per_page))
     else:
         # Walking, the conditions are left to row-by-row tests so that the plan follows the sort index.
         page_cond = unindexed(cond) if walk else cond
@@ -97,8 +105,8 @@ def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: s
     return [item(r) for r in rows], min(total, COUNT_CAP), total <= COUNT_CAP
 
 
-def _name_page_ids(conn: Connection, cond: Conditions, name: NameContains, total: int, desc: bool, offset: int,
-                   limit: int) -> list[int]:
+def _name_page_ids(conn: Connection, cond: Conditions, name: NameContains, total: int, found: list[int] | None,
+                   desc: bool, offset: int, limit: int) -> list[int]:
     """A page in name order under `name_contains` (three characters or more). The names holding a term
     cluster in name order (most names holding "nord" start with it), so a walk of the name index reads
     far more names than matches² predicts (10M: 1.48 million names before the 20th "nord", 288 ms).
@@ -114,6 +122,8 @@ def _name_page_ids(conn: Connection, cond: Conditions, name: NameContains, total
     if total <= COUNT_CAP:
         if _alone(cond, name):  # the name table alone answers it: its matches, sorted
             return name_trigrams.pg_page_ids(conn, name, [], False, desc, offset, limit)
+        if found is not None:  # every match is known: sorted by the name table's copy of the names
+            return name_trigrams.pg_sorted(conn, found, desc, offset, limit)
         return _page_ids(conn, cond, "name", desc, offset, limit, walk=False)
     # Many matches: a term common all over the alphabet ("bau") fills a page within a short walk of the
     # name index; one whose matches cluster does not, and its matches are sorted from the name table

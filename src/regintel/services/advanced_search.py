@@ -120,11 +120,9 @@ def _name_page_ids(conn: Connection, cond: Conditions, name: NameContains, total
             return name_trigrams.page_ids(conn, name, where, cond.needs_financials, desc, offset, limit)
         return _page_ids(conn, cond, "name", desc, offset, limit, walk=False)
     if total <= COUNT_CAP:
-        if _alone(cond, name):  # the name table alone answers it: its matches, sorted
+        if found is None:  # the name filter alone (planned() keeps ids only with other filters)
             return name_trigrams.pg_page_ids(conn, name, [], False, desc, offset, limit)
-        if found is not None:  # every match is known: sorted by the name table's copy of the names
-            return name_trigrams.pg_sorted(conn, found, desc, offset, limit)
-        return _page_ids(conn, cond, "name", desc, offset, limit, walk=False)
+        return name_trigrams.pg_sorted(conn, found, desc, offset, limit)  # every match is known
     # Many matches: a term common all over the alphabet ("bau") fills a page within a short walk of the
     # name index; one whose matches cluster does not, and its matches are sorted from the name table
     # (10M, "nord": 87,448 matches on 748 pages of it, 25 ms), each tested on its row for other filters.

@@ -15,6 +15,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from regintel.api.app import create_app
+from regintel.areas import load_tables
 from regintel.config import Settings
 from regintel.db.engine import make_engine, normalise_url
 from regintel.db.keys import create_key
@@ -25,6 +26,7 @@ from regintel.db.seed import seed_reference_data
 PG_URL = os.environ.get("REGINTEL_TEST_POSTGRES_URL")
 BACKEND = "postgresql" if PG_URL else "sqlite"
 REFERENCE_TABLES = frozenset({"code_lists", "code_list_items"})
+load_tables()  # the areas' tables join `metadata`, so every test starts with them empty
 
 
 def pytest_report_header() -> str:

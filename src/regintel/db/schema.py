@@ -23,6 +23,7 @@ from sqlalchemy import (
     false,
     func,
     literal_column,
+    text,
     true,
 )
 
@@ -318,6 +319,35 @@ worker_heartbeats = Table(
     Column("pid", Integer),
     _ts("started_at", False),
     _ts("beat_at", False),
+)
+
+# -- work that follows a change (migration 0012_jobs) -------------------------------------------
+
+# One row per piece of deferred work (search index updates, statistics, scores, enrichment, reports),
+# written in the transaction of the change that calls for it and run by `regintel worker`
+# (`jobs/queue.py`, `jobs/runner.py`). A queued row with a `dedupe_key` is not queued twice.
+jobs = Table(
+    "jobs", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("kind", String(64), nullable=False),
+    Column("payload", JSON, nullable=False),
+    Column("dedupe_key", String(200)),
+    Column("owner_key_id", Integer),  # the API key that asked for it, when a caller did
+    Column("status", String(16), nullable=False),  # queued, running, done, failed
+    Column("priority", Integer, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("max_attempts", Integer, nullable=False),
+    _ts("run_after", False),
+    _ts("lease_until"),
+    Column("worker_id", String(64)),
+    Column("last_error", Text),
+    Column("result", JSON),
+    _ts("created_at", False),
+    _ts("started_at"),
+    _ts("finished_at"),
+    Index("ix_jobs_due", "status", "priority", "run_after"),
+    Index("uq_jobs_queued_dedupe", "dedupe_key", unique=True,
+          sqlite_where=text("status = 'queued'"), postgresql_where=text("status = 'queued'")),
 )
 
 # -- monitoring, webhooks and e-mail watches (migration 0002_monitoring) ---------------------------

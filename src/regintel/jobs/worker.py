@@ -1,5 +1,5 @@
-"""`regintel worker`: deliver the webhook outbox and the e-mail outbox, at least once; keep the
-statistics snapshots current.
+"""`regintel worker`: deliver the webhook outbox and the e-mail outbox, at least once; run the jobs
+table (`jobs/runner.py`); keep the statistics snapshots current.
 
 A pipeline, not lock-step batches, so that one slow or dead receiver never holds up the others: up to
 `webhook_concurrency` attempts are in flight; free slots are refilled by claiming due deliveries
@@ -32,6 +32,7 @@ from regintel.db.engine import upsert
 from regintel.db.schema import worker_heartbeats
 from regintel.jobs.deliveries import attempt, make_client
 from regintel.jobs.emails import send_due_mails
+from regintel.jobs.runner import run_due
 from regintel.jobs.stats_refresh import StatsRefresher
 
 log = logging.getLogger("regintel.worker")
@@ -98,7 +99,10 @@ class Worker:
         self.heartbeat()
         async with make_client(self.settings) as client:
             done = await self.deliver(client, asyncio.Event())
-        return done + await asyncio.to_thread(send_due_mails, self.engine, self.settings)
+        done += await asyncio.to_thread(send_due_mails, self.engine, self.settings)
+        while ran := await asyncio.to_thread(run_due, self.engine, self.settings, self.id):
+            done += ran
+        return done
 
     async def keep_stats(self, stop: asyncio.Event) -> None:
         """Until `stop` is set: refresh the statistics snapshots when the data moved and held still."""
@@ -126,6 +130,7 @@ class Worker:
                     await asyncio.to_thread(self.heartbeat)
                     done = await self.deliver(client, stop)
                     done += await asyncio.to_thread(send_due_mails, self.engine, self.settings)
+                    done += await asyncio.to_thread(run_due, self.engine, self.settings, self.id)
                 except SQLAlchemyError:
                     # The database is away (restart, lock timeout): what was claimed comes back when
                     # its lease expires; keep the process and try again.

@@ -2,6 +2,7 @@
 
 from fastapi import APIRouter
 
+from regintel import areas
 from regintel.api.routers import (
     advanced_search,
     changes,
@@ -30,6 +31,9 @@ ROUTERS += [me.router, status.router, docs.router, data_sources.router, code_lis
 ROUTERS += [monitoring.router, monitoring_cases.router, webhooks.router, watch.router]
 ROUTERS += [advanced_search.router, stats.router]  # finding companies, statistics
 ROUTERS += [insolvency_feeds.router, changes.router, timeline.router]  # insolvency and change feeds, timelines
+
+# The feature areas (regintel/areas/<area>/router.py), found by name.
+ROUTERS += areas.routers()
 
 # `/companies/{ico}` and `/companies/{country}/{national_id}` match almost anything under /companies:
 # they stay last so that literal company paths of every other router win.

@@ -1,0 +1,83 @@
+"""The jobs table's SQL: queue in the caller's transaction, claim with leases, record outcomes.
+
+Claims take `FOR UPDATE SKIP LOCKED` on PostgreSQL, so any number of workers can drain the table; on
+SQLite the claim runs in a `BEGIN IMMEDIATE` transaction (one writer at a time). A running job whose
+lease ran out (its worker died) is claimed again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.db.engine import insert_for, is_sqlite
+from regintel.db.schema import jobs
+
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+
+
+def enqueue(conn: Connection, kind: str, payload: Mapping[str, Any], *, now: datetime,
+            dedupe_key: str | None = None, run_after: datetime | None = None, priority: int = 100,
+            max_attempts: int = 5, owner_key_id: int | None = None) -> int | None:
+    """Queue a job in the caller's transaction. Returns its id, or None when a queued job with the
+    same `dedupe_key` is already waiting (that one will do the work)."""
+    row = {"kind": kind, "payload": dict(payload), "dedupe_key": dedupe_key, "owner_key_id": owner_key_id,
+           "status": QUEUED, "priority": priority, "attempts": 0, "max_attempts": max_attempts,
+           "run_after": run_after or now, "created_at": now}
+    stmt = insert_for(conn, jobs).values(row)
+    if dedupe_key is not None:
+        stmt = stmt.on_conflict_do_nothing(index_elements=["dedupe_key"], index_where=jobs.c.status == QUEUED)
+    found = conn.execute(stmt.returning(jobs.c.id)).first()
+    return None if found is None else int(found[0])
+
+
+def claim(conn: Connection, worker_id: str, limit: int, now: datetime, lease: timedelta,
+          kinds: Sequence[str] | None = None) -> list[Mapping[str, Any]]:
+    """Mark up to `limit` due jobs as running for `worker_id` and return them (highest priority,
+    then oldest, first)."""
+    due = or_(and_(jobs.c.status == QUEUED, jobs.c.run_after <= now),
+              and_(jobs.c.status == RUNNING, jobs.c.lease_until < now))
+    pick = select(jobs.c.id).where(due).order_by(jobs.c.priority, jobs.c.id).limit(limit)
+    if kinds is not None:
+        pick = pick.where(jobs.c.kind.in_(list(kinds)))
+    if not is_sqlite(conn):
+        pick = pick.with_for_update(skip_locked=True)
+    stmt = (update(jobs).where(jobs.c.id.in_(pick.scalar_subquery()))
+            .values(status=RUNNING, worker_id=worker_id, lease_until=now + lease,
+                    attempts=jobs.c.attempts + 1, started_at=now)
+            .returning(*jobs.c))
+    return sorted((r._mapping for r in conn.execute(stmt)), key=lambda r: (r["priority"], r["id"]))
+
+
+def finish(conn: Connection, job_id: int, worker_id: str, now: datetime, result: Mapping[str, Any] | None) -> None:
+    conn.execute(update(jobs).where(jobs.c.id == job_id, jobs.c.worker_id == worker_id)
+                 .values(status=DONE, result=None if result is None else dict(result), finished_at=now,
+                         lease_until=None, last_error=None))
+
+
+def fail(conn: Connection, job_id: int, worker_id: str, now: datetime, error: str,
+         retry_at: datetime | None) -> None:
+    """Record a failed attempt: queued again at `retry_at`, or failed for good when it is None."""
+    values: dict[str, Any] = {"last_error": error[:4000], "lease_until": None}
+    if retry_at is None:
+        values |= {"status": FAILED, "finished_at": now}
+    else:
+        values |= {"status": QUEUED, "run_after": retry_at}
+    conn.execute(update(jobs).where(jobs.c.id == job_id, jobs.c.worker_id == worker_id).values(**values))
+
+
+def get(conn: Connection, job_id: int) -> Mapping[str, Any] | None:
+    row = conn.execute(select(jobs).where(jobs.c.id == job_id)).first()
+    return None if row is None else row._mapping
+
+
+def counts(conn: Connection) -> dict[str, int]:
+    """Jobs per status (for `/metrics` and the status page)."""
+    from sqlalchemy import func
+
+    rows = conn.execute(select(jobs.c.status, func.count()).group_by(jobs.c.status))
+    return {status: int(n) for status, n in rows}

@@ -6,6 +6,15 @@ exact, legal_form (another spelling or none), no_diacritics, typo1, typo2, word_
 
 Run by hand: `.venv/bin/python bench/make_search_eval.py`. Targets have a normalised name no other
 company of the corpus shares, so the expected key is the one right answer.
+
+`--namesakes DATABASE_URL` writes tests/fixtures/search_eval_namesakes.jsonl instead: queries over a
+`regintel synth` database (seed 42; targets among its first 100,000 companies, so the same file serves
+a 100k and a 1M build) whose normalised name other companies share, 50 of each kind: exact, lowercase,
+legal_form (another spelling of the form), country_word (the name and a word naming its country),
+typo1, typo2, word_order (words or the legal form moved) and prefix (the first 60% of the name,
+asked of autocomplete only). A hit is the company itself or, where the generator made namesakes, a
+company of the same name (`accept`: the whole name, or for country_word the name without its form)
+in the same country.
 """
 
 from __future__ import annotations
@@ -102,7 +111,124 @@ def identifier(rec: object, rng: random.Random) -> str:
     return rng.choice(choices)
 
 
+# Legal forms of the synthetic markets and other spellings of them a user types.
+SYNTH_SPELLINGS = {
+    "sp. z o.o.": ["Sp. z o. o.", "spółka z o.o.", "sp z oo", "SP. Z O.O."], "S.A.": ["SA", "S. A."],
+    "LIMITED": ["Ltd", "LTD.", "limited"], "LTD": ["Limited", "Ltd."], "Limited": ["Ltd", "LTD"], "PLC": ["plc"],
+    "s.r.o.": ["s. r. o.", "spol. s r.o.", "sro"], "s. r. o.": ["s.r.o.", "spol. s r. o.", "sro"],
+    "a.s.": ["a. s.", "as"], "a. s.": ["a.s.", "AS"], "GmbH": ["G.m.b.H.", "gmbh", "Ges.m.b.H."],
+    "AG": ["ag"], "KG": ["kg"], "S.r.l.": ["SRL", "s.r.l."], "S.p.A.": ["SpA", "SPA"], "S.L.": ["SL", "S. L."],
+    "S.L.U.": ["SLU"], "B.V.": ["BV", "bv"], "N.V.": ["NV"], "BV": ["B.V."], "NV": ["N.V."], "SRL": ["S.R.L.", "srl"],
+    "SAS": ["S.A.S.", "sas"], "SARL": ["S.A.R.L.", "sàrl"], "SA": ["S.A."], "AS": ["A/S", "as"], "ASA": ["asa"],
+    "Oy": ["OY", "oy"], "Oyj": ["OYJ"], "d.o.o.": ["doo", "d. o. o."], "d.d.": ["dd"], "I.K.E.": ["IKE"],
+    "E.P.E.": ["EPE"], "OÜ": ["OU", "oü"], "UAB": ["uab"], "SIA": ["sia"], "TOV": ["tov"], "Sàrl": ["SARL"],
+}
+# Words naming a country that a user adds to a name (local names, English names, adjectives).
+COUNTRY_WORDS = {
+    "PL": ["Polska", "Poland", "Polski"], "IT": ["Italia", "Italy", "Italiana"], "FR": ["France", "Française"],
+    "GB": ["UK", "Britain", "British"], "ES": ["España", "Spain", "Española"], "SK": ["Slovensko", "Slovakia"],
+    "CZ": ["Česko", "Czech", "CZ"], "AT": ["Österreich", "Austria"], "CH": ["Schweiz", "Suisse", "Switzerland"],
+    "NO": ["Norge", "Norway", "Norsk"], "FI": ["Suomi", "Finland"], "IE": ["Ireland", "Éire", "Irish"],
+    "NL": ["Nederland", "Netherlands", "Holland"], "BE": ["Belgium", "Belgique", "België"],
+    "RO": ["România", "Romania"], "UA": ["Ukraine", "Ukraina"], "GR": ["Hellas", "Greece", "Ellada"],
+    "HR": ["Hrvatska", "Croatia"], "SI": ["Slovenija", "Slovenia"], "LT": ["Lietuva", "Lithuania"],
+    "LV": ["Latvija", "Latvia"], "EE": ["Eesti", "Estonia"], "CY": ["Cyprus", "Kypros"],
+}
+NAMESAKE_KINDS = ("exact", "lowercase", "legal_form", "country_word", "typo1", "typo2", "word_order", "prefix")
+NAMESAKES_OUT = ROOT / "tests" / "fixtures" / "search_eval_namesakes.jsonl"
+
+
+def split_form(name: str) -> tuple[list[str], str, bool]:
+    """(core words, the legal form as written, whether it stands before the name)."""
+    words = name.replace(",", " ").split()
+    stripped = strip_legal_form(tokens(name))
+    for n in (1, 2, 3, 4):
+        if len(words) > n and tokens(" ".join(words[:-n])) == stripped:
+            return words[:-n], " ".join(words[-n:]), False
+        if len(words) > n and tokens(" ".join(words[n:])) == stripped:
+            return words[n:], " ".join(words[:n]), True
+    return words, "", False
+
+
+def namesake_query(name: str, country: str, kind: str, rng: random.Random) -> tuple[str, str] | None:
+    """(query, what a namesake must share: "name" or "stem") or None when the kind does not apply."""
+    core, form, first = split_form(name)
+    core_text = " ".join(core).strip('"')
+
+    def join(c: str, f: str) -> str:
+        return f"{f} {c}" if first else f"{c} {f}".strip()
+
+    long_words = [i for i, w in enumerate(core) if len(w.strip('"')) >= 5 and w.strip('"').isalpha()]
+    if kind == "exact":
+        return name, "name"
+    if kind == "lowercase":
+        low = " ".join(tokens(name)) if rng.random() < 0.5 else name.lower()
+        return (low, "name") if low != name else None
+    if kind == "legal_form":
+        options = SYNTH_SPELLINGS.get(form)
+        return (join(core_text, rng.choice(options)), "name") if options else None
+    if kind == "country_word":
+        word = rng.choice(COUNTRY_WORDS[country])
+        return (f"{core_text} {word}" if rng.random() < 0.8 else f"{word} {core_text}"), "stem"
+    if kind in ("typo1", "typo2"):
+        if not long_words or (kind == "typo2" and len(long_words) < 2 and len(core[long_words[0]]) < 8):
+            return None
+        out = [w.strip('"') for w in core]
+        picks = rng.sample(long_words, 2) if kind == "typo2" and len(long_words) >= 2 else [long_words[0]] * (
+            2 if kind == "typo2" else 1)
+        for i in picks:
+            out[i] = typo(out[i], rng)
+        return join(" ".join(out), form), "name"
+    if kind == "word_order":
+        if len(core) >= 2:
+            return join(" ".join(reversed([w.strip('"') for w in core])), form), "name"
+        if form:  # the legal form on the other side: "sp. z o.o. Alfachem", "Vilniaus UAB"
+            return (f"{core_text} {form}" if first else f"{form} {core_text}"), "name"
+        return None
+    if kind == "prefix":
+        cut = max(3, round(len(name) * 0.6))
+        return (name[:cut].rstrip(), "name") if cut < len(name) else None
+    raise ValueError(kind)
+
+
+def namesakes(database_url: str, per_kind: int = 50, first: int = 100_000, min_namesakes: int = 5) -> None:
+    """Namesake-heavy queries drawn from a `regintel synth` database (see the module note)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database_url)
+    with engine.connect() as conn:
+        shared = {r[0]: int(r[1]) for r in conn.execute(text(
+            "SELECT name_norm, COUNT(*) FROM companies GROUP BY name_norm HAVING COUNT(*) >= :n"),
+            {"n": min_namesakes})}
+        rows = [r for r in conn.execute(text(
+            "SELECT country, national_id, name, name_norm FROM companies WHERE id <= :first ORDER BY id"),
+            {"first": first}) if r.name_norm in shared and len(r.name_norm) >= 4]
+        same = Counter((r.country, " ".join(tokens(r.name))) for r in rows)
+    rng = random.Random(15)
+    lines = []
+    for kind in NAMESAKE_KINDS:
+        made = 0
+        for r in rng.sample(rows, len(rows)):
+            made_query = namesake_query(r.name, r.country, kind, rng)
+            if not made_query or not made_query[0].strip():
+                continue
+            query, accept = made_query
+            lines.append({"id": f"ns-{kind}-{made:03d}", "kind": kind, "query": query,
+                          "expect": f"{r.country}:{r.national_id}", "name": r.name, "country": r.country,
+                          "accept": accept, "namesakes": shared[r.name_norm],
+                          "same_name_in_country": same[(r.country, " ".join(tokens(r.name)))]})
+            made += 1
+            if made == per_kind:
+                break
+    NAMESAKES_OUT.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
+                             encoding="utf-8")
+    print(f"wrote {len(lines)} queries to {NAMESAKES_OUT}")
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--namesakes":
+        namesakes(sys.argv[2])
+        return
     recs = list(companies(CORPUS, SEED))
     counts = Counter(normalise_name(r.name or "") for r in recs)
     unique = [r for r in recs if counts[normalise_name(r.name or "")] == 1 and len(normalise_name(r.name or "")) >= 4]

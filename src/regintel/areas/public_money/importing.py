@@ -1,0 +1,93 @@
+"""One import of a public-money source (`regintel import ted_eforms FILE`, …): the run record, the
+catalogue entry, the reject file and one transaction for the whole file.
+
+The company loader (`ingest.loader`) writes companies; these sources write the area's own tables, so
+`ingest.runner.run_import` hands them here (`Source.import_into`). The whole file is one transaction:
+a file that turns out malformed half-way (`SourceAbort`) leaves nothing of itself behind, and its reason
+is written to the reject file like a rejected record's."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, distinct, func, select, update
+
+from regintel.config import load_settings
+from regintel.db.schema import data_sources, import_runs
+from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort
+from regintel.ingest.inputs import open_input
+from regintel.ingest.loader import LoadStats
+from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.search import get_backend
+from regintel.search.base import SearchBackend
+
+from . import loading
+from .linking import Linker
+from .tables import contracts, ted_notices, vat_payers
+
+
+def run_section_import(engine: Engine, source: Source, location: str, data_dir: Path,
+                       backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
+    """Import `location`; returns (run id, stats, reject file or None) like `run_import`. `backend` is the
+    search index name matches go through (default: the one the settings choose for this database)."""
+    info = source.info
+    sync_catalogue(engine, [info])
+    with engine.begin() as conn:
+        run_id = conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
+                                                          started_at=datetime.now(UTC))
+                              .returning(import_runs.c.id)).scalar_one()
+    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
+    stats, status = LoadStats(), "failed"
+    try:
+        backend = backend or _backend(engine, Path(data_dir))
+        with open_input(location, Path(data_dir) / "downloads") as inp, \
+                engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
+            linker = Linker(conn, backend)
+            for item in source.parse(inp.stream, inp.name):
+                stats.read += 1
+                if isinstance(item, RecordError):
+                    stats.reject(item.reason)
+                    rejects(item.reason, item.raw)
+                elif isinstance(item, Skipped):
+                    stats.skip(item.reason)
+                else:
+                    loading.write(conn, item, linker, stats, info.id)
+        status = "succeeded"
+    except SourceAbort as exc:
+        stats = LoadStats(read=stats.read, reasons={f"aborted: {exc}": 1})
+        rejects(f"aborted: {exc}", {"location": location})
+        raise
+    finally:
+        rejects.close()
+        _finish(engine, info.id, run_id, status, stats)
+    return run_id, stats, rejects.path if rejects.path.exists() else None
+
+
+def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
+    url = engine.url.render_as_string(hide_password=False)
+    return get_backend(engine, load_settings(database_url=url, data_dir=data_dir))
+
+
+def row_count(conn: Any, source_id: str) -> int:
+    """Records a source has in the area's tables (the catalogue's `row_count`)."""
+    if source_id == loading.TED_SOURCE:
+        query = select(func.count()).select_from(ted_notices)
+    elif conn.execute(select(vat_payers.c.id).where(vat_payers.c.source == source_id).limit(1)).first():
+        query = select(func.count()).select_from(vat_payers).where(vat_payers.c.source == source_id)
+    else:
+        query = select(func.count(distinct(contracts.c.record_key))).where(contracts.c.source == source_id)
+    return int(conn.execute(query).scalar_one())
+
+
+def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
+                     .values(status=status, finished_at=now, stats=stats.as_dict()))
+        values: dict[str, Any] = {"row_count": row_count(conn, source_id),
+                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        if status == "succeeded":
+            values["last_import_at"] = now
+        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -1,0 +1,57 @@
+"""Linking a published party (a tender winner, a contract party, a VAT payer) to a company: by national
+identifier first, else by name and country through the resolver, never below `LINK_THRESHOLD`
+(domain.public_money). One `Linker` per import run: it remembers its answers, so a supplier named in a
+thousand records is resolved once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from regintel.db.schema import companies
+from regintel.domain.identifiers import parse_national_id
+from regintel.domain.public_money import LINK_BY_ID, LINK_BY_NAME, LinkDecision, Org, accept_name_match
+from regintel.errors import InvalidIdentifier
+from regintel.search.base import SearchBackend
+from regintel.services.resolve import Evidence, candidates
+
+NO_LINK = LinkDecision(None, None, None)
+
+
+class Linker:
+    def __init__(self, conn: Connection, backend: SearchBackend | None):
+        self.conn = conn
+        self.backend = backend
+        self._ready = False
+        self._seen: dict[tuple[Any, ...], LinkDecision] = {}
+
+    def link(self, org: Org) -> LinkDecision:
+        key = (org.country, org.national_id, org.name, org.city)
+        if key not in self._seen:
+            self._seen[key] = self.by_national_id(org.country, org.national_id) or self._by_name(org)
+        return self._seen[key]
+
+    def by_national_id(self, country: str | None, value: str | None) -> LinkDecision | None:
+        if not country or not value:
+            return None
+        try:
+            national_id = parse_national_id(country, value)
+        except InvalidIdentifier:
+            return None
+        found = self.conn.execute(select(companies.c.id).where(companies.c.country == country,
+                                                               companies.c.national_id == national_id)).scalar()
+        return LinkDecision(int(found), LINK_BY_ID, 1.0) if found is not None else None
+
+    def _by_name(self, org: Org) -> LinkDecision:
+        if self.backend is None or not org.country or not org.name.strip():
+            return NO_LINK
+        if not self._ready:  # the index must know the companies imported so far
+            self.backend.ensure_current(self.conn)
+            self._ready = True
+        found = candidates(self.conn, self.backend, Evidence(name=org.name, country=org.country,
+                                                             location=org.city), limit=1)
+        if found and accept_name_match(found[0].score, found[0].row["country"] == org.country):
+            return LinkDecision(int(found[0].row["id"]), LINK_BY_NAME, round(found[0].score, 4))
+        return NO_LINK

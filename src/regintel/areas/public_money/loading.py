@@ -1,0 +1,209 @@
+"""Writing one parsed public-money record into the area's tables, inside the import's transaction.
+
+Each record is compared with what is stored by its content hash: the same record again writes nothing
+(counted `unchanged`); a changed one replaces its rows (counted `updated`). Every party is linked to a
+company when it is written (`linking.Linker`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.domain.names import normalise_name
+from regintel.domain.public_money import (
+    BankAccountRecord,
+    ContractRecord,
+    LinkDecision,
+    Org,
+    TedNotice,
+    contract_role,
+)
+from regintel.ingest.loader import LoadStats
+
+from .linking import Linker
+from .tables import (
+    bank_accounts,
+    contracts,
+    ted_buyers,
+    ted_lots,
+    ted_notice_cpv,
+    ted_notices,
+    ted_winners,
+    vat_payers,
+)
+
+TED_SOURCE = "ted_eforms"
+TED_NOTICE_URL = "https://ted.europa.eu/en/notice/-/detail/{pub}"
+
+
+def _link(decision: LinkDecision) -> dict[str, Any]:
+    return {"company_id": decision.company_id, "match_method": decision.method, "match_score": decision.score}
+
+
+def write(conn: Connection, record: Any, linker: Linker, stats: LoadStats, source: str) -> None:
+    if isinstance(record, TedNotice):
+        write_notice(conn, record, linker, stats)
+    elif isinstance(record, ContractRecord):
+        write_contract(conn, record, linker, stats, source)
+    elif isinstance(record, BankAccountRecord):
+        write_payer(conn, record, linker, stats, source)
+    else:  # a source yielding something this area does not store is a programming error
+        raise TypeError(f"cannot store {type(record).__name__}")
+
+
+def _count(stats: LoadStats, existed: bool) -> None:
+    if existed:
+        stats.updated += 1
+    else:
+        stats.inserted += 1
+
+
+# -- TED -------------------------------------------------------------------------------------------
+
+def write_notice(conn: Connection, notice: TedNotice, linker: Linker, stats: LoadStats) -> None:
+    digest = notice.content_hash()
+    row = conn.execute(select(ted_notices.c.id, ted_notices.c.content_hash)
+                       .where(ted_notices.c.notice_id == notice.notice_id)).first()
+    if row is not None and row.content_hash == digest:
+        stats.unchanged += 1
+        return
+    values = _notice_values(notice, digest)
+    if row is None:
+        pk = conn.execute(ted_notices.insert().values(**values).returning(ted_notices.c.id)).scalar_one()
+    else:
+        pk = row.id
+        for table in (ted_notice_cpv, ted_lots, ted_buyers, ted_winners):
+            conn.execute(delete(table).where(table.c.notice_pk == pk))
+        conn.execute(delete(contracts).where(contracts.c.source == TED_SOURCE,
+                                             contracts.c.record_key == notice.notice_id))
+        conn.execute(update(ted_notices).where(ted_notices.c.id == pk).values(**values))
+    _notice_children(conn, pk, notice, linker, digest)
+    _count(stats, row is not None)
+
+
+def _notice_values(n: TedNotice, digest: str) -> dict[str, Any]:
+    value, currency = (n.total_value, n.total_currency) if n.total_value is not None else \
+        (n.estimated_value, n.estimated_currency)
+    return {"notice_id": n.notice_id, "version": n.version, "publication_number": n.publication_number,
+            "form": n.form, "notice_type": n.notice_type, "subtype": n.subtype, "issue_date": n.issue_date,
+            "language": n.language, "title": n.title, "description": n.description, "procedure": n.procedure,
+            "nature": n.nature, "cpv_main": n.cpv_main, "country": n.country, "estimated_value": n.estimated_value,
+            "estimated_currency": n.estimated_currency, "total_value": n.total_value,
+            "total_currency": n.total_currency, "value": value, "currency": currency,
+            "buyer_legal_type": n.buyer_legal_type, "content_hash": digest, "imported_at": datetime.now(UTC)}
+
+
+def _notice_children(conn: Connection, pk: int, n: TedNotice, linker: Linker, digest: str) -> None:
+    if n.cpv_codes:
+        conn.execute(ted_notice_cpv.insert(), [{"notice_pk": pk, "cpv": c[:8]} for c in dict.fromkeys(n.cpv_codes)])
+    lots = {lot.lot_id: lot for lot in n.lots}
+    if lots:
+        conn.execute(ted_lots.insert(), [{"notice_pk": pk, "lot_id": lot.lot_id, "title": lot.title, "cpv": lot.cpv,
+                                          "estimated_value": lot.estimated_value, "currency": lot.currency}
+                                         for lot in lots.values()])
+    buyers = {b.ref: b for b in n.buyers}
+    if buyers:
+        conn.execute(ted_buyers.insert(), [_org_row(pk, b, linker) for b in buyers.values()])
+    awards = {(a.lot_id, a.winner.ref): a for a in n.awards}
+    if not awards:
+        return
+    winners = []
+    for a in awards.values():
+        winners.append(_org_row(pk, a.winner, linker) | {
+            "lot_id": a.lot_id, "contract_ref": a.contract_ref, "contract_title": a.contract_title,
+            "signed_on": a.signed_on, "value": a.value, "currency": a.currency, "group_lead": a.group_lead})
+    conn.execute(ted_winners.insert(), winners)
+    buyer = n.buyers[0] if n.buyers else None
+    link = TED_NOTICE_URL.format(pub=n.publication_number) if n.publication_number else None
+    conn.execute(contracts.insert(), [{
+        "source": TED_SOURCE, "record_key": n.notice_id, "party_ref": f"{w['lot_id']}:{w['org_ref']}",
+        "role": "supplier", "party_name": w["name"], "party_national_id": w["national_id"],
+        "party_country": w["country"], "company_id": w["company_id"], "match_method": w["match_method"],
+        "match_score": w["match_score"], "buyer_name": buyer.name if buyer else None,
+        "buyer_national_id": buyer.national_id if buyer else None, "buyer_country": buyer.country if buyer else None,
+        "title": w["contract_title"] or (lots[w["lot_id"]].title if w["lot_id"] in lots else None) or n.title,
+        "value": w["value"], "currency": w["currency"], "value_basis": "awarded" if w["value"] is not None else None,
+        "signed_on": w["signed_on"], "published_on": n.issue_date, "link": link, "record_version": n.version,
+        "record_hash": digest}
+        for w in winners])
+
+
+def _org_row(pk: int, org: Org, linker: Linker) -> dict[str, Any]:
+    return {"notice_pk": pk, "org_ref": org.ref, "name": org.name, "name_norm": normalise_name(org.name),
+            "national_id": org.national_id, "country": org.country, "city": org.city, **_link(linker.link(org))}
+
+
+# -- Czech register of contracts -------------------------------------------------------------------
+
+def write_contract(conn: Connection, rec: ContractRecord, linker: Linker, stats: LoadStats, source: str) -> None:
+    digest = rec.content_hash()
+    found = conn.execute(select(contracts.c.record_hash, contracts.c.record_version).where(
+        contracts.c.source == source, contracts.c.record_key == rec.contract_id)).all()
+    stored = {r.record_hash for r in found}
+    if found and _version(found[0].record_version) > _version(rec.version_id):
+        stats.skip("an older version of a stored contract")
+        return
+    rows = _contract_rows(rec, linker, source, digest) if rec.valid else []
+    if stored == {digest} or (not stored and not rows):
+        stats.unchanged += 1
+        return
+    if stored:
+        conn.execute(delete(contracts).where(contracts.c.source == source, contracts.c.record_key == rec.contract_id))
+    if rows:
+        conn.execute(contracts.insert(), rows)
+    _count(stats, bool(stored))
+
+
+def _contract_rows(rec: ContractRecord, linker: Linker, source: str, digest: str) -> list[dict[str, Any]]:
+    value, currency, basis = (rec.value_net, "CZK", "net") if rec.value_net is not None else \
+        (rec.value_gross, "CZK", "gross") if rec.value_gross is not None else \
+        (rec.foreign_value, rec.foreign_currency, "foreign") if rec.foreign_value is not None else (None, None, None)
+    flagged = any(flag for _, flag in rec.parties)
+    rows = []
+    for party, flag in rec.parties:
+        role = contract_role(flag, flagged)
+        if role == "party" or not party.name:
+            continue
+        rows.append({"source": source, "record_key": rec.contract_id, "party_ref": party.ref, "role": role,
+                     "party_name": party.name, "party_national_id": party.national_id,
+                     "party_country": party.country, **_link(linker.link(party)), "buyer_name": rec.publisher.name,
+                     "buyer_national_id": rec.publisher.national_id, "buyer_country": rec.publisher.country,
+                     "title": rec.title, "value": value, "currency": currency, "value_basis": basis,
+                     "signed_on": rec.signed_on,
+                     "published_on": rec.published_at.date() if rec.published_at else None, "link": rec.link,
+                     "record_version": rec.version_id, "record_hash": digest})
+    return rows
+
+
+def _version(value: str | None) -> int:
+    return int(value) if value and value.isdigit() else 0
+
+
+# -- VAT payers and their bank accounts ------------------------------------------------------------
+
+def write_payer(conn: Connection, rec: BankAccountRecord, linker: Linker, stats: LoadStats, source: str) -> None:
+    digest = rec.content_hash()
+    row = conn.execute(select(vat_payers.c.id, vat_payers.c.record_hash).where(
+        vat_payers.c.country == rec.country, vat_payers.c.vat_id == rec.vat_id)).first()
+    if row is not None and row.record_hash == digest:
+        stats.unchanged += 1
+        return
+    decision = linker.by_national_id(rec.country, rec.national_id) or LinkDecision(None, None, None)
+    values = {"country": rec.country, "vat_id": rec.vat_id, "national_id": rec.national_id,
+              "company_id": decision.company_id, "status": rec.status, "status_since": rec.status_since,
+              "tax_office": rec.tax_office, "name": rec.name, "answered_on": rec.answered_on, "source": source,
+              "record_hash": digest, "imported_at": datetime.now(UTC)}
+    if row is None:
+        pk = conn.execute(vat_payers.insert().values(**values).returning(vat_payers.c.id)).scalar_one()
+    else:
+        pk = row.id
+        conn.execute(update(vat_payers).where(vat_payers.c.id == pk).values(**values))
+        conn.execute(delete(bank_accounts).where(bank_accounts.c.payer_id == pk))
+    if rec.accounts:
+        conn.execute(bank_accounts.insert(), [{"payer_id": pk, "iban": iban, "account": written,
+                                               "published_from": since, "published_until": until}
+                                              for iban, written, since, until in rec.accounts])
+    _count(stats, row is not None)

@@ -1,0 +1,171 @@
+"""Public money (issue 20): the records the contract, tender and bank-account importers produce, and the
+pure rules that decide how a record's party is linked to a company. No I/O.
+
+Linking rule (docs/public-money.md, "Linking"): a party is linked by its national identifier when the
+publisher gives one that is well-formed for the party's country and a company holds it; otherwise by name
+and country through the resolver, and only when the resolver's score is at least `LINK_THRESHOLD`. The
+threshold is above the resolver's own (0.8): a contract shown on the wrong company is worse than one left
+unlinked, and the score is kept beside every link so a reader can judge it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+LINK_THRESHOLD = 0.9
+LINK_BY_ID = "identifier"
+LINK_BY_NAME = "name"
+
+
+@dataclass(frozen=True)
+class Org:
+    """A party of a notice or contract as the publisher describes it."""
+
+    ref: str  # the party's id inside its notice (ORG-0001) or its position in a contract record
+    name: str
+    country: str | None  # ISO 3166-1 alpha-2
+    national_id: str | None = None  # as published (CompanyID, IČO)
+    city: str | None = None
+    address: str | None = None
+
+
+@dataclass(frozen=True)
+class TedLot:
+    lot_id: str
+    title: str | None
+    cpv: str | None
+    estimated_value: Decimal | None
+    currency: str | None
+
+
+@dataclass(frozen=True)
+class TedAward:
+    """One winner of one lot (a tendering party of several organisations gives one award each)."""
+
+    lot_id: str
+    winner: Org
+    contract_ref: str | None
+    contract_title: str | None
+    signed_on: date | None
+    value: Decimal | None
+    currency: str | None
+    group_lead: bool | None = None
+
+
+@dataclass(frozen=True)
+class TedNotice:
+    notice_id: str  # BT-701, a UUID
+    version: str | None
+    publication_number: str | None  # BT-5, e.g. 00123456-2024, once TED has published the notice
+    form: str  # ContractNotice, ContractAwardNotice, PriorInformationNotice
+    notice_type: str | None  # BT-02: cn-standard, can-standard, veat, pin-only, …
+    subtype: str | None  # notice subtype 1-40
+    issue_date: date
+    language: str | None
+    title: str | None
+    description: str | None
+    procedure: str | None
+    nature: str | None  # works | supplies | services
+    cpv_main: str | None
+    cpv_codes: tuple[str, ...]
+    country: str | None  # the (first) buyer's country
+    estimated_value: Decimal | None
+    estimated_currency: str | None
+    total_value: Decimal | None
+    total_currency: str | None
+    buyer_legal_type: str | None
+    buyers: tuple[Org, ...] = ()
+    lots: tuple[TedLot, ...] = ()
+    awards: tuple[TedAward, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return self.notice_id
+
+    def content_hash(self) -> str:
+        return record_hash(self)
+
+
+@dataclass(frozen=True)
+class ContractRecord:
+    """One record of the Czech register of contracts (one contract, its current version)."""
+
+    contract_id: str  # idSmlouvy: stable across versions
+    version_id: str  # idVerze: the web page of this version
+    link: str
+    published_at: datetime | None
+    title: str | None
+    signed_on: date | None
+    number: str | None
+    value_net: Decimal | None
+    value_gross: Decimal | None
+    foreign_value: Decimal | None
+    foreign_currency: str | None
+    valid: bool
+    publisher: Org
+    publisher_pays: bool | None  # subjekt/platce
+    parties: tuple[tuple[Org, bool | None], ...] = ()  # (counterparty, prijemce flag)
+
+    @property
+    def key(self) -> str:
+        return self.contract_id
+
+    def content_hash(self) -> str:
+        return record_hash(self)
+
+
+@dataclass(frozen=True)
+class BankAccountRecord:
+    """The published bank accounts and reliability status of one VAT payer."""
+
+    country: str
+    vat_id: str  # as the register keys it (CZ12345678, PL NIP)
+    national_id: str | None  # the company's register number derived from the VAT id, when it is one
+    status: str  # reliable | unreliable | not_found | active | exempt | not_registered
+    status_since: date | None
+    tax_office: str | None
+    name: str | None
+    answered_on: date | None
+    accounts: tuple[tuple[str | None, str, date | None, date | None], ...] = ()
+    # (IBAN or None when the account is not an IBAN, account as published, published from, published until)
+
+    @property
+    def key(self) -> str:
+        return f"{self.country}:{self.vat_id}"
+
+    def content_hash(self) -> str:
+        return record_hash(self)
+
+
+def record_hash(record: Any) -> str:
+    """A stable digest of a record's content: the same input gives the same hash, so a re-import is
+    recognised and writes nothing."""
+    body = json.dumps(asdict(record), sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(body.encode()).hexdigest()[:32]
+
+
+def contract_role(prijemce: bool | None, any_flagged: bool) -> str:
+    """The role of a counterparty of a Czech register record. The register does not say who supplies:
+    `prijemce` marks a party as the recipient of the payment (the supplier). Without any flag in the
+    record the direction is unknown: the party is a `counterparty` of the publishing body."""
+    if prijemce:
+        return "supplier"
+    return "party" if any_flagged else "counterparty"
+
+
+@dataclass
+class LinkDecision:
+    company_id: int | None
+    method: str | None
+    score: float | None
+    candidates: list[dict[str, Any]] = field(default_factory=list)
+
+
+def accept_name_match(score: float, same_country: bool, threshold: float = LINK_THRESHOLD) -> bool:
+    """A name match links only at or above the threshold and within the party's own country."""
+    return same_country and score >= threshold

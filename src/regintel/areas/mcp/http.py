@@ -1,0 +1,96 @@
+"""`/mcp`: the Streamable HTTP transport of the MCP specification, in the API's own app.
+
+The SDK's session manager runs stateless with JSON responses: each POST carries one JSON-RPC message and
+gets its answer in the response body, so any API process answers any request (no session to pin to a
+process, nothing lost on a restart), as the REST API scales. GET (a server-to-client stream) and DELETE
+(end a session) answer 405 with `Allow: POST`, as the transport specification provides for a server
+that offers no stream and no session to end.
+
+Every request is authenticated and limited exactly as a keyed REST call (`require_key`: the bearer key
+or `?api_key=`, the plan's rate limit and quota, counted once per HTTP request); a missing or bad key
+answers 401 `UNAUTHORIZED` with a `WWW-Authenticate: Bearer` challenge before the SDK sees the body.
+A browser `Origin` other than the service's own (or localhost) is refused with 403 (the specification's
+DNS-rebinding rule). The manager lives in the app's lifespan (`lifespan` below, merged by FastAPI when
+the area's router is included)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from starlette.requests import Request
+from starlette.types import Receive, Scope, Send
+
+from regintel.api.deps import Caller, require_key
+from regintel.api.envelope import error_response
+from regintel.areas.mcp.server import build_server
+from regintel.errors import Forbidden, RegintelError, UpstreamUnavailable
+
+PATH = "/mcp"
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+
+
+def caller_of(request: Any) -> Caller | None:
+    """The key a call runs for: left on the HTTP request's scope by `McpEndpoint`."""
+    if request is None:
+        return None
+    return request.scope.get("state", {}).get("mcp_caller")  # type: ignore[no-any-return]
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    manager = StreamableHTTPSessionManager(app=build_server(app.state, caller_of), json_response=True,
+                                           stateless=True)
+    async with manager.run():
+        app.state.mcp_manager = manager
+        try:
+            yield
+        finally:
+            app.state.mcp_manager = None
+
+
+def _check_origin(request: Request, base_url: str) -> None:
+    origin = request.headers.get("origin")
+    if not origin:
+        return
+    own = urlsplit(base_url)
+    parts = urlsplit(origin)
+    if (parts.scheme, parts.netloc) == (own.scheme, own.netloc) or parts.hostname in ("localhost", "127.0.0.1", "::1"):
+        return
+    raise Forbidden(f"Origin {origin} may not call this MCP server")
+
+
+class MethodNotAllowed(RegintelError):
+    status = 405
+    code = "METHOD_NOT_ALLOWED"
+
+
+class McpEndpoint:
+    """ASGI endpoint of `/mcp`: the API's checks, then the SDK's transport."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        app = scope["app"]
+        try:
+            if request.method != "POST":
+                raise MethodNotAllowed(f"{request.method} {PATH}: this server keeps no session and offers no "
+                                       "server-to-client stream; send each JSON-RPC message as a POST",
+                                       headers={"Allow": "POST"})
+            _check_origin(request, app.state.settings.base_url)
+            caller = await require_key(request)
+            manager = getattr(app.state, "mcp_manager", None)
+            if manager is None:
+                raise UpstreamUnavailable("The MCP server is not running (the app's lifespan has not started)")
+        except RegintelError as exc:
+            headers = dict(exc.headers)
+            if exc.status == 401:
+                headers["WWW-Authenticate"] = 'Bearer realm="regintel", error="invalid_token"'
+            rid = str(scope.get("state", {}).get("request_id", ""))
+            await error_response(rid, exc.status, exc.code, exc.message, exc.details, headers)(scope, receive, send)
+            return
+        scope["state"]["mcp_caller"] = caller
+        await manager.handle_request(scope, receive, send)

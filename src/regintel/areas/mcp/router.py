@@ -1,0 +1,48 @@
+"""The area's routes: the agent brief (spec 4.1) and the MCP endpoint `/mcp` (spec 1, 5)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from regintel.api.deps import ApiKey, AppSettings, DbConn
+from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
+from regintel.areas.mcp import brief as svc
+from regintel.areas.mcp.http import PATH, McpEndpoint, lifespan
+from regintel.areas.mcp.schemas import CompanyBrief
+from regintel.services import companies as companies_svc
+from regintel.services.people import check_purpose
+
+brief_router = APIRouter(prefix="/api/v1/agent", tags=["Agent"], route_class=StrictRoute)
+
+# The MCP transport is a plain ASGI endpoint (the SDK's), not an operation of the OpenAPI document; the
+# router's lifespan runs the SDK's session manager inside the app's.
+mcp_router = APIRouter(lifespan=lifespan)
+mcp_router.add_route(PATH, McpEndpoint(), methods=["GET", "POST", "DELETE"], include_in_schema=False)
+
+ROUTERS = [brief_router, mcp_router]
+
+
+@brief_router.get("/company-brief", response_model=Envelope[CompanyBrief], summary="Company brief for an agent",
+                  description="A compact, LLM-friendly brief of one company: a one-line `headline`; identity "
+                  "(name, identifiers, legal form, address, NACE with its label); status and the insolvency "
+                  "flags; key figures over up to 5 years (major units with `currency`) and the revenue change; "
+                  "derived `flags` with a severity (`info`, `warning`, `critical`); the people and companies "
+                  "holding roles now (natural persons' birth date, nationality and residence only with a declared "
+                  "`purpose`); the latest insolvency events and changes; the sources with licences and "
+                  "`dataAsOf`. `notCovered` names the sections regintel has no data for yet. `country` defaults "
+                  "to `sk` (spec 2.2). 404 unknown company, 422 malformed identifier or unknown purpose.")
+def company_brief(request: Request, conn: DbConn, _key: ApiKey, settings: AppSettings,
+                  ico: Annotated[str, Query(min_length=1, max_length=40, description="National identifier")],
+                  country: Annotated[str, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any "
+                                                "case; default `sk`")] = "sk",
+                  purpose: Annotated[str | None, Query(max_length=64, description="Declared processing purpose (one "
+                                                       "of the configured list, e.g. `kyc`): unlocks natural "
+                                                       "persons' personal fields")] = None) -> Response:
+    personal = check_purpose(purpose, settings.allowed_purposes)
+    row = companies_svc.get_company_row(conn, country, ico)
+    data = svc.company_brief(conn, row, personal=personal)
+    return ok(request, data, data_as_of=data["dataAsOf"], country=row["country"], national_id=row["national_id"])

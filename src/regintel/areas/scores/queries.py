@@ -1,0 +1,124 @@
+"""All SQL of the scores area."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select
+from sqlalchemy.engine import Connection
+
+from regintel.areas.scores.tables import peer_benchmarks, score_disputes
+from regintel.db.schema import (
+    NACE_DIGITS,
+    companies,
+    data_sources,
+    financial_statements,
+    insolvency_events,
+    latest_financials,
+)
+
+FIGURES = (latest_financials.c.currency, latest_financials.c.revenue, latest_financials.c.profit,
+           latest_financials.c.total_assets, latest_financials.c.equity, latest_financials.c.liabilities,
+           latest_financials.c.employees.label("statement_employees"))
+
+
+def list_statements(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
+    fs = financial_statements
+    return list(conn.execute(select(fs).where(fs.c.company_id == company_id).order_by(fs.c.year, fs.c.id))
+                .mappings())
+
+
+def list_insolvency_events(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
+    ie = insolvency_events
+    stmt = (select(ie.c.event_type, ie.c.phase, ie.c.event_date, ie.c.source)
+            .where(ie.c.company_id == company_id).order_by(ie.c.event_date, ie.c.id))
+    return list(conn.execute(stmt).mappings())
+
+
+def peer_rows(conn: Connection, country: str, nace_range: tuple[str, str],
+              currency: str) -> list[Mapping[str, Any]]:
+    """Active companies of one country in a NACE digit range with a latest statement in `currency`
+    (the NACE index narrows by code and country; each company's statement is read by its key)."""
+    c = companies
+    stmt = (select(c.c.id, c.c.size_class, c.c.employees, *FIGURES)
+            .join(latest_financials, latest_financials.c.company_id == c.c.id)
+            .where(NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], c.c.country == country,
+                   c.c.status == "active", latest_financials.c.currency == currency))
+    return list(conn.execute(stmt).mappings())
+
+
+def iter_peer_population(conn: Connection, digits: int, batch: int = 10_000) -> Iterator[Mapping[str, Any]]:
+    """Every active company with a NACE code and a latest statement, ordered by (country, the first
+    `digits` digits of its NACE code, currency): the benchmark refresh reads one group after another."""
+    c = companies
+    group = func.substr(NACE_DIGITS, 1, digits)
+    stmt = (select(c.c.id, c.c.country, group.label("nace"), c.c.size_class, c.c.employees, *FIGURES)
+            .join(latest_financials, latest_financials.c.company_id == c.c.id)
+            .where(c.c.status == "active", func.length(NACE_DIGITS) >= digits)
+            .order_by(c.c.country, group, latest_financials.c.currency))
+    result = conn.execution_options(stream_results=True, yield_per=batch).execute(stmt)
+    yield from result.mappings()
+
+
+def latest_statement(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
+    lf = latest_financials
+    return conn.execute(select(lf.c.year, *FIGURES).where(lf.c.company_id == company_id)).mappings().first()
+
+
+def similar_candidates(conn: Connection, nace_range: tuple[str, str], country: str | None, region: str | None,
+                       size: ColumnElement[bool], limit: int) -> list[Mapping[str, Any]]:
+    """Active companies in a NACE digit range (of one country or region) that pass the `size` test."""
+    c = companies
+    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], c.c.status == "active", size]
+    if country is not None:
+        cond.append(c.c.country == country)
+    if region is not None:
+        cond.append(c.c.nuts3 == region)
+    stmt = (select(c.c.id, c.c.country, c.c.national_id, c.c.name, c.c.nace_primary, c.c.nuts3, c.c.city,
+                   c.c.employees, latest_financials.c.year, *FIGURES)
+            .outerjoin(latest_financials, latest_financials.c.company_id == c.c.id)
+            .where(and_(*cond)).limit(limit))
+    return list(conn.execute(stmt).mappings())
+
+
+def revenue_between(bounds: Mapping[str, tuple[float, float]]) -> ColumnElement[bool]:
+    """Latest revenue within per-currency bounds (the same euro range in each currency)."""
+    lf = latest_financials
+    return or_(*(and_(lf.c.currency == cur, lf.c.revenue >= lo, lf.c.revenue <= hi)
+                 for cur, (lo, hi) in sorted(bounds.items())))
+
+
+def employees_between(lo: int, hi: int) -> ColumnElement[bool]:
+    return companies.c.employees.between(lo, hi)
+
+
+def insert_dispute(conn: Connection, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    return conn.execute(insert(score_disputes).values(dict(values)).returning(*score_disputes.c)).mappings().one()
+
+
+def find_benchmarks(conn: Connection, level: str, nace: str, country: str, size_class: str,
+                    currency: str) -> list[Mapping[str, Any]]:
+    pb = peer_benchmarks
+    stmt = select(pb).where(pb.c.level == level, pb.c.nace == nace, pb.c.country == country,
+                            pb.c.size_class == size_class, pb.c.currency == currency)
+    return list(conn.execute(stmt).mappings())
+
+
+def benchmarks_computed_at(conn: Connection) -> datetime | None:
+    return conn.execute(select(peer_benchmarks.c.computed_at).limit(1)).scalar()
+
+
+def replace_benchmarks(conn: Connection, rows: Sequence[Mapping[str, Any]], batch: int = 2_000) -> None:
+    conn.execute(delete(peer_benchmarks))
+    for i in range(0, len(rows), batch):
+        conn.execute(insert(peer_benchmarks), list(rows[i:i + batch]))
+
+
+def list_sources(conn: Connection, ids: Sequence[str]) -> list[Mapping[str, Any]]:
+    """The catalogue entries (name, publisher, licence) of the sources an answer cites."""
+    ds = data_sources
+    stmt = (select(ds.c.id, ds.c.name, ds.c.publisher, ds.c.licence, ds.c.licence_url)
+            .where(ds.c.id.in_(sorted(set(ids)))).order_by(ds.c.id))
+    return list(conn.execute(stmt).mappings())

@@ -1,0 +1,78 @@
+"""What the models know about a company besides its statements, and its state on a past day."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date
+
+from regintel.domain.company_size import category
+from regintel.domain.scores.figures import Statement
+
+EVENT_KINDS = ("bankruptcy", "restructuring", "liquidation")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One input a factor read: its name, value, the day it refers to and the source that said it."""
+
+    input: str
+    value: str | float | int | bool | None
+    on: date | None
+    source: str | None
+
+
+@dataclass(frozen=True)
+class InsolvencyEvent:
+    kind: str  # bankruptcy | restructuring | liquidation
+    phase: str  # start | end
+    on: date
+    source: str
+
+
+@dataclass(frozen=True)
+class CompanyFacts:
+    """Register facts. The last three inputs have no table yet: None means unknown, never "clean"."""
+
+    source: str
+    status: str = "active"  # active | dissolved | inactive
+    founded_on: date | None = None
+    dissolved_on: date | None = None
+    in_bankruptcy: bool = False
+    in_restructuring: bool = False
+    in_liquidation: bool = False
+    employees: int | None = None
+    size_class: str | None = None
+    events: tuple[InsolvencyEvent, ...] = ()
+    sanctions_hits: int | None = None  # matches on sanctions lists
+    tax_reliable: bool | None = None  # not on an unreliable-payer or tax-debtor list
+    payment_defaults: int | None = None  # entries on debtor lists, executions
+
+    def size_category(self, statement: Statement | None) -> tuple[str | None, Evidence | None]:
+        """The EU size class by headcount: the statement's, else the register's count, else its band."""
+        if statement is not None and statement.employees is not None:
+            return category(str(statement.employees)), Evidence("employees", statement.employees,
+                                                                statement.period_end, statement.source)
+        if self.employees is not None:
+            return category(str(self.employees)), Evidence("employees", self.employees, None, self.source)
+        found = category(self.size_class)
+        return found, None if found is None else Evidence("size_class", self.size_class, None, self.source)
+
+
+def facts_on(facts: CompanyFacts, on: date) -> CompanyFacts:
+    """The company as it stood on `on`: flags from the dated insolvency notices up to that day (the
+    register's current flags carry no date, so they only count today), status from the dissolution
+    date, and only the notices published by then."""
+    events = tuple(e for e in facts.events if e.on <= on)
+    state = {kind: False for kind in EVENT_KINDS}
+    for e in sorted(events, key=lambda e: e.on):
+        state[e.kind] = e.phase == "start"
+        if e.kind == "bankruptcy" and e.phase == "start":
+            state["restructuring"] = False
+        if e.kind == "restructuring" and e.phase == "start":
+            state["bankruptcy"] = False
+    dissolved = facts.dissolved_on is not None and facts.dissolved_on <= on
+    founded = facts.founded_on if facts.founded_on is None or facts.founded_on <= on else None
+    return replace(facts, events=events, status="dissolved" if dissolved else "active", founded_on=founded,
+                   in_bankruptcy=state["bankruptcy"], in_restructuring=state["restructuring"],
+                   in_liquidation=state["liquidation"], sanctions_hits=None, tax_reliable=None,
+                   payment_defaults=None)

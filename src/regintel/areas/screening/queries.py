@@ -1,0 +1,203 @@
+"""SQL of the screening area: list and entry writes, the index load, hit details, company subjects."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from sqlalchemy import and_, delete, func, insert, literal, or_, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.areas.screening.tables import (
+    company_sanction_hits,
+    sanction_birth_dates,
+    sanction_countries,
+    sanction_entries,
+    sanction_identifiers,
+    sanction_lists,
+    sanction_names,
+    sanction_programmes,
+)
+from regintel.db.schema import companies, ownerships, people, roles
+
+CHILDREN = (sanction_names, sanction_identifiers, sanction_birth_dates, sanction_countries, sanction_programmes)
+se = sanction_entries.c
+
+
+def data_version(conn: Connection) -> tuple[Any, ...]:
+    """Changes whenever any list's entries change (or a database is swapped under the process)."""
+    row = conn.execute(select(func.count(), func.coalesce(func.sum(sanction_lists.c.version), 0),
+                              func.max(sanction_lists.c.changed_at))).one()
+    return tuple(row)
+
+
+def list_row(conn: Connection, list_id: str) -> Mapping[str, Any] | None:
+    return conn.execute(select(sanction_lists).where(sanction_lists.c.id == list_id)).mappings().first()
+
+
+def all_lists(conn: Connection) -> list[dict[str, Any]]:
+    return [dict(r) for r in conn.execute(select(sanction_lists).order_by(sanction_lists.c.id)).mappings()]
+
+
+def existing_entries(conn: Connection, list_id: str) -> dict[str, tuple[int, str]]:
+    rows = conn.execute(select(se.entry_key, se.id, se.content_hash).where(se.list_id == list_id))
+    return {key: (int(id_), digest) for key, id_, digest in rows}
+
+
+def insert_entries(conn: Connection, rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Insert entry rows of one list; returns their ids by entry key."""
+    if not rows:
+        return {}
+    conn.execute(insert(sanction_entries), list(rows))
+    keys = [r["entry_key"] for r in rows]
+    found: dict[str, int] = {}
+    for start in range(0, len(keys), 500):
+        chunk = keys[start:start + 500]
+        found.update((k, int(i)) for k, i in conn.execute(
+            select(se.entry_key, se.id).where(se.list_id == rows[0]["list_id"], se.entry_key.in_(chunk))))
+    return found
+
+
+def update_entry(conn: Connection, entry_id: int, values: dict[str, Any]) -> None:
+    conn.execute(update(sanction_entries).where(se.id == entry_id).values(**values))
+
+
+def delete_children(conn: Connection, entry_ids: Sequence[int]) -> None:
+    for start in range(0, len(entry_ids), 500):
+        chunk = list(entry_ids[start:start + 500])
+        for table in CHILDREN:
+            conn.execute(delete(table).where(table.c.entry_id.in_(chunk)))
+
+
+def delete_entries(conn: Connection, entry_ids: Sequence[int]) -> None:
+    delete_children(conn, entry_ids)
+    for start in range(0, len(entry_ids), 500):
+        chunk = list(entry_ids[start:start + 500])
+        conn.execute(delete(company_sanction_hits).where(company_sanction_hits.c.entry_id.in_(chunk)))
+        conn.execute(delete(sanction_entries).where(se.id.in_(chunk)))
+
+
+def insert_children(conn: Connection, rows: Mapping[Any, list[dict[str, Any]]]) -> None:
+    for table in CHILDREN:
+        batch = rows.get(table.name) or []
+        for start in range(0, len(batch), 5000):
+            conn.execute(insert(table), batch[start:start + 5000])
+
+
+def upsert_list(conn: Connection, list_id: str, values: dict[str, Any]) -> None:
+    if list_row(conn, list_id) is None:
+        conn.execute(insert(sanction_lists).values(id=list_id, **values))
+    else:
+        conn.execute(update(sanction_lists).where(sanction_lists.c.id == list_id).values(**values))
+
+
+def count_entries(conn: Connection, list_id: str) -> int:
+    return int(conn.execute(select(func.count()).where(se.list_id == list_id)).scalar_one())
+
+
+def index_rows(conn: Connection) -> dict[str, list[tuple[Any, ...]]]:
+    """Everything the in-memory index needs, one query a table."""
+    return {
+        "entries": list(conn.execute(select(se.id, se.schema))),
+        "names": list(conn.execute(select(sanction_names.c.entry_id, sanction_names.c.name,
+                                          sanction_names.c.name_norm, sanction_names.c.kind))),
+        "countries": list(conn.execute(select(sanction_countries.c.entry_id, sanction_countries.c.country))),
+        "dates": list(conn.execute(select(sanction_birth_dates.c.entry_id, sanction_birth_dates.c.birth_date))),
+        "ids": list(conn.execute(select(sanction_identifiers.c.entry_id, sanction_identifiers.c.value_norm))),
+    }
+
+
+def entry_details(conn: Connection, entry_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """Listed entries with their list, names, programmes, countries, birth dates and identifiers."""
+    if not entry_ids:
+        return {}
+    ids = list(entry_ids)
+    out: dict[int, dict[str, Any]] = {}
+    query = (select(sanction_entries, sanction_lists.c.name.label("list_name"), sanction_lists.c.mode)
+             .join(sanction_lists, sanction_lists.c.id == se.list_id).where(se.id.in_(ids)))
+    for row in conn.execute(query).mappings():
+        out[int(row["id"])] = dict(row) | {"names": [], "programmes": [], "countries": [], "birth_dates": [],
+                                          "identifiers": []}
+    children: Iterable[tuple[str, Any, Any]] = (
+        ("names", sanction_names, (sanction_names.c.name, sanction_names.c.kind)),
+        ("programmes", sanction_programmes, (sanction_programmes.c.programme,)),
+        ("countries", sanction_countries, (sanction_countries.c.country, sanction_countries.c.role)),
+        ("birth_dates", sanction_birth_dates, (sanction_birth_dates.c.birth_date,)),
+        ("identifiers", sanction_identifiers, (sanction_identifiers.c.id_type, sanction_identifiers.c.value,
+                                               sanction_identifiers.c.country)))
+    for key, table, cols in children:
+        for row in conn.execute(select(table.c.entry_id, *cols).where(table.c.entry_id.in_(ids))
+                                .order_by(table.c.entry_id, table.c.id)):
+            if int(row[0]) in out:
+                out[int(row[0])][key].append(tuple(row[1:]))
+    return out
+
+
+def company_subjects(conn: Connection, company_id: int, today: date) -> list[dict[str, Any]]:
+    """The company's current officers and owners (roles) and its parent companies (ownerships)."""
+    holder = companies.alias("holder")
+    current = or_(roles.c.until.is_(None), roles.c.until >= today)
+    rows = conn.execute(
+        select(roles.c.role, roles.c.holder_name, roles.c.person_id, roles.c.holder_company_id,
+               people.c.birth_date, people.c.nationality, holder.c.country.label("holder_country"))
+        .select_from(roles.outerjoin(people, people.c.id == roles.c.person_id)
+                     .outerjoin(holder, holder.c.id == roles.c.holder_company_id))
+        .where(roles.c.company_id == company_id, current).order_by(roles.c.id)).mappings()
+    out = [dict(r) for r in rows]
+    parents = conn.execute(
+        select(literal("parent_company").label("role"), companies.c.name.label("holder_name"),
+               companies.c.id.label("holder_company_id"), companies.c.country.label("holder_country"))
+        .select_from(ownerships.join(companies, companies.c.id == ownerships.c.parent_id))
+        .where(ownerships.c.child_id == company_id,
+               or_(ownerships.c.until.is_(None), ownerships.c.until >= today))).mappings()
+    out += [dict(r) | {"person_id": None, "birth_date": None, "nationality": None} for r in parents]
+    return out
+
+
+def replace_company_hits(conn: Connection, company_ids: Sequence[int], rows: Sequence[dict[str, Any]]) -> None:
+    for start in range(0, len(company_ids), 500):
+        chunk = list(company_ids[start:start + 500])
+        conn.execute(delete(company_sanction_hits).where(company_sanction_hits.c.company_id.in_(chunk)))
+    if rows:
+        conn.execute(insert(company_sanction_hits), list(rows))
+
+
+def company_batch(conn: Connection, after_id: int, size: int) -> list[Mapping[str, Any]]:
+    c = companies.c
+    return list(conn.execute(select(c.id, c.name, c.country, c.national_id, c.lei, c.vat_id)
+                             .where(c.id > after_id).order_by(c.id).limit(size)).mappings())
+
+
+def roles_of_companies(conn: Connection, company_ids: Sequence[int], today: date) -> list[Mapping[str, Any]]:
+    current = or_(roles.c.until.is_(None), roles.c.until >= today)
+    return list(conn.execute(
+        select(roles.c.company_id, roles.c.role, roles.c.holder_name, roles.c.person_id)
+        .where(roles.c.company_id.in_(list(company_ids)), current)).mappings())
+
+
+def sanctioned_companies(conn: Connection, topic: str | None, limit: int) -> tuple[list[dict[str, Any]], int]:
+    """Companies with precomputed hits (`topic` sanction / debarment, or any), best score first."""
+    h = company_sanction_hits.c
+    cond = [h.entry_id == se.id]
+    if topic:
+        cond.append(se.topics.like(f"%{topic}%"))
+    best = (select(h.company_id, func.max(h.score).label("score"), func.count().label("hits"))
+            .select_from(company_sanction_hits.join(sanction_entries, and_(*cond)))
+            .group_by(h.company_id).subquery())
+    total = int(conn.execute(select(func.count()).select_from(best)).scalar_one())
+    c = companies.c
+    rows = conn.execute(select(c.id, c.country, c.national_id, c.name, best.c.score, best.c.hits)
+                        .join(best, best.c.company_id == c.id)
+                        .order_by(best.c.score.desc(), c.id).limit(limit)).mappings()
+    return [dict(r) for r in rows], total
+
+
+def hits_of_companies(conn: Connection, company_ids: Sequence[int], topic: str | None) -> list[Mapping[str, Any]]:
+    h = company_sanction_hits.c
+    query = (select(h.company_id, h.subject, h.subject_name, h.score, se.list_id, se.entry_key, se.caption,
+                    se.topics).join(sanction_entries, se.id == h.entry_id)
+             .where(h.company_id.in_(list(company_ids))).order_by(h.company_id, h.score.desc(), h.id))
+    if topic:
+        query = query.where(se.topics.like(f"%{topic}%"))
+    return list(conn.execute(query).mappings())

@@ -1,0 +1,175 @@
+"""Use cases of the nis2 area: gather one company's facts (or a batch's), run the rules, shape answers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from regintel.areas.nis2 import queries
+from regintel.domain.entity_types import entity_type
+from regintel.domain.nis2 import fx
+from regintel.domain.nis2.obligations import obligations_for
+from regintel.domain.nis2.priority import priority
+from regintel.domain.nis2.scope import (
+    DIRECTIVE,
+    RULESET_VERSION,
+    Assessment,
+    Designation,
+    Facts,
+    Figures,
+    Relation,
+    assess,
+)
+from regintel.domain.nis2.size import Interval
+from regintel.domain.nis2.transposition import transposition
+
+_BAND = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)|(\+))?\s*")
+_CLASS_BANDS = {"micro": (0, 9), "small": (10, 49), "medium": (50, 249), "large": (250, None)}
+_STRENGTH = {"linked": 2, "partner": 1, "unknown": 0}
+
+
+def headcount(row: Mapping[str, Any]) -> tuple[Interval, dict[str, Any]]:
+    """The staff headcount: the latest statement's, else the register's number, else its band."""
+    if row.get("fin_employees") is not None:
+        return Interval.exact(row["fin_employees"]), {"value": row["fin_employees"],
+                                                      "source": f"financial statement {row['fin_year']}"}
+    if row.get("employees") is not None:
+        return Interval.exact(row["employees"]), {"value": row["employees"], "source": "register headcount"}
+    band = (row.get("size_class") or "").strip()
+    if band.lower() in _CLASS_BANDS:
+        lo, hi = _CLASS_BANDS[band.lower()]
+        return Interval(Decimal(lo), None if hi is None else Decimal(hi)), {"band": band, "source": "register band"}
+    match = _BAND.fullmatch(band)
+    if match:
+        lo = Decimal(match.group(1))
+        hi = None if match.group(3) else Decimal(match.group(2) or match.group(1))
+        return Interval(lo, hi), {"band": band, "source": "register band"}
+    return Interval(), {"value": None, "source": None}
+
+
+def _amount(row: Mapping[str, Any], column: str) -> tuple[Interval, dict[str, Any]]:
+    amount, currency = row.get(column), row.get("fin_currency")
+    if amount is None:
+        return Interval(), {"amount": None}
+    detail: dict[str, Any] = {"amount": amount, "currency": currency, "year": row.get("fin_year"),
+                              "source": row.get("fin_source")}
+    conv = fx.conversion(currency)
+    if conv is None:
+        return Interval(), detail | {"eur": None, "note": f"no EUR rate for {currency} in the rule set's table"}
+    eur = fx.to_eur(amount, currency)
+    assert eur is not None
+    if conv.currency != "EUR":
+        detail |= {"rate_per_eur": conv.rate, "rate_date": conv.rate_date, "rate_source": conv.source}
+    return Interval(max(eur, Decimal(0)), max(eur, Decimal(0))), detail | {"eur": eur}
+
+
+def figures(row: Mapping[str, Any]) -> Figures:
+    head, head_detail = headcount(row)
+    turn, turn_detail = _amount(row, "fin_revenue")
+    bal, bal_detail = _amount(row, "fin_total_assets")
+    return Figures(head, turn, bal, {"headcount": head_detail, "turnover": turn_detail,
+                                     "balance_sheet_total": bal_detail})
+
+
+def _relation_kind(edge: Mapping[str, Any]) -> str | None:
+    """Rec. 2003/361/EC Annex Art. 3: linked above 50% (or consolidated), partner from 25%, else neither."""
+    if edge["consolidation"]:
+        return "linked"
+    share = edge["share_pct"]
+    if share is None:
+        return "unknown"
+    if share > 50:
+        return "linked"
+    return "partner" if share >= 25 else None
+
+
+def facts_for(conn: Connection, ids: Sequence[int]) -> dict[int, Facts]:
+    """The rules' inputs for many companies at once (a handful of queries per 500 companies)."""
+    today = datetime.now(UTC).date()
+    rows = queries.companies_with_financials(conn, ids)
+    edges = queries.relation_edges(conn, list(rows), today)
+    others = queries.companies_with_financials(conn, sorted({e["other"] for e in edges} - set(rows)))
+    others |= rows
+    found = queries.designations(conn, list(rows))
+    relations: dict[int, dict[int, Relation]] = {}
+    for edge in edges:
+        kind = _relation_kind(edge)
+        other = others.get(edge["other"])
+        if kind is None or other is None:
+            continue
+        share = None if edge["share_pct"] is None else Decimal(str(edge["share_pct"]))
+        rel = Relation(kind, share, figures(other), edge["basis"],
+                       {"country": other["country"], "national_id": other["national_id"], "name": other["name"],
+                        "direction": edge["direction"]})
+        current = relations.setdefault(edge["subject"], {}).get(edge["other"])
+        if current is None or _STRENGTH[kind] > _STRENGTH[current.kind]:
+            relations[edge["subject"]][edge["other"]] = rel
+    out = {}
+    for cid, row in rows.items():
+        out[cid] = Facts(
+            country=row["country"], status=row["status"], legal_form=row["legal_form"],
+            entity_type=entity_type(row["country"], row["legal_form"]), nace_primary=row["nace_primary"],
+            nace_codes=row["nace_codes"] if isinstance(row["nace_codes"], list) else None, own=figures(row),
+            relations=list(relations.get(cid, {}).values()),
+            designations=[Designation(d["kind"], d["source"], d["reference"]) for d in found.get(cid, [])])
+    return out
+
+
+def assess_company(conn: Connection, company_id: int) -> tuple[Facts, Assessment]:
+    facts = facts_for(conn, [company_id])[company_id]
+    return facts, assess(facts)
+
+
+def scope_view(row: Mapping[str, Any], facts: Facts, a: Assessment) -> dict[str, Any]:
+    national = transposition(facts.country)
+    return {"country": row["country"], "national_id": row["national_id"], "name": row["name"],
+            "category": a.category, "certainty": a.certainty, "possible_categories": a.possible_categories,
+            "in_scope": None if a.certainty != "certain" and len(a.possible_categories) > 1 and "out-of-scope"
+            in a.possible_categories else a.category != "out-of-scope",
+            "reasons": a.reasons, "sectors": a.bases, "size": a.size, "missing": a.missing, "notes": a.notes,
+            "designations": [asdict(d) for d in facts.designations],
+            "national_transposition": national, "legal_basis": DIRECTIVE,
+            "ruleset_version": a.ruleset_version,
+            "fx": {"rates_date": fx.RATES_DATE, "source": fx.RATES_SOURCE}}
+
+
+def scope(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
+    facts, a = assess_company(conn, row["id"])
+    return scope_view(row, facts, a)
+
+
+def obligations(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
+    facts, a = assess_company(conn, row["id"])
+    types = {b.get("entity_type") or "" for b in a.bases} | {d.kind for d in facts.designations}
+    out = obligations_for(a.category, facts.country, types)
+    return {"country": row["country"], "national_id": row["national_id"], "name": row["name"],
+            "certainty": a.certainty, "possible_categories": a.possible_categories, **out,
+            "ruleset_version": RULESET_VERSION}
+
+
+def priority_view(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
+    facts, a = assess_company(conn, row["id"])
+    since = datetime.now(UTC) - timedelta(days=180)
+    result = priority(a, queries.recent_changes(conn, row["id"], since), (facts.status or "") == "dissolved")
+    return {"country": row["country"], "national_id": row["national_id"], "name": row["name"], **result,
+            "category": a.category, "certainty": a.certainty, "ruleset_version": RULESET_VERSION}
+
+
+def _assessment_row(company_id: int, country: str, a: Assessment) -> dict[str, Any]:
+    return {"company_id": company_id, "country": country, "category": a.category, "certainty": a.certainty,
+            "ruleset_version": RULESET_VERSION, "computed_at": datetime.now(UTC)}
+
+
+def assess_batch(conn: Connection, ids: Sequence[int]) -> list[tuple[int, Facts, Assessment]]:
+    facts = facts_for(conn, ids)
+    return [(cid, f, assess(f)) for cid, f in facts.items()]
+
+
+def save_batch(conn: Connection, results: Sequence[tuple[int, Facts, Assessment]]) -> None:
+    queries.save_assessments(conn, [_assessment_row(cid, f.country, a) for cid, f, a in results])

@@ -1,0 +1,58 @@
+"""NIS2 priority (spec 2.7: 0-100 with tier hot, warm, cool or cold): how urgently an entity needs to act
+or be approached about NIS2. A transparent sum of factors, each reported with its points and inputs:
+
+- scope (up to 45): essential 45, important 32; out of scope but possibly in scope 12; scaled by the
+  certainty (certain 1.0, likely 0.8, possible 0.5);
+- size (up to 20): large 20, medium 14, small 6, micro 0 (the estimated class);
+- sector criticality (up to 20): Annex I 20, Annex II 12, halved when the NACE match is only possible;
+- recent changes (up to 15): 3 points per register change in the last 180 days;
+- posture findings: not assessed (passive security checks are not part of this rule set), 0 points.
+
+Tiers: hot >= 70, warm >= 45, cool >= 20, cold below. A dissolved entity scores 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regintel.domain.nis2.scope import CERTAIN, ESSENTIAL, IMPORTANT, LIKELY, OUT, Assessment
+
+PRIORITY_VERSION = "nis2-priority-2026.11.1"
+TIERS = ((70, "hot"), (45, "warm"), (20, "cool"), (0, "cold"))
+_CERTAINTY = {CERTAIN: 1.0, LIKELY: 0.8}
+_SIZE = {"large": 20, "medium": 14, "small": 6, "micro": 0}
+
+
+def tier(score: int) -> str:
+    return next(name for floor, name in TIERS if score >= floor)
+
+
+def priority(a: Assessment, recent_changes: int, dissolved: bool) -> dict[str, Any]:
+    factors: list[dict[str, Any]] = []
+    if a.category == ESSENTIAL:
+        base = 45
+    elif a.category == IMPORTANT:
+        base = 32
+    else:
+        base = 12 if any(c != OUT for c in a.possible_categories) else 0
+    scope = round(base * _CERTAINTY.get(a.certainty, 0.5))
+    factors.append({"factor": "scope", "points": scope, "max": 45,
+                    "inputs": {"category": a.category, "certainty": a.certainty,
+                               "possible_categories": a.possible_categories}})
+    size = _SIZE[a.size["class"]]
+    factors.append({"factor": "size", "points": size, "max": 20, "inputs": {"class": a.size["class"]}})
+    annexes = [(b.get("annex"), b["match"]) for b in a.bases if b.get("annex")]
+    sector = 0
+    for annex, match in annexes:
+        points = 20 if annex == "I" else 12
+        sector = max(sector, points if match != "possible" else points // 2)
+    factors.append({"factor": "sector_criticality", "points": sector, "max": 20,
+                    "inputs": {"annexes": sorted({x for x, _ in annexes})}})
+    changes = min(15, 3 * recent_changes)
+    factors.append({"factor": "recent_changes", "points": changes, "max": 15,
+                    "inputs": {"changes_last_180_days": recent_changes}})
+    factors.append({"factor": "posture_findings", "points": 0, "max": 0,
+                    "inputs": {"assessed": False}, "note": "passive security posture checks are not run"})
+    score = 0 if dissolved else min(100, sum(f["points"] for f in factors))
+    return {"score": score, "tier": tier(score), "factors": factors, "version": PRIORITY_VERSION,
+            "dissolved": dissolved}

@@ -6,6 +6,7 @@ guessed)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
@@ -67,7 +68,8 @@ def revenue_change(history: Sequence[Mapping[str, Any]]) -> float | None:
     a, b = _num(now.get("revenue")), _num(before.get("revenue"))
     if a is None or b is None or b <= 0:
         return None
-    return round(float((a - b) / b * 100), 1)
+    change = (float(a) - float(b)) / float(b) * 100
+    return round(change, 1) if math.isfinite(change) else None
 
 
 def nace_code_candidates(code: str | None) -> list[str]:
@@ -104,9 +106,10 @@ def _num(value: Any) -> Decimal | None:
     if value is None or isinstance(value, bool):
         return None
     try:
-        return Decimal(str(value))
+        number = Decimal(str(value))
     except ArithmeticError:
         return None
+    return number if number.is_finite() else None
 
 
 def _money(value: Any) -> str:

@@ -67,8 +67,17 @@ async def call(tool: Tool, arguments: dict[str, Any], ctx: ToolContext) -> types
                     "message": e["msg"], "type": e["type"]} for e in exc.errors()]
         fields = ", ".join(sorted({d["field"] for d in details}))
         return error_result("VALIDATION_ERROR", f"Invalid arguments: {fields}", details)
+    # The app's admission gate (api/db_gate.py), when it has one: a call takes a permit before its
+    # connection, as a REST request does, so a busy process sheds it with OVERLOADED instead of queueing.
+    gate = getattr(ctx.state, "db_gate", None)
     try:
-        result = await anyio.to_thread.run_sync(_run, tool, ctx, args)
+        if gate is not None:
+            await gate.acquire()
+        try:
+            result = await anyio.to_thread.run_sync(_run, tool, ctx, args)
+        finally:
+            if gate is not None:
+                gate.release()
     except RegintelError as exc:
         return error_result(exc.code, exc.message, exc.details)
     except Exception:

@@ -1,0 +1,210 @@
+"""`/mcp` over a real uvicorn server, driven by the official MCP SDK client (Streamable HTTP): the
+handshake, the 13 tools with strict input schemas, results equal to the REST API's for the same
+company, tool errors with the REST error codes, and the transport's HTTP edges (401, 405, 403)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from regintel.areas.mcp.tools import TOOLS
+from tests.mcp.conftest import mcp_session
+
+SLOVNAFT = "31322832"
+EXPECTED = {"search_companies", "resolve_company", "get_company", "lookup_identifier", "company_brief",
+            "company_timeline", "recent_changes", "advanced_search", "insolvency_events", "stats_breakdown",
+            "code_list", "data_sources", "monitoring_subscriptions"}
+
+
+def rest(server: str, key: str, path: str, **params: Any) -> Any:
+    resp = httpx.get(server + path, params=params, headers={"Authorization": f"Bearer {key}"})
+    assert resp.status_code == 200, resp.text
+    return resp.json()["data"]
+
+
+def calls(server: str, key: str, *wanted: tuple[str, dict[str, Any]]) -> list[Any]:
+    """Call the tools in one SDK session; the results in order."""
+    async def main() -> list[Any]:
+        async with mcp_session(server + "/mcp", key) as session:
+            return [await session.call_tool(name, args) for name, args in wanted]
+    return anyio.run(main)
+
+
+def test_handshake_and_tool_list(server, api_key):
+    async def main() -> Any:
+        async with mcp_session(server + "/mcp", api_key) as session:
+            return await session.list_tools()
+
+    listed = anyio.run(main).tools
+    assert len(listed) == len(TOOLS) == 13
+    assert {t.name for t in listed} == EXPECTED
+    for tool in listed:
+        schema = tool.input_schema
+        assert schema["type"] == "object" and schema["additionalProperties"] is False, tool.name
+        assert tool.description and len(tool.description) > 60 and tool.annotations.read_only_hint
+    by_name = {t.name: t for t in listed}
+    # descriptions carry the API's own constants
+    assert "vat" in by_name["lookup_identifier"].description and "nace" in by_name["code_list"].description
+    assert "UA" in by_name["get_company"].input_schema["properties"]["country"]["anyOf"][0].get(
+        "description", "") or "UA" in str(by_name["get_company"].input_schema)
+
+
+def test_company_tools_answer_what_the_rest_api_answers(server, api_key, data):
+    company, brief, by_vat, search, timeline = calls(
+        server, api_key, ("get_company", {"national_id": SLOVNAFT, "country": "sk"}),
+        ("company_brief", {"national_id": SLOVNAFT}),
+        ("lookup_identifier", {"type": "vat", "value": "SK2020372640"}),
+        ("search_companies", {"q": "slovnaft", "limit": 5}),
+        ("company_timeline", {"national_id": "00177041", "country": "CZ"}))
+    assert not company.is_error
+    assert company.structured_content == rest(server, api_key, f"/api/v1/companies/SK/{SLOVNAFT}")
+    assert company.content[0].text.startswith("SLOVNAFT, a.s. (SK 31322832), active; 2023 revenue")
+    assert brief.structured_content == rest(server, api_key, "/api/v1/agent/company-brief", ico=SLOVNAFT)
+    assert brief.content[0].text == brief.structured_content["headline"]
+    assert by_vat.structured_content["items"] == rest(server, api_key, "/api/v1/companies/by-identifier",
+                                                      type="vat", value="SK2020372640")
+    assert search.structured_content["items"] == rest(server, api_key, "/api/v1/companies/search", q="slovnaft",
+                                                      limit=5)
+    assert search.structured_content["items"][0]["nationalId"] == SLOVNAFT
+    assert timeline.structured_content["events"] == rest(server, api_key, "/api/v1/companies/00177041/timeline",
+                                                         country="cz", limit=50)["events"]
+
+
+def test_finding_and_reference_tools(server, api_key, data):
+    resolved, advanced, breakdown, codes, one_code, sources, changes, insolvency = calls(
+        server, api_key, ("resolve_company", {"q": "Slovnaft a.s., Bratislava"}),
+        ("advanced_search", {"country": ["sk"], "in_bankruptcy": True}),
+        ("stats_breakdown", {"by": "country"}),
+        ("code_list", {"list_name": "nace", "q": "software", "limit": 3}),
+        ("code_list", {"list_name": "countries", "code": "sk"}),
+        ("data_sources", {}),
+        ("recent_changes", {"country": "cz", "limit": 5}),
+        ("insolvency_events", {"scope": "any"}))
+    assert resolved.structured_content["entity"]["nationalId"] == SLOVNAFT
+    assert [c["nationalId"] for c in advanced.structured_content["items"]] == ["35757442"]
+    assert advanced.structured_content["items"] == rest(server, api_key, "/api/v1/companies/advanced-search",
+                                                        country="sk", in_bankruptcy=1)
+    counts = {i["key"]: i["count"] for i in breakdown.structured_content["items"]}
+    assert counts["SK"] == 5 and counts["CZ"] == 2
+    assert codes.structured_content["items"] and codes.structured_content["total"] >= 1
+    assert one_code.structured_content["items"][0]["code"] == "SK"
+    assert [s["id"] for s in sources.structured_content["items"]] == ["test_register"]
+    assert {c["ico"] for c in changes.structured_content["items"]} <= {"00177041", "27082440"}
+    assert changes.structured_content["resume_cursor"]
+    assert {i["ico"] for i in insolvency.structured_content["items"]} >= {"35757442"}
+    assert "CC BY" in insolvency.content[0].text or insolvency.structured_content["licence"]["id"] == "CC-BY-4.0"
+
+
+def error_of(result: Any) -> dict[str, Any]:
+    assert result.is_error
+    error = result.structured_content["error"]
+    assert result.content[0].text.startswith(error["code"] + ": ")
+    return error  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("name", "args", "code"), [
+    ("get_company", {"national_id": "00000000"}, "NOT_FOUND"),
+    ("get_company", {"national_id": "12345678", "country": "sk"}, "VALIDATION_ERROR"),  # check digit
+    ("get_company", {"national_id": SLOVNAFT, "countryy": "sk"}, "VALIDATION_ERROR"),  # unknown argument
+    ("get_company", {}, "VALIDATION_ERROR"),
+    ("get_company", {"national_id": 31322832}, "VALIDATION_ERROR"),
+    ("get_company", {"national_id": "1" * 41}, "VALIDATION_ERROR"),
+    ("search_companies", {"q": "   "}, "VALIDATION_ERROR"),
+    ("search_companies", {"q": "x", "limit": 10_000}, "VALIDATION_ERROR"),
+    ("lookup_identifier", {"type": "iban", "value": "x"}, "VALIDATION_ERROR"),
+    ("lookup_identifier", {"type": "lei", "value": "not-a-lei"}, "VALIDATION_ERROR"),
+    ("advanced_search", {"sanctioned": True}, "NOT_IMPLEMENTED"),
+    ("advanced_search", {"nace": ["Ω"]}, "VALIDATION_ERROR"),
+    ("company_brief", {"national_id": SLOVNAFT, "purpose": "gossip"}, "VALIDATION_ERROR"),
+    ("company_timeline", {"national_id": SLOVNAFT, "event_types": ["party"]}, "VALIDATION_ERROR"),
+    ("recent_changes", {"cursor": "garbage!"}, "VALIDATION_ERROR"),
+    ("code_list", {"list_name": "nace", "code": "99.99"}, "NOT_FOUND"),
+    ("resolve_company", {"q": "Qqqqxxyz Zzzwww"}, "NOT_FOUND"),
+    ("stats_breakdown", {"by": "licensed_type"}, "NOT_IMPLEMENTED"),
+])
+def test_bad_arguments_are_tool_errors_with_rest_codes(server, api_key, data, name, args, code):
+    (result,) = calls(server, api_key, (name, args))
+    assert error_of(result)["code"] == code
+
+
+def test_ambiguous_identifier_lists_candidates_and_session_survives_errors(server, api_key, engine, data):
+    from regintel.domain.types import CompanyRecord
+    from tests.builders import load_companies
+
+    load_companies(engine, CompanyRecord(country="CZ", national_id=SLOVNAFT, name="Slovnaft Česko s.r.o."))
+    ambiguous, huge, fine = calls(server, api_key, ("get_company", {"national_id": SLOVNAFT}),
+                                  ("search_companies", {"q": "ž" * 100_000}),
+                                  ("get_company", {"national_id": SLOVNAFT, "country": "CZ"}))
+    error = error_of(ambiguous)
+    assert error["code"] == "AMBIGUOUS_IDENTIFIER"
+    assert {c["country"] for c in error["details"]["candidates"]} == {"SK", "CZ"}
+    assert error_of(huge)["code"] == "VALIDATION_ERROR"
+    assert fine.structured_content["name"] == "Slovnaft Česko s.r.o."
+
+
+def test_unknown_tool_is_a_protocol_error(server, api_key):
+    with pytest.raises(MCPError) as caught:
+        calls(server, api_key, ("no_such_tool", {}))
+    assert caught.value.code == -32602 and "no_such_tool" in caught.value.message
+
+
+def test_monitoring_tool_lists_only_this_keys_subscriptions(server, api_key, make_key, data):
+    other = make_key("business", name="other")
+    for key, url in ((api_key, "https://hooks.example.com/a"), (other, "https://hooks.example.com/b")):
+        resp = httpx.post(server + "/api/v1/monitoring/subscriptions", headers={"Authorization": f"Bearer {key}"},
+                          json={"ico": SLOVNAFT, "webhook_url": url})
+        assert resp.status_code == 201, resp.text
+    (mine,) = calls(server, api_key, ("monitoring_subscriptions", {}))
+    assert [s["webhook_url"] for s in mine.structured_content["items"]] == ["https://hooks.example.com/a"]
+    assert mine.structured_content["items"] == rest(server, api_key, "/api/v1/monitoring/subscriptions")
+    assert "secret" not in str(mine.structured_content)
+
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
+
+def test_without_a_valid_key_401_with_a_bearer_challenge(server, api_key):
+    for headers in ({}, {"Authorization": "Bearer ri_unknown"}):
+        resp = httpx.post(server + "/mcp", json=INIT, headers=ACCEPT | headers)
+        assert resp.status_code == 401 and resp.json()["error"]["code"] == "UNAUTHORIZED"
+        assert resp.headers["www-authenticate"].startswith("Bearer ")
+    resp = httpx.post(server + "/mcp", params={"api_key": api_key}, json=INIT, headers=ACCEPT)
+    assert resp.status_code == 200 and resp.json()["result"]["serverInfo"]["name"] == "regintel"
+
+    async def main() -> None:
+        async with mcp_session(server + "/mcp", None):
+            pass
+
+    with pytest.raises(BaseException):  # noqa: B017 - the SDK raises its transport error in an exception group
+        anyio.run(main)
+
+
+def test_counted_and_limited_like_keyed_calls(server, make_key):
+    key = make_key("free")
+    headers = ACCEPT | {"Authorization": f"Bearer {key}"}
+    first = httpx.post(server + "/mcp", json=INIT, headers=headers)
+    second = httpx.post(server + "/mcp", json=INIT | {"id": 2}, headers=headers)
+    assert first.status_code == second.status_code == 200
+    remaining = [int(r.headers["x-quota-remaining"]) for r in (first, second)]
+    assert remaining[1] == remaining[0] - 1
+    me = httpx.get(server + "/api/v1/me", headers={"Authorization": f"Bearer {key}"}).json()["data"]
+    assert str(remaining[1] - 1) in str(me) or me  # /me counts itself too
+
+
+def test_transport_edges(server, api_key):
+    auth = {"Authorization": f"Bearer {api_key}"}
+    for method in ("GET", "DELETE"):
+        resp = httpx.request(method, server + "/mcp", headers=auth | ACCEPT)
+        assert resp.status_code == 405 and resp.headers["allow"] == "POST"
+    resp = httpx.post(server + "/mcp", json=INIT, headers=auth | ACCEPT | {"Origin": "https://evil.example"})
+    assert resp.status_code == 403 and resp.json()["error"]["code"] == "FORBIDDEN"
+    resp = httpx.post(server + "/mcp", content=b"{not json", headers=auth | ACCEPT | {"Content-Type": "application/json"})
+    assert resp.status_code == 400 and "error" in resp.json()
+    resp = httpx.post(server + "/mcp", json=INIT, headers=auth | ACCEPT | {"Origin": "http://localhost:3000"})
+    assert resp.status_code == 200

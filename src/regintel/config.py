@@ -119,6 +119,10 @@ class Settings(BaseSettings):
     changes_stream_poll_seconds: float = Field(default=1.0, gt=0, le=60, description="How often an open "
                                                "`/companies/changes/stream` looks for new changes.")
     changes_stream_heartbeat_seconds: float = Field(default=15.0, gt=0, le=300, description="Interval of the "
+    vies_base_url: str = Field(default="https://ec.europa.eu/taxation_customs/vies/rest-api",
+                               description="EU VIES REST API that `/vat/validate` asks (`{base}/ms/{MS}/vat/{nr}`).")
+    vies_timeout_seconds: float = Field(default=8.0, gt=0, le=60, description="Time limit of one VIES call; "
+                                        "beyond it the answer is `unavailable`.")
                                                     "SSE comment lines that keep an idle changes stream open "
                                                     "through proxies.")
 

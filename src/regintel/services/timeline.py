@@ -1,7 +1,7 @@
 """`/companies/{ico}/timeline` (spec 2.3): one company's events from every source, newest first.
 
-There is no public-contracts table yet, so no `contract` events exist; they join when an importer of the
-contracts register writes one (docs/insolvency.md). Nothing is made up meanwhile.
+Public contracts the company supplies (TED awards, the Czech register of contracts) are `contract` events,
+from the public-money area (docs/public-money.md).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.public_money import contracts as public_money
 from regintel.db import changes as db_changes
 from regintel.db import insolvency as db_insolvency
 from regintel.domain import timeline as domain
@@ -29,6 +30,7 @@ def timeline(conn: Connection, row: Mapping[str, Any], *, cursor: str | None, li
     events += domain.from_changes(rows, db_changes.insolvency_sources(conn))
     events += domain.from_company(row)
     events += [e for e in map(domain.from_lei, db_changes.list_company_leis(conn, row["id"])) if e is not None]
+    events += public_money.timeline_events(conn, row)
     items, next_key = domain.page(events, position, limit, types)
     return items, domain.encode_cursor(next_key) if next_key else None
 

@@ -48,8 +48,8 @@ class Timeline(BaseModel):
             "restructuring, liquidation, with court, file number and a link to the notice), register and "
             "financial-administration changes from the change log (name, address, status, legal form, NACE, VAT "
             "and tax registration, officers, owners, financial statements, insolvency flags of registers), the "
-            "founding and dissolution dates and the LEI registration. `contract` events appear once a public-"
-            "contracts register is imported (none is yet). Keyset-paginated: pass `meta.next_cursor` as "
+            "founding and dissolution dates, the LEI registration and the public contracts the company supplies "
+            "(`contract`: TED awards and the Czech register of contracts). Keyset-paginated: pass `meta.next_cursor` as "
             "`cursor`. Filter `event_type` (comma-separated).")
 def timeline(request: Request, ico: Annotated[str, Path(max_length=40, description="National identifier")],
              conn: DbConn, _key: ApiKey,

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from regintel.domain.ownership import Edge, bands, control_rights, cyclic_nodes, merge_edges, walk
+from regintel.domain.ownership import Edge, bands, control_rights, cycle_components, merge_edges, walk
 
 
 def graph(*edges: Edge) -> dict[str, list[Edge]]:
@@ -150,11 +150,14 @@ def test_merge_keeps_first_share_and_all_sources() -> None:
     assert edge.share == 60.0 and edge.controls and edge.sources == ("gleif_rr", "sk_rpo", "x")
 
 
-def test_cyclic_nodes() -> None:
-    assert cyclic_nodes([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("e", "e")]) == {"a", "b", "c", "e"}
-    assert cyclic_nodes([("a", "b"), ("b", "c")]) == set()
+def test_cycle_components() -> None:
+    found = cycle_components([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("e", "e"), ("d", "x"),
+                              ("x", "d")])
+    assert set(found) == {"a", "b", "c", "e", "d", "x"}
+    assert found["a"] == found["b"] == found["c"] and found["d"] == found["x"] != found["a"] != found["e"]
+    assert cycle_components([("a", "b"), ("b", "c")]) == {}
     long = [(str(i), str(i + 1)) for i in range(5000)] + [("5000", "0")]
-    assert len(cyclic_nodes(long)) == 5001  # no recursion limit
+    assert len(set(cycle_components(long).values())) == 1 and len(cycle_components(long)) == 5001
 
 
 def test_psc_bands_and_rights() -> None:

@@ -209,9 +209,10 @@ def merge_edges(edges: Iterable[Edge]) -> dict[str, list[Edge]]:
     return out
 
 
-def cyclic_nodes(edges: Iterable[tuple[str, str]]) -> set[str]:
-    """Nodes that lie on a directed cycle (strongly connected components of more than one node, or a
-    self-loop), by Tarjan's algorithm without recursion."""
+def cycle_components(edges: Iterable[tuple[str, str]]) -> dict[str, int]:
+    """Nodes that lie on a directed cycle, each with the number of its loop (the strongly connected
+    component of more than one node, or a self-loop), by Tarjan's algorithm without recursion. An edge
+    lies on a cycle when both its ends have the same number."""
     graph: dict[str, list[str]] = {}
     loops: set[str] = set()
     for a, b in edges:
@@ -223,8 +224,8 @@ def cyclic_nodes(edges: Iterable[tuple[str, str]]) -> set[str]:
     low: dict[str, int] = {}
     on_stack: set[str] = set()
     stack: list[str] = []
-    out = set(loops)
-    counter = 0
+    out = {node: n for n, node in enumerate(sorted(loops))}
+    counter = components = 0
     for root in graph:
         if root in index:
             continue
@@ -261,7 +262,8 @@ def cyclic_nodes(edges: Iterable[tuple[str, str]]) -> set[str]:
                     if top == node:
                         break
                 if len(component) > 1:
-                    out.update(component)
+                    out.update(dict.fromkeys(component, len(loops) + components))
+                    components += 1
     return out
 
 

@@ -95,6 +95,18 @@ class Settings(BaseSettings):
     smtp_starttls: bool = False
     key_cache_seconds: float = Field(default=2.0, ge=0, description="How long an API process remembers a key "
                                      "lookup; a revoked key stops working within this time.")
+    db_concurrency: int = Field(default=16, gt=0, le=1_000, description="Database connections one API "
+                                "process lends to requests at once (its pool holds a few more for streams "
+                                "and background reads). A request finding none free waits up to "
+                                "`db_wait_seconds`, then is answered 503 `OVERLOADED` with `Retry-After`.")
+    db_wait_seconds: float = Field(default=2.0, ge=0, le=60, description="How long a request may wait for a "
+                                   "database connection before it is shed with 503.")
+    threads: int = Field(default=8, gt=0, le=200, description="Worker threads of one API process for "
+                         "blocking work (database reads on PostgreSQL, counters, sync handlers).")
+    max_inflight_requests: int = Field(default=1_000, gt=0, description="Requests one API process serves at "
+                                       "once; beyond it new requests are answered 503 `OVERLOADED` at once.")
+    workers: int | None = Field(default=None, gt=0, le=256, description="API processes `regintel serve` "
+                                "starts; default: one per CPU core (`os.cpu_count()`).")
     query_timeout_ms: int = Field(default=5_000, gt=0, description="Time limit of one API read query.")
     auto_migrate: bool = Field(default=True, description="`serve` upgrades the schema before starting.")
     secret_key: str = Field(default=DEV_SECRET_KEY, description="Server secret that signs e-mail watch "
@@ -107,6 +119,10 @@ class Settings(BaseSettings):
                                            "webhook attempt (connect, send and read).")
     webhook_concurrency: int = Field(default=64, gt=0, le=1_000, description="Webhook attempts one "
                                      "worker runs at once.")
+    vies_base_url: str = Field(default="https://ec.europa.eu/taxation_customs/vies/rest-api",
+                               description="EU VIES REST API that `/vat/validate` asks (`{base}/ms/{MS}/vat/{nr}`).")
+    vies_timeout_seconds: float = Field(default=8.0, gt=0, le=60, description="Time limit of one VIES call; "
+                                        "beyond it the answer is `unavailable`.")
     webhook_secret_grace_hours: float = Field(default=24.0, ge=0, description="After a secret rotation, "
                                               "deliveries are also signed with the old secret this long.")
     worker_poll_seconds: float = Field(default=1.0, gt=0, description="How often an idle worker looks "
@@ -119,10 +135,6 @@ class Settings(BaseSettings):
     changes_stream_poll_seconds: float = Field(default=1.0, gt=0, le=60, description="How often an open "
                                                "`/companies/changes/stream` looks for new changes.")
     changes_stream_heartbeat_seconds: float = Field(default=15.0, gt=0, le=300, description="Interval of the "
-    vies_base_url: str = Field(default="https://ec.europa.eu/taxation_customs/vies/rest-api",
-                               description="EU VIES REST API that `/vat/validate` asks (`{base}/ms/{MS}/vat/{nr}`).")
-    vies_timeout_seconds: float = Field(default=8.0, gt=0, le=60, description="Time limit of one VIES call; "
-                                        "beyond it the answer is `unavailable`.")
                                                     "SSE comment lines that keep an idle changes stream open "
                                                     "through proxies.")
 

@@ -68,3 +68,11 @@ class NotImplementedYet(RegintelError):
 class UpstreamUnavailable(RegintelError):
     status = 503
     code = "UPSTREAM_UNAVAILABLE"
+
+
+class Overloaded(RegintelError):
+    """The process has no database connection (or request slot) free within the wait it allows: the
+    request is shed at once with a `Retry-After`, rather than queued without bound (DESIGN.md §1)."""
+
+    status = 503
+    code = "OVERLOADED"

@@ -6,9 +6,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from fastapi import FastAPI
 
 from regintel.api import errors
+from regintel.api.db_gate import DbGate
 from regintel.api.middleware import RequestContext
 from regintel.api.openapi import API_VERSION, build_openapi
 from regintel.api.routers import ROUTERS
@@ -20,10 +22,15 @@ from regintel.services.limiter import Limiter
 
 def create_app(settings: Settings) -> FastAPI:
     """Build the app; the engine and the limiter live on `app.state` for the app's lifetime."""
-    engine = make_engine(settings.database_url, statement_timeout_ms=settings.query_timeout_ms)
+    engine = make_engine(settings.database_url, statement_timeout_ms=settings.query_timeout_ms,
+                         pool_size=settings.db_concurrency + 4)
+    gate = DbGate(settings.db_concurrency, settings.db_wait_seconds)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Few threads: with anyio's default of 40 runnable threads contending for the GIL, the event
+        # loop waited up to a switch interval (5 ms) per hand-over and throughput fell with concurrency.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         yield
         engine.dispose()
 
@@ -31,12 +38,18 @@ def create_app(settings: Settings) -> FastAPI:
                   openapi_url=None, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.engine = engine
+    app.state.db_gate = gate
+    # SQLite hands out pooled connections without I/O, so requests take them on the loop; a PostgreSQL
+    # checkout may connect and ping, so it runs in a thread (api/deps.py).
+    app.state.db_inline = engine.dialect.name == "sqlite"
     app.state.limiter = Limiter(settings)
     app.state.key_cache = KeyCache(ttl=settings.key_cache_seconds)
+    app.state.key_loads = {}
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
-    app.add_middleware(RequestContext)
+    app.add_middleware(RequestContext, gate=gate, close_in_thread=not app.state.db_inline,
+                       max_inflight=settings.max_inflight_requests)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

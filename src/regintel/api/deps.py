@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.security import APIKeyQuery, HTTPBearer
 from fastapi.security.base import SecurityBase
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
+from regintel.api.db_gate import DbGate
 from regintel.config import Settings
-from regintel.db.keys import KeyRecord
+from regintel.db.keys import KeyRecord, hash_key
 from regintel.errors import Unauthorized
 from regintel.services.limiter import Limiter, Quota
 
@@ -29,8 +32,10 @@ KEY_SECURITY: tuple[SecurityBase, ...] = (_bearer, _query_key)
 
 
 # Dependencies are `async def` on purpose: FastAPI runs a sync dependency in the thread pool, and
-# a request used to hop threads about 16 times (profiled), costing more than the work itself.
-# What they do inline is cheap: a pool checkout, an indexed key lookup, counter increments.
+# a request used to hop threads about 16 times (profiled), costing more than the work itself. What
+# they do on the loop never waits on anything but an asyncio primitive: a connection is taken only
+# with a permit of the `DbGate` (api/db_gate.py), and whatever can wait on a lock or the network
+# (a key read on a cache miss, the counter file, Redis, a PostgreSQL connection) runs in a thread.
 
 
 async def get_settings(request: Request) -> Settings:
@@ -43,24 +48,33 @@ async def get_engine(request: Request) -> Engine:
 
 # Not a `yield` dependency: FastAPI wraps each of those in an async context manager with a shielded
 # exit on an exit stack, which cost more than the lookup it served (about 8% of a keyed lookup's
-# instructions). The connection is closed instead by RequestContext once the response is sent, when
-# the `yield` would have closed it.
-def open_conn(request: Request) -> Connection:
-    """A connection for the request, closed once the response is sent; routers that write call
-    `conn.commit()` themselves. Hot routes call this directly rather than through `DbConn`."""
-    conn: Connection = request.app.state.engine.connect()
+# instructions). The connection is closed instead by RequestContext once the response starts.
+async def open_conn(request: Request) -> Connection:
+    """A connection for the request, closed (and its permit given back) once the response starts;
+    routers that write call `conn.commit()` themselves. On SQLite the checkout is a pool hand-out
+    (the file is opened once per pooled connection); on PostgreSQL it may connect, so it runs in a
+    thread. 503 `OVERLOADED` when no connection frees up within `db_wait_seconds`."""
+    state = request.app.state
+    gate: DbGate = state.db_gate
+    await gate.acquire()
+    try:
+        conn: Connection = state.engine.connect() if state.db_inline else await run_in_threadpool(
+            state.engine.connect)
+    except BaseException:
+        gate.release()
+        raise
     request.scope["state"]["close_after"].append(conn)
     return conn
 
 
 async def get_conn(request: Request) -> Connection:
-    return open_conn(request)
+    return await open_conn(request)
 
 
 async def get_write_conn(request: Request) -> Connection:
     """A connection for a request that reads and then writes: on SQLite its transactions take the
     write lock at BEGIN, so a concurrent writer (worker, importer) cannot fail it half-way."""
-    conn = open_conn(request)
+    conn = await open_conn(request)
     conn.execution_options(sqlite_immediate=True)
     return conn
 
@@ -85,7 +99,43 @@ def _limiter(request: Request) -> Limiter:
 
 async def public_limit(request: Request) -> None:
     """Shared per-IP limiter for operations that need no key."""
-    _limiter(request).check_anonymous(client_ip(request))
+    limiter = _limiter(request)
+    if limiter.blocking:
+        await run_in_threadpool(limiter.check_anonymous, client_ip(request))
+    else:
+        limiter.check_anonymous(client_ip(request))
+
+
+async def _load_key(request: Request, raw: str) -> KeyRecord | None:
+    """A key the cache does not hold, read in a thread; concurrent requests with the same key wait for
+    that one read. It takes no `DbGate` permit: the request may hold one already (a connection
+    dependency declared before the key), and when the cache entry of a busy key expired, every
+    request holding a permit waited for a second one until all were shed (found under 64 clients).
+    The read uses the pool's spare connections, and distinct unknown keys are bounded by the threads."""
+    state = request.app.state
+    pending: dict[str, asyncio.Future[KeyRecord | None]] = state.key_loads
+    digest = hash_key(raw)
+    running = pending.get(digest)
+    if running is not None and running.get_loop() is asyncio.get_running_loop():
+        return await asyncio.shield(running)
+    future: asyncio.Future[KeyRecord | None] = asyncio.get_running_loop().create_future()
+    pending[digest] = future
+
+    def load() -> KeyRecord | None:
+        with state.engine.connect() as conn:
+            return state.key_cache.load(raw, conn)  # type: ignore[no-any-return]
+
+    try:
+        key = await run_in_threadpool(load)
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # read, so an exception nobody waited for is not logged as lost
+        raise
+    else:
+        future.set_result(key)
+        return key
+    finally:
+        del pending[digest]
 
 
 class Caller:
@@ -102,7 +152,9 @@ async def require_key(request: Request) -> Caller:
     raw = bearer.credentials if bearer is not None else await _query_key(request)
     if not raw:
         raise Unauthorized("An API key is required: send `Authorization: Bearer <key>` or `?api_key=<key>`")
-    key = request.app.state.key_cache.get(raw.strip(), request.app.state.engine)
+    known, key = request.app.state.key_cache.peek(raw.strip())
+    if not known:
+        key = await _load_key(request, raw.strip())
     now = datetime.now(UTC)
     if key is None:
         raise Unauthorized("Unknown API key")
@@ -110,7 +162,11 @@ async def require_key(request: Request) -> Caller:
         raise Unauthorized("This API key has been revoked")
     if key.expires_at is not None and key.expires_at <= now:
         raise Unauthorized("This API key has expired")
-    quota = _limiter(request).check_key(key, client_ip(request))
+    limiter = _limiter(request)
+    if limiter.blocking:
+        quota = await run_in_threadpool(limiter.check_key, key, client_ip(request))
+    else:
+        quota = limiter.check_key(key, client_ip(request))
     if quota is not None:
         request.scope["state"]["extra_headers"].update(quota.headers())
     return Caller(key, quota)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from regintel.api.envelope import error_response, request_id
 from regintel.errors import RegintelError
+
+log = logging.getLogger("regintel.api")
 
 _HTTP_CODES = {
     400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND",
@@ -49,7 +54,28 @@ async def _http(request: Request, exc: Exception) -> Response:
                           headers=dict(exc.headers or {}))
 
 
+async def _pool_timeout(request: Request, exc: Exception) -> Response:
+    # A checkout outside the gate (a stream, a background read) found the pool empty for its timeout.
+    return error_response(request_id(request), 503, "OVERLOADED", "No database connection came free in "
+                          "time; try again shortly", headers={"Retry-After": "1"})
+
+
+async def _operational(request: Request, exc: Exception) -> Response:
+    """The database refused the work for a while (SQLite lock wait spent, PostgreSQL statement timeout,
+    a server restarting): 503 with `Retry-After`, never a 500 for load."""
+    assert isinstance(exc, OperationalError)
+    text = str(exc.orig).lower()
+    if "locked" in text or "busy" in text or "statement timeout" in text or "canceling statement" in text:
+        return error_response(request_id(request), 503, "OVERLOADED", "The database is busy; try again "
+                              "shortly", headers={"Retry-After": "1"})
+    log.error("database unavailable: %s", exc.orig, extra={"request_id": request_id(request)})
+    return error_response(request_id(request), 503, "UPSTREAM_UNAVAILABLE", "The database is not "
+                          "reachable; try again shortly", headers={"Retry-After": "5"})
+
+
 def install(app: FastAPI) -> None:
+    app.add_exception_handler(PoolTimeout, _pool_timeout)
+    app.add_exception_handler(OperationalError, _operational)
     app.add_exception_handler(RegintelError, _regintel)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(StarletteHTTPException, _http)

@@ -9,8 +9,10 @@ import re
 import time
 from typing import Any
 
+import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from regintel.api.db_gate import DbGate
 from regintel.api.envelope import error_response
 
 log = logging.getLogger("regintel.api")
@@ -25,11 +27,35 @@ class RequestContext:
 
     Handlers may leave extra headers in `scope["state"]["extra_headers"]` (quota figures), which are
     added here so that they reach success and error responses alike. Database connections in
-    `scope["state"]["close_after"]` (deps.open_conn) are closed once the response is sent or failed.
+    `scope["state"]["close_after"]` (deps.open_conn) are closed, and their `DbGate` permits given back,
+    as soon as the response starts (a slow reader of a long body holds no connection; streamed bodies
+    read with connections of their own), or when the request fails.
+
+    Beyond `max_inflight` requests in this process, new ones are answered 503 `OVERLOADED` at once.
     """
 
-    def __init__(self, app: ASGIApp):
+    def __init__(self, app: ASGIApp, *, gate: DbGate | None = None, close_in_thread: bool = False,
+                 max_inflight: int = 1_000):
         self.app = app
+        self.gate = gate
+        self.close_in_thread = close_in_thread
+        self.max_inflight = max_inflight
+        self.inflight = 0
+
+    async def _close(self, conns: list[Any]) -> None:
+        if not conns:
+            return
+        taken = list(conns)
+        conns.clear()
+        try:
+            if self.close_in_thread:  # PostgreSQL: giving a connection back may send a ROLLBACK
+                await anyio.to_thread.run_sync(_close_all, taken)
+            else:
+                _close_all(taken)
+        finally:
+            if self.gate is not None:
+                for _ in taken:
+                    self.gate.release()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -44,10 +70,19 @@ class RequestContext:
         state["close_after"] = []
         started = False
         status = 500
+        if self.inflight >= self.max_inflight:
+            response = error_response(rid, 503, "OVERLOADED", f"This process is serving {self.inflight} "
+                                      "requests already; try again shortly", headers={"Retry-After": "1"})
+            status = 503
+            await response(scope, receive, send)
+            _log_access(scope, status, rid, state["started"])
+            return
+        self.inflight += 1
 
         async def send_wrapper(message: Message) -> None:
             nonlocal started, status
             if message["type"] == "http.response.start":
+                await self._close(state["close_after"])
                 started = True
                 status = message["status"]
                 headers = list(message.get("headers", []))
@@ -66,10 +101,15 @@ class RequestContext:
             response = error_response(rid, 500, "INTERNAL_ERROR", "Internal error; quote the request id")
             await response(scope, receive, send_wrapper)
         finally:
-            for conn in state["close_after"]:
-                conn.close()
+            self.inflight -= 1
+            await self._close(state["close_after"])
             if access_log.isEnabledFor(logging.INFO):
                 _log_access(scope, status, rid, state["started"])
+
+
+def _close_all(conns: list[Any]) -> None:
+    for conn in conns:
+        conn.close()
 
 
 def _log_access(scope: Scope, status: int, rid: str, started: float) -> None:

@@ -21,15 +21,19 @@ def normalise_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def make_engine(url: str, *, statement_timeout_ms: int | None = None, pool: bool = True) -> Engine:
-    """An engine with the pragmas every connection needs (WAL, foreign keys, busy timeout on SQLite)."""
+def make_engine(url: str, *, statement_timeout_ms: int | None = None, pool: bool = True,
+                pool_size: int = 10) -> Engine:
+    """An engine with the pragmas every connection needs (WAL, foreign keys, busy timeout on SQLite).
+    The pool keeps `pool_size` connections and lends up to 16 more under bursts (the API gates its
+    requests to `pool_size - 4`, api/db_gate.py, so their checkouts never wait)."""
+    pool_args: dict[str, Any] = {"pool_size": pool_size, "max_overflow": 16, "pool_timeout": 10}
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               poolclass=None if pool else NullPool)
+                               **(pool_args if pool else {"poolclass": NullPool}))
         event.listen(engine, "connect", _sqlite_pragmas)
         # pysqlite's own transaction handling defers BEGIN; emit it ourselves so that
         # SQLAlchemy's transaction boundaries are SQLite's (documented SQLAlchemy recipe).
@@ -37,8 +41,7 @@ def make_engine(url: str, *, statement_timeout_ms: int | None = None, pool: bool
         return engine
     # Timestamps leave the database in UTC whatever the server's zone (DESIGN.md: UTC with `Z`).
     options = "-c timezone=UTC" + (f" -c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else "")
-    kwargs: dict[str, Any] = {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 20} if pool else {
-        "poolclass": NullPool}
+    kwargs: dict[str, Any] = {"pool_pre_ping": True, **pool_args} if pool else {"poolclass": NullPool}
     return create_engine(url, connect_args={"options": options}, **kwargs)
 
 

@@ -105,16 +105,27 @@ class KeyCache:
         self.max_size = max_size
         self._entries: dict[str, tuple[float, KeyRecord | None]] = {}
 
-    def get(self, raw: str, engine: Engine) -> KeyRecord | None:
+    def peek(self, raw: str) -> tuple[bool, KeyRecord | None]:
+        """(True, the key or None when unknown) when remembered and fresh, else (False, None): no I/O."""
+        hit = self._entries.get(hash_key(raw))
+        if hit is not None and hit[0] > time.monotonic():
+            return True, hit[1]
+        return False, None
+
+    def load(self, raw: str, conn: Connection) -> KeyRecord | None:
+        """Read the key on `conn` (blocking: call it off the event loop) and remember the answer."""
         digest = hash_key(raw)
-        now = time.monotonic()
-        hit = self._entries.get(digest)
-        if hit is not None and hit[0] > now:
-            return hit[1]
-        with engine.connect() as conn:
-            row = conn.execute(select(*_COLUMNS).where(api_keys.c.key_hash == digest)).first()
+        row = conn.execute(select(*_COLUMNS).where(api_keys.c.key_hash == digest)).first()
         key = _record(row) if row is not None else None
         if len(self._entries) >= self.max_size:
             self._entries.clear()
-        self._entries[digest] = (now + self.ttl, key)
+        self._entries[digest] = (time.monotonic() + self.ttl, key)
         return key
+
+    def get(self, raw: str, engine: Engine) -> KeyRecord | None:
+        """`peek`, else `load` on a connection of its own (for callers outside a request)."""
+        known, key = self.peek(raw)
+        if known:
+            return key
+        with engine.connect() as conn:
+            return self.load(raw, conn)

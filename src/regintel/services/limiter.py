@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from limits import RateLimitItemPerSecond
-from limits.storage import Storage, storage_from_string
+from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from regintel.config import Settings
@@ -70,6 +70,9 @@ class Limiter:
         self.settings = settings
         self.storage = storage or make_storage(settings)
         self.windows = FixedWindowRateLimiter(self.storage)
+        # The counter file waits for its write lock and Redis for the network: callers on an event
+        # loop run the checks in a thread then. In-memory counters are checked inline.
+        self.blocking = not isinstance(self.storage, MemoryStorage)
         # The counter file can take a keyed call's three increments in one transaction; Redis and
         # memory count each increment atomically on its own.
         self._together: Callable[[], AbstractContextManager[None]] = (

@@ -47,11 +47,21 @@ MAX_BULK = 100
 # dependency cost 4% of a lookup's instructions. It is also opened only once the key and the inputs
 # have passed.
 async def _run(request: Request, fn: Callable[..., T], *args: Any) -> T:
-    conn = open_conn(request)
-    if conn.dialect.name == "sqlite":
-        return fn(conn, *args)
-    conn.execution_options(isolation_level="AUTOCOMMIT")
-    return await run_in_threadpool(fn, conn, *args)
+    state = request.app.state
+    if state.db_inline:
+        return fn(await open_conn(request), *args)
+    gate = state.db_gate
+    await gate.acquire()
+
+    def work() -> T:
+        with state.engine.connect() as conn:  # back in the pool before the thread returns
+            conn.execution_options(isolation_level="AUTOCOMMIT")
+            return fn(conn, *args)
+
+    try:
+        return await run_in_threadpool(work)
+    finally:
+        gate.release()
 
 
 @router.get("/lookup", response_model=Envelope[Company], summary="Exact lookup by national identifier",

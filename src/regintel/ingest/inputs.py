@@ -71,8 +71,10 @@ def download(url: str, folder: Path) -> Path:
 
 
 @contextmanager
-def open_input(location: str, download_dir: Path) -> Iterator[Input]:
-    """Yield the input stream; `.gz` is decompressed on the fly, a `.zip` gives its largest member."""
+def open_input(location: str, download_dir: Path, *, whole_archive: bool = False) -> Iterator[Input]:
+    """Yield the input stream; `.gz` is decompressed on the fly, a `.zip` gives its largest member
+    (or, with `whole_archive`, the seekable archive file itself, for a source that reads a set of
+    files, such as the KBO Open Data zip)."""
     downloaded: Path | None = None
     if location.startswith(("http://", "https://")):
         downloaded = download(location, download_dir)
@@ -87,6 +89,9 @@ def open_input(location: str, download_dir: Path) -> Iterator[Input]:
             counter = Counted(raw)
             name = path.name
             if name.endswith(".zip") or zipfile.is_zipfile(path):
+                if whole_archive:
+                    yield Input(name, raw, size, counter)
+                    return
                 with zipfile.ZipFile(raw) as archive:  # type: ignore[arg-type]
                     member = max(archive.infolist(), key=lambda i: i.file_size)
                     with archive.open(member) as stream:

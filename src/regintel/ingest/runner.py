@@ -78,7 +78,8 @@ def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *,
     loader = Loader(engine, info, run_id=run_id, batch_size=batch_size, reject=rejects, on_changes=hooks)
     status = "failed"
     try:
-        with open_input(location, data_dir / "downloads") as inp, loader.holding_connection(), \
+        with open_input(location, data_dir / "downloads", whole_archive=getattr(source, "reads_archive", False)) \
+                as inp, loader.holding_connection(), \
                 pipeline.parsed(source, inp, pipeline.worthwhile(inp.size) if parse_ahead is None
                                 else parse_ahead) as chunks:
             with _progress(progress, inp.size, info.id) as bar:

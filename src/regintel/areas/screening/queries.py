@@ -195,8 +195,8 @@ def sanctioned_companies(conn: Connection, topic: str | None, limit: int) -> tup
 
 def hits_of_companies(conn: Connection, company_ids: Sequence[int], topic: str | None) -> list[Mapping[str, Any]]:
     h = company_sanction_hits.c
-    query = (select(h.company_id, h.subject, h.subject_name, h.score, se.list_id, se.entry_key, se.caption,
-                    se.topics).join(sanction_entries, se.id == h.entry_id)
+    query = (select(h.company_id, h.subject, h.subject_name, h.natural_person, h.score, se.list_id,
+                    se.entry_key, se.caption, se.topics).join(sanction_entries, se.id == h.entry_id)
              .where(h.company_id.in_(list(company_ids))).order_by(h.company_id, h.score.desc(), h.id))
     if topic:
         query = query.where(se.topics.like(f"%{topic}%"))

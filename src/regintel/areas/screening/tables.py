@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -114,6 +115,7 @@ company_sanction_hits = Table(
     _entry_fk(),
     Column("subject", String(16), nullable=False),  # company | officer | owner
     Column("subject_name", Text, nullable=False),
+    Column("natural_person", Boolean, nullable=False),
     Column("score", Float, nullable=False),
     Column("features", JSON, nullable=False),
     Column("algorithm", String(32), nullable=False),

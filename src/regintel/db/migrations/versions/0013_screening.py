@@ -91,6 +91,7 @@ def upgrade() -> None:
         _entry_fk(),
         sa.Column("subject", sa.String(16), nullable=False),
         sa.Column("subject_name", sa.Text(), nullable=False),
+        sa.Column("natural_person", sa.Boolean(), nullable=False),
         sa.Column("score", sa.Float(), nullable=False),
         sa.Column("features", sa.JSON(), nullable=False),
         sa.Column("algorithm", sa.String(32), nullable=False),

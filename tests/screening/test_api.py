@@ -1,0 +1,178 @@
+"""Screening endpoints through HTTP: public screening, the HTML screener, company hits and Maltego."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from regintel.domain.screening import ALGORITHM, DEFAULT_THRESHOLD
+from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
+from tests.builders import load_companies
+from tests.helpers import assert_envelope, assert_error
+from tests.screening.support import load_lists
+
+SCREEN = "/api/v1/public/screen"
+NAME = "/api/v1/public/screen/name"
+
+
+@pytest.fixture
+def lists(engine):
+    load_lists(engine)
+
+
+def test_screen_name_explains_every_hit(client, lists):
+    data = assert_envelope(client.post(NAME, json={"name": "Mohammad Hassan Akhund"}))
+    assert data["algorithm"] == ALGORITHM and data["threshold"] == DEFAULT_THRESHOLD
+    assert data["query"]["normalized_name"] == "mohammad hassan akhund"
+    top = data["hits"][0]
+    assert (top["id"], top["list"]["id"], top["schema"], top["score"]) == (
+        "sanctions_uk:AFG0006", "sanctions_uk", "person", 1.0)
+    assert top["matched_name_kind"] == "primary" and "1958-05-12" in top["birth_dates"]
+    for hit in data["hits"]:
+        assert hit["score"] >= DEFAULT_THRESHOLD and hit["features"]
+        names = {f["name"] for f in hit["features"]}
+        assert {"name_query_tokens", "name_listed_tokens", "name_token_sort", "name_phonetic"} <= names
+        assert hit["score"] == pytest.approx(min(1.0, sum(f["contribution"] for f in hit["features"])), abs=2e-3)
+    assert {v["id"] for v in data["lists"]} == {"sanctions_eu_fsf", "sanctions_uk", "sanctions_ofac"}
+
+
+def test_screen_transliterated_typo_and_word_order(client, lists):
+    for name in ("محمد حسن آخوند", "Akhund Mohamad Hasan", "AKHUND, Mohammad"):
+        hits = assert_envelope(client.post(NAME, json={"name": name}))["hits"]
+        assert "sanctions_uk:AFG0006" in [h["id"] for h in hits], name
+
+
+def test_entity_evidence_moves_the_score(client, lists):
+    base = {"name": "Mohammad Akhund", "schema": "person"}
+    plain = assert_envelope(client.post(SCREEN, json=base))["hits"][0]
+    same = assert_envelope(client.post(SCREEN, json=base | {"birth_date": "1958-05-12", "countries": ["af"],
+                                                            "identifiers": ["P 0458 1926"]}))["hits"][0]
+    other = assert_envelope(client.post(SCREEN, json=base | {"birth_date": "1990", "countries": ["FR"],
+                                                             "threshold": 0.0}))["hits"][0]
+    assert same["score"] > plain["score"] > other["score"]
+    assert {"birth_date_match", "country_match", "identifier_match"} <= {f["name"] for f in same["features"]}
+    assert {"birth_date_mismatch", "country_mismatch"} <= {f["name"] for f in other["features"]}
+    org = assert_envelope(client.post(SCREEN, json=base | {"schema": "organization", "threshold": 0.0}))
+    assert "schema_mismatch" in {f["name"] for f in org["hits"][0]["features"]}
+
+
+def test_weak_alias_is_kept_apart_and_penalised(client, lists):
+    hits = assert_envelope(client.post(NAME, json={"name": "BNK", "threshold": 0.5}))["hits"]
+    bnk = next(h for h in hits if h["id"] == "sanctions_uk:BEL0107")
+    assert bnk["matched_name_kind"] in {"weak", "primary"}
+    assert {"name": "BNK", "kind": "weak"} in bnk["names"]
+
+
+def test_threshold_and_limit_and_lists(client, lists):
+    loose = assert_envelope(client.post(NAME, json={"name": "Banco Nacional", "threshold": 0.3, "limit": 50}))
+    strict = assert_envelope(client.post(NAME, json={"name": "Banco Nacional", "threshold": 0.95}))
+    assert len(loose["hits"]) > len(strict["hits"])
+    assert all(h["score"] >= 0.3 for h in loose["hits"])
+    only = assert_envelope(client.post(NAME, json={"name": "Mohammad Akhund", "lists": ["sanctions_eu_fsf"],
+                                                   "threshold": 0.0}))
+    assert {h["list"]["id"] for h in only["hits"]} <= {"sanctions_eu_fsf"}
+    assert [v["id"] for v in only["lists"]] == ["sanctions_eu_fsf"]
+
+
+def test_no_hit_is_an_empty_list(client, lists):
+    assert assert_envelope(client.post(NAME, json={"name": "Zuzana Čaputová"}))["hits"] == []
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"name": ""}, "name"), ({"name": "x" * 301}, "name"), ({"name": "!!!"}, "name"),
+    ({"name": "A", "threshold": 2}, "threshold"), ({"name": "A", "limit": 0}, "limit"),
+    ({"name": "A", "unknown": 1}, "unknown"), ({"name": 5}, "name"),
+])
+def test_bad_name_bodies(client, lists, body, field):
+    err = assert_error(client.post(NAME, json=body), 422, "VALIDATION_ERROR")
+    assert field in str(err["details"])
+
+
+@pytest.mark.parametrize("body", [
+    {"name": "A B", "countries": ["XX"]}, {"name": "A B", "birth_date": "12.5.1958"},
+    {"name": "A B", "schema": "ship"}, {"name": "A B", "identifiers": ["9" * 65]},
+    {"name": "A B", "lists": ["nope"]},
+])
+def test_bad_entity_bodies(client, lists, body):
+    assert_error(client.post(SCREEN, json=body), 422, "VALIDATION_ERROR")
+
+
+def test_huge_and_unicode_inputs(client, lists):
+    many = " ".join(["Mohammad"] * 60)
+    assert_envelope(client.post(NAME, json={"name": many[:300]}))
+    assert_envelope(client.post(NAME, json={"name": "北京 🚀 Ωμέγα"}))
+
+
+def test_without_lists_screening_is_501(client):
+    assert_error(client.post(NAME, json={"name": "Anyone"}), 501, "NOT_IMPLEMENTED")
+
+
+def test_screener_page_works_without_javascript(client, lists):
+    empty = client.get("/api/v1/public/screener")
+    assert empty.status_code == 200 and "<form" in empty.text and "<script" not in empty.text
+    page = client.get("/api/v1/public/screener", params={"name": "Mohammad Hassan Akhund", "country": "AF"})
+    assert page.status_code == 200 and "sanctions_uk:AFG0006" in page.text and "name_query_tokens" in page.text
+    bad = client.get("/api/v1/public/screener", params={"name": "x", "threshold": "abc"})
+    assert bad.status_code == 422 and "threshold" in bad.text
+    assert_error(client.get("/api/v1/public/screener", params={"nope": 1}), 422, "VALIDATION_ERROR")
+
+
+URL = "/api/v1/companies/{}/sanctions"
+ICO = "31322832"
+
+
+@pytest.fixture
+def company(engine, lists):
+    load_companies(engine, CompanyRecord(
+        country="SK", national_id=ICO, name="BANCO NACIONAL DE CUBA, a.s.",
+        roles=[RoleRecord(role="director", holder_name="Mohammad Hassan Akhund",
+                          person=PersonRecord(name="Mohammad Hassan Akhund", birth_date="1958-05-12")),
+               RoleRecord(role="shareholder", holder_name="BNK (UK) Ltd")]))
+
+
+def test_company_hits_gate_natural_persons(client, auth, company):
+    data = assert_envelope(client.get(URL.format(ICO), headers=auth))
+    assert data["natural_persons_screened"] is False
+    subjects = {(s["subject"], s["name"]): s for s in data["subjects"]}
+    assert ("officer", "Mohammad Hassan Akhund") not in subjects
+    assert "sanctions_ofac:306" in [h["id"] for h in subjects[("company", "BANCO NACIONAL DE CUBA, a.s.")]["hits"]]
+    assert "sanctions_uk:BEL0107" in [h["id"] for h in subjects[("owner", "BNK (UK) Ltd")]["hits"]]
+    gated = assert_envelope(client.get(URL.format(ICO), params={"purpose": "kyc"}, headers=auth))
+    officer = next(s for s in gated["subjects"] if s["subject"] == "officer")
+    assert officer["hits"][0]["id"] == "sanctions_uk:AFG0006"
+    assert "birth_date_match" in {f["name"] for f in officer["hits"][0]["features"]}
+    assert gated["hit_count"] > data["hit_count"]
+
+
+def test_company_hits_edges(client, auth, company, make_key):
+    assert_error(client.get(URL.format(ICO)), 401, "UNAUTHORIZED")
+    assert_error(client.get(URL.format("12345679")), 401, "UNAUTHORIZED")
+    assert_error(client.get(URL.format("35763469"), headers=auth), 404, "NOT_FOUND")
+    assert_error(client.get(URL.format("11640218"), params={"country": "sk"}, headers=auth), 422,
+                 "VALIDATION_ERROR")
+    assert_error(client.get(URL.format("1" * 41), headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(client.get(URL.format(ICO), params={"purpose": "curiosity"}, headers=auth), 422,
+                 "VALIDATION_ERROR")
+    assert_error(client.get(URL.format(ICO), params={"threshold": 3}, headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(client.get(URL.format(ICO), params={"foo": 1}, headers=auth), 422, "VALIDATION_ERROR")
+
+
+def test_company_hits_ambiguous(client, auth, engine, company):
+    load_companies(engine, CompanyRecord(country="CZ", national_id=ICO, name="Česká firma s.r.o."))
+    err = assert_error(client.get(URL.format(ICO), headers=auth), 409, "AMBIGUOUS_IDENTIFIER")
+    assert {c["country"] for c in err["details"]["candidates"]} == {"SK", "CZ"}
+    data = assert_envelope(client.get(URL.format(ICO), params={"country": "cz"}, headers=auth))
+    assert (data["country"], data["name"], data["hit_count"]) == ("CZ", "Česká firma s.r.o.", 0)
+
+
+def test_maltego_transform(client, auth, company):
+    resp = client.get(f"/api/v1/companies/{ICO}/maltego/sanctions", params={"purpose": "kyc"}, headers=auth)
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("application/xml")
+    root = ET.fromstring(resp.content)
+    entities = root.findall("MaltegoTransformResponseMessage/Entities/Entity")
+    assert {e.get("Type") for e in entities} >= {"maltego.Person", "maltego.Organization"}
+    fields = {f.get("Name"): f.text for f in entities[0].findall("AdditionalFields/Field")}
+    assert fields["regintel.sanctions.algorithm"] == ALGORITHM and "name_query_tokens" in fields[
+        "regintel.sanctions.features"]
+    assert_error(client.get(f"/api/v1/companies/{ICO}/maltego/sanctions"), 401, "UNAUTHORIZED")

@@ -168,11 +168,11 @@ def test_count_is_capped(client, auth, data, monkeypatch):
     assert (resp.json()["meta"]["total"], resp.json()["meta"]["total_exact"]) == (3, False)
 
 
-@pytest.mark.parametrize("params", [
-    {"sanctioned": 1}, {"nis2_scope": "essential"}, {"sanctioned": 0, "country": "sk"}])
-def test_filters_without_data_answer_501(client, auth, data, params):
-    err = assert_error(client.get(URL, params=params, headers=auth), 501, "NOT_IMPLEMENTED")
-    assert next(iter(params)) in err["message"]
+def test_nis2_scope_reads_stored_assessments(client, auth, data):
+    # Never assessed: no company matches (tests/nis2/test_api.py fills the table through a sweep).
+    assert assert_envelope(client.get(URL, params={"nis2_scope": "essential"}, headers=auth)) == []
+    err = assert_error(client.get(URL, params={"nis2_scope": "critical"}, headers=auth), 422, "VALIDATION_ERROR")
+    assert "nis2_scope" in err["message"]
 
 
 BAD = [

@@ -80,7 +80,6 @@ def test_keyset_pages_and_limit(client, auth, data, monkeypatch, walk):
 
 
 def test_errors_come_before_the_stream(client, auth, data):
-    assert_error(client.get(URL, params={"sanctioned": 1}, headers=auth), 501, "NOT_IMPLEMENTED")
     assert_error(client.get(URL, params={"nace": "??"}, headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get(URL, params={"limit": 100_001}, headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get(URL, params={"page": 2}, headers=auth), 422, "VALIDATION_ERROR")

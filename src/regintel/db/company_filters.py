@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, and_, exists, false, not_, or_, select, true
+from sqlalchemy import ColumnElement, and_, column, exists, false, not_, or_, select, table, true
 from sqlalchemy.sql.elements import ColumnElement as Clause
 
 from regintel.db.name_trigrams import NameContains
@@ -24,7 +24,7 @@ from regintel.db.sql_hints import Common, Rare, Unindexed
 from regintel.domain.identifiers import parse_country
 from regintel.domain.nace import parse_nace_query, prefix_range, section_range
 from regintel.domain.names import normalise_name
-from regintel.errors import NotImplementedYet, ValidationFailed
+from regintel.errors import ValidationFailed
 
 if TYPE_CHECKING:
     from regintel.services.company_filters import CompanyFilters
@@ -53,12 +53,6 @@ def unindexed(cond: Conditions) -> Conditions:
 
 
 def conditions(f: CompanyFilters, ref: Reference) -> Conditions:
-    if f.sanctioned is not None:
-        raise NotImplementedYet("Filter `sanctioned` needs a sanctions list, and none is imported yet",
-                                details={"filter": "sanctioned", "missing": "sanctions entries"})
-    if f.nis2_scope is not None:
-        raise NotImplementedYet("Filter `nis2_scope` needs NIS2 scoping, which is not computed yet",
-                                details={"filter": "nis2_scope", "missing": "NIS2 assessments"})
     built: dict[str, ColumnElement[bool]] = {}
     for name, build in _BUILDERS.items():
         value = getattr(f, name)
@@ -152,6 +146,16 @@ def _lei_status(values: list[str]) -> Clause:
                                                    lei_records.c.registration_status.in_(statuses)))
 
 
+# The screening area's precomputed hits (areas/screening, job `screening.company_hits`), named here as a
+# light table so that db/ imports no area.
+_sanction_hits = table("company_sanction_hits", column("company_id"))
+
+
+def _sanctioned(value: bool) -> Clause:
+    hit = exists().where(_sanction_hits.c.company_id == c.id)
+    return hit if value else Common(not_(hit))
+
+
 def _source(values: list[str]) -> Clause:
     return exists().where(company_sources.c.company_id == c.id, company_sources.c.source.in_(values))
 
@@ -165,10 +169,23 @@ def _present(column: Any, rare: bool = False) -> Callable[[bool], Clause]:
     return build
 
 
+# The nis2 area's stored scoping (areas/nis2, sweeps and the job `nis2.refresh`), a light table as above.
+_nis2_assessments = table("nis2_assessments", column("company_id"), column("category"))
+NIS2_SCOPES = ("essential", "important", "out-of-scope")
+
+
+def _nis2_scope(value: str) -> Clause:
+    if value.strip().lower() not in NIS2_SCOPES:
+        raise ValidationFailed(f"`nis2_scope` is one of {', '.join(NIS2_SCOPES)}",
+                               details=[{"field": "nis2_scope", "in": "query", "message": "unknown category"}])
+    return exists().where(_nis2_assessments.c.company_id == c.id,
+                          _nis2_assessments.c.category == value.strip().lower())
+
+
 _BUILDERS: dict[str, Callable[..., Clause]] = {
     "country": lambda values: Common(c.country.in_([parse_country(v) for v in values])),
     "status": lambda values: Common(c.status.in_(values)), "legal_form": _in(c.legal_form),
-    "name_contains": _name, "source": _source,
+    "name_contains": _name, "source": _source, "sanctioned": _sanctioned,
     "in_bankruptcy": _flag(c.in_bankruptcy), "in_restructuring": _flag(c.in_restructuring),
     "in_liquidation": _flag(c.in_liquidation),
     "insolvent": lambda v: or_(c.in_bankruptcy == true(), c.in_restructuring == true()) if v
@@ -188,6 +205,7 @@ _BUILDERS: dict[str, Callable[..., Clause]] = {
     "equity_min": lambda v: lf.equity >= v, "equity_max": lambda v: lf.equity <= v,
     "total_assets_min": lambda v: lf.total_assets >= v, "total_assets_max": lambda v: lf.total_assets <= v,
     "has_lei": _present(c.lei, rare=True), "lei_status": _lei_status, "vat_registered": _present(c.vat_id),
+    "nis2_scope": _nis2_scope,
 }
 _NEEDS_REF = {"nace", "size_class"}
 _FINANCIAL = ("financial_year_min", "currency", "revenue_min", "revenue_max", "profit_min", "profit_max",

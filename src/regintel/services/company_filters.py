@@ -78,10 +78,11 @@ class CompanyFilters(BaseModel):
     lei_status: Codes = _f("GLEIF registration status of its LEI: `ISSUED`, `LAPSED`, `RETIRED`, `DUPLICATE`, "
                            "`PENDING_TRANSFER`, `PENDING_ARCHIVAL`, `ANNULLED`, `MERGED`", "identifiers")
     vat_registered: Flag = _f("1: has a VAT id; 0: none", "identifiers")
-    sanctioned: Flag = _f("Sanctions-list hit. Answers 501 `NOT_IMPLEMENTED` until a sanctions list is imported",
-                          "compliance")
-    nis2_scope: str | None = _f("NIS2 scoping `essential`, `important`, `out-of-scope`. Answers 501 "
-                                "`NOT_IMPLEMENTED` until NIS2 scoping exists", "compliance", max_length=16)
+    sanctioned: Flag = _f("1: the company, an officer or an owner matches a sanctions-list entry (hits "
+                          "precomputed after each list import, docs/screening.md); 0: none", "compliance")
+    nis2_scope: str | None = _f("NIS2 scoping `essential`, `important`, `out-of-scope`, as last computed by a "
+                                "sweep or the job `nis2.refresh` (docs/nis2.md); companies never assessed match "
+                                "none", "compliance", max_length=16)
 
     @field_validator("*", mode="before")
     @classmethod

@@ -43,8 +43,9 @@ class SearchHit(CompanySummary):
 
 
 _DESC = ("Companies matching every given filter (41 filters; a list filter takes repeated or comma-separated "
-         "values and matches any of them; see docs/advanced-search.md). `sanctioned` and `nis2_scope` answer 501 "
-         "`NOT_IMPLEMENTED` until their data exists. ")
+         "values and matches any of them; see docs/advanced-search.md). `sanctioned` reads the sanctions hits "
+         "precomputed after each list import (docs/screening.md); `nis2_scope` reads the NIS2 scoping "
+         "stored by sweeps and the job `nis2.refresh` (docs/nis2.md). ")
 
 
 @router.get("/advanced-search", response_model=Envelope[list[SearchHit]], summary="Advanced search",

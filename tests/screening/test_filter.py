@@ -1,0 +1,75 @@
+"""The precomputed company hits: the job after a list import, the advanced-search `sanctioned` filter and
+`/public/stats/sanctions`."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from regintel.areas.screening.hits import refresh_company_hits
+from regintel.areas.screening.importer import HITS_JOB
+from regintel.areas.screening.tables import company_sanction_hits
+from regintel.db.schema import jobs
+from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
+from regintel.jobs.registry import JobContext, handlers
+from tests.builders import load_companies
+from tests.helpers import assert_envelope, assert_error
+from tests.screening.support import load_lists
+
+SEARCH = "/api/v1/companies/advanced-search"
+STATS = "/api/v1/public/stats/sanctions"
+
+
+@pytest.fixture
+def companies(engine):
+    load_companies(
+        engine,
+        CompanyRecord(country="SK", national_id="31322832", name="BANCO NACIONAL DE CUBA, a.s."),
+        CompanyRecord(country="SK", national_id="35763469", name="Zelená Lúka s.r.o.", roles=[
+            RoleRecord(role="director", holder_name="Mohammad Hassan Akhund",
+                       person=PersonRecord(name="Mohammad Hassan Akhund"))]),
+        CompanyRecord(country="SK", national_id="36631124", name="Tatra Pekáreň s.r.o."))
+
+
+def test_import_queues_the_job_once_and_it_fills_the_hits(engine, settings, companies):
+    load_lists(engine)
+    with engine.connect() as conn:
+        queued = conn.execute(select(jobs.c.kind, jobs.c.status).where(jobs.c.kind == HITS_JOB)).all()
+    assert queued == [(HITS_JOB, "queued")]  # three imports, one queued job (deduplicated)
+    ctx = JobContext(engine=engine, settings=settings, job_id=1, attempt=1)
+    assert handlers()[HITS_JOB](ctx, {}) == {"companies": 3, "hits": 2}
+    with engine.connect() as conn:
+        rows = conn.execute(select(company_sanction_hits.c.subject, company_sanction_hits.c.subject_name,
+                                   company_sanction_hits.c.natural_person)
+                            .order_by(company_sanction_hits.c.subject)).all()
+    assert rows == [("company", "BANCO NACIONAL DE CUBA, a.s.", False), ("officer", "Mohammad Hassan Akhund", True)]
+    assert refresh_company_hits(engine) == {"companies": 3, "hits": 2}  # recomputing replaces, never adds
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(company_sanction_hits)).scalar_one() == 2
+
+
+def test_sanctioned_filter(client, auth, engine, companies):
+    assert assert_envelope(client.get(SEARCH, params={"sanctioned": 1}, headers=auth)) == []
+    load_lists(engine)
+    refresh_company_hits(engine)
+    hit = assert_envelope(client.get(SEARCH, params={"sanctioned": 1}, headers=auth))
+    assert sorted(r["nationalId"] for r in hit) == ["31322832", "35763469"]
+    clean = assert_envelope(client.get(SEARCH, params={"sanctioned": 0, "country": "sk"}, headers=auth))
+    assert [r["nationalId"] for r in clean] == ["36631124"]
+    assert_error(client.get(SEARCH, params={"sanctioned": "maybe"}, headers=auth), 422, "VALIDATION_ERROR")
+
+
+def test_stats_modes_and_privacy(client, engine, companies):
+    assert_error(client.get(STATS), 501, "NOT_IMPLEMENTED")
+    load_lists(engine)
+    refresh_company_hits(engine)
+    resp = client.get(STATS, params={"mode": "sanctioned"})
+    data = assert_envelope(resp)
+    assert (data["mode"], data["total"], resp.json()["meta"]["total"]) == ("sanctioned", 2, 2)
+    officer = next(i for i in data["items"] if i["national_id"] == "35763469")
+    assert officer["hits"][0]["subject"] == "officer" and officer["hits"][0]["subject_name"] is None
+    assert "Akhund" not in resp.text  # a natural person's name never shows in the public feed
+    assert assert_envelope(client.get(STATS, params={"mode": "any"}))["total"] == 2
+    assert assert_envelope(client.get(STATS, params={"mode": "debarred"}))["items"] == []
+    assert_error(client.get(STATS, params={"mode": "all"}), 422, "VALIDATION_ERROR")
+    assert_error(client.get(STATS, params={"limit": 5}), 422, "VALIDATION_ERROR")

@@ -297,3 +297,12 @@ def control_rights(natures: Sequence[str] | None) -> tuple[bool, bool]:
     """(majority control rights, significant influence) stated by PSC natures of control."""
     natures = natures or ()
     return (any(n.startswith(_CONTROL) for n in natures), any(n.startswith(_SIGNIFICANT) for n in natures))
+
+
+def dates_agree(a: str | None, b: str | None) -> bool:
+    """Two published birth dates can be the same person's: one unknown, or one a prefix of the other
+    (`1971-03` and `1971-03-04`: Companies House publishes month and year only)."""
+    if not a or not b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short)

@@ -24,7 +24,7 @@ Row = Mapping[str, Any]
 OWNING = ("shareholder", "beneficial_owner", "ownership")
 
 
-class _Builder:
+class Builder:
     def __init__(self, ctx: Ctx, limit: int) -> None:
         self.ctx = ctx
         self.limit = limit
@@ -72,7 +72,12 @@ class _Builder:
 
 
 def graph(ctx: Ctx, root: Row, depth: int, limit: int, include_ended: bool) -> Graph:
-    b = _Builder(ctx, limit)
+    return as_graph(build(ctx, root, depth, limit, include_ended), root, depth)
+
+
+def build(ctx: Ctx, root: Row, depth: int, limit: int, include_ended: bool) -> Builder:
+    """The neighbourhood, breadth first: `companies` maps the database ids of its companies to node ids."""
+    b = Builder(ctx, limit)
     b.node(company(root), 0)
     b.companies[int(root["id"])] = company_id(root)
     frontier_c, frontier_p = {int(root["id"])}, set()
@@ -108,6 +113,10 @@ def graph(ctx: Ctx, root: Row, depth: int, limit: int, include_ended: bool) -> G
         frontier_p = set(b.people) - before_p - done_p
         if not frontier_c and not frontier_p:
             break
+    return b
+
+
+def as_graph(b: Builder, root: Row, depth: int) -> Graph:
     loops = cycle_components((e.source, e.target) for e in b.edges.values() if e.type in OWNING)
     for e in b.edges.values():
         e.inCycle = e.type in OWNING and e.source in loops and loops.get(e.source) == loops.get(e.target)

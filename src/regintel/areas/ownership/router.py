@@ -7,16 +7,25 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
 from regintel.api.deps import ApiKey, AppSettings, DbConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.ownership import exports
 from regintel.areas.ownership import graph as graph_svc
+from regintel.areas.ownership import links as links_svc
 from regintel.areas.ownership import relations as relations_svc
 from regintel.areas.ownership import ultimate as ultimate_svc
 from regintel.areas.ownership.entities import Ctx
-from regintel.areas.ownership.schemas import Graph, Network, Relations, UltimateOwnerResult
+from regintel.areas.ownership.schemas import (
+    Graph,
+    Network,
+    OffshoreLinks,
+    Relations,
+    UkConnections,
+    UltimateOwnerResult,
+)
 from regintel.config import Settings
 from regintel.domain.ownership import MAX_DEPTH, MAX_PATHS
 from regintel.services import companies as companies_svc
@@ -100,3 +109,133 @@ def network(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, settings: Ap
     row = companies_svc.resolve_ico(conn, ico, country)
     data, total = graph_svc.network(ctx, row, include_ended, limit)
     return ok(request, data, total=total, **_meta(row))
+
+
+@router.get("/{ico}/uk-connections", response_model=Envelope[UkConnections], summary="UK PSC connections",
+            description="Companies House 'persons with significant control' entries that name this company (as "
+            "the PSC of a UK company, by its company key) or its people (the same person record, or a PSC person "
+            "of the same normalised name whose birth month does not contradict: `match` says which; a name "
+            "match is a lead to check, not a finding), and, for a UK company, its own PSCs. Ended entries "
+            "included, with their dates." + PERSONS)
+def uk_connections(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings,
+                   country: Country = None, purpose: Purpose = None) -> Response:
+    ctx = context(conn, settings, purpose)
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, links_svc.uk_connections(ctx, row), **_meta(row))
+
+
+Groups = Annotated[str, Query(max_length=10, pattern=r"^[123](,[123])*$",
+                              description="FSF groups of the jurisdiction list to report, comma-separated")]
+OffshoreDepth = Annotated[int, Query(ge=1, le=5, description="Hops from the company")]
+OFFSHORE_DESC = ("Entities around the company (officers, owners, parents, subsidiaries, companies sharing "
+                 "people, up to `depth` hops; GLEIF parents and children) that are registered in an offshore "
+                 "jurisdiction of the Financial Stability Forum's list of offshore financial centres (2000; groups "
+                 "I-III, the list and its source in docs/ownership.md), with the path that links them. A natural "
+                 "person's residence and nationality are personal data: they are checked only with a declared "
+                 "`purpose`." + PERSONS)
+
+
+def _offshore(request: Request, conn: Any, settings: Settings, row: Any, purpose: str | None, depth: int,
+              groups: str) -> Response:
+    ctx = context(conn, settings, purpose)
+    wanted = frozenset(int(g) for g in groups.split(","))
+    return ok(request, links_svc.offshore_links(ctx, row, depth, wanted), **_meta(row))
+
+
+@router.get("/{ico}/offshore-links", response_model=Envelope[OffshoreLinks], summary="Offshore links",
+            description=OFFSHORE_DESC)
+def offshore_links(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings,
+                   country: Country = None, purpose: Purpose = None, depth: OffshoreDepth = 2,
+                   groups: Groups = "1,2,3") -> Response:
+    ctx_row = companies_svc.resolve_ico(conn, ico, country)
+    return _offshore(request, conn, settings, ctx_row, purpose, depth, groups)
+
+
+@router.get("/{country}/{national_id}/offshore-links", response_model=Envelope[OffshoreLinks],
+            summary="Offshore links (by country and national id)", description=OFFSHORE_DESC)
+def offshore_links_by_key(request: Request, conn: DbConn, _key: ApiKey, settings: AppSettings,
+                          country: Annotated[str, Path(min_length=2, max_length=2, description="ISO 3166-1 "
+                                                       "alpha-2, any case")],
+                          national_id: Annotated[str, Path(max_length=40)], purpose: Purpose = None,
+                          depth: OffshoreDepth = 2, groups: Groups = "1,2,3") -> Response:
+    row = companies_svc.get_company_row(conn, country, national_id)
+    return _offshore(request, conn, settings, row, purpose, depth, groups)
+
+
+def _graph_for_export(conn: Any, settings: Settings, ico: str, country: str | None, purpose: str | None,
+                      depth: int, limit: int) -> tuple[Any, Graph]:
+    ctx = context(conn, settings, purpose)
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return row, graph_svc.graph(ctx, row, depth, limit, include_ended=False)
+
+
+def _csv(chunks: Any, row: Any, name: str) -> StreamingResponse:
+    filename = f"{row['country']}-{row['national_id']}-{name}.csv"
+    return StreamingResponse(chunks, media_type="text/csv; charset=utf-8",
+                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+CSV_RESPONSE: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}}, "description": "CSV"}}
+ExportDepth = Annotated[int, Query(ge=1, le=5, description="Hops from the company")]
+ExportLimit = Annotated[int, Query(ge=1, le=2000, description="Most entities")]
+I2_DESC = ("IBM i2 Analyst's Notebook import CSV of the company's neighbourhood (the `/graph` of the same "
+           "`depth` and `limit`). Entities and links share the `Identity` column, so one import specification "
+           "serves every company and repeated imports merge. Cells that a spreadsheet would run as a formula are "
+           "defused." + PERSONS)
+
+
+@router.get("/{ico}/i2/entities.csv", summary="i2 entities CSV", response_class=StreamingResponse,
+            responses=CSV_RESPONSE, description=I2_DESC)
+def i2_entities(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings, country: Country = None,
+                purpose: Purpose = None, depth: ExportDepth = 2, limit: ExportLimit = 500) -> StreamingResponse:
+    row, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
+    return _csv(exports.i2_entities(graph), row, "i2-entities")
+
+
+@router.get("/{ico}/i2/links.csv", summary="i2 links CSV", response_class=StreamingResponse,
+            responses=CSV_RESPONSE, description=I2_DESC)
+def i2_links(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings, country: Country = None,
+             purpose: Purpose = None, depth: ExportDepth = 2, limit: ExportLimit = 500) -> StreamingResponse:
+    row, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
+    return _csv(exports.i2_links(graph), row, "i2-links")
+
+
+XML_RESPONSE: dict[int | str, dict[str, Any]] = {200: {"content": {"application/xml": {}},
+                                                       "description": "MaltegoMessage XML"}}
+MALTEGO = ("Maltego transform response (`MaltegoMessage` / `MaltegoTransformResponseMessage` XML) with "
+           "standard `maltego.Company` and `maltego.Person` entities; every entity carries `regintel.id` and "
+           "its role, share, dates and source as additional fields." + PERSONS)
+
+
+def _xml(body: bytes) -> Response:
+    return Response(body, media_type="application/xml; charset=utf-8")
+
+
+@router.get("/{ico}/maltego/companies", summary="Maltego: related companies", response_class=Response,
+            responses=XML_RESPONSE, description="Companies linked to this one (parents, subsidiaries, "
+            "companies sharing people, up to `depth` hops). " + MALTEGO)
+def maltego_companies(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings, country: Country = None,
+                      purpose: Purpose = None, depth: ExportDepth = 2, limit: ExportLimit = 500) -> Response:
+    _, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
+    return _xml(exports.maltego(exports.companies(graph)))
+
+
+def _relations(conn: Any, settings: Settings, ico: str, country: str | None, purpose: str | None,
+               include_ended: bool) -> Relations:
+    ctx = context(conn, settings, purpose)
+    return relations_svc.relations(ctx, companies_svc.resolve_ico(conn, ico, country), include_ended)
+
+
+@router.get("/{ico}/maltego/officers", summary="Maltego: officers", response_class=Response,
+            responses=XML_RESPONSE, description="Directors, statutory bodies and other officers. " + MALTEGO)
+def maltego_officers(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings, country: Country = None,
+                     purpose: Purpose = None, include_ended: IncludeEnded = False) -> Response:
+    return _xml(exports.maltego(exports.officers(_relations(conn, settings, ico, country, purpose,
+                                                            include_ended))))
+
+
+@router.get("/{ico}/maltego/owners", summary="Maltego: owners", response_class=Response,
+            responses=XML_RESPONSE, description="Shareholders and beneficial owners. " + MALTEGO)
+def maltego_owners(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings, country: Country = None,
+                   purpose: Purpose = None, include_ended: IncludeEnded = False) -> Response:
+    return _xml(exports.maltego(exports.owners(_relations(conn, settings, ico, country, purpose, include_ended))))

@@ -5,6 +5,7 @@ or be approached about NIS2. A transparent sum of factors, each reported with it
   certainty (certain 1.0, likely 0.8, possible 0.5);
 - size (up to 20): large 20, medium 14, small 6, micro 0 (the estimated class);
 - sector criticality (up to 20): Annex I 20, Annex II 12, halved when the NACE match is only possible;
+  0 when the entity is certainly out of scope;
 - recent changes (up to 15): 3 points per register change in the last 180 days;
 - posture findings: not assessed (passive security checks are not part of this rule set), 0 points.
 
@@ -41,7 +42,8 @@ def priority(a: Assessment, recent_changes: int, dissolved: bool) -> dict[str, A
                                "possible_categories": a.possible_categories}})
     size = _SIZE[a.size["class"]]
     factors.append({"factor": "size", "points": size, "max": 20, "inputs": {"class": a.size["class"]}})
-    annexes = [(b.get("annex"), b["match"]) for b in a.bases if b.get("annex")]
+    # A sector only weighs while the entity can be in scope at all.
+    annexes = [(b.get("annex"), b["match"]) for b in a.bases if b.get("annex")] if base else []
     sector = 0
     for annex, match in annexes:
         points = 20 if annex == "I" else 12

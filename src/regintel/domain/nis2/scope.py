@@ -346,7 +346,8 @@ def assess(facts: Facts) -> Assessment:
                                                      "whose whole group is not known (Annex Art. 6(2))"})
     if len(possible) == 1:
         certainty = CERTAIN
-    elif facts.nace_primary is None or (size_dependent and head.unknown and turn.unknown and bal.unknown):
+    elif facts.nace_primary is None or pa_missing or (size_dependent and head.unknown and turn.unknown
+                                                      and bal.unknown):
         certainty = POSSIBLE
     elif deciding is not None or category == OUT:
         certainty = LIKELY

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from regintel.areas.scores.fx import rate_table
 from regintel.domain.scores import peers, risk, similar
 from regintel.domain.scores.credit import credit_score
-from regintel.domain.scores.facts import CompanyFacts, InsolvencyEvent
+from regintel.domain.scores.facts import InsolvencyEvent
 from regintel.domain.scores.figures import period_end, ratios
 from regintel.domain.scores.fx import to_eur
 from regintel.domain.scores.limits import credit_limit, grade_history, round_down

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select
+from sqlalchemy import ColumnElement, and_, delete, false, func, insert, or_, select
 from sqlalchemy.engine import Connection
 
 from regintel.areas.scores.tables import peer_benchmarks, score_disputes
@@ -69,9 +69,11 @@ def latest_statement(conn: Connection, company_id: int) -> Mapping[str, Any] | N
 
 def similar_candidates(conn: Connection, nace_range: tuple[str, str], country: str | None, region: str | None,
                        size: ColumnElement[bool], limit: int) -> list[Mapping[str, Any]]:
-    """Active companies in a NACE digit range (of one country or region) that pass the `size` test."""
+    """Active companies in a NACE digit range (of one country or region) that pass the `size` test,
+    neither in bankruptcy nor in liquidation (no longer competing)."""
     c = companies
-    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], c.c.status == "active", size]
+    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], c.c.status == "active", size,
+            c.c.in_bankruptcy == false(), c.c.in_liquidation == false()]
     if country is not None:
         cond.append(c.c.country == country)
     if region is not None:

@@ -1,4 +1,4 @@
-"""The `regintel` command: serve, db, keys, openapi, import, demo, synth, search, stats, worker."""
+"""The `regintel` command: serve, db, keys, openapi, import, demo, synth, search, stats, worker, mcp."""
 
 from __future__ import annotations
 
@@ -216,6 +216,20 @@ def worker(once: Annotated[bool, typer.Option(help="Deliver what is due now, the
     done = run_worker(engine, settings, once=once)
     if once:
         console.print(f"worked through {done} deliveries and e-mails")
+
+
+@app.command("mcp")
+def mcp_cmd(api_key: Annotated[str | None, typer.Option(envvar="REGINTEL_API_KEY", help="Act for this API key: "
+                                                        "its monitoring list, limits and quota")] = None) -> None:
+    """Serve the MCP tools over stdio for a local client (the same 13 tools as `/mcp`)."""
+    from regintel.areas.mcp import stdio
+    from regintel.errors import RegintelError
+
+    try:
+        stdio.run(load_settings(), api_key)
+    except RegintelError as exc:
+        Console(stderr=True).print(f"[red]{exc.code}: {exc.message}[/red]")
+        raise typer.Exit(1) from None
 
 
 search_app = typer.Typer(help="The name/address search index (derived from the database).", no_args_is_help=True)

@@ -6,6 +6,7 @@ country publishes them, its bank codes). Answers say which register they come fr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
@@ -24,9 +25,9 @@ COVERED = {"CZ": "cz_adis_crpdph"}
 
 
 def parse_iban(value: str, field: str = "iban") -> IBAN:
-    """Any spacing or case → an IBAN; 422 with schwifty's reason for anything else."""
+    """Any spacing, dashes, dots or case → an IBAN; 422 with schwifty's reason for anything else."""
     try:
-        return IBAN(value or "", validate_bban=True)
+        return IBAN(re.sub(r"[\s.\-]", "", value or ""), validate_bban=True)
     except SchwiftyException as exc:
         raise ValidationFailed(f"{value!r} is not a valid IBAN: {exc}", details=[
             {"field": field, "in": "query" if field == "iban" else "body", "message": str(exc)}]) from None

@@ -21,7 +21,7 @@ from stdnum.exceptions import ValidationError as StdnumError
 from regintel.errors import ValidationFailed
 
 CACHE_SECONDS = 24 * 3600
-MEMBER_STATES = tuple(sorted(c.upper() for c in eu_vat.MEMBER_STATES if c != "xi"))  # 27: EL for Greece
+MEMBER_STATES = tuple(sorted("EL" if c == "gr" else c.upper() for c in eu_vat.MEMBER_STATES if c != "xi"))  # 27
 COUNTRY = {"EL": "GR"}
 # VIES `userError` values that mean "no verdict now", not "invalid" (VIES technical information).
 UNAVAILABLE = {"MS_UNAVAILABLE", "TIMEOUT", "SERVICE_UNAVAILABLE", "MS_MAX_CONCURRENT_REQ",

@@ -11,6 +11,7 @@ from sqlalchemy import insert, select
 from regintel.areas.nis2.tables import nis2_assessments, nis2_designations
 from regintel.db.schema import companies
 from regintel.domain.types import CompanyKey, CompanyRecord, FinancialRecord, OwnershipRecord, RoleRecord
+from regintel.errors import ValidationFailed
 from regintel.jobs.runner import run_due
 from tests.builders import load_companies
 from tests.helpers import assert_envelope, assert_error
@@ -251,3 +252,20 @@ def test_sweep_needs_a_key_and_unknown_job_is_404(client, auth, data):
 def test_sweep_unicode_and_empty_results(client, auth, data):
     d = assert_envelope(client.post(SWEEP, json={"identifiers": ids(("SK", "Žilina"))}, headers=auth))
     assert d["processed"] == 0 and d["invalid"][0]["national_id"] == "Žilina" and d["entities"] == []
+
+
+def test_designations_csv_loads_and_reports_rejects(client, auth, engine, data):
+    from regintel.areas.nis2.designations import load
+    text = ("country,national_id,kind,source,reference\n"
+            f"SK,{SMALL_IT},tld_registry,iana_root_zone,.sk\n"
+            f"sk,{SMALL_IT},tld_registry,iana_root_zone,.sk\n"          # again: replaced, not doubled
+            "SK,35757442,dns_service_provider,test,\n"                 # no such company
+            f"SK,{SMALL_IT},space_station,test,\n"                      # unknown kind
+            "SK,35760002,tld_registry,test,\n")                         # bad check digit
+    result = load(engine, text)
+    assert result["loaded"] == 2 and [r["line"] for r in result["rejected"]] == [4, 5, 6]
+    d = assert_envelope(get(client, auth, SMALL_IT))
+    assert (d["category"], d["certainty"]) == ("essential", "certain")
+    assert d["designations"] == [{"kind": "tld_registry", "source": "iana_root_zone", "reference": ".sk"}]
+    with pytest.raises(ValidationFailed):
+        load(engine, "a,b\n1,2\n")

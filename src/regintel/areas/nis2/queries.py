@@ -106,12 +106,11 @@ def save_assessments(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
     if not rows:
         return
     a = nis2_assessments.c
-    for part in _chunks(list(rows)):
-        stmt = insert_for(conn, nis2_assessments).values(list(part))
-        conn.execute(stmt.on_conflict_do_update(
-            index_elements=[a.company_id],
-            set_={k: stmt.excluded[k] for k in ("country", "category", "certainty", "ruleset_version",
-                                                 "computed_at")}))
+    stmt = insert_for(conn, nis2_assessments)
+    stmt = stmt.on_conflict_do_update(  # one statement, many parameter sets (executemany): compiled once
+        index_elements=[a.company_id],
+        set_={k: stmt.excluded[k] for k in ("country", "category", "certainty", "ruleset_version", "computed_at")})
+    conn.execute(stmt, list(rows))
 
 
 def add_designations(conn: Connection, rows: Sequence[dict[str, Any]]) -> int:

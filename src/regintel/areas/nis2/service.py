@@ -89,12 +89,14 @@ def _relation_kind(edge: Mapping[str, Any]) -> str | None:
     return "partner" if share >= 25 else None
 
 
-def facts_for(conn: Connection, ids: Sequence[int]) -> dict[int, Facts]:
-    """The rules' inputs for many companies at once (a handful of queries per 500 companies)."""
+def facts_for(conn: Connection, ids: Sequence[int],
+              rows: Mapping[int, Mapping[str, Any]] | None = None) -> dict[int, Facts]:
+    """The rules' inputs for many companies at once (a handful of queries per 500 companies); `rows`:
+    the companies' rows when the caller has read them already."""
     today = datetime.now(UTC).date()
-    rows = queries.companies_with_financials(conn, ids)
+    rows = queries.companies_with_financials(conn, ids) if rows is None else rows
     edges = queries.relation_edges(conn, list(rows), today)
-    others = queries.companies_with_financials(conn, sorted({e["other"] for e in edges} - set(rows)))
+    others = dict(queries.companies_with_financials(conn, sorted({e["other"] for e in edges} - set(rows))))
     others |= rows
     found = queries.designations(conn, list(rows))
     relations: dict[int, dict[int, Relation]] = {}
@@ -161,15 +163,17 @@ def priority_view(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
             "category": a.category, "certainty": a.certainty, "ruleset_version": RULESET_VERSION}
 
 
-def _assessment_row(company_id: int, country: str, a: Assessment) -> dict[str, Any]:
+def _assessment_row(company_id: int, country: str, a: Assessment, now: datetime) -> dict[str, Any]:
     return {"company_id": company_id, "country": country, "category": a.category, "certainty": a.certainty,
-            "ruleset_version": RULESET_VERSION, "computed_at": datetime.now(UTC)}
+            "ruleset_version": RULESET_VERSION, "computed_at": now}
 
 
-def assess_batch(conn: Connection, ids: Sequence[int]) -> list[tuple[int, Facts, Assessment]]:
-    facts = facts_for(conn, ids)
+def assess_batch(conn: Connection, ids: Sequence[int],
+                 rows: Mapping[int, Mapping[str, Any]] | None = None) -> list[tuple[int, Facts, Assessment]]:
+    facts = facts_for(conn, ids, rows)
     return [(cid, f, assess(f)) for cid, f in facts.items()]
 
 
 def save_batch(conn: Connection, results: Sequence[tuple[int, Facts, Assessment]]) -> None:
-    queries.save_assessments(conn, [_assessment_row(cid, f.country, a) for cid, f, a in results])
+    now = datetime.now(UTC)
+    queries.save_assessments(conn, [_assessment_row(cid, f.country, a, now) for cid, f, a in results])

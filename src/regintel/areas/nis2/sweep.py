@@ -60,15 +60,12 @@ def add(totals: dict[str, Any], results: Sequence[tuple[int, Any, Any]], rows: M
                                if b["match"] != "possible"})})
 
 
-def _names(conn: Connection, ids: Sequence[int]) -> dict[int, Mapping[str, Any]]:
-    return queries.companies_with_financials(conn, ids)
-
-
 def run_ids(conn: Connection, ids: Sequence[int], totals: dict[str, Any]) -> None:
     for start in range(0, len(ids), BATCH):
         part = list(ids[start:start + BATCH])
-        results = service.assess_batch(conn, part)
-        add(totals, results, _names(conn, part))
+        rows = queries.companies_with_financials(conn, part)
+        results = service.assess_batch(conn, part, rows)
+        add(totals, results, rows)
         service.save_batch(conn, results)
 
 

@@ -1,0 +1,92 @@
+"""NIS2 sweep benchmark: build a synthetic database (`regintel synth`, SQLite) and scope every company
+with the sweep's own code path (`nis2.sweep` with an empty filter, one slice), then report companies per
+second, the time 10 million would take at that rate, and the category counts per country.
+
+    .venv/bin/python bench/bench_nis2_sweep.py [--entities 100000] [--seed 42] [--db PATH] [--keep]
+
+With --db and an existing file the build is skipped (reuse a database built before). Prints a table and
+saves JSON to bench/results/nis2-sweep-<entities>-<timestamp>.json with the load average before and after
+(the machine is shared: compare runs made on a quiet machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy import func, select
+
+from regintel.areas.nis2 import sweep
+from regintel.db.engine import make_engine
+from regintel.db.migrate import upgrade
+from regintel.db.schema import companies
+from regintel.synth.build import build
+
+BENCH = Path(__file__).resolve().parent
+console = Console(width=None if sys.stdout.isatty() else 160)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--entities", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="nis2-bench-"))
+    path = args.db or folder / "nis2.db"
+    engine = make_engine(f"sqlite:///{path}", pool=False)
+    upgrade(engine)
+    with engine.connect() as conn:
+        present = conn.execute(select(func.count()).select_from(companies)).scalar_one()
+    build_seconds = None
+    if present == 0:
+        started = time.perf_counter()
+        build(engine, args.entities, args.seed)
+        build_seconds = time.perf_counter() - started
+    with engine.connect() as conn:
+        entities = conn.execute(select(func.count()).select_from(companies)).scalar_one()
+    sweep.SLICE, sweep.SLICE_SECONDS = 10**12, 10**9  # one slice: measure the whole pass
+    load_before, started = os.getloadavg(), time.perf_counter()
+    result = sweep.run_job(engine, {"filter": {}}, job_id=0)
+    seconds = time.perf_counter() - started
+    rate = result["processed"] / seconds if seconds else 0.0
+    table = Table(title=f"NIS2 sweep over {entities:,} synthetic companies (SQLite)")
+    for column in ("country", "essential", "important", "out-of-scope"):
+        table.add_column(column, justify="right")
+    for country, counts in sorted(result["by_country"].items()):
+        table.add_row(country, *(f"{counts[k]:,}" for k in ("essential", "important", "out-of-scope")))
+    table.add_row("all", *(f"{result['counts'][k]:,}" for k in ("essential", "important", "out-of-scope")))
+    console.print(table)
+    console.print(f"processed {result['processed']:,} in {seconds:.1f} s = {rate:,.0f} companies/s; "
+                  f"10M at this rate: {10_000_000 / rate / 60:.1f} min (single process, SQLite); "
+                  f"certainty {result['certainty']}")
+    out: dict[str, Any] = {
+        "benchmark": "nis2_sweep", "entities": entities, "seed": args.seed, "backend": "sqlite",
+        "build_seconds": build_seconds, "sweep_seconds": round(seconds, 2), "companies_per_second": round(rate),
+        "projected_10m_minutes": round(10_000_000 / rate / 60, 1) if rate else None,
+        "counts": result["counts"], "certainty": result["certainty"], "by_country": result["by_country"],
+        "in_scope": result["in_scope"], "ruleset_version": result["ruleset_version"],
+        "load_before": load_before, "load_after": os.getloadavg(), "python": platform.python_version(),
+        "at": datetime.now(UTC).isoformat()}
+    results = BENCH / "results"
+    results.mkdir(exist_ok=True)
+    name = results / f"nis2-sweep-{entities}-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
+    name.write_text(json.dumps(out, indent=2) + "\n")
+    console.print(f"saved {name}")
+    if not args.keep and args.db is None:
+        path.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -13,8 +13,8 @@ a 100k and a 1M build) whose normalised name other companies share, 50 of each k
 legal_form (another spelling of the form), country_word (the name and a word naming its country),
 typo1, typo2, word_order (words or the legal form moved) and prefix (the first 60% of the name,
 asked of autocomplete only). A hit is the company itself or, where the generator made namesakes, a
-company of the same name (`accept`: the whole name, or for country_word the name without its form)
-in the same country.
+company of the same name (`accept`: the whole name; for legal_form the name and the same form in any
+spelling; for country_word the name without its form) in the same country.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def split_form(name: str) -> tuple[list[str], str, bool]:
     """(core words, the legal form as written, whether it stands before the name)."""
     words = name.replace(",", " ").split()
     stripped = strip_legal_form(tokens(name))
-    for n in (1, 2, 3, 4):
+    for n in (1, 2, 3, 4, 5, 6):
         if len(words) > n and tokens(" ".join(words[:-n])) == stripped:
             return words[:-n], " ".join(words[-n:]), False
         if len(words) > n and tokens(" ".join(words[n:])) == stripped:
@@ -166,7 +166,7 @@ def namesake_query(name: str, country: str, kind: str, rng: random.Random) -> tu
         return (low, "name") if low != name else None
     if kind == "legal_form":
         options = SYNTH_SPELLINGS.get(form)
-        return (join(core_text, rng.choice(options)), "name") if options else None
+        return (join(core_text, rng.choice(options)), "form") if options else None
     if kind == "country_word":
         word = rng.choice(COUNTRY_WORDS[country])
         return (f"{core_text} {word}" if rng.random() < 0.8 else f"{word} {core_text}"), "stem"

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from regintel.domain.name_query import name_form_keys
 from regintel.domain.names import normalise_name, tokens
 
 EVAL = Path(__file__).resolve().parent.parent / "fixtures" / "search_eval.jsonl"
@@ -31,7 +32,8 @@ def _key(item: dict[str, Any]) -> tuple[str, str, str]:
 
 def hit(q: dict[str, Any], got: tuple[str, ...]) -> bool:
     """The expected company, or where the query says so (`accept`), a namesake in the same country:
-    the same whole name ("name") or the same name without its legal form ("stem")."""
+    the same whole name ("name"), the same name and legal form in any spelling ("form") or the same
+    name without its legal form ("stem")."""
     if got[0] == q["expect"]:
         return True
     accept = q.get("accept")
@@ -39,6 +41,8 @@ def hit(q: dict[str, Any], got: tuple[str, ...]) -> bool:
         return False
     if accept == "stem":
         return got[1] == normalise_name(q["name"])
+    if accept == "form":
+        return got[1] == normalise_name(q["name"]) and name_form_keys(got[2]) == name_form_keys(q["name"])
     return got[2] == " ".join(tokens(q["name"]))
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
 
-from regintel.domain.names import fold
+from regintel.domain.names import fold, split_name_forms, tokens
 
 MATCHED = 0.75  # a word counts as matched (for coverage and highlighting) from this similarity
 
@@ -39,7 +39,7 @@ def name_score(query: list[str], candidate: list[str], prefix: bool = False) -> 
     """Similarity of two word lists; `prefix` lets the last query word be unfinished."""
     if not query or not candidate:
         return NameScore(0.0, 0.0, 0.0, False)
-    if query == candidate:
+    if query == candidate or sorted(query) == sorted(candidate):  # word order does not matter
         return NameScore(1.0, 1.0, 1.0, True)
     matched = [0.0] * len(candidate)
     total = 0.0
@@ -65,22 +65,62 @@ def name_score(query: list[str], candidate: list[str], prefix: bool = False) -> 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def highlight(name: str, query: list[str], prefix: bool = True) -> str:
-    """`name` HTML-escaped, with the parts that match query words wrapped in `<mark>…</mark>`."""
+def highlight(name: str, query: list[str], prefix: bool = True, form: bool = False) -> str:
+    """`name` HTML-escaped, with the parts that match query words wrapped in `<mark>…</mark>`; with
+    `form` (the query typed this name's legal form) the legal form too, as one mark ("sp. z o.o.")."""
+    spans: list[tuple[int, int]] = []
+    matches = list(_WORD.finditer(name))
+    for m in matches:
+        word = m.group(0)
+        length = _matched_length(fold(word), query, prefix)
+        if length:
+            spans.append((m.start(), m.start() + _original_length(word, length)))
+    if form:
+        spans += _form_spans(name, matches)
     out: list[str] = []
     pos = 0
-    for m in _WORD.finditer(name):
-        word = m.group(0)
-        folded = fold(word)
-        length = _matched_length(folded, query, prefix)
-        if not length:
-            continue
-        cut = m.start() + _original_length(word, length)
-        out.append(html.escape(name[pos:m.start()]))
-        out.append("<mark>" + html.escape(name[m.start():cut]) + "</mark>")
-        pos = cut
+    for start, end in _merge(spans):
+        out.append(html.escape(name[pos:start]))
+        out.append("<mark>" + html.escape(name[start:end]) + "</mark>")
+        pos = end
     out.append(html.escape(name[pos:]))
     return "".join(out)
+
+
+def _form_spans(name: str, matches: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Where the name's legal form is written: the words before and after its core."""
+    toks = tokens(name)
+    core = split_name_forms(toks)[0]
+    lead = next((i for i in range(len(toks) - len(core) + 1) if toks[i:i + len(core)] == core), 0)
+    trail = lead + len(core)
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for m in matches:
+        n = len(tokens(m.group(0)))
+        if n and (at + n <= lead or at >= trail):
+            end = m.end()
+            while end < len(name) and name[end] == ".":
+                end += 1
+            spans.append((m.start(), end))
+        at += n
+    # one mark over a form written in several words ("sp. z o.o.")
+    joined: list[tuple[int, int]] = []
+    for start, end in spans:
+        if joined and not name[joined[-1][1]:start].strip(" .,&/'"):
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
 
 
 def _matched_length(folded: str, query: list[str], prefix: bool) -> int:
@@ -104,3 +144,103 @@ def _original_length(word: str, folded_length: int) -> int:
         if acc >= folded_length:
             return i + 1
     return len(word)
+
+
+# -- everything else a query says -------------------------------------------------------------------
+
+FORM_MISS = 0.05  # a legal form was typed and the candidate has another
+FORM_UNKNOWN = 0.025  # a legal form was typed and the candidate shows none
+FORM_SPELLING = 0.01  # the same form, written otherwise ("LTD" for "LIMITED")
+COUNTRY_MISS = 0.05  # the query names a country (a word of it) and the candidate is elsewhere
+LOCATION_SIM = 0.85  # a query word found in the candidate's town or address at this similarity
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A candidate's score and what made it. `form`/`country`: None when the query said nothing of
+    it, else whether the candidate agrees; `located`: query words found in its town or address."""
+
+    score: float
+    name: NameScore
+    form: bool | None = None
+    form_spelling: bool = False
+    country: bool | None = None
+    located: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What ranking reads of a candidate company."""
+
+    words: list[str]  # normalised name words (legal forms, also query-only spellings, dropped)
+    forms: frozenset[str]  # keys of the legal forms its name carries (`name_query.form_key`)
+    raw_forms: frozenset[str]  # the same, letters run together without synonyms ("limited")
+    code: str | None  # legal_form code (ELF)
+    country: str
+    place: frozenset[str]  # folded words of its town and address
+
+
+def judge(words: list[str], core: list[str], country_words: set[str], countries: frozenset[str],
+          forms: frozenset[str], raw_forms: frozenset[str], codes: frozenset[str], cand: Candidate,
+          prefix: bool = False) -> Judged:
+    """Score a candidate against a parsed query (`name_query.QueryIntent`): the name similarity of the
+    words (country words optional, town words set aside when they name the candidate's town), less a
+    little for a legal form or country the query says and the candidate does not have."""
+    best = name_score(words, cand.words, prefix)
+    named_in_name = True
+    if core != words:
+        alt = name_score(core, cand.words, prefix)
+        if alt.score > best.score:
+            best, named_in_name = alt, False
+    located = tuple(w for w in core if len(w) >= 4 and w not in cand.words and w not in country_words
+                    and any(word_similarity(w, p) >= LOCATION_SIM for p in cand.place))
+    if located and len(located) < len(core):
+        alt = name_score([w for w in core if w not in located], cand.words, prefix)
+        if alt.score > best.score:
+            best, named_in_name = alt, False
+    else:
+        located = ()
+    score = best.score
+    form: bool | None = None
+    spelling = False
+    if forms:
+        form = bool(forms & cand.forms) or (cand.code is not None and cand.code in codes)
+        spelling = form and bool(raw_forms & cand.raw_forms)
+        if not form:
+            score -= FORM_UNKNOWN if not cand.forms and not cand.code else FORM_MISS
+        elif not spelling:
+            score -= FORM_SPELLING
+    country: bool | None = None
+    if countries:
+        country = cand.country in countries or (named_in_name and bool(country_words))
+        if not country:
+            score -= COUNTRY_MISS
+    return Judged(round(max(score, 0.0), 4), best, form, spelling, country, located)
+
+
+@dataclass(frozen=True)
+class Prominence:
+    """How prominent a company is, for ordering namesakes that score alike: active before anything
+    else, then more employees, more revenue (latest statement, in its own currency), older, more
+    sources."""
+
+    active: bool
+    employees: int | None = None
+    revenue: float | None = None
+    founded_on: str | None = None  # ISO date
+    sources: int = 0
+
+    def key(self) -> tuple[bool, int, float, str, int]:
+        return (not self.active, -(self.employees or 0), -(self.revenue or 0.0), self.founded_on or "9999",
+                -self.sources)
+
+    def as_reason(self) -> dict[str, object]:
+        value: dict[str, object] = {"active": self.active}
+        if self.employees is not None:
+            value["employees"] = self.employees
+        if self.revenue is not None:
+            value["revenue"] = self.revenue
+        if self.founded_on:
+            value["foundedOn"] = self.founded_on
+        value["sources"] = self.sources
+        return {"feature": "prominence", "value": value}

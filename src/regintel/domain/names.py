@@ -55,21 +55,38 @@ _Forms = tuple[dict[str, list[tuple[int, tuple[str, ...]]]], dict[str, list[tupl
 def strip_legal_form(words: list[str], forms: _Forms | None = None) -> list[str]:
     """Remove legal-form token sequences from the end (and from the start, as in "UAB Vilnius"),
     longest form first, until none is left."""
+    return split_legal_form(words, forms)[0]
+
+
+def split_legal_form(words: list[str], forms: _Forms | None = None,
+                     any_start: bool = False) -> tuple[list[str], list[tuple[str, ...]]]:
+    """`strip_legal_form`, also returning the forms removed (outermost first). `any_start` lets
+    every form of four letters or more stand at the start too ("sp. z o.o. Alfachem", as a query
+    may put it), besides the forms markets write first ("UAB", "SIA")."""
     by_last, by_first = forms or _STORED
+    removed: list[tuple[str, ...]] = []
     while len(words) > 1:
         best: tuple[int, int, int] | None = None  # (rank of the form, 0 = at the end / 1 = at the start, length)
         for rank, form in by_last.get(words[-1], ()):
             if len(words) > len(form) and tuple(words[-len(form):]) == form:
                 best = (rank, 0, len(form))
                 break
-        for rank, form in by_first.get(words[0], ()):
+        starts = by_first.get(words[0], ())
+        if any_start:
+            starts = [*starts, *_ANY_START.get(words[0], ())]
+        for rank, form in starts:
             if len(words) > len(form) and tuple(words[:len(form)]) == form:
                 best = min(best, (rank, 1, len(form))) if best else (rank, 1, len(form))
                 break
         if best is None:
-            return words
-        words = words[:-best[2]] if best[1] == 0 else words[best[2]:]
-    return words
+            break
+        if best[1] == 0:
+            removed.append(tuple(words[-best[2]:]))
+            words = words[:-best[2]]
+        else:
+            removed.append(tuple(words[:best[2]]))
+            words = words[best[2]:]
+    return words, removed
 
 
 def _index(token_forms: list[tuple[str, ...]], prefix_forms: set[str]) -> _Forms:
@@ -92,11 +109,35 @@ _STORED = _index(_FORM_TOKENS, _PREFIX_FORMS)
 _QUERY_ONLY_FORMS = [
     "a e", "e e", "o e", "e p e", "epe", "i k e", "s r l s", "srls", "s l u", "s coop", "c v", "d n o", "dno",
     "j s a", "j t d", "jtd", "k d", "og", "commv", "sc", "s c", "scs", "kollektivgesellschaft", "public limited",
-    "tu", "uu", "ay", "ky", "clg", "dac", "mb", "tub", "ks", "ps", "pt", "tdv",
+    "tu", "uu", "ay", "ky", "clg", "dac", "mb", "tub", "ks", "ps", "pt", "tdv", "sp z oo", "spzoo", "spolka z oo",
 ]
-_QUERY = _index(sorted({*_FORM_TOKENS, *(tuple(f.split()) for f in _QUERY_ONLY_FORMS)}, key=len,
-                       reverse=True),
-                _PREFIX_FORMS | {"mb", "tub", "ks", "ps", "pt", "tdv"})
+_QUERY_FORMS = sorted({*_FORM_TOKENS, *(tuple(f.split()) for f in _QUERY_ONLY_FORMS)}, key=len, reverse=True)
+_QUERY = _index(_QUERY_FORMS, _PREFIX_FORMS | {"mb", "tub", "ks", "ps", "pt", "tdv"})
+
+
+# Forms a query may put first although no market writes them so ("s.r.o. Biobau", "LTD THORPE"): those
+# of three letters or more, or written in several parts; not two letters in one word, which are more
+# often initials ("AG Engineering", "SA Trading"). Scoring also tries such a start as part of the name.
+_ANY_START: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+for _rank, _form in enumerate(_QUERY_FORMS):
+    if len("".join(_form)) >= 3 or len(_form) > 1:
+        _ANY_START.setdefault(_form[0], []).append((_rank, _form))
+
+
+def query_legal_forms(words: list[str]) -> tuple[list[str], list[tuple[str, ...]]]:
+    """A typed query's words without its legal forms (every spelling, at either end), and the forms."""
+    return split_legal_form(words, _QUERY, any_start=True)
+
+
+def split_name_forms(words: list[str]) -> tuple[list[str], list[tuple[str, ...]]]:
+    """A stored name's words without its legal forms (every spelling a query knows), and the forms."""
+    return split_legal_form(words, _QUERY)
+
+
+def name_legal_forms(name: str) -> list[tuple[str, ...]]:
+    """The legal forms a stored name carries, as token sequences ("Alfachem sp. z o.o." -> [("sp", "z",
+    "o", "o")])."""
+    return split_legal_form(tokens(name), _QUERY)[1]
 
 
 # Imports normalise the same names over and over (people in many roles, sources repeating them).

@@ -4,8 +4,8 @@ every backend answers with the same scores for the same candidates."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from sqlalchemy.engine import Connection
@@ -19,16 +19,23 @@ class Filters:
 
     country: str | None = None
     active_only: bool = False
+    # countries the query points at ("Alfachem Polska", "… sp. z o.o."): ranked first, not required
+    prefer: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class QueryWords:
     """Normalised query words; `prefix` says the last word may be unfinished (autocomplete); `loose`
-    lets one matching word suffice (resolution, where extra words may name a town)."""
+    lets one matching word suffice (resolution, where extra words may name a town); `optional` words
+    (a country named in the query) rank a candidate up when it has them and are not required; `forms`
+    are legal-form keys and `code:<ELF>` values the query typed, which rank up companies of that form
+    where the index knows forms (tantivy)."""
 
     words: tuple[str, ...]
     prefix: bool = False
     loose: bool = False
+    optional: tuple[str, ...] = ()
+    forms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,18 @@ class SearchBackend(Protocol):
 
     def status(self, conn: Connection) -> IndexStatus:
         ...
+
+
+def preferred_first(run: Callable[[Filters], list[int]], filters: Filters, limit: int) -> list[int]:
+    """For indexes that cannot rank by country: the candidates of the preferred countries (at most
+    three, one query each) before the others."""
+    if not filters.prefer or filters.country:
+        return run(filters)
+    found: list[int] = []
+    for country in filters.prefer[:3]:
+        found += run(replace(filters, country=country, prefer=()))
+    found += run(replace(filters, prefer=()))
+    return list(dict.fromkeys(found))[:limit]
 
 
 class IndexBusy(Exception):

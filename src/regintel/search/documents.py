@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from regintel.db.schema import companies, people
+from regintel.domain.name_query import name_form_keys
 
 BATCH = 20_000
 # How far behind the watermark a catch-up looks again: a batch that started before the watermark
@@ -26,6 +27,7 @@ class CompanyDoc:
     address: str
     country: str
     active: bool
+    forms: tuple[str, ...] = ()  # legal-form keys of the name and `code:<legal_form>`
 
 
 @dataclass(frozen=True)
@@ -50,12 +52,13 @@ class Watermark:
 
 
 _COMPANY_COLS = (companies.c.id, companies.c.name_norm, companies.c.address_norm, companies.c.country,
-                 companies.c.status)
+                 companies.c.status, companies.c.name, companies.c.legal_form)
 
 
 def _company(row: Any) -> CompanyDoc:
+    forms = tuple(sorted(name_form_keys(row.name or ""))) + ((f"code:{row.legal_form}",) if row.legal_form else ())
     return CompanyDoc(int(row.id), row.name_norm or "", row.address_norm or "", row.country,
-                      row.status == "active")
+                      row.status == "active", forms)
 
 
 def company_batches(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[list[CompanyDoc]]:

@@ -18,6 +18,9 @@ import tantivy
 from regintel.search.base import Filters, QueryWords
 
 EXACT_SCORE = 2.0
+OPTIONAL_SCORE = 1.0  # a country word of the query found in the name
+PREFER_SCORE = 1.0  # the company is in a country the query points at
+FORM_SCORE = 1.0  # the company has the legal form the query typed
 TIE_BREAK = 0.01  # BM25 of a word is ~1-15: times this it never outweighs a matched word
 MAX_WORDS = 8
 KNOWN_DISTANCE = 1  # at most this many edits for a word the index holds as written
@@ -66,8 +69,27 @@ def build_query(schema: tantivy.Schema, field: str, query: QueryWords,
     need = max(1, len(words) - 1) if len(words) >= 3 and not query.loose else 1
     tie_break = Q.boost_query(Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, field, w))
                                                for w in words]), TIE_BREAK)
-    return [(tantivy.Occur.Must, Q.boolean_query(clauses, minimum_number_should_match=need)),
-            (tantivy.Occur.Should, tie_break)]
+    out = [(tantivy.Occur.Must, Q.boolean_query(clauses, minimum_number_should_match=need)),
+           (tantivy.Occur.Should, tie_break)]
+    out += [(tantivy.Occur.Should, Q.const_score_query(Q.term_query(schema, field, w), OPTIONAL_SCORE))
+            for w in query.optional[:MAX_WORDS]]
+    return out
+
+
+def preference_clauses(schema: tantivy.Schema, filters: Filters,
+                       forms: tuple[str, ...]) -> list[tuple[Any, tantivy.Query]]:
+    """What the query points at besides words, as optional clauses that rank candidates up: the
+    countries it names (when no `country` filter is set) and the legal forms it typed."""
+    Q = tantivy.Query
+    out: list[tuple[Any, tantivy.Query]] = []
+    if filters.prefer and not filters.country:
+        any_country = Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, "country", c))
+                                       for c in filters.prefer])
+        out.append((tantivy.Occur.Should, Q.const_score_query(any_country, PREFER_SCORE)))
+    if forms:
+        any_form = Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, "form", f)) for f in forms])
+        out.append((tantivy.Occur.Should, Q.const_score_query(any_form, FORM_SCORE)))
+    return out
 
 
 def filter_clauses(schema: tantivy.Schema, filters: Filters) -> list[tuple[Any, tantivy.Query]]:

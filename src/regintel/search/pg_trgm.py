@@ -14,7 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from regintel.search import documents as docs
-from regintel.search.base import Collection, Filters, IndexStatus, QueryWords
+from regintel.search.base import Collection, Filters, IndexStatus, QueryWords, preferred_first
 
 THRESHOLD = 0.4  # word_similarity below this is not a candidate (notes/search-baseline.md)
 INDEXES = {
@@ -36,6 +36,12 @@ class PgTrgmBackend:
                    limit: int) -> list[int]:
         if not query.words or not self._has_extension(conn):
             return []  # being built (the first refresh creates the extension and indexes)
+        if collection == "companies":
+            return preferred_first(lambda f: self._candidates(conn, collection, query, f, limit), filters, limit)
+        return self._candidates(conn, collection, query, filters, limit)
+
+    def _candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
+                    limit: int) -> list[int]:
         table, column = _TARGETS[collection]
         where, params = "", {}
         if collection != "people":

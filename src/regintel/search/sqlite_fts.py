@@ -19,7 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from regintel.search import documents as docs
-from regintel.search.base import Collection, Filters, IndexStatus, QueryWords
+from regintel.search.base import Collection, Filters, IndexStatus, QueryWords, preferred_first
 from regintel.search.fuzzy import MAX_WORDS, edit_distance
 
 EXPANSIONS = 30
@@ -44,6 +44,12 @@ class SqliteFtsBackend:
                    limit: int) -> list[int]:
         if not query.words or not _exists(conn, "search_state"):
             return []
+        if collection == "companies":
+            return preferred_first(lambda f: self._candidates(conn, collection, query, f, limit), filters, limit)
+        return self._candidates(conn, collection, query, filters, limit)
+
+    def _candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
+                    limit: int) -> list[int]:
         table = "search_people_fts" if collection == "people" else "search_fts"
         column = "addr" if collection == "addresses" else "name"
         groups = [self._expand(conn, table, column, w, query.prefix and i == len(query.words) - 1)

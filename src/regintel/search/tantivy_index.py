@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.search import documents as docs
 from regintel.search.base import Collection, Filters, IndexBusy, IndexStatus, QueryWords
-from regintel.search.fuzzy import Known, build_query, filter_clauses
+from regintel.search.fuzzy import Known, build_query, filter_clauses, preference_clauses
 
 WRITER_HEAP = 400_000_000  # split between the writer threads; bigger segments, fewer merges
 SMALL_HEAP = 20_000_000
@@ -36,9 +36,14 @@ REBUILD_FLOOR = 100_000  # below this many changes, re-indexing them beats a reb
 COMMIT_EVERY = 500_000
 
 
-def schema() -> tantivy.Schema:
-    """Companies (`cid`, `name`, `addr`, `country`, `active`) and people (`pid`, `pname`) share one
-    index, so that each change costs one commit."""
+# 2: the `form` field (legal-form keys and ELF code). An index of an older version keeps answering
+# (without form preference) until `ensure_current` has rebuilt it.
+SCHEMA_VERSION = 2
+
+
+def schema(version: int = SCHEMA_VERSION) -> tantivy.Schema:
+    """Companies (`cid`, `name`, `addr`, `country`, `active`, `form`) and people (`pid`, `pname`)
+    share one index, so that each change costs one commit."""
     sb = tantivy.SchemaBuilder()
     sb.add_unsigned_field("cid", indexed=True, fast=True)
     sb.add_text_field("name", tokenizer_name="default", index_option="freq")
@@ -47,6 +52,8 @@ def schema() -> tantivy.Schema:
     sb.add_unsigned_field("active", indexed=True, fast=True)
     sb.add_unsigned_field("pid", indexed=True, fast=True)
     sb.add_text_field("pname", tokenizer_name="default", index_option="freq")
+    if version >= 2:
+        sb.add_text_field("form", tokenizer_name="raw", index_option="basic")
     return sb.build()
 
 
@@ -58,6 +65,7 @@ class _Open:
     generation: str
     index: tantivy.Index
     stamp: float
+    version: int = SCHEMA_VERSION
 
 
 class TantivyBackend:
@@ -84,6 +92,8 @@ class TantivyBackend:
         clauses = build_query(schema, field, query, _known(searcher, field))
         if collection != "people":
             clauses += filter_clauses(schema, filters)
+        if collection == "companies":
+            clauses += preference_clauses(schema, filters, query.forms if opened.version >= 2 else ())
         hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
         return [int(v or 0) for v in searcher.fast_field_values(id_field, [addr for _, addr in hits])]
 
@@ -96,7 +106,9 @@ class TantivyBackend:
                 return None
             stamp = _mtime(self.root / generation / "index" / "meta.json")
             if self._open is None or self._open.generation != generation:
-                self._open = _Open(generation, _open_index(self.root / generation / "index"), stamp)
+                version = _read_version(self.root / generation)
+                self._open = _Open(generation, _open_index(self.root / generation / "index", version), stamp,
+                                   version)
             elif self._open.stamp != stamp:
                 self._open.index.reload()
                 self._open.stamp = stamp
@@ -126,7 +138,7 @@ class TantivyBackend:
 
     def index(self, conn: Connection, company_ids: Iterable[int]) -> int:
         opened = self._reader()
-        if opened is None:
+        if opened is None or opened.version < SCHEMA_VERSION:
             return self.rebuild(conn)
         state = _read_state(self.root / opened.generation)
         return _write(opened.index, docs.company_batches(conn, company_ids),
@@ -146,6 +158,11 @@ class TantivyBackend:
             path = self.root / generation
             state = _read_state(path)
             now = docs.current_watermark(conn)
+            if _read_version(path) < SCHEMA_VERSION:  # an index of an older layout: build anew
+                if max_inline is not None and docs.company_count(conn) > max_inline:
+                    return "deferred"
+                self.rebuild(conn)
+                return "built"
             if now == state:
                 return "current"
             since = docs.overlap(state.companies_at)
@@ -185,8 +202,8 @@ def _known(searcher: tantivy.Searcher, field: str) -> Known:
     return known
 
 
-def _open_index(path: Path) -> tantivy.Index:
-    index = tantivy.Index(schema(), path=str(path), reuse=True)
+def _open_index(path: Path, version: int = SCHEMA_VERSION) -> tantivy.Index:
+    index = tantivy.Index(schema(version), path=str(path), reuse=True)
     index.config_reader(reload_policy="Manual")
     return index
 
@@ -237,6 +254,8 @@ def _company_doc(d: docs.CompanyDoc) -> tantivy.Document:
     doc.add_text("addr", d.address)
     doc.add_text("country", d.country)
     doc.add_unsigned("active", int(d.active))
+    for form in d.forms:
+        doc.add_text("form", form)
     return doc
 
 
@@ -260,8 +279,16 @@ def _read_state(path: Path) -> docs.Watermark:
     return docs.Watermark.from_dict(json.loads((path / "state.json").read_text(encoding="utf-8")))
 
 
+def _read_version(path: Path) -> int:
+    """The schema version a generation was written with (1: before versions were recorded)."""
+    try:
+        return int(json.loads((path / "state.json").read_text(encoding="utf-8")).get("schema", 1))
+    except FileNotFoundError:
+        return SCHEMA_VERSION
+
+
 def _write_state(path: Path, watermark: docs.Watermark) -> None:
-    _atomic_write(path / "state.json", json.dumps(watermark.as_dict()))
+    _atomic_write(path / "state.json", json.dumps(watermark.as_dict() | {"schema": SCHEMA_VERSION}))
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -146,8 +146,10 @@ def _features(cand: resolve.Candidate) -> list[dict[str, Any]]:
         out.append({"id": "name_similarity", "value": f["name"]})
     if "location" in f:
         out.append({"id": "location", "value": f["location"]})
-    if f.get("country"):
-        out.append({"id": "country", "value": True})
+    if "legal_form" in f:
+        out.append({"id": "legal_form", "value": f["legal_form"]})
+    if "country" in f:
+        out.append({"id": "country", "value": bool(f["country"])})
     out.append({"id": "identifier", "value": bool(f.get("identifiers"))})
     return out
 

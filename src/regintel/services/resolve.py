@@ -10,11 +10,13 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.db import search as db
-from regintel.domain.matching import name_score, word_similarity
+from regintel.domain.matching import Judged, NameScore, Prominence, word_similarity
+from regintel.domain.name_query import QueryIntent, parse
 from regintel.domain.names import normalise_address, strip_legal_form, tokens
-from regintel.search.base import Filters, QueryWords, SearchBackend
+from regintel.search import rows
+from regintel.search.base import Filters, SearchBackend
 from regintel.services.identify import find_by_identifier, looks_like_identifier
-from regintel.services.search import query_words, summary
+from regintel.services.search import asked_words, judge_row, order, summary
 
 RESOLVE_THRESHOLD = 0.8
 LOCATION_SIM = 0.85
@@ -25,6 +27,7 @@ class Candidate:
     row: Mapping[str, Any]
     score: float
     features: dict[str, Any] = field(default_factory=dict)
+    prominence: Prominence | None = None
 
     def as_dict(self, threshold: float) -> dict[str, Any]:
         return {"company": summary(self.row), "score": round(self.score, 4), "match": self.score >= threshold,
@@ -61,43 +64,52 @@ def _is_legal_form(part: str) -> bool:
 
 
 def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: int = 10) -> list[Candidate]:
-    """Scored candidates for the evidence, best first."""
+    """Scored candidates for the evidence, best first; namesakes that score alike by prominence."""
     found: dict[int, Candidate] = {}
     for raw in ev.identifiers:
         for hit in find_by_identifier(conn, raw, ev.country):
             found.setdefault(hit.company_id, Candidate({}, 0.0, {})).features.setdefault(
                 "identifiers", []).append({"type": hit.kind, "value": hit.value})
-    words = query_words(ev.name or "")
+    intent = parse(ev.name or "")
+    words = list(intent.words)
     if words:
-        ids = backend.candidates(conn, "companies", QueryWords(tuple(words), loose=True), Filters(ev.country), 100)
-        for cid in ids:
+        asked = asked_words(intent, words, loose=True)
+        prefer = () if ev.country else intent.prefer
+        for cid in backend.candidates(conn, "companies", asked, Filters(ev.country, prefer=prefer), 100):
             found.setdefault(cid, Candidate({}, 0.0, {}))
     # score on the few columns it needs, then read whole rows for the ones returned
-    light = {int(r.id): r._mapping for r in db.light_by_ids(conn, list(found))}
-    out = []
+    light = {int(r.id): r for r in rows.ranking_rows(conn, list(found))}
+    scored: list[tuple[Judged, Any]] = []
     for cid, cand in found.items():
-        if cid not in light or (ev.country and light[cid]["country"] != ev.country):
+        if cid not in light or (ev.country and light[cid].country != ev.country):
             continue
-        cand.row = light[cid]
-        _score(cand, words, ev)
-        out.append(cand)
-    out.sort(key=lambda c: (-c.score, c.row["status"] != "active", len(c.row["name_norm"] or ""), c.row["id"]))
-    rows = db.companies_by_ids(conn, [int(c.row["id"]) for c in out[:limit]])
-    for cand in out[:limit]:
-        cand.row = rows[int(cand.row["id"])]
-    return out[:limit]
+        cand.row = light[cid]._mapping
+        _score(cand, intent, words, light[cid], ev)
+        scored.append((Judged(cand.score, NameScore(cand.score, 0, 0, False)), light[cid]))
+    ordered = order(scored, conn, limit)
+    out = [found[int(r.id)] for _, r, _ in ordered[:limit]]
+    full = db.companies_by_ids(conn, [int(c.row["id"]) for c in out])
+    for cand, (_, _, prominence) in zip(out, ordered, strict=False):
+        cand.row = full[int(cand.row["id"])]
+        cand.prominence = prominence
+    return out
 
 
-def _score(cand: Candidate, words: list[str], ev: Evidence) -> None:
+def _score(cand: Candidate, intent: QueryIntent, words: list[str], row: Any, ev: Evidence) -> None:
     f = cand.features
-    place = set(tokens(" ".join(filter(None, (cand.row["address_norm"], cand.row["city"])))))
-    name_words = (cand.row["name_norm"] or "").split()
-    # query words that name the candidate's town rather than the company ("Slovnaft Bratislava")
-    located = [w for w in words if len(w) >= 4 and w not in name_words
-               and any(word_similarity(w, p) >= LOCATION_SIM for p in place)]
-    core = [w for w in words if w not in located] or words
+    place = set(tokens(" ".join(filter(None, (row.address_norm, row.city)))))
+    penalty = 0.0
+    located: tuple[str, ...] = ()
     if words:
-        f["name"] = name_score(core, name_words).score
+        # country words, town words ("Slovnaft Bratislava") and the legal form, as search weighs them
+        judged = judge_row(intent, words, row)
+        f["name"] = judged.name.score
+        penalty = round(judged.name.score - judged.score, 4)
+        located = judged.located
+        if judged.form is not None:
+            f["legal_form"] = 1.0 if judged.form_spelling else 0.99 if judged.form else 0.0
+        if judged.country is not None and not ev.country:
+            f["country"] = judged.country
     if ev.location:
         loc = normalise_address(ev.location).split()
         hits = sum(any(word_similarity(w, p) >= LOCATION_SIM for p in place) for w in loc)
@@ -106,7 +118,7 @@ def _score(cand: Candidate, words: list[str], ev: Evidence) -> None:
         f["location"] = 1.0
     if ev.country:
         f["country"] = True
-    cand.score = _combine(f)
+    cand.score = round(max(_combine(f) - (0.0 if f.get("identifiers") else penalty), 0.0), 4)
 
 
 def _combine(f: dict[str, Any]) -> float:
@@ -142,7 +154,13 @@ def reasons(cand: Candidate) -> list[dict[str, Any]]:
     if cand.features.get("location"):
         out.append({"feature": "location", "value": cand.row["city"] or cand.row["address_text"],
                     "score": cand.features["location"]})
-    if cand.features.get("country"):
-        out.append({"feature": "country", "value": cand.row["country"], "score": 1.0})
+    if "legal_form" in cand.features:
+        out.append({"feature": "legalForm", "value": cand.row["legal_form_name"] or cand.row["legal_form"],
+                    "score": cand.features["legal_form"]})
+    if "country" in cand.features:
+        out.append({"feature": "country", "value": cand.row["country"],
+                    "score": 1.0 if cand.features["country"] else 0.0})
+    if cand.prominence is not None:
+        out.append(cand.prominence.as_reason())
     return out
 

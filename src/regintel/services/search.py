@@ -13,8 +13,10 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.db import search as db
-from regintel.domain.matching import NameScore, highlight, name_score
-from regintel.domain.names import normalise_address, normalise_name, normalise_query
+from regintel.domain.matching import Candidate, Judged, NameScore, Prominence, highlight, judge, name_score
+from regintel.domain.name_query import QueryIntent, name_form_keys, name_raw_forms, parse
+from regintel.domain.names import normalise_address, normalise_name, split_name_forms, tokens
+from regintel.search import rows
 from regintel.search.base import Filters, QueryWords, SearchBackend
 from regintel.services.identify import find_by_identifier
 
@@ -27,6 +29,26 @@ class Ranked:
     row: Mapping[str, Any]
     score: NameScore
     via: str = "name"  # name | national_id | vat | lei | tax_id
+    judged: Judged | None = None
+    prominence: Prominence | None = None
+
+    def reasons(self, intent: QueryIntent | None = None) -> list[dict[str, Any]]:
+        """What decided the place of this result, in the words `resolve` uses."""
+        if self.via != "name":
+            return [{"feature": f"identifier:{self.via}", "value": self.row["national_id"], "score": 1.0}]
+        j = self.judged
+        out: list[dict[str, Any]] = [{"feature": "name", "value": self.row["name"], "score": self.score.score
+                                      if j is None else j.name.score}]
+        if j is not None and j.form is not None:
+            out.append({"feature": "legalForm", "value": intent.form_text if intent else None,
+                        "score": 1.0 if j.form_spelling else 0.99 if j.form else 0.0})
+        if j is not None and j.country is not None:
+            out.append({"feature": "country", "value": self.row["country"], "score": 1.0 if j.country else 0.0})
+        if j is not None and j.located:
+            out.append({"feature": "location", "value": self.row["city"], "score": 1.0})
+        if self.prominence is not None:
+            out.append(self.prominence.as_reason())
+        return out
 
 
 def query_words(q: str, prefix: bool = False, normalise: Callable[[str], str] = normalise_name) -> list[str]:
@@ -38,31 +60,102 @@ def query_words(q: str, prefix: bool = False, normalise: Callable[[str], str] = 
     return words
 
 
+def intent_words(intent: QueryIntent, prefix: bool = False) -> list[str]:
+    """The name words of a parsed query; in prefix mode without a lone trailing letter."""
+    words = list(intent.words)
+    if prefix and len(words) > 1 and len(words[-1]) == 1:
+        words = words[:-1]
+    return words
+
+
+def asked_words(intent: QueryIntent, words: list[str], prefix: bool = False, loose: bool = False) -> QueryWords:
+    """What the index is asked: the name words, with the country words optional when others remain,
+    and the typed legal forms (keys and ELF codes)."""
+    optional = tuple(w for w in words if w in intent.country_words)
+    required = tuple(w for w in words if w not in intent.country_words) or tuple(words)
+    if set(optional) <= set(required):
+        optional = ()
+    forms = tuple(sorted(intent.forms)) + tuple(f"code:{c}" for c in sorted(intent.form_codes))
+    return QueryWords(required, prefix, loose, optional, forms)
+
+
+def candidate(row: Any) -> Candidate:
+    """What `domain.matching.judge` reads of a company row (`search.rows.ranking_rows`)."""
+    name = row.name or ""
+    place = frozenset(tokens(" ".join(filter(None, (row.address_norm, row.city)))))
+    return Candidate(split_name_forms((row.name_norm or "").split())[0], name_form_keys(name),
+                     name_raw_forms(name), row.legal_form, row.country, place)
+
+
+def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = False) -> Judged:
+    core = [w for w in words if w not in intent.country_words] or words
+    cand = candidate(row)
+    judged = judge(words, core, set(intent.country_words), intent.countries, intent.forms, intent.raw_forms,
+                   intent.form_codes, cand, prefix)
+    if intent.alt_words:  # the legal form the query starts with may be part of the name ("SAS Institute")
+        alt = list(intent.alt_words)
+        other = judge(alt, alt, set(), frozenset(), frozenset(), frozenset(), frozenset(), cand, prefix)
+        if other.score > judged.score:
+            return other
+    return judged
+
+
+def order(judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int) -> list[tuple[Judged, Any, Prominence]]:
+    """Best score first; among equal scores the more prominent company (`Prominence`), then the
+    shorter name and the id. Revenue and sources are read for the scores that tie within the first
+    `top` only."""
+    def key(item: tuple[Judged, Any, Prominence]) -> tuple[Any, ...]:
+        j, row, p = item
+        return (-j.score, p.key(), len(row.name_norm or ""), int(row.id))
+
+    items = [(j, row, _prominence(row)) for j, row in judged]
+    items.sort(key=key)
+    window = {j.score for j, _, _ in items[:top]}
+    counts: dict[float, int] = {}
+    for j, _, _ in items:
+        counts[j.score] = counts.get(j.score, 0) + 1
+    tied = [row for j, row, _ in items if j.score in window and counts[j.score] > 1][:MAX_TIED]
+    if tied:
+        extras = rows.prominence_extras(conn, [int(r.id) for r in tied])
+        items = [(j, row, _prominence(row, extras.get(int(row.id)))) for j, row, _ in items]
+        items.sort(key=key)
+    return items
+
+
+MAX_TIED = 400  # namesakes whose revenue and sources are read to order them
+
+
+def _prominence(row: Any, extras: tuple[float | None, int] | None = None) -> Prominence:
+    founded = row.founded_on
+    return Prominence(row.status == "active", row.employees, extras[0] if extras else None,
+                      founded.isoformat() if hasattr(founded, "isoformat") else founded,
+                      extras[1] if extras else 0)
+
+
 def rank_companies(conn: Connection, backend: SearchBackend, q: str, *, country: str | None = None,
                    active_only: bool = False, prefix: bool = False, limit: int = 20,
-                   candidates: int = CANDIDATES, min_score: float = MIN_SCORE) -> list[Ranked]:
-    """Companies for `q`, best first: identifier matches, then names by similarity."""
+                   candidates: int = CANDIDATES, min_score: float = MIN_SCORE,
+                   intent: QueryIntent | None = None) -> list[Ranked]:
+    """Companies for `q`, best first: identifier matches, then names by similarity, legal form and
+    country as the query says them (`domain.name_query`), namesakes by prominence."""
     found = [Ranked(row, NameScore(1.0, 1.0, 1.0, True), hit.kind)
              for hit, row in _identifier_rows(conn, q, country, active_only)]
-    words = query_words(q, prefix)
+    intent = intent or parse(q)
+    words = intent_words(intent, prefix)
     if words:
-        # The index is asked without the legal-form spellings that stored names keep ("I.K.E."): their
-        # letters match nearly every name of a market. Scoring still sees them, so among namesakes the
-        # one of the typed form comes first.
-        asked = QueryWords(tuple(query_words(q, prefix, normalise_query)), prefix)
-        ids = backend.candidates(conn, "companies", asked, Filters(country, active_only), max(candidates, limit))
+        asked = asked_words(intent, words, prefix)
+        filters = Filters(country, active_only, () if country else intent.prefer)
+        ids = backend.candidates(conn, "companies", asked, filters, max(candidates, limit))
         seen = {int(r.row["id"]) for r in found}
-        scored = [(name_score(words, (c.name_norm or "").split(), prefix), c) for c in
-                  db.light_by_ids(conn, [i for i in ids if i not in seen])]
-        scored = sorted(((s, c) for s, c in scored if s.score >= min_score), key=_order)[:limit - len(found)]
-        rows = db.companies_by_ids(conn, [int(c.id) for _, c in scored])
-        found += [Ranked(rows[int(c.id)], s) for s, c in scored if int(c.id) in rows]
+        judged = [(judge_row(intent, words, r, prefix), r) for r in rows.ranking_rows(conn, [i for i in ids if i not in seen])]
+        best = order([(j, r) for j, r in judged if j.score >= min_score], conn, limit)[:limit - len(found)]
+        full = db.companies_by_ids(conn, [int(r.id) for _, r, _ in best])
+        found += [Ranked(full[int(r.id)], _as_name_score(j), "name", j, p) for j, r, p in best if int(r.id) in full]
     return found[:limit]
 
 
-def _order(sc: tuple[NameScore, Any]) -> tuple[float, bool, int, int]:
-    score, c = sc
-    return (-score.score, c.status != "active", len(c.name_norm or ""), int(c.id))
+def _as_name_score(j: Judged) -> NameScore:
+    return NameScore(j.score, j.name.words, j.name.coverage, j.name.exact)
 
 
 def _identifier_rows(conn: Connection, q: str, country: str | None, active_only: bool) -> list[tuple[Any, Any]]:
@@ -91,10 +184,11 @@ def address_text(row: Mapping[str, Any]) -> str | None:
 
 def search(conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int,
            page: int) -> tuple[list[dict[str, Any]], int]:
-    """Ranked matches with their score; returns (page of items, total matches found)."""
+    """Ranked matches with their score and reasons; returns (page of items, total matches found)."""
+    intent = parse(q)
     ranked = rank_companies(conn, backend, q, country=country, limit=page * limit,
-                            candidates=max(CANDIDATES, page * limit))
-    items = [summary(r.row) | {"score": r.score.score, "matchedBy": r.via}
+                            candidates=max(CANDIDATES, page * limit), intent=intent)
+    items = [summary(r.row) | {"score": r.score.score, "matchedBy": r.via, "reasons": r.reasons(intent)}
              for r in ranked[(page - 1) * limit:page * limit]]
     return items, len(ranked)
 
@@ -102,10 +196,12 @@ def search(conn: Connection, backend: SearchBackend, q: str, country: str | None
 def autocomplete(conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int,
                  active_only: bool) -> list[dict[str, Any]]:
     """Prefix-aware, typo-tolerant suggestions with `<mark>` highlights (name HTML-escaped)."""
-    words = query_words(q, prefix=True)
+    intent = parse(q)
+    words = intent_words(intent, prefix=True)
     ranked = rank_companies(conn, backend, q, country=country, active_only=active_only, prefix=True,
-                            limit=limit, candidates=100)
-    return [summary(r.row) | {"score": r.score.score, "highlight": _highlight(r, words)} for r in ranked]
+                            limit=limit, candidates=100, intent=intent)
+    return [summary(r.row) | {"score": r.score.score, "highlight": _highlight(r, words),
+                              "reasons": r.reasons(intent)} for r in ranked]
 
 
 def _highlight(r: Ranked, words: Sequence[str]) -> str:
@@ -113,7 +209,7 @@ def _highlight(r: Ranked, words: Sequence[str]) -> str:
         from html import escape
 
         return f"<mark>{escape(str(r.row['name']))}</mark>"
-    return highlight(str(r.row["name"]), list(words), prefix=True)
+    return highlight(str(r.row["name"]), list(words), prefix=True, form=bool(r.judged and r.judged.form))
 
 
 def public_autocomplete(conn: Connection, backend: SearchBackend, q: str, country: str | None,

@@ -10,6 +10,7 @@ from typing import Any
 from regintel.areas.ownership import queries as q
 from regintel.areas.ownership.entities import Ctx, company, company_id, gleif_share, holder
 from regintel.areas.ownership.schemas import (
+    Band,
     Entity,
     Graph,
     GraphEdge,
@@ -18,7 +19,7 @@ from regintel.areas.ownership.schemas import (
     NetworkLink,
     SharedPerson,
 )
-from regintel.domain.ownership import cycle_components
+from regintel.domain.ownership import bands, cycle_components
 
 Row = Mapping[str, Any]
 OWNING = ("shareholder", "beneficial_owner", "ownership")
@@ -45,7 +46,7 @@ class Builder:
         return True
 
     def edge(self, source: str, target: str, kind: str, share: float | None, since: date | None,
-             until: date | None, src: str) -> None:
+             until: date | None, src: str, natures: list[str] | None = None) -> None:
         key = (source, target, kind)
         old = self.edges.get(key)
         if old is not None:
@@ -54,7 +55,9 @@ class Builder:
             old.sharePct = old.sharePct if old.sharePct is not None else share
             return
         self.edges[key] = GraphEdge(source=source, target=target, type=kind, sharePct=share, since=since,
-                                    until=until, active=self.ctx.active(until), inCycle=False, sources=[src])
+                                    until=until, active=self.ctx.active(until), inCycle=False, sources=[src],
+                                    bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper)  # type: ignore[arg-type]
+                                           for b in bands(natures)])
 
     def role(self, r: Row, company_entity: Entity, depth: int, holder_side_new: bool) -> None:
         """A role row: the holder joins (at `depth` when it is the new side) and the edge is drawn."""
@@ -62,7 +65,8 @@ class Builder:
         new = held if holder_side_new else company_entity
         if not self.node(new, depth):
             return
-        self.edge(held.id, company_entity.id, r["role"], r["share_pct"], r["since"], r["until"], r["source"])
+        self.edge(held.id, company_entity.id, r["role"], r["share_pct"], r["since"], r["until"], r["source"],
+                  r["natures_of_control"])
         if r["person_id"] is not None:
             self.people.setdefault(int(r["person_id"]), held.id)
         if r["holder_company_id"] is not None:

@@ -4,15 +4,16 @@ takes `purpose`: without one, a person's birth date, nationality and residence s
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from regintel.api.deps import ApiKey, AppSettings, DbConn
-from regintel.api.envelope import Envelope, ok
+from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.ownership import exports
+from regintel.areas.ownership import exports, standards
 from regintel.areas.ownership import graph as graph_svc
 from regintel.areas.ownership import links as links_svc
 from regintel.areas.ownership import relations as relations_svc
@@ -239,3 +240,30 @@ def maltego_officers(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings
 def maltego_owners(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings, country: Country = None,
                    purpose: Purpose = None, include_ended: IncludeEnded = False) -> Response:
     return _xml(exports.maltego(exports.owners(_relations(conn, settings, ico, country, purpose, include_ended))))
+
+
+@router.get("/{ico}/ftm", summary="Neighbourhood as FollowTheMoney entities", response_class=StreamingResponse,
+            responses={200: {"content": {"application/x-ndjson": {}}, "description": "One FtM entity per line"}},
+            description="The `/graph` neighbourhood (`depth`, `limit`) as FollowTheMoney entities, one JSON "
+            "object per line: `Company`, `Person`, `LegalEntity`, and `Ownership` / `Directorship` entities "
+            "linking them, ids `regintel-<entity id>`. Built with the `followthemoney` model, so every value "
+            "is cleaned by its property type; loads into Aleph, yente or nomenklatura as it is." + PERSONS)
+def ftm(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings, country: Country = None,
+        purpose: Purpose = None, depth: ExportDepth = 2, limit: ExportLimit = 500) -> StreamingResponse:
+    row, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
+    return StreamingResponse(standards.ndjson(standards.ftm(graph)), media_type="application/x-ndjson",
+                             headers={"Content-Disposition": f'attachment; filename="{row["country"]}-'
+                                      f'{row["national_id"]}-ftm.ndjson"'})
+
+
+@router.get("/{ico}/bods", summary="Neighbourhood as a BODS 0.4 package", response_class=Response,
+            responses={200: {"content": {"application/json": {}}, "description": "A JSON array of BODS 0.4 "
+                                                                                  "statements"}},
+            description="The `/graph` neighbourhood (`depth`, `limit`) as a Beneficial Ownership Data Standard "
+            "0.4 package: entity, person and relationship statements with the company as declaration subject. "
+            "Record ids are the API's entity ids; statement ids are content hashes, so an unchanged record keeps "
+            "its statement id. The body is the bare statement array (no envelope), as BODS tools expect." + PERSONS)
+def bods(ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings, country: Country = None,
+         purpose: Purpose = None, depth: ExportDepth = 2, limit: ExportLimit = 500) -> Response:
+    _, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
+    return Response(dumps(standards.bods(graph, date.today())), media_type="application/json")

@@ -159,6 +159,7 @@ class GraphEdge(BaseModel):
     active: bool
     inCycle: bool = Field(description="Both ends on the same ownership loop")
     sources: list[str]
+    bands: list[Band] = Field(default_factory=list, description="Published share and vote bands (UK PSC)")
 
 
 class Graph(BaseModel):

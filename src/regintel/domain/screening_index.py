@@ -17,6 +17,11 @@ from regintel.domain.screening import Candidate, Match, Subject, phonetic, score
 
 COMMON = 5_000
 PHONETIC_SHARE = 0.8  # a phonetic-code posting counts this much of an exact token's
+TYPO_SHARE = 0.7  # and a token one edit away this much
+
+
+def deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))} if len(word) >= 4 else set()
 
 
 class ScreeningIndex:
@@ -32,6 +37,12 @@ class ScreeningIndex:
             for code in {phonetic(w) for w in words} - {""}:
                 self._codes.setdefault(code, []).append(cand.entry_id)
         self._n = max(1, len(self.entries))
+        # One-deletion neighbourhood of every token of 4+ letters (SymSpell): a typo in a single-word
+        # name still finds its candidates.
+        self._deletes: dict[str, list[str]] = {}
+        for word in self._tokens:
+            for variant in deletions(word):
+                self._deletes.setdefault(variant, []).append(word)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -46,6 +57,9 @@ class ScreeningIndex:
             exact = self._tokens.get(token)
             if exact:
                 lists.append((exact, self._idf(exact)))
+            for near in self._near(token):
+                postings = self._tokens[near]
+                lists.append((postings, self._idf(postings) * TYPO_SHARE))
             code = phonetic(token)
             sounds = self._codes.get(code) if code else None
             if sounds:
@@ -63,7 +77,19 @@ class ScreeningIndex:
                 weights[entry_id] += idf
         return [e for e, _ in heapq.nlargest(limit, weights.items(), key=lambda kv: kv[1])]
 
-    def screen(self, subject: Subject, threshold: float, limit: int = 10, pool: int = 50) -> list[Match]:
+    def _near(self, token: str) -> set[str]:
+        """Index tokens one edit (deletion, insertion, substitution, or a transposition) away."""
+        if len(token) < 4:
+            return set()
+        found = set(self._deletes.get(token, ()))
+        for variant in deletions(token):
+            if variant in self._tokens:
+                found.add(variant)
+            found.update(self._deletes.get(variant, ()))
+        found.discard(token)
+        return found
+
+    def screen(self, subject: Subject, threshold: float, limit: int = 10, pool: int = 100) -> list[Match]:
         """Matches at or above `threshold`, best first (ties by entry id)."""
         found = []
         for entry_id in self.candidates(subject.tokens, pool):

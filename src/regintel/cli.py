@@ -27,25 +27,50 @@ console = Console()
 
 
 @app.command()
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
+def serve(host: str = "127.0.0.1", port: int = 8000,
+          workers: Annotated[int | None, typer.Option(help="API processes; default REGINTEL_WORKERS, else one "
+                                                      "per CPU core")] = None,
           reload: bool = False, log_level: str | None = None) -> None:
     """Serve the API with uvicorn (upgrades the schema first unless REGINTEL_AUTO_MIGRATE=0). The log
     level defaults to REGINTEL_LOG_LEVEL; requests are logged at INFO by `regintel.access`, with any
     `api_key` parameter masked (uvicorn's own access log, which would print keys, is off)."""
+    import shutil
+    import socket
+    import tempfile
+
     import uvicorn
 
     from regintel.db.migrate import upgrade
     from regintel.db.seed import seed_reference_data
 
     settings = load_settings()
+    workers = 1 if reload else (workers or settings.workers or os.cpu_count() or 1)
+    try:  # a busy port, said plainly before any worker starts (uvicorn would exit with code 3)
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        console.print(f"[red]cannot listen on {host}:{port}: {exc.strerror}; is another server running "
+                      "there? Choose another with --port")
+        raise typer.Exit(2) from None
     if settings.auto_migrate:
         engine = make_engine(settings.database_url, pool=False)
         upgrade(engine)
         seed_reference_data(engine)
     level = (log_level or settings.log_level).lower()
     os.environ["REGINTEL_LOG_LEVEL"] = level.upper()  # read by each worker process in regintel.api.asgi
-    uvicorn.run("regintel.api.asgi:app", host=host, port=port, workers=workers, reload=reload,
-                log_level=level, access_log=False, proxy_headers=settings.trust_forwarded_for)
+    if workers > 1:  # Prometheus figures summed over the worker processes (api/metrics.py)
+        metrics_dir = tempfile.mkdtemp(prefix="regintel-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    console.print(f"regintel on http://{shown}:{port} with {workers} worker process(es): interactive docs at "
+                  f"http://{shown}:{port}/api/v1/public/swagger; most operations need a key "
+                  "(`regintel keys create --name me`)", soft_wrap=True)
+    try:
+        uvicorn.run("regintel.api.asgi:app", host=host, port=port, workers=workers, reload=reload,
+                    log_level=level, access_log=False, proxy_headers=settings.trust_forwarded_for)
+    finally:
+        if workers > 1:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 @db_app.command("upgrade")

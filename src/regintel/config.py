@@ -65,6 +65,8 @@ class Settings(BaseSettings):
     environment: Literal["development", "production"] = Field(default="development")
     log_level: str = Field(default="INFO", description="Python log level of `serve` and `worker` (DEBUG, INFO, "
                            "WARNING, ERROR); INFO includes the access log of every request.")
+    log_format: Literal["text", "json"] = Field(default="text", description="`json`: one JSON object per log "
+                                                "line, with `request_id` and the access fields as keys.")
     plans: dict[str, Plan] = Field(default_factory=lambda: dict(DEFAULT_PLANS),
                                    description="Plans as JSON: name → {title, rate_per_minute, "
                                    "monthly_quota | budget + duration_days}.")

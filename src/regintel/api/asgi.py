@@ -3,11 +3,10 @@
 Each worker process sets up logging itself (REGINTEL_LOG_LEVEL): `regintel.access` logs every
 request at INFO."""
 
-import logging
-
+from regintel import logs
 from regintel.api.app import create_app
 from regintel.config import load_settings
 
 settings = load_settings()
-logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+logs.setup(settings.log_level, settings.log_format)
 app = create_app(settings)

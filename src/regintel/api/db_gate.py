@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 
+from regintel.api.metrics import DB_IN_USE, DB_WAITING, SHED
 from regintel.errors import Overloaded
 
 
@@ -40,17 +41,22 @@ class DbGate:
             await sem.acquire()  # free permit: returns without suspending
         else:
             self.waiting += 1
+            DB_WAITING.inc()
             try:
                 await asyncio.wait_for(sem.acquire(), self.wait_seconds)
             except TimeoutError:
                 self.shed += 1
+                SHED.labels("database").inc()
                 raise Overloaded(f"All {self.size} database connections of this process stayed busy for "
                                  f"{self.wait_seconds:g} s; try again shortly",
                                  headers={"Retry-After": "1"}) from None
             finally:
                 self.waiting -= 1
+                DB_WAITING.dec()
         self.in_use += 1
+        DB_IN_USE.inc()
 
     def release(self) -> None:
         self.in_use -= 1
+        DB_IN_USE.dec()
         self._sem.release()

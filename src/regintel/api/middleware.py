@@ -12,6 +12,7 @@ from typing import Any
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from regintel.api import metrics
 from regintel.api.db_gate import DbGate
 from regintel.api.envelope import error_response
 
@@ -71,6 +72,7 @@ class RequestContext:
         started = False
         status = 500
         if self.inflight >= self.max_inflight:
+            metrics.SHED.labels("in_flight").inc()
             response = error_response(rid, 503, "OVERLOADED", f"This process is serving {self.inflight} "
                                       "requests already; try again shortly", headers={"Retry-After": "1"})
             status = 503
@@ -78,6 +80,7 @@ class RequestContext:
             _log_access(scope, status, rid, state["started"])
             return
         self.inflight += 1
+        metrics.INFLIGHT.inc()
 
         async def send_wrapper(message: Message) -> None:
             nonlocal started, status
@@ -102,7 +105,11 @@ class RequestContext:
             await response(scope, receive, send_wrapper)
         finally:
             self.inflight -= 1
+            metrics.INFLIGHT.dec()
             await self._close(state["close_after"])
+            route = scope.get("route")
+            metrics.observe(getattr(route, "path_format", "unmatched"), scope.get("method", ""), status,
+                            time.perf_counter() - state["started"])
             if access_log.isEnabledFor(logging.INFO):
                 _log_access(scope, status, rid, state["started"])
 
@@ -116,8 +123,10 @@ def _log_access(scope: Scope, status: int, rid: str, started: float) -> None:
     query = scope.get("query_string", b"").decode("latin-1")
     target = scope.get("path", "") + ("?" + _SECRET_PARAM.sub(r"\1***", query) if query else "")
     client = scope.get("client") or ("-", 0)
-    access_log.info('%s "%s %s" %d %.1fms id=%s', client[0], scope.get("method", ""), target, status,
-                    (time.perf_counter() - started) * 1000, rid)
+    ms = (time.perf_counter() - started) * 1000
+    access_log.info('%s "%s %s" %d %.1fms id=%s', client[0], scope.get("method", ""), target, status, ms, rid,
+                    extra={"request_id": rid, "client": client[0], "method": scope.get("method", ""),
+                           "target": target, "status": status, "duration_ms": round(ms, 1)})
 
 
 def _incoming_id(scope: Scope) -> str | None:

@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from regintel.api.deps import PublicLimit
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.db.migrate import current_revision, head_revision
+from regintel.db.migrate import applied_revision, code_head
 from regintel.db.schema import import_runs, worker_heartbeats
 
 router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute)
@@ -45,12 +45,12 @@ def status(request: Request) -> Response:
             imports = [{"source": r["source"], "status": r["status"], "started_at": r["started_at"],
                         "finished_at": r["finished_at"], "stats": r["stats"]} for r in rows]
             beat = conn.execute(select(func.max(worker_heartbeats.c.beat_at))).scalar()
+            database["schema_version"] = applied_revision(conn)
         database["reachable"] = True
-        database["schema_version"] = current_revision(engine)
     except SQLAlchemyError as exc:
         database.update(reachable=False, error=type(exc).__name__)
         beat = None
-    database["schema_head"] = head_revision()
+    database["schema_head"] = code_head()
     if beat is not None:
         beat = beat.replace(tzinfo=UTC) if beat.tzinfo is None else beat
         worker = {"alive": datetime.now(UTC) - beat < WORKER_STALE_AFTER, "last_heartbeat": beat}

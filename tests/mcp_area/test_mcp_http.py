@@ -111,7 +111,7 @@ def error_of(result: Any) -> dict[str, Any]:
     return error  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize(("name", "args", "code"), [
+BAD_CALLS = [
     ("get_company", {"national_id": "00000000"}, "NOT_FOUND"),
     ("get_company", {"national_id": "12345678", "country": "sk"}, "VALIDATION_ERROR"),  # check digit
     ("get_company", {"national_id": SLOVNAFT, "countryy": "sk"}, "VALIDATION_ERROR"),  # unknown argument
@@ -132,10 +132,14 @@ def error_of(result: Any) -> dict[str, Any]:
     ("resolve_company", {"q": "Qqqqxxyz Zzzwww"}, "NOT_FOUND"),
     ("stats_breakdown", {"by": "shoe_size"}, "VALIDATION_ERROR"),
     ("data_sources", {"category": "'; drop table companies; --"}, "VALIDATION_ERROR"),
-])
-def test_bad_arguments_are_tool_errors_with_rest_codes(server, api_key, data, name, args, code):
-    (result,) = calls(server, api_key, (name, args))
-    assert error_of(result)["code"] == code
+]
+
+
+def test_bad_arguments_are_tool_errors_with_rest_codes(server, api_key, data):
+    """One session through all of them: an error never ends the session."""
+    results = calls(server, api_key, *((name, args) for name, args, _ in BAD_CALLS))
+    assert [(name, error_of(r)["code"]) for (name, _, _), r in zip(BAD_CALLS, results, strict=True)] == [
+        (name, code) for name, _, code in BAD_CALLS]
 
 
 def test_ambiguous_identifier_lists_candidates_and_session_survives_errors(server, api_key, engine, data):

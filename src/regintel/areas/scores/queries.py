@@ -18,6 +18,7 @@ from regintel.db.schema import (
     insolvency_events,
     latest_financials,
 )
+from regintel.db.sql_hints import Common
 
 FIGURES = (latest_financials.c.currency, latest_financials.c.revenue, latest_financials.c.profit,
            latest_financials.c.total_assets, latest_financials.c.equity, latest_financials.c.liabilities,
@@ -44,8 +45,8 @@ def peer_rows(conn: Connection, country: str, nace_range: tuple[str, str],
     c = companies
     stmt = (select(c.c.id, c.c.size_class, c.c.employees, *FIGURES)
             .join(latest_financials, latest_financials.c.company_id == c.c.id)
-            .where(NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], c.c.country == country,
-                   c.c.status == "active", latest_financials.c.currency == currency))
+            .where(NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], Common(c.c.country == country),
+                   Common(c.c.status == "active"), latest_financials.c.currency == currency))
     return list(conn.execute(stmt).mappings())
 
 
@@ -72,10 +73,11 @@ def similar_candidates(conn: Connection, nace_range: tuple[str, str], country: s
     """Active companies in a NACE digit range (of one country or region) that pass the `size` test,
     neither in bankruptcy nor in liquidation (no longer competing)."""
     c = companies
-    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], c.c.status == "active", size,
+    # A country and the active status hold most rows: the NACE range leads (its index carries both).
+    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], Common(c.c.status == "active"), size,
             c.c.in_bankruptcy == false(), c.c.in_liquidation == false()]
     if country is not None:
-        cond.append(c.c.country == country)
+        cond.append(Common(c.c.country == country))
     if region is not None:
         cond.append(c.c.nuts3 == region)
     stmt = (select(c.c.id, c.c.country, c.c.national_id, c.c.name, c.c.nace_primary, c.c.nuts3, c.c.city,

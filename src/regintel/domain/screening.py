@@ -231,10 +231,17 @@ def _schema_mismatch(query: str | None, listed: str) -> bool:
     return (query == "person") != (listed == "person")
 
 
-def score(subject: Subject, cand: Candidate) -> Match:
-    """The match of `subject` against one listed entry: its best name, then the other evidence."""
+def shares_a_key(listed: ListedName, keys: frozenset[str]) -> bool:
+    return any(t in keys or ("#" + phonetic(t)) in keys or ("~" + skeleton(t)) in keys for t in listed.tokens)
+
+
+def score(subject: Subject, cand: Candidate, keys: frozenset[str] | None = None) -> Match:
+    """The match of `subject` against one listed entry: its best name, then the other evidence. With
+    `keys` (from the index), names sharing none of them with the query are not compared."""
     best: tuple[float, dict[str, float], ListedName] | None = None
     for listed in cand.names:
+        if keys is not None and len(cand.names) > 1 and not shares_a_key(listed, keys):
+            continue
         values = name_features(subject.tokens, listed.tokens)
         rank = name_score(values) + (WEIGHTS["weak_alias"] if listed.kind == "weak" else 0.0)
         if best is None or rank > best[0]:

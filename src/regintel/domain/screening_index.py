@@ -13,11 +13,12 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
-from regintel.domain.screening import Candidate, Match, Subject, phonetic, score
+from regintel.domain.screening import Candidate, Match, Subject, phonetic, score, skeleton
 
 COMMON = 5_000
 PHONETIC_SHARE = 0.8  # a phonetic-code posting counts this much of an exact token's
 TYPO_SHARE = 0.7  # and a token one edit away this much
+WEAK_SHARE = 0.35  # candidates sharing less than this share of the best candidate's weight are not scored
 
 
 def deletions(word: str) -> set[str]:
@@ -75,7 +76,19 @@ class ScreeningIndex:
         for postings, idf in lists:
             for entry_id in postings:
                 weights[entry_id] += idf
-        return [e for e, _ in heapq.nlargest(limit, weights.items(), key=lambda kv: kv[1])]
+        best = heapq.nlargest(limit, weights.items(), key=lambda kv: kv[1])
+        floor = best[0][1] * WEAK_SHARE if best else 0.0
+        return [e for e, w in best if w >= floor]
+
+    def _keys(self, tokens: tuple[str, ...]) -> frozenset[str]:
+        """What a listed name must share with the query to be compared in full: a token, a token one
+        edit away, a metaphone code or a transliteration skeleton."""
+        keys = set(tokens)
+        for token in tokens:
+            keys |= self._near(token)
+        keys |= {"#" + c for t in tokens if (c := phonetic(t))}
+        keys |= {"~" + skeleton(t) for t in tokens}
+        return frozenset(keys)
 
     def _near(self, token: str) -> set[str]:
         """Index tokens one edit (deletion, insertion, substitution, or a transposition) away."""
@@ -92,8 +105,9 @@ class ScreeningIndex:
     def screen(self, subject: Subject, threshold: float, limit: int = 10, pool: int = 100) -> list[Match]:
         """Matches at or above `threshold`, best first (ties by entry id)."""
         found = []
+        keys = self._keys(subject.tokens)
         for entry_id in self.candidates(subject.tokens, pool):
-            match = score(subject, self.entries[entry_id])
+            match = score(subject, self.entries[entry_id], keys)
             if match.score >= threshold:
                 found.append(match)
         found.sort(key=lambda m: (-m.score, m.entry_id))

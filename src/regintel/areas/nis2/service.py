@@ -62,7 +62,7 @@ def _amount(row: Mapping[str, Any], column: str) -> tuple[Interval, dict[str, An
     conv = fx.conversion(currency)
     if conv is None:
         return Interval(), detail | {"eur": None, "note": f"no EUR rate for {currency} in the rule set's table"}
-    eur = fx.to_eur(amount, currency)
+    eur = amount if conv.currency == "EUR" else fx.to_eur(amount, currency)
     assert eur is not None
     if conv.currency != "EUR":
         detail |= {"rate_per_eur": conv.rate, "rate_date": conv.rate_date, "rate_source": conv.source}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cache
 
 RATES_DATE = "2024-12-31"
 RATES_SOURCE = "European Central Bank, euro foreign exchange reference rates of 31 December 2024"
@@ -42,7 +43,11 @@ class Conversion:
 
 
 def conversion(currency: str | None) -> Conversion | None:
-    code = (currency or "").strip().upper()
+    return _conversion((currency or "").strip().upper())
+
+
+@cache
+def _conversion(code: str) -> Conversion | None:
     rate = EUR_RATES.get(code)
     return None if rate is None else Conversion(code, rate, RATES_DATE, RATES_SOURCE)
 

@@ -53,31 +53,31 @@ def peers(conn: Connection, company: Row) -> dict[str, Any]:
     latest = queries.latest_statement(conn, company["id"])
     digits = nace.digits(company["nace_primary"])
     size = _size({**company, "statement_employees": latest["statement_employees"] if latest else None})
-    reason = ("no financial statement on record" if latest is None else "no NACE code on record" if digits is None
-              else "no headcount or size class on record" if size is None else None)
-    if reason is not None:
+    if latest is None or digits is None or size is None:
+        reason = ("no financial statement on record" if latest is None else "no NACE code on record"
+                  if digits is None else "no headcount or size class on record")
         return {"group": None, "statement_year": latest["year"] if latest else None, "metrics": [], "reason": reason}
     computed_at = queries.benchmarks_computed_at(conn)
     lookup = _live if computed_at is None else _stored
-    levels = [("class", digits[:4])] if len(digits) >= 4 else []  # type: ignore[index]
-    for level, code in [*levels, ("division", digits[:2])]:  # type: ignore[index]
-        count, quartiles = lookup(conn, company, level, code, size, latest["currency"])  # type: ignore[arg-type, index]
+    levels = [("class", digits[:4])] if len(digits) >= 4 else []
+    for level, code in [*levels, ("division", digits[:2])]:
+        count, quartiles = lookup(conn, company, level, code, size, latest["currency"])
         if count >= domain.MIN_PEERS:
             break
     group = {"level": level, "nace": code, "country": company["country"], "size_class": size,
-             "currency": latest["currency"], "peer_count": count,  # type: ignore[index]
+             "currency": latest["currency"], "peer_count": count,
              "basis": "live" if computed_at is None else "precomputed", "computed_at": computed_at}
     if count < domain.MIN_PEERS:
-        return {"group": group, "statement_year": latest["year"], "metrics": [],  # type: ignore[index]
+        return {"group": group, "statement_year": latest["year"], "metrics": [],
                 "reason": f"fewer than {domain.MIN_PEERS} peers in the NACE division, country, size class and currency"}
-    own = _metrics(latest)  # type: ignore[arg-type]
+    own = _metrics(latest)
     out = []
     for metric, q in quartiles.items():
         quartile = domain.quartile_of(own[metric], q)
         out.append({"metric": metric, "value": own[metric], "p25": q and q.p25, "p50": q and q.p50,
                     "p75": q and q.p75, "peer_count": q.count if q else 0, "quartile": quartile,
                     "assessment": domain.assessment(metric, quartile)})
-    return {"group": group, "statement_year": latest["year"], "metrics": out, "reason": None}  # type: ignore[index]
+    return {"group": group, "statement_year": latest["year"], "metrics": out, "reason": None}
 
 
 def _revenue_eur(r: Row) -> float | None:
@@ -119,15 +119,16 @@ def similar(conn: Connection, company: Row, scope: str, limit: int) -> dict[str,
               "no revenue or headcount on record to compare size" if test is None else None)
     if reason is not None:
         return base | {"reason": reason}
-    basis, size = test  # type: ignore[misc]
+    assert test is not None and target.nace_digits is not None
+    basis, size = test
+    digits = target.nace_digits
     country = None if scope == "world" else company["country"]
     region = company["nuts3"] if scope == "region" else None
-    rows = queries.similar_candidates(conn, nace.prefix_range(target.nace_digits[:4]), country, region,  # type: ignore[index]
-                                      size, CANDIDATES)
+    rows = queries.similar_candidates(conn, nace.prefix_range(digits[:4]), country, region, size, CANDIDATES)
     if len(rows) <= limit:
-        rows += [r for r in queries.similar_candidates(conn, nace.prefix_range(target.nace_digits[:2]),  # type: ignore[index]
-                                                       country, region, size, CANDIDATES)
-                 if not (nace.digits(r["nace_primary"]) or "").startswith(target.nace_digits[:4])]  # type: ignore[index]
+        rows += [r for r in queries.similar_candidates(conn, nace.prefix_range(digits[:2]), country, region, size,
+                                                       CANDIDATES)
+                 if not (nace.digits(r["nace_primary"]) or "").startswith(digits[:4])]
     by_id = {r["id"]: r for r in rows}
     items = [_item(by_id[m.profile.company_id], m) for m in ranking.rank(target, [_profile(r) for r in rows], limit)]
     return base | {"size_basis": basis, "items": items, "reason": None if items else "no comparable company found"}

@@ -3,7 +3,8 @@ and `POST /companies/{ico}/score-dispute`. The models are documented in docs/sco
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
@@ -24,8 +25,8 @@ _OPEN = ("The model is open: every factor, threshold and weight is in docs/score
          "model version. ")
 
 
-def _meta(row: object) -> dict[str, str]:
-    return {"country": row["country"], "national_id": row["national_id"]}  # type: ignore[index]
+def _meta(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {"country": row["country"], "national_id": row["national_id"]}
 
 
 @router.get("/{ico}/financial-history", response_model=Envelope[schemas.FinancialHistory],

@@ -60,7 +60,7 @@ def year_view(s: Statement, previous: Statement | None, raw: dict[str, Any]) -> 
 def financial_history(conn: Connection, company: service.Row) -> dict[str, Any]:
     raw = {r["id"]: dict(r) for r in queries.list_statements(conn, company["id"])}
     years = latest_per_year([service.to_statement(r) for r in raw.values()])
-    out = [year_view(s, years[i - 1] if i else None, raw[s.statement_id]) for i, s in enumerate(years)]  # type: ignore[index]
+    out = [year_view(s, years[i - 1] if i else None, raw[s.statement_id]) for i, s in enumerate(years)]
     return {"years": out[::-1], "fx_source": rate_table().source,
             "sources": _sources(conn, {s.source for s in years})}
 

@@ -213,7 +213,8 @@ def credit_score(facts: CompanyFacts, statements: list[Statement], as_of: date) 
                sanctions(facts), tax_reliability(facts))
     known = [f for f in factors if f.fraction is not None]
     weight = sum(f.weight for f in known)
-    raw = 100.0 * sum(f.fraction * f.weight for f in known) / weight if weight else 0.0  # type: ignore[operator]
+    earned = sum((f.fraction or 0.0) * f.weight for f in known)
+    raw = 100.0 * earned / weight if weight else 0.0
     caps = caps_for(facts)
     confidence = weight / 100.0 * (STALE_CONFIDENCE if s is not None and is_stale(s, as_of) else 1.0)
     missing = tuple(f"{f.code}.{m}" for f in factors for m in f.missing)

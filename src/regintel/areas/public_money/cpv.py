@@ -13,7 +13,7 @@ from importlib import resources
 
 from regintel.errors import ValidationFailed
 
-_CODE = re.compile(r"(\d{2,8})(?:-\d)?")
+_CODE = re.compile(r"([0-9]{2,8})(?:-[0-9])?")
 
 
 @lru_cache(maxsize=1)

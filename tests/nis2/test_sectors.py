@@ -103,3 +103,13 @@ def test_secondary_codes_are_only_possible():
 def test_unmapped_and_malformed_codes_lead_nowhere():
     assert match_company("47.11", None) == []  # retail of food in stores: not food production
     assert match_company(None, None) == [] and match_company("", []) == [] and match_company("x", ["7"]) == []
+
+
+def test_annex_ii_4_feed_and_tobacco_are_not_food():
+    assert match_company("10.91", None) == [] and match_company("46.35", None) == []  # animal feed, tobacco
+    assert _summary("46.33") == {("II", "food", None, "food_business", "certain")}  # dairy wholesale
+
+
+def test_annex_ii_3_formulating_mixtures_is_only_possible():
+    assert _summary("20.30") == {("II", "chemicals", None, "chemicals_manufacturer", "possible")}
+    assert _summary("20.14") == {("II", "chemicals", None, "chemicals_manufacturer", "certain")}

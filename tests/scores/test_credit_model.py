@@ -134,6 +134,9 @@ def test_no_statement_withholds_the_grade_and_a_stale_one_lowers_confidence():
     assert old.confidence == round(0.7 * model.STALE_CONFIDENCE, 2)
     # a statement whose period has not ended by the day of the score is not read
     assert model.credit_score(FACTS, [stmt(2026)], AS_OF).statement is None
+    # revenue and profit without a balance sheet: profitability is known, the grade still withheld
+    income_only = model.credit_score(FACTS, [stmt(assets=None, equity=None, liabilities=None)], AS_OF)
+    assert (income_only.grade, income_only.factors[1].fraction, income_only.statement.year) == (None, 0.85, 2025)
 
 
 def test_known_clean_inputs_raise_confidence_and_bad_ones_lower_the_score():

@@ -2,9 +2,9 @@
 its inputs, averaged over the factors whose inputs exist, then capped by knock-out states.
 
 A factor whose inputs do not exist is left out of the average and listed in `missing_inputs`; the
-weight it would have had lowers `confidence`. It is never counted as good. Without any statement the
-score is withheld (only a knock-out state grades a company then), because age, size and a clean
-register alone say little about the ability to pay.
+weight it would have had lowers `confidence`. It is never counted as good. Without a balance sheet
+(financial strength) the score is withheld (only a knock-out state grades a company then), because age,
+size, a clean register and at most a profit figure say little about the ability to pay.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ CAPS = {"in_bankruptcy": 15.0, "dissolved": 15.0, "sanctioned": 15.0, "in_liquid
         "in_restructuring": 45.0}
 STALE_MONTHS = 30  # a latest statement whose period ended longer ago than this lowers confidence
 STALE_CONFIDENCE = 0.75
+WITHHELD = ("no financial statement with a balance sheet (equity and total assets) on record: age, size and a "
+            "clean register alone do not grade a company")
 
 EQUITY_RATIO = Bands((0.0, 0.10, 0.20, 0.35, 0.50), (0.0, 0.25, 0.5, 0.75, 0.9, 1.0))
 Z2_ZONES = Bands((Z2_DISTRESS, Z2_SAFE), (0.0, 0.5, 1.0))
@@ -218,8 +220,7 @@ def credit_score(facts: CompanyFacts, statements: list[Statement], as_of: date) 
     caps = caps_for(facts)
     confidence = weight / 100.0 * (STALE_CONFIDENCE if s is not None and is_stale(s, as_of) else 1.0)
     missing = tuple(f"{f.code}.{m}" for f in factors for m in f.missing)
-    if s is None and not caps:
-        return CreditScore(None, None, factors, round(confidence, 2), missing, (), "no financial statement on "
-                           "record: age, size and a clean register alone do not grade a company", None, as_of)
+    if factors[0].fraction is None and not caps:
+        return CreditScore(None, None, factors, round(confidence, 2), missing, (), WITHHELD, s, as_of)
     score = round(min([raw, *(CAPS[c] for c in caps)]), 1)
     return CreditScore(score, grade_of(score), factors, round(confidence, 2), missing, tuple(caps), None, s, as_of)

@@ -1,0 +1,45 @@
+"""The enrich area's SQL: the job rows of one key, and the answers table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from regintel.areas.enrich.tables import enrich_results
+from regintel.db.engine import insert_for
+from regintel.db.schema import jobs
+
+r = enrich_results.c
+
+
+def job_of_key(conn: Connection, job_id: int, key_id: int, kind: str) -> Mapping[str, Any] | None:
+    """The job, when this key made it (another key's job reads as missing)."""
+    row = conn.execute(select(jobs).where(jobs.c.id == job_id, jobs.c.owner_key_id == key_id,
+                                          jobs.c.kind == kind)).first()
+    return None if row is None else row._mapping
+
+
+def counts(conn: Connection, job_id: int) -> dict[str, int]:
+    rows = conn.execute(select(r.status, func.count()).where(r.job_id == job_id).group_by(r.status))
+    return {status: int(n) for status, n in rows}
+
+
+def next_position(conn: Connection, job_id: int) -> int:
+    """Where a (resumed) job goes on: positions are written in order, one chunk per transaction."""
+    last = conn.execute(select(func.max(r.idx)).where(r.job_id == job_id)).scalar()
+    return 0 if last is None else int(last) + 1
+
+
+def save(conn: Connection, job_id: int, answers: Sequence[Mapping[str, Any]]) -> None:
+    rows = [{"job_id": job_id, "idx": a["index"], "status": a["status"], "body": dict(a)} for a in answers]
+    if rows:
+        conn.execute(insert_for(conn, enrich_results).on_conflict_do_nothing(index_elements=["job_id", "idx"]),
+                     rows)
+
+
+def page(conn: Connection, job_id: int, after: int, limit: int) -> list[Mapping[str, Any]]:
+    query = (select(r.idx, r.body).where(r.job_id == job_id, r.idx > after).order_by(r.idx).limit(limit))
+    return list(conn.execute(query).mappings())

@@ -1,0 +1,54 @@
+"""`/api/v1/enrich/jobs` (spec 4.4): create an enrichment job, follow it, read its result."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response, StreamingResponse
+
+from regintel.api.deps import ApiKey, DbConn, DbWriteConn
+from regintel.api.envelope import Envelope, dumps, ok
+from regintel.api.routing import StrictRoute
+from regintel.areas.enrich import service as svc
+from regintel.areas.enrich.schemas import JobIn, JobOut
+from regintel.render.tabular import iter_csv
+
+router = APIRouter(prefix="/api/v1/enrich/jobs", tags=["Enrichment"], route_class=StrictRoute)
+JobId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Job id")]
+
+
+@router.post("", status_code=202, response_model=Envelope[JobOut], summary="Create an enrichment job",
+             description=f"Queue up to {svc.MAX_IDENTIFIERS:,} national identifiers; `regintel worker` answers each "
+             "as `POST /companies/bulk` does (`found` with the company record, `not_found`, `invalid` with the "
+             "reason, `ambiguous` with candidates). Answers 202 with the job and a `Location`; follow it with "
+             "`GET /enrich/jobs/{id}`. Only the key that created a job sees it.")
+def create(request: Request, body: JobIn, conn: DbWriteConn, caller: ApiKey) -> Response:
+    job = svc.create(conn, caller.key.id, body.payload_items(), body.country)
+    conn.commit()
+    return ok(request, job, status_code=202, headers={"Location": f"/api/v1/enrich/jobs/{job['id']}"})
+
+
+@router.get("/{job_id}", response_model=Envelope[JobOut], summary="Job status",
+            description="Status (`queued`, `running`, `done`, `failed`), progress, answers by status so far, "
+            "attempts and the last error. Another key's job answers 404.")
+def status(request: Request, job_id: JobId, conn: DbConn, caller: ApiKey) -> Response:
+    return ok(request, svc.status(conn, caller.key.id, job_id))
+
+
+@router.get("/{job_id}/result", summary="Job result", response_class=StreamingResponse,
+            responses={200: {"content": {"application/x-ndjson": {}, "text/csv": {}},
+                             "description": "One answer per identifier, in input order"}},
+            description="The answers of a finished job in input order, streamed: JSON lines (one answer per "
+            "line: `index`, `input`, `status`, `reason`, `company`, `candidates`) or, with `format=csv`, CSV "
+            "with a header row. 409 `CONFLICT` until the job is done; another key's job answers 404.")
+def result(request: Request, job_id: JobId, conn: DbConn, caller: ApiKey,
+           format: Annotated[Literal["jsonl", "csv"], Query(description="`jsonl` (default) or `csv`")] = "jsonl",
+           ) -> StreamingResponse:
+    svc.ready(conn, caller.key.id, job_id)
+    answers = svc.iter_answers(request.app.state.engine, job_id)
+    if format == "csv":
+        return StreamingResponse(iter_csv((svc.csv_row(a) for a in answers), svc.CSV_COLUMNS),
+                                 media_type="text/csv; charset=utf-8",
+                                 headers={"Content-Disposition": f'attachment; filename="enrich-{job_id}.csv"'})
+    return StreamingResponse((dumps(a) + b"\n" for a in answers), media_type="application/x-ndjson")

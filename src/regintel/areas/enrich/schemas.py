@@ -1,0 +1,45 @@
+"""Bodies and read models of the enrichment jobs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from regintel.areas.enrich.service import MAX_IDENTIFIERS
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    country: Annotated[StrictStr, Field(min_length=2, max_length=2)] | None = None
+    id: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+
+
+class JobIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    identifiers: list[Annotated[StrictStr, Field(min_length=1, max_length=64)] | Entry] = Field(
+        min_length=1, max_length=MAX_IDENTIFIERS,
+        description=f"Up to {MAX_IDENTIFIERS:,} national identifiers, each a string or `{{\"country\": \"cz\", "
+        "\"id\": \"…\"}`. A malformed or unknown identifier is answered on its own line of the result.")
+    country: Annotated[StrictStr, Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="Country of the identifiers given as bare strings; without it each is looked "
+        "up in every market where it is well-formed")
+
+    def payload_items(self) -> list[Any]:
+        return [i if isinstance(i, str) else i.model_dump(exclude_none=True) for i in self.identifiers]
+
+
+class JobOut(BaseModel):
+    id: int
+    status: Literal["queued", "running", "done", "failed"]
+    total: int = Field(description="Identifiers in the job")
+    processed: int = Field(description="Identifiers answered so far")
+    progress: float = Field(description="processed / total, 0-1")
+    counts: dict[str, int] = Field(description="Answers by status: found, not_found, invalid, ambiguous")
+    country: str | None
+    attempts: int = Field(description="Runs of the job so far (a run that died is taken over and resumed)")
+    error: str | None = Field(description="The last failed run's error")
+    createdAt: Any
+    startedAt: Any
+    finishedAt: Any
+    resultUrl: str | None = Field(description="Where to read the answers once the job is done")

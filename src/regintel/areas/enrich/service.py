@@ -1,0 +1,90 @@
+"""Enrichment jobs: queue a list of identifiers, report progress, stream the answers.
+
+A job is a row of the jobs table (kind `enrich.lookup`, `owner_key_id` = the key that asked), run by
+`regintel worker` (`jobs.py`). Each identifier is answered as `POST /companies/bulk` answers it (one
+shared service: `services.lookup.bulk`), in chunks of `CHUNK`, each chunk written with its positions in
+one transaction; a job taken over after its worker died goes on after the last written position."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
+
+from regintel.areas.enrich import queries
+from regintel.db import jobs as jobs_db
+from regintel.errors import Conflict, NotFound
+from regintel.services.code_lists import parse_country
+
+KIND = "enrich.lookup"
+MAX_IDENTIFIERS = 100_000
+CHUNK = 500
+PAGE = 1_000
+STATUSES = ("found", "not_found", "invalid", "ambiguous")
+CSV_COLUMNS = ["index", "input", "status", "reason", "country", "nationalId", "name", "companyStatus", "legalForm",
+               "city", "postalCode", "vatId", "lei", "inBankruptcy", "inRestructuring", "inLiquidation"]
+
+
+def create(conn: Connection, key_id: int, identifiers: list[Any], country: str | None) -> dict[str, Any]:
+    cc = parse_country(country) if country else None
+    job_id = jobs_db.enqueue(conn, KIND, {"identifiers": identifiers, "country": cc}, now=datetime.now(UTC),
+                             owner_key_id=key_id)
+    assert job_id is not None  # no dedupe key: always queued
+    return status(conn, key_id, job_id)
+
+
+def _job(conn: Connection, key_id: int, job_id: int) -> Mapping[str, Any]:
+    row = queries.job_of_key(conn, job_id, key_id, KIND)
+    if row is None:
+        raise NotFound(f"No enrichment job {job_id} of this key")
+    return row
+
+
+def status(conn: Connection, key_id: int, job_id: int) -> dict[str, Any]:
+    row = _job(conn, key_id, job_id)
+    total = len(row["payload"]["identifiers"])
+    counts = queries.counts(conn, job_id)
+    done = sum(counts.values())
+    return {"id": row["id"], "status": row["status"], "total": total, "processed": done,
+            "progress": round(done / total, 4) if total else 1.0,
+            "counts": {s: counts.get(s, 0) for s in STATUSES}, "country": row["payload"].get("country"),
+            "attempts": row["attempts"], "error": row["last_error"], "createdAt": row["created_at"],
+            "startedAt": row["started_at"], "finishedAt": row["finished_at"],
+            "resultUrl": f"/api/v1/enrich/jobs/{row['id']}/result" if row["status"] == jobs_db.DONE else None}
+
+
+def ready(conn: Connection, key_id: int, job_id: int) -> None:
+    """409 until the job is done (its answers are then complete)."""
+    row = _job(conn, key_id, job_id)
+    if row["status"] != jobs_db.DONE:
+        raise Conflict(f"Enrichment job {job_id} is {row['status']}: its result is ready once it is done",
+                       details={"status": row["status"]})
+
+
+def iter_answers(engine: Engine, job_id: int) -> Iterator[dict[str, Any]]:
+    """The answers in input order, a page per short connection (the stream may be read slowly)."""
+    after = -1
+    while True:
+        with engine.connect() as conn:
+            rows = queries.page(conn, job_id, after, PAGE)
+        for row in rows:
+            yield dict(row["body"])
+        if len(rows) < PAGE:
+            return
+        after = rows[-1]["idx"]
+
+
+def csv_row(answer: Mapping[str, Any]) -> dict[str, Any]:
+    company = answer.get("company") or {}
+    return {"index": answer["index"], "input": answer["input"] if isinstance(answer["input"], str)
+            else f"{(answer['input'] or {}).get('country') or ''}:{(answer['input'] or {}).get('id') or ''}",
+            "status": answer["status"], "reason": answer.get("reason"), "country": company.get("country"),
+            "nationalId": company.get("nationalId"), "name": company.get("name"),
+            "companyStatus": company.get("status"), "legalForm": (company.get("legalForm") or {}).get("code"),
+            "city": (company.get("address") or {}).get("city"),
+            "postalCode": (company.get("address") or {}).get("postalCode"), "vatId": company.get("vatId"),
+            "lei": company.get("lei"), "inBankruptcy": company.get("inBankruptcy"),
+            "inRestructuring": company.get("inRestructuring"), "inLiquidation": company.get("inLiquidation")}

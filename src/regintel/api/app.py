@@ -32,6 +32,8 @@ def create_app(settings: Settings) -> FastAPI:
         # loop waited up to a switch interval (5 ms) per hand-over and throughput fell with concurrency.
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         yield
+        if app.state.inline_conn is not None:
+            app.state.inline_conn.close()
         engine.dispose()
 
     app = FastAPI(title="regintel API", version=API_VERSION, lifespan=lifespan,
@@ -42,6 +44,7 @@ def create_app(settings: Settings) -> FastAPI:
     # SQLite hands out pooled connections without I/O, so requests take them on the loop; a PostgreSQL
     # checkout may connect and ping, so it runs in a thread (api/deps.py).
     app.state.db_inline = engine.dialect.name == "sqlite"
+    app.state.inline_conn = None  # deps.run_read's SQLite connection, opened on first use
     app.state.limiter = Limiter(settings)
     app.state.key_cache = KeyCache(ttl=settings.key_cache_seconds)
     app.state.key_loads = {}

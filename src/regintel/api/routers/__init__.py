@@ -26,7 +26,7 @@ from regintel.api.routers import (
 )
 
 # Routes are matched in this order, one by one: the high-volume exact lookups (spec 8) come first.
-ROUTERS: list[APIRouter] = [lookup.router]
+ROUTERS: list[APIRouter] = [lookup.router, companies.key_router]
 ROUTERS += [health.router, me.router, status.router, docs.router, data_sources.router, code_lists.router, search.router,
             reconcile.router]
 ROUTERS += [monitoring.router, monitoring_cases.router, webhooks.router, watch.router]

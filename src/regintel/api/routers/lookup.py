@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
 
-from regintel.api.deps import ApiKey, DbConn, open_conn
+from regintel.api.deps import ApiKey, DbConn, run_read
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routers.companies import Company
 from regintel.api.routing import StrictRoute
@@ -22,7 +20,6 @@ from regintel.services import companies as companies_svc
 from regintel.services import lookup as svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
-T = TypeVar("T")
 
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2 country, any "
                                       "case. Without it the identifier is looked up in every country where it "
@@ -46,24 +43,6 @@ MAX_BULK = 100
 # The connection is opened here, not declared as a `DbConn` dependency: FastAPI's resolution of that
 # dependency cost 4% of a lookup's instructions. It is also opened only once the key and the inputs
 # have passed.
-async def _run(request: Request, fn: Callable[..., T], *args: Any) -> T:
-    state = request.app.state
-    if state.db_inline:
-        return fn(await open_conn(request), *args)
-    gate = state.db_gate
-    await gate.acquire()
-
-    def work() -> T:
-        with state.engine.connect() as conn:  # back in the pool before the thread returns
-            conn.execution_options(isolation_level="AUTOCOMMIT")
-            return fn(conn, *args)
-
-    try:
-        return await run_in_threadpool(work)
-    finally:
-        gate.release()
-
-
 @router.get("/lookup", response_model=Envelope[Company], summary="Exact lookup by national identifier",
             description="The company with national identifier `id` (or its alias `ico`), optionally in "
             "`country`: the same record as `/companies/{ico}`. Check digits are verified first (422 "
@@ -73,7 +52,7 @@ async def _run(request: Request, fn: Callable[..., T], *args: Any) -> T:
 async def lookup(request: Request, _key: ApiKey, id: NationalId = None, ico: NationalId = None,
                  country: Country = None) -> Response:
     value = _one_id(id, ico)
-    record = await _run(request, _record, value, country)
+    record = await run_read(request, _record, value, country)
     return ok(request, record, data_as_of=companies_svc.data_as_of(record))
 
 
@@ -119,7 +98,7 @@ async def by_identifier(request: Request, _key: ApiKey,
                   country: Annotated[str | None, Query(min_length=2, max_length=2,
                                                        description="Only companies of this country")] = None,
                   ) -> Response:
-    items = await _run(request, svc.by_identifier, type, value, country)
+    items = await run_read(request, svc.by_identifier, type, value, country)
     return ok(request, items, total=len(items))
 
 
@@ -151,7 +130,7 @@ class LeiRecordOut(BaseModel):
 async def by_lei(request: Request, _key: ApiKey,
            lei: Annotated[str, Query(min_length=1, max_length=40, description="LEI, e.g. 097900BGCY0000006391")],
            ) -> Response:
-    return ok(request, await _run(request, svc.by_lei, lei))
+    return ok(request, await run_read(request, svc.by_lei, lei))
 
 
 class BulkIn(BaseModel):

@@ -1,0 +1,166 @@
+"""A hand-written twin of regintel's hottest request paths, for bench_serving.py (issue 13): what a
+minimal FastAPI service costs for the same work, so regintel's own cost can be judged against it.
+
+It does not import regintel. Per request, like regintel: the key is checked by its SHA-256 hash (with
+the same 2-second cache), the three counters of a keyed call (per-IP, per-key window, monthly quota)
+are incremented in one transaction of a SQLite counter file (its own file, so the two never share
+counters), the same reads are made on the same database (company row, latest statement, sources,
+identifiers; or the LEI record), and the answer is the same JSON envelope made with orjson. Each
+handler is a plain `def`: FastAPI runs it in its thread pool, one hop per request.
+
+    REGINTEL_DATABASE_URL=sqlite:///data/regintel.db TWIN_COUNTERS=/tmp/twin-counters.db \
+        uvicorn --app-dir bench twin_app:app --port 8001
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+import time
+import uuid
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Header, HTTPException, Query
+from fastapi.responses import Response
+
+URL = os.environ.get("REGINTEL_DATABASE_URL", "sqlite:///data/regintel.db")
+COUNTERS = os.environ.get("TWIN_COUNTERS", "/tmp/twin-counters.db")
+PG = URL.startswith("postgres")
+
+COMPANY = ("SELECT id, country, national_id, name, name_norm, legal_form, legal_form_name, status, founded_on, "
+           "dissolved_on, street, city, postal_code, address_text, region_code, district_code, municipality_code, "
+           "nuts3, nace_primary, nace_codes, size_class, employees, vat_id, tax_id, lei, in_bankruptcy, "
+           "in_restructuring, in_liquidation, source, updated_at FROM companies WHERE country = ? AND "
+           "national_id = ?")
+LATEST = ("SELECT year, currency, revenue, profit, total_assets, equity, liabilities, employees, source "
+          "FROM financial_statements WHERE company_id = ? ORDER BY year DESC LIMIT 1")
+SOURCES = ("SELECT company_sources.source, company_sources.source_record_id, company_sources.published_on, "
+           "company_sources.last_seen, data_sources.name, data_sources.licence, data_sources.attribution, "
+           "data_sources.url FROM company_sources LEFT OUTER JOIN data_sources ON data_sources.id = "
+           "company_sources.source WHERE company_sources.company_id = ? ORDER BY company_sources.source")
+IDENTIFIERS = "SELECT type, value, source FROM identifiers WHERE company_id = ? ORDER BY type, value"
+LEI = ("SELECT companies.country, companies.national_id, companies.name, companies.legal_form_name, "
+       "companies.in_bankruptcy, lei_records.legal_name, lei_records.registration_status, "
+       "lei_records.entity_status, lei_records.country AS lr_country FROM lei_records LEFT OUTER JOIN companies "
+       "ON companies.id = lei_records.company_id WHERE lei_records.lei = ?")
+KEY = "SELECT id, name, plan, expires_at, revoked_at FROM api_keys WHERE key_hash = ?"
+INCR = ("INSERT INTO counters (key, value, expires_at) VALUES (?, 1, ? + ?) ON CONFLICT (key) DO UPDATE SET "
+        "value = CASE WHEN counters.expires_at <= ? THEN 1 ELSE counters.value + 1 END, "
+        "expires_at = CASE WHEN counters.expires_at <= ? THEN ? + ? ELSE counters.expires_at END RETURNING value")
+
+_local = threading.local()
+_turn = threading.Lock()
+_keys: dict[str, tuple[float, tuple[Any, ...] | None]] = {}
+
+
+def _db() -> Any:
+    conn = getattr(_local, "db", None)
+    if conn is None:
+        if PG:
+            import psycopg
+
+            conn = psycopg.connect(URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
+        else:
+            conn = sqlite3.connect(URL.split("///", 1)[1], check_same_thread=False)
+            conn.execute("PRAGMA query_only=1")
+        _local.db = conn
+    return conn
+
+
+def _rows(sql: str, *args: Any) -> list[dict[str, Any]]:
+    cur = _db().cursor()
+    cur.execute(sql.replace("?", "%s") if PG else sql, args)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def _counters() -> sqlite3.Connection:
+    conn = getattr(_local, "counters", None)
+    if conn is None:
+        conn = sqlite3.connect(COUNTERS, timeout=30, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, "
+                     "expires_at REAL NOT NULL)")
+        _local.counters = conn
+    return conn
+
+
+def _check(authorization: str | None, ip: str = "127.0.0.1") -> tuple[Any, ...]:
+    raw = (authorization or "").removeprefix("Bearer ").strip()
+    if not raw:
+        raise HTTPException(401, "key required")
+    digest = hashlib.sha256(raw.encode()).hexdigest()
+    now = time.monotonic()
+    hit = _keys.get(digest)
+    if hit is None or hit[0] <= now:
+        rows = _rows(KEY, digest)
+        hit = (now + 2.0, tuple(rows[0].values()) if rows else None)
+        _keys[digest] = hit
+    key = hit[1]
+    if key is None or key[4] is not None:
+        raise HTTPException(401, "unknown key")
+    wall = time.time()
+    with _turn:
+        conn = _counters()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            used = []
+            for name, window in ((f"ip/{ip}", 60), (f"key/{key[0]}", 60), (f"quota/{key[0]}", 2_678_400)):
+                used.append(conn.execute(INCR, (name, wall, window, wall, wall, wall, window)).fetchone()[0])
+        finally:
+            conn.execute("COMMIT")
+    if used[1] > 100_000_000:
+        raise HTTPException(429, "plan limit")
+    return key
+
+
+def _ok(data: Any, started: float) -> Response:
+    body = {"data": data, "meta": {"duration_ms": int((time.perf_counter() - started) * 1000), "cached": False,
+                                   "request_id": uuid.uuid4().hex}}
+    return Response(orjson.dumps(body, default=str), media_type="application/json")
+
+
+app = FastAPI()
+
+
+@app.get("/api/v1/me")
+def me(authorization: str | None = Header(default=None)) -> Response:
+    started = time.perf_counter()
+    key = _check(authorization)
+    return _ok({"id": key[0], "name": key[1], "plan": key[2]}, started)
+
+
+@app.get("/api/v1/companies/{country}/{national_id}")
+def company(country: str, national_id: str, authorization: str | None = Header(default=None)) -> Response:
+    started = time.perf_counter()
+    _check(authorization)
+    if len(country) != 2 or not national_id.replace(" ", "").isalnum():
+        raise HTTPException(422, "bad identifier")
+    rows = _rows(COMPANY, country.upper(), national_id.replace(" ", ""))
+    if not rows:
+        raise HTTPException(404, "no such company")
+    row = rows[0]
+    latest = _rows(LATEST, row["id"])
+    record = {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
+              "legalForm": {"code": row["legal_form"], "name": row["legal_form_name"]}, "status": row["status"],
+              "foundedOn": row["founded_on"], "address": {"street": row["street"], "city": row["city"],
+                                                          "postalCode": row["postal_code"]},
+              "inBankruptcy": bool(row["in_bankruptcy"]), "inRestructuring": bool(row["in_restructuring"]),
+              "inLiquidation": bool(row["in_liquidation"]), "financials": latest[0] if latest else None,
+              "sources": _rows(SOURCES, row["id"]), "identifiers": _rows(IDENTIFIERS, row["id"])}
+    return _ok(record, started)
+
+
+@app.get("/api/v1/companies/by-lei")
+def by_lei(lei: str = Query(min_length=20, max_length=20),
+           authorization: str | None = Header(default=None)) -> Response:
+    started = time.perf_counter()
+    _check(authorization)
+    rows = _rows(LEI, lei.upper())
+    if not rows:
+        raise HTTPException(404, "no such LEI")
+    return _ok(rows[0], started)

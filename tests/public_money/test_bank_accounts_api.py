@@ -118,3 +118,49 @@ def test_verify_bad_bodies(client, auth, payers):
     assert_error(client.post("/api/v1/iban/verify", headers=auth,
                              json={"ico": "12345679", "country": "cz", "iban": CSA_IBAN}), 404, "NOT_FOUND")
     assert_error(client.post("/api/v1/iban/verify", json={"ico": CSA, "iban": CSA_IBAN}), 401, "UNAUTHORIZED")
+
+
+ORLEN_KRS = "0000028860"
+ORLEN_IBAN = "PL62102010260000190206882106"
+
+
+@pytest.fixture
+def orlen(engine, settings):
+    from regintel.ingest.runner import run_import
+    from regintel.ingest.sources.pl_biala_lista_vat import SOURCE as WHITE_LIST
+    from tests.public_money.common import FIXTURES
+
+    load_companies(engine, CompanyRecord(country="PL", national_id=ORLEN_KRS, name="ORLEN SPÓŁKA AKCYJNA"))
+    path = FIXTURES / "pl_biala_lista_vat" / "wl_api_search_nip_7740001454_date_2026-09-01.json"
+    first = run_import(engine, WHITE_LIST, str(path), settings.data_dir)[1]
+    again = run_import(engine, WHITE_LIST, str(path), settings.data_dir)[1]
+    assert (first.inserted, again.unchanged, again.inserted + again.updated) == (1, 1, 0)
+
+
+def test_polish_white_list_accounts(client, auth, orlen):
+    data = assert_envelope(client.get(f"/api/v1/companies/{ORLEN_KRS}/bank-accounts", headers=auth,
+                                      params={"country": "pl"}))
+    assert len(data["accounts"]) == 236 and data["covered"] is True
+    assert (data["vatPayers"][0]["vatId"], data["vatPayers"][0]["status"]) == ("PL7740001454", "active")
+    assert data["accounts"][0]["bank"]["bic"] == "BPKOPLPWXXX"
+    found = assert_envelope(client.get("/api/v1/bank-accounts/lookup", headers=auth, params={"iban": ORLEN_IBAN}))
+    assert [m["company"]["nationalId"] for m in found["matches"]] == [ORLEN_KRS]
+    verdict = assert_envelope(client.post("/api/v1/iban/verify", headers=auth,
+                                          json={"ico": ORLEN_KRS, "country": "pl", "iban": ORLEN_IBAN}))
+    assert (verdict["belongs"], verdict["source"]["id"], verdict["asOf"]) == ("yes", "pl_biala_lista_vat",
+                                                                              "2026-10-08")
+
+
+def test_polish_white_list_malformed_answer(engine, settings, tmp_path):
+    from regintel.areas.public_money.tables import vat_payers
+    from regintel.ingest.base import SourceAbort
+    from regintel.ingest.runner import run_import
+    from regintel.ingest.sources.pl_biala_lista_vat import SOURCE as WHITE_LIST
+    from tests.public_money.common import count
+
+    for body in ('{"result": {"subject": {"nip": "77', '{"code": "WL-113", "message": "Pole NIP ma nieprawidłową"}'):
+        path = tmp_path / "answer.json"
+        path.write_text(body, encoding="utf-8")
+        with pytest.raises(SourceAbort):
+            run_import(engine, WHITE_LIST, str(path), settings.data_dir)
+    assert count(engine, vat_payers) == 0

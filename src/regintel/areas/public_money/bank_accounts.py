@@ -20,8 +20,10 @@ from regintel.ingest.sources import get_source
 
 from . import queries
 
+# Payer statuses under which the register publishes the payer's accounts.
+LISTS_ACCOUNTS = ("reliable", "unreliable", "active")
 # Countries whose financial administration's account register is imported (docs/public-money.md).
-COVERED = {"CZ": "cz_adis_crpdph"}
+COVERED = {"CZ": "cz_adis_crpdph", "PL": "pl_biala_lista_vat"}
 
 
 def parse_iban(value: str, field: str = "iban") -> IBAN:
@@ -116,8 +118,8 @@ def verify(conn: Connection, company: Mapping[str, Any], value: str) -> dict[str
     others = [r for r in published if _current(r, today)]
     if others:
         return head | _answer("no", f"published by another VAT payer ({others[0]['vat_id']})", others[0])
-    if any(p["status"] in ("reliable", "unreliable") for p in payers):
-        payer = next(p for p in payers if p["status"] in ("reliable", "unreliable"))
+    if any(p["status"] in LISTS_ACCOUNTS for p in payers):
+        payer = next(p for p in payers if p["status"] in LISTS_ACCOUNTS)
         return head | {"belongs": "no", "reason": "not among the accounts the company publishes as a VAT payer",
                        "source": _licence(payer["source"]), "asOf": _day(payer["answered_on"])}
     reason = ("the company is not a VAT payer in the register" if payers else

@@ -142,8 +142,9 @@ class Iban(BaseModel):
 class VatPayer(BaseModel):
     country: str
     vatId: str
-    status: Literal["reliable", "unreliable", "not_found"] = Field(
-        description="The register's reliability verdict; `not_found`: not a VAT payer")
+    status: Literal["reliable", "unreliable", "not_found", "active", "exempt", "not_registered"] = Field(
+        description="CZ: the register's reliability verdict (`reliable`, `unreliable`), `not_found`: not a VAT "
+        "payer. PL: the white list's VAT status (`active`, `exempt`, `not_registered`)")
     unreliableSince: str | None
     taxOffice: str | None
     answeredOn: str | None = Field(description="Day the register gave this answer")

@@ -46,6 +46,7 @@ from regintel.ingest.sources.sanctions_common import ListedEntry, ListedName, Sa
 
 LOCALES = ("en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pl_PL", "cs_CZ", "tr_TR", "ru_RU", "uk_UA", "ar_AA",
            "fa_IR", "zh_CN", "ko_KR")
+RESULTS_LOG = ROOT / "bench" / "results" / "screening_server.log"
 SYNTH = SanctionSource(SourceInfo(
     id="synthetic_sanctions", name="Synthetic sanctions entries (benchmark)", publisher="regintel bench",
     country=None, category="synthetic", formats="generated", licence="CC0 1.0", attribution="Generated",
@@ -145,32 +146,57 @@ def over_http(url: str, subjects: list[Subject], port: int) -> dict[str, object]
 
     env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_SHARED_LIMIT_PER_MINUTE": "100000000",
                         "REGINTEL_WORKERS": "1", "REGINTEL_LOG_LEVEL": "warning"}
+    log = open(RESULTS_LOG, "w")  # noqa: SIM115 - closed with the server
     server = subprocess.Popen([str(ROOT / ".venv" / "bin" / "regintel"), "serve", "--port", str(port), "--workers",
-                               "1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               "1"], env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         with httpx.Client(base_url=base, timeout=120) as client:
-            for _ in range(600):
+            for _ in range(1200):
                 try:
                     if client.get("/api/v1/public/status").status_code < 500:
                         break
                 except httpx.TransportError:
-                    time.sleep(0.2)
+                    if server.poll() is not None:
+                        raise SystemExit(f"regintel serve exited; see {RESULTS_LOG}") from None
+                    time.sleep(0.25)
             started = time.perf_counter()
             client.post("/api/v1/public/screen/name", json={"name": "warm up"}).raise_for_status()
             build_s = time.perf_counter() - started
             times = []
-            wall0 = time.perf_counter()
+            cpu0, wall0 = _cpu_seconds(server.pid), time.perf_counter()
             for s in subjects:
                 t = time.perf_counter()
                 client.post("/api/v1/public/screen", json={"name": s.name}).raise_for_status()
                 times.append(time.perf_counter() - t)
-            wall = time.perf_counter() - wall0
+            wall, cpu = time.perf_counter() - wall0, _cpu_seconds(server.pid) - cpu0
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log.close()
     return {"first_request_s": round(build_s, 1), "queries": len(subjects),
-            "req_per_s_one_worker": round(len(subjects) / wall, 1), **percentiles(times)}
+            "req_per_s_one_worker": round(len(subjects) / wall, 1),
+            "req_per_server_cpu_s": round(len(subjects) / cpu, 1) if cpu else None, **percentiles(times)}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its children (`regintel serve` runs uvicorn in a child)."""
+    total = 0.0
+    for p in [pid, *_children(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        kids = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+    return kids + [g for k in kids for g in _children(k)]
 
 
 def main() -> None:
@@ -181,14 +207,20 @@ def main() -> None:
     ap.add_argument("--database-url")
     ap.add_argument("--http", action="store_true")
     ap.add_argument("--port", type=int, default=8765)
+    ap.add_argument("--skip-fill", action="store_true", help="--database-url is filled already")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench_screening_")
     url = args.database_url or f"sqlite:///{Path(tmp) / 'screening.db'}"
     result: dict[str, object] = {"synthetic": args.synthetic, "backend": url.split(":")[0],
                                  "cpus": os.cpu_count(), "load": os.getloadavg()}
-    result["fill"] = fill(url, args.synthetic, args.seed)
+    out = ROOT / "bench" / "results" / f"screening_{args.synthetic}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not args.skip_fill:
+        result["fill"] = fill(url, args.synthetic, args.seed)
+    print(f"database: {url}", file=sys.stderr)
     subjects = queries(args.queries, args.seed)
     result["in_process"] = in_process(url, subjects)
+    out.write_text(json.dumps(result, indent=2))
     if args.http:
         result["http"] = over_http(url, subjects, args.port)
     print(json.dumps(result, indent=2))
@@ -197,8 +229,6 @@ def main() -> None:
     for label, r in rows:
         rate = r.get("req_per_s") or r.get("req_per_s_one_worker")  # type: ignore[union-attr]
         print(f"{label:<22} {rate:>8} {r['p50_ms']:>8} {r['p95_ms']:>8} {r['p99_ms']:>8}")  # type: ignore[index]
-    out = ROOT / "bench" / "results" / f"screening_{args.synthetic}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2))
 
 

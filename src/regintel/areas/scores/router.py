@@ -15,7 +15,7 @@ from regintel.api.routing import StrictRoute
 from regintel.areas.scores import disputes, peers, schemas, views
 from regintel.services.companies import resolve_ico
 
-router = APIRouter(prefix="/api/v1/companies", tags=["Scores"], route_class=StrictRoute)
+router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
 Ico = Annotated[str, Path(max_length=40, description="National identifier")]
 Country = Annotated[str | None, Query(min_length=2, max_length=2,

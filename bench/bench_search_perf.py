@@ -190,6 +190,7 @@ def main() -> None:
                          "rebuilding it; the build column is then empty")
     ap.add_argument("--known-distance", type=int, choices=(0, 1, 2), default=None,
                     help="edits forgiven in a word the index holds (search.fuzzy.KNOWN_DISTANCE), to compare rules")
+    ap.add_argument("--label", default="", help="added to the result file name (before, after)")
     ap.add_argument("--candidates", type=int, default=None,
                     help="candidates a search re-ranks (services.search.CANDIDATES), to compare settings")
     args = ap.parse_args()
@@ -223,7 +224,7 @@ def main() -> None:
               f"{se['p50']:>6}/{se['p95']:>7}/{se['p99']:>7} {se['recall@5_equiv']:.2f} | "
               f"{rc['p50']:>8}/{rc['p95']:>7}/{rc['p99']:>8}")
     rule = ("" if args.known_distance is None else f"-known{args.known_distance}") + \
-        ("" if args.candidates is None else f"-cand{args.candidates}")
+        ("" if args.candidates is None else f"-cand{args.candidates}") + (f"-{args.label}" if args.label else "")
     out = ROOT / "bench" / "results" / f"search_perf-{args.entities}-{dialect}{rule}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"entities": args.entities, "database": dialect, "queries": len(qs), "load": load,

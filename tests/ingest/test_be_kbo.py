@@ -179,3 +179,6 @@ def test_served_over_http(engine, settings, client, auth):
     assert assert_envelope(client.get("/api/v1/companies/be/1029.025.290", headers=auth))["name"] == "STRIC"
     assert_error(client.get("/api/v1/companies/be/1029025291", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/companies/be/0502503253", headers=auth), 404, "NOT_FOUND")
+    catalogue = assert_envelope(client.get("/api/v1/public/data-sources?country=be"))
+    entry = next(e for e in catalogue if e["id"] == "be_kbo")
+    assert entry["licence"].startswith("KBO Open Data licence") and entry["row_count"] == 25

@@ -32,3 +32,11 @@ def test_new_registers_load_without_rejects_and_are_served(client, auth, demo):
         assert data["country"] == country.upper()
         assert name is None or data["name"] == name
         assert any(s["id"] == source for s in data["sources"])
+
+
+def test_catalogue_lists_licence_and_attribution(client, demo):
+    for country, _, source, _ in MARKETS:
+        entries = assert_envelope(client.get(f"/api/v1/public/data-sources?country={country}&category=register"))
+        entry = next(e for e in entries if e["id"] == source)
+        assert entry["licence"] and entry["attribution"] and entry["url"].startswith("https://")
+        assert entry["row_count"] >= 1

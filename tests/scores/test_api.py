@@ -12,9 +12,12 @@ from sqlalchemy import select
 from regintel.areas.scores import benchmarks
 from regintel.areas.scores.tables import score_disputes
 from regintel.domain.types import CompanyRecord, FinancialRecord
+from regintel.ingest.runner import run_import
+from regintel.ingest.sources.sk_obchodny_vestnik import SOURCE as GAZETTE
 from regintel.jobs.registry import JobContext, handlers
 from tests.builders import load_companies
 from tests.helpers import assert_envelope, assert_error
+from tests.ingest.gazette_export import FIXTURES
 
 ACME = "35760001"  # SK, NACE 62.01, small, three statements
 PEERS = ["35760010", "35760028", "35760036", "35760044", "35760052"]
@@ -239,3 +242,21 @@ def test_reimport_changes_no_score(client, auth, engine, data):
     load_companies(engine, company(ACME, "ACME Software s.r.o.", fin(2024, 1_200_000, 90_000, 800_000, 300_000)))
     after = [assert_envelope(get(client, auth, ACME, p)) for p in ("credit-score", "risk", "credit")]
     assert after == before
+
+
+def test_gazette_notices_feed_the_models_with_their_dates(client, auth, engine, settings):
+    # 12042773: restructuring from 2024-03-12 to 2024-09-10, liquidation from 2024-10-08 (real notice format)
+    run_import(engine, GAZETTE, str(FIXTURES / "export_sample.xml"), settings.data_dir)
+    load_companies(engine, CompanyRecord(country="SK", national_id="12042773", financials=[
+        fin(2023, 500_000, 20_000, 400_000, 150_000), fin(2024, 400_000, -10_000, 380_000, 120_000)]))
+    score = assert_envelope(get(client, auth, "12042773", "credit-score"))
+    legal = next(f for f in score["factors"] if f["code"] == "legal_events")
+    assert (score["caps"], score["grade"], legal["value"], legal["points"]) == (
+        ["in_liquidation"], "F", "in_liquidation", 0.0)
+    history = assert_envelope(get(client, auth, "12042773", "credit"))["history"]
+    assert [(h["year"], h["grade"]) for h in history][0] == (2024, "F")  # liquidation began 2024-10-08
+    assert history[1]["grade"] not in ("E", "F")  # on 2024-01-01 no notice had been published
+    drivers = {d["code"]: d for d in assert_envelope(get(client, auth, "12042773", "risk"))["drivers"]}
+    assert set(drivers) >= {"in_liquidation", "recent_insolvency", "loss"}
+    assert drivers["recent_insolvency"]["evidence"][0] | {"source": None} == {
+        "input": "restructuring_end", "value": "2024-09-10", "date": "2024-09-10", "source": None}

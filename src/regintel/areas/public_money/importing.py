@@ -8,15 +8,16 @@ is written to the reject file like a rejected record's."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Protocol
 
 from sqlalchemy import Engine, distinct, func, select, update
 
 from regintel.config import load_settings
 from regintel.db.schema import data_sources, import_runs
-from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort
+from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
 from regintel.ingest.runner import RejectFile, sync_catalogue
@@ -28,7 +29,15 @@ from .linking import Linker
 from .tables import contracts, ted_notices, vat_payers
 
 
-def run_section_import(engine: Engine, source: Source, location: str, data_dir: Path,
+class SectionSource(Protocol):
+    """A source whose records are this area's (notices, contracts, VAT payers), not companies."""
+
+    info: SourceInfo
+
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
+
+
+def run_section_import(engine: Engine, source: SectionSource, location: str, data_dir: Path,
                        backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
     """Import `location`; returns (run id, stats, reject file or None) like `run_import`. `backend` is the
     search index name matches go through (default: the one the settings choose for this database)."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import and_, exists, func, or_, select
 from sqlalchemy.engine import Connection
@@ -26,6 +26,11 @@ from .tables import (
 )
 
 SUPPLIER_ROLES = ("supplier", "counterparty")
+
+
+def _rows(result: Iterable[Any]) -> list[Mapping[str, Any]]:
+    """Row mappings as the plain mappings the services take."""
+    return list(cast(Iterable[Mapping[str, Any]], result))
 
 
 @dataclass(frozen=True)
@@ -84,13 +89,14 @@ def search_notices(conn: Connection, f: TedFilters, offset: int, limit: int) -> 
     rows = conn.execute(select(ted_notices).where(*where).order_by(ted_notices.c.issue_date.desc(),
                                                                     ted_notices.c.id.desc())
                         .offset(offset).limit(limit)).mappings().all()
-    return int(total), list(rows)
+    return int(total), _rows(rows)
 
 
 def find_notice(conn: Connection, pub: str) -> Mapping[str, Any] | None:
     """By TED publication number or by notice id (a notice not yet published has only the latter)."""
-    return conn.execute(select(ted_notices).where(or_(ted_notices.c.publication_number == pub,
-                                                      ted_notices.c.notice_id == pub))).mappings().first()
+    row = conn.execute(select(ted_notices).where(or_(ted_notices.c.publication_number == pub,
+                                                     ted_notices.c.notice_id == pub))).mappings().first()
+    return cast(Mapping[str, Any] | None, row)
 
 
 def _company_columns() -> list[Any]:
@@ -105,17 +111,17 @@ def parties(conn: Connection, table: Any, notice_pks: Sequence[int]) -> list[Map
     query = (select(table, *_company_columns()).select_from(table.outerjoin(companies,
                                                                              companies.c.id == table.c.company_id))
              .where(table.c.notice_pk.in_(list(notice_pks))).order_by(table.c.notice_pk, table.c.org_ref))
-    return list(conn.execute(query).mappings())
+    return _rows(conn.execute(query).mappings())
 
 
 def lots(conn: Connection, notice_pk: int) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(ted_lots).where(ted_lots.c.notice_pk == notice_pk)
+    return _rows(conn.execute(select(ted_lots).where(ted_lots.c.notice_pk == notice_pk)
                              .order_by(ted_lots.c.lot_id)).mappings())
 
 
 def cpv_codes(conn: Connection, notice_pk: int) -> list[str]:
-    return list(conn.execute(select(ted_notice_cpv.c.cpv).where(ted_notice_cpv.c.notice_pk == notice_pk)
-                             .order_by(ted_notice_cpv.c.cpv)).scalars())
+    return [str(c) for c in conn.execute(select(ted_notice_cpv.c.cpv).where(ted_notice_cpv.c.notice_pk == notice_pk)
+                                         .order_by(ted_notice_cpv.c.cpv)).scalars()]
 
 
 def _company_contracts(company: Mapping[str, Any]) -> ColumnElement[bool]:
@@ -132,18 +138,18 @@ def company_contracts(conn: Connection, company: Mapping[str, Any], offset: int,
     rows = conn.execute(select(contracts).where(where)
                         .order_by(func.coalesce(contracts.c.signed_on, contracts.c.published_on).desc(),
                                   contracts.c.id.desc()).offset(offset).limit(limit)).mappings().all()
-    return int(total), list(rows)
+    return int(total), _rows(rows)
 
 
 def all_company_contracts(conn: Connection, company: Mapping[str, Any], limit: int) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(contracts).where(_company_contracts(company))
+    return _rows(conn.execute(select(contracts).where(_company_contracts(company))
                              .order_by(contracts.c.id.desc()).limit(limit)).mappings())
 
 
 def company_payers(conn: Connection, company: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The VAT payer records of a company: linked at import, or holding its national id."""
     p = vat_payers.c
-    return list(conn.execute(select(vat_payers).where(or_(
+    return _rows(conn.execute(select(vat_payers).where(or_(
         p.company_id == company["id"], and_(p.country == company["country"],
                                             p.national_id == company["national_id"]))).order_by(p.id)).mappings())
 
@@ -151,7 +157,7 @@ def company_payers(conn: Connection, company: Mapping[str, Any]) -> list[Mapping
 def payer_accounts(conn: Connection, payer_ids: Sequence[int]) -> list[Mapping[str, Any]]:
     if not payer_ids:
         return []
-    return list(conn.execute(select(bank_accounts).where(bank_accounts.c.payer_id.in_(list(payer_ids)))
+    return _rows(conn.execute(select(bank_accounts).where(bank_accounts.c.payer_id.in_(list(payer_ids)))
                              .order_by(bank_accounts.c.published_from, bank_accounts.c.id)).mappings())
 
 
@@ -166,4 +172,4 @@ def accounts_by_iban(conn: Connection, iban: str) -> list[Mapping[str, Any]]:
                                                     and_(p.company_id.is_(None), company.country == p.country,
                                                          company.national_id == p.national_id))))
              .where(bank_accounts.c.iban == iban).order_by(bank_accounts.c.id))
-    return list(conn.execute(query).mappings())
+    return _rows(conn.execute(query).mappings())

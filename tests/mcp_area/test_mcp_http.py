@@ -188,8 +188,10 @@ def test_without_a_valid_key_401_with_a_bearer_challenge(server, api_key):
         resp = httpx.post(server + "/mcp", json=INIT, headers=ACCEPT | headers)
         assert resp.status_code == 401 and resp.json()["error"]["code"] == "UNAUTHORIZED"
         assert resp.headers["www-authenticate"].startswith("Bearer ")
-    resp = httpx.post(server + "/mcp", params={"api_key": api_key}, json=INIT, headers=ACCEPT)
-    assert resp.status_code == 200 and resp.json()["result"]["serverInfo"]["name"] == "regintel"
+    for path in ("/mcp", "/mcp/v1"):
+        resp = httpx.post(server + path, params={"api_key": api_key}, json=INIT, headers=ACCEPT)
+        assert resp.status_code == 200 and resp.json()["result"]["serverInfo"]["name"] == "regintel"
+    assert httpx.post(server + "/mcp/v1", json=INIT, headers=ACCEPT).status_code == 401
 
     async def main() -> None:
         async with mcp_session(server + "/mcp", None):

@@ -21,7 +21,9 @@ brief_router = APIRouter(prefix="/api/v1/agent", tags=["Agent"], route_class=Str
 # The MCP transport is a plain ASGI endpoint (the SDK's), not an operation of the OpenAPI document; the
 # router's lifespan runs the SDK's session manager inside the app's.
 mcp_router = APIRouter(lifespan=lifespan)
-mcp_router.add_route(PATH, McpEndpoint(), methods=["GET", "POST", "DELETE"], include_in_schema=False)
+# `/mcp/v1` (spec 9: "the tool-protocol metadata also has a /mcp/v1 path") serves the same endpoint.
+for _path in (PATH, PATH + "/v1"):
+    mcp_router.add_route(_path, McpEndpoint(), methods=["GET", "POST", "DELETE"], include_in_schema=False)
 
 ROUTERS = [brief_router, mcp_router]
 

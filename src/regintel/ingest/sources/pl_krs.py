@@ -168,7 +168,8 @@ def _set_address(record: CompanyRecord, seat: Any) -> None:
     record.street = join([get("ulica"), number], " ") or join([get("miejscowosc"), number], " ")
     record.postal_code = get("kodPocztowy")
     record.city = get("miejscowosc")
-    where = seat.get("siedziba") if isinstance(seat.get("siedziba"), dict) else {}
+    where = seat.get("siedziba")
+    where = where if isinstance(where, dict) else {}
     record.address_text = join([record.street, join([record.postal_code, get("poczta") or record.city], " "),
                                 text(where.get("wojewodztwo"), "wojewodztwo"), get("kraj")])
 
@@ -237,7 +238,8 @@ def _shareholders(partners: Any) -> list[RoleRecord] | None:
         name = text(partner.get("nazwa"), "wspolnicySpzoo.nazwa")
         if not name or "*" in name:
             continue
-        krs = partner.get("krs") if isinstance(partner.get("krs"), dict) else {}
+        krs = partner.get("krs")
+        krs = krs if isinstance(krs, dict) else {}
         number = text(krs.get("krs"), "wspolnicySpzoo.krs")
         holder = CompanyKey("PL", parse_national_id("PL", number)) if number and number.strip("0") and \
             is_valid_national_id("PL", number) else None

@@ -29,7 +29,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO
 
-from lxml import etree
+from lxml import etree  # type: ignore[import-untyped]
 
 from regintel.domain.identifiers import is_valid_national_id, parse_national_id
 from regintel.domain.types import CompanyKey, CompanyRecord, PersonRecord, RoleRecord

@@ -31,7 +31,7 @@ def _chunks(values: Sequence[Any], size: int = CHUNK) -> Iterable[Sequence[Any]]
 
 
 def companies_with_financials(conn: Connection, ids: Sequence[int]) -> dict[int, Mapping[str, Any]]:
-    out: dict[int, Mapping[str, Any]] = {}
+    out: dict[int, Any] = {}
     source = companies.join(latest_financials, lf.company_id == c.id, isouter=True)
     for part in _chunks(list(ids)):
         for row in conn.execute(select(*COMPANY_COLUMNS, *FIN_COLUMNS).select_from(source).where(c.id.in_(part))):
@@ -71,7 +71,7 @@ def relation_edges(conn: Connection, ids: Sequence[int], today: date) -> list[di
 
 
 def designations(conn: Connection, ids: Sequence[int]) -> dict[int, list[Mapping[str, Any]]]:
-    out: dict[int, list[Mapping[str, Any]]] = {}
+    out: dict[int, list[Any]] = {}
     d = nis2_designations.c
     for part in _chunks(list(ids)):
         for row in conn.execute(select(d.company_id, d.kind, d.source, d.reference).where(d.company_id.in_(part))
@@ -106,7 +106,7 @@ def save_assessments(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
     if not rows:
         return
     a = nis2_assessments.c
-    stmt = insert_for(conn, nis2_assessments)
+    stmt: Any = insert_for(conn, nis2_assessments)  # the dialect's INSERT (ON CONFLICT on both backends)
     stmt = stmt.on_conflict_do_update(  # one statement, many parameter sets (executemany): compiled once
         index_elements=[a.company_id],
         set_={k: stmt.excluded[k] for k in ("country", "category", "certainty", "ruleset_version", "computed_at")})

@@ -88,8 +88,9 @@ def nis2_sweep(request: Request, body: SweepRequest, conn: DbWriteConn, key: Api
         payload = {"identifiers": [i.model_dump() for i in body.identifiers or []], "owner": key.key.id}
     job_id = sweep.enqueue(conn, payload, key.key.id)
     conn.commit()
-    data = {"job_id": job_id, "status": "queued", "status_url": sweep.STATUS_PATH.format(job_id=job_id)}
-    return ok(request, data, status_code=202, headers={"Location": data["status_url"]})
+    url = sweep.STATUS_PATH.format(job_id=job_id)
+    data = {"job_id": job_id, "status": "queued", "status_url": url}
+    return ok(request, data, status_code=202, headers={"Location": url})
 
 
 @compliance_router.get("/nis2-sweep/{job_id}", response_model=Envelope[SweepStatus], summary="NIS2 sweep status",

@@ -43,13 +43,14 @@ def headcount(row: Mapping[str, Any]) -> tuple[Interval, dict[str, Any]]:
         return Interval.exact(row["employees"]), {"value": row["employees"], "source": "register headcount"}
     band = (row.get("size_class") or "").strip()
     if band.lower() in _CLASS_BANDS:
-        lo, hi = _CLASS_BANDS[band.lower()]
-        return Interval(Decimal(lo), None if hi is None else Decimal(hi)), {"band": band, "source": "register band"}
+        low, high = _CLASS_BANDS[band.lower()]
+        return Interval(Decimal(low), None if high is None else Decimal(high)), {"band": band,
+                                                                                 "source": "register band"}
     match = _BAND.fullmatch(band)
     if match:
-        lo = Decimal(match.group(1))
-        hi = None if match.group(3) else Decimal(match.group(2) or match.group(1))
-        return Interval(lo, hi), {"band": band, "source": "register band"}
+        floor = Decimal(match.group(1))
+        top = None if match.group(3) else Decimal(match.group(2) or match.group(1))
+        return Interval(floor, top), {"band": band, "source": "register band"}
     return Interval(), {"value": None, "source": None}
 
 

@@ -269,3 +269,32 @@ def test_designations_csv_loads_and_reports_rejects(client, auth, engine, data):
     assert d["designations"] == [{"kind": "tld_registry", "source": "iana_root_zone", "reference": ".sk"}]
     with pytest.raises(ValidationFailed):
         load(engine, "a,b\n1,2\n")
+
+
+def test_refresh_job_stores_every_company_for_the_filter(client, auth, engine, settings, data):
+    from datetime import UTC, datetime
+
+    from regintel.db import jobs as jobs_db
+    with engine.begin() as conn:
+        jobs_db.enqueue(conn, "nis2.refresh", {"country": "SK"}, now=datetime.now(UTC))
+    assert run_due(engine, settings, "w1") == 1
+    with engine.connect() as conn:
+        rows = conn.execute(select(nis2_assessments.c.country, nis2_assessments.c.category,
+                                   nis2_assessments.c.ruleset_version)).all()
+    assert len(rows) == 6 and {r.country for r in rows} == {"SK"} and all(r.ruleset_version for r in rows)
+    found = assert_envelope(client.get("/api/v1/companies/advanced-search",
+                                       params={"nis2_scope": "important", "country": "sk"}, headers=auth))
+    assert len(found) == 2  # the hospital and the food manufacturer
+
+
+def test_a_failed_sweep_job_reports_its_error(client, auth, engine, settings, data):
+    from regintel.areas.nis2 import sweep
+    from regintel.db.schema import jobs
+    resp = client.post(SWEEP, json={"filter": {"country": ["SK"]}}, headers=auth)
+    job_id = assert_envelope(resp, 202)["job_id"]
+    with engine.begin() as conn:  # corrupt its payload: the handler refuses it for good
+        conn.execute(jobs.update().where(jobs.c.id == job_id).values(payload={"owner": 1}))
+    run_due(engine, settings, "w1")
+    state = assert_envelope(client.get(f"{SWEEP}/{job_id}", headers=auth))
+    assert state["status"] == "failed" and "identifiers" in state["error"] and state["result"] is None
+    assert sweep.KIND == "nis2.sweep"

@@ -79,23 +79,32 @@ def test_no_hit_is_an_empty_list(client, lists):
     assert assert_envelope(client.post(NAME, json={"name": "Zuzana Čaputová"}))["hits"] == []
 
 
-@pytest.mark.parametrize("body, field", [
+BAD_NAME_BODIES = [
     ({"name": ""}, "name"), ({"name": "x" * 301}, "name"), ({"name": "!!!"}, "name"),
     ({"name": "A", "threshold": 2}, "threshold"), ({"name": "A", "limit": 0}, "limit"),
-    ({"name": "A", "unknown": 1}, "unknown"), ({"name": 5}, "name"),
-])
-def test_bad_name_bodies(client, lists, body, field):
-    err = assert_error(client.post(NAME, json=body), 422, "VALIDATION_ERROR")
-    assert field in str(err["details"])
+    ({"name": "A", "unknown": 1}, "unknown"), ({"name": 5}, "name"), ({"name": "A", "schema": "person"}, "schema"),
+]
+BAD_ENTITY_BODIES = [
+    ({"name": "A B", "countries": ["XX"]}, "countries"), ({"name": "A B", "birth_date": "12.5.1958"}, "birth_date"),
+    ({"name": "A B", "schema": "ship"}, "schema"), ({"name": "A B", "identifiers": ["9" * 65]}, "identifiers"),
+    ({"name": "A B", "schema_": "person"}, "schema_"),
+]
 
 
-@pytest.mark.parametrize("body", [
-    {"name": "A B", "countries": ["XX"]}, {"name": "A B", "birth_date": "12.5.1958"},
-    {"name": "A B", "schema": "ship"}, {"name": "A B", "identifiers": ["9" * 65]},
-    {"name": "A B", "lists": ["nope"]},
-])
-def test_bad_entity_bodies(client, lists, body):
-    assert_error(client.post(SCREEN, json=body), 422, "VALIDATION_ERROR")
+def test_bad_bodies(client):
+    for body, field in BAD_NAME_BODIES:
+        err = assert_error(client.post(NAME, json=body), 422, "VALIDATION_ERROR")
+        assert field in str(err["details"]), body
+    for body, field in BAD_ENTITY_BODIES:
+        err = assert_error(client.post(SCREEN, json=body), 422, "VALIDATION_ERROR")
+        assert field in str(err["details"]), body
+    assert_error(client.post(SCREEN, content=b"{not json", headers={"content-type": "application/json"}), 422,
+                 "VALIDATION_ERROR")
+
+
+def test_unknown_list_is_422(client, lists):
+    err = assert_error(client.post(SCREEN, json={"name": "A B", "lists": ["nope"]}), 422, "VALIDATION_ERROR")
+    assert "nope" in err["message"]
 
 
 def test_huge_and_unicode_inputs(client, lists):

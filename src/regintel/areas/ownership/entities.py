@@ -94,7 +94,7 @@ def ownership_relation(ctx: Ctx, row: Row, other: Row, held: bool = False) -> Re
 def gleif_share(row: Row) -> float | None:
     """A share as stated. GLEIF quantifiers come in two scales (1.00 and 100.00 both mean a fully
     consolidated subsidiary), so a GLEIF value of 1 or less cannot be read and is left out."""
-    value = row["share_pct"]
+    value: float | None = row["share_pct"]
     if value is not None and str(row["source"]).startswith("gleif") and value <= 1:
         return None
     return value

@@ -70,7 +70,7 @@ def maltego(entities: list[tuple[Entity, dict[str, Any]]]) -> bytes:
                                       MatchingRule="strict" if name == "regintel.id" else "loose")
                 field.text = ";".join(map(str, value)) if isinstance(value, list) else str(value)
     ET.SubElement(response, "UIMessages")
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))
 
 
 def relation_fields(r: Relation) -> dict[str, Any]:

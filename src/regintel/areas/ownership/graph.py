@@ -84,7 +84,8 @@ def build(ctx: Ctx, root: Row, depth: int, limit: int, include_ended: bool) -> B
     b = Builder(ctx, limit)
     b.node(company(root), 0)
     b.companies[int(root["id"])] = company_id(root)
-    frontier_c, frontier_p = {int(root["id"])}, set()
+    frontier_c: set[int] = {int(root["id"])}
+    frontier_p: set[int] = set()
     done_c: set[int] = set()
     done_p: set[int] = set()
     opts = {"include_ended": include_ended, "today": ctx.today}

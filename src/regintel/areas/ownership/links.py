@@ -137,9 +137,10 @@ def _paths(b: Builder, root: str) -> dict[str, list[str]]:
             if nxt not in back:
                 back[nxt] = node
                 todo.append(nxt)
-    out = {}
+    out: dict[str, list[str]] = {}
     for node in back:
-        chain, at = [], node
+        chain: list[str] = []
+        at: str | None = node
         while at is not None:
             chain.append(at)
             at = back[at]

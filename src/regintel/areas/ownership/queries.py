@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import ColumnElement, Select, and_, or_, select
 from sqlalchemy.engine import Connection
@@ -61,7 +61,7 @@ def _roles_select(where: ColumnElement[bool], include_ended: bool, today: date) 
 def _run(conn: Connection, make: Any, ids: Iterable[Any]) -> list[Row]:
     out: list[Row] = []
     for chunk in _chunks(ids):
-        out.extend(conn.execute(make(chunk)).mappings().all())
+        out.extend(cast(Sequence[Row], conn.execute(make(chunk)).mappings().all()))
     return out
 
 
@@ -69,7 +69,7 @@ def roles_in(conn: Connection, company_ids: Iterable[int], *, include_ended: boo
              only: Sequence[str] | None = None) -> list[Row]:
     """The roles held in these companies (officers, shareholders, owners), with holder person/company."""
     def make(chunk: list[int]) -> Select[Any]:
-        where = roles.c.company_id.in_(chunk)
+        where: ColumnElement[bool] = roles.c.company_id.in_(chunk)
         if only:
             where = and_(where, roles.c.role.in_(list(only)))
         return _roles_select(where, include_ended, today).order_by(roles.c.company_id, roles.c.role,
@@ -169,4 +169,4 @@ def source_catalogue(conn: Connection) -> dict[str, Row]:
     """Source id -> name, licence and publisher (the catalogue is small: one row per source)."""
     rows = conn.execute(select(data_sources.c.id, data_sources.c.name, data_sources.c.licence,
                                data_sources.c.licence_url, data_sources.c.publisher)).mappings()
-    return {r["id"]: r for r in rows}
+    return {r["id"]: cast(Row, r) for r in rows}

@@ -73,8 +73,9 @@ def similar_candidates(conn: Connection, nace_range: tuple[str, str], country: s
     """Active companies in a NACE digit range (of one country or region) that pass the `size` test,
     neither in bankruptcy nor in liquidation (no longer competing)."""
     c = companies
-    # A country and the active status hold most rows: the NACE range leads (its index carries both).
-    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], Common(c.c.status == "active"), size,
+    # A country, the active status and a size span hold many rows: the NACE range leads (its index
+    # carries the country and the status).
+    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], Common(c.c.status == "active"), Common(size),
             c.c.in_bankruptcy == false(), c.c.in_liquidation == false()]
     if country is not None:
         cond.append(Common(c.c.country == country))

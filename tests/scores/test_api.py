@@ -3,13 +3,14 @@ score disputes, with the edges (unknown 404, malformed 422, ambiguous 409, no ke
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
 from sqlalchemy import select
 
 from regintel.areas.scores import benchmarks
+from regintel.areas.scores.jobs import enqueue_refresh_peers
 from regintel.areas.scores.tables import score_disputes
 from regintel.domain.types import CompanyRecord, FinancialRecord
 from regintel.ingest.runner import run_import
@@ -139,7 +140,10 @@ def test_peers_live_then_precomputed(client, auth, engine, data):
     margin = next(m for m in live["metrics"] if m["metric"] == "net_margin")
     assert (margin["value"], margin["quartile"], margin["assessment"], margin["peer_count"]) == (
         0.075, 4, "top quartile", 7)  # the company, its five peers and the bankrupt one (still active)
-    # the job fills the table; the answer then reads it and agrees
+    # queued once however often it is asked for; the job fills the table; the answer then reads it and agrees
+    with engine.begin() as conn:
+        first = enqueue_refresh_peers(conn, datetime.now(UTC))
+        assert first is not None and enqueue_refresh_peers(conn, datetime.now(UTC)) is None
     result = handlers()["scores.refresh_peers"](JobContext(engine, None, 1, 1), {})  # type: ignore[arg-type]
     assert result["groups"] >= 2
     stored = assert_envelope(get(client, auth, ACME, "peers"))

@@ -18,6 +18,7 @@ from tests.ingest.import_helpers import (
     identifier_pairs,
     provenance,
     rejects,
+    role_rows,
     run,
 )
 
@@ -92,3 +93,44 @@ def test_served_over_http(engine, settings, client, auth):
     assert any(s["id"] == "lv_ur" and s["licence"] == "CC0 1.0" for s in data["sources"])
     assert_error(client.get("/api/v1/companies/lv/40008223127", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/companies/lv/40003018536", headers=auth), 404, "NOT_FOUND")
+
+
+BO = FIXTURES / "lv_ur" / "beneficial_owners_sample_first20.csv"
+
+
+def test_beneficial_owners(engine, settings, tmp_path):
+    # Register rows for two entities of the real BO sample (the register sample does not hold them):
+    # the real AST BŪVE row under their registration numbers, with invented names.
+    rows = [AST_BUVE.replace("40003868290", "42103060434").replace("AST BŪVE", "CELAJS TEST"),
+            AST_BUVE.replace("40003868290", "40003229495").replace("AST BŪVE", "LUSINI TEST")]
+    (tmp_path / "register.csv").write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
+    run(engine, settings, "lv_ur", tmp_path / "register.csv")
+    stats, rejected = rejects(engine, settings, "lv_ur_bo", BO)
+    # 16 entities in the 20 rows; 14 are not in this database and cannot be created from owners alone
+    assert (stats.read, stats.updated, stats.rejected) == (16, 2, 14)  # two companies got their owners
+    assert {r["reason"] for r in rejected} == {"unknown company and the record has no name"}
+    owners = role_rows(engine, "42103060434")
+    assert [(r["role"], r["holder_name"], r["birth_date"], r["nationality"], r["country_of_residence"])
+            for r in owners] == [("beneficial_owner", "Ondrej Pavlik", "1975-07", "CZ", "CH"),
+                                 ("beneficial_owner", "Ģirts Cēlājs", None, "LV", "LV")]
+    assert owners[0]["since"] == date(2017, 12, 4)
+    assert {r["holder_name"] for r in role_rows(engine, "40003229495")} == {"Argods Lūsiņš", "Antra Lūsiņa"}
+    assert changes(engine, "42103060434")["roles"][1] == (
+        "beneficial_owner: Ondrej Pavlik; beneficial_owner: Ģirts Cēlājs")
+    again = run(engine, settings, "lv_ur_bo", BO)
+    assert (again.updated, again.changes) == (0, 0)
+
+
+def test_beneficial_owner_rows_are_checked(engine, settings, tmp_path):
+    head = BO.read_text(encoding="utf-8").splitlines()[1]
+    rows = ['1;42103060434;Ondrej;Pavlik;"";07/1975;CZ;CH;2017-12-04;2017-12-04 14:16:43',
+            '2;42103060434;Ondrej;Pavlik;"";1975-07;Czechia;CH;2017-12-04;2017-12-04 14:16:43',
+            '3;42103060434;"";"";"";"";LV;LV;2017-12-04;2017-12-04 14:16:43',
+            '4;"";Anna;Berzina;"";"";LV;LV;2017-12-04;2017-12-04 14:16:43']
+    (tmp_path / "bo.csv").write_text("\n".join([head, *rows]) + "\n", encoding="utf-8")
+    stats, rejected = rejects(engine, settings, "lv_ur_bo", tmp_path / "bo.csv")
+    assert stats.rejected == 4
+    reasons = " | ".join(r["reason"] for r in rejected)
+    for expected in ("birth_date is not YYYY", "nationality is not an ISO 3166-1 alpha-2 code",
+                     "a beneficial owner without a name", "legal_entity_registration_number is empty"):
+        assert expected in reasons

@@ -168,3 +168,19 @@ def test_ambiguous_identifier(client, auth, world, engine) -> None:
         assert {c["country"] for c in error["details"]["candidates"]} == {"SK", "CZ"}
     assert assert_envelope(get(client, auth, TARGET, "relations", country="cz"))["shareholders"] == []
     assert len(assert_envelope(get(client, auth, TARGET, "relations", country="SK"))["shareholders"]) == 2
+
+
+def test_ultimate_owner_with_psc_bands(client, auth, world) -> None:
+    """BRIT LTD (UK): TARGET holds the band 'more than 25% to 50%', a PSC person 'more than 50% to 75%'.
+    Peter Horváth of the Slovak register controls ALFA, which controls TARGET: through controlled
+    entities he holds TARGET's stake, more than 25%."""
+    data = assert_envelope(get(client, auth, "09876543", "ultimate-owner", country="gb"))
+    names = {k: (v["name"], v["personal"]) for k, v in data["entities"].items()}
+    owners = {(names[o["entity"]][0], len(o["paths"][0]["nodes"])): o for o in data["owners"]}
+    psc = owners[("Peter Horváth", 2)]
+    assert psc["control"] and psc["meets50"] and psc["paths"][0]["steps"][0]["moreThan"] is True
+    via_target = owners[("Peter Horváth", 4)]
+    assert via_target["sharePct"] == pytest.approx(10.5)
+    assert via_target["meets25"] is True and via_target["meets50"] is False and via_target["control"] is False
+    assert owners[("Jana Nováková", 3)]["meets25"] is False
+    assert all(personal is None for _, personal in names.values())

@@ -143,3 +143,19 @@ def test_sources_are_in_the_catalogue_with_licence(engine, settings, client):
     body = client.get("/api/v1/public/data-sources", params={"category": "public_money"}).json()
     assert {d["id"]: d["licence"] for d in body["data"]}["ted_eforms"] == "CC BY 4.0"
     assert all(d["attribution"] for d in body["data"])
+
+
+def test_ted_folder_import_rejects_the_broken_file_and_keeps_the_others(engine, settings, tmp_path):
+    folder = tmp_path / "package"
+    folder.mkdir()
+    for path in TED_FILES:
+        (folder / path.name).write_bytes(path.read_bytes())
+    (folder / "zz_broken.xml").write_bytes(TED_FILES[1].read_bytes()[:5_000])
+    run_id, stats, rejects = run_import(engine, TED, str(folder), settings.data_dir)
+    assert (stats.inserted, stats.skipped, stats.rejected) == (6, 1, 1)
+    assert count(engine, ted_notices) == 6
+    line = json.loads(rejects.read_text().splitlines()[0])
+    assert line["reason"].startswith("aborted: zz_broken.xml: not well-formed XML")
+    assert line["record"]["location"].endswith("zz_broken.xml")
+    with engine.connect() as conn:
+        assert conn.execute(select(import_runs.c.status).where(import_runs.c.id == run_id)).scalar_one() == "succeeded"

@@ -8,12 +8,14 @@ is written to the reject file like a rejected record's."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from sqlalchemy import Engine, distinct, func, select, update
+from sqlalchemy.engine import Connection
 
 from regintel.config import load_settings
 from regintel.db.schema import data_sources, import_runs
@@ -39,8 +41,11 @@ class SectionSource(Protocol):
 
 def run_section_import(engine: Engine, source: SectionSource, location: str, data_dir: Path,
                        backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
-    """Import `location`; returns (run id, stats, reject file or None) like `run_import`. `backend` is the
-    search index name matches go through (default: the one the settings choose for this database)."""
+    """Import `location`, a file or a folder of files (a TED daily package unpacked: one notice a file);
+    returns (run id, stats, reject file or None) like `run_import`. Each file is one transaction. A single
+    malformed file stops the run (`SourceAbort`); in a folder it is rejected whole, with its reason in the
+    reject file, and the other files are imported. `backend` is the search index name matches go through
+    (default: the one the settings choose for this database)."""
     info = source.info
     sync_catalogue(engine, [info])
     with engine.begin() as conn:
@@ -48,30 +53,43 @@ def run_section_import(engine: Engine, source: SectionSource, location: str, dat
                                                           started_at=datetime.now(UTC))
                               .returning(import_runs.c.id)).scalar_one()
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
+    folder = Path(location).is_dir()
+    files = sorted(str(p) for p in Path(location).iterdir() if p.is_file()) if folder else [location]
     stats, status = LoadStats(), "failed"
     try:
         backend = backend or _backend(engine, Path(data_dir))
-        with open_input(location, Path(data_dir) / "downloads") as inp, \
-                engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
+        with engine.connect().execution_options(sqlite_immediate=True) as conn:
             linker = Linker(conn, backend)
-            for item in source.parse(inp.stream, inp.name):
-                stats.read += 1
-                if isinstance(item, RecordError):
-                    stats.reject(item.reason)
-                    rejects(item.reason, item.raw)
-                elif isinstance(item, Skipped):
-                    stats.skip(item.reason)
-                else:
-                    loading.write(conn, item, linker, stats, info.id)
+            for path in files:
+                before = copy.deepcopy(stats)
+                try:
+                    _import_file(conn, source, path, Path(data_dir), linker, stats, rejects)
+                except SourceAbort as exc:
+                    stats = before
+                    stats.reject(f"aborted: {exc}")
+                    rejects(f"aborted: {exc}", {"location": path})
+                    if not folder:
+                        raise
         status = "succeeded"
-    except SourceAbort as exc:
-        stats = LoadStats(read=stats.read, reasons={f"aborted: {exc}": 1})
-        rejects(f"aborted: {exc}", {"location": location})
-        raise
     finally:
         rejects.close()
         _finish(engine, info.id, run_id, status, stats)
     return run_id, stats, rejects.path if rejects.path.exists() else None
+
+
+def _import_file(conn: Connection, source: SectionSource, path: str, data_dir: Path, linker: Linker,
+                 stats: LoadStats, rejects: RejectFile) -> None:
+    """One input file in one transaction: all of it or (on `SourceAbort`) none of it."""
+    with open_input(path, data_dir / "downloads") as inp, conn.begin():
+        for item in source.parse(inp.stream, inp.name):
+            stats.read += 1
+            if isinstance(item, RecordError):
+                stats.reject(item.reason)
+                rejects(item.reason, item.raw)
+            elif isinstance(item, Skipped):
+                stats.skip(item.reason)
+            else:
+                loading.write(conn, item, linker, stats, source.info.id)
 
 
 def _backend(engine: Engine, data_dir: Path) -> SearchBackend:

@@ -27,10 +27,16 @@ class Linker:
         self._ready = False
         self._seen: dict[tuple[Any, ...], LinkDecision] = {}
 
-    def link(self, org: Org) -> LinkDecision:
-        key = (org.country, org.national_id, org.name, org.city)
+    def link(self, org: Org, *, id_is_authoritative: bool = False) -> LinkDecision:
+        """`id_is_authoritative`: the publisher's id is the national register number by definition (the
+        Czech register's IČO), so a party whose id no company holds is left unlinked rather than matched
+        by name to someone else. TED's CompanyID is free text of any scheme: its name is tried next."""
+        key = (org.country, org.national_id, org.name, org.city, id_is_authoritative)
         if key not in self._seen:
-            self._seen[key] = self.by_national_id(org.country, org.national_id) or self._by_name(org)
+            found = self.by_national_id(org.country, org.national_id)
+            if found is None and not (id_is_authoritative and org.national_id):
+                found = self._by_name(org)
+            self._seen[key] = found or NO_LINK
         return self._seen[key]
 
     def by_national_id(self, country: str | None, value: str | None) -> LinkDecision | None:

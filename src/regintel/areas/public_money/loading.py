@@ -169,7 +169,8 @@ def _contract_rows(rec: ContractRecord, linker: Linker, source: str, digest: str
             continue
         rows.append({"source": source, "record_key": rec.contract_id, "party_ref": party.ref, "role": role,
                      "party_name": party.name, "party_national_id": party.national_id,
-                     "party_country": party.country, **_link(linker.link(party)), "buyer_name": rec.publisher.name,
+                     "party_country": party.country,
+                     **_link(linker.link(party, id_is_authoritative=True)), "buyer_name": rec.publisher.name,
                      "buyer_national_id": rec.publisher.national_id, "buyer_country": rec.publisher.country,
                      "title": rec.title, "value": value, "currency": currency, "value_basis": basis,
                      "signed_on": rec.signed_on,

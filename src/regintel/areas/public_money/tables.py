@@ -138,6 +138,7 @@ contracts = Table(
     Column("record_hash", String(32), nullable=False),
     UniqueConstraint("source", "record_key", "party_ref", name="uq_contracts_party"),
     Index("ix_contracts_company", "company_id", "signed_on"),
+    Index("ix_contracts_party", "party_country", "party_national_id"),
 )
 
 vat_payers = Table(

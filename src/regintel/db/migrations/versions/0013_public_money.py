@@ -138,6 +138,7 @@ def upgrade() -> None:
         sa.UniqueConstraint('source', 'record_key', 'party_ref', name='uq_contracts_party')
     )
     op.create_index('ix_contracts_company', 'contracts', ['company_id', 'signed_on'], unique=False)
+    op.create_index('ix_contracts_party', 'contracts', ['party_country', 'party_national_id'], unique=False)
     op.create_table('vat_payers',
         sa.Column('id', Id, autoincrement=True, nullable=False),
         sa.Column('country', sa.String(length=2), nullable=False),

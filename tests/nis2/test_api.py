@@ -298,3 +298,12 @@ def test_a_failed_sweep_job_reports_its_error(client, auth, engine, settings, da
     state = assert_envelope(client.get(f"{SWEEP}/{job_id}", headers=auth))
     assert state["status"] == "failed" and "identifiers" in state["error"] and state["result"] is None
     assert sweep.KIND == "nis2.sweep"
+
+
+def test_rec_2003_361_annex_art_4_2_two_statements_through_http(client, auth, engine, data):
+    load_companies(engine, CompanyRecord(country="SK", national_id=SMALL_IT, nace_primary="35.11",
+                                         financials=[fin(2022, "EUR", 300_000, 150_000, 4),
+                                                     fin(2023, "EUR", 60 * M, 50 * M, 4)]))
+    d = assert_envelope(get(client, auth, SMALL_IT))
+    assert (d["size"]["class"], d["size"]["lowest"], d["size"]["highest"]) == ("micro", "micro", "large")
+    assert "earlier_accounts" in {m["input"] for m in d["missing"]} and d["category"] == "out-of-scope"

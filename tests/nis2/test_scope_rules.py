@@ -241,3 +241,12 @@ def test_art_2_1_art_26_entity_outside_the_union():
 def test_art_2_1_inactive_entity_needs_its_status_checked():
     a = assess(facts("35.11", LARGE, status="inactive"))
     assert a.category == ESSENTIAL and "status" in {m["input"] for m in a.missing}
+
+
+def test_rec_2003_361_annex_art_4_2_status_changes_only_after_two_consecutive_periods():
+    grown = Facts("SK", "active", "112", "company", "35.11", None, LARGE, previous=MEDIUM)
+    a = assess(grown)  # large in the latest year only: still medium (important), large possible
+    assert (a.category, a.certainty, a.size["class"]) == (IMPORTANT, LIKELY, "medium")
+    assert a.possible_categories == [ESSENTIAL, IMPORTANT] and any("Art. 4(2)" in n for n in a.notes)
+    steady = Facts("SK", "active", "112", "company", "35.11", None, LARGE, previous=LARGE)
+    assert cat(steady) == (ESSENTIAL, CERTAIN)

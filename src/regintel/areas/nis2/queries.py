@@ -12,7 +12,14 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2.tables import nis2_assessments, nis2_designations
 from regintel.db.engine import insert_for
-from regintel.db.schema import companies, company_changes, latest_financials, ownerships, roles
+from regintel.db.schema import (
+    companies,
+    company_changes,
+    financial_statements,
+    latest_financials,
+    ownerships,
+    roles,
+)
 
 c = companies.c
 lf = latest_financials.c
@@ -36,6 +43,23 @@ def companies_with_financials(conn: Connection, ids: Sequence[int]) -> dict[int,
     for part in _chunks(list(ids)):
         for row in conn.execute(select(*COMPANY_COLUMNS, *FIN_COLUMNS).select_from(source).where(c.id.in_(part))):
             out[row.id] = row._mapping
+    return out
+
+
+def previous_statements(conn: Connection, latest: Mapping[int, int]) -> dict[int, Mapping[str, Any]]:
+    """Each company's statement for the year before its latest (`latest`: company id → latest year), with
+    the same column names as `companies_with_financials` (one per company: the last written)."""
+    fs = financial_statements.c
+    out: dict[int, Any] = {}
+    items = sorted(latest.items())
+    for part in _chunks(items):
+        pairs = [(cid, year - 1) for cid, year in part]
+        stmt = (select(fs.company_id, fs.year.label("fin_year"), fs.currency.label("fin_currency"),
+                       fs.revenue.label("fin_revenue"), fs.total_assets.label("fin_total_assets"),
+                       fs.employees.label("fin_employees"), fs.source.label("fin_source"))
+                .where(tuple_(fs.company_id, fs.year).in_(pairs)).order_by(fs.company_id, fs.id))
+        for row in conn.execute(stmt):
+            out[row.company_id] = row._mapping
     return out
 
 

@@ -25,7 +25,7 @@ class Reason(BaseModel):
 class Missing(BaseModel):
     input: str = Field(description="What is unknown: `headcount`, `turnover_eur`, `balance_sheet_eur`, `group`, "
                        "`nace`, `activity:<entity type>`, `public_administration_level`, `status`, "
-                       "`services_in_union`")
+                       "`services_in_union`, `earlier_accounts`")
     why: str
 
 

@@ -100,6 +100,8 @@ def facts_for(conn: Connection, ids: Sequence[int],
     others = dict(queries.companies_with_financials(conn, sorted({e["other"] for e in edges} - set(rows))))
     others |= rows
     found = queries.designations(conn, list(rows))
+    earlier = queries.previous_statements(conn, {cid: r["fin_year"] for cid, r in rows.items()
+                                                 if r["fin_year"] is not None})
     relations: dict[int, dict[int, Relation]] = {}
     for edge in edges:
         kind = _relation_kind(edge)
@@ -120,8 +122,19 @@ def facts_for(conn: Connection, ids: Sequence[int],
             entity_type=entity_type(row["country"], row["legal_form"]), nace_primary=row["nace_primary"],
             nace_codes=row["nace_codes"] if isinstance(row["nace_codes"], list) else None, own=figures(row),
             relations=list(relations.get(cid, {}).values()),
-            designations=[Designation(d["kind"], d["source"], d["reference"]) for d in found.get(cid, [])])
+            designations=[Designation(d["kind"], d["source"], d["reference"]) for d in found.get(cid, [])],
+            previous=_previous(row, earlier.get(cid)))
     return out
+
+
+def _previous(row: Mapping[str, Any], earlier: Mapping[str, Any] | None) -> Figures | None:
+    """The period before the latest: its own figures, the register's headcount when it gives none."""
+    if earlier is None:
+        return None
+    merged = dict(row) | dict(earlier)
+    if earlier["fin_employees"] is None:
+        merged["fin_employees"] = row["fin_employees"]
+    return figures(merged)
 
 
 def assess_company(conn: Connection, company_id: int) -> tuple[Facts, Assessment]:

@@ -123,6 +123,7 @@ class Facts:
     own: Figures
     relations: list[Relation] = field(default_factory=list)
     designations: list[Designation] = field(default_factory=list)
+    previous: Figures | None = None  # the accounting period before the latest, when known (Annex Art. 4(2))
 
 
 @dataclass
@@ -253,6 +254,23 @@ def _group_figures(facts: Facts) -> tuple[Interval, Interval, Interval, bool]:
     return head, turn, bal, open_group
 
 
+def _two_periods(facts: Facts, size: SizeRange, open_group: bool, missing: list[dict[str, str]],
+                 notes: list[str]) -> SizeRange:
+    """Rec. 2003/361/EC Annex Art. 4(2): crossing a ceiling changes the status only when it happens over
+    two consecutive accounting periods. When the latest period's class differs from the one before, the
+    earlier class is the estimate (the status is kept) and both stay possible (earlier periods decide)."""
+    if facts.previous is None or open_group or not size.determined:
+        return size
+    prev = size_range(facts.previous.headcount, facts.previous.turnover, facts.previous.balance)
+    if not prev.determined or prev.estimate == size.estimate:
+        return size
+    low, high = sorted((prev.estimate, size.estimate), key=CLASSES.index)
+    notes.append(f"The latest accounts make the enterprise {size.estimate}, the period before {prev.estimate}: "
+                 "the status changes only after two consecutive periods (Rec. 2003/361/EC Annex Art. 4(2))")
+    missing.append({"input": "earlier_accounts", "why": "whether the earlier status held (Annex Art. 4(2))"})
+    return SizeRange(low, high, prev.estimate)
+
+
 def _interval_json(value: Interval) -> dict[str, Any]:
     return {"min": value.lo, "max": value.hi}
 
@@ -263,6 +281,7 @@ def assess(facts: Facts) -> Assessment:
     size = size_range(head, turn, bal)
     missing: list[dict[str, str]] = []
     notes: list[str] = []
+    size = _two_periods(facts, size, open_group, missing, notes)
     bases: list[Basis] = []
     for d in facts.designations:
         if d.kind in _DESIGNATION_RULES:

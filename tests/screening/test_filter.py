@@ -73,3 +73,12 @@ def test_stats_modes_and_privacy(client, engine, companies):
     assert assert_envelope(client.get(STATS, params={"mode": "debarred"}))["items"] == []
     assert_error(client.get(STATS, params={"mode": "all"}), 422, "VALIDATION_ERROR")
     assert_error(client.get(STATS, params={"limit": 5}), 422, "VALIDATION_ERROR")
+
+
+@pytest.mark.parametrize("role, kind", [
+    ("director", "officer"), ("board_member", "officer"), ("statutory_body", "officer"),
+    ("shareholder", "owner"), ("beneficial_owner", "owner"), ("psc", "owner"), ("parent_company", "owner")])
+def test_roles_are_officers_or_owners(role, kind):
+    from regintel.areas.screening.service import subject_kind
+
+    assert subject_kind(role) == kind

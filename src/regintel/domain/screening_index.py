@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterable
 
 from regintel.domain.screening import Candidate, Match, Subject, phonetic, score, skeleton
@@ -72,7 +72,7 @@ class ScreeningIndex:
             lists = rare
         else:
             lists = [min(lists, key=lambda pair: len(pair[0]))]
-        weights: Counter[int] = Counter()
+        weights: defaultdict[int, float] = defaultdict(float)
         for postings, idf in lists:
             for entry_id in postings:
                 weights[entry_id] += idf

@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 
 from regintel.areas.screening import queries
 from regintel.areas.screening.index import current_index
-from regintel.areas.screening.service import OWNER_ROLES
+from regintel.areas.screening.service import subject_kind
 from regintel.domain.screening import ALGORITHM, DEFAULT_THRESHOLD, Subject
 from regintel.domain.screening_index import ScreeningIndex
 
@@ -24,7 +24,7 @@ def _subjects(company: Mapping[str, Any], roles: Sequence[Mapping[str, Any]]) ->
     out = [("company", False, Subject.build(company["name"], "organization", [company["country"]], (), ids))]
     for r in roles:
         natural = r["person_id"] is not None
-        kind = "owner" if any(w in r["role"] for w in OWNER_ROLES) else "officer"
+        kind = subject_kind(r["role"])
         out.append((kind, natural, Subject.build(r["holder_name"], "person" if natural else "organization")))
     return out
 

@@ -39,4 +39,4 @@ def to_maltego(result: dict[str, Any]) -> bytes:
     note = ET.SubElement(messages, "UIMessage", MessageType="Inform")
     note.text = (f"{result['hit_count']} sanctions hit(s) for {result['name']} at threshold {result['threshold']}"
                  + ("" if result["natural_persons_screened"] else "; natural persons not screened (no purpose)"))
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))

@@ -32,8 +32,9 @@ def data_version(conn: Connection) -> tuple[Any, ...]:
     return tuple(row)
 
 
-def list_row(conn: Connection, list_id: str) -> Mapping[str, Any] | None:
-    return conn.execute(select(sanction_lists).where(sanction_lists.c.id == list_id)).mappings().first()
+def list_row(conn: Connection, list_id: str) -> dict[str, Any] | None:
+    row = conn.execute(select(sanction_lists).where(sanction_lists.c.id == list_id)).mappings().first()
+    return dict(row) if row is not None else None
 
 
 def all_lists(conn: Connection) -> list[dict[str, Any]]:
@@ -127,10 +128,10 @@ def entry_details(conn: Connection, entry_ids: Sequence[int]) -> dict[int, dict[
         ("identifiers", sanction_identifiers, (sanction_identifiers.c.id_type, sanction_identifiers.c.value,
                                                sanction_identifiers.c.country)))
     for key, table, cols in children:
-        for row in conn.execute(select(table.c.entry_id, *cols).where(table.c.entry_id.in_(ids))
-                                .order_by(table.c.entry_id, table.c.id)):
-            if int(row[0]) in out:
-                out[int(row[0])][key].append(tuple(row[1:]))
+        for child in conn.execute(select(table.c.entry_id, *cols).where(table.c.entry_id.in_(ids))
+                                  .order_by(table.c.entry_id, table.c.id)):
+            if int(child[0]) in out:
+                out[int(child[0])][key].append(tuple(child[1:]))
     return out
 
 
@@ -163,17 +164,17 @@ def replace_company_hits(conn: Connection, company_ids: Sequence[int], rows: Seq
         conn.execute(insert(company_sanction_hits), list(rows))
 
 
-def company_batch(conn: Connection, after_id: int, size: int) -> list[Mapping[str, Any]]:
+def company_batch(conn: Connection, after_id: int, size: int) -> list[dict[str, Any]]:
     c = companies.c
-    return list(conn.execute(select(c.id, c.name, c.country, c.national_id, c.lei, c.vat_id)
-                             .where(c.id > after_id).order_by(c.id).limit(size)).mappings())
+    return [dict(r) for r in conn.execute(select(c.id, c.name, c.country, c.national_id, c.lei, c.vat_id)
+                                          .where(c.id > after_id).order_by(c.id).limit(size)).mappings()]
 
 
-def roles_of_companies(conn: Connection, company_ids: Sequence[int], today: date) -> list[Mapping[str, Any]]:
+def roles_of_companies(conn: Connection, company_ids: Sequence[int], today: date) -> list[dict[str, Any]]:
     current = or_(roles.c.until.is_(None), roles.c.until >= today)
-    return list(conn.execute(
+    return [dict(r) for r in conn.execute(
         select(roles.c.company_id, roles.c.role, roles.c.holder_name, roles.c.person_id)
-        .where(roles.c.company_id.in_(list(company_ids)), current)).mappings())
+        .where(roles.c.company_id.in_(list(company_ids)), current)).mappings()]
 
 
 def sanctioned_companies(conn: Connection, topic: str | None, limit: int) -> tuple[list[dict[str, Any]], int]:
@@ -193,11 +194,11 @@ def sanctioned_companies(conn: Connection, topic: str | None, limit: int) -> tup
     return [dict(r) for r in rows], total
 
 
-def hits_of_companies(conn: Connection, company_ids: Sequence[int], topic: str | None) -> list[Mapping[str, Any]]:
+def hits_of_companies(conn: Connection, company_ids: Sequence[int], topic: str | None) -> list[dict[str, Any]]:
     h = company_sanction_hits.c
     query = (select(h.company_id, h.subject, h.subject_name, h.natural_person, h.score, se.list_id,
                     se.entry_key, se.caption, se.topics).join(sanction_entries, se.id == h.entry_id)
              .where(h.company_id.in_(list(company_ids))).order_by(h.company_id, h.score.desc(), h.id))
     if topic:
         query = query.where(se.topics.like(f"%{topic}%"))
-    return list(conn.execute(query).mappings())
+    return [dict(r) for r in conn.execute(query).mappings()]

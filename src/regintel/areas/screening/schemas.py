@@ -85,7 +85,7 @@ class ListRef(BaseModel):
 
 class ScreenHit(BaseModel):
     id: str = Field(description="`<list>:<publisher's id>`")
-    list: ListRef
+    list_: ListRef = Field(alias="list", description="The list it is on")
     schema_: str = Field(alias="schema", description="person, organization, vessel or aircraft")
     caption: str
     topics: list[str] = Field(description="`sanction`, `debarment`")

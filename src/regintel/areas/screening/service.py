@@ -15,7 +15,13 @@ from regintel.domain.screening import ALGORITHM, DESCRIPTIONS, Match, Subject, n
 from regintel.errors import NotImplementedYet, ValidationFailed
 
 MODES = {"sanctioned": "sanction", "debarred": "debarment", "any": None}
-OWNER_ROLES = ("owner", "shareholder", "psc", "member", "partner", "parent_company")
+OWNER_ROLES = frozenset({"psc", "member", "partner", "founder", "parent_company"})
+
+
+def subject_kind(role: str) -> str:
+    """`owner` for owning roles (shareholder, beneficial owner, PSC, partner, parent company), else
+    `officer` (director, board member, statutory body, …)."""
+    return "owner" if role in OWNER_ROLES or "owner" in role or "shareholder" in role else "officer"
 
 
 def _utc(value: datetime | None) -> str | None:
@@ -100,10 +106,11 @@ def screen(conn: Connection, subject: Subject, threshold: float, limit: int,
 def _company_subjects(conn: Connection, company: Mapping[str, Any],
                       personal: bool) -> list[tuple[str, str | None, Subject]]:
     ids = [v for v in (company.get("national_id"), company.get("lei"), company.get("vat_id")) if v]
-    out = [("company", None, Subject.build(company["name"], "organization", [company["country"]], (), ids))]
+    out: list[tuple[str, str | None, Subject]] = [
+        ("company", None, Subject.build(company["name"], "organization", [company["country"]], (), ids))]
     today = datetime.now(UTC).date()
     for r in queries.company_subjects(conn, int(company["id"]), today):
-        kind = "owner" if any(w in r["role"] for w in OWNER_ROLES) else "officer"
+        kind = subject_kind(r["role"])
         natural = r["person_id"] is not None
         if natural and not personal:
             continue
@@ -121,7 +128,7 @@ def company_sanctions(conn: Connection, company: Mapping[str, Any], threshold: f
     subjects = _company_subjects(conn, company, personal)
     unique = list(dict.fromkeys(subjects))
     results = match_subjects(conn, [s for _, _, s in unique], threshold, 10)
-    items = [{"subject": kind, "role": role, "name": s.name, "hits": hits}
+    items: list[dict[str, Any]] = [{"subject": kind, "role": role, "name": s.name, "hits": hits}
              for (kind, role, s), hits in zip(unique, results, strict=True)]
     return {"country": company["country"], "national_id": company["national_id"], "name": company["name"],
             "threshold": threshold, "algorithm": ALGORITHM, "hit_count": sum(len(i["hits"]) for i in items),

@@ -47,7 +47,7 @@ def refresh_company_hits(engine: Engine, batch: int = BATCH) -> dict[str, int]:
     """Recompute the hits of every company, one transaction a batch."""
     now = datetime.now(UTC)
     with engine.connect() as conn:
-        index, _ = current_index(conn)
+        index, _ = current_index(conn, fresh=True)
     after, companies, hits = 0, 0, 0
     while True:
         with engine.begin() as conn:

@@ -18,8 +18,9 @@ from .schemas import CompanyBankAccounts, IbanLookup, IbanVerification, IbanVeri
 accounts_router = APIRouter(prefix="/api/v1", tags=["Public money"], route_class=StrictRoute)
 iban_router = APIRouter(prefix="/api/v1/iban", tags=["Public money"], route_class=StrictRoute)
 
-_REGISTER = ("the Czech VAT payer register (Registr plátců DPH: the accounts a payer publishes under § 96 of the "
-             "VAT Act, and its reliability)")
+_REGISTER = ("the financial administrations' VAT payer registers: the Czech Registr plátců DPH (the accounts a "
+             "payer publishes under § 96 of the VAT Act, and its reliability) and, where imported, the Polish "
+             "white list (Wykaz podatników VAT)")
 
 
 @accounts_router.get("/companies/{ico}/bank-accounts", response_model=Envelope[CompanyBankAccounts],
@@ -38,7 +39,8 @@ def company_bank_accounts(request: Request, conn: DbConn, _key: ApiKey,
 @accounts_router.get("/bank-accounts/lookup", response_model=Envelope[IbanLookup], summary="IBAN to company",
                      description=f"Who publishes this IBAN in {_REGISTER}. The IBAN is validated first (check "
                      "digits, the country's format and bank code: 422 with the reason). It does not search the "
-                     "Slovak list (not imported): `covered` says whether the IBAN's country has a register here.")
+                     "Slovak list (not imported): `covered` says whether the IBAN's country has a register here. "
+                     "Each match names its register.")
 def iban_lookup(request: Request, conn: DbConn, _key: ApiKey,
                 iban: Annotated[str, Query(min_length=1, max_length=64, description="IBAN in any format")]) -> Response:
     return ok(request, svc.lookup(conn, iban))

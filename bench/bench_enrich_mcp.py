@@ -50,6 +50,20 @@ def build(url: str, data_dir: Path, entities: int) -> None:
                     "--no-stats"], env=env, check=True, capture_output=True)
 
 
+def _filled(url: str) -> bool:
+    from regintel.db.engine import make_engine
+    from regintel.db.schema import companies
+
+    engine = make_engine(url, pool=False)
+    try:
+        with engine.connect() as conn:
+            return bool(conn.execute(select(func.count()).select_from(companies)).scalar())
+    except Exception:  # no schema yet
+        return False
+    finally:
+        engine.dispose()
+
+
 def enrich(settings: Any, engine: Any, n: int) -> dict[str, Any]:
     from regintel.areas.enrich import service
     from regintel.db.keys import create_key
@@ -125,7 +139,8 @@ def main() -> int:
     parser.add_argument("--entities", type=int, default=100_000)
     parser.add_argument("--identifiers", type=int, default=100_000)
     parser.add_argument("--calls", type=int, default=500)
-    parser.add_argument("--database-url", help="a filled database (otherwise a new SQLite one is synthesised)")
+    parser.add_argument("--database-url", help="a database (synthesised first when it holds no company; default: "
+                        "a new SQLite file)")
     args = parser.parse_args()
 
     from regintel.config import Settings
@@ -133,7 +148,7 @@ def main() -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="regintel-bench-enrich-"))
     url = args.database_url or f"sqlite:///{tmp / 'regintel.db'}"
-    if not args.database_url:
+    if not args.database_url or not _filled(url):
         started = time.perf_counter()
         build(url, tmp, args.entities)
         print(f"synthesised {args.entities:,} entities in {time.perf_counter() - started:.0f} s", file=sys.stderr)

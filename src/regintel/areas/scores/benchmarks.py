@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from regintel.areas.scores import queries
-from regintel.areas.scores.peers import _metrics, _size
+from regintel.areas.scores.peers import peer_metrics, peer_size
 from regintel.domain.scores import peers as domain
 
 LEVELS = (("class", 4), ("division", 2))
@@ -28,9 +28,9 @@ def group_rows(rows: Iterable[Mapping[str, Any]], level: str, now: datetime) -> 
                                                                                   r["currency"])):
         by_size: dict[str, list[dict[str, float | None]]] = defaultdict(list)
         for r in run:
-            size = _size(r)
+            size = peer_size(r)
             if size is not None:
-                by_size[size].append(_metrics(r))
+                by_size[size].append(peer_metrics(r))
         for size, values in by_size.items():
             for metric in domain.METRICS:
                 q = domain.quartiles(v[metric] for v in values)

@@ -25,20 +25,22 @@ CANDIDATES = 5_000  # rows read per NACE range for /similar
 SCOPES = ("region", "country", "world")
 
 
-def _metrics(r: Row) -> dict[str, float | None]:
+def peer_metrics(r: Row) -> dict[str, float | None]:
+    """The benchmark metrics of a row carrying the latest statement's figures."""
     return domain.metrics(r["revenue"], r["profit"], r["total_assets"], r["equity"], r["liabilities"],
                           r["statement_employees"])
 
 
-def _size(r: Row) -> str | None:
+def peer_size(r: Row) -> str | None:
+    """The EU size class a company is grouped by (statement headcount, register count, band)."""
     return domain.size_of(r["size_class"], r["employees"], r["statement_employees"])
 
 
 def _live(conn: Connection, company: Row, level: str, code: str, size: str, currency: str
           ) -> tuple[int, dict[str, domain.Quartiles | None]]:
     rows = [r for r in queries.peer_rows(conn, company["country"], nace.prefix_range(code), currency)
-            if _size(r) == size]
-    values = [_metrics(r) for r in rows]
+            if peer_size(r) == size]
+    values = [peer_metrics(r) for r in rows]
     return len(rows), {m: domain.quartiles(v[m] for v in values) for m in domain.METRICS}
 
 
@@ -52,7 +54,7 @@ def _stored(conn: Connection, company: Row, level: str, code: str, size: str, cu
 def peers(conn: Connection, company: Row) -> dict[str, Any]:
     latest = queries.latest_statement(conn, company["id"])
     digits = nace.digits(company["nace_primary"])
-    size = _size({**company, "statement_employees": latest["statement_employees"] if latest else None})
+    size = peer_size({**company, "statement_employees": latest["statement_employees"] if latest else None})
     if latest is None or digits is None or size is None:
         reason = ("no financial statement on record" if latest is None else "no NACE code on record"
                   if digits is None else "no headcount or size class on record")
@@ -70,7 +72,7 @@ def peers(conn: Connection, company: Row) -> dict[str, Any]:
     if count < domain.MIN_PEERS:
         return {"group": group, "statement_year": latest["year"], "metrics": [],
                 "reason": f"fewer than {domain.MIN_PEERS} peers in the NACE division, country, size class and currency"}
-    own = _metrics(latest)
+    own = peer_metrics(latest)
     out = []
     for metric, q in quartiles.items():
         quartile = domain.quartile_of(own[metric], q)

@@ -75,7 +75,8 @@ def similar_candidates(conn: Connection, nace_range: tuple[str, str], country: s
     c = companies
     # A country, the active status and a size span hold many rows: the NACE range leads (its index
     # carries the country and the status).
-    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], Common(c.c.status == "active"), Common(size),
+    cond = [NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], Common(c.c.status == "active"),
+            Common(size.self_group()),  # parenthesised: Common renders the bare clause on PostgreSQL
             c.c.in_bankruptcy == false(), c.c.in_liquidation == false()]
     if country is not None:
         cond.append(Common(c.c.country == country))

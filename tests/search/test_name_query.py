@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from regintel.domain.matching import Candidate, Prominence, judge
-from regintel.domain.name_query import form_key, name_form_keys, name_raw_forms, parse
+from regintel.domain.name_query import compare_form, form_key, name_form_keys, name_raw_forms, parse
 from regintel.domain.names import normalise_name, split_name_forms, tokens
 
 
@@ -42,15 +42,15 @@ def test_forms_map_to_elf_codes_and_countries():
     assert name_form_keys("ALFACHEM LIMITED") == {"ltd"} and name_raw_forms("ALFACHEM LIMITED") == {"limited"}
 
 
-def _cand(name: str, code: str | None, country: str, place: str = "") -> Candidate:
-    return Candidate(split_name_forms(normalise_name(name).split())[0], name_form_keys(name), name_raw_forms(name),
-                     code, country, frozenset(place.split()))
+def _cand(name: str, code: str | None, country: str, place: str = "") -> tuple[str, str | None, Candidate]:
+    return name, code, Candidate(split_name_forms(normalise_name(name).split())[0], country, frozenset(place.split()))
 
 
-def _judge(q: str, cand: Candidate):
+def _judge(q: str, cand: tuple[str, str | None, Candidate]):
     i = parse(q)
-    return judge(list(i.words), list(i.core), set(i.country_words), i.countries, i.forms, i.raw_forms,
-                 i.form_codes, cand)
+    name, code, c = cand
+    c = Candidate(c.words, c.country, c.place, compare_form(i, code, name))
+    return judge(list(i.words), list(i.core), set(i.country_words), i.countries, c)
 
 
 def test_judge_weighs_form_country_and_town():
@@ -71,8 +71,8 @@ def test_prominence_order():
                      Prominence(True, 5, 9e6), Prominence(True, 5, None, "1995-01-01"),
                      Prominence(True, 5, None, "2015-01-01", 2)], key=Prominence.key)
     assert [(p.active, p.employees, p.revenue, p.founded_on, p.sources) for p in ranked] == [
-        (True, 50, None, None, 0), (True, 5, 9e6, None, 0), (True, 5, None, "1995-01-01", 0),
-        (True, 5, None, "2015-01-01", 2), (True, 5, None, "2015-01-01", 0), (False, 900, None, None, 0)]
+        (True, 50, None, None, None), (True, 5, 9e6, None, None), (True, 5, None, "1995-01-01", None),
+        (True, 5, None, "2015-01-01", 2), (True, 5, None, "2015-01-01", None), (False, 900, None, None, None)]
 
 
 @given(st.text(max_size=80))

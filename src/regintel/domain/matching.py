@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
 
+from regintel.domain.name_query import FormMatch
 from regintel.domain.names import fold, split_name_forms, tokens
 
 MATCHED = 0.75  # a word counts as matched (for coverage and highlighting) from this similarity
@@ -173,16 +174,13 @@ class Candidate:
     """What ranking reads of a candidate company."""
 
     words: list[str]  # normalised name words (legal forms, also query-only spellings, dropped)
-    forms: frozenset[str]  # keys of the legal forms its name carries (`name_query.form_key`)
-    raw_forms: frozenset[str]  # the same, letters run together without synonyms ("limited")
-    code: str | None  # legal_form code (ELF)
     country: str
-    place: frozenset[str]  # folded words of its town and address
+    place: frozenset[str] = frozenset()  # folded words of its town and address (when the query may name one)
+    form: FormMatch | None = None  # its legal form against the typed one (`name_query.compare_form`)
 
 
 def judge(words: list[str], core: list[str], country_words: set[str], countries: frozenset[str],
-          forms: frozenset[str], raw_forms: frozenset[str], codes: frozenset[str], cand: Candidate,
-          prefix: bool = False) -> Judged:
+          cand: Candidate, prefix: bool = False) -> Judged:
     """Score a candidate against a parsed query (`name_query.QueryIntent`): the name similarity of the
     words (country words optional, town words set aside when they name the candidate's town), less a
     little for a legal form or country the query says and the candidate does not have."""
@@ -192,22 +190,23 @@ def judge(words: list[str], core: list[str], country_words: set[str], countries:
         alt = name_score(core, cand.words, prefix)
         if alt.score > best.score:
             best, named_in_name = alt, False
-    located = tuple(w for w in core if len(w) >= 4 and w not in cand.words and w not in country_words
-                    and any(word_similarity(w, p) >= LOCATION_SIM for p in cand.place))
-    if located and len(located) < len(core):
-        alt = name_score([w for w in core if w not in located], cand.words, prefix)
-        if alt.score > best.score:
-            best, named_in_name = alt, False
-    else:
-        located = ()
+    located: tuple[str, ...] = ()
+    if cand.place and len(core) >= 2 and not best.exact:
+        located = tuple(w for w in core if len(w) >= 4 and w not in cand.words and w not in country_words
+                        and any(word_similarity(w, p) >= LOCATION_SIM for p in cand.place))
+        if located and len(located) < len(core):
+            alt = name_score([w for w in core if w not in located], cand.words, prefix)
+            if alt.score > best.score:
+                best, named_in_name = alt, False
+        else:
+            located = ()
     score = best.score
     form: bool | None = None
     spelling = False
-    if forms:
-        form = bool(forms & cand.forms) or (cand.code is not None and cand.code in codes)
-        spelling = form and bool(raw_forms & cand.raw_forms)
+    if cand.form is not None:
+        form, spelling = cand.form.same, cand.form.spelling
         if not form:
-            score -= FORM_UNKNOWN if not cand.forms and not cand.code else FORM_MISS
+            score -= FORM_MISS if cand.form.known else FORM_UNKNOWN
         elif not spelling:
             score -= FORM_SPELLING
     country: bool | None = None
@@ -228,11 +227,11 @@ class Prominence:
     employees: int | None = None
     revenue: float | None = None
     founded_on: str | None = None  # ISO date
-    sources: int = 0
+    sources: int | None = None  # None: not read (revenue and sources are read only for close namesakes)
 
     def key(self) -> tuple[bool, int, float, str, int]:
         return (not self.active, -(self.employees or 0), -(self.revenue or 0.0), self.founded_on or "9999",
-                -self.sources)
+                -(self.sources or 0))
 
     def as_reason(self) -> dict[str, object]:
         value: dict[str, object] = {"active": self.active}
@@ -242,5 +241,6 @@ class Prominence:
             value["revenue"] = self.revenue
         if self.founded_on:
             value["foundedOn"] = self.founded_on
-        value["sources"] = self.sources
+        if self.sources is not None:
+            value["sources"] = self.sources
         return {"feature": "prominence", "value": value}

@@ -225,10 +225,34 @@ def name_raw_forms(name: str) -> frozenset[str]:
     return frozenset("".join(f) for f in name_legal_forms(name))
 
 
+@dataclass(frozen=True)
+class FormMatch:
+    """How a company's legal form compares with the typed one: `same` (by key or ELF code), `known`
+    (the company shows a form at all), `spelling` (written as typed)."""
+
+    same: bool
+    known: bool
+    spelling: bool
+
+
+def compare_form(query: QueryIntent, code: str | None, name: str) -> FormMatch | None:
+    """None when the query typed no legal form. A known ELF code outside the typed form's codes
+    decides without reading the name (the cheap, common case among many candidates)."""
+    if not query.forms:
+        return None
+    if code and code in query.form_codes:
+        return FormMatch(True, True, bool(query.raw_forms & name_raw_forms(name)))
+    if code and code_country(code) is not None:
+        return FormMatch(False, True, False)
+    keys = name_form_keys(name)
+    same = bool(keys & query.forms)
+    return FormMatch(same, bool(keys) or bool(code), same and bool(query.raw_forms & name_raw_forms(name)))
+
+
 def same_words(query: QueryIntent, name: str) -> bool:
     """Whether a name holds exactly the query's words, legal form aside, in any order."""
     return sorted(normalise_name(name).split()) == sorted(query.words)
 
 
-__all__ = ["QueryIntent", "code_country", "country_of_word", "fold", "form_codes", "form_key",
+__all__ = ["FormMatch", "QueryIntent", "code_country", "compare_form", "country_of_word", "fold", "form_codes", "form_key",
            "name_form_keys", "name_raw_forms", "parse", "same_words"]

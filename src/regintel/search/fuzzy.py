@@ -79,10 +79,11 @@ def build_query(schema: tantivy.Schema, field: str, query: QueryWords,
 def preference_clauses(schema: tantivy.Schema, filters: Filters,
                        forms: tuple[str, ...]) -> list[tuple[Any, tantivy.Query]]:
     """What the query points at besides words, as optional clauses that rank candidates up: the
-    countries it names (when no `country` filter is set) and the legal forms it typed."""
+    legal forms it typed, or else the countries it names (when no `country` filter is set)."""
     Q = tantivy.Query
     out: list[tuple[Any, tantivy.Query]] = []
-    if filters.prefer and not filters.country:
+    # a typed legal form already points at its countries; one clause is cheaper than two
+    if filters.prefer and not filters.country and not forms:
         any_country = Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, "country", c))
                                        for c in filters.prefer])
         out.append((tantivy.Occur.Should, Q.const_score_query(any_country, PREFER_SCORE)))

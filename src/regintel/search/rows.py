@@ -13,8 +13,8 @@ from sqlalchemy.engine import Connection
 from regintel.db.schema import companies, company_sources, financial_statements
 
 _COLS = (companies.c.id, companies.c.name, companies.c.name_norm, companies.c.legal_form, companies.c.status,
-         companies.c.country, companies.c.city, companies.c.address_norm, companies.c.address_text,
-         companies.c.employees, companies.c.founded_on)
+         companies.c.country, companies.c.city, companies.c.address_norm, companies.c.employees,
+         companies.c.founded_on)
 CHUNK = 900
 
 

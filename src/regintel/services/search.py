@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.db import search as db
 from regintel.domain.matching import Candidate, Judged, NameScore, Prominence, highlight, judge, name_score
-from regintel.domain.name_query import QueryIntent, name_form_keys, name_raw_forms, parse
+from regintel.domain.name_query import QueryIntent, compare_form, parse
 from regintel.domain.names import normalise_address, normalise_name, split_name_forms, tokens
 from regintel.search import rows
 from regintel.search.base import Filters, QueryWords, SearchBackend
@@ -75,26 +75,26 @@ def asked_words(intent: QueryIntent, words: list[str], prefix: bool = False, loo
     required = tuple(w for w in words if w not in intent.country_words) or tuple(words)
     if set(optional) <= set(required):
         optional = ()
-    forms = tuple(sorted(intent.forms)) + tuple(f"code:{c}" for c in sorted(intent.form_codes))
-    return QueryWords(required, prefix, loose, optional, forms)
+    # the keys only: a union over the ELF codes' long posting lists cost more than it found
+    return QueryWords(required, prefix, loose, optional, tuple(sorted(intent.forms)))
 
 
-def candidate(row: Any) -> Candidate:
-    """What `domain.matching.judge` reads of a company row (`search.rows.ranking_rows`)."""
-    name = row.name or ""
-    place = frozenset(tokens(" ".join(filter(None, (row.address_norm, row.city)))))
-    return Candidate(split_name_forms((row.name_norm or "").split())[0], name_form_keys(name),
-                     name_raw_forms(name), row.legal_form, row.country, place)
+def candidate(intent: QueryIntent, row: Any, place: bool = True) -> Candidate:
+    """What `domain.matching.judge` reads of a company row (`search.rows.ranking_rows`); its town
+    words only when the query may name a town."""
+    words = (row.name_norm or "").split()
+    where = frozenset((row.address_norm or "").split()) | frozenset(tokens(row.city or "")) if place else frozenset()
+    return Candidate(split_name_forms(words)[0], row.country, where,
+                     compare_form(intent, row.legal_form, row.name or ""))
 
 
 def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = False) -> Judged:
     core = [w for w in words if w not in intent.country_words] or words
-    cand = candidate(row)
-    judged = judge(words, core, set(intent.country_words), intent.countries, intent.forms, intent.raw_forms,
-                   intent.form_codes, cand, prefix)
+    cand = candidate(intent, row, place=len(core) >= 2)
+    judged = judge(words, core, set(intent.country_words), intent.countries, cand, prefix)
     if intent.alt_words:  # the legal form the query starts with may be part of the name ("SAS Institute")
         alt = list(intent.alt_words)
-        other = judge(alt, alt, set(), frozenset(), frozenset(), frozenset(), frozenset(), cand, prefix)
+        other = judge(alt, alt, set(), frozenset(), Candidate(cand.words, cand.country), prefix)
         if other.score > judged.score:
             return other
     return judged
@@ -110,11 +110,13 @@ def order(judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int) -> l
 
     items = [(j, row, _prominence(row)) for j, row in judged]
     items.sort(key=key)
-    window = {j.score for j, _, _ in items[:top]}
-    counts: dict[float, int] = {}
-    for j, _, _ in items:
-        counts[j.score] = counts.get(j.score, 0) + 1
-    tied = [row for j, row, _ in items if j.score in window and counts[j.score] > 1][:MAX_TIED]
+    # revenue and sources decide only between companies alike in score, activity and employees
+    window = {(j.score, p.active, p.employees) for j, _, p in items[:top]}
+    counts: dict[tuple[float, bool, int | None], int] = {}
+    for j, _, p in items:
+        counts[(j.score, p.active, p.employees)] = counts.get((j.score, p.active, p.employees), 0) + 1
+    tied = [row for j, row, p in items if (j.score, p.active, p.employees) in window
+            and counts[(j.score, p.active, p.employees)] > 1][:MAX_TIED]
     if tied:
         extras = rows.prominence_extras(conn, [int(r.id) for r in tied])
         items = [(j, row, _prominence(row, extras.get(int(row.id)))) for j, row, _ in items]
@@ -122,14 +124,14 @@ def order(judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int) -> l
     return items
 
 
-MAX_TIED = 400  # namesakes whose revenue and sources are read to order them
+MAX_TIED = 200  # namesakes whose revenue and sources are read to order them
 
 
 def _prominence(row: Any, extras: tuple[float | None, int] | None = None) -> Prominence:
     founded = row.founded_on
     return Prominence(row.status == "active", row.employees, extras[0] if extras else None,
                       founded.isoformat() if hasattr(founded, "isoformat") else founded,
-                      extras[1] if extras else 0)
+                      extras[1] if extras else None)
 
 
 def rank_companies(conn: Connection, backend: SearchBackend, q: str, *, country: str | None = None,

@@ -51,6 +51,9 @@ class Settings(BaseSettings):
         default="sqlite:///./data/regintel.db",
         description="SQLAlchemy URL: `sqlite:///path.db` (default) or `postgresql://user@host/db`.",
     )
+    database_replica_urls: list[str] = Field(default_factory=list, description="PostgreSQL read replicas "
+                                             "(JSON list of URLs): read-only requests go to them in turn; writes "
+                                             "and reads of what a client just wrote go to `database_url`.")
     data_dir: Path = Field(default=Path("./data"), description="Folder for the SQLite file, counters, "
                            "import rejects and search indexes.")
     redis_url: str | None = Field(default=None, description="When set, rate-limit and quota counters "

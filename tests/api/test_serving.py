@@ -52,7 +52,7 @@ class Server:
                                 "REGINTEL_AUTO_MIGRATE": "0"} | env
         self.proc = subprocess.Popen([sys.executable, "-m", "regintel", "serve", "--port", str(self.port),
                                       "--workers", str(workers), "--log-level", "warning"], env=environ)
-        deadline = time.time() + 60
+        deadline = time.time() + 90  # startup imports take seconds on a busy machine
         while time.time() < deadline:
             try:
                 if httpx.get(f"{self.base}/readyz", timeout=1).status_code == 200:

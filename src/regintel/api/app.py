@@ -24,6 +24,8 @@ def create_app(settings: Settings) -> FastAPI:
     """Build the app; the engine and the limiter live on `app.state` for the app's lifetime."""
     engine = make_engine(settings.database_url, statement_timeout_ms=settings.query_timeout_ms,
                          pool_size=settings.db_concurrency + 4)
+    replicas = [make_engine(url, statement_timeout_ms=settings.query_timeout_ms, pool_size=settings.db_concurrency + 4)
+                for url in settings.database_replica_urls]
     gate = DbGate(settings.db_concurrency, settings.db_wait_seconds)
 
     @asynccontextmanager
@@ -35,12 +37,16 @@ def create_app(settings: Settings) -> FastAPI:
         if app.state.inline_conn is not None:
             app.state.inline_conn.close()
         engine.dispose()
+        for replica in replicas:
+            replica.dispose()
 
     app = FastAPI(title="regintel API", version=API_VERSION, lifespan=lifespan,
                   openapi_url=None, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.engine = engine
     app.state.db_gate = gate
+    app.state.replicas = replicas
+    app.state.replica_turn = 0
     # SQLite hands out pooled connections without I/O, so requests take them on the loop; a PostgreSQL
     # checkout may connect and ping, so it runs in a thread (api/deps.py).
     app.state.db_inline = engine.dialect.name == "sqlite"

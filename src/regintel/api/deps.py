@@ -52,22 +52,35 @@ async def get_engine(request: Request) -> Engine:
 # Not a `yield` dependency: FastAPI wraps each of those in an async context manager with a shielded
 # exit on an exit stack, which cost more than the lookup it served (about 8% of a keyed lookup's
 # instructions). The connection is closed instead by RequestContext once the response starts.
-async def open_conn(request: Request) -> Connection:
+async def open_conn(request: Request, engine: Engine | None = None) -> Connection:
     """A connection for the request, closed (and its permit given back) once the response starts;
     routers that write call `conn.commit()` themselves. On SQLite the checkout is a pool hand-out
     (the file is opened once per pooled connection); on PostgreSQL it may connect, so it runs in a
     thread. 503 `OVERLOADED` when no connection frees up within `db_wait_seconds`."""
     state = request.app.state
     gate: DbGate = state.db_gate
+    engine = engine or state.engine
     await gate.acquire()
     try:
-        conn: Connection = state.engine.connect() if state.db_inline else await run_in_threadpool(
-            state.engine.connect)
+        conn: Connection = engine.connect() if state.db_inline else await run_in_threadpool(engine.connect)
     except BaseException:
         gate.release()
         raise
     request.scope["state"]["close_after"].append(conn)
     return conn
+
+
+def read_engine(request: Request) -> Engine:
+    """Where reads that need not see this request's own writes go: a PostgreSQL read replica in turn
+    (`REGINTEL_DATABASE_REPLICA_URLS`), else the primary. Replicas may lag the primary by the
+    replication delay; paths that read what a client just wrote (monitoring, webhooks, keys) use the
+    primary."""
+    state = request.app.state
+    replicas: list[Engine] = state.replicas
+    if not replicas:
+        return state.engine  # type: ignore[no-any-return]
+    state.replica_turn = (state.replica_turn + 1) % len(replicas)
+    return replicas[state.replica_turn]
 
 
 async def run_read(request: Request, fn: Callable[..., T], *args: Any) -> T:
@@ -91,10 +104,11 @@ async def run_read(request: Request, fn: Callable[..., T], *args: Any) -> T:
         finally:
             conn.rollback()
     gate: DbGate = state.db_gate
+    engine = read_engine(request)
     await gate.acquire()
 
     def work() -> T:
-        with state.engine.connect() as conn:
+        with engine.connect() as conn:
             conn.execution_options(isolation_level="AUTOCOMMIT")
             return fn(conn, *args)
 
@@ -108,6 +122,10 @@ async def get_conn(request: Request) -> Connection:
     return await open_conn(request)
 
 
+async def get_read_conn(request: Request) -> Connection:
+    return await open_conn(request, read_engine(request))
+
+
 async def get_write_conn(request: Request) -> Connection:
     """A connection for a request that reads and then writes: on SQLite its transactions take the
     write lock at BEGIN, so a concurrent writer (worker, importer) cannot fail it half-way."""
@@ -118,6 +136,8 @@ async def get_write_conn(request: Request) -> Connection:
 
 AppSettings = Annotated[Settings, Depends(get_settings)]
 DbConn = Annotated[Connection, Depends(get_conn)]
+# Read-only handlers: served by a read replica when there are any (see `read_engine`).
+ReadConn = Annotated[Connection, Depends(get_read_conn)]
 DbWriteConn = Annotated[Connection, Depends(get_write_conn)]
 
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import Field
 
-from regintel.api.deps import ApiKey, AppSettings, DbConn
+from regintel.api.deps import ApiKey, AppSettings, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
 from regintel.api.routers.lookup import CompanySummary
@@ -52,7 +52,7 @@ _DESC = ("Companies matching every given filter (41 filters; a list filter takes
             description=_DESC + "Sorted by `sort`/`direction`, paginated by `page`/`per_page` (≤ 100) up to "
             "10,000 rows deep. `meta.total` counts matches exactly up to 10,000; beyond, it says 10,000 and "
             "`meta.total_exact` is false. Example: `?country=sk&in_bankruptcy=1&nace=J`.")
-def advanced_search(request: Request, conn: DbConn, _key: ApiKey, cache: Results,
+def advanced_search(request: Request, conn: ReadConn, _key: ApiKey, cache: Results,
                     query: Annotated[SearchQuery, Query()]) -> Response:
     ref = svc.reference(conn, cache)
     direction = query.direction or ("asc" if query.sort == "name" else "desc")
@@ -68,7 +68,7 @@ def advanced_search(request: Request, conn: DbConn, _key: ApiKey, cache: Results
             description=_DESC + f"Streamed as CSV with 47 columns (header first), at most {export.ROW_CAP:,} rows "
             "(`limit`), in internal id order. Cells that a spreadsheet would run as a formula are prefixed "
             "with `'`. The data keeps its sources' licences: see `/public/data-sources`.")
-def advanced_search_csv(request: Request, conn: DbConn, _key: ApiKey, cache: Results, settings: AppSettings,
+def advanced_search_csv(request: Request, conn: ReadConn, _key: ApiKey, cache: Results, settings: AppSettings,
                         query: Annotated[ExportQuery, Query()]) -> StreamingResponse:
     ref = svc.reference(conn, cache)
     # Errors (422, 501) come before the first byte is sent.

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
-from regintel.api.deps import ApiKey, AppSettings, DbConn
+from regintel.api.deps import ApiKey, AppSettings, ReadConn
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
 from regintel.db.changes import ChangeFilter
@@ -52,7 +52,7 @@ class ChangeOut(BaseModel):
             "keep `meta.resume_cursor` and pass it as `cursor` next time to get only newer changes "
             "(`meta.next_cursor` is set while more pages are waiting). `since` starts at a detection time. "
             "Filters `country`, `field`, `source`.")
-def changes(request: Request, conn: DbConn, settings: AppSettings, _key: ApiKey, since: Since = None,
+def changes(request: Request, conn: ReadConn, settings: AppSettings, _key: ApiKey, since: Since = None,
             cursor: Annotated[str | None, Query(max_length=200)] = None,
             limit: Annotated[int, Query(ge=1, le=1000)] = 100, country: Country = None, field: FieldQ = None,
             source: SourceQ = None) -> Response:
@@ -66,7 +66,7 @@ def changes(request: Request, conn: DbConn, settings: AppSettings, _key: ApiKey,
             responses={200: {"content": {"application/atom+xml": {}}, "description": "Atom 1.0 document"}},
             description="The latest changes of all companies as an Atom 1.0 feed, newest first (feed readers "
             "may pass the key as `?api_key=`). Filters `country`, `field`, `source`; `limit` 1-200.")
-def changes_feed(request: Request, conn: DbConn, settings: AppSettings, _key: ApiKey,
+def changes_feed(request: Request, conn: ReadConn, settings: AppSettings, _key: ApiKey,
                  limit: Annotated[int, Query(ge=1, le=200)] = 50, country: Country = None, field: FieldQ = None,
                  source: SourceQ = None) -> Response:
     flt = svc.make_filter(country, field, source)

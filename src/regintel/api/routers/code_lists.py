@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from regintel.api.deps import DbConn, PublicLimit
+from regintel.api.deps import PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.services import code_lists as service
@@ -58,7 +58,7 @@ def _items(request: Request, items: list[Any], total: int, limit: int) -> Respon
 @router.get("", response_model=Envelope[list[CodeListOut]], summary="List the code lists",
             description="The 7 code lists (NACE, legal forms, regions, districts, municipalities, countries, "
             "bank codes) with their source, licence, size and data version.")
-def code_lists_index(request: Request, conn: DbConn) -> Response:
+def code_lists_index(request: Request, conn: ReadConn) -> Response:
     lists = service.list_code_lists(conn)
     return ok(request, [asdict(i) for i in lists], total=len(lists), headers=CACHE_HEADERS)
 
@@ -66,7 +66,7 @@ def code_lists_index(request: Request, conn: DbConn) -> Response:
 @router.get("/bank-codes", response_model=ItemsEnvelope, summary="Bank codes",
             description="National bank codes coded `SK:0900`, with the bank's name and BIC in `extra`. "
             "`country` (ISO 3166-1 alpha-2, any case) keeps one country; an unknown country is a 422.")
-def bank_codes(request: Request, conn: DbConn,
+def bank_codes(request: Request, conn: ReadConn,
                country: Annotated[str | None, Query(description="ISO 3166-1 alpha-2, e.g. `sk`")] = None,
                q: Search = None, limit: Limit = 5000) -> Response:
     parent = service.parse_country(country) if country is not None else None
@@ -77,7 +77,7 @@ def bank_codes(request: Request, conn: DbConn,
 @router.get("/countries", response_model=ItemsEnvelope, summary="Countries",
             description="ISO 3166-1 countries by alpha-2 code with English and Slovak names; alpha-3, "
             "numeric and official names in `extra`.")
-def countries(request: Request, conn: DbConn, q: Search = None, limit: Limit = 5000) -> Response:
+def countries(request: Request, conn: ReadConn, q: Search = None, limit: Limit = 5000) -> Response:
     items, total = service.list_items(conn, "countries", parent=None, q=q, limit=limit)
     return _items(request, items, total, limit)
 
@@ -86,7 +86,7 @@ def countries(request: Request, conn: DbConn, q: Search = None, limit: Limit = 5
             description="Items in code order. `parent` keeps the children of one code (a NACE division's "
             "groups, a kraj's districts), `q` matches a substring of the code or either name ignoring case "
             "and diacritics. `meta.total` counts all matches; at most `limit` are returned.")
-def code_list_items(request: Request, conn: DbConn, list_name: ListName,
+def code_list_items(request: Request, conn: ReadConn, list_name: ListName,
                     parent: Annotated[str | None, Query(description="Parent code, e.g. `62` or `5`")] = None,
                     q: Search = None, limit: Limit = 5000) -> Response:
     items, total = service.list_items(conn, list_name, parent=parent, q=q, limit=limit)
@@ -96,7 +96,7 @@ def code_list_items(request: Request, conn: DbConn, list_name: ListName,
 @router.get("/{listName}/{code}", response_model=Envelope[CodeListItemOut], summary="One code",
             description="One item of a list by its code, in any case (`sk:0900`). 404 when the list or "
             "the code does not exist.")
-def code_list_item(request: Request, conn: DbConn, list_name: ListName,
+def code_list_item(request: Request, conn: ReadConn, list_name: ListName,
                    code: Annotated[str, Path(description="Item code, e.g. `62.01`, `SK:112`, `517402`")]
                    ) -> Response:
     return ok(request, asdict(service.get_item(conn, list_name, code)), headers=CACHE_HEADERS)

@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 import regintel.api.paths  # noqa: F401  (registers the `cc` path convertor)
-from regintel.api.deps import ApiKey, DbConn, run_read
+from regintel.api.deps import ApiKey, ReadConn, run_read
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.services import companies as svc
@@ -63,7 +63,7 @@ def _by_ico(conn: Any, ico: str, country: str | None) -> dict[str, Any]:
 @router.get("/{ico}/history", response_model=Envelope[list[Change]], summary="History",
             description="The company's change log, newest first: every field a source changed, with old and "
             "new value, source and detection time. Keyset-paginated: pass `meta.next_cursor` as `cursor`.")
-def history(request: Request, ico: IcoPath, conn: DbConn, _key: ApiKey, country: CountryQuery = None,
+def history(request: Request, ico: IcoPath, conn: ReadConn, _key: ApiKey, country: CountryQuery = None,
             cursor: Annotated[str | None, Query(max_length=200)] = None,
             limit: Annotated[int, Query(ge=1, le=500)] = 100,
             field: Annotated[str | None, Query(max_length=64, description="Only changes of this field")] = None,

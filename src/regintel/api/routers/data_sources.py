@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from regintel.api.deps import DbConn, PublicLimit
+from regintel.api.deps import PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.domain.identifiers import parse_country
@@ -48,7 +48,7 @@ _DESC = ("The catalogue of the sources regintel's data comes from: publisher, li
 
 
 @router.get("/data-sources", response_model=Envelope[list[DataSource]], summary="Data sources", description=_DESC)
-def data_sources(request: Request, conn: DbConn, country: CountryFilter = None,
+def data_sources(request: Request, conn: ReadConn, country: CountryFilter = None,
                  category: CategoryFilter = None) -> Response:
     rows = _rows(conn, country, category)
     return ok(request, rows, total=len(rows), headers=CACHE)
@@ -56,7 +56,7 @@ def data_sources(request: Request, conn: DbConn, country: CountryFilter = None,
 
 @router.get("/data-sources.json", response_model=Envelope[list[DataSource]], summary="Data sources (JSON)",
             description=_DESC)
-def data_sources_json(request: Request, conn: DbConn, country: CountryFilter = None,
+def data_sources_json(request: Request, conn: ReadConn, country: CountryFilter = None,
                       category: CategoryFilter = None) -> Response:
     return data_sources(request, conn, country, category)
 
@@ -64,7 +64,7 @@ def data_sources_json(request: Request, conn: DbConn, country: CountryFilter = N
 @router.get("/data-sources.csv", summary="Data sources (CSV)", response_class=Response,
             responses={200: {"content": {"text/csv": {}}, "description": "CSV with a header row"}},
             description=_DESC + " As CSV with one row per source.")
-def data_sources_csv(conn: DbConn, country: CountryFilter = None, category: CategoryFilter = None) -> Response:
+def data_sources_csv(conn: ReadConn, country: CountryFilter = None, category: CategoryFilter = None) -> Response:
     body = to_csv(_rows(conn, country, category), COLUMNS)
     return Response(body, media_type="text/csv; charset=utf-8",
                     headers=CACHE | {"Content-Disposition": 'inline; filename="data-sources.csv"'})

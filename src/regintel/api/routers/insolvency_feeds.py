@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from regintel.api.deps import AppSettings, DbConn, PublicLimit
+from regintel.api.deps import AppSettings, PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
@@ -100,7 +100,7 @@ def _xml(request: Request, settings: Any, feed: svc.InsolvencyFeed) -> Any:
 
 @router.get("/recent-bankruptcies.json", response_model=Envelope[FeedOut], summary="Recent bankruptcies (JSON)",
             description=_ABOUT + " Up to 200 items.")
-def feed_json(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
+def feed_json(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
               phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
     feed, hit = _feed(conn, cache, settings, scope, phase, country, limit)
     data = {"title": _xml(request, settings, feed).title, "scope": scope, "phase": phase,
@@ -110,7 +110,7 @@ def feed_json(request: Request, conn: DbConn, cache: Results, settings: AppSetti
 
 @router.get("/recent-bankruptcies.rss", summary="Recent bankruptcies (RSS 2.0)", response_class=Response,
             responses=_RSS, description=_ABOUT + " As RSS 2.0, up to 200 items.")
-def feed_rss(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
+def feed_rss(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
              phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
     feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
     return Response(to_rss(_xml(request, settings, feed)), headers=_headers(feed),
@@ -119,7 +119,7 @@ def feed_rss(request: Request, conn: DbConn, cache: Results, settings: AppSettin
 
 @router.get("/recent-bankruptcies.atom", summary="Recent bankruptcies (Atom 1.0)", response_class=Response,
             responses=_ATOM, description=_ABOUT + " As Atom 1.0, up to 200 entries.")
-def feed_atom(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
+def feed_atom(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
               phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
     feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
     return Response(to_atom(_xml(request, settings, feed)), headers=_headers(feed),
@@ -128,7 +128,7 @@ def feed_atom(request: Request, conn: DbConn, cache: Results, settings: AppSetti
 
 @router.get("/recent-bankruptcies.csv", summary="Recent bankruptcies (CSV)", response_class=Response,
             responses=_CSV, description=_ABOUT + " As CSV, up to 500 rows; the first line is the attribution.")
-def feed_csv(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
+def feed_csv(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
              phase: Phase = "start", country: Country = None, limit: CsvLimit = 500) -> Response:
     feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
     body = to_feed_csv(feed.items, svc.COLUMNS, feed.attribution)
@@ -144,7 +144,7 @@ _STATS = ("Insolvency statistics: companies now flagged per country (`current`),
 
 @router.get("/stats/bankrupt", response_model=Envelope[dict[str, Any]], summary="Bankruptcy statistics",
             description=_STATS + " At most 100 rows per list.")
-def stats(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "any",
+def stats(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "any",
           country: Country = None, months: Months = 24, limit: StatsLimit = 100) -> Response:
     data, hit = _stats(conn, cache, settings, scope, country, months, limit)
     feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
@@ -153,7 +153,7 @@ def stats(request: Request, conn: DbConn, cache: Results, settings: AppSettings,
 
 @router.get("/stats/bankrupt.csv", summary="Bankruptcy statistics (CSV)", response_class=Response,
             responses=_CSV, description=_STATS + " As CSV: the monthly counts, up to 500 rows.")
-def stats_csv(request: Request, conn: DbConn, cache: Results, settings: AppSettings, scope: Scope = "any",
+def stats_csv(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "any",
               country: Country = None, months: Months = 24, limit: CsvLimit = 500) -> Response:
     data, _ = _stats(conn, cache, settings, scope, country, months, limit)
     feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
 
-from regintel.api.deps import ApiKey, DbConn, run_read
+from regintel.api.deps import ApiKey, ReadConn, run_read
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routers.companies import Company
 from regintel.api.routing import StrictRoute
@@ -164,7 +164,7 @@ class BulkAnswer(BaseModel):
              "`meta` counts each status.",
              openapi_extra={"requestBody": {"content": {"application/json": {"example": {
                  "identifiers": ["31322832", {"country": "cz", "id": "00177041"}], "country": None}}}}})
-def bulk(request: Request, conn: DbConn, _key: ApiKey, body: BulkIn) -> Response:
+def bulk(request: Request, conn: ReadConn, _key: ApiKey, body: BulkIn) -> Response:
     answers = svc.bulk(conn, body.identifiers, body.country)
     counts = {s: sum(1 for a in answers if a["status"] == s) for s in ("found", "not_found", "invalid", "ambiguous")}
     return ok(request, answers, total=len(answers), **counts)

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from regintel.api.deps import ApiKey, AppSettings, DbConn
+from regintel.api.deps import ApiKey, AppSettings, ReadConn
 from regintel.api.envelope import dumps
 from regintel.api.routers.docs import templates
 from regintel.api.routing import StrictRoute
@@ -82,7 +82,7 @@ _DESC = ("OpenRefine Reconciliation Service API 0.2. Without parameters: the ser
 
 
 @router.get("", summary="Reconcile", description=_DESC, response_class=Response, responses={200: _JSON})
-def reconcile_get(request: Request, conn: DbConn, _key: ApiKey, settings: AppSettings, index: SearchIndex,
+def reconcile_get(request: Request, conn: ReadConn, _key: ApiKey, settings: AppSettings, index: SearchIndex,
                   queries: JsonText = None, extend: JsonText = None) -> Response:
     return _answer(request, conn, index, settings, queries, extend)
 
@@ -134,7 +134,7 @@ Cursor = Annotated[int, Query(ge=0, le=90, description="Offset of the first resu
 @router.get("/suggest/entity", summary="Suggest entities", response_model=SuggestOut,
             description="Reconciliation 0.2 suggest service for entities: companies whose name starts like "
             "`prefix` (typos forgiven), as `{result: [{id, name, description, notable}]}`.")
-def suggest_entity(conn: DbConn, _key: ApiKey, index: SearchIndex, prefix: Prefix, cursor: Cursor = 0) -> Response:
+def suggest_entity(conn: ReadConn, _key: ApiKey, index: SearchIndex, prefix: Prefix, cursor: Cursor = 0) -> Response:
     return _raw(svc.suggest_entities(conn, index, prefix, cursor) if prefix.strip() else {"result": []})
 
 
@@ -163,7 +163,7 @@ def propose(_key: ApiKey, type: Annotated[str | None, Query(max_length=64)] = No
 @router.get("/preview", summary="Preview", response_class=HTMLResponse,
             responses={200: {"description": "HTML snippet", "content": {"text/html": {}}}},
             description="Reconciliation 0.2 preview: a small HTML card of the entity `id` (`SK:31322832`).")
-def preview(conn: DbConn, _key: ApiKey, id: Annotated[str, Query(max_length=64)]) -> Response:
+def preview(conn: ReadConn, _key: ApiKey, id: Annotated[str, Query(max_length=64)]) -> Response:
     row = svc.rows_by_entity_ids(conn, [id]).get(id)
     if row is None:
         raise NotFound(f"No entity {id!r}")

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from regintel.api.deps import ApiKey, AppSettings, DbConn, PublicLimit
+from regintel.api.deps import ApiKey, AppSettings, PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
@@ -69,7 +69,7 @@ def _q(q: str) -> str:
             "identifier in `q` (IČO with spaces, VAT id, LEI) finds its company first. Paginated with "
             "`page`/`limit`; `meta.total` counts the matches found (at most the 200 best). "
             "Autocomplete is the preferred endpoint for search boxes.")
-def search(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex, q: Q, country: Country = None,
+def search(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, q: Q, country: Country = None,
            limit: Annotated[int, Query(ge=1, le=100)] = 20, page: Page = 1) -> Response:
     items, total = svc.search(conn, index, _q(q), _cc(country), limit, page)
     return ok(request, items, total=total, page=page, per_page=limit)
@@ -80,7 +80,7 @@ def search(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex, q: 
             description="Suggestions while typing: the last word may be unfinished, typos are forgiven, and "
             "each hit carries `highlight`, the name HTML-escaped with the matched parts in `<mark>…</mark>`. "
             "`active_only` leaves out dissolved entities.")
-def autocomplete(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex, q: Q,
+def autocomplete(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, q: Q,
                  country: Country = None, limit: Annotated[int, Query(ge=1, le=20)] = 10,
                  active_only: bool = False) -> Response:
     return ok(request, svc.autocomplete(conn, index, _q(q), _cc(country), limit, active_only))
@@ -89,7 +89,7 @@ def autocomplete(request: Request, conn: DbConn, _key: ApiKey, index: SearchInde
 @router.get("/api/v1/public/autocomplete", response_model=Envelope[list[CompanyHit]], dependencies=[PublicLimit],
             summary="Public autocomplete", tags=["Public"],
             description="Autocomplete without a key: at most 8 active entities, with highlight markup.")
-def public_autocomplete(request: Request, conn: DbConn, index: SearchIndex, q: Q, country: Country = None,
+def public_autocomplete(request: Request, conn: ReadConn, index: SearchIndex, q: Q, country: Country = None,
                         limit: Annotated[int, Query(ge=1, le=8)] = 8) -> Response:
     return ok(request, svc.public_autocomplete(conn, index, _q(q), _cc(country), limit), headers=PUBLIC_CACHE)
 
@@ -98,7 +98,7 @@ def public_autocomplete(request: Request, conn: DbConn, index: SearchIndex, q: Q
             dependencies=[PublicLimit], summary="Address autocomplete", tags=["Public"],
             description="Registered addresses matching the typed text (street, number, postal code, town, "
             "in any order, typos forgiven), each with the number of companies registered there.")
-def address_autocomplete(request: Request, conn: DbConn, index: SearchIndex, q: Q, country: Country = None,
+def address_autocomplete(request: Request, conn: ReadConn, index: SearchIndex, q: Q, country: Country = None,
                          limit: Annotated[int, Query(ge=1, le=20)] = 10) -> Response:
     return ok(request, svc.address_autocomplete(conn, index, _q(q), _cc(country), limit), headers=PUBLIC_CACHE)
 
@@ -108,7 +108,7 @@ def address_autocomplete(request: Request, conn: DbConn, index: SearchIndex, q: 
             description="Companies registered at `address`, compared in normalised form (case, diacritics, "
             "punctuation and spacing ignored). When no address is written exactly so, the closest known "
             "address (score ≥ 0.9) is used; `meta.address_norm` says which. 404 when none is close.")
-def at_address(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex,
+def at_address(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex,
                address: Annotated[str, Query(min_length=3, max_length=300)], country: Country = None,
                limit: Annotated[int, Query(ge=1, le=200)] = 50, page: Page = 1) -> Response:
     items, total, norm = svc.companies_at_address(conn, index, _q(address), _cc(country), limit, page)
@@ -122,7 +122,7 @@ def at_address(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex,
             description="Every role (director, shareholder, beneficial owner, …) the person holds or held, "
             "with its company. `key` is the person key from people search. Birth date, nationality and "
             "residence are included only with a declared `purpose`.")
-def person_companies(request: Request, conn: DbConn, _key: ApiKey, settings: AppSettings,
+def person_companies(request: Request, conn: ReadConn, _key: ApiKey, settings: AppSettings,
                      key: Annotated[str, Path(max_length=80)], purpose: Purpose = None) -> Response:
     personal = people_svc.check_purpose(purpose, settings.allowed_purposes)
     return ok(request, people_svc.companies_of_person(conn, key, personal))
@@ -131,7 +131,7 @@ def person_companies(request: Request, conn: DbConn, _key: ApiKey, settings: App
 @router.get("/api/v1/people/search", response_model=Envelope[list[dict[str, Any]]], summary="People search",
             description="People (officers, owners) whose name matches `q` in any word order, typos forgiven, "
             "each with the companies they are linked to. Personal fields need a declared `purpose`.")
-def people_search(request: Request, conn: DbConn, _key: ApiKey, settings: AppSettings, index: SearchIndex,
+def people_search(request: Request, conn: ReadConn, _key: ApiKey, settings: AppSettings, index: SearchIndex,
                   q: Q, limit: Annotated[int, Query(ge=1, le=100)] = 20, page: Page = 1,
                   purpose: Purpose = None) -> Response:
     personal = people_svc.check_purpose(purpose, settings.allowed_purposes)
@@ -165,7 +165,7 @@ _RESOLVE_DESC = ("The single best entity for free text such as `Slovnaft a.s., B
 
 @router.get("/api/v1/companies/resolve", response_model=Envelope[dict[str, Any]], summary="Resolve",
             description=_RESOLVE_DESC)
-def resolve_get(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex,
+def resolve_get(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex,
                 q: Annotated[str, Query(min_length=1, max_length=300)], country: Country = None,
                 threshold: Annotated[float, Query(ge=0, le=1)] = resolve_svc.RESOLVE_THRESHOLD) -> Response:
     return _resolve(request, conn, index, ResolveIn(q=q, country=country, threshold=threshold))
@@ -173,7 +173,7 @@ def resolve_get(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex
 
 @router.post("/api/v1/companies/resolve", response_model=Envelope[dict[str, Any]], summary="Resolve",
              description=_RESOLVE_DESC + " Body: `{\"q\": …, \"country\"?: …, \"threshold\"?: …}`.")
-def resolve_post(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex, body: ResolveIn) -> Response:
+def resolve_post(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, body: ResolveIn) -> Response:
     return _resolve(request, conn, index, body)
 
 
@@ -204,7 +204,7 @@ class MatchIn(BaseModel):
              openapi_extra={"requestBody": {"content": {"application/json": {"example": {
                  "name": "Slovnaft", "country": "SK", "address": "Vlčie hrdlo 1, Bratislava",
                  "identifiers": {"ico": "31 322 832"}}}}}})
-def match(request: Request, conn: DbConn, _key: ApiKey, index: SearchIndex,
+def match(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex,
           body: Annotated[MatchIn, Body()]) -> Response:
     ids = tuple(v for v in body.identifiers.model_dump().values() if v)
     if not (body.name or "").strip() and not ids:

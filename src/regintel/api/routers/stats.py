@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import Field
 
-from regintel.api.deps import ApiKey, DbConn, PublicLimit
+from regintel.api.deps import ApiKey, PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
@@ -50,7 +50,7 @@ def _reply(request: Request, value: Any, cached: bool, headers: dict[str, str] |
             "insolvency counts (bankruptcy, restructuring, liquidation) and how many have an LEI, a VAT id and "
             "financial statements; the data sources with their last import, and the last 20 import runs. "
             "Precomputed for the current data version (`meta.cached`).")
-def stats(request: Request, conn: DbConn, _key: ApiKey, cache: Results) -> Response:
+def stats(request: Request, conn: ReadConn, _key: ApiKey, cache: Results) -> Response:
     value, hit = snapshots.answer(conn, cache, "overview", lambda: svc.overview(conn))
     return _reply(request, value, hit)
 
@@ -62,7 +62,7 @@ def stats(request: Request, conn: DbConn, _key: ApiKey, cache: Results) -> Respo
             "restructuring and in liquidation; `label` names codes the code lists know. Takes every filter of "
             "advanced search (e.g. `country=sk`). `licensed_type` answers 501 `NOT_IMPLEMENTED` until the "
             "licensed-roles register is imported. " + SNAPSHOT)
-def breakdown(request: Request, conn: DbConn, _key: ApiKey, cache: Results,
+def breakdown(request: Request, conn: ReadConn, _key: ApiKey, cache: Results,
               query: Annotated[BreakdownQuery, Query()]) -> Response:
     def compute() -> list[dict[str, Any]]:
         ref = search_svc.reference(conn, cache)
@@ -81,7 +81,7 @@ def breakdown(request: Request, conn: DbConn, _key: ApiKey, cache: Results,
             "newest time one of them was last seen in it. Coverage: how many companies (and what share) carry "
             "an LEI, financial statements, a NACE code, an address and a VAT id; `lastUpdate` is the newest "
             "change to any company. Precomputed for the current data version (`meta.cached`).")
-def freshness(request: Request, conn: DbConn, _key: ApiKey, cache: Results) -> Response:
+def freshness(request: Request, conn: ReadConn, _key: ApiKey, cache: Results) -> Response:
     value, hit = snapshots.answer(conn, cache, "freshness", lambda: svc.freshness(conn))
     return _reply(request, value, hit)
 
@@ -92,7 +92,7 @@ def freshness(request: Request, conn: DbConn, _key: ApiKey, cache: Results) -> R
             "densest first, with how many of those are active, dissolved, insolvent and in liquidation (and the "
             "shares), and the first 5 companies there. Takes every filter of advanced search (e.g. `country`). "
             + SNAPSHOT)
-def shell_addresses(request: Request, conn: DbConn, _key: ApiKey, cache: Results,
+def shell_addresses(request: Request, conn: ReadConn, _key: ApiKey, cache: Results,
                     query: Annotated[ShellQuery, Query()]) -> Response:
     def compute() -> list[dict[str, Any]]:
         cond = conditions(query, search_svc.reference(conn, cache))
@@ -111,7 +111,7 @@ def shell_addresses(request: Request, conn: DbConn, _key: ApiKey, cache: Results
             description="The addresses with the most registered companies (at most 200), each with its company "
             "count and up to 5 companies by name and national identifier. Cached 15 minutes; without "
             "parameters precomputed for the current data version.")
-def public_shell_addresses(request: Request, conn: DbConn, cache: Results,
+def public_shell_addresses(request: Request, conn: ReadConn, cache: Results,
                            country: Annotated[str | None, Query(min_length=2, max_length=2,
                                                                 description="ISO 3166-1 alpha-2")] = None,
                            limit: Annotated[int, Query(ge=1, le=200, description="1-200")] = snapshots.SHELL_LIMIT,
@@ -135,6 +135,6 @@ def public_shell_addresses(request: Request, conn: DbConn, cache: Results,
             description="Live entity count, in total and per country (with the active ones), the data sources "
             "with their last import and row count, and the time of the last update. Cached 15 minutes; "
             "precomputed for the current data version.")
-def public_stats(request: Request, conn: DbConn, cache: Results) -> Response:
+def public_stats(request: Request, conn: ReadConn, cache: Results) -> Response:
     value, hit = snapshots.answer(conn, cache, "public-stats", lambda: svc.public_stats(conn))
     return _reply(request, value, hit, PUBLIC_CACHE)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from regintel.api.deps import ApiKey, DbConn
+from regintel.api.deps import ApiKey, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.domain.timeline import EVENT_TYPES
@@ -52,7 +52,7 @@ class Timeline(BaseModel):
             "(`contract`: TED awards and the Czech register of contracts). Keyset-paginated: pass `meta.next_cursor` as "
             "`cursor`. Filter `event_type` (comma-separated).")
 def timeline(request: Request, ico: Annotated[str, Path(max_length=40, description="National identifier")],
-             conn: DbConn, _key: ApiKey,
+             conn: ReadConn, _key: ApiKey,
              country: Annotated[str | None, Query(min_length=2, max_length=2,
                                                   description="ISO 3166-1 alpha-2, any case (default: SK first)")]
              = None,

@@ -53,13 +53,18 @@ def previous_statements(conn: Connection, latest: Mapping[int, int]) -> dict[int
     out: dict[int, Any] = {}
     items = sorted(latest.items())
     for part in _chunks(items):
-        pairs = [(cid, year - 1) for cid, year in part]
+        wanted = {cid: year - 1 for cid, year in part}
+        # By company id alone (an index probe each; a row-value IN list is slower on SQLite), the year
+        # tested here: a company has a few statements.
         stmt = (select(fs.company_id, fs.year.label("fin_year"), fs.currency.label("fin_currency"),
                        fs.revenue.label("fin_revenue"), fs.total_assets.label("fin_total_assets"),
                        fs.employees.label("fin_employees"), fs.source.label("fin_source"))
-                .where(tuple_(fs.company_id, fs.year).in_(pairs)).order_by(fs.company_id, fs.id))
+                .where(fs.company_id.in_(list(wanted)), fs.year >= min(wanted.values()),
+                       fs.year <= max(wanted.values()))
+                .order_by(fs.company_id, fs.id))
         for row in conn.execute(stmt):
-            out[row.company_id] = row._mapping
+            if wanted[row.company_id] == row.fin_year:
+                out[row.company_id] = row._mapping
     return out
 
 

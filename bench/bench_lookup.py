@@ -39,8 +39,8 @@ import bench_foundation as foundation  # noqa: E402
 from regintel.api.envelope import dumps  # noqa: E402
 from regintel.db.engine import make_engine  # noqa: E402
 from regintel.db.schema import companies, lei_records  # noqa: E402
-from regintel.db.seed import seed_reference_data  # noqa: E402
 from regintel.errors import RegintelError  # noqa: E402
+from regintel.ingest.seed import seed_reference_data  # noqa: E402
 from regintel.services import advanced_search, company_export, lookup, stats  # noqa: E402
 from regintel.services import companies as company_svc  # noqa: E402
 from regintel.services import stats_snapshots as snapshots  # noqa: E402

@@ -32,8 +32,8 @@ from genlib import WORDS, ico, orgnr, siren  # noqa: E402
 
 from regintel.db.engine import make_engine  # noqa: E402
 from regintel.db.migrate import MIGRATIONS, upgrade  # noqa: E402
-from regintel.db.seed import seed_reference_data  # noqa: E402
 from regintel.domain.names import fold  # noqa: E402
+from regintel.ingest.seed import seed_reference_data  # noqa: E402
 
 COUNTRIES = [("FR", 0.30), ("GB", 0.25), ("CZ", 0.20), ("SK", 0.15), ("NO", 0.10)]
 SOURCE = {"SK": "bench_sk", "CZ": "bench_cz", "FR": "bench_fr", "GB": "bench_gb", "NO": "bench_no"}

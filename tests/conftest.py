@@ -21,7 +21,7 @@ from regintel.db.engine import make_engine, normalise_url
 from regintel.db.keys import create_key
 from regintel.db.migrate import upgrade
 from regintel.db.schema import metadata
-from regintel.db.seed import seed_reference_data
+from regintel.ingest.seed import seed_reference_data
 
 PG_URL = os.environ.get("REGINTEL_TEST_POSTGRES_URL")
 BACKEND = "postgresql" if PG_URL else "sqlite"

@@ -6,9 +6,9 @@ from sqlalchemy import delete, func, select
 
 from regintel.db import code_lists as db
 from regintel.db.schema import code_list_items
-from regintel.db.seed import seed_reference_data
 from regintel.domain.code_lists import CATALOGUE
 from regintel.ingest.code_lists import data_version, load_code_lists
+from regintel.ingest.seed import seed_reference_data
 
 
 def stored_counts(engine) -> dict[str, int]:

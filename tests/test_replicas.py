@@ -25,7 +25,7 @@ from regintel.config import Settings
 from regintel.db.engine import make_engine
 from regintel.db.keys import create_key
 from regintel.db.migrate import upgrade
-from regintel.db.seed import seed_reference_data
+from regintel.ingest.seed import seed_reference_data
 from tests.api.companies_fixture import RECORDS
 from tests.builders import load_companies
 

@@ -41,7 +41,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     import uvicorn
 
     from regintel.db.migrate import upgrade
-    from regintel.db.seed import seed_reference_data
+    from regintel.ingest.seed import seed_reference_data
 
     settings = load_settings()
     workers = 1 if reload else (workers or settings.workers or os.cpu_count() or 1)
@@ -77,7 +77,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
 def db_upgrade(revision: str = "heads") -> None:
     """Apply migrations up to REVISION (default: all heads)."""
     from regintel.db.migrate import current_revision, upgrade
-    from regintel.db.seed import seed_reference_data
+    from regintel.ingest.seed import seed_reference_data
 
     engine = make_engine(load_settings().database_url, pool=False)
     upgrade(engine, revision)
@@ -338,7 +338,7 @@ def synth(entities: Annotated[int, typer.Option("--entities", "-n", min=1, help=
 def demo() -> None:
     """Load the bundled demo data (real open-data records of 7 registers and GLEIF, with licences)."""
     from regintel.db.migrate import upgrade
-    from regintel.db.seed import seed_reference_data
+    from regintel.ingest.seed import seed_reference_data
     from regintel.ingest.demo import load_demo
 
     settings = load_settings()

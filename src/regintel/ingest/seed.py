@@ -1,7 +1,6 @@
 """Reference data every installation needs, loaded at start-up after the schema upgrade.
 
-This module orchestrates a loader from `ingest` (the one place `db` reaches up a layer) so that the
-CLI and the test fixtures call a single function.
+The code-list loader, behind the one function that the CLI and the test fixtures call.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ import logging
 
 from sqlalchemy import Engine
 
-log = logging.getLogger("regintel.db.seed")
+log = logging.getLogger("regintel.ingest.seed")
 
 
 def seed_reference_data(engine: Engine) -> None:

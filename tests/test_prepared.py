@@ -46,3 +46,18 @@ def test_no_row_and_bound_limit(engine):
     with engine.connect() as conn:
         assert query.first(conn, cid=-1) is None
         assert query.all(conn, cid=-1) == []
+
+
+def test_the_private_sqlalchemy_attributes_the_shortcuts_read_still_exist():
+    # db/prepared.py and db/engine.py read compiled statements' bind processors and result columns and
+    # the types' cached result processors (SQLAlchemy 2.0-2.1, pinned in pyproject.toml). If an upgrade
+    # moves them, this fails by name instead of the hot paths failing in production.
+    from sqlalchemy import Integer, column, select, table
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    stmt = select(table("t", column("a", Integer))).where(column("a", Integer) == 1)
+    for dialect in (sqlite.dialect(), postgresql.dialect()):
+        compiled = stmt.compile(dialect=dialect)
+        assert isinstance(compiled._bind_processors, dict)
+        assert all(len(col) >= 4 for col in compiled._result_columns)
+        assert callable(Integer()._cached_result_processor)

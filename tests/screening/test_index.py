@@ -12,7 +12,7 @@ from tests.screening.support import EU, OFAC_SMALL, UK
 def test_small_index_is_rebuilt_at_once(engine):
     import_list(engine, "sanctions_uk", UK)
     with engine.connect() as conn:
-        first, v1 = index_mod.current_index(conn)
+        first, v1 = index_mod.current_index(conn, fresh=True)
         assert index_mod.current_index(conn)[0] is first  # unchanged data: the same index
     import_list(engine, "sanctions_eu_fsf", EU)
     with engine.connect() as conn:
@@ -24,7 +24,7 @@ def test_large_index_is_rebuilt_in_the_background(engine, monkeypatch):
     monkeypatch.setattr(index_mod, "BACKGROUND_FROM", 1)
     import_list(engine, "sanctions_uk", UK)
     with engine.connect() as conn:
-        old, _ = index_mod.current_index(conn)
+        old, _ = index_mod.current_index(conn, fresh=True)  # (a PostgreSQL test database keeps its URL)
     import_list(engine, "sanctions_ofac", OFAC_SMALL)
     with engine.connect() as conn:
         stale, _ = index_mod.current_index(conn)

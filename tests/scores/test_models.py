@@ -24,7 +24,8 @@ D = Decimal
 
 @pytest.mark.parametrize("period_to, year, end", [
     ("2023-12", 2023, date(2023, 12, 31)), ("2024-02", 2024, date(2024, 2, 29)), ("2023-06-30", 2023, date(2023, 6, 30)),
-    (None, 2021, date(2021, 12, 31)), ("2023-13", 2023, date(2023, 12, 31)), ("junk", 2020, date(2020, 12, 31))])
+    (None, 2021, date(2021, 12, 31)), ("2023-13", 2023, date(2023, 12, 31)), ("junk", 2020, date(2020, 12, 31)),
+    ("0000-12", 0, date(1, 12, 31)), (None, 99999, date(9999, 12, 31))])
 def test_period_end(period_to, year, end):
     assert period_end(period_to, year) == end
 
@@ -81,6 +82,7 @@ def test_grade_history_runs_the_model_on_each_year():
     assert history[0].result.grade == "F" and history[0].result.caps == ("in_bankruptcy",)
     assert history[1].result.caps == () and history[1].result.grade in ("A+", "A")
     assert history[2].result.factors[4].value == pytest.approx(23.0, abs=0.01)  # age on 2023-01-01
+    assert grade_history(FACTS, [replace(stmt(9999), period_end=date.max)])[0].as_of == date.max  # no overflow
 
 
 def test_risk_drivers():

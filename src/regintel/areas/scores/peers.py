@@ -9,7 +9,6 @@ time), and are computed from the group's rows at request time before that (basis
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -19,6 +18,7 @@ from regintel.areas.scores.fx import rate_table
 from regintel.domain import nace
 from regintel.domain.scores import peers as domain
 from regintel.domain.scores import similar as ranking
+from regintel.domain.scores.figures import year_end
 
 Row = Mapping[str, Any]
 CANDIDATES = 5_000  # rows read per NACE range for /similar
@@ -85,7 +85,7 @@ def peers(conn: Connection, company: Row) -> dict[str, Any]:
 def _revenue_eur(r: Row) -> float | None:
     if r.get("revenue") is None or r.get("year") is None:
         return None
-    rate = rate_table().find(r["currency"], date(r["year"], 12, 31))
+    rate = rate_table().find(r["currency"], year_end(r["year"]))
     return None if rate is None else float(r["revenue"]) / float(rate.rate)
 
 

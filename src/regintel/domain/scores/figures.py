@@ -46,8 +46,14 @@ def period_end(period_to: str | None, year: int) -> date:
         if 1 <= m <= 12:
             last = calendar.monthrange(y, m)[1]
             d = int(match.group(3)) if match.group(3) else last
-            return date(y, m, min(max(d, 1), last))
-    return date(year, 12, 31)
+            return date(y, m, min(max(d, 1), last)) if y >= 1 else year_end(year)
+    return year_end(year)
+
+
+def year_end(year: int) -> date:
+    """31 December of `year`, kept within the calendar `date` can hold (a source's stray year never
+    turns into an error)."""
+    return date(min(max(year, 1), 9999), 12, 31)
 
 
 def _div(a: Decimal | int | None, b: Decimal | int | None) -> float | None:

@@ -59,7 +59,7 @@ def grade_history(facts: CompanyFacts, statements: list[Statement]) -> list[Hist
     statements up to then and the company's dated state on that day. Newest first."""
     out = []
     for s in latest_per_year(statements):
-        as_of = s.period_end + timedelta(days=1)
+        as_of = s.period_end + timedelta(days=1) if s.period_end < date.max else s.period_end
         seen = [x for x in statements if x.period_end <= s.period_end]
         out.append(HistoryPoint(s.year, as_of, credit_score(facts_on(facts, s.period_end), seen, as_of)))
     return out[::-1]

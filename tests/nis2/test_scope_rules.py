@@ -250,3 +250,11 @@ def test_rec_2003_361_annex_art_4_2_status_changes_only_after_two_consecutive_pe
     assert a.possible_categories == [ESSENTIAL, IMPORTANT] and any("Art. 4(2)" in n for n in a.notes)
     steady = Facts("SK", "active", "112", "company", "35.11", None, LARGE, previous=LARGE)
     assert cat(steady) == (ESSENTIAL, CERTAIN)
+
+
+def test_art_2_5_a_cz_transposition_includes_municipalities_with_extended_powers():
+    a = assess(facts("84.11", fig(), country="CZ", legal_form="801", entity_type="public_body"))
+    assert (a.category, a.certainty, a.possible_categories) == (OUT, POSSIBLE, [IMPORTANT, OUT])
+    assert "municipality_extended_powers" in {m["input"] for m in a.missing}
+    # a Slovak municipality: the Directive's default, local level not included
+    assert cat(facts("84.11", fig(), legal_form="801", entity_type="public_body"))[0] == OUT

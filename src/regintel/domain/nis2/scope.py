@@ -66,6 +66,11 @@ PA_LEVEL_BY_LEGAL_FORM: dict[tuple[str, str], str] = {
     ("CZ", "804"): "regional",   # Kraj
     ("CZ", "325"): "central",    # Organizační složka státu
 }
+# Member States that use Art. 2(5)(a) for part of their local public administration (transposition.py).
+LOCAL_PA_INCLUDED = {
+    "CZ": "the Czech act regulates municipalities with extended powers (obce s rozšířenou působností) under "
+          "the lower obligations (important); other municipalities are not (not verified in this rule set)",
+}
 # NACE classes of activities the Directive leaves out (Art. 2(7), Art. 6(35)).
 EXCLUDED_NACE = {
     "8422": "Defence activities: public administration in defence is excluded (Art. 2(7))",
@@ -226,6 +231,13 @@ def _public_administration(facts: Facts, matches: list[SectorMatch]) -> tuple[Ba
               "entity_type": "public_administration_entity", "annex_ref": m.row.annex_ref,
               "justification": m.row.justification, "level": level, "legal_form": facts.legal_form}
     label = f"NACE {m.code} ({m.via}) → Annex I public administration"
+    if level == "local" and facts.country in LOCAL_PA_INCLUDED:
+        rules, _ = _DESIGNATION_RULES[PA_LEVEL_RULES[level]]
+        basis = Basis("public_administration", f"{label}, local level (legal form {facts.legal_form})", POSSIBLE,
+                      rules, False, detail | {"open_categories": [IMPORTANT, OUT],
+                                              "national_deviation": LOCAL_PA_INCLUDED[facts.country]})
+        return basis, {"input": "municipality_extended_powers",
+                       "why": LOCAL_PA_INCLUDED[facts.country] + " (Art. 2(5)(a))"}
     if level is not None:
         rules, _ = _DESIGNATION_RULES[PA_LEVEL_RULES[level]]
         return Basis("public_administration", f"{label}, {level} level (legal form {facts.legal_form})", match,
@@ -297,6 +309,9 @@ def assess(facts: Facts) -> Assessment:
         bases.append(pa_basis)
     if pa_missing:
         missing.append(pa_missing)
+    if pa_basis is not None and pa_basis.detail.get("level") == "local" and facts.country not in LOCAL_PA_INCLUDED:
+        notes.append(f"A Member State may bring local public administration into scope (Art. 2(5)(a)); this rule "
+                     f"set records no such choice for {facts.country}")
     excluded = EXCLUDED_NACE.get((digits(facts.nace_primary) or "")[:4])
     if excluded:
         notes.append(excluded)

@@ -158,3 +158,16 @@ def test_country_names_of_the_lists():
 def test_ofac_folder_input(engine, tmp_path):
     stats = import_list(engine, "sanctions_ofac", Path(OFAC_SMALL).parent)
     assert stats.inserted == 153
+
+
+def test_command_line(settings, monkeypatch, capsys):
+    from regintel.areas.screening.__main__ import main
+
+    monkeypatch.setenv("REGINTEL_DATABASE_URL", settings.database_url)
+    assert main(["lists"]) == 0 and "sanctions_un" in capsys.readouterr().out
+    assert main(["import", "sanctions_uk", str(UK)]) == 0
+    assert "'inserted': 5" in capsys.readouterr().out
+    assert main(["import", "sanctions_uk", "/nonexistent.xml"]) == 1
+    assert "no such file" in capsys.readouterr().err
+    assert main(["import", "sanctions_mars", str(UK)]) == 1
+    assert main(["frobnicate"]) == 2

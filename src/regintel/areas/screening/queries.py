@@ -97,15 +97,15 @@ def count_entries(conn: Connection, list_id: str) -> int:
     return int(conn.execute(select(func.count()).where(se.list_id == list_id)).scalar_one())
 
 
-def index_rows(conn: Connection) -> dict[str, list[tuple[Any, ...]]]:
+def index_rows(conn: Connection) -> dict[str, Sequence[Any]]:
     """Everything the in-memory index needs, one query a table."""
     return {
-        "entries": list(conn.execute(select(se.id, se.schema))),
-        "names": list(conn.execute(select(sanction_names.c.entry_id, sanction_names.c.name,
-                                          sanction_names.c.name_norm, sanction_names.c.kind))),
-        "countries": list(conn.execute(select(sanction_countries.c.entry_id, sanction_countries.c.country))),
-        "dates": list(conn.execute(select(sanction_birth_dates.c.entry_id, sanction_birth_dates.c.birth_date))),
-        "ids": list(conn.execute(select(sanction_identifiers.c.entry_id, sanction_identifiers.c.value_norm))),
+        "entries": conn.execute(select(se.id, se.schema)).all(),
+        "names": conn.execute(select(sanction_names.c.entry_id, sanction_names.c.name,
+                                     sanction_names.c.name_norm, sanction_names.c.kind)).all(),
+        "countries": conn.execute(select(sanction_countries.c.entry_id, sanction_countries.c.country)).all(),
+        "dates": conn.execute(select(sanction_birth_dates.c.entry_id, sanction_birth_dates.c.birth_date)).all(),
+        "ids": conn.execute(select(sanction_identifiers.c.entry_id, sanction_identifiers.c.value_norm)).all(),
     }
 
 

@@ -96,9 +96,10 @@ def build(ctx: Ctx, root: Row, depth: int, limit: int, include_ended: bool) -> B
         of_people = q.roles_of_people(ctx.conn, frontier_p, **opts)  # type: ignore[arg-type]
         into = q.ownerships_into(ctx.conn, frontier_c, **opts)  # type: ignore[arg-type]
         out = q.ownerships_from(ctx.conn, frontier_c, **opts)  # type: ignore[arg-type]
-        rows = q.companies_by_id(ctx.conn, {int(r["company_id"]) for r in held_by + of_people}
-                                 | {int(e["parent_id"]) for e in into} | {int(e["child_id"]) for e in out})
-        entity_of = {cid: company(r) for cid, r in rows.items()}
+        entity_of = {int(r["company_id"]): company(q.company_of(r, "company")) for r in held_by + of_people}
+        for e in into + out:
+            for side in ("parent", "child"):
+                entity_of.setdefault(int(e[f"{side}_id"]), company(q.company_of(e, side)))
         for r in held_in:
             b.role(r, b.nodes[b.companies[int(r["company_id"])]][0], level, holder_side_new=True)
         for r in held_by + of_people:
@@ -142,10 +143,11 @@ def network(ctx: Ctx, root: Row, include_ended: bool, limit: int) -> tuple[Netwo
         roles_here.setdefault(int(r["person_id"]), []).append(r["role"])
         people.setdefault(int(r["person_id"]), holder(r, ctx.personal))
     there: dict[int, dict[int, list[str]]] = {}
+    rows: dict[int, Row] = {}
     for r in q.roles_of_people(ctx.conn, people, **opts):  # type: ignore[arg-type]
         if int(r["company_id"]) != int(root["id"]):
             there.setdefault(int(r["company_id"]), {}).setdefault(int(r["person_id"]), []).append(r["role"])
-    rows = q.companies_by_id(ctx.conn, there)
+            rows.setdefault(int(r["company_id"]), q.company_of(r, "company"))
     links = [NetworkLink(company=company(rows[cid]), sharedPeople=[
                 SharedPerson(person=people[pid], rolesHere=sorted(set(roles_here[pid])), rolesThere=sorted(set(rs)))
                 for pid, rs in sorted(by_person.items(), key=lambda kv: people[kv[0]].name)])

@@ -38,7 +38,7 @@ def uk_connections(ctx: Ctx, root: Row) -> UkConnections:
                                         psc=relation(ctx, r), via=None))
     held = [r for r in q.roles_held_by_companies(ctx.conn, [cid], include_ended=True, today=ctx.today)
             if r["source"] == PSC]
-    uk = q.companies_by_id(ctx.conn, {int(r["company_id"]) for r in held})
+    uk = {int(r["company_id"]): q.company_of(r, "company") for r in held}
     out += [UkConnection(kind="this_company_is_psc", match="identifier", ukCompany=company(uk[int(r["company_id"])]),
                          psc=relation(ctx, r), via=None) for r in held if int(r["company_id"]) in uk]
     out += _people_as_psc(ctx, root)
@@ -59,7 +59,7 @@ def _people_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
     namesakes = {int(p["id"]): p for p in q.people_named(ctx.conn, by_name, PSC) if int(p["id"]) not in ours}
     rows = [r for r in q.roles_of_people(ctx.conn, set(ours) | set(namesakes), include_ended=True, today=ctx.today)
             if r["source"] == PSC and int(r["company_id"]) != int(root["id"])]
-    uk = q.companies_by_id(ctx.conn, {int(r["company_id"]) for r in rows})
+    uk = {int(r["company_id"]): q.company_of(r, "company") for r in rows}
     out = []
     for r in rows:
         pid = int(r["person_id"])

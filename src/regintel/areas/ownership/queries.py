@@ -26,6 +26,19 @@ CHUNK = 900  # bound parameters per IN list: safe on SQLite's oldest limit, one 
 OWNER_ROLES = ("shareholder", "beneficial_owner")
 
 _holder = companies.alias("holder")
+_owned = companies.alias("owned")
+_parent = companies.alias("parent")
+_child = companies.alias("child")
+COMPANY_FIELDS = ("id", "country", "national_id", "name", "status", "lei")
+
+
+def _labelled(alias: Any, prefix: str) -> list[Any]:
+    return [alias.c[f].label(f"{prefix}_{f}") for f in COMPANY_FIELDS]
+
+
+def company_of(row: Row, prefix: str) -> dict[str, Any]:
+    """The company columns a query joined under `prefix` (`company`, `parent`, `child`)."""
+    return {f: row[f"{prefix}_{f}"] for f in COMPANY_FIELDS}
 _ROLE_COLUMNS = (
     roles.c.id, roles.c.company_id, roles.c.role, roles.c.holder_key, roles.c.person_id,
     roles.c.holder_company_id, roles.c.holder_name, roles.c.title, roles.c.share_pct, roles.c.voting_pct,
@@ -34,6 +47,7 @@ _ROLE_COLUMNS = (
     people.c.country_of_residence,
     _holder.c.country.label("holder_country"), _holder.c.national_id.label("holder_national_id"),
     _holder.c.name.label("holder_company_name"), _holder.c.status.label("holder_status"),
+    *_labelled(_owned, "company")[1:],  # its id is the role's `company_id`
 )
 COMPANY_COLUMNS = (companies.c.id, companies.c.country, companies.c.national_id, companies.c.name,
                    companies.c.status, companies.c.lei)
@@ -53,6 +67,7 @@ def _roles_select(where: ColumnElement[bool], include_ended: bool, today: date) 
     query = (select(*_ROLE_COLUMNS)
              .outerjoin(people, people.c.id == roles.c.person_id)
              .outerjoin(_holder, _holder.c.id == roles.c.holder_company_id)
+             .join(_owned, _owned.c.id == roles.c.company_id)
              .where(where))
     current = _current(roles.c.until, include_ended, today)
     return query if current is None else query.where(current)
@@ -90,7 +105,11 @@ def roles_held_by_companies(conn: Connection, company_ids: Iterable[int], *, inc
 
 
 def _ownerships(where: ColumnElement[bool], include_ended: bool, today: date) -> Select[Any]:
-    query = select(ownerships).where(where)
+    """Edges with both companies' columns (`parent_*`, `child_*`): no second read for the companies."""
+    query = (select(ownerships, *_labelled(_parent, "parent")[1:], *_labelled(_child, "child")[1:])
+             .join(_parent, _parent.c.id == ownerships.c.parent_id)
+             .join(_child, _child.c.id == ownerships.c.child_id)
+             .where(where))
     current = _current(ownerships.c.until, include_ended, today)
     return query if current is None else query.where(current)
 

@@ -26,8 +26,9 @@ def relations(ctx: Ctx, row: Mapping[str, Any], include_ended: bool) -> Relation
                                 kinds=("direct", "ultimate"))
     children = q.ownerships_from(ctx.conn, [cid], include_ended=include_ended, today=ctx.today)
     holding_roles = q.roles_held_by_companies(ctx.conn, [cid], include_ended=include_ended, today=ctx.today)
-    others = q.companies_by_id(ctx.conn, [int(p["parent_id"]) for p in parents] +
-                               [int(c["child_id"]) for c in children] + [int(r["company_id"]) for r in holding_roles])
+    others = {int(p["parent_id"]): q.company_of(p, "parent") for p in parents}
+    others |= {int(c["child_id"]): q.company_of(c, "child") for c in children}
+    others |= {int(r["company_id"]): q.company_of(r, "company") for r in holding_roles}
     for p in parents:
         # A register's shareholder role and the same source's edge are one fact: listed once.
         if (int(p["parent_id"]), p["source"]) not in role_holders and int(p["parent_id"]) in others:

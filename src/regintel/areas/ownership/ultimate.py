@@ -69,9 +69,9 @@ def load_owners(ctx: Ctx, root: Row, max_depth: int) -> tuple[str, OwnerGraph]:
                 found.add(hid)
                 by_id.setdefault(hid, entity.id)
         edges = q.ownerships_into(ctx.conn, frontier, include_ended=False, today=ctx.today)
-        parents = q.companies_by_id(ctx.conn, {int(e["parent_id"]) for e in edges} - set(by_id))
-        for pid, prow in parents.items():
-            by_id[pid] = graph.add_company(prow)
+        for e in edges:
+            if int(e["parent_id"]) not in by_id:
+                by_id[int(e["parent_id"])] = graph.add_company(q.company_of(e, "parent"))
         for e in edges:
             graph.edges.append(Edge(by_id[int(e["parent_id"])], by_id[int(e["child_id"])], gleif_share(e),
                                     controls=str(e["source"]).startswith("gleif"), sources=(e["source"],)))

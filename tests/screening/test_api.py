@@ -185,3 +185,9 @@ def test_maltego_transform(client, auth, company):
     assert fields["regintel.sanctions.algorithm"] == ALGORITHM and "name_query_tokens" in fields[
         "regintel.sanctions.features"]
     assert_error(client.get(f"/api/v1/companies/{ICO}/maltego/sanctions"), 401, "UNAUTHORIZED")
+
+
+def test_screener_escapes_input_and_says_when_no_list_is_imported(client):
+    page = client.get("/api/v1/public/screener", params={"name": "<script>alert(1)</script>"})
+    assert page.status_code == 501 and "No sanctions list is imported" in page.text
+    assert "<script>alert" not in page.text and "&lt;script&gt;" in page.text

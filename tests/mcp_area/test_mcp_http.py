@@ -64,7 +64,8 @@ def test_company_tools_answer_what_the_rest_api_answers(server, api_key, data):
         ("company_timeline", {"national_id": "00177041", "country": "CZ"}))
     assert not company.is_error
     assert company.structured_content == rest(server, api_key, f"/api/v1/companies/SK/{SLOVNAFT}")
-    assert company.content[0].text.startswith("SLOVNAFT, a.s. (SK 31322832), active; 2023 revenue")
+    assert company.content[0].text.startswith("SLOVNAFT, a.s. (SK 31322832), active; 2023 revenue 6,000,000,000 EUR, "
+                                              "profit 100,000,000 EUR; sources: test_register (CC0 1.0)")
     assert brief.structured_content == rest(server, api_key, "/api/v1/agent/company-brief", ico=SLOVNAFT)
     assert brief.content[0].text == brief.structured_content["headline"]
     assert by_vat.structured_content["items"] == rest(server, api_key, "/api/v1/companies/by-identifier",
@@ -224,3 +225,31 @@ def test_transport_edges(server, api_key):
     assert resp.status_code == 400 and "error" in resp.json()
     resp = httpx.post(server + "/mcp", json=INIT, headers=auth | ACCEPT | {"Origin": "http://localhost:3000"})
     assert resp.status_code == 200
+
+
+MODERN = "2026-07-28"
+META = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def test_the_2026_per_request_revision(server, api_key, data):
+    """The SDK also serves the 2026-07-28 revision (no handshake; each POST self-contained): the same
+    key check, tools and caller."""
+    headers = ACCEPT | {"Authorization": f"Bearer {api_key}", "MCP-Protocol-Version": MODERN}
+
+    def post(method: str, params: dict[str, Any], **extra: str) -> Any:
+        body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"_meta": META, **params}}
+        resp = httpx.post(server + "/mcp", json=body, headers=headers | {"Mcp-Method": method} | extra)
+        assert resp.status_code == 200, resp.text
+        return resp.json()["result"]
+
+    assert len(post("tools/list", {})["tools"]) == 13
+    company = post("tools/call", {"name": "get_company", "arguments": {"national_id": SLOVNAFT, "country": "SK"}},
+                   **{"Mcp-Name": "get_company"})
+    assert company["structuredContent"] == rest(server, api_key, f"/api/v1/companies/SK/{SLOVNAFT}")
+    monitoring = post("tools/call", {"name": "monitoring_subscriptions", "arguments": {}},
+                      **{"Mcp-Name": "monitoring_subscriptions"})
+    assert monitoring["structuredContent"] == {"items": [], "total": 0, "page": 1}  # the key reached the tool
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": META}}
+    resp = httpx.post(server + "/mcp", json=body, headers=ACCEPT | {"MCP-Protocol-Version": MODERN,
+                                                                    "Mcp-Method": "tools/list"})
+    assert resp.status_code == 401

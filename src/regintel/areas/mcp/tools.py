@@ -180,11 +180,16 @@ def _company(conn: Connection, ctx: ToolContext, a: CompanyArgs) -> dict[str, An
     return companies_svc.company_record(conn, _row(conn, a))
 
 
+def _amount(value: Any) -> str:
+    return f"{value:,.0f}" if isinstance(value, (int, float)) and not isinstance(value, bool) else "?"
+
+
 def _company_text(r: dict[str, Any]) -> str:
     fin = r.get("latestFinancials")
     text = _line(r).removeprefix("- ")
     if fin:
-        text += f"; {fin['year']} revenue {fin['revenue']} {fin['currency']}, profit {fin['profit']} {fin['currency']}"
+        text += f"; {fin['year']} revenue {_amount(fin['revenue'])} {fin['currency']}, profit " \
+                f"{_amount(fin['profit'])} {fin['currency']}"
     return text + "; sources: " + ", ".join(f"{s['id']} ({s['licence']})" for s in r["sources"])
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
 from decimal import Decimal
 
@@ -13,7 +14,7 @@ from regintel.db.schema import companies
 from regintel.domain.types import CompanyKey, CompanyRecord, FinancialRecord, OwnershipRecord, RoleRecord
 from regintel.errors import ValidationFailed
 from regintel.jobs.runner import run_due
-from tests.builders import load_companies
+from tests.builders import TEST_SOURCE, load_companies
 from tests.helpers import assert_envelope, assert_error
 
 ENERGY, HOSPITAL, CLOUD, FOOD, SMALL_IT, PUBLIC, SUB, UNKNOWN = (
@@ -106,10 +107,13 @@ def test_linked_enterprise_makes_a_small_subsidiary_large(client, auth, data):
     assert rel["kind"] == "linked" and rel["company"]["national_id"] == ENERGY
 
 
-def test_consolidation_edge_is_a_linked_enterprise(client, auth, engine, data):
-    load_companies(engine, OwnershipRecord(parent=CompanyKey("SK", ENERGY), child=CompanyKey("SK", SMALL_IT)))
+def test_rec_2003_361_annex_art_3_3_gleif_consolidation_edge_is_a_linked_enterprise(client, auth, engine, data):
+    gleif = dataclasses.replace(TEST_SOURCE, id="gleif_rr", name="GLEIF relationship records")
+    load_companies(engine, OwnershipRecord(parent=CompanyKey("SK", ENERGY), child=CompanyKey("SK", SMALL_IT)),
+                   source=gleif)
     d = assert_envelope(get(client, auth, SMALL_IT))
     assert d["size"]["relations"][0]["basis"].startswith("accounting consolidation")
+    assert d["size"]["relations"][0]["kind"] == "linked"
     assert d["size"]["lowest"] == "large"  # but 62.01 is only a possible cloud provider
     assert d["category"] == "out-of-scope" and "essential" in d["possible_categories"]
 
@@ -307,3 +311,11 @@ def test_rec_2003_361_annex_art_4_2_two_statements_through_http(client, auth, en
     d = assert_envelope(get(client, auth, SMALL_IT))
     assert (d["size"]["class"], d["size"]["lowest"], d["size"]["highest"]) == ("micro", "micro", "large")
     assert "earlier_accounts" in {m["input"] for m in d["missing"]} and d["category"] == "out-of-scope"
+
+
+def test_rec_2003_361_annex_art_3_2_ownership_edge_with_a_share_is_a_partner(client, auth, engine, data):
+    load_companies(engine, OwnershipRecord(parent=CompanyKey("SK", HOSPITAL), child=CompanyKey("SK", SMALL_IT),
+                                           share_pct=40.0))
+    d = assert_envelope(get(client, auth, SMALL_IT))
+    rel = d["size"]["relations"][0]
+    assert (rel["kind"], rel["share_pct"]) == ("partner", 40.0) and rel["basis"].startswith("ownership")

@@ -69,8 +69,9 @@ def previous_statements(conn: Connection, latest: Mapping[int, int]) -> dict[int
 
 
 def relation_edges(conn: Connection, ids: Sequence[int], today: date) -> list[dict[str, Any]]:
-    """Ownership edges touching `ids` in force today: GLEIF accounting consolidation (`ownerships`) and
-    company shareholders from registers (`roles` with a holder company). `subject` is the company in
+    """Ownership edges touching `ids` in force today: `ownerships` (GLEIF accounting consolidation, or
+    another source's edge with its share) and company shareholders from registers (`roles` with a holder
+    company). `subject` is the company in
     `ids`, `other` the related one, `direction` `owner` (other holds subject) or `owned`."""
     edges: list[dict[str, Any]] = []
     o = ownerships.c
@@ -83,9 +84,13 @@ def relation_edges(conn: Connection, ids: Sequence[int], today: date) -> list[di
             for subject, other, direction in ((row.child_id, row.parent_id, "owner"),
                                               (row.parent_id, row.child_id, "owned")):
                 if subject in part and other != subject:
+                    # GLEIF relationships are accounting consolidation (control); other sources' edges are
+                    # judged by the share they give.
+                    consolidation = row.source.startswith("gleif")
+                    basis = "accounting consolidation" if consolidation else "ownership"
                     edges.append({"subject": subject, "other": other, "direction": direction,
-                                  "basis": f"accounting consolidation ({row.kind}, {row.source})",
-                                  "consolidation": True, "share_pct": row.share_pct})
+                                  "basis": f"{basis} ({row.kind}, {row.source})",
+                                  "consolidation": consolidation, "share_pct": row.share_pct})
         for row in conn.execute(select(r.company_id, r.holder_company_id, r.share_pct, r.voting_pct, r.source)
                                 .where(r.role == "shareholder", r.holder_company_id.is_not(None),
                                        or_(r.company_id.in_(part), r.holder_company_id.in_(part)), live_r)):

@@ -39,6 +39,8 @@ FORMATS: dict[str, tuple[str, str, str]] = {
     "fr_sirene": ("gen_fr_sirene.py", "--out", ".csv"),
     "no_brreg": ("gen_no_brreg.py", "--out", ".json.gz"),
     "sk_obchodny_vestnik": ("gen_sk_obchodny_vestnik.py", "--out", ".xml"),
+    "lv_ur": ("gen_lv_ur.py", "--out", ".csv"),
+    "ua_edr": ("gen_ua_edr.py", "--out", ".xml"),
 }
 PG_SERVER = os.environ.get("REGINTEL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 

@@ -6,10 +6,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, false, func, insert, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, delete, false, func, insert, or_, select
 from sqlalchemy.engine import Connection
 
 from regintel.areas.scores.tables import peer_benchmarks, score_disputes
+from regintel.db.prepared import Prepared, run_together
 from regintel.db.schema import (
     NACE_DIGITS,
     companies,
@@ -25,17 +26,29 @@ FIGURES = (latest_financials.c.currency, latest_financials.c.revenue, latest_fin
            latest_financials.c.employees.label("statement_employees"))
 
 
-def list_statements(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
-    fs = financial_statements
-    return list(conn.execute(select(fs).where(fs.c.company_id == company_id).order_by(fs.c.year, fs.c.id))
-                .mappings())
+# The reads of every score (the company's statements and its dated insolvency notices) are compiled once
+# and, on PostgreSQL, sent in one round trip (`run_together`).
+_STATEMENTS = Prepared(select(financial_statements)
+                       .where(financial_statements.c.company_id == bindparam("company_id"))
+                       .order_by(financial_statements.c.year, financial_statements.c.id))
+_EVENTS = Prepared(select(insolvency_events.c.event_type, insolvency_events.c.phase, insolvency_events.c.event_date,
+                          insolvency_events.c.source)
+                   .where(insolvency_events.c.company_id == bindparam("company_id"))
+                   .order_by(insolvency_events.c.event_date, insolvency_events.c.id))
 
 
-def list_insolvency_events(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
-    ie = insolvency_events
-    stmt = (select(ie.c.event_type, ie.c.phase, ie.c.event_date, ie.c.source)
-            .where(ie.c.company_id == company_id).order_by(ie.c.event_date, ie.c.id))
-    return list(conn.execute(stmt).mappings())
+def list_statements(conn: Connection, company_id: int) -> list[dict[str, Any]]:
+    return _STATEMENTS.all(conn, company_id=company_id)
+
+
+def list_insolvency_events(conn: Connection, company_id: int) -> list[dict[str, Any]]:
+    return _EVENTS.all(conn, company_id=company_id)
+
+
+def statements_and_events(conn: Connection, company_id: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    params = {"company_id": company_id}
+    statements, events = run_together(conn, [(_STATEMENTS, params, False), (_EVENTS, params, False)])
+    return statements, events
 
 
 def peer_rows(conn: Connection, country: str, nace_range: tuple[str, str],

@@ -9,8 +9,9 @@ For other areas (compliance, public pages, the LEI record), with a company row a
     credit(conn, row) -> CreditScore         # the whole result: score, factors, confidence, missing inputs
     risk(conn, row) -> RiskScore             # risk score 0-100, level and drivers
 
-Each reads the company's statements and insolvency notices (two indexed queries) and runs the pure
-models of `regintel.domain.scores` on them; nothing is cached, so an answer follows the data at once.
+Each reads the company's statements and insolvency notices (two indexed queries, sent together on
+PostgreSQL) and runs the pure models of `regintel.domain.scores` on them; nothing is cached, so an
+answer follows the data at once.
 Sanctions, tax reliability and payment discipline have no table yet: they reach the models as unknown
 (None) and come back as missing inputs that lower `confidence`, never as clean.
 """
@@ -44,23 +45,26 @@ def to_statement(r: Row) -> Statement:
                      statement_id=r["id"])
 
 
-def statements(conn: Connection, company: Row) -> list[Statement]:
-    return [to_statement(r) for r in queries.list_statements(conn, company["id"])]
-
-
-def facts(conn: Connection, company: Row) -> CompanyFacts:
-    events = tuple(InsolvencyEvent(e["event_type"], e["phase"], e["event_date"], e["source"])
-                   for e in queries.list_insolvency_events(conn, company["id"]))
+def facts(company: Row, events: list[Row]) -> CompanyFacts:
+    """The register facts of a company row and its insolvency notices."""
     return CompanyFacts(source=company["source"], status=company["status"] or "active",
                         founded_on=company["founded_on"], dissolved_on=company["dissolved_on"],
                         in_bankruptcy=bool(company["in_bankruptcy"]),
                         in_restructuring=bool(company["in_restructuring"]),
                         in_liquidation=bool(company["in_liquidation"]), employees=company["employees"],
-                        size_class=company["size_class"], events=events)
+                        size_class=company["size_class"],
+                        events=tuple(InsolvencyEvent(e["event_type"], e["phase"], e["event_date"], e["source"])
+                                     for e in events))
+
+
+def inputs(conn: Connection, company: Row) -> tuple[CompanyFacts, list[Statement]]:
+    """Everything the models read about one company (one round trip on PostgreSQL)."""
+    stmts, events = queries.statements_and_events(conn, company["id"])
+    return facts(company, events), [to_statement(r) for r in stmts]
 
 
 def credit(conn: Connection, company: Row, as_of: date | None = None) -> CreditScore:
-    return credit_score(facts(conn, company), statements(conn, company), as_of or today())
+    return credit_score(*inputs(conn, company), as_of or today())
 
 
 def credit_grade(conn: Connection, company: Row) -> str | None:
@@ -69,9 +73,9 @@ def credit_grade(conn: Connection, company: Row) -> str | None:
 
 
 def risk(conn: Connection, company: Row, as_of: date | None = None) -> RiskScore:
-    return risk_score(facts(conn, company), statements(conn, company), as_of or today())
+    return risk_score(*inputs(conn, company), as_of or today())
 
 
 def credit_and_history(conn: Connection, company: Row) -> tuple[CreditScore, list[HistoryPoint]]:
-    f, s = facts(conn, company), statements(conn, company)
+    f, s = inputs(conn, company)
     return credit_score(f, s, today()), grade_history(f, s)

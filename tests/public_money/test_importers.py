@@ -159,3 +159,16 @@ def test_ted_folder_import_rejects_the_broken_file_and_keeps_the_others(engine, 
     assert line["record"]["location"].endswith("zz_broken.xml")
     with engine.connect() as conn:
         assert conn.execute(select(import_runs.c.status).where(import_runs.c.id == run_id)).scalar_one() == "succeeded"
+
+
+def test_registr_smluv_refuses_another_document(engine, settings, tmp_path):
+    other = tmp_path / "other.xml"
+    other.write_text('<?xml version="1.0"?><daily xmlns="urn:something-else"><zaznam/></daily>', encoding="utf-8")
+    with pytest.raises(SourceAbort, match="not a Registr smluv dump"):
+        run_import(engine, REGISTR, str(other), settings.data_dir)
+    with pytest.raises(SourceAbort, match="not a Registr smluv dump"):
+        run_import(engine, REGISTR, str(TED_FILES[1]), settings.data_dir)
+    empty = tmp_path / "empty_day.xml"
+    empty.write_text('<?xml version="1.0"?><daily xmlns="http://portal.gov.cz/rejstriky/ISRS/1.2/"><den>01</den>'
+                     "</daily>", encoding="utf-8")
+    assert run_import(engine, REGISTR, str(empty), settings.data_dir)[1].read == 0

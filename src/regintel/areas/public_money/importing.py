@@ -30,6 +30,8 @@ from . import loading
 from .linking import Linker
 from .tables import contracts, ted_notices, vat_payers
 
+BATCH = 1_000  # records written together (one read of what is stored, one delete, one insert)
+
 
 class SectionSource(Protocol):
     """A source whose records are this area's (notices, contracts, VAT payers), not companies."""
@@ -80,6 +82,7 @@ def run_section_import(engine: Engine, source: SectionSource, location: str, dat
 def _import_file(conn: Connection, source: SectionSource, path: str, data_dir: Path, linker: Linker,
                  stats: LoadStats, rejects: RejectFile) -> None:
     """One input file in one transaction: all of it or (on `SourceAbort`) none of it."""
+    batch: list[Any] = []
     with open_input(path, data_dir / "downloads") as inp, conn.begin():
         for item in source.parse(inp.stream, inp.name):
             stats.read += 1
@@ -89,7 +92,11 @@ def _import_file(conn: Connection, source: SectionSource, path: str, data_dir: P
             elif isinstance(item, Skipped):
                 stats.skip(item.reason)
             else:
-                loading.write(conn, item, linker, stats, source.info.id)
+                batch.append(item)
+                if len(batch) >= BATCH:
+                    loading.write_many(conn, batch, linker, stats, source.info.id)
+                    batch = []
+        loading.write_many(conn, batch, linker, stats, source.info.id)
 
 
 def _backend(engine: Engine, data_dir: Path) -> SearchBackend:

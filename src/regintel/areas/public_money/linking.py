@@ -26,6 +26,18 @@ class Linker:
         self.backend = backend
         self._ready = False
         self._seen: dict[tuple[Any, ...], LinkDecision] = {}
+        self._ids: dict[tuple[str, str], LinkDecision | None] = {}
+
+    def prefetch(self, country: str, values: list[str]) -> None:
+        """Look up many national ids at once (one query per 500) before `link` asks for them one by one."""
+        wanted = sorted({v for v in values if (country, v) not in self._ids})
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            found = dict(self.conn.execute(select(companies.c.national_id, companies.c.id).where(
+                companies.c.country == country, companies.c.national_id.in_(chunk))).all())
+            for value in chunk:
+                self._ids[(country, value)] = (LinkDecision(int(found[value]), LINK_BY_ID, 1.0)
+                                               if value in found else None)
 
     def link(self, org: Org, *, id_is_authoritative: bool = False) -> LinkDecision:
         """`id_is_authoritative`: the publisher's id is the national register number by definition (the
@@ -46,9 +58,9 @@ class Linker:
             national_id = parse_national_id(country, value)
         except InvalidIdentifier:
             return None
-        found = self.conn.execute(select(companies.c.id).where(companies.c.country == country,
-                                                               companies.c.national_id == national_id)).scalar()
-        return LinkDecision(int(found), LINK_BY_ID, 1.0) if found is not None else None
+        if (country, national_id) not in self._ids:
+            self.prefetch(country, [national_id])
+        return self._ids[(country, national_id)]
 
     def _by_name(self, org: Org) -> LinkDecision:
         if self.backend is None or not org.country or not org.name.strip():

@@ -46,7 +46,7 @@ from regintel.ingest.sources.sanctions_common import ListedEntry, ListedName, Sa
 
 LOCALES = ("en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pl_PL", "cs_CZ", "tr_TR", "ru_RU", "uk_UA", "ar_AA",
            "fa_IR", "zh_CN", "ko_KR")
-RESULTS_LOG = ROOT / "bench" / "results" / "screening_server.log"
+RESULTS_LOG = Path(tempfile.gettempdir()) / "bench_screening_server.log"
 SYNTH = SanctionSource(SourceInfo(
     id="synthetic_sanctions", name="Synthetic sanctions entries (benchmark)", publisher="regintel bench",
     country=None, category="synthetic", formats="generated", licence="CC0 1.0", attribution="Generated",

@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     base_url: str = Field(default="http://127.0.0.1:8000", description="Public base address, used in "
                           "links, feeds and the OpenAPI `servers` entry.")
     environment: Literal["development", "production"] = Field(default="development")
+    cors_allow_origins: list[str] = Field(default_factory=lambda: ["*"], description="Origins whose browser "
+                                          "scripts may call the API (JSON list); `[\"*\"]`: any, as keys are "
+                                          "sent explicitly and never as cookies.")
     log_level: str = Field(default="INFO", description="Python log level of `serve` and `worker` (DEBUG, INFO, "
                            "WARNING, ERROR); INFO includes the access log of every request.")
     log_format: Literal["text", "json"] = Field(default="text", description="`json`: one JSON object per log "

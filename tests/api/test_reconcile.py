@@ -79,7 +79,24 @@ def test_manifest_and_the_urls_it_names(client, data, key):
 def test_manifest_without_key_in_url_names_no_key(client, auth):
     manifest = client.get("/api/v1/reconcile", headers=auth).json()
     assert "?api_key=" not in json.dumps(manifest)
-    assert_error(client.get("/api/v1/reconcile"), 401, "UNAUTHORIZED")
+    # The manifest is public so that a client can learn how to authenticate; queries need the key.
+    public = client.get("/api/v1/reconcile", headers={"Origin": "https://openrefine.example"})
+    assert public.status_code == 200 and public.json()["authentication"]["name"] == "api_key"
+    assert public.headers["access-control-allow-origin"] == "*"
+    refused = client.get("/api/v1/reconcile", params={"queries": json.dumps({"q0": {"query": "x"}})},
+                         headers={"Origin": "https://openrefine.example"})
+    assert_error(refused, 401, "UNAUTHORIZED")
+    assert refused.headers["access-control-allow-origin"] == "*"  # CORS on 401 too (spec 0.2)
+
+
+def test_manifest_links_follow_the_address_the_service_is_reached_at(app_factory):
+    # No configured base address: the links name the host and port the request went to.
+    client = app_factory(base_url="http://127.0.0.1:8000")
+    client.app.state.settings = client.app.state.settings.model_copy()
+    object.__setattr__(client.app.state.settings, "__pydantic_fields_set__", set())
+    manifest = client.get("http://api.example.org:8123/api/v1/reconcile").json()
+    assert manifest["preview"]["url"].startswith("http://api.example.org:8123/api/v1/reconcile/preview")
+    assert manifest["suggest"]["entity"]["service_url"] == "http://api.example.org:8123"
 
 
 def test_queries_get_post_form_and_json(client, data, key):

@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 
 from regintel.api import errors
 from regintel.api.db_gate import DbGate
@@ -18,6 +19,10 @@ from regintel.config import Settings
 from regintel.db.engine import make_engine
 from regintel.db.keys import KeyCache
 from regintel.services.limiter import Limiter
+
+# Response headers a browser script may read.
+EXPOSED_HEADERS = ["X-Request-ID", "X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset", "Retry-After",
+                   "X-Total-Count", "ETag", "Last-Modified", "Link", "Content-Disposition"]
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -57,8 +62,15 @@ def create_app(settings: Settings) -> FastAPI:
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
+    # (path pattern, methods) of every route, for the `Allow` header of 405 and OPTIONS answers.
+    app.state.route_methods = [(route.path_regex, set(route.methods)) for router in ROUTERS
+                               for route in router.routes if getattr(route, "methods", None)]
     app.add_middleware(RequestContext, gate=gate, close_in_thread=not app.state.db_inline,
                        max_inflight=settings.max_inflight_requests)
+    # Outermost, so that every answer carries the CORS headers, errors and 401s included (browser clients
+    # and the reconciliation spec 0.2 need them). Keys travel in a header or the query, never in cookies.
+    app.add_middleware(CORSMiddleware, allow_origins=settings.cors_allow_origins, allow_methods=["*"],
+                       allow_headers=["*"], expose_headers=EXPOSED_HEADERS, max_age=600)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

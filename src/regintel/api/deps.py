@@ -141,6 +141,22 @@ ReadConn = Annotated[Connection, Depends(get_read_conn)]
 DbWriteConn = Annotated[Connection, Depends(get_write_conn)]
 
 
+def public_base(request: Request) -> str:
+    """The service's public address for links in answers (feed self links, manifests, exports):
+    `REGINTEL_BASE_URL` when it is configured, else the address this request was sent to (the
+    `Host` header; behind a trusted proxy, `X-Forwarded-Proto` and `X-Forwarded-Host` too). A link
+    that named a fixed default address was dead for a service on any other host or port."""
+    settings: Settings = request.app.state.settings
+    if "base_url" in settings.model_fields_set:
+        return settings.base_url.rstrip("/")
+    headers = request.headers
+    scheme, host = request.url.scheme, headers.get("host") or f"{request.url.hostname}:{request.url.port}"
+    if settings.trust_forwarded_for:
+        scheme = headers.get("x-forwarded-proto", scheme).split(",")[0].strip()
+        host = headers.get("x-forwarded-host", host).split(",")[0].strip()
+    return f"{scheme}://{host}"
+
+
 def client_ip(request: Request) -> str:
     settings: Settings = request.app.state.settings
     if settings.trust_forwarded_for:
@@ -206,7 +222,8 @@ class Caller:
 async def require_key(request: Request) -> Caller:
     """Authenticate by `Authorization: Bearer` or `?api_key=`, then apply limits and quotas."""
     bearer = await _bearer(request)
-    raw = bearer.credentials if bearer is not None else await _query_key(request)
+    raw = bearer.credentials if bearer is not None else (request.scope["state"].get("api_key")
+                                                          or await _query_key(request))
     if not raw:
         raise Unauthorized("An API key is required: send `Authorization: Bearer <key>` or `?api_key=<key>`")
     known, key = request.app.state.key_cache.peek(raw.strip())

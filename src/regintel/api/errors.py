@@ -46,8 +46,28 @@ async def _validation(request: Request, exc: Exception) -> Response:
     return error_response(request_id(request), 422, "VALIDATION_ERROR", f"Invalid input: {fields}", details)
 
 
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette's 405 names only the first such route's:
+    a path with GET and POST routes answered `Allow: GET`)."""
+    methods: set[str] = set()
+    path = request.scope["path"]
+    for regex, route_methods in request.app.state.route_methods:
+        if regex.match(path):
+            methods |= route_methods
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods | {"OPTIONS"}) if methods else []
+
+
 async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 405:
+        allow = ", ".join(allowed_methods(request))
+        if request.method == "OPTIONS":  # not a CORS preflight (that is answered before routing)
+            return Response(status_code=204, headers={"Allow": allow})
+        return error_response(request_id(request), 405, "METHOD_NOT_ALLOWED",
+                              f"{request.method} is not served here; this path serves {allow}",
+                              headers={"Allow": allow})
     code = _HTTP_CODES.get(exc.status_code, "ERROR")
     message = "No such resource" if exc.status_code == 404 else str(exc.detail)
     return error_response(request_id(request), exc.status_code, code, message,

@@ -81,9 +81,15 @@ class RequestContext:
             return
         self.inflight += 1
         metrics.INFLIGHT.inc()
+        # HEAD is GET without the body (RFC 9110 9.3.2): routes declare GET only.
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
+
+        head_done = False
 
         async def send_wrapper(message: Message) -> None:
-            nonlocal started, status
+            nonlocal started, status, head_done
             if message["type"] == "http.response.start":
                 await self._close(state["close_after"])
                 started = True
@@ -93,6 +99,11 @@ class RequestContext:
                 for name, value in state["extra_headers"].items():
                     headers.append((name.lower().encode(), value.encode()))
                 message["headers"] = headers
+            elif head and message["type"] == "http.response.body":
+                if head_done:  # a streamed body goes on after the HEAD answer ended: drop it
+                    return
+                head_done = True
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
             await send(message)
 
         try:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import Field
 
-from regintel.api.deps import ApiKey, AppSettings, ReadConn
+from regintel.api.deps import ApiKey, AppSettings, ReadConn, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
 from regintel.api.routers.lookup import CompanySummary
@@ -73,7 +73,7 @@ def advanced_search_csv(request: Request, conn: ReadConn, _key: ApiKey, cache: R
     ref = svc.reference(conn, cache)
     # Errors (422, 501) come before the first byte is sent.
     cond, total = svc.export_plan(conn, query, ref, export.ROW_CAP, export.PAGE)
-    rows = export.iter_rows(request.app.state.engine, cond, ref, settings.base_url, query.limit) if total else iter(())
+    rows = export.iter_rows(request.app.state.engine, cond, ref, public_base(request), query.limit) if total else iter(())
     headers = {"Content-Disposition": 'attachment; filename="companies.csv"',
                "X-Total-Count": str(min(total, export.ROW_CAP)) + ("" if total <= export.ROW_CAP else "+")}
     return StreamingResponse(iter_csv(rows, export.COLUMNS), media_type="text/csv; charset=utf-8", headers=headers)

@@ -15,7 +15,8 @@ from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
-from regintel.api.deps import ApiKey, AppSettings, ReadConn
+from regintel.api.conditional import feed_response
+from regintel.api.deps import ApiKey, AppSettings, ReadConn, public_base
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
 from regintel.db.changes import ChangeFilter
@@ -58,7 +59,7 @@ def changes(request: Request, conn: ReadConn, settings: AppSettings, _key: ApiKe
             source: SourceQ = None) -> Response:
     flt = svc.make_filter(country, field, source)
     items, next_cursor, resume = svc.list_changes(conn, cursor=cursor, since=since, flt=flt, limit=limit,
-                                                  base_url=settings.base_url)
+                                                  base_url=public_base(request))
     return ok(request, items, next_cursor=next_cursor, resume_cursor=resume)
 
 
@@ -71,9 +72,9 @@ def changes_feed(request: Request, conn: ReadConn, settings: AppSettings, _key: 
                  source: SourceQ = None) -> Response:
     flt = svc.make_filter(country, field, source)
     query = "&".join(f"{k}={v}" for k, v in request.query_params.items() if k != "api_key")
-    self_url = f"{settings.base_url.rstrip('/')}{request.url.path}" + (f"?{query}" if query else "")
-    feed = svc.feed(conn, flt=flt, limit=limit, base_url=settings.base_url, self_url=self_url)
-    return Response(to_atom(feed), media_type="application/atom+xml; charset=utf-8")
+    self_url = f"{public_base(request)}{request.url.path}" + (f"?{query}" if query else "")
+    feed = svc.feed(conn, flt=flt, limit=limit, base_url=public_base(request), self_url=self_url)
+    return feed_response(request, to_atom(feed), "application/atom+xml; charset=utf-8", feed.updated)
 
 
 @router.get("/changes/stream", summary="Changes stream", response_class=Response,
@@ -93,7 +94,7 @@ async def changes_stream(request: Request, settings: AppSettings, _key: ApiKey, 
     engine = request.app.state.engine
     start = await run_in_threadpool(svc.stream_start, engine, last_event_id=resume, since=since)
     return EventSourceResponse(
-        _events(request, engine, flt, start, settings.base_url, settings.changes_stream_poll_seconds),
+        _events(request, engine, flt, start, public_base(request), settings.changes_stream_poll_seconds),
         ping=settings.changes_stream_heartbeat_seconds,
         ping_message_factory=lambda: ServerSentEvent(comment="heartbeat"),
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -11,7 +11,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from regintel.api.deps import AppSettings, PublicLimit, ReadConn
+from regintel.api.conditional import feed_response, http_date, not_modified
+from regintel.api.deps import AppSettings, PublicLimit, ReadConn, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
@@ -73,67 +74,72 @@ def _headers(feed: svc.InsolvencyFeed) -> dict[str, str]:
             "Link": f'<{svc.LICENCE["url"]}>; rel="license"'}
 
 
-def _feed(conn: Any, cache: Any, settings: Any, scope: str, phase: str, country: str | None,
+def _feed(conn: Any, cache: Any, base: str, scope: str, phase: str, country: str | None,
           limit: int) -> tuple[svc.InsolvencyFeed, bool]:
-    """The feed's data, computed once per data version and kept up to 15 minutes (spec 8)."""
+    """The feed's data, computed once per data version and public address, and kept up to 15 minutes
+    (spec 8)."""
     cc = _country(country)
-    return cached(conn, cache, ("insolvency-feed", scope, phase, cc, limit), lambda: svc.recent(
-        conn, scope=scope, phase=phase, country=cc, limit=limit, base_url=settings.base_url))
+    return cached(conn, cache, ("insolvency-feed", base, scope, phase, cc, limit), lambda: svc.recent(
+        conn, scope=scope, phase=phase, country=cc, limit=limit, base_url=base))
 
 
-def _stats(conn: Any, cache: Any, settings: Any, scope: str, country: str | None, months: int,
+def _stats(conn: Any, cache: Any, base: str, scope: str, country: str | None, months: int,
            limit: int) -> tuple[dict[str, Any], bool]:
     cc, today = _country(country), datetime.now(UTC).date()
-    return cached(conn, cache, ("stats-bankrupt", scope, cc, months, limit, today), lambda: svc.bankrupt_stats(
-        conn, scope=scope, country=cc, months=months, limit=limit, base_url=settings.base_url, today=today))
+    return cached(conn, cache, ("stats-bankrupt", base, scope, cc, months, limit, today), lambda: svc.bankrupt_stats(
+        conn, scope=scope, country=cc, months=months, limit=limit, base_url=base, today=today))
 
 
 def _self(request: Request, settings: Any) -> str:
     query = f"?{request.url.query}" if request.url.query else ""
-    return f"{settings.base_url.rstrip('/')}{request.url.path}{query}"
+    return f"{public_base(request)}{request.url.path}{query}"
 
 
 def _xml(request: Request, settings: Any, feed: svc.InsolvencyFeed) -> Any:
     home = _self(request, settings).replace(request.url.path, request.url.path.rsplit(".", 1)[0] + ".json")
-    return svc.feed_view(feed, base_url=settings.base_url, self_url=_self(request, settings), home_url=home)
+    return svc.feed_view(feed, base_url=public_base(request), self_url=_self(request, settings), home_url=home)
 
 
 @router.get("/recent-bankruptcies.json", response_model=Envelope[FeedOut], summary="Recent bankruptcies (JSON)",
             description=_ABOUT + " Up to 200 items.")
 def feed_json(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
               phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
-    feed, hit = _feed(conn, cache, settings, scope, phase, country, limit)
+    feed, hit = _feed(conn, cache, public_base(request), scope, phase, country, limit)
+    if not_modified(request, feed.updated):
+        return Response(status_code=304, headers=_headers(feed) | {"Last-Modified": http_date(feed.updated)})
     data = {"title": _xml(request, settings, feed).title, "scope": scope, "phase": phase,
             "country": feed.country, "licence": svc.LICENCE, "attribution": feed.attribution, "items": feed.items}
-    return ok(request, data, cached=hit, total=len(feed.items), headers=_headers(feed))
+    return ok(request, data, cached=hit, total=len(feed.items),
+              headers=_headers(feed) | {"Last-Modified": http_date(feed.updated)})
 
 
 @router.get("/recent-bankruptcies.rss", summary="Recent bankruptcies (RSS 2.0)", response_class=Response,
             responses=_RSS, description=_ABOUT + " As RSS 2.0, up to 200 items.")
 def feed_rss(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
              phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
-    feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
-    return Response(to_rss(_xml(request, settings, feed)), headers=_headers(feed),
-                    media_type="application/rss+xml; charset=utf-8")
+    feed, _ = _feed(conn, cache, public_base(request), scope, phase, country, limit)
+    return feed_response(request, to_rss(_xml(request, settings, feed)), "application/rss+xml; charset=utf-8",
+                         feed.updated, _headers(feed))
 
 
 @router.get("/recent-bankruptcies.atom", summary="Recent bankruptcies (Atom 1.0)", response_class=Response,
             responses=_ATOM, description=_ABOUT + " As Atom 1.0, up to 200 entries.")
 def feed_atom(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
               phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
-    feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
-    return Response(to_atom(_xml(request, settings, feed)), headers=_headers(feed),
-                    media_type="application/atom+xml; charset=utf-8")
+    feed, _ = _feed(conn, cache, public_base(request), scope, phase, country, limit)
+    return feed_response(request, to_atom(_xml(request, settings, feed)), "application/atom+xml; charset=utf-8",
+                         feed.updated, _headers(feed))
 
 
 @router.get("/recent-bankruptcies.csv", summary="Recent bankruptcies (CSV)", response_class=Response,
             responses=_CSV, description=_ABOUT + " As CSV, up to 500 rows; the first line is the attribution.")
 def feed_csv(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
              phase: Phase = "start", country: Country = None, limit: CsvLimit = 500) -> Response:
-    feed, _ = _feed(conn, cache, settings, scope, phase, country, limit)
+    feed, _ = _feed(conn, cache, public_base(request), scope, phase, country, limit)
     body = to_feed_csv(feed.items, svc.COLUMNS, feed.attribution)
-    return Response(body, media_type="text/csv; charset=utf-8", headers=_headers(feed) | {
-        "Content-Disposition": 'inline; filename="recent-bankruptcies.csv"'})
+    return feed_response(request, body.encode(), "text/csv; charset=utf-8",
+                         feed.updated, _headers(feed) | {
+                             "Content-Disposition": 'inline; filename="recent-bankruptcies.csv"'})
 
 
 _STATS = ("Insolvency statistics: companies now flagged per country (`current`), proceedings started and "
@@ -146,7 +152,7 @@ _STATS = ("Insolvency statistics: companies now flagged per country (`current`),
             description=_STATS + " At most 100 rows per list.")
 def stats(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "any",
           country: Country = None, months: Months = 24, limit: StatsLimit = 100) -> Response:
-    data, hit = _stats(conn, cache, settings, scope, country, months, limit)
+    data, hit = _stats(conn, cache, public_base(request), scope, country, months, limit)
     feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
     return ok(request, data, cached=hit, headers=_headers(feed))
 
@@ -155,7 +161,7 @@ def stats(request: Request, conn: ReadConn, cache: Results, settings: AppSetting
             responses=_CSV, description=_STATS + " As CSV: the monthly counts, up to 500 rows.")
 def stats_csv(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "any",
               country: Country = None, months: Months = 24, limit: CsvLimit = 500) -> Response:
-    data, _ = _stats(conn, cache, settings, scope, country, months, limit)
+    data, _ = _stats(conn, cache, public_base(request), scope, country, months, limit)
     feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
     body = to_feed_csv(data["by_month"], svc.month_columns(scope), data["attribution"])
     return Response(body, media_type="text/csv; charset=utf-8", headers=_headers(feed) | {

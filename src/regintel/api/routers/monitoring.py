@@ -70,14 +70,14 @@ def bulk(request: Request, body: Bulk, conn: DbWriteConn, caller: ApiKey, settin
     return ok(request, run_bulk(conn, caller.key.id, body.operations, settings))
 
 
-@router.get("/{sub_id}", response_model=Envelope[MonitoringSubscription], summary="One subscription",
+@router.get("/{sub_id:int}", response_model=Envelope[MonitoringSubscription], summary="One subscription",
             description="A subscription of this key with its delivery figures and queued deliveries. "
             "Another key's subscription answers 404.")
 def get(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey) -> Response:
     return ok(request, svc.get_monitoring(conn, caller.key.id, sub_id))
 
 
-@router.delete("/{sub_id}", response_model=Envelope[Deleted], summary="Unsubscribe",
+@router.delete("/{sub_id:int}", response_model=Envelope[Deleted], summary="Unsubscribe",
                description="Stop the subscription; deliveries still queued for it are cancelled.")
 def delete(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey) -> Response:
     data = svc.delete(conn, caller.key.id, sub_id, KIND)
@@ -85,7 +85,7 @@ def delete(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey) -
     return ok(request, data)
 
 
-@router.post("/{sub_id}/rotate-secret", response_model=Envelope[MonitoringSubscriptionWithSecret],
+@router.post("/{sub_id:int}/rotate-secret", response_model=Envelope[MonitoringSubscriptionWithSecret],
              summary="Rotate the subscription secret",
              description="Issue a new `whsec_…` secret, effective at once and shown only in this answer. For "
              "`REGINTEL_WEBHOOK_SECRET_GRACE_HOURS` (24 h by default) deliveries carry two signatures, with "
@@ -96,7 +96,7 @@ def rotate_secret(request: Request, sub_id: SubId, conn: DbWriteConn, caller: Ap
     return ok(request, data)
 
 
-@router.post("/{sub_id}/test", status_code=202, response_model=Envelope[TestQueued], summary="Send a test delivery",
+@router.post("/{sub_id:int}/test", status_code=202, response_model=Envelope[TestQueued], summary="Send a test delivery",
              description="Queue a signed delivery with `type` `test` (otherwise the insolvency body, nothing "
              "flipped). Answers 202 with the delivery id (its `webhook-id`); follow it in "
              "`GET …/{id}/deliveries`. It is delivered after whatever the subscription already has queued.")
@@ -106,7 +106,7 @@ def send_test(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey
     return ok(request, data, status_code=202)
 
 
-@router.post("/{sub_id}/resume", response_model=Envelope[Resumed], summary="Resume a paused subscription",
+@router.post("/{sub_id:int}/resume", response_model=Envelope[Resumed], summary="Resume a paused subscription",
              description="Addition to the specification. A subscription whose delivery exhausted its retries is "
              "paused, never dropped: its deliveries stay queued. Resuming makes it active again and, unless "
              "`retry_failed` is false, queues the failed deliveries again in their original order.")
@@ -116,7 +116,7 @@ def resume(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey, b
     return ok(request, data)
 
 
-@router.get("/{sub_id}/deliveries", response_model=Envelope[list[DeliveryLog]], summary="Delivery log",
+@router.get("/{sub_id:int}/deliveries", response_model=Envelope[list[DeliveryLog]], summary="Delivery log",
             description="Addition to the specification. The subscription's deliveries, newest first, each with "
             "every attempt (time, HTTP status, error, duration). Keyset-paginated with `cursor`.")
 def deliveries(request: Request, sub_id: SubId, conn: DbConn, caller: ApiKey,

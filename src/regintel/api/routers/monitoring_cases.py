@@ -79,7 +79,7 @@ def events(request: Request, conn: DbConn, caller: ApiKey,
     return ok(request, items, next_cursor=next_cursor)
 
 
-@router.patch("/events/{event_id}/case", response_model=Envelope[EventInCase], summary="Attach an event to a case",
+@router.patch("/events/{event_id:int}/case", response_model=Envelope[EventInCase], summary="Attach an event to a case",
               description="Body `{\"case_id\": 7}` attaches the event to this key's case 7, `{\"title\": \"…\", "
               "\"note\": \"…\"}` creates a case and attaches it, `{\"case_id\": null}` detaches it.")
 def attach(request: Request, event_id: EventId, body: AttachCase, conn: DbWriteConn, caller: ApiKey) -> Response:
@@ -97,7 +97,7 @@ def list_cases(request: Request, conn: DbConn, caller: ApiKey, page: Annotated[i
     return ok(request, items, total=total, page=page, per_page=per_page)
 
 
-@router.get("/cases/{case_id}", response_model=Envelope[CaseWithEvents], summary="One case",
+@router.get("/cases/{case_id:int}", response_model=Envelope[CaseWithEvents], summary="One case",
             description="A case of this key with its events, newest first (at most 500).")
 def get_case(request: Request, case_id: CaseId, conn: DbConn, caller: ApiKey) -> Response:
     return ok(request, svc.get_case(conn, caller.key.id, case_id))

@@ -11,14 +11,23 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from regintel.api.deps import ApiKey, AppSettings, ReadConn
+from regintel.api.deps import (
+    ApiKey,
+    AppSettings,
+    ReadConn,
+    public_base,
+    public_limit,
+    read_engine,
+    require_key,
+)
 from regintel.api.envelope import dumps
 from regintel.api.routers.docs import templates
 from regintel.api.routing import StrictRoute
-from regintel.api.search_index import SearchIndex
+from regintel.api.search_index import SearchIndex, get_search
 from regintel.errors import NotFound, ValidationFailed
 from regintel.services import reconcile as svc
 from regintel.services.reconcile_props import PROPERTIES
@@ -45,7 +54,7 @@ def _raw(data: Any, status: int = 200) -> Response:
 
 
 def _key_suffix(request: Request) -> str:
-    key = request.query_params.get("api_key")
+    key = request.scope["state"].get("api_key") or request.query_params.get("api_key")
     return f"?api_key={key}" if key else ""
 
 
@@ -70,7 +79,7 @@ def _answer(request: Request, conn: Any, index: Any, settings: Any, queries: Any
         return _raw(svc.reconcile_batch(conn, index, _parse(Batch, queries, "queries")))
     if extend is not None:
         return _raw(svc.extend(conn, _parse(svc.ExtendQuery, extend, "extend")))
-    return _raw(svc.manifest(settings.base_url.rstrip("/"), _key_suffix(request)))
+    return _raw(svc.manifest(public_base(request), _key_suffix(request)))
 
 
 _DESC = ("OpenRefine Reconciliation Service API 0.2. Without parameters: the service manifest. With `queries` "
@@ -81,23 +90,33 @@ _DESC = ("OpenRefine Reconciliation Service API 0.2. Without parameters: the ser
          "not the envelope. Authenticate with `?api_key=`.")
 
 
-@router.get("", summary="Reconcile", description=_DESC, response_class=Response, responses={200: _JSON})
-def reconcile_get(request: Request, conn: ReadConn, _key: ApiKey, settings: AppSettings, index: SearchIndex,
-                  queries: JsonText = None, extend: JsonText = None) -> Response:
-    return _answer(request, conn, index, settings, queries, extend)
+@router.get("", summary="Reconcile", description=_DESC + " The manifest (no `queries` or `extend`) needs no key, so "
+            "that a client can learn how to authenticate (its `authentication` field); queries do.",
+            response_class=Response, responses={200: _JSON},
+            openapi_extra={"security": [{}, {"bearerAuth": []}, {"apiKeyQuery": []}]})
+async def reconcile_get(request: Request, settings: AppSettings, queries: JsonText = None,
+                        extend: JsonText = None) -> Response:
+    if queries is None and extend is None:
+        await public_limit(request)
+        return _raw(svc.manifest(public_base(request), _key_suffix(request)))
+    await require_key(request)
+
+    def work() -> Response:
+        index = get_search(request)
+        with read_engine(request).connect() as conn:
+            return _answer(request, conn, index, settings, queries, extend)
+
+    return await run_in_threadpool(work)
 
 
 @router.post("", summary="Reconcile", description=_DESC + " POST takes the same as form fields or a JSON body.",
              response_class=Response, responses={200: _JSON}, openapi_extra=_FORM_BODY)
 async def reconcile_post(request: Request, _key: ApiKey, settings: AppSettings) -> Response:
     queries, extend = await _read_body(request)
-    from starlette.concurrency import run_in_threadpool
-
-    from regintel.api.search_index import get_search
 
     def work() -> Response:
         index = get_search(request)
-        with request.app.state.engine.connect() as conn:
+        with read_engine(request).connect() as conn:
             return _answer(request, conn, index, settings, queries, extend)
 
     return await run_in_threadpool(work)

@@ -54,7 +54,7 @@ def create(request: Request, body: CreateWebhook, conn: DbWriteConn, caller: Api
     return ok(request, data, status_code=201)
 
 
-@router.delete("/{sub_id}", response_model=Envelope[Deleted], summary="Delete one",
+@router.delete("/{sub_id:int}", response_model=Envelope[Deleted], summary="Delete one",
                description="Stop the subscription; its queued deliveries are cancelled. Another key's "
                "subscription answers 404.")
 def delete(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey) -> Response:
@@ -63,7 +63,7 @@ def delete(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey) -
     return ok(request, data)
 
 
-@router.post("/{sub_id}/resume", response_model=Envelope[WebhookResumed], summary="Resume a paused one",
+@router.post("/{sub_id:int}/resume", response_model=Envelope[WebhookResumed], summary="Resume a paused one",
              description="Addition to the specification: make a paused subscription active again and, unless "
              "`retry_failed` is false, queue its failed deliveries again in their original order.")
 def resume(request: Request, sub_id: SubId, conn: DbWriteConn, caller: ApiKey, body: Resume | None = None) -> Response:

@@ -225,3 +225,22 @@ def test_unknown_inputs_never_score_better_than_clean_ones_lower_confidence(fact
     clean = replace(facts, sanctions_hits=0, tax_reliable=True, payment_defaults=0)
     a, b = model.credit_score(unknown, stmts, AS_OF), model.credit_score(clean, stmts, AS_OF)
     assert a.confidence < b.confidence
+
+
+@settings(max_examples=300, deadline=None)
+@given(company_facts(), st.lists(statements(), min_size=1, max_size=3), st.integers(0, 5), st.integers(0, 5),
+       st.integers(0, 3), st.dates(date(1990, 1, 1), AS_OF), st.integers(0, 5000))
+def test_monotone_in_the_register_inputs(facts, stmts, defaults, fewer, hits, ended, earlier):
+    """Fewer payment defaults, no sanctions hit, a reliable tax status, an insolvency that ended longer
+    ago: each never lowers the score."""
+    def at_least(better: CompanyFacts, worse: CompanyFacts) -> bool:
+        a, b = model.credit_score(better, stmts, AS_OF).score, model.credit_score(worse, stmts, AS_OF).score
+        return a is None or b is None or a >= b  # withheld (no balance sheet) is no score to compare
+
+    assert at_least(replace(facts, payment_defaults=max(0, defaults - fewer)),
+                    replace(facts, payment_defaults=defaults))
+    assert at_least(replace(facts, sanctions_hits=0), replace(facts, sanctions_hits=hits))
+    assert at_least(replace(facts, tax_reliable=True), replace(facts, tax_reliable=False))
+    event = InsolvencyEvent("bankruptcy", "end", ended, "g")
+    older = replace(event, on=max(date(1900, 1, 1), ended - timedelta(days=earlier)))
+    assert at_least(replace(facts, events=(older,)), replace(facts, events=(event,)))

@@ -82,3 +82,17 @@ def test_roles_are_officers_or_owners(role, kind):
     from regintel.areas.screening.service import subject_kind
 
     assert subject_kind(role) == kind
+
+
+def test_hit_summary_for_other_areas(engine, companies):
+    from regintel.areas.screening.service import company_hit_summary
+    from regintel.db.schema import companies as companies_table
+
+    load_lists(engine)
+    refresh_company_hits(engine)
+    with engine.connect() as conn:
+        ids = dict(conn.execute(select(companies_table.c.national_id, companies_table.c.id)).all())
+        assert company_hit_summary(conn, ids["31322832"]) == {"hits": 1, "confirmed": 0, "sanctioned": 1,
+                                                              "debarred": 0}
+        assert company_hit_summary(conn, ids["36631124"]) == {"hits": 0, "confirmed": 0, "sanctioned": 0,
+                                                              "debarred": 0}

@@ -202,3 +202,10 @@ def hits_of_companies(conn: Connection, company_ids: Sequence[int], topic: str |
     if topic:
         query = query.where(se.topics.like(f"%{topic}%"))
     return [dict(r) for r in conn.execute(query).mappings()]
+
+
+def hit_rows_of_company(conn: Connection, company_id: int) -> list[dict[str, Any]]:
+    h = company_sanction_hits.c
+    return [dict(r) for r in conn.execute(
+        select(h.subject, h.natural_person, h.score, h.features, se.topics)
+        .join(sanction_entries, se.id == h.entry_id).where(h.company_id == company_id)).mappings()]

@@ -148,3 +148,14 @@ def sanctioned_stats(conn: Connection, mode: str, limit: int = 100) -> dict[str,
     items = [{"country": r["country"], "national_id": r["national_id"], "name": r["name"],
               "best_score": r["score"], "hit_count": r["hits"], "hits": hits.get(int(r["id"]), [])} for r in rows]
     return {"mode": mode, "total": total, "items": items, "lists": versions}
+
+
+def company_hit_summary(conn: Connection, company_id: int) -> dict[str, int]:
+    """For other areas (credit and risk scores, lookups): the company's precomputed hits at the default
+    threshold, and how many of them an identifier confirms (a fuzzy name match is a candidate for a
+    reviewer; an identifier match is a finding). Zeros until a list is imported and the job has run."""
+    rows = queries.hit_rows_of_company(conn, company_id)
+    confirmed = [r for r in rows if any(f.get("name") == "identifier_match" for f in r["features"] or [])]
+    return {"hits": len(rows), "confirmed": len(confirmed),
+            "sanctioned": sum(1 for r in rows if "sanction" in r["topics"]),
+            "debarred": sum(1 for r in rows if "debarment" in r["topics"])}

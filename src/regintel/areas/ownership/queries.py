@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Select, and_, or_, select
+from sqlalchemy import ColumnElement, Select, and_, or_, select, union
 from sqlalchemy.engine import Connection
 
 from regintel.db.schema import (
@@ -145,12 +145,13 @@ def people_named(conn: Connection, names_norm: Iterable[str], source: str) -> li
 
 def leis_of(conn: Connection, company_ids: Iterable[int]) -> dict[int, set[str]]:
     """Company id -> its LEIs (the company row's own and the LEI records linked to it)."""
+    def make(chunk: list[int]) -> Any:
+        own = select(companies.c.id.label("company_id"), companies.c.lei).where(
+            companies.c.id.in_(chunk), companies.c.lei.is_not(None))
+        linked = select(lei_records.c.company_id, lei_records.c.lei).where(lei_records.c.company_id.in_(chunk))
+        return union(own, linked)  # one statement, one round trip
     out: dict[int, set[str]] = {}
-    for r in _run(conn, lambda chunk: select(companies.c.id, companies.c.lei).where(
-            companies.c.id.in_(chunk), companies.c.lei.is_not(None)), company_ids):
-        out.setdefault(int(r["id"]), set()).add(r["lei"])
-    for r in _run(conn, lambda chunk: select(lei_records.c.company_id, lei_records.c.lei).where(
-            lei_records.c.company_id.in_(chunk)), company_ids):
+    for r in _run(conn, make, company_ids):
         out.setdefault(int(r["company_id"]), set()).add(r["lei"])
     return out
 

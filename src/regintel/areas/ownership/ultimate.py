@@ -84,7 +84,9 @@ def load_owners(ctx: Ctx, root: Row, max_depth: int) -> tuple[str, OwnerGraph]:
 def ultimate_owner(ctx: Ctx, root: Row, max_depth: int, max_paths: int) -> UltimateOwnerResult:
     target, graph = load_owners(ctx, root, max_depth)
     result = walk(target, merge_edges(graph.edges), max_depth=max_depth, max_paths=max_paths)
-    reasons = _exception_reasons(ctx, [target] + [o.node for o in result.owners], graph)
+    leis = q.leis_of(ctx.conn, {graph.company_ids[n] for n in [target] + [o.node for o in result.owners]
+                                if n in graph.company_ids})
+    reasons = _exception_reasons(ctx, leis, graph)
     owners = [_owner_out(o, graph, reasons) for o in result.owners]
     persons = [o for o in owners if graph.entities[o.entity].type == "person"]
     known = any(o.meets25 for o in persons)
@@ -103,7 +105,7 @@ def ultimate_owner(ctx: Ctx, root: Row, max_depth: int, max_paths: int) -> Ultim
         beneficialOwners25=[o.entity for o in owners if o.meets25], beneficialOwners50=[o.entity for o in owners
                                                                                            if o.meets50],
         undetermined=[o.entity for o in owners if o.meets25 is None], ownerKnown=known, unknownReasons=unknown,
-        gleifParents=_gleif_parents(ctx, root), cycles=[list(c) for c in result.cycles],
+        gleifParents=_gleif_parents(ctx, leis.get(int(root["id"]), set())), cycles=[list(c) for c in result.cycles],
         entities={k: v for k, v in graph.entities.items() if k in _used(result, target)},
         maxDepth=max_depth, truncated=result.truncated)
 
@@ -139,11 +141,10 @@ def _owner_out(o: Owner, graph: OwnerGraph, reasons: dict[str, list[UnknownReaso
                                 for p in o.paths])
 
 
-def _exception_reasons(ctx: Ctx, nodes: list[str], graph: OwnerGraph) -> dict[str, list[UnknownReason]]:
-    """GLEIF reporting exceptions (why an LEI reports no parent) of these company nodes."""
-    ids = {graph.company_ids[n]: n for n in nodes if n in graph.company_ids}
-    leis = q.leis_of(ctx.conn, ids)
-    node_of = {lei: ids[cid] for cid, values in leis.items() for lei in values}
+def _exception_reasons(ctx: Ctx, leis: dict[int, set[str]], graph: OwnerGraph) -> dict[str, list[UnknownReason]]:
+    """GLEIF reporting exceptions (why an LEI reports no parent) of the company nodes with these LEIs."""
+    node_at = {cid: node for node, cid in graph.company_ids.items()}
+    node_of = {lei: node_at[cid] for cid, values in leis.items() for lei in values}
     out: dict[str, list[UnknownReason]] = {}
     for r in q.reporting_exceptions(ctx.conn, node_of):
         out.setdefault(node_of[r["lei"]], []).append(UnknownReason(
@@ -165,8 +166,7 @@ EXCEPTION_MESSAGES = {
 }
 
 
-def _gleif_parents(ctx: Ctx, root: Row) -> list[GleifParent]:
-    leis = q.leis_of(ctx.conn, [int(root["id"])]).get(int(root["id"]), set())
+def _gleif_parents(ctx: Ctx, leis: set[str]) -> list[GleifParent]:
     rows = [r for r in q.lei_parents(ctx.conn, leis) if r["kind"] in ("direct", "ultimate")]
     linked = q.companies_by_id(ctx.conn, {int(r["parent_company_id"]) for r in rows if r["parent_company_id"]})
     return [GleifParent(kind=r["kind"], lei=r["parent_lei"], name=r["legal_name"], country=r["parent_country"],

@@ -43,7 +43,7 @@ def test_forms_map_to_elf_codes_and_countries():
 
 
 def _cand(name: str, code: str | None, country: str, place: str = "") -> tuple[str, str | None, Candidate]:
-    return name, code, Candidate(split_name_forms(normalise_name(name).split())[0], country, frozenset(place.split()))
+    return name, code, Candidate(split_name_forms(normalise_name(name).split())[0], country, lambda: place.split())
 
 
 def _judge(q: str, cand: tuple[str, str | None, Candidate]):

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
+from rapidfuzz.process import extractOne
 
 from regintel.domain.name_query import FormMatch
 from regintel.domain.names import fold, split_name_forms, tokens
@@ -154,6 +156,7 @@ FORM_UNKNOWN = 0.025  # a legal form was typed and the candidate shows none
 FORM_SPELLING = 0.01  # the same form, written otherwise ("LTD" for "LIMITED")
 COUNTRY_MISS = 0.05  # the query names a country (a word of it) and the candidate is elsewhere
 LOCATION_SIM = 0.85  # a query word found in the candidate's town or address at this similarity
+LOCATED_MIN = 0.9  # the name score without the town words from which the town is looked at
 
 
 @dataclass(frozen=True)
@@ -175,15 +178,17 @@ class Candidate:
 
     words: list[str]  # normalised name words (legal forms, also query-only spellings, dropped)
     country: str
-    place: frozenset[str] = frozenset()  # folded words of its town and address (when the query may name one)
+    # folded words of its town and address, read only when a query word may name the town
+    place: Callable[[], Collection[str]] | None = None
     form: FormMatch | None = None  # its legal form against the typed one (`name_query.compare_form`)
 
 
 def judge(words: list[str], core: list[str], country_words: set[str], countries: frozenset[str],
-          cand: Candidate, prefix: bool = False) -> Judged:
+          cand: Candidate, prefix: bool = False, towns: Collection[str] | None = None) -> Judged:
     """Score a candidate against a parsed query (`name_query.QueryIntent`): the name similarity of the
     words (country words optional, town words set aside when they name the candidate's town), less a
-    little for a legal form or country the query says and the candidate does not have."""
+    little for a legal form or country the query says and the candidate does not have. `towns`: the
+    query words that may name a town at all (None: any), so that most candidates skip that test."""
     best = name_score(words, cand.words, prefix)
     named_in_name = True
     if core != words:
@@ -191,15 +196,24 @@ def judge(words: list[str], core: list[str], country_words: set[str], countries:
         if alt.score > best.score:
             best, named_in_name = alt, False
     located: tuple[str, ...] = ()
-    if cand.place and len(core) >= 2 and not best.exact:
-        located = tuple(w for w in core if len(w) >= 4 and w not in cand.words and w not in country_words
-                        and any(word_similarity(w, p) >= LOCATION_SIM for p in cand.place))
-        if located and len(located) < len(core):
-            alt = name_score([w for w in core if w not in located], cand.words, prefix)
-            if alt.score > best.score:
-                best, named_in_name = alt, False
-        else:
-            located = ()
+    unmatched = [] if cand.place is None or len(core) < 2 or best.exact or towns is not None and not towns else [
+        w for w in core if len(w) >= 4 and w not in cand.words and w not in country_words
+        and (towns is None or w in towns)
+        and extractOne(w, cand.words, scorer=OSA.normalized_similarity, score_cutoff=MATCHED) is None]
+    if unmatched and len(unmatched) < len(core):
+        # the town is read only when the name without those words would be a close match
+        rest = name_score([w for w in core if w not in unmatched], cand.words, prefix)
+        if rest.score >= LOCATED_MIN and rest.score > best.score and cand.place is not None:
+            place = list(cand.place())
+            located = tuple(w for w in unmatched if place and extractOne(
+                w, place, scorer=OSA.normalized_similarity, score_cutoff=LOCATION_SIM) is not None)
+            if located:
+                alt = rest if len(located) == len(unmatched) else name_score(
+                    [w for w in core if w not in located], cand.words, prefix)
+                if alt.score > best.score:
+                    best, named_in_name = alt, False
+                else:
+                    located = ()
     score = best.score
     form: bool | None = None
     spelling = False

@@ -131,6 +131,8 @@ def query_legal_forms(words: list[str]) -> tuple[list[str], list[tuple[str, ...]
 
 def split_name_forms(words: list[str]) -> tuple[list[str], list[tuple[str, ...]]]:
     """A stored name's words without its legal forms (every spelling a query knows), and the forms."""
+    if len(words) < 2 or words[-1] not in _QUERY[0] and words[0] not in _QUERY[1]:
+        return words, []  # the common case, decided without a call
     return split_legal_form(words, _QUERY)
 
 

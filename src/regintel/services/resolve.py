@@ -16,7 +16,7 @@ from regintel.domain.names import normalise_address, strip_legal_form, tokens
 from regintel.search import rows
 from regintel.search.base import Filters, SearchBackend
 from regintel.services.identify import find_by_identifier, looks_like_identifier
-from regintel.services.search import asked_words, judge_row, order, summary
+from regintel.services.search import asked_words, judge_row, order, summary, town_words
 
 RESOLVE_THRESHOLD = 0.8
 LOCATION_SIM = 0.85
@@ -79,12 +79,13 @@ def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: in
             found.setdefault(cid, Candidate({}, 0.0, {}))
     # score on the few columns it needs, then read whole rows for the ones returned
     light = {int(r.id): r for r in rows.ranking_rows(conn, list(found))}
+    towns = town_words(intent, words, list(light.values()))
     scored: list[tuple[Judged, Any]] = []
     for cid, cand in found.items():
         if cid not in light or (ev.country and light[cid].country != ev.country):
             continue
         cand.row = light[cid]._mapping
-        _score(cand, intent, words, light[cid], ev)
+        _score(cand, intent, words, light[cid], ev, towns)
         scored.append((Judged(cand.score, NameScore(cand.score, 0, 0, False)), light[cid]))
     ordered = order(scored, conn, limit)
     out = [found[int(r.id)] for _, r, _ in ordered[:limit]]
@@ -95,14 +96,15 @@ def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: in
     return out
 
 
-def _score(cand: Candidate, intent: QueryIntent, words: list[str], row: Any, ev: Evidence) -> None:
+def _score(cand: Candidate, intent: QueryIntent, words: list[str], row: Any, ev: Evidence,
+           towns: frozenset[str] | None = None) -> None:
     f = cand.features
     place = set(tokens(" ".join(filter(None, (row.address_norm, row.city)))))
     penalty = 0.0
     located: tuple[str, ...] = ()
     if words:
         # country words, town words ("Slovnaft Bratislava") and the legal form, as search weighs them
-        judged = judge_row(intent, words, row)
+        judged = judge_row(intent, words, row, towns=towns)
         f["name"] = judged.name.score
         penalty = round(judged.name.score - judged.score, 4)
         located = judged.located

@@ -10,10 +10,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extractOne
 from sqlalchemy.engine import Connection
 
 from regintel.db import search as db
-from regintel.domain.matching import Candidate, Judged, NameScore, Prominence, highlight, judge, name_score
+from regintel.domain.matching import (
+    LOCATION_SIM,
+    Candidate,
+    Judged,
+    NameScore,
+    Prominence,
+    highlight,
+    judge,
+    name_score,
+)
 from regintel.domain.name_query import QueryIntent, compare_form, parse
 from regintel.domain.names import normalise_address, normalise_name, split_name_forms, tokens
 from regintel.search import rows
@@ -83,15 +94,30 @@ def candidate(intent: QueryIntent, row: Any, place: bool = True) -> Candidate:
     """What `domain.matching.judge` reads of a company row (`search.rows.ranking_rows`); its town
     words only when the query may name a town."""
     words = (row.name_norm or "").split()
-    where = frozenset((row.address_norm or "").split()) | frozenset(tokens(row.city or "")) if place else frozenset()
-    return Candidate(split_name_forms(words)[0], row.country, where,
+
+    def where() -> list[str]:
+        return (row.address_norm or "").split() or tokens(row.city or "")
+
+    return Candidate(split_name_forms(words)[0], row.country, where if place else None,
                      compare_form(intent, row.legal_form, row.name or ""))
 
 
-def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = False) -> Judged:
+def town_words(intent: QueryIntent, words: list[str], rows_: Sequence[Any]) -> frozenset[str]:
+    """Query words that may name the town of one of these candidates (found in an address): only
+    those are tried as a location, candidate by candidate."""
+    core = [w for w in words if w not in intent.country_words and len(w) >= 4]
+    if len(core) < 2:
+        return frozenset()
+    place = list({t for r in rows_ for t in (r.address_norm or "").split()})
+    return frozenset(w for w in core if place and extractOne(
+        w, place, scorer=OSA.normalized_similarity, score_cutoff=LOCATION_SIM) is not None)
+
+
+def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = False,
+              towns: frozenset[str] | None = None) -> Judged:
     core = [w for w in words if w not in intent.country_words] or words
     cand = candidate(intent, row, place=len(core) >= 2)
-    judged = judge(words, core, set(intent.country_words), intent.countries, cand, prefix)
+    judged = judge(words, core, set(intent.country_words), intent.countries, cand, prefix, towns)
     if intent.alt_words:  # the legal form the query starts with may be part of the name ("SAS Institute")
         alt = list(intent.alt_words)
         other = judge(alt, alt, set(), frozenset(), Candidate(cand.words, cand.country), prefix)
@@ -101,27 +127,31 @@ def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = Fa
 
 
 def order(judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int) -> list[tuple[Judged, Any, Prominence]]:
-    """Best score first; among equal scores the more prominent company (`Prominence`), then the
-    shorter name and the id. Revenue and sources are read for the scores that tie within the first
-    `top` only."""
+    """The first `top`: best score first; among equal scores the more prominent company
+    (`Prominence`), then the shorter name and the id. Prominence is worked out only for the scores
+    that reach the first `top`, and revenue and sources only where score, activity and employees tie."""
+    if not judged or top <= 0:
+        return []
+    by_score = sorted(judged, key=lambda jr: -jr[0].score)
+    cutoff = by_score[min(top, len(by_score)) - 1][0].score
+    items = [(j, row, _prominence(row)) for j, row in by_score if j.score >= cutoff]
+
     def key(item: tuple[Judged, Any, Prominence]) -> tuple[Any, ...]:
         j, row, p = item
         return (-j.score, p.key(), len(row.name_norm or ""), int(row.id))
 
-    items = [(j, row, _prominence(row)) for j, row in judged]
     items.sort(key=key)
-    # revenue and sources decide only between companies alike in score, activity and employees
-    window = {(j.score, p.active, p.employees) for j, _, p in items[:top]}
     counts: dict[tuple[float, bool, int | None], int] = {}
     for j, _, p in items:
         counts[(j.score, p.active, p.employees)] = counts.get((j.score, p.active, p.employees), 0) + 1
+    window = {(j.score, p.active, p.employees) for j, _, p in items[:top]}
     tied = [row for j, row, p in items if (j.score, p.active, p.employees) in window
             and counts[(j.score, p.active, p.employees)] > 1][:MAX_TIED]
     if tied:
         extras = rows.prominence_extras(conn, [int(r.id) for r in tied])
         items = [(j, row, _prominence(row, extras.get(int(row.id)))) for j, row, _ in items]
         items.sort(key=key)
-    return items
+    return items[:top]
 
 
 MAX_TIED = 200  # namesakes whose revenue and sources are read to order them
@@ -149,7 +179,9 @@ def rank_companies(conn: Connection, backend: SearchBackend, q: str, *, country:
         filters = Filters(country, active_only, () if country else intent.prefer)
         ids = backend.candidates(conn, "companies", asked, filters, max(candidates, limit))
         seen = {int(r.row["id"]) for r in found}
-        judged = [(judge_row(intent, words, r, prefix), r) for r in rows.ranking_rows(conn, [i for i in ids if i not in seen])]
+        found_rows = rows.ranking_rows(conn, [i for i in ids if i not in seen])
+        towns = town_words(intent, words, found_rows)
+        judged = [(judge_row(intent, words, r, prefix, towns), r) for r in found_rows]
         best = order([(j, r) for j, r in judged if j.score >= min_score], conn, limit)[:limit - len(found)]
         full = db.companies_by_ids(conn, [int(r.id) for _, r, _ in best])
         found += [Ranked(full[int(r.id)], _as_name_score(j), "name", j, p) for j, r, p in best if int(r.id) in full]

@@ -71,3 +71,15 @@ def test_bank_code_errors(client):
     assert_error(client.get("/api/v1/public/bank-code/us/021000021.json"), 404, "NOT_FOUND")
     assert_error(client.get("/api/v1/public/bank-code/s1/0900.json"), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/public/bank-code/sk/09-00.json"), 422, "VALIDATION_ERROR")
+
+
+@pytest.mark.parametrize("country", ["sk", "cz"])
+def test_every_published_bank_code_is_served(client, country):
+    import json
+
+    from tests.public_money.common import FIXTURES
+
+    entries = json.loads((FIXTURES / "bank_codes" / f"schwifty_generated_{country}.json").read_text("utf-8"))
+    for entry in entries:
+        data = assert_envelope(client.get(f"/api/v1/public/bank-code/{country}/{entry['bank_code']}.json"))
+        assert (entry["bic"] or None, entry["name"]) in {(b["bic"], b["name"]) for b in data["banks"]}

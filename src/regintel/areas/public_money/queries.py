@@ -43,18 +43,12 @@ class TedFilters:
     value_max: Decimal | None = None
     currency: str | None = None
     buyer_name: str | None = None  # normalised, matched as a substring
-    buyer_company: int | None = None
     winner_name: str | None = None
-    winner_company: int | None = None
 
 
-def _party(table: Any, name: str | None, company: int | None) -> ColumnElement[bool]:
-    cond = [table.c.notice_pk == ted_notices.c.id]
-    if company is not None:
-        cond.append(table.c.company_id == company)
-    if name:
-        cond.append(table.c.name_norm.like(f"%{_escape(name)}%", escape="\\"))
-    return exists().where(*cond)
+def _party(table: Any, name: str) -> ColumnElement[bool]:
+    return exists().where(table.c.notice_pk == ted_notices.c.id,
+                          table.c.name_norm.like(f"%{_escape(name)}%", escape="\\"))
 
 
 def _escape(text: str) -> str:
@@ -76,10 +70,10 @@ def _where(f: TedFilters) -> list[ColumnElement[bool]]:
             out.append(column <= high)
     if f.currency:
         out.append(n.currency == f.currency)
-    if f.buyer_name or f.buyer_company is not None:
-        out.append(_party(ted_buyers, f.buyer_name, f.buyer_company))
-    if f.winner_name or f.winner_company is not None:
-        out.append(_party(ted_winners, f.winner_name, f.winner_company))
+    if f.buyer_name:
+        out.append(_party(ted_buyers, f.buyer_name))
+    if f.winner_name:
+        out.append(_party(ted_winners, f.winner_name))
     return out
 
 

@@ -319,3 +319,20 @@ def test_rec_2003_361_annex_art_3_2_ownership_edge_with_a_share_is_a_partner(cli
     d = assert_envelope(get(client, auth, SMALL_IT))
     rel = d["size"]["relations"][0]
     assert (rel["kind"], rel["share_pct"]) == ("partner", 40.0) and rel["basis"].startswith("ownership")
+
+
+def test_rec_2003_361_annex_art_3_3_linked_through_another_enterprise(client, auth, engine, data):
+    holding, sister, child = "36000086", "36000094", "36000108"
+    owner = [RoleRecord(role="shareholder", holder_name="Holding a.s.", holder_company=CompanyKey("SK", holding),
+                        share_pct=100.0)]
+    load_companies(engine,
+                   CompanyRecord(country="SK", national_id=holding, name="Holding a.s.", nace_primary="64.20",
+                                 employees=2, financials=[fin(2023, "EUR", 100_000, 900_000, 2)]),
+                   CompanyRecord(country="SK", national_id=sister, name="Sestra Výroba a.s.", nace_primary="29.10",
+                                 employees=900, financials=[fin(2023, "EUR", 200 * M, 150 * M, 900)], roles=owner),
+                   CompanyRecord(country="SK", national_id=child, name="Malá Energia s.r.o.", nace_primary="35.11",
+                                 employees=5, financials=[fin(2023, "EUR", 1 * M, 1 * M, 5)], roles=owner))
+    d = assert_envelope(get(client, auth, child))
+    bases = {r["company"]["national_id"]: r["basis"] for r in d["size"]["relations"]}
+    assert set(bases) == {holding, sister} and bases[sister] == "linked through Holding a.s. (Annex Art. 3(3), 6(2))"
+    assert d["size"]["lowest"] == "large" and (d["category"], d["certainty"]) == ("essential", "certain")

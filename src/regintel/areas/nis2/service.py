@@ -32,6 +32,8 @@ from regintel.domain.nis2.transposition import transposition
 _BAND = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)|(\+))?\s*")
 _CLASS_BANDS = {"micro": (0, 9), "small": (10, 49), "medium": (50, 249), "large": (250, None)}
 _STRENGTH = {"linked": 2, "partner": 1, "unknown": 0}
+CHAIN_DEPTH = 3  # steps through linked enterprises (the company's own links are the first)
+CHAIN_CAP = 200  # members of a group added per company
 
 
 def headcount(row: Mapping[str, Any]) -> tuple[Interval, dict[str, Any]]:
@@ -97,7 +99,9 @@ def facts_for(conn: Connection, ids: Sequence[int],
     today = datetime.now(UTC).date()
     rows = queries.companies_with_financials(conn, ids) if rows is None else rows
     edges = queries.relation_edges(conn, list(rows), today)
-    others = dict(queries.companies_with_financials(conn, sorted({e["other"] for e in edges} - set(rows))))
+    chains = _linked_chains(conn, edges, today)
+    wanted = {e["other"] for e in edges} | {m for members in chains.values() for m, _ in members}
+    others = dict(queries.companies_with_financials(conn, sorted(wanted - set(rows))))
     others |= rows
     found = queries.designations(conn, list(rows))
     earlier = queries.previous_statements(conn, {cid: r["fin_year"] for cid, r in rows.items()
@@ -115,6 +119,16 @@ def facts_for(conn: Connection, ids: Sequence[int],
         current = relations.setdefault(edge["subject"], {}).get(edge["other"])
         if current is None or _STRENGTH[kind] > _STRENGTH[current.kind]:
             relations[edge["subject"]][edge["other"]] = rel
+    for subject, members in chains.items():
+        for member, via in members:
+            other = others.get(member)
+            if other is None or member == subject or member in relations.get(subject, {}):
+                continue
+            through = others.get(via, {}).get("name", via)
+            relations.setdefault(subject, {})[member] = Relation(
+                "linked", None, figures(other), f"linked through {through} (Annex Art. 3(3), 6(2))",
+                {"country": other["country"], "national_id": other["national_id"], "name": other["name"],
+                 "direction": "group"})
     out = {}
     for cid, row in rows.items():
         out[cid] = Facts(
@@ -124,6 +138,48 @@ def facts_for(conn: Connection, ids: Sequence[int],
             relations=list(relations.get(cid, {}).values()),
             designations=[Designation(d["kind"], d["source"], d["reference"]) for d in found.get(cid, [])],
             previous=_previous(row, earlier.get(cid)))
+    return out
+
+
+def _linked_chains(conn: Connection, edges: Sequence[Mapping[str, Any]],
+                   today: Any) -> dict[int, list[tuple[int, int]]]:
+    """Enterprises linked to a company through its linked enterprises (the parent's parent, a sister
+    company: Annex Art. 3(3) "through one or more other enterprises"), up to CHAIN_DEPTH steps and
+    CHAIN_CAP members per company; each with the id of the linked enterprise it was reached through."""
+    linked: dict[int, set[int]] = {}
+
+    def note(found: Sequence[Mapping[str, Any]]) -> None:
+        for e in found:
+            if _relation_kind(e) == "linked":
+                linked.setdefault(e["subject"], set()).add(e["other"])
+                linked.setdefault(e["other"], set()).add(e["subject"])
+
+    note(edges)
+    seen = {e["subject"] for e in edges}
+    frontier = {e["other"] for e in edges if _relation_kind(e) == "linked"} - seen
+    for _ in range(CHAIN_DEPTH - 1):
+        if not frontier or len(seen) > 50 * CHAIN_CAP:
+            break
+        seen |= frontier
+        found = queries.relation_edges(conn, sorted(frontier), today)
+        note(found)
+        frontier = {e["other"] for e in found if _relation_kind(e) == "linked"} - seen
+    out: dict[int, list[tuple[int, int]]] = {}
+    for subject in {e["subject"] for e in edges}:
+        direct = linked.get(subject, set())
+        members: list[tuple[int, int]] = []
+        queue = [(d, d, 1) for d in sorted(direct)]
+        reached = {subject, *direct}
+        while queue and len(members) < CHAIN_CAP:
+            node, via, depth = queue.pop(0)
+            if depth >= CHAIN_DEPTH:
+                continue
+            for nxt in sorted(linked.get(node, set()) - reached):
+                reached.add(nxt)
+                members.append((nxt, via))
+                queue.append((nxt, via, depth + 1))
+        if members:
+            out[subject] = members[:CHAIN_CAP]
     return out
 
 

@@ -72,7 +72,7 @@ def test_stats_modes_and_privacy(client, engine, companies):
     assert assert_envelope(client.get(STATS, params={"mode": "any"}))["total"] == 2
     assert assert_envelope(client.get(STATS, params={"mode": "debarred"}))["items"] == []
     assert_error(client.get(STATS, params={"mode": "all"}), 422, "VALIDATION_ERROR")
-    assert_error(client.get(STATS, params={"limit": 5}), 422, "VALIDATION_ERROR")
+    assert_error(client.get(STATS, params={"top": 5}), 422, "VALIDATION_ERROR")
 
 
 @pytest.mark.parametrize("role, kind", [
@@ -96,3 +96,18 @@ def test_hit_summary_for_other_areas(engine, companies):
                                                               "debarred": 0}
         assert company_hit_summary(conn, ids["36631124"]) == {"hits": 0, "confirmed": 0, "sanctioned": 0,
                                                               "debarred": 0}
+
+
+def test_stats_csv_and_limit(client, engine, companies):
+    load_lists(engine)
+    refresh_company_hits(engine)
+    one = assert_envelope(client.get(STATS, params={"limit": 1}))
+    assert (len(one["items"]), one["total"]) == (1, 2)
+    resp = client.get(STATS + ".csv", params={"mode": "sanctioned"})
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/csv")
+    lines = resp.text.splitlines()
+    assert lines[0].startswith('"Sanctioned companies (sanctioned), 2 in all')
+    assert lines[2] == "country,national_id,name,best_score,hit_count,entries"
+    assert any("sanctions_ofac:306" in line for line in lines[3:]) and "Akhund" not in resp.text
+    assert_error(client.get(STATS + ".csv", params={"limit": 501}), 422, "VALIDATION_ERROR")
+    assert_error(client.get(STATS, params={"limit": 101}), 422, "VALIDATION_ERROR")

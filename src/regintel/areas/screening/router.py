@@ -25,6 +25,7 @@ from regintel.areas.screening.schemas import (
 )
 from regintel.domain.screening import ALGORITHM, DEFAULT_THRESHOLD, SCHEMAS, Subject
 from regintel.errors import RegintelError
+from regintel.render.tabular import to_csv
 from regintel.services import companies as companies_svc
 from regintel.services import people as people_svc
 
@@ -42,6 +43,8 @@ _SCREEN_DOC = ("Every hit lists the features that made it (name similarity by to
 Threshold = Annotated[float, Query(ge=0.0, le=1.0, description="Hits scoring at least this (0-1)")]
 Country = Annotated[str | None, Query(min_length=2, max_length=2,
                                       description="ISO 3166-1 alpha-2, any case (default: SK first)")]
+Mode = Annotated[Literal["sanctioned", "debarred", "any"],
+                 Query(description="`sanctioned` (sanctions lists), `debarred` (debarment lists) or `any`")]
 Purpose = Annotated[str | None, Query(max_length=64, description="Declared processing purpose (e.g. `kyc`): "
                                       "officers and owners who are natural persons are screened only with one")]
 
@@ -104,10 +107,26 @@ def screener(request: Request, conn: DbConn,
                         "threshold (precomputed after each list import), best score first, at most 100. "
                         "`mode`: `sanctioned` (sanctions lists), `debarred` (debarment lists), `any`. Names of "
                         "natural persons are left out of the public hits.")
-def sanctions_stats(request: Request, conn: DbConn,
-                    mode: Annotated[Literal["sanctioned", "debarred", "any"], Query()] = "any") -> Response:
-    data = svc.sanctioned_stats(conn, mode)
+def sanctions_stats(request: Request, conn: DbConn, mode: Mode = "any",
+                    limit: Annotated[int, Query(ge=1, le=100)] = 100) -> Response:
+    data = svc.sanctioned_stats(conn, mode, limit)
     return ok(request, data, total=data["total"])
+
+
+@public.get("/stats/sanctions.csv", summary="Sanctioned companies (CSV)", response_class=Response,
+            description="The companies of `/public/stats/sanctions` as CSV, up to 500 rows: country, national "
+                        "id, name, best score, hit count and the listed entries hit; the lists and their "
+                        "attribution in the lines before the header.",
+            responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
+def sanctions_stats_csv(conn: DbConn, mode: Mode = "any",
+                        limit: Annotated[int, Query(ge=1, le=500)] = 500) -> Response:
+    data = svc.sanctioned_stats(conn, mode, limit)
+    rows = [item | {"entries": "; ".join(h["entry"] for h in item["hits"])} for item in data["items"]]
+    preamble = [f"Sanctioned companies ({mode}), {data['total']} in all; algorithm {ALGORITHM}",
+                "Lists: " + "; ".join(f"{v['name']} (version {v['version']})" for v in data["lists"])]
+    body = to_csv(rows, ["country", "national_id", "name", "best_score", "hit_count", "entries"], preamble)
+    return Response(body, media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": 'inline; filename="stats-sanctions.csv"'})
 
 
 def _company_hits(conn: DbConn, settings: AppSettings, ico: str, country: str | None, purpose: str | None,

@@ -6,6 +6,7 @@ id, an LEI) find their company first."""
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -113,6 +114,42 @@ def town_words(intent: QueryIntent, words: list[str], rows_: Sequence[Any]) -> f
         w, place, scorer=OSA.normalized_similarity, score_cutoff=LOCATION_SIM) is not None)
 
 
+def judge_rows(intent: QueryIntent, words: list[str], rows_: Sequence[Any], prefix: bool, top: int,
+               min_score: float) -> list[tuple[Judged, Any]]:
+    """Judged candidates scoring at least `min_score`, enough of them to fill the first `top`
+    places exactly: the name similarity alone bounds a candidate's score from above (the form and
+    country only take away), so candidates are judged best bound first and the rest skipped once
+    their bound falls below the `top`-th score (not when a word may name a town, or a leading legal
+    form may be a name word: those can raise a score)."""
+    towns = town_words(intent, words, rows_)
+    if towns or intent.alt_words:
+        judged = [(judge_row(intent, words, r, prefix, towns), r) for r in rows_]
+        return [(j, r) for j, r in judged if j.score >= min_score]
+    core = [w for w in words if w not in intent.country_words] or words
+    bounds = []
+    for r in rows_:
+        name = split_name_forms((r.name_norm or "").split())[0]
+        bound = name_score(words, name, prefix).score
+        if core != words:
+            bound = max(bound, name_score(core, name, prefix).score)
+        if bound >= min_score:
+            bounds.append((bound, r))
+    bounds.sort(key=lambda br: -br[0])
+    out: list[tuple[Judged, Any]] = []
+    scores: list[float] = []  # the best `top` scores so far, a min-heap
+    for bound, r in bounds:
+        if len(scores) >= top and bound < scores[0]:
+            break
+        j = judge_row(intent, words, r, prefix, towns)
+        if j.score >= min_score:
+            out.append((j, r))
+            if len(scores) < top:
+                heapq.heappush(scores, j.score)
+            elif j.score > scores[0]:
+                heapq.heapreplace(scores, j.score)
+    return out
+
+
 def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = False,
               towns: frozenset[str] | None = None) -> Judged:
     core = [w for w in words if w not in intent.country_words] or words
@@ -180,9 +217,8 @@ def rank_companies(conn: Connection, backend: SearchBackend, q: str, *, country:
         ids = backend.candidates(conn, "companies", asked, filters, max(candidates, limit))
         seen = {int(r.row["id"]) for r in found}
         found_rows = rows.ranking_rows(conn, [i for i in ids if i not in seen])
-        towns = town_words(intent, words, found_rows)
-        judged = [(judge_row(intent, words, r, prefix, towns), r) for r in found_rows]
-        best = order([(j, r) for j, r in judged if j.score >= min_score], conn, limit)[:limit - len(found)]
+        judged = judge_rows(intent, words, found_rows, prefix, limit, min_score)
+        best = order(judged, conn, limit)[:limit - len(found)]
         full = db.companies_by_ids(conn, [int(r.id) for _, r, _ in best])
         found += [Ranked(full[int(r.id)], _as_name_score(j), "name", j, p) for j, r, p in best if int(r.id) in full]
     return found[:limit]

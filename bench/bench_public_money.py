@@ -223,12 +223,14 @@ def main() -> None:
     parser.add_argument("--dump-copies", type=int, default=200, help="copies of the 258-record dump to import")
     parser.add_argument("--ted-copies", type=int, default=200, help="copies of the 6 sample notices to import")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--existing", action="store_true", help="the database is already filled (same sizes)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-pm-"))
     engine = make_engine(args.database_url or f"sqlite:///{folder}/bench.db")
     upgrade(engine)
     t0 = time.perf_counter()
-    fill(engine, args.companies, args.notices, args.contracts, args.seed)
+    if not args.existing:
+        fill(engine, args.companies, args.notices, args.contracts, args.seed)
     fill_s = time.perf_counter() - t0
     results = reads(engine, args.companies, args.notices, args.requests, args.seed)
     rates = import_rates(args.dump_copies, args.ted_copies, folder)

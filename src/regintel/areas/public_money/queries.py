@@ -51,6 +51,16 @@ def _party(table: Any, name: str) -> ColumnElement[bool]:
                           table.c.name_norm.like(f"%{_escape(name)}%", escape="\\"))
 
 
+def _prefix_range(column: Any, prefix: str) -> list[ColumnElement[bool]]:
+    """`column LIKE 'prefix%'` for digit strings as a range, which a plain b-tree index serves on both
+    backends (PostgreSQL uses an index for LIKE only under the C collation or with pattern_ops)."""
+    out = [column >= prefix]
+    digits = prefix.rstrip("9")
+    if digits:
+        out.append(column < digits[:-1] + str(int(digits[-1]) + 1))
+    return out
+
+
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
@@ -61,7 +71,8 @@ def _where(f: TedFilters) -> list[ColumnElement[bool]]:
     if f.country:
         out.append(n.country == f.country)
     if f.cpv_prefix:
-        out.append(exists().where(ted_notice_cpv.c.notice_pk == n.id, ted_notice_cpv.c.cpv.like(f.cpv_prefix + "%")))
+        out.append(exists().where(ted_notice_cpv.c.notice_pk == n.id, *_prefix_range(ted_notice_cpv.c.cpv,
+                                                                                     f.cpv_prefix)))
     for column, op_value in ((n.issue_date, (f.date_from, f.date_to)), (n.value, (f.value_min, f.value_max))):
         low, high = op_value
         if low is not None:

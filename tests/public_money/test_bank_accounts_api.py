@@ -164,3 +164,15 @@ def test_polish_white_list_malformed_answer(engine, settings, tmp_path):
         with pytest.raises(SourceAbort):
             run_import(engine, WHITE_LIST, str(path), settings.data_dir)
     assert count(engine, vat_payers) == 0
+
+
+def test_company_bank_accounts_errors(client, auth, payers, engine):
+    url = "/api/v1/companies/{}/bank-accounts"
+    assert_error(client.get(url.format(CSA), params={"country": "cz"}), 401, "UNAUTHORIZED")
+    assert_error(client.get(url.format("12345679"), headers=auth, params={"country": "cz"}), 404, "NOT_FOUND")
+    assert_error(client.get(url.format("1234"), headers=auth, params={"country": "cz"}), 422, "VALIDATION_ERROR")
+    assert_error(client.get(url.format(CSA), headers=auth, params={"country": "cz", "iban": "x"}), 422,
+                 "VALIDATION_ERROR")
+    assert_error(client.get(url.format("ž" * 41), headers=auth), 422, "VALIDATION_ERROR")
+    load_companies(engine, CompanyRecord(country="SK", national_id=CSA, name="Namesake SK"))
+    assert_error(client.get(url.format(CSA), headers=auth), 409, "AMBIGUOUS_IDENTIFIER")

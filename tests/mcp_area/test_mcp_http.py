@@ -185,10 +185,11 @@ ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
 def test_without_a_valid_key_401_with_a_bearer_challenge(server, api_key):
-    for headers in ({}, {"Authorization": "Bearer ri_unknown"}):
+    for headers, challenge in (({}, 'Bearer realm="regintel"'),
+                               ({"Authorization": "Bearer ri_unknown"}, 'Bearer realm="regintel", error="invalid_token"')):
         resp = httpx.post(server + "/mcp", json=INIT, headers=ACCEPT | headers)
         assert resp.status_code == 401 and resp.json()["error"]["code"] == "UNAUTHORIZED"
-        assert resp.headers["www-authenticate"].startswith("Bearer ")
+        assert resp.headers["www-authenticate"] == challenge
     for path in ("/mcp", "/mcp/v1"):
         resp = httpx.post(server + path, params={"api_key": api_key}, json=INIT, headers=ACCEPT)
         assert resp.status_code == 200 and resp.json()["result"]["serverInfo"]["name"] == "regintel"

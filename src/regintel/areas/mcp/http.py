@@ -31,7 +31,7 @@ from regintel.areas.mcp.server import build_server
 from regintel.errors import Forbidden, RegintelError, UpstreamUnavailable
 
 PATH = "/mcp"
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
 def caller_of(request: Any) -> Caller | None:
@@ -59,7 +59,7 @@ def _check_origin(request: Request, base_url: str) -> None:
         return
     own = urlsplit(base_url)
     parts = urlsplit(origin)
-    if (parts.scheme, parts.netloc) == (own.scheme, own.netloc) or parts.hostname in ("localhost", "127.0.0.1", "::1"):
+    if (parts.scheme, parts.netloc) == (own.scheme, own.netloc) or parts.hostname in LOCAL_HOSTS:
         return
     raise Forbidden(f"Origin {origin} may not call this MCP server")
 
@@ -87,8 +87,9 @@ class McpEndpoint:
                 raise UpstreamUnavailable("The MCP server is not running (the app's lifespan has not started)")
         except RegintelError as exc:
             headers = dict(exc.headers)
-            if exc.status == 401:
-                headers["WWW-Authenticate"] = 'Bearer realm="regintel", error="invalid_token"'
+            if exc.status == 401:  # RFC 6750 3.1: an error code only when a credential was sent
+                sent = "authorization" in request.headers or "api_key" in request.query_params
+                headers["WWW-Authenticate"] = 'Bearer realm="regintel"' + (', error="invalid_token"' if sent else "")
             rid = str(scope.get("state", {}).get("request_id", ""))
             await error_response(rid, exc.status, exc.code, exc.message, exc.details, headers)(scope, receive, send)
             return

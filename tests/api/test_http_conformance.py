@@ -93,3 +93,22 @@ def test_json_feed_answers_if_modified_since(client: TestClient, data) -> None:
                       headers={"If-Modified-Since": first.headers["last-modified"]}).status_code == 304
     assert client.get("/api/v1/public/recent-bankruptcies.json",
                       headers={"If-Modified-Since": "not a date"}).status_code == 200
+
+
+@pytest.mark.parametrize("body", [{"name": "Slovnaft", "threshold": False}, {"name": "Slovnaft", "limit": "5"},
+                                  {"name": 5}])
+def test_bodies_take_strict_types(client: TestClient, auth, body) -> None:
+    # `"threshold": false` used to become 0 (issue 16): strict inputs mean strict types in bodies too.
+    assert_error(client.post("/api/v1/companies/match", json=body, headers=auth), 422, "VALIDATION_ERROR")
+
+
+def test_the_document_says_what_the_server_enforces(client: TestClient) -> None:
+    doc = client.get("/api/v1/public/openapi.json").json()
+    record = doc["paths"]["/api/v1/companies/{country}/{national_id}"]["get"]
+    country = next(p for p in record["parameters"] if p["name"] == "country")
+    assert country["schema"]["pattern"] == "^[A-Za-z]{2}$"
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            assert {"404", "422", "429", "503"} <= set(op["responses"]), (method, path)
+    feed = doc["paths"]["/api/v1/public/recent-bankruptcies.rss"]["get"]
+    assert "304" in feed["responses"]

@@ -12,7 +12,7 @@ Url = Field(min_length=1, max_length=2048, description="http(s) URL on a public 
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class CreateMonitoring(Strict):

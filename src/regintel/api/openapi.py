@@ -7,6 +7,7 @@ the HTML catalogue, the Postman collection), so they can never disagree with it.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -54,10 +55,16 @@ _ERROR_REF = {"$ref": "#/components/schemas/Error"}
 _REQUEST_ID = {"$ref": "#/components/headers/X-Request-ID"}
 _QUOTA_HEADERS = ("X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset")
 _COMMON = {
+    "404": "`NOT_FOUND`: no such resource (or no company with the identifier given)",
     "422": "Invalid input (`VALIDATION_ERROR`, with the offending fields; also for unknown query parameters)",
     "429": "`RATE_LIMITED` (per-key window or shared limiter) or `QUOTA_EXCEEDED`",
     "500": "`INTERNAL_ERROR`",
+    "503": "`OVERLOADED` (no database connection free in time: shed at once) or `UPSTREAM_UNAVAILABLE`; "
+           "retry after `Retry-After` seconds",
 }
+# Bodies that are feeds answer conditional GETs (api/conditional.py).
+_FEED_TYPES = ("application/atom+xml", "application/rss+xml", "text/csv")
+_COUNTRY = re.compile(r"^(country|cc)$")
 _HEADERS: dict[str, dict[str, Any]] = {
     "X-Request-ID": {"description": "Request identifier, also in `meta.request_id`; quote it in reports.",
                      "schema": {"type": "string"}},
@@ -131,12 +138,33 @@ def _complete_responses(op: dict[str, Any]) -> None:
         responses["401"] = _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key")
     retry = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
     responses["429"]["headers"].update(retry)
+    responses["503"]["headers"].update(retry)
+    ok_content = responses.get("200", {}).get("content", {})
+    if any(t in ok_content for t in _FEED_TYPES):
+        responses["304"] = {"description": "Not modified: the `If-None-Match` or `If-Modified-Since` of the "
+                                           "request still holds (no body)"}
+    for param in op.get("parameters", []):
+        # Routing and `parse_country` take exactly two letters in any case: say so, so that a schema-valid
+        # value is never refused (the path convertor `{country:cc}` declared no constraint at all).
+        schema = param.get("schema", {})
+        if _COUNTRY.match(param.get("name", "")) and _is_string(schema):
+            _two_letters(schema)
     for response in responses.values():
         headers = response.setdefault("headers", {})
         headers.setdefault("X-Request-ID", _REQUEST_ID)
         if keyed:
             for name in _QUOTA_HEADERS:
                 headers.setdefault(name, {"$ref": f"#/components/headers/{name}"})
+
+
+def _is_string(schema: dict[str, Any]) -> bool:
+    return schema.get("type") == "string" or any(s.get("type") == "string" for s in schema.get("anyOf", []))
+
+
+def _two_letters(schema: dict[str, Any]) -> None:
+    for part in [schema, *schema.get("anyOf", [])]:
+        if part.get("type") == "string":
+            part.update(pattern="^[A-Za-z]{2}$", minLength=2, maxLength=2)
 
 
 def _error(description: str) -> dict[str, Any]:

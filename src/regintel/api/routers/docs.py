@@ -17,7 +17,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from jinja2 import Environment, PackageLoader
 from pydantic import BaseModel, Field
 
-from regintel.api.deps import ApiKey, PublicLimit
+from regintel.api.deps import PublicLimit, public_base
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.openapi import list_operations
 from regintel.api.quickstart import build_examples
@@ -132,10 +132,11 @@ def swagger_asset(name: str) -> Response:
 
 
 @router.get("/docs", response_class=HTMLResponse, responses=_HTML, summary="HTML API catalogue",
+            dependencies=[PublicLimit],
             description="Every operation of this server grouped by endpoint group, with its method, "
             "path, whether it needs a key, summary and description, and links to the machine-readable "
-            "descriptions.")
-def docs_catalogue(request: Request, caller: ApiKey) -> HTMLResponse:
+            "descriptions. Public: the catalogue of an API is how a newcomer learns what it offers.")
+def docs_catalogue(request: Request) -> HTMLResponse:
     doc = request.app.openapi()
     ops = list_operations(doc)
     tags = [{"name": t["name"], "description": t.get("description", ""),
@@ -144,18 +145,18 @@ def docs_catalogue(request: Request, caller: ApiKey) -> HTMLResponse:
     html = templates.get_template("catalogue.html").render(
         root=_root(request), title=doc["info"]["title"], version=doc["info"]["version"],
         tags=[t for t in tags if t["operations"]], total=len(ops))
-    return HTMLResponse(html, headers={"Cache-Control": "private, max-age=300"})
+    return HTMLResponse(html, headers={"Cache-Control": "public, max-age=300"})
 
 
 @router.get("/docs/quickstart", response_class=HTMLResponse, responses=_HTML,
             summary="Quickstart with examples in 4 languages",
+            dependencies=[PublicLimit],
             description="How to get a key and make the first calls (`/me`, a company lookup, code "
             "lists) in curl, Python (httpx), JavaScript (fetch) and PHP (curl), with this server's "
-            "base address filled in.")
-def docs_quickstart(request: Request, caller: ApiKey) -> HTMLResponse:
-    settings = request.app.state.settings
+            "base address filled in. Public.")
+def docs_quickstart(request: Request) -> HTMLResponse:
     ops = list_operations(request.app.openapi())
     html = templates.get_template("quickstart.html").render(
-        root=_root(request), base_url=settings.base_url.rstrip("/"),
-        examples=build_examples({(o.method, o.path) for o in ops}), key_prefix=caller.key.prefix)
-    return HTMLResponse(html, headers={"Cache-Control": "private, max-age=300"})
+        root=_root(request), base_url=public_base(request),
+        examples=build_examples({(o.method, o.path) for o in ops}))
+    return HTMLResponse(html, headers={"Cache-Control": "public, max-age=300"})

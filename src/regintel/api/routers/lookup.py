@@ -134,7 +134,7 @@ async def by_lei(request: Request, _key: ApiKey,
 
 
 class BulkIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     identifiers: list[Any] = Field(
         min_length=1, max_length=MAX_BULK,
         description="Up to 100 entries, each a national identifier (string) or `{\"country\": \"cz\", \"id\": "

@@ -140,7 +140,7 @@ def people_search(request: Request, conn: ReadConn, _key: ApiKey, settings: AppS
 
 
 class ResolveIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     q: str = Field(min_length=1, max_length=300, description="Free text: name with town, or an identifier")
     country: str | None = Field(default=None, min_length=2, max_length=2)
     threshold: float = Field(default=resolve_svc.RESOLVE_THRESHOLD, ge=0, le=1)
@@ -178,7 +178,7 @@ def resolve_post(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIn
 
 
 class Identifiers(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     national_id: str | None = Field(default=None, max_length=40)
     ico: str | None = Field(default=None, max_length=40)
     vat: str | None = Field(default=None, max_length=40)
@@ -188,7 +188,7 @@ class Identifiers(BaseModel):
 
 
 class MatchIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: str | None = Field(default=None, max_length=300)
     country: str | None = Field(default=None, min_length=2, max_length=2)
     address: str | None = Field(default=None, max_length=300)

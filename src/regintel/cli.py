@@ -16,14 +16,18 @@ from sqlalchemy import Engine
 from regintel.config import Settings, load_settings
 from regintel.db.engine import make_engine
 
-app = typer.Typer(help="regintel: European company registry intelligence service.", no_args_is_help=True)
-db_app = typer.Typer(help="Database schema.", no_args_is_help=True)
-keys_app = typer.Typer(help="API keys.", no_args_is_help=True)
-stats_app = typer.Typer(help="The statistics endpoints' precomputed aggregates.", no_args_is_help=True)
+# Markdown: docstrings wrapped at 110 columns read as paragraphs, not as broken lines.
+app = typer.Typer(help="regintel: European company registry intelligence service.", no_args_is_help=True,
+                  rich_markup_mode="markdown")
+db_app = typer.Typer(help="Database schema.", no_args_is_help=True, rich_markup_mode="markdown")
+keys_app = typer.Typer(help="API keys.", no_args_is_help=True, rich_markup_mode="markdown")
+stats_app = typer.Typer(help="The statistics endpoints' precomputed aggregates.", no_args_is_help=True,
+                        rich_markup_mode="markdown")
 app.add_typer(db_app, name="db")
 app.add_typer(keys_app, name="keys")
 app.add_typer(stats_app, name="stats")
-console = Console()
+# Off a terminal (a pipe, a log, CI) Rich assumes 80 columns and cut table cells to "gleif_…".
+console = Console(width=None if sys.stdout.isatty() else 200)
 
 
 @app.command()
@@ -197,8 +201,10 @@ def _refresh_stats(engine: Engine, stale_only: bool = True) -> None:
 
     started = time.perf_counter()
     written = refresh(engine, stale_only=stale_only)
-    console.print(f"statistics snapshots: {len(written)} of {len(AGGREGATES)} computed "
-                  f"({time.perf_counter() - started:.1f} s)")
+    current = len(AGGREGATES) - len(written)
+    console.print(f"statistics snapshots: {len(written)} computed"
+                  + (f", {current} already current" if current else "")
+                  + f" ({time.perf_counter() - started:.1f} s)")
 
 
 @stats_app.command("refresh")
@@ -257,7 +263,8 @@ def mcp_cmd(api_key: Annotated[str | None, typer.Option(envvar="REGINTEL_API_KEY
         raise typer.Exit(1) from None
 
 
-search_app = typer.Typer(help="The name/address search index (derived from the database).", no_args_is_help=True)
+search_app = typer.Typer(help="The name/address search index (derived from the database).", no_args_is_help=True,
+                         rich_markup_mode="markdown")
 app.add_typer(search_app, name="search")
 
 
@@ -338,8 +345,8 @@ def synth(entities: Annotated[int, typer.Option("--entities", "-n", min=1, help=
 def demo() -> None:
     """Load the bundled demo data (real open-data records of 7 registers and GLEIF, with licences)."""
     from regintel.db.migrate import upgrade
-    from regintel.ingest.seed import seed_reference_data
     from regintel.ingest.demo import load_demo
+    from regintel.ingest.seed import seed_reference_data
 
     settings = load_settings()
     engine = make_engine(settings.database_url, pool=False)
@@ -347,10 +354,18 @@ def demo() -> None:
     seed_reference_data(engine)
     table = Table("source", "file", "read", "inserted", "updated", "unchanged", "skipped", "rejected",
                   title="demo data")
+    reasons: dict[str, int] = {}
     for source, name, s in load_demo(engine, settings.data_dir, progress=True):
         table.add_row(source, name, *(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.skipped,
                                                        s.rejected)))
+        for reason, n in s.as_dict()["reject_reasons"].items():
+            reasons[f"{source}: {reason}"] = reasons.get(f"{source}: {reason}", 0) + n
     console.print(table)
+    if reasons:
+        console.print(f"{sum(reasons.values())} rows were rejected (each with its reason, one JSON object a line, "
+                      f"in {settings.data_dir / 'rejects'}):")
+        for reason, n in sorted(reasons.items()):
+            console.print(f"  {n} {reason}")
     console.print("licences and attribution: GET /api/v1/public/data-sources")
     _refresh_search(engine, settings)
     _refresh_stats(engine)

@@ -151,8 +151,9 @@ def test_ted_folder_import_rejects_the_broken_file_and_keeps_the_others(engine, 
     for path in TED_FILES:
         (folder / path.name).write_bytes(path.read_bytes())
     (folder / "zz_broken.xml").write_bytes(TED_FILES[1].read_bytes()[:5_000])
+    (folder / "README.md").write_text("not a notice", encoding="utf-8")
     run_id, stats, rejects = run_import(engine, TED, str(folder), settings.data_dir)
-    assert (stats.inserted, stats.skipped, stats.rejected) == (6, 1, 1)
+    assert (stats.inserted, stats.skipped, stats.rejected) == (6, 2, 1)  # X01 and the README
     assert count(engine, ted_notices) == 6
     line = json.loads(rejects.read_text().splitlines()[0])
     assert line["reason"].startswith("aborted: zz_broken.xml: not well-formed XML")

@@ -37,6 +37,7 @@ class SectionSource(Protocol):
     """A source whose records are this area's (notices, contracts, VAT payers), not companies."""
 
     info: SourceInfo
+    suffixes: tuple[str, ...]
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
 
@@ -56,8 +57,13 @@ def run_section_import(engine: Engine, source: SectionSource, location: str, dat
                               .returning(import_runs.c.id)).scalar_one()
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     folder = Path(location).is_dir()
-    files = sorted(str(p) for p in Path(location).iterdir() if p.is_file()) if folder else [location]
+    files = [location]
     stats, status = LoadStats(), "failed"
+    if folder:
+        entries = sorted(p for p in Path(location).iterdir() if p.is_file())
+        files = [str(p) for p in entries if p.name.lower().endswith(source.suffixes)]
+        for _ in range(len(entries) - len(files)):
+            stats.skip(f"files in the folder not ending in {', '.join(source.suffixes)}")
     try:
         backend = backend or _backend(engine, Path(data_dir))
         with engine.connect().execution_options(sqlite_immediate=True) as conn:

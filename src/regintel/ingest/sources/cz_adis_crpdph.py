@@ -40,6 +40,7 @@ STATUS = {"ANO": "unreliable", "NE": "reliable", "NENALEZEN": "not_found"}
 
 class AdisSource:
     info = INFO
+    suffixes: tuple[str, ...] = (".xml",)  # the files of a folder import that are inputs
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[BankAccountRecord | RecordError]:
         try:

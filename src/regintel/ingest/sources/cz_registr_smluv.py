@@ -42,6 +42,7 @@ Q = "{" + NS + "}"
 
 class RegistrSmluvSource:
     info = INFO
+    suffixes: tuple[str, ...] = (".xml", ".xml.gz", ".zip")  # the files of a folder import that are inputs
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[ContractRecord | RecordError]:
         # Only the records' end events: asking for every element's start (to look at the root first)

@@ -36,6 +36,7 @@ STATUS = {"Czynny": "active", "Zwolniony": "exempt", "Niezarejestrowany": "not_r
 
 class WhiteListSource:
     info = INFO
+    suffixes: tuple[str, ...] = (".json",)  # the files of a folder import that are inputs
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[BankAccountRecord | RecordError | Skipped]:
         try:

@@ -52,6 +52,7 @@ def xml_parser() -> etree.XMLParser:
 
 class TedSource:
     info = INFO
+    suffixes: tuple[str, ...] = (".xml", ".xml.gz")  # the files of a folder import that are inputs
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[TedNotice | RecordError | Skipped]:
         try:

@@ -112,3 +112,11 @@ def test_the_document_says_what_the_server_enforces(client: TestClient) -> None:
             assert {"404", "422", "429", "503"} <= set(op["responses"]), (method, path)
     feed = doc["paths"]["/api/v1/public/recent-bankruptcies.rss"]["get"]
     assert "304" in feed["responses"]
+
+
+def test_search_takes_the_page_size_under_the_name_the_answer_gives_it(client: TestClient, auth, data) -> None:
+    body = client.get("/api/v1/companies/search?q=slovnaft&per_page=3", headers=auth).json()
+    assert body["meta"]["per_page"] == 3
+    assert client.get("/api/v1/companies/search?q=slovnaft&limit=3", headers=auth).json()["meta"]["per_page"] == 3
+    assert_error(client.get("/api/v1/companies/search?q=slovnaft&limit=3&per_page=4", headers=auth), 422,
+                 "VALIDATION_ERROR")

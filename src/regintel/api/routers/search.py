@@ -62,6 +62,17 @@ def _q(q: str) -> str:
     return q
 
 
+def _page_size(request: Request, limit: int, per_page: int | None) -> int:
+    """`per_page` is accepted beside `limit`: the answer calls the page size `meta.per_page`, and a client
+    paging through with the name it was given must not be refused."""
+    if per_page is None:
+        return limit
+    if "limit" in request.query_params and limit != per_page:
+        raise ValidationFailed("Give `limit` or `per_page`, not two different values",
+                               details=[{"field": "per_page", "in": "query", "message": "conflicts with limit"}])
+    return per_page
+
+
 @router.get("/api/v1/companies/search", response_model=Envelope[list[CompanyHit]],
             summary="Fuzzy search (legacy)",
             description="Companies whose name resembles `q` in any word order, forgiving case, diacritics, "
@@ -70,7 +81,10 @@ def _q(q: str) -> str:
             "`page`/`limit`; `meta.total` counts the matches found (at most the 200 best). "
             "Autocomplete is the preferred endpoint for search boxes.")
 def search(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, q: Q, country: Country = None,
-           limit: Annotated[int, Query(ge=1, le=100)] = 20, page: Page = 1) -> Response:
+           limit: Annotated[int, Query(ge=1, le=100)] = 20, page: Page = 1,
+           per_page: Annotated[int | None, Query(ge=1, le=100, description="Alias of `limit`, the name the "
+                                                 "answer's `meta.per_page` uses")] = None) -> Response:
+    limit = _page_size(request, limit, per_page)
     items, total = svc.search(conn, index, _q(q), _cc(country), limit, page)
     return ok(request, items, total=total, page=page, per_page=limit)
 
@@ -110,7 +124,10 @@ def address_autocomplete(request: Request, conn: ReadConn, index: SearchIndex, q
             "address (score ≥ 0.9) is used; `meta.address_norm` says which. 404 when none is close.")
 def at_address(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex,
                address: Annotated[str, Query(min_length=3, max_length=300)], country: Country = None,
-               limit: Annotated[int, Query(ge=1, le=200)] = 50, page: Page = 1) -> Response:
+               limit: Annotated[int, Query(ge=1, le=200)] = 50, page: Page = 1,
+               per_page: Annotated[int | None, Query(ge=1, le=200, description="Alias of `limit`")] = None,
+               ) -> Response:
+    limit = _page_size(request, limit, per_page)
     items, total, norm = svc.companies_at_address(conn, index, _q(address), _cc(country), limit, page)
     if norm is None:
         raise NotFound(f"No company is registered at {address!r}")
@@ -133,7 +150,10 @@ def person_companies(request: Request, conn: ReadConn, _key: ApiKey, settings: A
             "each with the companies they are linked to. Personal fields need a declared `purpose`.")
 def people_search(request: Request, conn: ReadConn, _key: ApiKey, settings: AppSettings, index: SearchIndex,
                   q: Q, limit: Annotated[int, Query(ge=1, le=100)] = 20, page: Page = 1,
-                  purpose: Purpose = None) -> Response:
+                  purpose: Purpose = None,
+                  per_page: Annotated[int | None, Query(ge=1, le=100, description="Alias of `limit`")] = None,
+                  ) -> Response:
+    limit = _page_size(request, limit, per_page)
     personal = people_svc.check_purpose(purpose, settings.allowed_purposes)
     items, total = people_svc.search_people(conn, index, _q(q), limit, page, personal)
     return ok(request, items, total=total, page=page, per_page=limit)

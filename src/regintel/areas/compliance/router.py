@@ -1,0 +1,143 @@
+"""Compliance routes of spec 4.4 (docs/compliance.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+
+from regintel.api.deps import ApiKey, ReadConn
+from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
+from regintel.areas.compliance import full as full_svc
+from regintel.areas.compliance import risk as risk_svc
+from regintel.areas.compliance import schemas, service
+from regintel.errors import NotImplementedYet, RegintelError
+from regintel.services import companies as companies_svc
+
+router = APIRouter(prefix="/api/v1/companies", tags=["Compliance"], route_class=StrictRoute)
+
+Ico = Annotated[str, Path(max_length=40, description="National identifier")]
+Country = Annotated[str | None, Query(min_length=2, max_length=2,
+                                     description="ISO 3166-1 alpha-2, any case (default: SK first)")]
+
+
+def _meta(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {"country": row["country"], "national_id": row["national_id"]}
+
+
+@router.get("/{ico}/compliance", response_model=Envelope[schemas.Summary], summary="Unified KYC/KYB summary",
+            description="Identity, register status, insolvency flags, sanctions (identifier-confirmed hits apart "
+            "from name-only candidates), beneficial ownership known or not (and why), tax reliability (the "
+            "Czech VAT payer register; `unknown` with the reason elsewhere), NIS2 scope and credit grade, each "
+            "with its source, date and, when unknown, the reason.")
+def compliance(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, service.summary(conn, row), **_meta(row))
+
+
+@router.get("/{ico}/compliance-dd", response_model=Envelope[schemas.DueDiligence],
+            summary="Compliance due diligence",
+            description="A due-diligence checklist built from the compliance summary and the filing obligation: "
+            "each check `passed`, `failed` or `unknown` (an unknown input never passes) with its finding and red "
+            "flags (`warning`, `critical`). The rules are documented in docs/compliance.md.")
+def compliance_dd(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, service.due_diligence(conn, row), **_meta(row))
+
+
+@router.post("/bulk-compliance", response_model=Envelope[schemas.Bulk], summary="Portfolio compliance check",
+             description=f"At most {schemas.MAX_BULK} companies, each `{{\"country\", \"id\"}}` (or `ico` for "
+             "`id`): the compliance summary of each, or its own error (NOT_FOUND, VALIDATION_ERROR), in input "
+             "order. A bad item never fails the call; a malformed body does (422).")
+def bulk_compliance(request: Request, body: schemas.BulkIn, conn: ReadConn, _key: ApiKey) -> Response:
+    items = []
+    for i, target in enumerate(body.companies):
+        nid = target.id if target.id is not None else target.ico
+        try:
+            row = companies_svc.get_company_row(conn, target.country, nid or "")
+        except RegintelError as exc:
+            items.append({"index": i, "country": target.country.upper(), "nationalId": nid, "ok": False,
+                          "summary": None, "error": {"code": exc.code, "message": exc.message}})
+            continue
+        items.append({"index": i, "country": row["country"], "nationalId": row["national_id"], "ok": True,
+                      "summary": service.summary(conn, row), "error": None})
+    found = sum(1 for i in items if i["ok"])
+    return ok(request, {"items": items, "found": found, "errors": len(items) - found})
+
+
+@router.get("/{ico}/full", response_model=Envelope[schemas.Full], summary="Aggregate of the main sections",
+            description="Company record, financial history, credit score, risk, relations, ultimate owner, "
+            "sanctions, NIS2 scope, timeline head, bank accounts, public contracts, compliance summary, "
+            "obligations and screening hits in one call: each section `present` or absent with a `reason` (one "
+            "failing section never fails the call), with its own `durationMs`.")
+def full(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, full_svc.full(conn, row), **_meta(row))
+
+
+@router.get("/{ico}/supplier-risk", response_model=Envelope[schemas.SupplierRisk], summary="Supplier risk",
+            description="The risk score with its drivers, the due-diligence verdict and its red flags, rolled "
+            "into `low`, `review` or `high` (rules in docs/compliance.md).")
+def supplier_risk(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, risk_svc.supplier_risk(conn, row), **_meta(row))
+
+
+@router.get("/{ico}/supply-chain-risk", response_model=Envelope[schemas.SupplyChainRisk],
+            summary="Supply-chain risk",
+            description=f"The company's risk and that of each company linked by ownership (shareholders, "
+            f"holdings, corporate directors; at most {risk_svc.MAX_LINKS}), with insolvency flags and sanctions "
+            "status. No supplier-link register is imported, so links are ownership links only.")
+def supply_chain_risk(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey,
+                      country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, risk_svc.supply_chain_risk(conn, row), **_meta(row))
+
+
+@router.get("/{ico}/obligations", response_model=Envelope[schemas.Obligations], summary="Obligations",
+            description="Filing obligations with deadlines: the next annual financial statement after the "
+            "latest year we hold, its deadline under the country's law (CZ, SK, GB, NO, PL; cited in "
+            "`legalBasis`) and whether it is overdue; `unknown` for other countries.")
+def obligations(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, risk_svc.obligations(conn, row), **_meta(row))
+
+
+@router.get("/{ico}/vat-liability-check", response_model=Envelope[schemas.VatLiability],
+            summary="VAT liability check",
+            description="VAT registration (from the register's VAT id or the VAT payer register), unreliable-"
+            "payer status and the bank accounts published for VAT purposes (Czech ADIS, Polish white list where "
+            "imported); `unknown` with the reason where no register is imported. Tax debt is `unknown`: no "
+            "tax-debtor list is imported.")
+def vat_liability_check(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey,
+                        country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, risk_svc.vat_liability(conn, row), **_meta(row))
+
+
+MISSING = {
+    "debtors": "No debtor register is imported (Slovak Sociálna poisťovňa and health-insurer debtor lists, "
+               "Czech ČSSZ and VZP lists)",
+    "executions": "No register of executions is imported (Slovak Register exekúcií, Czech Centrální evidence "
+                  "exekucí)",
+    "annual-reports": "No register of filed documents is imported (Slovak Register účtovných závierok "
+                      "documents, Czech Sbírka listin, Companies House filing history)",
+}
+
+
+def _missing(section: str) -> Any:
+    def handler(ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
+        companies_svc.resolve_ico(conn, ico, country)
+        raise NotImplementedYet(f"/{section}: {MISSING[section]}; this section is not available")
+    handler.__name__ = section.replace("-", "_")
+    return handler
+
+
+for _section in MISSING:
+    router.add_api_route(f"/{{ico}}/{_section}", _missing(_section), methods=["GET"],
+                         summary=_section.replace("-", " ").capitalize(),
+                         description=f"501 NOT_IMPLEMENTED: {MISSING[_section]}.",
+                         responses={501: {"description": "The register is not imported"}})

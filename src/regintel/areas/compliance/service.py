@@ -1,0 +1,159 @@
+"""Use cases of the compliance area: the KYC/KYB summary and what is built from it.
+
+Every other area is reached through its public service functions only (scores, screening, NIS2,
+ownership, public money). Each summary item is `{status, value, source, date, reason}`: `status` is
+`unknown` with a `reason` whenever no source can answer, never a reassuring default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from regintel.areas.compliance import queries
+from regintel.areas.nis2 import service as nis2
+from regintel.areas.ownership import ultimate as ownership_ultimate
+from regintel.areas.ownership.entities import Ctx
+from regintel.areas.public_money import bank_accounts
+from regintel.areas.scores import service as scores
+from regintel.areas.screening import service as screening
+from regintel.domain import compliance as rules
+from regintel.domain.scores.figures import period_end
+
+Row = Mapping[str, Any]
+UBO_DEPTH, UBO_PATHS = 10, 500
+
+
+def today() -> date:
+    return datetime.now(UTC).date()
+
+
+def _day(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        value = value.astimezone(UTC) if value.tzinfo else value
+        return value.date().isoformat()
+    return value.isoformat() if isinstance(value, date) else str(value)[:10]
+
+
+def item(status: str, value: Any = None, source: str | None = None, on: Any = None,
+         reason: str | None = None) -> dict[str, Any]:
+    return {"status": status, "value": value, "source": source, "date": _day(on), "reason": reason}
+
+
+def identity(row: Row) -> dict[str, Any]:
+    return item("known", {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
+                          "legalForm": row["legal_form_name"] or row["legal_form"], "vatId": row["vat_id"],
+                          "taxId": row["tax_id"], "lei": row["lei"], "foundedOn": _day(row["founded_on"])},
+                row["source"], row["updated_at"])
+
+
+def status(row: Row) -> dict[str, Any]:
+    return item(row["status"] or "unknown", row["status"], row["source"], row["updated_at"],
+                None if row["status"] else "the register gives no status")
+
+
+def insolvency(row: Row) -> dict[str, Any]:
+    flags = {"bankruptcy": bool(row["in_bankruptcy"]), "restructuring": bool(row["in_restructuring"]),
+             "liquidation": bool(row["in_liquidation"])}
+    return item("proceedings" if any(flags.values()) else "none", flags, row["source"], row["updated_at"])
+
+
+def sanctions(conn: Connection, row: Row) -> dict[str, Any]:
+    lists = screening.list_versions(conn)
+    if not lists:
+        return item("unknown", reason="no sanctions or debarment list is imported (`regintel screening import`)")
+    hits = screening.company_hit_summary(conn, int(row["id"]))
+    value = {"hits": hits["hits"], "confirmed": hits["confirmed"], "nameOnly": hits["hits"] - hits["confirmed"],
+             "sanctioned": hits["sanctioned"], "debarred": hits["debarred"],
+             "lists": [lst["id"] for lst in lists]}
+    word = "confirmed_hit" if hits["confirmed"] else "name_match" if value["nameOnly"] else "clear"
+    newest = max((lst["imported_at"] for lst in lists if lst["imported_at"]), default=None)
+    return item(word, value, ",".join(lst["id"] for lst in lists), newest)
+
+
+def beneficial_ownership(conn: Connection, row: Row) -> dict[str, Any]:
+    result = ownership_ultimate.ultimate_owner(Ctx(conn, False), row, UBO_DEPTH, UBO_PATHS)
+    value = {"beneficialOwners25": result.beneficialOwners25, "undetermined": result.undetermined,
+             "truncated": result.truncated}
+    if result.ownerKnown:
+        return item("known", value, "ownership", today())
+    reasons = "; ".join(r.message for r in result.unknownReasons) or "no natural person is known to hold more than 25%"
+    return item("unknown", value | {"reasonCodes": [r.code for r in result.unknownReasons]}, "ownership",
+                today(), reasons)
+
+
+def tax_reliability(conn: Connection, row: Row) -> dict[str, Any]:
+    """The VAT payer status of the financial administration's register (Czech ADIS answers)."""
+    covered = row["country"] in bank_accounts.COVERED
+    if not covered:
+        return item("unknown", reason=f"no tax-reliability register is imported for {row['country']} "
+                                      f"(covered: {', '.join(sorted(bank_accounts.COVERED))})")
+    payers = bank_accounts.company_accounts(conn, row)["vatPayers"]
+    if not payers:
+        return item("unknown", reason="the company has not been asked about in the imported VAT payer register")
+    p = payers[-1]
+    word = p["status"] if p["status"] in ("reliable", "unreliable") else "unknown"
+    reason = None if word != "unknown" else (
+        "not a VAT payer in the register" if p["status"] in ("not_found", "not_registered")
+        else f"register status {p['status']}")
+    return item(word, {"vatId": p["vatId"], "registerStatus": p["status"], "unreliableSince": p["unreliableSince"]},
+                p["source"]["id"], p["answeredOn"], reason)
+
+
+def nis2_scope(conn: Connection, row: Row) -> dict[str, Any]:
+    s = nis2.scope(conn, row)
+    value = {"inScope": s["in_scope"], "category": s["category"], "certainty": s["certainty"],
+             "rulesetVersion": s["ruleset_version"]}
+    if s["in_scope"] is None:
+        return item("unknown", value, "nis2", today(), "; ".join(f"{m['input']}: {m['why']}" for m in s["missing"])
+                    or "scope undecided between " + ", ".join(s["possible_categories"]))
+    return item("in_scope" if s["in_scope"] else "out_of_scope", value, "nis2", today())
+
+
+def credit_grade(conn: Connection, row: Row) -> dict[str, Any]:
+    c = scores.credit(conn, row)
+    statement = c.statement
+    if c.grade is None:
+        return item("unknown", None, "scores", c.as_of, c.withheld_reason or "grade withheld")
+    return item("graded", c.grade, statement.source if statement else "scores",
+                statement.period_end if statement else c.as_of)
+
+
+def summary(conn: Connection, row: Row) -> dict[str, Any]:
+    """The unified KYC/KYB summary of one company."""
+    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
+            "asOf": today().isoformat(),
+            "identity": identity(row), "status": status(row), "insolvency": insolvency(row),
+            "sanctions": sanctions(conn, row), "beneficialOwnership": beneficial_ownership(conn, row),
+            "taxReliability": tax_reliability(conn, row), "nis2": nis2_scope(conn, row),
+            "creditGrade": credit_grade(conn, row)}
+
+
+def statement_obligation(conn: Connection, row: Row) -> dict[str, Any]:
+    latest = queries.latest_statement(conn, int(row["id"]))
+    end = period_end(latest["period_to"], latest["year"]) if latest else None
+    out = rules.statement_obligation(row["country"], end, row["founded_on"], row["status"] == "dissolved",
+                                     today())
+    return {"obligation": "annual_financial_statement", "latestYear": latest["year"] if latest else None,
+            "latestPeriodEnd": _day(end), "latestSource": latest["source"] if latest else None, **out}
+
+
+def _check(c: rules.Check) -> dict[str, Any]:
+    return {"id": c.id, "title": c.title, "result": c.result, "finding": c.finding,
+            "redFlags": [asdict(f) for f in c.red_flags]}
+
+
+def due_diligence(conn: Connection, row: Row) -> dict[str, Any]:
+    s = summary(conn, row)
+    checks = rules.checklist(s, statement_obligation(conn, row))
+    flags = [f for c in checks for f in c.red_flags]
+    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
+            "asOf": s["asOf"], "overall": rules.overall(checks), "rulesVersion": rules.RULES_VERSION,
+            "checks": [_check(c) for c in checks],
+            "redFlags": [asdict(f) for f in sorted(flags, key=lambda f: f.severity != "critical")]}

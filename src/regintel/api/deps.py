@@ -18,6 +18,7 @@ from regintel.api.db_gate import DbGate
 from regintel.config import Settings
 from regintel.db.keys import KeyRecord, hash_key
 from regintel.errors import Unauthorized
+from regintel.services import people
 from regintel.services.limiter import Limiter, Quota
 
 T = TypeVar("T")
@@ -243,6 +244,7 @@ async def require_key(request: Request) -> Caller:
         quota = limiter.check_key(key, client_ip(request))
     if quota is not None:
         request.scope["state"]["extra_headers"].update(quota.headers())
+    people.REQUEST_KEY.set((request.app.state.engine, key.id))  # for the natural-persons addendum
     return Caller(key, quota)
 
 

@@ -30,11 +30,21 @@ def smtp_send(msg: EmailMessage, settings: Settings) -> None:
         smtp.send_message(msg)
 
 
+def _prerendered(mail: Mapping[str, Any], settings: Settings) -> EmailMessage | None:
+    """A mail queued with its subject and body already written (account sign-in links, opt-ins)."""
+    if mail["watch_id"] is not None or not mail["subject"] or not mail["body"]:
+        return None
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = settings.smtp_from, mail["to_addr"], mail["subject"]
+    msg.set_content(mail["body"])
+    return msg
+
+
 def _send_one(engine: Engine, mail: Mapping[str, Any], settings: Settings) -> str:
     now = datetime.now(UTC)
     with engine.connect() as conn:
         watch = db.get_watch(conn, mail["watch_id"]) if mail["watch_id"] is not None else None
-    msg = render(mail, watch, settings) if watch is not None else None
+    msg = render(mail, watch, settings) if watch is not None else _prerendered(mail, settings)
     if msg is None:
         status, error, subject, body = "skipped", "no longer due", None, None
     else:

@@ -3,7 +3,8 @@ date, nationality, residence) are shown only for a declared purpose (DESIGN.md s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -17,10 +18,18 @@ from regintel.search.base import Filters, QueryWords, SearchBackend
 PERSONAL = (("birthDate", "birth_date"), ("nationality", "nationality"), ("countryOfResidence", "country_of_residence"))
 
 
+# The natural-persons addendum (areas/accounts): a key whose account accepted it sees personal fields
+# without a declared purpose. `require_key` notes the request's (engine, key id); the accounts area sets
+# the lookup.
+REQUEST_KEY: ContextVar[tuple[Any, int] | None] = ContextVar("regintel_request_key", default=None)
+ADDENDUM_LOOKUP: Callable[[Any, int], bool] | None = None
+
+
 def check_purpose(purpose: str | None, allowed: list[str]) -> bool:
     """True when personal fields may be shown; an unknown purpose is refused, not ignored."""
     if purpose is None:
-        return False
+        caller = REQUEST_KEY.get()
+        return caller is not None and ADDENDUM_LOOKUP is not None and ADDENDUM_LOOKUP(*caller)
     if purpose.strip().lower() not in allowed:
         raise ValidationFailed(f"Unknown purpose {purpose!r}", details=[{
             "field": "purpose", "in": "query", "message": "not a declared purpose", "allowed": allowed}])

@@ -1,0 +1,2 @@
+"""Accounts (spec 4.8, issue 23): e-mail magic-link sign-in, cookie sessions with CSRF protection, the
+account's API keys and watches, and the natural-persons addendum (docs/accounts.md)."""

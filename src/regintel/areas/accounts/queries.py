@@ -1,0 +1,143 @@
+"""All SQL of the accounts area."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.areas.accounts.tables import (
+    account_api_keys,
+    account_fo_addenda,
+    account_login_links,
+    account_sessions,
+    accounts,
+)
+from regintel.db.schema import api_keys, companies, email_outbox, watches
+
+
+def find_account(conn: Connection, email: str) -> Mapping[str, Any] | None:
+    return conn.execute(select(accounts).where(accounts.c.email == email)).mappings().first()
+
+
+def get_account(conn: Connection, account_id: int) -> Mapping[str, Any] | None:
+    return conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
+
+
+def insert_account(conn: Connection, email: str, plan: str, now: datetime) -> int:
+    return int(conn.execute(accounts.insert().values(email=email, plan=plan, created_at=now)
+                            .returning(accounts.c.id)).scalar_one())
+
+
+def touch_login(conn: Connection, account_id: int, now: datetime) -> None:
+    conn.execute(update(accounts).where(accounts.c.id == account_id).values(last_login_at=now))
+
+
+def insert_link(conn: Connection, nonce: str, email: str, now: datetime) -> None:
+    conn.execute(account_login_links.insert().values(nonce=nonce, email=email, created_at=now))
+
+
+def links_since(conn: Connection, email: str, since: datetime) -> int:
+    rows = conn.execute(select(account_login_links.c.nonce).where(
+        account_login_links.c.email == email, account_login_links.c.created_at >= since)).all()
+    return len(rows)
+
+
+def use_link(conn: Connection, nonce: str, email: str, now: datetime) -> bool:
+    """Mark the link used; False when it is unknown or was used before (single use)."""
+    result = conn.execute(update(account_login_links).where(
+        account_login_links.c.nonce == nonce, account_login_links.c.email == email,
+        account_login_links.c.used_at.is_(None)).values(used_at=now))
+    return result.rowcount == 1
+
+
+def queue_mail(conn: Connection, kind: str, to_addr: str, subject: str, body: str, now: datetime) -> None:
+    """A pre-rendered mail in the shared outbox (sent by the worker: SMTP, else the log)."""
+    conn.execute(email_outbox.insert().values(kind=kind, to_addr=to_addr, subject=subject, body=body,
+                                              status="pending", attempts=0, next_attempt_at=now, created_at=now))
+
+
+def insert_session(conn: Connection, account_id: int, token_hash: str, csrf: str, now: datetime,
+                   expires: datetime) -> None:
+    conn.execute(account_sessions.insert().values(account_id=account_id, token_hash=token_hash, csrf_token=csrf,
+                                                  created_at=now, expires_at=expires))
+
+
+def find_session(conn: Connection, token_hash: str) -> Mapping[str, Any] | None:
+    return conn.execute(select(account_sessions.c.id, account_sessions.c.csrf_token, account_sessions.c.expires_at,
+                               accounts.c.id.label("account_id"), accounts.c.email, accounts.c.plan)
+                        .join(accounts, accounts.c.id == account_sessions.c.account_id)
+                        .where(account_sessions.c.token_hash == token_hash)).mappings().first()
+
+
+_KEY = [api_keys.c.id, api_keys.c.name, api_keys.c.plan, api_keys.c.prefix, api_keys.c.created_at,
+        api_keys.c.expires_at, api_keys.c.revoked_at, api_keys.c.last_used_at]
+
+
+def link_key(conn: Connection, key_id: int, account_id: int) -> None:
+    conn.execute(account_api_keys.insert().values(api_key_id=key_id, account_id=account_id))
+
+
+def account_keys(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
+                             .where(account_api_keys.c.account_id == account_id).order_by(api_keys.c.id))
+                .mappings())
+
+
+def account_key(conn: Connection, account_id: int, key_id: int) -> Mapping[str, Any] | None:
+    """The key when this account owns it: another account's key is not found (never forbidden)."""
+    return conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
+                        .where(account_api_keys.c.account_id == account_id, api_keys.c.id == key_id)
+                        ).mappings().first()
+
+
+def update_key(conn: Connection, key_id: int, **values: Any) -> None:
+    conn.execute(update(api_keys).where(api_keys.c.id == key_id).values(**values))
+
+
+_WATCH = [watches.c.id, watches.c.status, watches.c.created_at, watches.c.confirmed_at, watches.c.unsubscribed_at,
+          companies.c.country, companies.c.national_id, companies.c.name.label("company_name"),
+          companies.c.status.label("company_status")]
+
+
+def account_watches(conn: Connection, email: str) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(*_WATCH).join(companies, companies.c.id == watches.c.company_id)
+                             .where(watches.c.email == email).order_by(watches.c.id)).mappings())
+
+
+def account_watch(conn: Connection, email: str, watch_id: int) -> Mapping[str, Any] | None:
+    return conn.execute(select(*_WATCH).join(companies, companies.c.id == watches.c.company_id)
+                        .where(watches.c.email == email, watches.c.id == watch_id)).mappings().first()
+
+
+def delete_watch(conn: Connection, watch_id: int) -> None:
+    conn.execute(delete(watches).where(watches.c.id == watch_id))
+
+
+def current_addendum(conn: Connection, account_id: int) -> Mapping[str, Any] | None:
+    return conn.execute(select(account_fo_addenda).where(account_fo_addenda.c.account_id == account_id,
+                                                         account_fo_addenda.c.revoked_at.is_(None))
+                        .order_by(account_fo_addenda.c.id.desc())).mappings().first()
+
+
+def insert_addendum(conn: Connection, account_id: int, text_version: str, person: str, now: datetime) -> int:
+    return int(conn.execute(account_fo_addenda.insert().values(
+        account_id=account_id, text_version=text_version, person_name=person, accepted_at=now)
+        .returning(account_fo_addenda.c.id)).scalar_one())
+
+
+def revoke_addenda(conn: Connection, account_id: int, now: datetime) -> None:
+    conn.execute(update(account_fo_addenda).where(account_fo_addenda.c.account_id == account_id,
+                                                  account_fo_addenda.c.revoked_at.is_(None)).values(revoked_at=now))
+
+
+def key_has_addendum(conn: Connection, key_id: int) -> bool:
+    """True when the key's owning account has a live acceptance of the natural-persons addendum."""
+    row = conn.execute(select(account_fo_addenda.c.id)
+                       .join(account_api_keys, account_api_keys.c.account_id == account_fo_addenda.c.account_id)
+                       .where(account_api_keys.c.api_key_id == key_id, account_fo_addenda.c.revoked_at.is_(None))
+                       .limit(1)).first()
+    return row is not None

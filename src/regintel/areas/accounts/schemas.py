@@ -1,0 +1,107 @@
+"""Request and response models of the account routes (the OpenAPI document is the body)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
+
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+class WelcomeIn(BaseModel):
+    model_config = _STRICT
+    email: StrictStr | None = Field(default=None, max_length=320, description="Send a sign-in link to this address")
+    token: StrictStr | None = Field(default=None, max_length=1000, description="The token of a sign-in link")
+
+    @model_validator(mode="after")
+    def _one(self) -> WelcomeIn:
+        if (self.email is None) == (self.token is None):
+            raise ValueError("send exactly one of `email` (ask for a link) and `token` (sign in)")
+        return self
+
+
+class WelcomeOut(BaseModel):
+    status: str = Field(description="`link_sent` or `signed_in`")
+    message: str
+    csrf_token: str | None = Field(default=None, description="On sign-in: the value to send in X-CSRF-Token "
+                                   "(also set as the `regintel_csrf` cookie)")
+
+
+class KeyOut(BaseModel):
+    id: int
+    name: str
+    plan: str
+    prefix: str
+    created_at: dt.datetime
+    expires_at: dt.datetime | None
+    revoked_at: dt.datetime | None
+    last_used_at: dt.datetime | None
+    active: bool
+
+
+class NewKeyOut(KeyOut):
+    key: str = Field(description="The raw key: shown once, stored only as a hash")
+
+
+class WatchOut(BaseModel):
+    id: int
+    status: str = Field(description="pending | confirmed | unsubscribed")
+    country: str
+    national_id: str
+    company_name: str
+    company_status: str
+    created_at: dt.datetime
+    confirmed_at: dt.datetime | None
+    unsubscribed_at: dt.datetime | None
+
+
+class WatchStateOut(BaseModel):
+    total: int
+    confirmed: int
+    unsubscribed: int
+    pending: int
+    items: list[WatchOut]
+
+
+class AddendumOut(BaseModel):
+    accepted: bool
+    text_version: str | None = None
+    person_name: str | None = None
+    accepted_at: dt.datetime | None = None
+    revoked_at: dt.datetime | None = None
+
+
+class AccountOut(BaseModel):
+    id: int
+    email: str
+    plan: str
+    created_at: dt.datetime
+    last_login_at: dt.datetime | None
+    api_keys: list[KeyOut]
+    watches: list[WatchOut]
+    fo_addendum: AddendumOut
+
+
+class KeyCreateIn(BaseModel):
+    model_config = _STRICT
+    name: StrictStr = Field(min_length=1, max_length=100)
+
+
+class KeyRenameIn(BaseModel):
+    model_config = _STRICT
+    name: StrictStr = Field(min_length=1, max_length=100)
+
+
+class WatchIn(BaseModel):
+    model_config = _STRICT
+    ico: StrictStr = Field(min_length=1, max_length=40, description="National identifier")
+    country: StrictStr | None = Field(default=None, min_length=2, max_length=2)
+
+
+class AddendumIn(BaseModel):
+    model_config = _STRICT
+    text_version: StrictStr = Field(min_length=1, max_length=32, description="Version of the addendum text "
+                                    "accepted; must be the current one")
+    person_name: StrictStr = Field(min_length=1, max_length=200, description="The person accepting it")
+    accept: StrictBool = Field(description="Must be true")

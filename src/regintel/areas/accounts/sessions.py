@@ -1,0 +1,127 @@
+"""Sign-in by e-mail magic link, cookie sessions and CSRF (docs/accounts.md, "Sessions").
+
+- The link token is an itsdangerous signature of {e-mail, nonce}, valid `LINK_MINUTES`, single use (the
+  nonce is marked used on first redemption).
+- A session is a server-side row; the `regintel_session` cookie carries a signed random token whose SHA-256
+  is looked up (HttpOnly, SameSite=Lax, Secure when the request came over https).
+- CSRF: double submit. Sign-in also sets a readable `regintel_csrf` cookie; every cookie-authenticated POST
+  must send the same value in `X-CSRF-Token`, compared in constant time with the session's own token, and
+  when the browser sends `Origin`, it must be the service's own origin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fastapi import Request, Response
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy.engine import Connection
+
+from regintel.api.deps import public_base
+from regintel.areas.accounts import queries as q
+from regintel.config import Settings
+from regintel.errors import Forbidden, RateLimited, Unauthorized, ValidationFailed
+
+SESSION_COOKIE, CSRF_COOKIE, CSRF_HEADER = "regintel_session", "regintel_csrf", "x-csrf-token"
+LINK_SALT, SESSION_SALT = "account-login", "account-session"
+LINK_MINUTES = 15
+SESSION_DAYS = 30
+LINKS_PER_HOUR = 5  # magic links sent to one address per hour, whatever the IPs asking
+
+
+def _hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _aware(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+def _invalid(field: str, message: str, reason: str) -> ValidationFailed:
+    return ValidationFailed(message, details=[{"field": field, "in": "body", "reason": reason, "message": message}])
+
+
+def send_link(conn: Connection, request: Request, settings: Settings, email: str) -> None:
+    """Queue a sign-in link to `email` (the answer is the same whether or not an account exists)."""
+    now = datetime.now(UTC)
+    if q.links_since(conn, email, now - timedelta(hours=1)) >= LINKS_PER_HOUR:
+        raise RateLimited("Too many sign-in links for this address; try again within the hour",
+                          headers={"Retry-After": "3600"})
+    nonce = secrets.token_urlsafe(24)
+    q.insert_link(conn, nonce, email, now)
+    token = URLSafeTimedSerializer(settings.secret_key, salt=LINK_SALT).dumps({"e": email, "n": nonce})
+    link = f"{public_base(request)}/account?welcome_token={token}"
+    body = (f"Someone (we hope you) asked to sign in to regintel with this address.\n\n"
+            f"Open this link within {LINK_MINUTES} minutes to sign in:\n{link}\n\n"
+            f"Or send this token to POST /account/welcome as {{\"token\": \"...\"}}:\n{token}\n\n"
+            "If it was not you, ignore this message: nothing happens without the link.\n")
+    q.queue_mail(conn, "account_login", email, "Your regintel sign-in link", body, now)
+
+
+def redeem_link(conn: Connection, settings: Settings, token: str) -> tuple[int, str]:
+    """(account id, session token) for a valid, unused link: the account is created on first sign-in."""
+    try:
+        data = URLSafeTimedSerializer(settings.secret_key, salt=LINK_SALT).loads(token, max_age=LINK_MINUTES * 60)
+        email, nonce = str(data["e"]), str(data["n"])
+    except SignatureExpired:
+        raise _invalid("token", "This sign-in link has expired; ask for a new one", "expired") from None
+    except (BadSignature, KeyError, TypeError, ValueError):
+        raise _invalid("token", "This sign-in link is not valid", "invalid") from None
+    now = datetime.now(UTC)
+    if not q.use_link(conn, nonce, email, now):
+        raise _invalid("token", "This sign-in link was used already; ask for a new one", "used")
+    account = q.find_account(conn, email)
+    account_id = account["id"] if account is not None else q.insert_account(conn, email, settings.default_plan, now)
+    q.touch_login(conn, account_id, now)
+    raw = secrets.token_urlsafe(32)
+    csrf = secrets.token_urlsafe(32)
+    q.insert_session(conn, account_id, _hash(raw), csrf, now, now + timedelta(days=SESSION_DAYS))
+    return account_id, raw
+
+
+def set_cookies(response: Response, request: Request, settings: Settings, raw: str, csrf: str) -> None:
+    secure = public_base(request).startswith("https://")
+    signed = URLSafeTimedSerializer(settings.secret_key, salt=SESSION_SALT).dumps(raw)
+    age = SESSION_DAYS * 86400
+    response.set_cookie(SESSION_COOKIE, signed, max_age=age, httponly=True, secure=secure, samesite="lax",
+                        path="/")
+    response.set_cookie(CSRF_COOKIE, csrf, max_age=age, httponly=False, secure=secure, samesite="lax", path="/")
+
+
+def session_csrf(conn: Connection, raw: str) -> str:
+    row = q.find_session(conn, _hash(raw))
+    assert row is not None
+    return str(row["csrf_token"])
+
+
+def current(conn: Connection, request: Request, settings: Settings, *, write: bool) -> Mapping[str, Any]:
+    """The signed-in account of a request (401 without a live session). For a state-changing call
+    (`write`), the CSRF token and the origin are checked too (403)."""
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if not cookie:
+        raise Unauthorized("Sign in first: POST /account/welcome sends a sign-in link")
+    try:
+        raw = URLSafeTimedSerializer(settings.secret_key, salt=SESSION_SALT).loads(cookie,
+                                                                                    max_age=SESSION_DAYS * 86400)
+    except (BadSignature, TypeError):
+        raise Unauthorized("The session cookie is not valid; sign in again") from None
+    row = q.find_session(conn, _hash(str(raw)))
+    if row is None or _aware(row["expires_at"]) <= datetime.now(UTC):
+        raise Unauthorized("The session has ended; sign in again")
+    if write:
+        check_csrf(request, str(row["csrf_token"]))
+    return row
+
+
+def check_csrf(request: Request, expected: str) -> None:
+    origin = request.headers.get("origin")
+    if origin is not None and origin.rstrip("/") != public_base(request):
+        raise Forbidden("Cross-origin request refused (the Origin header is not this service's)")
+    sent = request.headers.get(CSRF_HEADER, "")
+    if not sent or not hmac.compare_digest(sent.encode(), expected.encode()):
+        raise Forbidden("Missing or wrong CSRF token: send the `regintel_csrf` cookie's value in X-CSRF-Token")

@@ -1,0 +1,59 @@
+"""The accounts area's tables (migration 0013_accounts)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, DateTime, ForeignKey, Index, String, Table, Text
+
+from regintel.db.schema import Id, metadata
+
+# A person who signed in with a confirmed e-mail address; `plan` is the plan of the keys it creates.
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("email", String(320), nullable=False, unique=True),
+    Column("plan", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_login_at", DateTime(timezone=True)),
+)
+
+# Server-side sessions: the cookie carries a signed random token, only its SHA-256 is stored.
+account_sessions = Table(
+    "account_sessions", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("csrf_token", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_account_sessions_account_id", account_sessions.c.account_id)
+
+# Magic links sent: the nonce makes each link single-use.
+account_login_links = Table(
+    "account_login_links", metadata,
+    Column("nonce", String(64), primary_key=True),
+    Column("email", String(320), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True)),
+)
+Index("ix_account_login_links_email", account_login_links.c.email, account_login_links.c.created_at)
+
+# The owner of a key created on the account page (keys made by `regintel keys create` have none).
+account_api_keys = Table(
+    "account_api_keys", metadata,
+    Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+)
+Index("ix_account_api_keys_account_id", account_api_keys.c.account_id)
+
+# Acceptances of the natural-persons addendum: kept after a revocation (the record of what was agreed).
+account_fo_addenda = Table(
+    "account_fo_addenda", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("text_version", String(32), nullable=False),
+    Column("person_name", Text, nullable=False),
+    Column("accepted_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True)),
+)
+Index("ix_account_fo_addenda_account_id", account_fo_addenda.c.account_id)

@@ -1,0 +1,3 @@
+"""The public face (spec 4.7 and the root-level pages): company check data and badges, social images,
+view counts, rankings, comparisons, HTML pages, sitemaps, CSP reports and the embeddable widget
+(docs/pages.md)."""

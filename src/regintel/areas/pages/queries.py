@@ -1,0 +1,106 @@
+"""SQL of the pages area, and only here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, delete, desc, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from regintel.db.schema import companies, latest_financials
+
+from .tables import csp_reports, page_views
+
+c = companies.c
+COMPANY_COLUMNS = (c.id, c.country, c.national_id, c.name, c.status, c.city, c.legal_form_name)
+
+
+def add_views(conn: Connection, counts: Mapping[int, int], now: datetime) -> None:
+    """One upsert per flushed batch: views are added, never overwritten (several processes flush)."""
+    if not counts:
+        return
+    rows = [{"company_id": cid, "views": n, "last_viewed_at": now} for cid, n in sorted(counts.items())]
+    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    stmt = insert(page_views)
+    stmt = stmt.on_conflict_do_update(index_elements=[page_views.c.company_id],
+                                      set_={"views": page_views.c.views + stmt.excluded.views,
+                                            "last_viewed_at": stmt.excluded.last_viewed_at})
+    existing = {r[0] for r in conn.execute(select(companies.c.id).where(companies.c.id.in_(list(counts))))}
+    rows = [r for r in rows if r["company_id"] in existing]  # a company deleted since its view was counted
+    if rows:
+        conn.execute(stmt, rows)
+
+
+def views_of(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
+    return conn.execute(select(page_views).where(page_views.c.company_id == company_id)).mappings().first()
+
+
+def most_viewed(conn: Connection, country: str | None, limit: int) -> list[Mapping[str, Any]]:
+    query = (select(*COMPANY_COLUMNS, page_views.c.views, page_views.c.last_viewed_at)
+             .join(companies, companies.c.id == page_views.c.company_id)
+             .order_by(desc(page_views.c.views), c.id).limit(limit))
+    if country:
+        query = query.where(c.country == country)
+    return list(conn.execute(query).mappings())
+
+
+def largest(conn: Connection, country: str | None, currency: str, limit: int) -> list[Mapping[str, Any]]:
+    lf = latest_financials.c
+    query = (select(*COMPANY_COLUMNS, lf.year, lf.currency, lf.revenue, lf.employees)
+             .join(companies, companies.c.id == lf.company_id)
+             .where(lf.currency == currency, lf.revenue.is_not(None))
+             .order_by(desc(lf.revenue), c.id).limit(limit))
+    if country:
+        query = query.where(lf.country == country)
+    return list(conn.execute(query).mappings())
+
+
+def latest_financials_of(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
+    return conn.execute(select(latest_financials).where(latest_financials.c.company_id == company_id)
+                        ).mappings().first()
+
+
+def companies_page(conn: Connection, country: str, after_id: int, limit: int) -> list[Mapping[str, Any]]:
+    """Active companies of a country in id order, keyset-paged (the directory pages)."""
+    return list(conn.execute(select(*COMPANY_COLUMNS).where(c.country == country, c.id > after_id)
+                             .order_by(c.id).limit(limit)).mappings())
+
+
+def max_company_id(conn: Connection) -> int:
+    return int(conn.execute(select(func.max(c.id))).scalar() or 0)
+
+
+def sitemap_rows(conn: Connection, low: int, high: int, chunk: int = 5000) -> Iterator[Mapping[str, Any]]:
+    """Companies with `low <= id < high`, read in keyset chunks so that a page never holds 50,000 rows."""
+    after = low - 1
+    while True:
+        rows = list(conn.execute(select(c.id, c.country, c.national_id, c.updated_at)
+                                 .where(and_(c.id > after, c.id < high)).order_by(c.id).limit(chunk)).mappings())
+        yield from rows
+        if len(rows) < chunk:
+            return
+        after = rows[-1]["id"]
+
+
+def recently_updated(conn: Connection, limit: int) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(c.id, c.country, c.national_id, c.updated_at)
+                             .order_by(desc(c.updated_at), desc(c.id)).limit(limit)).mappings())
+
+
+def companies_by_ids(conn: Connection, ids: Sequence[int]) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(companies).where(c.id.in_(list(ids)))).mappings())
+
+
+def store_csp_report(conn: Connection, row: Mapping[str, Any], keep: int) -> None:
+    conn.execute(csp_reports.insert().values(**row))
+    newest = conn.execute(select(csp_reports.c.id).order_by(desc(csp_reports.c.id)).offset(keep).limit(1)).scalar()
+    if newest is not None:
+        conn.execute(delete(csp_reports).where(csp_reports.c.id <= newest))
+
+
+def csp_report_count(conn: Connection) -> int:
+    return int(conn.execute(select(func.count()).select_from(csp_reports)).scalar() or 0)
+
+

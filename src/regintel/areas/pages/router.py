@@ -1,0 +1,590 @@
+"""Routes of the public face (spec 4.7, the root-level pages after it, and the widget of 4.5). Thin: parse,
+call the service, render (docs/pages.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, Literal
+
+import orjson
+from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from sqlalchemy import Connection
+
+from regintel.api.deps import ApiKey, PublicLimit, ReadConn, public_base
+from regintel.api.envelope import Envelope, ok
+from regintel.api.routing import StrictRoute
+from regintel.config import Settings
+from regintel.errors import NotFound, NotImplementedYet, ValidationFailed
+from regintel.render import svg
+from regintel.render.tabular import to_csv
+from regintel.services import companies as companies_svc
+
+from . import html, queries, service, widget
+from .schemas import (
+    Check,
+    Comparison,
+    Coverage,
+    RankedCompany,
+    Ranking,
+    RankingIndexEntry,
+    ViewStats,
+    WidgetData,
+    WidgetToken,
+    WidgetTokenRequest,
+)
+
+public_router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit],
+                          route_class=StrictRoute)
+pages_router = APIRouter(tags=["Pages"], dependencies=[PublicLimit], route_class=StrictRoute)
+widget_router = APIRouter(prefix="/api/v1", tags=["Widget"], route_class=StrictRoute)
+ROUTERS = [public_router, widget_router, pages_router]
+
+HOUR = "public, max-age=3600"  # spec 8: check JSON and images, 1 h
+QUARTER = "public, max-age=900"  # spec 8: rankings JSON (and stats), 15 min
+MINUTE = "public, max-age=60"
+SVG = "image/svg+xml; charset=utf-8"
+Ico = Annotated[str, Path(min_length=1, max_length=40, description="National identifier")]
+Country = Annotated[str | None, Query(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$",
+                                      description="ISO 3166-1 alpha-2, any case (default: SK first)")]
+BADGES = {"badge": "Register status", "credit-badge": "Credit grade", "nis2-badge": "NIS2 scope",
+          "security-badge": "Security posture"}
+
+
+def _counter(request: Request) -> service.ViewCounter:
+    state = request.app.state
+    counter = getattr(state, "page_view_counter", None)
+    if counter is None:
+        counter = state.page_view_counter = service.ViewCounter(state.engine)
+    return counter  # type: ignore[no-any-return]
+
+
+def _cached(request: Request, body: bytes, media_type: str, cache: str) -> Response:
+    """A body with a strong ETag; 304 when the client already holds it."""
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {"Cache-Control": cache, "ETag": etag}
+    if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+def _badge(conn: Connection, row: Mapping[str, Any], kind: str) -> str:
+    if kind == "badge":
+        return service.status_badge(row)
+    if kind == "credit-badge":
+        return service.credit_badge(conn, row)
+    if kind == "nis2-badge":
+        return service.nis2_badge(conn, row)
+    return service.security_badge(row)
+
+
+# -- public check ------------------------------------------------------------------------------------------
+
+@public_router.get("/check/{ico}.json", response_model=Envelope[Check], summary="Compliance check data",
+                   description="Register status, insolvency, credit grade, NIS2 scope, screening hits and the "
+                   "latest statement of one company, without a key. Values another part of the service has "
+                   "not computed are null (credit grade) or say so (security: not assessed). Counts as a view "
+                   "of the company. Cached 1 h.")
+def check_json(request: Request, ico: Ico, conn: ReadConn, country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    data = service.check(conn, row)
+    _counter(request).add(row["id"])
+    return ok(request, data, headers={"Cache-Control": HOUR})
+
+
+@public_router.get("/check/{ico}/stats", response_model=Envelope[ViewStats], summary="View counter",
+                   description="How often the company's public check page and data were viewed. Views are "
+                   "counted in memory and written in batches (every 200 views or 10 s), so the figure "
+                   "includes those not yet written (`pending`). Cached 1 min.")
+def check_stats(request: Request, ico: Ico, conn: ReadConn, country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return ok(request, service.view_stats(conn, row, _counter(request)), headers={"Cache-Control": MINUTE})
+
+
+@public_router.get("/check/{ico}/{kind}.svg", summary="SVG badges", response_class=Response,
+                   responses={200: {"content": {"image/svg+xml": {}}}},
+                   description="`badge.svg` (register status), `credit-badge.svg` (A+, A, B, C, D, E, F, or "
+                   "`not rated`), `nis2-badge.svg` (ESSENTIAL, IMPORTANT, IN SCOPE, OUT OF SCOPE, or NOT "
+                   "DETERMINED), `security-badge.svg` (`not assessed`: no security posture exists yet), and "
+                   "`og.svg`, the 1200x630 social image. Cached 1 h, with an ETag.")
+def check_svg(request: Request, ico: Ico, conn: ReadConn,
+              kind: Annotated[Literal["badge", "credit-badge", "nis2-badge", "security-badge", "og"], Path()],
+              country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    body = service.og_svg(conn, row) if kind == "og" else _badge(conn, row, kind)
+    return _cached(request, body.encode(), SVG, HOUR)
+
+
+@public_router.get("/check/{ico}/og.png", summary="Social preview image (PNG)", response_class=Response,
+                   responses={200: {"content": {"image/png": {}}}},
+                   description="The 1200x630 social image, rendered from `og.svg` by resvg with DejaVu Sans "
+                   "(Latin with Slovak, Polish and other diacritics, Greek, Cyrillic). Cached 1 h, with an ETag.")
+def check_png(request: Request, ico: Ico, conn: ReadConn, country: Country = None) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, country)
+    source = service.og_svg(conn, row)
+    etag = '"' + hashlib.sha256(source.encode()).hexdigest()[:32] + '"'
+    headers = {"Cache-Control": HOUR, "ETag": etag}
+    if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    return Response(svg.to_png(source), media_type="image/png", headers=headers)
+
+
+# -- most viewed, rankings, compare ------------------------------------------------------------------------
+
+def _country(value: str | None) -> str | None:
+    return value.upper() if value else None
+
+
+@public_router.get("/most-viewed", response_model=Envelope[list[RankedCompany]], summary="Most viewed companies",
+                   description="Companies whose public check page was viewed most (written view counts). At most "
+                   "100; `country` filters. Cached 15 min.")
+def most_viewed(request: Request, conn: ReadConn, country: Country = None,
+                limit: Annotated[int, Query(ge=1, le=100)] = 20) -> Response:
+    items = service.most_viewed(conn, _country(country), limit)
+    return ok(request, items, total=len(items), headers={"Cache-Control": QUARTER})
+
+
+@public_router.get("/rankings.json", response_model=Envelope[list[RankingIndexEntry]], summary="Rankings index",
+                   description="The ranking keys, with their JSON and CSV addresses. Cached 15 min.")
+def rankings_index(request: Request) -> Response:
+    items = [{"key": k, "description": d, "json_url": f"/api/v1/public/rankings/{k}.json",
+              "csv_url": f"/api/v1/public/rankings/{k}.csv", "available": k != "public-contracts"}
+             for k, d in service.RANKINGS.items()]
+    return ok(request, items, headers={"Cache-Control": QUARTER})
+
+
+RankingKey = Annotated[str, Path(max_length=40, description="`largest`, `public-contracts`, `shell-addresses`, "
+                                 "`most-viewed`")]
+Currency = Annotated[str, Query(pattern="^[A-Za-z]{3}$", description="`largest`: rank statements in this "
+                                "currency (ISO 4217; default EUR)")]
+
+
+@public_router.get("/rankings/{key}.json", response_model=Envelope[Ranking], summary="Ranking",
+                   description="One ranking, best first: `largest` (revenue of the latest statement, in one "
+                   "currency), `shell-addresses`, `most-viewed`; `public-contracts` answers 501 until the "
+                   "public-money area exposes per-company totals. `limit` at most 100. Cached 15 min.")
+def ranking_json(request: Request, key: RankingKey, conn: ReadConn, country: Country = None,
+                 currency: Currency = "EUR", limit: Annotated[int, Query(ge=1, le=100)] = 100) -> Response:
+    items = service.ranking(conn, key, _country(country), currency.upper(), limit)
+    return ok(request, {"key": key, "description": service.RANKINGS[key], "items": items}, total=len(items),
+              headers={"Cache-Control": QUARTER})
+
+
+@public_router.get("/rankings/{key}.csv", summary="Ranking (CSV)", response_class=Response,
+                   responses={200: {"content": {"text/csv": {}}}},
+                   description="The top 100 of a ranking as CSV (formula-injection safe). Cached 15 min.")
+def ranking_csv(key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR") -> Response:
+    items = service.ranking(conn, key, _country(country), currency.upper(), 100)
+    columns = [k for k in (items[0] if items else {"rank": 0}) if k not in ("sample",)]
+    rows = [{k: ("; ".join(v) if isinstance(v, list) else v) for k, v in i.items()} for i in items]
+    body = to_csv(rows, columns, preamble=[f"# regintel ranking {key}: {service.RANKINGS.get(key, '')}"])
+    return Response(body, media_type="text/csv; charset=utf-8", headers={
+        "Cache-Control": QUARTER, "Content-Disposition": f'attachment; filename="ranking-{key}.csv"'})
+
+
+CompaniesParam = Annotated[str | None, Query(max_length=300, description="Two to five companies, comma-separated, "
+                                             "each `country:identifier` (or an identifier alone: SK first)")]
+
+
+def _compare_rows(conn: Connection, spec: str) -> list[Mapping[str, Any]]:
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    if not 2 <= len(parts) <= 5:
+        raise ValidationFailed("Compare two to five companies", details={"companies": len(parts)})
+    rows = []
+    for part in parts:
+        cc, _, ico = part.rpartition(":")
+        if cc and not re.fullmatch("[A-Za-z]{2}", cc):
+            raise ValidationFailed("A company is `country:identifier`", details={"company": part})
+        rows.append(companies_svc.resolve_ico(conn, ico, cc or None))
+    return rows
+
+
+def _comparison(conn: Connection, spec: str | None) -> list[dict[str, Any]]:
+    if not spec:
+        raise ValidationFailed("Give `companies`: two to five, comma-separated `country:identifier`")
+    return service.compare(conn, _compare_rows(conn, spec))
+
+
+COMPARE_ROWS = [
+    ("Country", lambda c: c["country"]), ("Identifier", lambda c: c["national_id"]),
+    ("Status", lambda c: c["status"]), ("Insolvency", lambda c: c["insolvency"]["state"]),
+    ("Legal form", lambda c: c["legal_form"] or "—"), ("City", lambda c: c["city"] or "—"),
+    ("Founded", lambda c: c["founded_on"] or "—"), ("NACE", lambda c: c["nace_primary"] or "—"),
+    ("Credit grade", lambda c: c["credit_grade"] or "not rated"), ("NIS2", lambda c: c["nis2"]["badge"]),
+    ("Screening hits", lambda c: c["sanctions"]["hits"]),
+    ("Revenue", lambda c: f"{html.money(c['financials']['revenue'])} {c['financials']['currency']} "
+                          f"({c['financials']['year']})" if c["financials"] else "—"),
+    ("Employees", lambda c: (c["financials"] or {}).get("employees") or "—"),
+]
+
+
+def _compare_page(request: Request, conn: Connection, companies: str | None) -> HTMLResponse:
+    items, error = [], None
+    if companies:
+        try:
+            items = _comparison(conn, companies)
+        except (ValidationFailed, NotFound) as exc:
+            error = exc.message
+    json_url = str(request.url.replace(path=request.url.path.removesuffix("/") + ".json"))
+    return html.page("compare.html", title="Compare companies", query=companies, items=items, error=error,
+                     rows=COMPARE_ROWS, json_url=json_url, status_code=200 if not error else 422)
+
+
+@public_router.get("/compare", response_class=HTMLResponse, summary="Company comparison (page)",
+                   description="Two to five companies side by side (HTML; the same data as `compare.json`).")
+def compare_page(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> HTMLResponse:
+    return _compare_page(request, conn, companies)
+
+
+@public_router.get("/compare-companies", response_class=HTMLResponse, summary="Company comparison (page)",
+                   description="The same as `/compare`.")
+def compare_companies_page(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> HTMLResponse:
+    return _compare_page(request, conn, companies)
+
+
+@public_router.get("/compare.json", response_model=Envelope[Comparison], summary="Company comparison",
+                   description="Two to five companies side by side: each company's check data. Cached 1 h.")
+def compare_json(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> Response:
+    return ok(request, {"companies": _comparison(conn, companies)}, headers={"Cache-Control": HOUR})
+
+
+@public_router.get("/compare-companies.json", response_model=Envelope[Comparison], summary="Company comparison",
+                   description="The same as `/compare.json`.")
+def compare_companies_json(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> Response:
+    return ok(request, {"companies": _comparison(conn, companies)}, headers={"Cache-Control": HOUR})
+
+
+# -- root-level pages --------------------------------------------------------------------------------------
+
+def _cc(cc: str) -> str:
+    if not re.fullmatch("[A-Za-z]{2}", cc):
+        raise ValidationFailed("A country is two letters (ISO 3166-1 alpha-2)", details={"country": cc})
+    return cc.upper()
+
+
+@pages_router.get("/", response_class=HTMLResponse, summary="Landing page",
+                  description="What regintel is, live counts, links to the documentation and how to get a key.")
+def landing(request: Request, conn: ReadConn) -> HTMLResponse:
+    return html.page("landing.html", title="Open European company register intelligence",
+                     coverage=service.coverage(conn), canonical=public_base(request) + "/")
+
+
+@pages_router.get("/firma/{cc}/{ico}", response_class=HTMLResponse, summary="Company page",
+                  description="A company's public page: register record, badges, social image and schema.org "
+                  "Organization data. Counts as a view.")
+def company_page(request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn) -> HTMLResponse:
+    row = companies_svc.resolve_ico(conn, ico, _cc(cc))
+    data = service.check(conn, row)
+    counter = _counter(request)
+    counter.add(row["id"])
+    views = service.view_stats(conn, row, counter)["views"]
+    base = public_base(request)
+    canonical = f"{base}/firma/{row['country'].lower()}/{row['national_id']}"
+    ld: dict[str, Any] = {"@context": "https://schema.org", "@type": "Organization", "name": row["name"],
+                          "url": canonical, "identifier": {"@type": "PropertyValue", "propertyID": "national_id",
+                                                           "value": row["national_id"]}}
+    if row["lei"]:
+        ld["leiCode"] = row["lei"]
+    if row["vat_id"]:
+        ld["vatID"] = row["vat_id"]
+    if row["founded_on"]:
+        ld["foundingDate"] = row["founded_on"].isoformat()
+    if row["dissolved_on"]:
+        ld["dissolutionDate"] = row["dissolved_on"].isoformat()
+    if row["city"] or row["street"]:
+        ld["address"] = {"@type": "PostalAddress", "streetAddress": row["street"], "addressLocality": row["city"],
+                         "postalCode": row["postal_code"], "addressCountry": row["country"]}
+    description = (f"{row['name']} ({row['country']} {row['national_id']}): register status {data['status']}, "
+                   f"credit grade {data['credit_grade'] or 'not rated'}, NIS2 {data['nis2']['badge']}.")
+    return html.page("company.html", title=row["name"], lang="sk" if row["country"] == "SK" else "en", c=data,
+                     description=description, canonical=canonical, base=base, views=views,
+                     api=f"/api/v1/public/check/{row['national_id']}", q=f"?country={row['country'].lower()}",
+                     jsonld=html.json_ld(ld), cache=HOUR)
+
+
+@pages_router.get("/firmy/{country}", response_class=HTMLResponse, summary="Companies of a country",
+                  description="A directory of a country's companies, 100 a page, keyset-paged by `after`.")
+def directory(request: Request, country: Annotated[str, Path(max_length=8)], conn: ReadConn,
+              after: Annotated[int, Query(ge=0, le=2**62)] = 0) -> HTMLResponse:
+    cc = _cc(country)
+    rows = [dict(r) | {"url": f"/firma/{cc.lower()}/{r['national_id']}"}
+            for r in queries.companies_page(conn, cc, after, 100)]
+    next_url = f"/firmy/{cc.lower()}?after={rows[-1]['id']}" if len(rows) == 100 else None
+    return html.page("table.html", title=f"Companies in {cc}", heading=f"Companies in {cc}",
+                     intro="Every legal entity of the country's registers, in the order they were imported.",
+                     rows=rows, next_url=next_url, empty="No companies of this country are loaded.",
+                     columns=[{"label": "Name", "key": "name", "link": "url"},
+                              {"label": "Identifier", "key": "national_id"}, {"label": "City", "key": "city"},
+                              {"label": "Legal form", "key": "legal_form_name"}, {"label": "Status", "key": "status"}])
+
+
+@pages_router.get("/najvacsie-firmy", response_class=HTMLResponse, summary="Largest companies",
+                  description="The 100 largest companies by revenue of their latest statement, in one currency.")
+def largest_page(conn: ReadConn, country: Country = None, currency: Currency = "EUR") -> HTMLResponse:
+    return _ranking_page(conn, "largest", country, currency)
+
+
+@pages_router.get("/rebricky/{key}", response_class=HTMLResponse, summary="Ranking page",
+                  description="A ranking as a page: `largest`, `shell-addresses`, `most-viewed` "
+                  "(`public-contracts`: 501).")
+def ranking_page(key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR") -> HTMLResponse:
+    return _ranking_page(conn, key, country, currency)
+
+
+RANKING_COLUMNS = {
+    "largest": [{"label": "#", "key": "rank", "num": True}, {"label": "Company", "key": "name", "link": "url"},
+                {"label": "Country", "key": "country"}, {"label": "Year", "key": "year"},
+                {"label": "Revenue", "key": "revenue", "num": True}, {"label": "Currency", "key": "currency"},
+                {"label": "Employees", "key": "employees", "num": True}],
+    "most-viewed": [{"label": "#", "key": "rank", "num": True}, {"label": "Company", "key": "name", "link": "url"},
+                    {"label": "Country", "key": "country"}, {"label": "City", "key": "city"},
+                    {"label": "Views", "key": "views", "num": True}],
+    "shell-addresses": [{"label": "#", "key": "rank", "num": True}, {"label": "Address", "key": "address"},
+                        {"label": "Country", "key": "country"},
+                        {"label": "Companies", "key": "companies", "num": True},
+                        {"label": "Examples", "key": "examples"}],
+}
+
+
+def _ranking_page(conn: Connection, key: str, country: str | None, currency: str) -> HTMLResponse:
+    items = service.ranking(conn, key, _country(country), currency.upper(), 100)
+    for item in items:
+        if "sample" in item:
+            item["examples"] = ", ".join(n for n in item["sample"] if n)
+    filters = [{"label": "Country", "name": "country", "value": country, "max": 2}]
+    if key == "largest":
+        filters.append({"label": "Currency", "name": "currency", "value": currency.upper(), "max": 3})
+    return html.page("table.html", title=service.RANKINGS[key], heading=service.RANKINGS[key], rows=items,
+                     columns=RANKING_COLUMNS[key], filters=filters, cache=QUARTER,
+                     empty="Nothing to rank yet.", links=[
+                         {"href": f"/api/v1/public/rankings/{key}.json", "label": "JSON"},
+                         {"href": f"/api/v1/public/rankings/{key}.csv", "label": "CSV"}])
+
+
+@pages_router.get("/coverage.json", response_model=Envelope[Coverage], summary="Coverage",
+                  description="Which countries and sources are loaded, with entity counts. Cached 30 min.")
+def coverage_json(request: Request, conn: ReadConn) -> Response:
+    return ok(request, service.coverage(conn), headers={"Cache-Control": html.PAGE_CACHE})
+
+
+@pages_router.get("/coverage", response_class=HTMLResponse, summary="Coverage (page)",
+                  description="Countries and sources with counts, as a page.")
+def coverage_page(conn: ReadConn) -> HTMLResponse:
+    cov = service.coverage(conn)
+    rows = [dict(c) | {"url": f"/firmy/{c['country'].lower()}"} for c in cov["countries"]]
+    return html.page("table.html", title="Coverage", heading="Coverage",
+                     intro=f"{html.money(cov['entities'])} legal entities from {len(cov['sources'])} sources.",
+                     rows=rows, empty="No data is loaded yet.",
+                     columns=[{"label": "Country", "key": "country", "link": "url"},
+                              {"label": "Entities", "key": "entities", "num": True},
+                              {"label": "Active", "key": "active", "num": True}],
+                     links=[{"href": "/coverage.json", "label": "JSON"},
+                            {"href": "/api/v1/public/data-sources", "label": "Data sources and licences"}])
+
+
+XML = "application/xml; charset=utf-8"
+
+
+@pages_router.get("/sitemap-firma.xml", response_class=Response, summary="Sitemap index",
+                  responses={200: {"content": {"application/xml": {}}}},
+                  description="The sitemap index: the hot sitemap and one sitemap per 50,000 company ids.")
+def sitemap_index(request: Request, conn: ReadConn) -> Response:
+    body = "".join(service.sitemap_index(public_base(request), service.sitemap_pages(conn)))
+    return Response(body, media_type=XML, headers={"Cache-Control": HOUR})
+
+
+@pages_router.get("/sitemap-firma-hot.xml", response_class=Response, summary="Recently updated companies",
+                  responses={200: {"content": {"application/xml": {}}}},
+                  description="The 1,000 most recently updated company pages.")
+def sitemap_hot(request: Request, conn: ReadConn) -> Response:
+    body = "".join(service.sitemap_urls(public_base(request), iter(queries.recently_updated(conn, 1000))))
+    return Response(body, media_type=XML, headers={"Cache-Control": QUARTER})
+
+
+@pages_router.get("/sitemap-firma-{n}.xml", response_class=Response, summary="Company sitemap page",
+                  responses={200: {"content": {"application/xml": {}}}},
+                  description="Company pages with ids in the page's 50,000 range, streamed from the database "
+                  "in chunks.")
+def sitemap_page(request: Request, n: Annotated[int, Path(ge=1, le=10**6)], conn: ReadConn) -> Response:
+    if n > service.sitemap_pages(conn):
+        raise NotFound(f"There is no sitemap page {n}")
+    low = (n - 1) * service.SITEMAP_URLS + 1
+    rows = list(queries.sitemap_rows(conn, low, low + service.SITEMAP_URLS))
+    body = service.sitemap_urls(public_base(request), iter(rows))
+    return StreamingResponse(body, media_type=XML, headers={"Cache-Control": HOUR})
+
+
+@pages_router.get("/badge/{cc}/{ico}.svg", response_class=Response, summary="Company badge",
+                  responses={200: {"content": {"image/svg+xml": {}}}},
+                  description="The register-status badge of a company by country and identifier. Cached 1 h.")
+def root_badge(request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn) -> Response:
+    row = companies_svc.resolve_ico(conn, ico, _cc(cc))
+    return _cached(request, service.status_badge(row).encode(), SVG, HOUR)
+
+
+@pages_router.get("/badge-generator", response_class=HTMLResponse, summary="Badge generator",
+                  description="Pick a company; get the badges and the HTML and Markdown to embed them.")
+def badge_generator(request: Request, conn: ReadConn,
+                    cc: Annotated[str | None, Query(max_length=8)] = None,
+                    ico: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    company, badges, error, page_url = None, [], None, None
+    if ico:
+        try:
+            company = companies_svc.resolve_ico(conn, ico, _cc(cc) if cc else None)
+        except (NotFound, ValidationFailed) as exc:
+            error = exc.message
+    if company is not None:
+        q = f"?country={company['country'].lower()}"
+        page_url = f"/firma/{company['country'].lower()}/{company['national_id']}"
+        badges = [{"label": label, "url": f"/api/v1/public/check/{company['national_id']}/{kind}.svg{q}"}
+                  for kind, label in BADGES.items()]
+    return html.page("badge_generator.html", title="Badge generator", cc=cc, ico=ico, company=company,
+                     badges=badges, error=error, page=page_url, base=public_base(request),
+                     status_code=404 if error and company is None else 200)
+
+
+def _not_available(what: str) -> None:
+    raise NotImplementedYet(f"{what} needs data this service does not hold yet (docs/pages.md)")
+
+
+@pages_router.get("/maps/{name}.geojson", summary="Region map (GeoJSON)", response_class=Response,
+                  description="NUTS regions with company counts: 501 until NUTS geometry is imported.")
+def map_geojson(name: Annotated[str, Path(max_length=40)]) -> Response:
+    _not_available("A NUTS region map (geometry from GISCO)")
+    raise AssertionError
+
+
+@pages_router.get("/heatmap", summary="Company heat map", response_class=Response,
+                  description="501 until NUTS geometry is imported (see `/maps/{name}.geojson`).")
+def heatmap() -> Response:
+    _not_available("The heat map (NUTS geometry)")
+    raise AssertionError
+
+
+@pages_router.get("/firmy-kraj", summary="Companies by region", response_class=Response,
+                  description="501: region names and geometry are not imported yet.")
+def by_region() -> Response:
+    _not_available("Companies by region (region names and NUTS geometry)")
+    raise AssertionError
+
+
+@pages_router.get("/technologie", summary="Technologies (sk)", response_class=Response,
+                  description="501: no technology-usage data is collected.")
+def technologie() -> Response:
+    _not_available("Technology usage of companies")
+    raise AssertionError
+
+
+@pages_router.get("/technologies", summary="Technologies", response_class=Response,
+                  description="501: no technology-usage data is collected.")
+def technologies() -> Response:
+    _not_available("Technology usage of companies")
+    raise AssertionError
+
+
+CSP_MAX_BYTES = 16_384
+CSP_KEEP = 1000
+
+
+@pages_router.post("/csp-report", status_code=204, response_class=Response, summary="CSP violation report",
+                   description="Browsers post Content-Security-Policy violation reports here (`report-uri`; "
+                   "`application/csp-report` or `application/reports+json`). At most 16 KB a report; the "
+                   "newest 1,000 are kept; the shared per-IP limit applies.")
+async def csp_report(request: Request) -> Response:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > CSP_MAX_BYTES:
+            raise ValidationFailed("A CSP report is at most 16 KB")
+    try:
+        data = orjson.loads(body) if body else None
+    except orjson.JSONDecodeError as exc:
+        raise ValidationFailed("A CSP report is JSON") from exc
+    report = data[0].get("body") if isinstance(data, list) and data and isinstance(data[0], dict) else (
+        data.get("csp-report") if isinstance(data, dict) else None)
+    if not isinstance(report, dict):
+        raise ValidationFailed("Expected a `csp-report` object or a Reporting API list")
+
+    def text(*names: str) -> str | None:
+        value = next((report[n] for n in names if isinstance(report.get(n), str)), None)
+        return value[:2000] if value else None
+
+    row = {"received_at": datetime.now(UTC), "document_uri": text("document-uri", "documentURL"),
+           "violated_directive": text("violated-directive", "effectiveDirective"),
+           "blocked_uri": text("blocked-uri", "blockedURL"), "body": data, "size": len(body)}
+
+    def store() -> None:
+        with request.app.state.engine.begin() as conn:
+            queries.store_csp_report(conn, row, CSP_KEEP)
+
+    from starlette.concurrency import run_in_threadpool
+
+    await run_in_threadpool(store)
+    return Response(status_code=204)
+
+
+@pages_router.get("/dashboard", response_class=HTMLResponse, summary="Key dashboard",
+                  description="The usage of the key given as `api_key` (or a Bearer header). The key is never "
+                  "written into the page.")
+def dashboard(request: Request, caller: ApiKey) -> HTMLResponse:
+    settings: Settings = request.app.state.settings
+    key, quota = caller.key, caller.quota
+    plan = settings.plan(key.plan)
+    usage = None if quota is None else {
+        "period": "pass" if plan.budget else "month", "used": min(quota.used, quota.limit), "limit": quota.limit,
+        "remaining": quota.remaining, "resets_at": datetime.fromtimestamp(quota.reset_at, UTC).date()}
+    me = {"name": key.name, "plan_title": plan.title, "prefix": key.prefix, "rate": plan.rate_per_minute,
+          "window": settings.rate_window_seconds, "usage": usage, "created_at": key.created_at.date(),
+          "expires_at": key.expires_at.date() if key.expires_at else None}
+    return html.page("dashboard.html", title="Dashboard", me=me, cache="private, no-store")
+
+
+# -- widget ------------------------------------------------------------------------------------------------
+
+@widget_router.post("/widget-token", response_model=Envelope[WidgetToken], status_code=201,
+                    summary="Create a widget token",
+                    description="A signed token for the embeddable widget, bound to this key and to the origins "
+                    "given (`scheme://host[:port]`), valid `ttl_seconds` (default one day, at most seven). "
+                    "Nothing is stored; the token is checked by its signature.")
+def widget_token(request: Request, caller: ApiKey, body: Annotated[WidgetTokenRequest, Body()]) -> Response:
+    settings: Settings = request.app.state.settings
+    origins = sorted({widget.normalise_origin(o) for o in body.origins})
+    token = widget.issue(settings.secret_key, caller.key.id, origins, body.ttl_seconds)
+    expires = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=body.ttl_seconds)
+    return ok(request, {"token": token, "origins": origins, "expires_at": expires}, status_code=201,
+              headers={"Cache-Control": "no-store"})
+
+
+@widget_router.get("/widget.js", response_class=Response, summary="Widget script", dependencies=[PublicLimit],
+                   responses={200: {"content": {"text/javascript": {}}}},
+                   description="The embeddable widget: no dependencies, no cookies, renders into a Shadow DOM. "
+                   "Mount with `<div data-regintel-widget data-country=\"sk\" data-ico=\"…\" data-token=\"…\">`. "
+                   "Cached 1 h.")
+def widget_js(request: Request) -> Response:
+    script = html.ENV.loader.get_source(html.ENV, "widget.js")[0]  # type: ignore[union-attr]
+    body = script.replace("__BASE__", orjson.dumps(public_base(request)).decode()).encode()
+    return _cached(request, body, "text/javascript; charset=utf-8", HOUR)
+
+
+@widget_router.get("/widget/data/{type}/{country}/{ico}.json", response_model=Envelope[WidgetData],
+                   dependencies=[PublicLimit], summary="Widget data",
+                   description="What the widget shows (`type`: `check` or `badges`), for a browser on an origin "
+                   "the token was issued for: 401 for a bad or expired token, 403 for another origin or none.")
+def widget_data(request: Request, type: Annotated[Literal["check", "badges"], Path()],  # noqa: A002
+                country: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn,
+                token: Annotated[str, Query(min_length=1, max_length=2000)]) -> Response:
+    settings: Settings = request.app.state.settings
+    origin = request.headers.get("origin")
+    widget.verify(settings.secret_key, token, origin)
+    row = companies_svc.resolve_ico(conn, ico, _cc(country))
+    data = service.check(conn, row)
+    _counter(request).add(row["id"])
+    out = {"type": type, "country": row["country"], "national_id": row["national_id"], "name": row["name"],
+           "status": row["status"], "insolvency": data["insolvency"]["state"], "credit_grade": data["credit_grade"],
+           "nis2": data["nis2"]["badge"], "sanctions_hits": data["sanctions"]["hits"],
+           "url": f"/firma/{row['country'].lower()}/{row['national_id']}"}
+    return ok(request, out, headers={"Cache-Control": "private, max-age=300", "Vary": "Origin",
+                                     "Access-Control-Allow-Origin": widget.normalise_origin(origin or "")})

@@ -1,0 +1,291 @@
+"""Use cases of the public face: check data, badges, view counts, rankings, comparisons, coverage, sitemaps.
+
+Values of other areas come only through their service functions (credit grade, NIS2 scope, screening hits);
+where an area has no value for a company, the answer says so (`None`, "not rated", "not assessed")."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Connection, Engine
+
+from regintel.areas.nis2 import service as nis2_svc
+from regintel.areas.scores import service as scores_svc
+from regintel.areas.screening import service as screening_svc
+from regintel.db.company_filters import Conditions
+from regintel.db.schema import companies
+from regintel.errors import NotFound, NotImplementedYet, ValidationFailed
+from regintel.render import svg
+from regintel.services import stats as stats_svc
+
+from . import queries
+
+log = logging.getLogger(__name__)
+SITEMAP_URLS = 50_000  # sitemaps.org: at most 50,000 URLs per file
+GRADE_COLOURS = {"A+": "green", "A": "green", "B": "lime", "C": "yellow", "D": "orange", "E": "red", "F": "red"}
+NIS2_LABELS = {"essential": ("ESSENTIAL", "red"), "important": ("IMPORTANT", "orange"),
+               "out-of-scope": ("OUT OF SCOPE", "green")}
+RANKINGS = {
+    "largest": "Largest companies by revenue of their latest financial statement (one currency at a time)",
+    "shell-addresses": "Addresses where the most companies are registered",
+    "most-viewed": "Companies whose public check page was viewed most",
+    "public-contracts": "Companies with the most public contract value (not available yet: 501)",
+}
+
+
+# -- view counter ------------------------------------------------------------------------------------------
+
+class ViewCounter:
+    """Views counted in memory and added to `page_views` in one upsert per batch: every `batch` views, and
+    by a timer `max_age` seconds after the first pending view. A request never writes: the flush runs in a
+    thread of its own (several processes add up, the upsert adds rather than overwrites)."""
+
+    def __init__(self, engine: Engine, batch: int = 200, max_age: float = 10.0):
+        self.engine, self.batch, self.max_age = engine, batch, max_age
+        self._pending: dict[int, int] = {}
+        self._total = 0
+        self._timer: threading.Timer | None = None
+        self._lock = threading.Lock()
+
+    def add(self, company_id: int) -> None:
+        with self._lock:
+            self._pending[company_id] = self._pending.get(company_id, 0) + 1
+            self._total += 1
+            due = self._total >= self.batch
+            if not due and self._timer is None:
+                self._timer = threading.Timer(self.max_age, self._flush_quietly)
+                self._timer.daemon = True
+                self._timer.start()
+        if due:
+            threading.Thread(target=self._flush_quietly, daemon=True, name="page-views-flush").start()
+
+    def _flush_quietly(self) -> None:
+        try:
+            self.flush()
+        except Exception:  # logged; the views stay pending and the next flush retries them
+            log.exception("page views: flush failed")
+
+    def pending(self, company_id: int) -> int:
+        with self._lock:
+            return self._pending.get(company_id, 0)
+
+    def flush(self) -> int:
+        with self._lock:
+            batch, self._pending, self._total = self._pending, {}, 0
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        if not batch:
+            return 0
+        try:
+            with self.engine.begin() as conn:
+                queries.add_views(conn, batch, datetime.now(UTC))
+        except Exception:
+            with self._lock:  # put them back: a view is counted late rather than lost
+                for cid, n in batch.items():
+                    self._pending[cid] = self._pending.get(cid, 0) + n
+                    self._total += n
+            raise
+        return sum(batch.values())
+
+
+def view_stats(conn: Connection, row: Mapping[str, Any], counter: ViewCounter) -> dict[str, Any]:
+    stored = queries.views_of(conn, row["id"])
+    pending = counter.pending(row["id"])
+    return {"country": row["country"], "national_id": row["national_id"],
+            "views": int(stored["views"] if stored else 0) + pending, "pending": pending,
+            "last_viewed_at": stored["last_viewed_at"] if stored else None}
+
+
+# -- check data and badges ---------------------------------------------------------------------------------
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, Decimal | int | float) else None
+
+
+def insolvency_state(row: Mapping[str, Any]) -> str:
+    if row["in_bankruptcy"]:
+        return "bankruptcy"
+    if row["in_restructuring"]:
+        return "restructuring"
+    if row["in_liquidation"]:
+        return "liquidation"
+    return "none"
+
+
+def nis2_label(scope: Mapping[str, Any]) -> tuple[str, str]:
+    category = scope.get("category")
+    if scope.get("certainty") == "certain" and category in NIS2_LABELS:
+        return NIS2_LABELS[category]
+    if scope.get("in_scope") is True:
+        return NIS2_LABELS.get(category, ("IN SCOPE", "orange")) if category != "out-of-scope" else ("IN SCOPE",
+                                                                                                     "orange")
+    if scope.get("in_scope") is False:
+        return NIS2_LABELS["out-of-scope"]
+    return "NOT DETERMINED", "grey"
+
+
+def check(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
+    """The public compliance check of one company (spec 4.7), from the register row and the other areas."""
+    grade = scores_svc.credit_grade(conn, row)
+    scope = nis2_svc.scope(conn, row)
+    hits = screening_svc.company_hit_summary(conn, row["id"])
+    fin = queries.latest_financials_of(conn, row["id"])
+    label, _ = nis2_label(scope)
+    return {
+        "country": row["country"], "national_id": row["national_id"], "name": row["name"],
+        "legal_form": row["legal_form_name"], "status": row["status"],
+        "founded_on": row["founded_on"], "dissolved_on": row["dissolved_on"],
+        "address": row["address_text"], "city": row["city"], "postal_code": row["postal_code"],
+        "nace_primary": row["nace_primary"], "vat_id": row["vat_id"], "lei": row["lei"],
+        "insolvency": {"state": insolvency_state(row), "in_bankruptcy": bool(row["in_bankruptcy"]),
+                       "in_restructuring": bool(row["in_restructuring"]),
+                       "in_liquidation": bool(row["in_liquidation"])},
+        "credit_grade": grade,
+        "nis2": {"badge": label, "category": scope.get("category"), "certainty": scope.get("certainty"),
+                 "in_scope": scope.get("in_scope")},
+        "sanctions": {"hits": hits["hits"], "confirmed": hits["confirmed"], "sanctioned": hits["sanctioned"],
+                      "debarred": hits["debarred"]},
+        "security": {"assessed": False, "note": "No security posture assessment exists in this service yet"},
+        "financials": None if fin is None else {
+            "year": fin["year"], "currency": fin["currency"], "revenue": _num(fin["revenue"]),
+            "profit": _num(fin["profit"]), "employees": fin["employees"]},
+        "source": row["source"], "updated_at": row["updated_at"],
+    }
+
+
+def status_badge(row: Mapping[str, Any]) -> str:
+    state = insolvency_state(row)
+    if state != "none":
+        return svg.badge("status", state, "red")
+    return svg.badge("status", row["status"], "green" if row["status"] == "active" else "grey")
+
+
+def credit_badge(conn: Connection, row: Mapping[str, Any]) -> str:
+    grade = scores_svc.credit_grade(conn, row)
+    return svg.badge("credit", grade, GRADE_COLOURS.get(grade, "grey")) if grade else svg.badge(
+        "credit", "not rated", "grey")
+
+
+def nis2_badge(conn: Connection, row: Mapping[str, Any]) -> str:
+    return svg.badge("NIS2", *nis2_label(nis2_svc.scope(conn, row)))
+
+
+def security_badge(_row: Mapping[str, Any]) -> str:
+    return svg.badge("security", "not assessed", "grey")
+
+
+def og_svg(conn: Connection, row: Mapping[str, Any]) -> str:
+    data = check(conn, row)
+    state = data["insolvency"]["state"]
+    status = (state, "red") if state != "none" else (row["status"], "green" if row["status"] == "active" else "grey")
+    grade = data["credit_grade"]
+    hits = data["sanctions"]
+    facts = [("Status", *status), ("Credit grade", grade or "not rated", GRADE_COLOURS.get(grade or "", "grey")),
+             ("NIS2", *nis2_label(data["nis2"] | {"category": data["nis2"]["category"]})),
+             ("Sanctions", "no hits" if not hits["hits"] else f"{hits['hits']} to review",
+              "green" if not hits["hits"] else "orange")]
+    subtitle = " · ".join(x for x in (row["country"], f"ID {row['national_id']}", row["city"],
+                                      row["legal_form_name"]) if x)
+    return svg.og_image(row["name"], subtitle, facts, f"Public register data · source {row['source']}")
+
+
+# -- rankings, most viewed, compare --------------------------------------------------------------------------
+
+def _company(r: Mapping[str, Any]) -> dict[str, Any]:
+    return {"country": r["country"], "national_id": r["national_id"], "name": r["name"], "status": r["status"],
+            "city": r["city"], "url": f"/firma/{r['country'].lower()}/{r['national_id']}"}
+
+
+def most_viewed(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
+    return [_company(r) | {"rank": i, "views": int(r["views"]), "last_viewed_at": r["last_viewed_at"]}
+            for i, r in enumerate(queries.most_viewed(conn, country, limit), 1)]
+
+
+def largest(conn: Connection, country: str | None, currency: str, limit: int) -> list[dict[str, Any]]:
+    return [_company(r) | {"rank": i, "year": r["year"], "currency": r["currency"], "revenue": _num(r["revenue"]),
+                           "employees": r["employees"]}
+            for i, r in enumerate(queries.largest(conn, country, currency, limit), 1)]
+
+
+def shell_addresses(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
+    cond = Conditions([companies.c.country == country] if country else [], False)
+    items = stats_svc.shell_addresses(conn, cond, 2, limit, public=True)
+    return [{"rank": i, "address": a["address"], "city": a["city"], "postal_code": a["postalCode"],
+             "country": a["country"], "companies": a["companies"],
+             "sample": [s.get("name") for s in a["sample"]]} for i, a in enumerate(items, 1)]
+
+
+def ranking(conn: Connection, key: str, country: str | None, currency: str, limit: int) -> list[dict[str, Any]]:
+    if key == "largest":
+        return largest(conn, country, currency, limit)
+    if key == "shell-addresses":
+        return shell_addresses(conn, country, limit)
+    if key == "most-viewed":
+        return most_viewed(conn, country, limit)
+    if key == "public-contracts":
+        raise NotImplementedYet("The public-contracts ranking needs a per-company contract total, which the "
+                                "public_money area does not expose yet")
+    raise NotFound(f"Unknown ranking {key!r}", details={"rankings": sorted(RANKINGS)})
+
+
+def compare(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    if not 2 <= len(rows) <= 5:
+        raise ValidationFailed("Compare two to five companies", details={"companies": len(rows)})
+    if len({r["id"] for r in rows}) != len(rows):
+        raise ValidationFailed("A company is listed twice")
+    return [check(conn, r) for r in rows]
+
+
+# -- coverage, sitemaps --------------------------------------------------------------------------------------
+
+_coverage_cache: dict[str, Any] = {}
+
+
+def coverage(conn: Connection, ttl: float = 60.0) -> dict[str, Any]:
+    """Countries and sources with counts (the statistics service), cached in the process for a minute."""
+    hit = _coverage_cache.get("v")
+    if hit is not None and time.monotonic() - hit[0] < ttl:
+        return hit[1]  # type: ignore[no-any-return]
+    stats = stats_svc.public_stats(conn)
+    out = {"entities": stats["entities"], "active": stats["active"], "countries": stats["countries"],
+           "sources": stats["sources"], "last_update": stats["lastUpdate"]}
+    _coverage_cache["v"] = (time.monotonic(), out)
+    return out
+
+
+def sitemap_pages(conn: Connection) -> int:
+    """Pages of company URLs, by id range of 50,000 (a page may hold fewer where ids have gaps)."""
+    return max(1, -(-queries.max_company_id(conn) // SITEMAP_URLS))
+
+
+def _lastmod(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    return str(value)[:10]
+
+
+def sitemap_index(base: str, pages: int) -> Iterator[str]:
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    yield f"<sitemap><loc>{svg.esc(base)}/sitemap-firma-hot.xml</loc></sitemap>\n"
+    for n in range(1, pages + 1):
+        yield f"<sitemap><loc>{svg.esc(base)}/sitemap-firma-{n}.xml</loc></sitemap>\n"
+    yield "</sitemapindex>\n"
+
+
+def sitemap_urls(base: str, rows: Iterator[Mapping[str, Any]]) -> Iterator[str]:
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    chunk: list[str] = []
+    for r in rows:
+        chunk.append(f"<url><loc>{svg.esc(base)}/firma/{r['country'].lower()}/{svg.esc(r['national_id'])}</loc>"
+                     f"<lastmod>{_lastmod(r['updated_at'])}</lastmod></url>\n")
+        if len(chunk) >= 1000:
+            yield "".join(chunk)
+            chunk = []
+    yield "".join(chunk) + "</urlset>\n"

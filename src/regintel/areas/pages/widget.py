@@ -1,0 +1,55 @@
+"""Widget tokens: signed with the server secret (itsdangerous), bound to a key and to the origins the
+widget may run on, expiring. Nothing is stored: a token is checked by its signature, its age and the
+`Origin` header of the browser's request."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from regintel.errors import Forbidden, Unauthorized, ValidationFailed
+
+SALT = "regintel.widget-token.v1"
+TYPES = ("check", "badges")
+MAX_TTL = 7 * 86400  # a token lives at most a week (default: one day)
+
+
+def normalise_origin(value: str) -> str:
+    """`scheme://host[:port]`, lower-case, as browsers send it in `Origin`; anything else is refused."""
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+            or parts.query or parts.fragment or parts.username or parts.password:
+        raise ValidationFailed("An origin is `scheme://host[:port]` with scheme http or https",
+                               details={"origin": value})
+    port = f":{parts.port}" if parts.port and parts.port != {"http": 80, "https": 443}[parts.scheme] else ""
+    return f"{parts.scheme}://{parts.hostname.lower()}{port}"
+
+
+def _serializer(secret: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret, salt=SALT)
+
+
+def issue(secret: str, key_id: int, origins: list[str], ttl: int) -> str:
+    return _serializer(secret).dumps({"k": key_id, "o": origins, "t": ttl})
+
+
+def verify(secret: str, token: str, origin: str | None) -> dict[str, Any]:
+    """The token's claims when it is genuine, younger than its lifetime and issued for `origin`."""
+    try:
+        claims = _serializer(secret).loads(token, max_age=MAX_TTL)
+        _serializer(secret).loads(token, max_age=int(claims["t"]))
+    except SignatureExpired as exc:
+        raise Unauthorized("The widget token has expired: ask your server for a new one") from exc
+    except BadSignature as exc:
+        raise Unauthorized("Invalid widget token") from exc
+    if not origin:
+        raise Forbidden("The widget's data is served to browsers only: the request has no Origin header")
+    try:
+        normal = normalise_origin(origin)
+    except ValidationFailed as exc:
+        raise Forbidden("This origin may not use the widget token") from exc
+    if normal not in claims["o"]:
+        raise Forbidden("This origin may not use the widget token", details={"origin": normal})
+    return claims  # type: ignore[no-any-return]

@@ -86,6 +86,10 @@ class Settings(BaseSettings):
                                       "`X-Forwarded-For` (only behind a trusted proxy).")
     allowed_purposes: list[str] = Field(default_factory=lambda: list(DEFAULT_PURPOSES),
                                         description="Declared purposes that unlock natural-person fields.")
+    llm_base_url: str | None = Field(default=None, description="OpenAI-compatible chat API (e.g. "
+                                     "`http://127.0.0.1:11434/v1`) that rewrites due-diligence reports into prose; "
+                                     "unset: the rule-based narrative is served as it is.")
+    llm_model: str | None = Field(default=None, description="Model name sent to `llm_base_url`.")
     allow_private_webhooks: bool = Field(default=False, description="Allow webhook URLs that resolve to "
                                          "private, loopback or link-local addresses (tests, intranets).")
     search_backend: Literal["auto", "tantivy", "sqlite_fts", "pg_trgm"] = Field(

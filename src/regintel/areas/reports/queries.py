@@ -1,0 +1,54 @@
+"""The reports area's SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from regintel.areas.reports.tables import reports
+from regintel.db.schema import companies
+
+META = [c for c in reports.c if c.name != "content"]
+
+
+def create(conn: Connection, values: Mapping[str, Any]) -> int:
+    return int(conn.execute(reports.insert().values(**values).returning(reports.c.id)).scalar_one())
+
+
+def set_job(conn: Connection, report_id: int, job_id: int) -> None:
+    conn.execute(update(reports).where(reports.c.id == report_id).values(job_id=job_id))
+
+
+def of_key(conn: Connection, report_id: int, key_id: int) -> Mapping[str, Any] | None:
+    """The report with its company's identity, when it is this key's."""
+    stmt = (select(*META, companies.c.country, companies.c.national_id, companies.c.name)
+            .join(companies, companies.c.id == reports.c.company_id)
+            .where(reports.c.id == report_id, reports.c.key_id == key_id))
+    row = conn.execute(stmt).first()
+    return None if row is None else row._mapping
+
+
+def get(conn: Connection, report_id: int) -> Mapping[str, Any] | None:
+    stmt = (select(*META, companies.c.country, companies.c.national_id)
+            .join(companies, companies.c.id == reports.c.company_id).where(reports.c.id == report_id))
+    row = conn.execute(stmt).first()
+    return None if row is None else row._mapping
+
+
+def content(conn: Connection, report_id: int) -> bytes | None:
+    return conn.execute(select(reports.c.content).where(reports.c.id == report_id)).scalar_one_or_none()
+
+
+def mark(conn: Connection, report_id: int, **values: Any) -> None:
+    conn.execute(update(reports).where(reports.c.id == report_id).values(**values))
+
+
+def finish(conn: Connection, report_id: int, now: datetime, content: bytes, media_type: str,
+           narrative: Any) -> None:
+    conn.execute(update(reports).where(reports.c.id == report_id).values(
+        status="done", finished_at=now, content=content, media_type=media_type, size_bytes=len(content),
+        narrative=narrative, error=None))

@@ -240,7 +240,8 @@ def write(facts: Facts, sections: int | None = None) -> dict[str, Any]:
     """The report: sections in order (the first `sections` of them, or all), each finding numbered, and
     a conclusion over the sections written."""
     names = list(RULES)[:sections] if sections else list(RULES)
-    out, n = [], 0
+    out: list[dict[str, Any]] = []
+    n = 0
     for name in names:
         items = RULES[name](facts)
         for item in items:

@@ -62,6 +62,13 @@ def _counter(request: Request) -> service.ViewCounter:
     return counter  # type: ignore[no-any-return]
 
 
+def _cache(request: Request) -> dict[str, Any]:
+    state = request.app.state
+    if not hasattr(state, "pages_cache"):
+        state.pages_cache = {}
+    return state.pages_cache  # type: ignore[no-any-return]
+
+
 def _cached(request: Request, body: bytes, media_type: str, cache: str) -> Response:
     """A body with a strong ETag; 304 when the client already holds it."""
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
@@ -269,7 +276,7 @@ def _cc(cc: str) -> str:
                   description="What regintel is, live counts, links to the documentation and how to get a key.")
 def landing(request: Request, conn: ReadConn) -> HTMLResponse:
     return html.page("landing.html", title="Open European company register intelligence",
-                     coverage=service.coverage(conn), canonical=public_base(request) + "/")
+                     coverage=service.coverage(conn, _cache(request)), canonical=public_base(request) + "/")
 
 
 @pages_router.get("/firma/{cc}/{ico}", response_class=HTMLResponse, summary="Company page",
@@ -367,13 +374,13 @@ def _ranking_page(conn: Connection, key: str, country: str | None, currency: str
 @pages_router.get("/coverage.json", response_model=Envelope[Coverage], summary="Coverage",
                   description="Which countries and sources are loaded, with entity counts. Cached 30 min.")
 def coverage_json(request: Request, conn: ReadConn) -> Response:
-    return ok(request, service.coverage(conn), headers={"Cache-Control": html.PAGE_CACHE})
+    return ok(request, service.coverage(conn, _cache(request)), headers={"Cache-Control": html.PAGE_CACHE})
 
 
 @pages_router.get("/coverage", response_class=HTMLResponse, summary="Coverage (page)",
                   description="Countries and sources with counts, as a page.")
-def coverage_page(conn: ReadConn) -> HTMLResponse:
-    cov = service.coverage(conn)
+def coverage_page(request: Request, conn: ReadConn) -> HTMLResponse:
+    cov = service.coverage(conn, _cache(request))
     rows = [dict(c) | {"url": f"/firmy/{c['country'].lower()}"} for c in cov["countries"]]
     return html.page("table.html", title="Coverage", heading="Coverage",
                      intro=f"{html.money(cov['entities'])} legal entities from {len(cov['sources'])} sources.",

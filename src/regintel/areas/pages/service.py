@@ -245,18 +245,15 @@ def compare(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> list[dict[st
 
 # -- coverage, sitemaps --------------------------------------------------------------------------------------
 
-_coverage_cache: dict[str, Any] = {}
-
-
-def coverage(conn: Connection, ttl: float = 60.0) -> dict[str, Any]:
-    """Countries and sources with counts (the statistics service), cached in the process for a minute."""
-    hit = _coverage_cache.get("v")
+def coverage(conn: Connection, cache: dict[str, Any], ttl: float = 60.0) -> dict[str, Any]:
+    """Countries and sources with counts (the statistics service), kept in `cache` (the app's) for a minute."""
+    hit = cache.get("coverage")
     if hit is not None and time.monotonic() - hit[0] < ttl:
         return hit[1]  # type: ignore[no-any-return]
     stats = stats_svc.public_stats(conn)
     out = {"entities": stats["entities"], "active": stats["active"], "countries": stats["countries"],
            "sources": stats["sources"], "last_update": stats["lastUpdate"]}
-    _coverage_cache["v"] = (time.monotonic(), out)
+    cache["coverage"] = (time.monotonic(), out)
     return out
 
 

@@ -111,7 +111,8 @@ def test_by_lei(client, auth, companies):
     assert data["name"] == "SLOVNAFT, a.s." and data["legalForm"] == "Akciová spoločnosť"
     assert data["registrationStatus"] == "ISSUED" and data["nextRenewal"].startswith("2027-01-01")
     assert data["gleifUrl"] == f"https://search.gleif.org/#/record/{LEI}"
-    assert (data["taxReliability"], data["creditGrade"], data["nis2InScope"]) == ("unknown", None, None)
+    # in liquidation: the credit model caps the grade at F; SK has no VAT payer register, no list is imported
+    assert (data["taxReliability"], data["creditGrade"], data["nis2InScope"]) == ("unknown", "F", None)
     assert data["flags"] == {"isSanctioned": None, "hasTaxDebt": None}
     assert data["inLiquidation"] is True and data["company"]["nationalId"] == "31322832"
     orphan = assert_envelope(client.get(f"/api/v1/companies/by-lei?lei={LEI_ORPHAN}", headers=auth))

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db import lookup as db
 from regintel.domain.identifiers import parse_country, parse_identifier, parse_lei, parse_national_id
@@ -56,24 +56,27 @@ def by_lei(conn: Connection, lei: str) -> dict[str, Any]:
         row = db.company_by_lei(conn, code)
         if row is None:
             raise NotFound(f"No entity with LEI {code}")
-    return lei_record(code, row)
+    return lei_record(code, row, conn)
 
 
-def lei_record(code: str, row: Mapping[str, Any]) -> dict[str, Any]:
+def lei_record(code: str, row: Mapping[str, Any], conn: Connection | None = None) -> dict[str, Any]:
     has_company = row.get("id") is not None
     company = summary(row) if has_company else None
+    # The compliance fields come from the compliance area (docs/compliance.md, "LEI record"); without a
+    # local company (or a connection) nothing can be computed and they say "unknown" (null).
+    fields: dict[str, Any] = {"taxReliability": "unknown", "creditGrade": None, "nis2InScope": None,
+                              "flags": {"isSanctioned": None, "hasTaxDebt": None}}
+    if has_company and conn is not None:
+        from regintel.areas.compliance.service import lei_fields
+
+        fields = lei_fields(conn, row)
     return {
         "lei": code,
         "ico": row["national_id"], "country": row["country"] or row.get("lr_country"),
         "name": row["name"] or row.get("lr_legal_name"),
         "legalName": row.get("lr_legal_name"),
         "legalForm": row["legal_form_name"] or row.get("lr_legal_form_name") or row.get("lr_legal_form"),
-        # No tax-reliability register, credit score, NIS2 scoping, sanctions list or tax-debtor list is
-        # imported yet: these say "unknown" (null) rather than a reassuring default.
-        "taxReliability": "unknown",
-        "creditGrade": None,
-        "nis2InScope": None,
-        "flags": {"isSanctioned": None, "hasTaxDebt": None},
+        **fields,
         "gleifUrl": GLEIF_RECORD.format(lei=code),
         "registrationStatus": row.get("lr_registration_status"),
         "entityStatus": row.get("lr_entity_status"),
@@ -148,7 +151,7 @@ def bulk(conn: Connection, items: list[Any], default_country: str | None) -> lis
     return [_bulk_answer(_check_unmatched(p, by_key), by_key) for p in parsed]
 
 
-def _bulk_answer(item: BulkItem, by_key: Mapping[tuple[str, str], Mapping[str, Any]]) -> dict[str, Any]:
+def _bulk_answer(item: BulkItem, by_key: Mapping[tuple[str, str], RowMapping]) -> dict[str, Any]:
     head = {"index": item.index, "input": item.input}
     if item.error is not None:
         return head | {"status": "invalid", "reason": item.error}

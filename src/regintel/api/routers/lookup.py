@@ -103,7 +103,10 @@ async def by_identifier(request: Request, _key: ApiKey,
 
 
 class LeiFlags(BaseModel):
-    isSanctioned: bool | None = Field(description="null: no sanctions list is imported yet")
+    isSanctioned: bool | None = Field(description="true when an identifier confirms a hit on an imported "
+                                      "sanctions or debarment list (name-only candidates are not findings: see "
+                                      "`/companies/{ico}/compliance`); null when no list is imported or no "
+                                      "local company is linked")
     hasTaxDebt: bool | None = Field(description="null: no tax-debtor list is imported yet")
 
 
@@ -113,9 +116,13 @@ class LeiRecordOut(BaseModel):
     ico: str | None = Field(description="Local national identifier; null when GLEIF's record links no local company")
     name: str
     legalForm: str | None
-    taxReliability: str = Field(description="`unknown` until a tax-reliability register is imported")
-    creditGrade: str | None = Field(description="null: no credit score is computed yet")
-    nis2InScope: bool | None = Field(description="null: NIS2 scoping is not determined yet")
+    taxReliability: str = Field(description="`reliable` or `unreliable` VAT payer (the imported Czech ADIS "
+                                "answers); `unknown` elsewhere, for a non-payer or without a local company")
+    creditGrade: str | None = Field(description="Today's credit grade A+…F (`/companies/{ico}/credit-score`); "
+                                    "null when the model withholds it (no statement) or no local company is "
+                                    "linked")
+    nis2InScope: bool | None = Field(description="NIS2 scope (`/companies/{ico}/nis2-scope`); null when the "
+                                     "data cannot decide it or no local company is linked")
     flags: LeiFlags
     gleifUrl: str
     registrationStatus: str | None = Field(description="GLEIF registration status: ISSUED, LAPSED, RETIRED, …")
@@ -125,7 +132,7 @@ class LeiRecordOut(BaseModel):
             description="The LEI record of spec 2.4 for a 20-character ISO 17442 LEI (check digits verified): "
             "local national identifier, name, legal form, GLEIF registration status, the insolvency flags, the "
             "link to GLEIF's live record (`gleifUrl`) and the compliance fields. Fields without a data source "
-            "yet say so: `taxReliability` is `unknown`, `creditGrade`, `nis2InScope` and `flags.*` are null. "
+            "say so: `taxReliability` `unknown`, `creditGrade`, `nis2InScope` and `flags.*` null (docs/compliance.md). "
             "One or two indexed reads: the high-volume LEI path (spec 8) for more than 10k LEIs a day.")
 async def by_lei(request: Request, _key: ApiKey,
            lei: Annotated[str, Query(min_length=1, max_length=40, description="LEI, e.g. 097900BGCY0000006391")],
@@ -166,5 +173,7 @@ class BulkAnswer(BaseModel):
                  "identifiers": ["31322832", {"country": "cz", "id": "00177041"}], "country": None}}}}})
 def bulk(request: Request, conn: ReadConn, _key: ApiKey, body: BulkIn) -> Response:
     answers = svc.bulk(conn, body.identifiers, body.country)
-    counts = {s: sum(1 for a in answers if a["status"] == s) for s in ("found", "not_found", "invalid", "ambiguous")}
-    return ok(request, answers, total=len(answers), **counts)
+    found, not_found, invalid, ambiguous = (sum(1 for a in answers if a["status"] == s)
+                                            for s in ("found", "not_found", "invalid", "ambiguous"))
+    return ok(request, answers, total=len(answers), found=found, not_found=not_found, invalid=invalid,
+              ambiguous=ambiguous)

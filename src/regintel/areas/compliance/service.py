@@ -157,3 +157,18 @@ def due_diligence(conn: Connection, row: Row) -> dict[str, Any]:
             "asOf": s["asOf"], "overall": rules.overall(checks), "rulesVersion": rules.RULES_VERSION,
             "checks": [_check(c) for c in checks],
             "redFlags": [asdict(f) for f in sorted(flags, key=lambda f: f.severity != "critical")]}
+
+
+def lei_fields(conn: Connection, row: Row) -> dict[str, Any]:
+    """The compliance fields of the LEI record (spec 2.4, the high-volume LEI path), from the same
+    functions as the summary but only the cheap ones: the credit grade (two indexed reads), the sanctions
+    hit summary (one read, none when no list is imported), the VAT payer status (CZ and PL only) and the
+    NIS2 scope. `hasTaxDebt` stays null: no tax-debtor list is imported."""
+    tax = tax_reliability(conn, row)
+    sanctioned: bool | None = None
+    if screening.list_versions(conn):
+        sanctioned = screening.company_hit_summary(conn, int(row["id"]))["confirmed"] > 0
+    return {"taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
+            "creditGrade": scores.credit_grade(conn, row),
+            "nis2InScope": nis2.scope(conn, row)["in_scope"],
+            "flags": {"isSanctioned": sanctioned, "hasTaxDebt": None}}

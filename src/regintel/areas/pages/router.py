@@ -593,5 +593,5 @@ def widget_data(request: Request, type: Annotated[Literal["check", "badges"], Pa
            "status": row["status"], "insolvency": data["insolvency"]["state"], "credit_grade": data["credit_grade"],
            "nis2": data["nis2"]["badge"], "sanctions_hits": data["sanctions"]["hits"],
            "url": f"/firma/{row['country'].lower()}/{row['national_id']}"}
-    return ok(request, out, headers={"Cache-Control": "private, max-age=300", "Vary": "Origin",
+    return ok(request, out, headers={"Cache-Control": "private, max-age=300",
                                      "Access-Control-Allow-Origin": widget.normalise_origin(origin or "")})

@@ -117,7 +117,8 @@ def test_stored_report_edges(client, auth, companies):
     assert_error(client.post(url, headers=auth, json={"sections": ["identity"] * 10_000}), 422, "VALIDATION_ERROR")
     assert_error(client.post("/api/v1/companies/sk/31322832/report", headers=auth), 404, "NOT_FOUND")
     assert_error(client.post("/api/v1/companies/sk/ABC/report", headers=auth), 422, "VALIDATION_ERROR")
-    assert_error(client.post("/api/v1/companies/xx/35757442/report", headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(client.post("/api/v1/companies/1x/35757442/report", headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(client.post("/api/v1/companies/xx/35757442/report", headers=auth), 404, "NOT_FOUND")
     assert assert_envelope(client.post(url, headers=auth), 202)["status"] == "queued"  # no body: defaults
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
+from fpdf.fonts import FontFace
 
 from regintel.errors import NotImplementedYet
 
@@ -40,6 +41,23 @@ def _num(value: float | int | None, digits: int = 0) -> str:
     if value is None:
         return "–"
     return f"{value:,.{digits}f}".replace(",", "\u202f")
+
+
+def _value(value: Any) -> str:
+    """An evidence value as a reader expects it: 170 000, yes/no, dates as they are."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 1000:
+        return _num(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, int):
+        return _num(value)
+    return _text(value)
+
+
+def _evidence(items: Sequence[dict[str, Any]], limit: int = 3) -> str:
+    return "; ".join(f"{e['input'].replace('_', ' ')} {_value(e['value'])}" for e in items[:limit])
 
 
 def _text(value: Any) -> str:
@@ -126,54 +144,58 @@ class Document(FPDF):
     def note(self, text: str) -> None:
         self.set_font("DejaVu", "I", 8)
         self.set_text_color(*GREY)
-        self.multi_cell(0, 4.2, text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.multi_cell(0, 4.2, text, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         self.set_text_color(0, 0, 0)
         self.set_font("DejaVu", "", 9)
 
     def para(self, text: str) -> None:
         self.set_font("DejaVu", "", 9)
-        self.multi_cell(0, 4.8, text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.multi_cell(0, 4.8, text, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
-    def pairs(self, items: Sequence[tuple[str, str]], columns: int = 2) -> None:
-        """A label/value grid."""
-        col = self.width / columns
-        label_w = col * 0.38
-        rows = [items[i:i + columns] for i in range(0, len(items), columns)]
-        for row in rows:
+    def pairs(self, items: Sequence[tuple[str, str]]) -> None:
+        """A two-column label/value grid; a value too long for half the page gets a row of its own."""
+        col = self.width / 2
+        label_w = 26.0
+        height = 5.2
+        self.set_font("DejaVu", "", 9)
+        queue = list(items)
+        while queue:
+            row = [queue.pop(0)]
+            if self.get_string_width(row[0][1]) < col - label_w - 2 and queue \
+                    and self.get_string_width(queue[0][1]) < col - label_w - 2:
+                row.append(queue.pop(0))
             y = self.get_y()
-            height = 5.2
             for i, (label, value) in enumerate(row):
+                span = col if len(row) == 2 else self.width
                 self.set_xy(self.l_margin + i * col, y)
                 self.set_font("DejaVu", "", 8)
                 self.set_text_color(*GREY)
                 self.cell(label_w, height, label)
                 self.set_font("DejaVu", "", 9)
                 self.set_text_color(0, 0, 0)
-                self.cell(col - label_w, height, value[:60])
+                self.cell(span - label_w, height, value)
             self.set_xy(self.l_margin, y + height)
 
     def grid(self, head: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float],
-              align: Sequence[str] | None = None) -> None:
+             align: Sequence[str] | None = None) -> None:
+        """A table with a navy heading row and banded body rows."""
         total = sum(widths)
         widths = [w * self.width / total for w in widths]
         align = align or ["L"] * len(head)
-        with self.table_ctx(widths, align) as table:
-            header = table.row()
+        self.set_draw_color(*LINE)
+        self.set_font("DejaVu", "", 8.5)
+        with super().table(col_widths=tuple(widths), text_align=tuple(align), line_height=4.8, padding=(0.8, 1.2),
+                           width=self.width, first_row_as_headings=False, borders_layout="HORIZONTAL_LINES") as table:
+            header = table.row(style=FontFace(emphasis="BOLD", color=(255, 255, 255), fill_color=NAVY))
             for h in head:
                 header.cell(h)
-            for r in rows:
-                row = table.row()
+            for i, r in enumerate(rows):
+                row = table.row(style=FontFace(emphasis="", color=(0, 0, 0),
+                                               fill_color=LIGHT if i % 2 else (255, 255, 255)))
                 for v in r:
                     row.cell(v)
-        self.ln(1)
-
-    def table_ctx(self, widths: Sequence[float], align: Sequence[str]) -> Any:
-        from fpdf.fonts import FontFace
-
-        return super().table(col_widths=tuple(widths), text_align=tuple(align), line_height=5.0,
-                             headings_style=FontFace(emphasis="BOLD", color=(255, 255, 255), fill_color=NAVY),
-                             cell_fill_color=LIGHT, cell_fill_mode="ROWS", borders_layout="HORIZONTAL_LINES",
-                             width=self.width, first_row_as_headings=True)
+        self.set_font("DejaVu", "", 9)
+        self.ln(1.5)
 
     def bars(self, title: str, points: Sequence[tuple[str, float | None]], unit: str) -> None:
         """A small bar chart (e.g. revenue by year); negative values hang below the axis."""
@@ -187,7 +209,7 @@ class Document(FPDF):
             self.add_page()
         self.set_font("DejaVu", "B", 8.5)
         self.cell(0, 5, f"{title} ({unit})", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-        x0, y0 = self.l_margin, self.get_y() + 2
+        x0, y0 = self.l_margin, self.get_y() + 6
         zero = y0 + h * top / span
         self.set_draw_color(*LINE)
         self.line(x0, zero, x0 + w, zero)
@@ -204,7 +226,7 @@ class Document(FPDF):
                 self.cell(bw + 8, 3.5, _short(v), align="C")
             self.set_xy(bx - 4, y0 + h + 1.5)
             self.cell(bw + 8, 3.5, label, align="C")
-        self.set_xy(self.l_margin, y0 + h + 7)
+        self.set_xy(self.l_margin, y0 + h + 8)
 
 
 def _short(v: float) -> str:
@@ -216,8 +238,9 @@ def _short(v: float) -> str:
 
 def _identity_lines(c: dict[str, Any]) -> list[str]:
     form = c.get("legalForm") or {}
-    return [f"{c['country']} {c['nationalId']}", form.get("name") or form.get("code") or "",
-            (c.get("status") or "active").capitalize()]
+    parts = [f"{c['country']} {c['nationalId']}", form.get("name") or form.get("code"),
+             (c.get("status") or "active").capitalize()]
+    return [p for p in parts if p]
 
 
 def _badge(credit: dict[str, Any]) -> tuple[str, tuple[int, int, int]] | None:
@@ -289,7 +312,7 @@ def _credit(doc: Document, credit: dict[str, Any]) -> None:
         doc.para(f"Grade {credit['grade']}, score {credit['score']} of 100, confidence {credit['confidence']:.0%} "
                  f"(model {credit['model_version']}, as of {credit['as_of']}).")
     rows = [[f["code"].replace("_", " "), str(f["weight"]), "–" if f["points"] is None else f"{f['points']:g}",
-             "; ".join(f"{e['input']} {e['value']}" for e in f["evidence"][:3]) or
+             _evidence(f["evidence"]) or
              ("missing: " + ", ".join(f["missing_inputs"]) if f["missing_inputs"] else "")] for f in credit["factors"]]
     doc.grid(["Factor", "Weight", "Points", "Evidence"], rows, [22, 9, 9, 60], ["L", "R", "R", "L"])
     if credit.get("caps"):
@@ -302,7 +325,7 @@ def _risk(doc: Document, risk: dict[str, Any]) -> None:
     if risk["drivers"]:
         doc.grid(["Driver", "Points", "Evidence"],
                   [[d["description"], str(d["points"]),
-                    "; ".join(f"{e['input']} {e['value']} ({e['source'] or '–'})" for e in d["evidence"])]
+                    _evidence(d["evidence"]) + f" ({d['evidence'][0]['source']})" if d["evidence"] else "–"]
                    for d in risk["drivers"]], [45, 8, 47], ["L", "R", "L"])
     else:
         doc.note("No risk driver applies.")
@@ -402,6 +425,6 @@ def dd_report(facts: dict[str, Any], narrative: dict[str, Any]) -> bytes:
         doc.section(section["title"])
         doc.grid(["#", "Severity", "Finding", "Source"],
                   [[str(f["ref"]), f["severity"], f["statement"], _text(f["source"])] for f in section["findings"]],
-                  [4, 9, 65, 22], ["R", "L", "L", "L"])
+                  [4, 12, 62, 22], ["R", "L", "L", "L"])
     _sources(doc, facts["sources"])
     return bytes(doc.output())

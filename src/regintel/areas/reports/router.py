@@ -49,7 +49,7 @@ def report_pdf(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: 
                 description="Queue a PDF company report (the sections of `GET /companies/{ico}/report.pdf`, or the "
                 "chosen `sections`), rendered by `regintel worker` from the data as it is then. Answers 202 with "
                 "the report id, its status URL and a `Location`; only the key that asked sees it.")
-def create_report(request: Request, cc: Annotated[str, Path(min_length=2, max_length=2, description="Country")],
+def create_report(request: Request, cc: Annotated[str, Path(pattern="^[A-Za-z]{2}$", description="Country (ISO 3166-1 alpha-2)")],
                   national_id: Annotated[str, Path(max_length=40, description="National identifier")],
                   conn: DbWriteConn, caller: ApiKey, body: ReportIn | None = None) -> Response:
     body = body or ReportIn()

@@ -15,6 +15,9 @@ from regintel.areas.accounts.tables import (
     account_login_links,
     account_sessions,
     accounts,
+    oauth_clients,
+    oauth_codes,
+    oauth_tokens,
 )
 from regintel.db.schema import api_keys, companies, email_outbox, watches
 
@@ -83,15 +86,17 @@ def link_key(conn: Connection, key_id: int, account_id: int) -> None:
 
 def account_keys(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
     return list(conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
-                             .where(account_api_keys.c.account_id == account_id).order_by(api_keys.c.id))
+                             .where(account_api_keys.c.account_id == account_id,
+                                    api_keys.c.id.not_in(select(oauth_tokens.c.api_key_id)))
+                             .order_by(api_keys.c.id))
                 .mappings())
 
 
 def account_key(conn: Connection, account_id: int, key_id: int) -> Mapping[str, Any] | None:
     """The key when this account owns it: another account's key is not found (never forbidden)."""
     return conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
-                        .where(account_api_keys.c.account_id == account_id, api_keys.c.id == key_id)
-                        ).mappings().first()
+                        .where(account_api_keys.c.account_id == account_id, api_keys.c.id == key_id,
+                               api_keys.c.id.not_in(select(oauth_tokens.c.api_key_id)))).mappings().first()
 
 
 def update_key(conn: Connection, key_id: int, **values: Any) -> None:
@@ -141,3 +146,52 @@ def key_has_addendum(conn: Connection, key_id: int) -> bool:
                        .where(account_api_keys.c.api_key_id == key_id, account_fo_addenda.c.revoked_at.is_(None))
                        .limit(1)).first()
     return row is not None
+
+
+# --- OAuth 2.1 ---------------------------------------------------------------------------------------
+
+def insert_client(conn: Connection, client_id: str, account_id: int, name: str, redirect_uris: str,
+                  now: datetime) -> None:
+    conn.execute(oauth_clients.insert().values(client_id=client_id, account_id=account_id, name=name,
+                                               redirect_uris=redirect_uris, created_at=now))
+
+
+def get_client(conn: Connection, client_id: str) -> Mapping[str, Any] | None:
+    return conn.execute(select(oauth_clients).where(oauth_clients.c.client_id == client_id)).mappings().first()
+
+
+def account_clients(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(oauth_clients).where(oauth_clients.c.account_id == account_id)
+                             .order_by(oauth_clients.c.created_at)).mappings())
+
+
+def revoke_client(conn: Connection, client_id: str, now: datetime) -> None:
+    """The client and every live token it obtained end now."""
+    conn.execute(update(oauth_clients).where(oauth_clients.c.client_id == client_id,
+                                             oauth_clients.c.revoked_at.is_(None)).values(revoked_at=now))
+    tokens = select(oauth_tokens.c.api_key_id).where(oauth_tokens.c.client_id == client_id).scalar_subquery()
+    conn.execute(update(api_keys).where(api_keys.c.id.in_(tokens), api_keys.c.revoked_at.is_(None))
+                 .values(revoked_at=now))
+
+
+def insert_code(conn: Connection, **values: Any) -> None:
+    conn.execute(oauth_codes.insert().values(**values))
+
+
+def get_code(conn: Connection, code_hash: str) -> Mapping[str, Any] | None:
+    return conn.execute(select(oauth_codes).where(oauth_codes.c.code_hash == code_hash)).mappings().first()
+
+
+def use_code(conn: Connection, code_hash: str, now: datetime) -> bool:
+    return conn.execute(update(oauth_codes).where(oauth_codes.c.code_hash == code_hash,
+                                                  oauth_codes.c.used_at.is_(None)).values(used_at=now)).rowcount == 1
+
+
+def insert_token(conn: Connection, *, name: str, plan: str, key_hash: str, prefix: str, now: datetime,
+                 expires: datetime, client_id: str, account_id: int) -> int:
+    key_id = int(conn.execute(api_keys.insert().values(name=name, plan=plan, key_hash=key_hash, prefix=prefix,
+                                                       created_at=now, expires_at=expires)
+                              .returning(api_keys.c.id)).scalar_one())
+    conn.execute(oauth_tokens.insert().values(api_key_id=key_id, client_id=client_id, account_id=account_id))
+    conn.execute(account_api_keys.insert().values(api_key_id=key_id, account_id=account_id))
+    return key_id

@@ -3,15 +3,18 @@ magic link, CSRF-checked on every POST (docs/accounts.md)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
-from fastapi.responses import Response
+from authlib.oauth2.rfc6749.errors import InsecureTransportError
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy.engine import Connection
 
-from regintel.api.deps import AppSettings, DbConn, DbWriteConn, PublicLimit
+from regintel.api.deps import AppSettings, DbConn, DbWriteConn, PublicLimit, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.accounts import schemas, service, sessions
+from regintel.areas.accounts import oauth, schemas, service, sessions
 from regintel.errors import NotImplementedYet
 from regintel.services.watches import normalise_email
 
@@ -152,3 +155,125 @@ def unlink_identity(request: Request, provider: Annotated[str, Path(max_length=4
     sessions.current(conn, request, settings, write=True)
     raise NotImplementedYet(f"No external identity provider is configured, so no {provider!r} identity can be "
                             "linked or unlinked; sign-in is by e-mail link (POST /account/welcome)")
+
+
+@router.post("/oauth-clients", response_model=Envelope[schemas.OAuthClientOut], status_code=201,
+             summary="Register an OAuth client",
+             description="A public client (no secret; PKCE S256 required) of this account, e.g. an MCP client. "
+             "Redirect URIs are matched exactly." + _CSRF)
+def create_oauth_client(request: Request, body: schemas.OAuthClientIn, conn: DbWriteConn,
+                        settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=True)
+    out = oauth.create_client(conn, session["account_id"], body.name.strip() or "client", body.redirect_uris)
+    conn.commit()
+    return ok(request, out, status_code=201)
+
+
+@router.post("/oauth-clients/{clientId}/revoke", response_model=Envelope[schemas.OAuthClientOut],
+             summary="Revoke an OAuth client", description="The client can no longer authorize, and every "
+             "access token it obtained is revoked (refused within 2 seconds)." + _CSRF)
+def revoke_oauth_client(request: Request, clientId: Annotated[str, Path(max_length=64)],  # noqa: N803
+                        conn: DbWriteConn, settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=True)
+    out = oauth.revoke_client(conn, session["account_id"], clientId)
+    conn.commit()
+    return ok(request, out)
+
+
+oauth_router = APIRouter(tags=["OAuth"], route_class=StrictRoute, dependencies=[PublicLimit])
+_Q = Annotated[str | None, Query(max_length=2000)]
+
+
+@oauth_router.get("/.well-known/oauth-authorization-server", summary="OAuth authorization server metadata",
+                  description="RFC 8414. Authorization code with PKCE S256 only, public clients.")
+def as_metadata(request: Request) -> Response:
+    return JSONResponse(oauth.metadata(public_base(request)))
+
+
+@oauth_router.get("/.well-known/oauth-protected-resource", summary="Protected resource metadata (REST API)",
+                  description="RFC 9728, for `/api/v1`.")
+def pr_api(request: Request) -> Response:
+    return JSONResponse(oauth.resource(public_base(request), "/api/v1"))
+
+
+@oauth_router.get("/.well-known/oauth-protected-resource/mcp", summary="Protected resource metadata (MCP)",
+                  description="RFC 9728, for `/mcp`.")
+def pr_mcp(request: Request) -> Response:
+    return JSONResponse(oauth.resource(public_base(request), "/mcp"))
+
+
+@oauth_router.get("/.well-known/oauth-protected-resource/mcp/v1", summary="Protected resource metadata (MCP v1)",
+                  description="RFC 9728, for `/mcp/v1`.")
+def pr_mcp_v1(request: Request) -> Response:
+    return JSONResponse(oauth.resource(public_base(request), "/mcp/v1"))
+
+
+def _req(request: Request, conn: Connection, pairs: list[tuple[str, str]]) -> oauth.Req | Response:
+    try:
+        return oauth.Req(request.method, public_base(request) + request.url.path, request.headers, pairs, conn)
+    except InsecureTransportError:
+        return JSONResponse({"error": "invalid_request", "error_description": "OAuth needs https (or a loopback "
+                             "address)"}, status_code=400)
+
+
+def _authorize_pairs(request: Request) -> list[tuple[str, str]]:
+    return list(request.query_params.multi_items())
+
+
+@oauth_router.get("/oauth/authorize", response_model=Envelope[schemas.ConsentOut], summary="Authorization request",
+                  description="Validates an authorization request (response_type=code, client_id, exact "
+                  "redirect_uri, code_challenge with code_challenge_method=S256) for the signed-in account and "
+                  "answers what to ask consent for; the page then POSTs the same URL with `{\"approve\"}`. "
+                  "401 without a session; errors after the redirect URI is known redirect to the client.")
+def authorize_page(request: Request, conn: DbConn, settings: AppSettings, response_type: _Q = None,
+                   client_id: _Q = None, redirect_uri: _Q = None, code_challenge: _Q = None,
+                   code_challenge_method: _Q = None, state: _Q = None, scope: _Q = None,
+                   resource: _Q = None) -> Response:
+    session = sessions.current(conn, request, settings, write=False)
+    req = _req(request, conn, _authorize_pairs(request))
+    if isinstance(req, Response):
+        return req
+    out = oauth.validate(conn, req, session)
+    return out if isinstance(out, Response) else ok(request, out)
+
+
+@oauth_router.post("/oauth/authorize", summary="Grant or deny an authorization request",
+                   description="With the session and CSRF token: `approve: true` redirects (302) to the client "
+                   "with a single-use code (10 minutes); `false` redirects with `error=access_denied`.",
+                   status_code=302)
+def authorize_grant(request: Request, body: schemas.ApproveIn, conn: DbWriteConn, settings: AppSettings,
+                    response_type: _Q = None, client_id: _Q = None, redirect_uri: _Q = None,
+                    code_challenge: _Q = None, code_challenge_method: _Q = None, state: _Q = None,
+                    scope: _Q = None, resource: _Q = None) -> Response:
+    session = sessions.current(conn, request, settings, write=True)
+    req = _req(request, conn, _authorize_pairs(request))
+    if isinstance(req, Response):
+        return req
+    response = oauth.authorize(conn, req, session, body.approve)
+    conn.commit()
+    return response
+
+
+@oauth_router.post("/oauth/token", summary="Token endpoint",
+                   description="`grant_type=authorization_code` with `code`, `redirect_uri`, `client_id` and "
+                   "`code_verifier` (form-encoded). Answers a bearer `rio_…` access token valid 1 hour, accepted "
+                   "by every keyed route like a key of the account's plan. Other grant types: "
+                   "`unsupported_grant_type`.")
+async def token(request: Request, conn: DbWriteConn) -> Response:
+    form = await request.form()
+    pairs = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
+
+    def work() -> Any:
+        req = _req(request, conn, pairs)
+        if isinstance(req, Response):
+            return req
+        response = oauth.token(conn, req)
+        conn.commit()
+        return response
+
+    response: Response = await run_in_threadpool(work)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+ROUTERS = [router, oauth_router]

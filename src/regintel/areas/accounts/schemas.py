@@ -105,3 +105,32 @@ class AddendumIn(BaseModel):
                                     "accepted; must be the current one")
     person_name: StrictStr = Field(min_length=1, max_length=200, description="The person accepting it")
     accept: StrictBool = Field(description="Must be true")
+
+
+class OAuthClientIn(BaseModel):
+    model_config = _STRICT
+    name: StrictStr = Field(min_length=1, max_length=100)
+    redirect_uris: list[StrictStr] = Field(min_length=1, max_length=10, description="Exact redirect URIs: https, "
+                                           "or http on a loopback address (native and CLI clients)")
+
+
+class OAuthClientOut(BaseModel):
+    client_id: str
+    name: str
+    redirect_uris: list[str]
+    token_endpoint_auth_method: str = Field(description="Always `none`: public clients, PKCE S256 required")
+    grant_types: list[str]
+    created_at: dt.datetime
+    revoked_at: dt.datetime | None
+
+
+class ConsentOut(BaseModel):
+    client_id: str
+    client_name: str
+    scope: str
+    redirect_uri: str | None
+
+
+class ApproveIn(BaseModel):
+    model_config = _STRICT
+    approve: StrictBool = Field(description="true: issue a code; false: redirect with `access_denied`")

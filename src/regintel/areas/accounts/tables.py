@@ -57,3 +57,39 @@ account_fo_addenda = Table(
     Column("revoked_at", DateTime(timezone=True)),
 )
 Index("ix_account_fo_addenda_account_id", account_fo_addenda.c.account_id)
+
+# OAuth 2.1 (migration 0014_accounts_oauth): public clients (PKCE, no secret) registered by an account.
+oauth_clients = Table(
+    "oauth_clients", metadata,
+    Column("client_id", String(64), primary_key=True),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("redirect_uris", Text, nullable=False),  # JSON list, compared exactly
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True)),
+)
+Index("ix_oauth_clients_account_id", oauth_clients.c.account_id)
+
+# Authorization codes (hash only), single use, 10 minutes.
+oauth_codes = Table(
+    "oauth_codes", metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("redirect_uri", Text, nullable=False),
+    Column("scope", Text, nullable=False),
+    Column("code_challenge", String(128), nullable=False),
+    Column("code_challenge_method", String(8), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True)),
+)
+
+# An access token is an `api_keys` row (hash of the `rio_…` token, the account's plan, 1-hour expiry), so
+# every keyed route accepts it through the unchanged key check; this row says which client it came from.
+oauth_tokens = Table(
+    "oauth_tokens", metadata,
+    Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True),
+    Column("client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+)
+Index("ix_oauth_tokens_client_id", oauth_tokens.c.client_id)

@@ -1,0 +1,296 @@
+"""OAuth 2.1 authorization server (authlib): authorization code with PKCE S256 only, public clients
+registered on the account page, no implicit or password grant (docs/accounts.md, "OAuth 2.1").
+
+An access token (`rio_…`, 1 hour) is stored as an `api_keys` row (its SHA-256, the account's plan), so the
+unchanged key check of every keyed route accepts it as `Authorization: Bearer`, counted and limited like a
+key of that plan; `oauth_tokens` records which client obtained it (revoking the client revokes them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from authlib.oauth2 import AuthorizationServer as _Server
+from authlib.oauth2 import OAuth2Error
+from authlib.oauth2.rfc6749 import ClientMixin, InvalidRequestError, OAuth2Payload, OAuth2Request
+from authlib.oauth2.rfc6749.grants import AuthorizationCodeGrant
+from authlib.oauth2.rfc6750 import BearerTokenGenerator
+from authlib.oauth2.rfc7636 import CodeChallenge
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from sqlalchemy.engine import Connection
+
+from regintel.areas.accounts import queries as q
+from regintel.errors import NotFound, ValidationFailed
+
+SCOPE = "api"
+TOKEN_PREFIX = "rio_"
+TOKEN_SECONDS = 3600
+CODE_SECONDS = 600
+
+
+def _hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _aware(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+class Client(ClientMixin):
+    def __init__(self, row: Mapping[str, Any]):
+        self.client_id = str(row["client_id"])
+        self.redirect_uris: list[str] = json.loads(row["redirect_uris"])
+        self.name = str(row["name"])
+
+    def get_client_id(self) -> str:
+        return self.client_id
+
+    def get_default_redirect_uri(self) -> str | None:
+        return self.redirect_uris[0] if len(self.redirect_uris) == 1 else None
+
+    def get_allowed_scope(self, scope: str | None) -> str:
+        return SCOPE
+
+    def check_redirect_uri(self, redirect_uri: str) -> bool:
+        return redirect_uri in self.redirect_uris  # exact match (OAuth 2.1)
+
+    def check_client_secret(self, client_secret: str) -> bool:
+        return False  # public clients only
+
+    def check_endpoint_auth_method(self, method: str, endpoint: str) -> bool:
+        return method == "none"
+
+    def check_response_type(self, response_type: str) -> bool:
+        return response_type == "code"
+
+    def check_grant_type(self, grant_type: str) -> bool:
+        return grant_type == "authorization_code"
+
+
+class Account:
+    def __init__(self, session: Mapping[str, Any]):
+        self.id = int(session["account_id"])
+        self.plan = str(session["plan"])
+
+
+class Code:
+    def __init__(self, row: Mapping[str, Any]):
+        self.row = row
+        self.code_challenge = row["code_challenge"]
+        self.code_challenge_method = row["code_challenge_method"]
+
+    def get_redirect_uri(self) -> str:
+        return str(self.row["redirect_uri"])
+
+    def get_scope(self) -> str:
+        return str(self.row["scope"])
+
+
+class _Payload(OAuth2Payload):
+    def __init__(self, data: dict[str, str], datalist: dict[str, list[str]]):
+        self._data, self._datalist = data, datalist
+
+    @property
+    def data(self) -> dict[str, str]:
+        return self._data
+
+    @property
+    def datalist(self) -> dict[str, list[str]]:  # type: ignore[override]
+        return self._datalist
+
+
+class Req(OAuth2Request):
+    """A parsed HTTP request for authlib, carrying the database connection the grant uses."""
+
+    def __init__(self, method: str, uri: str, headers: Mapping[str, str], pairs: list[tuple[str, str]],
+                 conn: Connection):
+        super().__init__(method, uri, headers=dict(headers))
+        datalist: dict[str, list[str]] = {}
+        for k, v in pairs:
+            datalist.setdefault(k, []).append(v)
+        self._form = {k: v[0] for k, v in datalist.items()}
+        self.payload = _Payload(self._form, datalist)
+        self.conn = conn
+
+    @property
+    def args(self) -> dict[str, str]:
+        return self._form
+
+    @property
+    def form(self) -> dict[str, str]:
+        return self._form
+
+
+class S256Only(CodeChallenge):
+    """PKCE on every authorization request, with S256 only (OAuth 2.1; `plain` is refused)."""
+
+    SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]  # noqa: RUF012 (authlib's class attribute)
+
+    def validate_code_challenge(self, grant: Any, redirect_uri: str) -> None:
+        data = grant.request.payload.data
+        if not data.get("code_challenge"):
+            raise InvalidRequestError("PKCE is required: send code_challenge with code_challenge_method=S256")
+        if data.get("code_challenge_method") != "S256":
+            raise InvalidRequestError("Only code_challenge_method=S256 is supported")
+        super().validate_code_challenge(grant, redirect_uri)
+
+
+class CodeGrant(AuthorizationCodeGrant):
+    TOKEN_ENDPOINT_AUTH_METHODS = ["none"]  # noqa: RUF012 (authlib's class attribute)
+
+    def save_authorization_code(self, code: str, request: Req) -> None:  # type: ignore[override]
+        data = request.payload.data
+        q.insert_code(request.conn, code_hash=_hash(code), client_id=request.client.get_client_id(),
+                      account_id=request.user.id, redirect_uri=data.get("redirect_uri") or "",
+                      scope=SCOPE, code_challenge=data["code_challenge"],
+                      code_challenge_method=data.get("code_challenge_method") or "S256",
+                      created_at=datetime.now(UTC))
+
+    def query_authorization_code(self, code: str, client: Client) -> Code | None:  # type: ignore[override]
+        conn = self.request.conn  # type: ignore[attr-defined]
+        row = q.get_code(conn, _hash(code))
+        if row is None or row["client_id"] != client.get_client_id() or row["used_at"] is not None:
+            return None
+        if _aware(row["created_at"]) + timedelta(seconds=CODE_SECONDS) <= datetime.now(UTC):
+            return None
+        return Code(row)
+
+    def delete_authorization_code(self, authorization_code: Code) -> None:  # type: ignore[override]
+        q.use_code(self.request.conn, authorization_code.row["code_hash"], datetime.now(UTC))  # type: ignore
+
+    def authenticate_user(self, authorization_code: Code) -> Account | None:  # type: ignore[override]
+        account = q.get_account(self.request.conn, authorization_code.row["account_id"])  # type: ignore
+        return Account({"account_id": account["id"], "plan": account["plan"]}) if account else None
+
+
+class Server(_Server):
+    def __init__(self) -> None:
+        super().__init__(scopes_supported=[SCOPE])
+        self.register_token_generator("default", BearerTokenGenerator(
+            lambda *a, **k: TOKEN_PREFIX + secrets.token_urlsafe(32),
+            expires_generator=lambda client, grant_type: TOKEN_SECONDS))
+        self.register_grant(CodeGrant, [S256Only(required=True)])
+
+    def query_client(self, client_id: str) -> Client | None:
+        raise NotImplementedError  # needs the connection: see `query_client_on`
+
+    def create_oauth2_request(self, request: Req) -> Req:  # type: ignore[override]
+        return request
+
+    def handle_response(self, status: int, body: Any, headers: list[tuple[str, str]]) -> Response:
+        heads = dict(headers)
+        if status == 302:
+            return RedirectResponse(heads.pop("Location"), status_code=302, headers=heads)
+        return JSONResponse(body if isinstance(body, dict) else json.loads(body or "{}"), status_code=status,
+                            headers=heads)
+
+    def send_signal(self, name: str, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def save_token(self, token: dict[str, Any], request: Req) -> None:  # type: ignore[override]
+        now = datetime.now(UTC)
+        raw = token["access_token"]
+        client: Client = request.client
+        q.insert_token(request.conn, name=f"oauth:{client.name}"[:100], plan=request.user.plan,
+                       key_hash=_hash(raw), prefix=raw[:8], now=now,
+                       expires=now + timedelta(seconds=TOKEN_SECONDS), client_id=client.client_id,
+                       account_id=request.user.id)
+
+
+class _ConnServer(Server):
+    def __init__(self, conn: Connection):
+        super().__init__()
+        self.conn = conn
+
+    def query_client(self, client_id: str) -> Client | None:
+        row = q.get_client(self.conn, client_id) if client_id else None
+        return Client(row) if row is not None and row["revoked_at"] is None else None
+
+
+def server(conn: Connection) -> _ConnServer:
+    return _ConnServer(conn)
+
+
+def validate(conn: Connection, req: Req, account: Mapping[str, Any] | None) -> Response | dict[str, Any]:
+    """Check an authorization request: the consent details, or the error response (a redirect to the
+    client for errors after the redirect URI is known, JSON before)."""
+    srv = server(conn)
+    try:
+        grant = srv.get_consent_grant(req, end_user=Account(account) if account else None)
+    except OAuth2Error as error:
+        return srv.handle_error_response(req, error)
+    client: Client = grant.client
+    return {"client_id": client.client_id, "client_name": client.name, "scope": SCOPE,
+            "redirect_uri": grant.redirect_uri}
+
+
+def authorize(conn: Connection, req: Req, account: Mapping[str, Any], approve: bool) -> Response:
+    """Issue a code (redirect to the client) or redirect with `access_denied`; a request that does not
+    validate gets the same error answer as `validate`."""
+    srv = server(conn)
+    user = Account(account)
+    try:
+        grant = srv.get_consent_grant(req, end_user=user)
+    except OAuth2Error as error:
+        return srv.handle_error_response(req, error)
+    return srv.create_authorization_response(req, grant_user=user if approve else None, grant=grant)
+
+
+def token(conn: Connection, req: Req) -> Response:
+    return server(conn).create_token_response(req)
+
+
+def _check_redirect(uri: str) -> str:
+    """https, or http on a loopback address (RFC 8252 native apps); no fragment."""
+    parts = urlsplit(uri)
+    loopback = parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost", "::1")
+    if not (parts.scheme == "https" or loopback) or not parts.hostname or parts.fragment:
+        raise ValidationFailed("A redirect URI must be https (or http on a loopback address) without fragment",
+                               details=[{"field": "redirect_uris", "in": "body", "reason": "redirect_uri",
+                                         "value": uri[:200]}])
+    return uri
+
+
+def create_client(conn: Connection, account_id: int, name: str, redirect_uris: list[str]) -> dict[str, Any]:
+    uris = [_check_redirect(u) for u in redirect_uris]
+    client_id = "ric_" + secrets.token_urlsafe(18)
+    now = datetime.now(UTC)
+    q.insert_client(conn, client_id, account_id, name, json.dumps(uris), now)
+    return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]
+
+
+def client_out(row: Mapping[str, Any]) -> dict[str, Any]:
+    revoked = row["revoked_at"]
+    return {"client_id": row["client_id"], "name": row["name"], "redirect_uris": json.loads(row["redirect_uris"]),
+            "token_endpoint_auth_method": "none", "grant_types": ["authorization_code"],
+            "created_at": _aware(row["created_at"]), "revoked_at": _aware(revoked) if revoked else None}
+
+
+def revoke_client(conn: Connection, account_id: int, client_id: str) -> dict[str, Any]:
+    row = q.get_client(conn, client_id)
+    if row is None or row["account_id"] != account_id:
+        raise NotFound(f"No OAuth client {client_id!r} on this account")
+    q.revoke_client(conn, client_id, datetime.now(UTC))
+    return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]
+
+
+def metadata(base: str) -> dict[str, Any]:
+    """RFC 8414 authorization server metadata."""
+    return {"issuer": base, "authorization_endpoint": f"{base}/oauth/authorize",
+            "token_endpoint": f"{base}/oauth/token", "scopes_supported": [SCOPE],
+            "response_types_supported": ["code"], "response_modes_supported": ["query"],
+            "grant_types_supported": ["authorization_code"],
+            "token_endpoint_auth_methods_supported": ["none"], "code_challenge_methods_supported": ["S256"],
+            "service_documentation": f"{base}/docs"}
+
+
+def resource(base: str, path: str) -> dict[str, Any]:
+    """RFC 9728 protected resource metadata."""
+    return {"resource": f"{base}{path}", "authorization_servers": [base], "scopes_supported": [SCOPE],
+            "bearer_methods_supported": ["header"], "resource_documentation": f"{base}/docs"}

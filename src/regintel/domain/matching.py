@@ -184,17 +184,18 @@ class Candidate:
 
 
 def judge(words: list[str], core: list[str], country_words: set[str], countries: frozenset[str],
-          cand: Candidate, prefix: bool = False, towns: Collection[str] | None = None) -> Judged:
+          cand: Candidate, prefix: bool = False, towns: Collection[str] | None = None,
+          scored: tuple[NameScore, NameScore | None] | None = None) -> Judged:
     """Score a candidate against a parsed query (`name_query.QueryIntent`): the name similarity of the
     words (country words optional, town words set aside when they name the candidate's town), less a
     little for a legal form or country the query says and the candidate does not have. `towns`: the
-    query words that may name a town at all (None: any), so that most candidates skip that test."""
-    best = name_score(words, cand.words, prefix)
+    query words that may name a town at all (None: any), so that most candidates skip that test;
+    `scored`: the name scores of `words` and of `core` (None when they are the same), when known."""
+    best, alt = scored or (name_score(words, cand.words, prefix),
+                           name_score(core, cand.words, prefix) if core != words else None)
     named_in_name = True
-    if core != words:
-        alt = name_score(core, cand.words, prefix)
-        if alt.score > best.score:
-            best, named_in_name = alt, False
+    if alt is not None and alt.score > best.score:
+        best, named_in_name = alt, False
     located: tuple[str, ...] = ()
     unmatched = [] if cand.place is None or len(core) < 2 or best.exact or towns is not None and not towns else [
         w for w in core if len(w) >= 4 and w not in cand.words and w not in country_words

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Integer, cast, func, null, select, union_all
 from sqlalchemy.engine import Connection
 
 from regintel.db.schema import companies, company_sources, financial_statements
@@ -27,19 +27,20 @@ def ranking_rows(conn: Connection, ids: Sequence[int]) -> list[Any]:
 
 
 def prominence_extras(conn: Connection, ids: Sequence[int]) -> dict[int, tuple[float | None, int]]:
-    """Company id -> (revenue of its latest statement, number of sources)."""
+    """Company id -> (revenue of its latest statement, number of sources), in one statement."""
     wanted = list(dict.fromkeys(ids))
-    revenue: dict[int, tuple[int, float | None]] = {}
+    revenue: dict[int, tuple[int, float]] = {}
     sources: dict[int, int] = {}
+    fs, cs = financial_statements.c, company_sources.c
     for start in range(0, len(wanted), CHUNK):
         chunk = wanted[start:start + CHUNK]
-        fs = financial_statements.c
-        for cid, year, amount in conn.execute(select(fs.company_id, fs.year, fs.revenue)
-                                              .where(fs.company_id.in_(chunk), fs.revenue.is_not(None))):
-            if int(cid) not in revenue or year > revenue[int(cid)][0]:
+        statements = select(fs.company_id, fs.year, fs.revenue, cast(null(), Integer).label("n")).where(
+            fs.company_id.in_(chunk), fs.revenue.is_not(None))
+        counted = select(cs.company_id, cast(null(), fs.year.type), cast(null(), fs.revenue.type),
+                         func.count()).where(cs.company_id.in_(chunk)).group_by(cs.company_id)
+        for cid, year, amount, count in conn.execute(union_all(statements, counted)):
+            if count is not None:
+                sources[int(cid)] = int(count)
+            elif int(cid) not in revenue or year > revenue[int(cid)][0]:
                 revenue[int(cid)] = (int(year), float(amount))
-        cs = company_sources.c
-        for cid, count in conn.execute(select(cs.company_id, func.count()).where(cs.company_id.in_(chunk))
-                                       .group_by(cs.company_id)):
-            sources[int(cid)] = int(count)
     return {cid: (revenue[cid][1] if cid in revenue else None, sources.get(cid, 0)) for cid in wanted}

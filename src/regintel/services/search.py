@@ -32,7 +32,7 @@ from regintel.search import rows
 from regintel.search.base import Filters, QueryWords, SearchBackend
 from regintel.services.identify import find_by_identifier
 
-CANDIDATES = 200
+CANDIDATES = 100  # re-ranked per search; the form and country clauses bring the right namesakes among them
 MIN_SCORE = 0.45  # below this a candidate shares too little with the query to be shown
 
 
@@ -129,18 +129,18 @@ def judge_rows(intent: QueryIntent, words: list[str], rows_: Sequence[Any], pref
     bounds = []
     for r in rows_:
         name = split_name_forms((r.name_norm or "").split())[0]
-        bound = name_score(words, name, prefix).score
-        if core != words:
-            bound = max(bound, name_score(core, name, prefix).score)
+        full = name_score(words, name, prefix)
+        alt = name_score(core, name, prefix) if core != words else None
+        bound = max(full.score, alt.score) if alt is not None else full.score
         if bound >= min_score:
-            bounds.append((bound, r))
+            bounds.append((bound, r, (full, alt)))
     bounds.sort(key=lambda br: -br[0])
     out: list[tuple[Judged, Any]] = []
     scores: list[float] = []  # the best `top` scores so far, a min-heap
-    for bound, r in bounds:
+    for bound, r, scored in bounds:
         if len(scores) >= top and bound < scores[0]:
             break
-        j = judge_row(intent, words, r, prefix, towns)
+        j = judge_row(intent, words, r, prefix, towns, scored)
         if j.score >= min_score:
             out.append((j, r))
             if len(scores) < top:
@@ -151,10 +151,10 @@ def judge_rows(intent: QueryIntent, words: list[str], rows_: Sequence[Any], pref
 
 
 def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = False,
-              towns: frozenset[str] | None = None) -> Judged:
+              towns: frozenset[str] | None = None, scored: tuple[NameScore, NameScore | None] | None = None) -> Judged:
     core = [w for w in words if w not in intent.country_words] or words
     cand = candidate(intent, row, place=len(core) >= 2)
-    judged = judge(words, core, set(intent.country_words), intent.countries, cand, prefix, towns)
+    judged = judge(words, core, set(intent.country_words), intent.countries, cand, prefix, towns, scored)
     if intent.alt_words:  # the legal form the query starts with may be part of the name ("SAS Institute")
         alt = list(intent.alt_words)
         other = judge(alt, alt, set(), frozenset(), Candidate(cand.words, cand.country), prefix)

@@ -201,9 +201,10 @@ def _refresh_stats(engine: Engine, stale_only: bool = True) -> None:
 
     started = time.perf_counter()
     written = refresh(engine, stale_only=stale_only)
-    current = len(AGGREGATES) - len(written)
+    rest = len(AGGREGATES) - len(written)
     console.print(f"statistics snapshots: {len(written)} computed"
-                  + (f", {current} already current" if current else "")
+                  + (f", {rest} left as they are (already current, or answering 501 until their data source "
+                     "is imported)" if rest else "")
                   + f" ({time.perf_counter() - started:.1f} s)")
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.accounts.tables import (
@@ -18,6 +18,9 @@ from regintel.areas.accounts.tables import (
     oauth_clients,
     oauth_codes,
     oauth_tokens,
+    privacy_requests,
+    privacy_suppressions,
+    signup_leads,
 )
 from regintel.db.schema import api_keys, companies, email_outbox, watches
 
@@ -195,3 +198,78 @@ def insert_token(conn: Connection, *, name: str, plan: str, key_hash: str, prefi
     conn.execute(oauth_tokens.insert().values(api_key_id=key_id, client_id=client_id, account_id=account_id))
     conn.execute(account_api_keys.insert().values(api_key_id=key_id, account_id=account_id))
     return key_id
+
+
+# --- public forms and privacy requests ---------------------------------------------------------------
+
+def find_lead(conn: Connection, kind: str, email: str) -> Mapping[str, Any] | None:
+    return conn.execute(select(signup_leads).where(signup_leads.c.kind == kind, signup_leads.c.email == email)
+                        ).mappings().first()
+
+
+def insert_lead(conn: Connection, **values: Any) -> int:
+    return int(conn.execute(signup_leads.insert().values(**values).returning(signup_leads.c.id)).scalar_one())
+
+
+def update_lead(conn: Connection, lead_id: int, **values: Any) -> None:
+    conn.execute(update(signup_leads).where(signup_leads.c.id == lead_id).values(**values))
+
+
+def lead_counts(conn: Connection, since: datetime) -> tuple[int, int]:
+    confirmed = (signup_leads.c.kind == "lead") & (signup_leads.c.status == "confirmed")
+    total = conn.execute(select(func.count()).where(confirmed)).scalar_one()
+    recent = conn.execute(select(func.count()).where(confirmed, signup_leads.c.confirmed_at >= since)).scalar_one()
+    return int(total), int(recent)
+
+
+def is_suppressed(conn: Connection, email: str) -> bool:
+    return conn.execute(select(privacy_suppressions.c.email).where(privacy_suppressions.c.email == email)
+                        ).first() is not None
+
+
+def insert_request(conn: Connection, **values: Any) -> int:
+    return int(conn.execute(privacy_requests.insert().values(**values).returning(privacy_requests.c.id))
+               .scalar_one())
+
+
+def get_request(conn: Connection, request_id: int) -> Mapping[str, Any] | None:
+    return conn.execute(select(privacy_requests).where(privacy_requests.c.id == request_id)).mappings().first()
+
+
+def update_request(conn: Connection, request_id: int, **values: Any) -> None:
+    conn.execute(update(privacy_requests).where(privacy_requests.c.id == request_id).values(**values))
+
+
+def requests_of(conn: Connection, email: str) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(privacy_requests).where(privacy_requests.c.email == email)
+                             .order_by(privacy_requests.c.id)).mappings())
+
+
+def leads_of(conn: Connection, email: str) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(signup_leads).where(signup_leads.c.email == email)
+                             .order_by(signup_leads.c.id)).mappings())
+
+
+def suppress(conn: Connection, email: str, reason: str, request_id: int, now: datetime) -> None:
+    if not is_suppressed(conn, email):
+        conn.execute(privacy_suppressions.insert().values(email=email, reason=reason, request_id=request_id,
+                                                          created_at=now))
+
+
+def delete_leads(conn: Connection, email: str) -> int:
+    return int(conn.execute(delete(signup_leads).where(signup_leads.c.email == email)).rowcount)
+
+
+def suppress_leads(conn: Connection, email: str) -> int:
+    return int(conn.execute(update(signup_leads).where(signup_leads.c.email == email)
+                            .values(status="suppressed")).rowcount)
+
+
+def end_watches(conn: Connection, email: str, now: datetime) -> int:
+    return int(conn.execute(update(watches).where(watches.c.email == email, watches.c.status != "unsubscribed")
+                            .values(status="unsubscribed", unsubscribed_at=now)).rowcount)
+
+
+def drop_pending_mail(conn: Connection, email: str, now: datetime) -> None:
+    conn.execute(update(email_outbox).where(email_outbox.c.to_addr == email, email_outbox.c.status == "pending")
+                 .values(status="skipped", last_error="privacy suppression"))

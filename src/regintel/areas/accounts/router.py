@@ -6,15 +6,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from authlib.oauth2.rfc6749.errors import InsecureTransportError
+from cachetools import TTLCache
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.engine import Connection
 
 from regintel.api.deps import AppSettings, DbConn, DbWriteConn, PublicLimit, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.accounts import oauth, schemas, service, sessions
+from regintel.areas.accounts import oauth, public, schemas, service, sessions
 from regintel.errors import NotImplementedYet
 from regintel.services.watches import normalise_email
 
@@ -276,4 +277,135 @@ async def token(request: Request, conn: DbWriteConn) -> Response:
     return response
 
 
-ROUTERS = [router, oauth_router]
+
+public_router = APIRouter(prefix="/api/v1", tags=["Public"], route_class=StrictRoute, dependencies=[PublicLimit])
+_stats_cache: TTLCache[str, dict[str, Any]] = TTLCache(maxsize=64, ttl=600)
+_BOT = "If the honeypot field `website` is filled, the answer is the same and nothing is recorded."
+
+
+def _bot(website: str | None) -> bool:
+    return bool(website)
+
+
+@public_router.post("/public/signup", response_model=Envelope[schemas.FormOut], status_code=202,
+                    summary="Lead capture", description="`email` (validated), optional `use_case` and `source`: "
+                    "recorded as pending and a confirmation link is mailed (double opt-in); `{\"token\"}` from "
+                    "that mail confirms it. Same answer whether or not the address is known. " + _BOT)
+def signup(request: Request, body: schemas.LeadIn, conn: DbWriteConn, settings: AppSettings) -> Response:
+    if body.token is not None:
+        out = public.confirm_lead(conn, settings, "lead", body.token)
+        conn.commit()
+        return ok(request, out)
+    email = normalise_email(body.email or "")
+    out = (public.request_lead(conn, request, settings, "lead", email, body.use_case, body.source)
+           if not _bot(body.website) else public.PENDING)
+    conn.commit()
+    return ok(request, out, status_code=202)
+
+
+@public_router.post("/public/newsletter-intent", response_model=Envelope[schemas.FormOut], status_code=202,
+                    summary="Newsletter intent", description="Double opt-in as `/public/signup`. " + _BOT)
+def newsletter(request: Request, body: schemas.NewsletterIn, conn: DbWriteConn, settings: AppSettings) -> Response:
+    if body.token is not None:
+        out = public.confirm_lead(conn, settings, "newsletter", body.token)
+        conn.commit()
+        return ok(request, out)
+    email = normalise_email(body.email or "")
+    out = (public.request_lead(conn, request, settings, "newsletter", email, None, None)
+           if not _bot(body.website) else public.PENDING)
+    conn.commit()
+    return ok(request, out, status_code=202)
+
+
+@public_router.get("/public/signup-stats", response_model=Envelope[schemas.StatsOut], summary="Signup counts",
+                   description="Confirmed leads: `total` and `last30d`. No e-mails. Cached 10 minutes.")
+def signup_stats(request: Request, conn: DbConn, settings: AppSettings) -> Response:
+    hit = _stats_cache.get(settings.database_url)
+    if hit is not None:
+        return ok(request, hit, cached=True)
+    out = _stats_cache[settings.database_url] = public.signup_stats(conn)
+    return ok(request, out)
+
+
+_SIGNUP_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>regintel API signup</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>
+<h1>Get a free regintel API key</h1>
+<p>Enter your e-mail address. We send a sign-in link; opening it creates your account and a Free key.</p>
+<form id="f"><label>E-mail <input type="email" name="email" required maxlength="320"></label>
+<input type="text" name="website" tabindex="-1" autocomplete="off" hidden>
+<button>Send the link</button></form><p id="out" role="status"></p>
+<script>
+const q = new URLSearchParams(location.search), out = document.getElementById("out");
+async function post(body) {
+  const r = await fetch(location.pathname, {method: "POST", headers: {"Content-Type": "application/json"},
+                        body: JSON.stringify(body)});
+  const j = await r.json();
+  out.textContent = j.data ? (j.data.api_key ? "Your key (shown once): " + j.data.api_key.key : j.data.message)
+                           : j.error.message;
+}
+if (q.get("token")) post({token: q.get("token")});
+document.getElementById("f").onsubmit = e => { e.preventDefault();
+  const d = new FormData(e.target); const b = {email: d.get("email")};
+  if (d.get("website")) b.website = d.get("website"); post(b); };
+</script></main></body></html>"""
+
+
+@public_router.get("/public/api-signup", response_class=HTMLResponse, summary="Signup page",
+                   description="An HTML form that posts to `POST /public/api-signup`.")
+def api_signup_page(request: Request) -> Response:
+    return HTMLResponse(_SIGNUP_PAGE, headers={"Cache-Control": "public, max-age=3600"})
+
+
+@public_router.post("/public/api-signup", response_model=Envelope[schemas.ApiSignupOut],
+                    summary="API signup", description="`{\"email\"}`: mails a single-use sign-in link (15 min; "
+                    "202, same answer for every address). `{\"token\"}`: creates the account (default plan) on "
+                    "first use, starts a session (cookies as `/account/welcome`) and creates a Free key, shown "
+                    "once. " + _BOT)
+def api_signup(request: Request, body: schemas.ApiSignupIn, conn: DbWriteConn, settings: AppSettings) -> Response:
+    if body.email is not None:
+        if not _bot(body.website):
+            sessions.send_link(conn, request, settings, normalise_email(body.email), purpose="signup")
+        conn.commit()
+        return ok(request, {"status": "link_sent", "message": "If this address can receive e-mail, a link is on "
+                            "its way; opening it creates your account and a Free key."}, status_code=202)
+    account_id, raw = sessions.redeem_link(conn, settings, body.token or "")
+    csrf = sessions.session_csrf(conn, raw)
+    session = {"account_id": account_id, "plan": "free" if "free" in settings.plans else settings.default_plan}
+    key = service.create_account_key(conn, settings, session, "signup")
+    conn.commit()
+    response = ok(request, {"status": "signed_up", "message": "Account ready; the key is shown once.",
+                            "csrf_token": csrf, "api_key": key}, status_code=201)
+    sessions.set_cookies(response, request, settings, raw, csrf)
+    return response
+
+
+def _privacy(kind: str) -> Any:
+    def handler(request: Request, body: schemas.PrivacyIn, conn: DbWriteConn, settings: AppSettings) -> Response:
+        if body.token is not None:
+            out = public.verify_privacy(conn, settings, kind, body.token)
+            conn.commit()
+            return ok(request, out)
+        out = public.request_privacy(conn, request, settings, kind, normalise_email(body.email or ""), body.details)
+        conn.commit()
+        return ok(request, out, status_code=202)
+    return handler
+
+
+_PRIVACY = {
+    "access": "Verified by the e-mailed link: the answer to `{token}` is a machine-readable export of what the "
+              "service holds about the address (account, keys' metadata, watches, form entries, requests).",
+    "erase": "Verified by the e-mailed link: the address is suppressed (no more mail), its leads are deleted, "
+             "its watches ended and pending mail dropped. Register data is never deleted; the request is kept.",
+    "object": "Verified by the e-mailed link: the address is suppressed, leads marked suppressed, watches "
+              "ended. The request is kept.",
+    "rectify": "Recorded and verified by the e-mailed link; the operator answers within one month (`due_at`).",
+}
+for _kind, _text in _PRIVACY.items():
+    public_router.add_api_route(f"/privacy/{_kind}", _privacy(_kind), methods=["POST"], status_code=202,
+                                response_model=Envelope[schemas.PrivacyOut], summary=f"Privacy request: {_kind}",
+                                description="`{\"email\", \"details\"?}` records the request and mails a "
+                                "verification link (same answer for every address); `{\"token\"}` confirms it. "
+                                + _text, name=f"privacy_{_kind}")
+
+
+ROUTERS = [router, oauth_router, public_router]

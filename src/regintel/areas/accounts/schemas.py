@@ -134,3 +134,89 @@ class ConsentOut(BaseModel):
 class ApproveIn(BaseModel):
     model_config = _STRICT
     approve: StrictBool = Field(description="true: issue a code; false: redirect with `access_denied`")
+
+
+class LeadIn(BaseModel):
+    model_config = _STRICT
+    email: StrictStr | None = Field(default=None, max_length=320)
+    use_case: StrictStr | None = Field(default=None, max_length=2000)
+    source: StrictStr | None = Field(default=None, max_length=100)
+    token: StrictStr | None = Field(default=None, max_length=1000, description="The token of the confirmation "
+                                    "e-mail (double opt-in); send it alone")
+    website: StrictStr | None = Field(default=None, max_length=200, description="Honeypot: leave empty")
+
+    @model_validator(mode="after")
+    def _one(self) -> LeadIn:
+        if (self.email is None) == (self.token is None):
+            raise ValueError("send `email` (to sign up) or `token` (to confirm), not both")
+        if self.token is not None and (self.use_case is not None or self.source is not None):
+            raise ValueError("`token` is sent alone")
+        return self
+
+
+class NewsletterIn(BaseModel):
+    model_config = _STRICT
+    email: StrictStr | None = Field(default=None, max_length=320)
+    token: StrictStr | None = Field(default=None, max_length=1000)
+    website: StrictStr | None = Field(default=None, max_length=200, description="Honeypot: leave empty")
+
+    @model_validator(mode="after")
+    def _one(self) -> NewsletterIn:
+        if (self.email is None) == (self.token is None):
+            raise ValueError("send `email` (to sign up) or `token` (to confirm), not both")
+        return self
+
+
+class FormOut(BaseModel):
+    status: str
+    message: str
+
+
+class StatsOut(BaseModel):
+    total: int = Field(description="Confirmed leads")
+    last30d: int = Field(description="Leads confirmed in the last 30 days")
+
+
+class PrivacyIn(BaseModel):
+    model_config = _STRICT
+    email: StrictStr | None = Field(default=None, max_length=320)
+    details: StrictStr | None = Field(default=None, max_length=5000, description="What to rectify, or context")
+    token: StrictStr | None = Field(default=None, max_length=1000, description="The token of the verification "
+                                    "e-mail; send it alone")
+
+    @model_validator(mode="after")
+    def _one(self) -> PrivacyIn:
+        if (self.email is None) == (self.token is None):
+            raise ValueError("send `email` (to file the request) or `token` (to confirm it), not both")
+        return self
+
+
+class PrivacyOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    status: str
+    kind: str
+    message: str | None = None
+    request_id: int | None = None
+    outcome: str | None = None
+    due_at: dt.datetime | None = None
+    export: dict | None = Field(default=None, description="`access`: what the service holds about the address")
+
+
+class ApiSignupIn(BaseModel):
+    model_config = _STRICT
+    email: StrictStr | None = Field(default=None, max_length=320)
+    token: StrictStr | None = Field(default=None, max_length=1000)
+    website: StrictStr | None = Field(default=None, max_length=200, description="Honeypot: leave empty")
+
+    @model_validator(mode="after")
+    def _one(self) -> ApiSignupIn:
+        if (self.email is None) == (self.token is None):
+            raise ValueError("send `email` (to sign up) or `token` (to confirm), not both")
+        return self
+
+
+class ApiSignupOut(BaseModel):
+    status: str
+    message: str
+    csrf_token: str | None = None
+    api_key: NewKeyOut | None = None

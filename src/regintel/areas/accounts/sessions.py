@@ -46,7 +46,7 @@ def _invalid(field: str, message: str, reason: str) -> ValidationFailed:
     return ValidationFailed(message, details=[{"field": field, "in": "body", "reason": reason, "message": message}])
 
 
-def send_link(conn: Connection, request: Request, settings: Settings, email: str) -> None:
+def send_link(conn: Connection, request: Request, settings: Settings, email: str, purpose: str = "welcome") -> None:
     """Queue a sign-in link to `email` (the answer is the same whether or not an account exists)."""
     now = datetime.now(UTC)
     if q.links_since(conn, email, now - timedelta(hours=1)) >= LINKS_PER_HOUR:
@@ -55,10 +55,14 @@ def send_link(conn: Connection, request: Request, settings: Settings, email: str
     nonce = secrets.token_urlsafe(24)
     q.insert_link(conn, nonce, email, now)
     token = URLSafeTimedSerializer(settings.secret_key, salt=LINK_SALT).dumps({"e": email, "n": nonce})
-    link = f"{public_base(request)}/account?welcome_token={token}"
-    body = (f"Someone (we hope you) asked to sign in to regintel with this address.\n\n"
-            f"Open this link within {LINK_MINUTES} minutes to sign in:\n{link}\n\n"
-            f"Or send this token to POST /account/welcome as {{\"token\": \"...\"}}:\n{token}\n\n"
+    if purpose == "signup":
+        link, what, endpoint = (f"{public_base(request)}/api/v1/public/api-signup?token={token}",
+                                "create a regintel account and a Free API key", "/api/v1/public/api-signup")
+    else:
+        link, what, endpoint = f"{public_base(request)}/account?welcome_token={token}", "sign in", "/account/welcome"
+    body = (f"Someone (we hope you) asked to {what} with this address.\n\n"
+            f"Open this link within {LINK_MINUTES} minutes:\n{link}\n\n"
+            f"Or send this token to POST {endpoint} as {{\"token\": \"...\"}}:\n{token}\n\n"
             "If it was not you, ignore this message: nothing happens without the link.\n")
     q.queue_mail(conn, "account_login", email, "Your regintel sign-in link", body, now)
 

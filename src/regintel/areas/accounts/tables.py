@@ -93,3 +93,46 @@ oauth_tokens = Table(
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
 )
 Index("ix_oauth_tokens_client_id", oauth_tokens.c.client_id)
+
+# Public forms (migration 0015_accounts_public). A lead or newsletter intent counts once confirmed by the
+# e-mailed link (double opt-in); `status` pending | confirmed | suppressed.
+signup_leads = Table(
+    "signup_leads", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),  # lead | newsletter
+    Column("email", String(320), nullable=False),
+    Column("use_case", Text),
+    Column("source", String(100)),
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("confirmed_at", DateTime(timezone=True)),
+    Column("last_mail_at", DateTime(timezone=True)),
+)
+Index("ux_signup_leads_kind_email", signup_leads.c.kind, signup_leads.c.email, unique=True)
+Index("ix_signup_leads_confirmed_at", signup_leads.c.confirmed_at)
+
+# Data-protection requests (GDPR art. 15-21): recorded at once, acted on when the e-mailed link is
+# redeemed; `due_at` is one month after verification.
+privacy_requests = Table(
+    "privacy_requests", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),  # access | erase | object | rectify
+    Column("email", String(320), nullable=False),
+    Column("details", Text),
+    Column("status", String(16), nullable=False),  # unverified | verified | done
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("verified_at", DateTime(timezone=True)),
+    Column("due_at", DateTime(timezone=True)),
+    Column("done_at", DateTime(timezone=True)),
+    Column("outcome", Text),
+)
+Index("ix_privacy_requests_email", privacy_requests.c.email)
+
+# Addresses that erased or objected: no lead, newsletter or watch mail is sent to them again.
+privacy_suppressions = Table(
+    "privacy_suppressions", metadata,
+    Column("email", String(320), primary_key=True),
+    Column("reason", String(16), nullable=False),
+    Column("request_id", Id, ForeignKey("privacy_requests.id", ondelete="SET NULL")),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)

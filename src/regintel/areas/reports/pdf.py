@@ -4,6 +4,8 @@ without them the report answers 501 with the package to install."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -27,14 +29,57 @@ GRADE_COLOURS = {"A+": (46, 125, 50), "A": (67, 160, 71), "B": (124, 179, 66), "
                  "D": (239, 108, 0), "E": (229, 57, 53), "F": (183, 28, 28)}
 
 
-@lru_cache(maxsize=1)
-def font_paths() -> dict[str, Path]:
+# The scripts of every market (Latin with its extensions, Greek, Cyrillic), punctuation and currency signs.
+# The fonts are cut down to them once per process: a 100 kB font loads in half the time of the 760 kB one,
+# and fpdf2 loads the fonts for every document.
+UNICODE_RANGES = ((0x20, 0x24F), (0x370, 0x52F), (0x1E00, 0x1FFF), (0x2000, 0x206F), (0x20A0, 0x20CF),
+                  (0x2100, 0x214F), (0x2190, 0x21FF), (0x2212, 0x2212), (0x25A0, 0x25FF))
+
+
+def _find_fonts() -> dict[str, Path]:
     for folder in FONT_DIRS:
         found = {style: folder / name for style, name in FONT_FILES.items()}
         if all(p.is_file() for p in found.values()):
             return found
     raise NotImplementedYet("PDF reports need the DejaVu fonts: install Debian's `fonts-dejavu-core` "
                             "(apt-get install -y fonts-dejavu-core)", details={"missing": "fonts-dejavu-core"})
+
+
+def _subset(source: Path, folder: Path) -> Path:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    stat = source.stat()
+    target = folder / f"{source.stem}-{stat.st_size}-{int(stat.st_mtime)}.ttf"
+    if target.is_file():
+        return target
+    options = subset.Options()
+    options.layout_features = ["kern", "liga"]
+    options.hinting = False
+    options.notdef_outline = True
+    options.name_IDs = ["*"]
+    options.drop_tables += ["FFTM"]
+    font = TTFont(str(source))
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=[c for low, high in UNICODE_RANGES for c in range(low, high + 1)])
+    subsetter.subset(font)
+    partial = folder / f".{target.name}.{os.getpid()}"
+    font.save(str(partial))
+    partial.replace(target)  # atomic: another process may be writing the same file
+    return target
+
+
+@lru_cache(maxsize=1)
+def font_paths() -> dict[str, Path]:
+    """The DejaVu fonts, cut down to the markets' scripts (falls back to the full fonts when the cache
+    folder cannot be written)."""
+    found = _find_fonts()
+    folder = Path(tempfile.gettempdir()) / f"regintel-fonts-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        return {style: _subset(path, folder) for style, path in found.items()}
+    except OSError:
+        return found
 
 
 def _num(value: float | int | None, digits: int = 0) -> str:

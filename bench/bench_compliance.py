@@ -51,7 +51,7 @@ def sample(engine: Engine, n: int, seed: int) -> list[dict[str, Any]]:
 
 def bulk(conn: Any, rows: list[dict[str, Any]]) -> Any:
     """What `POST /bulk-compliance` does for 100 items: resolve each, summarise each."""
-    return [service.summary(conn, get_company_row(conn, r["country"], r["national_id"])) for r in rows]
+    return service.summaries(conn, [get_company_row(conn, r["country"], r["national_id"]) for r in rows])
 
 
 CASES: dict[str, tuple[int, Case]] = {

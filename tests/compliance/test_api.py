@@ -133,6 +133,8 @@ def test_bulk(client, auth, data):
     assert out["items"][2]["error"]["code"] in ("NOT_FOUND", "VALIDATION_ERROR")
     assert out["items"][3]["error"]["code"] == "VALIDATION_ERROR"
     assert out["items"][1]["summary"]["taxReliability"]["status"] == "reliable"
+    # the batched NIS2 assessment gives what the single summary gives
+    assert out["items"][0]["summary"] == assert_envelope(get(client, auth, "compliance", SK))
 
 
 @pytest.mark.parametrize("body", [

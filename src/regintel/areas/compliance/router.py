@@ -53,7 +53,8 @@ def compliance_dd(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, coun
              "`id`): the compliance summary of each, or its own error (NOT_FOUND, VALIDATION_ERROR), in input "
              "order. A bad item never fails the call; a malformed body does (422).")
 def bulk_compliance(request: Request, body: schemas.BulkIn, conn: ReadConn, _key: ApiKey) -> Response:
-    items = []
+    items: list[dict[str, Any]] = []
+    rows: list[Mapping[str, Any]] = []
     for i, target in enumerate(body.companies):
         nid = target.id if target.id is not None else target.ico
         try:
@@ -62,8 +63,13 @@ def bulk_compliance(request: Request, body: schemas.BulkIn, conn: ReadConn, _key
             items.append({"index": i, "country": target.country.upper(), "nationalId": nid, "ok": False,
                           "summary": None, "error": {"code": exc.code, "message": exc.message}})
             continue
+        rows.append(row)
         items.append({"index": i, "country": row["country"], "nationalId": row["national_id"], "ok": True,
-                      "summary": service.summary(conn, row), "error": None})
+                      "summary": None, "error": None})
+    done = iter(service.summaries(conn, rows))
+    for it in items:
+        if it["ok"]:
+            it["summary"] = next(done)
     found = sum(1 for i in items if i["ok"])
     return ok(request, {"items": items, "found": found, "errors": len(items) - found})
 

@@ -106,8 +106,8 @@ def tax_reliability(conn: Connection, row: Row) -> dict[str, Any]:
                 p["source"]["id"], p["answeredOn"], reason)
 
 
-def nis2_scope(conn: Connection, row: Row) -> dict[str, Any]:
-    s = nis2.scope(conn, row)
+def nis2_scope(conn: Connection, row: Row, scope: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    s = scope if scope is not None else nis2.scope(conn, row)
     value = {"inScope": s["in_scope"], "category": s["category"], "certainty": s["certainty"],
              "rulesetVersion": s["ruleset_version"]}
     if s["in_scope"] is None:
@@ -125,14 +125,21 @@ def credit_grade(conn: Connection, row: Row) -> dict[str, Any]:
                 statement.period_end if statement else c.as_of)
 
 
-def summary(conn: Connection, row: Row) -> dict[str, Any]:
-    """The unified KYC/KYB summary of one company."""
+def summary(conn: Connection, row: Row, scope: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The unified KYC/KYB summary of one company (`scope`: its NIS2 scope when already assessed)."""
     return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
             "asOf": today().isoformat(),
             "identity": identity(row), "status": status(row), "insolvency": insolvency(row),
             "sanctions": sanctions(conn, row), "beneficialOwnership": beneficial_ownership(conn, row),
-            "taxReliability": tax_reliability(conn, row), "nis2": nis2_scope(conn, row),
+            "taxReliability": tax_reliability(conn, row), "nis2": nis2_scope(conn, row, scope),
             "creditGrade": credit_grade(conn, row)}
+
+
+def summaries(conn: Connection, rows: list[Row]) -> list[dict[str, Any]]:
+    """The summaries of several companies, their NIS2 facts gathered in one batch (bulk-compliance)."""
+    by_id = {int(r["id"]): r for r in rows}
+    scopes = {cid: nis2.scope_view(by_id[cid], f, a) for cid, f, a in nis2.assess_batch(conn, list(by_id))}
+    return [summary(conn, r, scopes.get(int(r["id"]))) for r in rows]
 
 
 def statement_obligation(conn: Connection, row: Row) -> dict[str, Any]:

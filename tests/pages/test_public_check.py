@@ -114,12 +114,12 @@ def test_view_counter_flushes_every_n_views(client, companies, engine):
     for _ in range(5):
         client.get(f"{BASE}/31322832.json")
     deadline = time.monotonic() + 5
-    while counter.pending(1) or time.monotonic() < deadline:
+    while time.monotonic() < deadline:
         data = assert_envelope(client.get(f"{BASE}/31322832/stats"))
         if data["pending"] == 0:
             break
         time.sleep(0.05)
-    assert data == data | {"views": 5, "pending": 0}
+    assert data["views"] == 5 and data["pending"] == 0
 
 
 def test_view_counter_flushes_after_max_age(client, companies, engine):

@@ -48,7 +48,8 @@ def most_viewed(conn: Connection, country: str | None, limit: int) -> list[Mappi
 
 def largest(conn: Connection, country: str | None, currency: str, limit: int) -> list[Mapping[str, Any]]:
     lf = latest_financials.c
-    query = (select(*COMPANY_COLUMNS, lf.year, lf.currency, lf.revenue, lf.employees)
+    query = (select(*COMPANY_COLUMNS, lf.year, lf.currency, lf.revenue,
+                    func.coalesce(lf.employees, c.employees).label("employees"))
              .join(companies, companies.c.id == lf.company_id)
              .where(lf.currency == currency, lf.revenue.is_not(None))
              .order_by(desc(lf.revenue), c.id).limit(limit))

@@ -364,7 +364,8 @@ def _ranking_page(conn: Connection, key: str, country: str | None, currency: str
     filters = [{"label": "Country", "name": "country", "value": country, "max": 2}]
     if key == "largest":
         filters.append({"label": "Currency", "name": "currency", "value": currency.upper(), "max": 3})
-    return html.page("table.html", title=service.RANKINGS[key], heading=service.RANKINGS[key], rows=items,
+    return html.page("table.html", title=service.TITLES[key], heading=service.TITLES[key],
+                     intro=service.RANKINGS[key] + ".", rows=items,
                      columns=RANKING_COLUMNS[key], filters=filters, cache=QUARTER,
                      empty="Nothing to rank yet.", links=[
                          {"href": f"/api/v1/public/rankings/{key}.json", "label": "JSON"},

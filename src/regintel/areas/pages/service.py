@@ -31,6 +31,8 @@ SITEMAP_URLS = 50_000  # sitemaps.org: at most 50,000 URLs per file
 GRADE_COLOURS = {"A+": "green", "A": "green", "B": "lime", "C": "yellow", "D": "orange", "E": "red", "F": "red"}
 NIS2_LABELS = {"essential": ("ESSENTIAL", "red"), "important": ("IMPORTANT", "orange"),
                "out-of-scope": ("OUT OF SCOPE", "green")}
+TITLES = {"largest": "Largest companies", "shell-addresses": "Shell addresses", "most-viewed": "Most viewed companies",
+          "public-contracts": "Public contracts"}
 RANKINGS = {
     "largest": "Largest companies by revenue of their latest financial statement (one currency at a time)",
     "shell-addresses": "Addresses where the most companies are registered",
@@ -49,9 +51,11 @@ class ViewCounter:
     def __init__(self, engine: Engine, batch: int = 200, max_age: float = 10.0):
         self.engine, self.batch, self.max_age = engine, batch, max_age
         self._pending: dict[int, int] = {}
+        self._flushing: dict[int, int] = {}  # taken by a flush whose transaction has not committed yet
         self._total = 0
         self._timer: threading.Timer | None = None
         self._lock = threading.Lock()
+        self._flush_lock = threading.Lock()
 
     def add(self, company_id: int) -> None:
         with self._lock:
@@ -73,11 +77,17 @@ class ViewCounter:
 
     def pending(self, company_id: int) -> int:
         with self._lock:
-            return self._pending.get(company_id, 0)
+            return self._pending.get(company_id, 0) + self._flushing.get(company_id, 0)
 
     def flush(self) -> int:
+        """Write the pending views in one transaction; returns how many. One flush at a time per process."""
+        with self._flush_lock:
+            return self._flush()
+
+    def _flush(self) -> int:
         with self._lock:
             batch, self._pending, self._total = self._pending, {}, 0
+            self._flushing = batch
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
@@ -88,10 +98,13 @@ class ViewCounter:
                 queries.add_views(conn, batch, datetime.now(UTC))
         except Exception:
             with self._lock:  # put them back: a view is counted late rather than lost
+                self._flushing = {}
                 for cid, n in batch.items():
                     self._pending[cid] = self._pending.get(cid, 0) + n
                     self._total += n
             raise
+        with self._lock:
+            self._flushing = {}
         return sum(batch.values())
 
 
@@ -155,7 +168,8 @@ def check(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
         "security": {"assessed": False, "note": "No security posture assessment exists in this service yet"},
         "financials": None if fin is None else {
             "year": fin["year"], "currency": fin["currency"], "revenue": _num(fin["revenue"]),
-            "profit": _num(fin["profit"]), "employees": fin["employees"]},
+            "profit": _num(fin["profit"]),
+            "employees": fin["employees"] if fin["employees"] is not None else row["employees"]},
         "source": row["source"], "updated_at": row["updated_at"],
     }
 

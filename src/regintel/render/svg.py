@@ -79,8 +79,9 @@ def og_image(title: str, subtitle: str, facts: list[tuple[str, str, str]], foote
         parts.append(f'<rect x="{x}" y="400" width="246" height="120" rx="14" fill="#ffffff" fill-opacity=".08"'
                      f' stroke="{COLOURS.get(colour, colour)}" stroke-width="3"/>')
         parts.append(f'<text x="{x + 20}" y="440" fill="#b0bec5" font-size="22">{esc(_fit(label, 22, 206))}</text>')
-        parts.append(f'<text x="{x + 20}" y="494" fill="#ffffff" font-size="38" font-weight="bold">'
-                     f"{esc(_fit(value, 38, 206))}</text>")
+        vsize = next((n for n in (38, 32, 27, 23) if text_width(value, n) <= 206), 20)
+        parts.append(f'<text x="{x + 20}" y="494" fill="#ffffff" font-size="{vsize}" font-weight="bold">'
+                     f"{esc(_fit(value, vsize, 206))}</text>")
         x += 264
     parts.append(f'<text x="72" y="590" fill="#78909c" font-size="22">{esc(_fit(footer, 22, 1056))}</text>')
     parts.append("</g></svg>")

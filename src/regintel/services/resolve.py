@@ -16,7 +16,7 @@ from regintel.domain.names import normalise_address, strip_legal_form, tokens
 from regintel.search import rows
 from regintel.search.base import Filters, SearchBackend
 from regintel.services.identify import find_by_identifier, looks_like_identifier
-from regintel.services.search import asked_words, judge_row, order, summary, town_words
+from regintel.services.search import asked_words, judge_row, judge_rows, order, summary, town_words
 
 RESOLVE_THRESHOLD = 0.8
 LOCATION_SIM = 0.85
@@ -80,13 +80,19 @@ def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: in
     # score on the few columns it needs, then read whole rows for the ones returned
     light = {int(r.id): r for r in rows.ranking_rows(conn, list(found))}
     towns = town_words(intent, words, list(light.values()))
+    pool = [r for cid, r in light.items() if not (ev.country and r.country != ev.country)]
+    pre: dict[int, Judged] = {}
+    if words and not ev.location:
+        # the name alone decides: judge best bound first, as search does, up to the `limit` best
+        named = [r for r in pool if not found[int(r.id)].features.get("identifiers")]
+        pre = {int(r.id): j for j, r in judge_rows(intent, words, named, False, limit, 0.0)}
+        pool = [r for r in pool if int(r.id) in pre or found[int(r.id)].features.get("identifiers")]
     scored: list[tuple[Judged, Any]] = []
-    for cid, cand in found.items():
-        if cid not in light or (ev.country and light[cid].country != ev.country):
-            continue
-        cand.row = light[cid]._mapping
-        _score(cand, intent, words, light[cid], ev, towns)
-        scored.append((Judged(cand.score, NameScore(cand.score, 0, 0, False)), light[cid]))
+    for row in pool:
+        cand = found[int(row.id)]
+        cand.row = row._mapping
+        _score(cand, intent, words, row, ev, towns, pre.get(int(row.id)))
+        scored.append((Judged(cand.score, NameScore(cand.score, 0, 0, False)), row))
     ordered = order(scored, conn, limit)
     out = [found[int(r.id)] for _, r, _ in ordered[:limit]]
     full = db.companies_by_ids(conn, [int(c.row["id"]) for c in out])
@@ -97,14 +103,13 @@ def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: in
 
 
 def _score(cand: Candidate, intent: QueryIntent, words: list[str], row: Any, ev: Evidence,
-           towns: frozenset[str] | None = None) -> None:
+           towns: frozenset[str] | None = None, judged: Judged | None = None) -> None:
     f = cand.features
-    place = set(tokens(" ".join(filter(None, (row.address_norm, row.city)))))
     penalty = 0.0
     located: tuple[str, ...] = ()
     if words:
         # country words, town words ("Slovnaft Bratislava") and the legal form, as search weighs them
-        judged = judge_row(intent, words, row, towns=towns)
+        judged = judged or judge_row(intent, words, row, towns=towns)
         f["name"] = judged.name.score
         penalty = round(judged.name.score - judged.score, 4)
         located = judged.located
@@ -113,6 +118,7 @@ def _score(cand: Candidate, intent: QueryIntent, words: list[str], row: Any, ev:
         if judged.country is not None and not ev.country:
             f["country"] = judged.country
     if ev.location:
+        place = set(tokens(" ".join(filter(None, (row.address_norm, row.city)))))
         loc = normalise_address(ev.location).split()
         hits = sum(any(word_similarity(w, p) >= LOCATION_SIM for p in place) for w in loc)
         f["location"] = round(hits / len(loc), 4) if loc else 0.0

@@ -19,7 +19,8 @@ from regintel.errors import NotImplementedYet
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"),
              Path("/usr/local/share/fonts/dejavu"))
-FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf", "I": "DejaVuSans-Oblique.ttf"}
+# Two faces: every face is loaded and embedded per document (notes are set in grey, not oblique).
+FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
 NAVY = (23, 43, 77)
 GREY = (110, 117, 130)
 LIGHT = (238, 241, 246)
@@ -187,7 +188,7 @@ class Document(FPDF):
         self.set_font("DejaVu", "", 9)
 
     def note(self, text: str) -> None:
-        self.set_font("DejaVu", "I", 8)
+        self.set_font("DejaVu", "", 8)
         self.set_text_color(*GREY)
         self.multi_cell(0, 4.2, text, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         self.set_text_color(0, 0, 0)

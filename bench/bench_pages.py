@@ -1,0 +1,91 @@
+"""Latency of the pages area's routes on a filled database, in-process (TestClient, no network).
+
+    .venv/bin/python bench/bench_pages.py --database-url sqlite:////tmp/p100k.db [--requests 200]
+
+The database is migrated to the latest schema first (use a copy). Views are added to 2,000 companies so
+that `most-viewed` has rows. Prints a table (p50, p95, max in ms) and saves JSON to bench/results/."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from regintel.api.app import create_app
+from regintel.areas import load_tables
+from regintel.areas.pages import queries
+from regintel.config import Settings
+from regintel.db.engine import make_engine
+from regintel.db.migrate import upgrade
+from regintel.db.schema import companies
+
+BENCH = Path(__file__).parent
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {"p50": round(statistics.median(ordered), 2), "p95": round(ordered[int(len(ordered) * 0.95) - 1], 2),
+            "max": round(ordered[-1], 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--database-url", required=True)
+    parser.add_argument("--requests", type=int, default=200)
+    args = parser.parse_args()
+    load_tables()
+    engine = make_engine(args.database_url)
+    upgrade(engine)
+    rng = random.Random(7)
+    with engine.begin() as conn:
+        total = conn.execute(select(func.count()).select_from(companies)).scalar() or 0
+        sample = [tuple(r) for r in conn.execute(select(companies.c.id, companies.c.country,
+                                                        companies.c.national_id).limit(20000))]
+        rng.shuffle(sample)
+        queries.add_views(conn, {cid: rng.randint(1, 500) for cid, _, _ in sample[:2000]}, datetime.now(UTC))
+    settings = Settings(database_url=args.database_url, rate_limit_storage="memory",
+                        shared_limit_per_minute=10**9)
+    client = TestClient(create_app(settings))
+    picks = sample[:args.requests]
+    routes = {
+        "check JSON": lambda c, n: f"/api/v1/public/check/{n}.json?country={c}",
+        "credit badge SVG": lambda c, n: f"/api/v1/public/check/{n}/credit-badge.svg?country={c}",
+        "og.svg": lambda c, n: f"/api/v1/public/check/{n}/og.svg?country={c}",
+        "og.png": lambda c, n: f"/api/v1/public/check/{n}/og.png?country={c}",
+        "company page /firma": lambda c, n: f"/firma/{c.lower()}/{n}",
+        "most-viewed (100)": lambda c, n: "/api/v1/public/most-viewed?limit=100",
+        "rankings largest (100)": lambda c, n: "/api/v1/public/rankings/largest.json",
+        "landing /": lambda c, n: "/",
+        "sitemap index": lambda c, n: "/sitemap-firma.xml",
+        "sitemap page (50k URLs)": lambda c, n: "/sitemap-firma-1.xml",
+    }
+    results = {}
+    with client:
+        for name, path in routes.items():
+            count = 10 if "sitemap page" in name else args.requests
+            times = []
+            for _, cc, nid in picks[:count]:
+                start = time.perf_counter()
+                resp = client.get(path(cc, nid))
+                times.append((time.perf_counter() - start) * 1000)
+                assert resp.status_code == 200, (name, resp.status_code, resp.text[:200])
+            results[name] = percentiles(times) | {"requests": count, "bytes": len(resp.content)}
+    print(f"pages area, {total:,} companies, {engine.dialect.name}, in-process")
+    print(f"{'route':28} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'bytes':>10}")
+    for name, r in results.items():
+        print(f"{name:28} {r['p50']:>8} {r['p95']:>8} {r['max']:>8} {r['bytes']:>10}")
+    out = BENCH / "results" / f"pages-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({"companies": total, "dialect": engine.dialect.name, "routes": results}, indent=2))
+    print(f"saved {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -3,13 +3,13 @@ and per company for the timeline. Keyset paging on the row id, which orders rows
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import desc, func, or_, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 from sqlalchemy.sql import Select
 
 from regintel.db.schema import companies, company_changes, data_sources, lei_records
@@ -39,13 +39,13 @@ def first_id_since(conn: Connection, since: datetime) -> int | None:
     return conn.execute(select(func.min(company_changes.c.id)).where(company_changes.c.detected_at >= since)).scalar()
 
 
-def list_after(conn: Connection, after_id: int, flt: ChangeFilter, limit: int) -> list[Mapping[str, Any]]:
+def list_after(conn: Connection, after_id: int, flt: ChangeFilter, limit: int) -> list[RowMapping]:
     """Changes with an id above `after_id`, oldest first: what a follower has not seen yet."""
     query = _query(flt).where(company_changes.c.id > after_id).order_by(company_changes.c.id).limit(limit)
     return list(conn.execute(query).mappings())
 
 
-def list_latest(conn: Connection, flt: ChangeFilter, limit: int) -> list[Mapping[str, Any]]:
+def list_latest(conn: Connection, flt: ChangeFilter, limit: int) -> list[RowMapping]:
     query = _query(flt).order_by(desc(company_changes.c.id)).limit(limit)
     return list(conn.execute(query).mappings())
 
@@ -55,7 +55,7 @@ def last_id(conn: Connection) -> int:
 
 
 def list_company_changes(conn: Connection, company_id: int, fields: Iterable[str], prefixes: Iterable[str],
-                         limit: int) -> list[Mapping[str, Any]]:
+                         limit: int) -> list[RowMapping]:
     """A company's change rows of the given fields (or field prefixes), newest first."""
     wanted = or_(company_changes.c.field.in_(list(fields)),
                  *[company_changes.c.field.startswith(p, autoescape=True) for p in prefixes])
@@ -64,7 +64,7 @@ def list_company_changes(conn: Connection, company_id: int, fields: Iterable[str
     return list(conn.execute(query).mappings())
 
 
-def list_company_leis(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
+def list_company_leis(conn: Connection, company_id: int) -> list[RowMapping]:
     query = select(lei_records).where(lei_records.c.company_id == company_id).order_by(lei_records.c.lei)
     return list(conn.execute(query).mappings())
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import bindparam, desc, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.prepared import Prepared, run_together
 from regintel.db.schema import (
@@ -37,7 +37,7 @@ def find_company(conn: Connection, country: str, national_id: str) -> Mapping[st
     return _FIND.first(conn, country=country, national_id=national_id)
 
 
-def list_by_national_id(conn: Connection, national_ids: list[str]) -> list[Mapping[str, Any]]:
+def list_by_national_id(conn: Connection, national_ids: list[str]) -> list[RowMapping]:
     """Companies in any country whose national id is one of `national_ids` (for country-less paths)."""
     rows = conn.execute(select(companies).where(companies.c.national_id.in_(national_ids))
                         .order_by(companies.c.country)).mappings()
@@ -58,7 +58,7 @@ def record_parts(conn: Connection, company_id: int) -> tuple[Mapping[str, Any] |
 
 
 def list_changes(conn: Connection, company_id: int, *, before_id: int | None, limit: int,
-                 field: str | None = None) -> list[Mapping[str, Any]]:
+                 field: str | None = None) -> list[RowMapping]:
     """Change-log rows of a company, newest first, keyset-paginated on the row id."""
     query = select(company_changes).where(company_changes.c.company_id == company_id)
     if before_id is not None:

@@ -8,13 +8,13 @@ can run; SQLite serialises writers and ignores the clause, and there one worker 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, bindparam, desc, exists, func, or_, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.schema import deliveries, delivery_attempts, subscriptions
 from regintel.domain.monitoring import retry_delay
@@ -37,7 +37,7 @@ class Outcome:
 
 
 def claim_deliveries(conn: Connection, worker: str, limit: int, now: datetime,
-                     lease: timedelta) -> list[Mapping[str, Any]]:
+                     lease: timedelta) -> list[RowMapping]:
     """Claim up to `limit` due deliveries of active subscriptions, each the earliest of its
     subscription still queued (per-subscription order by detection time), with what is needed to send."""
     d, earlier = deliveries, deliveries.alias("earlier")

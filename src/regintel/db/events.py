@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import desc, func, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.schema import cases, companies, monitoring_events
 from regintel.errors import NotFound
@@ -22,7 +21,7 @@ def _events(api_key_id: int) -> Any:
 
 
 def list_events(conn: Connection, api_key_id: int, *, company_id: int | None, since: datetime | None,
-                severity: str | None, after_id: int | None, limit: int) -> list[Mapping[str, Any]]:
+                severity: str | None, after_id: int | None, limit: int) -> list[RowMapping]:
     """The key's events in the order they were recorded, keyset-paginated on the id."""
     query = _events(api_key_id)
     if company_id is not None:
@@ -36,7 +35,7 @@ def list_events(conn: Connection, api_key_id: int, *, company_id: int | None, si
     return list(conn.execute(query.order_by(monitoring_events.c.id).limit(limit)).mappings())
 
 
-def get_event(conn: Connection, api_key_id: int, event_id: int) -> Mapping[str, Any]:
+def get_event(conn: Connection, api_key_id: int, event_id: int) -> RowMapping:
     row = conn.execute(_events(api_key_id).where(monitoring_events.c.id == event_id)).mappings().first()
     if row is None:
         raise NotFound(f"No monitoring event {event_id}")
@@ -61,20 +60,20 @@ def _counted() -> Any:
     return select(cases, count.label("event_count"))
 
 
-def get_case(conn: Connection, api_key_id: int, case_id: int) -> Mapping[str, Any]:
+def get_case(conn: Connection, api_key_id: int, case_id: int) -> RowMapping:
     row = conn.execute(_counted().where(cases.c.id == case_id, cases.c.api_key_id == api_key_id)).mappings().first()
     if row is None:
         raise NotFound(f"No case {case_id}")
     return row
 
 
-def list_cases(conn: Connection, api_key_id: int, *, offset: int, limit: int) -> tuple[list[Mapping[str, Any]], int]:
+def list_cases(conn: Connection, api_key_id: int, *, offset: int, limit: int) -> tuple[list[RowMapping], int]:
     total = conn.execute(select(func.count()).where(cases.c.api_key_id == api_key_id)).scalar_one()
     rows = conn.execute(_counted().where(cases.c.api_key_id == api_key_id)
                         .order_by(desc(cases.c.updated_at), desc(cases.c.id)).offset(offset).limit(limit)).mappings()
     return list(rows), int(total)
 
 
-def list_case_events(conn: Connection, api_key_id: int, case_id: int, limit: int) -> list[Mapping[str, Any]]:
+def list_case_events(conn: Connection, api_key_id: int, case_id: int, limit: int) -> list[RowMapping]:
     query = _events(api_key_id).where(monitoring_events.c.case_id == case_id)
     return list(conn.execute(query.order_by(desc(monitoring_events.c.id)).limit(limit)).mappings())

@@ -4,12 +4,12 @@ source, spec 1: the Czech side is "derived only from a register denormalised fie
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import Integer, desc, func, select, true
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 from sqlalchemy.sql import Select
 
 from regintel.db.schema import companies, company_changes, data_sources, insolvency_events
@@ -17,7 +17,7 @@ from regintel.db.schema import companies, company_changes, data_sources, insolve
 FLAG_OF = {"bankruptcy": "in_bankruptcy", "restructuring": "in_restructuring", "liquidation": "in_liquidation"}
 
 
-def list_company_events(conn: Connection, company_id: int) -> list[Mapping[str, Any]]:
+def list_company_events(conn: Connection, company_id: int) -> list[RowMapping]:
     query = select(insolvency_events).where(insolvency_events.c.company_id == company_id)
     return list(conn.execute(query).mappings())
 
@@ -45,14 +45,14 @@ def _flips(types: Sequence[str], phases: Sequence[str], country: str | None) -> 
 
 
 def list_recent_notices(conn: Connection, types: Sequence[str], phases: Sequence[str], country: str | None,
-                        limit: int) -> list[Mapping[str, Any]]:
+                        limit: int) -> list[RowMapping]:
     query = _notices(types, phases, country).order_by(desc(insolvency_events.c.event_date),
                                                        desc(insolvency_events.c.id)).limit(limit)
     return list(conn.execute(query).mappings())
 
 
 def list_recent_flips(conn: Connection, types: Sequence[str], phases: Sequence[str], country: str | None,
-                      limit: int) -> list[Mapping[str, Any]]:
+                      limit: int) -> list[RowMapping]:
     """Flag flips written by register sources, newest first (the change-log id orders detection)."""
     query = _flips(types, phases, country).order_by(desc(company_changes.c.id)).limit(limit)
     return list(conn.execute(query).mappings())
@@ -99,7 +99,7 @@ def current_counts(conn: Connection, types: Sequence[str], country: str | None) 
     return out
 
 
-def source_attributions(conn: Connection, sources: Sequence[str]) -> list[Mapping[str, Any]]:
+def source_attributions(conn: Connection, sources: Sequence[str]) -> list[RowMapping]:
     query = select(data_sources.c.id, data_sources.c.name, data_sources.c.attribution, data_sources.c.licence,
                    data_sources.c.url).where(data_sources.c.id.in_(sorted(set(sources))))
     return list(conn.execute(query.order_by(data_sources.c.id)).mappings())

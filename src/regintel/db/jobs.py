@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, or_, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.engine import insert_for, is_sqlite
 from regintel.db.schema import jobs
@@ -36,7 +36,7 @@ def enqueue(conn: Connection, kind: str, payload: Mapping[str, Any], *, now: dat
 
 
 def claim(conn: Connection, worker_id: str, limit: int, now: datetime, lease: timedelta,
-          kinds: Sequence[str] | None = None) -> list[Mapping[str, Any]]:
+          kinds: Sequence[str] | None = None) -> list[RowMapping]:
     """Mark up to `limit` due jobs as running for `worker_id` and return them (highest priority,
     then oldest, first)."""
     due = or_(and_(jobs.c.status == QUEUED, jobs.c.run_after <= now),
@@ -70,7 +70,7 @@ def fail(conn: Connection, job_id: int, worker_id: str, now: datetime, error: st
     conn.execute(update(jobs).where(jobs.c.id == job_id, jobs.c.worker_id == worker_id).values(**values))
 
 
-def get(conn: Connection, job_id: int) -> Mapping[str, Any] | None:
+def get(conn: Connection, job_id: int) -> RowMapping | None:
     row = conn.execute(select(jobs).where(jobs.c.id == job_id)).first()
     return None if row is None else row._mapping
 

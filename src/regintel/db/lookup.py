@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import and_, bindparam, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.prepared import Prepared
 from regintel.db.schema import code_list_items, companies, identifiers, lei_records
@@ -45,7 +45,7 @@ _COMPANY_BY_LEI = Prepared(select(companies).where(companies.c.lei == bindparam(
                            .limit(1))
 
 
-def companies_by_national_ids(conn: Connection, national_ids: Iterable[str]) -> list[Mapping[str, Any]]:
+def companies_by_national_ids(conn: Connection, national_ids: Iterable[str]) -> list[RowMapping]:
     """Every company, in any country, whose national id is one of `national_ids`: one indexed query
     (the caller keeps the (country, id) pairs it asked for)."""
     wanted = sorted(set(national_ids))
@@ -55,7 +55,7 @@ def companies_by_national_ids(conn: Connection, national_ids: Iterable[str]) -> 
 
 
 def companies_by_identifier(conn: Connection, types: Iterable[str], values: Iterable[str],
-                            country: str | None, limit: int) -> list[Mapping[str, Any]]:
+                            country: str | None, limit: int) -> list[RowMapping]:
     """Companies holding one of `values` as an identifier of one of `types`, with what matched."""
     params: dict[str, Any] = {"types": sorted(set(types)), "values": sorted(set(values)), "limit": limit}
     if country:

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import and_, or_, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.engine import insert_for
 from regintel.db.schema import (
@@ -153,8 +153,8 @@ def delivery_row(subscription_id: int, event: str, body: Mapping[str, Any], dete
             "detected_at": detected_at, "next_attempt_at": now, "created_at": now}
 
 
-def _watchers(conn: Connection, company_ids: list[int]) -> dict[int, list[Mapping[str, Any]]]:
-    out: dict[int, list[Mapping[str, Any]]] = {}
+def _watchers(conn: Connection, company_ids: list[int]) -> dict[int, list[RowMapping]]:
+    out: dict[int, list[RowMapping]] = {}
     query = select(watches.c.id, watches.c.email, watches.c.company_id).where(
         watches.c.company_id.in_(company_ids), watches.c.status == "confirmed")
     for row in conn.execute(query).mappings():
@@ -162,7 +162,7 @@ def _watchers(conn: Connection, company_ids: list[int]) -> dict[int, list[Mappin
     return out
 
 
-def _write_watch_mails(conn: Connection, watchers: Mapping[int, list[Mapping[str, Any]]],
+def _write_watch_mails(conn: Connection, watchers: Mapping[int, list[RowMapping]],
                        changes: list[Change], now: datetime) -> None:
     """An alert e-mail per confirmed watch and insolvency flip; the worker renders and sends it."""
     rows = [{"kind": "watch_alert", "to_addr": w["email"], "watch_id": w["id"], "change_id": c.change_id,

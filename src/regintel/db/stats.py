@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Integer, and_, case, desc, func, or_, select, true
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.company_filters import Conditions, base_query, c
 from regintel.db.schema import (
@@ -80,7 +80,7 @@ def grouped_by_source(conn: Connection, cond: Conditions) -> list[dict[str, Any]
                    join=(company_sources, company_sources.c.company_id == c.id))
 
 
-def address_density(conn: Connection, cond: Conditions) -> list[Mapping[str, Any]]:
+def address_density(conn: Connection, cond: Conditions) -> list[RowMapping]:
     """How many addresses hold 1, 2-4, 5-9, 10-49, 50-99, 100+ companies, and those companies."""
     per_address = (base_query(cond, c.address_norm, func.count().label("n"))
                    .where(c.address_norm.is_not(None)).group_by(c.address_norm).subquery())
@@ -100,7 +100,7 @@ def dense_addresses(conn: Connection, cond: Conditions, min_companies: int, limi
     return [(row[0], int(row[1])) for row in conn.execute(query)]
 
 
-def address_details(conn: Connection, cond: Conditions, addresses: list[str]) -> dict[str, Mapping[str, Any]]:
+def address_details(conn: Connection, cond: Conditions, addresses: list[str]) -> dict[str, RowMapping]:
     """For each address: a display form, its country, and its companies by status and flag."""
     if not addresses:
         return {}
@@ -115,7 +115,7 @@ def address_details(conn: Connection, cond: Conditions, addresses: list[str]) ->
 
 
 def address_samples(conn: Connection, cond: Conditions, addresses: list[str],
-                    per_address: int) -> list[Mapping[str, Any]]:
+                    per_address: int) -> list[RowMapping]:
     """The first matching companies (by id) registered at each address, in one query."""
     if not addresses:
         return []
@@ -127,11 +127,11 @@ def address_samples(conn: Connection, cond: Conditions, addresses: list[str],
                              .order_by(inner.c.address_norm, inner.c.rank)).mappings())
 
 
-def overview(conn: Connection) -> dict[str, list[Mapping[str, Any]]]:
+def overview(conn: Connection) -> dict[str, list[RowMapping]]:
     """Per country: companies by status, the flags, and how many carry an LEI, a VAT id, statements.
     Each figure is one grouped count an index answers (the (country, status) index, the flags'
     partial indexes, the LEI and VAT id indexes, latest_financials' country)."""
-    out: dict[str, list[Mapping[str, Any]]] = {
+    out: dict[str, list[RowMapping]] = {
         "by_status": list(conn.execute(select(c.country, c.status, func.count().label("count"))
                                        .group_by(c.country, c.status)).mappings())}
     for name, condition in (("in_bankruptcy", c.in_bankruptcy == true()),
@@ -147,28 +147,28 @@ def overview(conn: Connection) -> dict[str, list[Mapping[str, Any]]]:
     return out
 
 
-def country_counts(conn: Connection) -> list[Mapping[str, Any]]:
+def country_counts(conn: Connection) -> list[RowMapping]:
     """Entities and active entities per country (the (country, status) index alone answers it)."""
     query = (select(c.country, func.count().label("count"), _sum(c.status == "active").label("active"))
              .group_by(c.country).order_by(desc("count")))
     return list(conn.execute(query).mappings())
 
 
-def sources(conn: Connection) -> list[Mapping[str, Any]]:
+def sources(conn: Connection) -> list[RowMapping]:
     return list(conn.execute(select(data_sources).order_by(data_sources.c.id)).mappings())
 
 
-def last_runs(conn: Connection, limit: int) -> list[Mapping[str, Any]]:
+def last_runs(conn: Connection, limit: int) -> list[RowMapping]:
     return list(conn.execute(select(import_runs).order_by(desc(import_runs.c.id)).limit(limit)).mappings())
 
 
-def last_run_per_source(conn: Connection) -> dict[str, Mapping[str, Any]]:
+def last_run_per_source(conn: Connection) -> dict[str, RowMapping]:
     latest = select(func.max(import_runs.c.id)).group_by(import_runs.c.source).scalar_subquery()
     rows = conn.execute(select(import_runs).where(import_runs.c.id.in_(latest))).mappings()
     return {row["source"]: row for row in rows}
 
 
-def seen_per_source(conn: Connection) -> list[Mapping[str, Any]]:
+def seen_per_source(conn: Connection) -> list[RowMapping]:
     """Companies per source with the oldest and newest `last_seen` (one index scan)."""
     cs = company_sources.c
     query = (select(cs.source, func.count().label("companies"), func.min(cs.last_seen).label("oldest_seen"),
@@ -189,7 +189,7 @@ def coverage(conn: Connection) -> dict[str, Any]:
     return out
 
 
-def labels(conn: Connection, list_name: str, codes: Iterable[str]) -> dict[str, Mapping[str, Any]]:
+def labels(conn: Connection, list_name: str, codes: Iterable[str]) -> dict[str, RowMapping]:
     """Code-list items (name_en, name_sk, parent, extra) of `codes` in one list."""
     wanted = sorted({code for code in codes if code})
     if not wanted:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import desc, func, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.schema import companies, deliveries, subscription_companies, subscriptions
 from regintel.errors import NotFound
@@ -35,7 +35,7 @@ def insert_subscription(conn: Connection, *, kind: str, api_key_id: int, url: st
     return int(sub_id)
 
 
-def get_subscription(conn: Connection, sub_id: int, api_key_id: int, kind: str) -> Mapping[str, Any]:
+def get_subscription(conn: Connection, sub_id: int, api_key_id: int, kind: str) -> RowMapping:
     """The key's live subscription `sub_id` of `kind`; 404 for another key's, a deleted or unknown one."""
     row = conn.execute(_query(api_key_id, kind).where(subscriptions.c.id == sub_id)).mappings().first()
     if row is None:
@@ -44,7 +44,7 @@ def get_subscription(conn: Connection, sub_id: int, api_key_id: int, kind: str) 
 
 
 def list_subscriptions(conn: Connection, api_key_id: int, kind: str, *, status: str | None, offset: int,
-                       limit: int) -> tuple[list[Mapping[str, Any]], int]:
+                       limit: int) -> tuple[list[RowMapping], int]:
     query = _query(api_key_id, kind)
     if status:
         query = query.where(subscriptions.c.status == status)
@@ -83,7 +83,7 @@ def delete_subscription(conn: Connection, sub_id: int, now: datetime) -> int:
     return int(result.rowcount)
 
 
-def rotate_secret(conn: Connection, sub: Mapping[str, Any], secret: str, grace_until: datetime | None,
+def rotate_secret(conn: Connection, sub: RowMapping, secret: str, grace_until: datetime | None,
                   now: datetime) -> None:
     conn.execute(update(subscriptions).where(subscriptions.c.id == sub["id"]).values(
         secret=secret, previous_secret=sub["secret"] if grace_until else None,

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, or_, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.schema import companies, company_changes, email_outbox, watches
+from regintel.domain.rows import Row
 
 _WATCH = [*watches.c, companies.c.country, companies.c.national_id, companies.c.name.label("company_name")]
 
 
-def find_watch(conn: Connection, email: str, company_id: int) -> Mapping[str, Any] | None:
+def find_watch(conn: Connection, email: str, company_id: int) -> RowMapping | None:
     return conn.execute(select(watches).where(watches.c.email == email, watches.c.company_id == company_id)
                         ).mappings().first()
 
 
-def get_watch(conn: Connection, watch_id: int) -> Mapping[str, Any] | None:
+def get_watch(conn: Connection, watch_id: int) -> RowMapping | None:
     return conn.execute(select(*_WATCH).join(companies, companies.c.id == watches.c.company_id)
                         .where(watches.c.id == watch_id)).mappings().first()
 
@@ -38,14 +38,14 @@ def set_status(conn: Connection, watch_id: int, status: str, now: datetime) -> N
     conn.execute(update(watches).where(watches.c.id == watch_id).values(**values))
 
 
-def queue_mail(conn: Connection, kind: str, watch: Mapping[str, Any], now: datetime) -> None:
+def queue_mail(conn: Connection, kind: str, watch: Row, now: datetime) -> None:
     """Queue a mail about `watch` (rendered and sent by the worker) and note when."""
     conn.execute(email_outbox.insert().values(kind=kind, to_addr=watch["email"], watch_id=watch["id"],
                                               status="pending", attempts=0, next_attempt_at=now, created_at=now))
     conn.execute(update(watches).where(watches.c.id == watch["id"]).values(last_mail_at=now))
 
 
-def claim_mails(conn: Connection, limit: int, now: datetime, lease: timedelta) -> list[Mapping[str, Any]]:
+def claim_mails(conn: Connection, limit: int, now: datetime, lease: timedelta) -> list[RowMapping]:
     """Claim due e-mails (leases, as for deliveries; `FOR UPDATE SKIP LOCKED` on PostgreSQL)."""
     o = email_outbox
     due = or_(and_(o.c.status == "pending", o.c.next_attempt_at <= now),

@@ -10,9 +10,11 @@ repeated: the notice that moved the flag is on the timeline.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from typing import Any
+
+from regintel.domain.rows import Row
 
 # Change-log field -> event type (docs/insolvency.md lists them).
 CHANGE_TYPES = {
@@ -55,7 +57,7 @@ def event(key: tuple[str, int, int], **fields: Any) -> dict[str, Any]:
     return {**base, **fields, "_key": key}
 
 
-def from_notice(row: Mapping[str, Any]) -> dict[str, Any]:
+def from_notice(row: Row) -> dict[str, Any]:
     day: date = row["event_date"]
     return event((day.isoformat(), _RANK["notice"], int(row["id"])), id=f"notice:{row['id']}",
                  event_type=row["event_type"], phase=row["phase"], date=day, date_kind="effective",
@@ -64,10 +66,10 @@ def from_notice(row: Mapping[str, Any]) -> dict[str, Any]:
                  published_on=row["published_on"], decision_date=row["decision_date"], trustee=row["trustee"])
 
 
-def from_changes(rows: Iterable[Mapping[str, Any]], gazette_sources: set[str]) -> list[dict[str, Any]]:
+def from_changes(rows: Iterable[Row], gazette_sources: set[str]) -> list[dict[str, Any]]:
     """Change-log rows (any order) grouped into events: one per (source, detection time, event type,
     and statement year for financials)."""
-    groups: dict[tuple[str, datetime, str, str], list[Mapping[str, Any]]] = {}
+    groups: dict[tuple[str, datetime, str, str], list[Row]] = {}
     for row in rows:
         kind = change_type(row["field"])
         if kind is None or row["field"] == "created":
@@ -80,7 +82,7 @@ def from_changes(rows: Iterable[Mapping[str, Any]], gazette_sources: set[str]) -
             for (_, _, kind, year), members in groups.items()]
 
 
-def _change_event(kind: str, year: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _change_event(kind: str, year: str, rows: Sequence[Row]) -> dict[str, Any]:
     first = rows[0]
     detected: datetime = first["detected_at"]
     changes = [{"field": r["field"], "from": r["old_value"], "to": r["new_value"]} for r in rows]
@@ -95,7 +97,7 @@ def _change_event(kind: str, year: str, rows: Sequence[Mapping[str, Any]]) -> di
                  title=title, changes=changes, detected_at=detected)
 
 
-def from_company(row: Mapping[str, Any]) -> list[dict[str, Any]]:
+def from_company(row: Row) -> list[dict[str, Any]]:
     """Founding and dissolution from the company record's dates."""
     out = []
     for kind, column in (("founded", "founded_on"), ("dissolved", "dissolved_on")):
@@ -107,7 +109,7 @@ def from_company(row: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def from_lei(row: Mapping[str, Any]) -> dict[str, Any] | None:
+def from_lei(row: Row) -> dict[str, Any] | None:
     registered = row["initial_registration"]
     if registered is None:
         return None

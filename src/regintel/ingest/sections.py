@@ -111,9 +111,9 @@ def load_roles(conn: Connection, loader: Loader, records: list[CompanyRecord], i
     if not todo:
         return
     current: dict[int, list[dict[str, Any]]] = {cid: [] for cid in todo}
-    for row in conn.execute(select(roles).where(roles.c.company_id.in_(list(todo)),
-                                                roles.c.source == loader.source.id)).mappings():
-        current[row["company_id"]].append(dict(row))
+    for found in conn.execute(select(roles).where(roles.c.company_id.in_(list(todo)),
+                                                  roles.c.source == loader.source.id)).mappings():
+        current[found["company_id"]].append(dict(found))
     replaced: list[tuple[int, list[tuple[dict[str, Any], RoleRecord]]]] = []
     for cid, rec in todo.items():
         new_rows = {}

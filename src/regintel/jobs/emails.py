@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import logging
 import smtplib
-from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from typing import Any
 
 from sqlalchemy import Engine
+from sqlalchemy.engine import RowMapping
 
 from regintel.config import Settings
 from regintel.db import watches as db
@@ -30,7 +29,7 @@ def smtp_send(msg: EmailMessage, settings: Settings) -> None:
         smtp.send_message(msg)
 
 
-def _prerendered(mail: Mapping[str, Any], settings: Settings) -> EmailMessage | None:
+def _prerendered(mail: RowMapping, settings: Settings) -> EmailMessage | None:
     """A mail queued with its subject and body already written (account sign-in links, opt-ins)."""
     if mail["watch_id"] is not None or not mail["subject"] or not mail["body"]:
         return None
@@ -40,7 +39,7 @@ def _prerendered(mail: Mapping[str, Any], settings: Settings) -> EmailMessage | 
     return msg
 
 
-def _send_one(engine: Engine, mail: Mapping[str, Any], settings: Settings) -> str:
+def _send_one(engine: Engine, mail: RowMapping, settings: Settings) -> str:
     now = datetime.now(UTC)
     with engine.connect() as conn:
         watch = db.get_watch(conn, mail["watch_id"]) if mail["watch_id"] is not None else None
@@ -63,7 +62,7 @@ def _send_one(engine: Engine, mail: Mapping[str, Any], settings: Settings) -> st
     return status
 
 
-def _finish(engine: Engine, mail: Mapping[str, Any], status: str, now: datetime, subject: str | None,
+def _finish(engine: Engine, mail: RowMapping, status: str, now: datetime, subject: str | None,
             body: str | None, error: str | None, settings: Settings) -> None:
     attempts = mail["attempts"] + 1
     retry_at = None

@@ -11,11 +11,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import func, literal, select, tuple_
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db import company_filters as filters_db
 from regintel.db import name_trigrams
@@ -180,12 +179,12 @@ def _others(cond: Conditions, name: NameContains) -> list[Any]:
 
 
 def _page(conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int,
-          walk: bool) -> list[Mapping[str, Any]]:
+          walk: bool) -> list[RowMapping]:
     """The page's ids in order (a sort that carries only the key and the id), then their rows."""
     return _rows(conn, _page_ids(conn, cond, sort, desc, offset, limit, walk))
 
 
-def _rows(conn: Connection, ids: list[int]) -> list[Mapping[str, Any]]:
+def _rows(conn: Connection, ids: list[int]) -> list[RowMapping]:
     """The rows of `ids` (with their latest financials), in that order."""
     if not ids:
         return []
@@ -224,7 +223,7 @@ def companies_columns() -> tuple[Any, ...]:
     return tuple(c)
 
 
-def item(row: Mapping[str, Any]) -> dict[str, Any]:
+def item(row: RowMapping) -> dict[str, Any]:
     fin = None
     if row["fin_year"] is not None:
         fin = {"year": row["fin_year"], "currency": row["fin_currency"], "revenue": row["fin_revenue"],

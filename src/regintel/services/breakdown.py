@@ -10,7 +10,7 @@ Dimensions whose data is not held answer 501 naming what is missing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,8 +105,9 @@ def breakdown(conn: Connection, by: str, cond: Conditions, ref: Reference, limit
     items.sort(key=lambda i: (-i["count"], str(i["key"])))
     if by == "founded_year":
         items.sort(key=lambda i: (i["key"] is None, str(i["key"])))
-    if dim.order:
-        items.sort(key=lambda i: dim.order.index(i["key"]) if i["key"] in dim.order else len(dim.order))
+    order = dim.order
+    if order:
+        items.sort(key=lambda i: order.index(i["key"]) if i["key"] in order else len(order))
     _label(conn, dim, items)
     total = sum(i["count"] for i in items)
     for i in items:
@@ -122,7 +123,7 @@ def _item(row: Mapping[str, Any], dim: Dimension) -> dict[str, Any]:
     return out | {f: int(row[f]) for f in FIGURES}
 
 
-def _rolled_up(rows: list[Mapping[str, Any]], dim: Dimension, ref: Reference) -> list[dict[str, Any]]:
+def _rolled_up(rows: Sequence[Mapping[str, Any]], dim: Dimension, ref: Reference) -> list[dict[str, Any]]:
     assert dim.rollup is not None
     totals: dict[str, dict[str, int]] = {}
     for row in rows:
@@ -148,11 +149,11 @@ def _label(conn: Connection, dim: Dimension, items: list[dict[str, Any]]) -> Non
         # National code lists name one country's codes only (Slovak kraje, okresy, obce).
         country = (entry["extra"] or {}).get("country", "SK") if entry else None
         usable = entry is not None and (not dim.national or item.get("country") == country)
-        item["label"] = entry["name_en"] if usable else None
+        item["label"] = entry["name_en"] if usable and entry is not None else None
 
 
 def _code(item: Mapping[str, Any], dim: Dimension) -> str | None:
-    key = item["key"]
+    key: str | None = item["key"]
     return key.split(":", 1)[1] if key and dim.national else key
 
 

@@ -6,12 +6,11 @@ Rows are listed oldest first by id, so a client follows the log: it keeps the la
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db import changes as db
 from regintel.domain.identifiers import parse_country
@@ -24,7 +23,7 @@ def make_filter(country: str | None, field: str | None, source: str | None) -> d
     return db.ChangeFilter(parse_country(country) if country else None, field or None, source or None)
 
 
-def item(row: Mapping[str, Any], base_url: str) -> dict[str, Any]:
+def item(row: RowMapping, base_url: str) -> dict[str, Any]:
     return {"id": row["id"], "country": row["country"], "ico": row["national_id"], "name": row["name"],
             "field": row["field"], "from": row["old_value"], "to": row["new_value"], "source": row["source"],
             "detected_at": _utc(row["detected_at"]),

@@ -43,7 +43,8 @@ def resolve_ico(conn: Connection, ico: str, country: str | None) -> Mapping[str,
             f"{ico} identifies companies in {len(rows)} countries; add ?country=",
             details={"candidates": [{"country": r["country"], "nationalId": r["national_id"], "name": r["name"]}
                                     for r in rows]})
-    return rows[0]
+    # A dict, as the country path's prepared statement answers (db.prepared).
+    return dict(rows[0])
 
 
 def national_id_candidates(ico: str) -> dict[str, str]:

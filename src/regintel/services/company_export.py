@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sqlalchemy import Engine, select
+from sqlalchemy.engine import RowMapping
 
 from regintel.db.company_filters import Conditions, Reference, base_query, c, lf
 from regintel.db.schema import company_sources, identifiers, lei_records
@@ -70,7 +71,7 @@ def _grouped(result: Any, template: str) -> dict[int, list[str]]:
     return out
 
 
-def export_row(row: Mapping[str, Any], sections: Mapping[str, str], idents: list[str], sources: list[str],
+def export_row(row: RowMapping, sections: Mapping[str, str], idents: list[str], sources: list[str],
                base_url: str) -> dict[str, Any]:
     code_digits = digits(row["nace_primary"])
     division = code_digits[:2] if code_digits else None

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from regintel.domain.rows import Row
 
-def summary(row: Mapping[str, Any]) -> dict[str, Any]:
+
+def summary(row: Row) -> dict[str, Any]:
     return {
         "country": row["country"], "nationalId": row["national_id"], "ico": row["national_id"],
         "name": row["name"],
@@ -26,6 +27,6 @@ def summary(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def candidate(row: Mapping[str, Any]) -> dict[str, Any]:
+def candidate(row: Row) -> dict[str, Any]:
     """How an ambiguous identifier's candidates are listed (as in 409 AMBIGUOUS_IDENTIFIER)."""
     return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"]}

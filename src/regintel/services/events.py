@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db import events as db
 from regintel.domain.monitoring import SEVERITIES, field_value
@@ -37,7 +36,7 @@ def parse_severity(value: str | None) -> str | None:
     return value.lower() if value else None
 
 
-def event_record(row: Mapping[str, Any]) -> dict[str, Any]:
+def event_record(row: RowMapping) -> dict[str, Any]:
     return {"id": row["id"], "type": row["event_type"], "ico": row["national_id"], "country": row["country"],
             "company_name": row["company_name"], "field": row["field"],
             "from": field_value(row["field"], row["old_value"]), "to": field_value(row["field"], row["new_value"]),
@@ -57,7 +56,7 @@ def list_events(conn: Connection, api_key_id: int, *, ico: str | None, country: 
     return items, encode_cursor(rows[limit - 1]["id"]) if len(rows) > limit else None
 
 
-def case_record(row: Mapping[str, Any]) -> dict[str, Any]:
+def case_record(row: RowMapping) -> dict[str, Any]:
     return {"id": row["id"], "title": row["title"], "status": row["status"], "note": row["note"],
             "event_count": row["event_count"], "created_at": row["created_at"], "updated_at": row["updated_at"]}
 

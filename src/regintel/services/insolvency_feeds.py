@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db import insolvency as db
 from regintel.render.feeds import Entry, Feed
@@ -70,7 +70,7 @@ def company_url(base_url: str, country: str, national_id: str) -> str:
     return f"{base_url.rstrip('/')}/api/v1/companies/{country}/{national_id}"
 
 
-def notice_item(row: Mapping[str, Any], base_url: str) -> dict[str, Any]:
+def notice_item(row: RowMapping, base_url: str) -> dict[str, Any]:
     return {"id": f"notice:{row['source']}:{row['notice_id']}", "kind": "notice",
             "event_type": row["event_type"], "phase": row["phase"], "date": row["event_date"],
             "country": row["country"], "ico": row["national_id"], "name": row["name"],
@@ -81,7 +81,7 @@ def notice_item(row: Mapping[str, Any], base_url: str) -> dict[str, Any]:
             "company_url": company_url(base_url, row["country"], row["national_id"])}
 
 
-def flip_item(row: Mapping[str, Any], base_url: str) -> dict[str, Any]:
+def flip_item(row: RowMapping, base_url: str) -> dict[str, Any]:
     kind = row["field"].removeprefix("in_")
     phase = "start" if row["new_value"] == "true" else "end"
     detected = _utc(row["detected_at"])

@@ -7,10 +7,10 @@ unfiltered ones with default parameters are precomputed and stored per data vers
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db import stats as db
 from regintel.db.company_filters import Conditions, Reference
@@ -89,7 +89,7 @@ def shell_addresses(conn: Connection, cond: Conditions, min_companies: int, limi
         samples.setdefault(s["address_norm"], []).append(sample)
     out = []
     for address, n in dense:
-        d = details.get(address, {})
+        d: RowMapping | dict[str, Any] = details.get(address, {})
         item = {"address": d.get("address"), "addressNorm": address, "city": d.get("city"),
                 "postalCode": d.get("postal_code"), "country": d.get("country"), "companies": n,
                 "sample": samples.get(address, [])}
@@ -113,16 +113,16 @@ def public_stats(conn: Connection) -> dict[str, Any]:
             "lastUpdate": max(imports) if imports else None}
 
 
-def _source(row: Mapping[str, Any]) -> dict[str, Any]:
+def _source(row: RowMapping) -> dict[str, Any]:
     return _public_source(row) | {"publisher": row["publisher"], "category": row["category"],
                                   "licence": row["licence"], "cadence": row["cadence"]}
 
 
-def _public_source(row: Mapping[str, Any]) -> dict[str, Any]:
+def _public_source(row: RowMapping) -> dict[str, Any]:
     return {"id": row["id"], "name": row["name"], "country": row["country"], "lastImportAt": row["last_import_at"],
             "rows": int(row["row_count"])}
 
 
-def _run(row: Mapping[str, Any]) -> dict[str, Any]:
+def _run(row: RowMapping) -> dict[str, Any]:
     return {"id": row["id"], "source": row["source"], "status": row["status"], "startedAt": row["started_at"],
             "finishedAt": row["finished_at"], "stats": row["stats"]}

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import base64
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.config import Settings
 from regintel.db import deliveries as db_deliveries
@@ -32,19 +32,19 @@ def make_secret() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
-def monitoring_record(row: Mapping[str, Any]) -> dict[str, Any]:
+def monitoring_record(row: RowMapping) -> dict[str, Any]:
     return {"id": row["id"], "ico": row["national_id"], "country": row["country"],
             "company_name": row["company_name"], "webhook_url": row["url"],
             "event_types": list(row["event_types"]), **{k: row[k] for k in STATS}}
 
 
-def webhook_record(row: Mapping[str, Any], scope: Sequence[tuple[str, str]]) -> dict[str, Any]:
+def webhook_record(row: RowMapping, scope: Sequence[tuple[str, str]]) -> dict[str, Any]:
     return {"id": row["id"], "url": row["url"], "event_types": list(row["event_types"]),
             "countries": row["countries"] or [], "companies": [{"country": c, "ico": n} for c, n in scope],
             "description": row["description"], **{k: row[k] for k in STATS}}
 
 
-def with_secret(record: dict[str, Any], row: Mapping[str, Any]) -> dict[str, Any]:
+def with_secret(record: dict[str, Any], row: RowMapping) -> dict[str, Any]:
     """The record plus its signing secret: only in create and rotate-secret answers."""
     return record | {"secret": row["secret"], "previous_secret_valid_until": row["previous_secret_until"]}
 
@@ -127,7 +127,7 @@ def list_subscription_deliveries(conn: Connection, api_key_id: int, sub_id: int,
             for r in rows]
 
 
-def _record(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
+def _record(conn: Connection, row: RowMapping) -> dict[str, Any]:
     if row["kind"] == "monitoring":
         return monitoring_record(row)
     return webhook_record(row, db.list_scope(conn, [row["id"]])[row["id"]])

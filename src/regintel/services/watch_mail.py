@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from email.message import EmailMessage
-from typing import Any
 from urllib.parse import quote
 
 from regintel.config import Settings
 from regintel.domain.monitoring import field_value
+from regintel.domain.rows import Row
 from regintel.services.watches import CONFIRM, UNSUBSCRIBE, make_token
 
 FLAG_NAMES = {"in_bankruptcy": "bankruptcy", "in_restructuring": "restructuring", "in_liquidation": "liquidation"}
 
 
-def _company(watch: Mapping[str, Any]) -> str:
+def _company(watch: Row) -> str:
     return f"{watch['company_name']} ({watch['country']} {watch['national_id']})"
 
 
-def _unsubscribe_url(settings: Settings, watch: Mapping[str, Any]) -> str:
+def _unsubscribe_url(settings: Settings, watch: Row) -> str:
     token = make_token(settings, UNSUBSCRIBE, watch)
     return f"{settings.base_url.rstrip('/')}/api/v1/watch/unsubscribe?token={quote(token)}"
 
 
-def _confirm(settings: Settings, watch: Mapping[str, Any]) -> tuple[str, str]:
+def _confirm(settings: Settings, watch: Row) -> tuple[str, str]:
     link = f"{settings.base_url.rstrip('/')}/api/v1/watch/confirm?token={quote(make_token(settings, CONFIRM, watch))}"
     return (f"Confirm your watch of {watch['company_name']}",
             f"Someone (hopefully you) asked to be told by e-mail when the insolvency status of\n"
@@ -32,14 +31,14 @@ def _confirm(settings: Settings, watch: Mapping[str, Any]) -> tuple[str, str]:
             f"nothing will be sent.\n")
 
 
-def _unsubscribe(settings: Settings, watch: Mapping[str, Any]) -> tuple[str, str]:
+def _unsubscribe(settings: Settings, watch: Row) -> tuple[str, str]:
     url = _unsubscribe_url(settings, watch)
     return (f"Stop watching {watch['company_name']}?",
             f"To stop the e-mails about {_company(watch)}, send an empty POST to\n\n{url}\n\n"
             f"for example: curl -X POST '{url}'\n\nIf you did not ask for this, ignore this e-mail.\n")
 
 
-def _alert(settings: Settings, watch: Mapping[str, Any], change: Mapping[str, Any]) -> tuple[str, str]:
+def _alert(settings: Settings, watch: Row, change: Row) -> tuple[str, str]:
     what = FLAG_NAMES.get(change["field"], change["field"])
     now_on = bool(field_value(change["field"], change["new_value"]))
     headline = f"{what} {'declared' if now_on else 'ended'}"
@@ -50,7 +49,7 @@ def _alert(settings: Settings, watch: Mapping[str, Any], change: Mapping[str, An
             f"your mail program).\n")
 
 
-def render(mail: Mapping[str, Any], watch: Mapping[str, Any], settings: Settings) -> EmailMessage | None:
+def render(mail: Row, watch: Row, settings: Settings) -> EmailMessage | None:
     """The message for an outbox row, or None when it is no longer due (watch ended meanwhile)."""
     if mail["kind"] == "watch_alert":
         if watch["status"] != "confirmed" or mail["field"] is None:

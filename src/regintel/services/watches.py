@@ -61,8 +61,8 @@ def request_watch(conn: Connection, email: str, ico: str, country: str | None) -
     now = datetime.now(UTC)
     watch = db.find_watch(conn, address, company["id"])
     if watch is None:
-        watch = {"id": db.insert_watch(conn, address, company["id"], now), "email": address}
-        db.queue_mail(conn, "watch_confirm", watch, now)
+        created = {"id": db.insert_watch(conn, address, company["id"], now), "email": address}
+        db.queue_mail(conn, "watch_confirm", created, now)
     elif watch["status"] != "confirmed" and not _throttled(watch, now):
         db.set_status(conn, watch["id"], "pending", now)
         db.queue_mail(conn, "watch_confirm", watch, now)

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, and_, column, exists, false, not_, or_, select, table, true
-from sqlalchemy.sql.elements import ColumnElement as Clause
+from sqlalchemy import ColumnElement, FromClause, and_, column, exists, false, not_, or_, select, table, true
 
 from regintel.db.name_trigrams import NameContains
 from regintel.db.schema import (
@@ -25,6 +24,9 @@ from regintel.domain.identifiers import parse_country
 from regintel.domain.nace import parse_nace_query, prefix_range, section_range
 from regintel.domain.names import normalise_name
 from regintel.errors import ValidationFailed
+
+# A filter's condition.
+Clause = ColumnElement[bool]
 
 if TYPE_CHECKING:
     from regintel.services.company_filters import CompanyFilters
@@ -57,7 +59,7 @@ def conditions(f: CompanyFilters, ref: Reference) -> Conditions:
     for name, build in _BUILDERS.items():
         value = getattr(f, name)
         if value is not None:
-            built[name] = build(value, ref) if name in _NEEDS_REF else build(value)  # type: ignore[call-arg]
+            built[name] = build(value, ref) if name in _NEEDS_REF else build(value)
     term, country = built.get("name_contains"), built.get("country")
     if isinstance(term, NameContains) and country is not None and f.country:
         # The trigram table tags names with their country: the name filter narrows by it too.
@@ -160,7 +162,7 @@ def _source(values: list[str]) -> Clause:
     return exists().where(company_sources.c.company_id == c.id, company_sources.c.source.in_(values))
 
 
-def _present(column: Any, rare: bool = False) -> Callable[[bool], Clause]:
+def _present(column: ColumnElement[Any], rare: bool = False) -> Callable[[bool], Clause]:
     """Has a value: written as a range (`> ''`), which an index serves, unlike IS NOT NULL in SQLite."""
     def build(value: bool) -> Clause:
         if not value:
@@ -218,6 +220,7 @@ def base_query(cond: Conditions, *columns: Any, outer_financials: bool = False) 
     `outer_financials` joins latest_financials as a LEFT JOIN even when conditions test it: the
     conditions then reject the rows without statements all the same, and SQLite, which never reorders
     a LEFT JOIN, keeps `companies` as the outer loop (needed to walk a companies sort index)."""
+    source: FromClause
     if outer_financials:
         source = companies.join(latest_financials, lf.company_id == c.id, isouter=True)
     elif cond.needs_financials:

@@ -10,7 +10,6 @@ from sqlalchemy import Engine, Table, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import NullPool
-from sqlalchemy.sql.dml import Insert
 
 
 def normalise_url(url: str) -> str:
@@ -69,7 +68,11 @@ def is_sqlite(conn_or_engine: Connection | Engine) -> bool:
     return conn_or_engine.dialect.name == "sqlite"
 
 
-def insert_for(conn: Connection | Engine, table: Table) -> Insert:
+# The INSERT of either dialect: both offer `on_conflict_do_update`, `on_conflict_do_nothing`, `excluded`.
+DialectInsert = sqlite.Insert | postgresql.Insert
+
+
+def insert_for(conn: Connection | Engine, table: Table) -> DialectInsert:
     """The dialect's INSERT, which offers `on_conflict_do_update` / `on_conflict_do_nothing`."""
     if is_sqlite(conn):
         return sqlite.insert(table)
@@ -101,7 +104,7 @@ def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]], keys:
     execute_many(conn, stmt, rows)
 
 
-_UPSERTS: dict[tuple[Any, ...], Insert] = {}
+_UPSERTS: dict[tuple[Any, ...], DialectInsert] = {}
 _COMPILED: dict[tuple[Any, ...], tuple[str, list[tuple[str, Any]]]] = {}
 
 

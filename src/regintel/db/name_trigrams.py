@@ -38,6 +38,7 @@ from sqlalchemy import (
     Connection,
     Integer,
     Select,
+    TextClause,
     any_,
     bindparam,
     column,
@@ -96,7 +97,8 @@ class NameContains(ColumnElement[bool]):
     """`companies.name_norm` holds `term` (already normalised) as a substring."""
 
     inherit_cache = True
-    type = NullType()  # as Boolean, SQLite would get `… = 1` appended
+    # A boolean condition typed NullType on purpose: as Boolean, SQLite would get `… = 1` appended.
+    type = NullType()  # type: ignore[assignment]
     _traverse_internals = [("term", InternalTraversal.dp_plain_obj), ("countries", InternalTraversal.dp_plain_obj)]
 
     def __init__(self, term: str, countries: tuple[str, ...] = (), covers: ColumnElement[bool] | None = None):
@@ -117,12 +119,12 @@ class NameContains(ColumnElement[bool]):
         """Whether the trigram table finds it (terms of three characters or more)."""
         return len(self.term) >= MIN_TRIGRAM
 
-    def match(self) -> ColumnElement[bool]:
+    def fts_match(self) -> TextClause:
         """SQLite, on the trigram table: the candidates holding every trigram of the term."""
         return text(f"{FTS_TABLE} MATCH :trigram_query").bindparams(
             trigram_query=trigram_query(self.term, self.countries))
 
-    def like(self) -> ColumnElement[bool]:
+    def names_like(self) -> ColumnElement[bool]:
         """SQLite: the substring test on the trigram table's copy of the name (`names`)."""
         return names.c.c0.contains(self.term, autoescape=True)
 
@@ -148,7 +150,7 @@ def matches(name: NameContains, dialect: str = "sqlite") -> Select[Any]:
         return pg_matches(name)
     key = trigrams.c.rowid
     return (select(key, names.c.c0, company_id(key)).select_from(trigrams.join(names, names.c.id == key))
-            .where(name.match(), name.like()))
+            .where(name.fts_match(), name.names_like()))
 
 
 def page_ids(conn: Connection, name: NameContains, others: list[Any], financials: bool, desc: bool,

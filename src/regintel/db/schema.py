@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -40,7 +42,7 @@ Id = BigInteger().with_variant(Integer(), "sqlite")
 Money = Numeric(20, 2)
 
 
-def _ts(name: str, nullable: bool = True) -> Column:
+def _ts(name: str, nullable: bool = True) -> Column[datetime]:
     return Column(name, DateTime(timezone=True), nullable=nullable)
 
 

@@ -24,7 +24,9 @@ class Unindexed(ColumnElement[bool]):
     planner may reorder."""
 
     inherit_cache = True
-    type = NullType()  # as Boolean, SQLite would get `… = 1` appended, which no index serves
+    # A boolean condition typed NullType on purpose: as Boolean, SQLite would get `… = 1` appended, which no
+    # index serves.
+    type = NullType()  # type: ignore[assignment]
     _traverse_internals = [("clause", InternalTraversal.dp_clauseelement)]
 
     def __init__(self, clause: ColumnElement[bool]):
@@ -47,7 +49,9 @@ class Rare(ColumnElement[bool]):
     table and prefer a broader index. PostgreSQL has the statistics."""
 
     inherit_cache = True
-    type = NullType()  # as Boolean, SQLite would get `… = 1` appended, which no index serves
+    # A boolean condition typed NullType on purpose: as Boolean, SQLite would get `… = 1` appended, which no
+    # index serves.
+    type = NullType()  # type: ignore[assignment]
     _traverse_internals = [("clause", InternalTraversal.dp_clauseelement)]
 
     def __init__(self, clause: ColumnElement[bool]):
@@ -92,7 +96,7 @@ class Common(ColumnElement[bool]):
     filter's index, whose second column is the country (`(nace, country)`: both answered in the index)."""
 
     inherit_cache = True
-    type = NullType()
+    type = NullType()  # type: ignore[assignment]  # as above: no `… = 1` appended
     _traverse_internals = [("clause", InternalTraversal.dp_clauseelement)]
 
     def __init__(self, clause: ColumnElement[bool]):

@@ -30,14 +30,14 @@ depends_on = None
 NAME_SORT = ["name_norm", "id", "country", "status", "in_bankruptcy", "in_restructuring", "in_liquidation",
              "size_class", "nuts3", "nace_primary", "legal_form", "city", "region_code", "founded_on", "employees",
              "lei", "vat_id"]
-WIDENED = {
+WIDENED: dict[str, tuple[list[str | sa.TextClause], list[str]]] = {
     "ix_companies_nuts3": (["nuts3"], ["country", "status", "size_class"]),
     "ix_companies_lei": (["lei"], ["country", "status", "vat_id"]),
     "ix_companies_region_code": (["region_code"], ["country", "status", "size_class"]),
     "ix_companies_legal_form": (["legal_form"], ["country", "status", "size_class"]),
     "ix_companies_nace_digits": ([sa.text("replace(nace_primary, '.', '')")], ["country", "status", "size_class"]),
 }
-BEFORE = {
+BEFORE: dict[str, list[str | sa.TextClause]] = {
     "ix_companies_nuts3": ["nuts3"],
     "ix_companies_lei": ["lei"],
     "ix_companies_region_code": ["region_code", "country"],

@@ -23,7 +23,7 @@ branch_labels = None
 depends_on = None
 
 COUNTED = ["country", "status", "size_class"]
-LEADS = {
+LEADS: dict[str, list[str | sa.TextClause]] = {
     "ix_companies_nuts3": ["nuts3"],
     "ix_companies_region_code": ["region_code"],
     "ix_companies_legal_form": ["legal_form"],

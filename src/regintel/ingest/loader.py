@@ -286,7 +286,7 @@ class Loader:
             company_sources.c.source == self.source.id, company_sources.c.company_id.in_(list(dated))))
         for company_id, published_on in rows:
             key = dated[company_id]
-            if published_on is not None and valid[key].published_on < published_on:  # type: ignore[operator]
+            if published_on is not None and valid[key].published_on < published_on:
                 del valid[key]
                 self.stats.skip("older than the data already loaded from this source")
 

@@ -47,8 +47,8 @@ def data_version() -> str:
     digest_files(digest)
     for module in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(module.name.encode() + module.read_bytes())
-    for module in (domain.__file__, db.__file__):
-        digest.update(Path(module).read_bytes())
+    for source in (domain.__file__, db.__file__):
+        digest.update(Path(source).read_bytes())
     for package in ("pycountry", "schwifty"):
         digest.update(f"{package}=={metadata.version(package)}".encode())
     return digest.hexdigest()[:16]

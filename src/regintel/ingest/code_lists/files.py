@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 from importlib import resources
 from importlib.abc import Traversable
 
@@ -14,7 +15,7 @@ def data_dir() -> Traversable:
 
 def read_csv(name: str) -> list[dict[str, str]]:
     """Rows of a packaged CSV file as dicts (stripped cells; a UTF-8 BOM is tolerated)."""
-    with data_dir().joinpath(name).open("r", encoding="utf-8-sig", newline="") as fh:
+    with io.TextIOWrapper(data_dir().joinpath(name).open("rb"), encoding="utf-8-sig", newline="") as fh:
         return [{k.strip(): (v or "").strip() for k, v in row.items()}
                 for row in csv.DictReader(fh)]
 
@@ -22,7 +23,7 @@ def read_csv(name: str) -> list[dict[str, str]]:
 def read_pairs(name: str, separator: str) -> list[tuple[str, str]]:
     """(key, value) per line after the header, split at the first separator only: the NUTS file
     leaves ";" unquoted inside some names ("Tanzania; United Republic of")."""
-    with data_dir().joinpath(name).open("r", encoding="utf-8-sig", newline="") as fh:
+    with io.TextIOWrapper(data_dir().joinpath(name).open("rb"), encoding="utf-8-sig", newline="") as fh:
         lines = [line.strip() for line in fh.read().splitlines()[1:]]
     return [(key.strip(), value.strip()) for key, _, value in (ln.partition(separator) for ln in lines if ln)]
 

@@ -85,7 +85,7 @@ class KboSource:
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         try:
-            archive = zipfile.ZipFile(stream)  # type: ignore[arg-type]
+            archive = zipfile.ZipFile(stream)
         except (zipfile.BadZipFile, AttributeError, OSError, ValueError):
             raise SourceAbort("not a KBO Open Data zip (give the published KboOpenData_…zip)") from None
         with archive:

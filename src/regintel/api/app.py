@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.routing import Route
 
 from regintel.api import errors
 from regintel.api.db_gate import DbGate
@@ -64,7 +65,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.include_router(router)
     # (path pattern, methods) of every route, for the `Allow` header of 405 and OPTIONS answers.
     app.state.route_methods = [(route.path_regex, set(route.methods)) for router in ROUTERS
-                               for route in router.routes if getattr(route, "methods", None)]
+                               for route in router.routes if isinstance(route, Route) and route.methods]
     app.add_middleware(RequestContext, gate=gate, close_in_thread=not app.state.db_inline,
                        max_inflight=settings.max_inflight_requests)
     # Outermost, so that every answer carries the CORS headers, errors and 401s included (browser clients

@@ -80,8 +80,9 @@ def read_engine(request: Request) -> Engine:
     replicas: list[Engine] = state.replicas
     if not replicas:
         return state.engine  # type: ignore[no-any-return]
-    state.replica_turn = (state.replica_turn + 1) % len(replicas)
-    return replicas[state.replica_turn]
+    turn: int = (state.replica_turn + 1) % len(replicas)
+    state.replica_turn = turn
+    return replicas[turn]
 
 
 async def run_read(request: Request, fn: Callable[..., T], *args: Any) -> T:

@@ -80,7 +80,8 @@ def render(engine: Engine, search: Any) -> bytes:
     """The exposition text of this scrape."""
     registry = CollectorRegistry()
     if MULTIPROCESS:
-        MultiProcessCollector(registry)
+        # prometheus_client leaves MultiProcessCollector unannotated.
+        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         from prometheus_client import REGISTRY
 

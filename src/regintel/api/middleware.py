@@ -143,7 +143,7 @@ def _log_access(scope: Scope, status: int, rid: str, started: float) -> None:
 def _incoming_id(scope: Scope) -> str | None:
     for name, value in scope.get("headers", []):
         if name == b"x-request-id":
-            text = value.decode("latin-1")
+            text: str = value.decode("latin-1")
             if 0 < len(text) <= 128 and text.replace("-", "").replace("_", "").isalnum():
                 return text
     return None

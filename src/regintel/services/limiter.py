@@ -51,10 +51,19 @@ def make_storage(settings: Settings) -> Storage:
     if kind == "redis":
         if not settings.redis_url:
             raise ValueError("REGINTEL_RATE_LIMIT_STORAGE=redis needs REGINTEL_REDIS_URL")
-        return storage_from_string(settings.redis_url)
+        return _sync_storage(settings.redis_url)
     if kind == "memory":
-        return storage_from_string("memory://")
+        return _sync_storage("memory://")
     return SQLiteCounterStorage(f"regintel+sqlite:///{settings.data_dir / 'counters.db'}")
+
+
+def _sync_storage(uri: str) -> Storage:
+    """The storage of `uri`; the limiter is synchronous, so an `async+…` scheme is refused."""
+    storage = storage_from_string(uri)
+    if not isinstance(storage, Storage):
+        raise ValueError(f"{uri.split(':', 1)[0]}: an asynchronous limits storage; the limiter needs a "
+                         "synchronous one")
+    return storage
 
 
 def next_month_start(now: datetime) -> datetime:
@@ -89,7 +98,7 @@ class Limiter:
     def check_anonymous(self, ip: str) -> None:
         self._shared(ip, self.settings.shared_limit_per_minute)
 
-    def check_key(self, key: KeyRecord, ip: str) -> Quota:
+    def check_key(self, key: KeyRecord, ip: str) -> Quota | None:
         plan = self.settings.plan(key.plan)
         with self._together():
             self._shared(ip, max(self.settings.shared_limit_per_minute, plan.rate_per_minute))
@@ -105,7 +114,7 @@ class Limiter:
             raise QuotaExceeded("The request quota of this key is used up",
                                 details={"limit": quota.limit, "reset_at": quota.reset_at},
                                 headers=headers)
-        return quota  # type: ignore[return-value]
+        return quota
 
     def _quota_counter(self, key: KeyRecord) -> tuple[str, int, int] | None:
         """(counter name, limit, reset time) of the key's quota, None for an unlimited plan."""

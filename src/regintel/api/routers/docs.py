@@ -37,8 +37,10 @@ OWN_ASSETS = {"swagger-init.js"}
 
 templates = Environment(loader=PackageLoader("regintel.api", "templates"), autoescape=True,
                         trim_blocks=True, lstrip_blocks=True)
-_JSON_DOC = {200: {"description": "The document", "content": {"application/json": {"schema": {"type": "object"}}}}}
-_HTML = {200: {"description": "An HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}}
+_JSON_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The document", "content": {"application/json": {"schema": {"type": "object"}}}}}
+_HTML: dict[int | str, dict[str, Any]] = {
+    200: {"description": "An HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}}
 
 
 class EndpointOut(BaseModel):

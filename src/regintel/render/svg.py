@@ -124,6 +124,6 @@ def to_png(svg: str) -> bytes:
     import resvg_py  # imported on use: only the PNG routes need it
 
     files = font_files()
-    fonts = {"font_files": list(files)} if files else {"font_dirs": list(font_dirs())}
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_family="DejaVu Sans",
-                                       sans_serif_family="DejaVu Sans", **fonts))
+                                       sans_serif_family="DejaVu Sans", font_files=list(files) if files else None,
+                                       font_dirs=None if files else list(font_dirs())))

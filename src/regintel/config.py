@@ -104,6 +104,8 @@ class Settings(BaseSettings):
     smtp_user: str | None = None
     smtp_password: str | None = None
     smtp_from: str = Field(default="regintel@localhost")
+    billing_webhook_secret: str | None = Field(default=None, description="Stripe webhook signing secret "
+                                               "(`whsec_…`) of POST /api/v1/billing/webhook (areas/accounts).")
     smtp_starttls: bool = False
     key_cache_seconds: float = Field(default=2.0, ge=0, description="How long an API process remembers a key "
                                      "lookup; a revoked key stops working within this time.")

@@ -15,6 +15,8 @@ from regintel.areas.accounts.tables import (
     account_login_links,
     account_sessions,
     accounts,
+    billing_events,
+    billing_subscriptions,
     oauth_clients,
     oauth_codes,
     oauth_tokens,
@@ -273,3 +275,44 @@ def end_watches(conn: Connection, email: str, now: datetime) -> int:
 def drop_pending_mail(conn: Connection, email: str, now: datetime) -> None:
     conn.execute(update(email_outbox).where(email_outbox.c.to_addr == email, email_outbox.c.status == "pending")
                  .values(status="skipped", last_error="privacy suppression"))
+
+
+# --- billing -----------------------------------------------------------------------------------------
+
+def record_event(conn: Connection, event_id: str, type_: str, account_id: int | None, outcome: str,
+                 now: datetime) -> bool:
+    """False when the event was seen before (the provider retries; replays change nothing)."""
+    seen = conn.execute(select(billing_events.c.event_id).where(billing_events.c.event_id == event_id)).first()
+    if seen is not None:
+        return False
+    conn.execute(billing_events.insert().values(event_id=event_id, type=type_, account_id=account_id,
+                                                outcome=outcome, received_at=now))
+    return True
+
+
+def get_subscription(conn: Connection, account_id: int) -> Mapping[str, Any] | None:
+    return conn.execute(select(billing_subscriptions).where(billing_subscriptions.c.account_id == account_id)
+                        ).mappings().first()
+
+
+def set_subscription(conn: Connection, account_id: int, subscription_id: str, status: str, plan: str,
+                     now: datetime) -> None:
+    values = {"subscription_id": subscription_id, "status": status, "plan": plan, "updated_at": now}
+    if get_subscription(conn, account_id) is None:
+        conn.execute(billing_subscriptions.insert().values(account_id=account_id, **values))
+    else:
+        conn.execute(update(billing_subscriptions).where(billing_subscriptions.c.account_id == account_id)
+                     .values(**values))
+
+
+def set_account_plan(conn: Connection, account_id: int, plan: str) -> int:
+    """The account's plan, and at once the plan of its live keys and tokens; returns the keys changed."""
+    conn.execute(update(accounts).where(accounts.c.id == account_id).values(plan=plan))
+    owned = select(account_api_keys.c.api_key_id).where(account_api_keys.c.account_id == account_id)
+    return int(conn.execute(update(api_keys).where(api_keys.c.id.in_(owned.scalar_subquery()),
+                                                   api_keys.c.revoked_at.is_(None)).values(plan=plan)).rowcount)
+
+
+def key_account(conn: Connection, key_id: int) -> int | None:
+    row = conn.execute(select(account_api_keys.c.account_id).where(account_api_keys.c.api_key_id == key_id)).first()
+    return int(row[0]) if row is not None else None

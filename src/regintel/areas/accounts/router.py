@@ -12,11 +12,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.engine import Connection
 
-from regintel.api.deps import AppSettings, DbConn, DbWriteConn, PublicLimit, public_base
+from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn, PublicLimit, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.accounts import oauth, public, schemas, service, sessions
-from regintel.errors import NotImplementedYet
+from regintel.areas.accounts import billing, oauth, public, schemas, service, sessions
+from regintel.errors import NotImplementedYet, ValidationFailed
 from regintel.services.watches import normalise_email
 
 router = APIRouter(prefix="/account", tags=["Account"], route_class=StrictRoute, dependencies=[PublicLimit])
@@ -408,4 +408,48 @@ for _kind, _text in _PRIVACY.items():
                                 + _text, name=f"privacy_{_kind}")
 
 
-ROUTERS = [router, oauth_router, public_router]
+
+billing_router = APIRouter(prefix="/api/v1/billing", tags=["Billing"], route_class=StrictRoute)
+
+
+@billing_router.post("/checkout-session", summary="Hosted checkout link",
+                     description="409 when the key belongs to no account or the account has a live subscription "
+                     "(managed on the account page). Otherwise 503 UPSTREAM_UNAVAILABLE: no payment provider is "
+                     "configured or reachable from this deployment.")
+def checkout_session(request: Request, body: schemas.CheckoutIn, conn: DbConn, settings: AppSettings,
+                     caller: ApiKey) -> Response:
+    if body.plan not in settings.plans:
+        raise ValidationFailed(f"Unknown plan {body.plan!r}", details=[{"field": "plan", "in": "body",
+                                                                        "allowed": sorted(settings.plans)}])
+    billing.checkout(conn, settings, caller.key.id, body.plan)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@billing_router.post("/portal-session", summary="Billing portal",
+                     description="Always 409 `BILLING_MANAGED_IN_ACCOUNT` with an API key (spec 4.2).")
+def portal_session(_key: ApiKey) -> Response:
+    billing.portal_session()
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@billing_router.post("/webhook", response_model=Envelope[schemas.WebhookOut], summary="Payment-provider callback",
+                     description="Stripe events, verified with the `stripe` library (`Stripe-Signature`, 5-minute "
+                     "tolerance): 400 INVALID_SIGNATURE when forged, altered or stale; idempotent by event id. "
+                     "`customer.subscription.*` with `metadata.account_id` and `metadata.plan` sets the account's "
+                     "plan and, at once, the plan of its live keys (default plan when not active). 503 when no "
+                     "webhook secret is configured.", dependencies=[PublicLimit])
+async def billing_webhook(request: Request, conn: DbWriteConn, settings: AppSettings) -> Response:
+    payload = await request.body()
+    if len(payload) > 512 * 1024:
+        raise ValidationFailed("The event body is larger than 512 KiB")
+    signature = request.headers.get("stripe-signature")
+
+    def work() -> dict[str, Any]:
+        out = billing.webhook(conn, settings, payload, signature)
+        conn.commit()
+        return out
+
+    return ok(request, await run_in_threadpool(work))
+
+
+ROUTERS = [router, oauth_router, public_router, billing_router]

@@ -220,3 +220,15 @@ class ApiSignupOut(BaseModel):
     message: str
     csrf_token: str | None = None
     api_key: NewKeyOut | None = None
+
+
+class CheckoutIn(BaseModel):
+    model_config = _STRICT
+    plan: StrictStr = Field(min_length=1, max_length=32, description="A plan of this deployment")
+    kind: StrictStr = Field(default="subscription", pattern="^(subscription|pack)$")
+
+
+class WebhookOut(BaseModel):
+    event_id: str
+    type: str
+    outcome: str

@@ -136,3 +136,23 @@ privacy_suppressions = Table(
     Column("request_id", Id, ForeignKey("privacy_requests.id", ondelete="SET NULL")),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
+
+# Billing (migration 0016_accounts_billing): provider events seen (idempotency by event id) and the
+# subscription state the provider last reported per account.
+billing_events = Table(
+    "billing_events", metadata,
+    Column("event_id", String(100), primary_key=True),
+    Column("type", String(100), nullable=False),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="SET NULL")),
+    Column("outcome", Text, nullable=False),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+)
+
+billing_subscriptions = Table(
+    "billing_subscriptions", metadata,
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("subscription_id", String(100), nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("plan", String(32), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)

@@ -128,7 +128,7 @@ def test_widget_mounts_on_its_origin_only(server, other_origin, make_key, tmp_pa
 <div id="ok" data-regintel-widget data-country="sk" data-ico="31322832" data-token="{token}"></div>
 <p>A token issued for another site:</p>
 <div id="refused" data-regintel-widget data-country="sk" data-ico="31322832" data-token="{foreign}"></div>
-<script src="{server}/api/v1/widget.js" async></script>
+<script src="{server}/api/v1/widget.js?api_key={token}" async></script>
 </body></html>""", encoding="utf-8")
     dom = _chromium("--dump-dom", f"{origin}/index.html").stdout
     assert 'id="ok" data-regintel-widget="" data-country="sk" data-ico="31322832"' in dom

@@ -67,7 +67,7 @@ def test_status_badge_of_bankrupt_company(client, companies):
 
 
 def test_unknown_badge_kind(client, companies):
-    assert client.get(f"{BASE}/31322832/gold-badge.svg").status_code == 422
+    assert client.get(f"{BASE}/31322832/gold-badge.svg").status_code == 404
 
 
 def test_og_svg_and_png_with_hostile_name(client, companies):

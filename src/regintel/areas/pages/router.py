@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 import orjson
-from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from sqlalchemy import Connection
 
-from regintel.api.deps import ApiKey, PublicLimit, ReadConn, public_base
+from regintel.api.deps import ApiKey, PublicLimit, ReadConn, public_base, public_limit, require_key
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.config import Settings
@@ -111,18 +111,27 @@ def check_stats(request: Request, ico: Ico, conn: ReadConn, country: Country = N
     return ok(request, service.view_stats(conn, row, _counter(request)), headers={"Cache-Control": MINUTE})
 
 
-@public_router.get("/check/{ico}/{kind}.svg", summary="SVG badges", response_class=Response,
-                   responses={200: {"content": {"image/svg+xml": {}}}},
-                   description="`badge.svg` (register status), `credit-badge.svg` (A+, A, B, C, D, E, F, or "
-                   "`not rated`), `nis2-badge.svg` (ESSENTIAL, IMPORTANT, IN SCOPE, OUT OF SCOPE, or NOT "
-                   "DETERMINED), `security-badge.svg` (`not assessed`: no security posture exists yet), and "
-                   "`og.svg`, the 1200x630 social image. Cached 1 h, with an ETag.")
-def check_svg(request: Request, ico: Ico, conn: ReadConn,
-              kind: Annotated[Literal["badge", "credit-badge", "nis2-badge", "security-badge", "og"], Path()],
-              country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
-    body = service.og_svg(conn, row) if kind == "og" else _badge(conn, row, kind)
-    return _cached(request, body.encode(), SVG, HOUR)
+def _svg_route(kind: str, summary: str, description: str) -> None:
+    def handler(request: Request, ico: Ico, conn: ReadConn, country: Country = None) -> Response:
+        row = companies_svc.resolve_ico(conn, ico, country)
+        body = service.og_svg(conn, row) if kind == "og" else _badge(conn, row, kind)
+        return _cached(request, body.encode(), SVG, HOUR)
+
+    handler.__name__ = f"check_{kind.replace('-', '_')}_svg"
+    public_router.add_api_route(f"/check/{{ico}}/{kind}.svg", handler, methods=["GET"], summary=summary,
+                                description=description + " Cached 1 h, with an ETag.", response_class=Response,
+                                responses={200: {"content": {"image/svg+xml": {}}}})
+
+
+_svg_route("badge", "Status badge", "Register status: `active`, `dissolved`, … or the insolvency state "
+           "(`bankruptcy`, `restructuring`, `liquidation`).")
+_svg_route("credit-badge", "Credit grade badge", "A+, A, B, C, D, E, F from the credit model, or `not rated` "
+           "when the model withholds a grade.")
+_svg_route("nis2-badge", "NIS2 badge", "ESSENTIAL, IMPORTANT, IN SCOPE, OUT OF SCOPE, or NOT DETERMINED when "
+           "the facts leave the category open.")
+_svg_route("security-badge", "Security badge", "`not assessed`: no security posture assessment exists in this "
+           "service yet.")
+_svg_route("og", "Social preview image (SVG)", "The 1200x630 social image.")
 
 
 @public_router.get("/check/{ico}/og.png", summary="Social preview image (PNG)", response_class=Response,
@@ -552,6 +561,26 @@ def dashboard(request: Request, caller: ApiKey) -> HTMLResponse:
 
 # -- widget ------------------------------------------------------------------------------------------------
 
+KEY_SECURITY = {"security": [{"bearerAuth": []}, {"apiKeyQuery": []}]}  # spec 4.5: keyed (bearer or query)
+
+
+async def widget_credential(request: Request) -> dict[str, Any] | None:
+    """The widget routes are keyed (spec 4.5), and a widget token stands in for the key: sent as
+    `?api_key=<token>` (or `Authorization: Bearer <token>`) it authenticates the widget without putting the
+    key into a page. Returns the token's claims, or None when a real API key was given (server-side use,
+    no origin check). 401 without either."""
+    header = request.headers.get("authorization", "")
+    raw = header[7:].strip() if header[:7].lower() == "bearer " else (request.scope["state"].get("api_key")
+                                                                      or request.query_params.get("api_key"))
+    if raw and widget.is_token(raw.strip()):
+        await public_limit(request)  # the shared per-IP limiter, as for keyless calls
+        return widget.claims_of(request.app.state.settings.secret_key, raw.strip())
+    await require_key(request)
+    return None
+
+
+WidgetAuth = Annotated[dict[str, Any] | None, Depends(widget_credential)]
+
 @widget_router.post("/widget-token", response_model=Envelope[WidgetToken], status_code=201,
                     summary="Create a widget token",
                     description="A signed token for the embeddable widget, bound to this key and to the origins "
@@ -566,27 +595,28 @@ def widget_token(request: Request, caller: ApiKey, body: Annotated[WidgetTokenRe
               headers={"Cache-Control": "no-store"})
 
 
-@widget_router.get("/widget.js", response_class=Response, summary="Widget script", dependencies=[PublicLimit],
+@widget_router.get("/widget.js", response_class=Response, summary="Widget script", openapi_extra=KEY_SECURITY,
                    responses={200: {"content": {"text/javascript": {}}}},
                    description="The embeddable widget: no dependencies, no cookies, renders into a Shadow DOM. "
-                   "Mount with `<div data-regintel-widget data-country=\"sk\" data-ico=\"…\" data-token=\"…\">`. "
-                   "Cached 1 h.")
-def widget_js(request: Request) -> Response:
+                   "Load it with the widget token as the key (`widget.js?api_key=<token>`, see "
+                   "`/widget-token`) and mount with `<div data-regintel-widget data-country=\"sk\" "
+                   "data-ico=\"…\" data-token=\"<token>\">`. Cached 1 h.")
+def widget_js(request: Request, _auth: WidgetAuth) -> Response:
     script = html.ENV.loader.get_source(html.ENV, "widget.js")[0]  # type: ignore[union-attr]
     body = script.replace("__BASE__", orjson.dumps(public_base(request)).decode()).encode()
     return _cached(request, body, "text/javascript; charset=utf-8", HOUR)
 
 
 @widget_router.get("/widget/data/{type}/{country}/{ico}.json", response_model=Envelope[WidgetData],
-                   dependencies=[PublicLimit], summary="Widget data",
-                   description="What the widget shows (`type`: `check` or `badges`), for a browser on an origin "
-                   "the token was issued for: 401 for a bad or expired token, 403 for another origin or none.")
-def widget_data(request: Request, type: Annotated[Literal["check", "badges"], Path()],  # noqa: A002
-                country: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn,
-                token: Annotated[str, Query(min_length=1, max_length=2000)]) -> Response:
-    settings: Settings = request.app.state.settings
+                   openapi_extra=KEY_SECURITY, summary="Widget data",
+                   description="What the widget shows (`type`: `check` or `badges`). With a widget token as the "
+                   "key (`?api_key=<token>`), only for a browser on an origin the token was issued for: 401 for "
+                   "a bad or expired token, 403 for another origin or none. With an API key: as is.")
+def widget_data(request: Request, auth: WidgetAuth, type: Annotated[Literal["check", "badges"], Path()],  # noqa: A002
+                country: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn) -> Response:
     origin = request.headers.get("origin")
-    widget.verify(settings.secret_key, token, origin)
+    if auth is not None:
+        widget.check_origin(auth, origin)
     row = companies_svc.resolve_ico(conn, ico, _cc(country))
     data = service.check(conn, row)
     _counter(request).add(row["id"])
@@ -594,5 +624,7 @@ def widget_data(request: Request, type: Annotated[Literal["check", "badges"], Pa
            "status": row["status"], "insolvency": data["insolvency"]["state"], "credit_grade": data["credit_grade"],
            "nis2": data["nis2"]["badge"], "sanctions_hits": data["sanctions"]["hits"],
            "url": f"/firma/{row['country'].lower()}/{row['national_id']}"}
-    return ok(request, out, headers={"Cache-Control": "private, max-age=300",
-                                     "Access-Control-Allow-Origin": widget.normalise_origin(origin or "")})
+    headers = {"Cache-Control": "private, max-age=300"}
+    if auth is not None and origin:
+        headers["Access-Control-Allow-Origin"] = widget.normalise_origin(origin)
+    return ok(request, out, headers=headers)

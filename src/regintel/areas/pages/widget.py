@@ -35,15 +35,26 @@ def issue(secret: str, key_id: int, origins: list[str], ttl: int) -> str:
     return _serializer(secret).dumps({"k": key_id, "o": origins, "t": ttl})
 
 
-def verify(secret: str, token: str, origin: str | None) -> dict[str, Any]:
-    """The token's claims when it is genuine, younger than its lifetime and issued for `origin`."""
+def is_token(raw: str) -> bool:
+    """Widget tokens and API keys share the credential slots (`Authorization: Bearer`, `?api_key=`); keys
+    start with `ri_`, tokens never do (itsdangerous' URL-safe base64 of a JSON object starts with `ey`)."""
+    return not raw.startswith("ri_")
+
+
+def claims_of(secret: str, token: str) -> dict[str, Any]:
+    """The claims of a genuine token younger than its lifetime (origin not checked)."""
     try:
         claims = _serializer(secret).loads(token, max_age=MAX_TTL)
         _serializer(secret).loads(token, max_age=int(claims["t"]))
     except SignatureExpired as exc:
         raise Unauthorized("The widget token has expired: ask your server for a new one") from exc
     except BadSignature as exc:
-        raise Unauthorized("Invalid widget token") from exc
+        raise Unauthorized("Invalid widget token or API key") from exc
+    return claims  # type: ignore[no-any-return]
+
+
+def check_origin(claims: dict[str, Any], origin: str | None) -> None:
+    """A token's data goes only to a browser on an origin the token names."""
     if not origin:
         raise Forbidden("The widget's data is served to browsers only: the request has no Origin header")
     try:
@@ -52,4 +63,3 @@ def verify(secret: str, token: str, origin: str | None) -> dict[str, Any]:
         raise Forbidden("This origin may not use the widget token") from exc
     if normal not in claims["o"]:
         raise Forbidden("This origin may not use the widget token", details={"origin": normal})
-    return claims  # type: ignore[no-any-return]

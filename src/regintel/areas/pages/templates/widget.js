@@ -1,6 +1,6 @@
 /* regintel company widget: no dependencies, no cookies, Shadow DOM.
    <div data-regintel-widget data-country="sk" data-ico="35757442" data-token="TOKEN"></div>
-   <script src="BASE/api/v1/widget.js" async></script> */
+   <script src="BASE/api/v1/widget.js?api_key=TOKEN" async></script> */
 (function () {
   "use strict";
   var BASE = __BASE__;
@@ -46,7 +46,7 @@
     var type = host.getAttribute("data-type") || "check";
     var url = BASE + "/api/v1/widget/data/" + encodeURIComponent(type) + "/" +
       encodeURIComponent(host.getAttribute("data-country") || "sk") + "/" +
-      encodeURIComponent(host.getAttribute("data-ico") || "") + ".json?token=" +
+      encodeURIComponent(host.getAttribute("data-ico") || "") + ".json?api_key=" +
       encodeURIComponent(host.getAttribute("data-token") || "");
     fetch(url, {credentials: "omit", mode: "cors"}).then(function (resp) {
       return resp.json().then(function (body) { return {ok: resp.ok, body: body}; });

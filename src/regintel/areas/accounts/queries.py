@@ -13,6 +13,7 @@ from regintel.areas.accounts.tables import (
     account_api_keys,
     account_fo_addenda,
     account_login_links,
+    account_passkeys,
     account_sessions,
     accounts,
     billing_events,
@@ -316,3 +317,32 @@ def set_account_plan(conn: Connection, account_id: int, plan: str) -> int:
 def key_account(conn: Connection, key_id: int) -> int | None:
     row = conn.execute(select(account_api_keys.c.account_id).where(account_api_keys.c.api_key_id == key_id)).first()
     return int(row[0]) if row is not None else None
+
+
+# --- passkeys ----------------------------------------------------------------------------------------
+
+def insert_passkey(conn: Connection, account_id: int, credential_id: str, public_key: str, sign_count: int,
+                   now: datetime) -> int:
+    return int(conn.execute(account_passkeys.insert().values(
+        account_id=account_id, credential_id=credential_id, public_key=public_key, sign_count=sign_count,
+        created_at=now).returning(account_passkeys.c.id)).scalar_one())
+
+
+def passkey_by_credential(conn: Connection, credential_id: str) -> Mapping[str, Any] | None:
+    return conn.execute(select(account_passkeys).where(account_passkeys.c.credential_id == credential_id)
+                        ).mappings().first()
+
+
+def account_passkeys_of(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
+    return list(conn.execute(select(account_passkeys).where(account_passkeys.c.account_id == account_id)
+                             .order_by(account_passkeys.c.id)).mappings())
+
+
+def used_passkey(conn: Connection, passkey_id: int, sign_count: int, now: datetime) -> None:
+    conn.execute(update(account_passkeys).where(account_passkeys.c.id == passkey_id)
+                 .values(sign_count=sign_count, last_used_at=now))
+
+
+def delete_passkey(conn: Connection, account_id: int, passkey_id: int) -> bool:
+    return conn.execute(delete(account_passkeys).where(account_passkeys.c.id == passkey_id,
+                                                       account_passkeys.c.account_id == account_id)).rowcount == 1

@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn, PublicLimit, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.accounts import billing, oauth, public, schemas, service, sessions
+from regintel.areas.accounts import billing, oauth, passkeys, public, schemas, service, sessions
 from regintel.errors import NotImplementedYet, ValidationFailed
 from regintel.services.watches import normalise_email
 
@@ -453,3 +453,41 @@ async def billing_webhook(request: Request, conn: DbWriteConn, settings: AppSett
 
 
 ROUTERS = [router, oauth_router, public_router, billing_router]
+
+
+@router.post("/passkeys/options", response_model=Envelope[schemas.PasskeyOptionsOut],
+             summary="Passkey ceremony options", description="WebAuthn options and a signed challenge token. "
+             "`registration`: for the signed-in account (session + CSRF). `authentication`: no session needed.")
+def passkey_options(request: Request, body: schemas.PasskeyOptionsIn, conn: DbConn,
+                    settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=True) if body.kind == "registration" else None
+    return ok(request, passkeys.options(conn, request, settings, body.kind, session))
+
+
+@router.post("/passkeys/verify", response_model=Envelope[schemas.PasskeyVerifyOut],
+             summary="Verify a passkey ceremony", description="`registration` (session + CSRF): stores the "
+             "passkey (201). `authentication`: verifies the assertion (signature, challenge, origin, RP id, sign "
+             "counter) and starts a session as `/account/welcome` does (cookies, `csrf_token`); 401 when it fails.")
+def passkey_verify(request: Request, body: schemas.PasskeyVerifyIn, conn: DbWriteConn,
+                   settings: AppSettings) -> Response:
+    if body.kind == "registration":
+        session = sessions.current(conn, request, settings, write=True)
+        out = passkeys.register(conn, request, settings, session, body.challenge_token, body.credential)
+        conn.commit()
+        return ok(request, {"status": "registered", **out}, status_code=201)
+    account_id = passkeys.authenticate(conn, request, settings, body.challenge_token, body.credential)
+    raw = sessions.start_session(conn, account_id)
+    csrf = sessions.session_csrf(conn, raw)
+    conn.commit()
+    response = ok(request, {"status": "signed_in", "csrf_token": csrf})
+    sessions.set_cookies(response, request, settings, raw, csrf)
+    return response
+
+
+@router.post("/passkeys/{id}/delete", response_model=Envelope[schemas.PasskeyVerifyOut], summary="Delete a passkey",
+             description="404 for a passkey of another account." + _CSRF)
+def passkey_delete(request: Request, id: ItemId, conn: DbWriteConn, settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=True)
+    out = passkeys.delete(conn, session, id)
+    conn.commit()
+    return ok(request, {"status": "deleted", **out})

@@ -232,3 +232,26 @@ class WebhookOut(BaseModel):
     event_id: str
     type: str
     outcome: str
+
+
+class PasskeyOptionsIn(BaseModel):
+    model_config = _STRICT
+    kind: StrictStr = Field(pattern="^(registration|authentication)$", description="`registration` needs the "
+                            "session and CSRF token; `authentication` needs nothing")
+
+
+class PasskeyOptionsOut(BaseModel):
+    options: dict = Field(description="PublicKeyCredentialCreationOptions / RequestOptions (JSON form)")
+    challenge_token: str = Field(description="Send back with the credential (valid 5 minutes)")
+
+
+class PasskeyVerifyIn(BaseModel):
+    model_config = _STRICT
+    kind: StrictStr = Field(pattern="^(registration|authentication)$")
+    challenge_token: StrictStr = Field(max_length=2000)
+    credential: dict = Field(description="The PublicKeyCredential as JSON (base64url fields)")
+
+
+class PasskeyVerifyOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    status: str

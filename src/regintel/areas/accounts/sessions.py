@@ -81,11 +81,17 @@ def redeem_link(conn: Connection, settings: Settings, token: str) -> tuple[int, 
         raise _invalid("token", "This sign-in link was used already; ask for a new one", "used")
     account = q.find_account(conn, email)
     account_id = account["id"] if account is not None else q.insert_account(conn, email, settings.default_plan, now)
+    return account_id, start_session(conn, account_id)
+
+
+def start_session(conn: Connection, account_id: int) -> str:
+    """A new session of the account; returns its raw token (the cookie's content, never stored)."""
+    now = datetime.now(UTC)
     q.touch_login(conn, account_id, now)
     raw = secrets.token_urlsafe(32)
     csrf = secrets.token_urlsafe(32)
     q.insert_session(conn, account_id, _hash(raw), csrf, now, now + timedelta(days=SESSION_DAYS))
-    return account_id, raw
+    return raw
 
 
 def set_cookies(response: Response, request: Request, settings: Settings, raw: str, csrf: str) -> None:

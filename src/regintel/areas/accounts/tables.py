@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, DateTime, ForeignKey, Index, String, Table, Text
+from sqlalchemy import Column, DateTime, ForeignKey, Index, Integer, String, Table, Text
 
 from regintel.db.schema import Id, metadata
 
@@ -156,3 +156,16 @@ billing_subscriptions = Table(
     Column("plan", String(32), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
+
+# Passkeys (WebAuthn, migration 0017_accounts_passkeys): the credential's id and COSE public key.
+account_passkeys = Table(
+    "account_passkeys", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("credential_id", String(700), nullable=False, unique=True),  # base64url
+    Column("public_key", Text, nullable=False),  # base64url of the COSE key
+    Column("sign_count", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_used_at", DateTime(timezone=True)),
+)
+Index("ix_account_passkeys_account_id", account_passkeys.c.account_id)

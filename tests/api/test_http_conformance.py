@@ -53,6 +53,8 @@ def test_405_and_options_name_every_method_of_the_path(client: TestClient) -> No
     assert options.status_code == 204 and options.headers["allow"] == "GET, HEAD, OPTIONS, POST"
     assert client.put("/api/v1/companies/resolve").headers["allow"] == "GET, HEAD, OPTIONS, POST"
     assert client.options("/api/v1/monitoring/subscriptions/7").headers["allow"] == "DELETE, GET, HEAD, OPTIONS"
+    # A literal path is its own resource even where `/companies/{ico}` would match it too.
+    assert client.options("/api/v1/companies/bulk").headers["allow"] == "OPTIONS, POST"
 
 
 def test_head_is_get_without_a_body(client: TestClient, auth, data) -> None:

@@ -63,8 +63,8 @@ def create_app(settings: Settings) -> FastAPI:
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
-    # (path pattern, methods) of every route, for the `Allow` header of 405 and OPTIONS answers.
-    app.state.route_methods = [(route.path_regex, set(route.methods)) for router in ROUTERS
+    # (path pattern, methods, literal path?) of every route, for the `Allow` header of 405 and OPTIONS answers.
+    app.state.route_methods = [(route.path_regex, set(route.methods), "{" not in route.path) for router in ROUTERS
                                for route in router.routes if isinstance(route, Route) and route.methods]
     app.add_middleware(RequestContext, gate=gate, close_in_thread=not app.state.db_inline,
                        max_inflight=settings.max_inflight_requests)
@@ -75,7 +75,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = build_openapi(app, settings.base_url)
+            app.openapi_schema = build_openapi(app, settings.base_url, settings.allowed_purposes)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

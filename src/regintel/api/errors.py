@@ -49,11 +49,14 @@ async def _validation(request: Request, exc: Exception) -> Response:
 def allowed_methods(request: Request) -> list[str]:
     """Every method some route serves at this path (Starlette's 405 names only the first such route's:
     a path with GET and POST routes answered `Allow: GET`)."""
-    methods: set[str] = set()
     path = request.scope["path"]
-    for regex, route_methods in request.app.state.route_methods:
-        if regex.match(path):
-            methods |= route_methods
+    matches = [(methods, literal) for regex, methods, literal in request.app.state.route_methods
+               if regex.match(path)]
+    # A literal path (`/companies/bulk`) is its own resource, as OpenAPI reads paths, even where a
+    # templated one (`/companies/{ico}`) would also match it.
+    if any(literal for _, literal in matches):
+        matches = [m for m in matches if m[1]]
+    methods: set[str] = set().union(*(m for m, _ in matches)) if matches else set()
     if "GET" in methods:
         methods.add("HEAD")
     return sorted(methods | {"OPTIONS"}) if methods else []
@@ -80,17 +83,26 @@ async def _pool_timeout(request: Request, exc: Exception) -> Response:
                           "time; try again shortly", headers={"Retry-After": "1"})
 
 
+_BUSY = ("locked", "busy", "statement timeout", "canceling statement")
+_AWAY = ("could not connect", "connection refused", "server closed the connection", "connection is closed",
+         "terminating connection", "unable to open database file", "the database system is")
+
+
 async def _operational(request: Request, exc: Exception) -> Response:
-    """The database refused the work for a while (SQLite lock wait spent, PostgreSQL statement timeout,
-    a server restarting): 503 with `Retry-After`, never a 500 for load."""
+    """The database refused the work for a while (SQLite lock wait spent, PostgreSQL statement timeout)
+    or is away (a server restarting): 503 with `Retry-After`, never a 500 for load. Anything else (a
+    missing column, a failed constraint) is a defect and answers 500."""
     assert isinstance(exc, OperationalError)
     text = str(exc.orig).lower()
-    if "locked" in text or "busy" in text or "statement timeout" in text or "canceling statement" in text:
+    if any(word in text for word in _BUSY):
         return error_response(request_id(request), 503, "OVERLOADED", "The database is busy; try again "
                               "shortly", headers={"Retry-After": "1"})
-    log.error("database unavailable: %s", exc.orig, extra={"request_id": request_id(request)})
-    return error_response(request_id(request), 503, "UPSTREAM_UNAVAILABLE", "The database is not "
-                          "reachable; try again shortly", headers={"Retry-After": "5"})
+    if exc.connection_invalidated or any(word in text for word in _AWAY):
+        log.error("database unavailable: %s", exc.orig, extra={"request_id": request_id(request)})
+        return error_response(request_id(request), 503, "UPSTREAM_UNAVAILABLE", "The database is not "
+                              "reachable; try again shortly", headers={"Retry-After": "5"})
+    log.exception("database error", exc_info=exc, extra={"request_id": request_id(request)})
+    return error_response(request_id(request), 500, "INTERNAL_ERROR", "Internal error; quote the request id")
 
 
 def install(app: FastAPI) -> None:

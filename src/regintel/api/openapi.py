@@ -55,10 +55,13 @@ _ERROR_REF = {"$ref": "#/components/schemas/Error"}
 _REQUEST_ID = {"$ref": "#/components/headers/X-Request-ID"}
 _QUOTA_HEADERS = ("X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset")
 _COMMON = {
+    "409": "`AMBIGUOUS_IDENTIFIER` (an identifier held in several countries: add `country`; candidates in "
+           "`details`) or `CONFLICT` (the resource is not in a state for this, e.g. a job not finished)",
     "404": "`NOT_FOUND`: no such resource (or no company with the identifier given)",
     "422": "Invalid input (`VALIDATION_ERROR`, with the offending fields; also for unknown query parameters)",
     "429": "`RATE_LIMITED` (per-key window or shared limiter) or `QUOTA_EXCEEDED`",
     "500": "`INTERNAL_ERROR`",
+    "501": "`NOT_IMPLEMENTED`: the data source this answer needs is not imported yet (the message names it)",
     "503": "`OVERLOADED` (no database connection free in time: shed at once) or `UPSTREAM_UNAVAILABLE`; "
            "retry after `Retry-After` seconds",
 }
@@ -90,8 +93,9 @@ class Operation:
     operation_id: str
 
 
-def build_openapi(app: FastAPI, base_url: str) -> dict[str, Any]:
-    """The complete document for `app`, with `base_url` as its only server."""
+def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None) -> dict[str, Any]:
+    """The complete document for `app`, with `base_url` as its only server and `purposes` (the
+    configured declared purposes) as the values of every `purpose` parameter."""
     doc = get_openapi(title="regintel API", version=API_VERSION, openapi_version="3.1.0",
                       description=_DESCRIPTION, routes=app.routes, tags=TAGS,
                       servers=[{"url": base_url}])
@@ -106,10 +110,31 @@ def build_openapi(app: FastAPI, base_url: str) -> dict[str, Any]:
     schemas.pop("ValidationError", None)
     _declare_key_security(app, doc)
     components["headers"] = copy.deepcopy(_HEADERS)
-    for _, _, op in iter_operations(doc):
+    for path, _, op in iter_operations(doc):
         _complete_responses(op)
+        _constrain_parameters(op, purposes or [])
+        if path.startswith("/account"):  # signed-in by the session cookie (areas/accounts)
+            op["responses"].setdefault("401", _error("`UNAUTHORIZED`: not signed in"))
     _declare_used_tags(doc)
     return doc
+
+
+# No parameter takes C0 controls or DEL (api/routing.py refuses them with 422): said in the schema, so
+# that a schema-valid value is never refused.
+_NO_CONTROLS = "^[^\\u0000-\\u001f\\u007f]*$"
+
+
+def _constrain_parameters(op: dict[str, Any], purposes: list[str]) -> None:
+    for param in op.get("parameters", []):
+        schema = param.get("schema", {})
+        if param.get("name") == "purpose" and purposes:
+            for part in [schema, *schema.get("anyOf", [])]:
+                if part.get("type") == "string":
+                    part["enum"] = sorted(purposes)
+            continue
+        for part in [schema, *schema.get("anyOf", [])]:
+            if part.get("type") == "string" and "pattern" not in part and "enum" not in part:
+                part["pattern"] = _NO_CONTROLS
 
 
 def _declare_key_security(app: FastAPI, doc: dict[str, Any]) -> None:

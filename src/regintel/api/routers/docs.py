@@ -58,6 +58,8 @@ def _memo(app: FastAPI, name: str, build: Callable[[], Any]) -> tuple[Any, bool]
         cache = app.state.docs_cache = {}
     if name in cache:
         return cache[name], True
+    if len(cache) >= 32:  # names carry the Host a request named: keep a stream of odd hosts bounded
+        cache.clear()
     cache[name] = value = build()
     return value, False
 
@@ -72,8 +74,15 @@ def _root(request: Request) -> str:
             "`apiKeyQuery` schemes on the operations that need a key. Served as the document itself, "
             "not in the envelope, so that tools can read it directly.")
 def openapi_json(request: Request) -> Response:
-    body, _ = _memo(request.app, "openapi", lambda: dumps(request.app.openapi()))
+    base = public_base(request)
+    body, _ = _memo(request.app, f"openapi {base}", lambda: dumps(_served(request.app.openapi(), base)))
     return Response(body, media_type="application/json", headers=DOC_CACHE)
+
+
+def _served(doc: dict[str, Any], base: str) -> dict[str, Any]:
+    """The document with the address it is served from as its server (`REGINTEL_BASE_URL` when
+    configured), so that "try it out" and generated clients reach this service on any host or port."""
+    return {**doc, "servers": [{"url": base}]}
 
 
 @router.get("/public/postman.json", dependencies=[PublicLimit], response_class=Response, responses=_JSON_DOC,
@@ -82,7 +91,9 @@ def openapi_json(request: Request) -> Response:
             "tag, `{{baseUrl}}` and `{{apiKey}}` collection variables, bearer auth inherited by keyed "
             "requests and `noauth` on public ones. Import it in Postman or run it with Newman.")
 def postman_json(request: Request) -> Response:
-    body, _ = _memo(request.app, "postman", lambda: dumps(to_postman(request.app.openapi())))
+    base = public_base(request)
+    body, _ = _memo(request.app, f"postman {base}",
+                    lambda: dumps(to_postman(_served(request.app.openapi(), base))))
     return Response(body, media_type="application/json", headers=DOC_CACHE)
 
 

@@ -110,6 +110,8 @@ def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None
     schemas.pop("ValidationError", None)
     _declare_key_security(app, doc)
     components["headers"] = copy.deepcopy(_HEADERS)
+    if any(regex.match("/mcp") for regex, _, _ in getattr(app.state, "route_methods", ())):
+        doc["paths"]["/mcp"] = _mcp_item()
     for path, _, op in iter_operations(doc):
         _complete_responses(op)
         _constrain_parameters(op, purposes or [])
@@ -117,6 +119,39 @@ def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None
             op["responses"].setdefault("401", _error("`UNAUTHORIZED`: not signed in"))
     _declare_used_tags(doc)
     return doc
+
+
+def _mcp_item() -> dict[str, Any]:
+    """`/mcp`, served by the MCP SDK's Streamable HTTP transport (areas/mcp) rather than a FastAPI
+    route, described here so that the document lists every operation the server has."""
+    keys: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"apiKeyQuery": []}]
+    body = {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "description": "A JSON-RPC 2.0 message of the Model Context Protocol",
+        "required": ["jsonrpc", "method"], "properties": {"jsonrpc": {"const": "2.0"}, "id": {},
+                                                            "method": {"type": "string"}, "params": {"type": "object"}}},
+        "example": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}}}}
+    answers = {"200": {"description": "The JSON-RPC answer (`application/json`)",
+                       "content": {"application/json": {"schema": {"type": "object"}}}},
+               "202": {"description": "A notification or response was accepted (no body)"},
+               "400": {"description": "Not a valid MCP message"},
+               "401": _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key (`WWW-Authenticate`)"),
+               "403": {"description": "A browser `Origin` other than this service's"},
+               "406": {"description": "`Accept` must allow `application/json` and `text/event-stream`"},
+               "429": _error("`RATE_LIMITED` or `QUOTA_EXCEEDED`: tool calls count like keyed calls")}
+    post = {"tags": ["Agent"], "summary": "MCP tool server", "operationId": "mcp_post",
+            "description": "The Model Context Protocol server (Streamable HTTP transport, stateless, JSON "
+                           "answers) with 13 tools over this API: see docs/mcp.md. Authenticate with the API key; "
+                           "each message counts like a keyed call. `/mcp/v1` serves the same.",
+            "security": keys, "requestBody": body, "responses": answers}
+    refused = {"405": {"description": "No server-to-client stream and no sessions: only POST is served "
+                                      "(`Allow: POST`)"}, "401": answers["401"]}
+    return {"post": post,
+            "get": {"tags": ["Agent"], "summary": "MCP stream (not offered)", "operationId": "mcp_get",
+                    "description": "Answers 405: the server keeps no sessions and sends no server-initiated "
+                                   "messages.", "security": keys, "responses": refused},
+            "delete": {"tags": ["Agent"], "summary": "MCP session end (not offered)", "operationId": "mcp_delete",
+                       "description": "Answers 405: the server keeps no sessions.", "security": keys,
+                       "responses": refused}}
 
 
 # No parameter takes C0 controls or DEL (api/routing.py refuses them with 422): said in the schema, so

@@ -83,8 +83,11 @@ def _apply(conn: Connection, settings: Settings, type_: str, obj: Mapping[str, A
         return None, "ignored (not a subscription event)"
     meta = obj.get("metadata")
     meta = meta if isinstance(meta, dict) else {}
+    raw = meta.get("account_id")
+    if raw is None:  # int(None) would raise TypeError: the same answer as below
+        return None, "ignored (no account_id in metadata)"
     try:
-        account_id = int(meta.get("account_id"))
+        account_id = int(raw)
     except (TypeError, ValueError):
         return None, "ignored (no account_id in metadata)"
     if q.get_account(conn, account_id) is None:

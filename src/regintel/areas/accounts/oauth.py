@@ -101,7 +101,7 @@ class _Payload(OAuth2Payload):
         return self._data
 
     @property
-    def datalist(self) -> dict[str, list[str]]:  # type: ignore[override]
+    def datalist(self) -> dict[str, list[str]]:
         return self._datalist
 
 
@@ -144,7 +144,7 @@ class S256Only(CodeChallenge):
 class CodeGrant(AuthorizationCodeGrant):
     TOKEN_ENDPOINT_AUTH_METHODS = ["none"]  # noqa: RUF012 (authlib's class attribute)
 
-    def save_authorization_code(self, code: str, request: Req) -> None:  # type: ignore[override]
+    def save_authorization_code(self, code: str, request: Req) -> None:
         data = request.payload.data
         q.insert_code(request.conn, code_hash=_hash(code), client_id=request.client.get_client_id(),
                       account_id=request.user.id, redirect_uri=data.get("redirect_uri") or "",
@@ -152,8 +152,8 @@ class CodeGrant(AuthorizationCodeGrant):
                       code_challenge_method=data.get("code_challenge_method") or "S256",
                       created_at=datetime.now(UTC))
 
-    def query_authorization_code(self, code: str, client: Client) -> Code | None:  # type: ignore[override]
-        conn = self.request.conn  # type: ignore[attr-defined]
+    def query_authorization_code(self, code: str, client: Client) -> Code | None:
+        conn = self.request.conn
         row = q.get_code(conn, _hash(code))
         if row is None or row["client_id"] != client.get_client_id() or row["used_at"] is not None:
             return None
@@ -161,11 +161,11 @@ class CodeGrant(AuthorizationCodeGrant):
             return None
         return Code(row)
 
-    def delete_authorization_code(self, authorization_code: Code) -> None:  # type: ignore[override]
-        q.use_code(self.request.conn, authorization_code.row["code_hash"], datetime.now(UTC))  # type: ignore
+    def delete_authorization_code(self, authorization_code: Code) -> None:
+        q.use_code(self.request.conn, authorization_code.row["code_hash"], datetime.now(UTC))
 
-    def authenticate_user(self, authorization_code: Code) -> Account | None:  # type: ignore[override]
-        account = q.get_account(self.request.conn, authorization_code.row["account_id"])  # type: ignore
+    def authenticate_user(self, authorization_code: Code) -> Account | None:
+        account = q.get_account(self.request.conn, authorization_code.row["account_id"])
         return Account({"account_id": account["id"], "plan": account["plan"]}) if account else None
 
 
@@ -180,7 +180,7 @@ class Server(_Server):
     def query_client(self, client_id: str) -> Client | None:
         raise NotImplementedError  # needs the connection: see `query_client_on`
 
-    def create_oauth2_request(self, request: Req) -> Req:  # type: ignore[override]
+    def create_oauth2_request(self, request: Req) -> Req:
         return request
 
     def handle_response(self, status: int, body: Any, headers: list[tuple[str, str]]) -> Response:
@@ -193,7 +193,7 @@ class Server(_Server):
     def send_signal(self, name: str, *args: Any, **kwargs: Any) -> None:
         return None
 
-    def save_token(self, token: dict[str, Any], request: Req) -> None:  # type: ignore[override]
+    def save_token(self, token: dict[str, Any], request: Req) -> None:
         now = datetime.now(UTC)
         raw = token["access_token"]
         client: Client = request.client
@@ -224,7 +224,8 @@ def validate(conn: Connection, req: Req, account: Mapping[str, Any] | None) -> R
     try:
         grant = srv.get_consent_grant(req, end_user=Account(account) if account else None)
     except OAuth2Error as error:
-        return srv.handle_error_response(req, error)
+        refused: Response = srv.handle_error_response(req, error)  # our `handle_response` builds it
+        return refused
     client: Client = grant.client
     return {"client_id": client.client_id, "client_name": client.name, "scope": SCOPE,
             "redirect_uri": grant.redirect_uri}
@@ -238,12 +239,16 @@ def authorize(conn: Connection, req: Req, account: Mapping[str, Any], approve: b
     try:
         grant = srv.get_consent_grant(req, end_user=user)
     except OAuth2Error as error:
-        return srv.handle_error_response(req, error)
-    return srv.create_authorization_response(req, grant_user=user if approve else None, grant=grant)
+        refused: Response = srv.handle_error_response(req, error)  # our `handle_response` builds it
+        return refused
+    answer: Response = srv.create_authorization_response(req, grant_user=user if approve else None,
+                                                         grant=grant)
+    return answer
 
 
 def token(conn: Connection, req: Req) -> Response:
-    return server(conn).create_token_response(req)
+    answer: Response = server(conn).create_token_response(req)  # our `handle_response` builds it
+    return answer
 
 
 def _check_redirect(uri: str) -> str:
@@ -262,7 +267,7 @@ def create_client(conn: Connection, account_id: int, name: str, redirect_uris: l
     client_id = "ric_" + secrets.token_urlsafe(18)
     now = datetime.now(UTC)
     q.insert_client(conn, client_id, account_id, name, json.dumps(uris), now)
-    return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]
+    return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]  # inserted just above
 
 
 def client_out(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -277,7 +282,7 @@ def revoke_client(conn: Connection, account_id: int, client_id: str) -> dict[str
     if row is None or row["account_id"] != account_id:
         raise NotFound(f"No OAuth client {client_id!r} on this account")
     q.revoke_client(conn, client_id, datetime.now(UTC))
-    return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]
+    return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]  # read just above
 
 
 def metadata(base: str) -> dict[str, Any]:

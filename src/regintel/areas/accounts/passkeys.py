@@ -24,7 +24,11 @@ from webauthn import (
 )
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers import exceptions as webauthn_errors
-from webauthn.helpers.structs import PublicKeyCredentialDescriptor
+from webauthn.helpers.structs import (
+    PublicKeyCredentialCreationOptions,
+    PublicKeyCredentialDescriptor,
+    PublicKeyCredentialRequestOptions,
+)
 
 from regintel.api.deps import public_base
 from regintel.areas.accounts import queries as q
@@ -32,8 +36,9 @@ from regintel.config import Settings
 from regintel.errors import NotFound, Unauthorized, ValidationFailed
 
 # Every error py_webauthn raises on a malformed or failing credential (it has no common base class).
-_REFUSED = (ValueError, KeyError, TypeError, *(v for v in vars(webauthn_errors).values()
-                                              if isinstance(v, type) and issubclass(v, Exception)))
+_REFUSED: tuple[type[Exception], ...] = (
+    ValueError, KeyError, TypeError,
+    *(v for v in vars(webauthn_errors).values() if isinstance(v, type) and issubclass(v, Exception)))
 SALT = "passkey-challenge"
 CHALLENGE_SECONDS = 300
 
@@ -51,6 +56,7 @@ def options(conn: Connection, request: Request, settings: Settings, kind: str,
             session: Mapping[str, Any] | None) -> dict[str, Any]:
     rp_id, _ = _rp(request)
     serializer = URLSafeTimedSerializer(settings.secret_key, salt=SALT)
+    opts: PublicKeyCredentialCreationOptions | PublicKeyCredentialRequestOptions
     if kind == "registration":
         assert session is not None
         existing = [PublicKeyCredentialDescriptor(id=base64url_to_bytes(p["credential_id"]))

@@ -102,6 +102,7 @@ def request_privacy(conn: Connection, request: Request, settings: Settings, kind
                     details: str | None) -> dict[str, Any]:
     now = datetime.now(UTC)
     recent = [r for r in q.requests_of(conn, email)
+              # mypy, ignored below: created_at is NOT NULL; _aware is typed for the optional columns
               if r["kind"] == kind and now - _aware(r["created_at"]) < RESEND_AFTER]  # type: ignore[operator]
     if not recent:
         request_id = q.insert_request(conn, kind=kind, email=email, details=details, status="unverified",

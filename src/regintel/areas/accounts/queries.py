@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Connection
@@ -27,13 +27,18 @@ from regintel.areas.accounts.tables import (
 )
 from regintel.db.schema import api_keys, companies, email_outbox, watches
 
+# A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
+# type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
+
 
 def find_account(conn: Connection, email: str) -> Mapping[str, Any] | None:
-    return conn.execute(select(accounts).where(accounts.c.email == email)).mappings().first()
+    item = conn.execute(select(accounts).where(accounts.c.email == email)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def get_account(conn: Connection, account_id: int) -> Mapping[str, Any] | None:
-    return conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
+    item = conn.execute(select(accounts).where(accounts.c.id == account_id)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def insert_account(conn: Connection, email: str, plan: str, now: datetime) -> int:
@@ -76,10 +81,11 @@ def insert_session(conn: Connection, account_id: int, token_hash: str, csrf: str
 
 
 def find_session(conn: Connection, token_hash: str) -> Mapping[str, Any] | None:
-    return conn.execute(select(account_sessions.c.id, account_sessions.c.csrf_token, account_sessions.c.expires_at,
+    item = conn.execute(select(account_sessions.c.id, account_sessions.c.csrf_token, account_sessions.c.expires_at,
                                accounts.c.id.label("account_id"), accounts.c.email, accounts.c.plan)
                         .join(accounts, accounts.c.id == account_sessions.c.account_id)
                         .where(account_sessions.c.token_hash == token_hash)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 _KEY = [api_keys.c.id, api_keys.c.name, api_keys.c.plan, api_keys.c.prefix, api_keys.c.created_at,
@@ -91,18 +97,20 @@ def link_key(conn: Connection, key_id: int, account_id: int) -> None:
 
 
 def account_keys(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
+    rows = list(conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
                              .where(account_api_keys.c.account_id == account_id,
                                     api_keys.c.id.not_in(select(oauth_tokens.c.api_key_id)))
                              .order_by(api_keys.c.id))
                 .mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def account_key(conn: Connection, account_id: int, key_id: int) -> Mapping[str, Any] | None:
     """The key when this account owns it: another account's key is not found (never forbidden)."""
-    return conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
+    item = conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
                         .where(account_api_keys.c.account_id == account_id, api_keys.c.id == key_id,
                                api_keys.c.id.not_in(select(oauth_tokens.c.api_key_id)))).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def update_key(conn: Connection, key_id: int, **values: Any) -> None:
@@ -115,13 +123,15 @@ _WATCH = [watches.c.id, watches.c.status, watches.c.created_at, watches.c.confir
 
 
 def account_watches(conn: Connection, email: str) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(*_WATCH).join(companies, companies.c.id == watches.c.company_id)
+    rows = list(conn.execute(select(*_WATCH).join(companies, companies.c.id == watches.c.company_id)
                              .where(watches.c.email == email).order_by(watches.c.id)).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def account_watch(conn: Connection, email: str, watch_id: int) -> Mapping[str, Any] | None:
-    return conn.execute(select(*_WATCH).join(companies, companies.c.id == watches.c.company_id)
+    item = conn.execute(select(*_WATCH).join(companies, companies.c.id == watches.c.company_id)
                         .where(watches.c.email == email, watches.c.id == watch_id)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def delete_watch(conn: Connection, watch_id: int) -> None:
@@ -129,9 +139,10 @@ def delete_watch(conn: Connection, watch_id: int) -> None:
 
 
 def current_addendum(conn: Connection, account_id: int) -> Mapping[str, Any] | None:
-    return conn.execute(select(account_fo_addenda).where(account_fo_addenda.c.account_id == account_id,
+    item = conn.execute(select(account_fo_addenda).where(account_fo_addenda.c.account_id == account_id,
                                                          account_fo_addenda.c.revoked_at.is_(None))
                         .order_by(account_fo_addenda.c.id.desc())).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def insert_addendum(conn: Connection, account_id: int, text_version: str, person: str, now: datetime) -> int:
@@ -163,12 +174,14 @@ def insert_client(conn: Connection, client_id: str, account_id: int, name: str, 
 
 
 def get_client(conn: Connection, client_id: str) -> Mapping[str, Any] | None:
-    return conn.execute(select(oauth_clients).where(oauth_clients.c.client_id == client_id)).mappings().first()
+    item = conn.execute(select(oauth_clients).where(oauth_clients.c.client_id == client_id)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def account_clients(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(oauth_clients).where(oauth_clients.c.account_id == account_id)
+    rows = list(conn.execute(select(oauth_clients).where(oauth_clients.c.account_id == account_id)
                              .order_by(oauth_clients.c.created_at)).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def revoke_client(conn: Connection, client_id: str, now: datetime) -> None:
@@ -185,7 +198,8 @@ def insert_code(conn: Connection, **values: Any) -> None:
 
 
 def get_code(conn: Connection, code_hash: str) -> Mapping[str, Any] | None:
-    return conn.execute(select(oauth_codes).where(oauth_codes.c.code_hash == code_hash)).mappings().first()
+    item = conn.execute(select(oauth_codes).where(oauth_codes.c.code_hash == code_hash)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def use_code(conn: Connection, code_hash: str, now: datetime) -> bool:
@@ -206,8 +220,9 @@ def insert_token(conn: Connection, *, name: str, plan: str, key_hash: str, prefi
 # --- public forms and privacy requests ---------------------------------------------------------------
 
 def find_lead(conn: Connection, kind: str, email: str) -> Mapping[str, Any] | None:
-    return conn.execute(select(signup_leads).where(signup_leads.c.kind == kind, signup_leads.c.email == email)
+    item = conn.execute(select(signup_leads).where(signup_leads.c.kind == kind, signup_leads.c.email == email)
                         ).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def insert_lead(conn: Connection, **values: Any) -> int:
@@ -236,7 +251,8 @@ def insert_request(conn: Connection, **values: Any) -> int:
 
 
 def get_request(conn: Connection, request_id: int) -> Mapping[str, Any] | None:
-    return conn.execute(select(privacy_requests).where(privacy_requests.c.id == request_id)).mappings().first()
+    item = conn.execute(select(privacy_requests).where(privacy_requests.c.id == request_id)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def update_request(conn: Connection, request_id: int, **values: Any) -> None:
@@ -244,13 +260,15 @@ def update_request(conn: Connection, request_id: int, **values: Any) -> None:
 
 
 def requests_of(conn: Connection, email: str) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(privacy_requests).where(privacy_requests.c.email == email)
+    rows = list(conn.execute(select(privacy_requests).where(privacy_requests.c.email == email)
                              .order_by(privacy_requests.c.id)).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def leads_of(conn: Connection, email: str) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(signup_leads).where(signup_leads.c.email == email)
+    rows = list(conn.execute(select(signup_leads).where(signup_leads.c.email == email)
                              .order_by(signup_leads.c.id)).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def suppress(conn: Connection, email: str, reason: str, request_id: int, now: datetime) -> None:
@@ -292,8 +310,9 @@ def record_event(conn: Connection, event_id: str, type_: str, account_id: int | 
 
 
 def get_subscription(conn: Connection, account_id: int) -> Mapping[str, Any] | None:
-    return conn.execute(select(billing_subscriptions).where(billing_subscriptions.c.account_id == account_id)
+    item = conn.execute(select(billing_subscriptions).where(billing_subscriptions.c.account_id == account_id)
                         ).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def set_subscription(conn: Connection, account_id: int, subscription_id: str, status: str, plan: str,
@@ -329,13 +348,15 @@ def insert_passkey(conn: Connection, account_id: int, credential_id: str, public
 
 
 def passkey_by_credential(conn: Connection, credential_id: str) -> Mapping[str, Any] | None:
-    return conn.execute(select(account_passkeys).where(account_passkeys.c.credential_id == credential_id)
+    item = conn.execute(select(account_passkeys).where(account_passkeys.c.credential_id == credential_id)
                         ).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def account_passkeys_of(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(account_passkeys).where(account_passkeys.c.account_id == account_id)
+    rows = list(conn.execute(select(account_passkeys).where(account_passkeys.c.account_id == account_id)
                              .order_by(account_passkeys.c.id)).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def used_passkey(conn: Connection, passkey_id: int, sign_count: int, now: datetime) -> None:

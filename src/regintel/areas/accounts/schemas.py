@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 
@@ -199,7 +200,8 @@ class PrivacyOut(BaseModel):
     request_id: int | None = None
     outcome: str | None = None
     due_at: dt.datetime | None = None
-    export: dict | None = Field(default=None, description="`access`: what the service holds about the address")
+    export: dict[str, Any] | None = Field(default=None,
+                                          description="`access`: what the service holds about the address")
 
 
 class ApiSignupIn(BaseModel):
@@ -241,7 +243,8 @@ class PasskeyOptionsIn(BaseModel):
 
 
 class PasskeyOptionsOut(BaseModel):
-    options: dict = Field(description="PublicKeyCredentialCreationOptions / RequestOptions (JSON form)")
+    options: dict[str, Any] = Field(
+        description="PublicKeyCredentialCreationOptions / RequestOptions (JSON form)")
     challenge_token: str = Field(description="Send back with the credential (valid 5 minutes)")
 
 
@@ -249,7 +252,7 @@ class PasskeyVerifyIn(BaseModel):
     model_config = _STRICT
     kind: StrictStr = Field(pattern="^(registration|authentication)$")
     challenge_token: StrictStr = Field(max_length=2000)
-    credential: dict = Field(description="The PublicKeyCredential as JSON (base64url fields)")
+    credential: dict[str, Any] = Field(description="The PublicKeyCredential as JSON (base64url fields)")
 
 
 class PasskeyVerifyOut(BaseModel):

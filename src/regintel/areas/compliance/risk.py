@@ -49,7 +49,8 @@ def supply_chain_risk(conn: Connection, row: Row) -> dict[str, Any]:
     """The company and each company linked to it by ownership (shareholders, holdings, corporate
     directors), each with its risk score, insolvency flags and sanctions summary."""
     rel = ownership_relations.relations(Ctx(conn, False), row, False)
-    links, seen = [], set()
+    links: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
     for kind, r in _linked(rel):
         key = (r.holder.country, r.holder.nationalId)
         if key in seen or len(links) >= MAX_LINKS:

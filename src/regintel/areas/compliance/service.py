@@ -36,9 +36,11 @@ def _day(value: Any) -> str | None:
     if value is None:
         return None
     if isinstance(value, datetime):
-        value = value.astimezone(UTC) if value.tzinfo else value
-        return value.date().isoformat()
-    return value.isoformat() if isinstance(value, date) else str(value)[:10]
+        moment = value.astimezone(UTC) if value.tzinfo else value
+        return moment.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)[:10]
 
 
 def item(status: str, value: Any = None, source: str | None = None, on: Any = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
@@ -12,6 +12,9 @@ from regintel.areas.enrich.tables import enrich_results
 from regintel.db.engine import insert_for
 from regintel.db.schema import jobs
 
+# A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
+# type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
+
 r = enrich_results.c
 
 
@@ -19,7 +22,8 @@ def job_of_key(conn: Connection, job_id: int, key_id: int, kind: str) -> Mapping
     """The job, when this key made it (another key's job reads as missing)."""
     row = conn.execute(select(jobs).where(jobs.c.id == job_id, jobs.c.owner_key_id == key_id,
                                           jobs.c.kind == kind)).first()
-    return None if row is None else row._mapping
+    item = None if row is None else row._mapping
+    return cast("Mapping[str, Any] | None", item)
 
 
 def counts(conn: Connection, job_id: int) -> dict[str, int]:
@@ -42,4 +46,5 @@ def save(conn: Connection, job_id: int, answers: Sequence[Mapping[str, Any]]) ->
 
 def page(conn: Connection, job_id: int, after: int, limit: int) -> list[Mapping[str, Any]]:
     query = (select(r.idx, r.body).where(r.job_id == job_id, r.idx > after).order_by(r.idx).limit(limit))
-    return list(conn.execute(query).mappings())
+    rows = list(conn.execute(query).mappings())
+    return cast("list[Mapping[str, Any]]", rows)

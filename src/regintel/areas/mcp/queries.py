@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import and_, desc, func, or_, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.schema import companies, financial_statements, people, roles
+
+# A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
+# type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
 
 holder = companies.alias("holder")
 
@@ -18,10 +21,10 @@ def financial_history(conn: Connection, company_id: int, years: int) -> list[Map
     fs = financial_statements.c
     rows = conn.execute(select(financial_statements).where(fs.company_id == company_id)
                         .order_by(desc(fs.year), fs.source).limit(years * 4)).mappings()
-    seen: dict[int, Mapping[str, Any]] = {}
+    seen: dict[int, RowMapping] = {}
     for row in rows:
         seen.setdefault(int(row["year"]), row)
-    return list(seen.values())[:years]
+    return cast("list[Mapping[str, Any]]", list(seen.values())[:years])
 
 
 def _current() -> Any:
@@ -41,4 +44,5 @@ def current_roles(conn: Connection, company_id: int, limit: int) -> tuple[list[M
                           .outerjoin(holder, holder.c.id == r.holder_company_id))
              .where(where).order_by(desc(r.share_pct).nulls_last(), r.role, r.holder_name, r.id).limit(limit))
     total = conn.execute(select(func.count()).select_from(roles).where(where)).scalar_one()
-    return list(conn.execute(query).mappings()), int(total)
+    rows = list(conn.execute(query).mappings())
+    return cast("list[Mapping[str, Any]]", rows), int(total)

@@ -23,6 +23,7 @@ brief_router = APIRouter(prefix="/api/v1/agent", tags=["Agent"], route_class=Str
 mcp_router = APIRouter(lifespan=lifespan)
 # `/mcp/v1` (spec 9: "the tool-protocol metadata also has a /mcp/v1 path") serves the same endpoint.
 for _path in (PATH, PATH + "/v1"):
+    # mypy, ignored below: an ASGI app as the endpoint (see below), not a request handler
     mcp_router.add_route(_path, McpEndpoint(), methods=["GET", "POST", "DELETE"],  # type: ignore[arg-type]
                          include_in_schema=False)  # an ASGI app as the endpoint: Starlette runs it as is
 

@@ -60,6 +60,7 @@ class ToolContext:
 
     @property
     def settings(self) -> Settings:
+        # mypy, ignored below: app.state is untyped; the lifespan sets a Settings
         return self.state.settings  # type: ignore[no-any-return]
 
     def _as_request(self) -> Any:
@@ -194,6 +195,7 @@ def _company_text(r: dict[str, Any]) -> str:
 
 
 class IdentifierArgs(Args):
+    # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
     type: Literal[IDENTIFIER_TYPES] = Field(description=(  # type: ignore[valid-type]
         "`ico` (national register number in any market), `ic_dph` (Slovak VAT id), `vat` (any VAT id with its "
         "country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`"))
@@ -222,6 +224,7 @@ def _brief(conn: Connection, ctx: ToolContext, a: BriefArgs) -> dict[str, Any]:
 
 
 class TimelineArgs(CompanyArgs):
+    # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
     event_types: list[Literal[EVENT_TYPES]] | None = Field(  # type: ignore[valid-type]
         default=None, max_length=len(EVENT_TYPES), description="Only these event types")
     cursor: str | None = Field(default=None, max_length=200, description="`next_cursor` of the previous page")
@@ -270,7 +273,9 @@ def _changes_text(r: dict[str, Any]) -> str:
 
 
 class InsolvencyArgs(Args):
+    # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
     scope: Literal[tuple(insolvency_svc.SCOPES)] = "any"  # type: ignore[valid-type]
+    # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
     phase: Literal[tuple(insolvency_svc.PHASES)] = "start"  # type: ignore[valid-type]
     country: Country
     limit: int = Field(default=50, ge=1, le=200)
@@ -310,6 +315,7 @@ def _monitoring_text(r: dict[str, Any]) -> str:
 
 class BreakdownArgs(CompanyFilters):
     model_config = ConfigDict(extra="forbid")
+    # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
     by: Literal[tuple(DIMENSIONS)] = Field(description="Dimension to group by: " + "; ".join(  # type: ignore[valid-type]
         f"`{name}`: {dim.description}" for name, dim in DIMENSIONS.items()))
     limit: int = Field(default=snapshots.BREAKDOWN_LIMIT, ge=1, le=1000)
@@ -336,6 +342,7 @@ def _breakdown_text(r: dict[str, Any]) -> str:
 
 
 class CodeListArgs(Args):
+    # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
     list_name: Literal[tuple(CATALOGUE)] = Field(description="The code list")  # type: ignore[valid-type]
     code: str | None = Field(default=None, max_length=64, description="One code (any case); answers that item")
     q: str | None = Field(default=None, max_length=200, description="Substring of the code or a name, ignoring case "

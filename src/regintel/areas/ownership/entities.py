@@ -74,6 +74,7 @@ def relation(ctx: Ctx, row: Row, holder_entity: Entity | None = None) -> Relatio
     return Relation(role=row["role"], title=row["title"], holder=holder_entity or holder(row, ctx.personal),
                     since=row["since"], until=row["until"], active=ctx.active(row["until"]),
                     sharePct=row["share_pct"], votingPct=row["voting_pct"],
+                    # mypy, ignored below: the domain's band kind is one of the Literal's values, typed str
                     bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper) for b in bands(natures)],  # type: ignore[arg-type]
                     naturesOfControl=natures, source=ctx.source(row["source"]))
 

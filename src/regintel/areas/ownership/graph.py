@@ -56,6 +56,7 @@ class Builder:
             return
         self.edges[key] = GraphEdge(source=source, target=target, type=kind, sharePct=share, since=since,
                                     until=until, active=self.ctx.active(until), inCycle=False, sources=[src],
+                                    # mypy, ignored below: the domain's band kind is a value of the Literal
                                     bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper)  # type: ignore[arg-type]
                                            for b in bands(natures)])
 
@@ -88,6 +89,7 @@ def build(ctx: Ctx, root: Row, depth: int, limit: int, include_ended: bool) -> B
     frontier_p: set[int] = set()
     done_c: set[int] = set()
     done_p: set[int] = set()
+    # the arg-type ignores on `**opts` below: mypy types this dict (a bool and a date) as dict[str, object]
     opts = {"include_ended": include_ended, "today": ctx.today}
     for level in range(1, depth + 1):
         before_c, before_p = set(b.companies), set(b.people)
@@ -135,6 +137,7 @@ def as_graph(b: Builder, root: Row, depth: int) -> Graph:
 def network(ctx: Ctx, root: Row, include_ended: bool, limit: int) -> tuple[Network, int]:
     """Other companies in which this company's people (officers and owners who are natural persons)
     hold roles, most shared people first."""
+    # the arg-type ignores on `**opts` below: mypy types this dict (a bool and a date) as dict[str, object]
     opts = {"include_ended": include_ended, "today": ctx.today}
     here = [r for r in q.roles_in(ctx.conn, [int(root["id"])], **opts) if r["person_id"] is not None]  # type: ignore[arg-type]
     roles_here: dict[int, list[str]] = {}

@@ -72,6 +72,7 @@ def _people_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
                 continue
             via, match = ours[int(twins[0]["id"])], "name"
         if int(r["company_id"]) in uk:
+            # mypy, ignored below: match is one of the Literal's values (set above), typed str
             out.append(UkConnection(kind="person_is_psc", match=match, ukCompany=company(uk[int(r["company_id"])]),  # type: ignore[arg-type]
                                     psc=relation(ctx, r), via=holder(via, ctx.personal)))
     return out

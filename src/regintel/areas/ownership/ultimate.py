@@ -131,6 +131,7 @@ def _owner_out(o: Owner, graph: OwnerGraph, reasons: dict[str, list[UnknownReaso
     elif entity.type == "company":
         why = reasons.get(o.node) or [UnknownReason(code="NO_OWNER_DATA", message=(
             "No shareholder, beneficial owner or parent company of this company is on record"))]
+    # mypy, ignored below: o.end is one of the Literal's values, typed str in the domain
     return UltimateOwner(entity=o.node, end=o.end, sharePct=round(o.share, 6), shareComplete=o.share_complete,  # type: ignore[arg-type]
                          control=o.control, meets25=o.meets(25), meets50=o.meets(50), unknownReasons=why,
                          paths=[OwnershipPath(nodes=list(p.nodes), sharePct=None if p.share is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection, and_, delete, desc, func, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -12,6 +12,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from regintel.db.schema import companies, latest_financials
 
 from .tables import csp_reports, page_views
+
+# A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
+# type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
 
 c = companies.c
 COMPANY_COLUMNS = (c.id, c.country, c.national_id, c.name, c.status, c.city, c.legal_form_name)
@@ -34,7 +37,8 @@ def add_views(conn: Connection, counts: Mapping[int, int], now: datetime) -> Non
 
 
 def views_of(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
-    return conn.execute(select(page_views).where(page_views.c.company_id == company_id)).mappings().first()
+    item = conn.execute(select(page_views).where(page_views.c.company_id == company_id)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def most_viewed(conn: Connection, country: str | None, limit: int) -> list[Mapping[str, Any]]:
@@ -43,7 +47,8 @@ def most_viewed(conn: Connection, country: str | None, limit: int) -> list[Mappi
              .order_by(desc(page_views.c.views), c.id).limit(limit))
     if country:
         query = query.where(c.country == country)
-    return list(conn.execute(query).mappings())
+    rows = list(conn.execute(query).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def largest(conn: Connection, country: str | None, currency: str, limit: int) -> list[Mapping[str, Any]]:
@@ -55,18 +60,21 @@ def largest(conn: Connection, country: str | None, currency: str, limit: int) ->
              .order_by(desc(lf.revenue), c.id).limit(limit))
     if country:
         query = query.where(lf.country == country)
-    return list(conn.execute(query).mappings())
+    rows = list(conn.execute(query).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def latest_financials_of(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
-    return conn.execute(select(latest_financials).where(latest_financials.c.company_id == company_id)
+    item = conn.execute(select(latest_financials).where(latest_financials.c.company_id == company_id)
                         ).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def companies_page(conn: Connection, country: str, after_id: int, limit: int) -> list[Mapping[str, Any]]:
     """Active companies of a country in id order, keyset-paged (the directory pages)."""
-    return list(conn.execute(select(*COMPANY_COLUMNS).where(c.country == country, c.id > after_id)
+    rows = list(conn.execute(select(*COMPANY_COLUMNS).where(c.country == country, c.id > after_id)
                              .order_by(c.id).limit(limit)).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def max_company_id(conn: Connection) -> int:
@@ -79,19 +87,21 @@ def sitemap_rows(conn: Connection, low: int, high: int, chunk: int = 5000) -> It
     while True:
         rows = list(conn.execute(select(c.id, c.country, c.national_id, c.updated_at)
                                  .where(and_(c.id > after, c.id < high)).order_by(c.id).limit(chunk)).mappings())
-        yield from rows
+        yield from cast("list[Mapping[str, Any]]", rows)
         if len(rows) < chunk:
             return
         after = rows[-1]["id"]
 
 
 def recently_updated(conn: Connection, limit: int) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(c.id, c.country, c.national_id, c.updated_at)
+    rows = list(conn.execute(select(c.id, c.country, c.national_id, c.updated_at)
                              .order_by(desc(c.updated_at), desc(c.id)).limit(limit)).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def companies_by_ids(conn: Connection, ids: Sequence[int]) -> list[Mapping[str, Any]]:
-    return list(conn.execute(select(companies).where(c.id.in_(list(ids)))).mappings())
+    rows = list(conn.execute(select(companies).where(c.id.in_(list(ids)))).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def store_csp_report(conn: Connection, row: Mapping[str, Any], keep: int) -> None:

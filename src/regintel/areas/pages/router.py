@@ -59,13 +59,14 @@ def _counter(request: Request) -> service.ViewCounter:
     counter = getattr(state, "page_view_counter", None)
     if counter is None:
         counter = state.page_view_counter = service.ViewCounter(state.engine)
-    return counter  # type: ignore[no-any-return]
+    return counter
 
 
 def _cache(request: Request) -> dict[str, Any]:
     state = request.app.state
     if not hasattr(state, "pages_cache"):
         state.pages_cache = {}
+    # mypy, ignored below: app.state is untyped; pages_cache is the dict set just above
     return state.pages_cache  # type: ignore[no-any-return]
 
 
@@ -561,7 +562,8 @@ def dashboard(request: Request, caller: ApiKey) -> HTMLResponse:
 
 # -- widget ------------------------------------------------------------------------------------------------
 
-KEY_SECURITY = {"security": [{"bearerAuth": []}, {"apiKeyQuery": []}]}  # spec 4.5: keyed (bearer or query)
+# spec 4.5: keyed (bearer or query)
+KEY_SECURITY: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}, {"apiKeyQuery": []}]}
 
 
 async def widget_credential(request: Request) -> dict[str, Any] | None:
@@ -602,6 +604,7 @@ def widget_token(request: Request, caller: ApiKey, body: Annotated[WidgetTokenRe
                    "`/widget-token`) and mount with `<div data-regintel-widget data-country=\"sk\" "
                    "data-ico=\"…\" data-token=\"<token>\">`. Cached 1 h.")
 def widget_js(request: Request, _auth: WidgetAuth) -> Response:
+    # mypy, ignored below: html.ENV is built with a loader
     script = html.ENV.loader.get_source(html.ENV, "widget.js")[0]  # type: ignore[union-attr]
     body = script.replace("__BASE__", orjson.dumps(public_base(request)).decode()).encode()
     return _cached(request, body, "text/javascript; charset=utf-8", HOUR)

@@ -137,8 +137,9 @@ def nis2_label(scope: Mapping[str, Any]) -> tuple[str, str]:
     if scope.get("certainty") == "certain" and category in NIS2_LABELS:
         return NIS2_LABELS[category]
     if scope.get("in_scope") is True:
-        return NIS2_LABELS.get(category, ("IN SCOPE", "orange")) if category != "out-of-scope" else ("IN SCOPE",
-                                                                                                     "orange")
+        if category is None or category == "out-of-scope":
+            return "IN SCOPE", "orange"
+        return NIS2_LABELS.get(category, ("IN SCOPE", "orange"))
     if scope.get("in_scope") is False:
         return NIS2_LABELS["out-of-scope"]
     return "NOT DETERMINED", "grey"
@@ -263,6 +264,7 @@ def coverage(conn: Connection, cache: dict[str, Any], ttl: float = 60.0) -> dict
     """Countries and sources with counts (the statistics service), kept in `cache` (the app's) for a minute."""
     hit = cache.get("coverage")
     if hit is not None and time.monotonic() - hit[0] < ttl:
+        # mypy, ignored below: the cache is the app's untyped dict; this entry holds a dict
         return hit[1]  # type: ignore[no-any-return]
     stats = stats_svc.public_stats(conn)
     out = {"entities": stats["entities"], "active": stats["active"], "countries": stats["countries"],

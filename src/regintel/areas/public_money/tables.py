@@ -4,6 +4,8 @@ accounts. Amounts are major units (Numeric) with their currency beside them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -27,7 +29,7 @@ Id = BigInteger().with_variant(Integer(), "sqlite")
 Money = Numeric(20, 2)
 
 
-def _link_columns() -> list[Column]:  # type: ignore[type-arg]
+def _link_columns() -> list[Column[Any]]:
     """How a party was linked to a company (domain.public_money, "Linking rule")."""
     return [Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
             Column("match_method", String(16)), Column("match_score", Float)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -299,11 +299,12 @@ def company_report(facts: dict[str, Any], sections: Sequence[str] | None = None)
     c = facts["company"]
     doc = Document("Company report", f"{c['name']} ({c['country']} {c['nationalId']})", facts["generatedAt"])
     doc.cover(c["name"], _identity_lines(c), _badge(facts["credit"]))
-    writers = {"identity": lambda: _identity(doc, c), "financials": lambda: _financials(doc, facts["financials"]),
-               "credit": lambda: _credit(doc, facts["credit"]), "risk": lambda: _risk(doc, facts["risk"]),
-               "ownership": lambda: _ownership(doc, facts["ownership"]),
-               "sanctions": lambda: _sanctions(doc, facts["sanctions"]), "nis2": lambda: _nis2(doc, facts["nis2"]),
-               "timeline": lambda: _timeline(doc, facts["timeline"])}
+    writers: dict[str, Callable[[], None]] = {
+        "identity": lambda: _identity(doc, c), "financials": lambda: _financials(doc, facts["financials"]),
+        "credit": lambda: _credit(doc, facts["credit"]), "risk": lambda: _risk(doc, facts["risk"]),
+        "ownership": lambda: _ownership(doc, facts["ownership"]),
+        "sanctions": lambda: _sanctions(doc, facts["sanctions"]), "nis2": lambda: _nis2(doc, facts["nis2"]),
+        "timeline": lambda: _timeline(doc, facts["timeline"])}
     for name, write in writers.items():
         if sections is None or name in sections:
             write()

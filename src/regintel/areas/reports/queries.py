@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.reports.tables import reports
 from regintel.db.schema import companies
+
+# A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
+# type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
 
 META = [c for c in reports.c if c.name != "content"]
 
@@ -29,14 +32,16 @@ def of_key(conn: Connection, report_id: int, key_id: int) -> Mapping[str, Any] |
             .join(companies, companies.c.id == reports.c.company_id)
             .where(reports.c.id == report_id, reports.c.key_id == key_id))
     row = conn.execute(stmt).first()
-    return None if row is None else row._mapping
+    item = None if row is None else row._mapping
+    return cast("Mapping[str, Any] | None", item)
 
 
 def get(conn: Connection, report_id: int) -> Mapping[str, Any] | None:
     stmt = (select(*META, companies.c.country, companies.c.national_id)
             .join(companies, companies.c.id == reports.c.company_id).where(reports.c.id == report_id))
     row = conn.execute(stmt).first()
-    return None if row is None else row._mapping
+    item = None if row is None else row._mapping
+    return cast("Mapping[str, Any] | None", item)
 
 
 def content(conn: Connection, report_id: int) -> bytes | None:

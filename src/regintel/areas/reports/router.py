@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
@@ -24,7 +24,8 @@ Ico = Annotated[str, Path(max_length=40, description="National identifier")]
 Country = Annotated[str | None, Query(min_length=2, max_length=2,
                                      description="ISO 3166-1 alpha-2, any case (default: SK first)")]
 ReportId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Report id")]
-PDF_RESPONSE = {200: {"content": {"application/pdf": {}}, "description": "The PDF document"}}
+PDF_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/pdf": {}}, "description": "The PDF document"}}
 PRIVATE = "private, max-age=300"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import ColumnElement, and_, bindparam, delete, false, func, insert, or_, select
 from sqlalchemy.engine import Connection
@@ -20,6 +20,9 @@ from regintel.db.schema import (
     latest_financials,
 )
 from regintel.db.sql_hints import Common
+
+# A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
+# type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
 
 FIGURES = (latest_financials.c.currency, latest_financials.c.revenue, latest_financials.c.profit,
            latest_financials.c.total_assets, latest_financials.c.equity, latest_financials.c.liabilities,
@@ -60,7 +63,8 @@ def peer_rows(conn: Connection, country: str, nace_range: tuple[str, str],
             .join(latest_financials, latest_financials.c.company_id == c.c.id)
             .where(NACE_DIGITS >= nace_range[0], NACE_DIGITS < nace_range[1], Common(c.c.country == country),
                    Common(c.c.status == "active"), latest_financials.c.currency == currency))
-    return list(conn.execute(stmt).mappings())
+    rows = list(conn.execute(stmt).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def iter_peer_population(conn: Connection, digits: int, batch: int = 10_000) -> Iterator[Mapping[str, Any]]:
@@ -73,12 +77,13 @@ def iter_peer_population(conn: Connection, digits: int, batch: int = 10_000) -> 
             .where(c.c.status == "active", func.length(NACE_DIGITS) >= digits)
             .order_by(c.c.country, group, latest_financials.c.currency))
     result = conn.execution_options(stream_results=True, yield_per=batch).execute(stmt)
-    yield from result.mappings()
+    yield from cast("Iterator[Mapping[str, Any]]", result.mappings())
 
 
 def latest_statement(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
     lf = latest_financials
-    return conn.execute(select(lf.c.year, *FIGURES).where(lf.c.company_id == company_id)).mappings().first()
+    item = conn.execute(select(lf.c.year, *FIGURES).where(lf.c.company_id == company_id)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
 
 
 def similar_candidates(conn: Connection, nace_range: tuple[str, str], country: str | None, region: str | None,
@@ -99,7 +104,8 @@ def similar_candidates(conn: Connection, nace_range: tuple[str, str], country: s
                    c.c.employees, latest_financials.c.year, *FIGURES)
             .outerjoin(latest_financials, latest_financials.c.company_id == c.c.id)
             .where(and_(*cond)).limit(limit))
-    return list(conn.execute(stmt).mappings())
+    rows = list(conn.execute(stmt).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def revenue_between(bounds: Mapping[str, tuple[float, float]]) -> ColumnElement[bool]:
@@ -114,7 +120,8 @@ def employees_between(lo: int, hi: int) -> ColumnElement[bool]:
 
 
 def insert_dispute(conn: Connection, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    return conn.execute(insert(score_disputes).values(dict(values)).returning(*score_disputes.c)).mappings().one()
+    item = conn.execute(insert(score_disputes).values(dict(values)).returning(*score_disputes.c)).mappings().one()
+    return cast("Mapping[str, Any]", item)
 
 
 def find_benchmarks(conn: Connection, level: str, nace: str, country: str, size_class: str,
@@ -122,7 +129,8 @@ def find_benchmarks(conn: Connection, level: str, nace: str, country: str, size_
     pb = peer_benchmarks
     stmt = select(pb).where(pb.c.level == level, pb.c.nace == nace, pb.c.country == country,
                             pb.c.size_class == size_class, pb.c.currency == currency)
-    return list(conn.execute(stmt).mappings())
+    rows = list(conn.execute(stmt).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 def benchmarks_computed_at(conn: Connection) -> datetime | None:
@@ -140,4 +148,5 @@ def list_sources(conn: Connection, ids: Sequence[str]) -> list[Mapping[str, Any]
     ds = data_sources
     stmt = (select(ds.c.id, ds.c.name, ds.c.publisher, ds.c.licence, ds.c.licence_url)
             .where(ds.c.id.in_(sorted(set(ids)))).order_by(ds.c.id))
-    return list(conn.execute(stmt).mappings())
+    rows = list(conn.execute(stmt).mappings())
+    return cast("list[Mapping[str, Any]]", rows)

@@ -18,7 +18,7 @@ Sanctions, tax reliability and payment discipline have no table yet: they reach 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -45,7 +45,7 @@ def to_statement(r: Row) -> Statement:
                      statement_id=r["id"])
 
 
-def facts(company: Row, events: list[Row]) -> CompanyFacts:
+def facts(company: Row, events: Sequence[Row]) -> CompanyFacts:
     """The register facts of a company row and its insolvency notices."""
     return CompanyFacts(source=company["source"], status=company["status"] or "active",
                         founded_on=company["founded_on"], dissolved_on=company["dissolved_on"],

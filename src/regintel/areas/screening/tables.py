@@ -4,6 +4,8 @@ company hits behind `sanctioned` and `/public/stats/sanctions`."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -25,11 +27,11 @@ from regintel.db.schema import metadata
 Id = BigInteger().with_variant(Integer(), "sqlite")
 
 
-def _ts(name: str, nullable: bool = True) -> Column:  # type: ignore[type-arg]
+def _ts(name: str, nullable: bool = True) -> Column[datetime]:
     return Column(name, DateTime(timezone=True), nullable=nullable)
 
 
-def _entry_fk() -> Column:  # type: ignore[type-arg]
+def _entry_fk() -> Column[int]:
     return Column("entry_id", Id, ForeignKey("sanction_entries.id", ondelete="CASCADE"), nullable=False)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -75,5 +76,9 @@ def refresh_index(engine: Engine, settings: Settings) -> str:
     """Bring the configured index up to date with the database, however much changed (for the CLI
     after imports and synthetic data; the API does the same lazily)."""
     backend = get_backend(engine, settings)
-    with engine.begin() as conn:
-        return backend.ensure_current(conn)
+    while True:
+        try:
+            with engine.begin() as conn:
+                return backend.ensure_current(conn)
+        except IndexBusy:  # an API process or the worker is writing: it will have caught up part of it
+            time.sleep(0.5)

@@ -11,12 +11,14 @@ A rebuild writes a new generation and replaces `CURRENT` atomically; readers not
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,9 +85,23 @@ class TantivyBackend:
                    limit: int) -> list[int]:
         if not query.words:
             return []
-        opened = self._reader()
-        if opened is None:
-            return []
+        for attempt in (1, 2):
+            opened = self._reader()
+            if opened is None:
+                return []
+            try:
+                return self._search(opened, collection, query, filters, limit)
+            except ValueError as exc:
+                # Another process's writer committed and merged away segments this reader still named
+                # (tantivy keeps files alive only for readers in its own process): reopen and ask again.
+                if attempt == 2 or "FileDoesNotExist" not in str(exc):
+                    raise
+                with self._lock:
+                    self._open = None
+        return []
+
+    def _search(self, opened: _Open, collection: Collection, query: QueryWords, filters: Filters,
+                limit: int) -> list[int]:
         field, id_field = _FIELDS[collection]
         schema = opened.index.schema
         searcher = opened.index.searcher()
@@ -123,8 +139,31 @@ class TantivyBackend:
 
     # -- writing ---------------------------------------------------------------------------------
 
+    @contextmanager
+    def _one_writer(self, wait: bool) -> Iterator[None]:
+        """This process's writer lock, then the index folder's (an `flock`, so that the API processes of
+        one host, the worker and the CLI never write at once: two processes building the first
+        generation at the same time each removed the other's files). Without `wait`, a folder held
+        by another process raises `IndexBusy` at once: the caller keeps serving what it has."""
+        with self._writing:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.root / "WRITE.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+                except BlockingIOError:
+                    raise IndexBusy("another process is writing the search index") from None
+                yield
+            finally:
+                os.close(fd)  # releases the lock
+
     def rebuild(self, conn: Connection) -> int:
-        """Write a new generation from the database, then point `CURRENT` at it."""
+        """Write a new generation from the database, then point `CURRENT` at it (waits for a writer
+        of another process to finish first)."""
+        with self._one_writer(wait=True):
+            return self._rebuild(conn)
+
+    def _rebuild(self, conn: Connection) -> int:
         watermark = docs.current_watermark(conn)  # read first: later changes are caught up after
         generation = f"g{time.time_ns()}"
         path = self.root / generation
@@ -139,7 +178,7 @@ class TantivyBackend:
     def index(self, conn: Connection, company_ids: Iterable[int]) -> int:
         opened = self._reader()
         if opened is None or opened.version < SCHEMA_VERSION:
-            return self.rebuild(conn)
+            return self._rebuild(conn)
         state = _read_state(self.root / opened.generation)
         return _write(opened.index, docs.company_batches(conn, company_ids),
                       docs.people_batches(conn, state.people_id), replace=True)
@@ -148,12 +187,12 @@ class TantivyBackend:
         """Build when missing; otherwise index the rows changed since the watermark (a rebuild when
         they are a fifth of the index or more). With more than `max_inline` rows to do, do nothing and
         answer "deferred" (the caller runs it in the background)."""
-        with self._writing:
+        with self._one_writer(wait=False):
             generation = self._current()
             if generation is None:
                 if max_inline is not None and docs.company_count(conn) > max_inline:
                     return "deferred"
-                self.rebuild(conn)
+                self._rebuild(conn)
                 return "built"
             path = self.root / generation
             state = _read_state(path)
@@ -161,7 +200,7 @@ class TantivyBackend:
             if _read_version(path) < SCHEMA_VERSION:  # an index of an older layout: build anew
                 if max_inline is not None and docs.company_count(conn) > max_inline:
                     return "deferred"
-                self.rebuild(conn)
+                self._rebuild(conn)
                 return "built"
             if now == state:
                 return "current"
@@ -170,7 +209,7 @@ class TantivyBackend:
             if max_inline is not None and pending > max_inline:
                 return "deferred"
             if pending > max(REBUILD_FLOOR, self._documents() // 5):
-                self.rebuild(conn)
+                self._rebuild(conn)
                 return "built"
             self.index(conn, docs.changed_company_ids(conn, since))
             _write_state(path, now)

@@ -172,12 +172,14 @@ def lei_fields(conn: Connection, row: Row) -> dict[str, Any]:
     """The compliance fields of the LEI record (spec 2.4, the high-volume LEI path), from the same
     functions as the summary but only the cheap ones: the credit grade (two indexed reads), the sanctions
     hit summary (one read, none when no list is imported), the VAT payer status (CZ and PL only) and the
-    NIS2 scope. `hasTaxDebt` stays null: no tax-debtor list is imported."""
+    stored NIS2 assessment (one read: scoping live took 7 statements and made the path 8 times dearer;
+    null until a sweep or the refresh job assessed the company). `hasTaxDebt` stays null: no
+    tax-debtor list is imported."""
     tax = tax_reliability(conn, row)
     sanctioned: bool | None = None
     if screening.list_versions(conn):
         sanctioned = screening.company_hit_summary(conn, int(row["id"]))["confirmed"] > 0
     return {"taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
             "creditGrade": scores.credit_grade(conn, row),
-            "nis2InScope": nis2.scope(conn, row)["in_scope"],
+            "nis2InScope": nis2.stored_in_scope(conn, int(row["id"])),
             "flags": {"isSanctioned": sanctioned, "hasTaxDebt": None}}

@@ -162,3 +162,11 @@ def assessment_counts(conn: Connection) -> dict[tuple[str, str], int]:
     a = nis2_assessments.c
     rows = conn.execute(select(a.country, a.category, func.count()).group_by(a.country, a.category))
     return {(country, category): int(n) for country, category, n in rows}
+
+
+def stored_assessment(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
+    """The company's stored assessment (written by sweeps and the `nis2.refresh` job): one primary-key read."""
+    a = nis2_assessments.c
+    row = conn.execute(select(a.category, a.certainty, a.ruleset_version, a.computed_at)
+                       .where(a.company_id == company_id)).first()
+    return None if row is None else row._mapping

@@ -247,3 +247,13 @@ def assess_batch(conn: Connection, ids: Sequence[int],
 def save_batch(conn: Connection, results: Sequence[tuple[int, Facts, Assessment]]) -> None:
     now = datetime.now(UTC)
     queries.save_assessments(conn, [_assessment_row(cid, f.country, a, now) for cid, f, a in results])
+
+
+def stored_in_scope(conn: Connection, company_id: int) -> bool | None:
+    """Whether the stored assessment puts the company in scope (`essential` or `important`): one read,
+    for hot paths such as the LEI record. None when the company was never assessed, or the stored
+    answer was not certain; `scope()` assesses live."""
+    stored = queries.stored_assessment(conn, company_id)
+    if stored is None or stored["certainty"] != "certain":
+        return None
+    return bool(stored["category"] in ("essential", "important"))

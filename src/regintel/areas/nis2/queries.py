@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import and_, delete, func, or_, select, tuple_
 from sqlalchemy.engine import Connection
@@ -169,4 +169,5 @@ def stored_assessment(conn: Connection, company_id: int) -> Mapping[str, Any] | 
     a = nis2_assessments.c
     row = conn.execute(select(a.category, a.certainty, a.ruleset_version, a.computed_at)
                        .where(a.company_id == company_id)).first()
-    return None if row is None else row._mapping
+    # RowMapping is typed Mapping[str | Column, Any] (a Mapping's key is invariant): cast, no run-time change.
+    return cast("Mapping[str, Any] | None", None if row is None else row._mapping)

@@ -36,9 +36,18 @@ DB_WAITING = Gauge("regintel_db_connections_waiting", "Requests waiting for a co
                    **_live)  # type: ignore[arg-type]
 
 
+# The labelled children by (route template, method, status): `labels()` builds and looks up its key
+# under a lock on every call. Templates, methods and statuses are few, so this stays small.
+_CHILDREN: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+
 def observe(route: str, method: str, status: int, seconds: float) -> None:
-    REQUESTS.labels(route, method, str(status)).inc()
-    LATENCY.labels(route).observe(seconds)
+    children = _CHILDREN.get((route, method, status))
+    if children is None:
+        children = _CHILDREN[(route, method, status)] = (REQUESTS.labels(route, method, str(status)),
+                                                          LATENCY.labels(route))
+    children[0].inc()
+    children[1].observe(seconds)
 
 
 class _DatabaseFigures(Collector):

@@ -54,7 +54,7 @@ def mix(database_url: str, count: int = 600) -> list[str]:
 
 def wrk(url: str, script_args: list[str], connections: int, seconds: int, key: str) -> dict[str, object]:
     out = subprocess.run(["wrk", "-H", f"Authorization: Bearer {key}", "-t", "2", "-c", str(connections), "-d",
-                          f"{seconds}s", "--timeout", "10s", "-s", str(HERE / "wrk_soak.lua"), url, "--",
+                          f"{seconds}s", "--timeout", "10s", "-s", str(HERE / "wrk_paths.lua"), url, "--",
                           *script_args], capture_output=True, text=True, check=True).stdout
     line = next(x for x in out.splitlines() if x.startswith("WRKJSON "))
     return json.loads(line[len("WRKJSON "):])  # type: ignore[no-any-return]

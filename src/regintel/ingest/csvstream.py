@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from regintel.ingest.base import RecordError, SourceAbort
 from regintel.ingest.streams import buffered
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -25,6 +27,20 @@ class CsvFile:
         if missing:
             raise SourceAbort(f"not a {what} file: the header lacks {', '.join(missing)}")
         return positions
+
+    def records(self, columns: dict[str, int], convert: Callable[[dict[str, str]], T]) -> Iterator[T | RecordError]:
+        """Each row as `{column: value}` for `columns`, passed through `convert`; a row that cannot be read
+        or that `convert` refuses comes out as its `RecordError` (with the row) in its place."""
+        for item in self.rows:
+            if isinstance(item, RecordError):
+                yield item
+                continue
+            row = {name: item[1][i] for name, i in columns.items()}
+            try:
+                yield convert(row)
+            except RecordError as exc:
+                exc.raw = row
+                yield exc
 
 
 def open_csv(stream: BinaryIO, *, delimiter: str = ",", encoding: str = "utf-8-sig") -> CsvFile:

@@ -41,16 +41,7 @@ class CompaniesHouseSource:
         csv_file = open_csv(stream)
         columns = csv_file.index(REQUIRED, "Companies House BasicCompanyData CSV")
         published = date_in_name(name)
-        for item in csv_file.rows:
-            if isinstance(item, RecordError):
-                yield item
-                continue
-            row = {name: item[1][i] for name, i in columns.items()}
-            try:
-                yield to_record(row, published)
-            except RecordError as exc:
-                exc.raw = row
-                yield exc
+        yield from csv_file.records(columns, lambda row: to_record(row, published))
 
 
 def to_record(row: dict[str, str], published: date | None = None) -> CompanyRecord:

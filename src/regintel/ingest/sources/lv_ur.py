@@ -56,16 +56,7 @@ class UrSource:
         csv_file = open_csv(stream, delimiter=";")
         columns = csv_file.index(REQUIRED, "UR register.csv")
         published = date_in_name(name)
-        for item in csv_file.rows:
-            if isinstance(item, RecordError):
-                yield item
-                continue
-            row = {col: item[1][i] for col, i in columns.items()}
-            try:
-                yield to_record(row, published)
-            except RecordError as exc:
-                exc.raw = row
-                yield exc
+        yield from csv_file.records(columns, lambda row: to_record(row, published))
 
 
 def to_record(row: dict[str, str], published: date | None = None) -> CompanyRecord | Skipped:

@@ -16,6 +16,7 @@ from regintel.api.routers import (
     me,
     monitoring,
     monitoring_cases,
+    public_stats_feeds,
     reconcile,
     search,
     stats,
@@ -35,6 +36,8 @@ ROUTERS += [insolvency_feeds.router, changes.router, timeline.router]  # insolve
 
 # The feature areas (regintel/areas/<area>/router.py), found by name.
 ROUTERS += areas.routers()
+# `/public/stats/{feed}` after the areas, whose feeds with their own filters have literal paths.
+ROUTERS.append(public_stats_feeds.router)
 
 # `/companies/{ico}` and `/companies/{country}/{national_id}` match almost anything under /companies:
 # they stay last so that literal company paths of every other router win.

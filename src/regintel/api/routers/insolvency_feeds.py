@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from regintel.api import stats_feeds
 from regintel.api.conditional import feed_response, http_date, not_modified
 from regintel.api.deps import AppSettings, PublicLimit, ReadConn, public_base
 from regintel.api.envelope import Envelope, ok
@@ -146,6 +147,13 @@ _STATS = ("Insolvency statistics: companies now flagged per country (`current`),
           "ended per country and month (`by_month`, newest first) and the latest notices and register flags "
           "(`latest`). Filters `scope` and `country`. CC BY 4.0 (attribution in the body and the "
           "`X-Attribution` header). Cached 15 minutes.")
+
+
+stats_feeds.register(stats_feeds.StatsFeed(
+    name="bankrupt", title="Bankruptcy statistics",
+    description="Companies flagged insolvent per country, proceedings started and ended per month, the latest "
+    "notices; filters `scope` and `country`.",
+    columns=svc.month_columns("any"), rows=None, path="/api/v1/public/stats/bankrupt"))
 
 
 @router.get("/stats/bankrupt", response_model=Envelope[dict[str, Any]], summary="Bankruptcy statistics",

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
+from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
@@ -22,15 +23,10 @@ from regintel.areas.nis2.schemas import (
     SweepStatus,
 )
 from regintel.errors import ValidationFailed
-from regintel.services import companies as companies_svc
 
 companies_router = APIRouter(prefix="/api/v1/companies", tags=["NIS2"], route_class=StrictRoute)
 compliance_router = APIRouter(prefix="/api/v1/compliance", tags=["NIS2"], route_class=StrictRoute)
 ROUTERS = [companies_router, compliance_router]
-
-Ico = Annotated[str, Path(max_length=40, description="National identifier")]
-Country = Annotated[str | None, Query(min_length=2, max_length=2,
-                                      description="ISO 3166-1 alpha-2, any case (default: SK first)")]
 
 
 @companies_router.get("/{ico}/nis2", response_model=Envelope[Nis2Scope], summary="NIS2 scoping",
@@ -40,8 +36,7 @@ Country = Annotated[str | None, Query(min_length=2, max_length=2,
                       "ownership data, the size-independent designations, the national transposition and the "
                       "rule-set version. Unknown inputs give `certainty` `likely` or `possible` and list what is "
                       "`missing`. See docs/nis2.md.")
-def nis2_scope(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def nis2_scope(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, service.scope(conn, row), country=row["country"], national_id=row["national_id"])
 
 
@@ -50,8 +45,7 @@ def nis2_scope(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: 
                       description="The 18 obligations NIS2 puts on essential and important entities (Art. 20, 21(2)"
                       "(a)-(j), 23, 3(4)/27, 32-34), each with its legal reference, deadline and whether it applies "
                       "to this entity's category, with the national act and its known deviations (SK, CZ).")
-def nis2_obligations(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def nis2_obligations(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, service.obligations(conn, row), country=row["country"], national_id=row["national_id"])
 
 
@@ -59,8 +53,7 @@ def nis2_obligations(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, cou
                       description="0-100 with tier `hot` (>= 70), `warm` (>= 45), `cool` (>= 20) or `cold`, and the "
                       "factors: scope and its certainty, size, sector criticality, recent register changes; "
                       "security posture findings are not assessed (0 points, said so).")
-def nis2_priority(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def nis2_priority(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, service.priority_view(conn, row), country=row["country"], national_id=row["national_id"])
 
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
+from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, AppSettings, DbConn
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
@@ -145,10 +146,9 @@ def _offshore(request: Request, conn: Any, settings: Settings, row: Any, purpose
 
 @router.get("/{ico}/offshore-links", response_model=Envelope[OffshoreLinks], summary="Offshore links",
             description=OFFSHORE_DESC)
-def offshore_links(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings,
-                   country: Country = None, purpose: Purpose = None, depth: OffshoreDepth = 2,
+def offshore_links(request: Request, conn: DbConn, _key: ApiKey, ctx_row: CompanyRow, settings: AppSettings,
+                   purpose: Purpose = None, depth: OffshoreDepth = 2,
                    groups: Groups = "1,2,3") -> Response:
-    ctx_row = companies_svc.resolve_ico(conn, ico, country)
     return _offshore(request, conn, settings, ctx_row, purpose, depth, groups)
 
 

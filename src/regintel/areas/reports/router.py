@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
 
+from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
@@ -40,8 +41,7 @@ def _pdf(body: bytes, filename: str) -> Response:
                "owners, beneficial owners, officers and holdings, sanctions screening, NIS2 scope, recent "
                "events, and the sources with their licences on the last page. Fonts cover every market's "
                "alphabet (Latin with diacritics, Greek, Cyrillic). Natural persons appear by name only.")
-def report_pdf(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def report_pdf(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return _pdf(svc.company_pdf(conn, row), f"report-{row['country']}-{row['national_id']}.pdf")
 
 
@@ -81,9 +81,7 @@ def create_dd(request: Request, ico: Ico, conn: DbWriteConn, caller: ApiKey, cou
                 summary="Preview of the due-diligence report",
                 description="The first sections of the due-diligence report (identity, financials, credit), "
                 "answered at once by the rule-based writer (no model call).")
-def preview_dd(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, settings: AppSettings,
-               country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def preview_dd(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow, settings: AppSettings) -> Response:
     return ok(request, svc.preview(conn, settings, row))
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
+from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
@@ -37,8 +38,7 @@ def _meta(row: Mapping[str, Any]) -> dict[str, Any]:
             "(rate and date given; null for a currency the ECB does not quote), and the ratios: net margin, "
             "return on assets, equity ratio, debt ratio, leverage, asset turnover, growth against the year "
             "before, liquidity and the Altman Z''-score where the statement has their inputs.")
-def financial_history(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = resolve_ico(conn, ico, country)
+def financial_history(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, views.financial_history(conn, row), **_meta(row))
 
 
@@ -50,8 +50,7 @@ def financial_history(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, co
             "without data are listed in `missing_inputs` and lower `confidence`; they never count as good. "
             "Without any financial statement the score and grade are withheld (`withheld_reason`) unless a "
             "knock-out state (bankruptcy, dissolution, liquidation, restructuring) caps it.")
-def credit_score(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = resolve_ico(conn, ico, country)
+def credit_score(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, views.credit_score(conn, row), **_meta(row))
 
 
@@ -59,8 +58,7 @@ def credit_score(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country
             description=_OPEN + "The current grade, a credit limit recommendation (min(revenue / 12, equity / 2) "
             "of the latest statement times the grade's share, in the statement's currency and in euro) and the "
             "grade's history: the same model run on each statement year with the data of that year.")
-def credit(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = resolve_ico(conn, ico, country)
+def credit(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, views.credit(conn, row), **_meta(row))
 
 
@@ -69,8 +67,7 @@ def credit(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Coun
             "dissolution, negative equity, losses, falling revenue, a young company, no recent statement …) adds "
             "its points, capped at 100. `checked` lists every driver evaluated; drivers whose data does not exist "
             "yet (sanctions, tax lists, debtor lists) are in `missing_inputs`.")
-def risk(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = resolve_ico(conn, ico, country)
+def risk(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, views.risk(conn, row), **_meta(row))
 
 
@@ -80,8 +77,7 @@ def risk(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Countr
             "class, country, EU size class and statement currency (the NACE division when the class has fewer "
             "than 5), with the peer count. `group.basis` says whether the quartiles were precomputed (and when) "
             "or computed for this request.")
-def peer_benchmarks(request: Request, ico: Ico, conn: DbConn, _key: ApiKey, country: Country = None) -> Response:
-    row = resolve_ico(conn, ico, country)
+def peer_benchmarks(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, peers.peers(conn, row), **_meta(row))
 
 

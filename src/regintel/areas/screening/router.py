@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, PackageLoader
 from pydantic import ValidationError
 
+from regintel.api import stats_feeds
 from regintel.api.deps import ApiKey, AppSettings, DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
@@ -100,6 +101,13 @@ def screener(request: Request, conn: DbConn,
         form=form, result=result, error=error, schemas=SCHEMAS, algorithm=ALGORITHM,
         lists=svc.list_versions(conn))
     return HTMLResponse(page, status_code=status)
+
+
+stats_feeds.register(stats_feeds.StatsFeed(
+    name="sanctions", title="Sanctioned companies",
+    description="Companies whose name, officers or owners match a sanctions or debarment list entry; filter `mode`.",
+    columns=("country", "national_id", "name", "best_score", "hit_count", "entries"), rows=None,
+    path="/api/v1/public/stats/sanctions"))
 
 
 @public.get("/stats/sanctions", response_model=Envelope[SanctionsStats], summary="Sanctioned companies",

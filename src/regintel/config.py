@@ -19,6 +19,16 @@ class Plan(BaseModel):
     duration_days: int | None = Field(default=None, gt=0, description="validity of a pass")
 
 
+class OidcProvider(BaseModel):
+    """An OpenID Connect provider people may sign in with (areas/accounts, docs/accounts.md)."""
+
+    title: str | None = Field(default=None, description="Name shown to people; default: the provider's key")
+    issuer: str = Field(description="Issuer URL; its `/.well-known/openid-configuration` is read")
+    client_id: str
+    client_secret: str | None = Field(default=None, description="None: a public client (PKCE only)")
+    scope: str = Field(default="openid email profile")
+
+
 DEFAULT_PLANS: dict[str, Plan] = {
     "free": Plan(title="Free", rate_per_minute=120, monthly_quota=1_000),
     "pro": Plan(title="Pro", rate_per_minute=600, monthly_quota=250_000),
@@ -107,6 +117,18 @@ class Settings(BaseSettings):
     billing_webhook_secret: str | None = Field(default=None, description="Stripe webhook signing secret "
                                                "(`whsec_…`) of POST /api/v1/billing/webhook (areas/accounts).")
     smtp_starttls: bool = False
+    stripe_api_key: str | None = Field(default=None, description="Stripe secret key (`sk_…`) that creates "
+                                       "checkout and billing-portal sessions (areas/accounts); unset: no provider, "
+                                       "checkout and portal answer 503.")
+    stripe_api_base: str = Field(default="https://api.stripe.com", description="Base address of the Stripe API "
+                                 "(tests point it at a local fake).")
+    billing_prices: dict[str, str] = Field(default_factory=dict, description="Plan → Stripe price id "
+                                           "(`price_…`) sold by checkout (JSON); a plan without a price cannot "
+                                           "be bought.")
+    oidc_providers: dict[str, OidcProvider] = Field(default_factory=dict, description="OpenID Connect "
+                                                    "providers for sign-in (JSON: name → {title?, issuer, "
+                                                    "client_id, client_secret?, scope?}); empty: e-mail links "
+                                                    "and passkeys only.")
     key_cache_seconds: float = Field(default=2.0, ge=0, description="How long an API process remembers a key "
                                      "lookup; a revoked key stops working within this time.")
     db_concurrency: int = Field(default=16, gt=0, le=1_000, description="Database connections one API "

@@ -102,6 +102,22 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, description="Model name sent to `llm_base_url`.")
     allow_private_webhooks: bool = Field(default=False, description="Allow webhook URLs that resolve to "
                                          "private, loopback or link-local addresses (tests, intranets).")
+    security_allow_private: bool = Field(default=False, description="Let the passive security checks "
+                                         "(areas/security) reach private, loopback or link-local addresses. "
+                                         "Production refuses them; only tests set it.")
+    security_nameservers: list[str] = Field(default_factory=list, description="Resolvers the security checks "
+                                            "ask, as `ip` or `ip:port`; empty: the system's resolvers. Tests "
+                                            "point it at a DNS server on 127.0.0.1.")
+    security_https_port: int = Field(default=443, gt=0, lt=65536, description="Port of the TLS and HTTPS "
+                                     "checks (tests only change it).")
+    security_http_port: int = Field(default=80, gt=0, lt=65536, description="Port of the plain-HTTP redirect "
+                                    "check (tests only change it).")
+    security_ca_file: str | None = Field(default=None, description="PEM bundle the certificate check trusts "
+                                         "instead of the system's (tests only).")
+    security_timeout_seconds: float = Field(default=5.0, gt=0, le=60, description="Time limit of each DNS "
+                                            "query, TLS handshake and HTTP request of a security check.")
+    security_max_age_hours: float = Field(default=168.0, gt=0, description="A domain's stored security "
+                                          "check older than this is served and checked again.")
     search_backend: Literal["auto", "tantivy", "sqlite_fts", "pg_trgm"] = Field(
         default="auto", description="Name/address index: `auto` = tantivy (an embedded index under "
         "`data_dir/search`, the fastest measured, docs/search.md); `sqlite_fts` (FTS5 in the SQLite file) or "

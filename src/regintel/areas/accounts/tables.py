@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, DateTime, ForeignKey, Index, Integer, String, Table, Text
+from sqlalchemy import Column, DateTime, ForeignKey, Index, Integer, String, Table, Text, UniqueConstraint
 
 from regintel.db.schema import Id, metadata
 
@@ -58,15 +58,18 @@ account_fo_addenda = Table(
 )
 Index("ix_account_fo_addenda_account_id", account_fo_addenda.c.account_id)
 
-# OAuth 2.1 (migration 0014_accounts_oauth): public clients (PKCE, no secret) registered by an account.
+# OAuth 2.1 (migration 0014_accounts_oauth): public clients (PKCE, no secret) registered by an account on
+# the account page (`registration` = account) or by anyone through RFC 7591 dynamic registration
+# (`registration` = dynamic, no account; 0018_accounts_finish).
 oauth_clients = Table(
     "oauth_clients", metadata,
     Column("client_id", String(64), primary_key=True),
-    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE")),
     Column("name", Text, nullable=False),
     Column("redirect_uris", Text, nullable=False),  # JSON list, compared exactly
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("revoked_at", DateTime(timezone=True)),
+    Column("registration", String(16), nullable=False, server_default="account"),
 )
 Index("ix_oauth_clients_account_id", oauth_clients.c.account_id)
 
@@ -169,3 +172,45 @@ account_passkeys = Table(
     Column("last_used_at", DateTime(timezone=True)),
 )
 Index("ix_account_passkeys_account_id", account_passkeys.c.account_id)
+
+# Refresh tokens (0018_accounts_finish), hash only, rotated on every use. Every token descended from one
+# authorization shares a `family_id`: presenting a used token again revokes the whole family (the
+# refresh tokens and the access tokens they produced).
+oauth_refresh_tokens = Table(
+    "oauth_refresh_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("family_id", String(64), nullable=False),
+    Column("client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="SET NULL")),  # the access token issued with it
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True)),
+    Column("revoked_at", DateTime(timezone=True)),
+)
+Index("ix_oauth_refresh_tokens_family_id", oauth_refresh_tokens.c.family_id)
+Index("ix_oauth_refresh_tokens_client_id", oauth_refresh_tokens.c.client_id)
+
+# The payment provider's customer of an account (made at the first checkout; the portal needs it).
+billing_customers = Table(
+    "billing_customers", metadata,
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("provider", String(16), nullable=False),
+    Column("customer_id", String(100), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("provider", "customer_id", name="uq_billing_customers_provider_customer_id"),
+)
+
+# OpenID Connect identities linked to an account: (provider, subject) is the provider's stable user id.
+account_identities = Table(
+    "account_identities", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("provider", String(40), nullable=False),
+    Column("subject", String(255), nullable=False),
+    Column("email", String(320)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_login_at", DateTime(timezone=True)),
+    UniqueConstraint("provider", "subject", name="uq_account_identities_provider_subject"),
+)
+Index("ix_account_identities_account_id", account_identities.c.account_id)

@@ -1,0 +1,113 @@
+"""One import of a funds source (`regintel import eu_cordis organization.csv`, …): the run record, the
+catalogue entry, the reject file, and the whole file in one transaction, so a file that turns out
+malformed half-way (`SourceAbort`) leaves nothing of itself behind and its reason goes to the reject file.
+
+Each record is compared with what is stored by its content hash: the same record again writes nothing
+(`unchanged`); a changed one is rewritten and its beneficiary linked again (`updated`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO, Protocol
+
+from sqlalchemy import Engine, func, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.config import load_settings
+from regintel.db.schema import data_sources, import_runs
+from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
+from regintel.ingest.inputs import open_input
+from regintel.ingest.loader import LoadStats
+from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.search import get_backend
+from regintel.search.base import SearchBackend
+
+from . import writing
+from .linking import Linker
+from .tables import cordis_participants, cordis_projects, fund_awards
+
+BATCH = 1_000  # records compared and written together
+
+
+class FundsSource(Protocol):
+    info: SourceInfo
+
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
+
+
+def run_funds_import(engine: Engine, source: FundsSource, location: str, data_dir: Path,
+                     backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
+    """Import one file; returns (run id, stats, reject file or None) like `ingest.runner.run_import`.
+    A malformed file raises `SourceAbort` after the run is marked failed and nothing of it is kept.
+    `backend`: the search index name matches go through (default: the one the settings choose)."""
+    info = source.info
+    sync_catalogue(engine, [info])
+    with engine.begin() as conn:
+        run_id = int(conn.execute(import_runs.insert().values(
+            source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)).scalar_one())
+    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
+    stats, status = LoadStats(), "failed"
+    try:
+        backend = backend or _backend(engine, Path(data_dir))
+        with engine.connect().execution_options(sqlite_immediate=True) as conn:
+            _import_file(conn, source, location, Path(data_dir), Linker(conn, backend),
+                         writing.Run(run_id, info.id, datetime.now(UTC), stats), rejects)
+        status = "succeeded"
+    except SourceAbort as exc:
+        stats = LoadStats(read=stats.read)
+        stats.reject(f"aborted: {exc}")
+        rejects(f"aborted: {exc}", {"location": location})
+        raise
+    finally:
+        rejects.close()
+        _finish(engine, info.id, run_id, status, stats)
+    return run_id, stats, rejects.path if rejects.path.exists() else None
+
+
+def _import_file(conn: Connection, source: FundsSource, location: str, data_dir: Path, linker: Linker,
+                 run: writing.Run, rejects: RejectFile) -> None:
+    """All of the file or (on `SourceAbort`) none of it."""
+    batch: list[Any] = []
+    with open_input(location, data_dir / "downloads") as inp, conn.begin():
+        for item in source.parse(inp.stream, inp.name):
+            run.stats.read += 1
+            if isinstance(item, RecordError):
+                run.stats.reject(item.reason)
+                rejects(item.reason, item.raw)
+            elif isinstance(item, Skipped):
+                run.stats.skip(item.reason)
+            else:
+                batch.append(item)
+                if len(batch) >= BATCH:
+                    writing.write_batch(conn, batch, linker, run)
+                    batch = []
+        writing.write_batch(conn, batch, linker, run)
+
+
+def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
+    url = engine.url.render_as_string(hide_password=False)
+    return get_backend(engine, load_settings(database_url=url, data_dir=data_dir))
+
+
+def row_count(conn: Connection, source_id: str) -> int:
+    """Records a source holds (the catalogue's `row_count`): CORDIS projects and participations together."""
+    if source_id == writing.CORDIS_SOURCE:
+        return sum(int(conn.execute(select(func.count()).select_from(t)).scalar_one())
+                   for t in (cordis_projects, cordis_participants))
+    return int(conn.execute(select(func.count()).select_from(fund_awards)
+                            .where(fund_awards.c.source == source_id)).scalar_one())
+
+
+def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
+                     .values(status=status, finished_at=now, stats=stats.as_dict()))
+        values: dict[str, Any] = {"row_count": row_count(conn, source_id),
+                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        if status == "succeeded":
+            values["last_import_at"] = now
+        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

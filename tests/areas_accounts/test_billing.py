@@ -1,6 +1,7 @@
 """Billing through HTTP: the Stripe webhook verified with the `stripe` library (payloads signed locally
 with its own test helper), idempotency, plan changes applied to the account's keys, and the honest
-answers of checkout and portal when no provider is reachable."""
+answers of checkout and portal when no provider is configured (test_billing_provider.py runs them against a
+local fake of Stripe's API)."""
 
 from __future__ import annotations
 
@@ -103,7 +104,7 @@ def test_checkout_session(billed, engine, auth):
     post(billed, event("evt_live", "customer.subscription.created", account["id"]))
     billed.app.state.key_cache._entries.clear()
     assert_error(billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}, headers=mine), 409,
-                 "CONFLICT")
+                 "SUBSCRIPTION_ACTIVE")
 
 
 def test_signed_but_malformed_event_is_422(billed):

@@ -1,14 +1,17 @@
-"""Billing (spec 4.2, issue 23): the payment provider's webhook (Stripe first), verified with the
+"""Billing (spec 4.2, 4.8, issue 23): checkout and the customer portal through a small provider interface
+(Stripe first, with the `stripe` library; `REGINTEL_STRIPE_API_BASE` points it elsewhere, e.g. a local
+fake in the tests), the plan suggestion of the account page, and the provider's webhook, verified with the
 provider library's own signature check, idempotent by event id, a plan change applied to the account's
-keys at once. No payment provider can be reached from this deployment unless configured: checkout
-answers 503 UPSTREAM_UNAVAILABLE (docs/accounts.md, "Billing")."""
+keys at once (docs/accounts.md, "Billing")."""
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import stripe
 from sqlalchemy.engine import Connection
@@ -16,15 +19,29 @@ from sqlalchemy.exc import IntegrityError
 
 from regintel.areas.accounts import queries as q
 from regintel.config import Settings
-from regintel.errors import Conflict, RegintelError, UpstreamUnavailable, ValidationFailed
+from regintel.db.keys import KeyRecord
+from regintel.errors import (
+    Conflict,
+    NotImplementedYet,
+    RegintelError,
+    UpstreamUnavailable,
+    ValidationFailed,
+)
+from regintel.services.limiter import Limiter, next_month_start
 
-LIVE = ("active", "trialing")
+LIVE = ("active", "trialing", "past_due")  # past_due: the provider is still retrying the payment
 SUBSCRIPTION_EVENTS = ("customer.subscription.created", "customer.subscription.updated",
                        "customer.subscription.deleted")
+PROVIDER_TIMEOUT = 10.0
+HEADROOM = 1.2  # a suggestion leaves 20 % of the quota free at the projected month's end
 
 
 class BillingManagedInAccount(Conflict):
     code: ClassVar[str] = "BILLING_MANAGED_IN_ACCOUNT"
+
+
+class SubscriptionActive(Conflict):
+    code: ClassVar[str] = "SUBSCRIPTION_ACTIVE"
 
 
 class InvalidSignature(RegintelError):
@@ -32,20 +49,190 @@ class InvalidSignature(RegintelError):
     code: ClassVar[str] = "INVALID_SIGNATURE"
 
 
+class ProviderFailed(UpstreamUnavailable):
+    """The provider answered, but with an error (or not in time): 502."""
+
+    status: ClassVar[int] = 502
+
+
+class Provider(Protocol):
+    """What the service needs of a payment provider."""
+
+    name: str
+
+    def create_customer(self, account_id: int, email: str) -> str: ...
+
+    def checkout(self, *, customer: str, price: str, mode: str, account_id: int, plan: str, success_url: str,
+                 cancel_url: str) -> dict[str, Any]: ...
+
+    def portal(self, *, customer: str, return_url: str) -> str: ...
+
+
+class StripeProvider:
+    name = "stripe"
+
+    def __init__(self, api_key: str, api_base: str):
+        self.client = stripe.StripeClient(api_key, base_addresses={"api": api_base.rstrip("/")},
+                                          max_network_retries=1,
+                                          http_client=stripe.HTTPXClient(timeout=PROVIDER_TIMEOUT,
+                                                                         allow_sync_methods=True))
+
+    def create_customer(self, account_id: int, email: str) -> str:
+        customer = self.client.v1.customers.create(
+            params={"email": email, "metadata": {"account_id": str(account_id)}},
+            options={"idempotency_key": f"regintel-customer-{account_id}"})
+        return str(customer.id)
+
+    def checkout(self, *, customer: str, price: str, mode: str, account_id: int, plan: str, success_url: str,
+                 cancel_url: str) -> dict[str, Any]:
+        meta = {"account_id": str(account_id), "plan": plan}
+        params: dict[str, Any] = {"mode": mode, "customer": customer, "line_items": [{"price": price, "quantity": 1}],
+                                  "success_url": success_url, "cancel_url": cancel_url,
+                                  "client_reference_id": str(account_id), "metadata": meta}
+        if mode == "subscription":
+            params["subscription_data"] = {"metadata": meta}
+        session = self.client.v1.checkout.sessions.create(params=params)  # type: ignore[arg-type]
+        expires = getattr(session, "expires_at", None)
+        return {"session_id": str(session.id), "url": str(session.url),
+                "expires_at": datetime.fromtimestamp(int(expires), UTC) if expires else None}
+
+    def portal(self, *, customer: str, return_url: str) -> str:
+        session = self.client.v1.billing_portal.sessions.create(params={"customer": customer,
+                                                                        "return_url": return_url})
+        return str(session.url)
+
+
+@functools.lru_cache(maxsize=8)
+def _stripe(api_key: str, api_base: str) -> StripeProvider:
+    return StripeProvider(api_key, api_base)  # one HTTP client (and its connections) per configuration
+
+
+def provider(settings: Settings) -> Provider:
+    if not settings.stripe_api_key:
+        raise UpstreamUnavailable("No payment provider is configured for this deployment (REGINTEL_STRIPE_API_KEY), "
+                                  "so no checkout or portal link can be made", headers={"Retry-After": "3600"})
+    return _stripe(settings.stripe_api_key, settings.stripe_api_base)
+
+
+def _call(what: str, fn: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(**kwargs)
+    except stripe.StripeError as error:
+        status = getattr(error, "http_status", None)
+        raise ProviderFailed(f"The payment provider refused or failed to create the {what}"
+                             + (f" (HTTP {status})" if status else " (no answer)")) from None
+
+
 def portal_session() -> None:
     raise BillingManagedInAccount("Billing is managed on the account page (/account), not with an API key")
 
 
-def checkout(conn: Connection, settings: Settings, key_id: int, plan: str) -> None:
-    """Checks what can be checked here, then says honestly that no provider is reachable."""
-    account_id = q.key_account(conn, key_id)
+def _mode(settings: Settings, plan: str, kind: str) -> str:
+    """`subscription` for a plan with a monthly quota, `payment` for a pass; 422 when `kind` disagrees."""
+    if plan not in settings.plans:
+        raise ValidationFailed(f"Unknown plan {plan!r}", details=[{"field": "plan", "in": "body",
+                                                                   "allowed": sorted(settings.plans)}])
+    is_pass = settings.plans[plan].budget is not None
+    if is_pass != (kind == "pack"):
+        raise ValidationFailed(f"Plan {plan!r} is {'a pass, sold as kind=pack' if is_pass else 'a subscription'}",
+                               details=[{"field": "kind", "in": "body", "reason": "kind_mismatch"}])
+    return "payment" if is_pass else "subscription"
+
+
+def checkout(conn: Connection, settings: Settings, base: str, account_id: int | None, plan: str,
+             kind: str) -> dict[str, Any]:
+    """A hosted checkout link of the provider for the account (created at the provider on first use)."""
+    mode = _mode(settings, plan, kind)
     if account_id is None:
         raise Conflict("This key belongs to no account: sign up at /api/v1/public/api-signup, then pay from there")
+    account = q.get_account(conn, account_id)
+    assert account is not None
     sub = q.get_subscription(conn, account_id)
     if sub is not None and sub["status"] in LIVE:
-        raise Conflict("The account has a live subscription; change it on the account page (/account)")
-    raise UpstreamUnavailable("No payment provider is configured for this deployment, so no checkout link can be "
-                              "made", headers={"Retry-After": "3600"})
+        raise SubscriptionActive("The account has a live subscription; change it on the account page "
+                                 "(GET /account/billing/portal)")
+    if mode == "payment":
+        raise NotImplementedYet("One-time packs cannot be fulfilled yet (a paid pass would issue no key), so "
+                                "none is sold; buy a subscription plan")
+    pay = provider(settings)
+    price = settings.billing_prices.get(plan)
+    if not price:
+        raise ValidationFailed(f"Plan {plan!r} is not for sale on this deployment",
+                               details=[{"field": "plan", "in": "body", "reason": "not_for_sale",
+                                         "allowed": sorted(settings.billing_prices)}])
+    customer = _customer(conn, pay, account_id, str(account["email"]))
+    out: dict[str, Any] = _call("checkout session", pay.checkout, customer=customer, price=price, mode=mode,
+                                account_id=account_id, plan=plan,
+                                success_url=f"{base}/account?billing=success&session_id={{CHECKOUT_SESSION_ID}}",
+                                cancel_url=f"{base}/account?billing=cancelled")
+    return {**out, "plan": plan, "mode": mode, "provider": pay.name}
+
+
+def checkout_for_key(conn: Connection, settings: Settings, base: str, key_id: int, plan: str,
+                     kind: str) -> dict[str, Any]:
+    """`checkout` for the account owning an API key (none for a key made by `regintel keys create`)."""
+    return checkout(conn, settings, base, q.key_account(conn, key_id), plan, kind)
+
+
+def _customer(conn: Connection, pay: Provider, account_id: int, email: str) -> str:
+    row = q.get_customer(conn, account_id)
+    if row is not None:
+        return str(row["customer_id"])
+    customer: str = _call("customer", pay.create_customer, account_id=account_id, email=email)
+    q.set_customer(conn, account_id, pay.name, customer, datetime.now(UTC))
+    return customer
+
+
+def portal(conn: Connection, settings: Settings, base: str, account_id: int) -> dict[str, Any]:
+    pay = provider(settings)
+    row = q.get_customer(conn, account_id)
+    if row is None:
+        raise Conflict("This account has never paid, so the provider has no billing account for it; buy a plan "
+                       "first (POST /account/billing)")
+    url: str = _call("portal session", pay.portal, customer=str(row["customer_id"]), return_url=f"{base}/account")
+    return {"url": url, "provider": pay.name}
+
+
+def suggest(conn: Connection, settings: Settings, limiter: Limiter, account_id: int) -> dict[str, Any]:
+    """A plan for the account's usage this month: quotas count per key, so the busiest key's projection
+    (its use so far, spread over the elapsed part of the month) is what a plan must hold."""
+    account = q.get_account(conn, account_id)
+    assert account is not None
+    now = datetime.now(UTC)
+    start = datetime(now.year, now.month, 1, tzinfo=UTC)
+    end = next_month_start(now)
+    elapsed = max((now - start).total_seconds(), 86_400.0) / (end - start).total_seconds()
+    keys = []
+    for row in q.account_usage_keys(conn, account_id):
+        record = KeyRecord(id=row["id"], name=row["name"], plan=row["plan"], prefix=row["prefix"],
+                           created_at=row["created_at"], expires_at=row["expires_at"], revoked_at=row["revoked_at"])
+        if settings.plan(record.plan).monthly_quota is None:
+            continue  # passes count against their own budget, not a month
+        quota = limiter.quota(record)
+        used = quota.used if quota is not None else 0
+        if used:
+            keys.append({"key_id": record.id, "name": record.name, "used": used,
+                         "projected": math.ceil(used / min(elapsed, 1.0))})
+    busiest = max((k["projected"] for k in keys), default=0)
+    monthly = sorted(((name, plan) for name, plan in settings.plans.items() if plan.monthly_quota is not None),
+                     key=lambda item: item[1].monthly_quota or 0)
+    fits = [name for name, plan in monthly if (plan.monthly_quota or 0) >= busiest * HEADROOM]
+    current = str(account["plan"])
+    suggested = fits[0] if fits else (monthly[-1][0] if monthly else current)
+    current_quota = settings.plan(current).monthly_quota
+    if suggested == current:
+        reason = "The current plan holds this month's projected use"
+    elif current_quota is not None and (settings.plans[suggested].monthly_quota or 0) < current_quota:
+        reason = "A smaller plan holds this month's projected use"
+    elif fits:
+        reason = "The busiest key's projected use exceeds the current plan's monthly quota (with 20 % headroom)"
+    else:
+        reason = "No plan holds the projected use; this is the largest"
+    return {"current_plan": current, "suggested_plan": suggested, "reason": reason,
+            "month": f"{now:%Y-%m}", "month_elapsed": round(elapsed, 4), "busiest_key_projected": busiest,
+            "keys": keys, "for_sale": suggested in settings.billing_prices,
+            "plans": [{"plan": name, "title": plan.title, "monthly_quota": plan.monthly_quota,
+                       "for_sale": name in settings.billing_prices} for name, plan in monthly]}
 
 
 def webhook(conn: Connection, settings: Settings, payload: bytes, signature: str | None) -> dict[str, Any]:
@@ -64,7 +251,7 @@ def webhook(conn: Connection, settings: Settings, payload: bytes, signature: str
     obj = data.get("data", {}).get("object") if isinstance(data, dict) and isinstance(data.get("data"), dict) else None
     if not isinstance(data, dict) or not data.get("id") or not data.get("type") or not isinstance(obj, dict):
         raise ValidationFailed("Not a provider event (id, type and data.object are required)")
-    event_id, type_ = str(data["id"]), str(data["type"])
+    event_id, type_ = str(data["id"])[:100], str(data["type"])[:100]
     now = datetime.now(UTC)
     account_id, outcome = _apply(conn, settings, type_, obj, now)
     try:
@@ -90,13 +277,19 @@ def _apply(conn: Connection, settings: Settings, type_: str, obj: Mapping[str, A
         account_id = int(raw)
     except (TypeError, ValueError):
         return None, "ignored (no account_id in metadata)"
-    if q.get_account(conn, account_id) is None:
+    if not 0 < account_id < 2**62 or q.get_account(conn, account_id) is None:
         return None, f"ignored (no account {account_id})"
+    customer = obj.get("customer")
+    known = q.get_customer(conn, account_id)
+    if known is not None and isinstance(customer, str) and customer != known["customer_id"]:
+        return account_id, "ignored (the subscription's customer is not this account's)"
     plan = str(meta.get("plan") or "")
     status = "canceled" if type_.endswith(".deleted") else str(obj.get("status") or "")
     if status in LIVE and plan not in settings.plans:
         return account_id, f"ignored (unknown plan {plan!r})"
     effective = plan if status in LIVE else settings.default_plan
+    if known is None and isinstance(customer, str) and customer:
+        q.set_customer(conn, account_id, "stripe", customer[:100], now)
     q.set_subscription(conn, account_id, str(obj.get("id") or ""), status, plan or effective, now)
     changed = q.set_account_plan(conn, account_id, effective)
     return account_id, f"plan {effective} ({status}); {changed} key(s) updated"

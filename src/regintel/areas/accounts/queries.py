@@ -12,19 +12,23 @@ from sqlalchemy.engine import Connection
 from regintel.areas.accounts.tables import (
     account_api_keys,
     account_fo_addenda,
+    account_identities,
     account_login_links,
     account_passkeys,
     account_sessions,
     accounts,
+    billing_customers,
     billing_events,
     billing_subscriptions,
     oauth_clients,
     oauth_codes,
+    oauth_refresh_tokens,
     oauth_tokens,
     privacy_requests,
     privacy_suppressions,
     signup_leads,
 )
+from regintel.db.engine import insert_for
 from regintel.db.schema import api_keys, companies, email_outbox, watches
 
 # A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
@@ -336,6 +340,26 @@ def set_account_plan(conn: Connection, account_id: int, plan: str) -> int:
 def key_account(conn: Connection, key_id: int) -> int | None:
     row = conn.execute(select(account_api_keys.c.account_id).where(account_api_keys.c.api_key_id == key_id)).first()
     return int(row[0]) if row is not None else None
+
+
+def get_customer(conn: Connection, account_id: int) -> Mapping[str, Any] | None:
+    item = conn.execute(select(billing_customers).where(billing_customers.c.account_id == account_id)
+                        ).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
+
+
+def set_customer(conn: Connection, account_id: int, provider: str, customer_id: str, now: datetime) -> None:
+    conn.execute(insert_for(conn, billing_customers).values(account_id=account_id, provider=provider,
+                                                            customer_id=customer_id, created_at=now)
+                 .on_conflict_do_nothing())
+
+
+def account_usage_keys(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
+    """Every key of the account that counts against a quota: its keys and its OAuth access tokens."""
+    rows = list(conn.execute(select(*_KEY).join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
+                             .where(account_api_keys.c.account_id == account_id).order_by(api_keys.c.id))
+                .mappings())
+    return cast("list[Mapping[str, Any]]", rows)
 
 
 # --- passkeys ----------------------------------------------------------------------------------------

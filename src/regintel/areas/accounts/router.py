@@ -181,6 +181,37 @@ def revoke_oauth_client(request: Request, clientId: Annotated[str, Path(max_leng
     return ok(request, out)
 
 
+@router.post("/billing", response_model=Envelope[schemas.CheckoutOut], summary="Buy a plan",
+             description="`{\"plan\", \"kind\"}` (kind `subscription`): a hosted checkout page of the payment "
+             "provider (Stripe) for the signed-in account; the provider's webhook then sets the plan of the account "
+             "and its keys. 409 `SUBSCRIPTION_ACTIVE` with a live subscription (use the portal), 422 unknown or "
+             "unsold plan, 501 for a one-time pack, 503 without a provider, 502 when it fails." + _CSRF)
+def billing_checkout(request: Request, body: schemas.CheckoutIn, conn: DbWriteConn, settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=True)
+    out = billing.checkout(conn, settings, public_base(request), session["account_id"], body.plan, body.kind)
+    conn.commit()
+    return ok(request, out)
+
+
+@router.get("/billing/portal", response_model=Envelope[schemas.PortalOut], summary="Billing portal link",
+            description="A session of the provider's customer portal (invoices, payment method, plan change, "
+            "cancellation) for the signed-in account, returning to `/account`. 409 when the account has never "
+            "paid; 503 without a provider, 502 when it fails. Needs the session cookie.")
+def billing_portal(request: Request, conn: DbConn, settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=False)
+    return ok(request, billing.portal(conn, settings, public_base(request), session["account_id"]),
+              headers={"Cache-Control": "no-store"})
+
+
+@router.get("/billing/suggest", response_model=Envelope[schemas.SuggestOut], summary="Plan suggestion",
+            description="The smallest plan with a monthly quota that holds this month's projected use of the "
+            "account's busiest key (quotas count per key) with 20 % headroom, from the same counters the "
+            "limiter keeps. Needs the session cookie.")
+def billing_suggest(request: Request, conn: DbConn, settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=False)
+    return ok(request, billing.suggest(conn, settings, request.app.state.limiter, session["account_id"]))
+
+
 oauth_router = APIRouter(tags=["OAuth"], route_class=StrictRoute, dependencies=[PublicLimit])
 _Q = Annotated[str | None, Query(max_length=2000)]
 
@@ -412,17 +443,19 @@ for _kind, _text in _PRIVACY.items():
 billing_router = APIRouter(prefix="/api/v1/billing", tags=["Billing"], route_class=StrictRoute)
 
 
-@billing_router.post("/checkout-session", summary="Hosted checkout link",
-                     description="409 when the key belongs to no account or the account has a live subscription "
-                     "(managed on the account page). Otherwise 503 UPSTREAM_UNAVAILABLE: no payment provider is "
-                     "configured or reachable from this deployment.")
-def checkout_session(request: Request, body: schemas.CheckoutIn, conn: DbConn, settings: AppSettings,
+@billing_router.post("/checkout-session", response_model=Envelope[schemas.CheckoutOut],
+                     summary="Hosted checkout link",
+                     description="`{\"plan\", \"kind\"}`: a hosted checkout page of the payment provider "
+                     "(Stripe) for a subscription to `plan`, for the account that owns the key. 422 unknown plan, "
+                     "kind that does not fit the plan, or a plan not for sale; 409 `CONFLICT` when the key belongs "
+                     "to no account, 409 `SUBSCRIPTION_ACTIVE` when the account has a live subscription (change "
+                     "it on the account page); 501 for a one-time pack (not fulfilled yet); 503 when no provider is "
+                     "configured, 502 when the provider fails.")
+def checkout_session(request: Request, body: schemas.CheckoutIn, conn: DbWriteConn, settings: AppSettings,
                      caller: ApiKey) -> Response:
-    if body.plan not in settings.plans:
-        raise ValidationFailed(f"Unknown plan {body.plan!r}", details=[{"field": "plan", "in": "body",
-                                                                        "allowed": sorted(settings.plans)}])
-    billing.checkout(conn, settings, caller.key.id, body.plan)
-    raise AssertionError("unreachable")  # pragma: no cover
+    out = billing.checkout_for_key(conn, settings, public_base(request), caller.key.id, body.plan, body.kind)
+    conn.commit()
+    return ok(request, out)
 
 
 @billing_router.post("/portal-session", summary="Billing portal",

@@ -230,6 +230,46 @@ class CheckoutIn(BaseModel):
     kind: StrictStr = Field(default="subscription", pattern="^(subscription|pack)$")
 
 
+class CheckoutOut(BaseModel):
+    url: str = Field(description="The provider's hosted checkout page; the person pays there")
+    session_id: str
+    expires_at: dt.datetime | None = None
+    plan: str
+    mode: str = Field(description="`subscription` (a pass would be `payment`)")
+    provider: str
+
+
+class PortalOut(BaseModel):
+    url: str = Field(description="The provider's customer portal (invoices, card, plan change, cancellation)")
+    provider: str
+
+
+class SuggestKeyOut(BaseModel):
+    key_id: int
+    name: str
+    used: int = Field(description="Requests counted this month")
+    projected: int = Field(description="`used` spread over the whole month")
+
+
+class SuggestPlanOut(BaseModel):
+    plan: str
+    title: str
+    monthly_quota: int | None
+    for_sale: bool
+
+
+class SuggestOut(BaseModel):
+    current_plan: str
+    suggested_plan: str
+    reason: str
+    month: str
+    month_elapsed: float = Field(description="Share of the month elapsed (at least one day)")
+    busiest_key_projected: int = Field(description="Quotas count per key: the plan must hold the busiest key")
+    keys: list[SuggestKeyOut]
+    for_sale: bool = Field(description="Whether the suggested plan can be bought here (POST /account/billing)")
+    plans: list[SuggestPlanOut]
+
+
 class WebhookOut(BaseModel):
     event_id: str
     type: str

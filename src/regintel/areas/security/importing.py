@@ -1,0 +1,111 @@
+"""One import of the KBO contact file into `company_domains`: the run record, the catalogue entry, the
+reject file, and the differences written in one transaction (docs/security-posture.md, "Data")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.areas.security.contacts import INFO, ContactSet, DomainRow, read_set
+from regintel.areas.security.tables import company_domains
+from regintel.db.schema import data_sources, import_runs
+from regintel.ingest.base import SourceAbort
+from regintel.ingest.loader import LoadStats
+from regintel.ingest.runner import RejectFile, sync_catalogue
+
+d = company_domains.c
+CHUNK = 500
+
+
+def run_contacts_import(engine: Engine, location: str, data_dir: Path) -> tuple[int, LoadStats, Path | None]:
+    """Import `location`; returns (run id, stats, reject file or None) like `ingest.runner.run_import`."""
+    sync_catalogue(engine, [INFO])
+    with engine.begin() as conn:
+        run_id = int(conn.execute(import_runs.insert().values(source=INFO.id, location=location, status="running",
+                                                              started_at=datetime.now(UTC))
+                                  .returning(import_runs.c.id)).scalar_one())
+    rejects = RejectFile(Path(data_dir) / "rejects" / f"{INFO.id}-{run_id}.jsonl")
+    stats, status = LoadStats(), "failed"
+    try:
+        parsed = read_set(location)
+        stats.read = parsed.read
+        for err in parsed.rejects:
+            stats.reject(err.reason)
+            rejects(err.reason, err.raw)
+        for reason, n in parsed.skips.items():
+            for _ in range(n):
+                stats.skip(reason)
+        with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
+            _apply(conn, parsed, run_id, stats)
+        status = "succeeded"
+    except SourceAbort as exc:
+        rejects(f"aborted: {exc}", {"location": location})
+        raise
+    finally:
+        rejects.close()
+        _finish(engine, run_id, status, stats)
+    return run_id, stats, rejects.path if rejects.path.exists() else None
+
+
+def _key(row: Any) -> tuple[str, str, str]:
+    return (row.national_id, row.host, row.kind)
+
+
+def _apply(conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats) -> None:
+    """Write what differs from what the source stored for the enterprises the input speaks of."""
+    where = [d.source == INFO.id, d.country == "BE"]
+    stored: dict[tuple[str, str, str], Any] = {}
+    if parsed.full:
+        stored = {_key(r): r for r in conn.execute(select(d.id, d.national_id, d.host, d.kind, d.value)
+                                                   .where(*where))}
+    else:
+        touched = sorted(parsed.touched)
+        for start in range(0, len(touched), CHUNK):
+            part = touched[start:start + CHUNK]
+            for r in conn.execute(select(d.id, d.national_id, d.host, d.kind, d.value)
+                                  .where(*where, d.national_id.in_(part))):
+                stored[_key(r)] = r
+    wanted: dict[tuple[str, str, str], DomainRow] = {}
+    for row in parsed.rows:
+        wanted.setdefault(_key(row), row)
+    gone = [r.id for k, r in stored.items() if k not in wanted]
+    now = datetime.now(UTC)
+    new = [{"country": "BE", "national_id": r.national_id, "host": r.host, "registered_domain": r.registered_domain,
+            "kind": r.kind, "value": r.value, "source": INFO.id, "source_record": r.record,
+            "published_on": parsed.published_on, "run_id": run_id, "retrieved_at": now}
+           for k, r in wanted.items() if k not in stored]
+    changed = [(stored[k].id, r.value) for k, r in wanted.items() if k in stored and stored[k].value != r.value]
+    for start in range(0, len(gone), CHUNK):
+        conn.execute(delete(company_domains).where(d.id.in_(gone[start:start + CHUNK])))
+    if new:
+        conn.execute(company_domains.insert(), new)
+    for row_id, value in changed:
+        conn.execute(update(company_domains).where(d.id == row_id)
+                     .values(value=value, run_id=run_id, retrieved_at=now, published_on=parsed.published_on))
+    stats.inserted, stats.updated = len(new), len(changed)
+    stats.unchanged = len(wanted) - len(new) - len(changed)
+    stats.changes = len(new) + len(changed) + len(gone)
+    if gone:
+        stats.skip_reasons["domains removed (the enterprise no longer lists them)"] = len(gone)
+
+
+def row_count(conn: Connection) -> int:
+    return int(conn.execute(select(func.count()).select_from(company_domains).where(d.source == INFO.id))
+               .scalar_one())
+
+
+def _finish(engine: Engine, run_id: int, status: str, stats: LoadStats) -> None:
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
+                     .values(status=status, finished_at=now, stats=stats.as_dict()))
+        values: dict[str, Any] = {"row_count": row_count(conn),
+                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        if status == "succeeded":
+            values["last_import_at"] = now
+        conn.execute(update(data_sources).where(data_sources.c.id == INFO.id).values(**values))
+

@@ -1,0 +1,115 @@
+"""The security area's SQL: company domains, stored checks and their signals, the brand-signal list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import and_, delete, exists, func, select
+from sqlalchemy.engine import Connection
+
+from regintel.areas.security.tables import company_domains, security_checks, security_signals
+from regintel.db.engine import upsert
+from regintel.db.schema import companies, data_sources
+
+d, k, s = company_domains.c, security_checks.c, security_signals.c
+
+
+def _rows(result: Iterable[Any]) -> list[Mapping[str, Any]]:
+    # RowMapping is typed Mapping[str | Column, Any]: cast, no run-time change.
+    return [cast("Mapping[str, Any]", r._mapping) for r in result]
+
+
+def domains_of(conn: Connection, country: str, national_id: str) -> list[Mapping[str, Any]]:
+    """The company's domains with their source's catalogue entry (licence, attribution)."""
+    ds = data_sources.c
+    stmt = (select(d.host, d.registered_domain, d.kind, d.value, d.source, d.source_record, d.published_on,
+                   d.retrieved_at, d.run_id, ds.name.label("source_name"), ds.licence, ds.attribution)
+            .select_from(company_domains.outerjoin(data_sources, ds.id == d.source))
+            .where(d.country == country, d.national_id == national_id)
+            .order_by(d.kind.desc(), d.host, d.source))
+    return _rows(conn.execute(stmt))
+
+
+def checks_for(conn: Connection, hosts: Sequence[str]) -> dict[str, Mapping[str, Any]]:
+    if not hosts:
+        return {}
+    return {r["host"]: r for r in _rows(conn.execute(select(security_checks).where(k.host.in_(list(hosts)))))}
+
+
+def signals_for(conn: Connection, hosts: Sequence[str]) -> dict[str, list[Mapping[str, Any]]]:
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    if not hosts:
+        return out
+    stmt = select(security_signals).where(s.host.in_(list(hosts))).order_by(s.host, s.kind, s.name)
+    for row in _rows(conn.execute(stmt)):
+        out.setdefault(row["host"], []).append(row)
+    return out
+
+
+def host_known(conn: Connection, host: str) -> bool:
+    """Whether a register published the host for some company (only those are ever checked)."""
+    return conn.execute(select(d.id).where(d.host == host).limit(1)).first() is not None
+
+
+def holders(conn: Connection, hosts: Sequence[str]) -> dict[str, list[Mapping[str, Any]]]:
+    """Companies that published each host (country, national id, name when the company is loaded)."""
+    c = companies.c
+    stmt = (select(d.host, d.country, d.national_id, d.kind, d.source, c.name)
+            .select_from(company_domains.outerjoin(companies, and_(c.country == d.country,
+                                                                    c.national_id == d.national_id)))
+            .where(d.host.in_(list(hosts))).order_by(d.host, d.country, d.national_id, d.kind))
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    for row in _rows(conn.execute(stmt)) if hosts else []:
+        out.setdefault(row["host"], []).append(row)
+    return out
+
+
+def save_check(conn: Connection, row: dict[str, Any], signal_rows: Sequence[dict[str, Any]]) -> None:
+    """Replace the host's stored check and signals (one transaction: the caller's)."""
+    upsert(conn, security_checks, [row], keys=["host"])
+    conn.execute(delete(security_signals).where(s.host == row["host"]))
+    if signal_rows:
+        conn.execute(security_signals.insert(), list(signal_rows))
+
+
+def signal_page(conn: Connection, filters: Mapping[str, Any], page: int,
+                per_page: int) -> tuple[int, list[Mapping[str, Any]]]:
+    """Checked hosts (status `done`) matching every filter, by host name."""
+    where: list[Any] = [k.status == "done"]
+    for kind in ("technology", "mail_provider", "cert_issuer"):
+        value = filters.get(kind)
+        if value:
+            where.append(exists().where(s.host == k.host, s.kind == kind, func.lower(s.name) == value.lower()))
+    if filters.get("category"):
+        where.append(exists().where(s.host == k.host, s.kind == "technology",
+                                    func.lower(s.category) == str(filters["category"]).lower()))
+    if filters.get("domain"):
+        suffix = str(filters["domain"])
+        where.append((k.host == suffix) | k.host.like("%." + suffix.replace("%", "").replace("_", "\\_"),
+                                                       escape="\\"))
+    if filters.get("max_score") is not None:
+        where.append(k.score <= int(filters["max_score"]))
+    if filters.get("min_score") is not None:
+        where.append(k.score >= int(filters["min_score"]))
+    total = int(conn.execute(select(func.count()).select_from(security_checks).where(*where)).scalar_one())
+    stmt = (select(k.host, k.score, k.checked_at).where(*where).order_by(k.host)
+            .limit(per_page).offset((page - 1) * per_page))
+    return total, _rows(conn.execute(stmt))
+
+
+def stale_or_missing(checks: Mapping[str, Mapping[str, Any]], hosts: Sequence[str], before: datetime) -> list[str]:
+    """Hosts without a stored check, or whose check is older than `before`."""
+    out = []
+    for host in hosts:
+        row = checks.get(host)
+        if row is None or _aware(row["checked_at"]) < before:
+            out.append(host)
+    return out
+
+
+def _aware(value: datetime) -> datetime:
+    from datetime import UTC
+
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The credit score `credit-2026.11` (docs/scores.md): ten weighted factors, each a step function of
+"""The credit score `credit-2026.12` (docs/scores.md): ten weighted factors, each a step function of
 its inputs, averaged over the factors whose inputs exist, then capped by knock-out states.
 
 A factor whose inputs do not exist is left out of the average and listed in `missing_inputs`; the
@@ -16,7 +16,7 @@ from regintel.domain.scores.bands import Bands
 from regintel.domain.scores.facts import CompanyFacts, Evidence
 from regintel.domain.scores.figures import Z2_DISTRESS, Z2_SAFE, Statement, altman_z2, ratios, z2_missing
 
-MODEL_VERSION = "credit-2026.11"
+MODEL_VERSION = "credit-2026.12"
 WEIGHTS = {"financial_strength": 20, "profitability": 15, "liquidity": 10, "payment_discipline": 10, "age": 10,
            "size": 5, "legal_events": 10, "insolvency": 10, "sanctions": 5, "tax_reliability": 5}
 GRADES = (("A+", 90.0), ("A", 80.0), ("B", 70.0), ("C", 60.0), ("D", 50.0), ("E", 35.0), ("F", 0.0))
@@ -125,8 +125,11 @@ def payment_discipline(f: CompanyFacts) -> Factor:
     w = WEIGHTS["payment_discipline"]
     if f.payment_defaults is None:
         return Factor("payment_discipline", w, None, None, missing=("debtor_lists", "executions"))
+    # The debtor lists decide the factor; no register of executions exists yet, so it stays listed as missing
+    # (it can only lower the factor once it exists).
     return Factor("payment_discipline", w, f.payment_defaults, PAYMENT_DEFAULTS.get(f.payment_defaults, 0.0),
-                  (Evidence("payment_defaults", f.payment_defaults, None, None),))
+                  f.payment_evidence or (Evidence("payment_defaults", f.payment_defaults, None, None),),
+                  missing=("executions",), note="creditors whose debtor list currently names the company")
 
 
 def age(f: CompanyFacts, as_of: date) -> Factor:
@@ -187,7 +190,8 @@ def tax_reliability(f: CompanyFacts) -> Factor:
         return Factor("tax_reliability", WEIGHTS["tax_reliability"], None, None,
                       missing=("unreliable_payer_lists", "tax_debtor_lists"))
     return Factor("tax_reliability", WEIGHTS["tax_reliability"], "reliable" if f.tax_reliable else "unreliable",
-                  1.0 if f.tax_reliable else 0.0, (Evidence("tax_reliable", f.tax_reliable, None, None),))
+                  1.0 if f.tax_reliable else 0.0,
+                  f.tax_evidence or (Evidence("tax_reliable", f.tax_reliable, None, None),))
 
 
 def latest_statement(statements: list[Statement], as_of: date) -> Statement | None:

@@ -31,7 +31,8 @@ class InsolvencyEvent:
 
 @dataclass(frozen=True)
 class CompanyFacts:
-    """Register facts. The last three inputs have no table yet: None means unknown, never "clean"."""
+    """Register facts. For the last three inputs None means unknown (no list imported for the company's
+    country), never "clean"."""
 
     source: str
     status: str = "active"  # active | dissolved | inactive
@@ -45,7 +46,10 @@ class CompanyFacts:
     events: tuple[InsolvencyEvent, ...] = ()
     sanctions_hits: int | None = None  # matches on sanctions lists
     tax_reliable: bool | None = None  # not on an unreliable-payer or tax-debtor list
-    payment_defaults: int | None = None  # entries on debtor lists, executions
+    payment_defaults: int | None = None  # creditors whose published debtor list currently names the company
+    # What the last two were read from (one Evidence per list consulted: the list, its date, its source).
+    payment_evidence: tuple[Evidence, ...] = ()
+    tax_evidence: tuple[Evidence, ...] = ()
 
     def size_category(self, statement: Statement | None) -> tuple[str | None, Evidence | None]:
         """The EU size class by headcount: the statement's, else the register's count, else its band."""
@@ -75,4 +79,4 @@ def facts_on(facts: CompanyFacts, on: date) -> CompanyFacts:
     return replace(facts, events=events, status="dissolved" if dissolved else "active", founded_on=founded,
                    in_bankruptcy=state["bankruptcy"], in_restructuring=state["restructuring"],
                    in_liquidation=state["liquidation"], sanctions_hits=None, tax_reliable=None,
-                   payment_defaults=None)
+                   payment_defaults=None, payment_evidence=(), tax_evidence=())

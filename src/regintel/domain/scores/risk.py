@@ -1,4 +1,4 @@
-"""The risk score `risk-2026.11` (docs/scores.md): 0 (no sign of risk) to 100, the sum of the points of
+"""The risk score `risk-2026.12` (docs/scores.md): 0 (no sign of risk) to 100, the sum of the points of
 the drivers that apply, capped at 100. Each driver is a named, dated fact; none is guessed."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from regintel.domain.scores.credit import is_stale, latest_statement
 from regintel.domain.scores.facts import CompanyFacts, Evidence
 from regintel.domain.scores.figures import Statement, latest_per_year, ratios
 
-MODEL_VERSION = "risk-2026.11"
+MODEL_VERSION = "risk-2026.12"
 POINTS = {"in_bankruptcy": 60, "dissolved": 50, "sanctioned": 60, "in_liquidation": 40, "in_restructuring": 40,
           "recent_insolvency": 15, "negative_equity": 20, "high_debt_ratio": 10, "loss": 10,
           "repeated_losses": 5, "revenue_decline": 10, "young_company": 10, "no_recent_statement": 10,
@@ -68,9 +68,10 @@ def _register(f: CompanyFacts, as_of: date) -> list[Driver]:
         out.append(Driver("sanctioned", POINTS["sanctioned"], (Evidence("sanctions_hits", f.sanctions_hits, None, None),)))
     if f.payment_defaults:
         out.append(Driver("payment_defaults", POINTS["payment_defaults"],
-                          (Evidence("payment_defaults", f.payment_defaults, None, None),)))
+                          f.payment_evidence or (Evidence("payment_defaults", f.payment_defaults, None, None),)))
     if f.tax_reliable is False:
-        out.append(Driver("tax_unreliable", POINTS["tax_unreliable"], (Evidence("tax_reliable", False, None, None),)))
+        out.append(Driver("tax_unreliable", POINTS["tax_unreliable"],
+                          f.tax_evidence or (Evidence("tax_reliable", False, None, None),)))
     return out
 
 

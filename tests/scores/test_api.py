@@ -100,7 +100,7 @@ def test_credit_score(client, auth, data):
     assert "sanctions.sanctions_screening" in body["missing_inputs"]
     # (18 + 13.875 + 9 + 3 + 10 + 10) of the 70 points whose inputs exist
     assert (body["grade"], body["score"], body["confidence"], body["model_version"], body["caps"]) == (
-        "A+", 91.2, 0.7, "credit-2026.11", [])
+        "A+", 91.2, 0.7, "credit-2026.12", [])
     assert body["statement"]["year"] == 2024
 
 
@@ -126,7 +126,7 @@ def test_credit_limit_and_history(client, auth, data):
 def test_risk(client, auth, data):
     body = assert_envelope(get(client, auth, BANKRUPT, "risk"))
     assert [d["code"] for d in body["drivers"]] == ["in_bankruptcy", "negative_equity", "loss"]
-    assert (body["score"], body["level"], body["model_version"]) == (90, "severe", "risk-2026.11")
+    assert (body["score"], body["level"], body["model_version"]) == (90, "severe", "risk-2026.12")
     assert body["missing_inputs"] == ["sanctions_screening", "tax_reliability_lists", "debtor_lists"]
     clean = assert_envelope(get(client, auth, ACME, "risk"))
     assert (clean["score"], clean["level"], clean["drivers"]) == (0, "low", [])
@@ -181,7 +181,7 @@ def test_score_dispute_is_stored_for_the_key(client, auth, engine, data):
     out = assert_envelope(resp, 201)
     assert out | {"id": 0, "created_at": None, "disputed_score": None} == {
         "id": 0, "status": "received", "country": "SK", "national_id": ACME, "score_type": "credit",
-        "model_version": "credit-2026.11", "disputed_score": None, "disputed_grade": "A+",
+        "model_version": "credit-2026.12", "disputed_score": None, "disputed_grade": "A+",
         "factor": "financial_strength", "reason": body["reason"], "evidence_url": body["evidence_url"],
         "contact_email": None, "created_at": None}
     with engine.connect() as conn:
@@ -189,7 +189,7 @@ def test_score_dispute_is_stored_for_the_key(client, auth, engine, data):
     assert (row["id"], row["reason"], row["api_key_id"]) == (out["id"], body["reason"], row["api_key_id"])
     risk = assert_envelope(client.post(f"/api/v1/companies/{BANKRUPT}/score-dispute",
                                        json={"score": "risk", "reason": "x", "factor": "loss"}, headers=auth), 201)
-    assert (risk["disputed_score"], risk["model_version"]) == (90, "risk-2026.11")
+    assert (risk["disputed_score"], risk["model_version"]) == (90, "risk-2026.12")
 
 
 @pytest.mark.parametrize("body", [

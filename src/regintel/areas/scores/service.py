@@ -12,8 +12,10 @@ For other areas (compliance, public pages, the LEI record), with a company row a
 Each reads the company's statements and insolvency notices (two indexed queries, sent together on
 PostgreSQL) and runs the pure models of `regintel.domain.scores` on them; nothing is cached, so an
 answer follows the data at once.
-Sanctions, tax reliability and payment discipline have no table yet: they reach the models as unknown
-(None) and come back as missing inputs that lower `confidence`, never as clean.
+Payment discipline and tax debts come from the debtor lists the compliance area imports
+(`compliance.debtors.standing`: one more read for the lists' dates and one for the company's entries); a
+country without an imported list reaches the models as unknown (None) and comes back as a missing input
+that lowers `confidence`, never as clean. Sanctions have no confirmed-hit input yet.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+from dataclasses import replace
+
 from sqlalchemy.engine import Connection
 
+from regintel.areas.compliance import debtors
 from regintel.areas.scores import queries
 from regintel.domain.scores.credit import CreditScore, credit_score
-from regintel.domain.scores.facts import CompanyFacts, InsolvencyEvent
+from regintel.domain.scores.facts import CompanyFacts, Evidence, InsolvencyEvent
 from regintel.domain.scores.figures import Statement, period_end
 from regintel.domain.scores.limits import HistoryPoint, grade_history
 from regintel.domain.scores.risk import RiskScore, risk_score
@@ -57,14 +62,39 @@ def facts(company: Row, events: Sequence[Row]) -> CompanyFacts:
                                      for e in events))
 
 
-def inputs(conn: Connection, company: Row) -> tuple[CompanyFacts, list[Statement]]:
-    """Everything the models read about one company (one round trip on PostgreSQL)."""
+def with_debts(f: CompanyFacts, standing: debtors.Standing | None) -> CompanyFacts:
+    """The facts with the debtor lists' answer: the number of creditors whose social or health list names
+    the company today, and whether the tax-debtor list does (each with the lists it was read from)."""
+    if standing is None:
+        return f
+    current = {(e["source"], e["creditor"]): e for e in standing.current}
+    pay: list[Evidence] = []
+    tax: list[Evidence] = []
+    for source, on in sorted(standing.lists.items()):
+        if on is None:
+            continue
+        listed = [e for (src, _), e in current.items() if src == source]
+        value: float | bool = sum(float(e["amount"] or 0) for e in listed) if listed else False
+        item = Evidence(f"{debtors.KIND[source]}_debtor_list", value, on, source)
+        (tax if debtors.KIND[source] == "tax" else pay).append(item)
+    tax_debt = standing.tax_debt
+    return replace(f, payment_defaults=standing.payment_defaults, payment_evidence=tuple(pay),
+                   tax_reliable=None if tax_debt is None else not tax_debt, tax_evidence=tuple(tax))
+
+
+def inputs(conn: Connection, company: Row,
+           standing: debtors.Standing | None = None) -> tuple[CompanyFacts, list[Statement]]:
+    """Everything the models read about one company (statements and notices in one round trip on
+    PostgreSQL, then the debtor lists unless `standing` was read for a batch already)."""
     stmts, events = queries.statements_and_events(conn, company["id"])
-    return facts(company, events), [to_statement(r) for r in stmts]
+    if standing is None:
+        standing = debtors.standing(conn, [company])[int(company["id"])]
+    return with_debts(facts(company, events), standing), [to_statement(r) for r in stmts]
 
 
-def credit(conn: Connection, company: Row, as_of: date | None = None) -> CreditScore:
-    return credit_score(*inputs(conn, company), as_of or today())
+def credit(conn: Connection, company: Row, as_of: date | None = None,
+           standing: debtors.Standing | None = None) -> CreditScore:
+    return credit_score(*inputs(conn, company, standing), as_of or today())
 
 
 def credit_grade(conn: Connection, company: Row) -> str | None:

@@ -1,0 +1,121 @@
+"""One import of a register list (`regintel import sk_nbs FILE`, ...): the run record, the catalogue
+entry, the reject file, and one transaction for the whole file.
+
+`ingest.runner.run_import` hands these sources here (`import_into`): their rows are this area's, not
+companies. The file is the whole list, so it is written whole or not at all: a file that turns out wrong
+(`SourceAbort`: not the register's columns, empty, no usable row) leaves nothing of itself behind and its
+reason goes to the reject file; a row that cannot be read is rejected alone, with its reason, and then the
+rows the file lacks are kept rather than delisted (the rejected row may be one of them)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from sqlalchemy import Engine, func, select, update
+
+from regintel.config import load_settings
+from regintel.db.schema import data_sources, import_runs
+from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
+from regintel.ingest.inputs import open_input
+from regintel.ingest.loader import LoadStats
+from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.search import get_backend
+from regintel.search.base import SearchBackend
+
+from .linking import Linker
+from .loading import Writer, table_for
+from .records import Authorisation, Professional
+from .tables import licensed_professionals, regulated_authorisations
+
+BATCH = 1_000
+
+
+class RegisterSource(Protocol):
+    info: SourceInfo
+
+    def parse(self, stream: Any, name: str) -> Any: ...
+
+
+def run_regulated_import(engine: Engine, source: RegisterSource, location: str, data_dir: Path,
+                         backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
+    """Import one list file (or URL); returns (run id, stats, reject file or None) like `run_import`.
+    `backend`: the search index that name links go through (default: the one the settings choose)."""
+    info = source.info
+    sync_catalogue(engine, [info])
+    with engine.begin() as conn:
+        run_id = conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
+                                                          started_at=datetime.now(UTC))
+                              .returning(import_runs.c.id)).scalar_one()
+    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
+    stats, status = LoadStats(), "failed"
+    try:
+        try:
+            _import_file(engine, source, location, Path(data_dir), backend, stats, rejects)
+        except SourceAbort as exc:
+            rejects(f"aborted: {exc}", {"location": location})
+            stats = LoadStats(read=stats.read)
+            stats.reject(f"aborted: {exc}")
+            raise
+        status = "succeeded"
+    finally:
+        rejects.close()
+        _finish(engine, info.id, run_id, status, stats)
+    return run_id, stats, rejects.path if rejects.path.exists() else None
+
+
+def _import_file(engine: Engine, source: RegisterSource, location: str, data_dir: Path,
+                 backend: SearchBackend | None, stats: LoadStats, rejects: RejectFile) -> None:
+    if Path(location).is_dir():
+        raise SourceAbort(f"{location} is a folder: give the register's list file")
+    backend = backend or _backend(engine, data_dir)
+    with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
+        linker = Linker(conn, backend)
+        writer: Writer | None = None
+        batch: list[Authorisation | Professional] = []
+        with open_input(location, data_dir / "downloads") as inp:
+            for item in source.parse(inp.stream, inp.name):
+                stats.read += 1
+                if isinstance(item, RecordError):
+                    stats.reject(item.reason)
+                    rejects(item.reason, item.raw)
+                    continue
+                if isinstance(item, Skipped):
+                    stats.skip(item.reason)
+                    continue
+                writer = writer or Writer(conn, table_for(item), source.info.id, linker, stats)
+                batch.append(item)
+                if len(batch) >= BATCH:
+                    writer.write(batch)
+                    batch = []
+        if writer is None:
+            raise SourceAbort(f"{Path(location).name}: no usable row, so nothing is replaced")
+        writer.write(batch)
+        if stats.rejected:  # a rejected row may be a listed entity: delisting waits for a clean file
+            stats.skip("delisting not applied: the file had rejected rows")
+        else:
+            writer.remove_unseen()
+
+
+def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
+    url = engine.url.render_as_string(hide_password=False)
+    return get_backend(engine, load_settings(database_url=url, data_dir=data_dir))
+
+
+def row_count(conn: Any, source_id: str) -> int:
+    """Rows a source has in the area's tables (the catalogue's `row_count`)."""
+    return sum(int(conn.execute(select(func.count()).select_from(t).where(t.c.source == source_id)).scalar_one())
+               for t in (regulated_authorisations, licensed_professionals))
+
+
+def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
+                     .values(status=status, finished_at=now, stats=stats.as_dict()))
+        values: dict[str, Any] = {"row_count": row_count(conn, source_id),
+                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        if status == "succeeded":
+            values["last_import_at"] = now
+        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -1,0 +1,122 @@
+"""One import of a legal-records source (`regintel import sk_court_decisions FILE`, …): the run record,
+the catalogue entry, the reject file and one transaction per input file.
+
+These sources write the area's own tables, so `ingest.runner.run_import` hands them here
+(`Source.import_into`). A file that turns out malformed half-way (`SourceAbort`) leaves nothing of itself
+behind, and its reason goes to the reject file like a rejected record's. The same run is what the
+refresh job (`jobs.py`, kind `legal_records.import`) does."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO, Protocol
+
+from sqlalchemy import Engine, func, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.config import load_settings
+from regintel.db.schema import data_sources, import_runs
+from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
+from regintel.ingest.inputs import open_input
+from regintel.ingest.loader import LoadStats
+from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.search import get_backend
+from regintel.search.base import SearchBackend
+
+from .linking import Linker
+from .loading import Writer
+from .tables import antitrust_cases, court_decisions, ipkz_installations, sbirka_acts
+
+TABLE_OF = {"sk_court_decisions": court_decisions, "sk_pmu": antitrust_cases, "sk_ipkz": ipkz_installations,
+            "cz_esbirka": sbirka_acts}
+
+
+class LegalSource(Protocol):
+    info: SourceInfo
+    suffixes: tuple[str, ...]
+
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
+
+
+def run_legal_import(engine: Engine, source: LegalSource, location: str, data_dir: Path,
+                     backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
+    """Import `location`, a file or a folder of files; returns (run id, stats, reject file or None) like
+    `run_import`. Each file is one transaction. A malformed single file stops the run (`SourceAbort`,
+    raised); in a folder it is rejected whole and the other files are imported."""
+    info = source.info
+    sync_catalogue(engine, [info])
+    with engine.begin() as conn:
+        run_id = int(conn.execute(import_runs.insert().values(
+            source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)).scalar_one())
+    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
+    folder = Path(location).is_dir()
+    files = [location]
+    stats, status = LoadStats(), "failed"
+    if folder:
+        entries = sorted(p for p in Path(location).iterdir() if p.is_file())
+        files = [str(p) for p in entries if p.name.lower().endswith(source.suffixes)]
+        for _ in range(len(entries) - len(files)):
+            stats.skip(f"files in the folder not ending in {', '.join(source.suffixes)}")
+    try:
+        backend = backend or _backend(engine, Path(data_dir))
+        with engine.connect().execution_options(sqlite_immediate=True) as conn:
+            linker = Linker(conn, backend)
+            for path in files:
+                before = copy.deepcopy(stats)
+                try:
+                    _import_file(conn, source, path, Path(data_dir), Writer(conn, linker, stats, info.id, run_id),
+                                 rejects)
+                except SourceAbort as exc:
+                    stats = before
+                    stats.reject(f"aborted: {exc}")
+                    rejects(f"aborted: {exc}", {"location": path})
+                    if not folder:
+                        raise
+        status = "succeeded"
+    finally:
+        rejects.close()
+        _finish(engine, info.id, run_id, status, stats)
+    return run_id, stats, rejects.path if rejects.path.exists() else None
+
+
+def _import_file(conn: Connection, source: LegalSource, path: str, data_dir: Path, writer: Writer,
+                 rejects: RejectFile) -> None:
+    """One input file in one transaction: all of it or (on `SourceAbort`) none of it."""
+    stats = writer.stats
+    with open_input(path, data_dir / "downloads") as inp, conn.begin():
+        for item in source.parse(inp.stream, inp.name):
+            stats.read += 1
+            if isinstance(item, RecordError):
+                stats.reject(item.reason)
+                rejects(item.reason, item.raw)
+            elif isinstance(item, Skipped):
+                stats.skip(item.reason)
+            else:
+                writer.write(item)
+
+
+def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
+    url = engine.url.render_as_string(hide_password=False)
+    return get_backend(engine, load_settings(database_url=url, data_dir=data_dir))
+
+
+def row_count(conn: Connection, source_id: str) -> int:
+    """Records a source holds in the area's tables (the catalogue's `row_count`)."""
+    table = TABLE_OF[source_id]
+    return int(conn.execute(select(func.count()).select_from(table).where(table.c.source == source_id)).scalar_one())
+
+
+def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
+                     .values(status=status, finished_at=now, stats=stats.as_dict()))
+        values: dict[str, Any] = {"row_count": row_count(conn, source_id),
+                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        if status == "succeeded":
+            values["last_import_at"] = now
+        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -63,21 +63,25 @@ def test_metadata_documents(base):
     meta = httpx.get(f"{base}/.well-known/oauth-authorization-server").json()
     AuthorizationServerMetadata(meta).validate()  # authlib's RFC 8414 checks
     assert meta["issuer"] == base and meta["code_challenge_methods_supported"] == ["S256"]
-    assert meta["grant_types_supported"] == ["authorization_code"] and meta["response_types_supported"] == ["code"]
+    assert meta["grant_types_supported"] == ["authorization_code", "refresh_token"]
+    assert meta["response_types_supported"] == ["code"]
+    assert meta["registration_endpoint"] == f"{base}/oauth/register"
+    assert meta["revocation_endpoint"] == f"{base}/oauth/revoke"
     for path, resource in (("", "/api/v1"), ("/mcp", "/mcp"), ("/mcp/v1", "/mcp/v1")):
         doc = httpx.get(f"{base}/.well-known/oauth-protected-resource{path}").json()
         assert doc["resource"] == base + resource and doc["authorization_servers"] == [base]
     assert httpx.get(f"{base}/.well-known/oauth-authorization-server?x=1").status_code == 422
 
 
-def _flow(base: str, http: httpx.Client, csrf: dict[str, str], client_id: str) -> tuple[OAuth2Client, str]:
+def _flow(base: str, http: httpx.Client, csrf: dict[str, str], client_id: str,
+          name: str = "My MCP client") -> tuple[OAuth2Client, str, str]:
     oauth = OAuth2Client(client_id=client_id, redirect_uri=REDIRECT, scope="api", code_challenge_method="S256",
                          token_endpoint_auth_method="none")
     verifier = "v" * 64
     url, state = oauth.create_authorization_url(f"{base}/oauth/authorize", code_verifier=verifier)
     path = url.removeprefix(base)
     consent = assert_envelope(http.get(path))
-    assert consent["client_name"] == "My MCP client" and consent["redirect_uri"] == REDIRECT
+    assert consent["client_name"] == name and consent["redirect_uri"] == REDIRECT
     resp = http.post(path, json={"approve": True}, headers=csrf)
     assert resp.status_code == 302, resp.text
     location = resp.headers["location"]

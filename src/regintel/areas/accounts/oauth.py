@@ -1,9 +1,13 @@
 """OAuth 2.1 authorization server (authlib): authorization code with PKCE S256 only, public clients
-registered on the account page, no implicit or password grant (docs/accounts.md, "OAuth 2.1").
+registered on the account page or through RFC 7591 dynamic registration (what MCP clients do), refresh
+tokens rotated on every use with reuse detection, RFC 7009 revocation; no implicit or password grant
+(docs/accounts.md, "OAuth 2.1").
 
 An access token (`rio_…`, 1 hour) is stored as an `api_keys` row (its SHA-256, the account's plan), so the
 unchanged key check of every keyed route accepts it as `Authorization: Bearer`, counted and limited like a
 key of that plan; `oauth_tokens` records which client obtained it (revoking the client revokes them).
+A refresh token (`rir_…`, 30 days) is single use: each use answers a new pair, and presenting a used one
+again revokes its whole family (every refresh and access token descended from the same authorization).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,9 +23,17 @@ from urllib.parse import urlsplit
 
 from authlib.oauth2 import AuthorizationServer as _Server
 from authlib.oauth2 import OAuth2Error
-from authlib.oauth2.rfc6749 import ClientMixin, InvalidRequestError, OAuth2Payload, OAuth2Request
-from authlib.oauth2.rfc6749.grants import AuthorizationCodeGrant
+from authlib.oauth2.rfc6749 import (
+    ClientMixin,
+    InvalidGrantError,
+    InvalidRequestError,
+    OAuth2Payload,
+    OAuth2Request,
+)
+from authlib.oauth2.rfc6749.grants import AuthorizationCodeGrant, RefreshTokenGrant
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
+from authlib.oauth2.rfc7009 import RevocationEndpoint
+from authlib.oauth2.rfc7591 import ClientRegistrationEndpoint, InvalidClientMetadataError, InvalidRedirectURIError
 from authlib.oauth2.rfc7636 import CodeChallenge
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy.engine import Connection
@@ -29,9 +42,11 @@ from regintel.areas.accounts import queries as q
 from regintel.errors import NotFound, ValidationFailed
 
 SCOPE = "api"
-TOKEN_PREFIX = "rio_"
+TOKEN_PREFIX, REFRESH_PREFIX = "rio_", "rir_"
 TOKEN_SECONDS = 3600
+REFRESH_DAYS = 30
 CODE_SECONDS = 600
+GRANTS = ("authorization_code", "refresh_token")
 
 
 def _hash(raw: str) -> str:
@@ -70,7 +85,7 @@ class Client(ClientMixin):
         return response_type == "code"
 
     def check_grant_type(self, grant_type: str) -> bool:
-        return grant_type == "authorization_code"
+        return grant_type in GRANTS
 
 
 class Account:
@@ -169,13 +184,88 @@ class CodeGrant(AuthorizationCodeGrant):
         return Account({"account_id": account["id"], "plan": account["plan"]}) if account else None
 
 
+class Refresh:
+    """A stored refresh token, as authlib's refresh grant reads it."""
+
+    def __init__(self, row: Mapping[str, Any]):
+        self.row = row
+
+    def check_client(self, client: Client) -> bool:
+        return bool(self.row["client_id"] == client.get_client_id())
+
+    def get_scope(self) -> str:
+        return SCOPE
+
+
+class Access(Refresh):
+    """An access token (its `oauth_tokens` row), for revocation."""
+
+
+class RotatingRefreshGrant(RefreshTokenGrant):
+    """Refresh with rotation (OAuth 2.1 4.3.1 for public clients): every use answers a new refresh token and
+    ends the old one; a used or revoked token presented again revokes its family and is refused."""
+
+    TOKEN_ENDPOINT_AUTH_METHODS = ["none"]  # noqa: RUF012 (authlib's class attribute)
+    INCLUDE_NEW_REFRESH_TOKEN = True
+
+    def authenticate_refresh_token(self, refresh_token: str) -> Refresh | None:
+        conn = self.request.conn
+        row = q.get_refresh(conn, _hash(refresh_token))
+        if row is None:
+            return None
+        now = datetime.now(UTC)
+        if row["used_at"] is not None or row["revoked_at"] is not None:
+            q.revoke_family(conn, row["family_id"], now)  # reuse: someone else may hold the family
+            return None
+        if _aware(row["expires_at"]) <= now:
+            return None
+        return Refresh(row)
+
+    def authenticate_user(self, refresh_token: Refresh) -> Account | None:
+        account = q.get_account(self.request.conn, refresh_token.row["account_id"])
+        return Account({"account_id": account["id"], "plan": account["plan"]}) if account else None
+
+    def revoke_old_credential(self, refresh_token: Refresh) -> None:
+        conn = self.request.conn
+        now = datetime.now(UTC)
+        if not q.use_refresh(conn, refresh_token.row["token_hash"], now):  # a concurrent use won the race
+            q.revoke_family(conn, refresh_token.row["family_id"], now)
+            raise InvalidGrantError("The refresh token was used already; its tokens are revoked")
+
+
+class Revocation(RevocationEndpoint):
+    """RFC 7009 for public clients (`client_id` in the form): a refresh token revokes its family, an
+    access token itself. Unknown tokens answer 200 as the RFC requires."""
+
+    CLIENT_AUTH_METHODS = ["none"]  # noqa: RUF012 (authlib's class attribute)
+
+    def query_token(self, token_string: str, token_type_hint: str | None) -> Any:
+        conn = self.server.conn
+        digest = _hash(token_string)
+        if token_string.startswith(REFRESH_PREFIX):
+            row = q.get_refresh(conn, digest)
+            return Refresh(row) if row is not None else None
+        access = q.get_access(conn, digest)
+        return Access(access) if access is not None else None
+
+    def revoke_token(self, token: Refresh, request: Req) -> None:
+        now = datetime.now(UTC)
+        if isinstance(token, Access):
+            q.revoke_access(self.server.conn, token.row["api_key_id"], now)
+        else:
+            q.revoke_family(self.server.conn, token.row["family_id"], now)
+
+
 class Server(_Server):
     def __init__(self) -> None:
         super().__init__(scopes_supported=[SCOPE])
         self.register_token_generator("default", BearerTokenGenerator(
             lambda *a, **k: TOKEN_PREFIX + secrets.token_urlsafe(32),
+            refresh_token_generator=lambda *a, **k: REFRESH_PREFIX + secrets.token_urlsafe(32),
             expires_generator=lambda client, grant_type: TOKEN_SECONDS))
         self.register_grant(CodeGrant, [S256Only(required=True)])
+        self.register_grant(RotatingRefreshGrant)
+        self.register_endpoint(Revocation)
 
     def query_client(self, client_id: str) -> Client | None:
         raise NotImplementedError  # needs the connection: see `query_client_on`
@@ -197,10 +287,17 @@ class Server(_Server):
         now = datetime.now(UTC)
         raw = token["access_token"]
         client: Client = request.client
-        q.insert_token(request.conn, name=f"oauth:{client.name}"[:100], plan=request.user.plan,
-                       key_hash=_hash(raw), prefix=raw[:8], now=now,
-                       expires=now + timedelta(seconds=TOKEN_SECONDS), client_id=client.client_id,
-                       account_id=request.user.id)
+        key_id = q.insert_token(request.conn, name=f"oauth:{client.name}"[:100], plan=request.user.plan,
+                                key_hash=_hash(raw), prefix=raw[:8], now=now,
+                                expires=now + timedelta(seconds=TOKEN_SECONDS), client_id=client.client_id,
+                                account_id=request.user.id)
+        refresh = token.get("refresh_token")
+        if refresh:
+            old = getattr(request, "refresh_token", None)
+            family = old.row["family_id"] if isinstance(old, Refresh) else secrets.token_hex(16)
+            q.insert_refresh(request.conn, token_hash=_hash(refresh), family_id=family, client_id=client.client_id,
+                             account_id=request.user.id, api_key_id=key_id, created_at=now,
+                             expires_at=now + timedelta(days=REFRESH_DAYS))
 
 
 class _ConnServer(Server):
@@ -215,6 +312,80 @@ class _ConnServer(Server):
 
 def server(conn: Connection) -> _ConnServer:
     return _ConnServer(conn)
+
+
+class JsonReq(Req):
+    """A request whose body is a JSON object (dynamic client registration)."""
+
+    def __init__(self, method: str, uri: str, headers: Mapping[str, str], body: dict[str, Any], conn: Connection):
+        super().__init__(method, uri, headers, [], conn)
+        self.payload = _Payload(body, {})  # type: ignore[arg-type]  # authlib reads JSON values as they are
+
+
+class Registration(ClientRegistrationEndpoint):  # type: ignore[misc]  # authlib is untyped
+    """RFC 7591 dynamic registration, open to anyone (the MCP authorization spec expects it): a public
+    client (PKCE, no secret) for the authorization code and refresh grants; redirect URIs as on the account
+    page. The client belongs to no account; any signed-in account may then authorize it, after consent."""
+
+    def __init__(self, server: _ConnServer, base: str):
+        super().__init__(server)
+        self.base = base
+
+    def authenticate_token(self, request: JsonReq) -> dict[str, bool]:
+        return {"anonymous": True}  # open registration; the per-IP limit of public routes applies
+
+    def get_server_metadata(self) -> dict[str, Any]:
+        return metadata(self.base)
+
+    def create_endpoint_request(self, request: JsonReq) -> JsonReq:
+        return request
+
+    def extract_client_metadata(self, request: JsonReq) -> dict[str, Any]:
+        data = request.payload.data
+        method = data.get("token_endpoint_auth_method", "none")
+        if method != "none":
+            raise InvalidClientMetadataError("Only public clients are registered: token_endpoint_auth_method "
+                                             "must be `none` (PKCE S256 protects the code)")
+        uris = data.get("redirect_uris")
+        if not isinstance(uris, list) or not uris or len(uris) > 10 or not all(isinstance(u, str) for u in uris):
+            raise InvalidRedirectURIError("redirect_uris: 1 to 10 URIs are required")
+        for uri in uris:
+            try:
+                _check_redirect(uri)
+            except ValidationFailed as error:
+                raise InvalidRedirectURIError(f"{uri[:200]!r}: {error}") from None
+        found: dict[str, Any] = super().extract_client_metadata(request)
+        name = found.get("client_name")
+        if name is not None and (not isinstance(name, str) or len(name) > 100):
+            raise InvalidClientMetadataError("client_name: a string of at most 100 characters")
+        return found
+
+    def generate_client_info(self, request: JsonReq) -> dict[str, Any]:
+        return {"client_id": "ric_" + secrets.token_urlsafe(18), "client_id_issued_at": int(time.time())}
+
+    def save_client(self, client_info: dict[str, Any], client_metadata: dict[str, Any], request: JsonReq) -> None:
+        name = (client_metadata.get("client_name") or "").strip() or "MCP client"
+        q.insert_client(request.conn, client_info["client_id"], None, name,
+                        json.dumps(client_metadata["redirect_uris"]), datetime.now(UTC), registration="dynamic")
+        client_metadata.update(token_endpoint_auth_method="none", grant_types=list(GRANTS),
+                               response_types=["code"], client_name=name, scope=SCOPE)
+
+
+def register(conn: Connection, base: str, body: Any, headers: Mapping[str, str]) -> Response:
+    """RFC 7591: 201 with the client's metadata, or 400 `invalid_client_metadata` / `invalid_redirect_uri`."""
+    srv = server(conn)
+    if not isinstance(body, dict):
+        return srv.handle_response(400, {"error": "invalid_client_metadata",
+                                         "error_description": "The body must be a JSON object"}, [])
+    srv.register_endpoint(Registration(srv, base))
+    req = JsonReq("POST", f"{base}/oauth/register", headers, body, conn)
+    answer: Response = srv.create_endpoint_response("client_registration", req)
+    return answer
+
+
+def revoke(conn: Connection, req: Req) -> Response:
+    answer: Response = server(conn).create_endpoint_response("revocation", req)
+    return answer
 
 
 def validate(conn: Connection, req: Req, account: Mapping[str, Any] | None) -> Response | dict[str, Any]:
@@ -273,13 +444,13 @@ def create_client(conn: Connection, account_id: int, name: str, redirect_uris: l
 def client_out(row: Mapping[str, Any]) -> dict[str, Any]:
     revoked = row["revoked_at"]
     return {"client_id": row["client_id"], "name": row["name"], "redirect_uris": json.loads(row["redirect_uris"]),
-            "token_endpoint_auth_method": "none", "grant_types": ["authorization_code"],
+            "token_endpoint_auth_method": "none", "grant_types": list(GRANTS),
             "created_at": _aware(row["created_at"]), "revoked_at": _aware(revoked) if revoked else None}
 
 
 def revoke_client(conn: Connection, account_id: int, client_id: str) -> dict[str, Any]:
     row = q.get_client(conn, client_id)
-    if row is None or row["account_id"] != account_id:
+    if row is None or row["account_id"] is None or row["account_id"] != account_id:
         raise NotFound(f"No OAuth client {client_id!r} on this account")
     q.revoke_client(conn, client_id, datetime.now(UTC))
     return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]  # read just above
@@ -288,10 +459,12 @@ def revoke_client(conn: Connection, account_id: int, client_id: str) -> dict[str
 def metadata(base: str) -> dict[str, Any]:
     """RFC 8414 authorization server metadata."""
     return {"issuer": base, "authorization_endpoint": f"{base}/oauth/authorize",
-            "token_endpoint": f"{base}/oauth/token", "scopes_supported": [SCOPE],
+            "token_endpoint": f"{base}/oauth/token", "registration_endpoint": f"{base}/oauth/register",
+            "revocation_endpoint": f"{base}/oauth/revoke", "scopes_supported": [SCOPE],
             "response_types_supported": ["code"], "response_modes_supported": ["query"],
-            "grant_types_supported": ["authorization_code"],
-            "token_endpoint_auth_methods_supported": ["none"], "code_challenge_methods_supported": ["S256"],
+            "grant_types_supported": list(GRANTS),
+            "token_endpoint_auth_methods_supported": ["none"],
+            "revocation_endpoint_auth_methods_supported": ["none"], "code_challenge_methods_supported": ["S256"],
             "service_documentation": f"{base}/docs"}
 
 

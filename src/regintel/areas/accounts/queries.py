@@ -171,10 +171,11 @@ def key_has_addendum(conn: Connection, key_id: int) -> bool:
 
 # --- OAuth 2.1 ---------------------------------------------------------------------------------------
 
-def insert_client(conn: Connection, client_id: str, account_id: int, name: str, redirect_uris: str,
-                  now: datetime) -> None:
+def insert_client(conn: Connection, client_id: str, account_id: int | None, name: str, redirect_uris: str,
+                  now: datetime, registration: str = "account") -> None:
     conn.execute(oauth_clients.insert().values(client_id=client_id, account_id=account_id, name=name,
-                                               redirect_uris=redirect_uris, created_at=now))
+                                               redirect_uris=redirect_uris, created_at=now,
+                                               registration=registration))
 
 
 def get_client(conn: Connection, client_id: str) -> Mapping[str, Any] | None:
@@ -194,6 +195,50 @@ def revoke_client(conn: Connection, client_id: str, now: datetime) -> None:
                                              oauth_clients.c.revoked_at.is_(None)).values(revoked_at=now))
     tokens = select(oauth_tokens.c.api_key_id).where(oauth_tokens.c.client_id == client_id).scalar_subquery()
     conn.execute(update(api_keys).where(api_keys.c.id.in_(tokens), api_keys.c.revoked_at.is_(None))
+                 .values(revoked_at=now))
+    conn.execute(update(oauth_refresh_tokens).where(oauth_refresh_tokens.c.client_id == client_id,
+                                                    oauth_refresh_tokens.c.revoked_at.is_(None))
+                 .values(revoked_at=now))
+
+
+def insert_refresh(conn: Connection, **values: Any) -> None:
+    conn.execute(oauth_refresh_tokens.insert().values(**values))
+
+
+def get_refresh(conn: Connection, token_hash: str) -> Mapping[str, Any] | None:
+    item = conn.execute(select(oauth_refresh_tokens).where(oauth_refresh_tokens.c.token_hash == token_hash)
+                        ).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
+
+
+def use_refresh(conn: Connection, token_hash: str, now: datetime) -> bool:
+    """Marks the token used; False when it was used or revoked already (a concurrent use)."""
+    return conn.execute(update(oauth_refresh_tokens)
+                        .where(oauth_refresh_tokens.c.token_hash == token_hash,
+                               oauth_refresh_tokens.c.used_at.is_(None), oauth_refresh_tokens.c.revoked_at.is_(None))
+                        .values(used_at=now)).rowcount == 1
+
+
+def revoke_family(conn: Connection, family_id: str, now: datetime) -> None:
+    """Every refresh token of the family and every access token issued with one of them end now."""
+    conn.execute(update(oauth_refresh_tokens).where(oauth_refresh_tokens.c.family_id == family_id,
+                                                    oauth_refresh_tokens.c.revoked_at.is_(None))
+                 .values(revoked_at=now))
+    keys = select(oauth_refresh_tokens.c.api_key_id).where(oauth_refresh_tokens.c.family_id == family_id,
+                                                          oauth_refresh_tokens.c.api_key_id.is_not(None))
+    conn.execute(update(api_keys).where(api_keys.c.id.in_(keys.scalar_subquery()), api_keys.c.revoked_at.is_(None))
+                 .values(revoked_at=now))
+
+
+def get_access(conn: Connection, key_hash: str) -> Mapping[str, Any] | None:
+    """The `oauth_tokens` row of an access token (by the SHA-256 of the raw token)."""
+    item = conn.execute(select(oauth_tokens).join(api_keys, api_keys.c.id == oauth_tokens.c.api_key_id)
+                        .where(api_keys.c.key_hash == key_hash)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
+
+
+def revoke_access(conn: Connection, api_key_id: int, now: datetime) -> None:
+    conn.execute(update(api_keys).where(api_keys.c.id == api_key_id, api_keys.c.revoked_at.is_(None))
                  .values(revoked_at=now))
 
 

@@ -3,6 +3,7 @@ magic link, CSRF-checked on every POST (docs/accounts.md)."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from authlib.oauth2.rfc6749.errors import InsecureTransportError
@@ -287,10 +288,12 @@ def authorize_grant(request: Request, body: schemas.ApproveIn, conn: DbWriteConn
 
 
 @oauth_router.post("/oauth/token", summary="Token endpoint",
-                   description="`grant_type=authorization_code` with `code`, `redirect_uri`, `client_id` and "
-                   "`code_verifier` (form-encoded). Answers a bearer `rio_…` access token valid 1 hour, accepted "
-                   "by every keyed route like a key of the account's plan. Other grant types: "
-                   "`unsupported_grant_type`.")
+                   description="Form-encoded. `grant_type=authorization_code` with `code`, `redirect_uri`, "
+                   "`client_id` and `code_verifier`; or `grant_type=refresh_token` with `refresh_token` and "
+                   "`client_id`. Answers a bearer `rio_…` access token valid 1 hour, accepted by every keyed route "
+                   "like a key of the account's plan, and a single-use `rir_…` refresh token (30 days): each "
+                   "refresh answers a new pair, and a used refresh token presented again revokes every token of "
+                   "its family (`invalid_grant`). Other grant types: `unsupported_grant_type`.")
 async def token(request: Request, conn: DbWriteConn) -> Response:
     form = await request.form()
     pairs = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
@@ -307,6 +310,56 @@ async def token(request: Request, conn: DbWriteConn) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
 
+
+
+@oauth_router.post("/oauth/revoke", summary="Token revocation (RFC 7009)",
+                   description="Form-encoded `token` (+ `token_type_hint`) and `client_id` of the public client "
+                   "that obtained it. A refresh token revokes its family (and the access tokens issued with it), "
+                   "an access token itself. 200 also for unknown tokens (RFC 7009).")
+async def revoke_token(request: Request, conn: DbWriteConn) -> Response:
+    form = await request.form()
+    pairs = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
+
+    def work() -> Any:
+        req = _req(request, conn, pairs)
+        if isinstance(req, Response):
+            return req
+        response = oauth.revoke(conn, req)
+        conn.commit()
+        return response
+
+    response: Response = await run_in_threadpool(work)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@oauth_router.post("/oauth/register", status_code=201, summary="Dynamic client registration (RFC 7591)",
+                   description="A JSON object of client metadata: `redirect_uris` (1-10; https, or http on a "
+                   "loopback address, no fragment, matched exactly), optional `client_name`, `grant_types` "
+                   "(`authorization_code`, `refresh_token`), `response_types` (`code`), "
+                   "`token_endpoint_auth_method` (`none` only: public clients with PKCE S256). Open to anyone, as "
+                   "MCP clients expect; limited per IP. Answers 201 with `client_id` and the registered metadata, "
+                   "or 400 `invalid_redirect_uri` / `invalid_client_metadata`. The client belongs to no account; "
+                   "each account that signs in still has to consent.")
+async def register_client(request: Request, conn: DbWriteConn) -> Response:
+    raw = await request.body()
+    if len(raw) > 16 * 1024:
+        return JSONResponse({"error": "invalid_client_metadata", "error_description": "Larger than 16 KiB"},
+                            status_code=400)
+    try:
+        body = json.loads(raw or b"null")
+    except ValueError:
+        body = None
+    base = public_base(request)
+
+    def work() -> Any:
+        response = oauth.register(conn, base, body, request.headers)
+        conn.commit()
+        return response
+
+    response: Response = await run_in_threadpool(work)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 public_router = APIRouter(prefix="/api/v1", tags=["Public"], route_class=StrictRoute, dependencies=[PublicLimit])

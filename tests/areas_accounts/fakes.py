@@ -25,10 +25,11 @@ from starlette.routing import Route
 
 
 @contextmanager
-def serve(app: Any) -> Iterator[str]:
-    """Run an ASGI app on a free 127.0.0.1 port for the block; yields its base URL."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
+def serve(app: Any, sock: socket.socket | None = None) -> Iterator[str]:
+    """Run an ASGI app on a bound socket (default: a free 127.0.0.1 port) for the block; yields its URL."""
+    if sock is None:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

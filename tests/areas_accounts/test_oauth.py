@@ -5,42 +5,18 @@ token is accepted by keyed routes like a key of the account's plan."""
 from __future__ import annotations
 
 import re
-import socket
-import threading
 import time
-from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
-import pytest
-import uvicorn
 from authlib.integrations.httpx_client import OAuth2Client
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 from sqlalchemy import select
 
-from regintel.api.app import create_app
 from regintel.db.schema import email_outbox
 from tests.helpers import assert_envelope, assert_error
 
 REDIRECT = "http://127.0.0.1:9/callback"  # never called: the test reads the Location header
-
-
-@pytest.fixture
-def base(settings) -> Iterator[str]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    app = create_app(settings.model_copy(update={"base_url": url}))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    yield url
-    server.should_exit = True
-    thread.join(10)
 
 
 def browser(base: str, engine, email: str = "owner@example.org") -> tuple[httpx.Client, dict[str, str]]:

@@ -10,7 +10,7 @@ import httpx
 from authlib.integrations.httpx_client import OAuth2Client
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 
-from tests.areas_accounts.test_oauth import REDIRECT, _flow, base, browser, register  # noqa: F401 (fixture)
+from tests.areas_accounts.test_oauth import REDIRECT, _flow, browser, register
 from tests.helpers import assert_envelope, assert_error
 
 

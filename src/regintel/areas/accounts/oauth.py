@@ -33,7 +33,11 @@ from authlib.oauth2.rfc6749 import (
 from authlib.oauth2.rfc6749.grants import AuthorizationCodeGrant, RefreshTokenGrant
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
 from authlib.oauth2.rfc7009 import RevocationEndpoint
-from authlib.oauth2.rfc7591 import ClientRegistrationEndpoint, InvalidClientMetadataError, InvalidRedirectURIError
+from authlib.oauth2.rfc7591 import (
+    ClientRegistrationEndpoint,
+    InvalidClientMetadataError,
+    InvalidRedirectURIError,
+)
 from authlib.oauth2.rfc7636 import CodeChallenge
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy.engine import Connection

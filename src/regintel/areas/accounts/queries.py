@@ -12,7 +12,6 @@ from sqlalchemy.engine import Connection
 from regintel.areas.accounts.tables import (
     account_api_keys,
     account_fo_addenda,
-    account_identities,
     account_login_links,
     account_passkeys,
     account_sessions,

@@ -71,4 +71,5 @@ stats_feeds.register(stats_feeds.StatsFeed(
     "by name: categories (credit_institution, insurance_undertaking, ...), registers and the DORA flag.",
     columns=("country", "national_id", "name", "categories", "registers", "dora"),
     rows=service.supervised_companies,
-    attribution="regintel, from Národná banka Slovenska (Register subjektov) and Česká národní banka (JERRS)"))
+    # ASCII: the attribution also goes out in a response header (latin-1)
+    attribution="regintel, from Narodna banka Slovenska (Register subjektov) and Ceska narodni banka (JERRS)"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -45,10 +46,16 @@ def _day(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+def _timestamp(value: datetime | None) -> str | None:
+    """UTC with `Z` (SQLite hands timestamps back without their zone; they were written in UTC)."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z") if value.tzinfo else value.isoformat() + "Z"
+
+
 def _source(row: Mapping[str, Any]) -> dict[str, Any]:
-    at = row["last_import_at"]
     return {"id": row["source"], "licence": row["licence"], "attribution": row["attribution"],
-            "retrievedAt": at.isoformat().replace("+00:00", "Z") if at is not None else None}
+            "retrievedAt": _timestamp(row["last_import_at"])}
 
 
 def _match(row: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection
 from regintel.areas.accounts.tables import (
     account_api_keys,
     account_fo_addenda,
+    account_identities,
     account_login_links,
     account_passkeys,
     account_sessions,
@@ -435,3 +436,35 @@ def used_passkey(conn: Connection, passkey_id: int, sign_count: int, now: dateti
 def delete_passkey(conn: Connection, account_id: int, passkey_id: int) -> bool:
     return conn.execute(delete(account_passkeys).where(account_passkeys.c.id == passkey_id,
                                                        account_passkeys.c.account_id == account_id)).rowcount == 1
+
+
+# --- OpenID Connect identities -----------------------------------------------------------------------
+
+def find_identity(conn: Connection, provider: str, subject: str) -> Mapping[str, Any] | None:
+    item = conn.execute(select(account_identities).where(account_identities.c.provider == provider,
+                                                         account_identities.c.subject == subject)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
+
+
+def insert_identity(conn: Connection, account_id: int, provider: str, subject: str, email: str | None,
+                    now: datetime) -> None:
+    conn.execute(account_identities.insert().values(account_id=account_id, provider=provider, subject=subject,
+                                                    email=email, created_at=now, last_login_at=now))
+
+
+def touch_identity(conn: Connection, identity_id: int, now: datetime) -> None:
+    conn.execute(update(account_identities).where(account_identities.c.id == identity_id)
+                 .values(last_login_at=now))
+
+
+def account_identities_of(conn: Connection, account_id: int, provider: str | None = None) -> list[Mapping[str, Any]]:
+    query = select(account_identities).where(account_identities.c.account_id == account_id)
+    if provider is not None:
+        query = query.where(account_identities.c.provider == provider)
+    rows = list(conn.execute(query.order_by(account_identities.c.id)).mappings())
+    return cast("list[Mapping[str, Any]]", rows)
+
+
+def delete_identities(conn: Connection, account_id: int, provider: str) -> None:
+    conn.execute(delete(account_identities).where(account_identities.c.account_id == account_id,
+                                                  account_identities.c.provider == provider))

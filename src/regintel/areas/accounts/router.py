@@ -10,14 +10,14 @@ from authlib.oauth2.rfc6749.errors import InsecureTransportError
 from cachetools import TTLCache
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy.engine import Connection
 
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn, PublicLimit, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.accounts import billing, oauth, passkeys, public, schemas, service, sessions
-from regintel.errors import NotImplementedYet, ValidationFailed
+from regintel.areas.accounts import billing, oauth, oidc, passkeys, public, schemas, service, sessions
+from regintel.errors import Unauthorized, ValidationFailed
 from regintel.services.watches import normalise_email
 
 router = APIRouter(prefix="/account", tags=["Account"], route_class=StrictRoute, dependencies=[PublicLimit])
@@ -49,7 +49,7 @@ def welcome(request: Request, body: schemas.WelcomeIn, conn: DbWriteConn, settin
             description="The account, its API keys (metadata only), its watches and the addendum state.")
 def account(request: Request, conn: DbConn, settings: AppSettings) -> Response:
     session = sessions.current(conn, request, settings, write=False)
-    return ok(request, service.account_view(conn, session))
+    return ok(request, service.account_view(conn, session, sorted(settings.oidc_providers)))
 
 
 @router.post("/api-keys", response_model=Envelope[schemas.NewKeyOut], status_code=201,
@@ -149,14 +149,70 @@ def revoke_addendum(request: Request, conn: DbWriteConn, settings: AppSettings) 
     return ok(request, out)
 
 
-@router.post("/identities/{provider}/unlink", summary="Unlink an external identity",
-             description="501: no external identity provider (OpenID Connect) is configured or reachable, so "
-             "no identity can be linked; sign-in is by e-mail link." + _CSRF)
-def unlink_identity(request: Request, provider: Annotated[str, Path(max_length=40)], conn: DbConn,
-                    settings: AppSettings) -> Response:
-    sessions.current(conn, request, settings, write=True)
-    raise NotImplementedYet(f"No external identity provider is configured, so no {provider!r} identity can be "
-                            "linked or unlinked; sign-in is by e-mail link (POST /account/welcome)")
+Provider = Annotated[str, Path(max_length=40, pattern=r"^[A-Za-z0-9_.-]+$", description="A configured provider")]
+_Cb = Annotated[str | None, Query(max_length=4000)]
+
+
+@router.get("/identities/{provider}/login", status_code=302, summary="Sign in with an identity provider",
+            description="Redirects (302) to the OpenID Connect provider (authorization code + PKCE S256, `state`, "
+            "`nonce`) and sets a signed 10-minute flow cookie; the provider returns to `…/callback`. 404 for a "
+            "provider this deployment does not configure.")
+def identity_login(request: Request, provider: Provider, settings: AppSettings) -> Response:
+    url, flow = oidc.start(request, settings, provider, None)
+    response = RedirectResponse(url, status_code=302, headers={"Cache-Control": "no-store"})
+    oidc.set_flow_cookie(response, request, flow)
+    return response
+
+
+@router.post("/identities/{provider}/link", response_model=Envelope[schemas.IdentityLinkOut],
+             summary="Link an identity provider", description="Starts linking a provider identity to the "
+             "signed-in account: answers the provider's `authorization_url` to open in this browser and sets the "
+             "flow cookie; the callback links the identity (409 if it is linked to another account)." + _CSRF)
+def identity_link(request: Request, provider: Provider, conn: DbConn, settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=True)
+    url, flow = oidc.start(request, settings, provider, int(session["account_id"]))
+    response = ok(request, {"authorization_url": url}, headers={"Cache-Control": "no-store"})
+    oidc.set_flow_cookie(response, request, flow)
+    return response
+
+
+@router.get("/identities/{provider}/callback", status_code=302, summary="Identity provider callback",
+            description="Where the provider returns. Checks `state` against the flow cookie of this browser, "
+            "exchanges the code (with the PKCE verifier), verifies the ID token (signature by the provider's JWKS, "
+            "`iss`, `aud`, `exp`, `nonce`) and then links the identity, or signs in: a known identity signs its "
+            "account in; an unknown one with a verified e-mail creates an account, unless an account has that "
+            "address (409: sign in by e-mail link and link it from the account page). Redirects (302) to "
+            "`/account?identity=linked|signed_in` with the session cookies. 403 on any mismatch.")
+def identity_callback(request: Request, provider: Provider, conn: DbWriteConn, settings: AppSettings,
+                      code: _Cb = None, state: _Cb = None, error: _Cb = None, error_description: _Cb = None,
+                      error_uri: _Cb = None, iss: _Cb = None, session_state: _Cb = None, scope: _Cb = None,
+                      authuser: _Cb = None, prompt: _Cb = None, hd: _Cb = None) -> Response:
+    signed_in = None
+    if request.cookies.get(sessions.SESSION_COOKIE):
+        try:
+            signed_in = sessions.current(conn, request, settings, write=False)
+        except Unauthorized:
+            signed_in = None
+    outcome, account_id = oidc.callback(conn, request, settings, provider,
+                                        {"code": code, "state": state, "error": error, "iss": iss}, signed_in)
+    response = RedirectResponse(f"{public_base(request)}/account?identity={outcome}", status_code=302,
+                                headers={"Cache-Control": "no-store"})
+    if outcome == "signed_in":
+        raw = sessions.start_session(conn, account_id)
+        sessions.set_cookies(response, request, settings, raw, sessions.session_csrf(conn, raw))
+    conn.commit()
+    oidc.clear_flow_cookie(response)
+    return response
+
+
+@router.post("/identities/{provider}/unlink", response_model=Envelope[schemas.IdentityUnlinkOut],
+             summary="Unlink an external identity", description="Removes the account's identity of that "
+             "provider (404 when none is linked). Sign-in by e-mail link always remains." + _CSRF)
+def unlink_identity(request: Request, provider: Provider, conn: DbWriteConn, settings: AppSettings) -> Response:
+    session = sessions.current(conn, request, settings, write=True)
+    out = oidc.unlink(conn, int(session["account_id"]), provider)
+    conn.commit()
+    return ok(request, out)
 
 
 @router.post("/oauth-clients", response_model=Envelope[schemas.OAuthClientOut], status_code=201,

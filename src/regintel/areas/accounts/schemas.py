@@ -73,6 +73,14 @@ class AddendumOut(BaseModel):
     revoked_at: dt.datetime | None = None
 
 
+class IdentityOut(BaseModel):
+    id: int
+    provider: str
+    email: str | None = Field(description="The verified address the provider gave, if any")
+    created_at: dt.datetime
+    last_login_at: dt.datetime | None
+
+
 class AccountOut(BaseModel):
     id: int
     email: str
@@ -82,6 +90,17 @@ class AccountOut(BaseModel):
     api_keys: list[KeyOut]
     watches: list[WatchOut]
     fo_addendum: AddendumOut
+    identities: list[IdentityOut] = Field(description="OpenID Connect identities linked to the account")
+    identity_providers: list[str] = Field(description="Providers this deployment offers for sign-in and linking")
+
+
+class IdentityLinkOut(BaseModel):
+    authorization_url: str = Field(description="Open it in this browser; the provider returns to the callback")
+
+
+class IdentityUnlinkOut(BaseModel):
+    provider: str
+    unlinked: int
 
 
 class KeyCreateIn(BaseModel):

@@ -48,14 +48,18 @@ def addendum_out(row: Mapping[str, Any] | None) -> dict[str, Any]:
             "revoked_at": _aware(row["revoked_at"])}
 
 
-def account_view(conn: Connection, session: Mapping[str, Any]) -> dict[str, Any]:
+def account_view(conn: Connection, session: Mapping[str, Any], providers: list[str]) -> dict[str, Any]:
     account = q.get_account(conn, session["account_id"])
     assert account is not None
     return {"id": account["id"], "email": account["email"], "plan": account["plan"],
             "created_at": _aware(account["created_at"]), "last_login_at": _aware(account["last_login_at"]),
             "api_keys": [key_out(k) for k in q.account_keys(conn, account["id"])],
             "watches": [watch_out(w) for w in q.account_watches(conn, account["email"])],
-            "fo_addendum": addendum_out(q.current_addendum(conn, account["id"]))}
+            "fo_addendum": addendum_out(q.current_addendum(conn, account["id"])),
+            "identities": [{"id": r["id"], "provider": r["provider"], "email": r["email"],
+                            "created_at": _aware(r["created_at"]), "last_login_at": _aware(r["last_login_at"])}
+                           for r in q.account_identities_of(conn, account["id"])],
+            "identity_providers": providers}
 
 
 def create_account_key(conn: Connection, settings: Settings, session: Mapping[str, Any], name: str) -> dict[str, Any]:

@@ -202,7 +202,7 @@ def suggest(conn: Connection, settings: Settings, limiter: Limiter, account_id: 
     start = datetime(now.year, now.month, 1, tzinfo=UTC)
     end = next_month_start(now)
     elapsed = max((now - start).total_seconds(), 86_400.0) / (end - start).total_seconds()
-    keys = []
+    keys: list[dict[str, Any]] = []
     for row in q.account_usage_keys(conn, account_id):
         record = KeyRecord(id=row["id"], name=row["name"], plan=row["plan"], prefix=row["prefix"],
                            created_at=row["created_at"], expires_at=row["expires_at"], revoked_at=row["revoked_at"])
@@ -213,7 +213,7 @@ def suggest(conn: Connection, settings: Settings, limiter: Limiter, account_id: 
         if used:
             keys.append({"key_id": record.id, "name": record.name, "used": used,
                          "projected": math.ceil(used / min(elapsed, 1.0))})
-    busiest = max((k["projected"] for k in keys), default=0)
+    busiest = max((int(k["projected"]) for k in keys), default=0)
     monthly = sorted(((name, plan) for name, plan in settings.plans.items() if plan.monthly_quota is not None),
                      key=lambda item: item[1].monthly_quota or 0)
     fits = [name for name, plan in monthly if (plan.monthly_quota or 0) >= busiest * HEADROOM]

@@ -323,10 +323,10 @@ class JsonReq(Req):
 
     def __init__(self, method: str, uri: str, headers: Mapping[str, str], body: dict[str, Any], conn: Connection):
         super().__init__(method, uri, headers, [], conn)
-        self.payload = _Payload(body, {})  # type: ignore[arg-type]  # authlib reads JSON values as they are
+        self.payload = _Payload(body, {})  # authlib reads the JSON values as they are
 
 
-class Registration(ClientRegistrationEndpoint):  # type: ignore[misc]  # authlib is untyped
+class Registration(ClientRegistrationEndpoint):
     """RFC 7591 dynamic registration, open to anyone (the MCP authorization spec expects it): a public
     client (PKCE, no secret) for the authorization code and refresh grants; redirect URIs as on the account
     page. The client belongs to no account; any signed-in account may then authorize it, after consent."""

@@ -160,9 +160,10 @@ def export(conn: Connection, email: str) -> dict[str, Any]:
     out: dict[str, Any] = {"email": email, "account": None, "api_keys": [], "watches": []}
     if account is not None:
         session = {"account_id": account["id"], "email": email}
-        view = service.account_view(conn, session)
+        view = service.account_view(conn, session, [])
         out.update(account={k: view[k] for k in ("id", "email", "plan", "created_at", "last_login_at")},
-                   api_keys=view["api_keys"], watches=view["watches"], fo_addendum=view["fo_addendum"])
+                   api_keys=view["api_keys"], watches=view["watches"], fo_addendum=view["fo_addendum"],
+                   identities=view["identities"])
     else:
         out["watches"] = [service.watch_out(w) for w in q.account_watches(conn, email)]
     out["signups"] = [{k: _aware(v) if isinstance(v, datetime) else v for k, v in r.items() if k != "id"}

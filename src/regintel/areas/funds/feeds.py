@@ -47,4 +47,4 @@ CORDIS = register(StatsFeed(
     description="Companies by their EC contribution in Horizon 2020 and Horizon Europe projects (CORDIS), "
     "with the number of projects and how many they coordinate. Only participants linked to a company count.",
     columns=("rank", "country", "national_id", "name", "projects", "coordinated", "ec_contribution_eur"),
-    rows=cordis_rows, attribution="regintel, from CORDIS (© European Union, CC BY 4.0)"))
+    rows=cordis_rows, attribution="regintel, from CORDIS (European Union, CC BY 4.0)"))

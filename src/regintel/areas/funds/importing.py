@@ -7,6 +7,7 @@ Each record is compared with what is stored by its content hash: the same record
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -72,7 +73,7 @@ def _import_file(conn: Connection, source: FundsSource, location: str, data_dir:
     """All of the file or (on `SourceAbort`) none of it."""
     batch: list[Any] = []
     with open_input(location, data_dir / "downloads") as inp, conn.begin():
-        for item in source.parse(inp.stream, inp.name):
+        for item in _parsed(source, inp.stream, inp.name):
             run.stats.read += 1
             if isinstance(item, RecordError):
                 run.stats.reject(item.reason)
@@ -85,6 +86,14 @@ def _import_file(conn: Connection, source: FundsSource, location: str, data_dir:
                     writing.write_batch(conn, batch, linker, run)
                     batch = []
         writing.write_batch(conn, batch, linker, run)
+
+
+def _parsed(source: FundsSource, stream: BinaryIO, name: str) -> Iterator[Any]:
+    """The source's items; a file that cannot be read to its end (a truncated .gz or .zip) is malformed."""
+    try:
+        yield from source.parse(stream, name)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise SourceAbort(f"{name}: unreadable input: {exc}") from None
 
 
 def _backend(engine: Engine, data_dir: Path) -> SearchBackend:

@@ -4,6 +4,7 @@ per-IP limit; the regulatory feed is cached 30 minutes, the statistics 15 (spec 
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -61,8 +62,12 @@ def _alt(request: Request, suffix: str) -> str:
     return f"{public_base(request)}/api/v1/public/regulatory-feed{suffix}{query}"
 
 
+# HTTP header values are Latin-1: the attribution without its diacritics ("Česká" → "Ceska").
+_HEADER_ATTRIBUTION = unicodedata.normalize("NFKD", svc.ATTRIBUTION).encode("ascii", "ignore").decode()
+
+
 def _headers() -> dict[str, str]:
-    return {"Cache-Control": FEED_CACHE, "X-Attribution": svc.ATTRIBUTION}
+    return {"Cache-Control": FEED_CACHE, "X-Attribution": _HEADER_ATTRIBUTION}
 
 
 @router.get("/regulatory-feed", response_model=Envelope[RegFeed], summary="Regulatory feed",

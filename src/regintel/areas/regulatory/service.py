@@ -74,7 +74,7 @@ def parse_since(value: str | None) -> datetime | None:
 def entries(conn: Connection, filters: q.Filters, limit: int) -> Page:
     rows, total = q.list_entries(conn, filters, limit)
     items = [_item(r) for r in rows]
-    return Page(items, total, q.newest_change(conn) or EPOCH, {
+    return Page(items, total, _utc(q.newest_change(conn)) or EPOCH, {
         "source": filters.source, "tag": filters.tag, "q": filters.q,
         "since": filters.since.isoformat().replace("+00:00", "Z") if filters.since else None})
 

@@ -8,7 +8,6 @@ followed (the next hop would be an unchecked address); at most 256 KB of the pag
 
 from __future__ import annotations
 
-import ssl
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +15,7 @@ import httpx
 
 from regintel import __version__
 from regintel.areas.security.findings import Finding, finding
+from regintel.areas.security.tlschecks import permissive_context
 
 MAX_BODY = 256 * 1024
 USER_AGENT = f"regintel-posture/{__version__} (passive check; docs/security-posture.md)"
@@ -59,8 +59,7 @@ def _get(client: httpx.Client, url: httpx.URL, host: str, port: int, ip: str) ->
 
 def probe(ip: str, host: str, https_port: int, http_port: int, timeout: float, https: bool) -> HttpFacts:
     facts = HttpFacts()
-    insecure = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # the certificate is judged by the TLS check
-    insecure.check_hostname, insecure.verify_mode = False, ssl.CERT_NONE
+    insecure = permissive_context()  # the certificate and protocols are judged by the TLS check
     with httpx.Client(verify=insecure, timeout=httpx.Timeout(timeout), follow_redirects=False,
                       trust_env=False) as client:
         if https:

@@ -49,15 +49,17 @@ def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat().replace("+00:00", "Z")
 
 
-def _context(version: str | None) -> ssl.SSLContext:
+def permissive_context(version: str | None = None) -> ssl.SSLContext:
+    """A client context that verifies nothing and accepts every protocol version from TLS 1.0 (or exactly
+    `version`), at OpenSSL security level 0: it observes what the server offers, the judging comes after."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE
-    if version is not None:
-        ctx.set_ciphers("ALL:@SECLEVEL=0")
-        with warnings.catch_warnings():  # TLS 1.0/1.1 are deprecated: probing them is the point
-            warnings.simplefilter("ignore", DeprecationWarning)
-            ctx.minimum_version = ctx.maximum_version = getattr(ssl.TLSVersion, version)
+    ctx.set_ciphers("ALL:@SECLEVEL=0")
+    with warnings.catch_warnings():  # TLS 1.0/1.1 are deprecated: probing them is the point
+        warnings.simplefilter("ignore", DeprecationWarning)
+        ctx.minimum_version = getattr(ssl.TLSVersion, version or "TLSv1")
+        ctx.maximum_version = getattr(ssl.TLSVersion, version or "TLSv1_3")
     return ctx
 
 
@@ -70,7 +72,7 @@ def _handshake(ip: str, port: int, host: str, ctx: ssl.SSLContext, timeout: floa
 def probe(ip: str, port: int, host: str, timeout: float, ca_file: str | None) -> TlsFacts:
     facts = TlsFacts()
     try:
-        der = _handshake(ip, port, host, _context(None), timeout)
+        der = _handshake(ip, port, host, permissive_context(), timeout)
     except (OSError, ssl.SSLError) as exc:
         facts.error = f"{type(exc).__name__}: {exc}"[:300]
         return facts
@@ -79,7 +81,7 @@ def probe(ip: str, port: int, host: str, timeout: float, ca_file: str | None) ->
         _read_certificate(facts, der)
     for label, version in VERSIONS:
         try:
-            _handshake(ip, port, host, _context(version), timeout)
+            _handshake(ip, port, host, permissive_context(version), timeout)
             facts.protocols[label] = True
         except (OSError, ssl.SSLError):
             facts.protocols[label] = False

@@ -16,7 +16,7 @@ from regintel.services.stats_snapshots import AGGREGATES
 from tests.builders import load_companies
 from tests.helpers import assert_envelope
 
-ALL = [k for k in AGGREGATES if k != "breakdown:licensed_type:100"]  # 501 whatever the data
+ALL = list(AGGREGATES)
 
 
 def nord(**fields: object) -> CompanyRecord:

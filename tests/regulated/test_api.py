@@ -182,3 +182,13 @@ def test_regulated_activities_for_nis2(engine, regulated):
     assert [(a.category, a.dora.applies if a.dora else None) for a in bank] == [
         ("credit_institution", "yes"), ("investment_firm", "yes")]
     assert ended == []
+
+
+def test_breakdown_by_licensed_type(client, auth, regulated):
+    resp = client.get("/api/v1/companies/stats/breakdown", params={"by": "licensed_type"}, headers=auth)
+    groups = {g["key"]: (g["count"], g["share"]) for g in assert_envelope(resp)}
+    assert groups == {"bailiff": (1, 0.1667), "expert": (1, 0.1667), "lawyer": (1, 0.1667), "notary": (1, 0.1667),
+                      "tax_adviser": (1, 0.1667), "translator": (1, 0.1667)}
+    filtered = client.get("/api/v1/companies/stats/breakdown", params={"by": "licensed_type", "country": "cz"},
+                          headers=auth)
+    assert assert_envelope(filtered) == []

@@ -17,12 +17,12 @@ from typing import Any
 import pycountry
 from sqlalchemy.engine import Connection
 
+from regintel.areas.regulated.service import licensed_type_groups
 from regintel.db import stats as db
 from regintel.db.company_filters import Conditions, Reference, c
 from regintel.db.schema import NACE_DIGITS, lei_records
 from regintel.domain.company_size import CATEGORIES, category
 from regintel.domain.entity_types import TYPES, entity_type
-from regintel.errors import NotImplementedYet
 
 FIGURES = ("count", "in_bankruptcy", "in_restructuring", "in_liquidation")
 SHELL_BUCKETS = ("1", "2-4", "5-9", "10-49", "50-99", "100+")
@@ -82,21 +82,20 @@ DIMENSIONS: dict[str, Dimension] = {
     "source": Dimension("Data source that describes the company (a company may count under several)", ()),
     "shell_density": Dimension("Companies by how many companies share their registered address: "
                                + ", ".join(SHELL_BUCKETS), (), order=SHELL_BUCKETS),
-    "licensed_type": Dimension("Type of licensed professional (lawyer, notary, …): answers 501 until the "
-                               "licensed-roles register is imported", ()),
+    "licensed_type": Dimension("Role of the licensed professionals practising through the company (lawyer, "
+                               "notary, bailiff, expert, interpreter, translator, tax_adviser; a company counts "
+                               "under each role it has)", ()),
 }
 
 
 def breakdown(conn: Connection, by: str, cond: Conditions, ref: Reference, limit: int) -> list[dict[str, Any]]:
     dim = DIMENSIONS[by]
-    if by == "licensed_type":
-        raise NotImplementedYet("Breakdown by `licensed_type` needs the licensed-roles register (lawyers, notaries, "
-                                "bailiffs, experts, interpreters, tax advisers), which is not imported yet",
-                                details={"by": by, "missing": "licensed_roles"})
     if by == "shell_density":
         return _shell_density(conn, cond)
     if by == "source":
         rows = db.grouped_by_source(conn, cond)
+    elif by == "licensed_type":
+        rows = licensed_type_groups(conn, cond)
     elif by == "lei_status":
         rows = _lei_status(conn, cond)
     else:

@@ -60,8 +60,8 @@ def stats(request: Request, conn: ReadConn, _key: ApiKey, cache: Results) -> Res
             description="Companies grouped by `by`, biggest groups first (fixed order for `size`, `entity_type`, "
             "`shell_density`), each with `count`, `share`, and how many are active, in bankruptcy, in "
             "restructuring and in liquidation; `label` names codes the code lists know. Takes every filter of "
-            "advanced search (e.g. `country=sk`). `licensed_type` answers 501 `NOT_IMPLEMENTED` until the "
-            "licensed-roles register is imported. " + SNAPSHOT)
+            "advanced search (e.g. `country=sk`). `licensed_type` groups companies by the role of the licensed "
+            "professionals practising through them (docs/regulated.md). " + SNAPSHOT)
 def breakdown(request: Request, conn: ReadConn, _key: ApiKey, cache: Results,
               query: Annotated[BreakdownQuery, Query()]) -> Response:
     def compute() -> list[dict[str, Any]]:

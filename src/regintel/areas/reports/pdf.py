@@ -4,6 +4,7 @@ without them the report answers 501 with the package to install."""
 
 from __future__ import annotations
 
+import copy
 import os
 import tempfile
 from collections.abc import Callable, Sequence
@@ -11,9 +12,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from fontTools import ttLib
 from fpdf import FPDF
-from fpdf.enums import XPos, YPos
-from fpdf.fonts import FontFace
+from fpdf.enums import MethodReturnValue, XPos, YPos
+from fpdf.fonts import SubsetMap, TTFFont
 
 from regintel.errors import NotImplementedYet
 
@@ -37,6 +39,9 @@ UNICODE_RANGES = ((0x20, 0x24F), (0x370, 0x52F), (0x1E00, 0x1FFF), (0x2000, 0x20
                   (0x2100, 0x214F), (0x2190, 0x21FF), (0x2212, 0x2212), (0x25A0, 0x25FF))
 
 
+SUBSET_VERSION = 2  # part of the cached file's name: a change of the options below writes new files
+
+
 def _find_fonts() -> dict[str, Path]:
     for folder in FONT_DIRS:
         found = {style: folder / name for style, name in FONT_FILES.items()}
@@ -51,7 +56,7 @@ def _subset(source: Path, folder: Path) -> Path:
     from fontTools.ttLib import TTFont
 
     stat = source.stat()
-    target = folder / f"{source.stem}-{stat.st_size}-{int(stat.st_mtime)}.ttf"
+    target = folder / f"{source.stem}-{stat.st_size}-{int(stat.st_mtime)}-{SUBSET_VERSION}.ttf"
     if target.is_file():
         return target
     options = subset.Options()
@@ -59,6 +64,7 @@ def _subset(source: Path, folder: Path) -> Path:
     options.hinting = False
     options.notdef_outline = True
     options.name_IDs = ["*"]
+    options.glyph_names = True  # a post table with names: without, every load rebuilds them from the cmap
     options.drop_tables += ["FFTM"]
     font = TTFont(str(source))
     subsetter = subset.Subsetter(options)
@@ -81,6 +87,32 @@ def font_paths() -> dict[str, Path]:
         return {style: _subset(path, folder) for style, path in found.items()}
     except OSError:
         return found
+
+
+@lru_cache(maxsize=1)
+def _font_prototypes() -> dict[str, TTFFont]:
+    """The faces parsed once per process (fpdf2's `add_font` reads the whole font and builds its width
+    table: about 25 ms a face, for every document)."""
+    host = FPDF()
+    for style, path in font_paths().items():
+        host.add_font("DejaVu", style, str(path))
+    return {key: font for key, font in host.fonts.items() if isinstance(font, TTFFont)}
+
+
+def _attach_fonts(doc: FPDF) -> None:
+    """Give `doc` its own copy of each parsed face: the widths, character map and glyph ids are shared
+    (read only), while what a document changes is its own: the glyphs it uses (`subset`), the font file
+    that the output cuts down to them in place (`ttfont`, reopened lazily: the table directory only) and
+    the descriptor that gets the document's object number."""
+    for key, proto in _font_prototypes().items():
+        font = copy.copy(proto)
+        font.i = len(doc.fonts) + 1
+        font.ttfont = ttLib.TTFont(proto.ttffile, recalcTimestamp=False, lazy=True)
+        font.desc = copy.copy(proto.desc)
+        font.missing_glyphs = []
+        font.biggest_size_pt = 0
+        font.subset = SubsetMap(font)
+        doc.fonts[key] = font
 
 
 def _num(value: float | int | None, digits: int = 0) -> str:
@@ -113,8 +145,7 @@ def _text(value: Any) -> str:
 class Document(FPDF):
     def __init__(self, title: str, subtitle: str, generated: str) -> None:
         super().__init__(orientation="P", unit="mm", format="A4")
-        for style, path in font_paths().items():
-            self.add_font("DejaVu", style, str(path))
+        _attach_fonts(self)
         self.set_font("DejaVu", "", 9)
         self.set_auto_page_break(auto=True, margin=18)
         self.set_margins(16, 16, 16)
@@ -224,24 +255,60 @@ class Document(FPDF):
 
     def grid(self, head: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float],
              align: Sequence[str] | None = None) -> None:
-        """A table with a navy heading row and banded body rows."""
+        """A table with a navy heading row (repeated after a page break) and banded body rows.
+
+        Laid out by hand rather than with fpdf2's `table()`, which sets every cell twice through
+        `multi_cell` (once to measure, once to draw): that was half of a report's rendering time. Here a
+        cell that fits its column is one `cell`; only a longer one is broken into lines."""
         total = sum(widths)
-        widths = [w * self.width / total for w in widths]
-        align = align or ["L"] * len(head)
+        cols = [w * self.width / total for w in widths]
+        aligns = list(align or ["L"] * len(head))
         self.set_draw_color(*LINE)
-        self.set_font("DejaVu", "", 8.5)
-        with super().table(col_widths=tuple(widths), text_align=tuple(align), line_height=4.8, padding=(0.8, 1.2),
-                           width=self.width, first_row_as_headings=False, borders_layout="HORIZONTAL_LINES") as table:
-            header = table.row(style=FontFace(emphasis="BOLD", color=(255, 255, 255), fill_color=NAVY))
-            for h in head:
-                header.cell(h)
-            for i, r in enumerate(rows):
-                row = table.row(style=FontFace(emphasis="", color=(0, 0, 0),
-                                               fill_color=LIGHT if i % 2 else (255, 255, 255)))
-                for v in r:
-                    row.cell(v)
+        heading = self._layout(head, cols, "B")
+        if not rows:
+            self._draw_row(heading, cols, aligns, NAVY, (255, 255, 255), "B")
+        for i, r in enumerate(rows):
+            body = self._layout(r, cols, "")
+            broke = self.get_y() + body[1] + (heading[1] if i == 0 else 0) > self.page_break_trigger
+            if broke:
+                self.add_page()
+            if i == 0 or broke:
+                self._draw_row(heading, cols, aligns, NAVY, (255, 255, 255), "B")
+            self._draw_row(body, cols, aligns, LIGHT if i % 2 else None, (0, 0, 0), "")
         self.set_font("DejaVu", "", 9)
+        self.set_text_color(0, 0, 0)
         self.ln(1.5)
+
+    GRID_LINE, GRID_PAD_X, GRID_PAD_Y = 4.8, 1.2, 0.8
+
+    def _layout(self, cells: Sequence[str], cols: Sequence[float], style: str) -> tuple[list[list[str]], float]:
+        """Each cell's lines and the row's height."""
+        self.set_font("DejaVu", style, 8.5)
+        lines = [self._cell_lines(str(text), w - 2 * self.GRID_PAD_X) for text, w in zip(cells, cols, strict=True)]
+        return lines, max(len(ls) for ls in lines) * self.GRID_LINE + 2 * self.GRID_PAD_Y
+
+    def _cell_lines(self, text: str, width: float) -> list[str]:
+        if "\n" not in text and self.get_string_width(text) <= width:
+            return [text]
+        lines = self.multi_cell(width, self.GRID_LINE, text, dry_run=True, output=MethodReturnValue.LINES)
+        return lines if isinstance(lines, list) else [text]  # with output=LINES fpdf2 answers the lines
+
+    def _draw_row(self, layout: tuple[list[list[str]], float], cols: Sequence[float], aligns: Sequence[str],
+                  fill: tuple[int, int, int] | None, colour: tuple[int, int, int], style: str) -> None:
+        lines, height = layout
+        x, y = self.l_margin, self.get_y()
+        if fill:
+            self.set_fill_color(*fill)
+            self.rect(x, y, sum(cols), height, style="F")
+        self.set_font("DejaVu", style, 8.5)
+        self.set_text_color(*colour)
+        for cell_lines, w, a in zip(lines, cols, aligns, strict=True):
+            for n, text in enumerate(cell_lines):
+                self.set_xy(x + self.GRID_PAD_X, y + self.GRID_PAD_Y + n * self.GRID_LINE)
+                self.cell(w - 2 * self.GRID_PAD_X, self.GRID_LINE, text, align=a)
+            x += w
+        self.line(self.l_margin, y + height, self.l_margin + sum(cols), y + height)
+        self.set_xy(self.l_margin, y + height)
 
     def bars(self, title: str, points: Sequence[tuple[str, float | None]], unit: str) -> None:
         """A small bar chart (e.g. revenue by year); negative values hang below the axis."""

@@ -10,6 +10,8 @@ from regintel.domain.types import CompanyKey, CompanyRecord, PersonRecord, RoleR
 from tests.api import companies_fixture
 from tests.builders import load_companies
 from tests.helpers import assert_envelope, assert_error
+from tests.ownership.world import TARGET, load_world
+from tests.screening.support import load_lists
 
 URL = "/api/v1/agent/company-brief"
 SLOVNAFT = "31322832"
@@ -54,7 +56,15 @@ def test_brief_of_a_company(client, auth, data):
     assert "birthDate" not in director and director["personKey"]
     assert brief["recentChanges"] and brief["recentChanges"][0]["field"]
     assert brief["sources"][0]["id"] == "test_register" and brief["sources"][0]["licence"]
-    assert brief["notCovered"] == ["creditScore", "sanctions", "nis2", "ultimateOwners"]
+    # the assessed sections are the areas' own answers (the compliance summary's items)
+    compliance = assert_envelope(client.get(f"/api/v1/companies/{SLOVNAFT}/compliance", headers=auth))
+    for section, item in (("creditScore", "creditGrade"), ("sanctions", "sanctions"), ("nis2", "nis2")):
+        assert brief[section] == compliance[item]
+    assert brief["ultimateOwners"]["status"] == compliance["beneficialOwnership"]["status"]
+    assert brief["sanctions"]["status"] == "unknown" and "no sanctions" in brief["sanctions"]["reason"]
+    assert brief["notCovered"] == [s for s in ("creditScore", "sanctions", "nis2", "ultimateOwners")
+                                   if brief[s]["status"] == "unknown"]
+    assert "sanctions" in brief["notCovered"]
     meta = resp.json()["meta"]
     assert (meta["country"], meta["national_id"]) == ("SK", SLOVNAFT) and meta["data_as_of"]
 
@@ -104,3 +114,19 @@ def test_bad_input(client, auth, data, params, status, code):
 def test_needs_a_key(client, data):
     assert_error(client.get(URL, params={"ico": SLOVNAFT}), 401, "UNAUTHORIZED")
     assert_error(client.get(URL, params={"ico": SLOVNAFT, "api_key": "ri_nope"}), 401, "UNAUTHORIZED")
+
+
+def test_sanctions_are_covered_once_a_list_is_imported(client, auth, engine, data):
+    load_lists(engine)
+    brief = assert_envelope(client.get(URL, params={"ico": SLOVNAFT}, headers=auth))
+    assert brief["sanctions"]["status"] in ("clear", "name_match", "confirmed_hit")
+    assert "sanctions" not in brief["notCovered"]
+
+
+def test_ultimate_owners_are_named(client, auth, engine):
+    load_world(engine)
+    brief = assert_envelope(client.get(URL, params={"ico": TARGET}, headers=auth))
+    owners = brief["ultimateOwners"]
+    assert owners["status"] == "known" and owners["reason"] is None
+    assert {o["name"] for o in owners["value"]["beneficialOwners25"]} >= {"Jana Nováková"}
+    assert all("personal" not in o for o in owners["value"]["beneficialOwners25"])  # no purpose, no details

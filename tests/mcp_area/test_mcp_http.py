@@ -1,5 +1,5 @@
 """`/mcp` over a real uvicorn server, driven by the official MCP SDK client (Streamable HTTP): the
-handshake, the 13 tools with strict input schemas, results equal to the REST API's for the same
+handshake, the 22 tools with strict input schemas, results equal to the REST API's for the same
 company, tool errors with the REST error codes, and the transport's HTTP edges (401, 405, 403)."""
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from tests.mcp_area.conftest import mcp_session
 SLOVNAFT = "31322832"
 EXPECTED = {"search_companies", "resolve_company", "get_company", "lookup_identifier", "company_brief",
             "company_timeline", "recent_changes", "advanced_search", "insolvency_events", "stats_breakdown",
-            "code_list", "data_sources", "monitoring_subscriptions"}
+            "code_list", "data_sources", "monitoring_subscriptions", "credit_score", "risk_score", "compliance_summary",
+            "nis2_scope", "company_relations", "ultimate_owner", "sanctions_screening", "public_contracts",
+            "ted_search"}
 
 
 def rest(server: str, key: str, path: str, **params: Any) -> Any:
-    resp = httpx.get(server + path, params=params, headers={"Authorization": f"Bearer {key}"})
+    resp = httpx.get(server + path, params=params, headers={"Authorization": f"Bearer {key}"}, timeout=30)
     assert resp.status_code == 200, resp.text
     return resp.json()["data"]
 
@@ -42,7 +44,7 @@ def test_handshake_and_tool_list(server, api_key):
             return await session.list_tools()
 
     listed = anyio.run(main).tools
-    assert len(listed) == len(TOOLS) == 13
+    assert len(listed) == len(TOOLS) == 22
     assert {t.name for t in listed} == EXPECTED
     for tool in listed:
         schema = tool.input_schema
@@ -243,7 +245,7 @@ def test_the_2026_per_request_revision(server, api_key, data):
         assert resp.status_code == 200, resp.text
         return resp.json()["result"]
 
-    assert len(post("tools/list", {})["tools"]) == 13
+    assert len(post("tools/list", {})["tools"]) == 22
     company = post("tools/call", {"name": "get_company", "arguments": {"national_id": SLOVNAFT, "country": "SK"}},
                    **{"Mcp-Name": "get_company"})
     assert company["structuredContent"] == rest(server, api_key, f"/api/v1/companies/SK/{SLOVNAFT}")

@@ -1,9 +1,11 @@
 """The agent company brief (spec 4.1): one compact answer an LLM can read and cite.
 
 Built from the same pieces as the REST company record (`services.companies`), the change log, the
-timeline's insolvency events and the code lists; nothing here is computed twice. Sections that need
-data regintel has not imported (credit score, sanctions, NIS2) are listed in `notCovered` rather than
-filled with a reassuring default."""
+timeline's insolvency events and the code lists, and from the areas' own service functions for the credit
+grade, sanctions and NIS2 items of the compliance summary and the ultimate owner (`areas.compliance`,
+`areas.ownership`); nothing here is computed twice. A section whose answer is unknown (no sanctions list
+imported, no statement to grade, …) says so with its `reason` and is named in `notCovered`, never filled
+with a reassuring default."""
 
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.compliance import service as compliance_svc
 from regintel.areas.mcp import queries
+from regintel.areas.ownership import ultimate as ultimate_svc
+from regintel.areas.ownership.entities import Ctx
 from regintel.domain import agent_brief as domain
 from regintel.errors import NotFound
 from regintel.services import code_lists
@@ -24,7 +29,7 @@ YEARS = 5
 ROLES = 20
 CHANGES = 5
 INSOLVENCY_EVENTS = ("bankruptcy", "restructuring", "liquidation")
-NOT_COVERED = ["creditScore", "sanctions", "nis2", "ultimateOwners"]
+UBO_DEPTH, UBO_PATHS = 10, 500
 
 
 def company_brief(conn: Connection, row: Mapping[str, Any], *, personal: bool) -> dict[str, Any]:
@@ -34,6 +39,8 @@ def company_brief(conn: Connection, row: Mapping[str, Any], *, personal: bool) -
     people, people_total = queries.current_roles(conn, row["id"], ROLES)
     changes, _ = companies_svc.history(conn, row, cursor=None, limit=CHANGES, field=None)
     events, _ = timeline_svc.timeline(conn, row, cursor=None, limit=CHANGES, types=set(INSOLVENCY_EVENTS))
+    assessed = {"creditScore": compliance_svc.credit_grade(conn, row), "sanctions": compliance_svc.sanctions(conn, row),
+                "nis2": compliance_svc.nis2_scope(conn, row), "ultimateOwners": _owners(conn, row, personal)}
     return {
         "headline": domain.headline(record, history, found),
         "identity": _identity(conn, record),
@@ -50,8 +57,24 @@ def company_brief(conn: Connection, row: Mapping[str, Any], *, personal: bool) -
         "recentChanges": changes,
         "sources": record["sources"],
         "dataAsOf": companies_svc.data_as_of(record),
-        "notCovered": NOT_COVERED,
+        **assessed,
+        "notCovered": [name for name, item in assessed.items() if item["status"] == "unknown"],
     }
+
+
+def _owners(conn: Connection, row: Mapping[str, Any], personal: bool) -> dict[str, Any]:
+    """The ultimate owner in the compliance summary's item shape, with the owners' names."""
+    r = ultimate_svc.ultimate_owner(Ctx(conn, personal), row, UBO_DEPTH, UBO_PATHS)
+
+    def named(ids: list[str]) -> list[dict[str, Any]]:
+        return [r.entities[i].model_dump(mode="json", exclude_none=True) for i in ids if i in r.entities]
+
+    value = {"beneficialOwners25": named(r.beneficialOwners25), "control50": named(r.beneficialOwners50),
+             "undetermined": named(r.undetermined), "truncated": r.truncated}
+    reason = None if r.ownerKnown else ("; ".join(u.message for u in r.unknownReasons)
+                                         or "no natural person is known to hold more than 25%")
+    return {"status": "known" if r.ownerKnown else "unknown", "value": value, "source": "ownership",
+            "reason": reason}
 
 
 def _identity(conn: Connection, record: Mapping[str, Any]) -> dict[str, Any]:

@@ -37,7 +37,8 @@ ROUTERS = [brief_router, mcp_router]
                   "derived `flags` with a severity (`info`, `warning`, `critical`); the people and companies "
                   "holding roles now (natural persons' birth date, nationality and residence only with a declared "
                   "`purpose`); the latest insolvency events and changes; the sources with licences and "
-                  "`dataAsOf`. `notCovered` names the sections regintel has no data for yet. `country` defaults "
+                  "`dataAsOf`; the credit grade, sanctions, NIS2 scope and ultimate owners, each `unknown` with its "
+                  "`reason` when it cannot be answered, and named then in `notCovered`. `country` defaults "
                   "to `sk` (spec 2.2). 404 unknown company, 422 malformed identifier or unknown purpose.")
 def company_brief(request: Request, conn: DbConn, _key: ApiKey, settings: AppSettings,
                   ico: Annotated[str, Query(min_length=1, max_length=40, description="National identifier")],

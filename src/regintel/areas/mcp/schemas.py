@@ -54,4 +54,13 @@ class CompanyBrief(BaseModel):
     recentChanges: list[dict[str, Any]] = Field(description="The 5 latest change-log entries")
     sources: list[dict[str, Any]] = Field(description="Where the record comes from, with licences")
     dataAsOf: Any
-    notCovered: list[str] = Field(description="Sections this brief does not cover yet (no data source imported)")
+    creditScore: dict[str, Any] = Field(description="The credit grade (compliance summary item: `status` `graded` "
+                                        "with the grade as `value`, or `unknown` with the `reason`)")
+    sanctions: dict[str, Any] = Field(description="Sanctions and debarment hits (compliance summary item: "
+                                      "`confirmed_hit`, `name_match`, `clear`, or `unknown` when no list is imported)")
+    nis2: dict[str, Any] = Field(description="NIS2 scope (compliance summary item: `in_scope`, `out_of_scope` or "
+                                 "`unknown` with what is missing)")
+    ultimateOwners: dict[str, Any] = Field(description="`known` with the natural persons holding 25% or more "
+                                           "(`value.beneficialOwners25`) and those in control (`value.control50`), "
+                                           "or `unknown` with the `reason`")
+    notCovered: list[str] = Field(description="The sections above whose answer is `unknown` (each says why)")

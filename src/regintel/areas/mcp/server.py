@@ -22,7 +22,8 @@ from pydantic import ValidationError
 from regintel import __version__
 from regintel.api.deps import Caller
 from regintel.api.envelope import dumps
-from regintel.areas.mcp.tools import BY_NAME, TOOLS, Tool, ToolContext
+from regintel.areas.mcp.toolkit import Tool, ToolContext
+from regintel.areas.mcp.tools import BY_NAME, TOOLS
 from regintel.errors import RegintelError
 
 log = logging.getLogger("regintel.mcp")
@@ -30,7 +31,10 @@ NAME = "regintel"
 INSTRUCTIONS = ("European company registry data: find a company (search_companies, resolve_company, "
                 "lookup_identifier), read it (get_company, company_brief, company_timeline), follow changes and "
                 "insolvencies (recent_changes, insolvency_events), filter and count (advanced_search, "
-                "stats_breakdown), decode codes (code_list) and cite sources and licences (data_sources).")
+                "stats_breakdown), assess it (credit_score, risk_score, compliance_summary, nis2_scope, "
+                "sanctions_screening), follow its ownership (company_relations, ultimate_owner) and public money "
+                "(public_contracts, ted_search), decode codes (code_list) and cite sources and licences "
+                "(data_sources).")
 READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                                   open_world_hint=False)
 

@@ -11,25 +11,32 @@ constants the API uses, so they never drift.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime
-from types import SimpleNamespace
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 from sqlalchemy.engine import Connection
 
-from regintel.api.deps import Caller
-from regintel.api.result_cache import get_result_cache
-from regintel.api.search_index import get_search
 from regintel.areas.mcp import brief as brief_svc
-from regintel.config import Settings
+from regintel.areas.mcp.area_tools import AREA_TOOLS
+from regintel.areas.mcp.toolkit import (
+    MARKETS,
+    Args,
+    CompanyArgs,
+    Country,
+    NationalId,
+    Query,
+    Tool,
+    ToolContext,
+    cc,
+    company_row,
+)
 from regintel.db.company_filters import conditions
 from regintel.domain.code_lists import CATALOGUE
-from regintel.domain.identifiers import IDENTIFIER_TYPES, NATIONAL_IDS, parse_country
+from regintel.domain.identifiers import IDENTIFIER_TYPES
 from regintel.domain.timeline import EVENT_TYPES
-from regintel.errors import NotFound, Unauthorized
-from regintel.search.base import SearchBackend
+from regintel.errors import NotFound
 from regintel.services import advanced_search as advanced_svc
 from regintel.services import changes as changes_svc
 from regintel.services import code_lists as code_lists_svc
@@ -46,62 +53,6 @@ from regintel.services.breakdown import DIMENSIONS
 from regintel.services.company_filters import CompanyFilters
 from regintel.services.data_sources import list_data_sources
 from regintel.services.people import check_purpose
-
-MARKETS = ", ".join(NATIONAL_IDS)
-
-
-@dataclass(frozen=True)
-class ToolContext:
-    """What a tool may use besides its connection: the app's state (engine, settings, search index,
-    caches) and the key it runs for (None over stdio without `--api-key`)."""
-
-    state: Any
-    caller: Caller | None
-
-    @property
-    def settings(self) -> Settings:
-        # mypy, ignored below: app.state is untyped; the lifespan sets a Settings
-        return self.state.settings  # type: ignore[no-any-return]
-
-    def _as_request(self) -> Any:
-        # The search-index and result-cache accessors read only `request.app.state`.
-        return SimpleNamespace(app=SimpleNamespace(state=self.state))
-
-    def search(self) -> SearchBackend:
-        return get_search(self._as_request())
-
-    def cache(self) -> Any:
-        return get_result_cache(self._as_request())
-
-    def key_id(self) -> int:
-        if self.caller is None:
-            raise Unauthorized("This tool acts for an API key: start `regintel mcp` with --api-key")
-        return self.caller.key.id
-
-
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    title: str
-    description: str
-    params: type[BaseModel]
-    run: Callable[[Connection, ToolContext, Any], dict[str, Any]]
-    text: Callable[[dict[str, Any]], str]
-
-
-class Args(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-
-Country = Annotated[str | None, Field(default=None, min_length=2, max_length=2, description=(
-    f"ISO 3166-1 alpha-2 country, any case. Markets with national identifiers: {MARKETS}"))]
-NationalId = Annotated[str, Field(min_length=1, max_length=40, description="National identifier (IČO, SIREN, "
-                                                                           "company number, …), spaces and dots allowed")]
-Query = Annotated[str, Field(min_length=1, max_length=200, description="Company name, part of it, or an identifier")]
-
-
-def _cc(country: str | None) -> str | None:
-    return parse_country(country) if country else None
 
 
 def _line(c: Mapping[str, Any]) -> str:
@@ -130,7 +81,7 @@ class SearchArgs(Args):
 
 
 def _search(conn: Connection, ctx: ToolContext, a: SearchArgs) -> dict[str, Any]:
-    items, total = search_svc.search(conn, ctx.search(), a.q, _cc(a.country), a.limit, a.page)
+    items, total = search_svc.search(conn, ctx.search(), a.q, cc(a.country), a.limit, a.page)
     return {"items": items, "total": total, "page": a.page}
 
 
@@ -142,7 +93,7 @@ class ResolveArgs(Args):
 
 
 def _resolve(conn: Connection, ctx: ToolContext, a: ResolveArgs) -> dict[str, Any]:
-    best, others = resolve_svc.resolve(conn, ctx.search(), a.q, _cc(a.country), a.threshold)
+    best, others = resolve_svc.resolve(conn, ctx.search(), a.q, cc(a.country), a.threshold)
     nearest = [c.as_dict(a.threshold) for c in others[:5]]
     if best is None:
         raise NotFound(f"No entity passes the threshold {a.threshold} for {a.q!r}", details={"candidates": nearest})
@@ -168,17 +119,8 @@ def _advanced(conn: Connection, ctx: ToolContext, a: AdvancedArgs) -> dict[str, 
 
 # -- one company -------------------------------------------------------------------------------------------
 
-class CompanyArgs(Args):
-    national_id: NationalId
-    country: Country
-
-
-def _row(conn: Connection, a: CompanyArgs) -> Mapping[str, Any]:
-    return companies_svc.resolve_ico(conn, a.national_id, a.country)
-
-
 def _company(conn: Connection, ctx: ToolContext, a: CompanyArgs) -> dict[str, Any]:
-    return companies_svc.company_record(conn, _row(conn, a))
+    return companies_svc.company_record(conn, company_row(conn, a))
 
 
 def _amount(value: Any) -> str:
@@ -232,7 +174,7 @@ class TimelineArgs(CompanyArgs):
 
 
 def _timeline(conn: Connection, ctx: ToolContext, a: TimelineArgs) -> dict[str, Any]:
-    row = _row(conn, a)
+    row = company_row(conn, a)
     events, next_cursor = timeline_svc.timeline(conn, row, cursor=a.cursor, limit=a.limit,
                                                 types=set(a.event_types) if a.event_types else None)
     return {"company": {"country": row["country"], "nationalId": row["national_id"], "name": row["name"]},
@@ -282,7 +224,7 @@ class InsolvencyArgs(Args):
 
 
 def _insolvency(conn: Connection, ctx: ToolContext, a: InsolvencyArgs) -> dict[str, Any]:
-    feed = insolvency_svc.recent(conn, scope=a.scope, phase=a.phase, country=_cc(a.country), limit=a.limit,
+    feed = insolvency_svc.recent(conn, scope=a.scope, phase=a.phase, country=cc(a.country), limit=a.limit,
                                  base_url=ctx.settings.base_url)
     return {"items": feed.items, "licence": insolvency_svc.LICENCE, "attribution": feed.attribution}
 
@@ -370,7 +312,7 @@ class SourcesArgs(Args):
 
 
 def _sources(conn: Connection, ctx: ToolContext, a: SourcesArgs) -> dict[str, Any]:
-    items = list_data_sources(conn, _cc(a.country), a.category)
+    items = list_data_sources(conn, cc(a.country), a.category)
     return {"items": items, "total": len(items)}
 
 
@@ -380,7 +322,7 @@ def _sources_text(r: dict[str, Any]) -> str:
         for s in r["items"]])
 
 
-TOOLS: list[Tool] = [
+CORE_TOOLS: list[Tool] = [
     Tool("search_companies", "Search companies by name",
          "Companies whose name resembles `q` in any word order, forgiving case, diacritics, legal-form suffixes and "
          "typos, best first with a `score` (0-1); an identifier in `q` (IČO, VAT id, LEI) finds its company first. "
@@ -442,5 +384,6 @@ TOOLS: list[Tool] = [
          "delivery figures.",
          MonitoringArgs, _monitoring, _monitoring_text),
 ]
+TOOLS: list[Tool] = CORE_TOOLS + AREA_TOOLS
 BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
 

@@ -283,6 +283,6 @@ def test_addendum_of_one_account_does_not_open_others(client, engine, data, make
     assert "birthDate" not in assert_envelope(client.get(f"/api/v1/companies/person/{person}", headers=other))["person"]
 
 
-def test_identity_unlink_is_501(client, engine):
-    csrf = sign_in(client, engine)
-    assert_error(client.post("/account/identities/google/unlink", headers=csrf), 501, "NOT_IMPLEMENTED")
+def test_identity_unlink_without_a_linked_identity_is_404(client, engine):
+    csrf = sign_in(client, engine)  # test_oidc.py links and unlinks against a fake provider
+    assert_error(client.post("/account/identities/google/unlink", headers=csrf), 404, "NOT_FOUND")

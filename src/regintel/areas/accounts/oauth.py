@@ -358,7 +358,9 @@ class Registration(ClientRegistrationEndpoint):
                 _check_redirect(uri)
             except ValidationFailed as error:
                 raise InvalidRedirectURIError(f"{uri[:200]!r}: {error}") from None
-        found: dict[str, Any] = super().extract_client_metadata(request)
+        checked: dict[str, Any] = super().extract_client_metadata(request)
+        # what is kept (and answered): other metadata (logo_uri, jwks_uri, ...) is ignored and never fetched
+        found = {k: v for k, v in checked.items() if k in ("redirect_uris", "client_name")}
         name = found.get("client_name")
         if name is not None and (not isinstance(name, str) or len(name) > 100):
             raise InvalidClientMetadataError("client_name: a string of at most 100 characters")

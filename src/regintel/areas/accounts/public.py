@@ -15,9 +15,9 @@ from fastapi import Request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy.engine import Connection
 
-from regintel.api.deps import public_base
 from regintel.areas.accounts import queries as q
 from regintel.areas.accounts import service
+from regintel.areas.accounts.sessions import mail_base
 from regintel.config import Settings
 from regintel.errors import ValidationFailed
 
@@ -74,7 +74,7 @@ def request_lead(conn: Connection, request: Request, settings: Settings, kind: s
     path = "/api/v1/public/signup" if kind == "lead" else "/api/v1/public/newsletter-intent"
     what = "hear from us about regintel" if kind == "lead" else "receive the regintel newsletter"
     body = (f"Someone (we hope you) asked to {what} at this address.\n\nTo confirm, POST this token to "
-            f"{public_base(request)}{path} as {{\"token\": \"...\"}} (the page does it for you):\n{token}\n\n"
+            f"{mail_base(settings)}{path} as {{\"token\": \"...\"}} (the page does it for you):\n{token}\n\n"
             f"The link is valid {LINK_HOURS} hours. If it was not you, ignore this message.\n")
     q.queue_mail(conn, f"{kind}_confirm", email, "Please confirm your e-mail address", body, now)
     q.update_lead(conn, lead_id, last_mail_at=now)
@@ -109,7 +109,7 @@ def request_privacy(conn: Connection, request: Request, settings: Settings, kind
                                       created_at=now)
         token = _sign(settings, "privacy-verify", {"r": request_id, "e": email})
         body = (f"We received a data-protection request ({kind}) for this address.\n\nTo confirm that it is yours, "
-                f"POST this token to {public_base(request)}/api/v1/privacy/{kind} as {{\"token\": \"...\"}}:\n"
+                f"POST this token to {mail_base(settings)}/api/v1/privacy/{kind} as {{\"token\": \"...\"}}:\n"
                 f"{token}\n\nThe link is valid {LINK_HOURS} hours. If you did not ask, ignore this message: "
                 "nothing happens without it.\n")
         q.queue_mail(conn, "privacy_verify", email, f"Confirm your data-protection request ({kind})", body, now)

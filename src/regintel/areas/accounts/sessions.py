@@ -46,6 +46,13 @@ def _invalid(field: str, message: str, reason: str) -> ValidationFailed:
     return ValidationFailed(message, details=[{"field": field, "in": "body", "reason": reason, "message": message}])
 
 
+def mail_base(settings: Settings) -> str:
+    """The address in e-mailed links: always REGINTEL_BASE_URL, never the request's `Host` header (a
+    request naming another host must not make the service mail someone a link to that host, which would
+    hand it the token: docs/security.md, "Links in e-mails")."""
+    return settings.base_url.rstrip("/")
+
+
 def send_link(conn: Connection, request: Request, settings: Settings, email: str, purpose: str = "welcome") -> None:
     """Queue a sign-in link to `email` (the answer is the same whether or not an account exists)."""
     now = datetime.now(UTC)
@@ -56,10 +63,10 @@ def send_link(conn: Connection, request: Request, settings: Settings, email: str
     q.insert_link(conn, nonce, email, now)
     token = URLSafeTimedSerializer(settings.secret_key, salt=LINK_SALT).dumps({"e": email, "n": nonce})
     if purpose == "signup":
-        link, what, endpoint = (f"{public_base(request)}/api/v1/public/api-signup?token={token}",
+        link, what, endpoint = (f"{mail_base(settings)}/api/v1/public/api-signup?token={token}",
                                 "create a regintel account and a Free API key", "/api/v1/public/api-signup")
     else:
-        link, what, endpoint = f"{public_base(request)}/account?welcome_token={token}", "sign in", "/account/welcome"
+        link, what, endpoint = f"{mail_base(settings)}/account?welcome_token={token}", "sign in", "/account/welcome"
     body = (f"Someone (we hope you) asked to {what} with this address.\n\n"
             f"Open this link within {LINK_MINUTES} minutes:\n{link}\n\n"
             f"Or send this token to POST {endpoint} as {{\"token\": \"...\"}}:\n{token}\n\n"

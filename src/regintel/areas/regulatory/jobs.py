@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from regintel.db.jobs import enqueue
-from regintel.ingest.base import Source, SourceAbort
+from regintel.ingest.base import SourceAbort
 from regintel.ingest.sources import get_source
 from regintel.jobs.registry import JobContext, Permanent, job_handler
 
@@ -34,7 +34,7 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | 
         raise Permanent(f"bad payload: unknown sources {unknown} or every_hours not 1-168: {every!r}")
     results: dict[str, Any] = {}
     for source_id in wanted:
-        source = cast(FeedSource, cast(Source, get_source(source_id)))
+        source = cast(FeedSource, get_source(source_id))
         location = str(locations.get(source_id) or source.info.url)
         try:
             run_id, stats, _ = run_feed_import(ctx.engine, source, location, ctx.settings.data_dir)

@@ -39,11 +39,11 @@ _ABOUT = ("Publications of five regulators (Národná banka Slovenska, Česká n
           "imported from their feeds, newest first, each tagged by a documented rule set (NIS2, DORA, AML, "
           "sanctions, …). Filters `source`, `tag`, `since`, `q`. Cached 30 minutes; the XML, CSV and HTML "
           "renderings answer conditional requests (ETag, Last-Modified) with 304.")
-_XML = {200: {"content": {"application/atom+xml": {}}, "description": "Atom 1.0"}}
-_RSS = {200: {"content": {"application/rss+xml": {}}, "description": "RSS 2.0"}}
-_CSV = {200: {"content": {"text/csv": {}}, "description": "CSV: an attribution line, then a header row"}}
-_HTML = {200: {"content": {"text/html": {}}, "description": "HTML page"}}
-_MD = {200: {"content": {"text/markdown": {}}, "description": "Markdown"}}
+_XML: dict[int | str, dict[str, Any]] = {200: {"content": {"application/atom+xml": {}}, "description": "Atom 1.0"}}
+_RSS: dict[int | str, dict[str, Any]] = {200: {"content": {"application/rss+xml": {}}, "description": "RSS 2.0"}}
+_CSV: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}}, "description": "CSV: an attribution line, then a header row"}}
+_HTML: dict[int | str, dict[str, Any]] = {200: {"content": {"text/html": {}}, "description": "HTML page"}}
+_MD: dict[int | str, dict[str, Any]] = {200: {"content": {"text/markdown": {}}, "description": "Markdown"}}
 _templates = Environment(loader=PackageLoader("regintel.areas.regulatory", "templates"), autoescape=True,
                          trim_blocks=True, lstrip_blocks=True)
 

@@ -34,7 +34,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "ai": (r"\bai act\b", r"artificial intelligence", r"umel\w* inteligenc"),
     "data-protection": (r"\bgdpr\b", r"data protection", r"ochran\w* (osobnych )?udaj"),
     "consultation": (r"consultation", r"konzultac", r"call for (evidence|input)"),
-    "enforcement": (r"\bfined?\b", r"\bfines\b", r"penalt", r"enforcement", r"\bpokut", r"sanction(s|ed)? (on|against)"),
+    "enforcement": (r"\bfined?\b", r"\bfines\b", r"penalt", r"enforcement", r"\bpokut", r"administrative (sanction|measure)s?"),
 }
 # NIS2 and DORA are cybersecurity law: an entry about them is about cybersecurity too.
 IMPLIES: dict[str, tuple[str, ...]] = {"nis2": ("cybersecurity",), "dora": ("cybersecurity",)}

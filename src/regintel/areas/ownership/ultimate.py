@@ -50,10 +50,17 @@ def role_edge(r: Row, owner: str, owned: str) -> Edge:
 
 
 def load_owners(ctx: Ctx, root: Row, max_depth: int) -> tuple[str, OwnerGraph]:
+    targets, graph = load_owners_of(ctx, [root], max_depth)
+    return targets[0], graph
+
+
+def load_owners_of(ctx: Ctx, roots: list[Row], max_depth: int) -> tuple[list[str], OwnerGraph]:
+    """The owners above several companies in one graph, level by level: one query per level and table
+    whatever the number of roots (bulk compliance reads 100 companies' owners this way)."""
     graph = OwnerGraph()
-    target = graph.add_company(root)
-    by_id = {int(root["id"]): target}
-    frontier = {int(root["id"])}
+    targets = [graph.add_company(root) for root in roots]
+    by_id = {int(root["id"]): target for root, target in zip(roots, targets, strict=True)}
+    frontier = set(by_id)
     loaded: set[int] = set()
     for _ in range(max_depth + 1):  # one level more, so the walk knows whom the depth limit cut off
         if not frontier:
@@ -78,16 +85,31 @@ def load_owners(ctx: Ctx, root: Row, max_depth: int) -> tuple[str, OwnerGraph]:
             found.add(int(e["parent_id"]))
         loaded |= frontier
         frontier = found - loaded
-    return target, graph
+    return targets, graph
 
 
 def ultimate_owner(ctx: Ctx, root: Row, max_depth: int, max_paths: int) -> UltimateOwnerResult:
-    target, graph = load_owners(ctx, root, max_depth)
-    result = walk(target, merge_edges(graph.edges), max_depth=max_depth, max_paths=max_paths)
-    leis = q.leis_of(ctx.conn, {graph.company_ids[n] for n in [target] + [o.node for o in result.owners]
-                                if n in graph.company_ids})
+    return ultimate_owners(ctx, [root], max_depth, max_paths)[0]
+
+
+def ultimate_owners(ctx: Ctx, roots: list[Row], max_depth: int, max_paths: int) -> list[UltimateOwnerResult]:
+    """The ultimate owners of several companies (in their order), from one owner graph and one read of
+    the LEIs, reporting exceptions and GLEIF parents for all of them."""
+    targets, graph = load_owners_of(ctx, roots, max_depth)
+    merged = merge_edges(graph.edges)
+    walks = [walk(t, merged, max_depth=max_depth, max_paths=max_paths) for t in targets]
+    nodes = {n for t, w in zip(targets, walks, strict=True) for n in [t] + [o.node for o in w.owners]}
+    leis = q.leis_of(ctx.conn, {graph.company_ids[n] for n in nodes if n in graph.company_ids})
     reasons = _exception_reasons(ctx, leis, graph)
+    parents = _gleif_parents_of(ctx, {int(r["id"]): leis.get(int(r["id"]), set()) for r in roots})
+    return [_result(t, w, graph, reasons, parents[int(r["id"])], max_depth)
+            for r, t, w in zip(roots, targets, walks, strict=True)]
+
+
+def _result(target: str, result: Any, graph: OwnerGraph, reasons: dict[str, list[UnknownReason]],
+            gleif_parents: list[GleifParent], max_depth: int) -> UltimateOwnerResult:
     owners = [_owner_out(o, graph, reasons) for o in result.owners]
+    used = _used(result, target)  # once: the graph may hold the owners of a whole bulk call
     persons = [o for o in owners if graph.entities[o.entity].type == "person"]
     known = any(o.meets25 for o in persons)
     unknown: list[UnknownReason] = []
@@ -105,8 +127,8 @@ def ultimate_owner(ctx: Ctx, root: Row, max_depth: int, max_paths: int) -> Ultim
         beneficialOwners25=[o.entity for o in owners if o.meets25], beneficialOwners50=[o.entity for o in owners
                                                                                            if o.meets50],
         undetermined=[o.entity for o in owners if o.meets25 is None], ownerKnown=known, unknownReasons=unknown,
-        gleifParents=_gleif_parents(ctx, leis.get(int(root["id"]), set())), cycles=[list(c) for c in result.cycles],
-        entities={k: v for k, v in graph.entities.items() if k in _used(result, target)},
+        gleifParents=gleif_parents, cycles=[list(c) for c in result.cycles],
+        entities={k: v for k, v in graph.entities.items() if k in used},
         maxDepth=max_depth, truncated=result.truncated)
 
 
@@ -167,10 +189,16 @@ EXCEPTION_MESSAGES = {
 }
 
 
-def _gleif_parents(ctx: Ctx, leis: set[str]) -> list[GleifParent]:
-    rows = [r for r in q.lei_parents(ctx.conn, leis) if r["kind"] in ("direct", "ultimate")]
+def _gleif_parents_of(ctx: Ctx, leis_by_root: dict[int, set[str]]) -> dict[int, list[GleifParent]]:
+    """Each root's GLEIF parents (the relationships its LEIs are the child of), read once for all roots."""
+    every = {lei for leis in leis_by_root.values() for lei in leis}
+    rows = [r for r in q.lei_parents(ctx.conn, every) if r["kind"] in ("direct", "ultimate")] if every else []
     linked = q.companies_by_id(ctx.conn, {int(r["parent_company_id"]) for r in rows if r["parent_company_id"]})
-    return [GleifParent(kind=r["kind"], lei=r["parent_lei"], name=r["legal_name"], country=r["parent_country"],
-                        entity=company_id(linked[int(r["parent_company_id"])]) if r["parent_company_id"]
-                        and int(r["parent_company_id"]) in linked else None,
-                        status=r["status"], sharePct=gleif_share(r)) for r in rows]
+    out: dict[int, list[GleifParent]] = {}
+    for root, leis in leis_by_root.items():
+        out[root] = [GleifParent(kind=r["kind"], lei=r["parent_lei"], name=r["legal_name"], country=r["parent_country"],
+                                 entity=company_id(linked[int(r["parent_company_id"])]) if r["parent_company_id"]
+                                 and int(r["parent_company_id"]) in linked else None,
+                                 status=r["status"], sharePct=gleif_share(r))
+                     for r in rows if r["child_lei"] in leis]
+    return out

@@ -1,7 +1,9 @@
 """Compliance benchmark: server-side latency of the KYC/KYB summary, the due-diligence checklist,
 `/full`, bulk-compliance of 100 and the LEI record's compliance fields on a filled database (a
 `regintel synth` build), timed in-process without HTTP as `bench_ownership.py` does (a pooled connection
-taken and returned, the service functions, the JSON body); p50/p95/p99 over companies drawn at random.
+taken and returned, the service functions, the JSON body); p50/p95/p99 over companies drawn at random, in
+wall time and in CPU time of the process (the CPU figures move much less with the load of a shared machine).
+`--only` runs some cases (e.g. `--only "bulk-compliance 100"`).
 
     .venv/bin/python bench/bench_compliance.py --database-url sqlite:////tmp/compl/c100k.db
     .venv/bin/python bench/bench_compliance.py --database-url postgresql://postgres@127.0.0.1:5432/bench1m
@@ -64,19 +66,21 @@ CASES: dict[str, tuple[int, Case]] = {
 
 
 def timed(engine: Engine, groups: list[list[dict[str, Any]]], call: Case) -> dict[str, Any]:
-    wall, sizes, statements = [], [], [0]
+    wall, cpu, sizes, statements = [], [], [], [0]
 
     def count(*_: Any) -> None:
         statements[0] += 1
     event.listen(engine, "before_cursor_execute", count)
     for rows in groups:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         with engine.connect() as conn:
             body = dumps(call(conn, rows))
         wall.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - cpu_started) * 1000)
         sizes.append(len(body))
     event.remove(engine, "before_cursor_execute", count)
-    return percentiles(wall) | {"body_p50": percentiles([float(s) for s in sizes])["p50"],
+    return percentiles(wall) | {"cpu_p50": percentiles(cpu)["p50"], "cpu_p95": percentiles(cpu)["p95"],
+                                "body_p50": percentiles([float(s) for s in sizes])["p50"],
                                 "statements_mean": statements[0] / max(1, len(groups))}
 
 
@@ -86,6 +90,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--bulk-calls", type=int, default=10)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--only", action="append", choices=sorted(CASES), help="run only these cases")
     args = parser.parse_args()
     engine = make_engine(args.database_url)
     with engine.connect() as conn:
@@ -93,16 +98,19 @@ def main() -> None:
     rows = sample(engine, max(args.samples, args.bulk_calls * 100), args.seed)
     results: dict[str, Any] = {}
     table = Table(title=f"compliance: {entities:,} companies, {engine.dialect.name}")
-    for col in ("case", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "body p50", "stmts"):
+    for col in ("case", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "cpu p50", "cpu p95", "body p50", "stmts"):
         table.add_column(col, justify="left" if col == "case" else "right")
     for name, (size, call) in CASES.items():
+        if args.only and name not in args.only:
+            continue
         count = args.bulk_calls if size > 1 else args.samples
         groups = [rows[i * size:(i + 1) * size] for i in range(count)]
         timed(engine, groups[:5], call)  # warm the caches
         r = timed(engine, groups, call)
         results[name] = r
         table.add_row(name, str(r["n"]), f"{r['p50']:.1f}", f"{r['p95']:.1f}", f"{r['p99']:.1f}",
-                      f"{r['max']:.1f}", f"{r['body_p50']:,.0f}", f"{r['statements_mean']:.1f}")
+                      f"{r['max']:.1f}", f"{r['cpu_p50']:.1f}", f"{r['cpu_p95']:.1f}", f"{r['body_p50']:,.0f}",
+                      f"{r['statements_mean']:.1f}")
     console.print(table)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=BENCH.parent).stdout.strip()

@@ -101,8 +101,8 @@ def _match(conn: Connection, records: Sequence[DebtorRecord]) -> dict[str, tuple
     out: dict[str, tuple[int | None, str]] = {}
     for r in records:
         if r.national_id:
-            cid = by_id.get(r.national_id)
-            out[r.record_key] = (cid, "identifier" if cid else "none")
+            linked = by_id.get(r.national_id)
+            out[r.record_key] = (linked, "identifier" if linked else "none")
             continue
         found = candidates.get((normalise_name(r.name), r.postcode or ""), [])
         out[r.record_key] = (found[0], "name_postcode") if len(found) == 1 and r.postcode else (None, "none")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance.tables import debtor_entries
@@ -108,3 +108,14 @@ def newest_list_dates(conn: Connection, sources: Sequence[str]) -> dict[str, Any
             for i, s in enumerate(sources)]
     row = conn.execute(select(*cols)).one()
     return {s: row[i] for i, s in enumerate(sources)}
+
+
+def companies_by_keys(conn: Connection, keys: Sequence[tuple[str, str]]) -> list[Mapping[str, Any]]:
+    """The state of the companies named by (country, national id): one read by the unique key."""
+    if not keys:
+        return []
+    c = companies.c
+    rows = conn.execute(select(c.id, c.country, c.national_id, c.name, c.status, c.in_bankruptcy,
+                               c.in_restructuring, c.in_liquidation)
+                        .where(tuple_(c.country, c.national_id).in_(list(keys)))).mappings()
+    return [cast("Mapping[str, Any]", r) for r in rows]

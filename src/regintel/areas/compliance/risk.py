@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.compliance import debtors as debtor_lists
 from regintel.areas.compliance import service
 from regintel.areas.ownership import relations as ownership_relations
 from regintel.areas.ownership.entities import Ctx
@@ -104,4 +105,19 @@ def vat_liability(conn: Connection, row: Row) -> dict[str, Any]:
                                   bank_accounts.COVERED[row["country"]])
     return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
             "vatRegistration": registration, "unreliablePayer": tax, "bankAccounts": published,
-            "hasTaxDebt": service.item("unknown", None, None, None, "no tax-debtor list is imported")}
+            "hasTaxDebt": tax_debt(conn, row)}
+
+
+def tax_debt(conn: Connection, row: Row) -> dict[str, Any]:
+    """`listed` / `not_listed` on the tax administration's debtor list, `unknown` where none is imported."""
+    s = debtor_lists.standing(conn, [row])[int(row["id"])]
+    lists = s.imported(("tax",))
+    if not lists:
+        return service.item("unknown", None, None, None,
+                            f"no tax-debtor list of {row['country']} is imported (Slovak: sk_fs_tax_debtors)")
+    entries = [e for e in s.current if e["kind"] == "tax"]
+    value = {"entries": [{"amount": float(e["amount"]) if e["amount"] is not None else None,
+                          "currency": e["currency"], "listedSince": e["listed_on"].isoformat(),
+                          "match": e["match"]} for e in entries]}
+    return service.item("listed" if entries else "not_listed", value, ",".join(sorted(lists)),
+                        max(lists.values()))

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from regintel.api.deps import ApiKey, ReadConn
+from regintel.api.company_path import CompanyRow
+from regintel.api.deps import ApiKey, DbConn, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.compliance import debtors as debtors_svc
+from regintel.areas.compliance import exposure as exposure_svc
 from regintel.areas.compliance import full as full_svc
 from regintel.areas.compliance import risk as risk_svc
 from regintel.areas.compliance import schemas, service
@@ -18,10 +21,6 @@ from regintel.errors import NotImplementedYet, RegintelError
 from regintel.services import companies as companies_svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Compliance"], route_class=StrictRoute)
-
-Ico = Annotated[str, Path(max_length=40, description="National identifier")]
-Country = Annotated[str | None, Query(min_length=2, max_length=2,
-                                     description="ISO 3166-1 alpha-2, any case (default: SK first)")]
 
 
 def _meta(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -33,8 +32,7 @@ def _meta(row: Mapping[str, Any]) -> dict[str, Any]:
             "from name-only candidates), beneficial ownership known or not (and why), tax reliability (the "
             "Czech VAT payer register; `unknown` with the reason elsewhere), NIS2 scope and credit grade, each "
             "with its source, date and, when unknown, the reason.")
-def compliance(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def compliance(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, service.summary(conn, row), **_meta(row))
 
 
@@ -43,8 +41,7 @@ def compliance(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country
             description="A due-diligence checklist built from the compliance summary and the filing obligation: "
             "each check `passed`, `failed` or `unknown` (an unknown input never passes) with its finding and red "
             "flags (`warning`, `critical`). The rules are documented in docs/compliance.md.")
-def compliance_dd(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def compliance_dd(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, service.due_diligence(conn, row), **_meta(row))
 
 
@@ -79,16 +76,14 @@ def bulk_compliance(request: Request, body: schemas.BulkIn, conn: ReadConn, _key
             "sanctions, NIS2 scope, timeline head, bank accounts, public contracts, compliance summary, "
             "obligations and screening hits in one call: each section `present` or absent with a `reason` (one "
             "failing section never fails the call), with its own `durationMs`.")
-def full(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def full(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, full_svc.full(conn, row), **_meta(row))
 
 
 @router.get("/{ico}/supplier-risk", response_model=Envelope[schemas.SupplierRisk], summary="Supplier risk",
             description="The risk score with its drivers, the due-diligence verdict and its red flags, rolled "
             "into `low`, `review` or `high` (rules in docs/compliance.md).")
-def supplier_risk(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def supplier_risk(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, risk_svc.supplier_risk(conn, row), **_meta(row))
 
 
@@ -97,9 +92,7 @@ def supplier_risk(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, coun
             description=f"The company's risk and that of each company linked by ownership (shareholders, "
             f"holdings, corporate directors; at most {risk_svc.MAX_LINKS}), with insolvency flags and sanctions "
             "status. No supplier-link register is imported, so links are ownership links only.")
-def supply_chain_risk(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey,
-                      country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def supply_chain_risk(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, risk_svc.supply_chain_risk(conn, row), **_meta(row))
 
 
@@ -107,8 +100,7 @@ def supply_chain_risk(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey,
             description="Filing obligations with deadlines: the next annual financial statement after the "
             "latest year we hold, its deadline under the country's law (CZ, SK, GB, NO, PL; cited in "
             "`legalBasis`) and whether it is overdue; `unknown` for other countries.")
-def obligations(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def obligations(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, risk_svc.obligations(conn, row), **_meta(row))
 
 
@@ -118,15 +110,11 @@ def obligations(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey, countr
             "payer status and the bank accounts published for VAT purposes (Czech ADIS, Polish white list where "
             "imported); `unknown` with the reason where no register is imported. Tax debt is `unknown`: no "
             "tax-debtor list is imported.")
-def vat_liability_check(request: Request, ico: Ico, conn: ReadConn, _key: ApiKey,
-                        country: Country = None) -> Response:
-    row = companies_svc.resolve_ico(conn, ico, country)
+def vat_liability_check(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
     return ok(request, risk_svc.vat_liability(conn, row), **_meta(row))
 
 
 MISSING = {
-    "debtors": "No debtor register is imported (Slovak Sociálna poisťovňa and health-insurer debtor lists, "
-               "Czech ČSSZ and VZP lists)",
     "executions": "No register of executions is imported (Slovak Register exekúcií, Czech Centrální evidence "
                   "exekucí)",
     "annual-reports": "No register of filed documents is imported (Slovak Register účtovných závierok "
@@ -135,8 +123,7 @@ MISSING = {
 
 
 def _missing(section: str) -> Any:
-    def handler(ico: Ico, conn: ReadConn, _key: ApiKey, country: Country = None) -> Response:
-        companies_svc.resolve_ico(conn, ico, country)
+    def handler(_key: ApiKey, row: CompanyRow) -> Response:
         raise NotImplementedYet(f"/{section}: {MISSING[section]}; this section is not available")
     handler.__name__ = section.replace("-", "_")
     return handler
@@ -147,3 +134,29 @@ for _section in MISSING:
                          summary=_section.replace("-", " ").capitalize(),
                          description=f"501 NOT_IMPLEMENTED: {MISSING[_section]}.",
                          responses={501: {"description": "The register is not imported"}})
+
+
+@router.get("/{ico}/debtors", response_model=Envelope[schemas.Debtors],
+            summary="Unified social-insurance and health-insurer debtors",
+            description="The company's entries on the published debtor lists of its country: the Slovak "
+            "Sociálna poisťovňa, the health insurers (VšZP, Dôvera, Union) and the Financial Administration's tax "
+            "debtors; current entries (on the newest list of each creditor) and past ones (delisted), each with "
+            "the amount as listed and the list dates. 501 NOT_IMPLEMENTED naming the missing lists when none "
+            "covering the company's country is imported.",
+            responses={501: {"description": "No debtor list of the company's country is imported"}})
+def debtors(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
+    answer = debtors_svc.debtors(conn, row)
+    if answer is None:
+        raise NotImplementedYet(f"/debtors: {debtors_svc.missing_reason(row['country'])}")
+    return ok(request, answer, **_meta(row))
+
+
+@router.get("/{ico}/exposure", response_model=Envelope[schemas.Exposure],
+            summary="Exposure to troubled counterparties",
+            description="The companies linked by current ownership and board relations (owners, holdings, "
+            "corporate directors) with their distress signals (bankruptcy, restructuring, liquidation, "
+            "dissolution, identifier-confirmed sanctions hit, current debtor-list entries), and the concentration "
+            "of the company's public contracts by buyer (top shares, HHI); rolled into `low`, `elevated` or "
+            "`high` by the rules of docs/compliance.md, with the inputs that could not be read in `unknown`.")
+def exposure(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Response:
+    return ok(request, exposure_svc.exposure(conn, row), **_meta(row))

@@ -34,6 +34,8 @@ class Summary(BaseModel):
     taxReliability: Item = Field(description="`reliable` / `unreliable` VAT payer (Czech ADIS), else `unknown`")
     nis2: Item = Field(description="`in_scope` / `out_of_scope` / `unknown`")
     creditGrade: Item = Field(description="`graded` with the grade A+…F as value, or `unknown` (withheld)")
+    debtors: Item = Field(description="`listed` / `not_listed` on the published debtor lists of the company's "
+                          "country (social insurance, health insurers, tax), `unknown` where none is imported")
 
 
 class RedFlag(BaseModel):
@@ -182,3 +184,105 @@ class VatLiability(BaseModel):
     unreliablePayer: Item
     bankAccounts: Item
     hasTaxDebt: Item
+
+
+class DebtorEntry(BaseModel):
+    kind: Literal["social_insurance", "health_insurance", "tax"]
+    creditor: str
+    source: str = Field(description="Source id (`/api/v1/data-sources`)")
+    name: str = Field(description="The debtor's name as the list gives it")
+    address: str | None
+    amount: float | None = Field(description="Amount owed as listed, in major units")
+    currency: str
+    listedSince: str = Field(description="Date of the first imported list that named the company")
+    lastListedOn: str = Field(description="Date of the newest list that still named it")
+    delistedOn: str | None = Field(description="Date of the first list that no longer named it (paid or "
+                                   "under the publisher's threshold)")
+    match: Literal["identifier", "name_postcode"] = Field(
+        description="How the entry was linked to the company: by IČO, or (lists without one) by name and postcode")
+
+
+class DebtorList(BaseModel):
+    source: str
+    kind: str
+    listDate: str | None = Field(description="Date of the newest imported list (null: not imported)")
+    imported: bool
+
+
+class Owed(BaseModel):
+    amount: float
+    currency: str
+
+
+class Debtors(BaseModel):
+    country: str
+    nationalId: str
+    name: str
+    onList: bool = Field(description="Named by at least one current list")
+    paymentDefaults: int | None = Field(description="Creditors whose social or health list currently names the "
+                                        "company (null when none of those lists is imported)")
+    taxDebt: bool | None = Field(description="On the tax administration's debtor list (null: not imported)")
+    owed: list[Owed] = Field(description="Sum of the current entries, per currency")
+    lists: list[DebtorList] = Field(description="The lists of the company's country and their dates")
+    current: list[DebtorEntry]
+    past: list[DebtorEntry] = Field(description="Entries of earlier lists no longer carried")
+
+
+class Counterparty(BaseModel):
+    country: str
+    nationalId: str
+    name: str | None
+    relations: list[Literal["owner", "director", "holding"]] = Field(
+        description="`owner` (shareholder, beneficial owner or consolidating parent), `director` (a corporate "
+        "director) or `holding` (a company this one holds a stake in)")
+    sharePct: float | None = Field(description="Largest stake of the ownership relations, in percent")
+    known: bool = Field(description="Whether the company is in the database (signals read)")
+    signals: list[Literal["bankruptcy", "restructuring", "liquidation", "dissolved", "sanctioned", "debtor_list"]]
+    distressed: bool | None
+    debtorListsKnown: bool | None = Field(description="Whether a debtor list of its country is imported")
+
+
+class ExposureSummary(BaseModel):
+    linked: int
+    distressed: int
+    distressedOwnersPct: float = Field(description="Sum of the stakes distressed owners hold, in percent")
+    distressedHoldings: int
+
+
+class Buyer(BaseModel):
+    name: str | None
+    nationalId: str | None
+    country: str | None
+    value: float
+    contracts: int
+    share: float
+
+
+class Concentration(BaseModel):
+    status: Literal["computed", "none", "no_values"] = Field(
+        description="`none`: no public contract; `no_values`: contracts without values")
+    contracts: int
+    currency: str | None = Field(description="The currency of most of the contract value; others are left out")
+    value: float | None
+    buyers: int
+    topBuyers: list[Buyer]
+    top1Share: float | None
+    top3Share: float | None
+    hhi: float | None = Field(description="Herfindahl-Hirschman index of the buyers' shares (0-10,000)")
+    concentrated: bool | None = Field(description="HHI ≥ 2,500 or one buyer ≥ 50%")
+    truncated: bool
+
+
+class Exposure(BaseModel):
+    country: str
+    nationalId: str
+    name: str
+    asOf: str
+    rulesVersion: str
+    level: Literal["low", "elevated", "high"]
+    reasons: list[str]
+    counterparties: list[Counterparty]
+    truncated: bool
+    summary: ExposureSummary
+    contracts: Concentration
+    unknown: list[str] = Field(description="Inputs that could not be read, so `low` is not a clean bill")

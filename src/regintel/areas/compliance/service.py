@@ -8,12 +8,13 @@ ownership, public money). Each summary item is `{status, value, source, date, re
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.compliance import debtors as debtor_lists
 from regintel.areas.compliance import queries
 from regintel.areas.nis2 import service as nis2
 from regintel.areas.ownership import ultimate as ownership_ultimate
@@ -66,8 +67,8 @@ def insolvency(row: Row) -> dict[str, Any]:
     return item("proceedings" if any(flags.values()) else "none", flags, row["source"], row["updated_at"])
 
 
-def sanctions(conn: Connection, row: Row) -> dict[str, Any]:
-    lists = screening.list_versions(conn)
+def sanctions(conn: Connection, row: Row, lists: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    lists = screening.list_versions(conn) if lists is None else lists
     if not lists:
         return item("unknown", reason="no sanctions or debarment list is imported (`regintel screening import`)")
     hits = screening.company_hit_summary(conn, int(row["id"]))
@@ -79,8 +80,9 @@ def sanctions(conn: Connection, row: Row) -> dict[str, Any]:
     return item(word, value, ",".join(lst["id"] for lst in lists), newest)
 
 
-def beneficial_ownership(conn: Connection, row: Row) -> dict[str, Any]:
-    result = ownership_ultimate.ultimate_owner(Ctx(conn, False), row, UBO_DEPTH, UBO_PATHS)
+def beneficial_ownership(conn: Connection, row: Row, result: Any = None) -> dict[str, Any]:
+    if result is None:
+        result = ownership_ultimate.ultimate_owner(Ctx(conn, False), row, UBO_DEPTH, UBO_PATHS)
     value = {"beneficialOwners25": result.beneficialOwners25, "undetermined": result.undetermined,
              "truncated": result.truncated}
     if result.ownerKnown:
@@ -118,8 +120,21 @@ def nis2_scope(conn: Connection, row: Row, scope: Mapping[str, Any] | None = Non
     return item("in_scope" if s["in_scope"] else "out_of_scope", value, "nis2", today())
 
 
-def credit_grade(conn: Connection, row: Row) -> dict[str, Any]:
-    c = scores.credit(conn, row)
+def debtors(row: Row, standing: debtor_lists.Standing) -> dict[str, Any]:
+    """Whether a published debtor list (social insurance, health insurers, tax) currently names the company."""
+    imported = {s: d for s, d in standing.lists.items() if d is not None}
+    if not imported:
+        return item("unknown", reason=debtor_lists.missing_reason(row["country"]))
+    value = {"paymentDefaults": standing.payment_defaults, "taxDebt": standing.tax_debt,
+             "creditors": sorted({e["creditor"] for e in standing.current}),
+             "lists": sorted(imported)}
+    return item("listed" if standing.current else "not_listed", value, ",".join(sorted(imported)),
+                max(imported.values()))
+
+
+def credit_grade(conn: Connection, row: Row, standing: debtor_lists.Standing | None = None,
+                 score: Any = None) -> dict[str, Any]:
+    c = score if score is not None else scores.credit(conn, row, standing=standing)
     statement = c.statement
     if c.grade is None:
         return item("unknown", None, "scores", c.as_of, c.withheld_reason or "grade withheld")
@@ -127,21 +142,43 @@ def credit_grade(conn: Connection, row: Row) -> dict[str, Any]:
                 statement.period_end if statement else c.as_of)
 
 
-def summary(conn: Connection, row: Row, scope: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The unified KYC/KYB summary of one company (`scope`: its NIS2 scope when already assessed)."""
+@dataclass
+class Batch:
+    """What `summaries` read for all companies at once; `summary` reads what is missing per company."""
+
+    scope: Mapping[str, Any] | None = None
+    standing: debtor_lists.Standing | None = None
+    lists: list[dict[str, Any]] | None = None
+    owners: Any = None
+    credit: Any = None
+
+
+def summary(conn: Connection, row: Row, batch: Batch | None = None) -> dict[str, Any]:
+    """The unified KYC/KYB summary of one company (`batch`: what a bulk call read for it already)."""
+    b = batch or Batch()
+    standing = b.standing or debtor_lists.standing(conn, [row])[int(row["id"])]
     return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
             "asOf": today().isoformat(),
             "identity": identity(row), "status": status(row), "insolvency": insolvency(row),
-            "sanctions": sanctions(conn, row), "beneficialOwnership": beneficial_ownership(conn, row),
-            "taxReliability": tax_reliability(conn, row), "nis2": nis2_scope(conn, row, scope),
-            "creditGrade": credit_grade(conn, row)}
+            "sanctions": sanctions(conn, row, b.lists), "beneficialOwnership": beneficial_ownership(conn, row, b.owners),
+            "taxReliability": tax_reliability(conn, row), "nis2": nis2_scope(conn, row, b.scope),
+            "creditGrade": credit_grade(conn, row, standing, b.credit), "debtors": debtors(row, standing)}
 
 
 def summaries(conn: Connection, rows: list[Row]) -> list[dict[str, Any]]:
-    """The summaries of several companies, their NIS2 facts gathered in one batch (bulk-compliance)."""
+    """The summaries of several companies (bulk-compliance), each input read in one batch for all of them:
+    NIS2 facts, debtor lists, the sanctions lists' versions, the owner graphs (one query per level and
+    table) and the statements and notices of the credit scores."""
     by_id = {int(r["id"]): r for r in rows}
+    unique = list(by_id.values())
     scopes = {cid: nis2.scope_view(by_id[cid], f, a) for cid, f, a in nis2.assess_batch(conn, list(by_id))}
-    return [summary(conn, r, scopes.get(int(r["id"]))) for r in rows]
+    standings = debtor_lists.standing(conn, unique)
+    lists = screening.list_versions(conn)
+    owners = dict(zip(by_id, ownership_ultimate.ultimate_owners(Ctx(conn, False), unique, UBO_DEPTH, UBO_PATHS),
+                      strict=True))
+    credits = scores.credits(conn, unique, standings)
+    return [summary(conn, r, Batch(scopes.get(cid), standings[cid], lists, owners[cid], credits[cid]))
+            for r in rows for cid in [int(r["id"])]]
 
 
 def statement_obligation(conn: Connection, row: Row) -> dict[str, Any]:
@@ -173,13 +210,14 @@ def lei_fields(conn: Connection, row: Row) -> dict[str, Any]:
     functions as the summary but only the cheap ones: the credit grade (two indexed reads), the sanctions
     hit summary (one read, none when no list is imported), the VAT payer status (CZ and PL only) and the
     stored NIS2 assessment (one read: scoping live took 7 statements and made the path 8 times dearer;
-    null until a sweep or the refresh job assessed the company). `hasTaxDebt` stays null: no
-    tax-debtor list is imported."""
+    null until a sweep or the refresh job assessed the company). `hasTaxDebt` is null unless a
+    tax-debtor list of the company's country is imported (the Slovak one)."""
     tax = tax_reliability(conn, row)
+    standing = debtor_lists.standing(conn, [row])[int(row["id"])]
     sanctioned: bool | None = None
     if screening.list_versions(conn):
         sanctioned = screening.company_hit_summary(conn, int(row["id"]))["confirmed"] > 0
     return {"taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
-            "creditGrade": scores.credit_grade(conn, row),
+            "creditGrade": scores.credit(conn, row, standing=standing).grade,
             "nis2InScope": nis2.stored_in_scope(conn, int(row["id"])),
-            "flags": {"isSanctioned": sanctioned, "hasTaxDebt": None}}
+            "flags": {"isSanctioned": sanctioned, "hasTaxDebt": standing.tax_debt}}

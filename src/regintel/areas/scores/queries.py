@@ -54,6 +54,26 @@ def statements_and_events(conn: Connection, company_id: int) -> tuple[list[dict[
     return statements, events
 
 
+def statements_and_events_of(conn: Connection, company_ids: Sequence[int]) -> tuple[
+        dict[int, list[dict[str, Any]]], dict[int, list[dict[str, Any]]]]:
+    """The statements and insolvency notices of several companies (two reads by the company indexes), in the
+    order `statements_and_events` gives for one."""
+    statements: dict[int, list[dict[str, Any]]] = {int(i): [] for i in company_ids}
+    events: dict[int, list[dict[str, Any]]] = {int(i): [] for i in company_ids}
+    ids = sorted(statements)
+    fs, ie = financial_statements, insolvency_events
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        for r in conn.execute(select(fs).where(fs.c.company_id.in_(chunk))
+                              .order_by(fs.c.company_id, fs.c.year, fs.c.id)).mappings():
+            statements[int(r["company_id"])].append(dict(r))
+        for r in conn.execute(select(ie.c.company_id, ie.c.event_type, ie.c.phase, ie.c.event_date, ie.c.source)
+                              .where(ie.c.company_id.in_(chunk))
+                              .order_by(ie.c.company_id, ie.c.event_date, ie.c.id)).mappings():
+            events[int(r["company_id"])].append(dict(r))
+    return statements, events
+
+
 def peer_rows(conn: Connection, country: str, nace_range: tuple[str, str],
               currency: str) -> list[Mapping[str, Any]]:
     """Active companies of one country in a NACE digit range with a latest statement in `currency`

@@ -21,10 +21,9 @@ that lowers `confidence`, never as clean. Sanctions have no confirmed-hit input 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
-
-from dataclasses import replace
 
 from sqlalchemy.engine import Connection
 
@@ -95,6 +94,22 @@ def inputs(conn: Connection, company: Row,
 def credit(conn: Connection, company: Row, as_of: date | None = None,
            standing: debtors.Standing | None = None) -> CreditScore:
     return credit_score(*inputs(conn, company, standing), as_of or today())
+
+
+def credits(conn: Connection, companies: Sequence[Row],
+            standings: Mapping[int, debtors.Standing] | None = None) -> dict[int, CreditScore]:
+    """Today's credit scores of several companies from one read of their statements and one of their
+    notices (bulk compliance); `standings` their debtor-list entries when already read."""
+    if standings is None:
+        standings = debtors.standing(conn, companies)
+    stmts, events = queries.statements_and_events_of(conn, [int(c["id"]) for c in companies])
+    on = today()
+    out: dict[int, CreditScore] = {}
+    for c in companies:
+        cid = int(c["id"])
+        f = with_debts(facts(c, events[cid]), standings.get(cid))
+        out[cid] = credit_score(f, [to_statement(r) for r in stmts[cid]], on)
+    return out
 
 
 def credit_grade(conn: Connection, company: Row) -> str | None:

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Table, delete, select, update
 from sqlalchemy.engine import Connection
 
-from regintel.domain.names import fold, normalise_name
+from regintel.domain.names import fold, tokens
 from regintel.ingest.loader import LoadStats
 
 from .linking import Linker
@@ -73,10 +73,9 @@ class Writer:
     def _decision(self, d: CourtDecision) -> None:
         parties = [{"position": i, "name": x.name, "national_id": x.national_id, "country": x.country,
                     "role": x.role, **self.linker.link(x).columns()} for i, x in enumerate(d.parties, 1)]
-        search = " ".join(filter(None, [fold(d.court_name), fold(d.file_ref or ""), fold(d.ecli or ""),
-                                        fold(d.area or ""), fold(d.subarea or ""), fold(d.form or ""),
-                                        *(normalise_name(x.name) for x in d.parties),
-                                        *(x.national_id or "" for x in d.parties)]))
+        search = " ".join(tokens(" ".join(filter(None, [
+            d.court_name, d.file_ref, d.ecli, d.area, d.subarea, d.form, *(x.name for x in d.parties),
+            *(x.national_id for x in d.parties)]))))
         values = {"guid": d.guid, "court_id": d.court_id, "court_name": d.court_name, "court_norm": fold(d.court_name),
                   "judge": d.judge, "file_ref": d.file_ref, "identifier": d.identifier, "ecli": d.ecli,
                   "decided_on": d.decided_on, "form": d.form, "nature": d.nature, "area": d.area,

@@ -143,12 +143,12 @@ def catalogue(conn: Connection, source_ids: Sequence[str]) -> dict[str, Row]:
 
 def recent_cases(conn: Connection, limit: int) -> list[Row]:
     """The newest antitrust cases with the first linked party's company (stats feed `amo-cases`)."""
-    c, p = antitrust_cases.c, antitrust_parties.c
+    c, p, all_parties = antitrust_cases.c, antitrust_parties.c, antitrust_parties.alias("all_parties")
     first = (select(p.case_pk, func.min(p.position).label("position"))
              .where(p.company_id.is_not(None)).group_by(p.case_pk).subquery())
     query = (select(c.case_ref, c.kind, c.title, c.decided_on, c.final_on, c.fine, c.currency, c.link,
                     companies.c.country, companies.c.national_id, companies.c.name,
-                    select(func.count()).where(p.case_pk == c.id).scalar_subquery().label("parties"))
+                    select(func.count()).select_from(all_parties).where(all_parties.c.case_pk == c.id).scalar_subquery().label("parties"))
              .select_from(antitrust_cases.outerjoin(first, first.c.case_pk == c.id)
                           .outerjoin(antitrust_parties, and_(p.case_pk == first.c.case_pk,
                                                              p.position == first.c.position))

@@ -117,12 +117,13 @@ stats_feeds.register(stats_feeds.StatsFeed(
     description="The newest decisions of the Slovak Antimonopoly Office: kind, dates, fine with its currency and "
     "the first company linked to a party.",
     columns=service.AMO_COLUMNS, rows=service.amo_feed,
-    attribution="regintel, from Protimonopolný úrad SR (antimon.gov.sk)"))
+    # ASCII: the attribution is also sent as the X-Attribution header.
+    attribution="regintel, from the Antimonopoly Office of the Slovak Republic (antimon.gov.sk)"))
 stats_feeds.register(stats_feeds.StatsFeed(
     name="ipkz-companies", title="Companies with integrated environmental permits",
     description="Companies operating installations under a Slovak integrated permit (IPKZ), most installations "
     "first, with the Environmental Inspectorate's control counts.",
     columns=service.IPKZ_COLUMNS, rows=service.ipkz_feed,
-    attribution="regintel, from Register IPKZ, MŽP SR / SAŽP (enviroportal.sk)"))
+    attribution="regintel, from the IPKZ register of the Slovak Ministry of Environment (enviroportal.sk)"))
 
 ROUTERS = [justice_router, company_router]

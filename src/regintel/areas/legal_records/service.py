@@ -5,14 +5,14 @@ Other areas may call `company_sections` (counts of each section for one company)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.engine import Connection
 
 from regintel.domain.identifiers import parse_national_id
-from regintel.domain.names import fold, normalise_query
-from regintel.errors import NotFound
+from regintel.domain.names import fold, normalise_address, tokens
+from regintel.errors import NotFound, ValidationFailed
 
 from . import queries
 from .queries import DecisionFilters, Row
@@ -46,7 +46,13 @@ def _sources(row: Row, catalogue: Mapping[str, Row]) -> list[dict[str, Any]]:
     entry = catalogue.get(row["source"])
     return [{"source": row["source"], "licence": entry["licence"] if entry else None,
              "attribution": entry["attribution"] if entry else None,
-             "importedAt": row["imported_at"].isoformat().replace("+00:00", "Z")}]
+             "importedAt": _utc(row["imported_at"])}]
+
+
+def _utc(value: datetime) -> str:
+    """SQLite gives the stored UTC time back without its zone; PostgreSQL with it."""
+    value = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return value.isoformat().replace("+00:00", "Z")
 
 
 # -- court decisions ---------------------------------------------------------------------------------
@@ -54,12 +60,16 @@ def _sources(row: Row, catalogue: Mapping[str, Row]) -> list[dict[str, Any]]:
 def decision_filters(conn: Connection, ico: str | None, court: str | None, date_from: date | None,
                      date_to: date | None, q: str | None) -> DecisionFilters:
     """Parsed filters: `ico` must be a well-formed Slovak IČO (422 otherwise); it matches the parties that
-    publish it and the parties linked to the company holding it."""
+    publish it and the parties linked to the company holding it. `q` is matched as folded words (the same
+    tokens `search_text` was written with), so punctuation and diacritics do not matter."""
     national_id = company_id = None
     if ico is not None:
         national_id = parse_national_id("SK", ico)
         company_id = queries.company_id(conn, "SK", national_id)
-    text = normalise_query(q) if q else None
+    text = " ".join(tokens(q)) if q is not None else None
+    if q is not None and not text:
+        raise ValidationFailed("q has no letters or digits to search for", details=[
+            {"field": "q", "in": "query", "message": "needs a word"}])
     court = " ".join((court or "").split())
     return DecisionFilters(national_id=national_id, company_id=company_id, court_id=court or None,
                            court_text=fold(court) or None, date_from=date_from, date_to=date_to, text=text or None)
@@ -150,17 +160,21 @@ def locations(conn: Connection, company: Mapping[str, Any]) -> list[dict[str, An
     """The registered address, then the IPKZ installations (with the register's coordinates), then the
     addresses antitrust decisions give. Coordinates only where the source has them."""
     cid = int(company["id"])
-    out = [x for x in [_registered(company)] if x]
+    registered = _registered(company)
+    out = [registered] if registered else []
+    installations = queries.company_installations(conn, cid, SECTION_LIMIT)
     out += [{"kind": "ipkz_installation", "label": r["name"],
              "address": ", ".join(filter(None, [r["address"], r["municipality"]])) or None,
              "latitude": r["latitude"], "longitude": r["longitude"], "source": r["source"],
              "reference": r["installation_id"], "match": r["match_method"], "matchScore": float(r["match_score"])}
-            for r in queries.company_installations(conn, cid, SECTION_LIMIT)]
-    seen = {fold(x["address"] or "") for x in out}
+            for r in installations]
+    # An address already listed (the seat as an antitrust decision writes it) is not a point of its own.
+    seen = {normalise_address(a) for a in [registered and registered["address"], *(r["address"] for r in installations)]
+            if a}
     for r in queries.company_party_addresses(conn, cid, SECTION_LIMIT):
-        if fold(r["address"]) in seen:
+        if normalise_address(r["address"]) in seen:
             continue
-        seen.add(fold(r["address"]))
+        seen.add(normalise_address(r["address"]))
         out.append({"kind": "antitrust_party_address", "label": r["name"], "address": r["address"], "latitude": None,
                     "longitude": None, "source": r["source"], "reference": r["case_ref"], "match": r["match_method"],
                     "matchScore": float(r["match_score"])})

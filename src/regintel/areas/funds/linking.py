@@ -40,6 +40,23 @@ class Linker:
         self.backend = backend
         self._index_ready = False
         self._seen: dict[tuple[object, ...], Link] = {}
+        self._ids: dict[tuple[str, str], Link | None] = {}
+
+    def prefetch(self, beneficiaries: list[Beneficiary]) -> None:
+        """Look up the register numbers of a batch at once (one query per 500) before `link` asks one by one."""
+        wanted: dict[str, set[str]] = {}
+        for who in beneficiaries:
+            national_id = _national_id(who)
+            if national_id and who.country and (who.country, national_id) not in self._ids:
+                wanted.setdefault(who.country, set()).add(national_id)
+        for country, values in wanted.items():
+            ordered = sorted(values)
+            for start in range(0, len(ordered), 500):
+                chunk = ordered[start:start + 500]
+                found = dict(self.conn.execute(select(companies.c.national_id, companies.c.id).where(
+                    companies.c.country == country, companies.c.national_id.in_(chunk))).all())
+                for value in chunk:
+                    self._ids[(country, value)] = Link(int(found[value]), BY_ID, 1.0) if value in found else None
 
     def link(self, who: Beneficiary, *, id_is_authoritative: bool = False) -> Link:
         """`id_is_authoritative`: the published id is the national register number by definition (DotInfo's
@@ -53,15 +70,12 @@ class Linker:
         return self._seen[key]
 
     def _by_national_id(self, who: Beneficiary) -> Link | None:
-        if not who.country or not who.national_id:
+        national_id = _national_id(who)
+        if not national_id or not who.country:
             return None
-        try:
-            national_id = parse_national_id(who.country, who.national_id)
-        except InvalidIdentifier:
-            return None
-        found = self.conn.execute(select(companies.c.id).where(companies.c.country == who.country,
-                                                               companies.c.national_id == national_id)).first()
-        return Link(int(found.id), BY_ID, 1.0) if found else None
+        if (who.country, national_id) not in self._ids:
+            self.prefetch([who])
+        return self._ids[(who.country, national_id)]
 
     def _by_vat(self, who: Beneficiary) -> Link | None:
         for value in (who.vat, who.national_id):
@@ -82,4 +96,14 @@ class Linker:
                                                              location=who.city), limit=1)
         if found and found[0].row["country"] == who.country and found[0].score >= LINK_THRESHOLD:
             return Link(int(found[0].row["id"]), BY_NAME, round(found[0].score, 4))
+        return None
+
+
+def _national_id(who: Beneficiary) -> str | None:
+    """The published id as the country's canonical register number, or None when it is not one."""
+    if not who.country or not who.national_id:
+        return None
+    try:
+        return parse_national_id(who.country, who.national_id)
+    except InvalidIdentifier:
         return None

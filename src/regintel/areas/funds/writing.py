@@ -89,8 +89,10 @@ def _dedupe(records: list[Any], key: Callable[[Any], tuple[str, ...]], run: Run)
 
 def _awards(conn: Connection, records: list[Award], linker: Linker, run: Run) -> None:
     by_key = _dedupe(records, lambda r: (run.source, r.record_key), run)
+    changed = _changed(conn, fund_awards, ("source", "record_key"), by_key, run)
+    linker.prefetch([a.beneficiary for _, a, _ in changed])
     rows = []
-    for (_, key), a, digest in _changed(conn, fund_awards, ("source", "record_key"), by_key, run):
+    for (_, key), a, digest in changed:
         rows.append({"source": run.source, "record_key": key, "kind": a.kind, **_beneficiary(a.beneficiary, linker, run),
                      "title": a.title, "programme": a.programme, "fund": a.fund, "granting_body": a.granting_body,
                      "measure": a.measure, "measure_type": a.measure_type, "objective": a.objective,
@@ -115,11 +117,13 @@ def _projects(conn: Connection, records: list[CordisProject], linker: Linker, ru
 
 def _participations(conn: Connection, records: list[CordisParticipation], linker: Linker, run: Run) -> None:
     by_key = _dedupe(records, lambda r: (r.project_id, r.organisation_id), run)
+    changed = _changed(conn, cordis_participants, ("project_id", "organisation_id"), by_key, run)
+    linker.prefetch([p.beneficiary for _, p, _ in changed])
     rows = [{"project_id": p.project_id, "organisation_id": p.organisation_id,
              **_beneficiary(p.beneficiary, linker, run), "role": p.role, "sme": p.sme,
              "activity_type": p.activity_type, "ec_contribution": p.ec_contribution,
              "net_ec_contribution": p.net_ec_contribution, "total_cost": p.total_cost, "ended": p.ended,
              **run.provenance(digest)}
-            for _, p, digest in _changed(conn, cordis_participants, ("project_id", "organisation_id"), by_key, run)]
+            for _, p, digest in changed]
     if rows:
         upsert(conn, cordis_participants, rows, keys=["project_id", "organisation_id"])

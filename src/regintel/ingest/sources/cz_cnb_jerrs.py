@@ -27,7 +27,7 @@ INFO = SourceInfo(
     id="cz_cnb_jerrs", name="ČNB list of regulated financial-market entities (JERRS)",
     publisher="Česká národní banka", country="CZ", category="supervision",
     formats="CSV (the list's table, ;-separated)",
-    licence="Public list under Act 6/1993 Coll. on the Czech National Bank; free re-use with attribution",
+    licence="Public list (Act 6/1993 Coll. on the Czech National Bank); no licence text found",
     licence_url="https://www.cnb.cz/cs/dohled-financni-trh/seznamy/",
     attribution="Zdroj: Česká národní banka, JERRS", url="https://apl.cnb.cz/apljerrsdad/JERRS.WEB07.INTRO_PAGE",
     cadence="weekly", snapshots=False)

@@ -25,7 +25,7 @@ from regintel.ingest.sources.regulated_common import (
 INFO = SourceInfo(
     id="cz_eru", name="ERÚ licence holders (energy and heat)", publisher="Energetický regulační úřad",
     country="CZ", category="supervision", formats="CSV (the list of licence holders, ;-separated)",
-    licence="Public list under Act 458/2000 Coll. (Energy Act), § 4; free re-use with attribution",
+    licence="Public list (Act 458/2000 Coll., Energy Act, § 4); no licence text found",
     licence_url="https://www.eru.cz/licence", attribution="Zdroj: Energetický regulační úřad",
     url="https://www.eru.cz/licence", cadence="monthly", snapshots=False)
 

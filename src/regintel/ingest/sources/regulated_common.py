@@ -5,7 +5,11 @@ A source module declares its catalogue entry, its columns and `convert(row)`; th
 (`ingest.csvstream`), checks the header (a file without the required columns is the wrong file and is
 rejected whole), and hands each row to `convert`, which returns an `Authorisation` or a `Professional`
 (areas/regulated/records.py), a `Skipped`, or raises `RecordError` for a row it cannot read. The rows are
-stored by the area (`areas.regulated.importing`), not by the company loader."""
+stored by the area (`areas.regulated.importing`), not by the company loader.
+
+The column layouts were written from each register's published fields with no real download at hand
+(tests/fixtures/regulated/README.md): a real export's header is checked against `required` on import,
+so a layout that differs is refused whole rather than misread."""
 
 from __future__ import annotations
 

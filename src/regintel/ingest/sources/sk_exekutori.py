@@ -19,7 +19,7 @@ from regintel.ingest.sources.regulated_common import (
 INFO = SourceInfo(
     id="sk_exekutori", name="Chamber of Bailiffs: list of bailiffs", publisher="Slovenská komora exekútorov",
     country="SK", category="professionals", formats="CSV (the list's table, ;-separated)",
-    licence="Public list under Act 233/1995 Coll. (Enforcement Code); re-use with attribution",
+    licence="Public list (Act 233/1995 Coll., Enforcement Code); no licence text found",
     licence_url="https://www.ske.sk/", attribution="Zdroj: Slovenská komora exekútorov",
     url="https://www.ske.sk/zoznam-exekutorov/", cadence="monthly", snapshots=False)
 

@@ -27,7 +27,7 @@ INFO = SourceInfo(
     id="sk_nbs", name="NBS register of financial-market entities (Register subjektov)",
     publisher="Národná banka Slovenska", country="SK", category="supervision",
     formats="CSV (the register's table, ;-separated)",
-    licence="Public register under Act 747/2004 Coll. on financial-market supervision; free re-use with attribution",
+    licence="Public register (Act 747/2004 Coll. on financial-market supervision); no licence text found",
     licence_url="https://subjekty.nbs.sk/", attribution="Zdroj: Národná banka Slovenska, Register subjektov",
     url="https://subjekty.nbs.sk/", cadence="weekly", snapshots=False)
 

@@ -20,7 +20,7 @@ from regintel.ingest.sources.regulated_common import (
 INFO = SourceInfo(
     id="sk_notari", name="Chamber of Notaries: list of notaries", publisher="Notárska komora Slovenskej republiky",
     country="SK", category="professionals", formats="CSV (the list's table, ;-separated)",
-    licence="Public list under Act 323/1992 Coll. (Notarial Code); re-use with attribution",
+    licence="Public list (Act 323/1992 Coll., Notarial Code); no licence text found",
     licence_url="https://www.notar.sk/", attribution="Zdroj: Notárska komora Slovenskej republiky",
     url="https://www.notar.sk/zoznam-notarov/", cadence="monthly", snapshots=False)
 

@@ -21,7 +21,7 @@ from regintel.ingest.sources.regulated_common import (
 INFO = SourceInfo(
     id="sk_sak", name="Slovak Bar Association: list of lawyers", publisher="Slovenská advokátska komora",
     country="SK", category="professionals", formats="CSV (the list's table, ;-separated)",
-    licence="Public list under Act 586/2003 Coll. on the legal profession, § 67; re-use with attribution",
+    licence="Public list (Act 586/2003 Coll. on the legal profession); no licence text found",
     licence_url="https://www.sak.sk/", attribution="Zdroj: Slovenská advokátska komora",
     url="https://www.sak.sk/web/sk/cms/lawyer/search", cadence="monthly", snapshots=False)
 

@@ -20,7 +20,7 @@ INFO = SourceInfo(
     id="sk_skdp", name="Chamber of Tax Advisers: list of tax advisers",
     publisher="Slovenská komora daňových poradcov", country="SK", category="professionals",
     formats="CSV (the list's table, ;-separated)",
-    licence="Public list under Act 78/1992 Coll. on tax advisers, § 4; re-use with attribution",
+    licence="Public list (Act 78/1992 Coll. on tax advisers); no licence text found",
     licence_url="https://www.skdp.sk/", attribution="Zdroj: Slovenská komora daňových poradcov",
     url="https://www.skdp.sk/zoznam-danovych-poradcov", cadence="monthly", snapshots=False)
 

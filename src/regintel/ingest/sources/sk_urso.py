@@ -26,7 +26,7 @@ INFO = SourceInfo(
     id="sk_urso", name="ÚRSO energy permits and regulated water entities",
     publisher="Úrad pre reguláciu sieťových odvetví", country="SK", category="supervision",
     formats="CSV (the list's table, ;-separated)",
-    licence="Public list under Act 250/2012 Coll. on regulation in network industries; free re-use with attribution",
+    licence="Public list (Act 250/2012 Coll. on regulation in network industries); no licence text found",
     licence_url="https://www.urso.gov.sk/", attribution="Zdroj: Úrad pre reguláciu sieťových odvetví",
     url="https://www.urso.gov.sk/", cadence="monthly", snapshots=False)
 

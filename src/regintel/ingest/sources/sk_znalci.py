@@ -26,7 +26,7 @@ INFO = SourceInfo(
     id="sk_znalci", name="Ministry of Justice: list of experts, interpreters and translators",
     publisher="Ministerstvo spravodlivosti Slovenskej republiky", country="SK", category="professionals",
     formats="CSV (the list's table, ;-separated)",
-    licence="Public list under Act 382/2004 Coll., § 8; re-use with attribution",
+    licence="Public list (Act 382/2004 Coll. on experts, interpreters and translators); no licence text found",
     licence_url="https://www.justice.gov.sk/", attribution="Zdroj: Ministerstvo spravodlivosti SR",
     url="https://www.justice.gov.sk/sluzby/znalci/", cadence="monthly", snapshots=False)
 ROLES = (("znal", "expert"), ("tlmoc", "interpreter"), ("preklad", "translator"))

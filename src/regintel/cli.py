@@ -185,6 +185,35 @@ def import_cmd(source: Annotated[str, typer.Argument(help="Source id, see `regin
     _refresh_stats(engine)
 
 
+# Real lists (see data/demo/LICENCES.md), so that screening answers on a demo install instead of 501.
+DEMO_LISTS = [("sanctions_eu_fsf", "eu_fsf_xml_1_1_sample.xml"), ("sanctions_uk", "uk_sanctions_list_sample.xml"),
+              ("sanctions_un", "un_sc_consolidated_list_2026-02-27.xml")]
+
+
+def _demo_sanctions(engine: Engine) -> None:
+    from importlib import resources
+
+    from regintel.areas.screening.importer import import_list
+
+    for list_id, name in DEMO_LISTS:
+        with resources.as_file(resources.files("regintel") / "data" / "demo" / name) as path:
+            stats = import_list(engine, list_id, path)
+        console.print(f"sanctions list {list_id}: {stats.read} entries read, {stats.inserted} new")
+
+
+def _run_queued_jobs(engine: Engine, settings: Settings) -> None:
+    """Run what the imports queued (sanctions hits, peer groups …) here rather than leave it to a
+    `regintel worker` the demo user may not start."""
+    from regintel import areas
+    from regintel.jobs.runner import run_due
+
+    areas.load_jobs()
+    started, ran = time.perf_counter(), 0
+    while (batch := run_due(engine, settings, "demo", limit=20)) > 0:
+        ran += batch
+    console.print(f"queued jobs run: {ran} ({time.perf_counter() - started:.1f} s)")
+
+
 def _refresh_search(engine: Engine, settings: Settings) -> None:
     """Leave the search index current with what was just written."""
     from regintel.search import refresh_index
@@ -367,6 +396,8 @@ def demo() -> None:
                       f"in {settings.data_dir / 'rejects'}):")
         for reason, n in sorted(reasons.items()):
             console.print(f"  {n} {reason}")
+    _demo_sanctions(engine)
     console.print("licences and attribution: GET /api/v1/public/data-sources")
     _refresh_search(engine, settings)
     _refresh_stats(engine)
+    _run_queued_jobs(engine, settings)

@@ -26,6 +26,7 @@ from pydantic.json_schema import models_json_schema
 from regintel import __version__
 from regintel.api.deps import KEY_SECURITY, require_key
 from regintel.api.envelope import Error
+from regintel.api.openapi_inputs import constrain_inputs
 
 API_VERSION = "1.0.0"
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -115,8 +116,9 @@ def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None
     for path, _, op in iter_operations(doc):
         _complete_responses(op)
         _constrain_parameters(op, purposes or [])
-        if path.startswith("/account"):  # signed-in by the session cookie (areas/accounts)
+        if path.startswith(("/account", "/oauth/authorize")):  # signed in by the session cookie (areas/accounts)
             op["responses"].setdefault("401", _error("`UNAUTHORIZED`: not signed in"))
+    constrain_inputs(doc)
     _declare_used_tags(doc)
     return doc
 
@@ -128,7 +130,8 @@ def _mcp_item() -> dict[str, Any]:
     body = {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "description": "A JSON-RPC 2.0 message of the Model Context Protocol",
         "required": ["jsonrpc", "method"], "properties": {"jsonrpc": {"const": "2.0"}, "id": {},
-                                                            "method": {"type": "string"}, "params": {"type": "object"}}},
+                                                            "method": {"type": "string"},
+                                                            "params": {"type": ["object", "null"]}}},
         "example": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}}}}
     answers = {"200": {"description": "The JSON-RPC answer (`application/json`)",
                        "content": {"application/json": {"schema": {"type": "object"}}}},
@@ -193,12 +196,21 @@ def _complete_responses(op: dict[str, Any]) -> None:
     responses = op.setdefault("responses", {})
     keyed = is_keyed(op)
     for status, text in _COMMON.items():
-        responses[status] = _error(text)
+        if not _own_answer(responses.get(status)):
+            responses[status] = _error(text)
     if keyed:
         responses["401"] = _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key")
+    if "requestBody" in op:
+        responses["400"] = _error("`BAD_REQUEST`: the body cannot be read as the declared content type "
+                                  "(e.g. JSON that does not parse)")
     retry = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
-    responses["429"]["headers"].update(retry)
-    responses["503"]["headers"].update(retry)
+    responses["429"].setdefault("headers", {}).update(retry)
+    responses["503"].setdefault("headers", {}).update(retry)
+    if "text/html" in responses.get("200", {}).get("content", {}):
+        # Pages answer people: their errors are pages too (areas/pages), and JSON for API clients.
+        for status, response in responses.items():
+            if status[0] in "45" and "content" in response:
+                response["content"].setdefault("text/html", {"schema": {"type": "string"}})
     ok_content = responses.get("200", {}).get("content", {})
     if any(t in ok_content for t in _FEED_TYPES):
         responses["304"] = {"description": "Not modified: the `If-None-Match` or `If-Modified-Since` of the "
@@ -215,6 +227,14 @@ def _complete_responses(op: dict[str, Any]) -> None:
         if keyed:
             for name in _QUOTA_HEADERS:
                 headers.setdefault(name, {"$ref": f"#/components/headers/{name}"})
+
+
+def _own_answer(response: dict[str, Any] | None) -> bool:
+    """A route that declares its own body for a status (`/readyz`'s 503 says which check failed) keeps
+    it; FastAPI's generic 422 body is always replaced by `Error`."""
+    if not response or "content" not in response:
+        return False
+    return "HTTPValidationError" not in str(response["content"])
 
 
 def _is_string(schema: dict[str, Any]) -> bool:

@@ -37,7 +37,9 @@ class StrictRoute(APIRoute):
             if request.scope["query_string"]:
                 params = request.query_params
                 reject_unknown(params.keys(), allowed)
-                reject_control_characters(params.multi_items(), "query")
+                # The key is a credential, not a parameter: a garbled one is an unknown key (401), and a
+                # valid `Authorization` header wins over it (the security scheme gives it no schema).
+                reject_control_characters([(k, v) for k, v in params.multi_items() if k != "api_key"], "query")
                 if "api_key" in params:
                     _set_aside_key(request)
             if _CONTROL.search(request.scope["path"]):

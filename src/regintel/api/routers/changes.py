@@ -5,7 +5,6 @@ docs/feeds.md."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Annotated, Any
 
 import anyio
@@ -18,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from regintel.api.conditional import feed_response
 from regintel.api.deps import ApiKey, AppSettings, ReadConn, public_base
 from regintel.api.envelope import Envelope, dumps, ok
+from regintel.api.paths import IsoDateTime
 from regintel.api.routing import StrictRoute
 from regintel.db.changes import ChangeFilter
 from regintel.errors import ValidationFailed
@@ -30,7 +30,7 @@ Country = Annotated[str | None, Query(min_length=2, max_length=2, description="I
 FieldQ = Annotated[str | None, Query(max_length=64, description="Only changes of this field (`name`, "
                                      "`in_bankruptcy`, `financials.2023.revenue`, …)")]
 SourceQ = Annotated[str | None, Query(max_length=32, description="Only changes from this source id")]
-Since = Annotated[datetime | None, Query(description="Start at changes detected at or after this time "
+Since = Annotated[IsoDateTime | None, Query(description="Start at changes detected at or after this time "
                                          "(ISO 8601; UTC when no offset)")]
 STREAM_BATCH = 500
 

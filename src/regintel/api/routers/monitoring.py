@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
@@ -31,7 +31,7 @@ router = APIRouter(prefix="/api/v1/monitoring/subscriptions", tags=["Monitoring"
 SubId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Subscription id")]
 Page = Annotated[int, Query(ge=1, le=100_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
-StatusFilter = Annotated[str | None, Query(description="`active` or `paused`", max_length=16)]
+StatusFilter = Annotated[Literal["active", "paused"] | None, Query(description="`active` or `paused`")]
 KIND = "monitoring"
 _SIGNED = ("Deliveries are signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, "
            "`webhook-signature`) with the subscription's `whsec_…` secret.")

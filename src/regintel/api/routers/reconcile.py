@@ -40,11 +40,12 @@ CORS = {"Access-Control-Allow-Origin": "*"}
 Batch = TypeAdapter(dict[str, svc.ReconQuery])
 _JSON = {"description": "A Reconciliation API 0.2 document (manifest, result batch or extension rows)",
          "content": {"application/json": {"schema": {"type": "object"}}}}
-_FORM_BODY = {"requestBody": {"content": {
+_FORM_BODY = {"requestBody": {"required": True, "content": {
     "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {
         "queries": {"type": "string", "description": "JSON query batch"},
         "extend": {"type": "string", "description": "JSON data extension query"}}}},
-    "application/json": {"schema": {"type": "object", "description": "`{\"queries\": …}`, `{\"extend\": …}` or "
+    "application/json": {"schema": {"type": "object", "minProperties": 1,
+                                    "description": "`{\"queries\": …}`, `{\"extend\": …}` or "
                                     "the query batch itself"}}}}}
 JsonText = Annotated[str | None, Query(max_length=500_000)]
 
@@ -137,7 +138,10 @@ async def _read_body(request: Request) -> tuple[Any, Any]:
         data = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
         raise ValidationFailed(f"The body is not valid JSON: {exc}") from None
-    if isinstance(data, dict) and set(data) <= {"queries", "extend"} and data:
+    if not isinstance(data, dict) or not data:
+        raise ValidationFailed("The JSON body is an object: `{\"queries\": …}`, `{\"extend\": …}` or the query "
+                               "batch itself (`{\"q0\": {\"query\": …}}`)")
+    if set(data) <= {"queries", "extend"}:
         return data.get("queries"), data.get("extend")
     return data, None
 

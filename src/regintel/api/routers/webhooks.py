@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
@@ -32,7 +32,7 @@ KIND = "webhook"
             "figures (never the secret). `page`, `per_page`, `meta.total`.")
 def list_(request: Request, conn: DbConn, caller: ApiKey, page: Annotated[int, Query(ge=1, le=100_000)] = 1,
           per_page: Annotated[int, Query(ge=1, le=200)] = 50,
-          status: Annotated[str | None, Query(max_length=16, description="`active` or `paused`")] = None) -> Response:
+          status: Annotated[Literal["active", "paused"] | None, Query(description="`active` or `paused`")] = None) -> Response:
     items, total = svc.list_webhooks(conn, caller.key.id, status=subs.parse_status(status), page=page,
                                      per_page=per_page)
     return ok(request, items, total=total, page=page, per_page=per_page)

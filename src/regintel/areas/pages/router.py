@@ -459,7 +459,7 @@ def root_badge(request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ic
 @pages_router.get("/badge-generator", response_class=HTMLResponse, summary="Badge generator",
                   description="Pick a company; get the badges and the HTML and Markdown to embed them.")
 def badge_generator(request: Request, conn: ReadConn,
-                    cc: Annotated[str | None, Query(max_length=8)] = None,
+                    cc: Annotated[str | None, Query(pattern="^[A-Za-z]{2}$")] = None,
                     ico: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
     company, badges, error, page_url = None, [], None, None
     if ico:

@@ -4,7 +4,6 @@ service, wrap."""
 
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 from typing import Annotated
 
@@ -13,6 +12,7 @@ from fastapi.responses import Response
 
 from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import Envelope, ok
+from regintel.api.paths import IsoDate
 from regintel.api.routing import StrictRoute
 from regintel.services import companies as companies_svc
 
@@ -53,8 +53,8 @@ def ted_search(request: Request, conn: DbConn, _key: ApiKey,
                country: Annotated[str | None, Query(min_length=2, max_length=2,
                                                     description="Buyer's country, ISO 3166-1 alpha-2")] = None,
                cpv: Annotated[str | None, Query(max_length=12, description="CPV code, 2-8 digits")] = None,
-               date_from: Annotated[date | None, Query(description="Issued on or after")] = None,
-               date_to: Annotated[date | None, Query(description="Issued on or before")] = None,
+               date_from: Annotated[IsoDate | None, Query(description="Issued on or after")] = None,
+               date_to: Annotated[IsoDate | None, Query(description="Issued on or before")] = None,
                value_min: Annotated[Decimal | None, Query(ge=0, le=10**15)] = None,
                value_max: Annotated[Decimal | None, Query(ge=0, le=10**15)] = None,
                currency: Annotated[str | None, Query(pattern=r"^[A-Za-z]{3}$", description="ISO 4217")] = None,

@@ -11,8 +11,8 @@ from sqlalchemy import insert
 
 from regintel.areas.security.names import normalise_host, website_host
 from regintel.areas.security.tables import company_domains
-from regintel.domain.types import CompanyRecord
 from regintel.db import jobs as jobs_db
+from regintel.domain.types import CompanyRecord
 from regintel.jobs.runner import LEASE, run_one
 from tests.builders import load_companies
 from tests.security.servers import Authority, DnsServer, WebServer

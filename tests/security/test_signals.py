@@ -38,7 +38,7 @@ def test_list_filters_and_paging(client, auth, engine, settings, company, dns_se
     sites = {"www.prvy.test": GOOD_HEADERS, "www.druhy.test": {"Server": "Microsoft-IIS/10.0",
                                                                "X-Powered-By": "ASP.NET"}}
     servers = {}
-    for host, headers in sites.items():
+    for host in sites:
         add_domain(engine, host)
         well_configured(dns_server, host.split(".", 1)[1], host)
     for host, headers in sites.items():
@@ -68,6 +68,8 @@ def test_list_filters_and_paging(client, auth, engine, settings, company, dns_se
 
 def test_edges(client, auth, engine, company):
     add_domain(engine, "www.známa.test")
+    add_domain(engine, "firma@gmail.com", kind="email")
+    assert_error(client.get("/api/v1/brand-signals/gmail.com", headers=auth), 404, "NOT_FOUND")
     assert_error(client.get("/api/v1/brand-signals/www.neznama.test", headers=auth), 404, "NOT_FOUND")
     assert_error(client.get("/api/v1/brand-signals/not a domain", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/brand-signals/127.0.0.1", headers=auth), 422, "VALIDATION_ERROR")

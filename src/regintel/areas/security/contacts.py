@@ -17,11 +17,12 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import partial
 from pathlib import Path
-from typing import IO
+from typing import IO, BinaryIO, cast
 
 from regintel.areas.security.names import NotAHost, email_host, website_host
 from regintel.domain.identifiers import parse_national_id
@@ -89,18 +90,30 @@ def read_set(location: str) -> ContactSet:
     return out
 
 
-def _members(path: Path) -> Iterator[tuple[str, object]]:
+Opener = Callable[[], IO[bytes]]
+
+
+def _file_opener(path: Path) -> Opener:
+    def opener() -> IO[bytes]:
+        return path.open("rb")
+
+    return opener
+
+
+def _members(path: Path) -> Iterator[tuple[str, Opener]]:
+    """(lower-case file name, opener) of each file of a folder, a zip, or the one file given (named by its
+    role: a file that is not `contact.csv`, `contact_delete.csv` or `meta.csv` is read as an insert file)."""
     if path.is_dir():
         for p in sorted(path.iterdir()):
-            yield p.name.lower(), (lambda p=p: open(p, "rb"))
+            yield p.name.lower(), _file_opener(p)
     elif path.is_file() and zipfile.is_zipfile(path):
         archive = zipfile.ZipFile(path)
         for info in archive.infolist():
-            yield Path(info.filename).name.lower(), (lambda i=info: archive.open(i))
+            yield Path(info.filename).name.lower(), partial(archive.open, info)
     elif path.is_file():
-        yield ("contact_delete.csv" if path.name.lower() == "contact_delete.csv" else
-               "meta.csv" if path.name.lower() == "meta.csv" else "contact.csv"
-               if path.name.lower() == "contact.csv" else "contact_insert.csv"), (lambda: open(path, "rb"))
+        name = path.name.lower()
+        role = name if name in ("contact.csv", "contact_delete.csv", "meta.csv") else "contact_insert.csv"
+        yield role, _file_opener(path)
     else:
         raise SourceAbort(f"no such file or folder: {path}")
 
@@ -124,7 +137,7 @@ def _enterprise(raw: str) -> str:
 
 
 def _read_deletes(stream: IO[bytes], out: ContactSet) -> None:
-    table = open_csv(stream)
+    table = open_csv(cast(BinaryIO, stream))
     cols = table.index(("EntityNumber",), "KBO contact_delete")
     for item in table.records({"EntityNumber": cols["EntityNumber"]}, lambda r: r["EntityNumber"].strip()):
         out.read += 1
@@ -141,7 +154,7 @@ def _read_deletes(stream: IO[bytes], out: ContactSet) -> None:
 
 
 def _read_contacts(stream: IO[bytes], out: ContactSet) -> None:
-    table = open_csv(stream)
+    table = open_csv(cast(BinaryIO, stream))
     cols = table.index(COLUMNS, "KBO contact")
     for item in table.records({c: cols[c] for c in COLUMNS}, _convert):
         out.read += 1

@@ -162,8 +162,9 @@ def signals_for_domain(conn: Connection, raw: str, settings: Settings) -> dict[s
     host = name.host
     if not queries.host_known(conn, host):
         raise NotFound(f"No company publishes the domain {host}; only register domains are checked")
-    shared = signals.is_shared_domain(name.registered_domain)
-    queued = [] if shared else queue_checks(conn, [host], settings, datetime.now(UTC))
+    if signals.is_shared_domain(name.registered_domain):
+        raise NotFound(f"{host} is a shared mailbox or platform domain; it is not checked for any company")
+    queued = queue_checks(conn, [host], settings, datetime.now(UTC))
     check = queries.checks_for(conn, [host]).get(host)
     view = _signal_view(host, queries.signals_for(conn, [host]).get(host, []))
     return dict(view, status="pending" if check is None else check["status"],

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cryptography import x509
-from cryptography.x509.oid import ExtensionOID, NameOID
+from cryptography.x509.oid import NameOID
 
 from regintel.areas.security.findings import Finding, finding
 
@@ -102,7 +102,7 @@ def _read_certificate(facts: TlsFacts, der: bytes) -> None:
     facts.issuer = _name(cert.issuer)
     facts.subject = _name(cert.subject)
     try:
-        san = cert.extensions.get_extension_for_oid(ExtensionOID.SUBJECT_ALTERNATIVE_NAME).value
+        san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
         facts.names = [str(n) for n in san.get_values_for_type(x509.DNSName)][:100]
     except x509.ExtensionNotFound:
         facts.names = [facts.subject["CN"]] if "CN" in facts.subject else []

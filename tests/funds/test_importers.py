@@ -167,9 +167,17 @@ def test_the_sources_are_in_the_catalogue(engine, settings, client, companies):
     assert "CC-BY-4.0" in listed["eu_cordis"]["licence"]
 
 
-def test_a_record_links_to_a_company_imported_before_it_only(engine, settings):
-    """Linking happens when a record is written: a later company import does not relink (docs/funds.md)."""
+def test_a_reimport_links_records_to_companies_imported_since(engine, settings):
+    """By register or VAT number only: records linkable by name alone wait for a change (docs/funds.md)."""
     import_source(engine, settings.data_dir, "cz_dotinfo")
-    with engine.connect() as conn:
-        assert conn.execute(select(fund_awards.c.company_id).where(fund_awards.c.company_id.is_not(None))).first() \
-            is None
+    import_source(engine, settings.data_dir, "eu_kohesio")
+    assert _links(engine, "cz_dotinfo") == [("Alza.cz a.s.", None, None), ("Alza.cz a.s.", None, None),
+                                            ("ČEZ, a. s.", None, None)]
+    load_fund_companies(engine)
+    stats = import_source(engine, settings.data_dir, "cz_dotinfo")[0]
+    assert (stats.inserted, stats.updated, stats.unchanged) == (0, 2, 1)
+    assert _links(engine, "cz_dotinfo") == [("Alza.cz a.s.", "identifier", 1.0), ("Alza.cz a.s.", None, None),
+                                            ("ČEZ, a. s.", "identifier", 1.0)]
+    kohesio = import_source(engine, settings.data_dir, "eu_kohesio")[0]
+    assert (kohesio.updated, kohesio.unchanged) == (0, 3)
+    assert {m for _, m, _ in _links(engine, "eu_kohesio")} == {None}

@@ -69,6 +69,10 @@ class Linker:
             self._seen[key] = found or NO_LINK
         return self._seen[key]
 
+    def by_identifiers(self, who: Beneficiary) -> Link | None:
+        """By register number, else VAT number; None when neither links."""
+        return self._by_national_id(who) or self._by_vat(who)
+
     def _by_national_id(self, who: Beneficiary) -> Link | None:
         national_id = _national_id(who)
         if not national_id or not who.country:

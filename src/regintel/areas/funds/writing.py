@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, and_, select
+from sqlalchemy import Table, and_, null, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.db.engine import upsert
@@ -57,25 +57,52 @@ def _beneficiary(who: Beneficiary, linker: Linker, run: Run) -> dict[str, Any]:
             "match_method": found.method, "match_score": found.score}
 
 
+Changed = list[tuple[tuple[str, ...], Any, str]]
+Unlinked = list[tuple[tuple[str, ...], Any]]
+
+
 def _changed(conn: Connection, table: Table, key_cols: Sequence[str], records: dict[tuple[str, ...], Any],
-             run: Run) -> list[tuple[tuple[str, ...], Any, str]]:
-    """The records whose content differs from what is stored (new ones included), counted in `run.stats`.
-    Stored hashes are read with one IN list per key column (a superset of the keys, filtered here)."""
+             run: Run) -> tuple[Changed, Unlinked]:
+    """The records whose content differs from what is stored (new ones included), counted in `run.stats`,
+    and the unchanged ones stored without a company whose beneficiary has a register or VAT number (a
+    company imported since may hold it). Stored rows are read with one IN list per key column (a superset
+    of the keys, filtered here)."""
     cols = [table.c[c] for c in key_cols]
+    linkable = "company_id" in table.c
     where = and_(*(col.in_(sorted({k[i] for k in records})) for i, col in enumerate(cols)))
-    stored = {tuple(r[:-1]): r[-1] for r in conn.execute(select(*cols, table.c.record_hash).where(where))}
-    out = []
+    extra = [table.c.record_hash, table.c.company_id if linkable else null()]
+    stored = {tuple(r[:-2]): (r[-2], r[-1]) for r in conn.execute(select(*cols, *extra).where(where))}
+    changed: Changed = []
+    unlinked: Unlinked = []
     for key, record in records.items():
         digest = record.content_hash()
         if key not in stored:
             run.stats.inserted += 1
-        elif stored[key] == digest:
+        elif stored[key][0] == digest:
             run.stats.unchanged += 1
+            who = getattr(record, "beneficiary", None)
+            if linkable and stored[key][1] is None and who is not None and (who.national_id or who.vat):
+                unlinked.append((key, record))
             continue
         else:
             run.stats.updated += 1
-        out.append((key, record, digest))
-    return out
+        changed.append((key, record, digest))
+    return changed, unlinked
+
+
+def _relink(conn: Connection, table: Table, key_cols: Sequence[str], unlinked: Unlinked, linker: Linker,
+            run: Run) -> None:
+    """Link unchanged records a company now holds the register or VAT number of (never by name: that would
+    ask the resolver for every unlinked row on every import). A relinked record counts as `updated`."""
+    linker.prefetch([record.beneficiary for _, record in unlinked])
+    for key, record in unlinked:
+        found = linker.by_identifiers(record.beneficiary)
+        if found is None:
+            continue
+        conn.execute(update(table).where(*(table.c[k] == v for k, v in zip(key_cols, key, strict=True)))
+                     .values(company_id=found.company_id, match_method=found.method, match_score=found.score))
+        run.stats.unchanged -= 1
+        run.stats.updated += 1
 
 
 def _dedupe(records: list[Any], key: Callable[[Any], tuple[str, ...]], run: Run) -> dict[tuple[str, ...], Any]:
@@ -89,7 +116,8 @@ def _dedupe(records: list[Any], key: Callable[[Any], tuple[str, ...]], run: Run)
 
 def _awards(conn: Connection, records: list[Award], linker: Linker, run: Run) -> None:
     by_key = _dedupe(records, lambda r: (run.source, r.record_key), run)
-    changed = _changed(conn, fund_awards, ("source", "record_key"), by_key, run)
+    changed, unlinked = _changed(conn, fund_awards, ("source", "record_key"), by_key, run)
+    _relink(conn, fund_awards, ("source", "record_key"), unlinked, linker, run)
     linker.prefetch([a.beneficiary for _, a, _ in changed])
     rows = []
     for (_, key), a, digest in changed:
@@ -110,14 +138,15 @@ def _projects(conn: Connection, records: list[CordisProject], linker: Linker, ru
              "framework": p.framework, "funding_scheme": p.funding_scheme, "legal_basis": p.legal_basis,
              "start_on": p.start_on, "end_on": p.end_on, "signed_on": p.signed_on, "total_cost": p.total_cost,
              "ec_max_contribution": p.ec_max_contribution, **run.provenance(digest)}
-            for _, p, digest in _changed(conn, cordis_projects, ("project_id",), by_key, run)]
+            for _, p, digest in _changed(conn, cordis_projects, ("project_id",), by_key, run)[0]]
     if rows:
         upsert(conn, cordis_projects, rows, keys=["project_id"])
 
 
 def _participations(conn: Connection, records: list[CordisParticipation], linker: Linker, run: Run) -> None:
     by_key = _dedupe(records, lambda r: (r.project_id, r.organisation_id), run)
-    changed = _changed(conn, cordis_participants, ("project_id", "organisation_id"), by_key, run)
+    changed, unlinked = _changed(conn, cordis_participants, ("project_id", "organisation_id"), by_key, run)
+    _relink(conn, cordis_participants, ("project_id", "organisation_id"), unlinked, linker, run)
     linker.prefetch([p.beneficiary for _, p, _ in changed])
     rows = [{"project_id": p.project_id, "organisation_id": p.organisation_id,
              **_beneficiary(p.beneficiary, linker, run), "role": p.role, "sme": p.sme,

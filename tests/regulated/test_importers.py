@@ -156,3 +156,20 @@ def test_catalogue_entries_with_licence_and_row_counts(engine, settings):
     assert set(rows) == set(FILES)
     assert rows["sk_nbs"].row_count == 6 and rows["sk_znalci"].row_count == 3
     assert all(r.licence and r.attribution and r.last_import_at for r in rows.values())
+
+
+def test_windows_1250_and_commas_read_the_same(engine, settings, tmp_path):
+    text = FILES["cz_cnb_jerrs"].read_text(encoding="utf-8")
+    legacy = tmp_path / "jerrs-cp1250.csv"
+    legacy.write_bytes(text.replace(";", "|").replace(",", " ").replace("|", ",").encode("cp1250"))
+    stats = run(engine, settings.data_dir, "cz_cnb_jerrs", legacy)
+    assert (stats.inserted, stats.rejected) == (4, 0)
+    names = {r["name"] for r in _row(engine, regulated_authorisations, source="cz_cnb_jerrs")}
+    assert "Testovací pojišťovna a.s." in names  # the commas of the names were dropped to keep the columns
+    again = run(engine, settings.data_dir, "cz_cnb_jerrs", legacy)
+    assert (again.unchanged, again.inserted + again.updated) == (4, 0)
+
+
+def test_first_import_with_a_rejected_row_has_nothing_to_delist(engine, settings):
+    stats = run(engine, settings.data_dir, "sk_nbs")
+    assert (stats.rejected, stats.skipped) == (1, 0)

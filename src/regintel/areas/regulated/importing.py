@@ -92,10 +92,7 @@ def _import_file(engine: Engine, source: RegisterSource, location: str, data_dir
         if writer is None:
             raise SourceAbort(f"{Path(location).name}: no usable row, so nothing is replaced")
         writer.write(batch)
-        if stats.rejected:  # a rejected row may be a listed entity: delisting waits for a clean file
-            stats.skip("delisting not applied: the file had rejected rows")
-        else:
-            writer.remove_unseen()
+        writer.remove_unseen(apply=not stats.rejected)  # a rejected row may be one of the rows it lacks
 
 
 def _backend(engine: Engine, data_dir: Path) -> SearchBackend:

@@ -75,9 +75,12 @@ class Writer:
         self.conn.execute(update(self.table).where(self.table.c.id == pk).values(**link.columns()))
         self.stats.updated += 1
 
-    def remove_unseen(self) -> None:
-        """Rows of the source the list no longer has: delisted, so deleted."""
+    def remove_unseen(self, apply: bool) -> None:
+        """Rows of the source the list no longer has: delisted, so deleted (unless not `apply`)."""
         gone = [pk for key, (pk, _, _) in self.stored.items() if key not in self.seen]
+        if gone and not apply:
+            self.stats.skip("delisting not applied: the file had rejected rows")
+            return
         for start in range(0, len(gone), 500):
             self.conn.execute(delete(self.table).where(self.table.c.id.in_(gone[start:start + 500])))
         self.stats.changes += len(gone)

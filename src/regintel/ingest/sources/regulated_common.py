@@ -2,7 +2,7 @@
 professional chambers): each publishes a table, read here as CSV with the publisher's column names.
 
 A source module declares its catalogue entry, its columns and `convert(row)`; this module reads the file
-(`ingest.csvstream`), checks the header (a file without the required columns is the wrong file and is
+(`ingest.csvstream`; UTF-8 or Windows-1250, `;` or `,` as the header shows), checks the header (a file without the required columns is the wrong file and is
 rejected whole), and hands each row to `convert`, which returns an `Authorisation` or a `Professional`
 (areas/regulated/records.py), a `Skipped`, or raises `RecordError` for a row it cannot read. The rows are
 stored by the area (`areas.regulated.importing`), not by the company loader.
@@ -13,6 +13,7 @@ so a layout that differs is refused whole rather than misread."""
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from datetime import date, datetime
@@ -22,11 +23,12 @@ from regintel.areas.regulated.records import Authorisation, Professional
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.names import fold
 from regintel.errors import InvalidIdentifier
-from regintel.ingest.base import RecordError, Skipped, Source, SourceInfo
+from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort, SourceInfo
 from regintel.ingest.csvstream import open_csv
 from regintel.ingest.sources import register
 
 Parsed = Authorisation | Professional | Skipped
+MAX_BYTES = 256 << 20  # a register list is tens of MB at most; read whole to tell its encoding
 
 
 class RegulatedCsvSource:
@@ -35,8 +37,6 @@ class RegulatedCsvSource:
 
     info: SourceInfo
     suffixes: tuple[str, ...] = (".csv",)
-    delimiter = ";"
-    encoding = "utf-8-sig"
     required: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
 
@@ -44,7 +44,10 @@ class RegulatedCsvSource:
         raise NotImplementedError
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[Parsed | RecordError]:
-        table = open_csv(stream, delimiter=self.delimiter, encoding=self.encoding)
+        raw = stream.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise SourceAbort(f"{name} is larger than {MAX_BYTES >> 20} MB: not a register list")
+        table = open_csv(io.BytesIO(raw), delimiter=_delimiter(raw), encoding=_encoding(raw))
         columns = table.index(self.required, f"{self.info.name} ({name})")
         present = {c: columns[c] for c in (*self.required, *self.optional) if c in columns}
         yield from table.records(present, self._convert)
@@ -56,6 +59,21 @@ class RegulatedCsvSource:
         from regintel.areas.regulated.importing import run_regulated_import
 
         return run_regulated_import(engine, self, location, data_dir)
+
+
+def _encoding(raw: bytes) -> str:
+    """UTF-8 when the bytes are UTF-8, else Windows-1250 (what Czech and Slovak office exports write)."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "cp1250"
+    return "utf-8-sig"
+
+
+def _delimiter(raw: bytes) -> str:
+    """`;` (the Czech and Slovak spreadsheet default) unless the header has more commas."""
+    header = raw.split(b"\n", 1)[0]
+    return "," if header.count(b",") > header.count(b";") else ";"
 
 
 def register_section(source: RegulatedCsvSource) -> Source:

@@ -153,3 +153,16 @@ def test_recent_helper_feed(engine, settings, tmp_path):
     now = datetime.now(UTC).replace(microsecond=0)
     stats, _ = run(engine, settings, "eu_eba_news", rss(tmp_path / "recent.xml", [("g1", "Recent", now)]))
     assert stats.inserted == 1
+
+
+def test_queue_command(engine, settings, monkeypatch, capsys):
+    from regintel.areas.regulatory.__main__ import main
+    from regintel.db.schema import jobs
+
+    monkeypatch.setenv("REGINTEL_DATABASE_URL", settings.database_url)
+    assert main(["queue", "6"]) == 0 and "queued regulatory.refresh job" in capsys.readouterr().out
+    assert main(["queue", "6"]) == 0 and "already queued" in capsys.readouterr().out
+    assert main(["queue", "0"]) == 2 and main(["refresh"]) == 2
+    with engine.connect() as conn:
+        assert [(k, p) for k, p in conn.execute(select(jobs.c.kind, jobs.c.payload))] == [
+            ("regulatory.refresh", {"every_hours": 6})]

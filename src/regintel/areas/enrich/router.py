@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
 from regintel.api.deps import ApiKey, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
 from regintel.areas.enrich import service as svc
-from regintel.areas.enrich.schemas import JobIn, JobOut
+from regintel.areas.enrich import upload
+from regintel.areas.enrich.body import read_job
+from regintel.areas.enrich.schemas import JobOut, request_body
 from regintel.render.tabular import iter_csv
 
 router = APIRouter(prefix="/api/v1/enrich/jobs", tags=["Enrichment"], route_class=StrictRoute)
@@ -19,13 +22,27 @@ JobId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Job id")]
 
 
 @router.post("", status_code=202, response_model=Envelope[JobOut], summary="Create an enrichment job",
-             description=f"Queue up to {svc.MAX_IDENTIFIERS:,} national identifiers; `regintel worker` answers each "
-             "as `POST /companies/bulk` does (`found` with the company record, `not_found`, `invalid` with the "
-             "reason, `ambiguous` with candidates). Answers 202 with the job and a `Location`; follow it with "
-             "`GET /enrich/jobs/{id}`. Only the key that created a job sees it.")
-def create(request: Request, body: JobIn, conn: DbWriteConn, caller: ApiKey) -> Response:
-    job = svc.create(conn, caller.key.id, body.payload_items(), body.country)
-    conn.commit()
+             openapi_extra={"requestBody": request_body()},
+             description=f"Queue up to {svc.MAX_IDENTIFIERS:,} companies: a JSON list of national identifiers, or "
+             "a CSV file uploaded as `multipart/form-data` (field `file`, at most "
+             f"{upload.MAX_BYTES // 2**20} MiB; optional fields `country` and `encoding`) whose header names an "
+             "identifier column (`id`, `ico`, `national_id`, `company_number`, …) and/or `name` (with `city`, "
+             "`country`). Comma, semicolon, tab or pipe separated, UTF-8 with or without a byte-order mark unless "
+             "`encoding` says otherwise. `regintel worker` answers each entry as `POST /companies/bulk` does "
+             "(`found` with the company record, `not_found`, `invalid` with the reason, `ambiguous` with "
+             "candidates); a name is resolved as `/companies/resolve` resolves it, with the `match` score and "
+             "reasons. Answers 202 with the job and a `Location`; follow it with `GET /enrich/jobs/{id}`. 413 for "
+             "a larger body, 415 for another media type, 422 for a malformed file (naming the line). Only the "
+             "key that created a job sees it.")
+async def create(request: Request, conn: DbWriteConn, caller: ApiKey) -> Response:
+    entries, country, source = await read_job(request)
+
+    def work() -> dict[str, Any]:
+        job = svc.create(conn, caller.key.id, entries, country, source)
+        conn.commit()
+        return job
+
+    job = await run_in_threadpool(work)
     return ok(request, job, status_code=202, headers={"Location": f"/api/v1/enrich/jobs/{job['id']}"})
 
 

@@ -43,3 +43,36 @@ class JobOut(BaseModel):
     startedAt: Any
     finishedAt: Any
     resultUrl: str | None = Field(description="Where to read the answers once the job is done")
+    input: dict[str, Any] = Field(description="What the job was made from: `{\"kind\": \"json\"}`, or `{\"kind\": "
+                                  "\"csv\", \"filename\", \"bytes\"}` for an upload")
+
+
+def _inline(schema: dict[str, Any]) -> dict[str, Any]:
+    """A model's JSON schema with its `$defs` references replaced by the definitions (the body is
+    documented by hand, so its models are not among the OpenAPI components)."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)  # type: ignore[no-any-return]
+
+
+def request_body() -> dict[str, Any]:
+    """The OpenAPI request body of `POST /enrich/jobs`: JSON, or a CSV upload."""
+    upload = {"type": "object", "required": ["file"], "additionalProperties": False, "properties": {
+        "file": {"type": "string", "format": "binary", "description": "The CSV file: a header row naming an "
+                 "identifier column (`id`, `ico`, `national_id`, `company_number`, …) and/or `name` (with `city`, "
+                 "`country`)"},
+        "country": {"type": "string", "minLength": 2, "maxLength": 2, "description": "Country of rows without "
+                    "one"},
+        "encoding": {"type": "string", "maxLength": 40, "description": "The file's character set when it is not "
+                     "UTF-8 (e.g. windows-1250, iso-8859-2)"}}}
+    return {"required": True, "content": {"application/json": {"schema": _inline(JobIn.model_json_schema())},
+                                          "multipart/form-data": {"schema": upload}}}

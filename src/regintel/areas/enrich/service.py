@@ -25,13 +25,16 @@ CHUNK = 500
 PAGE = 1_000
 STATUSES = ("found", "not_found", "invalid", "ambiguous")
 CSV_COLUMNS = ["index", "input", "status", "reason", "country", "nationalId", "name", "companyStatus", "legalForm",
-               "city", "postalCode", "vatId", "lei", "inBankruptcy", "inRestructuring", "inLiquidation"]
+               "city", "postalCode", "vatId", "lei", "inBankruptcy", "inRestructuring", "inLiquidation", "matchScore"]
 
 
-def create(conn: Connection, key_id: int, identifiers: list[Any], country: str | None) -> dict[str, Any]:
+def create(conn: Connection, key_id: int, identifiers: list[Any], country: str | None,
+           source: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Queue a job over `identifiers` (national ids, `{"country", "id"}`, or `{"name", "city"?, "country"?}`
+    from a CSV upload); `source` says what the input was."""
     cc = parse_country(country) if country else None
-    job_id = jobs_db.enqueue(conn, KIND, {"identifiers": identifiers, "country": cc}, now=datetime.now(UTC),
-                             owner_key_id=key_id)
+    payload = {"identifiers": identifiers, "country": cc, "input": dict(source or {"kind": "json"})}
+    job_id = jobs_db.enqueue(conn, KIND, payload, now=datetime.now(UTC), owner_key_id=key_id)
     assert job_id is not None  # no dedupe key: always queued
     return status(conn, key_id, job_id)
 
@@ -53,7 +56,8 @@ def status(conn: Connection, key_id: int, job_id: int) -> dict[str, Any]:
             "counts": {s: counts.get(s, 0) for s in STATUSES}, "country": row["payload"].get("country"),
             "attempts": row["attempts"], "error": row["last_error"], "createdAt": row["created_at"],
             "startedAt": row["started_at"], "finishedAt": row["finished_at"],
-            "resultUrl": f"/api/v1/enrich/jobs/{row['id']}/result" if row["status"] == jobs_db.DONE else None}
+            "resultUrl": f"/api/v1/enrich/jobs/{row['id']}/result" if row["status"] == jobs_db.DONE else None,
+            "input": row["payload"].get("input") or {"kind": "json"}}
 
 
 def ready(conn: Connection, key_id: int, job_id: int) -> None:
@@ -77,10 +81,19 @@ def iter_answers(engine: Engine, job_id: int) -> Iterator[dict[str, Any]]:
         after = rows[-1]["idx"]
 
 
+def _input_text(given: Any) -> str:
+    if isinstance(given, str):
+        return given
+    given = given if isinstance(given, Mapping) else {}
+    if "name" in given:
+        return "; ".join(str(given[k]) for k in ("name", "city", "country") if given.get(k))
+    return f"{given.get('country') or ''}:{given.get('id') or ''}"
+
+
 def csv_row(answer: Mapping[str, Any]) -> dict[str, Any]:
     company = answer.get("company") or {}
-    return {"index": answer["index"], "input": answer["input"] if isinstance(answer["input"], str)
-            else f"{(answer['input'] or {}).get('country') or ''}:{(answer['input'] or {}).get('id') or ''}",
+    return {"index": answer["index"], "input": _input_text(answer["input"]),
+            "matchScore": (answer.get("match") or {}).get("score"),
             "status": answer["status"], "reason": answer.get("reason"), "country": company.get("country"),
             "nationalId": company.get("nationalId"), "name": company.get("name"),
             "companyStatus": company.get("status"), "legalForm": (company.get("legalForm") or {}).get("code"),

@@ -220,3 +220,21 @@ def test_data_sources_list_the_new_sources(client, imported):
     rows = {r["id"]: r for r in assert_envelope(client.get("/api/v1/public/data-sources"))}
     for source_id in ("sk_court_decisions", "sk_pmu", "sk_ipkz", "cz_esbirka"):
         assert rows[source_id]["licence"] and rows[source_id]["attribution"] and rows[source_id]["row_count"] > 0
+
+
+def test_records_imported_before_their_company(client, auth, engine, settings):
+    """A record naming an IČO is the company's even when the company arrived after the import."""
+    import_all(engine, settings.data_dir)
+    load_fixture_companies(engine)
+    (case,) = assert_envelope(_get(client, auth, f"/api/v1/companies/{SLOVNAFT}/amo-cases"))
+    assert case["caseRef"] == "2023/KH/1/1/012" and case["parties"][0]["match"] is None  # not linked at import
+    env = assert_envelope(_get(client, auth, f"/api/v1/companies/{SLOVNAFT}/environmental"))
+    assert env["totals"]["installations"] == 2
+    assert env["installations"][0]["operator"]["match"]["method"] == "identifier"
+    assert len(assert_envelope(_get(client, auth, f"/api/v1/companies/{CEZ}/cz-sbirka", country="cz"))) == 2
+    points = assert_envelope(_get(client, auth, f"/api/v1/companies/{SLOVNAFT}/locations"))
+    assert [(p["kind"], p["match"], p["matchScore"]) for p in points][1] == ("ipkz_installation", "identifier", 1.0)
+    assert [i["guid"] for i in assert_envelope(_get(client, auth, "/api/v1/justice/decisions", ico=SLOVNAFT))] == [
+        G1, G4]
+    # Duslo is named without an IČO: only a link made at import finds it, so it has no case yet.
+    assert assert_envelope(_get(client, auth, f"/api/v1/companies/{DUSLO}/amo-cases")) == []

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, exists, func, or_, select
+from sqlalchemy import Table, and_, func, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -50,7 +50,8 @@ def _decision_where(f: DecisionFilters) -> list[ColumnElement[bool]]:
         who = [p.national_id == f.national_id] if f.national_id is not None else []
         if f.company_id is not None:
             who.append(p.company_id == f.company_id)
-        where.append(exists().where(p.decision_pk == d.id, or_(*who)))
+        # IN, not EXISTS: the parties' indexes give the few decisions, instead of probing every decision.
+        where.append(d.id.in_(select(p.decision_pk).where(or_(*who))))
     if f.court_id or f.court_text:
         where.append(or_(d.court_id == f.court_id, d.court_norm.contains(f.court_text or "", autoescape=True)))
     if f.date_from:
@@ -98,8 +99,20 @@ def decision_parties(conn: Connection, pks: Sequence[int]) -> dict[int, list[Row
     return _parties(conn, court_decision_parties, "decision_pk", pks)
 
 
-def company_cases(conn: Connection, company_id: int, limit: int) -> list[Row]:
-    linked = select(antitrust_parties.c.case_pk).where(antitrust_parties.c.company_id == company_id)
+def _names(company: Row, company_id: Any, national_id: Any, country: Any, source_country: str | None = None
+           ) -> ColumnElement[bool]:
+    """Rows linked to the company, or naming its national id (rows imported before the company was)."""
+    same = [company_id == company["id"]]
+    if source_country is None:
+        same.append(and_(country == company["country"], national_id == company["national_id"]))
+    elif source_country == company["country"]:
+        same.append(national_id == company["national_id"])
+    return or_(*same)
+
+
+def company_cases(conn: Connection, company: Row, limit: int) -> list[Row]:
+    p = antitrust_parties.c
+    linked = select(p.case_pk).where(_names(company, p.company_id, p.national_id, p.country))
     return _rows(conn, select(antitrust_cases).where(antitrust_cases.c.id.in_(linked))
                  .order_by(antitrust_cases.c.decided_on.desc().nulls_last(), antitrust_cases.c.id.desc()).limit(limit))
 
@@ -108,27 +121,29 @@ def case_parties(conn: Connection, pks: Sequence[int]) -> dict[int, list[Row]]:
     return _parties(conn, antitrust_parties, "case_pk", pks)
 
 
-def company_party_addresses(conn: Connection, company_id: int, limit: int) -> list[Row]:
+def company_party_addresses(conn: Connection, company: Row, limit: int) -> list[Row]:
     """The addresses antitrust decisions give for this company (no coordinates: the source has none)."""
     p = antitrust_parties.c
-    return _rows(conn, select(p.name, p.address, p.match_method, p.match_score, antitrust_cases.c.case_ref,
+    return _rows(conn, select(p.name, p.address, p.national_id, p.company_id, p.match_method, p.match_score,
+                              antitrust_cases.c.case_ref,
                               antitrust_cases.c.source)
                  .select_from(antitrust_parties.join(antitrust_cases, antitrust_cases.c.id == p.case_pk))
-                 .where(p.company_id == company_id, p.address.is_not(None))
+                 .where(_names(company, p.company_id, p.national_id, p.country), p.address.is_not(None))
                  .order_by(antitrust_cases.c.decided_on.desc().nulls_last(), p.case_pk).limit(limit))
 
 
-def company_installations(conn: Connection, company_id: int, limit: int) -> list[Row]:
-    return _rows(conn, select(ipkz_installations).where(ipkz_installations.c.company_id == company_id)
+def company_installations(conn: Connection, company: Row, limit: int) -> list[Row]:
+    i = ipkz_installations.c
+    return _rows(conn, select(ipkz_installations).where(_names(company, i.company_id, i.operator_national_id, None, "SK"))
                  .order_by(ipkz_installations.c.installation_id).limit(limit))
 
 
-def company_acts(conn: Connection, company_id: int, limit: int) -> list[Row]:
+def company_acts(conn: Connection, company: Row, limit: int) -> list[Row]:
     m, a = sbirka_mentions.c, sbirka_acts.c
     query = (select(sbirka_acts, m.name.label("mention_name"), m.national_id.label("mention_national_id"),
                     m.excerpt, m.company_id, m.match_method, m.match_score)
              .select_from(sbirka_mentions.join(sbirka_acts, a.id == m.act_pk))
-             .where(m.company_id == company_id)
+             .where(_names(company, m.company_id, m.national_id, None, "CZ"))
              .order_by(a.promulgated_on.desc().nulls_last(), a.id.desc()).limit(limit))
     return _rows(conn, query)
 

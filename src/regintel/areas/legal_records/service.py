@@ -28,13 +28,18 @@ def _num(value: Any) -> float | None:
     return float(value) if value is not None else None
 
 
-def _match(row: Row, company: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
-    """The party's link; `company` when the caller knows it is the linked one (a company section)."""
+def _match(row: Row, company: Mapping[str, Any] | None = None, national_id: str | None = None
+           ) -> dict[str, Any] | None:
+    """The party's link; `company` when the caller knows the row is the company's (a company section):
+    linked to it, or naming its national id (`national_id`, the row's) before the company was imported."""
+    if company is not None:
+        ref = {"country": company["country"], "nationalId": company["national_id"], "name": company["name"]}
+        if row["company_id"] == company["id"] and row["match_method"] is not None:
+            return {"method": row["match_method"], "score": float(row["match_score"]), "company": ref}
+        return {"method": "identifier", "score": 1.0, "company": ref} if national_id == company["national_id"] else None
     if row["company_id"] is None or row["match_method"] is None:
         return None
-    ref = ({"country": company["country"], "nationalId": company["national_id"], "name": company["name"]}
-           if company is not None else
-           {"country": row["company_country"], "nationalId": row["company_national_id"], "name": row["company_name"]})
+    ref = {"country": row["company_country"], "nationalId": row["company_national_id"], "name": row["company_name"]}
     return {"method": row["match_method"], "score": float(row["match_score"]), "company": ref}
 
 
@@ -102,7 +107,7 @@ def decision_detail(conn: Connection, guid: str) -> dict[str, Any]:
 # -- company sections --------------------------------------------------------------------------------
 
 def amo_cases(conn: Connection, company: Mapping[str, Any]) -> list[dict[str, Any]]:
-    rows = queries.company_cases(conn, int(company["id"]), SECTION_LIMIT)
+    rows = queries.company_cases(conn, company, SECTION_LIMIT)
     parties = queries.case_parties(conn, [int(r["id"]) for r in rows])
     catalogue = queries.catalogue(conn, [r["source"] for r in rows])
     return [{"caseRef": r["case_ref"], "kind": r["kind"], "title": r["title"], "decidedOn": _iso(r["decided_on"]),
@@ -120,11 +125,11 @@ def _permit(value: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def environmental(conn: Connection, company: Mapping[str, Any]) -> dict[str, Any]:
-    rows = queries.company_installations(conn, int(company["id"]), SECTION_LIMIT)
+    rows = queries.company_installations(conn, company, SECTION_LIMIT)
     catalogue = queries.catalogue(conn, [r["source"] for r in rows])
     items = [{"installationId": r["installation_id"], "name": r["name"],
               "operator": {"name": r["operator_name"], "nationalId": r["operator_national_id"], "role": "operator",
-                           "match": _match(r, company)},
+                           "match": _match(r, company, r["operator_national_id"])},
               "address": r["address"], "municipality": r["municipality"], "activityCode": r["activity_code"],
               "activity": r["activity"], "latitude": r["latitude"], "longitude": r["longitude"],
               "inspections": r["inspections"], "inspectionsWithFindings": r["inspections_with_findings"],
@@ -137,12 +142,12 @@ def environmental(conn: Connection, company: Mapping[str, Any]) -> dict[str, Any
 
 
 def cz_sbirka(conn: Connection, company: Mapping[str, Any]) -> list[dict[str, Any]]:
-    rows = queries.company_acts(conn, int(company["id"]), SECTION_LIMIT)
+    rows = queries.company_acts(conn, company, SECTION_LIMIT)
     catalogue = queries.catalogue(conn, [r["source"] for r in rows])
     return [{"iri": r["iri"], "number": r["number"], "year": r["year"], "citation": f"{r['number']}/{r['year']} Sb.",
              "type": r["act_type"], "title": r["title"], "promulgatedOn": _iso(r["promulgated_on"]),
              "effectiveOn": _iso(r["effective_on"]), "link": r["link"], "nameAsWritten": r["mention_name"],
-             "excerpt": r["excerpt"], "match": _match(r, company),
+             "excerpt": r["excerpt"], "match": _match(r, company, r["mention_national_id"]),
              "sources": _sources(r, catalogue)} for r in rows]
 
 
@@ -156,28 +161,32 @@ def _registered(company: Mapping[str, Any]) -> dict[str, Any] | None:
             "matchScore": 1.0}
 
 
+def _point_match(row: Row, company: Mapping[str, Any], national_id: str | None) -> dict[str, Any]:
+    found = _match(row, company, national_id) or {"method": "identifier", "score": 1.0}
+    return {"match": found["method"], "matchScore": found["score"]}
+
+
 def locations(conn: Connection, company: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The registered address, then the IPKZ installations (with the register's coordinates), then the
     addresses antitrust decisions give. Coordinates only where the source has them."""
-    cid = int(company["id"])
     registered = _registered(company)
     out = [registered] if registered else []
-    installations = queries.company_installations(conn, cid, SECTION_LIMIT)
+    installations = queries.company_installations(conn, company, SECTION_LIMIT)
     out += [{"kind": "ipkz_installation", "label": r["name"],
              "address": ", ".join(filter(None, [r["address"], r["municipality"]])) or None,
              "latitude": r["latitude"], "longitude": r["longitude"], "source": r["source"],
-             "reference": r["installation_id"], "match": r["match_method"], "matchScore": float(r["match_score"])}
+             "reference": r["installation_id"], **_point_match(r, company, r["operator_national_id"])}
             for r in installations]
     # An address already listed (the seat as an antitrust decision writes it) is not a point of its own.
     seen = {normalise_address(a) for a in [registered and registered["address"], *(r["address"] for r in installations)]
             if a}
-    for r in queries.company_party_addresses(conn, cid, SECTION_LIMIT):
+    for r in queries.company_party_addresses(conn, company, SECTION_LIMIT):
         if normalise_address(r["address"]) in seen:
             continue
         seen.add(normalise_address(r["address"]))
         out.append({"kind": "antitrust_party_address", "label": r["name"], "address": r["address"], "latitude": None,
-                    "longitude": None, "source": r["source"], "reference": r["case_ref"], "match": r["match_method"],
-                    "matchScore": float(r["match_score"])})
+                    "longitude": None, "source": r["source"], "reference": r["case_ref"],
+                    **_point_match(r, company, r["national_id"])})
     return out
 
 

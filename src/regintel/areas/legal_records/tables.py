@@ -73,6 +73,7 @@ court_decision_parties = Table(
     Column("role", String(64)),
     *_link_columns(),
     Index("ix_court_decision_parties_company", "company_id", "decision_pk"),
+    Index("ix_court_decision_parties_national", "national_id", "decision_pk"),
 )
 
 antitrust_cases = Table(
@@ -104,6 +105,7 @@ antitrust_parties = Table(
     Column("address", Text),
     *_link_columns(),
     Index("ix_antitrust_parties_company", "company_id", "case_pk"),
+    Index("ix_antitrust_parties_national", "country", "national_id"),
 )
 
 ipkz_installations = Table(
@@ -129,6 +131,7 @@ ipkz_installations = Table(
     *_provenance(),
     UniqueConstraint("source", "installation_id", name="uq_ipkz_installations_id"),
     Index("ix_ipkz_installations_company", "company_id", "id"),
+    Index("ix_ipkz_installations_operator", "operator_national_id"),
 )
 
 sbirka_acts = Table(
@@ -154,6 +157,7 @@ sbirka_mentions = Table(
     Column("excerpt", Text),
     *_link_columns(),
     Index("ix_sbirka_mentions_company", "company_id", "act_pk"),
+    Index("ix_sbirka_mentions_national", "national_id"),
 )
 
 TABLES = (court_decisions, court_decision_parties, antitrust_cases, antitrust_parties, ipkz_installations,

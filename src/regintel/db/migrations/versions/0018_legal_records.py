@@ -104,6 +104,7 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('case_pk', 'position', name=op.f('pk_antitrust_parties'))
     )
     op.create_index('ix_antitrust_parties_company', 'antitrust_parties', ['company_id', 'case_pk'], unique=False)
+    op.create_index('ix_antitrust_parties_national', 'antitrust_parties', ['country', 'national_id'], unique=False)
     op.create_table('court_decision_parties',
     sa.Column('decision_pk', Id, nullable=False),
     sa.Column('position', sa.Integer(), nullable=False),
@@ -119,6 +120,8 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('decision_pk', 'position', name=op.f('pk_court_decision_parties'))
     )
     op.create_index('ix_court_decision_parties_company', 'court_decision_parties', ['company_id', 'decision_pk'], unique=False)
+    op.create_index('ix_court_decision_parties_national', 'court_decision_parties', ['national_id', 'decision_pk'],
+                    unique=False)
     op.create_table('ipkz_installations',
     sa.Column('id', Id, autoincrement=True, nullable=False),
     sa.Column('installation_id', sa.String(length=64), nullable=False),
@@ -149,6 +152,7 @@ def upgrade() -> None:
     sa.UniqueConstraint('source', 'installation_id', name='uq_ipkz_installations_id')
     )
     op.create_index('ix_ipkz_installations_company', 'ipkz_installations', ['company_id', 'id'], unique=False)
+    op.create_index('ix_ipkz_installations_operator', 'ipkz_installations', ['operator_national_id'], unique=False)
     op.create_table('sbirka_mentions',
     sa.Column('act_pk', Id, nullable=False),
     sa.Column('position', sa.Integer(), nullable=False),
@@ -163,6 +167,7 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('act_pk', 'position', name=op.f('pk_sbirka_mentions'))
     )
     op.create_index('ix_sbirka_mentions_company', 'sbirka_mentions', ['company_id', 'act_pk'], unique=False)
+    op.create_index('ix_sbirka_mentions_national', 'sbirka_mentions', ['national_id'], unique=False)
 
 
 def downgrade() -> None:

@@ -359,22 +359,20 @@ class Registration(ClientRegistrationEndpoint):
             except ValidationFailed as error:
                 raise InvalidRedirectURIError(f"{uri[:200]!r}: {error}") from None
         checked: dict[str, Any] = super().extract_client_metadata(request)
-        # what is kept (and answered): other metadata (logo_uri, jwks_uri, ...) is ignored and never fetched
-        found = {k: v for k, v in checked.items() if k in ("redirect_uris", "client_name")}
-        name = found.get("client_name")
+        name = checked.get("client_name")
         if name is not None and (not isinstance(name, str) or len(name) > 100):
             raise InvalidClientMetadataError("client_name: a string of at most 100 characters")
-        return found
+        # What is registered (and answered): other metadata (logo_uri, jwks_uri, ...) is ignored, never fetched.
+        return {"redirect_uris": list(checked["redirect_uris"]), "client_name": (name or "").strip() or "MCP client",
+                "token_endpoint_auth_method": "none", "grant_types": list(GRANTS), "response_types": ["code"],
+                "scope": SCOPE}
 
     def generate_client_info(self, request: JsonReq) -> dict[str, Any]:
         return {"client_id": "ric_" + secrets.token_urlsafe(18), "client_id_issued_at": int(time.time())}
 
     def save_client(self, client_info: dict[str, Any], client_metadata: dict[str, Any], request: JsonReq) -> None:
-        name = (client_metadata.get("client_name") or "").strip() or "MCP client"
-        q.insert_client(request.conn, client_info["client_id"], None, name,
+        q.insert_client(request.conn, client_info["client_id"], None, client_metadata["client_name"],
                         json.dumps(client_metadata["redirect_uris"]), datetime.now(UTC), registration="dynamic")
-        client_metadata.update(token_endpoint_auth_method="none", grant_types=list(GRANTS),
-                               response_types=["code"], client_name=name, scope=SCOPE)
 
 
 def register(conn: Connection, base: str, body: Any, headers: Mapping[str, str]) -> Response:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import and_, delete, exists, func, select
+from sqlalchemy import and_, delete, func, select
 from sqlalchemy.engine import Connection
 
 from regintel.areas.security.tables import company_domains, security_checks, security_signals
@@ -80,15 +80,17 @@ def signal_page(conn: Connection, filters: Mapping[str, Any], page: int,
     where: list[Any] = [k.status == "done"]
     for kind in ("technology", "mail_provider", "cert_issuer"):
         value = filters.get(kind)
-        if value:
-            where.append(exists().where(s.host == k.host, s.kind == kind, func.lower(s.name) == value.lower()))
+        if value:  # technology and mail-provider names are canonical (the rule file's), issuers free text
+            name = s.name == value if kind != "cert_issuer" else func.lower(s.name) == value.lower()
+            where.append(k.host.in_(select(s.host).where(s.kind == kind, name)))
     if filters.get("category"):
-        where.append(exists().where(s.host == k.host, s.kind == "technology",
-                                    func.lower(s.category) == str(filters["category"]).lower()))
+        where.append(k.host.in_(select(s.host).where(s.kind == "technology",
+                                                     func.lower(s.category) == str(filters["category"]).lower())))
     if filters.get("domain"):
-        suffix = str(filters["domain"])
-        where.append((k.host == suffix) | k.host.like("%." + suffix.replace("%", "").replace("_", "\\_"),
-                                                       escape="\\"))
+        host, registered = filters["domain"]
+        under = (k.host == host) | k.host.like("%." + host.replace("%", "").replace("_", "\\_"), escape="\\")
+        where.append(k.host.in_(select(d.host).where(d.registered_domain == registered)))
+        where.append(under)
     if filters.get("max_score") is not None:
         where.append(k.score <= int(filters["max_score"]))
     if filters.get("min_score") is not None:

@@ -84,8 +84,7 @@ def brand_signals(request: Request, conn: DbConn, _key: ApiKey, technology: Filt
         raise ValidationFailed("page × per_page is at most 10,000; narrow the filters",
                                details=[{"field": "page", "in": "query", "message": "beyond the last page served"}])
     filters = {"technology": technology, "category": category, "mail_provider": mail_provider,
-               "cert_issuer": cert_issuer, "min_score": min_score, "max_score": max_score,
-               "domain": service.parse_domain(domain) if domain is not None else None}
+               "cert_issuer": cert_issuer, "min_score": min_score, "max_score": max_score, "domain": domain}
     total, items = service.signal_list(conn, filters, page, per_page)
     return ok(request, items, total=total, page=page, per_page=per_page)
 

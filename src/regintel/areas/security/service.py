@@ -128,7 +128,15 @@ def _signal_view(host: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]
 
 
 def signal_list(conn: Connection, filters: Mapping[str, Any], page: int, per_page: int) -> tuple[int, list[Any]]:
-    total, rows = queries.signal_page(conn, filters, page, per_page)
+    """`/brand-signals`: checked hosts matching the filters (names in any case; `domain` any host under it)."""
+    wanted = dict(filters)
+    for kind in ("technology", "mail_provider"):
+        if wanted.get(kind):
+            wanted[kind] = signals.canonical_name(kind, wanted[kind])
+    if wanted.get("domain"):
+        name = _parse(wanted["domain"], "query")
+        wanted["domain"] = (name.host, name.registered_domain)
+    total, rows = queries.signal_page(conn, wanted, page, per_page)
     hosts = [r["host"] for r in rows]
     sigs, owners = queries.signals_for(conn, hosts), queries.holders(conn, hosts)
     items = [dict(_signal_view(r["host"], sigs.get(r["host"], [])), score=r["score"],
@@ -145,15 +153,11 @@ def _owners(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def parse_domain(raw: str) -> str:
-    return _parse(raw).host
-
-
-def _parse(raw: str) -> Host:
+def _parse(raw: str, where: str = "path") -> Host:
     try:
         return normalise_host(raw)
     except NotAHost as exc:
-        raise ValidationFailed(str(exc), details=[{"field": "domain", "in": "path", "message": str(exc)}]) from None
+        raise ValidationFailed(str(exc), details=[{"field": "domain", "in": where, "message": str(exc)}]) from None
 
 
 def signals_for_domain(conn: Connection, raw: str, settings: Settings) -> dict[str, Any]:

@@ -123,6 +123,14 @@ def cert_issuer(issuer: Mapping[str, str] | None) -> list[Signal]:
                    ", ".join(f"{k}={v}" for k, v in issuer.items())[:300])]
 
 
+def canonical_name(kind: str, value: str) -> str:
+    """The rule file's spelling of a technology or mail-provider name given in any case (unknown names
+    are returned as given: they match nothing)."""
+    names = ([r["name"] for r in rules().technologies] if kind == "technology"
+             else [name for name, _ in rules().mail_providers])
+    return next((n for n in names if n.lower() == value.strip().lower()), value)
+
+
 def is_shared_domain(registered_domain: str) -> bool:
     """A mailbox provider's or a platform's public domain (gmail.com, seznam.cz, facebook.com, …): its
     posture says nothing of the company that published an address on it."""

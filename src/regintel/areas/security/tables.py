@@ -26,6 +26,7 @@ company_domains = Table(
     UniqueConstraint("country", "national_id", "host", "kind", "source"),
 )
 Index("ix_company_domains_host", company_domains.c.host)
+Index("ix_company_domains_registered_domain", company_domains.c.registered_domain)
 
 # The latest passive check of one host: its findings, score and the facts it saw (DNS, TLS, HTTP).
 security_checks = Table(

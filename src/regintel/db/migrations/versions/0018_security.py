@@ -42,6 +42,7 @@ def upgrade() -> None:
                             name="uq_company_domains_country_national_id_host_kind_source"),
     )
     op.create_index("ix_company_domains_host", "company_domains", ["host"])
+    op.create_index("ix_company_domains_registered_domain", "company_domains", ["registered_domain"])
     op.create_table(
         "security_checks",
         sa.Column("host", sa.String(253), nullable=False),
@@ -70,5 +71,6 @@ def downgrade() -> None:
     op.drop_index("ix_security_signals_kind_name", table_name="security_signals")
     op.drop_table("security_signals")
     op.drop_table("security_checks")
+    op.drop_index("ix_company_domains_registered_domain", table_name="company_domains")
     op.drop_index("ix_company_domains_host", table_name="company_domains")
     op.drop_table("company_domains")

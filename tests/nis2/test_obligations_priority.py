@@ -81,3 +81,29 @@ amounts = st.one_of(st.none(), st.integers(min_value=0, max_value=10**9))
 def test_priority_is_bounded_0_100(nace, h, t, b, changes):
     result = priority(_assessment(nace, h, t, b), recent_changes=changes, dissolved=False)
     assert 0 <= result["score"] <= 100 and result["tier"] == tier(result["score"])
+
+
+def test_priority_posture_factor_from_the_stored_score():
+    energy = _assessment("35.11", 300, 80_000_000, 60_000_000)
+    weak = priority(energy, recent_changes=0, dissolved=False, posture={"score": 40, "findings": 5})
+    factor = weak["factors"][-1]
+    assert (factor["factor"], factor["points"], factor["max"]) == ("posture_findings", 9, 15)
+    assert weak["score"] == 45 + 20 + 20 + 9
+    perfect = priority(energy, recent_changes=0, dissolved=False, posture={"score": 100, "findings": 0})
+    assert perfect["factors"][-1]["points"] == 0 and perfect["factors"][-1]["inputs"]["assessed"] is True
+    zero = priority(energy, recent_changes=5, dissolved=False, posture={"score": 0, "findings": 9})
+    assert zero["factors"][-1]["points"] == 15 and zero["score"] == 100  # capped
+
+
+def test_priority_posture_not_assessed_and_unscored_are_said():
+    energy = _assessment("35.11", 300, 80_000_000, 60_000_000)
+    none = priority(energy, recent_changes=0, dissolved=False, posture=None)["factors"][-1]
+    assert none["points"] == 0 and none["inputs"] == {"assessed": False}
+    refused = priority(energy, recent_changes=0, dissolved=False, posture={"score": None, "findings": 0})
+    assert refused["factors"][-1]["points"] == 0 and "refused or failed" in refused["factors"][-1]["note"]
+
+
+def test_priority_posture_does_not_weigh_for_an_entity_certainly_out_of_scope():
+    shop = priority(_assessment("47.11", 3, 100_000, 100_000), recent_changes=0, dissolved=False,
+                    posture={"score": 0, "findings": 12})
+    assert shop["factors"][-1]["points"] == 0 and shop["score"] == 0 and "out of scope" in shop["factors"][-1]["note"]

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2 import queries
+from regintel.areas.security import service as security_service
 from regintel.domain.entity_types import entity_type
 from regintel.domain.nis2 import fx
 from regintel.domain.nis2.obligations import obligations_for
@@ -228,7 +229,9 @@ def obligations(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
 def priority_view(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     facts, a = assess_company(conn, row["id"])
     since = datetime.now(UTC) - timedelta(days=180)
-    result = priority(a, queries.recent_changes(conn, row["id"], since), (facts.status or "") == "dissolved")
+    posture = security_service.posture_summary(conn, row["country"], row["national_id"])
+    result = priority(a, queries.recent_changes(conn, row["id"], since), (facts.status or "") == "dissolved",
+                      posture)
     return {"country": row["country"], "national_id": row["national_id"], "name": row["name"], **result,
             "category": a.category, "certainty": a.certainty, "ruleset_version": RULESET_VERSION}
 

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.security import queries, signals
 from regintel.areas.security.check import Outcome, ProbeSettings, check_host
-from regintel.areas.security.findings import band, category_points, company_score
+from regintel.areas.security.findings import WEIGHTS, band, category_points, company_score
 from regintel.areas.security.names import Host, NotAHost, normalise_host
 from regintel.config import Settings
 from regintel.db import jobs as jobs_db
@@ -109,13 +109,24 @@ def cyber_score(conn: Connection, row: Mapping[str, Any], settings: Settings) ->
 
 
 def posture_summary(conn: Connection, country: str, national_id: str) -> dict[str, Any] | None:
-    """The stored posture (score and finding counts) without queueing anything; None when unchecked."""
+    """The stored posture without queueing anything: the company's score (weakest scored domain, None when
+    every stored check was refused or failed), its band, the findings of the scored domains counted by
+    severity, and the oldest check's date. None only when no domain of the company has a stored check."""
     items = domains(conn, {"country": country, "national_id": national_id})
     stored = queries.checks_for(conn, _checkable(items))
-    scores = [c["score"] for c in stored.values() if c["score"] is not None]
-    if not scores:
+    if not stored:
         return None
-    return {"score": company_score(scores), "findings": sum(len(c["findings"] or []) for c in stored.values())}
+    scored = {h: c for h, c in stored.items() if c["score"] is not None}
+    value = company_score([c["score"] for c in scored.values()])
+    severities = dict.fromkeys(WEIGHTS, 0)
+    for check in scored.values():
+        for f in check["findings"] or []:
+            severities[f["severity"]] += 1
+    dates = [d for d in (_iso(c["checked_at"]) for c in stored.values()) if d]
+    return {"score": value, "band": band(value), "findings": sum(severities.values()),
+            "by_severity": severities, "checked_domains": len(stored), "scored_domains": len(scored),
+            "statuses": sorted({str(c["status"]) for c in stored.values()}),
+            "checked_at": min(dates) if dates else None}
 
 
 def _signal_view(host: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

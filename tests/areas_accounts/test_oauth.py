@@ -58,6 +58,7 @@ def _flow(base: str, http: httpx.Client, csrf: dict[str, str], client_id: str,
     path = url.removeprefix(base)
     consent = assert_envelope(http.get(path))
     assert consent["client_name"] == name and consent["redirect_uri"] == REDIRECT
+    assert consent["registration"] == ("account" if name == "My MCP client" else "dynamic")
     resp = http.post(path, json={"approve": True}, headers=csrf)
     assert resp.status_code == 302, resp.text
     location = resp.headers["location"]

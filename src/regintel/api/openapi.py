@@ -66,6 +66,10 @@ _COMMON = {
     "503": "`OVERLOADED` (no database connection free in time: shed at once) or `UPSTREAM_UNAVAILABLE`; "
            "retry after `Retry-After` seconds",
 }
+_OAUTH_ERROR = {"description": "An OAuth 2.1 error (RFC 6749 section 5.2): `error` and `error_description`",
+                "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["error"],
+                    "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}}}}}}
 # Bodies that are feeds answer conditional GETs (api/conditional.py).
 _FEED_TYPES = ("application/atom+xml", "application/rss+xml", "text/csv")
 _COUNTRY = re.compile(r"^(country|cc)$")
@@ -116,6 +120,8 @@ def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None
     for path, _, op in iter_operations(doc):
         _complete_responses(op)
         _constrain_parameters(op, purposes or [])
+        if path.startswith("/oauth/"):  # RFC 6749 section 5.2: OAuth errors are 400 with its own body
+            op["responses"].setdefault("400", _OAUTH_ERROR)
         if path.startswith(("/account", "/oauth/authorize")):  # signed in by the session cookie (areas/accounts)
             op["responses"].setdefault("401", _error("`UNAUTHORIZED`: not signed in"))
     constrain_inputs(doc)

@@ -66,6 +66,7 @@ class Client(ClientMixin):
         self.client_id = str(row["client_id"])
         self.redirect_uris: list[str] = json.loads(row["redirect_uris"])
         self.name = str(row["name"])
+        self.registration = str(row["registration"])
 
     def get_client_id(self) -> str:
         return self.client_id
@@ -403,7 +404,7 @@ def validate(conn: Connection, req: Req, account: Mapping[str, Any] | None) -> R
         return refused
     client: Client = grant.client
     return {"client_id": client.client_id, "client_name": client.name, "scope": SCOPE,
-            "redirect_uri": grant.redirect_uri}
+            "redirect_uri": grant.redirect_uri, "registration": client.registration}
 
 
 def authorize(conn: Connection, req: Req, account: Mapping[str, Any], approve: bool) -> Response:

@@ -146,9 +146,13 @@ class OAuthClientOut(BaseModel):
 
 class ConsentOut(BaseModel):
     client_id: str
-    client_name: str
+    client_name: str = Field(description="As the client registered it: not verified by anyone when `registration` "
+                             "is `dynamic`")
     scope: str
     redirect_uri: str | None
+    registration: str = Field(default="account", description="`account`: registered on an account page; "
+                              "`dynamic`: registered by itself (RFC 7591), so the page should say its name is "
+                              "unverified")
 
 
 class ApproveIn(BaseModel):

@@ -23,8 +23,18 @@ def normalise_origin(value: str) -> str:
             or parts.query or parts.fragment or parts.username or parts.password:
         raise ValidationFailed("An origin is `scheme://host[:port]` with scheme http or https",
                                details={"origin": value})
+    if not _port_ok(parts.netloc):
+        raise ValidationFailed("An origin's port is a number from 1 to 65535", details={"origin": value})
     port = f":{parts.port}" if parts.port and parts.port != {"http": 80, "https": 443}[parts.scheme] else ""
     return f"{parts.scheme}://{parts.hostname.lower()}{port}"
+
+
+def _port_ok(netloc: str) -> bool:
+    """No port, or 1-65535 written without leading zeros (urllib raises on reading a port out of range)."""
+    if netloc.endswith("]") or ":" not in netloc:
+        return True
+    port = netloc.rpartition(":")[2]
+    return port.isdigit() and port[0] != "0" and int(port) <= 65535
 
 
 def _serializer(secret: str) -> URLSafeTimedSerializer:

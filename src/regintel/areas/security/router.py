@@ -68,7 +68,7 @@ def cyber_score(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow, s
 @signals_router.get("", response_model=Envelope[list[BrandSignals]], summary="Brand signals list",
                     description="Checked register domains with what the passive checks revealed: technologies "
                     "(the open rule file `areas/security/fingerprints.json`, Wappalyzer pattern style: headers, "
-                    "cookies, `<meta name=generator>`, script `src` attributes), the mail provider (from MX) and the "
+                    "cookies, `<meta name=generator>`, script `src`), the mail provider (from MX) and the "
                     "certificate issuer, with the companies publishing each domain. Filters (exact, case-"
                     "insensitive, combined): `technology`, `category`, `mail_provider`, `cert_issuer`, `domain` "
                     "(the domain or any host under it), `min_score`, `max_score`. Sorted by domain; paginated "

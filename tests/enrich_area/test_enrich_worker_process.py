@@ -77,3 +77,40 @@ def test_sigkill_mid_job_then_a_restarted_worker_completes_it(client, auth, engi
     answers = [json.loads(line) for line in resp.text.splitlines()]
     assert [a["index"] for a in answers] == list(range(TOTAL))
     assert answers[-1]["company"]["name"] == "ŠKODA AUTO a.s."
+
+
+def test_a_csv_job_with_names_survives_sigkill(client, auth, engine, settings, tmp_path):
+    companies_fixture.load(engine)
+    rows = ["ico;name;city"] + [f"{n:08d};;" if n % 7 else ";SLOVNAFT, a.s.;Bratislava" for n in range(7_000)]
+    names = sum(1 for n in range(7_000) if not n % 7)
+    content = ("\ufeff" + "\r\n".join(rows) + "\r\n").encode()
+    job = assert_envelope(client.post("/api/v1/enrich/jobs", files={"file": ("list.csv", content, "text/csv")},
+                                      headers=auth), 202)
+    first = start_worker(settings, tmp_path, "first")
+    try:
+        wait(lambda: written(engine, job["id"])[0] >= 1_000, 120, "a first part of the answers")
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    count, distinct = written(engine, job["id"])
+    assert count == distinct and count < 7_000 and count % 500 == 0
+    with engine.begin() as conn:
+        conn.execute(update(jobs).where(jobs.c.id == job["id"])
+                     .values(lease_until=datetime.now(UTC) - timedelta(seconds=1)))
+    second = start_worker(settings, tmp_path, "second")
+    try:
+        wait(lambda: assert_envelope(client.get(f"/api/v1/enrich/jobs/{job['id']}", headers=auth))["status"] == "done",
+             240, "the job to finish")
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(30)
+    done = assert_envelope(client.get(f"/api/v1/enrich/jobs/{job['id']}", headers=auth))
+    assert (done["processed"], done["attempts"], done["counts"]["found"]) == (7_000, 2, names + 1), done  # + 00000006 (GB)
+    assert written(engine, job["id"]) == (7_000, 7_000)
+    resp = client.get(f"/api/v1/enrich/jobs/{job['id']}/result", headers=auth)
+    answers = [json.loads(line) for line in resp.text.splitlines()]
+    assert [a["index"] for a in answers] == list(range(7_000))
+    by_name = [a for a in answers if isinstance(a["input"], dict)]
+    assert len(by_name) == names and {a["company"]["nationalId"] for a in by_name} == {"31322832"}

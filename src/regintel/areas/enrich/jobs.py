@@ -48,10 +48,14 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
         return backend[0]
 
     for low in range(start, len(items), CHUNK):
-        with ctx.engine.begin() as conn:
+        # Read, then write in a transaction of its own: on SQLite a transaction that has read cannot take
+        # the write lock while another connection writes (an API request counting its quota), and
+        # resolving names makes the read part long. The positions keep a chunk written once.
+        with ctx.engine.connect() as conn:
             answers = answer_chunk(conn, items[low:low + CHUNK], country, search)
-            for answer in answers:
-                answer["index"] += low
+        for answer in answers:
+            answer["index"] += low
+        with ctx.engine.begin() as conn:
             # The JSON the REST API would send (dates as ISO strings, amounts as numbers).
             queries.save(conn, ctx.job_id, orjson.loads(dumps(answers)))
     with ctx.engine.connect() as conn:

@@ -1,0 +1,203 @@
+"""Romanian trade register (ONRC, Oficiul Național al Registrului Comerțului) open data on
+data.gov.ro, "firme înregistrate": `od_firme.csv` (one row per registered trader, `^`-separated,
+UTF-8), read alone or as the published set in one zip with `od_stare_firma.csv` (COD_INMATRICULARE^COD,
+the states of each trader) and `n_stare_firma.csv` (COD^DENUMIRE, the state names).
+
+Identifiers: the national one is the CUI (cod unic de înregistrare, the fiscal code ANAF and ONRC
+share), 2 to 10 digits with a weighted check digit, validated with python-stdnum `ro.cui`. The
+registration number COD_INMATRICULARE ("J40/12345/1998", since 2024-07-26 also "J2024000123456")
+is the trade-register order number; it is validated with `ro.onrc` and kept as identifier `onrc`
+(an invalid one is dropped and reported, the company kept), and the EUID ("ROONRC.J40/…") as `euid`.
+A trader without a CUI in the file cannot be keyed and is rejected.
+
+States (from the state file, several per trader are possible): "funcțiune" is a trader operating
+(active); "radiată" is struck off the register (dissolved); "dizolvare" and "lichidare" (voluntary
+or judicial) are a winding-up under way (in_liquidation); "insolvență" is the opening of an
+insolvency procedure (Law 85/2014, in_bankruptcy) and "faliment" the bankruptcy stage of it
+(in_bankruptcy), "reorganizare judiciară" the judicial reorganisation plan (in_restructuring);
+"suspendare temporară" is a trader that declared its activity suspended (inactive). A state name that
+none of these words matches rejects nothing: the trader is kept without a status and the reason is
+reported. `od_firme.csv` alone states no status.
+
+VAT: a Romanian VAT id is "RO" + CUI, but only for traders ANAF registered for VAT (art. 316 Cod
+fiscal), which ONRC does not publish, so none is derived. Activities: ONRC's authorised CAEN codes
+(`od_caen_autorizat.csv`) are not read (its layout is not documented here); CAEN Rev. 2 classes are the
+NACE Rev. 2 classes. NUTS 3: the județ (ADR_JUDET) is the NUTS 3 region.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterator
+from datetime import date
+from typing import BinaryIO
+
+from stdnum.ro import onrc
+
+from regintel.domain.types import CompanyRecord
+from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
+from regintel.ingest.csvstream import open_csv
+from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join
+from regintel.ingest.sources import register
+from regintel.ingest.sources.ro_onrc_codes import KNOWN_CODES, State, combined, legal_form, nuts3, state_of
+
+INFO = SourceInfo(
+    id="ro_onrc", name="ONRC – firme înregistrate (open data)",
+    publisher="Oficiul Național al Registrului Comerțului", country="RO", category="register",
+    formats="od_firme.csv (`^`-separated), or a zip with od_firme.csv, od_stare_firma.csv and n_stare_firma.csv",
+    licence="OGL-ROU 1.0", licence_url="https://data.gov.ro/base/images/logoinst/OGL-ROU-1.0.pdf",
+    attribution="Sursa: Oficiul Național al Registrului Comerțului (ONRC), data.gov.ro",
+    url="https://data.gov.ro/dataset/firme-inregistrate-la-registrul-comertului", cadence="monthly",
+)
+REQUIRED = ("DENUMIRE", "CUI", "COD_INMATRICULARE", "DATA_INMATRICULARE", "FORMA_JURIDICA", "ADR_JUDET",
+            "ADR_LOCALITATE")
+STREET = ("ADR_DEN_STRADA", "ADR_NR_STRADA", "ADR_BLOC", "ADR_SCARA", "ADR_ETAJ", "ADR_APARTAMENT")
+STREET_LABELS = ("", "nr. ", "bl. ", "sc. ", "et. ", "ap. ")
+
+
+class OnrcSource:
+    info = INFO
+    reads_archive = True  # the set's files are joined by COD_INMATRICULARE
+
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+        published = date_in_name(name)
+        if not _is_zip(stream):
+            yield from _firms(stream, {}, published)
+            return
+        try:
+            archive = zipfile.ZipFile(stream)
+        except zipfile.BadZipFile:
+            raise SourceAbort("not an ONRC zip") from None
+        members = {m.filename.rsplit("/", 1)[-1].lower(): m for m in archive.infolist()}
+        firms = next((m for n, m in members.items() if n.startswith("od_firme")), None)
+        if firms is None:
+            raise SourceAbort("not an ONRC file set: the zip has no od_firme.csv")
+        names = _state_names(archive, members)
+        states = _states(archive, members, names)
+        with archive.open(firms) as fh:
+            yield from _firms(fh, states, published)  # type: ignore[arg-type]
+
+
+def _is_zip(stream: BinaryIO) -> bool:
+    """Only the runner's archive file is seekable; a plain or gzipped CSV is read as a stream."""
+    if not getattr(stream, "seekable", lambda: False)():
+        return False
+    head = stream.read(4)
+    stream.seek(0)
+    return head.startswith(b"PK")
+
+
+def _state_names(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> dict[str, str]:
+    member = members.get("n_stare_firma.csv")
+    if member is None:
+        return dict(KNOWN_CODES)
+    with archive.open(member) as fh:
+        csv_file = open_csv(fh, delimiter="^")  # type: ignore[arg-type]
+        columns = csv_file.index(("COD", "DENUMIRE"), "ONRC n_stare_firma.csv")
+        return {row[columns["COD"]].strip(): row[columns["DENUMIRE"]].strip()
+                for item in csv_file.rows if not isinstance(item, RecordError) for row in (item[1],)}
+
+
+def _states(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo],
+            names: dict[str, str]) -> dict[str, list[str]]:
+    """COD_INMATRICULARE -> the state names of the trader (held in memory: one short list a trader)."""
+    member = members.get("od_stare_firma.csv")
+    if member is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    with archive.open(member) as fh:
+        csv_file = open_csv(fh, delimiter="^")  # type: ignore[arg-type]
+        columns = csv_file.index(("COD_INMATRICULARE", "COD"), "ONRC od_stare_firma.csv")
+        for item in csv_file.rows:
+            if isinstance(item, RecordError):
+                continue
+            row = item[1]
+            code = row[columns["COD"]].strip()
+            out.setdefault(row[columns["COD_INMATRICULARE"]].strip(), []).append(names.get(code, code))
+    return out
+
+
+def _firms(stream: BinaryIO, states: dict[str, list[str]],
+           published: date | None) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    csv_file = open_csv(stream, delimiter="^")
+    columns = csv_file.index(REQUIRED, "ONRC od_firme.csv")  # every column's position, not only these
+    for item in csv_file.records(columns, lambda row: (row, to_record(row, published))):
+        if isinstance(item, RecordError):
+            yield item
+            continue
+        row, record = item
+        dropped = list(_registration_ids(record, row))
+        yield from _with_state(record, states.get(row["COD_INMATRICULARE"].strip()))
+        yield from dropped
+
+
+def to_record(row: dict[str, str], published: date | None = None) -> CompanyRecord:
+    cui = row["CUI"].strip().upper().removeprefix("RO").strip()
+    if not cui or cui.strip("0") == "":
+        raise RecordError(f"trader without a CUI (COD_INMATRICULARE {row['COD_INMATRICULARE'].strip()!r})")
+    code, form_name, elf = legal_form(row["FORMA_JURIDICA"])
+    judet = row["ADR_JUDET"].strip()
+    city = row["ADR_LOCALITATE"].strip() or None
+    postal = row.get("ADR_COD_POSTAL", "").strip() or None
+    if postal and not (postal.isdigit() and len(postal) == 6):
+        raise RecordError(f"ADR_COD_POSTAL is not a 6-digit postcode: {postal!r}")
+    street = join([f"{label}{row.get(c, '').strip()}" if row.get(c, "").strip() else None
+                   for c, label in zip(STREET, STREET_LABELS, strict=True)], " ")
+    sector = row.get("ADR_SECTOR", "").strip()
+    return CompanyRecord(
+        country="RO", national_id=cui, name=row["DENUMIRE"].strip() or None, source_record_id=cui,
+        published_on=published, legal_form=code, legal_form_name=form_name,
+        founded_on=_date(row["DATA_INMATRICULARE"], "DATA_INMATRICULARE"),
+        street=street, city=city, postal_code=postal,
+        address_text=join([street, row.get("ADR_COMPLETARE", "").strip(), f"Sector {sector}" if sector else None,
+                           join([postal, city], " "), judet, row.get("ADR_TARA", "").strip()]),
+        region_code=judet or None, nuts3=nuts3(judet) if judet else None,
+        identifiers=[("elf", elf)] if elf else [],
+    )
+
+
+def _date(value: str, name: str) -> date | None:
+    value = value.strip()
+    if "/" in value:
+        return dmy_date(value, name)
+    if "." in value:
+        return dmy_date(value.replace(".", "/"), name)
+    return iso_date(value, name)
+
+
+def _with_state(record: CompanyRecord, names: list[str] | None) -> Iterator[CompanyRecord | RecordError]:
+    if not names:
+        yield record
+        return
+    known = [s for s in (state_of(n) for n in names) if s is not None]
+    unknown = [n for n in names if state_of(n) is None]
+    if known:
+        _apply(record, combined(known))
+    yield record
+    if unknown:
+        yield RecordError(f"unknown ONRC state kept out (company kept): {', '.join(unknown)}",
+                          {"CUI": record.national_id})
+
+
+def _apply(record: CompanyRecord, state: State) -> None:
+    record.status = state.status
+    gone = state.status == "dissolved"
+    record.in_liquidation = state.in_liquidation and not gone
+    record.in_restructuring = state.in_restructuring and not gone
+    record.in_bankruptcy = state.in_bankruptcy and not gone
+
+
+def _registration_ids(record: CompanyRecord, row: dict[str, str]) -> Iterator[RecordError]:
+    number = row["COD_INMATRICULARE"].strip()
+    if number:
+        if onrc.is_valid(number):
+            record.identifiers.append(("onrc", onrc.compact(number)))
+        else:
+            yield RecordError(f"invalid COD_INMATRICULARE dropped (company kept): {number!r}",
+                              {"CUI": record.national_id})
+    euid = row.get("EUID", "").strip()
+    if euid:
+        record.identifiers.append(("euid", euid))
+
+
+SOURCE = register(OnrcSource())

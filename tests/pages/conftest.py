@@ -20,3 +20,26 @@ def companies(engine):
     load_companies(engine, CompanyRecord(country="SK", national_id=HOSTILE_ID, name=HOSTILE, legal_form="112",
                                          founded_on=date(2015, 1, 1), city="Košice </title>", status="active"),
                    CompanyRecord(country="CZ", national_id="35757442", name="Stavby Brno s.r.o.", city="Brno"))
+
+
+def store_check(engine, country: str, national_id: str, host: str, score: int | None,
+                findings: list[dict] | None = None, signals: list[tuple[str, str, str | None]] = ()) -> None:
+    """A passive check as the security area's worker stores it (`security.queries.save_check`), for a domain
+    the company published (the real checks against loopback servers are tested in tests/security)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert
+
+    from regintel.areas.security import queries as security_queries
+    from regintel.areas.security.tables import company_domains
+
+    registered = ".".join(host.split(".")[-2:])
+    with engine.begin() as conn:
+        conn.execute(insert(company_domains).values(
+            country=country, national_id=national_id, host=host, registered_domain=registered, kind="website",
+            value=f"https://{host}/", source="test_register", source_record="test", retrieved_at=datetime.now(UTC)))
+        security_queries.save_check(conn, {
+            "host": host, "status": "done", "score": score, "findings": findings or [], "facts": {}, "error": None,
+            "checked_at": datetime.now(UTC), "duration_ms": 5},
+            [{"host": host, "kind": kind, "name": name, "category": category, "evidence": "test"}
+             for kind, name, category in signals])

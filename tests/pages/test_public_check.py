@@ -8,7 +8,7 @@ import pytest
 from lxml import etree
 
 from tests.helpers import assert_envelope, assert_error
-from tests.pages.conftest import HOSTILE, HOSTILE_ID
+from tests.pages.conftest import HOSTILE, HOSTILE_ID, store_check
 
 BASE = "/api/v1/public/check"
 
@@ -19,7 +19,8 @@ def test_check_json(client, companies):
     assert resp.headers["cache-control"] == "public, max-age=3600"
     assert data["name"] == "SLOVNAFT, a.s." and data["country"] == "SK"
     assert data["insolvency"]["state"] == "none"
-    assert data["security"] == {"assessed": False, "note": data["security"]["note"]}
+    assert data["security"] == {"assessed": False, "score": None, "band": None, "findings": None,
+                                "checked_at": None, "note": data["security"]["note"]}
     assert data["financials"]["year"] == 2023 and data["financials"]["revenue"] == 6_000_000_000
     assert data["nis2"]["badge"] in {"ESSENTIAL", "IMPORTANT", "IN SCOPE", "OUT OF SCOPE", "NOT DETERMINED"}
     assert data["credit_grade"] in {None, "A+", "A", "B", "C", "D", "E", "F"}
@@ -52,6 +53,23 @@ def test_badges_are_valid_svg(client, companies, kind, expect):
         assert expect in title
     again = client.get(f"{BASE}/31322832/{kind}.svg", headers={"If-None-Match": resp.headers["etag"]})
     assert again.status_code == 304
+
+
+def test_security_badge_reads_the_stored_posture(client, companies, engine):
+    store_check(engine, "SK", "31322832", "www.slovnaft.sk", 60,
+                [{"severity": "critical", "code": "tls-expired", "title": "Certificate expired"}])
+    data = assert_envelope(client.get(f"{BASE}/31322832.json"))
+    assert data["security"]["assessed"] is True and data["security"]["score"] == 60
+    assert data["security"]["findings"] == 1 and data["security"]["band"] == "fair"
+    title = etree.fromstring(client.get(f"{BASE}/31322832/security-badge.svg").content).find(
+        "{http://www.w3.org/2000/svg}title").text
+    assert "60/100" in title
+    store_check(engine, "SK", "35757442", "stavby-zilina.sk", None)  # refused or failed: nothing scored
+    other = assert_envelope(client.get(f"{BASE}/35757442.json?country=sk"))["security"]
+    assert other["assessed"] is True and other["score"] is None and "not scored" in other["note"]
+    title = etree.fromstring(client.get(f"{BASE}/35757442/security-badge.svg?country=sk").content).find(
+        "{http://www.w3.org/2000/svg}title").text
+    assert "not scored" in title
 
 
 def test_credit_badge_value_is_a_grade_or_honest(client, companies):

@@ -6,12 +6,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, and_, delete, desc, func, select
+from sqlalchemy import Connection, DateTime, and_, delete, desc, func, literal, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from regintel.areas.public_money.queries import SUPPLIER_ROLES
+from regintel.areas.public_money.tables import contracts
 from regintel.db.schema import companies, latest_financials
 
-from .tables import csp_reports, page_views
+from .tables import contract_totals, csp_reports, page_views
 
 # A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
 # type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
@@ -115,3 +117,39 @@ def csp_report_count(conn: Connection) -> int:
     return int(conn.execute(select(func.count()).select_from(csp_reports)).scalar() or 0)
 
 
+
+
+# -- public-contract totals (the `public-contracts` ranking) ------------------------------------------------
+
+def refresh_contract_totals(conn: Connection, now: datetime) -> int:
+    """Replace the totals with one aggregate over the contracts, server-side (INSERT ... SELECT): per supplier
+    company and currency, the contracts `/companies/{ico}/contracts` lists (supplier or counterparty role,
+    linked at import or naming the company's country and identifier), those with a value."""
+    ct, co = contracts.c, companies.c
+    company = func.coalesce(ct.company_id, co.id)
+    source = (select(company.label("company_id"), ct.currency, func.sum(ct.value).label("total"),
+                     func.count().label("contracts"), literal(now, DateTime(timezone=True)).label("computed_at"))
+              .select_from(contracts.outerjoin(companies, and_(ct.company_id.is_(None), co.country == ct.party_country,
+                                                               co.national_id == ct.party_national_id)))
+              .where(ct.role.in_(SUPPLIER_ROLES), ct.value.is_not(None), ct.currency.is_not(None),
+                     or_(ct.company_id.is_not(None), co.id.is_not(None)))
+              .group_by(company, ct.currency))
+    conn.execute(delete(contract_totals))
+    result = conn.execute(contract_totals.insert().from_select(
+        ["company_id", "currency", "total", "contracts", "computed_at"], source))
+    return int(result.rowcount or 0)
+
+
+def contract_ranking(conn: Connection, country: str | None, currency: str, limit: int) -> list[Mapping[str, Any]]:
+    t = contract_totals.c
+    query = (select(*COMPANY_COLUMNS, t.currency, t.total, t.contracts)
+             .join(companies, c.id == t.company_id)
+             .where(t.currency == currency).order_by(desc(t.total), c.id).limit(limit))
+    if country:
+        query = query.where(c.country == country)
+    return cast("list[Mapping[str, Any]]", list(conn.execute(query).mappings()))
+
+
+def contract_totals_as_of(conn: Connection) -> datetime | None:
+    value = conn.execute(select(func.max(contract_totals.c.computed_at))).scalar()
+    return cast("datetime | None", value)

@@ -99,7 +99,7 @@ def _badge(conn: Connection, row: Mapping[str, Any], kind: str) -> str:
         return service.credit_badge(conn, row)
     if kind == "nis2-badge":
         return service.nis2_badge(conn, row)
-    return service.security_badge(row)
+    return service.security_badge(conn, row)
 
 
 # -- public check ------------------------------------------------------------------------------------------
@@ -143,8 +143,8 @@ _svg_route("credit-badge", "Credit grade badge", "A+, A, B, C, D, E, F from the 
            "when the model withholds a grade.")
 _svg_route("nis2-badge", "NIS2 badge", "ESSENTIAL, IMPORTANT, IN SCOPE, OUT OF SCOPE, or NOT DETERMINED when "
            "the facts leave the category open.")
-_svg_route("security-badge", "Security badge", "`not assessed`: no security posture assessment exists in this "
-           "service yet.")
+_svg_route("security-badge", "Security badge", "The stored passive-check score of the company's published domains "
+           "(`NN/100`), or `not assessed` when none is stored. A badge never queues a check.")
 _svg_route("og", "Social preview image (SVG)", "The 1200x630 social image.")
 
 
@@ -181,26 +181,27 @@ def most_viewed(request: Request, conn: ReadConn, country: Country = None,
                    description="The ranking keys, with their JSON and CSV addresses. Cached 15 min.")
 def rankings_index(request: Request) -> Response:
     items = [{"key": k, "description": d, "json_url": f"/api/v1/public/rankings/{k}.json",
-              "csv_url": f"/api/v1/public/rankings/{k}.csv", "available": k != "public-contracts"}
+              "csv_url": f"/api/v1/public/rankings/{k}.csv", "available": True}
              for k, d in service.RANKINGS.items()]
     return ok(request, items, headers={"Cache-Control": QUARTER})
 
 
 RankingKey = Annotated[str, Path(max_length=40, description="`largest`, `public-contracts`, `shell-addresses`, "
                                  "`most-viewed`")]
-Currency = Annotated[str, Query(pattern="^[A-Za-z]{3}$", description="`largest`: rank statements in this "
-                                "currency (ISO 4217; default EUR)")]
+Currency = Annotated[str, Query(pattern="^[A-Za-z]{3}$", description="`largest`, `public-contracts`: rank "
+                                "values in this currency (ISO 4217; default EUR; nothing is converted)")]
 
 
 @public_router.get("/rankings/{key}.json", response_model=Envelope[Ranking], summary="Ranking",
                    description="One ranking, best first: `largest` (revenue of the latest statement, in one "
-                   "currency), `shell-addresses`, `most-viewed`; `public-contracts` answers 501 until the "
-                   "public-money area exposes per-company totals. `limit` at most 100. Cached 15 min.")
+                   "currency), `public-contracts` (public-contract value as supplier, per currency, from totals "
+                   "precomputed by the job `pages.contract-totals`; `as_of` says when), `shell-addresses`, "
+                   "`most-viewed`. `limit` at most 100. Cached 15 min.")
 def ranking_json(request: Request, key: RankingKey, conn: ReadConn, country: Country = None,
                  currency: Currency = "EUR", limit: Annotated[int, Query(ge=1, le=100)] = 100) -> Response:
     items = service.ranking(conn, key, _country(country), currency.upper(), limit)
-    return ok(request, {"key": key, "description": service.RANKINGS[key], "items": items}, total=len(items),
-              headers={"Cache-Control": QUARTER})
+    return ok(request, {"key": key, "description": service.RANKINGS[key], "as_of": service.ranking_as_of(conn, key),
+                        "items": items}, total=len(items), headers={"Cache-Control": QUARTER})
 
 
 @public_router.get("/rankings/{key}.csv", summary="Ranking (CSV)", response_class=Response,
@@ -358,13 +359,17 @@ def largest_page(conn: ReadConn, country: Country = None, currency: Currency = "
 
 
 @pages_router.get("/rebricky/{key}", response_class=HTMLResponse, summary="Ranking page",
-                  description="A ranking as a page: `largest`, `shell-addresses`, `most-viewed` "
-                  "(`public-contracts`: 501).")
+                  description="A ranking as a page: `largest`, `public-contracts`, `shell-addresses`, "
+                  "`most-viewed`.")
 def ranking_page(key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR") -> HTMLResponse:
     return _ranking_page(conn, key, country, currency)
 
 
 RANKING_COLUMNS = {
+    "public-contracts": [{"label": "#", "key": "rank", "num": True},
+                         {"label": "Company", "key": "name", "link": "url"}, {"label": "Country", "key": "country"},
+                         {"label": "Contracts", "key": "contracts", "num": True},
+                         {"label": "Total value", "key": "total", "num": True}, {"label": "Currency", "key": "currency"}],
     "largest": [{"label": "#", "key": "rank", "num": True}, {"label": "Company", "key": "name", "link": "url"},
                 {"label": "Country", "key": "country"}, {"label": "Year", "key": "year"},
                 {"label": "Revenue", "key": "revenue", "num": True}, {"label": "Currency", "key": "currency"},
@@ -385,12 +390,18 @@ def _ranking_page(conn: Connection, key: str, country: str | None, currency: str
         if "sample" in item:
             item["examples"] = ", ".join(n for n in item["sample"] if n)
     filters = [{"label": "Country", "name": "country", "value": country, "max": 2}]
-    if key == "largest":
+    if key in ("largest", "public-contracts"):
         filters.append({"label": "Currency", "name": "currency", "value": currency.upper(), "max": 3})
+    intro, empty = service.RANKINGS[key] + ".", "Nothing to rank yet."
+    if key == "public-contracts":
+        as_of = service.ranking_as_of(conn, key)
+        intro += f" Totals computed {as_of:%Y-%m-%d %H:%M} UTC." if as_of else ""
+        empty = ("No contract totals are computed: no imported contract with a value in this currency is linked to "
+                 "a company, or the job pages.contract-totals has not run yet.")
     return html.page("table.html", title=service.TITLES[key], heading=service.TITLES[key],
-                     intro=service.RANKINGS[key] + ".", rows=items,
+                     intro=intro, rows=items,
                      columns=RANKING_COLUMNS[key], filters=filters, cache=QUARTER,
-                     empty="Nothing to rank yet.", links=[
+                     empty=empty, links=[
                          {"href": f"/api/v1/public/rankings/{key}.json", "label": "JSON"},
                          {"href": f"/api/v1/public/rankings/{key}.csv", "label": "CSV"}])
 

@@ -32,7 +32,12 @@ class SanctionsSummary(BaseModel):
 
 
 class SecuritySummary(BaseModel):
-    assessed: bool
+    assessed: bool = Field(description="Whether a passive check of a published domain is stored")
+    score: int | None = Field(description="0-100, the weakest checked domain's (security area); null when not "
+                              "assessed or no check could score a domain")
+    band: str | None = Field(description="`good` (≥ 80), `fair` (≥ 60), `weak` (≥ 40), `poor`")
+    findings: int | None = Field(description="Findings of the scored domains")
+    checked_at: str | None = Field(description="The oldest stored check (ISO 8601)")
     note: str
 
 
@@ -95,6 +100,8 @@ class RankingItem(BaseModel):
 class Ranking(BaseModel):
     key: str
     description: str
+    as_of: datetime | None = Field(default=None, description="`public-contracts`: when the totals were computed "
+                                   "(null: never, or no contract with a value is linked to a company)")
     items: list[dict[str, Any]]
 
 

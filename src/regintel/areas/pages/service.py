@@ -18,9 +18,10 @@ from sqlalchemy import Connection, Engine
 from regintel.areas.nis2 import service as nis2_svc
 from regintel.areas.scores import service as scores_svc
 from regintel.areas.screening import service as screening_svc
+from regintel.areas.security import service as security_svc
 from regintel.db.company_filters import Conditions
 from regintel.db.schema import companies
-from regintel.errors import NotFound, NotImplementedYet, ValidationFailed
+from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
 from regintel.services import stats as stats_svc
 
@@ -37,7 +38,8 @@ RANKINGS = {
     "largest": "Largest companies by revenue of their latest financial statement (one currency at a time)",
     "shell-addresses": "Addresses where the most companies are registered",
     "most-viewed": "Companies whose public check page was viewed most",
-    "public-contracts": "Companies with the most public contract value (not available yet: 501)",
+    "public-contracts": "Companies with the most public-contract value as supplier, in one currency at a time "
+                        "(precomputed totals)",
 }
 
 
@@ -166,7 +168,7 @@ def check(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
                  "in_scope": scope.get("in_scope")},
         "sanctions": {"hits": hits["hits"], "confirmed": hits["confirmed"], "sanctioned": hits["sanctioned"],
                       "debarred": hits["debarred"]},
-        "security": {"assessed": False, "note": "No security posture assessment exists in this service yet"},
+        "security": security_summary(conn, row),
         "financials": None if fin is None else {
             "year": fin["year"], "currency": fin["currency"], "revenue": _num(fin["revenue"]),
             "profit": _num(fin["profit"]),
@@ -192,8 +194,30 @@ def nis2_badge(conn: Connection, row: Mapping[str, Any]) -> str:
     return svg.badge("NIS2", *nis2_label(nis2_svc.scope(conn, row)))
 
 
-def security_badge(_row: Mapping[str, Any]) -> str:
-    return svg.badge("security", "not assessed", "grey")
+def security_summary(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored passive-check posture (security area); a public page never queues a check."""
+    posture = security_svc.posture_summary(conn, row["country"], row["national_id"])
+    if posture is None:
+        return {"assessed": False, "score": None, "band": None, "findings": None, "checked_at": None,
+                "note": "Not assessed: none of the company's published domains has a stored check"}
+    if posture["score"] is None:
+        note = "Checked, not scored: every stored check of its domains was refused or failed"
+    else:
+        note = "Passive checks of the company's published domains: the weakest domain's score, 0-100"
+    return {"assessed": True, "score": posture["score"], "band": posture["band"], "findings": posture["findings"],
+            "checked_at": posture["checked_at"], "note": note}
+
+
+SECURITY_COLOURS = {"good": "green", "fair": "yellow", "weak": "orange", "poor": "red"}
+
+
+def security_badge(conn: Connection, row: Mapping[str, Any]) -> str:
+    summary = security_summary(conn, row)
+    if not summary["assessed"]:
+        return svg.badge("security", "not assessed", "grey")
+    if summary["score"] is None:
+        return svg.badge("security", "not scored", "grey")
+    return svg.badge("security", f"{summary['score']}/100", SECURITY_COLOURS.get(summary["band"], "grey"))
 
 
 def og_svg(conn: Connection, row: Mapping[str, Any]) -> str:
@@ -229,6 +253,17 @@ def largest(conn: Connection, country: str | None, currency: str, limit: int) ->
             for i, r in enumerate(queries.largest(conn, country, currency, limit), 1)]
 
 
+def public_contracts(conn: Connection, country: str | None, currency: str, limit: int) -> list[dict[str, Any]]:
+    return [_company(r) | {"rank": i, "currency": r["currency"], "total": _num(r["total"]),
+                           "contracts": int(r["contracts"])}
+            for i, r in enumerate(queries.contract_ranking(conn, country, currency, limit), 1)]
+
+
+def ranking_as_of(conn: Connection, key: str) -> datetime | None:
+    """When a precomputed ranking was computed (None: live, or never computed)."""
+    return queries.contract_totals_as_of(conn) if key == "public-contracts" else None
+
+
 def shell_addresses(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
     cond = Conditions([companies.c.country == country] if country else [], False)
     items = stats_svc.shell_addresses(conn, cond, 2, limit, public=True)
@@ -245,8 +280,7 @@ def ranking(conn: Connection, key: str, country: str | None, currency: str, limi
     if key == "most-viewed":
         return most_viewed(conn, country, limit)
     if key == "public-contracts":
-        raise NotImplementedYet("The public-contracts ranking needs a per-company contract total, which the "
-                                "public_money area does not expose yet")
+        return public_contracts(conn, country, currency, limit)
     raise NotFound(f"Unknown ranking {key!r}", details={"rankings": sorted(RANKINGS)})
 
 

@@ -1,10 +1,10 @@
-"""The pages area's tables (migration 0013_pages)."""
+"""The pages area's tables (migrations 0013_pages, 0019_pages_contract_totals)."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, Integer, Table, Text
+from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, Integer, String, Table, Text
 
-from regintel.db.schema import Id, metadata
+from regintel.db.schema import Id, Money, metadata
 
 # Views of a company's public check page, added in batches by the in-process counter (service.ViewCounter).
 page_views = Table(
@@ -26,3 +26,15 @@ csp_reports = Table(
     Column("body", JSON, nullable=False),
     Column("size", Integer, nullable=False),
 )
+
+# Public-contract value per supplier company and currency, precomputed by the job `pages.contract-totals`
+# from the public_money area's contracts (the ranking must not aggregate millions of contracts per request).
+contract_totals = Table(
+    "contract_totals", metadata,
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
+    Column("currency", String(3), primary_key=True),
+    Column("total", Money, nullable=False),
+    Column("contracts", Integer, nullable=False),
+    Column("computed_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_contract_totals_rank", contract_totals.c.currency, contract_totals.c.total)

@@ -119,6 +119,46 @@ class ContractRecord:
 
 
 @dataclass(frozen=True)
+class CrzContract:
+    """One contract (or amendment) of the Slovak central register of contracts (CRZ), its current state.
+
+    The register names the ordering public body (`zs1`) and the supplier (`zs2`) of every record, so the
+    supplier is the one party. Sums are in EUR: the contract's own (`suma_zmluva`) and the total with
+    amendments (`suma_spolu`); the register does not say whether VAT is included."""
+
+    contract_id: str  # ID: the record at crz.gov.sk/zmluva/{ID}/
+    number: str | None  # nazov: the contract's own number as the body writes it
+    title: str | None  # predmet
+    kind: str | None  # typ: contract | amendment
+    signed_on: date | None  # datum
+    effective_on: date | None  # datum_ucinnost
+    valid_until: date | None  # datum_platnost_do
+    published_on: date | None  # datum_zverejnene
+    value: Decimal | None  # suma_zmluva, 0 read as not stated
+    value_total: Decimal | None  # suma_spolu, 0 read as not stated
+    buyer: Org
+    supplier: Org
+    valid: bool  # stav 3 (cancelled) removes the contract
+    link: str
+
+    @property
+    def key(self) -> str:
+        return self.contract_id
+
+    @property
+    def version_id(self) -> str:
+        # CRZ records carry no version number: every change replaces the stored record.
+        return ""
+
+    @property
+    def parties(self) -> tuple[tuple[Org, bool | None], ...]:
+        return ((self.supplier, True),)
+
+    def content_hash(self) -> str:
+        return record_hash(self)
+
+
+@dataclass(frozen=True)
 class BankAccountRecord:
     """The published bank accounts and reliability status of one VAT payer."""
 

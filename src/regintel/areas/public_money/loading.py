@@ -16,6 +16,7 @@ from regintel.domain.names import normalise_name
 from regintel.domain.public_money import (
     BankAccountRecord,
     ContractRecord,
+    CrzContract,
     LinkDecision,
     Org,
     TedNotice,
@@ -46,7 +47,7 @@ def _link(decision: LinkDecision) -> dict[str, Any]:
 def write(conn: Connection, record: Any, linker: Linker, stats: LoadStats, source: str) -> None:
     if isinstance(record, TedNotice):
         write_notice(conn, record, linker, stats)
-    elif isinstance(record, ContractRecord):
+    elif isinstance(record, ContractRecord | CrzContract):
         write_contracts(conn, [record], linker, stats, source)
     elif isinstance(record, BankAccountRecord):
         write_payer(conn, record, linker, stats, source)
@@ -55,8 +56,8 @@ def write(conn: Connection, record: Any, linker: Linker, stats: LoadStats, sourc
 
 
 def write_many(conn: Connection, records: list[Any], linker: Linker, stats: LoadStats, source: str) -> None:
-    """Records in input order; contracts of the Czech register go in batches."""
-    if records and all(isinstance(r, ContractRecord) for r in records):
+    """Records in input order; contracts of the Czech and Slovak registers go in batches."""
+    if records and all(isinstance(r, ContractRecord | CrzContract) for r in records):
         write_contracts(conn, records, linker, stats, source)
         return
     for record in records:
@@ -147,8 +148,8 @@ def _org_row(pk: int, org: Org, linker: Linker) -> dict[str, Any]:
 
 # -- Czech register of contracts -------------------------------------------------------------------
 
-def write_contracts(conn: Connection, recs: list[ContractRecord], linker: Linker, stats: LoadStats,
-                    source: str) -> None:
+def write_contracts(conn: Connection, recs: list[ContractRecord | CrzContract], linker: Linker,
+                    stats: LoadStats, source: str) -> None:
     """A batch of records, with the same outcome (and counts) as writing them one by one in order: one
     read of what is stored for the batch's contracts, one delete and one insert."""
     keys = list(dict.fromkeys(r.contract_id for r in recs))
@@ -160,7 +161,9 @@ def write_contracts(conn: Connection, recs: list[ContractRecord], linker: Linker
             hashes, _ = state.get(row.record_key, (set(), None))
             state[row.record_key] = (hashes | {row.record_hash}, row.record_version)
     stored_keys = set(state)
-    linker.prefetch("CZ", [p.national_id for r in recs for p, _ in r.parties if p.national_id])
+    for country in {p.country for r in recs for p, _ in r.parties if p.national_id and p.country}:
+        linker.prefetch(country, [p.national_id for r in recs for p, _ in r.parties
+                                  if p.national_id and p.country == country])
     final: dict[str, list[dict[str, Any]]] = {}
     for rec in recs:
         hashes, version = state.get(rec.contract_id, (set(), None))
@@ -168,7 +171,8 @@ def write_contracts(conn: Connection, recs: list[ContractRecord], linker: Linker
             stats.skip("an older version of a stored contract")
             continue
         digest = rec.content_hash()
-        rows = _contract_rows(rec, linker, source, digest) if rec.valid else []
+        rows = [] if not rec.valid else _crz_rows(rec, linker, source, digest) if isinstance(rec, CrzContract) \
+            else _contract_rows(rec, linker, source, digest)
         if hashes == {digest} or (not hashes and not rows):
             stats.unchanged += 1
             continue
@@ -204,6 +208,22 @@ def _contract_rows(rec: ContractRecord, linker: Linker, source: str, digest: str
                      "published_on": rec.published_at.date() if rec.published_at else None, "link": rec.link,
                      "record_version": rec.version_id, "record_hash": digest})
     return rows
+
+
+def _crz_rows(rec: CrzContract, linker: Linker, source: str, digest: str) -> list[dict[str, Any]]:
+    """The supplier's row of a CRZ record: the total with amendments when stated, else the contract's sum."""
+    if not rec.supplier.name:
+        return []
+    value, basis = (rec.value_total, "total") if rec.value_total is not None else \
+        (rec.value, "contract") if rec.value is not None else (None, None)
+    party = rec.supplier
+    return [{"source": source, "record_key": rec.contract_id, "party_ref": party.ref, "role": "supplier",
+             "party_name": party.name, "party_national_id": party.national_id, "party_country": party.country,
+             **_link(linker.link(party, id_is_authoritative=True)), "buyer_name": rec.buyer.name or None,
+             "buyer_national_id": rec.buyer.national_id, "buyer_country": rec.buyer.country,
+             "title": rec.title or rec.number, "value": value, "currency": "EUR" if value is not None else None,
+             "value_basis": basis, "signed_on": rec.signed_on, "published_on": rec.published_on,
+             "link": rec.link, "record_version": None, "record_hash": digest}]
 
 
 def _version(value: str | None) -> int:

@@ -101,7 +101,7 @@ class ContractBuyer(BaseModel):
 class Contract(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: int
-    source: str = Field(description="`ted_eforms` or `cz_registr_smluv` (see `/public/data-sources`)")
+    source: str = Field(description="`ted_eforms`, `cz_registr_smluv` or `sk_crz` (see `/public/data-sources`)")
     role: Literal["supplier", "counterparty"] = Field(
         description="`supplier`: the publisher names this company as the winner or the payment's recipient; "
         "`counterparty`: the Czech register names it as the other party of a public body's contract without "
@@ -111,7 +111,7 @@ class Contract(BaseModel):
     value: float | None
     currency: str | None
     valueBasis: str | None = Field(description="`awarded` (TED), `net` or `gross` of VAT, `foreign` (a foreign-"
-                                   "currency value)")
+                                   "currency value); CRZ: `total` (with amendments) or `contract` (its own sum)")
     signedOn: str | None
     publishedOn: str | None
     link: str | None = Field(description="The record at its publisher")

@@ -119,7 +119,7 @@ contracts = Table(
     "contracts", metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("source", String(64), nullable=False),
-    Column("record_key", String(64), nullable=False),  # TED notice id, Registr smluv idSmlouvy
+    Column("record_key", String(64), nullable=False),  # TED notice id, Registr smluv idSmlouvy, CRZ ID
     Column("party_ref", String(80), nullable=False),  # the party inside its record
     Column("role", String(16), nullable=False),  # supplier | counterparty
     Column("party_name", Text, nullable=False),
@@ -132,7 +132,7 @@ contracts = Table(
     Column("title", Text),
     Column("value", Money),
     Column("currency", String(3)),
-    Column("value_basis", String(16)),  # awarded | net | gross | foreign
+    Column("value_basis", String(16)),  # awarded | net | gross | foreign | total | contract
     Column("signed_on", Date),
     Column("published_on", Date),
     Column("link", Text),

@@ -18,6 +18,10 @@ from regintel.db.engine import insert_for, is_sqlite
 from regintel.db.schema import jobs
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+# Re-resolving the records stored without a company, once a company import wrote companies
+# (docs/public-money.md, docs/funds.md, docs/legal-records.md, "Relinking").
+RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL = "public_money.relink", "funds.relink", "legal_records.relink"
+RELINK_KINDS = (RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL)
 
 
 def enqueue(conn: Connection, kind: str, payload: Mapping[str, Any], *, now: datetime,
@@ -81,3 +85,12 @@ def counts(conn: Connection) -> dict[str, int]:
 
     rows = conn.execute(select(jobs.c.status, func.count()).group_by(jobs.c.status))
     return {status: int(n) for status, n in rows}
+
+
+def enqueue_relink(conn: Connection, now: datetime, country: str | None) -> list[int]:
+    """Queue the relink of each area holding linked records, for `country` (None: all countries), in the
+    caller's transaction; a relink already waiting for the same country absorbs the request."""
+    payload = {"country": country} if country else {}
+    queued = [enqueue(conn, kind, payload, now=now, dedupe_key=f"{kind}:{country or '*'}", priority=200,
+                      max_attempts=3) for kind in RELINK_KINDS]
+    return [job_id for job_id in queued if job_id is not None]

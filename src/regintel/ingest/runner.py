@@ -13,6 +13,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from sqlalchemy import Engine, func, select, update
 
 from regintel.db.engine import upsert
+from regintel.db.jobs import enqueue_relink
 from regintel.db.schema import company_sources, data_sources, import_runs
 from regintel.ingest import pipeline
 from regintel.ingest.base import Source, SourceAbort, SourceInfo
@@ -117,4 +118,6 @@ def _finish(engine: Engine, info: SourceInfo, run_id: int, status: str, stats: L
                                                                    **stats.as_dict()}}
         if status == "succeeded":
             values["last_import_at"] = now
+            if stats.inserted or stats.updated:  # new or renamed companies: records may now link to them
+                enqueue_relink(conn, now, info.country)
         conn.execute(update(data_sources).where(data_sources.c.id == info.id).values(**values))

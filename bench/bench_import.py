@@ -41,6 +41,9 @@ FORMATS: dict[str, tuple[str, str, str]] = {
     "sk_obchodny_vestnik": ("gen_sk_obchodny_vestnik.py", "--out", ".xml"),
     "lv_ur": ("gen_lv_ur.py", "--out", ".csv"),
     "ua_edr": ("gen_ua_edr.py", "--out", ".xml"),
+    "ro_onrc": ("gen_ro_onrc.py", "--out", ".csv"),
+    "cy_drcor": ("gen_cy_drcor.py", "--out", ".csv"),
+    "gr_gemi": ("gen_gr_gemi.py", "--out", ".jsonl"),
 }
 PG_SERVER = os.environ.get("REGINTEL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 

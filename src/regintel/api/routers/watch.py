@@ -19,6 +19,8 @@ router = APIRouter(prefix="/api/v1/watch", tags=["Public"], dependencies=[Public
 
 NO_STORE = {"Cache-Control": "no-store"}  # personal, one-off answers: never cached
 Token = Annotated[str | None, Query(max_length=1000, description="Token from the e-mail link")]
+# Required where nothing else can name the watch, so that the document says so (issue 16).
+LinkToken = Annotated[str, Query(min_length=1, max_length=1000, description="Token from the e-mail link")]
 
 
 class WatchRequest(Strict):
@@ -70,9 +72,7 @@ def request_watch(request: Request, body: WatchRequest, conn: DbWriteConn) -> Re
 @router.get("/confirm", response_model=Envelope[WatchState], summary="Confirm a watch",
             description="Open the link from the confirmation e-mail: the watch becomes active. 422 with reason "
             "`expired` or `invalid` for an old or altered link.")
-def confirm(request: Request, conn: DbWriteConn, settings: AppSettings, token: Token = None) -> Response:
-    if not token:
-        raise ValidationFailed("token is required", details=[{"field": "token", "in": "query", "message": "missing"}])
+def confirm(request: Request, conn: DbWriteConn, settings: AppSettings, token: LinkToken) -> Response:
     data = svc.confirm(conn, token, settings)
     conn.commit()
     return ok(request, data, headers=NO_STORE)

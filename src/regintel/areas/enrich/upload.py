@@ -46,7 +46,7 @@ def decode(data: bytes, encoding: str | None) -> str:
     if encoding:
         try:
             name = codecs.lookup(encoding).name
-        except LookupError:
+        except (LookupError, ValueError):  # ValueError: a NUL in the name (codecs cannot look it up)
             raise _fail(f"Unknown encoding {encoding!r} (e.g. utf-8, windows-1250, iso-8859-2)") from None
     else:
         name = "utf-16" if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else "utf-8-sig"

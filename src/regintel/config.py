@@ -17,6 +17,8 @@ class Plan(BaseModel):
     monthly_quota: int | None = Field(default=None, gt=0)
     budget: int | None = Field(default=None, gt=0, description="fixed request budget of a pass")
     duration_days: int | None = Field(default=None, gt=0, description="validity of a pass")
+    enrich_max_identifiers: int | None = Field(default=None, gt=0, description="most identifiers in one "
+                                               "enrichment job (areas/enrich); None: the service's own cap")
 
 
 class OidcProvider(BaseModel):
@@ -30,11 +32,14 @@ class OidcProvider(BaseModel):
 
 
 DEFAULT_PLANS: dict[str, Plan] = {
-    "free": Plan(title="Free", rate_per_minute=120, monthly_quota=1_000),
-    "pro": Plan(title="Pro", rate_per_minute=600, monthly_quota=250_000),
-    "business": Plan(title="Business", rate_per_minute=3_000, monthly_quota=2_000_000),
-    "day_pass": Plan(title="Day pass", rate_per_minute=300, budget=5_000, duration_days=1),
-    "week_pass": Plan(title="Week pass", rate_per_minute=300, budget=25_000, duration_days=7),
+    "free": Plan(title="Free", rate_per_minute=120, monthly_quota=1_000, enrich_max_identifiers=1_000),
+    "pro": Plan(title="Pro", rate_per_minute=600, monthly_quota=250_000, enrich_max_identifiers=25_000),
+    "business": Plan(title="Business", rate_per_minute=3_000, monthly_quota=2_000_000,
+                     enrich_max_identifiers=100_000),
+    "day_pass": Plan(title="Day pass", rate_per_minute=300, budget=5_000, duration_days=1,
+                     enrich_max_identifiers=5_000),
+    "week_pass": Plan(title="Week pass", rate_per_minute=300, budget=25_000, duration_days=7,
+                      enrich_max_identifiers=25_000),
 }
 
 # DESIGN.md section 3: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h between attempts, then failed.
@@ -85,7 +90,7 @@ class Settings(BaseSettings):
                                                 "line, with `request_id` and the access fields as keys.")
     plans: dict[str, Plan] = Field(default_factory=lambda: dict(DEFAULT_PLANS),
                                    description="Plans as JSON: name → {title, rate_per_minute, "
-                                   "monthly_quota | budget + duration_days}.")
+                                   "monthly_quota | budget + duration_days, enrich_max_identifiers?}.")
     default_plan: str = Field(default="free", description="Plan given to keys created without one.")
     rate_window_seconds: int = Field(default=60, gt=0, description="Length of the fixed per-key window. "
                                      "Spec 8 fixes 60 s; tests shorten it.")

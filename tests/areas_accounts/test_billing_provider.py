@@ -99,8 +99,6 @@ def test_account_billing_refusals(shop, engine, app_factory):
                  {"plan": "day_pass"}, {"plan": "pro", "coupon": "x"}, {"plan": 1}, {"plan": ""},
                  {"plan": "p" * 40}, {"plan": "pró"}, {}):
         assert_error(client.post("/account/billing", json=body, headers=csrf), 422, "VALIDATION_ERROR")
-    assert_error(client.post("/account/billing", json={"plan": "day_pass", "kind": "pack"}, headers=csrf), 501,
-                 "NOT_IMPLEMENTED")
     assert fake.calls == []  # nothing reached the provider
     fake.fail = 500
     assert_error(client.post("/account/billing", json={"plan": "pro"}, headers=csrf), 502, "UPSTREAM_UNAVAILABLE")

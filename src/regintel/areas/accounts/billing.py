@@ -22,7 +22,6 @@ from regintel.config import Settings
 from regintel.db.keys import KeyRecord
 from regintel.errors import (
     Conflict,
-    NotImplementedYet,
     RegintelError,
     UpstreamUnavailable,
     ValidationFailed,
@@ -32,6 +31,8 @@ from regintel.services.limiter import Limiter, next_month_start
 LIVE = ("active", "trialing", "past_due")  # past_due: the provider is still retrying the payment
 SUBSCRIPTION_EVENTS = ("customer.subscription.created", "customer.subscription.updated",
                        "customer.subscription.deleted")
+# A one-time pack is paid when its checkout completes paid, or later for delayed methods (SEPA debit).
+PAYMENT_EVENTS = ("checkout.session.completed", "checkout.session.async_payment_succeeded")
 PROVIDER_TIMEOUT = 10.0
 HEADROOM = 1.2  # a suggestion leaves 20 % of the quota free at the projected month's end
 
@@ -151,9 +152,6 @@ def checkout(conn: Connection, settings: Settings, base: str, account_id: int | 
     if sub is not None and sub["status"] in LIVE:
         raise SubscriptionActive("The account has a live subscription; change it on the account page "
                                  "(GET /account/billing/portal)")
-    if mode == "payment":
-        raise NotImplementedYet("One-time packs cannot be fulfilled yet (a paid pass would issue no key), so "
-                                "none is sold; buy a subscription plan")
     pay = provider(settings)
     price = settings.billing_prices.get(plan)
     if not price:
@@ -253,7 +251,10 @@ def webhook(conn: Connection, settings: Settings, payload: bytes, signature: str
         raise ValidationFailed("Not a provider event (id, type and data.object are required)")
     event_id, type_ = str(data["id"])[:100], str(data["type"])[:100]
     now = datetime.now(UTC)
-    account_id, outcome = _apply(conn, settings, type_, obj, now)
+    if type_ in PAYMENT_EVENTS:
+        account_id, outcome = _apply_payment(conn, settings, event_id, obj, now)
+    else:
+        account_id, outcome = _apply(conn, settings, type_, obj, now)
     try:
         fresh = q.record_event(conn, event_id, type_, account_id, outcome, now)
     except IntegrityError:  # the same event delivered twice at once
@@ -264,13 +265,10 @@ def webhook(conn: Connection, settings: Settings, payload: bytes, signature: str
     return {"event_id": event_id, "type": type_, "outcome": outcome}
 
 
-def _apply(conn: Connection, settings: Settings, type_: str, obj: Mapping[str, Any],
-           now: datetime) -> tuple[int | None, str]:
-    if type_ not in SUBSCRIPTION_EVENTS:
-        return None, "ignored (not a subscription event)"
+def _account_of(conn: Connection, obj: Mapping[str, Any]) -> tuple[int | None, str | None]:
+    """The account an event's object names in the metadata the service set at checkout, or why not."""
     meta = obj.get("metadata")
-    meta = meta if isinstance(meta, dict) else {}
-    raw = meta.get("account_id")
+    raw = meta.get("account_id") if isinstance(meta, dict) else None
     if raw is None:  # int(None) would raise TypeError: the same answer as below
         return None, "ignored (no account_id in metadata)"
     try:
@@ -282,7 +280,44 @@ def _apply(conn: Connection, settings: Settings, type_: str, obj: Mapping[str, A
     customer = obj.get("customer")
     known = q.get_customer(conn, account_id)
     if known is not None and isinstance(customer, str) and customer != known["customer_id"]:
-        return account_id, "ignored (the subscription's customer is not this account's)"
+        return account_id, "ignored (the customer is not this account's)"
+    return account_id, None
+
+
+def _apply_payment(conn: Connection, settings: Settings, event_id: str, obj: Mapping[str, Any],
+                   now: datetime) -> tuple[int | None, str]:
+    """A paid one-time pack: the account gets a pass, which it turns into a key on its page."""
+    if obj.get("mode") != "payment":
+        return None, "ignored (not a one-time payment; subscriptions follow their own events)"
+    if obj.get("payment_status") != "paid":
+        return None, f"ignored (payment_status {str(obj.get('payment_status'))[:20]!r}, not paid yet)"
+    account_id, refused = _account_of(conn, obj)
+    if refused is not None or account_id is None:
+        return account_id, refused or "ignored"
+    meta = obj.get("metadata")
+    plan = str(meta.get("plan") or "") if isinstance(meta, dict) else ""
+    if plan not in settings.plans or settings.plans[plan].budget is None:
+        return account_id, f"ignored (plan {plan[:32]!r} is not a pass)"
+    checkout_id = str(obj.get("id") or "")[:100]
+    if not checkout_id:
+        return account_id, "ignored (no checkout session id)"
+    if not q.insert_pass(conn, account_id=account_id, plan=plan, checkout_id=checkout_id, event_id=event_id,
+                         paid_at=now):
+        return account_id, f"ignored (checkout {checkout_id} already granted its pass)"
+    return account_id, f"pass {plan} granted"
+
+
+def _apply(conn: Connection, settings: Settings, type_: str, obj: Mapping[str, Any],
+           now: datetime) -> tuple[int | None, str]:
+    if type_ not in SUBSCRIPTION_EVENTS:
+        return None, "ignored (not a subscription or payment event)"
+    account_id, refused = _account_of(conn, obj)
+    if refused is not None or account_id is None:
+        return account_id, refused or "ignored"
+    customer = obj.get("customer")
+    known = q.get_customer(conn, account_id)
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
     plan = str(meta.get("plan") or "")
     status = "canceled" if type_.endswith(".deleted") else str(obj.get("status") or "")
     if status in LIVE and plan not in settings.plans:

@@ -7,6 +7,7 @@ say whether an address is known. Nothing here deletes register data (docs/accoun
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -99,14 +100,17 @@ def signup_stats(conn: Connection) -> dict[str, Any]:
 # --- privacy requests --------------------------------------------------------------------------------
 
 def request_privacy(conn: Connection, request: Request, settings: Settings, kind: str, email: str,
-                    details: str | None) -> dict[str, Any]:
+                    details: str | None, person_name: str | None = None,
+                    person_keys: list[str] | None = None) -> dict[str, Any]:
     now = datetime.now(UTC)
     recent = [r for r in q.requests_of(conn, email)
               # mypy, ignored below: created_at is NOT NULL; _aware is typed for the optional columns
               if r["kind"] == kind and now - _aware(r["created_at"]) < RESEND_AFTER]  # type: ignore[operator]
     if not recent:
+        keys = sorted({k.removeprefix("p:") for k in person_keys or []})
         request_id = q.insert_request(conn, kind=kind, email=email, details=details, status="unverified",
-                                      created_at=now)
+                                      created_at=now, person_name=person_name.strip() if person_name else None,
+                                      person_keys=json.dumps(keys) if keys else None)
         token = _sign(settings, "privacy-verify", {"r": request_id, "e": email})
         body = (f"We received a data-protection request ({kind}) for this address.\n\nTo confirm that it is yours, "
                 f"POST this token to {mail_base(settings)}/api/v1/privacy/{kind} as {{\"token\": \"...\"}}:\n"
@@ -144,7 +148,12 @@ def verify_privacy(conn: Connection, settings: Settings, kind: str, token: str) 
         outcome = "address suppressed, leads and watches stopped"
     else:
         outcome = "recorded for the operator to answer"
-    done = kind != "rectify"
+    # Register records the requester says are them: the operator matches them to the verified person
+    # (`regintel privacy show|answer`) before anything is withheld, so nobody can suppress another's record.
+    names_people = kind in ("erase", "object") and bool(row["person_name"] or row["person_keys"])
+    if names_people:
+        outcome += "; the register records named are matched and withheld by the operator by due_at"
+    done = kind not in ("rectify",) and not names_people
     q.update_request(conn, row["id"], status="done" if done else "verified", done_at=now if done else None,
                      outcome=outcome)
     current = q.get_request(conn, row["id"])

@@ -14,6 +14,7 @@ from regintel.areas.accounts.tables import (
     account_fo_addenda,
     account_identities,
     account_login_links,
+    account_passes,
     account_passkeys,
     account_sessions,
     accounts,
@@ -24,6 +25,7 @@ from regintel.areas.accounts.tables import (
     oauth_codes,
     oauth_refresh_tokens,
     oauth_tokens,
+    privacy_person_suppressions,
     privacy_requests,
     privacy_suppressions,
     signup_leads,
@@ -378,7 +380,9 @@ def set_account_plan(conn: Connection, account_id: int, plan: str) -> int:
     """The account's plan, and at once the plan of its live keys and tokens; returns the keys changed."""
     conn.execute(update(accounts).where(accounts.c.id == account_id).values(plan=plan))
     owned = select(account_api_keys.c.api_key_id).where(account_api_keys.c.account_id == account_id)
+    passes = select(account_passes.c.api_key_id).where(account_passes.c.api_key_id.is_not(None))
     return int(conn.execute(update(api_keys).where(api_keys.c.id.in_(owned.scalar_subquery()),
+                                                   api_keys.c.id.not_in(passes.scalar_subquery()),  # paid for apart
                                                    api_keys.c.revoked_at.is_(None)).values(plan=plan)).rowcount)
 
 
@@ -468,3 +472,60 @@ def account_identities_of(conn: Connection, account_id: int, provider: str | Non
 def delete_identities(conn: Connection, account_id: int, provider: str) -> None:
     conn.execute(delete(account_identities).where(account_identities.c.account_id == account_id,
                                                   account_identities.c.provider == provider))
+
+
+# --- passes --------------------------------------------------------------------------------------------
+
+def insert_pass(conn: Connection, **values: Any) -> bool:
+    """A paid pass; False when this checkout already granted one (the provider's second event for it)."""
+    stmt = insert_for(conn, account_passes).values(**values).on_conflict_do_nothing(index_elements=["checkout_id"])
+    return bool(conn.execute(stmt).rowcount)
+
+
+def account_passes_of(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
+    rows = conn.execute(select(account_passes).where(account_passes.c.account_id == account_id)
+                        .order_by(account_passes.c.id)).mappings().all()
+    return cast("list[Mapping[str, Any]]", rows)
+
+
+def claim_pass(conn: Connection, account_id: int, pass_id: int, key_id: int, now: datetime) -> bool:
+    """Ties an unclaimed pass of the account to a key; False when it is not the account's or already used."""
+    return bool(conn.execute(update(account_passes).where(
+        account_passes.c.id == pass_id, account_passes.c.account_id == account_id,
+        account_passes.c.claimed_at.is_(None)).values(api_key_id=key_id, claimed_at=now)).rowcount)
+
+
+def get_pass(conn: Connection, account_id: int, pass_id: int) -> Mapping[str, Any] | None:
+    item = conn.execute(select(account_passes).where(account_passes.c.id == pass_id,
+                                                     account_passes.c.account_id == account_id)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
+
+
+# --- register persons withheld ---------------------------------------------------------------------------
+
+def all_requests(conn: Connection, open_only: bool) -> list[Mapping[str, Any]]:
+    stmt = select(privacy_requests).order_by(privacy_requests.c.due_at.is_(None), privacy_requests.c.due_at,
+                                             privacy_requests.c.id)
+    if open_only:
+        stmt = stmt.where(privacy_requests.c.status != "done")
+    return cast("list[Mapping[str, Any]]", conn.execute(stmt).mappings().all())
+
+
+def person_suppressions_of(conn: Connection, request_id: int) -> list[Mapping[str, Any]]:
+    rows = conn.execute(select(privacy_person_suppressions).where(
+        privacy_person_suppressions.c.request_id == request_id).order_by(privacy_person_suppressions.c.person_key)
+    ).mappings().all()
+    return cast("list[Mapping[str, Any]]", rows)
+
+
+def is_person_suppressed(conn: Connection, person_key: str) -> bool:
+    return conn.execute(select(privacy_person_suppressions.c.person_key).where(
+        privacy_person_suppressions.c.person_key == person_key)).first() is not None
+
+
+def insert_person_suppression(conn: Connection, **values: Any) -> None:
+    conn.execute(privacy_person_suppressions.insert().values(**values))
+
+
+def key_is_paid_pass(conn: Connection, key_id: int) -> bool:
+    return conn.execute(select(account_passes.c.id).where(account_passes.c.api_key_id == key_id)).first() is not None

@@ -53,11 +53,12 @@ def account(request: Request, conn: DbConn, settings: AppSettings) -> Response:
 
 
 @router.post("/api-keys", response_model=Envelope[schemas.NewKeyOut], status_code=201,
-             summary="Create an API key", description="A key of the account's plan; the raw key is in this "
-             "answer only." + _CSRF)
+             summary="Create an API key", description="A key of the account's plan, or with `pass_id` a key of "
+             "a paid pass (its plan, budget and validity from now; 404 not this account's pass, 409 already used); "
+             "the raw key is in this answer only." + _CSRF)
 def create_key(request: Request, body: schemas.KeyCreateIn, conn: DbWriteConn, settings: AppSettings) -> Response:
     session = sessions.current(conn, request, settings, write=True)
-    out = service.create_account_key(conn, settings, session, body.name)
+    out = service.create_account_key(conn, settings, session, body.name, body.pass_id)
     conn.commit()
     return ok(request, out, status_code=201)
 
@@ -525,7 +526,8 @@ def _privacy(kind: str) -> Any:
             out = public.verify_privacy(conn, settings, kind, body.token)
             conn.commit()
             return ok(request, out)
-        out = public.request_privacy(conn, request, settings, kind, normalise_email(body.email or ""), body.details)
+        out = public.request_privacy(conn, request, settings, kind, normalise_email(body.email or ""), body.details,
+                                     body.person_name, body.person_keys)
         conn.commit()
         return ok(request, out, status_code=202)
     return handler
@@ -535,9 +537,12 @@ _PRIVACY = {
     "access": "Verified by the e-mailed link: the answer to `{token}` is a machine-readable export of what the "
               "service holds about the address (account, keys' metadata, watches, form entries, requests).",
     "erase": "Verified by the e-mailed link: the address is suppressed (no more mail), its leads are deleted, "
-             "its watches ended and pending mail dropped. Register data is never deleted; the request is kept.",
+             "its watches ended and pending mail dropped. With `person_name` / `person_keys` the operator matches "
+             "the register's natural-person records to the requester within one month and withholds them from "
+             "every endpoint, export and feed. The request is kept.",
     "object": "Verified by the e-mailed link: the address is suppressed, leads marked suppressed, watches "
-              "ended. The request is kept.",
+              "ended; register records named as for `erase` are withheld once the operator matched them. The "
+              "request is kept.",
     "rectify": "Recorded and verified by the e-mailed link; the operator answers within one month (`due_at`).",
 }
 for _kind, _text in _PRIVACY.items():

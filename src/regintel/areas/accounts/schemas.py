@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
+_PERSON_KEY = re.compile(r"(p:)?[0-9a-f]{32}")
 
 
 class WelcomeIn(BaseModel):
@@ -81,6 +83,14 @@ class IdentityOut(BaseModel):
     last_login_at: dt.datetime | None
 
 
+class PassOut(BaseModel):
+    id: int
+    plan: str
+    paid_at: dt.datetime
+    claimed_at: dt.datetime | None = Field(description="When it became a key; null: still to be used")
+    api_key_id: int | None
+
+
 class AccountOut(BaseModel):
     id: int
     email: str
@@ -92,6 +102,7 @@ class AccountOut(BaseModel):
     fo_addendum: AddendumOut
     identities: list[IdentityOut] = Field(description="OpenID Connect identities linked to the account")
     identity_providers: list[str] = Field(description="Providers this deployment offers for sign-in and linking")
+    passes: list[PassOut] = Field(default_factory=list, description="Paid one-time passes (day or week)")
 
 
 class IdentityLinkOut(BaseModel):
@@ -106,6 +117,9 @@ class IdentityUnlinkOut(BaseModel):
 class KeyCreateIn(BaseModel):
     model_config = _STRICT
     name: StrictStr = Field(min_length=1, max_length=100)
+    pass_id: StrictInt | None = Field(default=None, gt=0, lt=2**62, description="A paid, unused pass of the "
+                                      "account (`passes` of `GET /account`): the key gets the pass's plan, budget "
+                                      "and validity from now")
 
 
 class KeyRenameIn(BaseModel):
@@ -205,6 +219,11 @@ class PrivacyIn(BaseModel):
     model_config = _STRICT
     email: StrictStr | None = Field(default=None, max_length=320)
     details: StrictStr | None = Field(default=None, max_length=5000, description="What to rectify, or context")
+    person_name: StrictStr | None = Field(default=None, min_length=1, max_length=200, description="erase/object: "
+                                          "the name under which the register lists you, for the operator to match")
+    person_keys: list[StrictStr] | None = Field(default=None, max_length=20, description="erase/object: the "
+                                                "person keys (`p:…`, as the API shows them) of the records "
+                                                "that are you, if known")
     token: StrictStr | None = Field(default=None, max_length=1000, description="The token of the verification "
                                     "e-mail; send it alone")
 
@@ -212,6 +231,11 @@ class PrivacyIn(BaseModel):
     def _one(self) -> PrivacyIn:
         if (self.email is None) == (self.token is None):
             raise ValueError("send `email` (to file the request) or `token` (to confirm it), not both")
+        if self.token is not None and (self.person_name or self.person_keys or self.details):
+            raise ValueError("send the token alone")
+        for key in self.person_keys or []:
+            if not _PERSON_KEY.fullmatch(key):
+                raise ValueError("a person key is 32 hexadecimal digits, optionally after `p:`")
         return self
 
 

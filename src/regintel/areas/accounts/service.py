@@ -59,13 +59,31 @@ def account_view(conn: Connection, session: Mapping[str, Any], providers: list[s
             "identities": [{"id": r["id"], "provider": r["provider"], "email": r["email"],
                             "created_at": _aware(r["created_at"]), "last_login_at": _aware(r["last_login_at"])}
                            for r in q.account_identities_of(conn, account["id"])],
-            "identity_providers": providers}
+            "identity_providers": providers,
+            "passes": [pass_out(r) for r in q.account_passes_of(conn, account["id"])]}
 
 
-def create_account_key(conn: Connection, settings: Settings, session: Mapping[str, Any], name: str) -> dict[str, Any]:
+def pass_out(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {"id": row["id"], "plan": row["plan"], "paid_at": _aware(row["paid_at"]),
+            "claimed_at": _aware(row["claimed_at"]), "api_key_id": row["api_key_id"]}
+
+
+def create_account_key(conn: Connection, settings: Settings, session: Mapping[str, Any], name: str,
+                       pass_id: int | None = None) -> dict[str, Any]:
+    """A key of the account's plan, or of a paid pass (`pass_id`): the pass's plan (so its budget, counted
+    per key by the limiter) and a validity of the pass's days from now. A pass becomes one key, once."""
     plan = session["plan"]
+    if pass_id is not None:
+        paid = q.get_pass(conn, session["account_id"], pass_id)
+        if paid is None:
+            raise NotFound(f"No pass with id {pass_id} on this account")
+        if paid["claimed_at"] is not None:
+            raise Conflict(f"Pass {pass_id} is already key {paid['api_key_id']}")
+        plan = str(paid["plan"])
     record, raw = create_key(conn, name.strip() or "key", plan, duration_days=settings.plan(plan).duration_days)
     q.link_key(conn, record.id, session["account_id"])
+    if pass_id is not None and not q.claim_pass(conn, session["account_id"], pass_id, record.id, datetime.now(UTC)):
+        raise Conflict(f"Pass {pass_id} was used at the same moment by another request")  # rolled back
     row = q.account_key(conn, session["account_id"], record.id)
     assert row is not None
     return {**key_out(row), "key": raw}
@@ -91,6 +109,8 @@ def renew_key(conn: Connection, settings: Settings, session: Mapping[str, Any], 
     row = _owned(conn, session, key_id)
     if row["revoked_at"] is not None:
         raise Conflict("A revoked key cannot be renewed; create a new one")
+    if q.key_is_paid_pass(conn, key_id):
+        raise Conflict("A paid pass is not renewed: buy another pass (POST /account/billing, kind=pack)")
     days = settings.plan(row["plan"]).duration_days
     q.update_key(conn, key_id, expires_at=datetime.now(UTC) + timedelta(days=days) if days else None)
     return key_out(_owned(conn, session, key_id))

@@ -128,6 +128,8 @@ privacy_requests = Table(
     Column("due_at", DateTime(timezone=True)),
     Column("done_at", DateTime(timezone=True)),
     Column("outcome", Text),
+    Column("person_name", Text),  # 0019: the register person the requester says they are (optional)
+    Column("person_keys", Text),  # 0019: JSON list of person keys (`p:…`) the requester names
 )
 Index("ix_privacy_requests_email", privacy_requests.c.email)
 
@@ -214,3 +216,33 @@ account_identities = Table(
     UniqueConstraint("provider", "subject", name="uq_account_identities_provider_subject"),
 )
 Index("ix_account_identities_account_id", account_identities.c.account_id)
+
+# Paid one-time passes (0019_accounts_passes): one row per paid checkout (unique, so the provider's
+# `completed` and `async_payment_succeeded` events for one session grant one pass). The account turns a
+# pass into a key once (`api_key_id`, `claimed_at`), so the raw key is shown to its owner and only its
+# hash is ever stored.
+account_passes = Table(
+    "account_passes", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("plan", String(32), nullable=False),
+    Column("checkout_id", String(100), nullable=False),
+    Column("event_id", String(100), nullable=False),
+    Column("paid_at", DateTime(timezone=True), nullable=False),
+    Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="SET NULL")),
+    Column("claimed_at", DateTime(timezone=True)),
+    UniqueConstraint("checkout_id", name="uq_account_passes_checkout_id"),
+)
+Index("ix_account_passes_account_id", account_passes.c.account_id)
+
+# Natural persons of the register withheld after a verified erase/object request that the operator matched
+# to them (`regintel privacy answer`): the person's register rows are removed and re-imports skip the key
+# (ingest/sections.py reads this table). Only the key, the request and the reason are kept: the legal record.
+privacy_person_suppressions = Table(
+    "privacy_person_suppressions", metadata,
+    Column("person_key", String(64), primary_key=True),
+    Column("request_id", Id, ForeignKey("privacy_requests.id", ondelete="SET NULL")),
+    Column("reason", String(16), nullable=False),  # erase | object
+    Column("roles_removed", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)

@@ -1,0 +1,94 @@
+"""`regintel privacy list|show|answer`: the operator answers data-protection requests (GDPR: one month
+from verification, `due_at`). Mounted by regintel/cli.py; the work is in areas/accounts/privacy.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+privacy_app = typer.Typer(help="Data-protection requests (GDPR art. 15-21): list, show, answer.",
+                          no_args_is_help=True, rich_markup_mode="markdown")
+console = Console(width=None if sys.stdout.isatty() else 200)
+notes = Console(stderr=True)  # hints, so stdout stays one JSON document
+
+
+def _engine() -> Any:
+    from regintel.config import load_settings
+    from regintel.db.engine import make_engine
+    from regintel.db.migrate import upgrade
+
+    engine = make_engine(load_settings().database_url, pool=False)
+    upgrade(engine)
+    return engine
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, default=str, ensure_ascii=False, indent=2))
+
+
+def _fail(error: Exception) -> None:
+    console.print(f"[red]{error}")
+    raise typer.Exit(2)
+
+
+@privacy_app.command("list")
+def privacy_list(all_: Annotated[bool, typer.Option("--all", help="Also the requests already answered")] = False,
+                 as_json: Annotated[bool, typer.Option("--json", help="One JSON array")] = False) -> None:
+    """Open requests, the soonest deadline first, with the days left (negative and OVERDUE once past)."""
+    from regintel.areas.accounts.privacy import list_requests
+
+    with _engine().connect() as conn:
+        rows = list_requests(conn, open_only=not all_)
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("id", "kind", "email", "status", "created", "due", "days left", "persons named", title=(
+        "privacy requests" if all_ else "open privacy requests"))
+    for r in rows:
+        left = "" if r["days_left"] is None else ("OVERDUE " if r["overdue"] else "") + str(r["days_left"])
+        named = ", ".join(filter(None, [r["person_name"], *[f"p:{k}" for k in r["person_keys"]]]))
+        table.add_row(str(r["id"]), r["kind"], r["email"], r["status"], f"{r['created_at']:%Y-%m-%d}",
+                      f"{r['due_at']:%Y-%m-%d}" if r["due_at"] else "(not verified)", left, named)
+    console.print(table)
+    console.print(f"{len(rows)} request(s)")
+
+
+@privacy_app.command("show")
+def privacy_show(request_id: int) -> None:
+    """One request (JSON) with the register persons it may be about: named by key, or with the name it gives.
+    Compare birth date and companies with the requester before withholding any of them."""
+    from regintel.areas.accounts.privacy import show_request
+    from regintel.errors import RegintelError
+
+    with _engine().connect() as conn:
+        try:
+            _print_json(show_request(conn, request_id))
+        except RegintelError as error:
+            _fail(error)
+
+
+@privacy_app.command("answer")
+def privacy_answer(request_id: int,
+                   outcome: Annotated[str, typer.Option(help="What was done or answered (kept with the request)")],
+                   withhold: Annotated[list[str] | None, typer.Option(
+                       help="erase/object: a register person key (`p:…`, from `show`) matched to the requester; "
+                       "repeat for several")] = None) -> None:
+    """Close a verified request. With `--withhold`, the persons' register records are removed from every
+    endpoint, export and feed and kept out of later imports; the request and the suppression stay recorded."""
+    from regintel.areas.accounts.privacy import answer_request
+    from regintel.errors import RegintelError
+
+    with _engine().begin() as conn:
+        try:
+            out = answer_request(conn, request_id, outcome, withhold or [])
+        except RegintelError as error:
+            _fail(error)
+            return
+    _print_json(out)
+    if out["withheld"]:
+        notes.print("run `regintel search rebuild` to drop the withheld names from the search index too")

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlalchemy import Engine
 
+from regintel.areas.accounts.cli import privacy_app
 from regintel.config import Settings, load_settings
 from regintel.db.engine import make_engine
 
@@ -26,6 +27,7 @@ stats_app = typer.Typer(help="The statistics endpoints' precomputed aggregates."
 app.add_typer(db_app, name="db")
 app.add_typer(keys_app, name="keys")
 app.add_typer(stats_app, name="stats")
+app.add_typer(privacy_app, name="privacy")  # areas/accounts/cli.py: the operator answers privacy requests
 # Off a terminal (a pipe, a log, CI) Rich assumes 80 columns and cut table cells to "gleif_…".
 console = Console(width=None if sys.stdout.isatty() else 200)
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
 from sqlalchemy import insert, select
 
 from regintel.areas.nis2.tables import nis2_assessments, nis2_designations
+from regintel.db import jobs as jobs_db
 from regintel.db.schema import companies
 from regintel.domain.types import CompanyKey, CompanyRecord, FinancialRecord, OwnershipRecord, RoleRecord
 from regintel.errors import ValidationFailed
-from regintel.jobs.runner import run_due
+from regintel.jobs.runner import LEASE, run_one
 from tests.builders import TEST_SOURCE, load_companies
 from tests.helpers import assert_envelope, assert_error
 
@@ -46,6 +47,16 @@ RECORDS = [
                                     holder_company=CompanyKey("SK", ENERGY), share_pct=100.0)]),
     CompanyRecord(country="SK", national_id=UNKNOWN, name="Nevieme s.r.o.", legal_form="112"),
 ]
+
+
+def run_due(engine, settings, worker_id: str) -> int:
+    """Run the due jobs of this area the way the worker does; jobs other areas queue when companies are
+    loaded (peer-group refreshes, ...) are left alone."""
+    with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
+        claimed = jobs_db.claim(conn, worker_id, 10, datetime.now(UTC), LEASE, kinds=["nis2.refresh", "nis2.sweep"])
+    for job in claimed:
+        run_one(engine, settings, worker_id, job)
+    return len(claimed)
 
 
 @pytest.fixture

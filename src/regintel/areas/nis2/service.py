@@ -12,11 +12,13 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2 import queries
+from regintel.areas.regulated import service as regulated_service
 from regintel.areas.security import service as security_service
 from regintel.domain.entity_types import entity_type
 from regintel.domain.nis2 import fx
 from regintel.domain.nis2.obligations import obligations_for
 from regintel.domain.nis2.priority import priority
+from regintel.domain.nis2.registers import RegisteredActivity
 from regintel.domain.nis2.scope import (
     DIRECTIVE,
     RULESET_VERSION,
@@ -105,6 +107,7 @@ def facts_for(conn: Connection, ids: Sequence[int],
     others = dict(queries.companies_with_financials(conn, sorted(wanted - set(rows))))
     others |= rows
     found = queries.designations(conn, list(rows))
+    licensed = regulated_service.regulated_activities_of(conn, list(rows))
     earlier = queries.previous_statements(conn, {cid: r["fin_year"] for cid, r in rows.items()
                                                  if r["fin_year"] is not None})
     relations: dict[int, dict[int, Relation]] = {}
@@ -138,8 +141,14 @@ def facts_for(conn: Connection, ids: Sequence[int],
             nace_codes=row["nace_codes"] if isinstance(row["nace_codes"], list) else None, own=figures(row),
             relations=list(relations.get(cid, {}).values()),
             designations=[Designation(d["kind"], d["source"], d["reference"]) for d in found.get(cid, [])],
-            previous=_previous(row, earlier.get(cid)))
+            previous=_previous(row, earlier.get(cid)),
+            activities=[_registered(a) for a in licensed.get(cid, [])])
     return out
+
+
+def _registered(a: regulated_service.RegulatedActivity) -> RegisteredActivity:
+    return RegisteredActivity(a.register, a.sector, a.category, a.licence_type,
+                              a.dora.applies if a.dora is not None else None)
 
 
 def _linked_chains(conn: Connection, edges: Sequence[Mapping[str, Any]],

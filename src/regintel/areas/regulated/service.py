@@ -1,6 +1,6 @@
 """Use cases of the regulated area. Other areas may call:
 
-- `regulated_activities(conn, company_id)`: the company's current licences and authorisations as
+- `regulated_activities(conn, company_id)` (and `regulated_activities_of(conn, ids)` for a batch): the company's current licences and authorisations as
   `RegulatedActivity` values (sector, category, NIS2 Annex I sector, DORA), for NIS2 scoping ("sector ...
   from regulated-activity registers", issue 19);
 - `licensed_type_groups(conn, cond)`: companies grouped by the role of the professionals linked to them
@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -34,12 +34,23 @@ class RegulatedActivity:
     dora: rules.Dora | None  # financial only
 
 
+def _activity(r: Mapping[str, Any]) -> RegulatedActivity:
+    return RegulatedActivity(r["source"], r["country"], r["sector"], r["category"], r["licence_type"],
+                             rules.nis2_sector(r["sector"], r["category"]),
+                             rules.dora(r["category"]) if r["sector"] == "financial" else None)
+
+
 def regulated_activities(conn: Connection, company_id: int) -> list[RegulatedActivity]:
     """The company's current (active) licences and authorisations from the supervisory registers."""
-    return [RegulatedActivity(r["source"], r["country"], r["sector"], r["category"], r["licence_type"],
-                              rules.nis2_sector(r["sector"], r["category"]),
-                              rules.dora(r["category"]) if r["sector"] == "financial" else None)
-            for r in queries.active_authorisations(conn, company_id)]
+    return [_activity(r) for r in queries.active_authorisations(conn, company_id)]
+
+
+def regulated_activities_of(conn: Connection, company_ids: Sequence[int]) -> dict[int, list[RegulatedActivity]]:
+    """`regulated_activities` for many companies at once (the NIS2 sweep); companies without any are absent."""
+    out: dict[int, list[RegulatedActivity]] = {}
+    for r in queries.active_authorisations_of(conn, company_ids):
+        out.setdefault(r["company_id"], []).append(_activity(r))
+    return out
 
 
 def _day(value: Any) -> str | None:

@@ -19,6 +19,10 @@ Rules (each has a test named after its reference in tests/nis2/test_scope_rules.
 - Art. 2(3) with 3(1)(f): critical entities under Directive (EU) 2022/2557: essential, any size.
 - Art. 2(2)(b)-(e) with 3(1)(e) / 3(2): entities a Member State identified: as identified.
 - Art. 2(4) and 28: domain name registration service providers: Art. 28 duties only.
+- Annex I from registers (registers.py): a current authorisation or licence (credit institution, trading
+  venue, central counterparty, electricity, gas, heat, water) decides the Annex I sector and entity type
+  with the register's certainty; the size rules of Art. 2(1) and 3(1)(a) still apply. Art. 4(1): where
+  DORA applies, its ICT rules replace Art. 21 and 23 (noted).
 """
 
 from __future__ import annotations
@@ -29,10 +33,11 @@ from decimal import Decimal
 from typing import Any
 
 from regintel.domain.nace import digits
+from regintel.domain.nis2.registers import RegisteredActivity, outside_annexes_note, register_sector
 from regintel.domain.nis2.sectors import SectorMatch, match_company
 from regintel.domain.nis2.size import CLASSES, Interval, SizeRange, at_least, size_range
 
-RULESET_VERSION = "nis2-2026.11.1"
+RULESET_VERSION = "nis2-2026.12.1"
 DIRECTIVE = "Directive (EU) 2022/2555"
 ESSENTIAL, IMPORTANT, OUT = "essential", "important", "out-of-scope"
 ORDER = {OUT: 0, IMPORTANT: 1, ESSENTIAL: 2}
@@ -129,6 +134,7 @@ class Facts:
     relations: list[Relation] = field(default_factory=list)
     designations: list[Designation] = field(default_factory=list)
     previous: Figures | None = None  # the accounting period before the latest, when known (Annex Art. 4(2))
+    activities: list[RegisteredActivity] = field(default_factory=list)  # supervisory / licensing registers
 
 
 @dataclass
@@ -217,6 +223,39 @@ def _sector_basis(m: SectorMatch) -> Basis | None:
     return Basis("sector", label, m.match, _annex_categories(row.annex), True, detail)
 
 
+def _activity_key(b: Basis) -> tuple[str | None, str | None, str | None]:
+    return b.detail.get("sector"), b.detail.get("subsector"), b.detail.get("entity_type")
+
+
+def _register_bases(facts: Facts, notes: list[str]) -> list[Basis]:
+    """Annex I sectors from the registers' current authorisations and licences (one basis per entity type)."""
+    out: dict[str, Basis] = {}
+    for act in facts.activities:
+        found = register_sector(act)
+        if found is None:
+            note = outside_annexes_note(act)
+            if note and note not in notes:
+                notes.append(note)
+            continue
+        if act.dora_applies == "yes":
+            lex = ("DORA (Regulation (EU) 2022/2554) applies to this financial entity: its ICT risk-management and "
+                   "incident-reporting rules replace NIS2 Art. 21 and 23 (Art. 4(1), recital 28)")
+            if lex not in notes:
+                notes.append(lex)
+        key = f"{found.sector}:{found.subsector}:{found.entity_type}"
+        if key in out and out[key].match == CERTAIN:
+            out[key].detail["registers"].append(act.register)
+            continue
+        detail = {"annex": found.annex, "sector": found.sector, "subsector": found.subsector,
+                  "entity_type": found.entity_type, "annex_ref": found.annex_ref,
+                  "justification": f"{found.definition}; register {act.register}: {act.licence_type}",
+                  "register_category": act.category, "licence_type": act.licence_type, "registers": [act.register]}
+        label = (f"Register {act.register} ({act.licence_type}) → Annex {found.annex} {found.sector}"
+                 + (f"/{found.subsector}" if found.subsector else "") + f": {found.entity_type}")
+        out[key] = Basis("register", label, found.match, _annex_categories(found.annex), True, detail)
+    return list(out.values())
+
+
 def _public_administration(facts: Facts, matches: list[SectorMatch]) -> tuple[Basis | None, dict[str, str] | None]:
     """A public administration entity (Art. 6(35)) is judged by its level: NACE 84 says the activity,
     the legal form says whether it is a public body and, for some codes, its level."""
@@ -300,6 +339,8 @@ def assess(facts: Facts) -> Assessment:
             rules, dependent = _DESIGNATION_RULES[d.kind]
             bases.append(Basis("designation", DESIGNATIONS[d.kind], CERTAIN, rules, dependent,
                                {"designation": d.kind, "source": d.source, "reference": d.reference}))
+    bases.extend(_register_bases(facts, notes))
+    proven = {_activity_key(b) for b in bases if b.kind == "register" and b.match == CERTAIN}
     for m in matches:
         basis = _sector_basis(m)
         if basis is not None:
@@ -366,6 +407,8 @@ def assess(facts: Facts) -> Assessment:
         reasons.append({"rule": "no_sector", "category": OUT, "legal_reference": ["Art. 2(1)", "Annex I", "Annex II"],
                         "text": "No NACE activity or designation of the entity falls in Annex I or II"})
     for b in bases:
+        if b.kind == "sector" and _activity_key(b) in proven:
+            continue  # a register proves the activity the NACE code only suggests
         if b.match != CERTAIN and ORDER[max(cats(b), key=ORDER.__getitem__)] > 0:
             missing.append({"input": f"activity:{b.detail.get('entity_type') or b.detail.get('designation')}",
                             "why": f"whether the entity is a {b.detail.get('entity_type', '')} "
@@ -380,7 +423,7 @@ def assess(facts: Facts) -> Assessment:
                                                      "whose whole group is not known (Annex Art. 6(2))"})
     if len(possible) == 1:
         certainty = CERTAIN
-    elif facts.nace_primary is None or pa_missing or (size_dependent and head.unknown and turn.unknown
+    elif (facts.nace_primary is None and not proven) or pa_missing or (size_dependent and head.unknown and turn.unknown
                                                       and bal.unknown):
         certainty = POSSIBLE
     elif deciding is not None or category == OUT:

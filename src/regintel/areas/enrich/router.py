@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
-from regintel.api.deps import ApiKey, DbConn, DbWriteConn
+from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
 from regintel.areas.enrich import service as svc
@@ -32,10 +32,12 @@ JobId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Job id")]
              "(`found` with the company record, `not_found`, `invalid` with the reason, `ambiguous` with "
              "candidates); a name is resolved as `/companies/resolve` resolves it, with the `match` score and "
              "reasons. Answers 202 with the job and a `Location`; follow it with `GET /enrich/jobs/{id}`. 413 for "
-             "a larger body, 415 for another media type, 422 for a malformed file (naming the line). Only the "
-             "key that created a job sees it.")
-async def create(request: Request, conn: DbWriteConn, caller: ApiKey) -> Response:
+             "a larger body, 415 for another media type, 422 for a malformed file (naming the line), 403 "
+             "`FORBIDDEN` for more identifiers than the key's plan allows in one job (the plan's "
+             "`enrich_max_identifiers`). Only the key that created a job sees it.")
+async def create(request: Request, conn: DbWriteConn, caller: ApiKey, settings: AppSettings) -> Response:
     entries, country, source = await read_job(request)
+    svc.check_plan(len(entries), caller.key.plan, settings.plan(caller.key.plan))
 
     def work() -> dict[str, Any]:
         job = svc.create(conn, caller.key.id, entries, country, source)

@@ -15,8 +15,9 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.areas.enrich import queries
+from regintel.config import Plan
 from regintel.db import jobs as jobs_db
-from regintel.errors import Conflict, NotFound
+from regintel.errors import Conflict, Forbidden, NotFound
 from regintel.services.code_lists import parse_country
 
 KIND = "enrich.lookup"
@@ -28,10 +29,26 @@ CSV_COLUMNS = ["index", "input", "status", "reason", "country", "nationalId", "n
                "city", "postalCode", "vatId", "lei", "inBankruptcy", "inRestructuring", "inLiquidation", "matchScore"]
 
 
+def plan_limit(plan: Plan) -> int:
+    """The most identifiers a job of a key on `plan` may hold: the plan's `enrich_max_identifiers`, never
+    more than the service's own cap."""
+    return min(plan.enrich_max_identifiers or MAX_IDENTIFIERS, MAX_IDENTIFIERS)
+
+
+def check_plan(count: int, plan_name: str, plan: Plan) -> None:
+    """403 FORBIDDEN when a job of `count` identifiers is larger than the key's plan allows."""
+    limit = plan_limit(plan)
+    if count > limit:
+        raise Forbidden(f"The {plan.title} plan allows at most {limit:,} identifiers per enrichment job; this "
+                        f"one has {count:,}: split the list or use a larger plan",
+                        details={"plan": plan_name, "limit": limit, "identifiers": count})
+
+
 def create(conn: Connection, key_id: int, identifiers: list[Any], country: str | None,
            source: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Queue a job over `identifiers` (national ids, `{"country", "id"}`, or `{"name", "city"?, "country"?}`
-    from a CSV upload); `source` says what the input was."""
+    from a CSV upload); `source` says what the input was. The plan's limit is checked before
+    (`check_plan`)."""
     cc = parse_country(country) if country else None
     payload = {"identifiers": identifiers, "country": cc, "input": dict(source or {"kind": "json"})}
     job_id = jobs_db.enqueue(conn, KIND, payload, now=datetime.now(UTC), owner_key_id=key_id)

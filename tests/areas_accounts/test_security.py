@@ -163,3 +163,24 @@ def test_account_ids_reveal_nothing(client, app_factory, engine):
                      "NOT_FOUND")
     missing = other.post("/account/api-keys/999999/revoke", headers=other_csrf)
     assert _same(missing)[1]["error"]["code"] == "NOT_FOUND"
+
+
+def test_a_privacy_request_alone_withholds_no_one(client, auth, engine):
+    """Anybody can name a register person in an erase or object request: nothing is withheld until the
+    operator has matched the record to the verified requester (`regintel privacy answer`), and the form
+    answers the same whether or not a person is named, or exists."""
+    from tests.areas_accounts.test_privacy_persons import JANA_KEY
+    from tests.areas_accounts.test_public_forms import outbox, token_in
+    from tests.ownership.world import load_world
+
+    load_world(engine)
+    plain = client.post("/api/v1/privacy/erase", json={"email": "x@example.org"})
+    named = client.post("/api/v1/privacy/erase", json={"email": "y@example.org", "person_keys": [JANA_KEY],
+                                                       "person_name": "Jana Nováková"})
+    ghost = client.post("/api/v1/privacy/erase", json={"email": "z@example.org", "person_keys": ["a" * 32]})
+    assert _same(plain) == _same(named) == _same(ghost)
+    mail = [m for m in outbox(engine, "y@example.org") if m["kind"] == "privacy_verify"][0]
+    out = assert_envelope(client.post("/api/v1/privacy/erase", json={"token": token_in(mail["body"])}))
+    assert out["status"] == "verified" and "operator" in out["outcome"]  # not done: waits for the match
+    person = assert_envelope(client.get(f"/api/v1/companies/person/p:{JANA_KEY}", headers=auth))
+    assert person["person"]["name"] == "Jana Nováková"

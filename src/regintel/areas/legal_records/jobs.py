@@ -10,10 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from regintel.areas.public_money.jobs import relink_country
+from regintel.db.jobs import RELINK_LEGAL
 from regintel.ingest.base import SourceAbort
 from regintel.jobs.registry import JobContext, Permanent, job_handler
+from regintel.search import get_backend
 
 from .importing import TABLE_OF
+from .relink import relink
 
 KIND = "legal_records.import"
 
@@ -32,3 +36,11 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | 
     except SourceAbort as exc:
         raise Permanent(f"{source_id}: {exc}") from None
     return {"run_id": run_id, **stats.as_dict(), "rejects": str(rejects) if rejects else None}
+
+
+@job_handler(RELINK_LEGAL)
+def relink_job(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """`legal_records.relink`, queued by a company import that wrote companies (`db.jobs.enqueue_relink`):
+    parties stored without a company are resolved again (`relink.py`). Payload `{"country": "SK"}` or `{}`."""
+    country = relink_country(payload)
+    return relink(ctx.engine, get_backend(ctx.engine, ctx.settings), country)

@@ -1,0 +1,21 @@
+"""Job handlers of the funds area: `funds.relink`, queued by a company import that wrote companies
+(`db.jobs.enqueue_relink`), re-resolves the beneficiaries stored without a company (`relink.py`).
+Payload: `{"country": "CZ"}` or `{}`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from regintel.areas.public_money.jobs import relink_country
+from regintel.db.jobs import RELINK_FUNDS
+from regintel.jobs.registry import JobContext, job_handler
+from regintel.search import get_backend
+
+from .relink import relink
+
+
+@job_handler(RELINK_FUNDS)
+def relink_job(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    country = relink_country(payload)
+    return relink(ctx.engine, get_backend(ctx.engine, ctx.settings), country)

@@ -80,6 +80,30 @@ def _gb_company(value: str) -> str:
     return value
 
 
+# Spanish Registro Mercantil sheet (hoja registral) "H CC 11959": the province code of the registry
+# and the sheet number. BORME identifies companies by it (it publishes no CIF); a company moving to
+# another province's registry gets a new sheet. Canonical form "H-CC-11959".
+_ES_PROVINCES = frozenset(
+    "A AB AL AV B BA BI BU C CA CC CE CO CR CS CU GC GI GR GU H HU IB J L LE LO LU M MA ML MU NA O OU P PM PO "
+    "S SA SE SG SO SS T TE TF TO V VA VI Z ZA".split())
+_ES_SHEET = re.compile(r"H([A-Z]{1,2})(\d{1,7})")
+
+
+def _es_compact(value: str) -> str:
+    """A CIF in python-stdnum's compact form, or a registry sheet as "H-CC-11959"."""
+    raw = re.sub(r"[\s./-]", "", value).upper()
+    match = _ES_SHEET.fullmatch(raw)
+    if match and match[1] in _ES_PROVINCES:
+        return f"H-{match[1]}-{int(match[2])}"
+    return str(es_cif.compact(value))
+
+
+def _es_validate(value: str) -> str:
+    if value.startswith("H-") and re.fullmatch(r"H-[A-Z]{1,2}-[1-9]\d{0,6}", value):
+        return value
+    return str(es_cif.validate(value))
+
+
 NATIONAL_IDS: dict[str, Rule] = {
     "SK": Rule("IČO", _digits(8, pad=True), _ico),
     "CZ": Rule("IČO", _digits(8, pad=True), _ico),
@@ -97,7 +121,7 @@ NATIONAL_IDS: dict[str, Rule] = {
     "SI": Rule("matična številka", si_maticna.compact, si_maticna.validate),
     "HR": Rule("OIB", hr_oib.compact, hr_oib.validate),
     "RO": Rule("CUI", ro_cui.compact, ro_cui.validate),
-    "ES": Rule("CIF", es_cif.compact, es_cif.validate),
+    "ES": Rule("CIF or registry sheet (H-<province>-<sheet>)", _es_compact, _es_validate),
     "IT": Rule("partita IVA", it_iva.compact, it_iva.validate),
     "NL": Rule("KvK number", _digits(8, pad=True), _pattern(r"\d{8}", "KvK number (8 digits)")),
     "IE": Rule("CRO number", _digits(6), _pattern(r"\d{1,7}", "CRO number")),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -49,6 +50,7 @@ from regintel.db.migrate import upgrade
 from regintel.db.schema import companies
 from regintel.ingest.runner import run_import
 from regintel.ingest.sources.cz_registr_smluv import SOURCE as REGISTR
+from regintel.ingest.sources.sk_crz import SOURCE as CRZ
 from regintel.ingest.sources.ted_eforms import SOURCE as TED
 
 BENCH = Path(__file__).resolve().parent
@@ -175,8 +177,26 @@ def reads(engine: Engine, n_companies: int, n_notices: int, n: int, seed: int) -
     }
 
 
-def import_rates(copies: int, ted_copies: int, folder: Path) -> dict[str, dict[str, float]]:
-    """Records/s of the two XML importers on fresh databases (no companies: linking finds nothing)."""
+def crz_rate(engine: Engine, copies: int, folder: Path) -> dict[str, float]:
+    """Records/s of the CRZ importer on the fixture's six good records repeated with fresh ids."""
+    export = (ROOT / "tests/fixtures/sk_crz/2026-11-20.xml").read_text(encoding="utf-8")
+    records = [r for r in export.split("\n") if r.startswith("<zmluva><ID>91000") and "91000" in r][:6]
+    big = folder / "crz_big.xml"
+    with open(big, "w", encoding="utf-8") as out:
+        out.write('<?xml version="1.0" encoding="utf-8"?>\n<zmluvy>\n')
+        for k in range(copies):
+            for r in records:
+                out.write(r.replace("<ID>91000", f"<ID>{k + 1}91000") + "\n")
+        out.write("</zmluvy>\n")
+    t0 = time.perf_counter()
+    _, stats, _ = run_import(engine, CRZ, str(big), folder / "data")
+    elapsed = time.perf_counter() - t0
+    return {"records": stats.read, "seconds": elapsed, "per_second": stats.read / elapsed,
+            "file_mb": big.stat().st_size / 1e6}
+
+
+def import_rates(copies: int, ted_copies: int, crz_copies: int, folder: Path) -> dict[str, dict[str, float]]:
+    """Records/s of the XML importers on fresh databases (no companies: linking finds nothing)."""
     dump = (ROOT / "tests/fixtures/cz_registr_smluv/dump_2025_11_01.xml").read_text(encoding="utf-8")
     head, _, rest = dump.partition("<zaznam>")
     body, _, tail = ("<zaznam>" + rest).rpartition("</zaznam>")
@@ -210,6 +230,7 @@ def import_rates(copies: int, ted_copies: int, folder: Path) -> dict[str, dict[s
     elapsed = time.perf_counter() - t0
     out_rates["ted_eforms (folder, one notice a file)"] = {"records": files, "seconds": elapsed,
                                                            "per_second": files / elapsed, "file_mb": 0.0}
+    out_rates["sk_crz"] = crz_rate(engine, crz_copies, folder)
     return out_rates
 
 
@@ -222,18 +243,22 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--dump-copies", type=int, default=200, help="copies of the 258-record dump to import")
     parser.add_argument("--ted-copies", type=int, default=200, help="copies of the 6 sample notices to import")
+    parser.add_argument("--crz-copies", type=int, default=10_000, help="copies of the 6 CRZ fixture records")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--existing", action="store_true", help="the database is already filled (same sizes)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-pm-"))
     engine = make_engine(args.database_url or f"sqlite:///{folder}/bench.db")
     upgrade(engine)
+    load_before = os.getloadavg()
     t0 = time.perf_counter()
     if not args.existing:
         fill(engine, args.companies, args.notices, args.contracts, args.seed)
     fill_s = time.perf_counter() - t0
     results = reads(engine, args.companies, args.notices, args.requests, args.seed)
-    rates = import_rates(args.dump_copies, args.ted_copies, folder)
+    load_reads = os.getloadavg()
+    rates = import_rates(args.dump_copies, args.ted_copies, args.crz_copies, folder)
+    load_after = os.getloadavg()
     table = Table("read", "n", "p50 ms", "p95 ms", "p99 ms", title=f"{engine.dialect.name}: {args.companies:,} "
                   f"companies, {args.notices:,} notices, {args.contracts:,} contracts (filled in {fill_s:.0f} s)")
     for name, r in results.items():
@@ -243,10 +268,14 @@ def main() -> None:
     for name, r in rates.items():
         imports.add_row(name, f"{r['records']:,}", f"{r['seconds']:.1f}", f"{r['per_second']:,.0f}")
     console.print(imports)
+    console.print(f"load average (1, 5, 15 min): before {load_before}, after the reads {load_reads}, "
+                  f"after the imports {load_after}")
     out = BENCH / "results" / f"public_money-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"args": vars(args), "dialect": engine.dialect.name, "fill_seconds": fill_s,
-                               "reads": results, "imports": rates}, indent=2))
+                               "reads": results, "imports": rates,
+                               "load": {"before": load_before, "after_reads": load_reads,
+                                        "after_imports": load_after}}, indent=2))
     console.print(f"saved {out}")
 
 

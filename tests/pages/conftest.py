@@ -39,7 +39,7 @@ def store_check(engine, country: str, national_id: str, host: str, score: int | 
             country=country, national_id=national_id, host=host, registered_domain=registered, kind="website",
             value=f"https://{host}/", source="test_register", source_record="test", retrieved_at=datetime.now(UTC)))
         security_queries.save_check(conn, {
-            "host": host, "status": "done", "score": score, "findings": findings or [], "facts": {}, "error": None,
+            "host": host, "status": "done" if score is not None else "refused", "score": score, "findings": findings or [], "facts": {}, "error": None,
             "checked_at": datetime.now(UTC), "duration_ms": 5},
             [{"host": host, "kind": kind, "name": name, "category": category, "evidence": "test"}
              for kind, name, category in signals])

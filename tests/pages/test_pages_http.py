@@ -177,11 +177,6 @@ def test_root_badge_and_generator(client, companies):
     assert missing.status_code == 404 and "text/html" in missing.headers["content-type"]
 
 
-def test_not_available_yet(client):
-    for path in ("/maps/nuts2.geojson", "/heatmap", "/firmy-kraj", "/technologie", "/technologies"):
-        assert_error(client.get(path), 501, "NOT_IMPLEMENTED")
-
-
 def test_csp_report(client, engine):
     from regintel.areas.pages import queries
 

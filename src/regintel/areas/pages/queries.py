@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, DateTime, and_, delete, desc, func, literal, or_, select
+from sqlalchemy import Connection, DateTime, and_, case, delete, desc, func, literal, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from regintel.areas.public_money.queries import SUPPLIER_ROLES
@@ -153,3 +153,11 @@ def contract_ranking(conn: Connection, country: str | None, currency: str, limit
 def contract_totals_as_of(conn: Connection) -> datetime | None:
     value = conn.execute(select(func.max(contract_totals.c.computed_at))).scalar()
     return cast("datetime | None", value)
+
+
+def region_counts(conn: Connection) -> list[Mapping[str, Any]]:
+    """Companies and active companies per NUTS 3 region (the `ix_companies_nuts3` index covers it)."""
+    active = func.sum(case((c.status == "active", 1), else_=0))
+    rows = conn.execute(select(c.nuts3, c.country, func.count().label("companies"), active.label("active"))
+                        .where(c.nuts3.is_not(None)).group_by(c.nuts3, c.country).order_by(c.nuts3, c.country))
+    return cast("list[Mapping[str, Any]]", list(rows.mappings()))

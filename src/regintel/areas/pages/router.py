@@ -18,14 +18,15 @@ from sqlalchemy import Connection
 
 from regintel.api.deps import ApiKey, PublicLimit, ReadConn, public_base, public_limit, require_key
 from regintel.api.envelope import Envelope, ok
+from regintel.api.result_cache import get_result_cache
 from regintel.api.routing import StrictRoute
 from regintel.config import Settings
-from regintel.errors import NotFound, NotImplementedYet, ValidationFailed
+from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
 from regintel.render.tabular import to_csv
 from regintel.services import companies as companies_svc
 
-from . import html, queries, service, widget
+from . import html, queries, regions, service, technologies, texts, widget
 from .schemas import (
     Check,
     Comparison,
@@ -63,8 +64,16 @@ SVG = "image/svg+xml; charset=utf-8"
 Ico = Annotated[str, Path(min_length=1, max_length=40, description="National identifier")]
 Country = Annotated[str | None, Query(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$",
                                       description="ISO 3166-1 alpha-2, any case (default: SK first)")]
+Lang = Annotated[Literal["sk", "en"], Query(description="Page language: `sk` or `en`")]
 BADGES = {"badge": "Register status", "credit-badge": "Credit grade", "nis2-badge": "NIS2 scope",
           "security-badge": "Security posture"}
+
+
+def _alternates(request: Request, lang: str) -> list[dict[str, str]]:
+    """The page in the other language (a `lang` query; hreflang links and the switch in the header)."""
+    other = "en" if lang == "sk" else "sk"
+    return [{"lang": other, "href": str(request.url.include_query_params(lang=other).path) + "?" +
+             str(request.url.include_query_params(lang=other).query)}]
 
 
 def _counter(request: Request) -> service.ViewCounter:
@@ -488,43 +497,77 @@ def badge_generator(request: Request, conn: ReadConn,
                      status_code=404 if error and company is None else 200)
 
 
-def _not_available(what: str) -> None:
-    raise NotImplementedYet(f"{what} needs data this service does not hold yet (docs/pages.md)")
+def _region_counts(request: Request, conn: Connection) -> list[dict[str, Any]]:
+    return regions.counts(conn, get_result_cache(request))
 
 
 @pages_router.get("/maps/{name}.geojson", summary="Region map (GeoJSON)", response_class=Response,
-                  description="NUTS regions with company counts: 501 until NUTS geometry is imported.")
-def map_geojson(name: Annotated[str, Path(max_length=40)]) -> Response:
-    _not_available("A NUTS region map (geometry from GISCO)")
-    raise AssertionError
+                  responses={200: {"content": {"application/geo+json": {}}}},
+                  description="NUTS 3 regions with company counts (`companies`, `active`) as a GeoJSON "
+                  "FeatureCollection (RFC 7946, WGS 84): `nuts3` (Slovakia and Czechia), `nuts3-sk`, `nuts3-cz`. "
+                  "Geometry: Natural Earth admin-1 kraje (public domain), which are exactly the NUTS 3 regions of "
+                  "both countries; other countries have no bundled geometry. Cached 1 h, with an ETag.")
+def map_geojson(request: Request, name: Annotated[str, Path(max_length=40)], conn: ReadConn) -> Response:
+    doc = regions.feature_collection(name, _region_counts(request, conn))
+    return _cached(request, orjson.dumps(doc), "application/geo+json", HOUR)
 
 
-@pages_router.get("/heatmap", summary="Company heat map", response_class=Response,
-                  description="501 until NUTS geometry is imported (see `/maps/{name}.geojson`).")
-def heatmap() -> Response:
-    _not_available("The heat map (NUTS geometry)")
-    raise AssertionError
+@pages_router.get("/heatmap", response_class=HTMLResponse, summary="Company heat map",
+                  description="Companies per NUTS 3 region of Slovakia and Czechia as a map drawn on the server "
+                  "(inline SVG, no script) with the same figures as a table (`lang`: sk or en).")
+def heatmap(request: Request, conn: ReadConn, lang: Lang = "sk") -> HTMLResponse:
+    t = texts.HEATMAP[lang]
+    return html.page("heatmap.html", lang=lang, title=t["heading"], heading=t["heading"], intro=t["intro"],
+                     map=regions.svg_regions(_region_counts(request, conn)), attribution=regions.ATTRIBUTION,
+                     t=t, alternate=_alternates(request, lang))
 
 
-@pages_router.get("/firmy-kraj", summary="Companies by region", response_class=Response,
-                  description="501: region names and geometry are not imported yet.")
-def by_region() -> Response:
-    _not_available("Companies by region (region names and NUTS geometry)")
-    raise AssertionError
+@pages_router.get("/firmy-kraj", response_class=HTMLResponse, summary="Companies by region",
+                  description="Companies and active companies per NUTS 3 region (every country whose records carry "
+                  "a NUTS 3 code), with the region names of NUTS 2021; `country` filters, `lang` sk or en.")
+def by_region(request: Request, conn: ReadConn, country: Country = None, lang: Lang = "sk") -> HTMLResponse:
+    t = texts.REGIONS[lang]
+    cc = _country(country)
+    rows = [dict(r) | {"url": "/heatmap" if r["country"] in ("SK", "CZ") else None}
+            for r in _region_counts(request, conn) if cc is None or r["country"] == cc]
+    rows.sort(key=lambda r: (-r["companies"], r["nuts_id"]))
+    return html.page("table.html", lang=lang, title=t["heading"], heading=t["heading"], intro=t["intro"],
+                     rows=rows, empty=t["empty"], alternate=_alternates(request, lang),
+                     filters=[{"label": t["country"], "name": "country", "value": country, "max": 2},
+                              {"label": "lang", "name": "lang", "value": lang, "max": 2}],
+                     columns=[{"label": "NUTS 3", "key": "nuts_id"}, {"label": t["region"], "key": "name",
+                                                                      "link": "url"},
+                              {"label": t["country"], "key": "country"},
+                              {"label": t["companies"], "key": "companies", "num": True},
+                              {"label": t["active"], "key": "active", "num": True}],
+                     links=[{"href": "/heatmap", "label": t["map"]}, {"href": "/maps/nuts3.geojson", "label": "GeoJSON"}])
 
 
-@pages_router.get("/technologie", summary="Technologies (sk)", response_class=Response,
-                  description="501: no technology-usage data is collected.")
-def technologie() -> Response:
-    _not_available("Technology usage of companies")
-    raise AssertionError
+def _technologies_page(request: Request, conn: Connection, lang: str) -> HTMLResponse:
+    t = texts.TECHNOLOGIES[lang]
+    data = technologies.usage(conn, _cache(request))
+    rows = [r for r in data["technologies"] + data["mail_providers"] if r["domains"]]
+    intro = t["intro"].format(checked=html.money(data["checked_domains"]), version=data["rules_version"])
+    return html.page("table.html", lang=lang, title=t["heading"], heading=t["heading"], intro=intro, rows=rows,
+                     empty=t["empty"] if data["checked_domains"] else t["none_checked"], cache=QUARTER,
+                     alternate=[{"lang": "en" if lang == "sk" else "sk",
+                                 "href": "/technologies" if lang == "sk" else "/technologie"}],
+                     columns=[{"label": t["name"], "key": "name"}, {"label": t["category"], "key": "category"},
+                              {"label": t["domains"], "key": "domains", "num": True}])
 
 
-@pages_router.get("/technologies", summary="Technologies", response_class=Response,
-                  description="501: no technology-usage data is collected.")
-def technologies() -> Response:
-    _not_available("Technology usage of companies")
-    raise AssertionError
+@pages_router.get("/technologie", response_class=HTMLResponse, summary="Technologies (sk)",
+                  description="Technológie na webových stránkach a e-mailoch firiem: how many checked company "
+                  "domains show each technology and mail provider of the fingerprint rules (security area, "
+                  "stored passive checks). Cached 15 min.")
+def technologie(request: Request, conn: ReadConn) -> HTMLResponse:
+    return _technologies_page(request, conn, "sk")
+
+
+@pages_router.get("/technologies", response_class=HTMLResponse, summary="Technologies",
+                  description="The same as `/technologie`, in English.")
+def technologies_en(request: Request, conn: ReadConn) -> HTMLResponse:
+    return _technologies_page(request, conn, "en")
 
 
 CSP_MAX_BYTES = 16_384

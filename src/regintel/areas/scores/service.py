@@ -13,8 +13,9 @@ Each reads the company's statements and insolvency notices (two indexed queries,
 PostgreSQL) and runs the pure models of `regintel.domain.scores` on them; nothing is cached, so an
 answer follows the data at once.
 Payment discipline and tax debts come from the debtor lists the compliance area imports
-(`compliance.debtors.standing`: one more read for the lists' dates and one for the company's entries); a
-country without an imported list reaches the models as unknown (None) and comes back as a missing input
+(`compliance.debtors.standing`: one more read for the lists' dates and one for the company's entries), and
+for Czech companies tax reliability also from the VAT payer register's unreliable-payer answer
+(`public_money.bank_accounts`, two reads); a country without an imported list reaches the models as unknown (None) and comes back as a missing input
 that lowers `confidence`, never as clean. Sanctions have no confirmed-hit input yet.
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance import debtors
+from regintel.areas.public_money import bank_accounts
 from regintel.areas.scores import queries
 from regintel.domain.scores.credit import CreditScore, credit_score
 from regintel.domain.scores.facts import CompanyFacts, Evidence, InsolvencyEvent
@@ -46,7 +48,8 @@ def to_statement(r: Row) -> Statement:
     return Statement(year=r["year"], currency=r["currency"], period_end=period_end(r["period_to"], r["year"]),
                      source=r["source"], revenue=r["revenue"], profit=r["profit"], total_assets=r["total_assets"],
                      equity=r["equity"], liabilities=r["liabilities"], employees=r["employees"],
-                     statement_id=r["id"])
+                     current_assets=r["current_assets"], current_liabilities=r["current_liabilities"],
+                     retained_earnings=r["retained_earnings"], ebit=r["ebit"], statement_id=r["id"])
 
 
 def facts(company: Row, events: Sequence[Row]) -> CompanyFacts:
@@ -61,9 +64,29 @@ def facts(company: Row, events: Sequence[Row]) -> CompanyFacts:
                                      for e in events))
 
 
-def with_debts(f: CompanyFacts, standing: debtors.Standing | None) -> CompanyFacts:
+VAT_RELIABILITY = ("CZ",)  # VAT payer registers that answer reliable / unreliable (Czech ADIS)
+
+
+def vat_reliability(conn: Connection, company: Row) -> Evidence | None:
+    """The VAT payer register's reliability answer for the company (CZ), None when it has none."""
+    if company["country"] not in VAT_RELIABILITY:
+        return None
+    payers = [p for p in bank_accounts.company_accounts(conn, company)["vatPayers"]
+              if p["status"] in ("reliable", "unreliable")]
+    if not payers:
+        return None
+    p = payers[-1]
+    on = date.fromisoformat(p["answeredOn"]) if p["answeredOn"] else None
+    return Evidence("unreliable_vat_payer", p["status"] == "unreliable", on, p["source"]["id"])
+
+
+def with_debts(f: CompanyFacts, standing: debtors.Standing | None, vat: Evidence | None = None) -> CompanyFacts:
     """The facts with the debtor lists' answer: the number of creditors whose social or health list names
-    the company today, and whether the tax-debtor list does (each with the lists it was read from)."""
+    the company today, and whether the tax-debtor list does (each with the lists it was read from); `vat`,
+    the VAT payer register's unreliable-payer answer, also decides tax reliability (either listing makes
+    the company unreliable)."""
+    if vat is not None:
+        f = replace(f, tax_reliable=not vat.value, tax_evidence=(vat,))
     if standing is None:
         return f
     current = {(e["source"], e["creditor"]): e for e in standing.current}
@@ -77,8 +100,11 @@ def with_debts(f: CompanyFacts, standing: debtors.Standing | None) -> CompanyFac
         item = Evidence(f"{debtors.KIND[source]}_debtor_list", value, on, source)
         (tax if debtors.KIND[source] == "tax" else pay).append(item)
     tax_debt = standing.tax_debt
-    return replace(f, payment_defaults=standing.payment_defaults, payment_evidence=tuple(pay),
-                   tax_reliable=None if tax_debt is None else not tax_debt, tax_evidence=tuple(tax))
+    out = replace(f, payment_defaults=standing.payment_defaults, payment_evidence=tuple(pay))
+    if tax_debt is not None:
+        reliable = not tax_debt and f.tax_reliable is not False
+        out = replace(out, tax_reliable=reliable, tax_evidence=f.tax_evidence + tuple(tax))
+    return out
 
 
 def inputs(conn: Connection, company: Row,
@@ -88,7 +114,8 @@ def inputs(conn: Connection, company: Row,
     stmts, events = queries.statements_and_events(conn, company["id"])
     if standing is None:
         standing = debtors.standing(conn, [company])[int(company["id"])]
-    return with_debts(facts(company, events), standing), [to_statement(r) for r in stmts]
+    f = with_debts(facts(company, events), standing, vat_reliability(conn, company))
+    return f, [to_statement(r) for r in stmts]
 
 
 def credit(conn: Connection, company: Row, as_of: date | None = None,
@@ -107,7 +134,7 @@ def credits(conn: Connection, companies: Sequence[Row],
     out: dict[int, CreditScore] = {}
     for c in companies:
         cid = int(c["id"])
-        f = with_debts(facts(c, events[cid]), standings.get(cid))
+        f = with_debts(facts(c, events[cid]), standings.get(cid), vat_reliability(conn, c))
         out[cid] = credit_score(f, [to_statement(r) for r in stmts[cid]], on)
     return out
 

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from regintel.areas.scores import benchmarks
 from regintel.areas.scores.jobs import enqueue_refresh_peers
 from regintel.areas.scores.tables import score_disputes
+from regintel.db.schema import jobs
 from regintel.domain.types import CompanyRecord, FinancialRecord
 from regintel.ingest.runner import run_import
 from regintel.ingest.sources.sk_obchodny_vestnik import SOURCE as GAZETTE
@@ -68,7 +69,8 @@ def test_financial_history(client, auth, data):
     assert [y["year"] for y in body["years"]] == [2024, 2023, 2022]
     latest = body["years"][0]
     assert latest["lines"] == {"revenue": 1_200_000, "profit": 90_000, "total_assets": 800_000, "equity": 300_000,
-                               "liabilities": 500_000}
+                               "liabilities": 500_000, "current_assets": None, "current_liabilities": None,
+                               "retained_earnings": None, "ebit": None}
     assert latest["lines_eur"] == latest["lines"] and latest["eur_rate"]["rate"] == 1
     assert (latest["period_end"], latest["currency"], latest["employees"]) == ("2024-12-31", "EUR", 20)
     r = latest["ratios"]
@@ -140,10 +142,12 @@ def test_peers_live_then_precomputed(client, auth, engine, data):
     margin = next(m for m in live["metrics"] if m["metric"] == "net_margin")
     assert (margin["value"], margin["quartile"], margin["assessment"], margin["peer_count"]) == (
         0.075, 4, "top quartile", 7)  # the company, its five peers and the bankrupt one (still active)
-    # queued once however often it is asked for; the job fills the table; the answer then reads it and agrees
+    # the import that wrote the statements queued the refresh, once however often it is asked for; the job
+    # fills the table; the answer then reads it and agrees
     with engine.begin() as conn:
-        first = enqueue_refresh_peers(conn, datetime.now(UTC))
-        assert first is not None and enqueue_refresh_peers(conn, datetime.now(UTC)) is None
+        assert enqueue_refresh_peers(conn, datetime.now(UTC)) is None
+        queued = select(jobs.c.id).where(jobs.c.kind == "scores.refresh_peers", jobs.c.status == "queued")
+        assert len(conn.execute(queued).all()) == 1
     result = handlers()["scores.refresh_peers"](JobContext(engine, None, 1, 1), {})  # type: ignore[arg-type]
     assert result["groups"] >= 2
     stored = assert_envelope(get(client, auth, ACME, "peers"))

@@ -62,6 +62,16 @@ def test_history_and_score_read_the_norwegian_statements(client, auth, engine, s
     assert latest["lines_eur"] is not None
     c = assert_envelope(client.get(f"/api/v1/companies/{EQUINOR}/credit-score", headers=auth, params={"country": "no"}))
     assert c["grade"] is not None and c["statement"]["source"] == "no_brreg_regnskap"
+    factors = {f["code"]: f for f in c["factors"]}
+    # Current ratio 3,100 / 2,100 M NOK: the 1.5 band's lower neighbour (1.0-1.5 earns 0.6 of 10 points).
+    assert factors["liquidity"]["value"] == pytest.approx(1.4762, abs=1e-4) and factors["liquidity"]["points"] == 6.0
+    assert "current_assets" not in c["missing_inputs"]
+    lines = latest["lines"]
+    assert (lines["current_assets"], lines["current_liabilities"], lines["retained_earnings"], lines["ebit"]) == (
+        3100000000.0, 2100000000.0, 2950000000.0, 1034000000.0)
+    # Z'' = 6.56 (1,000 / 10,915) + 3.26 (2,950 / 10,915) + 6.72 (1,034 / 10,915) + 1.05 (4,109 / 6,806)
+    assert latest["ratios"]["altman_z2"] == pytest.approx(2.7526, abs=1e-3)
+    assert h["years"][1]["ratios"]["altman_z2"] is None and h["years"][1]["lines"]["ebit"] is None
 
 
 def test_not_json_is_refused(engine, settings, no_companies, tmp_path):

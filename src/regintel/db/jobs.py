@@ -18,6 +18,8 @@ from regintel.db.engine import insert_for, is_sqlite
 from regintel.db.schema import jobs
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+# Kinds the loader queues itself (it may not import the areas that run them).
+REFRESH_PEERS = "scores.refresh_peers"
 # Re-resolving the records stored without a company, once a company import wrote companies
 # (docs/public-money.md, docs/funds.md, docs/legal-records.md, "Relinking").
 RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL = "public_money.relink", "funds.relink", "legal_records.relink"
@@ -85,6 +87,12 @@ def counts(conn: Connection) -> dict[str, int]:
 
     rows = conn.execute(select(jobs.c.status, func.count()).group_by(jobs.c.status))
     return {status: int(n) for status, n in rows}
+
+
+def enqueue_peer_refresh(conn: Connection, now: datetime) -> int | None:
+    """Queue the peer benchmarks' refresh in the caller's transaction (an import that changed statements);
+    a refresh already waiting absorbs the request (None)."""
+    return enqueue(conn, REFRESH_PEERS, {}, now=now, dedupe_key=REFRESH_PEERS, priority=200, max_attempts=3)
 
 
 def enqueue_relink(conn: Connection, now: datetime, country: str | None) -> list[int]:

@@ -168,6 +168,11 @@ financial_statements = Table(
     Column("equity", Money),
     Column("liabilities", Money),
     Column("employees", Integer),
+    # The lines liquidity and the Altman Z''-score read (migration 0019_statement_lines).
+    Column("current_assets", Money),
+    Column("current_liabilities", Money),
+    Column("retained_earnings", Money),
+    Column("ebit", Money),
     Column("statement_type", String(32)),
     Column("source_record_id", Text),
     Column("source", String(32), nullable=False),

@@ -51,6 +51,10 @@ class FinancialRecord:
     equity: Decimal | None = None
     liabilities: Decimal | None = None
     employees: int | None = None
+    current_assets: Decimal | None = None
+    current_liabilities: Decimal | None = None
+    retained_earnings: Decimal | None = None
+    ebit: Decimal | None = None  # operating result (earnings before interest and taxes)
     statement_type: str | None = None
     source_record_id: str | None = None
 

@@ -13,6 +13,7 @@ from sqlalchemy import and_, column, inspect, or_, select, table
 from sqlalchemy.engine import Connection
 
 from regintel.db.engine import execute_many, insert_for, upsert
+from regintel.db.jobs import enqueue_peer_refresh
 from regintel.db.schema import (
     companies,
     financial_statements,
@@ -43,9 +44,9 @@ if TYPE_CHECKING:
 
 Key = tuple[str, str]
 _INSERT_ROLES = roles.insert()
-FIGURES = ("revenue", "profit", "total_assets", "equity", "liabilities", "employees")
-FIN_FIELDS = ("period_from", "period_to", "currency", "revenue", "profit", "total_assets", "equity",
-              "liabilities", "employees", "statement_type", "source_record_id")
+FIGURES = ("revenue", "profit", "total_assets", "equity", "liabilities", "employees", "current_assets",
+           "current_liabilities", "retained_earnings", "ebit")
+FIN_FIELDS = ("period_from", "period_to", "currency", *FIGURES, "statement_type", "source_record_id")
 
 
 def load_identifiers(conn: Connection, loader: Loader, records: dict[Key, CompanyRecord],
@@ -218,6 +219,8 @@ def load_financials(conn: Connection, loader: Loader, records: list[CompanyRecor
                                              old[f] if old else None, row[f], now))
         rows.append({"company_id": cid, "year": fin.year, "source": loader.source.id, **row})
     upsert(conn, financial_statements, rows, keys=["company_id", "year", "source"])
+    if rows:
+        enqueue_peer_refresh(conn, now)  # the peer quartiles read every latest statement
 
 
 def _equal(old: Any, new: Any) -> bool:

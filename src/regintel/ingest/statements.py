@@ -16,16 +16,16 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from regintel.db.engine import upsert
+from regintel.db.jobs import enqueue_peer_refresh
 from regintel.db.schema import companies, financial_statements, identifiers
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.types import FinancialRecord, StatementRecord
 from regintel.errors import InvalidIdentifier
-from regintel.ingest.sections import FIN_FIELDS, _equal
+from regintel.ingest.sections import FIGURES, FIN_FIELDS, _equal
 
 if TYPE_CHECKING:
     from regintel.ingest.loader import Loader
 
-FIGURES = ("revenue", "profit", "total_assets", "equity", "liabilities", "employees")
 Row = dict[str, Any]
 
 
@@ -143,4 +143,6 @@ def _upsert(conn: Connection, loader: Loader, todo: list[tuple[int, FinancialRec
     rows = [{"company_id": cid, "year": year, "source": loader.source.id, **state[(cid, year)]}
             for cid, year in sorted(dirty)]
     upsert(conn, financial_statements, rows, keys=["company_id", "year", "source"])
+    if rows:
+        enqueue_peer_refresh(conn, now)  # the peer quartiles read every latest statement
     return outcome

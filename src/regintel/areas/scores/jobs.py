@@ -12,7 +12,7 @@ from regintel.areas.scores import benchmarks
 from regintel.db import jobs as queue
 from regintel.jobs.registry import JobContext, job_handler
 
-REFRESH_PEERS = "scores.refresh_peers"
+REFRESH_PEERS = queue.REFRESH_PEERS
 
 
 @job_handler(REFRESH_PEERS)
@@ -24,4 +24,4 @@ def refresh_peers(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, A
 def enqueue_refresh_peers(conn: Connection, now: datetime) -> int | None:
     """Queue a refresh in the caller's transaction (an import that wrote statements calls this); a
     refresh already waiting absorbs the request (None)."""
-    return queue.enqueue(conn, REFRESH_PEERS, {}, now=now, dedupe_key=REFRESH_PEERS, priority=200, max_attempts=3)
+    return queue.enqueue_peer_refresh(conn, now)

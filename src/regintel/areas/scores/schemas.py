@@ -29,6 +29,10 @@ class Lines(BaseModel):
     total_assets: float | None
     equity: float | None
     liabilities: float | None
+    current_assets: float | None = Field(description="null when the source does not publish the line")
+    current_liabilities: float | None
+    retained_earnings: float | None
+    ebit: float | None = Field(description="Operating result (earnings before interest and taxes)")
 
 
 class RatiosOut(BaseModel):
@@ -39,7 +43,7 @@ class RatiosOut(BaseModel):
     leverage: float | None = Field(description="liabilities / equity; null when equity is not positive")
     asset_turnover: float | None = Field(description="revenue / total assets")
     current_ratio: float | None = Field(description="current assets / current liabilities (liquidity); null "
-                                        "until a source carries current assets and liabilities")
+                                        "when the statement lacks either line")
     revenue_growth: float | None = Field(description="against the previous year's statement")
     profit_growth: float | None = Field(description="profit change over |previous profit|")
     employee_growth: float | None

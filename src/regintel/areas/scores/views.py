@@ -16,7 +16,8 @@ from regintel.domain.scores.fx import EurRate, to_eur
 from regintel.domain.scores.limits import credit_limit
 from regintel.domain.scores.risk import RiskScore
 
-LINES = ("revenue", "profit", "total_assets", "equity", "liabilities")
+LINES = ("revenue", "profit", "total_assets", "equity", "liabilities", "current_assets", "current_liabilities",
+         "retained_earnings", "ebit")
 DRIVERS = {
     "in_bankruptcy": "In bankruptcy", "dissolved": "Dissolved", "sanctioned": "Listed on a sanctions list",
     "in_liquidation": "In liquidation", "in_restructuring": "In restructuring",

@@ -8,7 +8,10 @@ objects in one array, or JSON lines. Each object: `regnskapstype` (`SELSKAP` = t
 `resultatregnskapResultat.driftsresultat.driftsinntekter.sumDriftsinntekter` (revenue),
 `resultatregnskapResultat.aarsresultat` (profit after tax), `eiendeler.sumEiendeler` (total assets),
 `egenkapitalGjeld.egenkapital.sumEgenkapital` (equity), `egenkapitalGjeld.gjeldOversikt.sumGjeld`
-(liabilities). Group accounts are skipped (the scores read the company's own statement, as RÚZ's
+(liabilities), and for liquidity and the Altman Z''-score `eiendeler.omloepsmidler.sumOmloepsmidler`
+(current assets), `egenkapitalGjeld.gjeldOversikt.kortsiktigGjeld.sumKortsiktigGjeld` (current
+liabilities), `egenkapitalGjeld.egenkapital.opptjentEgenkapital.sumOpptjentEgenkapital` (retained
+earnings) and `resultatregnskapResultat.driftsresultat.driftsresultat` (operating result, read as EBIT). Group accounts are skipped (the scores read the company's own statement, as RÚZ's
 consolidated statements are skipped). No real answer was available offline: the fixture in
 tests/fixtures/no_brreg_regnskap/ follows the API's documented layout with invented figures.
 """
@@ -98,6 +101,12 @@ class RegnskapSource:
             total_assets=_money(_at(obj, "eiendeler", "sumEiendeler"), "sumEiendeler"),
             equity=_money(_at(obj, "egenkapitalGjeld", "egenkapital", "sumEgenkapital"), "sumEgenkapital"),
             liabilities=_money(_at(obj, "egenkapitalGjeld", "gjeldOversikt", "sumGjeld"), "sumGjeld"),
+            current_assets=_money(_at(obj, "eiendeler", "omloepsmidler", "sumOmloepsmidler"), "sumOmloepsmidler"),
+            current_liabilities=_money(_at(obj, "egenkapitalGjeld", "gjeldOversikt", "kortsiktigGjeld",
+                                           "sumKortsiktigGjeld"), "sumKortsiktigGjeld"),
+            retained_earnings=_money(_at(obj, "egenkapitalGjeld", "egenkapital", "opptjentEgenkapital",
+                                         "sumOpptjentEgenkapital"), "sumOpptjentEgenkapital"),
+            ebit=_money(_at(result, "driftsresultat", "driftsresultat"), "driftsresultat"),
             statement_type="annual", source_record_id=str(obj.get("id") or obj.get("journalnr") or "") or None)
         return StatementRecord(country="NO", financials=[fin], national_id=national_id)
 

@@ -1,11 +1,14 @@
-"""One import of the KBO contact file into `company_domains`: the run record, the catalogue entry, the
-reject file, and the differences written in one transaction (docs/security-posture.md, "Data")."""
+"""One import of register domains into `company_domains`: the run record, the catalogue entry, the reject
+file, and the differences written in one transaction (docs/security-posture.md, "Data"). The KBO contact
+set (`run_contacts_import`) and the websites of other registers' files (`run_register_domains`: the
+Brønnøysund and PRH sources hand their parsed websites here) share it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.engine import Connection
@@ -13,7 +16,8 @@ from sqlalchemy.engine import Connection
 from regintel.areas.security.contacts import INFO, ContactSet, DomainRow, read_set
 from regintel.areas.security.tables import company_domains
 from regintel.db.schema import data_sources, import_runs
-from regintel.ingest.base import SourceAbort
+from regintel.ingest.base import SourceAbort, SourceInfo
+from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
 from regintel.ingest.runner import RejectFile, sync_catalogue
 
@@ -23,15 +27,31 @@ CHUNK = 500
 
 def run_contacts_import(engine: Engine, location: str, data_dir: Path) -> tuple[int, LoadStats, Path | None]:
     """Import `location`; returns (run id, stats, reject file or None) like `ingest.runner.run_import`."""
-    sync_catalogue(engine, [INFO])
+    return _run(engine, INFO, "BE", location, data_dir, lambda: read_set(location))
+
+
+def run_register_domains(engine: Engine, info: SourceInfo, country: str, location: str, data_dir: Path,
+                         read: Callable[[BinaryIO], ContactSet]) -> tuple[int, LoadStats, Path | None]:
+    """Import the websites `read` finds in a register file (a path or URL, `.gz` accepted) under `info`."""
+
+    def parsed() -> ContactSet:
+        with open_input(location, Path(data_dir) / "downloads") as inp:
+            return read(inp.stream)
+
+    return _run(engine, info, country, location, data_dir, parsed)
+
+
+def _run(engine: Engine, info: SourceInfo, country: str, location: str, data_dir: Path,
+         parse: Callable[[], ContactSet]) -> tuple[int, LoadStats, Path | None]:
+    sync_catalogue(engine, [info])
     with engine.begin() as conn:
-        run_id = int(conn.execute(import_runs.insert().values(source=INFO.id, location=location, status="running",
+        run_id = int(conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
                                                               started_at=datetime.now(UTC))
                                   .returning(import_runs.c.id)).scalar_one())
-    rejects = RejectFile(Path(data_dir) / "rejects" / f"{INFO.id}-{run_id}.jsonl")
+    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     stats, status = LoadStats(), "failed"
     try:
-        parsed = read_set(location)
+        parsed = parse()
         stats.read = parsed.read
         for err in parsed.rejects:
             stats.reject(err.reason)
@@ -40,14 +60,14 @@ def run_contacts_import(engine: Engine, location: str, data_dir: Path) -> tuple[
             for _ in range(n):
                 stats.skip(reason)
         with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
-            _apply(conn, parsed, run_id, stats)
+            _apply(conn, parsed, run_id, stats, info.id, country)
         status = "succeeded"
     except SourceAbort as exc:
         rejects(f"aborted: {exc}", {"location": location})
         raise
     finally:
         rejects.close()
-        _finish(engine, run_id, status, stats)
+        _finish(engine, run_id, status, stats, info.id)
     return run_id, stats, rejects.path if rejects.path.exists() else None
 
 
@@ -55,9 +75,9 @@ def _key(row: Any) -> tuple[str, str, str]:
     return (row.national_id, row.host, row.kind)
 
 
-def _apply(conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats) -> None:
+def _apply(conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats, source: str, country: str) -> None:
     """Write what differs from what the source stored for the enterprises the input speaks of."""
-    where = [d.source == INFO.id, d.country == "BE"]
+    where = [d.source == source, d.country == country]
     stored: dict[tuple[str, str, str], Any] = {}
     if parsed.full:
         stored = {_key(r): r for r in conn.execute(select(d.id, d.national_id, d.host, d.kind, d.value)
@@ -74,8 +94,9 @@ def _apply(conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats) 
         wanted.setdefault(_key(row), row)
     gone = [r.id for k, r in stored.items() if k not in wanted]
     now = datetime.now(UTC)
-    new = [{"country": "BE", "national_id": r.national_id, "host": r.host, "registered_domain": r.registered_domain,
-            "kind": r.kind, "value": r.value, "source": INFO.id, "source_record": r.record,
+    new = [{"country": country, "national_id": r.national_id, "host": r.host,
+            "registered_domain": r.registered_domain, "kind": r.kind, "value": r.value, "source": source,
+            "source_record": r.record,
             "published_on": parsed.published_on, "run_id": run_id, "retrieved_at": now}
            for k, r in wanted.items() if k not in stored]
     changed = [(stored[k].id, r.value) for k, r in wanted.items() if k in stored and stored[k].value != r.value]
@@ -93,19 +114,19 @@ def _apply(conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats) 
         stats.skip_reasons["domains removed (the enterprise no longer lists them)"] = len(gone)
 
 
-def row_count(conn: Connection) -> int:
-    return int(conn.execute(select(func.count()).select_from(company_domains).where(d.source == INFO.id))
+def row_count(conn: Connection, source: str = INFO.id) -> int:
+    return int(conn.execute(select(func.count()).select_from(company_domains).where(d.source == source))
                .scalar_one())
 
 
-def _finish(engine: Engine, run_id: int, status: str, stats: LoadStats) -> None:
+def _finish(engine: Engine, run_id: int, status: str, stats: LoadStats, source: str) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
         conn.execute(update(import_runs).where(import_runs.c.id == run_id)
                      .values(status=status, finished_at=now, stats=stats.as_dict()))
-        values: dict[str, Any] = {"row_count": row_count(conn),
+        values: dict[str, Any] = {"row_count": row_count(conn, source),
                                   "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
         if status == "succeeded":
             values["last_import_at"] = now
-        conn.execute(update(data_sources).where(data_sources.c.id == INFO.id).values(**values))
+        conn.execute(update(data_sources).where(data_sources.c.id == source).values(**values))
 

@@ -134,4 +134,8 @@ def canonical_name(kind: str, value: str) -> str:
 def is_shared_domain(registered_domain: str) -> bool:
     """A mailbox provider's or a platform's public domain (gmail.com, seznam.cz, facebook.com, …): its
     posture says nothing of the company that published an address on it."""
-    return registered_domain in rules().shared_domains
+    # A platform on the Public Suffix List's private section (blogspot.com, …) makes each site its own
+    # registrable domain (filmklubb.blogspot.com): the platform's posture all the same.
+    labels = registered_domain.split(".")
+    shared = rules().shared_domains
+    return any(".".join(labels[i:]) in shared for i in range(len(labels) - 1))

@@ -17,11 +17,11 @@ rejects the record rather than being guessed.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
-from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
+from regintel.ingest.base import RecordError, Source, SourceAbort, SourceInfo
 from regintel.ingest.fields import iso_date, join, text, vat
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
@@ -185,3 +185,58 @@ def _set_address(record: CompanyRecord, value: Any) -> None:
 
 
 SOURCE = register(PrhSource())
+
+DOMAINS_INFO = SourceInfo(
+    id="fi_prh_domains", name="YTJ open data (PRH): company websites", publisher=INFO.publisher, country="FI",
+    category="register", formats=INFO.formats, licence=INFO.licence, licence_url=INFO.licence_url,
+    attribution=INFO.attribution, url=INFO.url, cadence=INFO.cadence,
+)
+
+
+def websites(stream: BinaryIO) -> Iterator[Any]:
+    """Per company its current `website.url` (`PublishedWebsites`) or a `RecordError`."""
+    from regintel.areas.security.register_websites import PublishedWebsites
+
+    first = True
+    for obj in json_objects(stream, LIST_PATHS):
+        if isinstance(obj, RecordError):
+            yield obj
+            continue
+        if isinstance(obj, dict) and "totalResults" in obj and "businessId" not in obj:
+            continue
+        if first:
+            if not isinstance(obj, dict) or "businessId" not in obj:
+                raise SourceAbort("not a YTJ API v3 companies file (no businessId in the first record)")
+            first = False
+        if not isinstance(obj, dict):
+            yield RecordError("a companies item is not an object", obj)
+            continue
+        business_id = obj.get("businessId")
+        number = business_id.get("value") if isinstance(business_id, dict) else None
+        site = obj.get("website")
+        if not isinstance(number, str) or not is_valid_national_id("FI", number):
+            yield RecordError(f"invalid businessId {number!r}", {"businessId": number})
+        elif site is not None and not (isinstance(site, dict) and isinstance(site.get("url"), str | None)):
+            yield RecordError(f"website is not an object with a url: {site!r}"[:200], {"businessId": number})
+        else:
+            url = (site or {}).get("url")
+            current = bool(url and url.strip()) and not (site or {}).get("endDate")
+            yield PublishedWebsites(number, [url.strip()] if current and url else [], f"{number} website")
+
+
+class PrhDomainsSource:
+    info = DOMAINS_INFO
+
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[RecordError]:
+        raise SourceAbort("fi_prh_domains writes company domains; it is imported through import_into")
+
+    def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
+        from regintel.areas.security.importing import run_register_domains
+        from regintel.areas.security.register_websites import website_set
+
+        return run_register_domains(engine, DOMAINS_INFO, "FI", location, data_dir,
+                                    lambda stream: website_set(websites(stream)))
+
+
+# A section source: the runner hands it to the security area (`import_into`), never to the company loader.
+DOMAINS_SOURCE = register(cast(Source, PrhDomainsSource()))

@@ -1,16 +1,19 @@
 """Norwegian Enhetsregisteret (Brønnøysundregistrene) `enheter`: one enhet as the API answers it, a
 search page (`_embedded.enheter[]`), or the bulk download (`enheter_alle.json.gz`, one JSON array of
 every enhet, streamed with ijson). Sub-units (`underenheter`) are not legal entities and are skipped.
+
+`no_brreg_domains` reads the same files for the enheter's websites (`hjemmeside`) into the security
+area's `company_domains` (`regintel import no_brreg_domains FILE`, after or beside `no_brreg`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
-from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
+from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort, SourceInfo
 from regintel.ingest.fields import flag, integer, iso_date, join, text, vat
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
@@ -136,3 +139,58 @@ def _set_address(record: CompanyRecord, address: Any) -> None:
 
 
 SOURCE = register(BrregSource())
+
+DOMAINS_INFO = SourceInfo(
+    id="no_brreg_domains", name="Enhetsregisteret (Brønnøysundregistrene): websites (hjemmeside)",
+    publisher=INFO.publisher, country="NO", category="register", formats=INFO.formats, licence=INFO.licence,
+    licence_url=INFO.licence_url, attribution=INFO.attribution, url=INFO.url, cadence=INFO.cadence,
+)
+
+
+def websites(stream: BinaryIO) -> Iterator[Any]:
+    """Per enhet its `hjemmeside` (`PublishedWebsites`), a `Skipped` sub-unit, or a `RecordError`."""
+    from regintel.areas.security.register_websites import PublishedWebsites
+
+    first = True
+    for obj in json_objects(stream, LIST_PATHS):
+        if isinstance(obj, RecordError):
+            yield obj
+            continue
+        if isinstance(obj, dict) and "page" in obj and "organisasjonsnummer" not in obj:
+            continue
+        if first:
+            if not isinstance(obj, dict) or "organisasjonsnummer" not in obj:
+                raise SourceAbort("not an Enhetsregisteret enheter file (no organisasjonsnummer)")
+            first = False
+        if not isinstance(obj, dict):
+            yield RecordError("an enheter item is not an object", obj)
+        elif _is_sub_unit(obj):
+            yield Skipped("underenhet (a sub-unit, not a legal entity)")
+        else:
+            orgnr = obj.get("organisasjonsnummer")
+            site = obj.get("hjemmeside")
+            if not isinstance(orgnr, str) or not is_valid_national_id("NO", orgnr):
+                yield RecordError(f"invalid organisasjonsnummer {orgnr!r}", {"organisasjonsnummer": orgnr})
+            elif site is not None and not isinstance(site, str):
+                yield RecordError(f"hjemmeside is not text: {site!r}", {"organisasjonsnummer": orgnr})
+            else:
+                yield PublishedWebsites(orgnr, [site.strip()] if site and site.strip() else [],
+                                        f"{orgnr} hjemmeside")
+
+
+class BrregDomainsSource:
+    info = DOMAINS_INFO
+
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[RecordError | Skipped]:
+        raise SourceAbort("no_brreg_domains writes company domains; it is imported through import_into")
+
+    def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
+        from regintel.areas.security.importing import run_register_domains
+        from regintel.areas.security.register_websites import website_set
+
+        return run_register_domains(engine, DOMAINS_INFO, "NO", location, data_dir,
+                                    lambda stream: website_set(websites(stream)))
+
+
+# A section source: the runner hands it to the security area (`import_into`), never to the company loader.
+DOMAINS_SOURCE = register(cast(Source, BrregDomainsSource()))

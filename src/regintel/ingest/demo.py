@@ -35,6 +35,9 @@ DEMO_FILES: list[tuple[str, str]] = [
     ("ua_edr", "demo/edr_uo_full_sample_2records.json"),
     ("pl_krs", "demo/krs_OdpisAktualny_P_0000121862.json"),
     ("hr_sudreg", "demo/detalji_subjekta_mbs_080000604_excerpt.json"),
+    ("es_borme", "demo/BORME-A-2015-27-10.pdf"),
+    # After the BasicCompanyData file: stream events are later snapshots of the companies it holds.
+    ("gb_ch_streaming", "demo/streaming_api_events_sample.jsonl"),
     ("gleif", "demo/bodspipelines_lei-data.xml"),
     ("gleif", "demo/bodspipelines_lei-updates-data2.xml"),
     ("gleif", "demo/20240505-0000-gleif-goldencopy-lei2-intra-day.json.gz"),

@@ -44,6 +44,9 @@ FORMATS: dict[str, tuple[str, str, str]] = {
     "ro_onrc": ("gen_ro_onrc.py", "--out", ".csv"),
     "cy_drcor": ("gen_cy_drcor.py", "--out", ".csv"),
     "gr_gemi": ("gen_gr_gemi.py", "--out", ".jsonl"),
+    "at_firmenbuch": ("gen_at_firmenbuch.py", "--out", ".xml"),
+    "si_ajpes": ("gen_si_ajpes.py", "--out", ".csv"),
+    "it_registro_imprese": ("gen_it_registro_imprese.py", "--out", ".csv"),
 }
 PG_SERVER = os.environ.get("REGINTEL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 

@@ -47,6 +47,9 @@ FORMATS: dict[str, tuple[str, str, str]] = {
     "at_firmenbuch": ("gen_at_firmenbuch.py", "--out", ".xml"),
     "si_ajpes": ("gen_si_ajpes.py", "--out", ".csv"),
     "it_registro_imprese": ("gen_it_registro_imprese.py", "--out", ".csv"),
+    "ee_ariregister": ("gen_ee_ariregister.py", "--out", ".csv"),
+    "lt_jar": ("gen_lt_jar.py", "--out", ".csv"),
+    "gb_ch_streaming": ("gen_gb_ch_streaming.py", "--out", ".jsonl"),
 }
 PG_SERVER = os.environ.get("REGINTEL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 

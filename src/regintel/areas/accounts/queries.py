@@ -478,8 +478,9 @@ def delete_identities(conn: Connection, account_id: int, provider: str) -> None:
 
 def insert_pass(conn: Connection, **values: Any) -> bool:
     """A paid pass; False when this checkout already granted one (the provider's second event for it)."""
-    stmt = insert_for(conn, account_passes).values(**values).on_conflict_do_nothing(index_elements=["checkout_id"])
-    return bool(conn.execute(stmt).rowcount)
+    stmt = (insert_for(conn, account_passes).values(**values).on_conflict_do_nothing(index_elements=["checkout_id"])
+            .returning(account_passes.c.id))  # RETURNING, not rowcount: psycopg counts a skipped row as 1
+    return conn.execute(stmt).first() is not None
 
 
 def account_passes_of(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:

@@ -26,7 +26,7 @@ from regintel.render import svg
 from regintel.render.tabular import to_csv
 from regintel.services import companies as companies_svc
 
-from . import html, queries, regions, service, technologies, texts, widget
+from . import html, landing_routes, queries, regions, service, technologies, texts, widget
 from .schemas import (
     Check,
     Comparison,
@@ -55,7 +55,7 @@ async def _flush_views_at_shutdown(app: FastAPI) -> AsyncIterator[None]:
 
 widget_router = APIRouter(prefix="/api/v1", tags=["Widget"], route_class=StrictRoute,
                           lifespan=_flush_views_at_shutdown)
-ROUTERS = [public_router, widget_router, pages_router]
+ROUTERS = [public_router, landing_routes.router, widget_router, pages_router]
 
 HOUR = "public, max-age=3600"  # spec 8: check JSON and images, 1 h
 QUARTER = "public, max-age=900"  # spec 8: rankings JSON (and stats), 15 min

@@ -184,3 +184,25 @@ def test_a_privacy_request_alone_withholds_no_one(client, auth, engine):
     assert out["status"] == "verified" and "operator" in out["outcome"]  # not done: waits for the match
     person = assert_envelope(client.get(f"/api/v1/companies/person/p:{JANA_KEY}", headers=auth))
     assert person["person"]["name"] == "Jana Nováková"
+
+
+def test_every_test_the_threat_model_names_exists():
+    """docs/security.md names a test for each threat (`file.py::test`, or `::test` for the file named just
+    before on the line): each must exist, so the model cannot point at a renamed or deleted test."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    named, missing = 0, []
+    for line in (root / "docs" / "security.md").read_text(encoding="utf-8").splitlines():
+        current = None
+        for token in re.findall(r"`([^`]+)`", line):
+            found = re.fullmatch(r"((?:tests/[\w/]+/)?test_\w+\.py)?::(test_\w+)", token)
+            if found is None:
+                continue
+            current = found.group(1) or current
+            assert current is not None, line
+            path = root / (current if current.startswith("tests/") else f"tests/areas_accounts/{current}")
+            named += 1
+            if not path.exists() or f"def {found.group(2)}(" not in path.read_text(encoding="utf-8"):
+                missing.append(f"{current}::{found.group(2)}")
+    assert named > 50 and missing == []

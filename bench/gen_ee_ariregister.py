@@ -17,15 +17,27 @@ from collections.abc import Iterator
 from genlib import company_name, day, main
 from stdnum.ee import kmkr, registrikood
 
-HEADER = ("nimi;ariregistri_kood;ettevotja_oiguslik_vorm;ettevotja_oigusliku_vormi_alaliik;kmkr_nr;"
-          "ettevotja_staatus;ettevotja_staatus_tekstina;ettevotja_esmakande_kpv;ettevotja_aadress;"
-          "asukoht_ettevotja_aadressis;asukoha_ehak_kood;asukoha_ehak_tekstina;indeks_ettevotja_aadressis;"
-          "ads_adr_id;ads_ads_oid;ads_normaliseeritud_taisaadress;teabesysteemi_link")
-FORMS = [("Osaühing", "OÜ")] * 7 + [("Aktsiaselts", "AS"), ("Mittetulundusühing", "MTÜ"), ("Sihtasutus", "SA")]
-STATUSES = [("R", "Registrisse kantud")] * 8 + [("L", "Likvideerimisel"), ("N", "Pankrotis"), ("K", "Kustutatud")]
-PLACES = [("Tartu mnt {n}", "Kesklinna linnaosa, Tallinn", "0298", "10128", "Harju maakond, Tallinn"),
-          ("Rüütli tn {n}", "Tartu linn", "0795", "51007", "Tartu maakond, Tartu linn"),
-          ("Puškini tn {n}", "Narva linn", "0511", "20308", "Ida-Viru maakond, Narva linn")]
+HEADER = (
+    "nimi;ariregistri_kood;ettevotja_oiguslik_vorm;ettevotja_oigusliku_vormi_alaliik;kmkr_nr;"
+    "ettevotja_staatus;ettevotja_staatus_tekstina;ettevotja_esmakande_kpv;ettevotja_aadress;"
+    "asukoht_ettevotja_aadressis;asukoha_ehak_kood;asukoha_ehak_tekstina;indeks_ettevotja_aadressis;"
+    "ads_adr_id;ads_ads_oid;ads_normaliseeritud_taisaadress;teabesysteemi_link"
+)
+FORMS = [("Osaühing", "OÜ")] * 7 + [
+    ("Aktsiaselts", "AS"),
+    ("Mittetulundusühing", "MTÜ"),
+    ("Sihtasutus", "SA"),
+]
+STATUSES = [("R", "Registrisse kantud")] * 8 + [
+    ("L", "Likvideerimisel"),
+    ("N", "Pankrotis"),
+    ("K", "Kustutatud"),
+]
+PLACES = [
+    ("Tartu mnt {n}", "Kesklinna linnaosa, Tallinn", "0298", "10128", "Harju maakond, Tallinn"),
+    ("Rüütli tn {n}", "Tartu linn", "0795", "51007", "Tartu maakond, Tartu linn"),
+    ("Puškini tn {n}", "Narva linn", "0511", "20308", "Ida-Viru maakond, Narva linn"),
+]
 
 
 def code(index: int) -> str | None:
@@ -51,10 +63,12 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         street, city, ehak, postcode, county = rng.choice(PLACES)
         street = street.format(n=rng.randint(1, 200))
         vat_id = vat(index) if rng.random() < 0.33 else ""
-        yield (f"{company_name(rng, short)};{number};{form};;{vat_id};{letter};{letter_text};"
-               f"{day(rng, 1991, 2024).strftime('%d.%m.%Y')};{street};{city};{ehak};{city};{postcode};"
-               f"{2000000 + written};ME{written:08d};{county}, {street};"
-               f"https://ariregister.rik.ee/est/company/{number}\r\n")
+        yield (
+            f"{company_name(rng, short)};{number};{form};;{vat_id};{letter};{letter_text};"
+            f"{day(rng, 1991, 2024).strftime('%d.%m.%Y')};{street};{city};{ehak};{city};{postcode};"
+            f"{2000000 + written};ME{written:08d};{county}, {street};"
+            f"https://ariregister.rik.ee/est/company/{number}\r\n"
+        )
         written += 1
 
 

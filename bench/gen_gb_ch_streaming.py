@@ -26,23 +26,43 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
     for timepoint in range(1, count + 1):
         if profiles and rng.random() < 0.1:
             number = f"{10_000_000 + rng.randrange(profiles):08d}"
-            event = {"resource_kind": "filing-history", "resource_uri": f"/company/{number}/filing-history/T{timepoint}",
-                     "resource_id": f"T{timepoint}",
-                     "data": {"category": "accounts", "date": "2023-11-04", "type": "AA", "transaction_id": f"T{timepoint}",
-                              "description": "accounts-with-accounts-type-dormant"},
-                     "event": {"timepoint": timepoint, "published_at": "2023-11-04T14:33:31", "type": "changed"}}
+            event = {
+                "resource_kind": "filing-history",
+                "resource_uri": f"/company/{number}/filing-history/T{timepoint}",
+                "resource_id": f"T{timepoint}",
+                "data": {
+                    "category": "accounts",
+                    "date": "2023-11-04",
+                    "type": "AA",
+                    "transaction_id": f"T{timepoint}",
+                    "description": "accounts-with-accounts-type-dormant",
+                },
+                "event": {"timepoint": timepoint, "published_at": "2023-11-04T14:33:31", "type": "changed"},
+            }
         else:
             number = f"{10_000_000 + profiles:08d}"
             profiles += 1
             town, postcode = rng.choice(TOWNS)
-            event = {"resource_kind": "company-profile", "resource_uri": f"/company/{number}", "resource_id": number,
-                     "data": {"company_name": company_name(rng, "LTD").upper(), "company_number": number,
-                              "company_status": rng.choice(STATUSES), "type": rng.choice(TYPES),
-                              "date_of_creation": day(rng, 1990, 2023).isoformat(), "jurisdiction": "england-wales",
-                              "registered_office_address": {"address_line_1": f"{rng.randint(1, 200)} High Street",
-                                                            "locality": town, "postal_code": postcode},
-                              "sic_codes": [rng.choice(["45200", "62020", "70229", "82990"])]},
-                     "event": {"timepoint": timepoint, "published_at": "2023-11-04T14:33:29", "type": "changed"}}
+            event = {
+                "resource_kind": "company-profile",
+                "resource_uri": f"/company/{number}",
+                "resource_id": number,
+                "data": {
+                    "company_name": company_name(rng, "LTD").upper(),
+                    "company_number": number,
+                    "company_status": rng.choice(STATUSES),
+                    "type": rng.choice(TYPES),
+                    "date_of_creation": day(rng, 1990, 2023).isoformat(),
+                    "jurisdiction": "england-wales",
+                    "registered_office_address": {
+                        "address_line_1": f"{rng.randint(1, 200)} High Street",
+                        "locality": town,
+                        "postal_code": postcode,
+                    },
+                    "sic_codes": [rng.choice(["45200", "62020", "70229", "82990"])],
+                },
+                "event": {"timepoint": timepoint, "published_at": "2023-11-04T14:33:29", "type": "changed"},
+            }
         yield json.dumps(event, separators=(",", ":")) + "\n"
 
 

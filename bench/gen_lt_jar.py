@@ -14,14 +14,25 @@ from collections.abc import Iterator
 
 from genlib import company_name, day, main
 
-HEADER = ("ja_kodas|ja_pavadinimas|adresas|ja_reg_data|form_kodas|form_pavadinimas|stat_kodas|stat_pavadinimas|"
-          "stat_data_nuo|formavimo_data")
+HEADER = (
+    "ja_kodas|ja_pavadinimas|adresas|ja_reg_data|form_kodas|form_pavadinimas|stat_kodas|stat_pavadinimas|"
+    "stat_data_nuo|formavimo_data"
+)
 FORMS = [("310", "Uždaroji akcinė bendrovė", "UAB")] * 6 + [
-    ("320", "Akcinė bendrovė", "AB"), ("960", "Mažoji bendrija", "MB"), ("720", "Viešoji įstaiga", "VšĮ")]
+    ("320", "Akcinė bendrovė", "AB"),
+    ("960", "Mažoji bendrija", "MB"),
+    ("720", "Viešoji įstaiga", "VšĮ"),
+]
 STATUSES = [("0", "Teisinis statusas neįregistruotas")] * 8 + [
-    ("10", "Likviduojamas"), ("11", "Bankrutuojantis"), ("12", "Restruktūrizuojamas")]
-PLACES = ["Vilnius, Gedimino pr. {n}, LT-01103", "Kaunas, Laisvės al. {n}, LT-44249",
-          "Klaipėda, Tiltų g. {n}, LT-91246"]
+    ("10", "Likviduojamas"),
+    ("11", "Bankrutuojantis"),
+    ("12", "Restruktūrizuojamas"),
+]
+PLACES = [
+    "Vilnius, Gedimino pr. {n}, LT-01103",
+    "Kaunas, Laisvės al. {n}, LT-44249",
+    "Klaipėda, Tiltų g. {n}, LT-91246",
+]
 
 
 def generate(count: int, rng: random.Random) -> Iterator[str]:
@@ -30,9 +41,11 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         code, form_name, short = rng.choice(FORMS)
         status_code, status = rng.choice(STATUSES)
         registered = day(rng, 1991, 2024)
-        yield (f"{300000000 + written}|{short} \"{company_name(rng, '').upper()}\"|"
-               f"{rng.choice(PLACES).format(n=rng.randint(1, 200))}|{registered.isoformat()}|{code}|{form_name}|"
-               f"{status_code}|{status}|{registered.isoformat()}|2026-11-30\n")
+        yield (
+            f'{300000000 + written}|{short} "{company_name(rng, "").upper()}"|'
+            f"{rng.choice(PLACES).format(n=rng.randint(1, 200))}|{registered.isoformat()}|{code}|{form_name}|"
+            f"{status_code}|{status}|{registered.isoformat()}|2026-11-30\n"
+        )
 
 
 if __name__ == "__main__":

@@ -37,18 +37,29 @@ def test_basic_data(engine, settings):
     assert (row["name"], row["legal_form"], row["legal_form_name"]) == ("Näidisettevõte OÜ", "OÜ", "Osaühing")
     assert (row["status"], row["founded_on"], row["vat_id"]) == ("active", date(2005, 3, 15), "EE100000104")
     assert (row["street"], row["city"], row["postal_code"], row["municipality_code"], row["nuts3"]) == (
-        "Tartu mnt 43", "Kesklinna linnaosa, Tallinn", "10128", "0298", "EE001")
+        "Tartu mnt 43",
+        "Kesklinna linnaosa, Tallinn",
+        "10128",
+        "0298",
+        "EE001",
+    )
     assert row["address_text"] == "Harju maakond, Tallinn, Kesklinna linnaosa, Tartu mnt 43"
     assert identifier_pairs(engine, "10000018") >= {("elf", "JC0Y")}
     liquidating = company(engine, "EE", "12345678")
-    assert (liquidating["status"], liquidating["in_liquidation"], liquidating["nuts3"]) == ("active", True, "EE008")
+    assert (liquidating["status"], liquidating["in_liquidation"], liquidating["nuts3"]) == (
+        "active",
+        True,
+        "EE008",
+    )
     bankrupt = company(engine, "EE", "16000002")
     assert (bankrupt["name"], bankrupt["in_bankruptcy"]) == ('Pankrotis Ehitus "PE" OÜ', True)
     assert company(engine, "EE", "14700008")["status"] == "dissolved"
     assert identifier_pairs(engine, "90000021") >= {("elf", "1NKP")}
     assert provenance(engine, "10000018")["source"] == "ee_ariregister"
     with engine.connect() as conn:
-        row = conn.execute(data_sources.select().where(data_sources.c.id == "ee_ariregister")).mappings().one()
+        row = (
+            conn.execute(data_sources.select().where(data_sources.c.id == "ee_ariregister")).mappings().one()
+        )
     assert (row["licence"], row["row_count"]) == ("CC BY 4.0", 6)
 
 
@@ -77,14 +88,20 @@ def test_changes_and_malformed_rows(engine, settings, tmp_path):
     bad_status = FIRST.replace(";R;", ";X;").replace("10000018", "12345678")
     bad_date = FIRST.replace("15.03.2005", "2005-03-15").replace("10000018", "16000002")
     bad_vat = FIRST.replace("EE100000104", "EE100000105").replace("10000018", "80000014")
-    path.write_text("\n".join([HEADER, liquidating, bad_check, bad_status, bad_date, bad_vat, "x;y"]) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        "\n".join([HEADER, liquidating, bad_check, bad_status, bad_date, bad_vat, "x;y"]) + "\n",
+        encoding="utf-8",
+    )
     stats, rows = rejects(engine, settings, "ee_ariregister", path)
     assert (stats.updated, stats.inserted) == (1, 1)  # the bad VAT number is dropped, its company kept
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("is not a valid EE registrikood", "ettevotja_staatus is not R, L, N or K",
-                     "ettevotja_esmakande_kpv is not a dd.mm.yyyy date", "invalid VAT id dropped",
-                     "has 2 fields, the header 17"):
+    for expected in (
+        "is not a valid EE registrikood",
+        "ettevotja_staatus is not R, L, N or K",
+        "ettevotja_esmakande_kpv is not a dd.mm.yyyy date",
+        "invalid VAT id dropped",
+        "has 2 fields, the header 17",
+    ):
         assert expected in reasons
     assert changes(engine, "10000018")["in_liquidation"] == ("false", "true")
     assert company(engine, "EE", "80000014")["vat_id"] is None
@@ -107,7 +124,8 @@ def test_card_persons(engine, settings):
     assert [(r["role"], r["holder_name"], r["title"], r["birth_date"]) for r in roles] == [
         ("statutory_body", "John Smith", "Prokurist", None),
         ("director", "Mari Maasikas", "Juhatuse liige", "1980-01"),
-        ("shareholder", "Proovikivi AS", "Osanik", None)]
+        ("shareholder", "Proovikivi AS", "Osanik", None),
+    ]
     assert (roles[0]["since"], roles[0]["until"]) == (date(2015, 1, 1), date(2020, 12, 31))
     assert roles[2]["holder_company_id"] == company(engine, "EE", "12345678")["id"]
     assert {r["title"] for r in role_rows(engine, "12345678")} == {"Juhatuse liige", "Likvideerija"}
@@ -119,17 +137,24 @@ def test_card_person_entries_are_checked(engine, settings, tmp_path):
     run(engine, settings, "ee_ariregister", BASIC)
     base = json.loads(PERSONS.read_text(encoding="utf-8"))[0]
     person = base["kaardile_kantud_isikud"][0]
-    bad = [dict(base, kaardile_kantud_isikud=[dict(person, isiku_tyyp="X")]),
-           dict(base, kaardile_kantud_isikud=[dict(person, eesnimi=None, nimi_arinimi=None)]),
-           dict(base, kaardile_kantud_isikud=[dict(person, algus_kpv="2005-03-15")]),
-           dict(base, kaardile_kantud_isikud="none"),
-           {"ariregistri_kood": None, "nimi": "x", "kaardile_kantud_isikud": []}]
+    bad = [
+        dict(base, kaardile_kantud_isikud=[dict(person, isiku_tyyp="X")]),
+        dict(base, kaardile_kantud_isikud=[dict(person, eesnimi=None, nimi_arinimi=None)]),
+        dict(base, kaardile_kantud_isikud=[dict(person, algus_kpv="2005-03-15")]),
+        dict(base, kaardile_kantud_isikud="none"),
+        {"ariregistri_kood": None, "nimi": "x", "kaardile_kantud_isikud": []},
+    ]
     (tmp_path / "persons.json").write_text(json.dumps([base, *bad]), encoding="utf-8")
     stats, rows = rejects(engine, settings, "ee_ariregister_persons", tmp_path / "persons.json")
     assert (stats.read, stats.rejected) == (6, 5)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("isiku_tyyp is not F or J", "a card person without a name", "algus_kpv is not a dd.mm.yyyy",
-                     "kaardile_kantud_isikud is not a list", "without ariregistri_kood"):
+    for expected in (
+        "isiku_tyyp is not F or J",
+        "a card person without a name",
+        "algus_kpv is not a dd.mm.yyyy",
+        "kaardile_kantud_isikud is not a list",
+        "without ariregistri_kood",
+    ):
         assert expected in reasons
     with pytest.raises(SourceAbort):
         (tmp_path / "other.json").write_text('[{"nimi": "x"}]', encoding="utf-8")

@@ -34,9 +34,16 @@ def issue_pdf(path, day: str, number: int, acts: list[str]) -> None:
     pdf = FPDF()
     pdf.add_page()
     pdf.set_font("Helvetica", size=8)
-    for line in ["BOLETÍN OFICIAL DEL REGISTRO MERCANTIL", f"Núm. {number} Viernes {day} Pág. 5000",
-                 f"cve: BORME-A-2015-{number}-10", "SECCIÓN PRIMERA", "Empresarios", "Actos inscritos", "CÁCERES",
-                 *acts]:
+    for line in [
+        "BOLETÍN OFICIAL DEL REGISTRO MERCANTIL",
+        f"Núm. {number} Viernes {day} Pág. 5000",
+        f"cve: BORME-A-2015-{number}-10",
+        "SECCIÓN PRIMERA",
+        "Empresarios",
+        "Actos inscritos",
+        "CÁCERES",
+        *acts,
+    ]:
         pdf.cell(0, 5, line, new_x="LMARGIN", new_y="NEXT")
     path.write_bytes(bytes(pdf.output()))
 
@@ -46,8 +53,15 @@ def test_real_section_a_pdf(engine, settings):
     assert (stats.read, stats.inserted, stats.rejected) == (25, 25, 0)  # 30 acts of 25 companies
     first = company(engine, "ES", "H-CC-11959")
     assert (first["name"], first["legal_form"], first["legal_form_name"]) == (
-        "VERAJERTE SL", "SL", "Sociedad de Responsabilidad Limitada")
-    assert (first["street"], first["city"], first["region_code"]) == ("C/ LA FUENTE 16", "TEJEDA DE TIETAR", "CÁCERES")
+        "VERAJERTE SL",
+        "SL",
+        "Sociedad de Responsabilidad Limitada",
+    )
+    assert (first["street"], first["city"], first["region_code"]) == (
+        "C/ LA FUENTE 16",
+        "TEJEDA DE TIETAR",
+        "CÁCERES",
+    )
     assert first["status"] == "active"
     assert identifier_pairs(engine, "H-CC-11959") >= {("elf", "DP3Q")}
     # 57317 and 57318 are acts of one sheet; the second renames the company
@@ -56,12 +70,20 @@ def test_real_section_a_pdf(engine, settings):
     assert (renamed["street"], renamed["city"]) == ("C/ MAYO 29 BJ 2", "VILLANUEVA DE LA VERA")
     new = company(engine, "ES", "H-CC-13637")  # a Constitución
     assert (new["name"], new["founded_on"], new["address_text"]) == (
-        "VILDETA SL", date(2015, 2, 2), "CTRA DE MIAJADAS Km 2, CACERES")
+        "VILDETA SL",
+        date(2015, 2, 2),
+        "CTRA DE MIAJADAS Km 2, CACERES",
+    )
     assert company(engine, "ES", "H-CC-369")["legal_form"] == "SA"
     source = provenance(engine, "H-CC-13645")
     assert (source["source"], source["source_record_id"], source["published_on"]) == (
-        "es_borme", "BORME-A-2015-27-10/57344", date(2015, 2, 10))
-    assert provenance(engine, "H-CC-1642")["source_record_id"] == "BORME-A-2015-27-10/57335"  # its last of 3 acts
+        "es_borme",
+        "BORME-A-2015-27-10/57344",
+        date(2015, 2, 10),
+    )
+    assert (
+        provenance(engine, "H-CC-1642")["source_record_id"] == "BORME-A-2015-27-10/57335"
+    )  # its last of 3 acts
     with engine.connect() as conn:
         row = conn.execute(data_sources.select().where(data_sources.c.id == "es_borme")).mappings().one()
     assert row["row_count"] == 25 and "BORME" in row["attribution"]
@@ -75,14 +97,22 @@ def test_reimport_writes_nothing(engine, settings):
 def test_later_acts_change_and_older_issues_are_skipped(engine, settings, tmp_path):
     run(engine, settings, "es_borme", PDF)
     later = tmp_path / "later.pdf"
-    issue_pdf(later, "20 de marzo de 2015", 55, [
-        "60001 - VERAJERTE SL.",
-        "Disolución.  Voluntaria.  Datos registrales. T 856, L 683, F 99, S 8, H CC 11959, I/A 4 (10.03.15).",
-        "60002 - VILDETA SL.",
-        "Extinción.  Datos registrales. T 942, L 769, F 134, S 8, H CC 13637, I/A 2 (12.03.15).",
-        "60003 - CARPINTERIA HADEX SL.",
-        "Situación concursal.  Procedimiento concursal 12/2015.  Datos registrales. T 942, L 769, F 177, S 8, "
-        "H CC 13641, I/A 2 (13.03.15)."])
+    issue_pdf(
+        later,
+        "20 de marzo de 2015",
+        55,
+        [
+            "60001 - VERAJERTE SL.",
+            "Disolución.  Voluntaria.  Datos registrales. T 856, L 683, F 99, S 8, H CC 11959, "
+            "I/A 4 (10.03.15).",
+            "60002 - VILDETA SL.",
+            "Extinción.  Datos registrales. T 942, L 769, F 134, S 8, H CC 13637, I/A 2 (12.03.15).",
+            "60003 - CARPINTERIA HADEX SL.",
+            "Situación concursal.  Procedimiento concursal 12/2015.  Datos registrales. "
+            "T 942, L 769, F 177, S 8, "
+            "H CC 13641, I/A 2 (13.03.15).",
+        ],
+    )
     stats = run(engine, settings, "es_borme", later)
     assert (stats.read, stats.updated) == (3, 3)
     assert company(engine, "ES", "H-CC-11959")["in_liquidation"] is True
@@ -91,9 +121,16 @@ def test_later_acts_change_and_older_issues_are_skipped(engine, settings, tmp_pa
     assert company(engine, "ES", "H-CC-13641")["in_bankruptcy"] is True
     assert changes(engine, "H-CC-13637")["status"] == ("active", "dissolved")
     older = tmp_path / "older.pdf"
-    issue_pdf(older, "30 de enero de 2015", 20, [
-        "50001 - VERAJERTE ANTIGUA SL.",
-        "Nombramientos.  Adm. Unico: X.  Datos registrales. T 856, L 683, F 90, S 8, H CC 11959, I/A 1 (20.01.15)."])
+    issue_pdf(
+        older,
+        "30 de enero de 2015",
+        20,
+        [
+            "50001 - VERAJERTE ANTIGUA SL.",
+            "Nombramientos.  Adm. Unico: X.  Datos registrales. T 856, L 683, F 90, S 8, H CC 11959, "
+            "I/A 1 (20.01.15).",
+        ],
+    )
     stats = run(engine, settings, "es_borme", older)
     assert stats.skip_reasons == {"older than the data already loaded from this source": 1}
     assert company(engine, "ES", "H-CC-11959")["name"] == "VERAJERTE SL"
@@ -101,11 +138,21 @@ def test_later_acts_change_and_older_issues_are_skipped(engine, settings, tmp_pa
 
 def test_malformed_acts_are_rejected(engine, settings, tmp_path):
     path = tmp_path / "bad.pdf"
-    issue_pdf(path, "20 de marzo de 2015", 55, [
-        "60001 - SIN DATOS SL.", "Nombramientos.  Adm. Unico: X.",
-        "60002 - SIN HOJA SL.", "Nombramientos.  Datos registrales. T 856, L 683, F 99, S 8, I/A 4 (10.03.15).",
-        "60003 - FECHA MALA SL.", "Extinción.  Datos registrales. T 1, L 1, F 1, S 8, H CC 5, I/A 2 (31.02.15).",
-        "60004 - BUENA SL.", "Extinción.  Datos registrales. T 1, L 1, F 1, S 8, H CC 6, I/A 2 (12.03.15)."])
+    issue_pdf(
+        path,
+        "20 de marzo de 2015",
+        55,
+        [
+            "60001 - SIN DATOS SL.",
+            "Nombramientos.  Adm. Unico: X.",
+            "60002 - SIN HOJA SL.",
+            "Nombramientos.  Datos registrales. T 856, L 683, F 99, S 8, I/A 4 (10.03.15).",
+            "60003 - FECHA MALA SL.",
+            "Extinción.  Datos registrales. T 1, L 1, F 1, S 8, H CC 5, I/A 2 (31.02.15).",
+            "60004 - BUENA SL.",
+            "Extinción.  Datos registrales. T 1, L 1, F 1, S 8, H CC 6, I/A 2 (12.03.15).",
+        ],
+    )
     stats, rows = rejects(engine, settings, "es_borme", path)
     assert (stats.read, stats.inserted, stats.rejected) == (4, 1, 3)
     reasons = " | ".join(r["reason"] for r in rows)
@@ -116,9 +163,17 @@ def test_malformed_acts_are_rejected(engine, settings, tmp_path):
 
 
 def test_act_parser_directly():
-    act = parse_act("1", "X S.L.U.\nCambio de domicilio social.  C/ UNO 1 (PUEBLO).  Datos registrales. T 1,\n"
-                         "L 1, F 1, S 8, H M 123456, I/A 3 ( 2.02.15).")
-    assert (act.sheet, act.inscribed_on, act.street, act.city) == ("H M 123456", date(2015, 2, 2), "C/ UNO 1", "PUEBLO")
+    act = parse_act(
+        "1",
+        "X S.L.U.\nCambio de domicilio social.  C/ UNO 1 (PUEBLO).  Datos registrales. T 1,\n"
+        "L 1, F 1, S 8, H M 123456, I/A 3 ( 2.02.15).",
+    )
+    assert (act.sheet, act.inscribed_on, act.street, act.city) == (
+        "H M 123456",
+        date(2015, 2, 2),
+        "C/ UNO 1",
+        "PUEBLO",
+    )
     with pytest.raises(RecordError):
         parse_act("2", "Y SL.\nConstitución.")
 
@@ -126,15 +181,26 @@ def test_act_parser_directly():
 def test_xml_files_are_read_and_skipped(engine, settings):
     summary = run(engine, settings, "es_borme", SUMMARY)
     assert (summary.read, summary.skipped, summary.inserted) == (69, 69, 0)
-    assert summary.skip_reasons == {"summary item: lists a PDF, names no company (import the Section A PDF)": 69}
+    assert summary.skip_reasons == {
+        "summary item: lists a PDF, names no company (import the Section A PDF)": 69
+    }
     notice = run(engine, settings, "es_borme", NOTICE)
     assert (notice.read, notice.skipped) == (1, 1)
     assert count(engine) == 0
 
 
-@pytest.mark.parametrize("content", [b"", b"%PDF-1.4 not really a pdf", b"<sumario><meta/></sumario>",
-                                     b"<documento><metadatos/></documento>", b"<html/>", b"<unclosed",
-                                     b"plain text"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"%PDF-1.4 not really a pdf",
+        b"<sumario><meta/></sumario>",
+        b"<documento><metadatos/></documento>",
+        b"<html/>",
+        b"<unclosed",
+        b"plain text",
+    ],
+)
 def test_wrong_format_aborts(engine, settings, tmp_path, content):
     (tmp_path / "wrong.pdf").write_bytes(content)
     with pytest.raises(SourceAbort):
@@ -157,6 +223,8 @@ def test_served_over_http(engine, settings, client, auth):
     data = assert_envelope(client.get("/api/v1/companies/es/H-CC-11959", headers=auth))
     assert (data["name"], data["country"]) == ("VERAJERTE SL", "ES")
     assert any(s["id"] == "es_borme" for s in data["sources"])
-    assert assert_envelope(client.get("/api/v1/companies/es/HCC11959", headers=auth))["name"] == "VERAJERTE SL"
+    assert (
+        assert_envelope(client.get("/api/v1/companies/es/HCC11959", headers=auth))["name"] == "VERAJERTE SL"
+    )
     assert_error(client.get("/api/v1/companies/es/H-XX-1", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/companies/es/H-CC-99999", headers=auth), 404, "NOT_FOUND")

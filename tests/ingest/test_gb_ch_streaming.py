@@ -39,7 +39,9 @@ FILING, PROFILE, EXEMPTIONS = (json.loads(line) for line in LINES)
 
 
 def write(path, events) -> None:
-    path.write_text("".join((e if isinstance(e, str) else json.dumps(e)) + "\n" for e in events), encoding="utf-8")
+    path.write_text(
+        "".join((e if isinstance(e, str) else json.dumps(e)) + "\n" for e in events), encoding="utf-8"
+    )
 
 
 def profile(**data: object) -> dict:
@@ -51,20 +53,27 @@ def profile(**data: object) -> dict:
 def test_real_sample(engine, settings):
     stats = run(engine, settings, "gb_ch_streaming", SAMPLE)
     assert (stats.read, stats.inserted, stats.rejected, stats.skipped) == (3, 1, 0, 2)
-    assert stats.skip_reasons == {"company-exemptions events are not imported": 1,
-                                  "filing of a company not in the database": 1}
+    assert stats.skip_reasons == {
+        "company-exemptions events are not imported": 1,
+        "filing of a company not in the database": 1,
+    }
     row = company(engine, "GB", "05954546")
     assert (row["name"], row["legal_form"], row["status"]) == ("GLENCOYNE ENGINEERING LTD", "ltd", "active")
     assert (row["founded_on"], row["dissolved_on"]) == (date(2006, 10, 3), None)
     assert (row["street"], row["city"], row["postal_code"]) == (
-        "Unit10 Heath Road Industrial Estate, Banham", "Norwich", "NR16 2HS")
+        "Unit10 Heath Road Industrial Estate, Banham",
+        "Norwich",
+        "NR16 2HS",
+    )
     assert row["address_text"] == "Unit10 Heath Road Industrial Estate, Banham, Norwich, NR16 2HS"
     assert (row["nace_primary"], row["nace_codes"]) == ("45200", ["45200"])
     assert (row["in_bankruptcy"], row["in_restructuring"], row["in_liquidation"]) == (False, False, False)
     source = provenance(engine, "05954546")
     assert (source["source"], source["published_on"]) == ("gb_ch_streaming", date(2023, 11, 4))
     with engine.connect() as conn:
-        catalogue = conn.execute(data_sources.select().where(data_sources.c.id == "gb_ch_streaming")).mappings().one()
+        catalogue = (
+            conn.execute(data_sources.select().where(data_sources.c.id == "gb_ch_streaming")).mappings().one()
+        )
     assert catalogue["licence"] == "Open Government Licence v3.0" and catalogue["row_count"] == 1
     assert "Companies House" in catalogue["attribution"]
 
@@ -99,7 +108,9 @@ def test_filing_recorded_once_for_a_held_company(engine, settings, tmp_path):
     stats = run(engine, settings, "gb_ch_streaming", tmp_path / "events.jsonl")
     assert (stats.inserted, stats.skipped, stats.changes) == (1, 0, 2)
     assert changes(engine, "10620794")["filing"] == (
-        None, "AA 2023-11-04 accounts-with-accounts-type-dormant [MzM5ODkyOTYzNmFkaXF6a2N4]")
+        None,
+        "AA 2023-11-04 accounts-with-accounts-type-dormant [MzM5ODkyOTYzNmFkaXF6a2N4]",
+    )
     again = run(engine, settings, "gb_ch_streaming", tmp_path / "events.jsonl")
     assert (again.changes, again.unchanged) == (0, 2)
 
@@ -112,8 +123,12 @@ def test_malformed_events_are_rejected(engine, settings, tmp_path):
     stats, rows = rejects(engine, settings, "gb_ch_streaming", tmp_path / "bad.jsonl")
     assert (stats.read, stats.inserted, stats.rejected) == (6, 1, 4)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("is not a valid GB company number", "date_of_creation is not a date",
-                     "company-profile event without a data object", "a line is not JSON"):
+    for expected in (
+        "is not a valid GB company number",
+        "date_of_creation is not a date",
+        "company-profile event without a data object",
+        "a line is not JSON",
+    ):
         assert expected in reasons
     assert count(engine) == 1
 
@@ -179,8 +194,10 @@ def test_follows_a_live_stream_and_resumes(engine, settings, stream_server):
     assert asked == [None, "140062688"]  # resumed where the first run stopped
     assert (again.read, again.inserted, again.changes) == (1, 0, 0)
     with engine.connect() as conn:
-        statuses = [r.status for r in conn.execute(import_runs.select().where(
-            import_runs.c.source == "gb_ch_streaming"))]
+        statuses = [
+            r.status
+            for r in conn.execute(import_runs.select().where(import_runs.c.source == "gb_ch_streaming"))
+        ]
     assert statuses == ["succeeded", "succeeded"]
 
 

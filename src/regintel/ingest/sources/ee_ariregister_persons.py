@@ -35,7 +35,8 @@ from regintel.ingest.sources.ee_ariregister_codes import ROLES
 INFO = SourceInfo(
     id="ee_ariregister_persons", name="e-äriregister – kaardile kantud isikud (persons on the registry card)",
     publisher=REGISTER_INFO.publisher, country="EE", category="register",
-    formats="ettevotja_rekvisiidid__kaardile_kantud_isikud.json (JSON array), plain, .gz or the published .zip",
+    formats="ettevotja_rekvisiidid__kaardile_kantud_isikud.json (JSON array), plain, .gz or the "
+            "published .zip",
     licence=REGISTER_INFO.licence, licence_url=REGISTER_INFO.licence_url,
     attribution=REGISTER_INFO.attribution, url=REGISTER_INFO.url, cadence="daily",
 )
@@ -53,7 +54,8 @@ class CardPersonsSource:
                 yield obj
                 continue
             if first and not (isinstance(obj, dict) and "ariregistri_kood" in obj and PERSONS in obj):
-                raise SourceAbort(f"not an e-Business Register {PERSONS} file (no ariregistri_kood / {PERSONS})")
+                raise SourceAbort(f"not an e-Business Register {PERSONS} file "
+                                  f"(no ariregistri_kood / {PERSONS})")
             first = False
             try:
                 yield to_record(obj, published)

@@ -51,7 +51,8 @@ from regintel.ingest.sources.es_borme_acts import Act, Issue, entries, issue_of,
 INFO = SourceInfo(
     id="es_borme", name="BORME – Boletín Oficial del Registro Mercantil (Sección A: actos inscritos)",
     publisher="Agencia Estatal Boletín Oficial del Estado (BOE)", country="ES", category="register",
-    formats="Section A PDF (actos inscritos, one per province); summary and Section C XML (read, no companies)",
+    formats="Section A PDF (actos inscritos, one per province); summary and Section C XML (read, "
+            "no companies)",
     licence="BOE re-use conditions (free re-use with citation of the source)",
     licence_url="https://www.boe.es/informacion/aviso_legal/index.php",
     attribution="Fuente: Agencia Estatal Boletín Oficial del Estado (BORME)",
@@ -167,7 +168,8 @@ def xml_items(data: bytes) -> Iterator[Skipped]:
     if root.tag == "documento":
         ident = root.findtext("metadatos/identificador") or ""
         if not ident.startswith("BORME-") or not (root.findtext("metadatos/titulo") or "").strip():
-            raise SourceAbort("a <documento> that is not a BORME announcement (no BORME identificador / titulo)")
+            raise SourceAbort("a <documento> that is not a BORME announcement "
+                              "(no BORME identificador / titulo)")
         yield Skipped("Section C announcement: names its company by name only (no registry sheet, no CIF)")
         return
     raise SourceAbort(f"not a BORME XML (root <{root.tag}>, expected <sumario> or <documento>)")

@@ -19,7 +19,8 @@ MONTHS = {"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 
 _ISSUE = re.compile(r"Núm\. (\d+) \w+ (\d{1,2}) de (\w+) de (\d{4}) Pág\. \d+")
 _CVE = re.compile(r"cve: (BORME-A-\d{4}-\d+-\d+)")
 _HEADER_LINES = re.compile(
-    r"^(BOLETÍN OFICIAL DEL REGISTRO MERCANTIL|Núm\. \d+ .* Pág\. \d+|cve: BORME-\S+|SECCIÓN PRIMERA|Empresarios|"
+    r"^(BOLETÍN OFICIAL DEL REGISTRO MERCANTIL|Núm\. \d+ .* Pág\. \d+|cve: BORME-\S+|SECCIÓN PRIMERA|"
+    r"Empresarios|"
     r"Actos inscritos|http://www\.boe\.es .*|Verificable en .*)$", re.M)
 _ENTRY = re.compile(r"^(\d{1,7}) - (.+)$", re.M)
 _REGISTRY = re.compile(r"Datos registrales\.(.*?)\(\s*(\d{1,2})\.(\d{1,2})\.(\d{2})\s*\)", re.S)

@@ -116,7 +116,8 @@ def events(lines: Any, *, heartbeats: bool = False, empty_ok: bool = False) -> I
         except orjson.JSONDecodeError as exc:
             if first:
                 raise SourceAbort(f"not a Companies House stream (first line is not JSON: {exc})") from None
-            yield Event(None, RecordError(f"a line is not JSON: {exc}", line[:2000].decode("utf-8", "replace")))
+            raw = line[:2000].decode("utf-8", "replace")
+            yield Event(None, RecordError(f"a line is not JSON: {exc}", raw))
             continue
         if first and not (isinstance(obj, dict) and "resource_kind" in obj and "event" in obj):
             raise SourceAbort("not a Companies House stream (no resource_kind / event in the first line)")
@@ -214,7 +215,8 @@ def _filing(obj: dict[str, Any], data: dict[str, Any], published: datetime | Non
     parts = uri.strip("/").split("/")
     if len(parts) < 2 or parts[0] != "company":
         raise RecordError(f"filing-history resource_uri does not name a company: {uri!r}")
-    transaction = text(data.get("transaction_id"), "transaction_id") or text(obj.get("resource_id"), "resource_id")
+    transaction = (text(data.get("transaction_id"), "transaction_id")
+                   or text(obj.get("resource_id"), "resource_id"))
     if transaction is None:
         raise RecordError("filing-history event without a transaction id")
     summary = join([text(data.get("type"), "type"), text(data.get("date"), "date"),

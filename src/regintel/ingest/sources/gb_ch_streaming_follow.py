@@ -44,8 +44,10 @@ def import_into(engine: Engine, location: str, data_dir: Path, *, batch_size: in
                 max_events: int | None = None, max_seconds: float | None = None,
                 api_key: str | None = None) -> tuple[int, LoadStats, Path | None]:
     """Import a stream file or follow a stream URL; returns (run id, stats, reject file or None)."""
-    max_events = max_events if max_events is not None else _env_number("REGINTEL_CH_STREAM_MAX_EVENTS", int)
-    max_seconds = max_seconds if max_seconds is not None else _env_number("REGINTEL_CH_STREAM_MAX_SECONDS", float)
+    if max_events is None:
+        max_events = _env_number("REGINTEL_CH_STREAM_MAX_EVENTS", int)
+    if max_seconds is None:
+        max_seconds = _env_number("REGINTEL_CH_STREAM_MAX_SECONDS", float)
     sync_catalogue(engine, [INFO])
     with engine.begin() as conn:
         run_id = conn.execute(import_runs.insert().values(

@@ -40,7 +40,8 @@ INFO = SourceInfo(
     publisher="VĮ Registrų centras (State Enterprise Centre of Registers)", country="LT", category="register",
     formats="JAR_IREGISTRUOTI.csv (`|`-separated, UTF-8), plain, .gz or .zip",
     licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
-    attribution="Source: Register of Legal Entities of the Republic of Lithuania, VĮ Registrų centras (data.gov.lt)",
+    attribution="Source: Register of Legal Entities of the Republic of Lithuania, VĮ Registrų centras "
+                "(data.gov.lt)",
     url="https://data.gov.lt/datasets/gov/rc/jar/iregistruoti", cadence="daily",
 )
 REQUIRED = ("ja_kodas", "ja_pavadinimas", "adresas", "ja_reg_data", "form_kodas", "form_pavadinimas",

@@ -91,7 +91,7 @@ def test_stored_report_runs_in_the_worker_and_is_private(client, auth, companies
     assert resp.headers["location"] == job["statusUrl"] == f"/api/v1/reports/{job['id']}"
     assert job["company"] == {"country": "SK", "nationalId": "35757442", "name": SLOVAK}
     assert_error(client.get(job["statusUrl"], headers=auth | {"Accept": "application/pdf"}), 409, "CONFLICT")
-    assert run_due(engine, settings, "test-worker") == 1
+    assert run_due(engine, settings, "test-worker") >= 1  # other areas may queue jobs of their own
     done = assert_envelope(client.get(job["statusUrl"], headers=auth))
     assert done["status"] == "done" and done["mediaType"] == "application/pdf" and done["sizeBytes"] > 1000
     resp = client.get(job["statusUrl"], headers=auth | {"Accept": "application/pdf"})
@@ -179,7 +179,7 @@ def fake_llm():
 def test_dd_report_job_without_a_model(client, auth, companies, engine, settings, make_key):
     job = assert_envelope(client.post("/api/v1/companies/35757442/report/ai-dd", headers=auth), 202)
     assert job["kind"] == "ai-dd" and job["format"] == "json"
-    assert run_due(engine, settings, "test-worker") == 1
+    assert run_due(engine, settings, "test-worker") >= 1  # other areas may queue jobs of their own
     done = assert_envelope(client.get(job["statusUrl"], headers=auth))
     assert done["status"] == "done" and done["mediaType"] == "application/json"
     story = done["narrative"]
@@ -203,7 +203,7 @@ def test_dd_report_with_a_configured_model_as_pdf(app_factory, companies, engine
     job = assert_envelope(client.post("/api/v1/companies/sk/35757442/report/ai-dd".replace("/sk", ""), headers=auth,
                                       json={"format": "pdf"}), 202)
     worker_settings = settings.model_copy(update={"llm_base_url": fake_llm, "llm_model": "fake-model"})
-    assert run_due(engine, worker_settings, "test-worker") == 1
+    assert run_due(engine, worker_settings, "test-worker") >= 1
     done = assert_envelope(client.get(job["statusUrl"], headers=auth))
     assert done["status"] == "done", done
     assert done["narrative"]["writer"] == {"kind": "language-model", "model": "fake-model",
@@ -224,6 +224,6 @@ def test_dd_report_when_the_model_fails(companies, engine, settings, client, aut
     job = assert_envelope(client.post("/api/v1/companies/35757442/report/ai-dd", headers=auth), 202)
     # Nothing listens on port 9 of 127.0.0.1: the rule-based findings are served, and the answer says why.
     broken = settings.model_copy(update={"llm_base_url": "http://127.0.0.1:9/v1", "llm_model": "m"})
-    assert run_due(engine, broken, "test-worker") == 1
+    assert run_due(engine, broken, "test-worker") >= 1
     story = assert_envelope(client.get(job["statusUrl"], headers=auth))["narrative"]
     assert story["writer"]["kind"] == "rule-based (model failed)" and story["prose"] is None

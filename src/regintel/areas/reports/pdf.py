@@ -230,28 +230,33 @@ class Document(FPDF):
         self.multi_cell(0, 4.8, text, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
     def pairs(self, items: Sequence[tuple[str, str]]) -> None:
-        """A two-column label/value grid; a value too long for half the page gets a row of its own."""
+        """A two-column label/value grid, two items a row in the given order (so a label keeps its column
+        whatever the values' lengths); a long value wraps inside its column and the row grows."""
         col = self.width / 2
         label_w = 26.0
-        height = 5.2
-        self.set_font("DejaVu", "", 9)
-        queue = list(items)
-        while queue:
-            row = [queue.pop(0)]
-            if self.get_string_width(row[0][1]) < col - label_w - 2 and queue \
-                    and self.get_string_width(queue[0][1]) < col - label_w - 2:
-                row.append(queue.pop(0))
+        height = 4.6
+        value_w = col - label_w - 2
+        for start in range(0, len(items), 2):
+            row = items[start:start + 2]
+            self.set_font("DejaVu", "", 9)
+            wrapped = [self._cell_lines(value, value_w) for _, value in row]
             y = self.get_y()
-            for i, (label, value) in enumerate(row):
-                span = col if len(row) == 2 else self.width
-                self.set_xy(self.l_margin + i * col, y)
+            lines = max(len(w) for w in wrapped)
+            if y + lines * height > self.page_break_trigger:
+                self.add_page()
+                y = self.get_y()
+            for i, ((label, _), value_lines) in enumerate(zip(row, wrapped, strict=True)):
+                x = self.l_margin + i * col
+                self.set_xy(x, y)
                 self.set_font("DejaVu", "", 8)
                 self.set_text_color(*GREY)
-                self.cell(label_w, height, label)
+                self.cell(label_w, height + 0.6, label)
                 self.set_font("DejaVu", "", 9)
                 self.set_text_color(0, 0, 0)
-                self.cell(span - label_w, height, value)
-            self.set_xy(self.l_margin, y + height)
+                for n, text in enumerate(value_lines):
+                    self.set_xy(x + label_w, y + n * height)
+                    self.cell(value_w, height + 0.6, text)
+            self.set_xy(self.l_margin, y + lines * height + 0.6)
 
     def grid(self, head: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float],
              align: Sequence[str] | None = None) -> None:
@@ -349,10 +354,15 @@ def _short(v: float) -> str:
     return f"{v:.0f}"
 
 
+INSOLVENCY_FLAGS = (("inBankruptcy", "bankruptcy"), ("inRestructuring", "restructuring"),
+                    ("inLiquidation", "liquidation"))
+
+
 def _identity_lines(c: dict[str, Any]) -> list[str]:
     form = c.get("legalForm") or {}
+    flags = [f"in {label}" for key, label in INSOLVENCY_FLAGS if c.get(key)]
     parts = [f"{c['country']} {c['nationalId']}", form.get("name") or form.get("code"),
-             (c.get("status") or "active").capitalize()]
+             (c.get("status") or "active").capitalize(), *flags]
     return [p for p in parts if p]
 
 
@@ -383,8 +393,7 @@ def _identity(doc: Document, c: dict[str, Any]) -> None:
     doc.section("Identity and status")
     a = c.get("address") or {}
     address = a.get("text") or ", ".join(x for x in (a.get("street"), a.get("postalCode"), a.get("city")) if x)
-    flags = [label for key, label in (("inBankruptcy", "bankruptcy"), ("inRestructuring", "restructuring"),
-                                      ("inLiquidation", "liquidation")) if c.get(key)]
+    flags = [label for key, label in INSOLVENCY_FLAGS if c.get(key)]
     doc.pairs([("Name", c["name"]), ("National id", f"{c['country']} {c['nationalId']}"),
                ("Legal form", _text((c.get("legalForm") or {}).get("name") or (c.get("legalForm") or {}).get("code"))),
                ("Status", (c.get("status") or "active") + (" · " + ", ".join(flags) if flags else "")),
@@ -412,8 +421,8 @@ def _financials(doc: Document, fin: dict[str, Any]) -> None:
         rows.append([str(y["year"]), y["currency"], _num(lines.get("revenue")), _num(lines.get("profit")),
                      _num(lines.get("total_assets")), _num(lines.get("equity")), _num(lines.get("liabilities")),
                      "–" if equity_ratio is None else f"{equity_ratio:.0%}", _text(y.get("employees"))])
-    doc.grid(["Year", "Cur.", "Revenue", "Profit", "Assets", "Equity", "Liabilities", "Eq. ratio", "Staff"], rows,
-              [9, 8, 18, 16, 18, 16, 17, 11, 9], ["L", "L", "R", "R", "R", "R", "R", "R", "R"])
+    doc.grid(["Year", "Cur.", "Revenue", "Profit", "Assets", "Equity", "Liabilities", "Equity %", "Staff"], rows,
+              [9, 8, 18, 16, 18, 16, 17, 13, 9], ["L", "L", "R", "R", "R", "R", "R", "R", "R"])
     chart = [(str(y["year"]), y["lines"].get("revenue")) for y in reversed(years[:8])]
     doc.bars("Revenue by year", chart, years[0]["currency"])
 
@@ -472,7 +481,7 @@ def _ownership(doc: Document, o: dict[str, Any]) -> None:
 def _sanctions(doc: Document, s: dict[str, Any]) -> None:
     doc.section("Sanctions screening")
     if not s["screened"]:
-        doc.note(f"Not screened: {s['reason']}")
+        doc.note(f"Not screened: {s['reason']}".replace("`", ""))  # the reason is written for API answers
         return
     lists = ", ".join(f"{v['name']} ({v['version']})" for v in s["lists"])
     if not s["hit_count"]:

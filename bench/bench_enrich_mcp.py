@@ -167,10 +167,12 @@ def main() -> int:
         table.add_row(name, f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms "
                             f"({figures['calls']} sequential calls)")
     console.print(table)
+    print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), file=sys.stderr)
     out = BENCH / "results" / f"enrich-mcp-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
     meta = {"backend": engine.dialect.name, "entities": args.entities, "python": platform.python_version(),
-            "cpus": os.cpu_count(), "at": datetime.now(UTC).isoformat()}
+            "cpus": os.cpu_count(), "at": datetime.now(UTC).isoformat(),
+            "load_average_1_5_15": os.getloadavg()}  # the machine is shared: say how loaded it was
     out.write_text(json.dumps(meta | result, indent=2), encoding="utf-8")
     print(f"saved {out}", file=sys.stderr)
     return 0

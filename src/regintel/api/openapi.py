@@ -106,6 +106,7 @@ def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None
                       servers=[{"url": base_url}])
     doc["info"]["x-implementation-version"] = __version__
     doc["info"]["license"] = {"name": "AGPL-3.0-or-later", "identifier": "AGPL-3.0-or-later"}
+    doc["info"]["contact"] = {"name": "The operator of this regintel service", "url": f"{base_url}/"}
     components = doc.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
     _, defs = models_json_schema([(Error, "validation")], ref_template="#/components/schemas/{model}")
@@ -142,7 +143,8 @@ def _mcp_item() -> dict[str, Any]:
     answers = {"200": {"description": "The JSON-RPC answer (`application/json`)",
                        "content": {"application/json": {"schema": {"type": "object"}}}},
                "202": {"description": "A notification or response was accepted (no body)"},
-               "400": {"description": "Not a valid MCP message"},
+               "400": {"description": "Not a valid MCP message (a short text from the MCP SDK, sent without a "
+                                      "`Content-Type`)"},
                "401": _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key (`WWW-Authenticate`)"),
                "403": {"description": "A browser `Origin` other than this service's"},
                "406": {"description": "`Accept` must allow `application/json` and `text/event-stream`"},
@@ -152,15 +154,9 @@ def _mcp_item() -> dict[str, Any]:
                            "answers) with 13 tools over this API: see docs/mcp.md. Authenticate with the API key; "
                            "each message counts like a keyed call. `/mcp/v1` serves the same.",
             "security": keys, "requestBody": body, "responses": answers}
-    refused = {"405": {"description": "No server-to-client stream and no sessions: only POST is served "
-                                      "(`Allow: POST`)"}, "401": answers["401"]}
-    return {"post": post,
-            "get": {"tags": ["Agent"], "summary": "MCP stream (not offered)", "operationId": "mcp_get",
-                    "description": "Answers 405: the server keeps no sessions and sends no server-initiated "
-                                   "messages.", "security": keys, "responses": refused},
-            "delete": {"tags": ["Agent"], "summary": "MCP session end (not offered)", "operationId": "mcp_delete",
-                       "description": "Answers 405: the server keeps no sessions.", "security": keys,
-                       "responses": refused}}
+    # GET (a server-to-client stream) and DELETE (a session end) answer 405 with `Allow: POST`: not offered,
+    # hence not in the document, as for any method a path does not serve.
+    return {"post": post}
 
 
 # No parameter takes C0 controls or DEL (api/routing.py refuses them with 422): said in the schema, so
@@ -206,7 +202,7 @@ def _complete_responses(op: dict[str, Any]) -> None:
             responses[status] = _error(text)
     if keyed:
         responses["401"] = _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key")
-    if "requestBody" in op:
+    if "requestBody" in op and "400" not in responses:  # /mcp declares its own (the SDK's, without a body type)
         responses["400"] = _error("`BAD_REQUEST`: the body cannot be read as the declared content type "
                                   "(e.g. JSON that does not parse)")
     retry = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}

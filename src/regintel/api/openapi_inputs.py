@@ -9,14 +9,21 @@ operations' descriptions and answered 422 `VALIDATION_ERROR`; docs/api.md lists 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
+import pycountry
+
+from regintel.areas.regulatory.service import SOURCES as REGULATORY_SOURCES
+from regintel.db.company_filters import NIS2_SCOPES
 from regintel.domain.monitoring import EVENT_TYPES
 
 # Register numbers of every market: letters, digits and the separators registers print (`CHE-123.456.789`,
 # `SC 123456`, `123/2020`); the check digits are the server's to verify.
 ID_PATTERN = "^[0-9A-Za-z][0-9A-Za-z ./-]{0,39}$"
+# 1-65535 without leading zeros, as areas/pages/widget.py takes a port.
+_PORT = "([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])"
 _ID_PARAMS = frozenset({"ico", "national_id"})
 
 _STRING_RULES: dict[str, dict[str, Any]] = {
@@ -29,15 +36,30 @@ _STRING_RULES: dict[str, dict[str, Any]] = {
     "national_id": {"pattern": ID_PATTERN, "minLength": 1, "maxLength": 40},
 }
 _ITEM_RULES: dict[str, dict[str, Any]] = {
-    "origins": {"pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$"},
+    "origins": {"pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.-]+(:" + _PORT + ")?/?$"},
     "event_types": {"enum": list(EVENT_TYPES)},
 }
+
+
+# An ISO date from year 1000 (date.fromisoformat refuses year 0) with days every month has, optionally a
+# time and a zone: a subset of what the regulatory feed's `since` reads, so no schema-valid value is refused.
+_ISO_SINCE = ("^[1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"
+              "(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$")
+_COUNTRIES = sorted(c.alpha_2 for c in pycountry.countries)
+# Query parameters whose values the server checks against a list or a format: (path, name) → rule.
+_QUERY_RULES: list[tuple[re.Pattern[str], str, dict[str, Any]]] = [
+    (re.compile(r"^/api/v1/public/regulatory-feed"), "source", {"enum": list(REGULATORY_SOURCES)}),
+    (re.compile(r"^/api/v1/public/regulatory-feed"), "since", {"pattern": _ISO_SINCE}),
+    (re.compile(r"^/api/v1/code-lists/bank-codes$"), "country",
+     {"enum": _COUNTRIES + [c.lower() for c in _COUNTRIES]}),
+    (re.compile(r""), "nis2_scope", {"enum": list(NIS2_SCOPES)}),
+]
 
 
 def constrain_inputs(doc: dict[str, Any]) -> None:
     """Add the rules above to the path identifiers of every operation and to every schema a request
     body reaches (response schemas are left as they are)."""
-    for item in doc.get("paths", {}).values():
+    for path, item in doc.get("paths", {}).items():
         for op in item.values():
             if not isinstance(op, dict):
                 continue
@@ -45,6 +67,13 @@ def constrain_inputs(doc: dict[str, Any]) -> None:
                 if param.get("in") == "path" and param.get("name") in _ID_PARAMS:
                     for part in _strings(param.get("schema", {})):
                         part.update(pattern=ID_PATTERN, minLength=1, maxLength=40)
+                for where, name, rule in _QUERY_RULES:
+                    if param.get("in") == "query" and param.get("name") == name and where.search(path):
+                        for part in _strings(param.get("schema", {})):
+                            part.pop("pattern", None)
+                            part.pop("minLength", None)
+                            part.pop("maxLength", None)
+                            part.update(rule)
     schemas = doc.get("components", {}).get("schemas", {})
     for name in _request_schemas(doc, schemas):
         for prop, schema in schemas[name].get("properties", {}).items():

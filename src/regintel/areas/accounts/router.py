@@ -240,10 +240,12 @@ def revoke_oauth_client(request: Request, clientId: Annotated[str, Path(max_leng
 
 
 @router.post("/billing", response_model=Envelope[schemas.CheckoutOut], summary="Buy a plan",
-             description="`{\"plan\", \"kind\"}` (kind `subscription`): a hosted checkout page of the payment "
-             "provider (Stripe) for the signed-in account; the provider's webhook then sets the plan of the account "
-             "and its keys. 409 `SUBSCRIPTION_ACTIVE` with a live subscription (use the portal), 422 unknown or "
-             "unsold plan, 501 for a one-time pack, 503 without a provider, 502 when it fails." + _CSRF)
+             description="`{\"plan\", \"kind\"}`: a hosted checkout page of the payment provider (Stripe) for "
+             "the signed-in account. Kind `subscription`: the provider's webhook then sets the plan of the account "
+             "and its keys. Kind `pack` (a day or week pass, one-time payment): the paid checkout adds a pass to "
+             "`passes` of `GET /account`, which `POST /account/api-keys {\"pass_id\"}` turns into a key. 409 "
+             "`SUBSCRIPTION_ACTIVE` with a live subscription (use the portal), 422 unknown or unsold plan or a kind "
+             "that does not fit it, 503 without a provider, 502 when it fails." + _CSRF)
 def billing_checkout(request: Request, body: schemas.CheckoutIn, conn: DbWriteConn, settings: AppSettings) -> Response:
     session = sessions.current(conn, request, settings, write=True)
     out = billing.checkout(conn, settings, public_base(request), session["account_id"], body.plan, body.kind)
@@ -560,10 +562,12 @@ billing_router = APIRouter(prefix="/api/v1/billing", tags=["Billing"], route_cla
 @billing_router.post("/checkout-session", response_model=Envelope[schemas.CheckoutOut],
                      summary="Hosted checkout link",
                      description="`{\"plan\", \"kind\"}`: a hosted checkout page of the payment provider "
-                     "(Stripe) for a subscription to `plan`, for the account that owns the key. 422 unknown plan, "
+                     "(Stripe) for a subscription to `plan` (kind `subscription`) or a one-time day or week pass "
+                     "(kind `pack`, fulfilled as a pass on the account page), for the account that owns the key. "
+                     "422 unknown plan, "
                      "kind that does not fit the plan, or a plan not for sale; 409 `CONFLICT` when the key belongs "
                      "to no account, 409 `SUBSCRIPTION_ACTIVE` when the account has a live subscription (change "
-                     "it on the account page); 501 for a one-time pack (not fulfilled yet); 503 when no provider is "
+                     "it on the account page); 503 when no provider is "
                      "configured, 502 when the provider fails.")
 def checkout_session(request: Request, body: schemas.CheckoutIn, conn: DbWriteConn, settings: AppSettings,
                      caller: ApiKey) -> Response:
@@ -583,7 +587,9 @@ def portal_session(_key: ApiKey) -> Response:
                      description="Stripe events, verified with the `stripe` library (`Stripe-Signature`, 5-minute "
                      "tolerance): 400 INVALID_SIGNATURE when forged, altered or stale; idempotent by event id. "
                      "`customer.subscription.*` with `metadata.account_id` and `metadata.plan` sets the account's "
-                     "plan and, at once, the plan of its live keys (default plan when not active). 503 when no "
+                     "plan and, at once, the plan of its live keys (default plan when not active); a paid "
+                     "`checkout.session.completed` or `checkout.session.async_payment_succeeded` of a one-time pass "
+                     "adds the pass to the account (once per checkout). 503 when no "
                      "webhook secret is configured.", dependencies=[PublicLimit])
 async def billing_webhook(request: Request, conn: DbWriteConn, settings: AppSettings) -> Response:
     payload = await request.body()

@@ -282,7 +282,7 @@ class CheckoutOut(BaseModel):
     session_id: str
     expires_at: dt.datetime | None = None
     plan: str
-    mode: str = Field(description="`subscription` (a pass would be `payment`)")
+    mode: str = Field(description="`subscription`, or `payment` for a one-time pass")
     provider: str
 
 

@@ -17,9 +17,10 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from jinja2 import Environment, PackageLoader
 from pydantic import BaseModel, Field
 
-from regintel.api.deps import PublicLimit, public_base
+from regintel.api.deps import PublicLimit, ReadConn, public_base
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.openapi import list_operations
+from regintel.api.postman_samples import sample_values
 from regintel.api.quickstart import build_examples
 from regintel.api.routing import StrictRoute
 from regintel.errors import NotFound
@@ -90,10 +91,11 @@ def _served(doc: dict[str, Any], base: str) -> dict[str, Any]:
             description="A Postman Collection v2.1 generated from the OpenAPI document: one folder per "
             "tag, `{{baseUrl}}` and `{{apiKey}}` collection variables, bearer auth inherited by keyed "
             "requests and `noauth` on public ones. Import it in Postman or run it with Newman.")
-def postman_json(request: Request) -> Response:
+def postman_json(request: Request, conn: ReadConn) -> Response:
     base = public_base(request)
-    body, _ = _memo(request.app, f"postman {base}",
-                    lambda: dumps(to_postman(_served(request.app.openapi(), base))))
+    samples = sample_values(conn)  # identifiers of this server's data fill the variables (issue 16)
+    body, _ = _memo(request.app, f"postman {base} {sorted(samples.items())}",
+                    lambda: dumps(to_postman(_served(request.app.openapi(), base), samples)))
     return Response(body, media_type="application/json", headers=DOC_CACHE)
 
 

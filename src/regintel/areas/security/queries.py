@@ -101,6 +101,13 @@ def signal_page(conn: Connection, filters: Mapping[str, Any], page: int,
     return total, _rows(conn.execute(stmt))
 
 
+def stale_hosts(conn: Connection, before: datetime, limit: int) -> list[str]:
+    """Hosts whose stored check is older than `before` and that some register still publishes, oldest first."""
+    published = select(d.host).where(d.host == k.host).exists()
+    stmt = select(k.host).where(k.checked_at < before, published).order_by(k.checked_at, k.host).limit(limit)
+    return [str(h) for h in conn.execute(stmt).scalars()]
+
+
 def stale_or_missing(checks: Mapping[str, Mapping[str, Any]], hosts: Sequence[str], before: datetime) -> list[str]:
     """Hosts without a stored check, or whose check is older than `before`."""
     out = []

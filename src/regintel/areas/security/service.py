@@ -23,6 +23,8 @@ from regintel.db import jobs as jobs_db
 from regintel.errors import NotFound, ValidationFailed
 
 JOB_KIND = "security.check"
+RECHECK_JOB = "security.recheck"
+RECHECK_BATCH = 5_000  # checks queued per recheck run; the next run (or a continuation) takes the rest
 
 
 def _iso(value: Any) -> str | None:
@@ -61,6 +63,27 @@ def queue_checks(conn: Connection, hosts: Sequence[str], settings: Settings, now
     for host in due:
         jobs_db.enqueue(conn, JOB_KIND, {"host": host}, now=now, dedupe_key=f"{JOB_KIND}:{host}", max_attempts=3)
     return due
+
+
+def recheck_stale(conn: Connection, settings: Settings, now: datetime, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The periodic re-check (job `security.recheck`): queue `security.check` for the stored checks older than
+    `max_age_hours` (default `security_max_age_hours`) whose host a register still publishes, oldest first,
+    at most RECHECK_BATCH; a full batch queues a continuation at once, and with `every_hours` the job
+    queues itself again that many hours later. On-demand checks go first (lower priority number)."""
+    age = int(payload.get("max_age_hours") or settings.security_max_age_hours)
+    hosts = queries.stale_hosts(conn, now - timedelta(hours=age), RECHECK_BATCH)
+    queued = [h for h in hosts if jobs_db.enqueue(conn, JOB_KIND, {"host": h}, now=now, priority=300,
+                                                  dedupe_key=f"{JOB_KIND}:{h}", max_attempts=3) is not None]
+    out: dict[str, Any] = {"max_age_hours": age, "stale": len(hosts), "queued": len(queued), "next": None}
+    every = payload.get("every_hours")
+    if len(hosts) == RECHECK_BATCH:  # more are stale: continue once these have been queued
+        out["next"] = jobs_db.enqueue(conn, RECHECK_JOB, {"max_age_hours": age}, now=now,
+                                      run_after=now + timedelta(minutes=5), dedupe_key=f"{RECHECK_JOB}:more")
+    if every:
+        out["next_periodic"] = jobs_db.enqueue(conn, RECHECK_JOB, dict(payload), now=now,
+                                               run_after=now + timedelta(hours=int(every)),
+                                               dedupe_key=f"{RECHECK_JOB}:every")
+    return out
 
 
 def _domain_view(host: str, check: Mapping[str, Any] | None, queued: bool) -> dict[str, Any]:

@@ -55,5 +55,5 @@ def test_stdio_without_a_key_and_with_a_bad_one(settings, data):
     assert company.structured_content["nationalId"] == SLOVNAFT
     assert monitoring.is_error and monitoring.structured_content["error"]["code"] == "UNAUTHORIZED"
     run = subprocess.run([sys.executable, "-m", "regintel", "mcp", "--api-key", "ri_nope"], input="",
-                         capture_output=True, text=True, timeout=60, env=os.environ | params(settings).env)
+                         capture_output=True, text=True, timeout=180, env=os.environ | params(settings).env)
     assert run.returncode == 1 and "UNAUTHORIZED" in run.stderr and run.stdout == ""

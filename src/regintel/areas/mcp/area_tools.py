@@ -1,5 +1,5 @@
-"""MCP tools over the areas (issue 22): credit and risk scores, the compliance summary, NIS2 scoping,
-ownership and the ultimate owner, sanctions screening, public contracts and TED notices.
+"""MCP tools over the areas (issue 22): the credit score, NIS2 scoping, ownership and the ultimate owner,
+and sanctions screening.
 
 Each is a thin call into the service function its REST route calls (named in the description), so its
 structured result is that route's `data` (a list answer is wrapped as `items` with `total`). Arguments
@@ -9,21 +9,16 @@ REST `purpose` parameter does."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from pydantic import Field
 from sqlalchemy.engine import Connection
 
-from regintel.areas.compliance import service as compliance_svc
-from regintel.areas.mcp.toolkit import Args, CompanyArgs, Purpose, Tool, ToolContext, company_row, personal
+from regintel.areas.mcp.toolkit import CompanyArgs, Purpose, Tool, ToolContext, company_row, personal
 from regintel.areas.nis2 import service as nis2_svc
 from regintel.areas.ownership import relations as relations_svc
 from regintel.areas.ownership import ultimate as ultimate_svc
 from regintel.areas.ownership.entities import Ctx
-from regintel.areas.public_money import contracts as contracts_svc
-from regintel.areas.public_money import ted as ted_svc
 from regintel.areas.scores import views as scores_views
 from regintel.areas.screening import service as screening_svc
 from regintel.domain.ownership import MAX_DEPTH, MAX_PATHS
@@ -48,33 +43,7 @@ def _credit_text(r: dict[str, Any]) -> str:
             f"{r['model_version']})" + (f"; no data for: {', '.join(missing)}" if missing else ""))
 
 
-def _risk(conn: Connection, ctx: ToolContext, a: CompanyArgs) -> dict[str, Any]:
-    return scores_views.risk(conn, company_row(conn, a))
-
-
-def _risk_text(r: dict[str, Any]) -> str:
-    lines = [f"Risk {r['level']}, score {r['score']} of 100 (0 = no sign of risk), confidence "
-             f"{r['confidence']:.0%}:"]
-    lines += [f"- {d['description']} (+{d['points']})" for d in r["drivers"]] or ["- no risk driver applies"]
-    return "\n".join(lines)
-
-
-# -- compliance and NIS2 --------------------------------------------------------------------------------
-
-def _compliance(conn: Connection, ctx: ToolContext, a: CompanyArgs) -> dict[str, Any]:
-    return compliance_svc.summary(conn, company_row(conn, a))
-
-
-SUMMARY_ITEMS = ("status", "insolvency", "sanctions", "beneficialOwnership", "taxReliability", "nis2", "creditGrade")
-
-
-def _compliance_text(r: dict[str, Any]) -> str:
-    lines = [f"Compliance summary of {_who(r)} as of {r['asOf']}:"]
-    for key in SUMMARY_ITEMS:
-        item = r[key]
-        lines.append(f"- {key}: {item['status']}" + (f" ({item['reason']})" if item.get("reason") else ""))
-    return "\n".join(lines)
-
+# -- NIS2 --------------------------------------------------------------------------------
 
 def _nis2(conn: Connection, ctx: ToolContext, a: CompanyArgs) -> dict[str, Any]:
     return nis2_svc.scope(conn, company_row(conn, a))
@@ -154,63 +123,6 @@ def _sanctions_text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-# -- public money ----------------------------------------------------------------------------------------
-
-class ContractsArgs(CompanyArgs):
-    page: int = Field(default=1, ge=1, le=100)
-    per_page: int = Field(default=20, ge=1, le=100)
-
-
-def _contracts(conn: Connection, ctx: ToolContext, a: ContractsArgs) -> dict[str, Any]:
-    total, items = contracts_svc.company_contracts(conn, company_row(conn, a), a.page, a.per_page)
-    return {"items": items, "total": total, "page": a.page, "per_page": a.per_page}
-
-
-def _amount(value: Any, currency: Any) -> str:
-    return "value unknown" if value is None else f"{value:,.0f} {currency or ''}".strip()
-
-
-def _contracts_text(r: dict[str, Any]) -> str:
-    lines = [f"{len(r['items'])} public contracts (of {r['total']}):" if r["items"] else "No public contract."]
-    lines += [f"- {c.get('signedOn') or c.get('publishedOn') or '?'} {c.get('title') or '(untitled)'}; buyer "
-              f"{(c.get('buyer') or {}).get('name')}; {_amount(c.get('value'), c.get('currency'))} ({c['source']})"
-              for c in r["items"][:20]]
-    return "\n".join(lines)
-
-
-class TedArgs(Args):
-    country: str | None = Field(default=None, min_length=2, max_length=2, description="Buyer's country, ISO "
-                                "3166-1 alpha-2")
-    cpv: str | None = Field(default=None, max_length=12, description="CPV code, 2-8 digits: matches every code "
-                            "below it (`45000000` is all construction work)")
-    date_from: date | None = Field(default=None, description="Issued on or after")
-    date_to: date | None = Field(default=None, description="Issued on or before")
-    value_min: Decimal | None = Field(default=None, ge=0, le=10**15)
-    value_max: Decimal | None = Field(default=None, ge=0, le=10**15)
-    currency: str | None = Field(default=None, pattern=r"^[A-Za-z]{3}$", description="ISO 4217, to compare values "
-                                 "in one currency")
-    buyer: str | None = Field(default=None, min_length=1, max_length=200, description="Part of a buyer's name")
-    winner: str | None = Field(default=None, min_length=1, max_length=200, description="Part of a winner's name")
-    page: int = Field(default=1, ge=1, le=100)
-    per_page: int = Field(default=20, ge=1, le=100)
-
-
-def _ted(conn: Connection, ctx: ToolContext, a: TedArgs) -> dict[str, Any]:
-    f = ted_svc.filters(conn, country=a.country, cpv_code=a.cpv, date_from=a.date_from, date_to=a.date_to,
-                        value_min=a.value_min, value_max=a.value_max, currency=a.currency, buyer=a.buyer,
-                        winner=a.winner)
-    total, items = ted_svc.search(conn, f, a.page, a.per_page)
-    return {"items": items, "total": total, "page": a.page, "per_page": a.per_page}
-
-
-def _ted_text(r: dict[str, Any]) -> str:
-    lines = [f"{len(r['items'])} TED notices (of {r['total']}):" if r["items"] else "No TED notice."]
-    lines += [f"- {n['issueDate']} {n['pub']} {n.get('title') or '(untitled)'}; buyers {', '.join(n['buyers'])}"
-              + (f"; winners {', '.join(n['winners'])}" if n["winners"] else "")
-              + f"; {_amount(n.get('value'), n.get('currency'))}" for n in r["items"][:20]]
-    return "\n".join(lines)
-
-
 AREA_TOOLS: list[Tool] = [
     Tool("credit_score", "Credit score",
          "GET /companies/{ico}/credit-score: the open credit model's 0-100 score and A-F grade with each of its "
@@ -218,16 +130,6 @@ AREA_TOOLS: list[Tool] = [
          "`missing_inputs` and lower `confidence`; without any statement the grade is withheld "
          "(`withheld_reason`), never guessed.",
          CompanyArgs, _credit, _credit_text),
-    Tool("risk_score", "Risk score",
-         "GET /companies/{ico}/risk: 0 (no sign of risk) to 100, with the drivers that apply (insolvency, "
-         "dissolution, negative equity, losses, falling revenue, no recent statement, …) and their evidence; "
-         "drivers whose data is not imported are in `missing_inputs`.",
-         CompanyArgs, _risk, _risk_text),
-    Tool("compliance_summary", "KYC/KYB compliance summary",
-         "GET /companies/{ico}/compliance: identity, register status, insolvency, sanctions (identifier-"
-         "confirmed hits apart from name-only ones), beneficial ownership known or not, tax reliability, NIS2 "
-         "scope and credit grade, each `{status, value, source, date, reason}`; `unknown` always says why.",
-         CompanyArgs, _compliance, _compliance_text),
     Tool("nis2_scope", "NIS2 scoping",
          "GET /companies/{ico}/nis2: essential, important or out of scope under Directive (EU) 2022/2555, with "
          "the sector (Annex I/II) and NACE code behind it, the size class and its inputs, designations, the "
@@ -249,13 +151,4 @@ AREA_TOOLS: list[Tool] = [
          "persons are screened only with a declared `purpose`. NOT_IMPLEMENTED when no list is imported (never "
          "a clean answer without lists).",
          SanctionsArgs, _sanctions, _sanctions_text),
-    Tool("public_contracts", "Public contracts of a company",
-         "GET /companies/{ico}/contracts: public contracts the company supplies (TED contract awards, the Czech "
-         "register of contracts), newest first, with buyer, title, value and currency, dates, link and how the "
-         "party was matched to the company.",
-         ContractsArgs, _contracts, _contracts_text),
-    Tool("ted_search", "Search EU tenders (TED)",
-         "GET /ted/search: TED eForms notices newest first, filtered by buyer country, CPV code (and every code "
-         "below it), issue dates, value range and currency, and parts of buyer or winner names.",
-         TedArgs, _ted, _ted_text),
 ]

@@ -8,7 +8,10 @@ that offers no stream and no session to end.
 
 Every request is authenticated and limited exactly as a keyed REST call (`require_key`: the bearer key
 or `?api_key=`, the plan's rate limit and quota, counted once per HTTP request); a missing or bad key
-answers 401 `UNAUTHORIZED` with a `WWW-Authenticate: Bearer` challenge before the SDK sees the body.
+answers 401 `UNAUTHORIZED` before the SDK sees the body, with the challenge of the MCP authorization
+specification: `WWW-Authenticate: Bearer resource_metadata="…"` naming the endpoint's RFC 9728 document
+(served by the accounts area), from which an OAuth client finds the authorization server. OAuth access
+tokens are API keys of the account's plan (accounts area), so `require_key` accepts them unchanged.
 A browser `Origin` other than the service's own (or localhost) is refused with 403 (the specification's
 DNS-rebinding rule). The manager lives in the app's lifespan (`lifespan` below, merged by FastAPI when
 the area's router is included)."""
@@ -25,8 +28,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
-from regintel.api.deps import Caller, require_key
+from regintel.api.deps import Caller, public_base, require_key
 from regintel.api.envelope import error_response
+from regintel.areas.accounts.oauth import SCOPE
 from regintel.areas.mcp.server import build_server
 from regintel.errors import Forbidden, RegintelError, UpstreamUnavailable
 
@@ -65,6 +69,16 @@ def _check_origin(request: Request, base_url: str) -> None:
     raise Forbidden(f"Origin {origin} may not call this MCP server")
 
 
+def challenge(request: Request) -> str:
+    """The 401 challenge: RFC 6750 with RFC 9728's `resource_metadata` (the MCP authorization spec), and
+    an error code only when a credential was sent (RFC 6750 3.1)."""
+    path = PATH + "/v1" if request.url.path.rstrip("/").endswith("/v1") else PATH
+    metadata = f"{public_base(request)}/.well-known/oauth-protected-resource{path}"
+    sent = "authorization" in request.headers or "api_key" in request.query_params
+    return (f'Bearer realm="regintel", resource_metadata="{metadata}", scope="{SCOPE}"'
+            + (', error="invalid_token"' if sent else ""))
+
+
 class MethodNotAllowed(RegintelError):
     status = 405
     code = "METHOD_NOT_ALLOWED"
@@ -88,9 +102,8 @@ class McpEndpoint:
                 raise UpstreamUnavailable("The MCP server is not running (the app's lifespan has not started)")
         except RegintelError as exc:
             headers = dict(exc.headers)
-            if exc.status == 401:  # RFC 6750 3.1: an error code only when a credential was sent
-                sent = "authorization" in request.headers or "api_key" in request.query_params
-                headers["WWW-Authenticate"] = 'Bearer realm="regintel"' + (', error="invalid_token"' if sent else "")
+            if exc.status == 401:
+                headers["WWW-Authenticate"] = challenge(request)
             rid = str(scope.get("state", {}).get("request_id", ""))
             await error_response(rid, exc.status, exc.code, exc.message, exc.details, headers)(scope, receive, send)
             return

@@ -28,13 +28,12 @@ from regintel.errors import RegintelError
 
 log = logging.getLogger("regintel.mcp")
 NAME = "regintel"
-INSTRUCTIONS = ("European company registry data: find a company (search_companies, resolve_company, "
-                "lookup_identifier), read it (get_company, company_brief, company_timeline), follow changes and "
-                "insolvencies (recent_changes, insolvency_events), filter and count (advanced_search, "
-                "stats_breakdown), assess it (credit_score, risk_score, compliance_summary, nis2_scope, "
-                "sanctions_screening), follow its ownership (company_relations, ultimate_owner) and public money "
-                "(public_contracts, ted_search), decode codes (code_list) and cite sources and licences "
-                "(data_sources).")
+INSTRUCTIONS = ("European company registry data. Start with company_brief for one company (it names what it cannot "
+                "answer in notCovered). Find companies (search_companies, lookup_identifier, advanced_search), read "
+                "one (get_company, company_timeline), assess it (credit_score, sanctions_screening, nis2_scope), "
+                "follow its ownership (company_relations, ultimate_owner), and follow insolvencies and the key's "
+                "monitoring (insolvency_events, monitoring_subscriptions). Every answer carries its sources and "
+                "licences: cite them.")
 READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                                   open_world_hint=False)
 

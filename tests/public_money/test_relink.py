@@ -134,3 +134,38 @@ def test_a_bad_payload_fails_the_job_for_good(engine, settings, payload: dict[st
     with engine.connect() as conn:
         row = conn.execute(select(jobs.c.status, jobs.c.last_error).where(jobs.c.id == job_id)).one()
     assert row.status == "failed" and "payload" in row.last_error
+
+
+class AnyCountryCompanies(JsonLinesCompanies):
+    """A register of several countries (GLEIF-like): its import queues the relink of every country."""
+
+    info = SourceInfo(id="test_any_register", name="Test register of several countries", publisher="regintel tests",
+                      country=None, category="register", formats="JSON lines", licence="CC0 1.0",
+                      attribution="Test data", url="https://example.invalid/any", cadence="on-demand")
+
+    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord]:
+        for line in stream.read().decode("utf-8").splitlines():
+            yield CompanyRecord(**json.loads(line))
+
+
+def test_ted_winners_and_their_contracts_are_relinked(engine, settings):
+    from regintel.areas.public_money.tables import ted_winners
+    from tests.public_money.common import import_ted
+
+    import_ted(engine, settings.data_dir)
+    assert {m for (*_, m) in _links(engine, ted_winners, ted_winners.c.name)} == {None}
+    path = settings.data_dir / "fr.jsonl"
+    path.write_text(json.dumps({"country": "FR", "national_id": "326912557", "name": "ESPACES VERTS LEMIRE"}) + "\n",
+                    encoding="utf-8")
+    run_import(engine, AnyCountryCompanies(), str(path), settings.data_dir)
+    with engine.connect() as conn:
+        payloads = {p for (p,) in conn.execute(select(jobs.c.payload).where(jobs.c.kind.in_(RELINK_KINDS)))
+                    for p in [json.dumps(p)]}
+    assert payloads == {"{}"}
+    assert run_due(engine, settings, "test-worker") == 3
+    winners = [w for w in _links(engine, ted_winners, ted_winners.c.name) if w[1] is not None]
+    assert winners == [("Espaces Verts Lemire", "identifier")]  # as the notice writes it
+    with engine.connect() as conn:
+        linked = conn.execute(select(contracts.c.party_name, contracts.c.match_method, contracts.c.title)
+                              .where(contracts.c.company_id.is_not(None))).all()
+    assert [tuple(r) for r in linked] == [("Espaces Verts Lemire", "identifier", "Agence Centre")]

@@ -16,6 +16,7 @@ from typing import Any
 import pycountry
 
 from regintel.areas.regulatory.service import SOURCES as REGULATORY_SOURCES
+from regintel.areas.regulatory.tags import TAGS as REGULATORY_TAGS
 from regintel.db.company_filters import NIS2_SCOPES
 from regintel.domain.monitoring import EVENT_TYPES
 
@@ -46,9 +47,11 @@ _ITEM_RULES: dict[str, dict[str, Any]] = {
 _ISO_SINCE = ("^[1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"
               "(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$")
 _COUNTRIES = sorted(c.alpha_2 for c in pycountry.countries)
-# Query parameters whose values the server checks against a list or a format: (path, name) → rule.
+# Query and path parameters whose values the server checks against a list or a format: (path, name) → rule.
 _QUERY_RULES: list[tuple[re.Pattern[str], str, dict[str, Any]]] = [
     (re.compile(r"^/api/v1/public/regulatory-feed"), "source", {"enum": list(REGULATORY_SOURCES)}),
+    (re.compile(r"^/api/v1/public/regulatory-feed"), "tag", {"enum": list(REGULATORY_TAGS)}),
+    (re.compile(r"^/api/v1/public/bank-code/"), "code", {"pattern": "^[A-Za-z0-9]{1,16}$"}),
     (re.compile(r"^/api/v1/public/regulatory-feed"), "since", {"pattern": _ISO_SINCE}),
     (re.compile(r"^/api/v1/code-lists/bank-codes$"), "country",
      {"enum": _COUNTRIES + [c.lower() for c in _COUNTRIES]}),
@@ -68,7 +71,7 @@ def constrain_inputs(doc: dict[str, Any]) -> None:
                     for part in _strings(param.get("schema", {})):
                         part.update(pattern=ID_PATTERN, minLength=1, maxLength=40)
                 for where, name, rule in _QUERY_RULES:
-                    if param.get("in") == "query" and param.get("name") == name and where.search(path):
+                    if param.get("in") in ("query", "path") and param.get("name") == name and where.search(path):
                         for part in _strings(param.get("schema", {})):
                             part.pop("pattern", None)
                             part.pop("minLength", None)

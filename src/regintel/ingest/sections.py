@@ -109,8 +109,8 @@ def _signature(row: dict[str, Any]) -> tuple[Any, ...]:
 _withheld = table("privacy_person_suppressions", column("person_key"))
 
 
-def _withheld_keys(conn: Connection, records: list[CompanyRecord]) -> set[str]:
-    keys = sorted({_holder_key(r)[2:] for rec in records for r in rec.roles or [] if r.person is not None})
+def _withheld_keys(conn: Connection, holder_keys: set[str]) -> set[str]:
+    keys = sorted(k[2:] for k in holder_keys if k.startswith("p:"))
     if not keys or not inspect(conn).has_table("privacy_person_suppressions"):
         return set()
     found: set[str] = set()
@@ -128,15 +128,15 @@ def load_roles(conn: Connection, loader: Loader, records: list[CompanyRecord], i
     if not todo:
         return
     current: dict[int, list[dict[str, Any]]] = {cid: [] for cid in todo}
-    withheld = _withheld_keys(conn, list(todo.values()))
+    built = {cid: [(_role_row(role), role) for role in rec.roles or []] for cid, rec in todo.items()}
+    withheld = _withheld_keys(conn, {row["holder_key"] for pairs in built.values() for row, _ in pairs})
     for found in conn.execute(select(roles).where(roles.c.company_id.in_(list(todo)),
                                                   roles.c.source == loader.source.id)).mappings():
         current[found["company_id"]].append(dict(found))
     replaced: list[tuple[int, list[tuple[dict[str, Any], RoleRecord]]]] = []
-    for cid, rec in todo.items():
+    for cid, pairs in built.items():
         new_rows = {}
-        for role in rec.roles or []:
-            row = _role_row(role)
+        for row, role in pairs:
             if row["holder_key"] not in withheld:
                 new_rows[(row["role"], row["holder_key"])] = (row, role)
         old_sig = sorted(map(_signature, current[cid]), key=str)

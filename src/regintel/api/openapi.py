@@ -173,8 +173,10 @@ def _constrain_parameters(op: dict[str, Any], purposes: list[str]) -> None:
                     part["enum"] = sorted(purposes)
             continue
         for part in [schema, *schema.get("anyOf", [])]:
-            if part.get("type") == "string" and "pattern" not in part and "enum" not in part:
-                part["pattern"] = _NO_CONTROLS
+            items = part.get("items", {}) if part.get("type") == "array" else {}  # `?nuts3=a&nuts3=b`
+            for string in (part, items):
+                if string.get("type") == "string" and "pattern" not in string and "enum" not in string:
+                    string["pattern"] = _NO_CONTROLS
 
 
 def _declare_key_security(app: FastAPI, doc: dict[str, Any]) -> None:

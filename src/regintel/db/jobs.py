@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, or_, select, text, update
 from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.engine import insert_for, is_sqlite
@@ -36,7 +36,10 @@ def enqueue(conn: Connection, kind: str, payload: Mapping[str, Any], *, now: dat
            "run_after": run_after or now, "created_at": now}
     stmt = insert_for(conn, jobs).values(row)
     if dedupe_key is not None:
-        stmt = stmt.on_conflict_do_nothing(index_elements=["dedupe_key"], index_where=jobs.c.status == QUEUED)
+        # The predicate as a literal: with a bound parameter PostgreSQL's generic plan (from the 11th
+        # execution on one connection) cannot match the partial index and the insert fails.
+        stmt = stmt.on_conflict_do_nothing(index_elements=["dedupe_key"],
+                                           index_where=text(f"status = '{QUEUED}'"))
     found = conn.execute(stmt.returning(jobs.c.id)).first()
     return None if found is None else int(found[0])
 

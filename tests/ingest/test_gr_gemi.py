@@ -54,7 +54,7 @@ def test_company_answer_fields(engine, settings, tmp_path):
         "ΑΙΓΑΙΟ ΛΟΓΙΣΜΙΚΟ ΑΝΩΝΥΜΗ ΕΤΑΙΡΕΙΑ", "ΑΕ", "Ανώνυμη Εταιρεία")
     assert (row["status"], row["founded_on"], row["in_liquidation"]) == ("active", date(2012, 3, 15), False)
     assert (row["street"], row["postal_code"], row["city"]) == ("ΛΕΩΦΟΡΟΣ ΒΑΣΙΛΙΣΣΗΣ ΣΟΦΙΑΣ 12", "106 74", "ΑΘΗΝΑ")
-    assert (row["region_code"], row["municipality_code"]) == ("ΑΤΤΙΚΗΣ", "ΑΘΗΝΑΙΩΝ")
+    assert (row["region_code"], row["municipality_code"]) == ("1", "6101")
     assert (row["nace_primary"], row["nace_codes"]) == ("62.01", ["62.01", "63.11"])
     assert (row["vat_id"], row["tax_id"]) == (None, "094259216")
     assert identifier_pairs(engine, "094259216") >= {("gemi", "000123401000"), ("elf", "W2NK")}

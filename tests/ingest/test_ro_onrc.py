@@ -44,7 +44,7 @@ def test_file_set_fields(engine, settings, tmp_path):
     assert (soft["founded_on"], soft["status"], soft["in_liquidation"]) == (date(1998, 3, 12), "active", False)
     assert (soft["street"], soft["city"], soft["postal_code"]) == (
         "Str. Ștefan cel Mare nr. 12 bl. A2 sc. 1 et. 3 ap. 14", "București", "020121")
-    assert (soft["region_code"], soft["nuts3"], soft["vat_id"]) == ("Municipiul București", "RO321", None)
+    assert (soft["region_code"], soft["nuts3"], soft["vat_id"]) == ("40", "RO321", None)
     assert soft["address_text"].endswith("Sector 2, 020121 București, Municipiul București, România")
     assert identifier_pairs(engine, "14547297") >= {("elf", "XHN1"), ("onrc", "J40/12345/1998"),
                                                    ("euid", "ROONRC.J40/12345/1998")}

@@ -38,8 +38,8 @@ def legal_form(code: str | None, text: str | None) -> tuple[str | None, str | No
             return LEGAL_FORMS[_key(value)]
     elf = elf_code("AT", text)
     if text and elf:
-        return code or text[:40], text, elf
-    return code or (text[:40] if text else None), text, None
+        return code or text[:16], text, elf
+    return code or (text[:16] if text else None), text, None
 
 
 # FKEN -> (role, title)

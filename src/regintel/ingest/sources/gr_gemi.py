@@ -155,19 +155,22 @@ def _set_address(record: CompanyRecord, obj: dict[str, Any]) -> None:
         postal = postal.replace(" ", "")
         postal = f"{postal[:3]} {postal[3:]}"
     city = text(obj.get("city"), "city")
-    municipality = _named(obj.get("municipality"), "municipality")
-    prefecture = _named(obj.get("prefecture"), "prefecture")
+    municipality, municipality_id = _named(obj.get("municipality"), "municipality")
+    prefecture, prefecture_id = _named(obj.get("prefecture"), "prefecture")
     record.street, record.postal_code, record.city = street, postal, city or municipality
-    record.municipality_code = municipality
-    record.region_code = prefecture
+    record.municipality_code = municipality_id
+    record.region_code = prefecture_id
     record.address_text = join([street, join([postal, city or municipality], " "), prefecture])
 
 
-def _named(value: Any, name: str) -> str | None:
-    """GEMI gives places as a name or as a code-list entry {id, descr}."""
+def _named(value: Any, name: str) -> tuple[str | None, str | None]:
+    """(name, GEMI code) of a place given as a name or as a code-list entry {id, descr}."""
     if isinstance(value, dict):
-        return text(value.get("descr"), f"{name}.descr") or text(value.get("id"), f"{name}.id")
-    return text(value, name)
+        code = text(value.get("id"), f"{name}.id")
+        if code is not None and len(code) > 16:
+            raise RecordError(f"{name}.id is not a GEMI code: {code!r}")
+        return text(value.get("descr"), f"{name}.descr"), code
+    return text(value, name), None
 
 
 SOURCE = register(GemiSource())

@@ -27,7 +27,7 @@ def legal_form(type_id: str | None, descr: str | None) -> tuple[str | None, str 
         head = fold(descr).split("/")[0].strip().replace(".", "")
         if head in _BY_ABBREVIATION:
             return _BY_ABBREVIATION[head]
-        return (type_id or descr[:40]), descr, elf_code("GR", descr)
+        return (type_id or descr[:16]), descr, elf_code("GR", descr)
     return type_id, None, None
 
 

@@ -43,7 +43,7 @@ def legal_form(value: str) -> tuple[str | None, str | None, str | None]:
         return LEGAL_FORMS[_key(words)]
     elf = elf_code("IT", words)
     known = next((v for v in LEGAL_FORMS.values() if v[2] == elf), None) if elf else None
-    return (known[0], words, elf) if known else (words[:40], words, elf)
+    return (known[0], words, elf) if known else (words[:16], words, elf)
 
 
 # (status, in_liquidation, in_bankruptcy, in_restructuring) by folded keyword, the most final first.

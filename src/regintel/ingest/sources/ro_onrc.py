@@ -22,7 +22,8 @@ reported. `od_firme.csv` alone states no status.
 VAT: a Romanian VAT id is "RO" + CUI, but only for traders ANAF registered for VAT (art. 316 Cod
 fiscal), which ONRC does not publish, so none is derived. Activities: ONRC's authorised CAEN codes
 (`od_caen_autorizat.csv`) are not read (its layout is not documented here); CAEN Rev. 2 classes are the
-NACE Rev. 2 classes. NUTS 3: the județ (ADR_JUDET) is the NUTS 3 region.
+NACE Rev. 2 classes. NUTS 3: the județ (ADR_JUDET) is the NUTS 3 region; the region code is ONRC's
+county number out of the registration number (40 Bucharest, 12 Cluj, …).
 """
 
 from __future__ import annotations
@@ -151,9 +152,20 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
         street=street, city=city, postal_code=postal,
         address_text=join([street, row.get("ADR_COMPLETARE", "").strip(), f"Sector {sector}" if sector else None,
                            join([postal, city], " "), judet, row.get("ADR_TARA", "").strip()]),
-        region_code=judet or None, nuts3=nuts3(judet) if judet else None,
+        region_code=_county(row["COD_INMATRICULARE"]), nuts3=nuts3(judet) if judet else None,
         identifiers=[("elf", elf)] if elf else [],
     )
+
+
+def _county(number: str) -> str | None:
+    """ONRC's county code, part of the registration number: "J40/…" (old) or digits 12–13 of the new
+    "J2025000123009" (00 for numbers issued since 2024-07-26, which name no county)."""
+    number = number.strip()
+    if "/" in number:
+        county = number[1:].split("/")[0]
+    else:
+        county = number[11:13] if len(number) == 14 else ""
+    return county if county.isdigit() and county != "00" else None
 
 
 def _date(value: str, name: str) -> date | None:

@@ -48,7 +48,7 @@ def legal_form(value: str) -> tuple[str | None, str | None, str | None]:
     if not words:
         return None, None, None
     key = " ".join(re.findall(r"[a-z0-9]+", fold(words)))
-    return LEGAL_FORMS.get(key.replace(" ", "") if len(key) <= 6 else key, (words[:40], words, None))
+    return LEGAL_FORMS.get(key.replace(" ", "") if len(key) <= 6 else key, (words[:16], words, None))
 
 
 @dataclass(frozen=True)

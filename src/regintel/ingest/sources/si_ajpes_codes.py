@@ -31,7 +31,7 @@ def legal_form(value: str) -> tuple[str | None, str | None, str | None]:
     key = "".join(re.findall(r"[a-z0-9]+", fold(words)))
     if key in LEGAL_FORMS:
         return LEGAL_FORMS[key]
-    return words[:40], words, elf_code("SI", words)
+    return words[:16], words, elf_code("SI", words)
 
 
 # (status, in_liquidation, in_bankruptcy, in_restructuring) by folded keyword, the most final first.

@@ -9,8 +9,9 @@ import orjson
 from sqlalchemy.engine import Connection
 
 from regintel.api.envelope import dumps
-from regintel.areas.enrich import queries
+from regintel.areas.enrich import queries, sections
 from regintel.areas.enrich.service import CHUNK, KIND
+from regintel.db import lookup as lookup_db
 from regintel.errors import ValidationFailed
 from regintel.jobs.registry import JobContext, Permanent, job_handler
 from regintel.search import IndexBusy, SearchBackend, get_backend
@@ -32,6 +33,8 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
     if not isinstance(items, list):
         raise Permanent("payload without an identifier list")
     country = payload.get("country")
+    names = sections.parse(payload.get("sections") or [])
+    personal = bool(payload.get("personal"))
     with ctx.engine.connect() as conn:
         start = queries.next_position(conn, ctx.job_id)
     backend: list[SearchBackend] = []
@@ -53,6 +56,8 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
         # resolving names makes the read part long. The positions keep a chunk written once.
         with ctx.engine.connect() as conn:
             answers = answer_chunk(conn, items[low:low + CHUNK], country, search)
+            if names:
+                add_sections(conn, answers, names, personal)
         for answer in answers:
             answer["index"] += low
         with ctx.engine.begin() as conn:
@@ -74,6 +79,20 @@ def answer_chunk(conn: Connection, chunk: list[Any], country: str | None,
         if _is_name(entry):
             out[pos] = by_name(conn, search(), entry, country) | {"index": pos}
     return out
+
+
+def add_sections(conn: Connection, answers: list[dict[str, Any]], names: list[str], personal: bool) -> None:
+    """Each found answer gets `sections` (name -> `{present, reason, data}`), read for the chunk's companies
+    together (`sections.build`); the other answers name no company, so they get none."""
+    found = [a["company"] for a in answers if a["status"] == "found"]
+    wanted = {(c["country"], c["nationalId"]) for c in found}
+    rows: list[Mapping[str, Any]] = [dict(r) for r in lookup_db.companies_by_national_ids(
+        conn, {nid for _, nid in wanted}) if (r["country"], r["national_id"]) in wanted]
+    built = sections.build(conn, rows, names, personal)
+    by_key = {(r["country"], r["national_id"]): built[int(r["id"])] for r in rows}
+    for a in answers:
+        if a["status"] == "found":
+            a["sections"] = by_key.get((a["company"]["country"], a["company"]["nationalId"]))
 
 
 def by_name(conn: Connection, backend: SearchBackend, entry: Mapping[str, Any], country: str | None) -> dict[str, Any]:

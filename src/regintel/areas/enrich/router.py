@@ -11,8 +11,8 @@ from fastapi.responses import Response, StreamingResponse
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.enrich import csv_sections, upload
 from regintel.areas.enrich import service as svc
-from regintel.areas.enrich import upload
 from regintel.areas.enrich.body import read_job
 from regintel.areas.enrich.schemas import JobOut, request_body
 from regintel.render.tabular import iter_csv
@@ -36,11 +36,11 @@ JobId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Job id")]
              "`FORBIDDEN` for more identifiers than the key's plan allows in one job (the plan's "
              "`enrich_max_identifiers`). Only the key that created a job sees it.")
 async def create(request: Request, conn: DbWriteConn, caller: ApiKey, settings: AppSettings) -> Response:
-    entries, country, source = await read_job(request)
+    entries, country, source, options = await read_job(request, settings.allowed_purposes)
     svc.check_plan(len(entries), caller.key.plan, settings.plan(caller.key.plan))
 
     def work() -> dict[str, Any]:
-        job = svc.create(conn, caller.key.id, entries, country, source)
+        job = svc.create(conn, caller.key.id, entries, country, source, options)
         conn.commit()
         return job
 
@@ -64,10 +64,11 @@ def status(request: Request, job_id: JobId, conn: DbConn, caller: ApiKey) -> Res
 def result(request: Request, job_id: JobId, conn: DbConn, caller: ApiKey,
            format: Annotated[Literal["jsonl", "csv"], Query(description="`jsonl` (default) or `csv`")] = "jsonl",
            ) -> StreamingResponse:
-    svc.ready(conn, caller.key.id, job_id)
+    names = svc.ready(conn, caller.key.id, job_id)
     answers = svc.iter_answers(request.app.state.engine, job_id)
     if format == "csv":
-        return StreamingResponse(iter_csv((svc.csv_row(a) for a in answers), svc.CSV_COLUMNS),
+        rows = (svc.csv_row(a) | csv_sections.cells(a, names) for a in answers)
+        return StreamingResponse(iter_csv(rows, svc.CSV_COLUMNS + csv_sections.columns(names)),
                                  media_type="text/csv; charset=utf-8",
                                  headers={"Content-Disposition": f'attachment; filename="enrich-{job_id}.csv"'})
     return StreamingResponse((dumps(a) + b"\n" for a in answers), media_type="application/x-ndjson")

@@ -6,7 +6,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from regintel.areas.enrich.sections import DESCRIPTIONS
 from regintel.areas.enrich.service import MAX_IDENTIFIERS
+
+SECTIONS_TEXT = ("Sections to add to each company found, from: " + "; ".join(f"`{k}` ({v})" for k, v in
+                 DESCRIPTIONS.items()) + ". Each answer line then has `sections`: name -> `{present, reason, "
+                 "data}`; an unknown name is refused (422).")
+PURPOSE_TEXT = ("Declared processing purpose (one of the configured list, e.g. `kyc`): lets natural persons' "
+                "birth date, nationality and residence into the `ownership` section, as `purpose` does on "
+                "`/ultimate-owner`")
 
 
 class Entry(BaseModel):
@@ -24,6 +32,10 @@ class JobIn(BaseModel):
     country: Annotated[StrictStr, Field(min_length=2, max_length=2)] | None = Field(
         default=None, description="Country of the identifiers given as bare strings; without it each is looked "
         "up in every market where it is well-formed")
+    sections: list[Annotated[StrictStr, Field(max_length=32)]] | None = Field(
+        default=None, max_length=len(DESCRIPTIONS) * 2, description=SECTIONS_TEXT)
+    purpose: Annotated[StrictStr, Field(min_length=1, max_length=64)] | None = Field(
+        default=None, description=PURPOSE_TEXT)
 
     def payload_items(self) -> list[Any]:
         return [i if isinstance(i, str) else i.model_dump(exclude_none=True) for i in self.identifiers]
@@ -43,6 +55,8 @@ class JobOut(BaseModel):
     startedAt: Any
     finishedAt: Any
     resultUrl: str | None = Field(description="Where to read the answers once the job is done")
+    sections: list[str] = Field(description="The sections added to each company found")
+    purpose: str | None = Field(description="The declared purpose the job was made with")
     input: dict[str, Any] = Field(description="What the job was made from: `{\"kind\": \"json\"}`, or `{\"kind\": "
                                   "\"csv\", \"filename\", \"bytes\"}` for an upload")
 
@@ -73,6 +87,9 @@ def request_body() -> dict[str, Any]:
         "country": {"type": "string", "minLength": 2, "maxLength": 2, "description": "Country of rows without "
                     "one"},
         "encoding": {"type": "string", "maxLength": 40, "description": "The file's character set when it is not "
-                     "UTF-8 (e.g. windows-1250, iso-8859-2)"}}}
+                     "UTF-8 (e.g. windows-1250, iso-8859-2)"},
+        "sections": {"type": "string", "maxLength": 200, "description": SECTIONS_TEXT.replace(
+            "Sections to add", "Sections, separated by commas (or the field repeated), to add")},
+        "purpose": {"type": "string", "maxLength": 64, "description": PURPOSE_TEXT}}}
     return {"required": True, "content": {"application/json": {"schema": _inline(JobIn.model_json_schema())},
                                           "multipart/form-data": {"schema": upload}}}

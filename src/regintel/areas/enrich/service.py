@@ -8,6 +8,7 @@ one transaction; a job taken over after its worker died goes on after the last w
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,6 +30,17 @@ CSV_COLUMNS = ["index", "input", "status", "reason", "country", "nationalId", "n
                "city", "postalCode", "vatId", "lei", "inBankruptcy", "inRestructuring", "inLiquidation", "matchScore"]
 
 
+@dataclass
+class Options:
+    """What a job adds to each found company: `sections` (checked by `sections.parse`), and whether persons'
+    personal fields may be shown (`personal`, decided by the purpose gate when the job is made: the declared
+    `purpose`, or the key's natural-persons addendum)."""
+
+    sections: list[str] = field(default_factory=list)
+    purpose: str | None = None
+    personal: bool = False
+
+
 def plan_limit(plan: Plan) -> int:
     """The most identifiers a job of a key on `plan` may hold: the plan's `enrich_max_identifiers`, never
     more than the service's own cap."""
@@ -45,12 +57,14 @@ def check_plan(count: int, plan_name: str, plan: Plan) -> None:
 
 
 def create(conn: Connection, key_id: int, identifiers: list[Any], country: str | None,
-           source: Mapping[str, Any] | None = None) -> dict[str, Any]:
+           source: Mapping[str, Any] | None = None, options: Options | None = None) -> dict[str, Any]:
     """Queue a job over `identifiers` (national ids, `{"country", "id"}`, or `{"name", "city"?, "country"?}`
-    from a CSV upload); `source` says what the input was. The plan's limit is checked before
-    (`check_plan`)."""
+    from a CSV upload); `source` says what the input was, `options` the sections to add and the purpose.
+    The plan's limit is checked before (`check_plan`)."""
     cc = parse_country(country) if country else None
-    payload = {"identifiers": identifiers, "country": cc, "input": dict(source or {"kind": "json"})}
+    opts = options or Options()
+    payload = {"identifiers": identifiers, "country": cc, "input": dict(source or {"kind": "json"}),
+               "sections": opts.sections, "purpose": opts.purpose, "personal": opts.personal}
     job_id = jobs_db.enqueue(conn, KIND, payload, now=datetime.now(UTC), owner_key_id=key_id)
     assert job_id is not None  # no dedupe key: always queued
     return status(conn, key_id, job_id)
@@ -74,15 +88,17 @@ def status(conn: Connection, key_id: int, job_id: int) -> dict[str, Any]:
             "attempts": row["attempts"], "error": row["last_error"], "createdAt": row["created_at"],
             "startedAt": row["started_at"], "finishedAt": row["finished_at"],
             "resultUrl": f"/api/v1/enrich/jobs/{row['id']}/result" if row["status"] == jobs_db.DONE else None,
-            "input": row["payload"].get("input") or {"kind": "json"}}
+            "input": row["payload"].get("input") or {"kind": "json"},
+            "sections": row["payload"].get("sections") or [], "purpose": row["payload"].get("purpose")}
 
 
-def ready(conn: Connection, key_id: int, job_id: int) -> None:
-    """409 until the job is done (its answers are then complete)."""
+def ready(conn: Connection, key_id: int, job_id: int) -> list[str]:
+    """The job's sections once it is done (its answers are then complete); 409 until then."""
     row = _job(conn, key_id, job_id)
     if row["status"] != jobs_db.DONE:
         raise Conflict(f"Enrichment job {job_id} is {row['status']}: its result is ready once it is done",
                        details={"status": row["status"]})
+    return list(row["payload"].get("sections") or [])
 
 
 def iter_answers(engine: Engine, job_id: int) -> Iterator[dict[str, Any]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -63,10 +64,23 @@ def main() -> None:
         "most-viewed (100)": lambda c, n: "/api/v1/public/most-viewed?limit=100",
         "rankings largest (100)": lambda c, n: "/api/v1/public/rankings/largest.json",
         "landing /": lambda c, n: "/",
+        "rankings public-contracts": lambda c, n: "/api/v1/public/rankings/public-contracts.json",
+        "map nuts3.geojson": lambda c, n: "/maps/nuts3.geojson",
+        "heatmap": lambda c, n: "/heatmap",
+        "regions /firmy-kraj": lambda c, n: "/firmy-kraj",
+        "technologies": lambda c, n: "/technologies",
+        "topic page": lambda c, n: "/api/v1/public/nis2-checker",
+        "country landing": lambda c, n: "/api/v1/public/firmy-sk",
+        "policy page": lambda c, n: "/api/v1/public/privacy",
         "sitemap index": lambda c, n: "/sitemap-firma.xml",
         "sitemap page (50k URLs)": lambda c, n: "/sitemap-firma-1.xml",
     }
     results = {}
+    started = time.perf_counter()
+    with engine.begin() as conn:  # what the job pages.contract-totals does
+        totals = queries.refresh_contract_totals(conn, datetime.now(UTC))
+    results["job contract-totals"] = {"p50": round((time.perf_counter() - started) * 1000, 1), "p95": 0, "max": 0,
+                                      "requests": 1, "bytes": totals}
     with client:
         for name, path in routes.items():
             count = 10 if "sitemap page" in name else args.requests
@@ -83,7 +97,10 @@ def main() -> None:
         print(f"{name:28} {r['p50']:>8} {r['p95']:>8} {r['max']:>8} {r['bytes']:>10}")
     out = BENCH / "results" / f"pages-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"companies": total, "dialect": engine.dialect.name, "routes": results}, indent=2))
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    out.write_text(json.dumps({"companies": total, "dialect": engine.dialect.name, "routes": results,
+                               "loadavg": load}, indent=2))
     print(f"saved {out}")
 
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
 from datetime import date
 
+import httpx
 import pytest
 
 from regintel.domain.types import CompanyRecord
@@ -43,3 +49,38 @@ def store_check(engine, country: str, national_id: str, host: str, score: int | 
             "checked_at": datetime.now(UTC), "duration_ms": 5},
             [{"host": host, "kind": kind, "name": name, "category": category, "evidence": "test"}
              for kind, name, category in signals])
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(settings, companies, tmp_path):
+    port = _free_port()
+    env = os.environ | {"REGINTEL_DATABASE_URL": settings.database_url, "REGINTEL_DATA_DIR": str(tmp_path / "d"),
+                        "REGINTEL_RATE_LIMIT_STORAGE": "memory", "REGINTEL_LOG_LEVEL": "WARNING"}
+    env.pop("REGINTEL_BASE_URL", None)
+    log = tmp_path / "uvicorn.log"
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "regintel.api.asgi:app", "--host", "127.0.0.1",
+                             "--port", str(port), "--no-access-log"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=log.open("wb"))  # a file: an unread pipe would block a chatty server
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120  # a shared 2-core machine can take a minute to import the app
+        while True:
+            try:
+                if httpx.get(f"{base}/livez", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"uvicorn did not start: {log.read_text(errors='replace')[-4000:]}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)

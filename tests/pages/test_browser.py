@@ -9,12 +9,9 @@ from __future__ import annotations
 import http.server
 import os
 import shutil
-import socket
 import struct
 import subprocess
-import sys
 import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -24,39 +21,6 @@ from tests.pages.conftest import HOSTILE_ID
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def server(settings, companies, tmp_path):
-    port = _free_port()
-    env = os.environ | {"REGINTEL_DATABASE_URL": settings.database_url, "REGINTEL_DATA_DIR": str(tmp_path / "d"),
-                        "REGINTEL_RATE_LIMIT_STORAGE": "memory", "REGINTEL_LOG_LEVEL": "WARNING"}
-    env.pop("REGINTEL_BASE_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "regintel.api.asgi:app", "--host", "127.0.0.1",
-                             "--port", str(port), "--no-access-log"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/livez", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"uvicorn did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @pytest.fixture

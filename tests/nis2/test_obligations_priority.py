@@ -107,3 +107,13 @@ def test_priority_posture_does_not_weigh_for_an_entity_certainly_out_of_scope():
     shop = priority(_assessment("47.11", 3, 100_000, 100_000), recent_changes=0, dissolved=False,
                     posture={"score": 0, "findings": 12})
     assert shop["factors"][-1]["points"] == 0 and shop["score"] == 0 and "out of scope" in shop["factors"][-1]["note"]
+
+
+def test_art_4_1_dora_replaces_the_art_21_and_23_obligations_of_a_financial_entity():
+    out = {i["id"]: i for i in obligations_for(ESSENTIAL, "SK", {"credit_institution"}, dora=True)["obligations"]}
+    replaced = [i for i in out.values() if "replaced_by" in i]
+    assert len(replaced) == 14 and not any(i["applies"] for i in replaced)  # 10 of Art. 21(2), 4 of Art. 23
+    assert out["early_warning"]["replaced_by"].endswith("Art. 17-23 (ICT-related incident reporting)")
+    assert out["management_approval"]["applies"] and out["registration"]["applies"]
+    plain = obligations_for(ESSENTIAL, "SK", {"credit_institution"})
+    assert plain["applicable_count"] == 18 and not any("replaced_by" in i for i in plain["obligations"])

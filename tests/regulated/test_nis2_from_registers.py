@@ -63,3 +63,10 @@ def test_the_sweep_reads_the_registers_too(client, auth, regulated):
     assert d["processed"] == 2
     # no sizes in the fixtures: the register sector keeps both possible, never a silent "out of scope"
     assert d["certainty"].get("certain", 0) == 0
+
+
+def test_art_4_1_obligations_of_a_dora_bank_are_replaced_through_http(client, auth, regulated):
+    d = assert_envelope(client.get(f"/api/v1/companies/{SK_BANK}/nis2-obligations", headers=auth))
+    replaced = [o for o in d["obligations"] if o.get("replaced_by")]
+    assert len(replaced) == 14 and all(o["replaced_by"].startswith("Regulation (EU) 2022/2554") for o in replaced)
+    assert not any(o["applies"] for o in replaced)

@@ -229,7 +229,8 @@ def scope(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
 def obligations(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     facts, a = assess_company(conn, row["id"])
     types = {b.get("entity_type") or "" for b in a.bases} | {d.kind for d in facts.designations}
-    out = obligations_for(a.category, facts.country, types)
+    dora = any(act.dora_applies == "yes" for act in facts.activities)
+    out = obligations_for(a.category, facts.country, types, dora)
     return {"country": row["country"], "national_id": row["national_id"], "name": row["name"],
             "certainty": a.certainty, "possible_categories": a.possible_categories, **out,
             "ruleset_version": RULESET_VERSION}

@@ -84,8 +84,15 @@ OBLIGATIONS: tuple[Obligation, ...] = (
 )
 
 
-def obligations_for(category: str, country: str, entity_types: set[str]) -> dict[str, Any]:
-    """Every obligation with whether it applies to an entity of `category` in `country`."""
+# NIS2 Art. 4(1) (recital 28): for a financial entity under Regulation (EU) 2022/2554 (DORA), DORA's ICT
+# risk-management and incident-reporting rules apply instead of Art. 21 and 23 (and their supervision).
+DORA_REPLACES = {"Art. 21": "Regulation (EU) 2022/2554 (DORA), Art. 5-16 (ICT risk management)",
+                 "Art. 23": "Regulation (EU) 2022/2554 (DORA), Art. 17-23 (ICT-related incident reporting)"}
+
+
+def obligations_for(category: str, country: str, entity_types: set[str], dora: bool = False) -> dict[str, Any]:
+    """Every obligation with whether it applies to an entity of `category` in `country`; with `dora` (a
+    financial entity DORA covers) the Art. 21 and 23 obligations are replaced (Art. 4(1))."""
     national = transposition(country)
     registration = next((d for d in (national or {}).get("deviations", []) if d["topic"] == "registration"), None)
     items = []
@@ -96,6 +103,11 @@ def obligations_for(category: str, country: str, entity_types: set[str]) -> dict
             "national_reference": national["act"] if national else None, "deadline": o.deadline,
             "deadline_iso": o.deadline_iso, "trigger": o.trigger, "applies_to": list(o.applies_to),
             "applies": applies, "national_note": None}
+        replaced = next((v for k, v in DORA_REPLACES.items() if o.article.startswith(k)), None) if dora else None
+        if replaced:
+            item["applies"] = False
+            item["replaced_by"] = replaced
+            item["national_note"] = "NIS2 Art. 4(1): the sector-specific act applies instead"
         if o.id == "supervision" and applies:
             item["regime"] = "ex ante (Art. 32)" if category == ESSENTIAL else "ex post (Art. 33)"
         if o.id == "registration":

@@ -6,10 +6,13 @@ Builds a database with `regintel synth` (or uses `--database-url`), then
 2. serves the app with uvicorn on 127.0.0.1 and times, one after another, `--calls` REST calls
    `GET /companies/{cc}/{id}` and the same number of MCP `tools/call get_company` POSTs to `/mcp`
    (stateless JSON-RPC, as the SDK client sends them): p50/p95/p99 in ms.
+With `--sections` (comma-separated, or `all`), the same identifiers are enriched a second time with
+those sections added (issue 22), so the sections' cost is seen next to the plain job; `--calls 0` skips
+the latency part.
 Prints a table and saves JSON to bench/results/enrich-mcp-<timestamp>.json.
 
     .venv/bin/python bench/bench_enrich_mcp.py [--entities 100000] [--identifiers 100000] [--calls 500]
-        [--database-url URL]
+        [--database-url URL] [--sections all]
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def _filled(url: str) -> bool:
         engine.dispose()
 
 
-def enrich(settings: Any, engine: Any, n: int) -> dict[str, Any]:
+def enrich(settings: Any, engine: Any, n: int, sections: list[str] | None = None) -> dict[str, Any]:
     from regintel.areas.enrich import service
     from regintel.db.keys import create_key
     from regintel.db.schema import companies
@@ -78,7 +81,7 @@ def enrich(settings: Any, engine: Any, n: int) -> dict[str, Any]:
     ids = ids[:n]
     with engine.begin() as conn:
         key, _ = create_key(conn, "bench", "bench")
-        job = service.create(conn, key.id, ids, None)
+        job = service.create(conn, key.id, ids, None, options=service.Options(sections=sections or []))
     started = time.perf_counter()
     ran = run_due(engine, settings, "bench-worker", limit=1)
     seconds = time.perf_counter() - started
@@ -86,7 +89,7 @@ def enrich(settings: Any, engine: Any, n: int) -> dict[str, Any]:
         status = service.status(conn, key.id, job["id"])
     assert ran == 1 and status["status"] == "done" and status["processed"] == len(ids), status
     return {"identifiers": len(ids), "seconds": round(seconds, 2), "per_second": round(len(ids) / seconds),
-            "counts": status["counts"]}
+            "counts": status["counts"], "sections": sections or []}
 
 
 def serve(settings: Any) -> tuple[str, uvicorn.Server, threading.Thread]:
@@ -139,6 +142,7 @@ def main() -> int:
     parser.add_argument("--entities", type=int, default=100_000)
     parser.add_argument("--identifiers", type=int, default=100_000)
     parser.add_argument("--calls", type=int, default=500)
+    parser.add_argument("--sections", help="also run the job with these sections (comma-separated, or `all`)")
     parser.add_argument("--database-url", help="a database (synthesised first when it holds no company; default: "
                         "a new SQLite file)")
     args = parser.parse_args()
@@ -154,15 +158,25 @@ def main() -> int:
         print(f"synthesised {args.entities:,} entities in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     settings = Settings(database_url=url, data_dir=tmp, plans=PLANS, rate_limit_storage="sqlite")
     engine = make_engine(url)
-    result = {"enrich": enrich(settings, engine, args.identifiers), "latency": latency(settings, engine, args.calls)}
+    from regintel.areas.enrich import sections as enrich_sections
+
+    wanted = (list(enrich_sections.NAMES) if args.sections == "all"
+              else enrich_sections.parse(args.sections.split(",")) if args.sections else None)
+    result: dict[str, Any] = {"enrich": enrich(settings, engine, args.identifiers)}
+    if wanted:
+        result["enrich_sections"] = enrich(settings, engine, args.identifiers, wanted)
+    result["latency"] = latency(settings, engine, args.calls) if args.calls else {}
     engine.dispose()
 
     console = Console(width=160)
     table = Table(title=f"enrichment job and MCP ({engine.dialect.name}, {args.entities:,} entities)")
     for col in ("measure", "value"):
         table.add_column(col)
-    e = result["enrich"]
-    table.add_row("enrichment job", f"{e['identifiers']:,} identifiers in {e['seconds']} s = {e['per_second']:,}/s")
+    for part in ("enrich", "enrich_sections"):
+        if part in result:
+            e = result[part]
+            label = "enrichment job" + (f" + {', '.join(e['sections'])}" if e["sections"] else "")
+            table.add_row(label, f"{e['identifiers']:,} identifiers in {e['seconds']} s = {e['per_second']:,}/s")
     for name, figures in result["latency"].items():
         table.add_row(name, f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms "
                             f"({figures['calls']} sequential calls)")

@@ -8,12 +8,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from regintel.areas.pages.queries import refresh_contract_totals
 from tests.pages.conftest import store_check
+from tests.pages.test_public_contracts import _load_contracts
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 AXE_DIR = Path(__file__).with_name("axe")
@@ -102,6 +105,9 @@ def _serious(page, axe_source: str) -> list[dict]:
 
 @pytest.fixture
 def data(engine):
+    _load_contracts(engine)
+    with engine.begin() as conn:
+        refresh_contract_totals(conn, datetime.now(UTC))
     store_check(engine, "SK", "31322832", "www.slovnaft.sk", 80, signals=[("technology", "WordPress", "CMS"),
                                                                           ("technology", "Nginx", "Web server")])
 

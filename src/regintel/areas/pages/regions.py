@@ -80,8 +80,9 @@ def svg_regions(items: Sequence[dict[str, Any]], width: int = 900) -> dict[str, 
     lon0, lon1 = min(p[0] for p in points), max(p[0] for p in points)
     lat0, lat1 = min(p[1] for p in points), max(p[1] for p in points)
     k = math.cos(math.radians((lat0 + lat1) / 2))
-    scale = width / ((lon1 - lon0) * k)
-    height = round((lat1 - lat0) * scale)
+    pad = 14  # keeps the outermost borders off the frame
+    scale = (width - 2 * pad) / ((lon1 - lon0) * k)
+    height = round((lat1 - lat0) * scale) + 2 * pad
     by_code = {i["nuts_id"]: i for i in items}
     top = max((by_code.get(c, {}).get("companies", 0) for c in shapes), default=0)
     names = nuts_names()
@@ -89,7 +90,7 @@ def svg_regions(items: Sequence[dict[str, Any]], width: int = 900) -> dict[str, 
     for code in sorted(shapes):
         n = by_code.get(code, {}).get("companies", 0)
         level = 0 if not n or not top else min(4, 1 + int(3 * n / top))
-        d = " ".join("M" + " L".join(f"{(x - lon0) * k * scale:.1f},{(lat1 - y) * scale:.1f}" for x, y in ring) + " Z"
-                     for ring in _rings(shapes[code]))
+        d = " ".join("M" + " L".join(f"{pad + (x - lon0) * k * scale:.1f},{pad + (lat1 - y) * scale:.1f}"
+                                     for x, y in ring) + " Z" for ring in _rings(shapes[code]))
         regions.append({"code": code, "name": names.get(code, code), "companies": n, "fill": SCALE[level], "d": d})
     return {"width": width, "height": height, "regions": regions, "legend": SCALE, "top": top}

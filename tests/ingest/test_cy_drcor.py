@@ -19,12 +19,14 @@ from tests.ingest.import_helpers import (
     identifier_pairs,
     provenance,
     rejects,
+    role_rows,
     run,
 )
 
 DIR = FIXTURES / "cy_drcor"
 ORGS = DIR / "organisations_2026-11-24.csv"
 OFFICES = DIR / "registered_office_2026-11-24.csv"
+OFFICIALS = DIR / "organisation_officials_2026-11-24.csv"
 TEXT = ORGS.read_text(encoding="utf-8-sig")
 HEADER, FIRST = TEXT.splitlines()[:2]
 
@@ -33,6 +35,7 @@ def file_set(path: Path, orgs: str = TEXT, stamp: str = "2026-11-24") -> Path:
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr(f"organisations_{stamp}.csv", "\ufeff" + orgs)
         archive.writestr(f"registered_office_{stamp}.csv", OFFICES.read_text(encoding="utf-8"))
+        archive.writestr(f"organisation_officials_{stamp}.csv", OFFICIALS.read_text(encoding="utf-8"))
     return path
 
 
@@ -58,6 +61,12 @@ def test_file_set_fields(engine, settings, tmp_path):
     assert (split["name"], split["founded_on"]) == ("PAPHOS SOLAR ENERGY LIMITED", date(2022, 5, 5))
     assert split["address_text"].endswith("8046, Πάφος, Κύπρος")
     assert provenance(engine, "HE123456")["published_on"] == date(2026, 11, 24)
+    officials = role_rows(engine, "HE123456")
+    assert [(r["holder_name"], r["role"], r["title"], r["person_id"] is None) for r in officials] == [
+        ("ANDREAS GEORGIOU", "director", "Διευθυντής", False),
+        ("HARBOUR SECRETARIAL SERVICES LIMITED", "statutory_body", "Γραμματέας", True)]
+    assert [r["holder_name"] for r in role_rows(engine, "HE45678")] == ["ΕΛΕΝΗ ΧΑΤΖΗΠΕΤΡΟΥ"]
+    assert role_rows(engine, "AE3456") == []
 
 
 def test_organisations_alone(engine, settings):

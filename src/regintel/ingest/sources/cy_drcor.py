@@ -1,7 +1,12 @@
 """Cyprus Department of Registrar of Companies and Intellectual Property (DRCIP / Τμήμα Εφόρου
 Εταιρειών) open data on data.gov.cy: `organisations_<date>.csv` (one row per registered organisation,
 comma-separated, UTF-8 with BOM), read alone or as the published set in one zip with
-`registered_office_<date>.csv` (ADDRESS_SEQ_NO, STREET, BUILDING, TERRITORY), joined by ADDRESS_SEQ_NO.
+`registered_office_<date>.csv` (ADDRESS_SEQ_NO, STREET, BUILDING, TERRITORY), joined by ADDRESS_SEQ_NO,
+and `organisation_officials_<date>.csv` (REGISTRATION_NO, ORGANISATION_TYPE_CODE,
+PERSON_OR_ORGANISATION_NAME, OFFICIAL_POSITION), whose officials become roles: a director (Διευθυντής /
+Director, Σύμβουλος) is a director, every other position (secretary, …) a statutory_body with the
+position as title; a name ending in a company suffix (LIMITED, LTD, PLC, …) is held by an organisation,
+any other by a natural person (served under the purpose gate).
 
 Identifier: the registration number, digits only in the file, unique only within its organisation
 type, so it is written with the prefix the registrar itself uses: `HE` for companies (type C), `AE`
@@ -34,7 +39,7 @@ from datetime import date
 from typing import BinaryIO
 
 from regintel.domain.names import fold
-from regintel.domain.types import CompanyRecord
+from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.csvstream import CsvFile, open_csv
 from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join
@@ -95,8 +100,13 @@ class DrcorSource:
         if offices is not None:
             with archive.open(offices) as fh:
                 addresses = _addresses(open_csv(fh))  # type: ignore[arg-type]
+        officials = next((m for n, m in members.items() if n.startswith("organisation_officials")), None)
+        people: dict[str, list[RoleRecord]] | None = None
+        if officials is not None:
+            with archive.open(officials) as fh:
+                people = _officials(open_csv(fh))  # type: ignore[arg-type]
         with archive.open(orgs) as fh:
-            yield from _organisations(fh, addresses, published)  # type: ignore[arg-type]
+            yield from _organisations(fh, addresses, published, people)  # type: ignore[arg-type]
 
 
 def _is_zip(stream: BinaryIO) -> bool:
@@ -121,14 +131,41 @@ def _addresses(csv_file: CsvFile) -> dict[str, str]:
     return out
 
 
-def _organisations(stream: BinaryIO, addresses: dict[str, str],
-                   published: date | None) -> Iterator[CompanyRecord | RecordError | Skipped]:
+def _officials(csv_file: CsvFile) -> dict[str, list[RoleRecord]]:
+    """National id -> the organisation's officials (held in memory while organisations are read)."""
+    columns = csv_file.index(("REGISTRATION_NO", "ORGANISATION_TYPE_CODE", "PERSON_OR_ORGANISATION_NAME",
+                              "OFFICIAL_POSITION"), "organisation_officials CSV")
+    out: dict[str, list[RoleRecord]] = {}
+    for item in csv_file.rows:
+        if isinstance(item, RecordError):
+            continue
+        row = item[1]
+        kind, number = row[columns["ORGANISATION_TYPE_CODE"]].strip(), row[columns["REGISTRATION_NO"]].strip()
+        name = " ".join(row[columns["PERSON_OR_ORGANISATION_NAME"]].split())
+        if kind not in PREFIX or not number.isdigit() or not name:
+            continue
+        title = " ".join(row[columns["OFFICIAL_POSITION"]].split()) or None
+        folded = fold(title or "")
+        role = "director" if ("director" in folded or "διευθυντ" in folded or "συμβουλ" in folded) else (
+            "statutory_body")
+        corporate = bool(_CORPORATE.search(fold(name)))
+        out.setdefault(PREFIX[kind] + number.lstrip("0"), []).append(
+            RoleRecord(role, name, person=None if corporate else PersonRecord(name), title=title))
+    return out
+
+
+_CORPORATE = re.compile(r"\b(limited|ltd|λιμιτεδ|plc|llc|inc|s\.?a|gmbh|b\.?v)\b\.?$")
+
+
+def _organisations(stream: BinaryIO, addresses: dict[str, str], published: date | None,
+                   people: dict[str, list[RoleRecord]] | None = None
+                   ) -> Iterator[CompanyRecord | RecordError | Skipped]:
     csv_file = open_csv(stream)
     columns = csv_file.index(REQUIRED, "Registrar of Companies organisations CSV")
     if csv_file.header[0] != "ORGANISATION_NAME":
         raise SourceAbort("organisations CSV: ORGANISATION_NAME must be the first column (split records)")
     csv_file.rows = _rejoined(csv_file.rows, len(csv_file.header), columns["ORGANISATION_TYPE_CODE"])
-    for item in csv_file.records(columns, lambda row: to_record(row, addresses, published)):
+    for item in csv_file.records(columns, lambda row: to_record(row, addresses, published, people)):
         if isinstance(item, tuple):
             yield from item
         else:
@@ -172,8 +209,9 @@ def _join(name: str, cells: list[str], width: int) -> list[str] | None:
     return [name, *[""] * pad, *tail] if pad >= 0 else None
 
 
-def to_record(row: dict[str, str], addresses: dict[str, str],
-              published: date | None = None) -> tuple[CompanyRecord | RecordError | Skipped, ...]:
+def to_record(row: dict[str, str], addresses: dict[str, str], published: date | None = None,
+              people: dict[str, list[RoleRecord]] | None = None
+              ) -> tuple[CompanyRecord | RecordError | Skipped, ...]:
     kind = row["ORGANISATION_TYPE_CODE"].strip().upper()
     if kind in SKIPPED:
         return (Skipped(SKIPPED[kind]),)
@@ -195,6 +233,7 @@ def to_record(row: dict[str, str], addresses: dict[str, str],
         founded_on=_date(row["REGISTRATION_DATE"], "REGISTRATION_DATE"),
         address_text=address, nuts3="CY000" if address else None,
         identifiers=[("elf", elf)] if elf else [],
+        roles=None if people is None else people.get(national_id, []),
     )
     status_text = row["ORGANISATION_STATUS"].strip()
     if not status_text:

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (ap
 
 PAGES = {
     "landing": "/",
-    "company": "/firma/sk/31322832",
+    "company-slovnaft": "/firma/sk/31322832",
     "largest": "/najvacsie-firmy",
     "public-contracts": "/rebricky/public-contracts",
     "directory": "/firmy/sk",

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select, update
 from typer.testing import CliRunner
 
-from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_requests
+from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_requests, privacy_withheld_rows
 from regintel.cli import app
 from regintel.db.schema import company_changes, people, roles
 from regintel.domain.types import CompanyRecord, RoleRecord
@@ -164,3 +164,33 @@ def test_person_fields_of_the_request_are_checked(client):
     # without a person named, erase is done at once as before (nothing in the register is touched)
     assert client.post("/api/v1/privacy/erase", json={"email": "a@example.org", "person_name": "Zoë O'Brien'; --"}
                        ).status_code == 202
+
+
+def test_a_withheld_person_is_kept_aside_and_can_be_lifted(client, auth, engine, cli):
+    """Withholding loses no register data: the rows are kept aside and `privacy lift` puts them back."""
+    load_world(engine)
+    before = assert_envelope(client.get(f"/api/v1/companies/{TARGET}/relations", headers=auth,
+                                        params={"purpose": "kyc"}))
+    with engine.connect() as conn:
+        changes_before = sorted(conn.execute(select(company_changes.c.id, company_changes.c.new_value)).all())
+    request_id = _file_request(client, engine, kind="object", person_keys=[f"p:{JANA_KEY}"])
+    cli("answer", str(request_id), "--outcome", "objection received", "--withhold", f"p:{JANA_KEY}")
+    with engine.connect() as conn:
+        kept = {t for t in conn.execute(select(privacy_withheld_rows.c.table_name)
+                                        .where(privacy_withheld_rows.c.person_key == JANA_KEY)).scalars()}
+    assert {"people", "roles", "company_changes"} <= kept
+    assert "Nováková" not in client.get(f"/api/v1/companies/{TARGET}/relations", headers=auth).text
+
+    lifted = json.loads(cli("lift", f"p:{JANA_KEY}"))
+    assert lifted["people"] == 1 and lifted["roles"] == 1 and lifted["changes"] >= 1
+    after = assert_envelope(client.get(f"/api/v1/companies/{TARGET}/relations", headers=auth,
+                                       params={"purpose": "kyc"}))
+    assert after == before  # the same roles, holder ids, dates and sources as before
+    person = assert_envelope(client.get(f"/api/v1/companies/person/p:{JANA_KEY}", headers=auth))
+    assert person["person"]["name"] == JANA.name
+    with engine.connect() as conn:
+        assert sorted(conn.execute(select(company_changes.c.id, company_changes.c.new_value)).all()) == changes_before
+        assert conn.execute(select(privacy_withheld_rows.c.id)).first() is None
+        assert conn.execute(select(privacy_person_suppressions.c.person_key)).first() is None
+        assert conn.execute(select(privacy_requests.c.id).where(privacy_requests.c.id == request_id)).first()
+    assert "is not withheld" in cli("lift", f"p:{JANA_KEY}", code=2)

@@ -1,4 +1,4 @@
-"""`regintel privacy list|show|answer`: the operator answers data-protection requests (GDPR: one month
+"""`regintel privacy list|show|answer|lift`: the operator answers data-protection requests (GDPR: one month
 from verification, `due_at`). Mounted by regintel/cli.py; the work is in areas/accounts/privacy.py."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-privacy_app = typer.Typer(help="Data-protection requests (GDPR art. 15-21): list, show, answer.",
+privacy_app = typer.Typer(help="Data-protection requests (GDPR art. 15-21): list, show, answer, lift.",
                           no_args_is_help=True, rich_markup_mode="markdown")
 console = Console(width=None if sys.stdout.isatty() else 200)
 notes = Console(stderr=True)  # hints, so stdout stays one JSON document
@@ -92,3 +92,22 @@ def privacy_answer(request_id: int,
     _print_json(out)
     if out["withheld"]:
         notes.print("run `regintel search rebuild` to drop the withheld names from the search index too")
+
+
+@privacy_app.command("lift")
+def privacy_lift(person_key: Annotated[str, typer.Argument(help="The withheld person's key (`p:…`)")]) -> None:
+    """Put a withheld person's register rows back (kept aside when they were withheld) and end the
+    suppression, e.g. when an objection is overruled or a match was wrong; the request record stays."""
+    from datetime import UTC, datetime
+
+    from regintel.areas.accounts.privacy import lift_person
+    from regintel.errors import RegintelError
+
+    with _engine().begin() as conn:
+        try:
+            out = lift_person(conn, person_key, datetime.now(UTC))
+        except RegintelError as error:
+            _fail(error)
+            return
+    _print_json(out)
+    notes.print("run `regintel search rebuild` so the search index finds the person again")

@@ -4,22 +4,28 @@ request may be about, and the answer, which for a verified `erase` or `object` c
 operator matched to the requester.
 
 Withholding is done at the data, once, rather than by a check in every reader: the person's roles and
-person row are deleted (so no endpoint, export, feed, graph or brief can show them, whatever query it runs),
-the names in the company change log are replaced, and the person key is kept in
-`privacy_person_suppressions` so re-imports skip the person (`ingest/sections.py::load_roles`)."""
+person row are taken out of the served tables (so no endpoint, export, feed, graph or brief can show them,
+whatever query it runs), the names in the company change log are replaced, and the person key is kept in
+`privacy_person_suppressions` so re-imports skip the person (`ingest/sections.py::load_roles`). Nothing of
+the register is lost: every row taken out or rewritten is kept as it was in `privacy_withheld_rows`, in the
+same transaction, and `lift_person` (`regintel privacy lift`) puts it back, e.g. when an objection is
+overruled (GDPR art. 21(1): compelling legitimate grounds) or a match turns out wrong."""
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+import orjson
+from sqlalchemy import Date, DateTime, Table, delete, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
 from regintel.areas.accounts import queries as q
+from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.db.schema import companies, company_changes, people, roles
 from regintel.domain.names import normalise_name
 from regintel.errors import Conflict, NotFound, ValidationFailed
@@ -95,10 +101,13 @@ def withhold_person(conn: Connection, person_key: str, request_id: int | None, r
     if person is None:
         raise NotFound(f"No register person with key p:{person_key}")
     held = or_(roles.c.person_id == person.id, roles.c.holder_key == f"p:{person_key}")
-    names = {str(n) for n in conn.execute(select(roles.c.holder_name).where(held)).scalars()} | {str(person.name)}
-    company_ids = sorted({int(c) for c in conn.execute(select(roles.c.company_id).where(held)).scalars()})
+    held_rows = conn.execute(select(roles).where(held)).mappings().all()
+    names = {str(r["holder_name"]) for r in held_rows} | {str(person.name)}
+    company_ids = sorted({int(r["company_id"]) for r in held_rows})
+    _keep(conn, person_key, people, conn.execute(select(people).where(people.c.id == person.id)).mappings().all())
+    _keep(conn, person_key, roles, held_rows)
     removed = int(conn.execute(delete(roles).where(held)).rowcount)
-    _redact_changes(conn, company_ids, names)
+    _redact_changes(conn, person_key, company_ids, names)
     conn.execute(delete(people).where(people.c.id == person.id))
     q.insert_person_suppression(conn, person_key=person_key, request_id=request_id, reason=reason,
                                 roles_removed=removed, created_at=now)
@@ -107,7 +116,61 @@ def withhold_person(conn: Connection, person_key: str, request_id: int | None, r
     return removed
 
 
-def _redact_changes(conn: Connection, company_ids: Sequence[int], names: set[str]) -> None:
+def _keep(conn: Connection, person_key: str, table: Table, rows: Sequence[Mapping[Any, Any]]) -> None:
+    """Keep rows as they are before they are taken out or rewritten (dates as ISO text, amounts as text)."""
+    if rows:
+        conn.execute(privacy_withheld_rows.insert(), [
+            {"person_key": person_key, "table_name": table.name, "row_id": int(r["id"]),
+             "data": orjson.dumps({str(k): v for k, v in r.items()}, default=str).decode()} for r in rows])
+
+
+def _typed(table: Table, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A kept row's values in the column types (JSON gave back dates as text)."""
+    out = {}
+    for name, value in data.items():
+        kind = table.c[name].type
+        if isinstance(value, str) and isinstance(kind, DateTime):
+            value = datetime.fromisoformat(value)
+        elif isinstance(value, str) and isinstance(kind, Date):
+            value = date.fromisoformat(value)
+        out[name] = value
+    return out
+
+
+def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, int]:
+    """Put a withheld person's kept rows back and end the suppression (the request record stays). Roles of
+    companies deleted since are dropped; the change log gets its original values back."""
+    person_key = person_key.removeprefix("p:")
+    if not q.is_person_suppressed(conn, person_key):
+        raise NotFound(f"p:{person_key} is not withheld")
+    kept: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in conn.execute(select(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == person_key)
+                          .order_by(privacy_withheld_rows.c.id)).mappings():
+        kept[str(r["table_name"])].append(orjson.loads(r["data"]))
+    new_ids: dict[int, int] = {}
+    for row in kept["people"]:
+        values = _typed(people, {k: v for k, v in row.items() if k != "id"})
+        inserted = conn.execute(people.insert().values(values)).inserted_primary_key
+        assert inserted is not None
+        new_ids[int(row["id"])] = int(inserted[0])
+    present = {int(c) for c in conn.execute(select(companies.c.id).where(
+        companies.c.id.in_({int(r["company_id"]) for r in kept["roles"]}))).scalars()} if kept["roles"] else set()
+    restored = [_typed(roles, {k: v for k, v in r.items() if k != "id"})
+                | {"person_id": new_ids.get(int(r["person_id"])) if r["person_id"] is not None else None}
+                for r in kept["roles"] if int(r["company_id"]) in present]
+    if restored:
+        conn.execute(roles.insert(), restored)
+    for change in kept["company_changes"]:
+        conn.execute(update(company_changes).where(company_changes.c.id == change["id"])
+                     .values(old_value=change["old_value"], new_value=change["new_value"]))
+    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == person_key))
+    conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == person_key))
+    if present:
+        conn.execute(update(companies).where(companies.c.id.in_(sorted(present))).values(updated_at=now))
+    return {"people": len(new_ids), "roles": len(restored), "changes": len(kept["company_changes"])}
+
+
+def _redact_changes(conn: Connection, person_key: str, company_ids: Sequence[int], names: set[str]) -> None:
     """The change log keeps that roles changed, not the withheld person's name (old and new values are
     `role: name; …` summaries, ingest/sections.py)."""
     if not company_ids:
@@ -117,6 +180,7 @@ def _redact_changes(conn: Connection, company_ids: Sequence[int], names: set[str
     for change_id, old, new in rows:
         fixed = [_redact(v, names) for v in (old, new)]
         if fixed != [old, new]:
+            _keep(conn, person_key, company_changes, [{"id": change_id, "old_value": old, "new_value": new}])
             conn.execute(update(company_changes).where(company_changes.c.id == change_id)
                          .values(old_value=fixed[0], new_value=fixed[1]))
 

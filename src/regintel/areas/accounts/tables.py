@@ -246,3 +246,14 @@ privacy_person_suppressions = Table(
     Column("roles_removed", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
+
+# The register rows a suppression took out of the served tables, kept as they were (JSON), so a suppression
+# never loses register data and `regintel privacy lift` can put them back (migration 0020).
+privacy_withheld_rows = Table(
+    "privacy_withheld_rows", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("person_key", String(64), nullable=False, index=True),
+    Column("table_name", String(32), nullable=False),  # people | roles | company_changes
+    Column("row_id", Id, nullable=False),
+    Column("data", Text, nullable=False),
+)

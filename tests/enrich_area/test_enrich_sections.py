@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import signal
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -21,6 +22,7 @@ from regintel.db.schema import jobs
 from regintel.domain.types import CompanyKey, CompanyRecord, FinancialRecord, PersonRecord, RoleRecord
 from regintel.jobs.runner import run_due
 from tests.builders import load_companies
+from tests.enrich_area.test_enrich_worker_process import start_worker, wait
 from tests.helpers import assert_envelope, assert_error
 from tests.screening.support import load_lists
 
@@ -196,3 +198,24 @@ def test_a_failing_section_is_absent_for_that_company_only(client, auth, engine,
     assert answers[1]["sections"]["risk"]["reason"] == "the section failed (RuntimeError); the error is logged"
     assert all(a["sections"]["credit"]["present"] for a in answers)  # the other section is untouched
     assert answers[0]["sections"]["risk"]["data"] == rest(client, auth, SK, "risk")
+
+
+@pytest.mark.slow
+def test_regintel_worker_as_a_process_answers_a_job_with_sections(client, auth, engine, settings, data, tmp_path):
+    body = {"identifiers": [SK, CUBA], "country": "SK", "sections": ALL, "purpose": "kyc"}
+    job = assert_envelope(client.post(URL, json=body, headers=auth), 202)
+    worker = start_worker(settings, tmp_path, "worker")
+    try:
+        wait(lambda: assert_envelope(client.get(f"{URL}/{job['id']}", headers=auth))["status"] == "done", 120,
+             "the job to finish")
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(30)
+    resp = client.get(f"{URL}/{job['id']}/result", headers=auth)
+    answers = [json.loads(line) for line in resp.text.splitlines()]
+    assert [list(a["sections"]) for a in answers] == [ALL, ALL]
+    got = answers[0]["sections"]
+    assert got["ownership"]["data"] == rest(client, auth, SK, "ultimate-owner", purpose="kyc")
+    assert got["compliance"]["data"] == rest(client, auth, SK, "compliance")
+    assert got["risk"]["data"] == rest(client, auth, SK, "risk")
+    assert answers[1]["sections"]["financials"]["present"] is False

@@ -135,9 +135,10 @@ def refresh_contract_totals(conn: Connection, now: datetime) -> int:
                      or_(ct.company_id.is_not(None), co.id.is_not(None)))
               .group_by(company, ct.currency))
     conn.execute(delete(contract_totals))
-    result = conn.execute(contract_totals.insert().from_select(
+    conn.execute(contract_totals.insert().from_select(
         ["company_id", "currency", "total", "contracts", "computed_at"], source))
-    return int(result.rowcount or 0)
+    # counted, not rowcount: PostgreSQL's driver reports -1 for INSERT ... SELECT here
+    return int(conn.execute(select(func.count()).select_from(contract_totals)).scalar_one())
 
 
 def contract_ranking(conn: Connection, country: str | None, currency: str, limit: int) -> list[Mapping[str, Any]]:
@@ -151,7 +152,8 @@ def contract_ranking(conn: Connection, country: str | None, currency: str, limit
 
 
 def contract_totals_as_of(conn: Connection) -> datetime | None:
-    value = conn.execute(select(func.max(contract_totals.c.computed_at))).scalar()
+    """One row's time: a refresh writes every row with the same `computed_at` (max() would scan them all)."""
+    value = conn.execute(select(contract_totals.c.computed_at).limit(1)).scalar()
     return cast("datetime | None", value)
 
 

@@ -13,7 +13,11 @@ import pytest
 from sqlalchemy import select, update
 from typer.testing import CliRunner
 
-from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_requests, privacy_withheld_rows
+from regintel.areas.accounts.tables import (
+    privacy_person_suppressions,
+    privacy_requests,
+    privacy_withheld_rows,
+)
 from regintel.cli import app
 from regintel.db.schema import company_changes, people, roles
 from regintel.domain.types import CompanyRecord, RoleRecord

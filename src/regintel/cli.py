@@ -72,8 +72,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
                   f"http://{shown}:{port}/api/v1/public/swagger; most operations need a key "
                   "(`regintel keys create --name me`)", soft_wrap=True)
     try:
+        # uvicorn kills a worker that does not answer its supervisor's ping within the health-check timeout
+        # (5 s by default) and starts another: on a busy small machine a worker still importing the app
+        # missed it and was replaced again and again. 30 s still replaces a hung worker.
         uvicorn.run("regintel.api.asgi:app", host=host, port=port, workers=workers, reload=reload,
-                    log_level=level, access_log=False, proxy_headers=settings.trust_forwarded_for)
+                    log_level=level, access_log=False, proxy_headers=settings.trust_forwarded_for,
+                    timeout_worker_healthcheck=30)
     finally:
         if workers > 1:
             shutil.rmtree(metrics_dir, ignore_errors=True)

@@ -164,7 +164,8 @@ def test_a_csv_upload_with_sections_gets_their_columns(client, auth, engine, set
         str(date.today().year - 1), "6000000.0", "")
     assert (cuba["financialsYear"], cuba["financialsReason"]) == ("", "no financial statement on record")
     assert (cuba["sanctionsStatus"], sk["sanctionsStatus"], sk["sanctionsHits"]) == ("name_match", "clear", "0")
-    assert missing["status"] in ("not_found", "invalid") and missing["creditScore"] == missing["creditReason"] == ""
+    assert missing["status"] in ("not_found", "invalid")
+    assert missing["creditScore"] == missing["creditReason"] == ""
     header = next(csv.reader(io.StringIO(resp.text)))
     assert header[header.index("matchScore") + 1:] == [
         "creditScore", "creditGrade", "creditConfidence", "creditReason",

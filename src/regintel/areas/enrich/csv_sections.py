@@ -22,7 +22,8 @@ def _risk(d: Data) -> dict[str, Any]:
 
 def _sanctions(d: Data) -> dict[str, Any]:
     v = d["value"] or {}
-    return {"sanctionsStatus": d["status"], "sanctionsHits": v.get("hits"), "sanctionsConfirmed": v.get("confirmed")}
+    return {"sanctionsStatus": d["status"], "sanctionsHits": v.get("hits"),
+            "sanctionsConfirmed": v.get("confirmed")}
 
 
 def _nis2(d: Data) -> dict[str, Any]:

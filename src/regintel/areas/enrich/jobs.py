@@ -33,7 +33,10 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
     if not isinstance(items, list):
         raise Permanent("payload without an identifier list")
     country = payload.get("country")
-    names = sections.parse(payload.get("sections") or [])
+    try:
+        names = sections.parse(payload.get("sections") or [])
+    except ValidationFailed as exc:  # a section this version no longer knows: retrying cannot help
+        raise Permanent(exc.message) from None
     personal = bool(payload.get("personal"))
     with ctx.engine.connect() as conn:
         start = queries.next_position(conn, ctx.job_id)

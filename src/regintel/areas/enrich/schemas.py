@@ -17,6 +17,10 @@ PURPOSE_TEXT = ("Declared processing purpose (one of the configured list, e.g. `
                 "`/ultimate-owner`")
 
 
+# The documented names; the body is checked by `sections.parse` (422 naming an unknown one), not by the enum.
+Section = Annotated[StrictStr, Field(max_length=32, json_schema_extra={"enum": list(DESCRIPTIONS)})]
+
+
 class Entry(BaseModel):
     model_config = ConfigDict(extra="forbid")
     country: Annotated[StrictStr, Field(min_length=2, max_length=2)] | None = None
@@ -32,7 +36,7 @@ class JobIn(BaseModel):
     country: Annotated[StrictStr, Field(min_length=2, max_length=2)] | None = Field(
         default=None, description="Country of the identifiers given as bare strings; without it each is looked "
         "up in every market where it is well-formed")
-    sections: list[Annotated[StrictStr, Field(max_length=32)]] | None = Field(
+    sections: list[Section] | None = Field(
         default=None, max_length=len(DESCRIPTIONS) * 2, description=SECTIONS_TEXT)
     purpose: Annotated[StrictStr, Field(min_length=1, max_length=64)] | None = Field(
         default=None, description=PURPOSE_TEXT)

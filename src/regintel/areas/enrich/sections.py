@@ -1,15 +1,17 @@
 """The sections an enrichment job adds to each company it found (issue 22), each built by its own
 area's public service function, never a copy of it:
 
-| section | built by | equals |
-|---|---|---|
-| `credit` | `scores.service.credits` (one read of the chunk's statements and notices) | the score fields of `/credit-score` |
-| `risk` | `scores.views.risk` (per company) | `/risk` |
-| `sanctions` | `compliance.service.sanctions` (the lists' versions read once per chunk) | `sanctions` of `/compliance` |
-| `nis2` | `nis2.service.assess_batch` + `scope_view` (one batch of facts) | `/nis2` |
-| `ownership` | `ownership.ultimate.ultimate_owners` (one query per level and table) | `/ultimate-owner` |
-| `compliance` | `compliance.service.summaries` (every input read once for the chunk) | `/compliance` |
-| `financials` | `scores.views.financial_history` (per company), its newest year | `years[0]` of `/financial-history` |
+- `credit`: `scores.service.credits` (one read of the chunk's statements and notices); equals the score
+  fields of `/credit-score`.
+- `risk`: `scores.views.risk`, per company; equals `/risk`.
+- `sanctions`: `compliance.service.sanctions` (the lists' versions read once per chunk); equals the
+  `sanctions` item of `/compliance`.
+- `nis2`: `nis2.service.assess_batch` and `scope_view` (one batch of facts); equals `/nis2`.
+- `ownership`: `ownership.ultimate.ultimate_owners` (one query per level and table); equals
+  `/ultimate-owner` with the job's purpose.
+- `compliance`: `compliance.service.summaries` (every input read once for the chunk); equals `/compliance`.
+- `financials`: `scores.views.financial_history`, per company, its newest year; equals `years[0]` of
+  `/financial-history`.
 
 Each company's section is `{"present", "reason", "data"}` as in `/companies/{ico}/full`: a section with
 nothing to show, or one that fails, is absent with the reason for that company alone. A chunk's batch
@@ -151,7 +153,8 @@ def _section(conn: Connection, name: str, rows: list[Row], personal: bool) -> Bu
     return built
 
 
-def build(conn: Connection, rows: Sequence[Row], names: Sequence[str], personal: bool) -> dict[int, dict[str, Any]]:
+def build(conn: Connection, rows: Sequence[Row], names: Sequence[str],
+          personal: bool) -> dict[int, dict[str, Any]]:
     """Each company's sections (company id -> name -> `{present, reason, data}`), the chunk's reads batched
     per section; `personal`: the job's declared purpose lets persons' personal fields through."""
     unique = list({int(r["id"]): r for r in rows}.values())
@@ -160,6 +163,7 @@ def build(conn: Connection, rows: Sequence[Row], names: Sequence[str], personal:
         built = _section(conn, name, unique, personal)
         for cid in out:
             value = built.get(cid, Absent("the section gave no answer for this company"))
-            out[cid][name] = ({"present": False, "reason": value.reason, "data": None} if isinstance(value, Absent)
-                              else {"present": True, "reason": None, "data": value})
+            absent = isinstance(value, Absent)
+            out[cid][name] = {"present": not absent, "reason": value.reason if absent else None,
+                              "data": None if absent else value}
     return out

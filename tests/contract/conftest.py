@@ -30,6 +30,7 @@ from regintel.db.keys import create_key
 class Demo:
     settings: Settings
     key: str
+    output: str  # what `regintel demo` printed (not on a terminal)
 
 
 @pytest.fixture(scope="session")
@@ -47,7 +48,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
     with engine.begin() as conn:
         _, key = create_key(conn, "contract", "free")
     engine.dispose()
-    return Demo(settings=settings, key=key)
+    return Demo(settings=settings, key=key, output=done.stdout)
 
 
 @pytest.fixture(scope="module")

@@ -11,13 +11,14 @@ from fastapi.responses import Response, StreamingResponse
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.enrich import csv_sections, upload
+from regintel.areas.enrich import csv_sections, sections, upload
 from regintel.areas.enrich import service as svc
 from regintel.areas.enrich.body import read_job
 from regintel.areas.enrich.schemas import JobOut, request_body
 from regintel.render.tabular import iter_csv
 
 router = APIRouter(prefix="/api/v1/enrich/jobs", tags=["Enrichment"], route_class=StrictRoute)
+SECTION_NAMES = ", ".join(f"`{n}`" for n in sections.NAMES)
 JobId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Job id")]
 
 
@@ -31,7 +32,11 @@ JobId = Annotated[int, Path(ge=1, le=2**63 - 1, description="Job id")]
              "`encoding` says otherwise. `regintel worker` answers each entry as `POST /companies/bulk` does "
              "(`found` with the company record, `not_found`, `invalid` with the reason, `ambiguous` with "
              "candidates); a name is resolved as `/companies/resolve` resolves it, with the `match` score and "
-             "reasons. Answers 202 with the job and a `Location`; follow it with `GET /enrich/jobs/{id}`. 413 for "
+             "reasons. `sections` (a JSON list, or a form field of comma-separated names) adds to each company "
+             f"found the results of {SECTION_NAMES}, each as its REST route answers it, `{{present, reason, "
+             "data}` per section (absent with the reason when there is nothing to show or it failed for that "
+             "company); `purpose` lets persons' personal fields into `ownership`. "
+             "Answers 202 with the job and a `Location`; follow it with `GET /enrich/jobs/{id}`. 413 for "
              "a larger body, 415 for another media type, 422 for a malformed file (naming the line), 403 "
              "`FORBIDDEN` for more identifiers than the key's plan allows in one job (the plan's "
              "`enrich_max_identifiers`). Only the key that created a job sees it.")

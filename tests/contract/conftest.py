@@ -40,7 +40,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
     settings = Settings(database_url=f"sqlite:///{root / 'regintel.db'}", data_dir=root / "data",
                         rate_limit_storage="memory", shared_limit_per_minute=10**9,
                         plans={"free": Plan(title="Free", rate_per_minute=10**9, monthly_quota=10**9)})
-    env = {**os.environ, "REGINTEL_DATABASE_URL": settings.database_url, "REGINTEL_DATA_DIR": str(root / "data")}
+    env = {**os.environ, "REGINTEL_DATABASE_URL": settings.database_url,
+           "REGINTEL_DATA_DIR": str(root / "data")}
     done = subprocess.run([str(Path(sys.executable).parent / "regintel"), "demo"], env=env, cwd=root,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -19,7 +19,8 @@ from regintel.api.openapi import is_keyed, iter_operations
 from tests.contract.conftest import Demo
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("REGINTEL_TEST_POSTGRES_URL")),
-                                reason="the command line and the document do not depend on the backend: SQLite only")
+                                reason="the command line and the document do not depend on the backend: "
+                                "SQLite only")
 REGINTEL = str(Path(sys.executable).parent / "regintel")
 
 
@@ -67,7 +68,8 @@ def test_serve_names_the_docs_and_the_key_command(demo: Demo) -> None:
     finally:
         server.terminate()
         server.wait(30)
-    assert f"http://127.0.0.1:{port}/api/v1/public/swagger" in first and "regintel keys create" in first, first
+    assert f"http://127.0.0.1:{port}/api/v1/public/swagger" in first, first
+    assert "regintel keys create" in first, first
 
 
 def test_the_key_in_the_query_works_on_every_keyed_operation(in_process: tuple[Any, str]) -> None:
@@ -76,7 +78,8 @@ def test_the_key_in_the_query_works_on_every_keyed_operation(in_process: tuple[A
     doc = client.get("/api/v1/public/openapi.json").json()
     refused = []
     # Not the stream (it never ends), nor the reconciliation manifest, whose key is optional (`{}` first).
-    keyed = [(path, method) for path, method, op in iter_operations(doc) if is_keyed(op) and {} not in op["security"]
+    keyed = [(path, method) for path, method, op in iter_operations(doc)
+             if is_keyed(op) and {} not in op["security"]
              and "text/event-stream" not in op["responses"].get("200", {}).get("content", {})]
     assert len(keyed) > 100
     for path, method in keyed:

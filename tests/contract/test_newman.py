@@ -67,7 +67,8 @@ def test_the_runnable_folder_answers_2xx_within_a_minute(demo: Demo, served: str
 
 
 def _url(url: dict[str, Any]) -> str:
-    query = "&".join(f"{q['key']}={q.get('value', '')}" for q in url.get("query", []) if not q.get("disabled"))
+    query = "&".join(f"{q['key']}={q.get('value', '')}" for q in url.get("query", [])
+                     if not q.get("disabled"))
     return "/" + "/".join(url.get("path", [])) + (f"?{query}" if query else "")
 
 

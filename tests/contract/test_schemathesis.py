@@ -18,7 +18,8 @@ from schemathesis import openapi
 from schemathesis.specs.openapi import checks as st_checks
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("REGINTEL_TEST_POSTGRES_URL")),
-                                reason="the document and its checks do not depend on the backend: SQLite only")
+                                reason="the document and its checks do not depend on the backend: "
+                                "SQLite only")
 
 EXAMPLES = 4  # cases per operation: ~1,000 requests in all
 

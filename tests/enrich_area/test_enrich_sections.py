@@ -16,11 +16,13 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from regintel.areas.accounts.service import FO_ADDENDUM_VERSION
 from regintel.areas.enrich import sections
 from regintel.areas.screening.hits import refresh_company_hits
 from regintel.db.schema import jobs
 from regintel.domain.types import CompanyKey, CompanyRecord, FinancialRecord, PersonRecord, RoleRecord
 from regintel.jobs.runner import run_due
+from tests.areas_accounts.test_account_api import sign_in
 from tests.builders import load_companies
 from tests.enrich_area.test_enrich_worker_process import start_worker, wait
 from tests.helpers import assert_envelope, assert_error
@@ -125,6 +127,23 @@ def test_the_ownership_section_shows_personal_fields_only_with_a_purpose(client,
     assert_error(client.post(URL, files=files, data={"purpose": "curiosity", "sections": "ownership"},
                              headers=auth), 422, "VALIDATION_ERROR")
     assert queued(engine) == before
+
+
+def test_the_natural_persons_addendum_opens_the_gate_as_on_the_rest_route(client, auth, engine, settings, data):
+    csrf = sign_in(client, engine)
+    raw = assert_envelope(client.post("/account/api-keys", json={"name": "kyc"}, headers=csrf), 201)["key"]
+    assert_envelope(client.post("/account/fo-addendum/accept", headers=csrf, json={
+        "text_version": FO_ADDENDUM_VERSION, "person_name": "Anna Nováková", "accept": True}))
+    signed = {"Authorization": f"Bearer {raw}"}
+    body = {"identifiers": [SK], "country": "SK", "sections": ["ownership"]}
+    done, answers = run_job(client, signed, engine, settings, client.post(URL, json=body, headers=signed))
+    got = answers[0]["sections"]["ownership"]["data"]
+    assert done["purpose"] is None and got == rest(client, signed, SK, "ultimate-owner")
+    person = next(e for e in got["entities"].values() if e["type"] == "person")
+    assert person["personal"]["birthDate"] == "1970-02-03"
+    _, others = run_job(client, auth, engine, settings, client.post(URL, json=body, headers=auth))
+    other = next(e for e in others[0]["sections"]["ownership"]["data"]["entities"].values() if e["type"] == "person")
+    assert other["personal"] is None  # another account's key: the gate stays shut
 
 
 @pytest.mark.parametrize("sent", [["credit", "bogus"], ["ALL"], [1], ["credit"] * 15, ["x" * 33], "credit"])

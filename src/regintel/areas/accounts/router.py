@@ -27,6 +27,7 @@ _CSRF = " Needs the session cookie and the CSRF token in `X-CSRF-Token` (403 wit
 
 
 @router.post("/welcome", response_model=Envelope[schemas.WelcomeOut], summary="Sign in by e-mail link",
+             responses={202: {"model": Envelope[schemas.WelcomeOut], "description": "With `email`: link queued"}},
              description="With `email`: queues a single-use sign-in link (valid 15 minutes) to that address, "
              "always with the same answer (no account enumeration; at most 5 links per address an hour). With "
              "`token` (from the link): creates the account on first sign-in, starts a 30-day session and sets "
@@ -500,6 +501,9 @@ def api_signup_page(request: Request) -> Response:
 
 
 @public_router.post("/public/api-signup", response_model=Envelope[schemas.ApiSignupOut],
+                    responses={202: {"model": Envelope[schemas.ApiSignupOut], "description": "With `email`: link "
+                               "queued"}, 201: {"model": Envelope[schemas.ApiSignupOut],
+                                                "description": "With `token`: account and Free key created"}},
                     summary="API signup", description="`{\"email\"}`: mails a single-use sign-in link (15 min; "
                     "202, same answer for every address). `{\"token\"}`: creates the account (default plan) on "
                     "first use, starts a session (cookies as `/account/welcome`) and creates a Free key, shown "

@@ -198,3 +198,23 @@ def test_a_withheld_person_is_kept_aside_and_can_be_lifted(client, auth, engine,
         assert conn.execute(select(privacy_person_suppressions.c.person_key)).first() is None
         assert conn.execute(select(privacy_requests.c.id).where(privacy_requests.c.id == request_id)).first()
     assert "is not withheld" in cli("lift", f"p:{JANA_KEY}", code=2)
+
+
+def test_access_export_holds_the_matched_register_person(client, auth, engine, cli):
+    load_world(engine)
+    request_id = _file_request(client, engine, kind="access", person_name="Jana Nováková")
+    shown = json.loads(cli("show", str(request_id)))
+    assert [c["person_key"] for c in shown["candidates"]] == [JANA_KEY]
+    out = json.loads(cli("export", str(request_id), "--person", f"p:{JANA_KEY}"))
+    assert out["email"] == "jana@example.org" and out["request_id"] == request_id
+    assert [r["kind"] for r in out["privacy_requests"]] == ["access"]
+    (person,) = out["register_persons"]
+    assert person["person"]["name"] == JANA.name and person["person"]["birth_date"] == "1980-11-20"
+    (role,) = person["roles"]
+    assert (role["role"], role["share_pct"], role["company"]["national_id"]) == ("shareholder", 40.0, TARGET)
+    assert person["change_log"] and all("Nováková" in (c["new_value"] or "") + (c["old_value"] or "")
+                                        for c in person["change_log"])
+    assert json.loads(cli("export", str(request_id)))["register_persons"] == []  # nothing matched, nothing added
+    assert "No register person" in cli("export", str(request_id), "--person", "p:" + "0" * 32, code=2)
+    erase = _file_request(client, engine, kind="erase")
+    assert "not an access request" in cli("export", str(erase), code=2)

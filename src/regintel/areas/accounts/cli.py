@@ -1,4 +1,4 @@
-"""`regintel privacy list|show|answer|lift`: the operator answers data-protection requests (GDPR: one month
+"""`regintel privacy list|show|export|answer|lift`: the operator answers data-protection requests (GDPR: one month
 from verification, `due_at`). Mounted by regintel/cli.py; the work is in areas/accounts/privacy.py."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-privacy_app = typer.Typer(help="Data-protection requests (GDPR art. 15-21): list, show, answer, lift.",
+privacy_app = typer.Typer(help="Data-protection requests (GDPR art. 15-21): list, show, export, answer, lift.",
                           no_args_is_help=True, rich_markup_mode="markdown")
 console = Console(width=None if sys.stdout.isatty() else 200)
 notes = Console(stderr=True)  # hints, so stdout stays one JSON document
@@ -92,6 +92,22 @@ def privacy_answer(request_id: int,
     _print_json(out)
     if out["withheld"]:
         notes.print("run `regintel search rebuild` to drop the withheld names from the search index too")
+
+
+@privacy_app.command("export")
+def privacy_export(request_id: int, person: Annotated[list[str] | None, typer.Option(
+        help="A register person key (`p:…`, from `show`) matched to the requester; repeat for several")] = None,
+                   ) -> None:
+    """The answer to a verified access request as one JSON document, for the operator to send: what the service
+    holds about the address, and the register records of the persons matched to the requester."""
+    from regintel.areas.accounts.privacy import access_export
+    from regintel.errors import RegintelError
+
+    with _engine().connect() as conn:
+        try:
+            _print_json(access_export(conn, request_id, person or []))
+        except RegintelError as error:
+            _fail(error)
 
 
 @privacy_app.command("lift")

@@ -116,6 +116,57 @@ def withhold_person(conn: Connection, person_key: str, request_id: int | None, r
     return removed
 
 
+def person_records(conn: Connection, person_key: str) -> dict[str, Any]:
+    """A register person's records as this service holds them (GDPR art. 15): the person row, every role with
+    its company, dates, shares and source, and the change-log entries naming the person."""
+    person_key = person_key.removeprefix("p:")
+    person = conn.execute(select(people).where(people.c.person_key == person_key)).mappings().first()
+    if person is None:
+        raise NotFound(f"No register person with key p:{person_key}")
+    held = conn.execute(
+        select(roles.c.role, roles.c.title, roles.c.holder_name, roles.c.share_pct, roles.c.voting_pct,
+               roles.c.natures_of_control, roles.c.since, roles.c.until, roles.c.source, companies.c.id,
+               companies.c.country, companies.c.national_id, companies.c.name.label("company_name"))
+        .join(companies, companies.c.id == roles.c.company_id)
+        .where(or_(roles.c.person_id == person["id"], roles.c.holder_key == f"p:{person_key}"))
+        .order_by(companies.c.name, roles.c.role)).mappings().all()
+    names = {str(r["holder_name"]) for r in held} | {str(person["name"])}
+    company_ids = sorted({int(r["id"]) for r in held})
+    changes = [] if not company_ids else [
+        {"company": f"{r['country']}:{r['national_id']}", "field": r["field"], "old_value": r["old_value"],
+         "new_value": r["new_value"], "source": r["source"], "detected_at": _aware(r["detected_at"])}
+        for r in conn.execute(
+            select(company_changes, companies.c.country, companies.c.national_id)
+            .join(companies, companies.c.id == company_changes.c.company_id)
+            .where(company_changes.c.company_id.in_(company_ids)).order_by(company_changes.c.id)).mappings()
+        if any(n in (r["old_value"] or "") or n in (r["new_value"] or "") for n in names)]
+    return {"person_key": f"p:{person_key}",
+            "person": {k: person[k] for k in ("name", "birth_date", "nationality", "country_of_residence",
+                                              "source")},
+            "roles": [{"role": r["role"], "title": r["title"], "name_as_listed": r["holder_name"],
+                       "company": {"country": r["country"], "national_id": r["national_id"],
+                                   "name": r["company_name"]},
+                       "share_pct": r["share_pct"], "voting_pct": r["voting_pct"],
+                       "natures_of_control": r["natures_of_control"], "since": r["since"], "until": r["until"],
+                       "source": r["source"]} for r in held],
+            "change_log": changes}
+
+
+def access_export(conn: Connection, request_id: int, persons: Sequence[str]) -> dict[str, Any]:
+    """The answer to a verified access request: what the service holds about the address (account, keys'
+    metadata, watches, form entries, requests) and the register records of the persons the operator matched
+    to the requester (from `show`), for the operator to send."""
+    from regintel.areas.accounts.public import export
+
+    row = _request(conn, request_id)
+    if row["kind"] != "access":
+        raise ValidationFailed(f"Request {request_id} is a {row['kind']} request, not an access request")
+    if row["status"] == "unverified":
+        raise Conflict(f"Request {request_id} is not verified: the requester has not confirmed the address")
+    return {"request_id": request_id, "generated_at": datetime.now(UTC), **export(conn, str(row["email"])),
+            "register_persons": [person_records(conn, key) for key in persons]}
+
+
 def _keep(conn: Connection, person_key: str, table: Table, rows: Sequence[Mapping[Any, Any]]) -> None:
     """Keep rows as they are before they are taken out or rewritten (dates as ISO text, amounts as text)."""
     if rows:

@@ -57,6 +57,8 @@ def test_social_images(client, companies, path):
     assert png.headers["cache-control"] == "public, max-age=3600"
     assert client.get(f"{path}/og.png", headers={"If-None-Match": png.headers["etag"]}).status_code == 304
     assert png.headers["etag"] != svg.headers["etag"]
+    # the format is the path's alone: no hidden parameter turns the SVG into a PNG (found by schemathesis)
+    assert client.get(f"{path}/og.svg", params={"_png": "true"}).status_code == 422
 
 
 def test_topic_content(client, companies):

@@ -140,11 +140,17 @@ def firmy_country(request: Request, country: CountryPath, conn: ReadConn) -> HTM
     return _directory(request, conn, country, "sk", f"/api/v1/public/firmy-{country.lower()}")
 
 
+def _directory_og_route(png: bool) -> Any:
+    # Bound by a closure, not a default argument: FastAPI would serve a defaulted parameter as a query
+    # parameter (`?_png=true` turned og.svg into a PNG; found by schemathesis).
+    def handler(request: Request, country: CountryPath, conn: ReadConn) -> Response:
+        return _directory_og(request, conn, country, png)
+    return handler
+
+
 for _prefix in ("companies", "firmy"):
     for _fmt in ("svg", "png"):
-        def _handler(request: Request, country: CountryPath, conn: ReadConn, _png: bool = _fmt == "png") -> Response:
-            return _directory_og(request, conn, country, _png)
-
+        _handler = _directory_og_route(_fmt == "png")
         _handler.__name__ = f"{_prefix}_country_og_{_fmt}"
         router.add_api_route(f"/{_prefix}-{{country}}/og.{_fmt}", _handler, methods=["GET"], response_class=Response,
                              summary=f"Social image of a country directory ({_fmt.upper()})",

@@ -25,6 +25,7 @@ from regintel.domain.public_money import ContractRecord, Org
 from regintel.errors import InvalidIdentifier
 from regintel.ingest.base import RecordError, Source, SourceAbort, SourceInfo
 from regintel.ingest.sources import register
+from regintel.ingest.xmlstream import xml_records
 
 INFO = SourceInfo(
     id="cz_registr_smluv", name="Registr smluv (Czech register of contracts)",
@@ -45,24 +46,8 @@ class RegistrSmluvSource:
     suffixes: tuple[str, ...] = (".xml", ".xml.gz", ".zip")  # the files of a folder import that are inputs
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[ContractRecord | RecordError]:
-        # Only the records' end events: asking for every element's start (to look at the root first)
-        # doubled the parse time. The root is checked on the first record, or at the end without one.
-        events = etree.iterparse(stream, events=("end",), tag=Q + "zaznam", resolve_entities=False,
-                                 no_network=True, load_dtd=False, huge_tree=True)
-        checked = False
-        try:
-            for _, element in events:
-                if not checked:
-                    _check_root(element.getparent(), name)
-                    checked = True
-                yield _record(element)
-                element.clear(keep_tail=False)
-                while element.getprevious() is not None:
-                    del element.getparent()[0]
-            if not checked:
-                _check_root(events.root, name)
-        except etree.XMLSyntaxError as exc:
-            raise SourceAbort(f"{name}: not well-formed XML: {exc}") from None
+        for element in xml_records(stream, name, Q + "zaznam", _check_root):
+            yield _record(element)
 
     def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
         from regintel.areas.public_money.importing import run_section_import

@@ -25,6 +25,7 @@ from regintel.domain.public_money import CrzContract, Org
 from regintel.errors import InvalidIdentifier
 from regintel.ingest.base import RecordError, Source, SourceAbort, SourceInfo
 from regintel.ingest.sources import register
+from regintel.ingest.xmlstream import xml_records
 
 INFO = SourceInfo(
     id="sk_crz", name="Centrálny register zmlúv (Slovak central register of contracts)",
@@ -46,22 +47,8 @@ class CrzSource:
     suffixes: tuple[str, ...] = (".xml", ".xml.gz", ".zip")
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[CrzContract | RecordError]:
-        events = etree.iterparse(stream, events=("end",), tag="zmluva", resolve_entities=False,
-                                 no_network=True, load_dtd=False, huge_tree=True)
-        checked = False
-        try:
-            for _, element in events:
-                if not checked:
-                    _check_root(element.getparent(), name)
-                    checked = True
-                yield _record(element)
-                element.clear(keep_tail=False)
-                while element.getprevious() is not None:
-                    del element.getparent()[0]
-            if not checked:
-                _check_root(events.root, name)
-        except etree.XMLSyntaxError as exc:
-            raise SourceAbort(f"{name}: not well-formed XML: {exc}") from None
+        for element in xml_records(stream, name, "zmluva", _check_root):
+            yield _record(element)
 
     def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
         from regintel.areas.public_money.importing import run_section_import

@@ -101,3 +101,16 @@ def date_in_name(name: str) -> date | None:
         except ValueError:
             continue
     return None
+
+
+def nace_class(value: str, pattern: re.Pattern[str], what: str) -> str | None:
+    """The NACE Rev. 2 class (`NN.NN`) of a national activity code that refines NACE below the class (ATECO,
+    SKD, …): `pattern` captures the division and class digits; empty is None, anything else a `RecordError`
+    naming `what`."""
+    value = value.strip()
+    if not value:
+        return None
+    match = pattern.fullmatch(value)
+    if match is None:
+        raise RecordError(f"{what}: {value!r}")
+    return f"{match[1]}.{match[2]}"

@@ -37,7 +37,7 @@ from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
 from regintel.ingest.csvstream import open_csv
-from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join, vat
+from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join, nace_class, vat
 from regintel.ingest.sources import register
 from regintel.ingest.sources.it_registro_imprese_codes import legal_form, state_of
 
@@ -120,13 +120,7 @@ def to_records(row: dict[str, str], published: date | None = None
 
 
 def _ateco(value: str) -> str | None:
-    value = value.strip()
-    if not value:
-        return None
-    match = _ATECO.fullmatch(value)
-    if match is None:
-        raise RecordError(f"ateco is not an ATECO 2007 code: {value!r}")
-    return f"{match[1]}.{match[2]}"
+    return nace_class(value, _ATECO, "ateco is not an ATECO 2007 code")
 
 
 def _date(value: str, name: str) -> date | None:

@@ -33,7 +33,7 @@ from stdnum.si import ddv
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
 from regintel.ingest.csvstream import open_csv
-from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join
+from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join, nace_class
 from regintel.ingest.sources import register
 from regintel.ingest.sources.si_ajpes_codes import legal_form, state_of
 
@@ -104,13 +104,7 @@ def to_records(row: dict[str, str], published: date | None = None
 
 
 def _skd(value: str) -> str | None:
-    value = value.strip()
-    if not value:
-        return None
-    match = _SKD.fullmatch(value)
-    if match is None:
-        raise RecordError(f"SKD_DEJAVNOST is not an SKD 2008 code: {value!r}")
-    return f"{match[1]}.{match[2]}"
+    return nace_class(value, _SKD, "SKD_DEJAVNOST is not an SKD 2008 code")
 
 
 def _date(value: str, name: str) -> date | None:

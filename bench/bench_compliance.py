@@ -47,7 +47,10 @@ def sample(engine: Engine, n: int, seed: int) -> list[dict[str, Any]]:
     with engine.connect() as conn:
         lo, hi = conn.execute(select(func.min(companies.c.id), func.max(companies.c.id))).one()
         ids = [rng.randint(lo, hi) for _ in range(n)]
-        found = {r["id"]: dict(r) for r in conn.execute(select(companies).where(companies.c.id.in_(ids))).mappings()}
+        found = {
+            r["id"]: dict(r)
+            for r in conn.execute(select(companies).where(companies.c.id.in_(ids))).mappings()
+        }
     return [found[i] for i in ids if i in found]
 
 
@@ -70,6 +73,7 @@ def timed(engine: Engine, groups: list[list[dict[str, Any]]], call: Case) -> dic
 
     def count(*_: Any) -> None:
         statements[0] += 1
+
     event.listen(engine, "before_cursor_execute", count)
     for rows in groups:
         started, cpu_started = time.perf_counter(), time.process_time()
@@ -79,13 +83,18 @@ def timed(engine: Engine, groups: list[list[dict[str, Any]]], call: Case) -> dic
         cpu.append((time.process_time() - cpu_started) * 1000)
         sizes.append(len(body))
     event.remove(engine, "before_cursor_execute", count)
-    return percentiles(wall) | {"cpu_p50": percentiles(cpu)["p50"], "cpu_p95": percentiles(cpu)["p95"],
-                                "body_p50": percentiles([float(s) for s in sizes])["p50"],
-                                "statements_mean": statements[0] / max(1, len(groups))}
+    return percentiles(wall) | {
+        "cpu_p50": percentiles(cpu)["p50"],
+        "cpu_p95": percentiles(cpu)["p95"],
+        "body_p50": percentiles([float(s) for s in sizes])["p50"],
+        "statements_mean": statements[0] / max(1, len(groups)),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--bulk-calls", type=int, default=10)
@@ -98,25 +107,55 @@ def main() -> None:
     rows = sample(engine, max(args.samples, args.bulk_calls * 100), args.seed)
     results: dict[str, Any] = {}
     table = Table(title=f"compliance: {entities:,} companies, {engine.dialect.name}")
-    for col in ("case", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "cpu p50", "cpu p95", "body p50", "stmts"):
+    for col in (
+        "case",
+        "n",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "max ms",
+        "cpu p50",
+        "cpu p95",
+        "body p50",
+        "stmts",
+    ):
         table.add_column(col, justify="left" if col == "case" else "right")
     for name, (size, call) in CASES.items():
         if args.only and name not in args.only:
             continue
         count = args.bulk_calls if size > 1 else args.samples
-        groups = [rows[i * size:(i + 1) * size] for i in range(count)]
+        groups = [rows[i * size : (i + 1) * size] for i in range(count)]
         timed(engine, groups[:5], call)  # warm the caches
         r = timed(engine, groups, call)
         results[name] = r
-        table.add_row(name, str(r["n"]), f"{r['p50']:.1f}", f"{r['p95']:.1f}", f"{r['p99']:.1f}",
-                      f"{r['max']:.1f}", f"{r['cpu_p50']:.1f}", f"{r['cpu_p95']:.1f}", f"{r['body_p50']:,.0f}",
-                      f"{r['statements_mean']:.1f}")
+        table.add_row(
+            name,
+            str(r["n"]),
+            f"{r['p50']:.1f}",
+            f"{r['p95']:.1f}",
+            f"{r['p99']:.1f}",
+            f"{r['max']:.1f}",
+            f"{r['cpu_p50']:.1f}",
+            f"{r['cpu_p95']:.1f}",
+            f"{r['body_p50']:,.0f}",
+            f"{r['statements_mean']:.1f}",
+        )
     console.print(table)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=BENCH.parent).stdout.strip()
-    out = {"benchmark": "compliance", "at": datetime.now(UTC).isoformat(), "commit": commit,
-           "database": engine.dialect.name, "entities": entities, "samples": args.samples,
-           "python": platform.python_version(), "cpus": os.cpu_count(), "load": os.getloadavg(), "results": results}
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=BENCH.parent
+    ).stdout.strip()
+    out = {
+        "benchmark": "compliance",
+        "at": datetime.now(UTC).isoformat(),
+        "commit": commit,
+        "database": engine.dialect.name,
+        "entities": entities,
+        "samples": args.samples,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+        "results": results,
+    }
     target = BENCH / "results" / f"compliance-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     target.parent.mkdir(exist_ok=True)
     target.write_text(json.dumps(out, indent=2))

@@ -49,9 +49,15 @@ def percentile(values: list[float], q: float) -> float:
 
 def build(url: str, data_dir: Path, entities: int) -> None:
     env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_DATA_DIR": str(data_dir)}
-    subprocess.run([sys.executable, "-m", "regintel", "db", "upgrade"], env=env, check=True, capture_output=True)
-    subprocess.run([sys.executable, "-m", "regintel", "synth", "--entities", str(entities), "--seed", "7",
-                    "--no-stats"], env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "regintel", "db", "upgrade"], env=env, check=True, capture_output=True
+    )
+    subprocess.run(
+        [sys.executable, "-m", "regintel", "synth", "--entities", str(entities), "--seed", "7", "--no-stats"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
 
 
 def _filled(url: str) -> bool:
@@ -75,8 +81,9 @@ def enrich(settings: Any, engine: Any, n: int, sections: list[str] | None = None
     from regintel.jobs.runner import run_due
 
     with engine.connect() as conn:
-        rows = conn.execute(select(companies.c.country, companies.c.national_id)
-                            .order_by(func.random()).limit(n)).all()
+        rows = conn.execute(
+            select(companies.c.country, companies.c.national_id).order_by(func.random()).limit(n)
+        ).all()
     ids: list[Any] = [{"country": cc, "id": nid} for cc, nid in rows]
     ids += [f"BAD{i}" for i in range(n // 20)] + [{"country": "SK", "id": f"{i:08d}"} for i in range(n // 20)]
     ids = ids[:n]
@@ -89,8 +96,13 @@ def enrich(settings: Any, engine: Any, n: int, sections: list[str] | None = None
     with engine.connect() as conn:
         status = service.status(conn, key.id, job["id"])
     assert ran == 1 and status["status"] == "done" and status["processed"] == len(ids), status
-    return {"identifiers": len(ids), "seconds": round(seconds, 2), "per_second": round(len(ids) / seconds),
-            "counts": status["counts"], "sections": sections or []}
+    return {
+        "identifiers": len(ids),
+        "seconds": round(seconds, 2),
+        "per_second": round(len(ids) / seconds),
+        "counts": status["counts"],
+        "sections": sections or [],
+    }
 
 
 def serve(settings: Any) -> tuple[str, uvicorn.Server, threading.Thread]:
@@ -112,27 +124,45 @@ def latency(settings: Any, engine: Any, calls: int) -> dict[str, Any]:
 
     with engine.begin() as conn:
         _, raw = create_key(conn, "bench-http", "bench")
-        rows = conn.execute(select(companies.c.country, companies.c.national_id).order_by(func.random())
-                            .limit(calls)).all()
+        rows = conn.execute(
+            select(companies.c.country, companies.c.national_id).order_by(func.random()).limit(calls)
+        ).all()
     base, server, thread = serve(settings)
-    headers = {"Authorization": f"Bearer {raw}", "Accept": "application/json, text/event-stream",
-               "MCP-Protocol-Version": "2025-11-25"}
+    headers = {
+        "Authorization": f"Bearer {raw}",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-11-25",
+    }
     out: dict[str, Any] = {}
     with httpx.Client(base_url=base, headers=headers, timeout=30) as http:
         for name, send in (
-                ("REST GET /companies/{cc}/{id}", lambda cc, nid, i: http.get(f"/api/v1/companies/{cc}/{nid}")),
-                ("MCP tools/call get_company", lambda cc, nid, i: http.post("/mcp", json={
-                    "jsonrpc": "2.0", "id": i, "method": "tools/call",
-                    "params": {"name": "get_company", "arguments": {"national_id": nid, "country": cc}}}))):
+            ("REST GET /companies/{cc}/{id}", lambda cc, nid, i: http.get(f"/api/v1/companies/{cc}/{nid}")),
+            (
+                "MCP tools/call get_company",
+                lambda cc, nid, i: http.post(
+                    "/mcp",
+                    json={
+                        "jsonrpc": "2.0",
+                        "id": i,
+                        "method": "tools/call",
+                        "params": {"name": "get_company", "arguments": {"national_id": nid, "country": cc}},
+                    },
+                ),
+            ),
+        ):
             times = []
             for i, (cc, nid) in enumerate(rows):
                 t0 = time.perf_counter()
                 resp = send(cc, nid, i)
                 times.append((time.perf_counter() - t0) * 1000)
                 assert resp.status_code == 200, resp.text
-                assert "isError\":true" not in resp.text, resp.text
-            out[name] = {"calls": len(times), "p50_ms": round(percentile(times, 0.5), 2),
-                         "p95_ms": round(percentile(times, 0.95), 2), "p99_ms": round(percentile(times, 0.99), 2)}
+                assert 'isError":true' not in resp.text, resp.text
+            out[name] = {
+                "calls": len(times),
+                "p50_ms": round(percentile(times, 0.5), 2),
+                "p95_ms": round(percentile(times, 0.95), 2),
+                "p99_ms": round(percentile(times, 0.99), 2),
+            }
     server.should_exit = True
     thread.join(10)
     return out
@@ -144,8 +174,10 @@ def main() -> int:
     parser.add_argument("--identifiers", type=int, default=100_000)
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--sections", help="also run the job with these sections (comma-separated, or `all`)")
-    parser.add_argument("--database-url", help="a database (synthesised first when it holds no company; default: "
-                        "a new SQLite file)")
+    parser.add_argument(
+        "--database-url",
+        help="a database (synthesised first when it holds no company; default: a new SQLite file)",
+    )
     args = parser.parse_args()
 
     from regintel.config import Settings
@@ -156,14 +188,24 @@ def main() -> int:
     if not args.database_url or not _filled(url):
         started = time.perf_counter()
         build(url, tmp, args.entities)
-        print(f"synthesised {args.entities:,} entities in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        print(
+            f"synthesised {args.entities:,} entities in {time.perf_counter() - started:.0f} s",
+            file=sys.stderr,
+        )
     settings = Settings(database_url=url, data_dir=tmp, plans=PLANS, rate_limit_storage="sqlite")
     engine = make_engine(url)
     from regintel.areas.enrich import sections as enrich_sections
 
     every = list(enrich_sections.NAMES)
-    runs = ([[name] for name in every] + [every] if args.sections == "each" else [every] if args.sections == "all"
-            else [enrich_sections.parse(args.sections.split(","))] if args.sections else [])
+    runs = (
+        [[name] for name in every] + [every]
+        if args.sections == "each"
+        else [every]
+        if args.sections == "all"
+        else [enrich_sections.parse(args.sections.split(","))]
+        if args.sections
+        else []
+    )
     if runs:
         enrich(settings, engine, min(args.identifiers, 500))  # warm-up, not reported
     result: dict[str, Any] = {"enrich": enrich(settings, engine, args.identifiers)}
@@ -180,15 +222,23 @@ def main() -> int:
         label = "enrichment job" + (f" + {', '.join(e['sections'])}" if e["sections"] else "")
         table.add_row(label, f"{e['identifiers']:,} identifiers in {e['seconds']} s = {e['per_second']:,}/s")
     for name, figures in result["latency"].items():
-        table.add_row(name, f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms "
-                            f"({figures['calls']} sequential calls)")
+        table.add_row(
+            name,
+            f"p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms "
+            f"({figures['calls']} sequential calls)",
+        )
     console.print(table)
     print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), file=sys.stderr)
     out = BENCH / "results" / f"enrich-mcp-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
-    meta = {"backend": engine.dialect.name, "entities": args.entities, "python": platform.python_version(),
-            "cpus": os.cpu_count(), "at": datetime.now(UTC).isoformat(),
-            "load_average_1_5_15": os.getloadavg()}  # the machine is shared: say how loaded it was
+    meta = {
+        "backend": engine.dialect.name,
+        "entities": args.entities,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "at": datetime.now(UTC).isoformat(),
+        "load_average_1_5_15": os.getloadavg(),
+    }  # the machine is shared: say how loaded it was
     out.write_text(json.dumps(meta | result, indent=2), encoding="utf-8")
     print(f"saved {out}", file=sys.stderr)
     return 0

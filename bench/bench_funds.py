@@ -46,8 +46,11 @@ from regintel.services.companies import resolve_ico
 BENCH = Path(__file__).resolve().parent
 console = Console(width=None if sys.stdout.isatty() else 170)
 BATCH = 5_000
-KINDS = (("eu_project", "eu_kohesio", "EUR", None), ("cz_subsidy", "cz_dotinfo", "CZK", None),
-         ("state_aid", "eu_state_aid_tam", "EUR", "GBER"))
+KINDS = (
+    ("eu_project", "eu_kohesio", "EUR", None),
+    ("cz_subsidy", "cz_dotinfo", "CZK", None),
+    ("state_aid", "eu_state_aid_tam", "EUR", "GBER"),
+)
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -82,34 +85,96 @@ def _batches(engine: Engine, table: Any, rows: Any) -> None:
 def fill(engine: Engine, n_companies: int, n_awards: int, n_projects: int, seed: int) -> None:
     rng = random.Random(seed)
     now, start = datetime.now(UTC), date(2015, 1, 1)
-    _batches(engine, companies, ({"country": "CZ", "national_id": ico(i), "name": f"Firma {i} s.r.o.",
-                                  "name_norm": f"firma {i}", "status": "active", "source": "bench",
-                                  "updated_at": now, "created_at": now} for i in range(1, n_companies + 1)))
-    common = {"record_hash": "x", "import_run_id": 0, "imported_at": now, "match_method": "identifier",
-              "match_score": 1.0, "beneficiary_country": "CZ"}
+    _batches(
+        engine,
+        companies,
+        (
+            {
+                "country": "CZ",
+                "national_id": ico(i),
+                "name": f"Firma {i} s.r.o.",
+                "name_norm": f"firma {i}",
+                "status": "active",
+                "source": "bench",
+                "updated_at": now,
+                "created_at": now,
+            }
+            for i in range(1, n_companies + 1)
+        ),
+    )
+    common = {
+        "record_hash": "x",
+        "import_run_id": 0,
+        "imported_at": now,
+        "match_method": "identifier",
+        "match_score": 1.0,
+        "beneficiary_country": "CZ",
+    }
 
     def award(i: int) -> dict[str, Any]:
         kind, source, currency, measure_type = KINDS[0 if i % 10 < 6 else 1 if i % 10 < 8 else 2]
         c = rng.randrange(1, n_companies + 1)
         day = start + timedelta(days=rng.randrange(3650))
-        return {"source": source, "record_key": str(i), "kind": kind, "beneficiary_name": f"Firma {c} s.r.o.",
-                "beneficiary_national_id": ico(c), "company_id": c, "title": f"Projekt {i}",
-                "programme": "Programme", "fund": "ERDF", "measure_type": measure_type,
-                "amount": rng.randrange(10_000, 50_000_000), "eu_amount": rng.randrange(5_000, 10_000_000),
-                "currency": currency, "year": day.year, "granted_on": day, "start_on": day,
-                "end_on": day + timedelta(days=700), "link": "https://example.invalid", **common}
+        return {
+            "source": source,
+            "record_key": str(i),
+            "kind": kind,
+            "beneficiary_name": f"Firma {c} s.r.o.",
+            "beneficiary_national_id": ico(c),
+            "company_id": c,
+            "title": f"Projekt {i}",
+            "programme": "Programme",
+            "fund": "ERDF",
+            "measure_type": measure_type,
+            "amount": rng.randrange(10_000, 50_000_000),
+            "eu_amount": rng.randrange(5_000, 10_000_000),
+            "currency": currency,
+            "year": day.year,
+            "granted_on": day,
+            "start_on": day,
+            "end_on": day + timedelta(days=700),
+            "link": "https://example.invalid",
+            **common,
+        }
 
     _batches(engine, fund_awards, (award(i) for i in range(1, n_awards + 1)))
-    _batches(engine, cordis_projects, ({
-        "project_id": str(100_000 + p), "acronym": f"P{p}", "title": f"Research {p}", "framework": "HORIZON",
-        "start_on": start + timedelta(days=rng.randrange(3650)), "total_cost": 3_000_000,
-        "ec_max_contribution": 2_500_000, "record_hash": "x", "import_run_id": 0, "imported_at": now}
-        for p in range(n_projects)))
-    _batches(engine, cordis_participants, ({
-        "project_id": str(100_000 + p), "organisation_id": str(900_000_000 + k), "beneficiary_name": "Org",
-        "role": "coordinator" if k == 0 else "participant", "ec_contribution": rng.randrange(10_000, 2_000_000),
-        "ended": False, "company_id": rng.randrange(1, n_companies + 1), **common}
-        for p in range(n_projects) for k in range(3)))
+    _batches(
+        engine,
+        cordis_projects,
+        (
+            {
+                "project_id": str(100_000 + p),
+                "acronym": f"P{p}",
+                "title": f"Research {p}",
+                "framework": "HORIZON",
+                "start_on": start + timedelta(days=rng.randrange(3650)),
+                "total_cost": 3_000_000,
+                "ec_max_contribution": 2_500_000,
+                "record_hash": "x",
+                "import_run_id": 0,
+                "imported_at": now,
+            }
+            for p in range(n_projects)
+        ),
+    )
+    _batches(
+        engine,
+        cordis_participants,
+        (
+            {
+                "project_id": str(100_000 + p),
+                "organisation_id": str(900_000_000 + k),
+                "beneficiary_name": "Org",
+                "role": "coordinator" if k == 0 else "participant",
+                "ec_contribution": rng.randrange(10_000, 2_000_000),
+                "ended": False,
+                "company_id": rng.randrange(1, n_companies + 1),
+                **common,
+            }
+            for p in range(n_projects)
+            for k in range(3)
+        ),
+    )
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.exec_driver_sql("ANALYZE")
@@ -132,21 +197,31 @@ def import_rates(engine: Engine, data_dir: Path, rows: int, named: int) -> dict[
     folder = Path(tempfile.mkdtemp(prefix="funds-import-"))
     dotinfo = folder / "dotinfo.csv"
     with open(dotinfo, "w", encoding="utf-8") as fh:
-        fh.write("Evidenční číslo dotace;Název dotace;Účel dotace;Příjemce - obchodní jméno;Příjemce - IČ;"
-                 "Poskytovatel dotace;Program;Částka požadovaná;Částka schválená;Datum poskytnutí\n")
+        fh.write(
+            "Evidenční číslo dotace;Název dotace;Účel dotace;Příjemce - obchodní jméno;Příjemce - IČ;"
+            "Poskytovatel dotace;Program;Částka požadovaná;Částka schválená;Datum poskytnutí\n"
+        )
         for i in range(rows):
-            fh.write(f"B-{i};Dotace {i};Účel;Firma {i + 1} s.r.o.;{ico(i + 1)};MPO;Program;1 000,00;"
-                     f"{i % 9000 + 100} 000,00;15.03.2024\n")
+            fh.write(
+                f"B-{i};Dotace {i};Účel;Firma {i + 1} s.r.o.;{ico(i + 1)};MPO;Program;1 000,00;"
+                f"{i % 9000 + 100} 000,00;15.03.2024\n"
+            )
     kohesio = folder / "kohesio.csv"
     with open(kohesio, "w", encoding="utf-8") as fh:
-        fh.write("Project ID,Project name,Beneficiary,Beneficiary country,Total budget,EU contribution,Start date,"
-                 "End date,Fund,Programme,Programme CCI,Project URL\n")
+        fh.write(
+            "Project ID,Project name,Beneficiary,Beneficiary country,Total budget,EU contribution,Start date,"
+            "End date,Fund,Programme,Programme CCI,Project URL\n"
+        )
         for i in range(named):
-            fh.write(f"QB{i},Projekt {i},Firma {i + 1} s.r.o.,Czechia,1000.00,850.00,2021-01-01,2022-01-01,ERDF,"
-                     "Programme,2014CZ16RFOP001,\n")
+            fh.write(
+                f"QB{i},Projekt {i},Firma {i + 1} s.r.o.,Czechia,1000.00,850.00,2021-01-01,2022-01-01,ERDF,"
+                "Programme,2014CZ16RFOP001,\n"
+            )
     out = {}
-    for label, source, path, count in (("dotinfo_by_ico", DOTINFO, dotinfo, rows),
-                                       ("kohesio_by_name", KOHESIO, kohesio, named)):
+    for label, source, path, count in (
+        ("dotinfo_by_ico", DOTINFO, dotinfo, rows),
+        ("kohesio_by_name", KOHESIO, kohesio, named),
+    ):
         t0 = time.perf_counter()
         stats = run_import(engine, source, str(path), data_dir)[1]
         out[label] = round(count / (time.perf_counter() - t0))
@@ -178,23 +253,40 @@ def main() -> None:
         "cordis-projects": lambda conn, row: service.cordis_projects(conn, row, 1, 20),
         "cz-subsidies": lambda conn, row: service.cz_subsidies(conn, row, 1, 20),
         "gber": lambda conn, row: service.gber_awards(conn, row, 1, 20),
-        "public eu-funds (uncached)": service.eu_funds_summary}
-    results = {name: timed(engine, args.companies, read, args.requests, args.seed) for name, read in sections.items()}
+        "public eu-funds (uncached)": service.eu_funds_summary,
+    }
+    results = {
+        name: timed(engine, args.companies, read, args.requests, args.seed) for name, read in sections.items()
+    }
     rates = import_rates(engine, folder, args.import_rows, args.named_rows)
     backend = engine.dialect.name
-    table = Table(title=f"funds reads: {args.companies:,} companies, {args.awards:,} awards, "
-                  f"{args.projects:,} CORDIS projects × 3 participants ({backend})")
+    table = Table(
+        title=f"funds reads: {args.companies:,} companies, {args.awards:,} awards, "
+        f"{args.projects:,} CORDIS projects × 3 participants ({backend})"
+    )
     for column in ("section", "n", "p50 ms", "p95 ms", "p99 ms"):
         table.add_column(column, justify="right")
     for name, r in results.items():
         table.add_row(name, str(r["n"]), f"{r['p50']:.2f}", f"{r['p95']:.2f}", f"{r['p99']:.2f}")
     console.print(table)
-    console.print(f"import: DotInfo by IČO {rates['dotinfo_by_ico']:,} rows/s ({args.import_rows:,} rows); "
-                  f"Kohesio by name {rates['kohesio_by_name']:,} rows/s ({args.named_rows:,} rows)")
-    out = {"benchmark": "funds", "backend": backend, "companies": args.companies, "awards": args.awards,
-           "cordis_projects": args.projects, "fill_seconds": round(fill_seconds, 1), "reads": results,
-           "import_rows_per_second": rates, "load_before": load_before, "load_after": os.getloadavg(),
-           "python": platform.python_version(), "at": datetime.now(UTC).isoformat()}
+    console.print(
+        f"import: DotInfo by IČO {rates['dotinfo_by_ico']:,} rows/s ({args.import_rows:,} rows); "
+        f"Kohesio by name {rates['kohesio_by_name']:,} rows/s ({args.named_rows:,} rows)"
+    )
+    out = {
+        "benchmark": "funds",
+        "backend": backend,
+        "companies": args.companies,
+        "awards": args.awards,
+        "cordis_projects": args.projects,
+        "fill_seconds": round(fill_seconds, 1),
+        "reads": results,
+        "import_rows_per_second": rates,
+        "load_before": load_before,
+        "load_after": os.getloadavg(),
+        "python": platform.python_version(),
+        "at": datetime.now(UTC).isoformat(),
+    }
     results_dir = BENCH / "results"
     results_dir.mkdir(exist_ok=True)
     path = results_dir / f"funds-{args.companies}-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"

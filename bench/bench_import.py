@@ -71,13 +71,19 @@ def generate(source: str, count: int, folder: Path) -> Path:
 def run_import(source: str, path: Path, env: dict[str, str]) -> tuple[float, int, str]:
     """(seconds, peak RSS in MB, summary line) of one `regintel import` process."""
     started = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-m", "regintel", "import", source,
-                           str(path)], env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", sys.executable, "-m", "regintel", "import", source, str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - started
     if proc.returncode != 0:
         raise RuntimeError(proc.stdout[-2000:] + proc.stderr[-2000:])
     peak_kb = int(proc.stderr.strip().splitlines()[-1])
-    summary = next((line for line in proc.stdout.splitlines() if "│" in line and line.strip("│ ")[0].isdigit()), "")
+    summary = next(
+        (line for line in proc.stdout.splitlines() if "│" in line and line.strip("│ ")[0].isdigit()), ""
+    )
     return seconds, peak_kb // 1024, " ".join(summary.replace("│", " ").split())
 
 
@@ -138,28 +144,48 @@ def main() -> None:
                     again, _, summary2 = run_import(source, again_path, env)
             finally:
                 drop(args.backend, handle)
-            row = {"source": source, "records": args.count, "file_mb": round(path.stat().st_size / 1e6, 1),
-                   "generate_s": round(gen_s, 1), "import_s": round(seconds, 1),
-                   "records_per_s": round(args.count / seconds),
-                   "reimport_records": again_count, "reimport_s": None if again is None else round(again, 1),
-                   "reimport_per_s": None if again is None else round(again_count / again),
-                   "peak_rss_mb": peak_mb,
-                   "db_mb": round(size, 1), "db_mb_per_million": round(size * 1e6 / args.count, 1),
-                   "summary": summary, "reimport_summary": summary2}
+            row = {
+                "source": source,
+                "records": args.count,
+                "file_mb": round(path.stat().st_size / 1e6, 1),
+                "generate_s": round(gen_s, 1),
+                "import_s": round(seconds, 1),
+                "records_per_s": round(args.count / seconds),
+                "reimport_records": again_count,
+                "reimport_s": None if again is None else round(again, 1),
+                "reimport_per_s": None if again is None else round(again_count / again),
+                "peak_rss_mb": peak_mb,
+                "db_mb": round(size, 1),
+                "db_mb_per_million": round(size * 1e6 / args.count, 1),
+                "summary": summary,
+                "reimport_summary": summary2,
+            }
             rows.append(row)
             print(json.dumps(row), flush=True)
             if args.files is None:
                 path.unlink()
     print(f"\nimport throughput, {args.backend}, load average {os.getloadavg()[0]:.1f}")
-    print("| source | records | file MB | import s | records/s | re-import records/s | peak RSS MB | DB MB/M |")
+    print(
+        "| source | records | file MB | import s | records/s | re-import records/s | peak RSS MB | DB MB/M |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['source']} | {r['records']:,} | {r['file_mb']} | {r['import_s']} | {r['records_per_s']:,} | "
-              f"{'-' if r['reimport_per_s'] is None else format(r['reimport_per_s'], ',')} | {r['peak_rss_mb']} | {r['db_mb_per_million']} |")
+        print(
+            f"| {r['source']} | {r['records']:,} | {r['file_mb']} | {r['import_s']} | {r['records_per_s']:,} | "
+            f"{'-' if r['reimport_per_s'] is None else format(r['reimport_per_s'], ',')} | {r['peak_rss_mb']} | {r['db_mb_per_million']} |"
+        )
     out = BENCH / "results" / f"import-{args.backend}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
-    out.write_text(json.dumps({"backend": args.backend, "count": args.count,
-                               "reimport_count": None if args.no_reimport else args.reimport_count or args.count,
-                               "rows": rows}, indent=2))
+    out.write_text(
+        json.dumps(
+            {
+                "backend": args.backend,
+                "count": args.count,
+                "reimport_count": None if args.no_reimport else args.reimport_count or args.count,
+                "rows": rows,
+            },
+            indent=2,
+        )
+    )
     print(f"saved {out}")
 
 

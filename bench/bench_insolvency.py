@@ -50,8 +50,19 @@ console = Console(width=None if sys.stdout.isatty() else 160)
 
 def generate(path: Path, notices: int, seed: int) -> float:
     started = time.perf_counter()
-    subprocess.run([sys.executable, str(BENCH / "gen_sk_obchodny_vestnik.py"), "--count", str(notices),
-                    "--seed", str(seed), "--out", str(path)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "gen_sk_obchodny_vestnik.py"),
+            "--count",
+            str(notices),
+            "--seed",
+            str(seed),
+            "--out",
+            str(path),
+        ],
+        check=True,
+    )
     return time.perf_counter() - started
 
 
@@ -71,11 +82,28 @@ def free_port() -> int:
 def serve(database_url: str, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = os.environ | {"REGINTEL_DATABASE_URL": database_url, "REGINTEL_DATA_DIR": str(workdir / "data"),
-                        "REGINTEL_SHARED_LIMIT_PER_MINUTE": "1000000000", "REGINTEL_BASE_URL": base,
-                        "REGINTEL_LOG_LEVEL": "WARNING"}
-    proc = subprocess.Popen([sys.executable, "-m", "regintel", "serve", "--port", str(port), "--workers", "1",
-                             "--log-level", "warning"], env=env)
+    env = os.environ | {
+        "REGINTEL_DATABASE_URL": database_url,
+        "REGINTEL_DATA_DIR": str(workdir / "data"),
+        "REGINTEL_SHARED_LIMIT_PER_MINUTE": "1000000000",
+        "REGINTEL_BASE_URL": base,
+        "REGINTEL_LOG_LEVEL": "WARNING",
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "regintel",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -102,21 +130,30 @@ def measure(http: httpx.Client, paths: list[str], requests: int) -> dict[str, An
         assert resp.status_code == 200, (resp.status_code, resp.text[:300])
         sizes.append(len(resp.content))
     cuts = quantiles(times, n=100)
-    return {"first_ms": round(first_ms, 1), "p50_ms": round(cuts[49], 1), "p95_ms": round(cuts[94], 1),
-            "max_ms": round(max(times), 1), "bytes": round(sum(sizes) / len(sizes))}
+    return {
+        "first_ms": round(first_ms, 1),
+        "p50_ms": round(cuts[49], 1),
+        "p95_ms": round(cuts[94], 1),
+        "max_ms": round(max(times), 1),
+        "bytes": round(sum(sizes) / len(sizes)),
+    }
 
 
 def targets(engine: Any, seed: int) -> dict[str, list[str]]:
     rng = random.Random(seed)
     with engine.connect() as conn:
-        icos = list(conn.execute(select(companies.c.national_id).order_by(companies.c.id).limit(20_000)).scalars())
+        icos = list(
+            conn.execute(select(companies.c.national_id).order_by(companies.c.id).limit(20_000)).scalars()
+        )
     sample = [f"/api/v1/companies/{ico}/timeline?country=sk" for ico in rng.sample(icos, min(200, len(icos)))]
     public = "/api/v1/public"
     return {
         "recent-bankruptcies.json limit=200": [f"{public}/recent-bankruptcies.json?limit=200&scope=any"],
         "recent-bankruptcies.rss limit=200": [f"{public}/recent-bankruptcies.rss?limit=200&scope=any"],
         "recent-bankruptcies.atom limit=200": [f"{public}/recent-bankruptcies.atom?limit=200&scope=any"],
-        "recent-bankruptcies.csv limit=500": [f"{public}/recent-bankruptcies.csv?limit=500&scope=any&phase=any"],
+        "recent-bankruptcies.csv limit=500": [
+            f"{public}/recent-bankruptcies.csv?limit=500&scope=any&phase=any"
+        ],
         "recent-bankruptcies.json country=SK": [f"{public}/recent-bankruptcies.json?country=SK"],
         "stats/bankrupt": [f"{public}/stats/bankrupt?months=120"],
         "companies/{ico}/timeline (random)": sample,
@@ -128,9 +165,14 @@ def targets(engine: Any, seed: int) -> dict[str, list[str]]:
 
 def counts(engine: Any) -> dict[str, int]:
     with engine.connect() as conn:
-        return {name: int(conn.execute(select(func.count()).select_from(table)).scalar_one())
-                for name, table in (("companies", companies), ("insolvency_events", insolvency_events),
-                                    ("company_changes", company_changes))}
+        return {
+            name: int(conn.execute(select(func.count()).select_from(table)).scalar_one())
+            for name, table in (
+                ("companies", companies),
+                ("insolvency_events", insolvency_events),
+                ("company_changes", company_changes),
+            )
+        }
 
 
 def main() -> int:
@@ -156,7 +198,10 @@ def main() -> int:
     proc, base = serve(database_url, workdir)
     try:
         with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=60) as http:
-            latency = {name: measure(http, paths, args.requests) for name, paths in targets(engine, args.seed).items()}
+            latency = {
+                name: measure(http, paths, args.requests)
+                for name, paths in targets(engine, args.seed).items()
+            }
     finally:
         proc.terminate()
         proc.wait(timeout=20)
@@ -164,32 +209,66 @@ def main() -> int:
     return 0
 
 
-def report(args: argparse.Namespace, generated: float, first: dict[str, Any], second: dict[str, Any],
-           peak_mb: float, sizes: dict[str, int], latency: dict[str, Any], database_url: str) -> None:
+def report(
+    args: argparse.Namespace,
+    generated: float,
+    first: dict[str, Any],
+    second: dict[str, Any],
+    peak_mb: float,
+    sizes: dict[str, int],
+    latency: dict[str, Any],
+    database_url: str,
+) -> None:
     backend = "postgresql" if database_url.startswith("postgres") else "sqlite"
     table = Table(title=f"Gazette import, {args.notices:,} notices ({backend})")
     for col in ("run", "seconds", "notices/s", "inserted", "updated", "unchanged", "skipped", "rejected"):
         table.add_column(col, justify="right")
     for name, run in (("first", first), ("again", second)):
-        table.add_row(name, f"{run['seconds']:.1f}", f"{run['notices_per_s']:,}", f"{run['inserted']:,}",
-                      f"{run['updated']:,}", f"{run['unchanged']:,}", f"{run['skipped']:,}", f"{run['rejected']:,}")
+        table.add_row(
+            name,
+            f"{run['seconds']:.1f}",
+            f"{run['notices_per_s']:,}",
+            f"{run['inserted']:,}",
+            f"{run['updated']:,}",
+            f"{run['unchanged']:,}",
+            f"{run['skipped']:,}",
+            f"{run['rejected']:,}",
+        )
     console.print(table)
     console.print(f"generated in {generated:.1f} s; peak RSS {peak_mb:.0f} MB; rows: {sizes}")
     lat = Table(title=f"Latency, {args.requests} sequential requests each (1 uvicorn worker)")
     for col in ("endpoint", "first ms", "p50 ms", "p95 ms", "max ms", "bytes"):
         lat.add_column(col, justify="right" if col != "endpoint" else "left")
     for name, figures in latency.items():
-        lat.add_row(name, f"{figures['first_ms']:.1f}", f"{figures['p50_ms']:.1f}", f"{figures['p95_ms']:.1f}",
-                    f"{figures['max_ms']:.1f}", f"{figures['bytes']:,}")
+        lat.add_row(
+            name,
+            f"{figures['first_ms']:.1f}",
+            f"{figures['p50_ms']:.1f}",
+            f"{figures['p95_ms']:.1f}",
+            f"{figures['max_ms']:.1f}",
+            f"{figures['bytes']:,}",
+        )
     console.print(lat)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     args.out.mkdir(parents=True, exist_ok=True)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=BENCH.parent, capture_output=True,
-                            text=True).stdout.strip()
-    result = {"notices": args.notices, "requests": args.requests, "backend": backend, "commit": commit,
-              "python": platform.python_version(), "cpus": os.cpu_count(), "load": os.getloadavg(),
-              "generate_seconds": round(generated, 1), "import": first, "reimport": second,
-              "peak_rss_mb": round(peak_mb), "rows": sizes, "latency": latency}
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=BENCH.parent, capture_output=True, text=True
+    ).stdout.strip()
+    result = {
+        "notices": args.notices,
+        "requests": args.requests,
+        "backend": backend,
+        "commit": commit,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+        "generate_seconds": round(generated, 1),
+        "import": first,
+        "reimport": second,
+        "peak_rss_mb": round(peak_mb),
+        "rows": sizes,
+        "latency": latency,
+    }
     out = args.out / f"insolvency-{backend}-{args.notices}-{stamp}.json"
     out.write_text(json.dumps(result, indent=2, default=str))
     console.print(f"saved {out}")

@@ -50,8 +50,21 @@ from regintel.ingest.sources.sk_court_decisions import SOURCE as COURTS
 BENCH = Path(__file__).resolve().parent
 console = Console(width=None if sys.stdout.isatty() else 170)
 BATCH = 5_000
-COURTS_ = [(f"sud_{i}", f"Okresný súd {name}") for i, name in enumerate(
-    ["Bratislava I", "Bratislava II", "Košice I", "Žilina", "Nitra", "Trnava", "Prešov", "Banská Bystrica"])]
+COURTS_ = [
+    (f"sud_{i}", f"Okresný súd {name}")
+    for i, name in enumerate(
+        [
+            "Bratislava I",
+            "Bratislava II",
+            "Košice I",
+            "Žilina",
+            "Nitra",
+            "Trnava",
+            "Prešov",
+            "Banská Bystrica",
+        ]
+    )
+]
 AREAS = ["Obchodné právo", "Občianske právo", "Správne právo", "Pracovné právo"]
 KINDS = ["cartel", "merger", "abuse", "state_aid"]
 
@@ -97,46 +110,186 @@ def fill(engine: Engine, n: dict[str, int], seed: int) -> None:
     now, start = datetime.now(UTC), date(2015, 1, 1)
     prov = {"record_hash": "x", "imported_at": now}
     nc = n["companies"]
-    _batches(engine, companies, ({"country": "SK", "national_id": ico(i), "name": f"Firma {i} s.r.o.",
-                                  "name_norm": f"firma {i}", "status": "active", "source": "bench", "city": "Bratislava",
-                                  "street": f"Ulica {i}", "updated_at": now, "created_at": now} for i in range(1, nc + 1)))
-    _batches(engine, court_decisions, ({
-        "id": i, "guid": f"bench-{i}", "court_id": court[0], "court_name": court[1], "court_norm": court[1].lower(),
-        "file_ref": f"{i % 40}Cb/{i}/2023", "ecli": f"ECLI:SK:OS:2023:{i}.1", "decided_on": start + timedelta(days=i % 3600),
-        "form": "Rozsudok", "area": rng.choice(AREAS), "regulations": [], "source": "sk_court_decisions",
-        "search_text": f"{court[1].lower()} {i % 40}cb {i} 2023 firma {c} {c:08d}", **prov}
-        for i in range(1, n["decisions"] + 1) for court, c in [(rng.choice(COURTS_), rng.randrange(1, nc + 1))]))
-    _batches(engine, court_decision_parties, (
-        row for i in range(1, n["decisions"] + 1) for c in [rng.randrange(1, nc + 1)] for row in (
-            {"decision_pk": i, "position": 1, "name": f"Firma {c} s.r.o.", "national_id": ico(c), "country": "SK",
-             "role": "žalobca", **_link(c)},
-            {"decision_pk": i, "position": 2, "name": f"Iná firma {i}", "national_id": None, "country": "SK",
-             "role": "žalovaný", "company_id": None, "match_method": None, "match_score": None})))
-    _batches(engine, antitrust_cases, ({
-        "id": i, "case_ref": f"{2015 + i % 10}/KH/{i}", "kind": rng.choice(KINDS), "title": f"Vec {i}",
-        "decided_on": start + timedelta(days=i % 3600), "verdict": "Pokuta.", "fine": rng.randrange(10**6),
-        "currency": "EUR", "rulings": [{"instance": "Rada", "decided_on": None, "outcome": "potvrdené", "reference": None}],
-        "source": "sk_pmu", **prov} for i in range(1, n["cases"] + 1)))
-    _batches(engine, antitrust_parties, ({
-        "case_pk": i, "position": 1, "name": f"Firma {c} s.r.o.", "national_id": ico(c), "country": "SK",
-        "address": f"Ulica {c}, 811 01 Bratislava", **_link(c)}
-        for i in range(1, n["cases"] + 1) for c in [rng.randrange(1, nc + 1)]))
-    _batches(engine, ipkz_installations, ({
-        "installation_id": f"IPKZ-{i}", "name": f"Prevádzka {i}", "operator_name": f"Firma {c} s.r.o.",
-        "operator_national_id": ico(c), "municipality": "Bratislava", "activity_code": "1.1",
-        "latitude": 48.1 + rng.random() / 10, "longitude": 17.1 + rng.random() / 10, "inspections": 5,
-        "inspections_with_findings": 1, "permits": [{"number": f"P-{i}", "kind": "IP", "issued_on": "2010-01-01",
-                                                     "final_on": None, "link": None}],
-        "source": "sk_ipkz", **_link(c), **prov} for i in range(1, n["installations"] + 1)
-        for c in [rng.randrange(1, nc + 1)]))
-    _batches(engine, sbirka_acts, ({"id": i, "iri": f"https://opendata.eselpoint.cz/eli/cz/sb/{2000 + i % 25}/{i}",
-                                    "number": i, "year": 2000 + i % 25, "act_type": "Nařízení vlády",
-                                    "title": f"Nařízení {i}", "promulgated_on": start + timedelta(days=i % 3600),
-                                    "link": "https://www.e-sbirka.cz/", "source": "cz_esbirka", **prov}
-                                   for i in range(1, n["acts"] + 1)))
-    _batches(engine, sbirka_mentions, ({"act_pk": i, "position": 1, "name": f"Firma {c} s.r.o.",
-                                        "national_id": ico(c), "excerpt": "…", **_link(c)}
-                                       for i in range(1, n["acts"] + 1) for c in [rng.randrange(1, nc + 1)]))
+    _batches(
+        engine,
+        companies,
+        (
+            {
+                "country": "SK",
+                "national_id": ico(i),
+                "name": f"Firma {i} s.r.o.",
+                "name_norm": f"firma {i}",
+                "status": "active",
+                "source": "bench",
+                "city": "Bratislava",
+                "street": f"Ulica {i}",
+                "updated_at": now,
+                "created_at": now,
+            }
+            for i in range(1, nc + 1)
+        ),
+    )
+    _batches(
+        engine,
+        court_decisions,
+        (
+            {
+                "id": i,
+                "guid": f"bench-{i}",
+                "court_id": court[0],
+                "court_name": court[1],
+                "court_norm": court[1].lower(),
+                "file_ref": f"{i % 40}Cb/{i}/2023",
+                "ecli": f"ECLI:SK:OS:2023:{i}.1",
+                "decided_on": start + timedelta(days=i % 3600),
+                "form": "Rozsudok",
+                "area": rng.choice(AREAS),
+                "regulations": [],
+                "source": "sk_court_decisions",
+                "search_text": f"{court[1].lower()} {i % 40}cb {i} 2023 firma {c} {c:08d}",
+                **prov,
+            }
+            for i in range(1, n["decisions"] + 1)
+            for court, c in [(rng.choice(COURTS_), rng.randrange(1, nc + 1))]
+        ),
+    )
+    _batches(
+        engine,
+        court_decision_parties,
+        (
+            row
+            for i in range(1, n["decisions"] + 1)
+            for c in [rng.randrange(1, nc + 1)]
+            for row in (
+                {
+                    "decision_pk": i,
+                    "position": 1,
+                    "name": f"Firma {c} s.r.o.",
+                    "national_id": ico(c),
+                    "country": "SK",
+                    "role": "žalobca",
+                    **_link(c),
+                },
+                {
+                    "decision_pk": i,
+                    "position": 2,
+                    "name": f"Iná firma {i}",
+                    "national_id": None,
+                    "country": "SK",
+                    "role": "žalovaný",
+                    "company_id": None,
+                    "match_method": None,
+                    "match_score": None,
+                },
+            )
+        ),
+    )
+    _batches(
+        engine,
+        antitrust_cases,
+        (
+            {
+                "id": i,
+                "case_ref": f"{2015 + i % 10}/KH/{i}",
+                "kind": rng.choice(KINDS),
+                "title": f"Vec {i}",
+                "decided_on": start + timedelta(days=i % 3600),
+                "verdict": "Pokuta.",
+                "fine": rng.randrange(10**6),
+                "currency": "EUR",
+                "rulings": [
+                    {"instance": "Rada", "decided_on": None, "outcome": "potvrdené", "reference": None}
+                ],
+                "source": "sk_pmu",
+                **prov,
+            }
+            for i in range(1, n["cases"] + 1)
+        ),
+    )
+    _batches(
+        engine,
+        antitrust_parties,
+        (
+            {
+                "case_pk": i,
+                "position": 1,
+                "name": f"Firma {c} s.r.o.",
+                "national_id": ico(c),
+                "country": "SK",
+                "address": f"Ulica {c}, 811 01 Bratislava",
+                **_link(c),
+            }
+            for i in range(1, n["cases"] + 1)
+            for c in [rng.randrange(1, nc + 1)]
+        ),
+    )
+    _batches(
+        engine,
+        ipkz_installations,
+        (
+            {
+                "installation_id": f"IPKZ-{i}",
+                "name": f"Prevádzka {i}",
+                "operator_name": f"Firma {c} s.r.o.",
+                "operator_national_id": ico(c),
+                "municipality": "Bratislava",
+                "activity_code": "1.1",
+                "latitude": 48.1 + rng.random() / 10,
+                "longitude": 17.1 + rng.random() / 10,
+                "inspections": 5,
+                "inspections_with_findings": 1,
+                "permits": [
+                    {
+                        "number": f"P-{i}",
+                        "kind": "IP",
+                        "issued_on": "2010-01-01",
+                        "final_on": None,
+                        "link": None,
+                    }
+                ],
+                "source": "sk_ipkz",
+                **_link(c),
+                **prov,
+            }
+            for i in range(1, n["installations"] + 1)
+            for c in [rng.randrange(1, nc + 1)]
+        ),
+    )
+    _batches(
+        engine,
+        sbirka_acts,
+        (
+            {
+                "id": i,
+                "iri": f"https://opendata.eselpoint.cz/eli/cz/sb/{2000 + i % 25}/{i}",
+                "number": i,
+                "year": 2000 + i % 25,
+                "act_type": "Nařízení vlády",
+                "title": f"Nařízení {i}",
+                "promulgated_on": start + timedelta(days=i % 3600),
+                "link": "https://www.e-sbirka.cz/",
+                "source": "cz_esbirka",
+                **prov,
+            }
+            for i in range(1, n["acts"] + 1)
+        ),
+    )
+    _batches(
+        engine,
+        sbirka_mentions,
+        (
+            {
+                "act_pk": i,
+                "position": 1,
+                "name": f"Firma {c} s.r.o.",
+                "national_id": ico(c),
+                "excerpt": "…",
+                **_link(c),
+            }
+            for i in range(1, n["acts"] + 1)
+            for c in [rng.randrange(1, nc + 1)]
+        ),
+    )
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.exec_driver_sql("ANALYZE")
@@ -156,14 +309,19 @@ def reads(engine: Engine, n: dict[str, int], requests: int, seed: int) -> dict[s
     rng = random.Random(seed)
 
     def company(conn: Any) -> Any:
-        return conn.execute(select(companies).where(companies.c.id == rng.randrange(1, n["companies"] + 1))
-                            ).mappings().one()
+        return (
+            conn.execute(select(companies).where(companies.c.id == rng.randrange(1, n["companies"] + 1)))
+            .mappings()
+            .one()
+        )
 
     def decisions(**kw: Any) -> Callable[[Any], Any]:
         def run(conn: Any) -> Any:
             args = {"ico": None, "court": None, "date_from": None, "date_to": None, "q": None} | {
-                k: v() for k, v in kw.items()}
+                k: v() for k, v in kw.items()
+            }
             return service.search_decisions(conn, service.decision_filters(conn, **args), 1, 20)
+
         return run
 
     day = lambda: date(2015, 1, 1) + timedelta(days=rng.randrange(3300))  # noqa: E731
@@ -171,10 +329,14 @@ def reads(engine: Engine, n: dict[str, int], requests: int, seed: int) -> dict[s
         "justice/decisions (no filter)": decisions(),
         "justice/decisions ?ico": decisions(ico=lambda: ico(rng.randrange(1, n["companies"] + 1))),
         "justice/decisions ?court&date_from&date_to": decisions(
-            court=lambda: rng.choice(COURTS_)[0], date_from=day, date_to=lambda: date(2025, 1, 1)),
-        "justice/decisions ?q (a file ref)": decisions(q=lambda: f"{rng.randrange(1, n['decisions'] + 1)} 2023"),
+            court=lambda: rng.choice(COURTS_)[0], date_from=day, date_to=lambda: date(2025, 1, 1)
+        ),
+        "justice/decisions ?q (a file ref)": decisions(
+            q=lambda: f"{rng.randrange(1, n['decisions'] + 1)} 2023"
+        ),
         "justice/decision/{guid}": lambda conn: service.decision_detail(
-            conn, f"bench-{rng.randrange(1, n['decisions'] + 1)}"),
+            conn, f"bench-{rng.randrange(1, n['decisions'] + 1)}"
+        ),
         "companies/{ico}/amo-cases": lambda conn: service.amo_cases(conn, company(conn)),
         "companies/{ico}/environmental": lambda conn: service.environmental(conn, company(conn)),
         "companies/{ico}/cz-sbirka": lambda conn: service.cz_sbirka(conn, company(conn)),
@@ -190,25 +352,59 @@ def import_rate(records: int, folder: Path) -> dict[str, float]:
     engine = make_engine(f"sqlite:///{folder}/imports.db", pool=False)
     upgrade(engine)
     now = datetime.now(UTC)
-    _batches(engine, companies, ({"country": "SK", "national_id": ico(i), "name": f"Firma {i} s.r.o.",
-                                  "name_norm": f"firma {i}", "status": "active", "source": "bench",
-                                  "updated_at": now, "created_at": now} for i in range(1, 10_001)))
+    _batches(
+        engine,
+        companies,
+        (
+            {
+                "country": "SK",
+                "national_id": ico(i),
+                "name": f"Firma {i} s.r.o.",
+                "name_norm": f"firma {i}",
+                "status": "active",
+                "source": "bench",
+                "updated_at": now,
+                "created_at": now,
+            }
+            for i in range(1, 10_001)
+        ),
+    )
     path = folder / "rozhodnutia.jsonl"
     with open(path, "w", encoding="utf-8") as fh:
         for i in range(records):
-            fh.write(json.dumps({"guid": f"g-{i}", "sud": {"guid": "sud_1", "nazov": "Okresný súd Nitra"},
-                                 "spisovaZnacka": f"5Cb/{i}/2024", "datumVydania": "2024-01-02",
-                                 "formaRozhodnutia": "Rozsudok", "oblast": "Obchodné právo",
-                                 "ucastnici": [{"nazov": f"Firma {i % 10_000 + 1} s.r.o.",
-                                                "ico": ico(i % 10_000 + 1), "typ": "žalobca"}]},
-                                ensure_ascii=False) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "guid": f"g-{i}",
+                        "sud": {"guid": "sud_1", "nazov": "Okresný súd Nitra"},
+                        "spisovaZnacka": f"5Cb/{i}/2024",
+                        "datumVydania": "2024-01-02",
+                        "formaRozhodnutia": "Rozsudok",
+                        "oblast": "Obchodné právo",
+                        "ucastnici": [
+                            {
+                                "nazov": f"Firma {i % 10_000 + 1} s.r.o.",
+                                "ico": ico(i % 10_000 + 1),
+                                "typ": "žalobca",
+                            }
+                        ],
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
     t0 = time.perf_counter()
     _, stats, _ = run_import(engine, COURTS, str(path), folder)
     seconds = time.perf_counter() - t0
     t0 = time.perf_counter()
     _, again, _ = run_import(engine, COURTS, str(path), folder)
-    return {"records": stats.inserted, "seconds": seconds, "per_second": stats.inserted / seconds,
-            "reimport_seconds": time.perf_counter() - t0, "reimport_unchanged": again.unchanged}
+    return {
+        "records": stats.inserted,
+        "seconds": seconds,
+        "per_second": stats.inserted / seconds,
+        "reimport_seconds": time.perf_counter() - t0,
+        "reimport_unchanged": again.unchanged,
+    }
 
 
 def main() -> None:
@@ -232,18 +428,38 @@ def main() -> None:
     fill_s = time.perf_counter() - t0
     results = reads(engine, sizes, args.requests, args.seed)
     rate = import_rate(args.import_records, folder)
-    table = Table("read", "n", "p50 ms", "p95 ms", "p99 ms", title=f"{engine.dialect.name}: " + ", ".join(
-        f"{v:,} {k}" for k, v in sizes.items()) + f" (filled in {fill_s:.0f} s)")
+    table = Table(
+        "read",
+        "n",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        title=f"{engine.dialect.name}: "
+        + ", ".join(f"{v:,} {k}" for k, v in sizes.items())
+        + f" (filled in {fill_s:.0f} s)",
+    )
     for name, r in results.items():
         table.add_row(name, str(r["n"]), f"{r['p50']:.2f}", f"{r['p95']:.2f}", f"{r['p99']:.2f}")
     console.print(table)
-    console.print(f"import sk_court_decisions (SQLite): {rate['records']:,} records in {rate['seconds']:.1f} s = "
-                  f"{rate['per_second']:,.0f}/s; re-import {rate['reimport_seconds']:.1f} s, "
-                  f"{rate['reimport_unchanged']:,} unchanged")
+    console.print(
+        f"import sk_court_decisions (SQLite): {rate['records']:,} records in {rate['seconds']:.1f} s = "
+        f"{rate['per_second']:,.0f}/s; re-import {rate['reimport_seconds']:.1f} s, "
+        f"{rate['reimport_unchanged']:,} unchanged"
+    )
     out = BENCH / "results" / f"legal_records-{engine.dialect.name}-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"args": vars(args), "dialect": engine.dialect.name, "fill_seconds": fill_s,
-                               "reads": results, "import": rate}, indent=2))
+    out.write_text(
+        json.dumps(
+            {
+                "args": vars(args),
+                "dialect": engine.dialect.name,
+                "fill_seconds": fill_s,
+                "reads": results,
+                "import": rate,
+            },
+            indent=2,
+        )
+    )
     console.print(f"saved {out}")
 
 

@@ -69,18 +69,32 @@ def main() -> None:
         table.add_row(country, *(f"{counts[k]:,}" for k in ("essential", "important", "out-of-scope")))
     table.add_row("all", *(f"{result['counts'][k]:,}" for k in ("essential", "important", "out-of-scope")))
     console.print(table)
-    console.print(f"processed {result['processed']:,} in {seconds:.1f} s = {rate:,.0f} companies/s; "
-                  f"10M at this rate: {10_000_000 / rate / 60:.1f} min (single process, SQLite); "
-                  f"certainty {result['certainty']}; CPU {cpu:.1f} s of this process "
-                  f"({result['processed'] / cpu if cpu else 0:,.0f} companies per CPU second)")
+    console.print(
+        f"processed {result['processed']:,} in {seconds:.1f} s = {rate:,.0f} companies/s; "
+        f"10M at this rate: {10_000_000 / rate / 60:.1f} min (single process, SQLite); "
+        f"certainty {result['certainty']}; CPU {cpu:.1f} s of this process "
+        f"({result['processed'] / cpu if cpu else 0:,.0f} companies per CPU second)"
+    )
     out: dict[str, Any] = {
-        "benchmark": "nis2_sweep", "entities": entities, "seed": args.seed, "backend": "sqlite",
-        "build_seconds": build_seconds, "sweep_seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "companies_per_second": round(rate),
+        "benchmark": "nis2_sweep",
+        "entities": entities,
+        "seed": args.seed,
+        "backend": "sqlite",
+        "build_seconds": build_seconds,
+        "sweep_seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu, 2),
+        "companies_per_second": round(rate),
         "projected_10m_minutes": round(10_000_000 / rate / 60, 1) if rate else None,
-        "counts": result["counts"], "certainty": result["certainty"], "by_country": result["by_country"],
-        "in_scope": result["in_scope"], "ruleset_version": result["ruleset_version"],
-        "load_before": load_before, "load_after": os.getloadavg(), "python": platform.python_version(),
-        "at": datetime.now(UTC).isoformat()}
+        "counts": result["counts"],
+        "certainty": result["certainty"],
+        "by_country": result["by_country"],
+        "in_scope": result["in_scope"],
+        "ruleset_version": result["ruleset_version"],
+        "load_before": load_before,
+        "load_after": os.getloadavg(),
+        "python": platform.python_version(),
+        "at": datetime.now(UTC).isoformat(),
+    }
     results = BENCH / "results"
     results.mkdir(exist_ok=True)
     name = results / f"nis2-sweep-{entities}-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"

@@ -49,20 +49,29 @@ def sample(engine: Engine, n: int, seed: int) -> tuple[list[dict[str, Any]], lis
         lo, hi = conn.execute(select(func.min(companies.c.id), func.max(companies.c.id))).one()
         members: list[int] = []
         for _ in range(n):
-            edge = conn.execute(select(ownerships.c.child_id).where(ownerships.c.child_id >= rng.randint(lo, hi))
-                                .order_by(ownerships.c.child_id).limit(1)).scalar()
+            edge = conn.execute(
+                select(ownerships.c.child_id)
+                .where(ownerships.c.child_id >= rng.randint(lo, hi))
+                .order_by(ownerships.c.child_id)
+                .limit(1)
+            ).scalar()
             if edge is not None:
                 members.append(int(edge))
         drawn = [rng.randint(lo, hi) for _ in range(n)]
 
         def rows(ids: list[int]) -> list[dict[str, Any]]:
-            found = {r["id"]: dict(r) for r in conn.execute(select(companies).where(companies.c.id.in_(ids)))
-                     .mappings()}
+            found = {
+                r["id"]: dict(r)
+                for r in conn.execute(select(companies).where(companies.c.id.in_(ids))).mappings()
+            }
             return [found[i] for i in ids if i in found]
+
         return rows(members), rows(drawn)
 
 
-def timed(engine: Engine, rows: list[dict[str, Any]], call: Callable[[Ctx, dict[str, Any]], Any]) -> dict[str, Any]:
+def timed(
+    engine: Engine, rows: list[dict[str, Any]], call: Callable[[Ctx, dict[str, Any]], Any]
+) -> dict[str, Any]:
     """Wall and CPU ms per call, the body size, and the statements sent (a figure a busy machine does not
     change: on PostgreSQL each is a round trip)."""
     wall, cpu, sizes = [], [], []
@@ -70,6 +79,7 @@ def timed(engine: Engine, rows: list[dict[str, Any]], call: Callable[[Ctx, dict[
 
     def count(*_: Any) -> None:
         statements[0] += 1
+
     event.listen(engine, "before_cursor_execute", count)
     for row in rows:
         started, started_cpu = time.perf_counter(), time.thread_time()
@@ -80,9 +90,12 @@ def timed(engine: Engine, rows: list[dict[str, Any]], call: Callable[[Ctx, dict[
         sizes.append(len(body))
     event.remove(engine, "before_cursor_execute", count)
     cpu_p = percentiles(cpu)
-    return percentiles(wall) | {"cpu_p50": cpu_p["p50"], "cpu_p95": cpu_p["p95"],
-                                "body_p50": percentiles([float(s) for s in sizes])["p50"],
-                                "statements_mean": statements[0] / max(1, len(rows))}
+    return percentiles(wall) | {
+        "cpu_p50": cpu_p["p50"],
+        "cpu_p95": cpu_p["p95"],
+        "body_p50": percentiles([float(s) for s in sizes])["p50"],
+        "statements_mean": statements[0] / max(1, len(rows)),
+    }
 
 
 CASES: dict[str, Callable[[Ctx, dict[str, Any]], Any]] = {
@@ -96,7 +109,9 @@ CASES: dict[str, Callable[[Ctx, dict[str, Any]], Any]] = {
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
@@ -109,24 +124,57 @@ def main() -> None:
     for call in CASES.values():  # warm the caches once
         timed(engine, members[:20], call)
     results: dict[str, Any] = {}
-    table = Table(title=f"ownership: {entities:,} companies, {edges:,} ownership edges, {engine.dialect.name}")
-    for col in ("case", "companies", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "cpu p50", "cpu p95", "body p50",
-                "stmts"):
+    table = Table(
+        title=f"ownership: {entities:,} companies, {edges:,} ownership edges, {engine.dialect.name}"
+    )
+    for col in (
+        "case",
+        "companies",
+        "n",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "max ms",
+        "cpu p50",
+        "cpu p95",
+        "body p50",
+        "stmts",
+    ):
         table.add_column(col, justify="left" if col in ("case", "companies") else "right")
     for name, call in CASES.items():
         for label, rows in (("group members", members), ("random", drawn)):
             r = timed(engine, rows, call)
             results[f"{name} / {label}"] = r
-            table.add_row(name, label, str(r["n"]), f"{r['p50']:.1f}", f"{r['p95']:.1f}", f"{r['p99']:.1f}",
-                          f"{r['max']:.1f}", f"{r['cpu_p50']:.1f}", f"{r['cpu_p95']:.1f}", f"{r['body_p50']:,.0f}",
-                          f"{r['statements_mean']:.1f}")
+            table.add_row(
+                name,
+                label,
+                str(r["n"]),
+                f"{r['p50']:.1f}",
+                f"{r['p95']:.1f}",
+                f"{r['p99']:.1f}",
+                f"{r['max']:.1f}",
+                f"{r['cpu_p50']:.1f}",
+                f"{r['cpu_p95']:.1f}",
+                f"{r['body_p50']:,.0f}",
+                f"{r['statements_mean']:.1f}",
+            )
     console.print(table)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=BENCH.parent).stdout.strip()
-    out = {"benchmark": "ownership", "at": datetime.now(UTC).isoformat(), "commit": commit,
-           "database": engine.dialect.name, "entities": entities, "ownership_edges": edges,
-           "samples": args.samples, "python": platform.python_version(), "cpus": os.cpu_count(),
-           "load": os.getloadavg(), "results": results}
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=BENCH.parent
+    ).stdout.strip()
+    out = {
+        "benchmark": "ownership",
+        "at": datetime.now(UTC).isoformat(),
+        "commit": commit,
+        "database": engine.dialect.name,
+        "entities": entities,
+        "ownership_edges": edges,
+        "samples": args.samples,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+        "results": results,
+    }
     target = BENCH / "results" / f"ownership-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     target.parent.mkdir(exist_ok=True)
     target.write_text(json.dumps(out, indent=2))

@@ -32,8 +32,11 @@ BENCH = Path(__file__).parent
 
 def percentiles(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
-    return {"p50": round(statistics.median(ordered), 2), "p95": round(ordered[int(len(ordered) * 0.95) - 1], 2),
-            "max": round(ordered[-1], 2)}
+    return {
+        "p50": round(statistics.median(ordered), 2),
+        "p95": round(ordered[int(len(ordered) * 0.95) - 1], 2),
+        "max": round(ordered[-1], 2),
+    }
 
 
 def main() -> None:
@@ -47,14 +50,19 @@ def main() -> None:
     rng = random.Random(7)
     with engine.begin() as conn:
         total = conn.execute(select(func.count()).select_from(companies)).scalar() or 0
-        sample = [tuple(r) for r in conn.execute(select(companies.c.id, companies.c.country,
-                                                        companies.c.national_id).limit(20000))]
+        sample = [
+            tuple(r)
+            for r in conn.execute(
+                select(companies.c.id, companies.c.country, companies.c.national_id).limit(20000)
+            )
+        ]
         rng.shuffle(sample)
         queries.add_views(conn, {cid: rng.randint(1, 500) for cid, _, _ in sample[:2000]}, datetime.now(UTC))
-    settings = Settings(database_url=args.database_url, rate_limit_storage="memory",
-                        shared_limit_per_minute=10**9)
+    settings = Settings(
+        database_url=args.database_url, rate_limit_storage="memory", shared_limit_per_minute=10**9
+    )
     client = TestClient(create_app(settings))
-    picks = sample[:args.requests]
+    picks = sample[: args.requests]
     routes = {
         "check JSON": lambda c, n: f"/api/v1/public/check/{n}.json?country={c}",
         "credit badge SVG": lambda c, n: f"/api/v1/public/check/{n}/credit-badge.svg?country={c}",
@@ -79,12 +87,20 @@ def main() -> None:
     started = time.perf_counter()
     with engine.begin() as conn:  # what the job pages.contract-totals does
         totals = queries.refresh_contract_totals(conn, datetime.now(UTC))
-    results["job contract-totals"] = {"p50": round((time.perf_counter() - started) * 1000, 1), "p95": 0, "max": 0,
-                                      "requests": 1, "bytes": totals}
+    results["job contract-totals"] = {
+        "p50": round((time.perf_counter() - started) * 1000, 1),
+        "p95": 0,
+        "max": 0,
+        "requests": 1,
+        "bytes": totals,
+    }
     with client:
         # Synthetic sets may hold identifiers whose check digit the resolver refuses (422): time valid ones only.
-        picks = [p for p in sample[:args.requests * 3]
-                 if client.get(f"/api/v1/public/check/{p[2]}.json?country={p[1]}").status_code == 200][:args.requests]
+        picks = [
+            p
+            for p in sample[: args.requests * 3]
+            if client.get(f"/api/v1/public/check/{p[2]}.json?country={p[1]}").status_code == 200
+        ][: args.requests]
         for name, path in routes.items():
             count = 10 if "sitemap page" in name else args.requests
             times = []
@@ -102,8 +118,11 @@ def main() -> None:
     out.parent.mkdir(exist_ok=True)
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
-    out.write_text(json.dumps({"companies": total, "dialect": engine.dialect.name, "routes": results,
-                               "loadavg": load}, indent=2))
+    out.write_text(
+        json.dumps(
+            {"companies": total, "dialect": engine.dialect.name, "routes": results, "loadavg": load}, indent=2
+        )
+    )
     print(f"saved {out}")
 
 

@@ -39,8 +39,15 @@ def measure(source_id: str, path: Path) -> dict[str, object]:
             else:
                 records += 1
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"source": source_id, "records": records, "errors": errors, "skipped": skipped,
-            "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "records_per_cpu_s": round(records / cpu)}
+    return {
+        "source": source_id,
+        "records": records,
+        "errors": errors,
+        "skipped": skipped,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "records_per_cpu_s": round(records / cpu),
+    }
 
 
 def main() -> None:
@@ -56,8 +63,10 @@ def main() -> None:
     print("| source | records | rejected | skipped | wall s | CPU s | records per CPU s |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['source']} | {r['records']:,} | {r['errors']} | {r['skipped']:,} | {r['wall_s']} | {r['cpu_s']} "
-              f"| {r['records_per_cpu_s']:,} |")
+        print(
+            f"| {r['source']} | {r['records']:,} | {r['errors']} | {r['skipped']:,} | {r['wall_s']} | {r['cpu_s']} "
+            f"| {r['records_per_cpu_s']:,} |"
+        )
     out = BENCH / "results" / f"parse-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
     out.write_text(json.dumps({"count": args.count, "load_average": load, "rows": rows}, indent=2))
     print(f"saved {out}")

@@ -44,17 +44,39 @@ from regintel.ingest.runner import sync_catalogue  # noqa: E402
 
 
 def _source(name: str) -> SourceInfo:
-    return SourceInfo(id=name, name=name, publisher="bench", country="SK", category="register", formats="records",
-                      licence="CC0 1.0", attribution="bench", url="https://example.invalid", cadence="on-demand")
+    return SourceInfo(
+        id=name,
+        name=name,
+        publisher="bench",
+        country="SK",
+        category="register",
+        formats="records",
+        licence="CC0 1.0",
+        attribution="bench",
+        url="https://example.invalid",
+        cadence="on-demand",
+    )
 
 
 def _records(n: int, rng: random.Random) -> list[CompanyRecord]:
     out = []
     for i in range(n):
-        persons = [PersonRecord(f"Osoba {rng.randrange(10**6)} Priezvisko{j}", birth_date=f"19{rng.randrange(40, 99)}-0"
-                                f"{rng.randrange(1, 9)}-1{rng.randrange(0, 9)}", nationality="SK") for j in range(3)]
-        out.append(CompanyRecord(country="SK", national_id=f"{50_000_000 + i}", name=f"BENCH {i} s.r.o.",
-                                 roles=[RoleRecord("director", p.name, person=p) for p in persons]))
+        persons = [
+            PersonRecord(
+                f"Osoba {rng.randrange(10**6)} Priezvisko{j}",
+                birth_date=f"19{rng.randrange(40, 99)}-0{rng.randrange(1, 9)}-1{rng.randrange(0, 9)}",
+                nationality="SK",
+            )
+            for j in range(3)
+        ]
+        out.append(
+            CompanyRecord(
+                country="SK",
+                national_id=f"{50_000_000 + i}",
+                name=f"BENCH {i} s.r.o.",
+                roles=[RoleRecord("director", p.name, person=p) for p in persons],
+            )
+        )
     return out
 
 
@@ -86,6 +108,7 @@ def main() -> None:
             return original(conn, keys)
         finally:
             inside[-1] += time.perf_counter() - started
+
     for _ in range(args.rounds):
         for check in (True, False):
             engine = make_engine(f"sqlite:///{tempfile.mkdtemp(prefix='benchpriv-')}/p.db")
@@ -108,36 +131,58 @@ def main() -> None:
     now = datetime.now(UTC)
     timings = []
     with engine.begin() as conn:
-        for key in keys[args.withhold:]:
-            conn.execute(privacy_person_suppressions.insert().values(
-                person_key=key, request_id=None, reason="object", roles_removed=0, created_at=now))
+        for key in keys[args.withhold :]:
+            conn.execute(
+                privacy_person_suppressions.insert().values(
+                    person_key=key, request_id=None, reason="object", roles_removed=0, created_at=now
+                )
+            )
     holder_keys = {sections._role_row(r)["holder_key"] for rec in records for r in rec.roles or []}
     with engine.connect() as conn:
         started = time.perf_counter()
         hits = original(conn, holder_keys)
         lookup = time.perf_counter() - started
-    for key in keys[:args.withhold]:
+    for key in keys[: args.withhold]:
         with engine.begin() as conn:
             started = time.perf_counter()
             privacy.withhold_person(conn, key, None, "erase", now)
             timings.append((time.perf_counter() - started) * 1000)
     p = percentiles(timings)
-    rows = [("load with the suppression look-up", f"{with_check:.2f} s", f"median of {args.rounds}; "
-             f"{args.companies} companies, {3 * args.companies} person roles; of it in the look-up "
-             f"{statistics.median(inside) * 1000:.1f} ms (nobody withheld)"),
-            ("load without it", f"{without:.2f} s", f"median of {args.rounds}"),
-            ("the look-up alone", f"{lookup * 1000:.1f} ms", f"{len(holder_keys)} keys in one call, "
-             f"{len(hits)} of 100 suppressed found"),
-            ("withhold_person p50 / p95", f"{p['p50']:.1f} / {p['p95']:.1f} ms", f"{args.withhold} persons")]
+    rows = [
+        (
+            "load with the suppression look-up",
+            f"{with_check:.2f} s",
+            f"median of {args.rounds}; "
+            f"{args.companies} companies, {3 * args.companies} person roles; of it in the look-up "
+            f"{statistics.median(inside) * 1000:.1f} ms (nobody withheld)",
+        ),
+        ("load without it", f"{without:.2f} s", f"median of {args.rounds}"),
+        (
+            "the look-up alone",
+            f"{lookup * 1000:.1f} ms",
+            f"{len(holder_keys)} keys in one call, {len(hits)} of 100 suppressed found",
+        ),
+        ("withhold_person p50 / p95", f"{p['p50']:.1f} / {p['p95']:.1f} ms", f"{args.withhold} persons"),
+    ]
     table = Table("case", "time", "note", title=f"privacy ({engine.dialect.name})")
     for row in rows:
         table.add_row(*row)
     Console().print(table)
     load = os.getloadavg()
-    result = {"dialect": engine.dialect.name, "companies": args.companies, "load_with_check_s": with_check,
-              "load_without_check_s": without, "runs_with_s": runs[True], "runs_without_s": runs[False],
-              "lookup_during_load_s": inside, "lookup_ms": lookup * 1000, "withhold_ms": p,
-              "machine": platform.platform(), "load_avg": load, "at": now.isoformat()}
+    result = {
+        "dialect": engine.dialect.name,
+        "companies": args.companies,
+        "load_with_check_s": with_check,
+        "load_without_check_s": without,
+        "runs_with_s": runs[True],
+        "runs_without_s": runs[False],
+        "lookup_during_load_s": inside,
+        "lookup_ms": lookup * 1000,
+        "withhold_ms": p,
+        "machine": platform.platform(),
+        "load_avg": load,
+        "at": now.isoformat(),
+    }
     out = BENCH / "results" / f"privacy_{engine.dialect.name}.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2))

@@ -85,40 +85,131 @@ def _batches(engine: Engine, table: Any, rows: Any) -> None:
 def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, seed: int) -> None:
     rng = random.Random(seed)
     now = datetime.now(UTC)
-    _batches(engine, companies, ({"country": "CZ", "national_id": f"{i:08d}", "name": f"Firma {i} s.r.o.",
-                                  "name_norm": f"firma {i}", "status": "active", "source": "bench",
-                                  "updated_at": now, "created_at": now} for i in range(1, n_companies + 1)))
+    _batches(
+        engine,
+        companies,
+        (
+            {
+                "country": "CZ",
+                "national_id": f"{i:08d}",
+                "name": f"Firma {i} s.r.o.",
+                "name_norm": f"firma {i}",
+                "status": "active",
+                "source": "bench",
+                "updated_at": now,
+                "created_at": now,
+            }
+            for i in range(1, n_companies + 1)
+        ),
+    )
     start = date(2018, 1, 1)
 
     def notice(i: int) -> dict[str, Any]:
         cpv = rng.choice(DIVISIONS) + f"{rng.randrange(10**6):06d}"
         value = rng.randrange(10_000, 50_000_000)
-        return {"id": i, "notice_id": f"bench-{i}", "form": "ContractAwardNotice", "notice_type": "can-standard",
-                "issue_date": start + timedelta(days=rng.randrange(2900)), "title": f"Tender {i}",
-                "cpv_main": cpv, "country": rng.choice(COUNTRIES), "value": value, "currency": "EUR",
-                "total_value": value, "total_currency": "EUR", "content_hash": "x", "imported_at": now}
+        return {
+            "id": i,
+            "notice_id": f"bench-{i}",
+            "form": "ContractAwardNotice",
+            "notice_type": "can-standard",
+            "issue_date": start + timedelta(days=rng.randrange(2900)),
+            "title": f"Tender {i}",
+            "cpv_main": cpv,
+            "country": rng.choice(COUNTRIES),
+            "value": value,
+            "currency": "EUR",
+            "total_value": value,
+            "total_currency": "EUR",
+            "content_hash": "x",
+            "imported_at": now,
+        }
 
     notices = [notice(i) for i in range(1, n_notices + 1)]
     _batches(engine, ted_notices, iter(notices))
     _batches(engine, ted_notice_cpv, ({"notice_pk": n["id"], "cpv": n["cpv_main"]} for n in notices))
-    _batches(engine, ted_buyers, ({"notice_pk": n["id"], "org_ref": "ORG-0001", "name": f"Buyer {n['id'] % 5000}",
-                                   "name_norm": f"buyer {n['id'] % 5000}", "country": n["country"]} for n in notices))
-    _batches(engine, ted_winners, ({"notice_pk": n["id"], "lot_id": "LOT-0001", "org_ref": "ORG-0002",
-                                    "name": f"Firma {c} s.r.o.", "name_norm": f"firma {c}", "country": "CZ",
-                                    "company_id": c, "match_method": "identifier", "match_score": 1.0}
-                                   for n in notices for c in [rng.randrange(1, n_companies + 1)]))
-    _batches(engine, contracts, ({
-        "source": "cz_registr_smluv", "record_key": str(i), "party_ref": "1", "role": "supplier",
-        "party_name": "x", "party_national_id": f"{c:08d}", "party_country": "CZ", "company_id": c,
-        "match_method": "identifier", "match_score": 1.0, "buyer_name": f"Buyer {i % 5000}", "title": f"Smlouva {i}",
-        "value": rng.randrange(1_000, 10_000_000), "currency": "CZK", "value_basis": "net",
-        "signed_on": start + timedelta(days=rng.randrange(2900)), "record_hash": "x"}
-        for i in range(1, n_contracts + 1) for c in [rng.randrange(1, n_companies + 1)]))
-    _batches(engine, vat_payers, ({"id": c, "country": "CZ", "vat_id": f"CZ{c:08d}", "national_id": f"{c:08d}",
-                                   "company_id": c, "status": "reliable", "source": "cz_adis_crpdph",
-                                   "record_hash": "x", "imported_at": now} for c in range(1, n_companies + 1)))
-    _batches(engine, bank_accounts, ({"payer_id": c, "iban": iban(c), "account": f"{c}/0800"}
-                                     for c in range(1, n_companies + 1)))
+    _batches(
+        engine,
+        ted_buyers,
+        (
+            {
+                "notice_pk": n["id"],
+                "org_ref": "ORG-0001",
+                "name": f"Buyer {n['id'] % 5000}",
+                "name_norm": f"buyer {n['id'] % 5000}",
+                "country": n["country"],
+            }
+            for n in notices
+        ),
+    )
+    _batches(
+        engine,
+        ted_winners,
+        (
+            {
+                "notice_pk": n["id"],
+                "lot_id": "LOT-0001",
+                "org_ref": "ORG-0002",
+                "name": f"Firma {c} s.r.o.",
+                "name_norm": f"firma {c}",
+                "country": "CZ",
+                "company_id": c,
+                "match_method": "identifier",
+                "match_score": 1.0,
+            }
+            for n in notices
+            for c in [rng.randrange(1, n_companies + 1)]
+        ),
+    )
+    _batches(
+        engine,
+        contracts,
+        (
+            {
+                "source": "cz_registr_smluv",
+                "record_key": str(i),
+                "party_ref": "1",
+                "role": "supplier",
+                "party_name": "x",
+                "party_national_id": f"{c:08d}",
+                "party_country": "CZ",
+                "company_id": c,
+                "match_method": "identifier",
+                "match_score": 1.0,
+                "buyer_name": f"Buyer {i % 5000}",
+                "title": f"Smlouva {i}",
+                "value": rng.randrange(1_000, 10_000_000),
+                "currency": "CZK",
+                "value_basis": "net",
+                "signed_on": start + timedelta(days=rng.randrange(2900)),
+                "record_hash": "x",
+            }
+            for i in range(1, n_contracts + 1)
+            for c in [rng.randrange(1, n_companies + 1)]
+        ),
+    )
+    _batches(
+        engine,
+        vat_payers,
+        (
+            {
+                "id": c,
+                "country": "CZ",
+                "vat_id": f"CZ{c:08d}",
+                "national_id": f"{c:08d}",
+                "company_id": c,
+                "status": "reliable",
+                "source": "cz_adis_crpdph",
+                "record_hash": "x",
+                "imported_at": now,
+            }
+            for c in range(1, n_companies + 1)
+        ),
+    )
+    _batches(
+        engine,
+        bank_accounts,
+        ({"payer_id": c, "iban": iban(c), "account": f"{c}/0800"} for c in range(1, n_companies + 1)),
+    )
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.exec_driver_sql("ANALYZE")
@@ -150,30 +241,59 @@ def reads(engine: Engine, n_companies: int, n_notices: int, n: int, seed: int) -
     rng = random.Random(seed)
 
     def company(conn: Any) -> Any:
-        return conn.execute(select(companies).where(companies.c.id == rng.randrange(1, n_companies + 1))
-                            ).mappings().one()
+        return (
+            conn.execute(select(companies).where(companies.c.id == rng.randrange(1, n_companies + 1)))
+            .mappings()
+            .one()
+        )
 
     def search3(conn: Any) -> Any:
         day = date(2018, 1, 1) + timedelta(days=rng.randrange(2500))
-        f = ted_svc.filters(conn, country=rng.choice(COUNTRIES), cpv_code=rng.choice(DIVISIONS), date_from=day,
-                            date_to=day + timedelta(days=365), value_min=None, value_max=None, currency=None,
-                            buyer=None, winner=None)
+        f = ted_svc.filters(
+            conn,
+            country=rng.choice(COUNTRIES),
+            cpv_code=rng.choice(DIVISIONS),
+            date_from=day,
+            date_to=day + timedelta(days=365),
+            value_min=None,
+            value_max=None,
+            currency=None,
+            buyer=None,
+            winner=None,
+        )
         return ted_svc.search(conn, f, 1, 20)
 
     def search_winner(conn: Any) -> Any:
-        f = ted_svc.filters(conn, country="CZ", cpv_code=None, date_from=None, date_to=None, value_min=None,
-                            value_max=None, currency=None, buyer=None, winner=None)
+        f = ted_svc.filters(
+            conn,
+            country="CZ",
+            cpv_code=None,
+            date_from=None,
+            date_to=None,
+            value_min=None,
+            value_max=None,
+            currency=None,
+            buyer=None,
+            winner=None,
+        )
         return ted_svc.search(conn, f, 1, 20)
 
     return {
         "ted/search country+cpv+dates": timed(engine, search3, n),
         "ted/search country only": timed(engine, search_winner, n),
-        "ted/notice/{pub}": timed(engine, lambda c: ted_svc.notice(c, f"bench-{rng.randrange(1, n_notices + 1)}"), n),
-        "companies/{ico}/contracts": timed(engine, lambda c: contracts_svc.company_contracts(c, company(c), 1, 20), n),
+        "ted/notice/{pub}": timed(
+            engine, lambda c: ted_svc.notice(c, f"bench-{rng.randrange(1, n_notices + 1)}"), n
+        ),
+        "companies/{ico}/contracts": timed(
+            engine, lambda c: contracts_svc.company_contracts(c, company(c), 1, 20), n
+        ),
         "timeline contract events": timed(engine, lambda c: contracts_svc.timeline_events(c, company(c)), n),
-        "companies/{ico}/bank-accounts": timed(engine, lambda c: accounts_svc.company_accounts(c, company(c)), n),
-        "bank-accounts/lookup": timed(engine, lambda c: accounts_svc.lookup(c, iban(rng.randrange(1, n_companies))),
-                                      n),
+        "companies/{ico}/bank-accounts": timed(
+            engine, lambda c: accounts_svc.company_accounts(c, company(c)), n
+        ),
+        "bank-accounts/lookup": timed(
+            engine, lambda c: accounts_svc.lookup(c, iban(rng.randrange(1, n_companies))), n
+        ),
     }
 
 
@@ -191,8 +311,12 @@ def crz_rate(engine: Engine, copies: int, folder: Path) -> dict[str, float]:
     t0 = time.perf_counter()
     _, stats, _ = run_import(engine, CRZ, str(big), folder / "data")
     elapsed = time.perf_counter() - t0
-    return {"records": stats.read, "seconds": elapsed, "per_second": stats.read / elapsed,
-            "file_mb": big.stat().st_size / 1e6}
+    return {
+        "records": stats.read,
+        "seconds": elapsed,
+        "per_second": stats.read / elapsed,
+        "file_mb": big.stat().st_size / 1e6,
+    }
 
 
 def import_rates(copies: int, ted_copies: int, crz_copies: int, folder: Path) -> dict[str, dict[str, float]]:
@@ -213,8 +337,12 @@ def import_rates(copies: int, ted_copies: int, crz_copies: int, folder: Path) ->
     t0 = time.perf_counter()
     _, stats, _ = run_import(engine, REGISTR, str(big), folder / "data")
     elapsed = time.perf_counter() - t0
-    out_rates["cz_registr_smluv"] = {"records": stats.read, "seconds": elapsed, "per_second": stats.read / elapsed,
-                                     "file_mb": big.stat().st_size / 1e6}
+    out_rates["cz_registr_smluv"] = {
+        "records": stats.read,
+        "seconds": elapsed,
+        "per_second": stats.read / elapsed,
+        "file_mb": big.stat().st_size / 1e6,
+    }
     package = folder / "ted_package"  # a daily package unpacked: one notice a file, each with its own id
     package.mkdir()
     samples = sorted((ROOT / "tests/fixtures/ted_eforms").glob("c*.xml"))
@@ -223,13 +351,18 @@ def import_rates(copies: int, ted_copies: int, crz_copies: int, folder: Path) ->
             text = path.read_text(encoding="utf-8")
             (package / f"{k:06d}-{path.name}").write_text(
                 text.replace('<cbc:ID schemeName="notice-id">', f'<cbc:ID schemeName="notice-id">{k:06d}-'),
-                encoding="utf-8")
+                encoding="utf-8",
+            )
     files = len(samples) * ted_copies
     t0 = time.perf_counter()
     run_import(engine, TED, str(package), folder / "data")
     elapsed = time.perf_counter() - t0
-    out_rates["ted_eforms (folder, one notice a file)"] = {"records": files, "seconds": elapsed,
-                                                           "per_second": files / elapsed, "file_mb": 0.0}
+    out_rates["ted_eforms (folder, one notice a file)"] = {
+        "records": files,
+        "seconds": elapsed,
+        "per_second": files / elapsed,
+        "file_mb": 0.0,
+    }
     out_rates["sk_crz"] = crz_rate(engine, crz_copies, folder)
     return out_rates
 
@@ -241,8 +374,12 @@ def main() -> None:
     parser.add_argument("--notices", type=int, default=100_000)
     parser.add_argument("--contracts", type=int, default=1_000_000)
     parser.add_argument("--requests", type=int, default=300)
-    parser.add_argument("--dump-copies", type=int, default=200, help="copies of the 258-record dump to import")
-    parser.add_argument("--ted-copies", type=int, default=200, help="copies of the 6 sample notices to import")
+    parser.add_argument(
+        "--dump-copies", type=int, default=200, help="copies of the 258-record dump to import"
+    )
+    parser.add_argument(
+        "--ted-copies", type=int, default=200, help="copies of the 6 sample notices to import"
+    )
     parser.add_argument("--crz-copies", type=int, default=10_000, help="copies of the 6 CRZ fixture records")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--existing", action="store_true", help="the database is already filled (same sizes)")
@@ -259,8 +396,15 @@ def main() -> None:
     load_reads = os.getloadavg()
     rates = import_rates(args.dump_copies, args.ted_copies, args.crz_copies, folder)
     load_after = os.getloadavg()
-    table = Table("read", "n", "p50 ms", "p95 ms", "p99 ms", title=f"{engine.dialect.name}: {args.companies:,} "
-                  f"companies, {args.notices:,} notices, {args.contracts:,} contracts (filled in {fill_s:.0f} s)")
+    table = Table(
+        "read",
+        "n",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        title=f"{engine.dialect.name}: {args.companies:,} "
+        f"companies, {args.notices:,} notices, {args.contracts:,} contracts (filled in {fill_s:.0f} s)",
+    )
     for name, r in results.items():
         table.add_row(name, str(r["n"]), f"{r['p50']:.2f}", f"{r['p95']:.2f}", f"{r['p99']:.2f}")
     console.print(table)
@@ -268,14 +412,25 @@ def main() -> None:
     for name, r in rates.items():
         imports.add_row(name, f"{r['records']:,}", f"{r['seconds']:.1f}", f"{r['per_second']:,.0f}")
     console.print(imports)
-    console.print(f"load average (1, 5, 15 min): before {load_before}, after the reads {load_reads}, "
-                  f"after the imports {load_after}")
+    console.print(
+        f"load average (1, 5, 15 min): before {load_before}, after the reads {load_reads}, "
+        f"after the imports {load_after}"
+    )
     out = BENCH / "results" / f"public_money-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"args": vars(args), "dialect": engine.dialect.name, "fill_seconds": fill_s,
-                               "reads": results, "imports": rates,
-                               "load": {"before": load_before, "after_reads": load_reads,
-                                        "after_imports": load_after}}, indent=2))
+    out.write_text(
+        json.dumps(
+            {
+                "args": vars(args),
+                "dialect": engine.dialect.name,
+                "fill_seconds": fill_s,
+                "reads": results,
+                "imports": rates,
+                "load": {"before": load_before, "after_reads": load_reads, "after_imports": load_after},
+            },
+            indent=2,
+        )
+    )
     console.print(f"saved {out}")
 
 

@@ -48,7 +48,10 @@ def main() -> None:
     url = args.database_url or f"sqlite:///{tmp / 'regintel.db'}"
     if not args.database_url:
         env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_DATA_DIR": str(tmp)}
-        for cmd in (["db", "upgrade"], ["synth", "--entities", str(args.entities), "--seed", "7", "--no-stats"]):
+        for cmd in (
+            ["db", "upgrade"],
+            ["synth", "--entities", str(args.entities), "--seed", "7", "--no-stats"],
+        ):
             subprocess.run([sys.executable, "-m", "regintel", *cmd], env=env, check=True, capture_output=True)
 
     from regintel.api.app import create_app
@@ -68,9 +71,10 @@ def main() -> None:
     rows = []
     with TestClient(create_app(settings)) as client:
         auth = {"Authorization": f"Bearer {raw}"}
-        for name, method, path in (("GET report.pdf", "GET", "/api/v1/companies/{n}/report.pdf?country={c}"),
-                                   ("POST ai-dd/preview", "POST",
-                                    "/api/v1/companies/{n}/report/ai-dd/preview?country={c}")):
+        for name, method, path in (
+            ("GET report.pdf", "GET", "/api/v1/companies/{n}/report.pdf?country={c}"),
+            ("POST ai-dd/preview", "POST", "/api/v1/companies/{n}/report/ai-dd/preview?country={c}"),
+        ):
             times, cpu, sizes = [], [], []
             for c, n in picks:
                 start, start_cpu = time.perf_counter(), time.process_time()
@@ -79,13 +83,23 @@ def main() -> None:
                 cpu.append((time.process_time() - start_cpu) * 1000)
                 assert resp.status_code == 200, resp.text
                 sizes.append(len(resp.content))
-            rows.append({"operation": name, "calls": len(times), "p50_ms": round(percentile(times, 0.5), 1),
-                         "p95_ms": round(percentile(times, 0.95), 1), "p99_ms": round(percentile(times, 0.99), 1),
-                         "cpu_p50_ms": round(percentile(cpu, 0.5), 1), "cpu_p95_ms": round(percentile(cpu, 0.95), 1),
-                         "mean_bytes": round(sum(sizes) / len(sizes))})
+            rows.append(
+                {
+                    "operation": name,
+                    "calls": len(times),
+                    "p50_ms": round(percentile(times, 0.5), 1),
+                    "p95_ms": round(percentile(times, 0.95), 1),
+                    "p99_ms": round(percentile(times, 0.99), 1),
+                    "cpu_p50_ms": round(percentile(cpu, 0.5), 1),
+                    "cpu_p95_ms": round(percentile(cpu, 0.95), 1),
+                    "mean_bytes": round(sum(sizes) / len(sizes)),
+                }
+            )
     load = os.getloadavg()
-    table = Table(title=f"reports ({engine.dialect.name}, {args.entities:,} entities, in process, "
-                  f"load average {load[0]:.1f})")
+    table = Table(
+        title=f"reports ({engine.dialect.name}, {args.entities:,} entities, in process, "
+        f"load average {load[0]:.1f})"
+    )
     for col in rows[0]:
         table.add_column(col)
     for r in rows:
@@ -93,9 +107,19 @@ def main() -> None:
     Console().print(table)
     out = BENCH / "results" / f"reports-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"backend": engine.dialect.name, "entities": args.entities, "python": sys.version,
-                               "machine": platform.machine(),
-                               "load_average": load, "rows": rows}, indent=2))
+    out.write_text(
+        json.dumps(
+            {
+                "backend": engine.dialect.name,
+                "entities": args.entities,
+                "python": sys.version,
+                "machine": platform.machine(),
+                "load_average": load,
+                "rows": rows,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

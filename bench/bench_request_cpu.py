@@ -53,12 +53,17 @@ def demo_paths(database_url: str) -> dict[str, str]:
     """The `lookup` and `lei` paths of companies of the demo data."""
     engine = create_engine(database_url)
     with engine.connect() as conn:
-        country, national_id = conn.execute(text(
-            "SELECT country, national_id FROM companies ORDER BY id LIMIT 1")).one()
-        lei = conn.execute(text("SELECT lei FROM companies WHERE lei IS NOT NULL ORDER BY id LIMIT 1")).scalar()
+        country, national_id = conn.execute(
+            text("SELECT country, national_id FROM companies ORDER BY id LIMIT 1")
+        ).one()
+        lei = conn.execute(
+            text("SELECT lei FROM companies WHERE lei IS NOT NULL ORDER BY id LIMIT 1")
+        ).scalar()
     engine.dispose()
-    return {"lookup": f"/api/v1/companies/lookup?id={national_id}&country={country.lower()}",
-            "lei": f"/api/v1/companies/by-lei?lei={lei}"}
+    return {
+        "lookup": f"/api/v1/companies/lookup?id={national_id}&country={country.lower()}",
+        "lei": f"/api/v1/companies/by-lei?lei={lei}",
+    }
 
 
 def send(url: str, headers: dict[str, str], count: int, connections: int) -> dict[str, Any]:
@@ -79,8 +84,11 @@ def send(url: str, headers: dict[str, str], count: int, connections: int) -> dic
     started = time.perf_counter()
     asyncio.run(run())
     seconds = time.perf_counter() - started
-    return {"requests": len(statuses), "non_200": sum(1 for s in statuses if s != 200),
-            "seconds": round(seconds, 3)}
+    return {
+        "requests": len(statuses),
+        "non_200": sum(1 for s in statuses if s != 200),
+        "seconds": round(seconds, 3),
+    }
 
 
 def wrk_rate(url: str, headers: dict[str, str], seconds: int, connections: int) -> dict[str, Any]:
@@ -89,9 +97,13 @@ def wrk_rate(url: str, headers: dict[str, str], seconds: int, connections: int) 
     cmd += [arg for name, value in headers.items() for arg in ("-H", f"{name}: {value}")]
     out = subprocess.run(cmd + [url], check=True, capture_output=True, text=True).stdout
     raw = json.loads(next(line for line in out.splitlines() if line.startswith("WRKJSON "))[8:])
-    return {"rps": round(raw["requests"] / (raw["duration_us"] / 1e6), 1), "errors": sum(raw["errors"].values()),
-            "p50_ms": raw["latency_us"]["p50"] / 1000, "p99_ms": raw["latency_us"]["p99"] / 1000,
-            "load": os.getloadavg()[0]}
+    return {
+        "rps": round(raw["requests"] / (raw["duration_us"] / 1e6), 1),
+        "errors": sum(raw["errors"].values()),
+        "p50_ms": raw["latency_us"]["p50"] / 1000,
+        "p99_ms": raw["latency_us"]["p99"] / 1000,
+        "load": os.getloadavg()[0],
+    }
 
 
 def measure(pid: int, url: str, headers: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
@@ -102,12 +114,16 @@ def measure(pid: int, url: str, headers: dict[str, str], args: argparse.Namespac
     result = send(url, headers, args.requests, args.connections)
     time.sleep(0.1)
     used = cpu_seconds(pid) - before
-    return result | {"cpu_s": round(used, 3), "cpu_us_per_request": round(used / result["requests"] * 1e6, 1),
-                     "load": os.getloadavg()[0]}
+    return result | {
+        "cpu_s": round(used, 3),
+        "cpu_us_per_request": round(used / result["requests"] * 1e6, 1),
+        "load": os.getloadavg()[0],
+    }
 
 
-def serve(stack: ExitStack, args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Popen[bytes], str, str,
-                                                                              dict[str, str]]:
+def serve(
+    stack: ExitStack, args: argparse.Namespace, workdir: Path
+) -> tuple[subprocess.Popen[bytes], str, str, dict[str, str]]:
     """Fill a throwaway database with the demo data, create a key, start the server."""
     port = foundation.free_port()
     base = f"http://127.0.0.1:{port}"
@@ -115,11 +131,24 @@ def serve(stack: ExitStack, args: argparse.Namespace, workdir: Path) -> tuple[su
     env = foundation.server_env(workdir, database_url, base) | {"REGINTEL_LOG_LEVEL": args.log_level}
     if args.rate_limit_storage:
         env["REGINTEL_RATE_LIMIT_STORAGE"] = args.rate_limit_storage
-    subprocess.run([sys.executable, "-m", "regintel", "demo"], env=env, cwd=ROOT, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "regintel", "demo"], env=env, cwd=ROOT, check=True, capture_output=True
+    )
     key = foundation.create_key(env)
-    cmd = [sys.executable, "-m", "regintel", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--workers", "1", "--log-level", args.log_level.lower()]
+    cmd = [
+        sys.executable,
+        "-m",
+        "regintel",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "1",
+        "--log-level",
+        args.log_level.lower(),
+    ]
     log = workdir / "regintel.log"
     proc = foundation.start(cmd, env, f"{base}/api/v1/public/status", log)
     stack.callback(foundation.stop, proc)
@@ -128,24 +157,44 @@ def serve(stack: ExitStack, args: argparse.Namespace, workdir: Path) -> tuple[su
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--paths", default=DEFAULT_PATHS, help="comma-separated GET paths; `lookup`, `lei` = the "
-                        "exact lookup and the LEI lookup of a demo company")
+    parser.add_argument(
+        "--paths",
+        default=DEFAULT_PATHS,
+        help="comma-separated GET paths; `lookup`, `lei` = the "
+        "exact lookup and the LEI lookup of a demo company",
+    )
     parser.add_argument("--requests", type=int, default=5000, help="measured requests per path and round")
     parser.add_argument("--warmup", type=int, default=500, help="requests before each measurement")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--wrk-seconds", type=int, default=0, help="then also wrk's req/s over this many "
-                        "seconds per path (a secondary, wall-clock figure; 0: skip)")
-    parser.add_argument("--log-level", default="WARNING", help="server log level (INFO writes the access log)")
+    parser.add_argument(
+        "--wrk-seconds",
+        type=int,
+        default=0,
+        help="then also wrk's req/s over this many "
+        "seconds per path (a secondary, wall-clock figure; 0: skip)",
+    )
+    parser.add_argument(
+        "--log-level", default="WARNING", help="server log level (INFO writes the access log)"
+    )
     parser.add_argument("--rate-limit-storage", help="REGINTEL_RATE_LIMIT_STORAGE (default: the SQLite file)")
-    parser.add_argument("--database-url", help="a database to fill with the demo data instead of a fresh file")
+    parser.add_argument(
+        "--database-url", help="a database to fill with the demo data instead of a fresh file"
+    )
     parser.add_argument("--label", default="", help="a note saved with the results (e.g. before/after)")
     parser.add_argument("--out", type=Path, default=BENCH / "results")
     args = parser.parse_args()
-    if not (0 < args.requests <= 200_000 and 0 <= args.warmup <= 20_000 and 0 < args.connections <= 256
-            and 0 < args.rounds <= 10 and 0 <= args.wrk_seconds <= 30):
-        parser.error("requests in (0, 200000], warmup in [0, 20000], connections in (0, 256], rounds in (0, 10], "
-                     "wrk seconds in [0, 30]")
+    if not (
+        0 < args.requests <= 200_000
+        and 0 <= args.warmup <= 20_000
+        and 0 < args.connections <= 256
+        and 0 < args.rounds <= 10
+        and 0 <= args.wrk_seconds <= 30
+    ):
+        parser.error(
+            "requests in (0, 200000], warmup in [0, 20000], connections in (0, 256], rounds in (0, 10], "
+            "wrk seconds in [0, 30]"
+        )
     load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="regintel-cpu-") as tmp, ExitStack() as stack:
@@ -158,42 +207,74 @@ def main() -> int:
             resp = httpx.get(base + path, headers=headers, timeout=10)
             if resp.status_code != 200:
                 raise SystemExit(f"preflight GET {path} answered {resp.status_code}: {resp.text[:300]}")
-            targets.append({"path": path, "auth": "key" if keyed else "public", "headers": headers, "rounds": []})
+            targets.append(
+                {"path": path, "auth": "key" if keyed else "public", "headers": headers, "rounds": []}
+            )
         for number in range(args.rounds):
             for target in targets if number % 2 == 0 else list(reversed(targets)):
                 target["rounds"].append(measure(proc.pid, base + target["path"], target["headers"], args))
         if args.wrk_seconds and shutil.which("wrk"):
             for target in targets:
-                target["wrk"] = wrk_rate(base + target["path"], target["headers"], args.wrk_seconds,
-                                         args.connections)
+                target["wrk"] = wrk_rate(
+                    base + target["path"], target["headers"], args.wrk_seconds, args.connections
+                )
     for target in targets:
         rounds = target.pop("rounds")
-        rows.append({"path": target["path"], "auth": target["auth"],
-                     "cpu_us_per_request": median(r["cpu_us_per_request"] for r in rounds),
-                     "non_200": sum(r["non_200"] for r in rounds), "wrk": target.get("wrk"), "rounds": rounds})
+        rows.append(
+            {
+                "path": target["path"],
+                "auth": target["auth"],
+                "cpu_us_per_request": median(r["cpu_us_per_request"] for r in rounds),
+                "non_200": sum(r["non_200"] for r in rounds),
+                "wrk": target.get("wrk"),
+                "rounds": rounds,
+            }
+        )
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    print(f"request_cpu {stamp}: {args.requests} requests per path and round, {args.connections} connections, "
-          f"median of {args.rounds} rounds, 1 uvicorn worker, log level {args.log_level} {args.label}")
-    print(f"{'path':<58} {'auth':<6} {'CPU µs/req':>10} {'rounds µs':>18} {'non-200':>7} {'wrk req/s':>9} "
-          f"{'load':>5}")
+    print(
+        f"request_cpu {stamp}: {args.requests} requests per path and round, {args.connections} connections, "
+        f"median of {args.rounds} rounds, 1 uvicorn worker, log level {args.log_level} {args.label}"
+    )
+    print(
+        f"{'path':<58} {'auth':<6} {'CPU µs/req':>10} {'rounds µs':>18} {'non-200':>7} {'wrk req/s':>9} "
+        f"{'load':>5}"
+    )
     for r in rows:
         spread = "/".join(f"{x['cpu_us_per_request']:.0f}" for x in r["rounds"])
         wrk = f"{r['wrk']['rps']:>9,.0f} {r['wrk']['load']:>5.2f}" if r["wrk"] else f"{'-':>9} {'-':>5}"
-        print(f"{r['path'][:58]:<58} {r['auth']:<6} {r['cpu_us_per_request']:>10,.0f} {spread:>18} "
-              f"{r['non_200']:>7} {wrk}")
+        print(
+            f"{r['path'][:58]:<58} {r['auth']:<6} {r['cpu_us_per_request']:>10,.0f} {spread:>18} "
+            f"{r['non_200']:>7} {wrk}"
+        )
     load_after = os.getloadavg()
     print(f"load average before {load_before}, after {load_after}")
     args.out.mkdir(parents=True, exist_ok=True)
     out = args.out / f"request_cpu-{stamp}.json"
-    out.write_text(json.dumps({
-        "benchmark": "request_cpu", "at": stamp, "label": args.label,
-        "environment": foundation.environment("wrk" if any(r["wrk"] for r in rows) else "httpx", args)
-        | {"load_before": load_before, "load_after": load_after},
-        "parameters": {"requests": args.requests, "warmup": args.warmup, "connections": args.connections,
-                       "wrk_seconds": args.wrk_seconds,
-                       "rounds": args.rounds, "log_level": args.log_level,
-                       "rate_limit_storage": args.rate_limit_storage or "auto (SQLite counter file)"},
-        "results": rows}, indent=2, default=str) + "\n", encoding="utf-8")
+    out.write_text(
+        json.dumps(
+            {
+                "benchmark": "request_cpu",
+                "at": stamp,
+                "label": args.label,
+                "environment": foundation.environment("wrk" if any(r["wrk"] for r in rows) else "httpx", args)
+                | {"load_before": load_before, "load_after": load_after},
+                "parameters": {
+                    "requests": args.requests,
+                    "warmup": args.warmup,
+                    "connections": args.connections,
+                    "wrk_seconds": args.wrk_seconds,
+                    "rounds": args.rounds,
+                    "log_level": args.log_level,
+                    "rate_limit_storage": args.rate_limit_storage or "auto (SQLite counter file)",
+                },
+                "results": rows,
+            },
+            indent=2,
+            default=str,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     print(f"saved {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
     return 0
 

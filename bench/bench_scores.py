@@ -46,8 +46,14 @@ def percentiles(values: list[float]) -> dict[str, float]:
     def at(q: float) -> float:
         return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
-    return {"n": len(ordered), "p50": at(50), "p95": at(95), "p99": at(99), "max": ordered[-1],
-            "mean": statistics.fmean(ordered)}
+    return {
+        "n": len(ordered),
+        "p50": at(50),
+        "p95": at(95),
+        "p99": at(99),
+        "max": ordered[-1],
+        "mean": statistics.fmean(ordered),
+    }
 
 
 def sample(engine: Engine, n: int, seed: int) -> list[tuple[str, str]]:
@@ -55,7 +61,9 @@ def sample(engine: Engine, n: int, seed: int) -> list[tuple[str, str]]:
         top = conn.execute(select(func.max(companies.c.id))).scalar() or 0
         rng = random.Random(seed)
         ids = rng.sample(range(1, top + 1), min(n, top))
-        rows = conn.execute(select(companies.c.country, companies.c.national_id).where(companies.c.id.in_(ids)))
+        rows = conn.execute(
+            select(companies.c.country, companies.c.national_id).where(companies.c.id.in_(ids))
+        )
         return [(r[0], r[1]) for r in rows]
 
 
@@ -108,11 +116,15 @@ def show(results: dict[str, Any], entities: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--database-url", required=True)
     parser.add_argument("-n", type=int, default=500, help="Companies per case")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--no-copy", action="store_true", help="Refresh the given database's benchmarks in place")
+    parser.add_argument(
+        "--no-copy", action="store_true", help="Refresh the given database's benchmarks in place"
+    )
     args = parser.parse_args()
     url = args.database_url
     tmp = None
@@ -129,8 +141,12 @@ def main() -> None:
         shutil.rmtree(tmp)
     show(results, entities)
     backend = "postgresql" if url.startswith("postgres") else "sqlite"
-    doc = {"when": datetime.now(UTC).isoformat(timespec="seconds"), "backend": backend, "entities": entities,
-           "results": results}
+    doc = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "backend": backend,
+        "entities": entities,
+        "results": results,
+    }
     out = BENCH / "results" / f"bench_scores_{backend}_{entities}.json"
     out.write_text(json.dumps(doc, indent=2))
     console.print(f"saved {out.relative_to(BENCH.parent)}")

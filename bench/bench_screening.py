@@ -44,13 +44,38 @@ from regintel.domain.screening import DEFAULT_THRESHOLD, Subject
 from regintel.ingest.base import SourceInfo
 from regintel.ingest.sources.sanctions_common import ListedEntry, ListedName, SanctionSource
 
-LOCALES = ("en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pl_PL", "cs_CZ", "tr_TR", "ru_RU", "uk_UA", "ar_AA",
-           "fa_IR", "zh_CN", "ko_KR")
+LOCALES = (
+    "en_US",
+    "de_DE",
+    "fr_FR",
+    "es_ES",
+    "it_IT",
+    "pl_PL",
+    "cs_CZ",
+    "tr_TR",
+    "ru_RU",
+    "uk_UA",
+    "ar_AA",
+    "fa_IR",
+    "zh_CN",
+    "ko_KR",
+)
 RESULTS_LOG = Path(tempfile.gettempdir()) / "bench_screening_server.log"
-SYNTH = SanctionSource(SourceInfo(
-    id="synthetic_sanctions", name="Synthetic sanctions entries (benchmark)", publisher="regintel bench",
-    country=None, category="synthetic", formats="generated", licence="CC0 1.0", attribution="Generated",
-    url="https://example.invalid", cadence="on-demand"), parse=lambda _: iter(()))
+SYNTH = SanctionSource(
+    SourceInfo(
+        id="synthetic_sanctions",
+        name="Synthetic sanctions entries (benchmark)",
+        publisher="regintel bench",
+        country=None,
+        category="synthetic",
+        formats="generated",
+        licence="CC0 1.0",
+        attribution="Generated",
+        url="https://example.invalid",
+        cadence="on-demand",
+    ),
+    parse=lambda _: iter(()),
+)
 
 
 def synthetic_entries(n: int, seed: int) -> list[ListedEntry]:
@@ -65,14 +90,20 @@ def synthetic_entries(n: int, seed: int) -> list[ListedEntry]:
         f = rng.choice(fakers)
         if rng.random() < 0.7:
             names = [ListedName(f"{f.first_name()} {f.last_name()}", "primary")]
-            names += [ListedName(f"{f.first_name()} {f.last_name()}", rng.choice(["alias", "weak"]))
-                      for _ in range(rng.randrange(3))]
-            dobs = [f"{rng.randrange(1940, 2000)}-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}"] \
-                if rng.random() < 0.6 else []
+            names += [
+                ListedName(f"{f.first_name()} {f.last_name()}", rng.choice(["alias", "weak"]))
+                for _ in range(rng.randrange(3))
+            ]
+            dobs = (
+                [f"{rng.randrange(1940, 2000)}-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}"]
+                if rng.random() < 0.6
+                else []
+            )
             entry = ListedEntry(key=f"S{i}", schema="person", names=names, birth_dates=dobs)
         else:
-            entry = ListedEntry(key=f"S{i}", schema="organization",
-                                names=[ListedName(f.company(), "primary")])
+            entry = ListedEntry(
+                key=f"S{i}", schema="organization", names=[ListedName(f.company(), "primary")]
+            )
         entry.programmes = [rng.choice(["SYN-A", "SYN-B", "SYN-C"])]
         entry.countries = [(rng.choice(["RU", "IR", "SY", "KP", "BY", "CN", "TR", "AE"]), "nationality")]
         out.append(entry)
@@ -96,8 +127,12 @@ def queries(n: int, seed: int) -> list[Subject]:
 def percentiles(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
-    return {"p50_ms": round(pick(0.50) * 1000, 2), "p95_ms": round(pick(0.95) * 1000, 2),
-            "p99_ms": round(pick(0.99) * 1000, 2), "mean_ms": round(statistics.fmean(ordered) * 1000, 2)}
+    return {
+        "p50_ms": round(pick(0.50) * 1000, 2),
+        "p95_ms": round(pick(0.95) * 1000, 2),
+        "p99_ms": round(pick(0.99) * 1000, 2),
+        "mean_ms": round(statistics.fmean(ordered) * 1000, 2),
+    }
 
 
 def fill(url: str, synthetic: int, seed: int) -> dict[str, float]:
@@ -114,8 +149,11 @@ def fill(url: str, synthetic: int, seed: int) -> dict[str, float]:
     with engine.begin() as conn:
         write_entries(conn, SYNTH, entries, delta=False, now=datetime.now(UTC))
     engine.dispose()
-    return {"import_real_s": round(real_s, 1), "generate_synthetic_s": round(gen_s, 1),
-            "write_synthetic_s": round(time.perf_counter() - started, 1)}
+    return {
+        "import_real_s": round(real_s, 1),
+        "generate_synthetic_s": round(gen_s, 1),
+        "write_synthetic_s": round(time.perf_counter() - started, 1),
+    }
 
 
 def in_process(url: str, subjects: list[Subject]) -> dict[str, object]:
@@ -136,19 +174,34 @@ def in_process(url: str, subjects: list[Subject]) -> dict[str, object]:
             times.append(time.perf_counter() - t)
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     engine.dispose()
-    return {"entries": len(index), "index_build_s": round(build_s, 1), "index_rss_mb": round((rss1 - rss0) / 1024),
-            "queries": len(subjects), "with_hits": hits, "req_per_s": round(len(subjects) / wall, 1),
-            "req_per_cpu_s": round(len(subjects) / cpu, 1), **percentiles(times)}
+    return {
+        "entries": len(index),
+        "index_build_s": round(build_s, 1),
+        "index_rss_mb": round((rss1 - rss0) / 1024),
+        "queries": len(subjects),
+        "with_hits": hits,
+        "req_per_s": round(len(subjects) / wall, 1),
+        "req_per_cpu_s": round(len(subjects) / cpu, 1),
+        **percentiles(times),
+    }
 
 
 def over_http(url: str, subjects: list[Subject], port: int) -> dict[str, object]:
     import httpx
 
-    env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_SHARED_LIMIT_PER_MINUTE": "100000000",
-                        "REGINTEL_WORKERS": "1", "REGINTEL_LOG_LEVEL": "warning"}
+    env = os.environ | {
+        "REGINTEL_DATABASE_URL": url,
+        "REGINTEL_SHARED_LIMIT_PER_MINUTE": "100000000",
+        "REGINTEL_WORKERS": "1",
+        "REGINTEL_LOG_LEVEL": "warning",
+    }
     log = open(RESULTS_LOG, "w")  # noqa: SIM115 - closed with the server
-    server = subprocess.Popen([str(ROOT / ".venv" / "bin" / "regintel"), "serve", "--port", str(port), "--workers",
-                               "1"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [str(ROOT / ".venv" / "bin" / "regintel"), "serve", "--port", str(port), "--workers", "1"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         with httpx.Client(base_url=base, timeout=120) as client:
@@ -174,9 +227,13 @@ def over_http(url: str, subjects: list[Subject], port: int) -> dict[str, object]
         server.terminate()
         server.wait(timeout=30)
         log.close()
-    return {"first_request_s": round(build_s, 1), "queries": len(subjects),
-            "req_per_s_one_worker": round(len(subjects) / wall, 1),
-            "req_per_server_cpu_s": round(len(subjects) / cpu, 1) if cpu else None, **percentiles(times)}
+    return {
+        "first_request_s": round(build_s, 1),
+        "queries": len(subjects),
+        "req_per_s_one_worker": round(len(subjects) / wall, 1),
+        "req_per_server_cpu_s": round(len(subjects) / cpu, 1) if cpu else None,
+        **percentiles(times),
+    }
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -211,8 +268,12 @@ def main() -> None:
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench_screening_")
     url = args.database_url or f"sqlite:///{Path(tmp) / 'screening.db'}"
-    result: dict[str, object] = {"synthetic": args.synthetic, "backend": url.split(":")[0],
-                                 "cpus": os.cpu_count(), "load": os.getloadavg()}
+    result: dict[str, object] = {
+        "synthetic": args.synthetic,
+        "backend": url.split(":")[0],
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+    }
     out = ROOT / "bench" / "results" / f"screening_{args.synthetic}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     if not args.skip_fill:
@@ -224,7 +285,9 @@ def main() -> None:
     if args.http:
         result["http"] = over_http(url, subjects, args.port)
     print(json.dumps(result, indent=2))
-    rows = [("in-process (1 core)", result["in_process"])] + ([("HTTP, 1 worker", result["http"])] if args.http else [])
+    rows = [("in-process (1 core)", result["in_process"])] + (
+        [("HTTP, 1 worker", result["http"])] if args.http else []
+    )
     print(f"\n{'path':<22} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for label, r in rows:
         rate = r.get("req_per_s") or r.get("req_per_s_one_worker")  # type: ignore[union-attr]

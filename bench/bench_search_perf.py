@@ -48,7 +48,7 @@ def perturbed(name: str, key: str, rng: random.Random) -> dict[str, str]:
             words[j] = typo(words[j], rng)
     elif kind == "prefix":
         words = words[:2]
-        words[-1] = words[-1][:max(3, len(words[-1]) // 2)]
+        words[-1] = words[-1][: max(3, len(words[-1]) // 2)]
     q = " ".join(words)
     return {"q": fold(q) if kind == "plain" else q, "kind": kind, "key": key, "norm": normalise_name(name)}
 
@@ -57,8 +57,11 @@ def queries(n_entities: int, count: int, seed: int = 11) -> list[dict[str, str]]
     """Queries for random companies of the corpus (tests/search/corpus.py)."""
     rng = random.Random(seed)
     wanted = set(rng.sample(range(n_entities), count))
-    out = [perturbed(rec.name or "", f"{rec.country}:{rec.national_id}", rng)
-           for i, rec in enumerate(companies(max(wanted) + 1)) if i in wanted]
+    out = [
+        perturbed(rec.name or "", f"{rec.country}:{rec.national_id}", rng)
+        for i, rec in enumerate(companies(max(wanted) + 1))
+        if i in wanted
+    ]
     rng.shuffle(out)
     return out
 
@@ -70,8 +73,14 @@ def queries_from_database(url: str, count: int, seed: int = 11) -> list[dict[str
     with engine.connect() as conn:
         top = conn.execute(text("SELECT max(id) FROM companies")).scalar_one()
         ids = rng.sample(range(1, top + 1), min(top, count * 2))
-        rows = conn.execute(select(companies_table.c.id, companies_table.c.name, companies_table.c.country,
-                                   companies_table.c.national_id).where(companies_table.c.id.in_(ids))).all()
+        rows = conn.execute(
+            select(
+                companies_table.c.id,
+                companies_table.c.name,
+                companies_table.c.country,
+                companies_table.c.national_id,
+            ).where(companies_table.c.id.in_(ids))
+        ).all()
     engine.dispose()
     rows = sorted(rows)[: count * 2]
     rng.shuffle(rows)
@@ -80,8 +89,12 @@ def queries_from_database(url: str, count: int, seed: int = 11) -> list[dict[str
 
 def percentiles(samples: list[float]) -> dict[str, float]:
     qs = statistics.quantiles(samples, n=100, method="inclusive")
-    return {"p50": round(qs[49], 2), "p95": round(qs[94], 2), "p99": round(qs[98], 2),
-            "mean": round(statistics.fmean(samples), 2)}
+    return {
+        "p50": round(qs[49], 2),
+        "p95": round(qs[94], 2),
+        "p99": round(qs[98], 2),
+        "mean": round(statistics.fmean(samples), 2),
+    }
 
 
 def timed(fn: Any, items: list[Any]) -> tuple[list[float], list[Any]]:
@@ -93,7 +106,9 @@ def timed(fn: Any, items: list[Any]) -> tuple[list[float], list[Any]]:
     return times, results
 
 
-def run_backend(url: str, workdir: Path, name: str, qs: list[dict[str, str]], reuse: bool = False) -> dict[str, Any]:
+def run_backend(
+    url: str, workdir: Path, name: str, qs: list[dict[str, str]], reuse: bool = False
+) -> dict[str, Any]:
     settings = settings_for(url, workdir / "data", name)
     engine = make_engine(url)
     backend = get_backend(engine, settings, name)
@@ -112,7 +127,7 @@ def run_backend(url: str, workdir: Path, name: str, qs: list[dict[str, str]], re
             search.autocomplete(conn, backend, q["q"], None, 10, False)
         ac_times, ac = timed(lambda q: search.autocomplete(conn, backend, q["q"], None, 10, False), qs)
         se_times, se = timed(lambda q: search.search(conn, backend, q["q"], None, 20, 1)[0], qs)
-        batches = [qs[i:i + 10] for i in range(0, len(qs), 10)]
+        batches = [qs[i : i + 10] for i in range(0, len(qs), 10)]
 
         def batch(items: list[dict[str, str]]) -> Any:
             parsed = {f"q{i}": reconcile.ReconQuery(query=q["q"], limit=5) for i, q in enumerate(items)}
@@ -130,11 +145,21 @@ def run_backend(url: str, workdir: Path, name: str, qs: list[dict[str, str]], re
 def _recall(qs: list[dict[str, str]], results: list[list[dict[str, Any]]]) -> dict[str, float]:
     """recall@5 by key, and "equivalent" recall@5: a hit when one of the top 5 has the target's
     normalised name (the corpus repeats names, as registers do; notes/search-baseline.md)."""
-    hits = [q["key"] in {f"{i['country']}:{i['nationalId']}" for i in r[:5]} for q, r in zip(qs, results, strict=True)]
-    equiv = [q["norm"] in {normalise_name(i["name"]) for i in r[:5]} for q, r in zip(qs, results, strict=True)]
-    kinds = {k: [e for q, e in zip(qs, equiv, strict=True) if q["kind"] == k] for k in {q["kind"] for q in qs}}
-    return {"recall@5": round(sum(hits) / len(hits), 4), "recall@5_equiv": round(sum(equiv) / len(equiv), 4),
-            "recall@5_equiv_by_kind": {k: round(sum(v) / len(v), 4) for k, v in sorted(kinds.items())}}
+    hits = [
+        q["key"] in {f"{i['country']}:{i['nationalId']}" for i in r[:5]}
+        for q, r in zip(qs, results, strict=True)
+    ]
+    equiv = [
+        q["norm"] in {normalise_name(i["name"]) for i in r[:5]} for q, r in zip(qs, results, strict=True)
+    ]
+    kinds = {
+        k: [e for q, e in zip(qs, equiv, strict=True) if q["kind"] == k] for k in {q["kind"] for q in qs}
+    }
+    return {
+        "recall@5": round(sum(hits) / len(hits), 4),
+        "recall@5_equiv": round(sum(equiv) / len(equiv), 4),
+        "recall@5_equiv_by_kind": {k: round(sum(v) / len(v), 4) for k, v in sorted(kinds.items())},
+    }
 
 
 def warm(url: str, engine: Any, paths: list[Path]) -> None:
@@ -145,7 +170,7 @@ def warm(url: str, engine: Any, paths: list[Path]) -> None:
         with engine.connect() as conn:
             conn.execute(text("SELECT count(*), max(name_norm), max(address_norm) FROM companies")).all()
     for path in paths:
-        for file in ([path] if path.is_file() else path.rglob("*")):
+        for file in [path] if path.is_file() else path.rglob("*"):
             if file.is_file():
                 with open(file, "rb") as fh:
                     while fh.read(1 << 24):
@@ -158,8 +183,12 @@ def _size(engine: Any, settings: Any, name: str) -> float:
         return round(sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 2**20, 1)
     with engine.connect() as conn:
         if name == "pg_trgm":
-            size = conn.execute(text("SELECT sum(pg_relation_size(indexrelid)) FROM pg_index i JOIN pg_class c "
-                                     "ON c.oid = i.indexrelid WHERE c.relname LIKE '%_trgm'")).scalar()
+            size = conn.execute(
+                text(
+                    "SELECT sum(pg_relation_size(indexrelid)) FROM pg_index i JOIN pg_class c "
+                    "ON c.oid = i.indexrelid WHERE c.relname LIKE '%_trgm'"
+                )
+            ).scalar()
         else:
             size = conn.execute(text("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'search_%'")).scalar()
     return round(float(size or 0) / 2**20, 1)
@@ -169,7 +198,9 @@ def ensure_pg_database(url: str) -> None:
     parsed = make_url(normalise_url(url))
     admin = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        if not conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :d"), {"d": parsed.database}).first():
+        if not conn.execute(
+            text("SELECT 1 FROM pg_database WHERE datname = :d"), {"d": parsed.database}
+        ).first():
             conn.execute(text(f'CREATE DATABASE "{parsed.database}"'))
     admin.dispose()
 
@@ -182,17 +213,32 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=1_000)
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/regintel-bench"))
     ap.add_argument("--fill-only", action="store_true")
-    ap.add_argument("--existing", action="store_true",
-                    help="use the companies already in --database-url (e.g. a `regintel synth` build): no corpus "
-                         "fill, queries from random rows of the database")
-    ap.add_argument("--reuse-index", action="store_true",
-                    help="keep an index an earlier run built for this database (brought up to date) instead of "
-                         "rebuilding it; the build column is then empty")
-    ap.add_argument("--known-distance", type=int, choices=(0, 1, 2), default=None,
-                    help="edits forgiven in a word the index holds (search.fuzzy.KNOWN_DISTANCE), to compare rules")
+    ap.add_argument(
+        "--existing",
+        action="store_true",
+        help="use the companies already in --database-url (e.g. a `regintel synth` build): no corpus "
+        "fill, queries from random rows of the database",
+    )
+    ap.add_argument(
+        "--reuse-index",
+        action="store_true",
+        help="keep an index an earlier run built for this database (brought up to date) instead of "
+        "rebuilding it; the build column is then empty",
+    )
+    ap.add_argument(
+        "--known-distance",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="edits forgiven in a word the index holds (search.fuzzy.KNOWN_DISTANCE), to compare rules",
+    )
     ap.add_argument("--label", default="", help="added to the result file name (before, after)")
-    ap.add_argument("--candidates", type=int, default=None,
-                    help="candidates a search re-ranks (services.search.CANDIDATES), to compare settings")
+    ap.add_argument(
+        "--candidates",
+        type=int,
+        default=None,
+        help="candidates a search re-ranks (services.search.CANDIDATES), to compare settings",
+    )
     args = ap.parse_args()
     if args.known_distance is not None:
         fuzzy.KNOWN_DISTANCE = args.known_distance
@@ -212,25 +258,45 @@ def main() -> None:
     dialect = url.split(":")[0].split("+")[0]
     results = [run_backend(url, args.workdir, b, qs, args.reuse_index) for b in args.backends.split(",")]
     load = os.getloadavg()[0]
-    print(f"\n{args.entities:,} entities, {dialect}, {len(qs)} queries (server-side ms; r@5 = equivalent recall; "
-          f"load average {load:.1f} on {os.cpu_count()} cores)")
-    print(f"{'backend':<12}{'build s':>9}{'MB':>8} | {'autocomplete p50/p95/p99':>26} r@5 | "
-          f"{'search p50/p95/p99':>22} r@5 | {'reconcile×10 p50/p95/p99':>26}")
+    print(
+        f"\n{args.entities:,} entities, {dialect}, {len(qs)} queries (server-side ms; r@5 = equivalent recall; "
+        f"load average {load:.1f} on {os.cpu_count()} cores)"
+    )
+    print(
+        f"{'backend':<12}{'build s':>9}{'MB':>8} | {'autocomplete p50/p95/p99':>26} r@5 | "
+        f"{'search p50/p95/p99':>22} r@5 | {'reconcile×10 p50/p95/p99':>26}"
+    )
     for r in results:
         ac, se, rc = r["autocomplete"], r["search"], r["reconcile_10"]
         build = "-" if r["build_seconds"] is None else r["build_seconds"]
-        print(f"{r['backend']:<12}{build:>9}{r['index_mb']:>8} | "
-              f"{ac['p50']:>8}/{ac['p95']:>7}/{ac['p99']:>8} {ac['recall@5_equiv']:.2f} | "
-              f"{se['p50']:>6}/{se['p95']:>7}/{se['p99']:>7} {se['recall@5_equiv']:.2f} | "
-              f"{rc['p50']:>8}/{rc['p95']:>7}/{rc['p99']:>8}")
-    rule = ("" if args.known_distance is None else f"-known{args.known_distance}") + \
-        ("" if args.candidates is None else f"-cand{args.candidates}") + (f"-{args.label}" if args.label else "")
+        print(
+            f"{r['backend']:<12}{build:>9}{r['index_mb']:>8} | "
+            f"{ac['p50']:>8}/{ac['p95']:>7}/{ac['p99']:>8} {ac['recall@5_equiv']:.2f} | "
+            f"{se['p50']:>6}/{se['p95']:>7}/{se['p99']:>7} {se['recall@5_equiv']:.2f} | "
+            f"{rc['p50']:>8}/{rc['p95']:>7}/{rc['p99']:>8}"
+        )
+    rule = (
+        ("" if args.known_distance is None else f"-known{args.known_distance}")
+        + ("" if args.candidates is None else f"-cand{args.candidates}")
+        + (f"-{args.label}" if args.label else "")
+    )
     out = ROOT / "bench" / "results" / f"search_perf-{args.entities}-{dialect}{rule}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"entities": args.entities, "database": dialect, "queries": len(qs), "load": load,
-                               "known_distance": fuzzy.KNOWN_DISTANCE,
-                               "candidates": search.CANDIDATES,
-                               "results": results}, indent=2), encoding="utf-8")
+    out.write_text(
+        json.dumps(
+            {
+                "entities": args.entities,
+                "database": dialect,
+                "queries": len(qs),
+                "load": load,
+                "known_distance": fuzzy.KNOWN_DISTANCE,
+                "candidates": search.CANDIDATES,
+                "results": results,
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
     print(f"saved {out}")
 
 

@@ -37,7 +37,9 @@ def main() -> None:
     ap.add_argument("--backend", default="tantivy")
     ap.add_argument("--database-url")
     ap.add_argument("--corpus", type=int, default=20_000)
-    ap.add_argument("--namesakes", action="store_true", help="the namesake set, on an existing synth database")
+    ap.add_argument(
+        "--namesakes", action="store_true", help="the namesake set, on an existing synth database"
+    )
     ap.add_argument("--data-dir", type=Path, help="index folder of that database (REGINTEL_DATA_DIR)")
     ap.add_argument("--label", default="", help="added to the result file name (before, after)")
     args = ap.parse_args()
@@ -56,18 +58,29 @@ def main() -> None:
     params = {"api_key": make_key(url)}
     report = evaluate(client, params, load_queries())
     kinds = sorted({k for r in report.values() for k in r["kinds"]})
-    print(f"\n{'endpoint':<13}{'n':>5}{'r@1':>7}{'r@5':>7}{'r@5eq':>7}   " + " ".join(f"{k[:11]:>11}" for k in kinds))
+    print(
+        f"\n{'endpoint':<13}{'n':>5}{'r@1':>7}{'r@5':>7}{'r@5eq':>7}   "
+        + " ".join(f"{k[:11]:>11}" for k in kinds)
+    )
     for endpoint in ENDPOINTS:
         r = report[endpoint]
-        per = " ".join(f"{r['kinds'][k]['recall@5']:>11.2f}" if k in r["kinds"] else f"{'-':>11}" for k in kinds)
-        print(f"{endpoint:<13}{r['queries']:>5}{r['recall@1']:>7.3f}{r['recall@5']:>7.3f}"
-              f"{r['recall@5_equiv']:>7.3f}   {per}")
+        per = " ".join(
+            f"{r['kinds'][k]['recall@5']:>11.2f}" if k in r["kinds"] else f"{'-':>11}" for k in kinds
+        )
+        print(
+            f"{endpoint:<13}{r['queries']:>5}{r['recall@1']:>7.3f}{r['recall@5']:>7.3f}"
+            f"{r['recall@5_equiv']:>7.3f}   {per}"
+        )
     print("(r@5eq: one of the top 5 has the target's normalised name; per-kind columns: recall@5)")
     dialect = url.split(":")[0].split("+")[0]
     out = ROOT / "bench" / "results" / f"search_quality-{args.backend}-{dialect}-{args.corpus}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"backend": args.backend, "database": dialect, "corpus": args.corpus,
-                               "report": report}, indent=2), encoding="utf-8")
+    out.write_text(
+        json.dumps(
+            {"backend": args.backend, "database": dialect, "corpus": args.corpus, "report": report}, indent=2
+        ),
+        encoding="utf-8",
+    )
     print(f"saved {out}")
 
 
@@ -93,17 +106,34 @@ def namesakes(args: argparse.Namespace) -> None:
     print(f"\n{size:,} companies, {args.backend}; recall@1 / recall@5 per kind ({took:.0f} s)")
     print(f"{'kind':<14}" + "".join(f"{e:>15}" for e in ENDPOINTS))
     for kind in kinds:
-        cells = [f"{report[e]['kinds'][kind]['recall@1']:.2f} / {report[e]['kinds'][kind]['recall@5']:.2f}"
-                 if kind in report[e]["kinds"] else "-" for e in ENDPOINTS]
+        cells = [
+            f"{report[e]['kinds'][kind]['recall@1']:.2f} / {report[e]['kinds'][kind]['recall@5']:.2f}"
+            if kind in report[e]["kinds"]
+            else "-"
+            for e in ENDPOINTS
+        ]
         print(f"{kind:<14}" + "".join(f"{c:>15}" for c in cells))
-    print(f"{'all':<14}" + "".join(f"{report[e]['recall@1']:.2f} / {report[e]['recall@5']:.2f}".rjust(15)
-                                   for e in ENDPOINTS))
+    print(
+        f"{'all':<14}"
+        + "".join(f"{report[e]['recall@1']:.2f} / {report[e]['recall@5']:.2f}".rjust(15) for e in ENDPOINTS)
+    )
     dialect = url.split(":")[0].split("+")[0]
     label = f"-{args.label}" if args.label else ""
     out = ROOT / "bench" / "results" / f"search_quality_namesakes-{args.backend}-{dialect}-{size}{label}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"backend": args.backend, "database": dialect, "companies": size,
-                               "seconds": round(took, 1), "report": report}, indent=2), encoding="utf-8")
+    out.write_text(
+        json.dumps(
+            {
+                "backend": args.backend,
+                "database": dialect,
+                "companies": size,
+                "seconds": round(took, 1),
+                "report": report,
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
     print(f"saved {out}")
 
 

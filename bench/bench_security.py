@@ -54,11 +54,18 @@ def bench_checks(runs: int) -> dict[str, dict[str, float]]:
     dns, folder = DnsServer(), Path(tempfile.mkdtemp())
     ca = Authority(folder)
     out = {}
-    for label, versions in (("check: modern TLS host", None), ("check: TLS 1.0-only host", ("TLSv1", "TLSv1"))):
+    for label, versions in (
+        ("check: modern TLS host", None),
+        ("check: TLS 1.0-only host", ("TLSv1", "TLSv1")),
+    ):
         host = f"www.{'legacy' if versions else 'modern'}.test"
         well_configured(dns, host.split(".", 1)[1], host)
-        https = WebServer({"Strict-Transport-Security": "max-age=31536000"}, body="<html></html>",
-                          cert=ca.leaf([host]), versions=versions)
+        https = WebServer(
+            {"Strict-Transport-Security": "max-age=31536000"},
+            body="<html></html>",
+            cert=ca.leaf([host]),
+            versions=versions,
+        )
         http = WebServer({"Location": f"https://{host}/"}, status=301)
         cfg = ProbeSettings((dns.address,), True, https.port, http.port, str(ca.ca_file), 5.0)
         out[label] = timed(lambda host=host, cfg=cfg: check_host(host, cfg), runs)
@@ -72,15 +79,51 @@ def fill(engine: Any, n: int) -> None:
     with engine.begin() as conn:
         for start in range(0, n, 5_000):
             hosts = [f"www.firma{i}.sk" for i in range(start, min(n, start + 5_000))]
-            conn.execute(insert(company_domains), [
-                {"country": "SK", "national_id": f"{i:08d}", "host": h, "registered_domain": h[4:], "kind": "website",
-                 "value": h, "source": "bench", "retrieved_at": now} for i, h in enumerate(hosts, start)])
-            conn.execute(insert(security_checks), [
-                {"host": h, "status": "done", "score": (i * 7) % 101, "findings": [], "facts": {},
-                 "checked_at": now, "duration_ms": 300} for i, h in enumerate(hosts, start)])
-            conn.execute(insert(security_signals), [
-                {"host": h, "kind": "technology", "name": TECHS[(i + k) % len(TECHS)], "category": "x",
-                 "evidence": "bench"} for i, h in enumerate(hosts, start) for k in range(2)])
+            conn.execute(
+                insert(company_domains),
+                [
+                    {
+                        "country": "SK",
+                        "national_id": f"{i:08d}",
+                        "host": h,
+                        "registered_domain": h[4:],
+                        "kind": "website",
+                        "value": h,
+                        "source": "bench",
+                        "retrieved_at": now,
+                    }
+                    for i, h in enumerate(hosts, start)
+                ],
+            )
+            conn.execute(
+                insert(security_checks),
+                [
+                    {
+                        "host": h,
+                        "status": "done",
+                        "score": (i * 7) % 101,
+                        "findings": [],
+                        "facts": {},
+                        "checked_at": now,
+                        "duration_ms": 300,
+                    }
+                    for i, h in enumerate(hosts, start)
+                ],
+            )
+            conn.execute(
+                insert(security_signals),
+                [
+                    {
+                        "host": h,
+                        "kind": "technology",
+                        "name": TECHS[(i + k) % len(TECHS)],
+                        "category": "x",
+                        "evidence": "bench",
+                    }
+                    for i, h in enumerate(hosts, start)
+                    for k in range(2)
+                ],
+            )
 
 
 def bench_reads(url: str, n: int, runs: int) -> dict[str, dict[str, float]]:
@@ -91,11 +134,15 @@ def bench_reads(url: str, n: int, runs: int) -> dict[str, dict[str, float]]:
     out = {}
     with engine.connect() as conn:
         row = {"country": "SK", "national_id": f"{n // 2:08d}", "name": "x"}
-        out["posture (stored, 1 domain)"] = timed(lambda: (service.posture(conn, row, settings), conn.rollback()), runs)
-        for label, filters in (("brand-signals, no filter", {}), ("brand-signals, technology=Drupal",
-                                                                     {"technology": "Drupal"}),
-                               ("brand-signals, max_score=10", {"max_score": 10}),
-                               ("brand-signals, domain=firma123.sk", {"domain": "firma123.sk"})):
+        out["posture (stored, 1 domain)"] = timed(
+            lambda: (service.posture(conn, row, settings), conn.rollback()), runs
+        )
+        for label, filters in (
+            ("brand-signals, no filter", {}),
+            ("brand-signals, technology=Drupal", {"technology": "Drupal"}),
+            ("brand-signals, max_score=10", {"max_score": 10}),
+            ("brand-signals, domain=firma123.sk", {"domain": "firma123.sk"}),
+        ):
             out[label] = timed(lambda f=filters: service.signal_list(conn, f, 1, 20), runs)
     engine.dispose()
     return out
@@ -105,12 +152,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--checks", type=int, default=20_000, help="stored checks for the read benchmarks")
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--database-url", default=None, help="an empty database (default: a temporary SQLite)")
+    parser.add_argument(
+        "--database-url", default=None, help="an empty database (default: a temporary SQLite)"
+    )
     args = parser.parse_args()
     url = args.database_url or f"sqlite:///{tempfile.mkdtemp()}/bench.db"
     load = os.getloadavg()
     results = bench_checks(args.runs) | bench_reads(url, args.checks, args.runs)
-    table = Table(title=f"security: {args.checks:,} stored checks, {url.split(':')[0]}, {args.runs} runs (ms)")
+    table = Table(
+        title=f"security: {args.checks:,} stored checks, {url.split(':')[0]}, {args.runs} runs (ms)"
+    )
     for col in ("case", "p50", "p95", "p99"):
         table.add_column(col, justify="right" if col != "case" else "left")
     for case, p in results.items():
@@ -118,8 +169,19 @@ def main() -> None:
     Console().print(table)
     out = ROOT / "bench" / "results" / f"security-{args.checks}-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"checks": args.checks, "backend": url.split(":")[0], "runs": args.runs,
-                               "load_before": load, "load_after": os.getloadavg(), "results": results}, indent=2))
+    out.write_text(
+        json.dumps(
+            {
+                "checks": args.checks,
+                "backend": url.split(":")[0],
+                "runs": args.runs,
+                "load_before": load,
+                "load_after": os.getloadavg(),
+                "results": results,
+            },
+            indent=2,
+        )
+    )
     print(out)
 
 

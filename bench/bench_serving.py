@@ -32,14 +32,17 @@ CONNECTIONS = (1, 4, 16, 64, 256)
 # name -> (regintel path, twin path or None)
 PATHS = {
     "lookup": ("/api/v1/companies/sk/31322832", "/api/v1/companies/sk/31322832"),
-    "by-lei": ("/api/v1/companies/by-lei?lei=097900BHF50000076475",
-               "/api/v1/companies/by-lei?lei=097900BHF50000076475"),
+    "by-lei": (
+        "/api/v1/companies/by-lei?lei=097900BHF50000076475",
+        "/api/v1/companies/by-lei?lei=097900BHF50000076475",
+    ),
     "me": ("/api/v1/me", "/api/v1/me"),
     "autocomplete": ("/api/v1/companies/autocomplete?q=slovn", None),
     "search": ("/api/v1/companies/search?q=slovnaft", None),
 }
-UNLIMITED = json.dumps({"bench": {"title": "Bench", "rate_per_minute": 1_000_000_000,
-                                  "monthly_quota": 1_000_000_000}})
+UNLIMITED = json.dumps(
+    {"bench": {"title": "Bench", "rate_per_minute": 1_000_000_000, "monthly_quota": 1_000_000_000}}
+)
 
 
 def _port() -> int:
@@ -92,9 +95,22 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def wrk(url: str, connections: int, seconds: float, key: str | None, pid: int | None = None) -> dict[str, float]:
-    cmd = ["wrk", "-t", str(min(2, connections)), "-c", str(connections), "-d", f"{max(1, round(seconds))}s", "--latency",
-           "--timeout", "10s", url]
+def wrk(
+    url: str, connections: int, seconds: float, key: str | None, pid: int | None = None
+) -> dict[str, float]:
+    cmd = [
+        "wrk",
+        "-t",
+        str(min(2, connections)),
+        "-c",
+        str(connections),
+        "-d",
+        f"{max(1, round(seconds))}s",
+        "--latency",
+        "--timeout",
+        "10s",
+        url,
+    ]
     if key:
         cmd[1:1] = ["-H", f"Authorization: Bearer {key}"]
     cpu_before = cpu_seconds(pid) if pid else 0.0
@@ -104,9 +120,13 @@ def wrk(url: str, connections: int, seconds: float, key: str | None, pid: int | 
     pct = {f"p{p}": float(v) * scale[u] for p, v, u in _PCT.findall(out)}
     errors = _ERRORS.search(out)
     rps = float(_WRK.search(out).group(1))  # type: ignore[union-attr]
-    return {"rps": rps, "cpu_us_per_request": cpu / max(1.0, rps * round(seconds)) * 1e6,
-            **pct, "non_2xx": int(m.group(1)) if (m := _NON2XX.search(out)) else 0,
-            "socket_errors": sum(int(x) for x in errors.groups()) if errors else 0}
+    return {
+        "rps": rps,
+        "cpu_us_per_request": cpu / max(1.0, rps * round(seconds)) * 1e6,
+        **pct,
+        "non_2xx": int(m.group(1)) if (m := _NON2XX.search(out)) else 0,
+        "socket_errors": sum(int(x) for x in errors.groups()) if errors else 0,
+    }
 
 
 def main() -> None:
@@ -122,23 +142,63 @@ def main() -> None:
         raise SystemExit("wrk is needed: apt-get install wrk")
     conns = [int(c) for c in args.connections.split(",")]
     work = Path(tempfile.mkdtemp(prefix="bench-serving-"))
-    env = os.environ | {"REGINTEL_DATABASE_URL": args.database_url, "REGINTEL_PLANS": UNLIMITED,
-                        "REGINTEL_DEFAULT_PLAN": "bench", "REGINTEL_SHARED_LIMIT_PER_MINUTE": "1000000000",
-                        "REGINTEL_DATA_DIR": os.environ.get("REGINTEL_DATA_DIR", str(work)),
-                        "REGINTEL_LOG_LEVEL": "WARNING", "TWIN_COUNTERS": str(work / "twin-counters.db")}
-    created = subprocess.run([sys.executable, "-m", "regintel", "keys", "create", "--name", "bench", "--plan",
-                              "bench"], env=env, capture_output=True, text=True, check=True).stdout
+    env = os.environ | {
+        "REGINTEL_DATABASE_URL": args.database_url,
+        "REGINTEL_PLANS": UNLIMITED,
+        "REGINTEL_DEFAULT_PLAN": "bench",
+        "REGINTEL_SHARED_LIMIT_PER_MINUTE": "1000000000",
+        "REGINTEL_DATA_DIR": os.environ.get("REGINTEL_DATA_DIR", str(work)),
+        "REGINTEL_LOG_LEVEL": "WARNING",
+        "TWIN_COUNTERS": str(work / "twin-counters.db"),
+    }
+    created = subprocess.run(
+        [sys.executable, "-m", "regintel", "keys", "create", "--name", "bench", "--plan", "bench"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     key = created.strip().splitlines()[-1]
     ports = {"regintel": _port(), "twin": _port(), "hello": _port()}
-    uvicorn = [sys.executable, "-m", "uvicorn", "--workers", str(args.workers), "--log-level", "warning",
-               "--no-access-log", "--host", "127.0.0.1"]
+    uvicorn = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "--workers",
+        str(args.workers),
+        "--log-level",
+        "warning",
+        "--no-access-log",
+        "--host",
+        "127.0.0.1",
+    ]
     procs = [
-        _start([sys.executable, "-m", "regintel", "serve", "--workers", str(args.workers), "--port",
-                str(ports["regintel"]), "--log-level", "warning"], env, f"http://127.0.0.1:{ports['regintel']}/livez"),
-        _start([*uvicorn, "--app-dir", str(HERE), "--port", str(ports["twin"]), "twin_app:app"], env,
-               f"http://127.0.0.1:{ports['twin']}/docs"),
-        _start([*uvicorn, "--app-dir", str(HERE), "--port", str(ports["hello"]), "hello_app:app"], env,
-               f"http://127.0.0.1:{ports['hello']}/"),
+        _start(
+            [
+                sys.executable,
+                "-m",
+                "regintel",
+                "serve",
+                "--workers",
+                str(args.workers),
+                "--port",
+                str(ports["regintel"]),
+                "--log-level",
+                "warning",
+            ],
+            env,
+            f"http://127.0.0.1:{ports['regintel']}/livez",
+        ),
+        _start(
+            [*uvicorn, "--app-dir", str(HERE), "--port", str(ports["twin"]), "twin_app:app"],
+            env,
+            f"http://127.0.0.1:{ports['twin']}/docs",
+        ),
+        _start(
+            [*uvicorn, "--app-dir", str(HERE), "--port", str(ports["hello"]), "hello_app:app"],
+            env,
+            f"http://127.0.0.1:{ports['hello']}/",
+        ),
     ]
     results: list[dict[str, object]] = []
     try:
@@ -146,10 +206,13 @@ def main() -> None:
             ours, twin = PATHS[name]
             for c in conns:
                 row: dict[str, object] = {"path": name, "connections": c}
-                row["regintel"] = wrk(f"http://127.0.0.1:{ports['regintel']}{ours}", c, args.seconds, key,
-                                      procs[0].pid)
+                row["regintel"] = wrk(
+                    f"http://127.0.0.1:{ports['regintel']}{ours}", c, args.seconds, key, procs[0].pid
+                )
                 if twin:
-                    row["twin"] = wrk(f"http://127.0.0.1:{ports['twin']}{twin}", c, args.seconds, key, procs[1].pid)
+                    row["twin"] = wrk(
+                        f"http://127.0.0.1:{ports['twin']}{twin}", c, args.seconds, key, procs[1].pid
+                    )
                 row["hello"] = wrk(f"http://127.0.0.1:{ports['hello']}/", c, args.seconds, None)
                 results.append(row)
                 _print_row(row)
@@ -160,8 +223,18 @@ def main() -> None:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     out = HERE / "results" / f"serving-{args.label or 'run'}-{stamp}.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"database_url": args.database_url.split("@")[-1], "workers": args.workers,
-                               "seconds": args.seconds, "load_before": os.getloadavg(), "rows": results}, indent=1))
+    out.write_text(
+        json.dumps(
+            {
+                "database_url": args.database_url.split("@")[-1],
+                "workers": args.workers,
+                "seconds": args.seconds,
+                "load_before": os.getloadavg(),
+                "rows": results,
+            },
+            indent=1,
+        )
+    )
     print(f"saved {out}")
 
 
@@ -173,14 +246,19 @@ def _print_row(row: dict[str, object]) -> None:
     ratio = f"{ours['rps'] / twin['rps']:.2f}" if isinstance(twin, dict) and twin["rps"] else "-"
     twin_rps = f"{twin['rps']:9.0f}" if isinstance(twin, dict) else "        -"
     if not getattr(_print_row, "header", False):
-        print(f"{'path':<13}{'conns':>6}{'regintel r/s':>14}{'p50 ms':>8}{'p99 ms':>8}{'errors':>8}"
-              f"{'twin r/s':>10}{'ratio':>7}{'hello r/s':>11}{'cpu us/req':>12}{'twin cpu':>10}")
+        print(
+            f"{'path':<13}{'conns':>6}{'regintel r/s':>14}{'p50 ms':>8}{'p99 ms':>8}{'errors':>8}"
+            f"{'twin r/s':>10}{'ratio':>7}{'hello r/s':>11}{'cpu us/req':>12}{'twin cpu':>10}"
+        )
         _print_row.header = True  # type: ignore[attr-defined]
     errors = int(ours["non_2xx"]) + int(ours["socket_errors"])
-    print(f"{row['path']:<13}{row['connections']:>6}{ours['rps']:>14.0f}{ours.get('p50', 0):>8.1f}"
-          f"{ours.get('p99', 0):>8.1f}{errors:>8}{twin_rps}{ratio:>7}{hello['rps']:>11.0f}"
-          f"{ours['cpu_us_per_request']:>12.0f}"
-          f"{twin['cpu_us_per_request'] if isinstance(twin, dict) else 0:>10.0f}", flush=True)
+    print(
+        f"{row['path']:<13}{row['connections']:>6}{ours['rps']:>14.0f}{ours.get('p50', 0):>8.1f}"
+        f"{ours.get('p99', 0):>8.1f}{errors:>8}{twin_rps}{ratio:>7}{hello['rps']:>11.0f}"
+        f"{ours['cpu_us_per_request']:>12.0f}"
+        f"{twin['cpu_us_per_request'] if isinstance(twin, dict) else 0:>10.0f}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

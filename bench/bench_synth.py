@@ -38,7 +38,15 @@ from regintel.db.migrate import upgrade
 from regintel.synth.build import build
 
 BENCH = Path(__file__).resolve().parent
-TABLES = ("companies", "identifiers", "company_sources", "people", "roles", "ownerships", "financial_statements")
+TABLES = (
+    "companies",
+    "identifiers",
+    "company_sources",
+    "people",
+    "roles",
+    "ownerships",
+    "financial_statements",
+)
 console = Console(width=None if sys.stdout.isatty() else 160)
 
 
@@ -59,14 +67,24 @@ def run(url: str, entities: int, seed: int, workers: int | None) -> dict[str, An
         if engine.dialect.name == "postgresql":
             size = conn.execute(text("SELECT pg_database_size(current_database())")).scalar_one()
         else:
-            size = sum(p.stat().st_size for p in Path(engine.url.database).parent.glob(
-                Path(engine.url.database).name + "*"))
+            size = sum(
+                p.stat().st_size
+                for p in Path(engine.url.database).parent.glob(Path(engine.url.database).name + "*")
+            )
     engine.dispose()
-    return {"backend": engine.dialect.name, "entities": result.entities, "seconds": round(seconds, 1),
-            "entities_per_s": round(result.entities / seconds), "client_cpu_seconds": round(cpu, 1),
-            "db_bytes": size, "mb_per_million": round(size / 1e6 / (result.entities / 1e6), 1),
-            "minutes_for_10m": round(10_000_000 / (result.entities / seconds) / 60, 1), "rows": rows,
-            "load_before": load_before, "load_after": os.getloadavg()}
+    return {
+        "backend": engine.dialect.name,
+        "entities": result.entities,
+        "seconds": round(seconds, 1),
+        "entities_per_s": round(result.entities / seconds),
+        "client_cpu_seconds": round(cpu, 1),
+        "db_bytes": size,
+        "mb_per_million": round(size / 1e6 / (result.entities / 1e6), 1),
+        "minutes_for_10m": round(10_000_000 / (result.entities / seconds) / 60, 1),
+        "rows": rows,
+        "load_before": load_before,
+        "load_after": os.getloadavg(),
+    }
 
 
 def postgres(admin_url: str, entities: int, seed: int, workers: int | None, keep: bool) -> dict[str, Any]:
@@ -102,23 +120,39 @@ def sqlite(folder: Path | None, entities: int, seed: int, workers: int | None, k
 
 
 def environment() -> dict[str, Any]:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=BENCH.parent, capture_output=True,
-                            text=True).stdout.strip()
-    return {"commit": commit, "python": platform.python_version(), "cpus": os.cpu_count(), "niceness": os.nice(0),
-            "machine": platform.machine(), "faker": version("faker"), "sqlalchemy": version("sqlalchemy"),
-            "psycopg": version("psycopg")}
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=BENCH.parent, capture_output=True, text=True
+    ).stdout.strip()
+    return {
+        "commit": commit,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "niceness": os.nice(0),
+        "machine": platform.machine(),
+        "faker": version("faker"),
+        "sqlalchemy": version("sqlalchemy"),
+        "psycopg": version("psycopg"),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--entities", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--workers", type=int, default=None, help="generator processes (default: one per core)")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="generator processes (default: one per core)"
+    )
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--pg-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the SQLite file")
-    parser.add_argument("--keep", action="store_true", help="keep the SQLite file in bench/results/ and the "
-                        "PostgreSQL database (regintel_bench_synth_<entities>) for the other benchmarks")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the SQLite file in bench/results/ and the "
+        "PostgreSQL database (regintel_bench_synth_<entities>) for the other benchmarks",
+    )
     args = parser.parse_args()
     results = []
     for backend in args.backends.split(","):
@@ -127,17 +161,41 @@ def main() -> None:
             results.append(sqlite(args.dir, args.entities, args.seed, args.workers, args.keep))
         else:
             results.append(postgres(args.pg_url, args.entities, args.seed, args.workers, args.keep))
-    table = Table("backend", "entities", "seconds", "entities/s", "DB size MB", "MB per million",
-                  "10M would take (min)", "rows per entity", title="regintel synth")
+    table = Table(
+        "backend",
+        "entities",
+        "seconds",
+        "entities/s",
+        "DB size MB",
+        "MB per million",
+        "10M would take (min)",
+        "rows per entity",
+        title="regintel synth",
+    )
     for r in results:
-        table.add_row(r["backend"], f"{r['entities']:,}", f"{r['seconds']:,}", f"{r['entities_per_s']:,}",
-                      f"{r['db_bytes'] / 1e6:,.0f}", f"{r['mb_per_million']:,}", f"{r['minutes_for_10m']}",
-                      f"{sum(r['rows'].values()) / r['entities']:.1f}")
+        table.add_row(
+            r["backend"],
+            f"{r['entities']:,}",
+            f"{r['seconds']:,}",
+            f"{r['entities_per_s']:,}",
+            f"{r['db_bytes'] / 1e6:,.0f}",
+            f"{r['mb_per_million']:,}",
+            f"{r['minutes_for_10m']}",
+            f"{sum(r['rows'].values()) / r['entities']:.1f}",
+        )
     console.print(table)
     out = BENCH / "results" / f"synth-{args.entities}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"parameters": vars(args) | {"dir": str(args.dir)}, "environment": environment(),
-                               "results": results}, indent=2))
+    out.write_text(
+        json.dumps(
+            {
+                "parameters": vars(args) | {"dir": str(args.dir)},
+                "environment": environment(),
+                "results": results,
+            },
+            indent=2,
+        )
+    )
     console.print(f"saved {out}")
 
 

@@ -53,9 +53,18 @@ from regintel.services.subscriptions import make_secret
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-SOURCE = SourceInfo(id="bench", name="Benchmark", publisher="regintel bench", country="SK", category="synthetic",
-                    formats="records", licence="CC0 1.0", attribution="synthetic", url="https://example.invalid",
-                    cadence="on-demand")
+SOURCE = SourceInfo(
+    id="bench",
+    name="Benchmark",
+    publisher="regintel bench",
+    country="SK",
+    category="synthetic",
+    formats="records",
+    licence="CC0 1.0",
+    attribution="synthetic",
+    url="https://example.invalid",
+    cadence="on-demand",
+)
 console = Console(width=None if sys.stdout.isatty() else 160)
 RECEIVED: list[tuple[float, bytes, dict[bytes, bytes]]] = []
 
@@ -77,8 +86,17 @@ def free_port() -> int:
 
 
 def start_receiver(port: int) -> uvicorn.Server:
-    server = uvicorn.Server(uvicorn.Config(receiver_app, host="127.0.0.1", port=port, log_level="warning",
-                                           backlog=4096, access_log=False, lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            receiver_app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            backlog=4096,
+            access_log=False,
+            lifespan="off",
+        )
+    )
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)
@@ -107,10 +125,20 @@ def prepare(url: str, n: int, port: int) -> tuple[Any, list[str], dict[int, str]
     with engine.begin() as conn:
         key, _ = create_key(conn, "bench", "business")
         company_ids = dict(conn.execute(text("SELECT national_id, id FROM companies")).all())
-        rows = [{"kind": "monitoring", "api_key_id": key.id, "company_id": company_ids[i],
-                 "url": f"http://127.0.0.1:{port}/hook/{i}", "secret": make_secret(),
-                 "event_types": [INSOLVENCY_CHANGED], "status": "active", "created_at": now, "updated_at": now}
-                for i in ids]
+        rows = [
+            {
+                "kind": "monitoring",
+                "api_key_id": key.id,
+                "company_id": company_ids[i],
+                "url": f"http://127.0.0.1:{port}/hook/{i}",
+                "secret": make_secret(),
+                "event_types": [INSOLVENCY_CHANGED],
+                "status": "active",
+                "created_at": now,
+                "updated_at": now,
+            }
+            for i in ids
+        ]
         conn.execute(subscriptions.insert(), rows)
         secrets = dict(conn.execute(select(subscriptions.c.id, subscriptions.c.secret)).all())
     return engine, ids, secrets
@@ -130,14 +158,26 @@ def flip(engine: Any, ids: list[str], hooks: bool) -> float:
 
 
 def start_workers(url: str, count: int, concurrency: int, log_dir: Path) -> list[subprocess.Popen[bytes]]:
-    env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_ALLOW_PRIVATE_WEBHOOKS": "1",
-                        "REGINTEL_WEBHOOK_CONCURRENCY": str(concurrency), "REGINTEL_WORKER_POLL_SECONDS": "0.2",
-                        "REGINTEL_LOG_LEVEL": "WARNING", "REGINTEL_DATA_DIR": str(log_dir)}
+    env = os.environ | {
+        "REGINTEL_DATABASE_URL": url,
+        "REGINTEL_ALLOW_PRIVATE_WEBHOOKS": "1",
+        "REGINTEL_WEBHOOK_CONCURRENCY": str(concurrency),
+        "REGINTEL_WORKER_POLL_SECONDS": "0.2",
+        "REGINTEL_LOG_LEVEL": "WARNING",
+        "REGINTEL_DATA_DIR": str(log_dir),
+    }
     procs = []
     for n in range(count):
         with (log_dir / f"worker-{n}.log").open("wb") as sink:
-            procs.append(subprocess.Popen([sys.executable, "-m", "regintel", "worker"], env=env, cwd=ROOT,
-                                          stdout=sink, stderr=subprocess.STDOUT))
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "regintel", "worker"],
+                    env=env,
+                    cwd=ROOT,
+                    stdout=sink,
+                    stderr=subprocess.STDOUT,
+                )
+            )
     return procs
 
 
@@ -159,28 +199,45 @@ def measure(engine: Any, ids: list[str], secrets: dict[int, str], timeout: float
     after_commit = [t - committed for t, _, _ in got]
     span = max(t for t, _, _ in got) - min(t for t, _, _ in got) if got else 0.0
     with engine.connect() as conn:
-        states = dict(conn.execute(select(deliveries.c.status, func.count()).group_by(deliveries.c.status)).all())
+        states = dict(
+            conn.execute(select(deliveries.c.status, func.count()).group_by(deliveries.c.status)).all()
+        )
         by_message = dict(conn.execute(select(deliveries.c.message_id, deliveries.c.subscription_id)).all())
-    verified = sum(1 for _, body, h in got[:: max(1, len(got) // 200)]
-                   if Webhook(secrets[by_message[h[b"webhook-id"].decode()]]).verify(
-                       body, {k.decode(): v.decode() for k, v in h.items()}))
+    verified = sum(
+        1
+        for _, body, h in got[:: max(1, len(got) // 200)]
+        if Webhook(secrets[by_message[h[b"webhook-id"].decode()]]).verify(
+            body, {k.decode(): v.decode() for k, v in h.items()}
+        )
+    )
     first_detected = min(detected) if detected else 0.0
-    return {"deliveries": len(got), "unique_ids": len({h[b"webhook-id"] for _, _, h in got}), "states": states,
-            "load_batch_s_without_hook": round(baseline, 3), "load_batch_s_with_outbox": round(batch, 3),
-            "deliveries_per_s": round(len(got) / span, 1) if span else None,
-            "drain_s_from_detection": round(max(t for t, _, _ in got) - first_detected, 2) if got else None,
-            "delay_p50_s": round(pct(delays, 50), 3), "delay_p95_s": round(pct(delays, 95), 3),
-            "delay_max_s": round(max(delays), 3),
-            "after_commit_p50_s": round(pct(after_commit, 50), 3), "after_commit_p95_s": round(pct(after_commit, 95), 3),
-            "signatures_checked": verified}
+    return {
+        "deliveries": len(got),
+        "unique_ids": len({h[b"webhook-id"] for _, _, h in got}),
+        "states": states,
+        "load_batch_s_without_hook": round(baseline, 3),
+        "load_batch_s_with_outbox": round(batch, 3),
+        "deliveries_per_s": round(len(got) / span, 1) if span else None,
+        "drain_s_from_detection": round(max(t for t, _, _ in got) - first_detected, 2) if got else None,
+        "delay_p50_s": round(pct(delays, 50), 3),
+        "delay_p95_s": round(pct(delays, 95), 3),
+        "delay_max_s": round(max(delays), 3),
+        "after_commit_p50_s": round(pct(after_commit, 50), 3),
+        "after_commit_p95_s": round(pct(after_commit, 95), 3),
+        "signatures_checked": verified,
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--subscriptions", type=int, default=10_000)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--database-url", default=None, help="an EMPTY PostgreSQL database (created if missing)")
+    parser.add_argument(
+        "--database-url", default=None, help="an EMPTY PostgreSQL database (created if missing)"
+    )
     parser.add_argument("--timeout", type=float, default=600)
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-webhooks-"))
@@ -213,17 +270,29 @@ def reset_postgres(url: str) -> None:
 
 
 def report(args: argparse.Namespace, backend: str, result: dict[str, Any]) -> None:
-    table = Table(title=f"Webhooks: {args.subscriptions} subscriptions, {args.workers} worker(s) x "
-                        f"{args.concurrency} concurrent, {backend}")
+    table = Table(
+        title=f"Webhooks: {args.subscriptions} subscriptions, {args.workers} worker(s) x "
+        f"{args.concurrency} concurrent, {backend}"
+    )
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key, value in result.items():
         table.add_row(key, json.dumps(value) if isinstance(value, dict) else str(value))
     console.print(table)
-    out = {"benchmark": "webhooks", "at": datetime.now(UTC).isoformat(), "backend": backend,
-           "subscriptions": args.subscriptions, "workers": args.workers, "concurrency": args.concurrency,
-           "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
-           "result": result}
+    out = {
+        "benchmark": "webhooks",
+        "at": datetime.now(UTC).isoformat(),
+        "backend": backend,
+        "subscriptions": args.subscriptions,
+        "workers": args.workers,
+        "concurrency": args.concurrency,
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+        },
+        "result": result,
+    }
     path = BENCH / "results" / f"webhooks-{backend}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps(out, indent=2))

@@ -50,28 +50,43 @@ def _by_company(engine: Engine, stmt: Any) -> Iterator[tuple[int, list[Mapping[s
             yield key, list(group)
 
 
-def iter_companies(engine: Engine) -> Iterator[tuple[Mapping[str, Any], list[Any], tuple[InsolvencyEvent, ...]]]:
+def iter_companies(
+    engine: Engine,
+) -> Iterator[tuple[Mapping[str, Any], list[Any], tuple[InsolvencyEvent, ...]]]:
     fs, ie = financial_statements, insolvency_events
     stmts = _by_company(engine, select(fs).order_by(fs.c.company_id, fs.c.year, fs.c.id))
     events = dict(_by_company(engine, select(ie).order_by(ie.c.company_id, ie.c.event_date)))
     next_stmt = next(stmts, None)
     with engine.connect() as conn:
-        rows = conn.execution_options(stream_results=True, yield_per=20_000).execute(
-            select(companies).order_by(companies.c.id)).mappings()
+        rows = (
+            conn.execution_options(stream_results=True, yield_per=20_000)
+            .execute(select(companies).order_by(companies.c.id))
+            .mappings()
+        )
         for row in rows:
             while next_stmt is not None and next_stmt[0] < row["id"]:
                 next_stmt = next(stmts, None)
             own = next_stmt[1] if next_stmt is not None and next_stmt[0] == row["id"] else []
-            evs = tuple(InsolvencyEvent(e["event_type"], e["phase"], e["event_date"], e["source"])
-                        for e in events.get(row["id"], []))
+            evs = tuple(
+                InsolvencyEvent(e["event_type"], e["phase"], e["event_date"], e["source"])
+                for e in events.get(row["id"], [])
+            )
             yield row, [to_statement(s) for s in own], evs
 
 
 def facts_of(row: Mapping[str, Any], events: tuple[InsolvencyEvent, ...]) -> CompanyFacts:
-    return CompanyFacts(source=row["source"], status=row["status"] or "active", founded_on=row["founded_on"],
-                        dissolved_on=row["dissolved_on"], in_bankruptcy=bool(row["in_bankruptcy"]),
-                        in_restructuring=bool(row["in_restructuring"]), in_liquidation=bool(row["in_liquidation"]),
-                        employees=row["employees"], size_class=row["size_class"], events=events)
+    return CompanyFacts(
+        source=row["source"],
+        status=row["status"] or "active",
+        founded_on=row["founded_on"],
+        dissolved_on=row["dissolved_on"],
+        in_bankruptcy=bool(row["in_bankruptcy"]),
+        in_restructuring=bool(row["in_restructuring"]),
+        in_liquidation=bool(row["in_liquidation"]),
+        employees=row["employees"],
+        size_class=row["size_class"],
+        events=events,
+    )
 
 
 def calibrate(engine: Engine) -> dict[str, Any]:
@@ -94,10 +109,14 @@ def calibrate(engine: Engine) -> dict[str, Any]:
     total: Counter[str] = Counter()
     for counts in today.values():
         total.update(counts)
-    return {"as_of": as_of.isoformat(), "per_country": {cc: dict(c) for cc, c in sorted(today.items())},
-            "total": dict(total), "grade_before_flags": {k: dict(v) for k, v in earlier.items()},
-            "insolvent_today": {k: dict(v) for k, v in insolvent_later.items()},
-            "mean_confidence": sum(confidence) / len(confidence) if confidence else None}
+    return {
+        "as_of": as_of.isoformat(),
+        "per_country": {cc: dict(c) for cc, c in sorted(today.items())},
+        "total": dict(total),
+        "grade_before_flags": {k: dict(v) for k, v in earlier.items()},
+        "insolvent_today": {k: dict(v) for k, v in insolvent_later.items()},
+        "mean_confidence": sum(confidence) / len(confidence) if confidence else None,
+    }
 
 
 def show(result: dict[str, Any]) -> None:
@@ -112,7 +131,9 @@ def show(result: dict[str, Any]) -> None:
         table.add_row(cc, f"{n:,}", *(f"{100 * counts.get(g, 0) / n:.1f}" for g in ORDER))
     console.print(table)
     for point in ("latest", "earliest"):
-        mono = Table(title=f"Grade on the {point} statement year → in bankruptcy, restructuring or liquidation today")
+        mono = Table(
+            title=f"Grade on the {point} statement year → in bankruptcy, restructuring or liquidation today"
+        )
         for name in ("grade", "companies", "insolvent today", "share %"):
             mono.add_column(name, justify="right")
         for g in ORDER:
@@ -124,9 +145,13 @@ def show(result: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--database-url", required=True)
-    parser.add_argument("--label", default=None, help="Name of the JSON result (default: the database file name)")
+    parser.add_argument(
+        "--label", default=None, help="Name of the JSON result (default: the database file name)"
+    )
     args = parser.parse_args()
     engine = make_engine(args.database_url)
     started = time.perf_counter()

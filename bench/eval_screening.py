@@ -30,14 +30,61 @@ from regintel.domain.screening import ALGORITHM, DEFAULT_THRESHOLD, Subject, fol
 from regintel.domain.screening_index import ScreeningIndex
 
 RESULTS = ROOT / "bench" / "results"
-_LAT2CYR = [("shch", "щ"), ("sh", "ш"), ("ch", "ч"), ("kh", "х"), ("zh", "ж"), ("ts", "ц"), ("ya", "я"),
-            ("yu", "ю"), ("yo", "ё"), ("a", "а"), ("b", "б"), ("v", "в"), ("g", "г"), ("d", "д"), ("e", "е"),
-            ("z", "з"), ("i", "и"), ("y", "й"), ("k", "к"), ("l", "л"), ("m", "м"), ("n", "н"), ("o", "о"),
-            ("p", "п"), ("r", "р"), ("s", "с"), ("t", "т"), ("u", "у"), ("f", "ф"), ("h", "х"), ("c", "к"),
-            ("j", "дж"), ("q", "к"), ("w", "в"), ("x", "кс")]
-_LATIN_VARIANTS = [("mohammed", "muhammad"), ("muhammad", "mohamed"), ("mohammad", "muhammed"), ("ou", "u"),
-                   ("yusuf", "iousouf"), ("kh", "h"), ("ov ", "off "), ("ee", "i"), ("ei", "ey"), ("y", "i"),
-                   ("abdul", "abd al"), ("j", "dj"), ("sh", "sch"), ("q", "k"), ("ck", "k"), ("ph", "f")]
+_LAT2CYR = [
+    ("shch", "щ"),
+    ("sh", "ш"),
+    ("ch", "ч"),
+    ("kh", "х"),
+    ("zh", "ж"),
+    ("ts", "ц"),
+    ("ya", "я"),
+    ("yu", "ю"),
+    ("yo", "ё"),
+    ("a", "а"),
+    ("b", "б"),
+    ("v", "в"),
+    ("g", "г"),
+    ("d", "д"),
+    ("e", "е"),
+    ("z", "з"),
+    ("i", "и"),
+    ("y", "й"),
+    ("k", "к"),
+    ("l", "л"),
+    ("m", "м"),
+    ("n", "н"),
+    ("o", "о"),
+    ("p", "п"),
+    ("r", "р"),
+    ("s", "с"),
+    ("t", "т"),
+    ("u", "у"),
+    ("f", "ф"),
+    ("h", "х"),
+    ("c", "к"),
+    ("j", "дж"),
+    ("q", "к"),
+    ("w", "в"),
+    ("x", "кс"),
+]
+_LATIN_VARIANTS = [
+    ("mohammed", "muhammad"),
+    ("muhammad", "mohamed"),
+    ("mohammad", "muhammed"),
+    ("ou", "u"),
+    ("yusuf", "iousouf"),
+    ("kh", "h"),
+    ("ov ", "off "),
+    ("ee", "i"),
+    ("ei", "ey"),
+    ("y", "i"),
+    ("abdul", "abd al"),
+    ("j", "dj"),
+    ("sh", "sch"),
+    ("q", "k"),
+    ("ck", "k"),
+    ("ph", "f"),
+]
 
 
 def to_cyrillic(name: str) -> str:
@@ -75,8 +122,12 @@ def typo(name: str, rng: random.Random) -> str | None:
     p = rng.randrange(1, len(w) - 1)
     kind = rng.choice(["sub", "del", "swap", "ins"])
     letter = rng.choice("aeioulnrst")
-    w = {"sub": w[:p] + letter + w[p + 1:], "del": w[:p] + w[p + 1:], "swap": w[:p] + w[p + 1] + w[p] + w[p + 2:],
-         "ins": w[:p] + letter + w[p:]}[kind]
+    w = {
+        "sub": w[:p] + letter + w[p + 1 :],
+        "del": w[:p] + w[p + 1 :],
+        "swap": w[:p] + w[p + 1] + w[p] + w[p + 2 :],
+        "ins": w[:p] + letter + w[p:],
+    }[kind]
     words[i] = w
     return " ".join(words)
 
@@ -107,8 +158,11 @@ def build_set(seed: int, per_kind: int) -> tuple[list[dict], list[dict]]:
     rng = random.Random(seed)
     entries = real_entries()
     listed_names = {" ".join(fold(n.name).replace(",", " ").split()) for _, e in entries for n in e.names}
-    pool = [(i, lid, e) for i, (lid, e) in enumerate(entries)
-            if e.schema in ("person", "organization") and len(e.caption.replace(",", " ").split()) >= 2]
+    pool = [
+        (i, lid, e)
+        for i, (lid, e) in enumerate(entries)
+        if e.schema in ("person", "organization") and len(e.caption.replace(",", " ").split()) >= 2
+    ]
     positives = []
     for kind, make in KINDS.items():
         tries = 0
@@ -117,8 +171,16 @@ def build_set(seed: int, per_kind: int) -> tuple[list[dict], list[dict]]:
             i, lid, e = rng.choice(pool)
             query = make(e.caption, rng)
             if query and fold(query) != fold(e.caption):
-                positives.append({"kind": kind, "query": query, "schema": e.schema, "expect": i,
-                                  "listed": e.caption, "list": lid})
+                positives.append(
+                    {
+                        "kind": kind,
+                        "query": query,
+                        "schema": e.schema,
+                        "expect": i,
+                        "listed": e.caption,
+                        "list": lid,
+                    }
+                )
     fakers = [Faker(loc) for loc in ("de_DE", "cs_CZ", "pl_PL", "fr_FR", "it_IT", "en_GB", "sk_SK", "hu_HU")]
     for n, f in enumerate(fakers):
         f.seed_instance(seed * 100 + n)
@@ -142,7 +204,9 @@ def build_set(seed: int, per_kind: int) -> tuple[list[dict], list[dict]]:
             words[longest] = f.city().upper()
             query, kind, schema = " ".join(words), "other_org_word", "organization"
         if " ".join(fold(query).replace(",", " ").split()) not in listed_names:
-            negatives.append({"kind": kind, "query": query, "schema": schema, "expect": None, "listed": e.caption})
+            negatives.append(
+                {"kind": kind, "query": query, "schema": schema, "expect": None, "listed": e.caption}
+            )
     return positives, negatives
 
 
@@ -162,9 +226,16 @@ def evaluate(index: ScreeningIndex, cases: list[dict], threshold: float) -> dict
             tn += ok
         by_kind.setdefault(case["kind"], []).append(ok)
     positives = sum(1 for c in cases if c["expect"] is not None)
-    return {"threshold": threshold, "precision": round(tp / max(1, tp + fp), 4), "recall": round(tp / max(1, positives), 4),
-            "tp": tp, "fp": fp, "fn": fn, "tn": tn,
-            "by_kind": {k: round(sum(v) / len(v), 4) for k, v in sorted(by_kind.items())}}
+    return {
+        "threshold": threshold,
+        "precision": round(tp / max(1, tp + fp), 4),
+        "recall": round(tp / max(1, positives), 4),
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "by_kind": {k: round(sum(v) / len(v), 4) for k, v in sorted(by_kind.items())},
+    }
 
 
 def main() -> None:
@@ -181,13 +252,17 @@ def main() -> None:
     cases = positives + negatives
     RESULTS.mkdir(parents=True, exist_ok=True)
     rows = [evaluate(index, cases, t) for t in (0.6, 0.65, DEFAULT_THRESHOLD, 0.75, 0.8, 0.85)]
-    print(f"{ALGORITHM}: {len(positives)} positives, {len(negatives)} negatives, {len(index)} entries "
-          f"(index built in {build_s:.1f} s)")
+    print(
+        f"{ALGORITHM}: {len(positives)} positives, {len(negatives)} negatives, {len(index)} entries "
+        f"(index built in {build_s:.1f} s)"
+    )
     print(f"{'threshold':>9} {'precision':>9} {'recall':>7}  tp   fp   fn   tn  by kind (share right)")
     for r in rows:
         kinds = " ".join(f"{k}={v}" for k, v in r["by_kind"].items())
-        print(f"{r['threshold']:>9} {r['precision']:>9} {r['recall']:>7} {r['tp']:>4} {r['fp']:>4} {r['fn']:>4} "
-              f"{r['tn']:>4}  {kinds}")
+        print(
+            f"{r['threshold']:>9} {r['precision']:>9} {r['recall']:>7} {r['tp']:>4} {r['fp']:>4} {r['fn']:>4} "
+            f"{r['tn']:>4}  {kinds}"
+        )
     if args.show_misses:
         for case in cases:
             found = index.screen(Subject.build(case["query"]), DEFAULT_THRESHOLD, limit=3)
@@ -195,8 +270,16 @@ def main() -> None:
             if (case["expect"] is not None and case["expect"] not in ids) or (case["expect"] is None and ids):
                 best = [(entries[m.entry_id][1].caption, m.score) for m in found]
                 print(case["kind"], "|", case["query"], "|", case["listed"], "|", best)
-    out = {"algorithm": ALGORITHM, "seed": args.seed, "positives": len(positives), "negatives": len(negatives),
-           "entries": len(index), "default_threshold": DEFAULT_THRESHOLD, "rows": rows, "cases": cases}
+    out = {
+        "algorithm": ALGORITHM,
+        "seed": args.seed,
+        "positives": len(positives),
+        "negatives": len(negatives),
+        "entries": len(index),
+        "default_threshold": DEFAULT_THRESHOLD,
+        "rows": rows,
+        "cases": cases,
+    }
     (RESULTS / f"screening_eval_seed{args.seed}.json").write_text(json.dumps(out, indent=2))
 
 

@@ -55,8 +55,16 @@ def main() -> None:
         direction = "asc" if sort == "name" else "desc"
         statements: list[tuple[str, Any]] = []
         with engine.connect() as conn:
-            def note(_conn: Any, _cursor: Any, sql: str, parameters: Any, _context: Any, _many: bool,
-                     out: list[tuple[str, Any]] = statements) -> None:
+
+            def note(
+                _conn: Any,
+                _cursor: Any,
+                sql: str,
+                parameters: Any,
+                _context: Any,
+                _many: bool,
+                out: list[tuple[str, Any]] = statements,
+            ) -> None:
                 out.append((sql, parameters))
 
             walls, cpus = [], []
@@ -64,13 +72,16 @@ def main() -> None:
                 if i == args.repeats - 1:
                     event.listen(engine, "before_cursor_execute", note)
                 started, cpu = time.perf_counter(), time.thread_time()
-                items, total, exact = advanced_search.search(conn, filters, ref, sort=sort, direction=direction,
-                                                             page=page, per_page=20)
+                items, total, exact = advanced_search.search(
+                    conn, filters, ref, sort=sort, direction=direction, page=page, per_page=20
+                )
                 walls.append((time.perf_counter() - started) * 1000)
                 cpus.append((time.thread_time() - cpu) * 1000)
             event.remove(engine, "before_cursor_execute", note)
-            print(f"\n== {name}: {statistics.median(walls):.1f} ms (CPU {statistics.median(cpus):.1f}), "
-                  f"{len(items)} items, total {total}{'' if exact else '+'}")
+            print(
+                f"\n== {name}: {statistics.median(walls):.1f} ms (CPU {statistics.median(cpus):.1f}), "
+                f"{len(items)} items, total {total}{'' if exact else '+'}"
+            )
             if not args.no_plans:
                 for sql, parameters in statements:
                     if not sql.lstrip().upper().startswith("SELECT"):

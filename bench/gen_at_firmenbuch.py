@@ -16,7 +16,10 @@ from collections.abc import Iterator
 from genlib import FIRST_NAMES, SURNAMES, company_name, day, main
 
 FORMS = [("GES", "Gesellschaft mit beschränkter Haftung", "GmbH")] * 6 + [
-    ("AG", "Aktiengesellschaft", "AG"), ("KG", "Kommanditgesellschaft", "KG"), ("EU", "Eingetragenes Unternehmen", "e.U.")]
+    ("AG", "Aktiengesellschaft", "AG"),
+    ("KG", "Kommanditgesellschaft", "KG"),
+    ("EU", "Eingetragenes Unternehmen", "e.U."),
+]
 PLACES = [("1010", "Wien"), ("8010", "Graz"), ("4020", "Linz"), ("5020", "Salzburg"), ("6020", "Innsbruck")]
 
 
@@ -27,18 +30,25 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         plz, city = rng.choice(PLACES)
         fnr = f"{100_000 + index}{'abcdefghikmpstvwxyz'[index % 19]}"
         people = rng.randint(1, 2)
-        functions = "".join(f"<fb:FUN><fb:FKEN>{'GF' if p == 0 else 'PR'}</fb:FKEN><fb:PNR>{p}</fb:PNR>"
-                            f"<fb:DATVON>{day(rng, 2000, 2024).isoformat()}</fb:DATVON></fb:FUN>" for p in range(people))
-        persons = "".join(f"<fb:PER><fb:PNR>{p}</fb:PNR><fb:PE_DKZ02><fb:VORNAME>{rng.choice(FIRST_NAMES)}</fb:VORNAME>"
-                          f"<fb:NACHNAME>{rng.choice(SURNAMES)}</fb:NACHNAME><fb:GEBURTSDATUM>"
-                          f"{day(rng, 1950, 2000).isoformat()}</fb:GEBURTSDATUM></fb:PE_DKZ02></fb:PER>"
-                          for p in range(people))
-        yield (f'<fb:AUSZUG_V2_RESPONSE FNR="{fnr}" STICHTAG="2026-11-30" UMFANG="Kurzinformation"><fb:FIRMA>'
-               f"<fb:FI_DKZ02><fb:BEZEICHNUNG>{company_name(rng, suffix)}</fb:BEZEICHNUNG></fb:FI_DKZ02>"
-               f"<fb:FI_DKZ03><fb:STELLE>Hauptstraße {rng.randint(1, 200)}</fb:STELLE><fb:PLZ>{plz}</fb:PLZ>"
-               f"<fb:ORT>{city}</fb:ORT><fb:STAAT>AUT</fb:STAAT></fb:FI_DKZ03>"
-               f"<fb:RECHTSFORM><fb:CODE>{code}</fb:CODE><fb:TEXT>{text}</fb:TEXT></fb:RECHTSFORM></fb:FIRMA>"
-               f"{functions}{persons}</fb:AUSZUG_V2_RESPONSE>\n")
+        functions = "".join(
+            f"<fb:FUN><fb:FKEN>{'GF' if p == 0 else 'PR'}</fb:FKEN><fb:PNR>{p}</fb:PNR>"
+            f"<fb:DATVON>{day(rng, 2000, 2024).isoformat()}</fb:DATVON></fb:FUN>"
+            for p in range(people)
+        )
+        persons = "".join(
+            f"<fb:PER><fb:PNR>{p}</fb:PNR><fb:PE_DKZ02><fb:VORNAME>{rng.choice(FIRST_NAMES)}</fb:VORNAME>"
+            f"<fb:NACHNAME>{rng.choice(SURNAMES)}</fb:NACHNAME><fb:GEBURTSDATUM>"
+            f"{day(rng, 1950, 2000).isoformat()}</fb:GEBURTSDATUM></fb:PE_DKZ02></fb:PER>"
+            for p in range(people)
+        )
+        yield (
+            f'<fb:AUSZUG_V2_RESPONSE FNR="{fnr}" STICHTAG="2026-11-30" UMFANG="Kurzinformation"><fb:FIRMA>'
+            f"<fb:FI_DKZ02><fb:BEZEICHNUNG>{company_name(rng, suffix)}</fb:BEZEICHNUNG></fb:FI_DKZ02>"
+            f"<fb:FI_DKZ03><fb:STELLE>Hauptstraße {rng.randint(1, 200)}</fb:STELLE><fb:PLZ>{plz}</fb:PLZ>"
+            f"<fb:ORT>{city}</fb:ORT><fb:STAAT>AUT</fb:STAAT></fb:FI_DKZ03>"
+            f"<fb:RECHTSFORM><fb:CODE>{code}</fb:CODE><fb:TEXT>{text}</fb:TEXT></fb:RECHTSFORM></fb:FIRMA>"
+            f"{functions}{persons}</fb:AUSZUG_V2_RESPONSE>\n"
+        )
     yield "</harvest>\n"
 
 

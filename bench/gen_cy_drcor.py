@@ -14,12 +14,16 @@ from collections.abc import Iterator
 
 from genlib import company_name, day, main
 
-HEADER = ("ORGANISATION_NAME,REGISTRATION_NO,ORGANISATION_TYPE_CODE,ORGANISATION_TYPE,ORGANISATION_SUB_TYPE,"
-          "NAME_STATUS_CODE,NAME_STATUS,REGISTRATION_DATE,ORGANISATION_STATUS,ORGANISATION_STATUS_DATE,"
-          "ADDRESS_SEQ_NO")
+HEADER = (
+    "ORGANISATION_NAME,REGISTRATION_NO,ORGANISATION_TYPE_CODE,ORGANISATION_TYPE,ORGANISATION_SUB_TYPE,"
+    "NAME_STATUS_CODE,NAME_STATUS,REGISTRATION_DATE,ORGANISATION_STATUS,ORGANISATION_STATUS_DATE,"
+    "ADDRESS_SEQ_NO"
+)
 TYPES = [("C", "Εταιρεία", "Ιδιωτική Εταιρεία Περιορισμένης Ευθύνης με Μετοχές")] * 45 + [
-    ("O", "Αλλοδαπή Εταιρεία", ""), ("P", "Συνεταιρισμός", "Ομόρρυθμος Συνεταιρισμός"),
-    ("N", "Εμπορική Επωνυμία", "")]
+    ("O", "Αλλοδαπή Εταιρεία", ""),
+    ("P", "Συνεταιρισμός", "Ομόρρυθμος Συνεταιρισμός"),
+    ("N", "Εμπορική Επωνυμία", ""),
+]
 STATUSES = ["Εγγεγραμμένη"] * 8 + ["Διαγραμμένη", "Υπό Εκκαθάριση"]
 
 
@@ -30,8 +34,10 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         founded = day(rng, 1960, 2024)
         status = rng.choice(STATUSES)
         changed = day(rng, founded.year, 2025) if status != "Εγγεγραμμένη" else founded
-        yield (f'"{company_name(rng, "LIMITED").upper()}",{100_000 + index},{kind},{kind_text},{sub},ACT,Ενεργό,'
-               f"{founded:%d/%m/%Y},{status},{changed:%d/%m/%Y},{900_000 + index}\n")
+        yield (
+            f'"{company_name(rng, "LIMITED").upper()}",{100_000 + index},{kind},{kind_text},{sub},ACT,Ενεργό,'
+            f"{founded:%d/%m/%Y},{status},{changed:%d/%m/%Y},{900_000 + index}\n"
+        )
 
 
 if __name__ == "__main__":

@@ -25,9 +25,28 @@ PLACES = [
     (124, "Olomoucký kraj", 3805, 500496, "Olomouc", 77900),
 ]
 STREETS = ["Radlická", "Náměstí Míru", "Husova", "Masarykova", "Nádražní", "Školní", "Palackého", "Žižkova"]
-FORMS = [("112", "s.r.o."), ("112", "spol. s r.o."), ("121", "a.s."), ("101", ""), ("205", "družstvo"),
-         ("706", "z.s.")]
-NACE = ["461", "46900", "62090", "63120", "6820", "69200", "73120", "41201", "43320", "56101", "47110", "01110"]
+FORMS = [
+    ("112", "s.r.o."),
+    ("112", "spol. s r.o."),
+    ("121", "a.s."),
+    ("101", ""),
+    ("205", "družstvo"),
+    ("706", "z.s."),
+]
+NACE = [
+    "461",
+    "46900",
+    "62090",
+    "63120",
+    "6820",
+    "69200",
+    "73120",
+    "41201",
+    "43320",
+    "56101",
+    "47110",
+    "01110",
+]
 SOURCES = ("Vr", "Res", "Rzp", "Nrpzs", "Rpsh", "Rcns", "Szr", "Dph", "Sd", "Ir", "Ceu", "Rs", "Red")
 
 
@@ -41,22 +60,42 @@ def record(index: int, rng: random.Random) -> dict[str, object]:
         name += " v likvidaci"
     kraj, kraj_name, okres, obec, city, psc = rng.choice(PLACES)
     street, house, orient = rng.choice(STREETS), rng.randint(1, 3999), rng.randint(1, 99)
-    sidlo = {"kodStatu": "CZ", "nazevStatu": "Česká republika", "kodKraje": kraj, "nazevKraje": kraj_name,
-             "kodObce": obec, "nazevObce": city, "nazevUlice": street, "cisloDomovni": house,
-             "cisloOrientacni": orient, "psc": psc,
-             "textovaAdresa": f"{street} {house}/{orient}, {psc} {city}"}
+    sidlo = {
+        "kodStatu": "CZ",
+        "nazevStatu": "Česká republika",
+        "kodKraje": kraj,
+        "nazevKraje": kraj_name,
+        "kodObce": obec,
+        "nazevObce": city,
+        "nazevUlice": street,
+        "cisloDomovni": house,
+        "cisloOrientacni": orient,
+        "psc": psc,
+        "textovaAdresa": f"{street} {house}/{orient}, {psc} {city}",
+    }
     if okres is not None:
         sidlo["kodOkresu"] = okres
     registrations = {f"stavZdroje{s}": "NEEXISTUJICI" for s in SOURCES}
-    registrations.update(stavZdrojeRes="AKTIVNI", stavZdrojeVr="AKTIVNI" if form != "101" else "NEEXISTUJICI",
-                         stavZdrojeIr="AKTIVNI" if insolvent else "NEEXISTUJICI",
-                         stavZdrojeDph="AKTIVNI" if rng.random() < 0.4 else "NEEXISTUJICI")
+    registrations.update(
+        stavZdrojeRes="AKTIVNI",
+        stavZdrojeVr="AKTIVNI" if form != "101" else "NEEXISTUJICI",
+        stavZdrojeIr="AKTIVNI" if insolvent else "NEEXISTUJICI",
+        stavZdrojeDph="AKTIVNI" if rng.random() < 0.4 else "NEEXISTUJICI",
+    )
     out: dict[str, object] = {
-        "ico": number, "obchodniJmeno": name, "sidlo": sidlo, "pravniForma": form,
-        "financniUrad": f"{rng.randint(1, 460):03d}", "datumVzniku": day(rng).isoformat(),
-        "datumAktualizace": day(rng, 2024, 2024).isoformat(), "dic": f"CZ{number}",
-        "icoId": number, "adresaDorucovaci": {}, "seznamRegistraci": registrations,
-        "primarniZdroj": "vr" if form != "101" else "res", "czNace": sorted(rng.sample(NACE, rng.randint(1, 5))),
+        "ico": number,
+        "obchodniJmeno": name,
+        "sidlo": sidlo,
+        "pravniForma": form,
+        "financniUrad": f"{rng.randint(1, 460):03d}",
+        "datumVzniku": day(rng).isoformat(),
+        "datumAktualizace": day(rng, 2024, 2024).isoformat(),
+        "dic": f"CZ{number}",
+        "icoId": number,
+        "adresaDorucovaci": {},
+        "seznamRegistraci": registrations,
+        "primarniZdroj": "vr" if form != "101" else "res",
+        "czNace": sorted(rng.sample(NACE, rng.randint(1, 5))),
     }
     if dissolved:
         out["datumZaniku"] = day(rng, 2015, 2024).isoformat()

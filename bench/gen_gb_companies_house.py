@@ -36,20 +36,37 @@ HEADER = (
     " ConfStmtLastMadeUpDate"
 ).split(",")
 DMY = "%d/%m/%Y"
-PLACES = [("LONDON", "", "ENGLAND", "EC1V 9LT"), ("LEEDS", "YORKSHIRE", "ENGLAND", "LS10 2RU"),
-          ("SHEFFIELD", "", "UNITED KINGDOM", "S35 2PH"), ("EDINBURGH", "", "SCOTLAND", "EH1 1YZ"),
-          ("CARDIFF", "", "WALES", "CF10 1AA"), ("BELFAST", "COUNTY ANTRIM", "NORTHERN IRELAND", "BT1 5GS")]
+PLACES = [
+    ("LONDON", "", "ENGLAND", "EC1V 9LT"),
+    ("LEEDS", "YORKSHIRE", "ENGLAND", "LS10 2RU"),
+    ("SHEFFIELD", "", "UNITED KINGDOM", "S35 2PH"),
+    ("EDINBURGH", "", "SCOTLAND", "EH1 1YZ"),
+    ("CARDIFF", "", "WALES", "CF10 1AA"),
+    ("BELFAST", "COUNTY ANTRIM", "NORTHERN IRELAND", "BT1 5GS"),
+]
 STREETS = ["HIGH STREET", "OLD STREET", "STATION ROAD", "CHURCH LANE", "PRINCES SQUARE", "PEPPER ROAD"]
 CATEGORIES = ["Private Limited Company"] * 8 + [
-    "PRI/LTD BY GUAR/NSC (Private, limited by guarantee, no share capital)", "Limited Liability Partnership",
-    "Public Limited Company", "Community Interest Company"]
-STATUSES = ["Active"] * 90 + ["Liquidation"] * 4 + ["Active - Proposal to Strike off"] * 3 + [
-    "In Administration", "Voluntary Arrangement", "Dissolved"]
-SIC = ["78300 - Human resources provision and management of human resources functions",
-       "99999 - Dormant Company", "47710 - Retail sale of clothing in specialised stores",
-       "62090 - Other information technology service activities", "70229 - Management consultancy activities "
-       "other than financial management", "68209 - Other letting and operating of own or leased real estate",
-       "82990 - Other business support service activities n.e.c.", "41201 - Construction of commercial buildings"]
+    "PRI/LTD BY GUAR/NSC (Private, limited by guarantee, no share capital)",
+    "Limited Liability Partnership",
+    "Public Limited Company",
+    "Community Interest Company",
+]
+STATUSES = (
+    ["Active"] * 90
+    + ["Liquidation"] * 4
+    + ["Active - Proposal to Strike off"] * 3
+    + ["In Administration", "Voluntary Arrangement", "Dissolved"]
+)
+SIC = [
+    "78300 - Human resources provision and management of human resources functions",
+    "99999 - Dormant Company",
+    "47710 - Retail sale of clothing in specialised stores",
+    "62090 - Other information technology service activities",
+    "70229 - Management consultancy activities other than financial management",
+    "68209 - Other letting and operating of own or leased real estate",
+    "82990 - Other business support service activities n.e.c.",
+    "41201 - Construction of commercial buildings",
+]
 
 
 def number(index: int) -> str:
@@ -63,19 +80,34 @@ def row(index: int, rng: random.Random) -> list[str]:
     founded = day(rng, 1980, 2024)
     sic = rng.sample(SIC, rng.randint(1, 3))
     cells = {name.strip(): "" for name in HEADER}
-    cells.update({
-        "CompanyName": company_name(rng, "LIMITED"), "CompanyNumber": number(index),
-        "RegAddress.AddressLine1": f"{rng.randint(1, 400)} {rng.choice(STREETS)}", "RegAddress.PostTown": town,
-        "RegAddress.County": county, "RegAddress.Country": country, "RegAddress.PostCode": postcode,
-        "CompanyCategory": rng.choice(CATEGORIES), "CompanyStatus": status, "CountryOfOrigin": "United Kingdom",
-        "IncorporationDate": founded.strftime(DMY), "Accounts.AccountRefDay": "31",
-        "Accounts.AccountRefMonth": str(rng.randint(1, 12)), "Accounts.AccountCategory": rng.choice(
-            ["DORMANT", "MICRO ENTITY", "TOTAL EXEMPTION FULL", "SMALL", "FULL"]),
-        "Mortgages.NumMortCharges": "0", "Mortgages.NumMortOutstanding": "0", "Mortgages.NumMortPartSatisfied": "0",
-        "Mortgages.NumMortSatisfied": "0", "LimitedPartnerships.NumGenPartners": "0",
-        "LimitedPartnerships.NumLimPartners": "0", "URI": f"http://business.data.gov.uk/id/company/{number(index)}",
-        "ConfStmtNextDueDate": day(rng, 2025, 2025).strftime(DMY),
-    })
+    cells.update(
+        {
+            "CompanyName": company_name(rng, "LIMITED"),
+            "CompanyNumber": number(index),
+            "RegAddress.AddressLine1": f"{rng.randint(1, 400)} {rng.choice(STREETS)}",
+            "RegAddress.PostTown": town,
+            "RegAddress.County": county,
+            "RegAddress.Country": country,
+            "RegAddress.PostCode": postcode,
+            "CompanyCategory": rng.choice(CATEGORIES),
+            "CompanyStatus": status,
+            "CountryOfOrigin": "United Kingdom",
+            "IncorporationDate": founded.strftime(DMY),
+            "Accounts.AccountRefDay": "31",
+            "Accounts.AccountRefMonth": str(rng.randint(1, 12)),
+            "Accounts.AccountCategory": rng.choice(
+                ["DORMANT", "MICRO ENTITY", "TOTAL EXEMPTION FULL", "SMALL", "FULL"]
+            ),
+            "Mortgages.NumMortCharges": "0",
+            "Mortgages.NumMortOutstanding": "0",
+            "Mortgages.NumMortPartSatisfied": "0",
+            "Mortgages.NumMortSatisfied": "0",
+            "LimitedPartnerships.NumGenPartners": "0",
+            "LimitedPartnerships.NumLimPartners": "0",
+            "URI": f"http://business.data.gov.uk/id/company/{number(index)}",
+            "ConfStmtNextDueDate": day(rng, 2025, 2025).strftime(DMY),
+        }
+    )
     for i, text in enumerate(sic, 1):
         cells[f"SICCode.SicText_{i}"] = text
     if status == "Dissolved":

@@ -30,15 +30,49 @@ BASE36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 # country, share, RA code, ELF codes with the suffix of the legal name, cities
 PROFILES = [
-    ("SK", 40, "RA000526", [("VSZS", "s.r.o."), ("2EEG", "a.s.")], ["Bratislava", "Košice", "Žilina", "Prešov"]),
+    (
+        "SK",
+        40,
+        "RA000526",
+        [("VSZS", "s.r.o."), ("2EEG", "a.s.")],
+        ["Bratislava", "Košice", "Žilina", "Prešov"],
+    ),
     ("CZ", 30, "RA000163", [("9HLU", "s.r.o."), ("6CQN", "a.s.")], ["Praha", "Brno", "Ostrava", "Plzeň"]),
     ("GB", 15, "RA000585", [("H0PO", "LIMITED")], ["London", "Manchester", "Leeds"]),
     ("DE", 10, "RA000242", [("2HBR", "GmbH")], ["München", "Köln", "Berlin"]),
     ("US", 5, "RA999999", [("8888", "LLC")], ["Wilmington", "New York"]),
 ]
-WORDS = ["Agro", "Tatra", "Dunaj", "Stavby", "Obchod", "Invest", "Trans", "Energia", "Služby", "Čierny Orol",
-         "Hviezda", "Vltava", "Morava", "Software", "Logistik", "Nord", "Alpha", "Kováč", "Šťastný", "Zelený"]
-STREETS = ["Hlavná", "Námestie SNP", "Mlynské nivy", "Václavské náměstí", "High Street", "Hauptstraße", "Main St"]
+WORDS = [
+    "Agro",
+    "Tatra",
+    "Dunaj",
+    "Stavby",
+    "Obchod",
+    "Invest",
+    "Trans",
+    "Energia",
+    "Služby",
+    "Čierny Orol",
+    "Hviezda",
+    "Vltava",
+    "Morava",
+    "Software",
+    "Logistik",
+    "Nord",
+    "Alpha",
+    "Kováč",
+    "Šťastný",
+    "Zelený",
+]
+STREETS = [
+    "Hlavná",
+    "Námestie SNP",
+    "Mlynské nivy",
+    "Václavské náměstí",
+    "High Street",
+    "Hauptstraße",
+    "Main St",
+]
 
 
 def lei(index: int) -> str:
@@ -85,12 +119,17 @@ def record(index: int, rng: random.Random, now: datetime) -> str:
     elf, suffix = rng.choice(forms)
     name = f"{rng.choice(WORDS)} {rng.choice(WORDS)} {index} {suffix}"
     city = rng.choice(cities)
-    address = (f"<lei:FirstAddressLine>{escape(rng.choice(STREETS))} {rng.randint(1, 200)}</lei:FirstAddressLine>"
-               f"<lei:City>{escape(city)}</lei:City><lei:Country>{country}</lei:Country>"
-               f"<lei:PostalCode>{rng.randint(10000, 99999)}</lei:PostalCode>")
+    address = (
+        f"<lei:FirstAddressLine>{escape(rng.choice(STREETS))} {rng.randint(1, 200)}</lei:FirstAddressLine>"
+        f"<lei:City>{escape(city)}</lei:City><lei:Country>{country}</lei:Country>"
+        f"<lei:PostalCode>{rng.randint(10000, 99999)}</lei:PostalCode>"
+    )
     reg_id = entity_id(country, index)
-    ra_entity = f"<lei:RegistrationAuthorityEntityID>{escape(reg_id)}</lei:RegistrationAuthorityEntityID>" \
-        if reg_id else ""
+    ra_entity = (
+        f"<lei:RegistrationAuthorityEntityID>{escape(reg_id)}</lei:RegistrationAuthorityEntityID>"
+        if reg_id
+        else ""
+    )
     created = now - timedelta(days=rng.randint(400, 12_000))
     initial = now - timedelta(days=rng.randint(30, 3_000))
     status = rng.choices(["ISSUED", "LAPSED", "RETIRED"], [60, 35, 5])[0]
@@ -112,7 +151,8 @@ def record(index: int, rng: random.Random, now: datetime) -> str:
         f"<lei:NextRenewalDate>{ts(initial + timedelta(days=365 * 9))}</lei:NextRenewalDate>"
         f"<lei:ManagingLOU>{MANAGING_LOU}</lei:ManagingLOU>"
         f"<lei:ValidationSources>FULLY_CORROBORATED</lei:ValidationSources></lei:Registration>"
-        f"</lei:LEIRecord>\n")
+        f"</lei:LEIRecord>\n"
+    )
 
 
 def generate(count: int, seed: int, *, delta: bool = False) -> Iterator[str]:
@@ -120,9 +160,11 @@ def generate(count: int, seed: int, *, delta: bool = False) -> Iterator[str]:
     rng = random.Random(seed)
     now = datetime(2024, 5, 5, 8, 0, tzinfo=UTC)
     kind = "GLEIF_DELTA_PUBLISHED" if delta else "GLEIF_FULL_PUBLISHED"
-    yield (f'<?xml version="1.0" encoding="UTF-8"?>\n<lei:LEIData xmlns:lei="{NS}">\n<lei:LEIHeader>'
-           f"<lei:ContentDate>{ts(now)}</lei:ContentDate><lei:FileContent>{kind}</lei:FileContent>"
-           f"<lei:RecordCount>{count}</lei:RecordCount></lei:LEIHeader>\n<lei:LEIRecords>\n")
+    yield (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<lei:LEIData xmlns:lei="{NS}">\n<lei:LEIHeader>'
+        f"<lei:ContentDate>{ts(now)}</lei:ContentDate><lei:FileContent>{kind}</lei:FileContent>"
+        f"<lei:RecordCount>{count}</lei:RecordCount></lei:LEIHeader>\n<lei:LEIRecords>\n"
+    )
     for index in range(count):
         yield record(index, rng, now)
     yield "</lei:LEIRecords>\n</lei:LEIData>\n"

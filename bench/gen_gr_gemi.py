@@ -38,17 +38,30 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         status_id, status_name, active = rng.choice(STATUSES)
         city, prefecture, post = rng.choice(PLACES)
         record = {
-            "arGemi": f"{100_000_000_000 + index:012d}", "afm": number,
+            "arGemi": f"{100_000_000_000 + index:012d}",
+            "afm": number,
             "coNameEl": f"{company_name(rng, type_name).upper()}",
             "legalType": {"id": type_id, "descr": type_name},
             "status": {"id": status_id, "descr": status_name, "isActive": active},
             "incorporationDate": day(rng, 1970, 2024).isoformat(),
-            "prefecture": {"id": 1, "descr": prefecture}, "city": city, "street": "ΕΡΜΟΥ",
-            "streetNumber": str(rng.randint(1, 200)), "zipCode": f"{post}{rng.randint(10, 99)}",
-            "activities": [{"activity": {"id": kad, "descr": ""}, "type": "Κύρια" if i == 0 else "Δευτερεύουσα"}
-                           for i, kad in enumerate(rng.sample(KAD, rng.randint(1, 2)))],
-            "persons": [{"personName": f"{rng.choice(SURNAMES).upper()} {i}", "role": "Διαχειριστής",
-                         "dtFrom": "2020-01-01", "dtTo": None} for i in range(rng.randint(1, 2))],
+            "prefecture": {"id": 1, "descr": prefecture},
+            "city": city,
+            "street": "ΕΡΜΟΥ",
+            "streetNumber": str(rng.randint(1, 200)),
+            "zipCode": f"{post}{rng.randint(10, 99)}",
+            "activities": [
+                {"activity": {"id": kad, "descr": ""}, "type": "Κύρια" if i == 0 else "Δευτερεύουσα"}
+                for i, kad in enumerate(rng.sample(KAD, rng.randint(1, 2)))
+            ],
+            "persons": [
+                {
+                    "personName": f"{rng.choice(SURNAMES).upper()} {i}",
+                    "role": "Διαχειριστής",
+                    "dtFrom": "2020-01-01",
+                    "dtTo": None,
+                }
+                for i in range(rng.randint(1, 2))
+            ],
         }
         yield json.dumps(record, ensure_ascii=False) + "\n"
         written += 1

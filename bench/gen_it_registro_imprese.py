@@ -15,12 +15,21 @@ from collections.abc import Iterator
 from genlib import company_name, day, main
 from stdnum import luhn
 
-HEADER = ("denominazione;natura_giuridica;codice_fiscale;partita_iva;pv;comune;cap;indirizzo;numero_rea;"
-          "data_iscrizione_ri;data_cessazione;ateco;stato")
+HEADER = (
+    "denominazione;natura_giuridica;codice_fiscale;partita_iva;pv;comune;cap;indirizzo;numero_rea;"
+    "data_iscrizione_ri;data_cessazione;ateco;stato"
+)
 FORMS = [("SOCIETA' A RESPONSABILITA' LIMITATA", "S.R.L.")] * 6 + [
-    ("SOCIETA' PER AZIONI", "S.P.A."), ("SOCIETA' IN ACCOMANDITA SEMPLICE", "S.A.S."),
-    ("SOCIETA' A RESPONSABILITA' LIMITATA SEMPLIFICATA", "S.R.L.S.")]
-PLACES = [("MI", "MILANO", "20121"), ("RM", "ROMA", "00184"), ("TO", "TORINO", "10121"), ("NA", "NAPOLI", "80133")]
+    ("SOCIETA' PER AZIONI", "S.P.A."),
+    ("SOCIETA' IN ACCOMANDITA SEMPLICE", "S.A.S."),
+    ("SOCIETA' A RESPONSABILITA' LIMITATA SEMPLIFICATA", "S.R.L.S."),
+]
+PLACES = [
+    ("MI", "MILANO", "20121"),
+    ("RM", "ROMA", "00184"),
+    ("TO", "TORINO", "10121"),
+    ("NA", "NAPOLI", "80133"),
+]
 STATES = ["attiva"] * 8 + ["in liquidazione", "cessata"]
 
 
@@ -38,8 +47,10 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         state = rng.choice(STATES)
         founded = day(rng, 1970, 2024)
         ended = f"{day(rng, founded.year, 2025):%d/%m/%Y}" if state == "cessata" else ""
-        yield (f"{company_name(rng, suffix).upper()};{form};{number};{number};{province};{city};{cap};"
-               f"VIA ROMA {rng.randint(1, 200)};{100_000 + index};{founded:%d/%m/%Y};{ended};62.01.00;{state}\n")
+        yield (
+            f"{company_name(rng, suffix).upper()};{form};{number};{number};{province};{city};{cap};"
+            f"VIA ROMA {rng.randint(1, 200)};{100_000 + index};{founded:%d/%m/%Y};{ended};62.01.00;{state}\n"
+        )
 
 
 if __name__ == "__main__":

@@ -16,15 +16,23 @@ from collections.abc import Iterator
 from genlib import company_name, day, main
 from stdnum.lv import pvn
 
-HEADER = ("regcode;sepa;name;name_before_quotes;name_in_quotes;name_after_quotes;without_quotes;regtype;"
-          "regtype_text;type;type_text;registered;terminated;closed;address;index;addressid;region;city;atvk;"
-          "reregistration_term")
+HEADER = (
+    "regcode;sepa;name;name_before_quotes;name_in_quotes;name_after_quotes;without_quotes;regtype;"
+    "regtype_text;type;type_text;registered;terminated;closed;address;index;addressid;region;city;atvk;"
+    "reregistration_term"
+)
 TYPES = [("K", "Komercreģistrs", "SIA", "Sabiedrība ar ierobežotu atbildību")] * 6 + [
-    ("K", "Komercreģistrs", "IK", "Individuālais komersants"), ("K", "Komercreģistrs", "AS", "Akciju sabiedrība"),
+    ("K", "Komercreģistrs", "IK", "Individuālais komersants"),
+    ("K", "Komercreģistrs", "AS", "Akciju sabiedrība"),
     ("B", "Biedrību un nodibinājumu reģistrs", "BDR", "Biedrība"),
-    ("U", "Uzņēmumu reģistra žurnāls", "ZEM", "Zemnieku saimniecība")]
-PLACES = [("Rīga, Brīvības iela {n}", "1010", "0010000"), ("Jūrmala, Raiņa iela {n}", "2011", "0130000"),
-          ("Liepāja, Jūras iela {n}", "3401", "0170000"), ("Ķekavas nov., Ķekava, Rīgas iela {n}", "2123", "0807600")]
+    ("U", "Uzņēmumu reģistra žurnāls", "ZEM", "Zemnieku saimniecība"),
+]
+PLACES = [
+    ("Rīga, Brīvības iela {n}", "1010", "0010000"),
+    ("Jūrmala, Raiņa iela {n}", "2011", "0130000"),
+    ("Liepāja, Jūras iela {n}", "3401", "0170000"),
+    ("Ķekavas nov., Ķekava, Rīgas iela {n}", "2123", "0807600"),
+]
 
 
 def regcode(index: int) -> str | None:
@@ -47,9 +55,11 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         closed = rng.choice(["", "", "L", "R", "", ""]) if rng.random() < 0.5 else ""
         terminated = day(rng, registered.year, 2024).isoformat() if closed else ""
         address, index_code, atvk = rng.choice(PLACES)
-        yield (f'{code};LV00ZZZ{code};"{name}";{kind_text};{quoted};"";0;{regtype};{regtype_text};{kind};'
-               f'{kind_text};{registered.isoformat()};{terminated};{closed or " "};'
-               f'{address.format(n=rng.randint(1, 200))};{index_code};{100000000 + written};0;0;{atvk};\n')
+        yield (
+            f'{code};LV00ZZZ{code};"{name}";{kind_text};{quoted};"";0;{regtype};{regtype_text};{kind};'
+            f"{kind_text};{registered.isoformat()};{terminated};{closed or ' '};"
+            f"{address.format(n=rng.randint(1, 200))};{index_code};{100000000 + written};0;0;{atvk};\n"
+        )
         written += 1
 
 

@@ -16,35 +16,68 @@ from collections.abc import Iterator
 
 from genlib import FIRST_NAMES, SURNAMES, company_name, day, main, orgnr
 
-FORMS = [("AS", "Aksjeselskap"), ("AS", "Aksjeselskap"), ("ENK", "Enkeltpersonforetak"),
-         ("FLI", "Forening/lag/innretning"), ("ASA", "Allmennaksjeselskap"), ("DA", "Ansvarlig selskap med delt ansvar")]
-PLACES = [("0301", "OSLO", "0150"), ("4601", "BERGEN", "5003"), ("5001", "TRONDHEIM", "7030"),
-          ("1103", "STAVANGER", "4035"), ("3101", "HALDEN", "1776"), ("5501", "TROMSØ", "9008")]
-NACE = [("06.100", "Utvinning av råolje"), ("56.101", "Drift av restauranter og kafeer"),
-        ("62.010", "Programmeringstjenester"), ("41.200", "Oppføring av bygninger"),
-        ("88.911", "Barnehager"), ("94.991", "Aktiviteter i andre interesseorganisasjoner ikke nevnt annet sted"),
-        ("52.292", "Skipsmegling"), ("03.211", "Produksjon av matfisk og skalldyr i hav- og kystbasert akvakultur")]
+FORMS = [
+    ("AS", "Aksjeselskap"),
+    ("AS", "Aksjeselskap"),
+    ("ENK", "Enkeltpersonforetak"),
+    ("FLI", "Forening/lag/innretning"),
+    ("ASA", "Allmennaksjeselskap"),
+    ("DA", "Ansvarlig selskap med delt ansvar"),
+]
+PLACES = [
+    ("0301", "OSLO", "0150"),
+    ("4601", "BERGEN", "5003"),
+    ("5001", "TRONDHEIM", "7030"),
+    ("1103", "STAVANGER", "4035"),
+    ("3101", "HALDEN", "1776"),
+    ("5501", "TROMSØ", "9008"),
+]
+NACE = [
+    ("06.100", "Utvinning av råolje"),
+    ("56.101", "Drift av restauranter og kafeer"),
+    ("62.010", "Programmeringstjenester"),
+    ("41.200", "Oppføring av bygninger"),
+    ("88.911", "Barnehager"),
+    ("94.991", "Aktiviteter i andre interesseorganisasjoner ikke nevnt annet sted"),
+    ("52.292", "Skipsmegling"),
+    ("03.211", "Produksjon av matfisk og skalldyr i hav- og kystbasert akvakultur"),
+]
 STREETS = ["Karl Johans gate", "Forusbeen", "Elgeseter gate", "Tyvholmen", "Storgata", "Kongens gate"]
 
 
 def enhet(number: str, rng: random.Random) -> dict[str, object]:
     kode, beskrivelse = rng.choice(FORMS)
-    name = (f"{rng.choice(FIRST_NAMES)} {rng.choice(SURNAMES)}" if kode == "ENK"
-            else company_name(rng, kode if kode in ("AS", "ASA", "DA") else ""))
+    name = (
+        f"{rng.choice(FIRST_NAMES)} {rng.choice(SURNAMES)}"
+        if kode == "ENK"
+        else company_name(rng, kode if kode in ("AS", "ASA", "DA") else "")
+    )
     kommune, poststed, postnummer = rng.choice(PLACES)
-    address = {"land": "Norge", "landkode": "NO", "postnummer": postnummer, "poststed": poststed,
-               "adresse": [f"{rng.choice(STREETS)} {rng.randint(1, 120)}"], "kommune": poststed,
-               "kommunenummer": kommune}
+    address = {
+        "land": "Norge",
+        "landkode": "NO",
+        "postnummer": postnummer,
+        "poststed": poststed,
+        "adresse": [f"{rng.choice(STREETS)} {rng.randint(1, 120)}"],
+        "kommune": poststed,
+        "kommunenummer": kommune,
+    }
     roll = rng.random()
     out: dict[str, object] = {
-        "organisasjonsnummer": number, "navn": name.upper(),
+        "organisasjonsnummer": number,
+        "navn": name.upper(),
         "organisasjonsform": {"kode": kode, "beskrivelse": beskrivelse},
         "registreringsdatoEnhetsregisteret": day(rng, 1995, 2024).isoformat(),
-        "registrertIMvaregisteret": rng.random() < 0.5, "forretningsadresse": address,
-        "antallAnsatte": rng.choice([0, 0, 1, 2, 5, 10, 25, 120]), "harRegistrertAntallAnsatte": True,
-        "registrertIForetaksregisteret": kode != "FLI", "registrertIStiftelsesregisteret": False,
-        "registrertIFrivillighetsregisteret": kode == "FLI", "konkurs": roll < 0.01,
-        "underAvvikling": 0.01 <= roll < 0.03, "underTvangsavviklingEllerTvangsopplosning": False,
+        "registrertIMvaregisteret": rng.random() < 0.5,
+        "forretningsadresse": address,
+        "antallAnsatte": rng.choice([0, 0, 1, 2, 5, 10, 25, 120]),
+        "harRegistrertAntallAnsatte": True,
+        "registrertIForetaksregisteret": kode != "FLI",
+        "registrertIStiftelsesregisteret": False,
+        "registrertIFrivillighetsregisteret": kode == "FLI",
+        "konkurs": roll < 0.01,
+        "underAvvikling": 0.01 <= roll < 0.03,
+        "underTvangsavviklingEllerTvangsopplosning": False,
         "maalform": "Bokmål",
     }
     for i, (code, text) in enumerate(rng.sample(NACE, rng.randint(1, 3)), 1):

@@ -15,12 +15,19 @@ from collections.abc import Iterator
 from genlib import company_name, day, main
 from stdnum.ro import cui
 
-HEADER = ("DENUMIRE^CUI^COD_INMATRICULARE^DATA_INMATRICULARE^EUID^FORMA_JURIDICA^ADR_TARA^ADR_JUDET^"
-          "ADR_LOCALITATE^ADR_DEN_STRADA^ADR_NR_STRADA^ADR_BLOC^ADR_SCARA^ADR_ETAJ^ADR_APARTAMENT^"
-          "ADR_COD_POSTAL^ADR_SECTOR^ADR_COMPLETARE^WEB^TARA_FIRMA_MAMA")
+HEADER = (
+    "DENUMIRE^CUI^COD_INMATRICULARE^DATA_INMATRICULARE^EUID^FORMA_JURIDICA^ADR_TARA^ADR_JUDET^"
+    "ADR_LOCALITATE^ADR_DEN_STRADA^ADR_NR_STRADA^ADR_BLOC^ADR_SCARA^ADR_ETAJ^ADR_APARTAMENT^"
+    "ADR_COD_POSTAL^ADR_SECTOR^ADR_COMPLETARE^WEB^TARA_FIRMA_MAMA"
+)
 FORMS = ["SRL"] * 7 + ["SA", "PFA", "II", "SNC"]
-PLACES = [("40", "Municipiul București", "București", "0201"), ("12", "Cluj", "Cluj-Napoca", "4001"),
-          ("35", "Timiș", "Timișoara", "3000"), ("22", "Iași", "Iași", "7000"), ("23", "Ilfov", "Voluntari", "0771")]
+PLACES = [
+    ("40", "Municipiul București", "București", "0201"),
+    ("12", "Cluj", "Cluj-Napoca", "4001"),
+    ("35", "Timiș", "Timișoara", "3000"),
+    ("22", "Iași", "Iași", "7000"),
+    ("23", "Ilfov", "Voluntari", "0771"),
+]
 
 
 def generate(count: int, rng: random.Random) -> Iterator[str]:
@@ -32,8 +39,10 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         founded = day(rng, 1991, 2024)
         reg = f"J{county}/{index % 99_999 + 1}/{founded.year}"
         form = rng.choice(FORMS)
-        yield (f"{company_name(rng, form).upper()}^{number}^{reg}^{founded.isoformat()}^ROONRC.{reg}^{form}^"
-               f"România^{judet}^{city}^Str. Unirii^{rng.randint(1, 200)}^^^^^{post}{rng.randint(10, 99)}^^^^\n")
+        yield (
+            f"{company_name(rng, form).upper()}^{number}^{reg}^{founded.isoformat()}^ROONRC.{reg}^{form}^"
+            f"România^{judet}^{city}^Str. Unirii^{rng.randint(1, 200)}^^^^^{post}{rng.randint(10, 99)}^^^^\n"
+        )
 
 
 if __name__ == "__main__":

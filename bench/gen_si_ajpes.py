@@ -15,10 +15,17 @@ from collections.abc import Iterator
 from genlib import company_name, day, main
 from stdnum.si import ddv, maticna
 
-HEADER = ("MATICNA_STEVILKA;DAVCNA_STEVILKA;NAZIV;PRAVNOORGANIZACIJSKA_OBLIKA;ULICA;HISNA_STEVILKA;POSTNA_STEVILKA;"
-          "POSTA;OBCINA;SKD_DEJAVNOST;DATUM_VPISA;DATUM_IZBRISA;STATUS")
+HEADER = (
+    "MATICNA_STEVILKA;DAVCNA_STEVILKA;NAZIV;PRAVNOORGANIZACIJSKA_OBLIKA;ULICA;HISNA_STEVILKA;POSTNA_STEVILKA;"
+    "POSTA;OBCINA;SKD_DEJAVNOST;DATUM_VPISA;DATUM_IZBRISA;STATUS"
+)
 FORMS = ["d.o.o."] * 6 + ["s.p.", "s.p.", "d.d.", "k.d."]
-PLACES = [("1000", "Ljubljana", "061"), ("2000", "Maribor", "070"), ("3000", "Celje", "011"), ("4000", "Kranj", "052")]
+PLACES = [
+    ("1000", "Ljubljana", "061"),
+    ("2000", "Maribor", "070"),
+    ("3000", "Celje", "011"),
+    ("4000", "Kranj", "052"),
+]
 STATUSES = ["aktiven"] * 8 + ["likvidacija", "stečaj"]
 
 
@@ -38,9 +45,11 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
             continue
         form = rng.choice(FORMS)
         post, city, municipality = rng.choice(PLACES)
-        yield (f"{index}{check}000;{tax};{company_name(rng, form).upper()};{form};Slovenska cesta;"
-               f"{rng.randint(1, 200)};{post};{city};{municipality};62.010;{day(rng, 1991, 2024):%d.%m.%Y};;"
-               f"{rng.choice(STATUSES)}\n")
+        yield (
+            f"{index}{check}000;{tax};{company_name(rng, form).upper()};{form};Slovenska cesta;"
+            f"{rng.randint(1, 200)};{post};{city};{municipality};62.010;{day(rng, 1991, 2024):%d.%m.%Y};;"
+            f"{rng.choice(STATUSES)}\n"
+        )
         written += 1
 
 

@@ -19,13 +19,33 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-FORMS = [("112", "Spoločnosť s ručením obmedzeným", "s.r.o."), ("121", "Akciová spoločnosť", "a.s."),
-         ("113", "Komanditná spoločnosť", "k.s."), ("205", "Družstvo", "družstvo")]
+FORMS = [
+    ("112", "Spoločnosť s ručením obmedzeným", "s.r.o."),
+    ("121", "Akciová spoločnosť", "a.s."),
+    ("113", "Komanditná spoločnosť", "k.s."),
+    ("205", "Družstvo", "družstvo"),
+]
 NACE = ["62010", "69200", "70220", "41201", "47190", "46900", "56101", "43320", "11070", "49410"]
-TOWNS = [("Bratislava", "529346", "81101"), ("Košice", "599981", "04001"), ("Žilina", "517402", "01001"),
-         ("Banská Bystrica", "508438", "97401"), ("Nitra", "500011", "94901"), ("Prešov", "524336", "08001"),
-         ("Trnava", "506745", "91701"), ("Trenčín", "505820", "91101")]
-STREETS = ["Hlavná", "Štúrova", "Námestie SNP", "Mierová", "Družstevná", "Záhradná", "Ľudovíta Štúra", "Sládkovičova"]
+TOWNS = [
+    ("Bratislava", "529346", "81101"),
+    ("Košice", "599981", "04001"),
+    ("Žilina", "517402", "01001"),
+    ("Banská Bystrica", "508438", "97401"),
+    ("Nitra", "500011", "94901"),
+    ("Prešov", "524336", "08001"),
+    ("Trnava", "506745", "91701"),
+    ("Trenčín", "505820", "91101"),
+]
+STREETS = [
+    "Hlavná",
+    "Štúrova",
+    "Námestie SNP",
+    "Mierová",
+    "Družstevná",
+    "Záhradná",
+    "Ľudovíta Štúra",
+    "Sládkovičova",
+]
 GIVEN = ["Ján", "Peter", "Mária", "Jana", "Martin", "Zuzana", "Tomáš", "Eva", "Michal", "Lucia"]
 FAMILY = ["Novák", "Horváth", "Kováč", "Varga", "Tóth", "Nagy", "Baláž", "Szabó", "Molnár", "Lukáč"]
 WORDS = ["Alfa", "Tatra", "Horizont", "Dunaj", "Karpaty", "Sever", "Orion", "Javor", "Vega", "Kamel"]
@@ -54,11 +74,15 @@ def person(rng: random.Random) -> dict[str, Any]:
 
 def address(rng: random.Random, since: date, until: date | None) -> dict[str, Any]:
     town, code, postal = rng.choice(TOWNS)
-    out: dict[str, Any] = {"validFrom": since.isoformat(), "street": rng.choice(STREETS),
-                           "regNumber": rng.choice([0, rng.randrange(100, 9999)]),
-                           "buildingNumber": str(rng.randrange(1, 120)), "postalCodes": [postal],
-                           "municipality": {"value": town, "code": code, "codelistCode": "CL000025"},
-                           "country": SK}
+    out: dict[str, Any] = {
+        "validFrom": since.isoformat(),
+        "street": rng.choice(STREETS),
+        "regNumber": rng.choice([0, rng.randrange(100, 9999)]),
+        "buildingNumber": str(rng.randrange(1, 120)),
+        "postalCodes": [postal],
+        "municipality": {"value": town, "code": code, "codelistCode": "CL000025"},
+        "country": SK,
+    }
     if until:
         out["validTo"] = until.isoformat()
     return out
@@ -78,25 +102,47 @@ def entity(rng: random.Random, n: int) -> dict[str, Any]:
     shares = [capital // len(partners)] * len(partners)
     shares[0] += capital - sum(shares)
     out: dict[str, Any] = {
-        "id": 5_000_000 + n, "dbModificationDate": "2026-09-30",
+        "id": 5_000_000 + n,
+        "dbModificationDate": "2026-09-30",
         "identifiers": [{"value": ico(3_000_000 + n), "validFrom": founded.isoformat()}],
         "fullNames": [{"value": name, "validFrom": founded.isoformat()}],
         "addresses": addresses,
-        "legalForms": [{"value": {"value": form, "code": code, "codelistCode": "CL000056"},
-                        "validFrom": founded.isoformat()}],
+        "legalForms": [
+            {
+                "value": {"value": form, "code": code, "codelistCode": "CL000056"},
+                "validFrom": founded.isoformat(),
+            }
+        ],
         "establishment": founded.isoformat(),
-        "statutoryBodies": [{"stakeholderType": {"value": "Konateľ", "code": "1", "codelistCode": "CL010116"},
-                             "personName": p, "address": address(rng, founded, None),
-                             "validFrom": founded.isoformat()} for p in directors],
-        "stakeholders": [{"stakeholderType": {"value": "Spoločník", "code": "2", "codelistCode": "CL010116"},
-                          "personName": p, "validFrom": founded.isoformat()} for p in partners],
-        "deposits": [{"personName": p, "amount": s, "currency": EUR, "validFrom": founded.isoformat()}
-                     for p, s in zip(partners, shares, strict=True)],
+        "statutoryBodies": [
+            {
+                "stakeholderType": {"value": "Konateľ", "code": "1", "codelistCode": "CL010116"},
+                "personName": p,
+                "address": address(rng, founded, None),
+                "validFrom": founded.isoformat(),
+            }
+            for p in directors
+        ],
+        "stakeholders": [
+            {
+                "stakeholderType": {"value": "Spoločník", "code": "2", "codelistCode": "CL010116"},
+                "personName": p,
+                "validFrom": founded.isoformat(),
+            }
+            for p in partners
+        ],
+        "deposits": [
+            {"personName": p, "amount": s, "currency": EUR, "validFrom": founded.isoformat()}
+            for p, s in zip(partners, shares, strict=True)
+        ],
         "equities": [{"value": capital, "currency": EUR, "validFrom": founded.isoformat()}],
-        "statisticalCodes": {"mainActivity": {"value": "SK NACE", "code": rng.choice(NACE),
-                                              "codelistCode": "CL005205"}},
-        "sourceRegister": {"value": {"value": "Obchodný register", "code": "1", "codelistCode": "CL010112"},
-                           "registrationNumbers": [{"value": f"Sro/{n}/B", "validFrom": founded.isoformat()}]},
+        "statisticalCodes": {
+            "mainActivity": {"value": "SK NACE", "code": rng.choice(NACE), "codelistCode": "CL005205"}
+        },
+        "sourceRegister": {
+            "value": {"value": "Obchodný register", "code": "1", "codelistCode": "CL010112"},
+            "registrationNumbers": [{"value": f"Sro/{n}/B", "validFrom": founded.isoformat()}],
+        },
     }
     if rng.random() < 0.05:
         out["termination"] = day(rng, founded, date(2026, 9, 1)).isoformat()

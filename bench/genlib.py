@@ -37,7 +37,9 @@ def main(doc: str, generate: Generate, default_seed: int, argv: list[str] | None
     parser = argparse.ArgumentParser(description=doc.strip().split("\n")[0])
     parser.add_argument("--count", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=default_seed)
-    parser.add_argument("--out", type=Path, default=None, help="output file (.gz to compress); stdout if omitted")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="output file (.gz to compress); stdout if omitted"
+    )
     args = parser.parse_args(argv)
     write(args.out, generate, args.count, args.seed)
 
@@ -71,13 +73,77 @@ def orgnr(index: int) -> str | None:
     return body + str(0 if check == 11 else check)
 
 
-FIRST_NAMES = ["Jan", "Petr", "Marie", "Eva", "Tomáš", "Jana", "Pierre", "Marie-Claire", "Émile", "Ingrid", "Ola",
-               "Kari", "Bjørn", "Siobhan", "James", "Olivia", "Zoë", "Søren", "François", "Léa"]
-SURNAMES = ["Novák", "Dvořák", "Černý", "Procházka", "Martin", "Bernard", "Lefèvre", "Hansen", "Johansen",
-            "Berg", "Smith", "Jones", "O'Brien", "Williams", "Müller", "Røed", "Dubois", "Kovář", "Šimek", "Brown"]
-WORDS = ["Alfa", "Nord", "Stavby", "Energie", "Logistik", "Invest", "Software", "Agro", "Morava", "Fjord",
-         "Atlantique", "Riverside", "Highland", "Consulting", "Solutions", "Trading", "Bygg", "Transport",
-         "Boulangerie", "Holdings", "Čerstvé pečivo", "Développement", "Havbruk", "Digital", "Green"]
+FIRST_NAMES = [
+    "Jan",
+    "Petr",
+    "Marie",
+    "Eva",
+    "Tomáš",
+    "Jana",
+    "Pierre",
+    "Marie-Claire",
+    "Émile",
+    "Ingrid",
+    "Ola",
+    "Kari",
+    "Bjørn",
+    "Siobhan",
+    "James",
+    "Olivia",
+    "Zoë",
+    "Søren",
+    "François",
+    "Léa",
+]
+SURNAMES = [
+    "Novák",
+    "Dvořák",
+    "Černý",
+    "Procházka",
+    "Martin",
+    "Bernard",
+    "Lefèvre",
+    "Hansen",
+    "Johansen",
+    "Berg",
+    "Smith",
+    "Jones",
+    "O'Brien",
+    "Williams",
+    "Müller",
+    "Røed",
+    "Dubois",
+    "Kovář",
+    "Šimek",
+    "Brown",
+]
+WORDS = [
+    "Alfa",
+    "Nord",
+    "Stavby",
+    "Energie",
+    "Logistik",
+    "Invest",
+    "Software",
+    "Agro",
+    "Morava",
+    "Fjord",
+    "Atlantique",
+    "Riverside",
+    "Highland",
+    "Consulting",
+    "Solutions",
+    "Trading",
+    "Bygg",
+    "Transport",
+    "Boulangerie",
+    "Holdings",
+    "Čerstvé pečivo",
+    "Développement",
+    "Havbruk",
+    "Digital",
+    "Green",
+]
 
 
 def company_name(rng: random.Random, suffix: str) -> str:

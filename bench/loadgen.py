@@ -39,7 +39,9 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[rank - 1]
 
 
-async def _worker(client: httpx.AsyncClient, url: str, measure_from: float, stop_at: float, tally: Tally) -> None:
+async def _worker(
+    client: httpx.AsyncClient, url: str, measure_from: float, stop_at: float, tally: Tally
+) -> None:
     while True:
         started = time.perf_counter_ns()
         if started / 1e9 >= stop_at:
@@ -61,16 +63,28 @@ async def run(url: str, connections: int, duration: float, warmup: float, header
     async with httpx.AsyncClient(limits=limits, headers=headers, timeout=30.0) as client:
         now = time.perf_counter()
         measure_from, stop_at = now + warmup, now + warmup + duration
-        await asyncio.gather(*(_worker(client, url, measure_from, stop_at, tally) for _ in range(connections)))
+        await asyncio.gather(
+            *(_worker(client, url, measure_from, stop_at, tally) for _ in range(connections))
+        )
     latencies = sorted(ns / 1e6 for ns in tally.latencies_ns)
     ok = sum(n for s, n in tally.statuses.items() if s.startswith("2"))
     return {
-        "url": url, "connections": connections, "duration_s": duration, "warmup_s": warmup,
-        "requests": len(latencies), "ok": ok, "errors": len(latencies) - ok,
-        "statuses": dict(tally.statuses), "rps": round(len(latencies) / duration, 1),
-        "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
-                       "p99": percentile(latencies, 99), "max": latencies[-1] if latencies else None,
-                       "mean": sum(latencies) / len(latencies) if latencies else None},
+        "url": url,
+        "connections": connections,
+        "duration_s": duration,
+        "warmup_s": warmup,
+        "requests": len(latencies),
+        "ok": ok,
+        "errors": len(latencies) - ok,
+        "statuses": dict(tally.statuses),
+        "rps": round(len(latencies) / duration, 1),
+        "latency_ms": {
+            "p50": percentile(latencies, 50),
+            "p95": percentile(latencies, 95),
+            "p99": percentile(latencies, 99),
+            "max": latencies[-1] if latencies else None,
+            "mean": sum(latencies) / len(latencies) if latencies else None,
+        },
     }
 
 

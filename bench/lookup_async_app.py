@@ -35,14 +35,24 @@ def _lookup(request: Request, conn: Connection, id: str, country: str | None) ->
 
 
 @router.get("/bench/lookup-async")
-async def lookup_async(request: Request, conn: DbConn, _key: ApiKey, id: Annotated[str, Query(max_length=40)],
-                       country: Annotated[str | None, Query(max_length=2)] = None) -> Response:
+async def lookup_async(
+    request: Request,
+    conn: DbConn,
+    _key: ApiKey,
+    id: Annotated[str, Query(max_length=40)],
+    country: Annotated[str | None, Query(max_length=2)] = None,
+) -> Response:
     return _lookup(request, conn, id, country)
 
 
 @router.get("/bench/lookup-def")
-def lookup_def(request: Request, conn: DbConn, _key: ApiKey, id: Annotated[str, Query(max_length=40)],
-               country: Annotated[str | None, Query(max_length=2)] = None) -> Response:
+def lookup_def(
+    request: Request,
+    conn: DbConn,
+    _key: ApiKey,
+    id: Annotated[str, Query(max_length=40)],
+    country: Annotated[str | None, Query(max_length=2)] = None,
+) -> Response:
     return _lookup(request, conn, id, country)
 
 

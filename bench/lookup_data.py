@@ -38,24 +38,69 @@ from regintel.ingest.seed import seed_reference_data  # noqa: E402
 COUNTRIES = [("FR", 0.30), ("GB", 0.25), ("CZ", 0.20), ("SK", 0.15), ("NO", 0.10)]
 SOURCE = {"SK": "bench_sk", "CZ": "bench_cz", "FR": "bench_fr", "GB": "bench_gb", "NO": "bench_no"}
 CURRENCY = {"SK": "EUR", "CZ": "CZK", "FR": "EUR", "GB": "GBP", "NO": "NOK"}
-FORMS = {"SK": [("112", "s.r.o."), ("121", "a.s."), ("101", ""), ("205", "družstvo"), ("701", "o.z.")],
-         "CZ": [("112", "s.r.o."), ("121", "a.s."), ("101", ""), ("205", "družstvo"), ("706", "z.s.")],
-         "FR": [("5710", "SAS"), ("5499", "SARL"), ("1000", ""), ("9220", "Association"), ("5599", "SA")],
-         "GB": [("ltd", "Ltd"), ("plc", "PLC"), ("llp", "LLP"), ("limited-partnership", "LP"), ("ltd", "Limited")],
-         "NO": [("AS", "AS"), ("ENK", ""), ("NUF", "NUF"), ("ANS", "ANS"), ("SA", "SA")]}
-CITIES = {"SK": ["Bratislava", "Košice", "Žilina", "Nitra", "Prešov"], "CZ": ["Praha", "Brno", "Ostrava", "Plzeň"],
-          "FR": ["Paris", "Lyon", "Marseille", "Lille", "Nantes"], "GB": ["London", "Leeds", "Bristol", "Glasgow"],
-          "NO": ["Oslo", "Bergen", "Trondheim", "Tromsø"]}
+FORMS = {
+    "SK": [("112", "s.r.o."), ("121", "a.s."), ("101", ""), ("205", "družstvo"), ("701", "o.z.")],
+    "CZ": [("112", "s.r.o."), ("121", "a.s."), ("101", ""), ("205", "družstvo"), ("706", "z.s.")],
+    "FR": [("5710", "SAS"), ("5499", "SARL"), ("1000", ""), ("9220", "Association"), ("5599", "SA")],
+    "GB": [("ltd", "Ltd"), ("plc", "PLC"), ("llp", "LLP"), ("limited-partnership", "LP"), ("ltd", "Limited")],
+    "NO": [("AS", "AS"), ("ENK", ""), ("NUF", "NUF"), ("ANS", "ANS"), ("SA", "SA")],
+}
+CITIES = {
+    "SK": ["Bratislava", "Košice", "Žilina", "Nitra", "Prešov"],
+    "CZ": ["Praha", "Brno", "Ostrava", "Plzeň"],
+    "FR": ["Paris", "Lyon", "Marseille", "Lille", "Nantes"],
+    "GB": ["London", "Leeds", "Bristol", "Glasgow"],
+    "NO": ["Oslo", "Bergen", "Trondheim", "Tromsø"],
+}
 BANDS = ["0", "1", "2", "3-4", "5-9", "10-19", "20-49", "50-99", "100-199", "250-499", "1000-1999"]
 STREETS = ["Hlavná", "Nádražní", "Rue de la Paix", "High Street", "Storgata", "Mlynská", "Station Road"]
 LEI_STATUS = ["ISSUED"] * 16 + ["LAPSED"] * 3 + ["RETIRED"]
-COMPANY_COLUMNS = ("id", "country", "national_id", "name", "name_norm", "legal_form", "legal_form_name", "status",
-                   "founded_on", "dissolved_on", "street", "city", "postal_code", "address_text", "address_norm",
-                   "region_code", "district_code", "municipality_code", "nuts3", "nace_primary", "size_class",
-                   "employees", "vat_id", "tax_id", "lei", "in_bankruptcy", "in_restructuring", "in_liquidation",
-                   "source", "created_at", "updated_at")
-STATEMENT_COLUMNS = ("id", "company_id", "year", "currency", "revenue", "profit", "total_assets", "equity",
-                     "liabilities", "employees", "source")
+COMPANY_COLUMNS = (
+    "id",
+    "country",
+    "national_id",
+    "name",
+    "name_norm",
+    "legal_form",
+    "legal_form_name",
+    "status",
+    "founded_on",
+    "dissolved_on",
+    "street",
+    "city",
+    "postal_code",
+    "address_text",
+    "address_norm",
+    "region_code",
+    "district_code",
+    "municipality_code",
+    "nuts3",
+    "nace_primary",
+    "size_class",
+    "employees",
+    "vat_id",
+    "tax_id",
+    "lei",
+    "in_bankruptcy",
+    "in_restructuring",
+    "in_liquidation",
+    "source",
+    "created_at",
+    "updated_at",
+)
+STATEMENT_COLUMNS = (
+    "id",
+    "company_id",
+    "year",
+    "currency",
+    "revenue",
+    "profit",
+    "total_assets",
+    "equity",
+    "liabilities",
+    "employees",
+    "source",
+)
 
 
 def reference() -> tuple[dict[str, list[str]], list[str]]:
@@ -66,8 +111,11 @@ def reference() -> tuple[dict[str, list[str]], list[str]]:
         code = row["NUTS_ID"]
         if len(code) == 5:
             nuts.setdefault({"UK": "GB", "EL": "GR"}.get(code[:2], code[:2]), []).append(code)
-    nace = [r["code"] for r in csv.DictReader(io.StringIO(data.joinpath("nace_rev2_eurostat.csv").read_text("utf-8")))
-            if r["level"] == "4"]
+    nace = [
+        r["code"]
+        for r in csv.DictReader(io.StringIO(data.joinpath("nace_rev2_eurostat.csv").read_text("utf-8")))
+        if r["level"] == "4"
+    ]
     return nuts, nace
 
 
@@ -93,15 +141,27 @@ def lei_for(n: int) -> str:
 
 def nace_code(country: str, klass: str, rng: random.Random) -> str:
     digits = klass.replace(".", "")
-    return {"FR": klass + "Z", "GB": digits + str(rng.randint(0, 9)), "NO": klass + "0"}.get(country, digits + "0")
+    return {"FR": klass + "Z", "GB": digits + str(rng.randint(0, 9)), "NO": klass + "0"}.get(
+        country, digits + "0"
+    )
 
 
 def companies(n: int, rng: random.Random, now: datetime) -> Iterator[dict[str, Any]]:
     nuts, nace = reference()
     ids = Ids()
     # 2% of companies sit at one of 100 "registered office" addresses per country.
-    shell = {cc: [(rng.choice(STREETS), rng.randint(1, 99), f"{rng.randint(1000, 99999):05d}", rng.choice(CITIES[cc]))
-                  for _ in range(100)] for cc, _ in COUNTRIES}
+    shell = {
+        cc: [
+            (
+                rng.choice(STREETS),
+                rng.randint(1, 99),
+                f"{rng.randint(1000, 99999):05d}",
+                rng.choice(CITIES[cc]),
+            )
+            for _ in range(100)
+        ]
+        for cc, _ in COUNTRIES
+    }
     names = [(w, fold(w)) for w in WORDS]
     weights = [w for _, w in COUNTRIES]
     for cid in range(1, n + 1):
@@ -118,22 +178,45 @@ def companies(n: int, rng: random.Random, now: datetime) -> Iterator[dict[str, A
         flag = rng.random()
         nat = ids.take(cc)
         address = f"{street} {number}, {postal} {city}"
-        yield {"id": cid, "country": cc, "national_id": nat, "name": f"{w1} {w2} {suffix} {cid % 9973}".strip(),
-               "name_norm": f"{n1} {n2} {cid % 9973}", "legal_form": form, "legal_form_name": suffix or None,
-               "status": status, "founded_on": founded,
-               "dissolved_on": founded + timedelta(days=rng.randint(30, 5000)) if status == "dissolved" else None,
-               "street": f"{street} {number}", "city": city, "postal_code": postal, "address_text": address,
-               "address_norm": fold(address).replace(",", ""), "region_code": str(rng.randint(1, 8)),
-               "district_code": str(rng.randint(101, 808)), "municipality_code": str(rng.randint(500000, 599999)),
-               "nuts3": rng.choice(nuts.get(cc, [None])), "nace_primary": nace_code(cc, rng.choice(nace), rng),
-               "size_class": rng.choice(BANDS), "employees": rng.randint(0, 500) if rng.random() < 0.5 else None,
-               "vat_id": ("SK" + str(2020000000 + 11 * cid) if cc == "SK" else "CZ" + nat if cc == "CZ" else None)
-               if rng.random() < 0.5 else None,
-               "tax_id": None, "lei": lei_for(cid) if rng.random() < 0.03 else None,
-               "in_bankruptcy": flag < 0.005, "in_restructuring": 0.005 <= flag < 0.006,
-               "in_liquidation": rng.random() < 0.02, "source": SOURCE[cc],
-               "created_at": now - timedelta(days=rng.randint(1, 900)),
-               "updated_at": now - timedelta(seconds=rng.randint(0, 90 * 86400))}
+        yield {
+            "id": cid,
+            "country": cc,
+            "national_id": nat,
+            "name": f"{w1} {w2} {suffix} {cid % 9973}".strip(),
+            "name_norm": f"{n1} {n2} {cid % 9973}",
+            "legal_form": form,
+            "legal_form_name": suffix or None,
+            "status": status,
+            "founded_on": founded,
+            "dissolved_on": founded + timedelta(days=rng.randint(30, 5000))
+            if status == "dissolved"
+            else None,
+            "street": f"{street} {number}",
+            "city": city,
+            "postal_code": postal,
+            "address_text": address,
+            "address_norm": fold(address).replace(",", ""),
+            "region_code": str(rng.randint(1, 8)),
+            "district_code": str(rng.randint(101, 808)),
+            "municipality_code": str(rng.randint(500000, 599999)),
+            "nuts3": rng.choice(nuts.get(cc, [None])),
+            "nace_primary": nace_code(cc, rng.choice(nace), rng),
+            "size_class": rng.choice(BANDS),
+            "employees": rng.randint(0, 500) if rng.random() < 0.5 else None,
+            "vat_id": (
+                "SK" + str(2020000000 + 11 * cid) if cc == "SK" else "CZ" + nat if cc == "CZ" else None
+            )
+            if rng.random() < 0.5
+            else None,
+            "tax_id": None,
+            "lei": lei_for(cid) if rng.random() < 0.03 else None,
+            "in_bankruptcy": flag < 0.005,
+            "in_restructuring": 0.005 <= flag < 0.006,
+            "in_liquidation": rng.random() < 0.02,
+            "source": SOURCE[cc],
+            "created_at": now - timedelta(days=rng.randint(1, 900)),
+            "updated_at": now - timedelta(seconds=rng.randint(0, 90 * 86400)),
+        }
 
 
 def statements(company: dict[str, Any], rng: random.Random, next_id: list[int]) -> list[dict[str, Any]]:
@@ -144,11 +227,21 @@ def statements(company: dict[str, Any], rng: random.Random, next_id: list[int]) 
     for year in range(2023 - rng.randint(0, 2), 2024):
         next_id[0] += 1
         revenue = round(scale * rng.uniform(0.8, 1.2), 2)
-        rows.append({"id": next_id[0], "company_id": company["id"], "year": year,
-                     "currency": CURRENCY[company["country"]], "revenue": revenue,
-                     "profit": round(revenue * rng.uniform(-0.2, 0.2), 2), "total_assets": round(revenue * 0.8, 2),
-                     "equity": round(revenue * rng.uniform(-0.1, 0.5), 2), "liabilities": round(revenue * 0.4, 2),
-                     "employees": company["employees"], "source": company["source"]})
+        rows.append(
+            {
+                "id": next_id[0],
+                "company_id": company["id"],
+                "year": year,
+                "currency": CURRENCY[company["country"]],
+                "revenue": revenue,
+                "profit": round(revenue * rng.uniform(-0.2, 0.2), 2),
+                "total_assets": round(revenue * 0.8, 2),
+                "equity": round(revenue * rng.uniform(-0.1, 0.5), 2),
+                "liabilities": round(revenue * 0.4, 2),
+                "employees": company["employees"],
+                "source": company["source"],
+            }
+        )
     return rows
 
 
@@ -162,16 +255,30 @@ def _migration() -> Any:
 
 def secondary_indexes(engine: Engine) -> list[tuple[str, str]]:
     """(name, CREATE statement) of every non-unique secondary index on the tables we fill."""
-    tables = ("companies", "identifiers", "company_sources", "financial_statements", "latest_financials",
-              "lei_records")
+    tables = (
+        "companies",
+        "identifiers",
+        "company_sources",
+        "financial_statements",
+        "latest_financials",
+        "lei_records",
+    )
     with engine.connect() as conn:
         if engine.dialect.name == "sqlite":
-            rows = conn.execute(text("SELECT name, sql FROM sqlite_master WHERE type='index' AND sql IS NOT NULL "
-                                     "AND name LIKE 'ix_%' AND tbl_name IN (" + ",".join(f"'{t}'" for t in tables)
-                                     + ")")).all()
+            rows = conn.execute(
+                text(
+                    "SELECT name, sql FROM sqlite_master WHERE type='index' AND sql IS NOT NULL "
+                    "AND name LIKE 'ix_%' AND tbl_name IN (" + ",".join(f"'{t}'" for t in tables) + ")"
+                )
+            ).all()
         else:
-            rows = conn.execute(text("SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'ix_%' "
-                                     "AND tablename = ANY(:t)"), {"t": list(tables)}).all()
+            rows = conn.execute(
+                text(
+                    "SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'ix_%' "
+                    "AND tablename = ANY(:t)"
+                ),
+                {"t": list(tables)},
+            ).all()
     return [(r[0], r[1]) for r in rows]
 
 
@@ -199,8 +306,9 @@ class Writer:
             return
         cur = self.raw.cursor()
         if self.sqlite:
-            cur.executemany(f"INSERT INTO {table} ({','.join(columns)}) VALUES ({','.join('?' * len(columns))})",
-                            rows)
+            cur.executemany(
+                f"INSERT INTO {table} ({','.join(columns)}) VALUES ({','.join('?' * len(columns))})", rows
+            )
         else:
             with cur.copy(f"COPY {table} ({','.join(columns)}) FROM STDIN") as copy:  # type: ignore[attr-defined]
                 for row in rows:
@@ -231,23 +339,51 @@ def fill(engine: Engine, n: int, seed: int) -> dict[str, int]:
         if c["lei"]:
             pairs.append(("lei", c["lei"]))
             counts["leis"] += 1
-            writer.add("lei_records", {"lei": c["lei"], "company_id": c["id"], "legal_name": c["name"],
-                                       "registration_status": rng.choice(LEI_STATUS), "entity_status": "ACTIVE",
-                                       "legal_form": None, "country": c["country"], "source": "bench_gleif",
-                                       "next_renewal": now + timedelta(days=rng.randint(-400, 365))})
+            writer.add(
+                "lei_records",
+                {
+                    "lei": c["lei"],
+                    "company_id": c["id"],
+                    "legal_name": c["name"],
+                    "registration_status": rng.choice(LEI_STATUS),
+                    "entity_status": "ACTIVE",
+                    "legal_form": None,
+                    "country": c["country"],
+                    "source": "bench_gleif",
+                    "next_renewal": now + timedelta(days=rng.randint(-400, 365)),
+                },
+            )
         for kind, value in pairs:
-            writer.add("identifiers", {"type": kind, "value": value, "company_id": c["id"], "source": c["source"]})
-        writer.add("company_sources", {"company_id": c["id"], "source": c["source"], "source_record_id": None,
-                                       "published_on": None, "first_seen": c["created_at"],
-                                       "last_seen": now - timedelta(days=rng.randint(0, 30)), "run_id": None})
+            writer.add(
+                "identifiers", {"type": kind, "value": value, "company_id": c["id"], "source": c["source"]}
+            )
+        writer.add(
+            "company_sources",
+            {
+                "company_id": c["id"],
+                "source": c["source"],
+                "source_record_id": None,
+                "published_on": None,
+                "first_seen": c["created_at"],
+                "last_seen": now - timedelta(days=rng.randint(0, 30)),
+                "run_id": None,
+            },
+        )
         rows = statements(c, rng, statement_id)
         for row in rows:
             writer.add("financial_statements", row)
         if rows:
             counts["statements"] += len(rows)
             latest = rows[-1]
-            writer.add("latest_financials", {"company_id": c["id"], "country": c["country"], "statement_id": latest["id"],
-                                             **{k: latest[k] for k in STATEMENT_COLUMNS[2:]}})
+            writer.add(
+                "latest_financials",
+                {
+                    "company_id": c["id"],
+                    "country": c["country"],
+                    "statement_id": latest["id"],
+                    **{k: latest[k] for k in STATEMENT_COLUMNS[2:]},
+                },
+            )
     writer.close()
     return counts
 
@@ -255,13 +391,26 @@ def fill(engine: Engine, n: int, seed: int) -> dict[str, int]:
 def catalogue(engine: Engine, now: datetime) -> None:
     with engine.begin() as conn:
         for cc, source in [*SOURCE.items(), ("", "bench_gleif")]:
-            conn.execute(text(
-                "INSERT INTO data_sources (id, name, publisher, country, category, formats, licence, attribution, "
-                "url, cadence, last_import_at, row_count) VALUES (:id, :name, 'regintel bench', :cc, 'synthetic', "
-                "'generated', 'CC0 1.0', 'Synthetic benchmark data', NULL, 'on-demand', :at, 0)"),
-                {"id": source, "name": f"Synthetic {cc or 'LEI'} register (benchmark)", "cc": cc or None, "at": now})
-            conn.execute(text("INSERT INTO import_runs (source, status, started_at, finished_at, stats) VALUES "
-                              "(:s, 'succeeded', :at, :at, NULL)"), {"s": source, "at": now})
+            conn.execute(
+                text(
+                    "INSERT INTO data_sources (id, name, publisher, country, category, formats, licence, attribution, "
+                    "url, cadence, last_import_at, row_count) VALUES (:id, :name, 'regintel bench', :cc, 'synthetic', "
+                    "'generated', 'CC0 1.0', 'Synthetic benchmark data', NULL, 'on-demand', :at, 0)"
+                ),
+                {
+                    "id": source,
+                    "name": f"Synthetic {cc or 'LEI'} register (benchmark)",
+                    "cc": cc or None,
+                    "at": now,
+                },
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO import_runs (source, status, started_at, finished_at, stats) VALUES "
+                    "(:s, 'succeeded', :at, :at, NULL)"
+                ),
+                {"s": source, "at": now},
+            )
 
 
 def load(database_url: str, n: int, seed: int) -> dict[str, Any]:

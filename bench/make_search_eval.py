@@ -37,12 +37,26 @@ CORPUS, SEED, PER_KIND = 20_000, 42, 50
 SLICE, SLICE_PER_KIND = 1_000, 6
 OUT = ROOT / "tests" / "fixtures" / "search_eval.jsonl"
 FORM_SPELLINGS = {
-    "s.r.o.": ["s. r. o.", "spol. s r.o.", "sro", ""], "spol. s r.o.": ["s.r.o.", "spol s r o", ""],
-    "a.s.": ["a. s.", "AS", "akciová spoločnosť", ""], "k.s.": ["ks", ""], "v.o.s.": ["v. o. s.", ""],
-    "sp. z o.o.": ["Sp. z o. o.", "spolka z o.o.", ""], "S.A.": ["SA", ""], "GmbH": ["gmbh", "G.m.b.H", ""],
-    "AG": ["ag", ""], "Ltd": ["Limited", "ltd.", ""], "Limited": ["Ltd", "LTD", ""], "PLC": ["plc", ""],
-    "SA": ["S.A.", ""], "SAS": ["S.A.S.", ""], "SARL": ["S.A.R.L.", "sàrl", ""], "AS": ["A/S", "as", ""],
-    "ASA": ["asa", ""], "B.V.": ["BV", "bv", ""], "N.V.": ["NV", ""], "S.r.l.": ["SRL", "srl", ""],
+    "s.r.o.": ["s. r. o.", "spol. s r.o.", "sro", ""],
+    "spol. s r.o.": ["s.r.o.", "spol s r o", ""],
+    "a.s.": ["a. s.", "AS", "akciová spoločnosť", ""],
+    "k.s.": ["ks", ""],
+    "v.o.s.": ["v. o. s.", ""],
+    "sp. z o.o.": ["Sp. z o. o.", "spolka z o.o.", ""],
+    "S.A.": ["SA", ""],
+    "GmbH": ["gmbh", "G.m.b.H", ""],
+    "AG": ["ag", ""],
+    "Ltd": ["Limited", "ltd.", ""],
+    "Limited": ["Ltd", "LTD", ""],
+    "PLC": ["plc", ""],
+    "SA": ["S.A.", ""],
+    "SAS": ["S.A.S.", ""],
+    "SARL": ["S.A.R.L.", "sàrl", ""],
+    "AS": ["A/S", "as", ""],
+    "ASA": ["asa", ""],
+    "B.V.": ["BV", "bv", ""],
+    "N.V.": ["NV", ""],
+    "S.r.l.": ["SRL", "srl", ""],
     "S.p.A.": ["SpA", "SPA", ""],
 }
 
@@ -51,12 +65,12 @@ def typo(word: str, rng: random.Random) -> str:
     i = rng.randrange(1, len(word) - 1)
     op = rng.choice("sdit")
     if op == "s":
-        return word[:i] + rng.choice("aeiournstl".replace(word[i], "")) + word[i + 1:]
+        return word[:i] + rng.choice("aeiournstl".replace(word[i], "")) + word[i + 1 :]
     if op == "d":
-        return word[:i] + word[i + 1:]
+        return word[:i] + word[i + 1 :]
     if op == "i":
         return word[:i] + rng.choice("aeiournstl") + word[i:]
-    return word[:i - 1] + word[i] + word[i - 1] + word[i + 1:]
+    return word[: i - 1] + word[i] + word[i - 1] + word[i + 1 :]
 
 
 def core_and_form(name: str) -> tuple[list[str], str]:
@@ -85,8 +99,11 @@ def variants(rec: object, kind: str, rng: random.Random) -> str | None:
         if not long_words or (kind == "typo2" and len(long_words) < 2 and len(core[long_words[0]]) < 8):
             return None
         out = list(core)
-        picks = rng.sample(long_words, 2) if kind == "typo2" and len(long_words) >= 2 else [long_words[0]] * (
-            2 if kind == "typo2" else 1)
+        picks = (
+            rng.sample(long_words, 2)
+            if kind == "typo2" and len(long_words) >= 2
+            else [long_words[0]] * (2 if kind == "typo2" else 1)
+        )
         for i in picks:
             out[i] = typo(out[i], rng)
         return " ".join(out + [form]).strip()
@@ -94,8 +111,8 @@ def variants(rec: object, kind: str, rng: random.Random) -> str | None:
         return " ".join(reversed(core)) + (f" {form}" if form else "") if len(core) >= 2 else None
     if kind == "partial":
         if len(core) >= 2:
-            return f"{core[0]} {core[1][:rng.randint(2, 4)]}".lower()
-        return core[0][:max(4, len(core[0]) - 3)].lower() if len(core[0]) >= 6 else None
+            return f"{core[0]} {core[1][: rng.randint(2, 4)]}".lower()
+        return core[0][: max(4, len(core[0]) - 3)].lower() if len(core[0]) >= 6 else None
     if kind == "identifier":
         return identifier(rec, rng)
     raise ValueError(kind)
@@ -107,34 +124,87 @@ def identifier(rec: object, rng: random.Random) -> str:
     if vat:
         choices += [f"{vat[:2].lower()} {vat[2:6]} {vat[6:]}", f"{vat[:2]}-{vat[2:]}"]
     if lei:
-        choices += [" ".join(lei[i:i + 4] for i in range(0, 20, 4)).lower()]
+        choices += [" ".join(lei[i : i + 4] for i in range(0, 20, 4)).lower()]
     return rng.choice(choices)
 
 
 # Legal forms of the synthetic markets and other spellings of them a user types.
 SYNTH_SPELLINGS = {
-    "sp. z o.o.": ["Sp. z o. o.", "spółka z o.o.", "sp z oo", "SP. Z O.O."], "S.A.": ["SA", "S. A."],
-    "LIMITED": ["Ltd", "LTD.", "limited"], "LTD": ["Limited", "Ltd."], "Limited": ["Ltd", "LTD"], "PLC": ["plc"],
-    "s.r.o.": ["s. r. o.", "spol. s r.o.", "sro"], "s. r. o.": ["s.r.o.", "spol. s r. o.", "sro"],
-    "a.s.": ["a. s.", "as"], "a. s.": ["a.s.", "AS"], "GmbH": ["G.m.b.H.", "gmbh", "Ges.m.b.H."],
-    "AG": ["ag"], "KG": ["kg"], "S.r.l.": ["SRL", "s.r.l."], "S.p.A.": ["SpA", "SPA"], "S.L.": ["SL", "S. L."],
-    "S.L.U.": ["SLU"], "B.V.": ["BV", "bv"], "N.V.": ["NV"], "BV": ["B.V."], "NV": ["N.V."], "SRL": ["S.R.L.", "srl"],
-    "SAS": ["S.A.S.", "sas"], "SARL": ["S.A.R.L.", "sàrl"], "SA": ["S.A."], "AS": ["A/S", "as"], "ASA": ["asa"],
-    "Oy": ["OY", "oy"], "Oyj": ["OYJ"], "d.o.o.": ["doo", "d. o. o."], "d.d.": ["dd"], "I.K.E.": ["IKE"],
-    "E.P.E.": ["EPE"], "OÜ": ["OU", "oü"], "UAB": ["uab"], "SIA": ["sia"], "TOV": ["tov"], "Sàrl": ["SARL"],
+    "sp. z o.o.": ["Sp. z o. o.", "spółka z o.o.", "sp z oo", "SP. Z O.O."],
+    "S.A.": ["SA", "S. A."],
+    "LIMITED": ["Ltd", "LTD.", "limited"],
+    "LTD": ["Limited", "Ltd."],
+    "Limited": ["Ltd", "LTD"],
+    "PLC": ["plc"],
+    "s.r.o.": ["s. r. o.", "spol. s r.o.", "sro"],
+    "s. r. o.": ["s.r.o.", "spol. s r. o.", "sro"],
+    "a.s.": ["a. s.", "as"],
+    "a. s.": ["a.s.", "AS"],
+    "GmbH": ["G.m.b.H.", "gmbh", "Ges.m.b.H."],
+    "AG": ["ag"],
+    "KG": ["kg"],
+    "S.r.l.": ["SRL", "s.r.l."],
+    "S.p.A.": ["SpA", "SPA"],
+    "S.L.": ["SL", "S. L."],
+    "S.L.U.": ["SLU"],
+    "B.V.": ["BV", "bv"],
+    "N.V.": ["NV"],
+    "BV": ["B.V."],
+    "NV": ["N.V."],
+    "SRL": ["S.R.L.", "srl"],
+    "SAS": ["S.A.S.", "sas"],
+    "SARL": ["S.A.R.L.", "sàrl"],
+    "SA": ["S.A."],
+    "AS": ["A/S", "as"],
+    "ASA": ["asa"],
+    "Oy": ["OY", "oy"],
+    "Oyj": ["OYJ"],
+    "d.o.o.": ["doo", "d. o. o."],
+    "d.d.": ["dd"],
+    "I.K.E.": ["IKE"],
+    "E.P.E.": ["EPE"],
+    "OÜ": ["OU", "oü"],
+    "UAB": ["uab"],
+    "SIA": ["sia"],
+    "TOV": ["tov"],
+    "Sàrl": ["SARL"],
 }
 # Words naming a country that a user adds to a name (local names, English names, adjectives).
 COUNTRY_WORDS = {
-    "PL": ["Polska", "Poland", "Polski"], "IT": ["Italia", "Italy", "Italiana"], "FR": ["France", "Française"],
-    "GB": ["UK", "Britain", "British"], "ES": ["España", "Spain", "Española"], "SK": ["Slovensko", "Slovakia"],
-    "CZ": ["Česko", "Czech", "CZ"], "AT": ["Österreich", "Austria"], "CH": ["Schweiz", "Suisse", "Switzerland"],
-    "NO": ["Norge", "Norway", "Norsk"], "FI": ["Suomi", "Finland"], "IE": ["Ireland", "Éire", "Irish"],
-    "NL": ["Nederland", "Netherlands", "Holland"], "BE": ["Belgium", "Belgique", "België"],
-    "RO": ["România", "Romania"], "UA": ["Ukraine", "Ukraina"], "GR": ["Hellas", "Greece", "Ellada"],
-    "HR": ["Hrvatska", "Croatia"], "SI": ["Slovenija", "Slovenia"], "LT": ["Lietuva", "Lithuania"],
-    "LV": ["Latvija", "Latvia"], "EE": ["Eesti", "Estonia"], "CY": ["Cyprus", "Kypros"],
+    "PL": ["Polska", "Poland", "Polski"],
+    "IT": ["Italia", "Italy", "Italiana"],
+    "FR": ["France", "Française"],
+    "GB": ["UK", "Britain", "British"],
+    "ES": ["España", "Spain", "Española"],
+    "SK": ["Slovensko", "Slovakia"],
+    "CZ": ["Česko", "Czech", "CZ"],
+    "AT": ["Österreich", "Austria"],
+    "CH": ["Schweiz", "Suisse", "Switzerland"],
+    "NO": ["Norge", "Norway", "Norsk"],
+    "FI": ["Suomi", "Finland"],
+    "IE": ["Ireland", "Éire", "Irish"],
+    "NL": ["Nederland", "Netherlands", "Holland"],
+    "BE": ["Belgium", "Belgique", "België"],
+    "RO": ["România", "Romania"],
+    "UA": ["Ukraine", "Ukraina"],
+    "GR": ["Hellas", "Greece", "Ellada"],
+    "HR": ["Hrvatska", "Croatia"],
+    "SI": ["Slovenija", "Slovenia"],
+    "LT": ["Lietuva", "Lithuania"],
+    "LV": ["Latvija", "Latvia"],
+    "EE": ["Eesti", "Estonia"],
+    "CY": ["Cyprus", "Kypros"],
 }
-NAMESAKE_KINDS = ("exact", "lowercase", "legal_form", "country_word", "typo1", "typo2", "word_order", "prefix")
+NAMESAKE_KINDS = (
+    "exact",
+    "lowercase",
+    "legal_form",
+    "country_word",
+    "typo1",
+    "typo2",
+    "word_order",
+    "prefix",
+)
 NAMESAKES_OUT = ROOT / "tests" / "fixtures" / "search_eval_namesakes.jsonl"
 
 
@@ -174,8 +244,11 @@ def namesake_query(name: str, country: str, kind: str, rng: random.Random) -> tu
         if not long_words or (kind == "typo2" and len(long_words) < 2 and len(core[long_words[0]]) < 8):
             return None
         out = [w.strip('"') for w in core]
-        picks = rng.sample(long_words, 2) if kind == "typo2" and len(long_words) >= 2 else [long_words[0]] * (
-            2 if kind == "typo2" else 1)
+        picks = (
+            rng.sample(long_words, 2)
+            if kind == "typo2" and len(long_words) >= 2
+            else [long_words[0]] * (2 if kind == "typo2" else 1)
+        )
         for i in picks:
             out[i] = typo(out[i], rng)
         return join(" ".join(out), form), "name"
@@ -197,12 +270,23 @@ def namesakes(database_url: str, per_kind: int = 50, first: int = 100_000, min_n
 
     engine = create_engine(database_url)
     with engine.connect() as conn:
-        shared = {r[0]: int(r[1]) for r in conn.execute(text(
-            "SELECT name_norm, COUNT(*) FROM companies GROUP BY name_norm HAVING COUNT(*) >= :n"),
-            {"n": min_namesakes})}
-        rows = [r for r in conn.execute(text(
-            "SELECT country, national_id, name, name_norm FROM companies WHERE id <= :first ORDER BY id"),
-            {"first": first}) if r.name_norm in shared and len(r.name_norm) >= 4]
+        shared = {
+            r[0]: int(r[1])
+            for r in conn.execute(
+                text("SELECT name_norm, COUNT(*) FROM companies GROUP BY name_norm HAVING COUNT(*) >= :n"),
+                {"n": min_namesakes},
+            )
+        }
+        rows = [
+            r
+            for r in conn.execute(
+                text(
+                    "SELECT country, national_id, name, name_norm FROM companies WHERE id <= :first ORDER BY id"
+                ),
+                {"first": first},
+            )
+            if r.name_norm in shared and len(r.name_norm) >= 4
+        ]
         same = Counter((r.country, " ".join(tokens(r.name))) for r in rows)
     rng = random.Random(15)
     lines = []
@@ -213,15 +297,25 @@ def namesakes(database_url: str, per_kind: int = 50, first: int = 100_000, min_n
             if not made_query or not made_query[0].strip():
                 continue
             query, accept = made_query
-            lines.append({"id": f"ns-{kind}-{made:03d}", "kind": kind, "query": query,
-                          "expect": f"{r.country}:{r.national_id}", "name": r.name, "country": r.country,
-                          "accept": accept, "namesakes": shared[r.name_norm],
-                          "same_name_in_country": same[(r.country, " ".join(tokens(r.name)))]})
+            lines.append(
+                {
+                    "id": f"ns-{kind}-{made:03d}",
+                    "kind": kind,
+                    "query": query,
+                    "expect": f"{r.country}:{r.national_id}",
+                    "name": r.name,
+                    "country": r.country,
+                    "accept": accept,
+                    "namesakes": shared[r.name_norm],
+                    "same_name_in_country": same[(r.country, " ".join(tokens(r.name)))],
+                }
+            )
             made += 1
             if made == per_kind:
                 break
-    NAMESAKES_OUT.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
-                             encoding="utf-8")
+    NAMESAKES_OUT.write_text(
+        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8"
+    )
     print(f"wrote {len(lines)} queries to {NAMESAKES_OUT}")
 
 
@@ -231,11 +325,24 @@ def main() -> None:
         return
     recs = list(companies(CORPUS, SEED))
     counts = Counter(normalise_name(r.name or "") for r in recs)
-    unique = [r for r in recs if counts[normalise_name(r.name or "")] == 1 and len(normalise_name(r.name or "")) >= 4]
+    unique = [
+        r
+        for r in recs
+        if counts[normalise_name(r.name or "")] == 1 and len(normalise_name(r.name or "")) >= 4
+    ]
     rng = random.Random(7)
     first = {id(r) for r in recs[:SLICE]}
     lines = []
-    for kind in ("exact", "legal_form", "no_diacritics", "typo1", "typo2", "word_order", "partial", "identifier"):
+    for kind in (
+        "exact",
+        "legal_form",
+        "no_diacritics",
+        "typo1",
+        "typo2",
+        "word_order",
+        "partial",
+        "identifier",
+    ):
         made = 0
         head = [r for r in unique if id(r) in first]
         tail = [r for r in unique if id(r) not in first]
@@ -247,8 +354,15 @@ def main() -> None:
             query = variants(rec, kind, rng)
             if not query or not query.strip():
                 continue
-            lines.append({"id": f"{kind}-{made:03d}", "kind": kind, "query": query,
-                          "expect": f"{rec.country}:{rec.national_id}", "name": rec.name})
+            lines.append(
+                {
+                    "id": f"{kind}-{made:03d}",
+                    "kind": kind,
+                    "query": query,
+                    "expect": f"{rec.country}:{rec.national_id}",
+                    "name": rec.name,
+                }
+            )
             made += 1
             if made == PER_KIND:
                 break

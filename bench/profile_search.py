@@ -50,14 +50,18 @@ def profile(conn: Any, backend: Any, q: str, prefix: bool, candidates: int, limi
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--database-url", required=True)
-    ap.add_argument("--workdir", type=Path, required=True, help="the --workdir of bench_search_perf (its index)")
+    ap.add_argument(
+        "--workdir", type=Path, required=True, help="the --workdir of bench_search_perf (its index)"
+    )
     ap.add_argument("--queries", type=int, default=400)
     ap.add_argument("--mode", choices=("search", "autocomplete"), default="search")
     ap.add_argument("--slowest", type=int, default=15)
     args = ap.parse_args()
     qs = queries_from_database(args.database_url, args.queries)
     engine = make_engine(args.database_url)
-    backend = get_backend(engine, settings_for(args.database_url, args.workdir / "data", "tantivy"), "tantivy")
+    backend = get_backend(
+        engine, settings_for(args.database_url, args.workdir / "data", "tantivy"), "tantivy"
+    )
     prefix = args.mode == "autocomplete"
     candidates, limit = (100, 10) if prefix else (CANDIDATES, 20)
     with engine.connect() as conn:
@@ -69,7 +73,7 @@ def main() -> None:
         p = percentiles([r[stage] for r in runs])
         print(f"  {stage:<11} p50 {p['p50']:>7}  p95 {p['p95']:>7}  p99 {p['p99']:>7}  mean {p['mean']:>7}")
     print("slowest:")
-    for r in sorted(runs, key=lambda r: -r["total"])[:args.slowest]:
+    for r in sorted(runs, key=lambda r: -r["total"])[: args.slowest]:
         stages = " ".join(f"{s} {r[s]:.1f}" for s in STAGES)
         print(f"  {r['total']:6.1f}  {stages}  n={r['n']:<4} {r['kind']:<7} {r['words']}")
 

@@ -22,9 +22,18 @@ from regintel.ingest.loader import Loader  # noqa: E402
 from regintel.ingest.runner import sync_catalogue  # noqa: E402
 from tests.search.corpus import companies as corpus  # noqa: E402
 
-SOURCE = SourceInfo(id="bench_corpus", name="Search benchmark corpus", publisher="regintel bench", country=None,
-                    category="synthetic", formats="records", licence="CC0 1.0", attribution="synthetic",
-                    url="https://example.invalid/bench", cadence="on-demand")
+SOURCE = SourceInfo(
+    id="bench_corpus",
+    name="Search benchmark corpus",
+    publisher="regintel bench",
+    country=None,
+    category="synthetic",
+    formats="records",
+    licence="CC0 1.0",
+    attribution="synthetic",
+    url="https://example.invalid/bench",
+    cadence="on-demand",
+)
 
 
 def fill(database_url: str, n: int, seed: int = 42, batch: int = 5_000) -> dict[str, Any]:
@@ -48,10 +57,15 @@ def fill(database_url: str, n: int, seed: int = 42, batch: int = 5_000) -> dict[
 
 
 def settings_for(database_url: str, data_dir: Path, backend: str) -> Settings:
-    return Settings(database_url=database_url, data_dir=data_dir, rate_limit_storage="memory",
-                    search_backend=backend, search_refresh_seconds=3600,  # type: ignore[arg-type]
-                    plans={"bench": {"title": "bench", "rate_per_minute": 10_000_000,
-                                     "monthly_quota": 1_000_000_000}}, default_plan="bench")
+    return Settings(
+        database_url=database_url,
+        data_dir=data_dir,
+        rate_limit_storage="memory",
+        search_backend=backend,
+        search_refresh_seconds=3600,  # type: ignore[arg-type]
+        plans={"bench": {"title": "bench", "rate_per_minute": 10_000_000, "monthly_quota": 1_000_000_000}},
+        default_plan="bench",
+    )
 
 
 def make_key(database_url: str) -> str:
@@ -80,11 +94,25 @@ def bulk_fill(database_url: str, n: int, seed: int = 42, batch: int = 20_000) ->
     for i, r in enumerate(corpus(n, seed)):
         if i < have:
             continue
-        rows.append({"country": r.country, "national_id": r.national_id, "name": r.name,
-                     "name_norm": normalise_name(r.name or ""), "status": r.status, "street": r.street,
-                     "city": r.city, "postal_code": r.postal_code, "address_text": r.address_text,
-                     "address_norm": normalise_address(r.address_text or ""), "vat_id": r.vat_id, "lei": r.lei,
-                     "source": SOURCE.id, "created_at": now, "updated_at": now})
+        rows.append(
+            {
+                "country": r.country,
+                "national_id": r.national_id,
+                "name": r.name,
+                "name_norm": normalise_name(r.name or ""),
+                "status": r.status,
+                "street": r.street,
+                "city": r.city,
+                "postal_code": r.postal_code,
+                "address_text": r.address_text,
+                "address_norm": normalise_address(r.address_text or ""),
+                "vat_id": r.vat_id,
+                "lei": r.lei,
+                "source": SOURCE.id,
+                "created_at": now,
+                "updated_at": now,
+            }
+        )
         if len(rows) >= batch:
             _insert(engine, rows)
             rows = []

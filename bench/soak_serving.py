@@ -35,8 +35,9 @@ def mix(database_url: str, count: int = 600) -> list[str]:
     searches of a whole name."""
     engine = create_engine(database_url.replace("postgresql://", "postgresql+psycopg://"))
     with engine.connect() as conn:
-        rows = conn.execute(text("SELECT country, national_id, name FROM companies ORDER BY id LIMIT :n"),
-                            {"n": count}).all()
+        rows = conn.execute(
+            text("SELECT country, national_id, name FROM companies ORDER BY id LIMIT :n"), {"n": count}
+        ).all()
     engine.dispose()
     rng = random.Random(7)
     paths = []
@@ -45,7 +46,9 @@ def mix(database_url: str, count: int = 600) -> list[str]:
         if i % 3 == 0:
             paths.append(f"/api/v1/companies/{country.lower()}/{nid}")
         elif i % 3 == 1:
-            paths.append("/api/v1/companies/autocomplete?q=" + quote(words[0][: max(3, len(words[0]) * 2 // 3)]))
+            paths.append(
+                "/api/v1/companies/autocomplete?q=" + quote(words[0][: max(3, len(words[0]) * 2 // 3)])
+            )
         else:
             paths.append("/api/v1/companies/search?q=" + quote(" ".join(words[:3])))
     rng.shuffle(paths)
@@ -53,11 +56,31 @@ def mix(database_url: str, count: int = 600) -> list[str]:
 
 
 def wrk(url: str, script_args: list[str], connections: int, seconds: int, key: str) -> dict[str, object]:
-    out = subprocess.run(["wrk", "-H", f"Authorization: Bearer {key}", "-t", "2", "-c", str(connections), "-d",
-                          f"{seconds}s", "--timeout", "10s", "-s", str(HERE / "wrk_paths.lua"), url, "--",
-                          *script_args], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [
+            "wrk",
+            "-H",
+            f"Authorization: Bearer {key}",
+            "-t",
+            "2",
+            "-c",
+            str(connections),
+            "-d",
+            f"{seconds}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(HERE / "wrk_paths.lua"),
+            url,
+            "--",
+            *script_args,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     line = next(x for x in out.splitlines() if x.startswith("WRKJSON "))
-    return json.loads(line[len("WRKJSON "):])  # type: ignore[no-any-return]
+    return json.loads(line[len("WRKJSON ") :])  # type: ignore[no-any-return]
 
 
 def rss_mb(pid: int) -> dict[int, float]:
@@ -86,8 +109,12 @@ def open_connections(database_url: str, pid: int) -> int:
         return count
     engine = create_engine(database_url.replace("postgresql://", "postgresql+psycopg://"))
     with engine.connect() as conn:
-        n = conn.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
-                              "pid <> pg_backend_pid()")).scalar()
+        n = conn.execute(
+            text(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
+                "pid <> pg_backend_pid()"
+            )
+        ).scalar()
     engine.dispose()
     return int(n or 0)
 
@@ -102,17 +129,44 @@ def main() -> None:
     ap.add_argument("--label", default="")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="soak-"))
-    env = os.environ | {"REGINTEL_DATABASE_URL": args.database_url, "REGINTEL_PLANS": UNLIMITED,
-                        "REGINTEL_DEFAULT_PLAN": "bench", "REGINTEL_SHARED_LIMIT_PER_MINUTE": "1000000000",
-                        "REGINTEL_DATA_DIR": os.environ.get("REGINTEL_DATA_DIR", str(work)),
-                        "REGINTEL_LOG_LEVEL": "WARNING"}
-    key = subprocess.run([sys.executable, "-m", "regintel", "keys", "create", "--name", "soak", "--plan", "bench"],
-                         env=env, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    env = os.environ | {
+        "REGINTEL_DATABASE_URL": args.database_url,
+        "REGINTEL_PLANS": UNLIMITED,
+        "REGINTEL_DEFAULT_PLAN": "bench",
+        "REGINTEL_SHARED_LIMIT_PER_MINUTE": "1000000000",
+        "REGINTEL_DATA_DIR": os.environ.get("REGINTEL_DATA_DIR", str(work)),
+        "REGINTEL_LOG_LEVEL": "WARNING",
+    }
+    key = (
+        subprocess.run(
+            [sys.executable, "-m", "regintel", "keys", "create", "--name", "soak", "--plan", "bench"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     paths_file = work / "paths.txt"
     paths_file.write_text("\n".join(mix(args.database_url)) + "\n")
     port = _port()
-    proc = _start([sys.executable, "-m", "regintel", "serve", "--workers", str(args.workers), "--port", str(port),
-                   "--log-level", "warning"], env, f"http://127.0.0.1:{port}/livez")
+    proc = _start(
+        [
+            sys.executable,
+            "-m",
+            "regintel",
+            "serve",
+            "--workers",
+            str(args.workers),
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env,
+        f"http://127.0.0.1:{port}/livez",
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wrk(url, [str(paths_file), "0"], args.connections, 5, key)  # warm the caches and the index
@@ -124,10 +178,15 @@ def main() -> None:
         # comes out a little above the target; the table shows what was held).
         pause_ms = max(0, int(1000 * args.connections / target - peak["latency_us"]["mean"] / 1000))  # type: ignore[index]
         start_rss = rss_mb(proc.pid)
-        print(f"maximum {peak_rps:.0f} req/s at {args.connections} connections; holding {target:.0f} req/s "
-              f"({args.share:.0%}) for {args.minutes} min; RSS at start (MB): "
-              + ", ".join(f"{v:.0f}" for v in start_rss.values()), flush=True)
-        print(f"{'minute':>6}{'req/s':>8}{'errors':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}  RSS MB per process")
+        print(
+            f"maximum {peak_rps:.0f} req/s at {args.connections} connections; holding {target:.0f} req/s "
+            f"({args.share:.0%}) for {args.minutes} min; RSS at start (MB): "
+            + ", ".join(f"{v:.0f}" for v in start_rss.values()),
+            flush=True,
+        )
+        print(
+            f"{'minute':>6}{'req/s':>8}{'errors':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}  RSS MB per process"
+        )
         minutes = []
         for minute in range(1, args.minutes + 1):
             res = wrk(url, [str(paths_file), str(pause_ms)], args.connections, 60, key)
@@ -135,23 +194,46 @@ def main() -> None:
             lat = res["latency_us"]
             rss = rss_mb(proc.pid)
             rps = res["requests"] / (res["duration_us"] / 1e6)  # type: ignore[operator]
-            minutes.append({"minute": minute, "rps": rps, "errors": errors, "latency_us": lat,
-                            "rss_mb": list(rss.values())})
-            print(f"{minute:>6}{rps:>8.0f}{errors:>8}{lat['p50'] / 1000:>8.1f}{lat['p95'] / 1000:>8.1f}"  # type: ignore[index]
-                  f"{lat['p99'] / 1000:>8.1f}  " + ", ".join(f"{v:.0f}" for v in rss.values()), flush=True)
+            minutes.append(
+                {
+                    "minute": minute,
+                    "rps": rps,
+                    "errors": errors,
+                    "latency_us": lat,
+                    "rss_mb": list(rss.values()),
+                }
+            )
+            print(
+                f"{minute:>6}{rps:>8.0f}{errors:>8}{lat['p50'] / 1000:>8.1f}{lat['p95'] / 1000:>8.1f}"  # type: ignore[index]
+                f"{lat['p99'] / 1000:>8.1f}  " + ", ".join(f"{v:.0f}" for v in rss.values()),
+                flush=True,
+            )
         time.sleep(2)
         conns = open_connections(args.database_url, proc.pid)
-        print(f"database connections open after the load: {conns} "
-              f"(pools keep up to DB_CONCURRENCY + 4 per process)")
+        print(
+            f"database connections open after the load: {conns} "
+            f"(pools keep up to DB_CONCURRENCY + 4 per process)"
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=30)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     out = HERE / "results" / f"soak-{args.label or 'run'}-{stamp}.json"
-    out.write_text(json.dumps({"database_url": args.database_url.split("@")[-1], "workers": args.workers,
-                               "connections": args.connections, "peak_rps": peak_rps, "target_rps": target,
-                               "rss_start_mb": list(start_rss.values()), "minutes": minutes,
-                               "open_connections_after": conns}, indent=1))
+    out.write_text(
+        json.dumps(
+            {
+                "database_url": args.database_url.split("@")[-1],
+                "workers": args.workers,
+                "connections": args.connections,
+                "peak_rps": peak_rps,
+                "target_rps": target,
+                "rss_start_mb": list(start_rss.values()),
+                "minutes": minutes,
+                "open_connections_after": conns,
+            },
+            indent=1,
+        )
+    )
     print(f"saved {out}")
 
 

@@ -30,26 +30,36 @@ URL = os.environ.get("REGINTEL_DATABASE_URL", "sqlite:///data/regintel.db")
 COUNTERS = os.environ.get("TWIN_COUNTERS", "/tmp/twin-counters.db")
 PG = URL.startswith("postgres")
 
-COMPANY = ("SELECT id, country, national_id, name, name_norm, legal_form, legal_form_name, status, founded_on, "
-           "dissolved_on, street, city, postal_code, address_text, region_code, district_code, municipality_code, "
-           "nuts3, nace_primary, nace_codes, size_class, employees, vat_id, tax_id, lei, in_bankruptcy, "
-           "in_restructuring, in_liquidation, source, updated_at FROM companies WHERE country = ? AND "
-           "national_id = ?")
-LATEST = ("SELECT year, currency, revenue, profit, total_assets, equity, liabilities, employees, source "
-          "FROM financial_statements WHERE company_id = ? ORDER BY year DESC LIMIT 1")
-SOURCES = ("SELECT company_sources.source, company_sources.source_record_id, company_sources.published_on, "
-           "company_sources.last_seen, data_sources.name, data_sources.licence, data_sources.attribution, "
-           "data_sources.url FROM company_sources LEFT OUTER JOIN data_sources ON data_sources.id = "
-           "company_sources.source WHERE company_sources.company_id = ? ORDER BY company_sources.source")
+COMPANY = (
+    "SELECT id, country, national_id, name, name_norm, legal_form, legal_form_name, status, founded_on, "
+    "dissolved_on, street, city, postal_code, address_text, region_code, district_code, municipality_code, "
+    "nuts3, nace_primary, nace_codes, size_class, employees, vat_id, tax_id, lei, in_bankruptcy, "
+    "in_restructuring, in_liquidation, source, updated_at FROM companies WHERE country = ? AND "
+    "national_id = ?"
+)
+LATEST = (
+    "SELECT year, currency, revenue, profit, total_assets, equity, liabilities, employees, source "
+    "FROM financial_statements WHERE company_id = ? ORDER BY year DESC LIMIT 1"
+)
+SOURCES = (
+    "SELECT company_sources.source, company_sources.source_record_id, company_sources.published_on, "
+    "company_sources.last_seen, data_sources.name, data_sources.licence, data_sources.attribution, "
+    "data_sources.url FROM company_sources LEFT OUTER JOIN data_sources ON data_sources.id = "
+    "company_sources.source WHERE company_sources.company_id = ? ORDER BY company_sources.source"
+)
 IDENTIFIERS = "SELECT type, value, source FROM identifiers WHERE company_id = ? ORDER BY type, value"
-LEI = ("SELECT companies.country, companies.national_id, companies.name, companies.legal_form_name, "
-       "companies.in_bankruptcy, lei_records.legal_name, lei_records.registration_status, "
-       "lei_records.entity_status, lei_records.country AS lr_country FROM lei_records LEFT OUTER JOIN companies "
-       "ON companies.id = lei_records.company_id WHERE lei_records.lei = ?")
+LEI = (
+    "SELECT companies.country, companies.national_id, companies.name, companies.legal_form_name, "
+    "companies.in_bankruptcy, lei_records.legal_name, lei_records.registration_status, "
+    "lei_records.entity_status, lei_records.country AS lr_country FROM lei_records LEFT OUTER JOIN companies "
+    "ON companies.id = lei_records.company_id WHERE lei_records.lei = ?"
+)
 KEY = "SELECT id, name, plan, expires_at, revoked_at FROM api_keys WHERE key_hash = ?"
-INCR = ("INSERT INTO counters (key, value, expires_at) VALUES (?, 1, ? + ?) ON CONFLICT (key) DO UPDATE SET "
-        "value = CASE WHEN counters.expires_at <= ? THEN 1 ELSE counters.value + 1 END, "
-        "expires_at = CASE WHEN counters.expires_at <= ? THEN ? + ? ELSE counters.expires_at END RETURNING value")
+INCR = (
+    "INSERT INTO counters (key, value, expires_at) VALUES (?, 1, ? + ?) ON CONFLICT (key) DO UPDATE SET "
+    "value = CASE WHEN counters.expires_at <= ? THEN 1 ELSE counters.value + 1 END, "
+    "expires_at = CASE WHEN counters.expires_at <= ? THEN ? + ? ELSE counters.expires_at END RETURNING value"
+)
 
 _local = threading.local()
 _turn = threading.Lock()
@@ -83,8 +93,10 @@ def _counters() -> sqlite3.Connection:
         conn = sqlite3.connect(COUNTERS, timeout=30, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, "
-                     "expires_at REAL NOT NULL)")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, "
+            "expires_at REAL NOT NULL)"
+        )
         _local.counters = conn
     return conn
 
@@ -119,8 +131,14 @@ def _check(authorization: str | None, ip: str = "127.0.0.1") -> tuple[Any, ...]:
 
 
 def _ok(data: Any, started: float) -> Response:
-    body = {"data": data, "meta": {"duration_ms": int((time.perf_counter() - started) * 1000), "cached": False,
-                                   "request_id": uuid.uuid4().hex}}
+    body = {
+        "data": data,
+        "meta": {
+            "duration_ms": int((time.perf_counter() - started) * 1000),
+            "cached": False,
+            "request_id": uuid.uuid4().hex,
+        },
+    }
     return Response(orjson.dumps(body, default=str), media_type="application/json")
 
 
@@ -145,19 +163,28 @@ def company(country: str, national_id: str, authorization: str | None = Header(d
         raise HTTPException(404, "no such company")
     row = rows[0]
     latest = _rows(LATEST, row["id"])
-    record = {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-              "legalForm": {"code": row["legal_form"], "name": row["legal_form_name"]}, "status": row["status"],
-              "foundedOn": row["founded_on"], "address": {"street": row["street"], "city": row["city"],
-                                                          "postalCode": row["postal_code"]},
-              "inBankruptcy": bool(row["in_bankruptcy"]), "inRestructuring": bool(row["in_restructuring"]),
-              "inLiquidation": bool(row["in_liquidation"]), "financials": latest[0] if latest else None,
-              "sources": _rows(SOURCES, row["id"]), "identifiers": _rows(IDENTIFIERS, row["id"])}
+    record = {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "legalForm": {"code": row["legal_form"], "name": row["legal_form_name"]},
+        "status": row["status"],
+        "foundedOn": row["founded_on"],
+        "address": {"street": row["street"], "city": row["city"], "postalCode": row["postal_code"]},
+        "inBankruptcy": bool(row["in_bankruptcy"]),
+        "inRestructuring": bool(row["in_restructuring"]),
+        "inLiquidation": bool(row["in_liquidation"]),
+        "financials": latest[0] if latest else None,
+        "sources": _rows(SOURCES, row["id"]),
+        "identifiers": _rows(IDENTIFIERS, row["id"]),
+    }
     return _ok(record, started)
 
 
 @app.get("/api/v1/companies/by-lei")
-def by_lei(lei: str = Query(min_length=20, max_length=20),
-           authorization: str | None = Header(default=None)) -> Response:
+def by_lei(
+    lei: str = Query(min_length=20, max_length=20), authorization: str | None = Header(default=None)
+) -> Response:
     started = time.perf_counter()
     _check(authorization)
     rows = _rows(LEI, lei.upper())

@@ -11,9 +11,18 @@ from regintel.ingest.base import SourceInfo
 from regintel.ingest.loader import Loader
 from regintel.ingest.runner import sync_catalogue
 
-TEST_SOURCE = SourceInfo(id="test_register", name="Test register", publisher="regintel tests", country="SK",
-                         category="register", formats="records", licence="CC0 1.0",
-                         attribution="Test data", url="https://example.invalid/test", cadence="on-demand")
+TEST_SOURCE = SourceInfo(
+    id="test_register",
+    name="Test register",
+    publisher="regintel tests",
+    country="SK",
+    category="register",
+    formats="records",
+    licence="CC0 1.0",
+    attribution="Test data",
+    url="https://example.invalid/test",
+    cadence="on-demand",
+)
 
 
 def load_companies(engine: Engine, *records: CompanyRecord, source: SourceInfo = TEST_SOURCE) -> Any:

@@ -30,8 +30,9 @@ load_tables()  # the areas' tables join `metadata`, so every test starts with th
 
 
 def pytest_report_header() -> str:
-    return f"regintel database backend: {BACKEND}" + ("" if PG_URL else
-        " (PostgreSQL tests skip: set REGINTEL_TEST_POSTGRES_URL to run them)")
+    return f"regintel database backend: {BACKEND}" + (
+        "" if PG_URL else " (PostgreSQL tests skip: set REGINTEL_TEST_POSTGRES_URL to run them)"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -78,8 +79,16 @@ def database_url(template_url: str, tmp_path: Path) -> str:
         written = conn.execute(text(probe)).scalars().all()
         if written:
             conn.execute(text(f"TRUNCATE {', '.join(chr(34) + n + chr(34) for n in written)} CASCADE"))
-        advanced = conn.execute(text("SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) "
-                                     "FROM pg_sequences WHERE last_value IS NOT NULL")).scalars().all()
+        advanced = (
+            conn.execute(
+                text(
+                    "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) "
+                    "FROM pg_sequences WHERE last_value IS NOT NULL"
+                )
+            )
+            .scalars()
+            .all()
+        )
         for sequence in advanced:
             conn.execute(text(f"ALTER SEQUENCE {sequence} RESTART"))
     engine.dispose()
@@ -88,8 +97,13 @@ def database_url(template_url: str, tmp_path: Path) -> str:
 
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
-    return Settings(database_url=database_url, data_dir=tmp_path / "data", rate_limit_storage="sqlite",
-                    base_url="http://testserver", allow_private_webhooks=True)
+    return Settings(
+        database_url=database_url,
+        data_dir=tmp_path / "data",
+        rate_limit_storage="sqlite",
+        base_url="http://testserver",
+        allow_private_webhooks=True,
+    )
 
 
 @pytest.fixture

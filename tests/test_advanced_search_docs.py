@@ -16,8 +16,11 @@ DOC = (Path(__file__).resolve().parents[1] / "docs" / "advanced-search.md").read
 def test_every_filter_is_documented_with_its_description():
     section = DOC.split("### Filters", 1)[1].split("### How a page is read", 1)[0]
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| [^|]+ \| (.+?) \|", section, re.M)}
-    missing = {name: field.description for name, field in CompanyFilters.model_fields.items()
-               if rows.get(name) != field.description}
+    missing = {
+        name: field.description
+        for name, field in CompanyFilters.model_fields.items()
+        if rows.get(name) != field.description
+    }
     assert missing == {}
     assert len(CompanyFilters.model_fields) >= 30
 
@@ -30,6 +33,9 @@ def test_the_47_columns_in_order():
 def test_every_breakdown_dimension():
     table = DOC.split("| `by` | groups | notes |", 1)[1]
     documented = set(re.findall(r"^\| `(\w+)`", table, re.M))
-    documented |= {name for names in re.findall(r"^\| (`\w+`(?:, `\w+`)+) \|", table, re.M)
-                   for name in re.findall(r"`(\w+)`", names)}
+    documented |= {
+        name
+        for names in re.findall(r"^\| (`\w+`(?:, `\w+`)+) \|", table, re.M)
+        for name in re.findall(r"`(\w+)`", names)
+    }
     assert documented == set(DIMENSIONS)

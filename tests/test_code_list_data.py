@@ -20,8 +20,15 @@ def items(name: str) -> dict[str, CodeListItem]:
 
 def test_catalogue_and_builders_name_the_same_seven_lists():
     assert list(CATALOGUE) == list(BUILDERS)
-    assert list(CATALOGUE) == ["nace", "legal-forms", "regions", "districts", "municipalities", "countries",
-                               "bank-codes"]
+    assert list(CATALOGUE) == [
+        "nace",
+        "legal-forms",
+        "regions",
+        "districts",
+        "municipalities",
+        "countries",
+        "bank-codes",
+    ]
 
 
 @pytest.mark.parametrize("name", list(BUILDERS))
@@ -48,7 +55,13 @@ def test_nace_levels_and_parents():
         assert parent.level == item.level - 1
         if item.level > 2:
             assert item.code.startswith(parent.code)
-    assert [nace[c].parent for c in ("62.01.0", "62.01", "62.0", "62", "J")] == ["62.01", "62.0", "62", "J", None]
+    assert [nace[c].parent for c in ("62.01.0", "62.01", "62.0", "62", "J")] == [
+        "62.01",
+        "62.0",
+        "62",
+        "J",
+        None,
+    ]
     assert nace["62.01"].name_en == "Computer programming activities"
 
 
@@ -80,7 +93,9 @@ def test_elf_codes_cover_the_markets():
     assert sum(elf.values()) == len({c for c in forms if ":" not in c}) > 3000
     sro = forms["VSZS"]
     assert (sro.parent, sro.name_sk, sro.name_sk_fallback) == ("SK", "Spoločnosť s ručením obmedzeným", False)
-    assert forms["9HLU"].name_sk_fallback is True and forms["9HLU"].extra["names"]["cs"].startswith("Společnost")
+    assert forms["9HLU"].name_sk_fallback is True and forms["9HLU"].extra["names"]["cs"].startswith(
+        "Společnost"
+    )
 
 
 def test_elf_non_latin_names_fall_back_to_the_transliteration():
@@ -119,9 +134,19 @@ def test_districts_and_municipalities():
     assert set(parents) - {None} == set(districts) and parents[None] == 7
 
 
-@pytest.mark.parametrize("town, district", [("517402", "Žilina"), ("500011", "Nitra"), ("500062", "Zlaté Moravce"),
-                                            ("508233", "Malacky"), ("503584", "Nové Zámky"), ("504009", "Galanta"),
-                                            ("523925", "Poprad"), ("519006", "Bardejov")])
+@pytest.mark.parametrize(
+    "town, district",
+    [
+        ("517402", "Žilina"),
+        ("500011", "Nitra"),
+        ("500062", "Zlaté Moravce"),
+        ("508233", "Malacky"),
+        ("503584", "Nové Zámky"),
+        ("504009", "Galanta"),
+        ("523925", "Poprad"),
+        ("519006", "Bardejov"),
+    ],
+)
 def test_municipality_districts_match_known_geography(town, district):
     """RÚZ names districts by an internal id; the mapping to district codes must land on the real one."""
     assert items("districts")[items("municipalities")[town].parent].name_sk == district
@@ -139,21 +164,42 @@ def test_bank_codes():
     banks = items("bank-codes")
     assert {"SK", "CZ", "AT", "HU", "PL", "SI", "HR", "RO"} <= {b.parent for b in banks.values()}
     slsp = banks["SK:0900"]
-    assert (slsp.name_sk, slsp.extra["bic"], slsp.name_sk_fallback) == ("Slovenská sporiteľňa, a.s.", "GIBASKBX", False)
+    assert (slsp.name_sk, slsp.extra["bic"], slsp.name_sk_fallback) == (
+        "Slovenská sporiteľňa, a.s.",
+        "GIBASKBX",
+        False,
+    )
     assert all(b.parent == b.extra["country"] == b.code.split(":")[0] for b in banks.values())
     deutsche = banks["DE:12070000"]
-    assert deutsche.extra["bic"] == deutsche.extra["bics"][0] == "DEUTDEBB160" and len(deutsche.extra["bics"]) > 10
+    assert (
+        deutsche.extra["bic"] == deutsche.extra["bics"][0] == "DEUTDEBB160"
+        and len(deutsche.extra["bics"]) > 10
+    )
 
 
-@pytest.mark.parametrize("raw, folded", [("Žilina", "zilina"), ("ŽILINSKÝ  kraj", "zilinsky kraj"),
-                                         ("Straße", "strasse"), ("Łódź", "lodz"), ("Ærø", "aero"),
-                                         ("Ελλάδα", "ελλαδα"), ("  a\n\tb ", "a b"), ("62.01", "62.01"),
-                                         ("", "")])
+@pytest.mark.parametrize(
+    "raw, folded",
+    [
+        ("Žilina", "zilina"),
+        ("ŽILINSKÝ  kraj", "zilinsky kraj"),
+        ("Straße", "strasse"),
+        ("Łódź", "lodz"),
+        ("Ærø", "aero"),
+        ("Ελλάδα", "ελλαδα"),
+        ("  a\n\tb ", "a b"),
+        ("62.01", "62.01"),
+        ("", ""),
+    ],
+)
 def test_fold(raw, folded):
     assert fold(raw) == folded
 
 
 def test_search_text_holds_code_compact_code_and_both_names():
     item = items("nace")["62.01"]
-    assert search_text(item).split("\n") == ["62.01", "6201", "pocitacove programovanie",
-                                             "computer programming activities"]
+    assert search_text(item).split("\n") == [
+        "62.01",
+        "6201",
+        "pocitacove programovanie",
+        "computer programming activities",
+    ]

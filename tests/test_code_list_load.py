@@ -13,8 +13,11 @@ from regintel.ingest.seed import seed_reference_data
 
 def stored_counts(engine) -> dict[str, int]:
     with engine.connect() as conn:
-        return dict(conn.execute(select(code_list_items.c.list_name, func.count())
-                                 .group_by(code_list_items.c.list_name)).all())
+        return dict(
+            conn.execute(
+                select(code_list_items.c.list_name, func.count()).group_by(code_list_items.c.list_name)
+            ).all()
+        )
 
 
 def test_seed_loads_once_then_skips(engine):
@@ -33,8 +36,11 @@ def test_damage_or_an_old_version_trigger_a_reload_that_replaces(engine):
     seed_reference_data(engine)
     before = stored_counts(engine)
     with engine.begin() as conn:
-        conn.execute(delete(code_list_items).where(code_list_items.c.list_name == "districts",
-                                                   code_list_items.c.code == "101"))
+        conn.execute(
+            delete(code_list_items).where(
+                code_list_items.c.list_name == "districts", code_list_items.c.code == "101"
+            )
+        )
         assert not db.is_current(conn, CATALOGUE, data_version())
     seed_reference_data(engine)
     assert stored_counts(engine) == before

@@ -44,9 +44,19 @@ def test_migrated_company_indexes_match_the_schema(engine):
 def test_name_page_walks_the_covering_index(engine):
     """A walk (more matches than the count cap) in name order tests the filters on the index and
     needs no sort: the plan names the covering index and no temporary B-tree for the ORDER BY."""
-    load_companies(engine, *(CompanyRecord(country=cc, national_id=national_id(cc, i), name=f"Firma {40 - i:02d} s.r.o.",
-                                           in_bankruptcy=i % 7 == 0)
-                             for i in range(1, 40) for cc in ["SK" if i % 3 else "CZ"]))
+    load_companies(
+        engine,
+        *(
+            CompanyRecord(
+                country=cc,
+                national_id=national_id(cc, i),
+                name=f"Firma {40 - i:02d} s.r.o.",
+                in_bankruptcy=i % 7 == 0,
+            )
+            for i in range(1, 40)
+            for cc in ["SK" if i % 3 else "CZ"]
+        ),
+    )
     from sqlalchemy import event
 
     statements: list[tuple[str, object]] = []
@@ -58,8 +68,9 @@ def test_name_page_walks_the_covering_index(engine):
         advanced_search.COUNT_CAP, advanced_search.WALK_MIN = 5, 1  # make these 39 companies "many"
         event.listen(engine, "before_cursor_execute", listener)
         try:
-            items, total, exact = advanced_search.search(conn, filters, ref, sort="name", direction="asc",
-                                                         page=1, per_page=3)
+            items, total, exact = advanced_search.search(
+                conn, filters, ref, sort="name", direction="asc", page=1, per_page=3
+            )
         finally:
             event.remove(engine, "before_cursor_execute", listener)
             advanced_search.COUNT_CAP, advanced_search.WALK_MIN = original, 2_000

@@ -23,14 +23,21 @@ def scalar(engine, query):
 def test_demo_spans_countries_states_and_sections(engine, settings, demo):
     assert all(stats.rejected == 0 or source == "gb_psc" for source, _, stats in demo)
     assert scalar(engine, select(func.count(func.distinct(companies.c.country)))) >= 4
-    assert scalar(engine, select(func.count()).select_from(lei_records).where(lei_records.c.company_id.is_not(None))) > 100
+    assert (
+        scalar(
+            engine, select(func.count()).select_from(lei_records).where(lei_records.c.company_id.is_not(None))
+        )
+        > 100
+    )
     assert scalar(engine, select(func.count()).select_from(people)) > 10
     assert scalar(engine, select(func.count()).select_from(financial_statements)) >= 1
     for flag in ("in_bankruptcy", "in_restructuring", "in_liquidation"):
         assert scalar(engine, select(func.count()).where(companies.c[flag])) >= 1
     # an ownership chain of two edges: MONOOVA FX -> MONOOVA GLOBAL PAYMENTS -> MONEYTECH GROUP
-    chain = text("SELECT count(*) FROM ownerships a JOIN ownerships b ON a.parent_id = b.child_id "
-                 "WHERE a.kind = 'direct' AND b.kind = 'direct'")
+    chain = text(
+        "SELECT count(*) FROM ownerships a JOIN ownerships b ON a.parent_id = b.child_id "
+        "WHERE a.kind = 'direct' AND b.kind = 'direct'"
+    )
     assert scalar(engine, chain) >= 1
     assert scalar(engine, select(func.count()).select_from(ownerships)) >= 5
     again = load_demo(engine, settings.data_dir)

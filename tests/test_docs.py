@@ -19,7 +19,9 @@ def test_every_setting_is_documented():
 
 
 def test_every_cli_command_is_in_the_readme_or_docs():
-    text = (ROOT / "README.md").read_text(encoding="utf-8") + (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    text = (ROOT / "README.md").read_text(encoding="utf-8") + (ROOT / "docs" / "cli.md").read_text(
+        encoding="utf-8"
+    )
     commands = get_command(app).commands  # type: ignore[attr-defined]
     missing = [name for name in commands if f"regintel {name}" not in text]
     assert missing == []

@@ -14,10 +14,17 @@ from regintel.synth.ids import NATIONAL, national_id
 
 def _spellings(value: str) -> list[str]:
     """The ways people write a register number: as is, spaced, dotted, dashed, padded, lower case."""
-    spaced = " ".join(value[i:i + 3] for i in range(0, len(value), 3))
-    return [value, spaced, value.replace("-", ""), "-".join(value[i:i + 4] for i in range(0, len(value), 4)),
-            ".".join(value[i:i + 3] for i in range(0, len(value), 3)), f"  {value}\t", value.lower(),
-            value.lstrip("0") or value]
+    spaced = " ".join(value[i : i + 3] for i in range(0, len(value), 3))
+    return [
+        value,
+        spaced,
+        value.replace("-", ""),
+        "-".join(value[i : i + 4] for i in range(0, len(value), 4)),
+        ".".join(value[i : i + 3] for i in range(0, len(value), 3)),
+        f"  {value}\t",
+        value.lower(),
+        value.lstrip("0") or value,
+    ]
 
 
 def _values() -> list[str]:
@@ -26,8 +33,25 @@ def _values() -> list[str]:
     for country, (space, _) in NATIONAL.items():
         for _ in range(40):
             out.extend(_spellings(national_id(country, rnd.randrange(space), rnd.randrange(1000), "A")))
-    junk = ["", " ", "0", "1" * 41, "abc!", "čšž", "' OR 1=1 --", "%00", "12345678", "CHE-123.456.788",
-            "FN 12345a", "SC123456", "NI000001", "B12345678", "HE12345", "123456789", "1234567-8"]
+    junk = [
+        "",
+        " ",
+        "0",
+        "1" * 41,
+        "abc!",
+        "čšž",
+        "' OR 1=1 --",
+        "%00",
+        "12345678",
+        "CHE-123.456.788",
+        "FN 12345a",
+        "SC123456",
+        "NI000001",
+        "B12345678",
+        "HE12345",
+        "123456789",
+        "1234567-8",
+    ]
     return out + junk + [str(rnd.randrange(10**n)) for n in range(1, 13) for _ in range(30)]
 
 

@@ -5,30 +5,36 @@ import pytest
 from regintel.domain.names import fold, normalise_name, normalise_query
 
 
-@pytest.mark.parametrize("name, stored", [
-    ("Novák Stavby, s. r. o.", "novak stavby"),
-    ("SLOVNAFT, a.s.", "slovnaft"),
-    ("Žilina Holding spol. s r.o.", "zilina holding"),
-    ("UAB Vilniaus statyba", "vilniaus statyba"),
-    ("Müller & Söhne GmbH & Co. KG", "muller and sohne"),
-    ("Metulword E.E.", "metulword e e"),  # a spelling stored names keep (person keys depend on it)
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "name, stored",
+    [
+        ("Novák Stavby, s. r. o.", "novak stavby"),
+        ("SLOVNAFT, a.s.", "slovnaft"),
+        ("Žilina Holding spol. s r.o.", "zilina holding"),
+        ("UAB Vilniaus statyba", "vilniaus statyba"),
+        ("Müller & Söhne GmbH & Co. KG", "muller and sohne"),
+        ("Metulword E.E.", "metulword e e"),  # a spelling stored names keep (person keys depend on it)
+        ("", ""),
+    ],
+)
 def test_normalise_name(name, stored):
     assert normalise_name(name) == stored
 
 
-@pytest.mark.parametrize("query, words", [
-    ("Metulword E.E.", "metulword"),
-    ("Chavrndeakis I.K.E.", "chavrndeakis"),
-    ("Tsrebbi S.r.l.s.", "tsrebbi"),
-    ("Kovač d.n.o.", "kovac"),
-    ("Hrad j. s. a.", "hrad"),
-    ("MB Vilniaus statyba", "vilniaus statyba"),
-    ("Hansen og Sønner AS", "hansen og sonner"),  # "og" only as a whole legal form at an end
-    ("I.K.E.", "i k e"),  # nothing but a form: kept, or nothing would be searched
-    ("Slovnaft a.s.", "slovnaft"),
-])
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ("Metulword E.E.", "metulword"),
+        ("Chavrndeakis I.K.E.", "chavrndeakis"),
+        ("Tsrebbi S.r.l.s.", "tsrebbi"),
+        ("Kovač d.n.o.", "kovac"),
+        ("Hrad j. s. a.", "hrad"),
+        ("MB Vilniaus statyba", "vilniaus statyba"),
+        ("Hansen og Sønner AS", "hansen og sonner"),  # "og" only as a whole legal form at an end
+        ("I.K.E.", "i k e"),  # nothing but a form: kept, or nothing would be searched
+        ("Slovnaft a.s.", "slovnaft"),
+    ],
+)
 def test_normalise_query_drops_dotted_forms(query, words):
     assert normalise_query(query) == words
 

@@ -9,8 +9,11 @@ import jsonschema
 
 from regintel.render.postman import to_postman
 
-SCHEMA = json.loads((Path(__file__).parent / "fixtures" / "schemas" / "postman-collection-v2.1.0.json")
-                    .read_text(encoding="utf-8"))
+SCHEMA = json.loads(
+    (Path(__file__).parent / "fixtures" / "schemas" / "postman-collection-v2.1.0.json").read_text(
+        encoding="utf-8"
+    )
+)
 
 DOC = {
     "openapi": "3.1.0",
@@ -18,27 +21,68 @@ DOC = {
     "servers": [{"url": "https://api.example.org"}],
     "tags": [{"name": "Companies", "description": "c"}, {"name": "Unused"}],
     "paths": {
-        "/v1/check/{ico}.json": {"get": {
-            "tags": ["Companies"], "summary": "Check",
-            "parameters": [{"name": "ico", "in": "path", "required": True, "description": "IČO",
-                            "schema": {"type": "string"}}]}},
-        "/v1/companies/{country}/{id}": {"get": {
-            "tags": ["Companies"], "summary": "By id", "security": [{"bearerAuth": []}],
-            "parameters": [
-                {"name": "country", "in": "path", "required": True, "schema": {"type": "string", "example": "sk"}},
-                {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
-                {"name": "full", "in": "query", "schema": {"type": "boolean", "default": False}},
-                {"name": "lang", "in": "query", "required": True, "schema": {"type": "string", "default": "en"}},
-                {"name": "X-Trace", "in": "header", "schema": {"type": "string"}}]}},
-        "/v1/jobs": {"post": {
-            "summary": "Create job", "security": [{"bearerAuth": []}, {"apiKeyQuery": []}],
-            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Job"}}}}}},
+        "/v1/check/{ico}.json": {
+            "get": {
+                "tags": ["Companies"],
+                "summary": "Check",
+                "parameters": [
+                    {
+                        "name": "ico",
+                        "in": "path",
+                        "required": True,
+                        "description": "IČO",
+                        "schema": {"type": "string"},
+                    }
+                ],
+            }
+        },
+        "/v1/companies/{country}/{id}": {
+            "get": {
+                "tags": ["Companies"],
+                "summary": "By id",
+                "security": [{"bearerAuth": []}],
+                "parameters": [
+                    {
+                        "name": "country",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "example": "sk"},
+                    },
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": "full", "in": "query", "schema": {"type": "boolean", "default": False}},
+                    {
+                        "name": "lang",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "string", "default": "en"},
+                    },
+                    {"name": "X-Trace", "in": "header", "schema": {"type": "string"}},
+                ],
+            }
+        },
+        "/v1/jobs": {
+            "post": {
+                "summary": "Create job",
+                "security": [{"bearerAuth": []}, {"apiKeyQuery": []}],
+                "requestBody": {
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Job"}}}
+                },
+            }
+        },
     },
-    "components": {"schemas": {
-        "Job": {"type": "object", "properties": {
-            "kind": {"enum": ["enrich", "report"]}, "ids": {"type": "array", "items": {"type": "string"}},
-            "limit": {"anyOf": [{"type": "null"}, {"type": "integer"}]}, "note": {"type": "string", "example": "hi"}}},
-    }},
+    "components": {
+        "schemas": {
+            "Job": {
+                "type": "object",
+                "properties": {
+                    "kind": {"enum": ["enrich", "report"]},
+                    "ids": {"type": "array", "items": {"type": "string"}},
+                    "limit": {"anyOf": [{"type": "null"}, {"type": "integer"}]},
+                    "note": {"type": "string", "example": "hi"},
+                },
+            },
+        }
+    },
 }
 
 
@@ -59,11 +103,14 @@ def test_placeholders():
     assert "variable" not in check["url"]
     assert check["auth"] == {"type": "noauth"}
     assert by_id["url"]["path"] == ["v1", "companies", ":country", ":id"]
-    assert by_id["url"]["variable"] == [{"key": "country", "value": "sk", "description": ""},
-                                        {"key": "id", "value": "", "description": ""}]
+    assert by_id["url"]["variable"] == [
+        {"key": "country", "value": "sk", "description": ""},
+        {"key": "id", "value": "", "description": ""},
+    ]
     assert by_id["url"]["query"] == [
         {"key": "full", "value": "false", "description": "", "disabled": True},
-        {"key": "lang", "value": "en", "description": "", "disabled": False}]
+        {"key": "lang", "value": "en", "description": "", "disabled": False},
+    ]
     assert by_id["url"]["raw"] == "{{baseUrl}}/v1/companies/:country/:id?lang=en"
     assert by_id["header"] == [{"key": "X-Trace", "value": "", "description": ""}]
     assert "auth" not in by_id

@@ -28,9 +28,11 @@ def test_same_rows_as_sqlalchemy_on_the_demo_data(engine, settings):
                 assert prepared.first(conn, **values) == (expected[0] if expected else None)
             with_statements += db.latest_financials(conn, company_id) is not None
             fin, sources, ids = db.record_parts(conn, company_id)  # pipelined on PostgreSQL
-            assert (fin, sources, ids) == (db._LATEST.first(conn, company_id=company_id),
-                                           db._SOURCES.all(conn, company_id=company_id),
-                                           db._IDENTIFIERS.all(conn, company_id=company_id))
+            assert (fin, sources, ids) == (
+                db._LATEST.first(conn, company_id=company_id),
+                db._SOURCES.all(conn, company_id=company_id),
+                db._IDENTIFIERS.all(conn, company_id=company_id),
+            )
         assert with_statements  # the dates and amounts of real statements were compared too
         leis = list(conn.execute(select(lei_records.c.lei)).scalars()) + ["529900T8BM49AURSDO55"]
         assert len(leis) > 10
@@ -41,8 +43,9 @@ def test_same_rows_as_sqlalchemy_on_the_demo_data(engine, settings):
 
 
 def test_no_row_and_bound_limit(engine):
-    query = Prepared(select(financial_statements).where(financial_statements.c.company_id == bindparam("cid"))
-                     .limit(1))
+    query = Prepared(
+        select(financial_statements).where(financial_statements.c.company_id == bindparam("cid")).limit(1)
+    )
     with engine.connect() as conn:
         assert query.first(conn, cid=-1) is None
         assert query.all(conn, cid=-1) == []

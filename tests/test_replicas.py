@@ -69,21 +69,46 @@ def cluster() -> Iterator[tuple[str, str]]:
     p_port, r_port = _port(), _port()
     _as_postgres(str(bin_ / "initdb"), "-D", str(primary), "-A", "trust", "-U", "postgres")
     with open(primary / "postgresql.conf", "a") as conf:
-        conf.write(f"port = {p_port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{root}'\n"
-                   "wal_level = replica\nmax_wal_senders = 4\nfsync = off\n")
+        conf.write(
+            f"port = {p_port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{root}'\n"
+            "wal_level = replica\nmax_wal_senders = 4\nfsync = off\n"
+        )
     with open(primary / "pg_hba.conf", "a") as hba:
         hba.write("host replication all 127.0.0.1/32 trust\n")
     started: list[Path] = []
     try:
         _as_postgres(str(bin_ / "pg_ctl"), "-D", str(primary), "-w", "-l", str(root / "primary.log"), "start")
         started.append(primary)
-        _as_postgres(str(bin_ / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(p_port), "-U", "postgres",
-                     "-D", str(replica), "-R", "-X", "stream")
-        _as_postgres(str(bin_ / "pg_ctl"), "-D", str(replica), "-w", "-l", str(root / "replica.log"),
-                     "-o", f"-p {r_port}", "start")
+        _as_postgres(
+            str(bin_ / "pg_basebackup"),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(p_port),
+            "-U",
+            "postgres",
+            "-D",
+            str(replica),
+            "-R",
+            "-X",
+            "stream",
+        )
+        _as_postgres(
+            str(bin_ / "pg_ctl"),
+            "-D",
+            str(replica),
+            "-w",
+            "-l",
+            str(root / "replica.log"),
+            "-o",
+            f"-p {r_port}",
+            "start",
+        )
         started.append(replica)
-        yield (f"postgresql+psycopg://postgres@127.0.0.1:{p_port}/postgres",
-               f"postgresql+psycopg://postgres@127.0.0.1:{r_port}/postgres")
+        yield (
+            f"postgresql+psycopg://postgres@127.0.0.1:{p_port}/postgres",
+            f"postgresql+psycopg://postgres@127.0.0.1:{r_port}/postgres",
+        )
     finally:
         for folder in reversed(started):
             _as_postgres(str(bin_ / "pg_ctl"), "-D", str(folder), "-m", "immediate", "stop")
@@ -97,7 +122,9 @@ def _caught_up(primary_url: str, replica_url: str) -> None:
     deadline = time.time() + 30
     with replica.connect() as conn:
         while time.time() < deadline:
-            if conn.execute(text("SELECT pg_last_wal_replay_lsn() >= CAST(:lsn AS pg_lsn)"), {"lsn": lsn}).scalar():
+            if conn.execute(
+                text("SELECT pg_last_wal_replay_lsn() >= CAST(:lsn AS pg_lsn)"), {"lsn": lsn}
+            ).scalar():
                 return
             time.sleep(0.1)
     raise AssertionError("the replica did not catch up")
@@ -117,21 +144,36 @@ def test_reads_go_to_the_replica_and_writes_to_the_primary(cluster: tuple[str, s
         conn.execute(text("SELECT pg_wal_replay_pause()"))
     with engine.begin() as conn:  # the replica does not see this until replay resumes
         conn.execute(text("UPDATE companies SET name = 'SLOVNAFT RENAMED' WHERE national_id = '31322832'"))
-    settings = Settings(database_url=primary_url, database_replica_urls=[replica_url], data_dir=tmp_path / "data",
-                        rate_limit_storage="memory", base_url="http://testserver", allow_private_webhooks=True)
+    settings = Settings(
+        database_url=primary_url,
+        database_replica_urls=[replica_url],
+        data_dir=tmp_path / "data",
+        rate_limit_storage="memory",
+        base_url="http://testserver",
+        allow_private_webhooks=True,
+    )
     auth = {"Authorization": f"Bearer {key}"}
     with TestClient(create_app(settings)) as client:
-        for path in ("/api/v1/companies/sk/31322832", "/api/v1/companies/lookup?id=31322832&country=sk",
-                     "/api/v1/companies/31322832"):
+        for path in (
+            "/api/v1/companies/sk/31322832",
+            "/api/v1/companies/lookup?id=31322832&country=sk",
+            "/api/v1/companies/31322832",
+        ):
             assert client.get(path, headers=auth).json()["data"]["name"] == "SLOVNAFT, a.s.", path
         # A subscription written now is read back at once: monitoring reads the primary.
-        created = client.post("/api/v1/monitoring/subscriptions", headers=auth,
-                              json={"country": "SK", "ico": "31322832", "webhook_url": "http://127.0.0.1:9/hook"})
+        created = client.post(
+            "/api/v1/monitoring/subscriptions",
+            headers=auth,
+            json={"country": "SK", "ico": "31322832", "webhook_url": "http://127.0.0.1:9/hook"},
+        )
         assert created.status_code == 201, created.text
         sub_id = created.json()["data"]["id"]
         assert client.get(f"/api/v1/monitoring/subscriptions/{sub_id}", headers=auth).status_code == 200
         with replica_admin.connect() as conn:
             conn.execute(text("SELECT pg_wal_replay_resume()"))
         _caught_up(primary_url, replica_url)
-        assert client.get("/api/v1/companies/sk/31322832", headers=auth).json()["data"]["name"] == "SLOVNAFT RENAMED"
+        assert (
+            client.get("/api/v1/companies/sk/31322832", headers=auth).json()["data"]["name"]
+            == "SLOVNAFT RENAMED"
+        )
     engine.dispose()

@@ -22,8 +22,10 @@ SPEC_TSV = SHARED / "spec" / "endpoints.tsv"
 COVERAGE_TOOL = SHARED / "tools" / "spec_coverage.py"
 KEY_SCHEMES = {"bearerAuth", "apiKeyQuery"}
 
-pytestmark = pytest.mark.skipif(not SPEC_TSV.exists(),
-                                reason=f"no specification endpoint list at {SPEC_TSV} (shared/ not beside the repo)")
+pytestmark = pytest.mark.skipif(
+    not SPEC_TSV.exists(),
+    reason=f"no specification endpoint list at {SPEC_TSV} (shared/ not beside the repo)",
+)
 
 
 def norm(path: str) -> str:
@@ -138,4 +140,6 @@ def test_keyed_spec_operations_refuse_calls_without_a_key(client):
     assert checked >= 3  # /me and the company records at least
     for method, path in sorted(DISCOVERY):
         assert client.request(method, path).status_code == 200, path
-    assert_error(client.get("/api/v1/reconcile", params={"queries": '{"q0": {"query": "x"}}'}), 401, "UNAUTHORIZED")
+    assert_error(
+        client.get("/api/v1/reconcile", params={"queries": '{"q0": {"query": "x"}}'}), 401, "UNAUTHORIZED"
+    )

@@ -18,12 +18,18 @@ from regintel.config import Settings, load_settings
 from regintel.db.engine import make_engine
 
 # Markdown: docstrings wrapped at 110 columns read as paragraphs, not as broken lines.
-app = typer.Typer(help="regintel: European company registry intelligence service.", no_args_is_help=True,
-                  rich_markup_mode="markdown")
+app = typer.Typer(
+    help="regintel: European company registry intelligence service.",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+)
 db_app = typer.Typer(help="Database schema.", no_args_is_help=True, rich_markup_mode="markdown")
 keys_app = typer.Typer(help="API keys.", no_args_is_help=True, rich_markup_mode="markdown")
-stats_app = typer.Typer(help="The statistics endpoints' precomputed aggregates.", no_args_is_help=True,
-                        rich_markup_mode="markdown")
+stats_app = typer.Typer(
+    help="The statistics endpoints' precomputed aggregates.",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+)
 app.add_typer(db_app, name="db")
 app.add_typer(keys_app, name="keys")
 app.add_typer(stats_app, name="stats")
@@ -33,10 +39,15 @@ console = Console(width=None if sys.stdout.isatty() else 200)
 
 
 @app.command()
-def serve(host: str = "127.0.0.1", port: int = 8000,
-          workers: Annotated[int | None, typer.Option(help="API processes; default REGINTEL_WORKERS, else one "
-                                                      "per CPU core")] = None,
-          reload: bool = False, log_level: str | None = None) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: Annotated[
+        int | None, typer.Option(help="API processes; default REGINTEL_WORKERS, else one per CPU core")
+    ] = None,
+    reload: bool = False,
+    log_level: str | None = None,
+) -> None:
     """Serve the API with uvicorn (upgrades the schema first unless REGINTEL_AUTO_MIGRATE=0). The log
     level defaults to REGINTEL_LOG_LEVEL; requests are logged at INFO by `regintel.access`, with any
     `api_key` parameter masked (uvicorn's own access log, which would print keys, is off)."""
@@ -55,8 +66,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
         with socket.create_server((host, port)):
             pass
     except OSError as exc:
-        console.print(f"[red]cannot listen on {host}:{port}: {exc.strerror}; is another server running "
-                      "there? Choose another with --port")
+        console.print(
+            f"[red]cannot listen on {host}:{port}: {exc.strerror}; is another server running "
+            "there? Choose another with --port"
+        )
         raise typer.Exit(2) from None
     if settings.auto_migrate:
         engine = make_engine(settings.database_url, pool=False)
@@ -68,16 +81,27 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
         metrics_dir = tempfile.mkdtemp(prefix="regintel-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    console.print(f"regintel on http://{shown}:{port} with {workers} worker process(es): interactive docs at "
-                  f"http://{shown}:{port}/api/v1/public/swagger; most operations need a key "
-                  "(`regintel keys create --name me`)", soft_wrap=True)
+    console.print(
+        f"regintel on http://{shown}:{port} with {workers} worker process(es): interactive docs at "
+        f"http://{shown}:{port}/api/v1/public/swagger; most operations need a key "
+        "(`regintel keys create --name me`)",
+        soft_wrap=True,
+    )
     try:
         # uvicorn kills a worker that does not answer its supervisor's ping within the health-check timeout
         # (5 s by default) and starts another: on a busy small machine a worker still importing the app
         # missed it and was replaced again and again. 30 s still replaces a hung worker.
-        uvicorn.run("regintel.api.asgi:app", host=host, port=port, workers=workers, reload=reload,
-                    log_level=level, access_log=False, proxy_headers=settings.trust_forwarded_for,
-                    timeout_worker_healthcheck=30)
+        uvicorn.run(
+            "regintel.api.asgi:app",
+            host=host,
+            port=port,
+            workers=workers,
+            reload=reload,
+            log_level=level,
+            access_log=False,
+            proxy_headers=settings.trust_forwarded_for,
+            timeout_worker_healthcheck=30,
+        )
     finally:
         if workers > 1:
             shutil.rmtree(metrics_dir, ignore_errors=True)
@@ -96,8 +120,10 @@ def db_upgrade(revision: str = "heads") -> None:
 
 
 @keys_app.command("create")
-def keys_create(name: Annotated[str, typer.Option(help="A label for the key")],
-                plan: Annotated[str | None, typer.Option(help="Plan name from the settings")] = None) -> None:
+def keys_create(
+    name: Annotated[str, typer.Option(help="A label for the key")],
+    plan: Annotated[str | None, typer.Option(help="Plan name from the settings")] = None,
+) -> None:
     """Create a key and print it once; only its hash is stored."""
     from regintel.db.keys import create_key
     from regintel.db.migrate import upgrade
@@ -124,9 +150,15 @@ def keys_list() -> None:
     table = Table("id", "name", "plan", "prefix", "created", "expires", "revoked")
     with engine.connect() as conn:
         for k in list_keys(conn):
-            table.add_row(str(k.id), k.name, k.plan, k.prefix, f"{k.created_at:%Y-%m-%d %H:%M}",
-                          f"{k.expires_at:%Y-%m-%d %H:%M}" if k.expires_at else "",
-                          f"{k.revoked_at:%Y-%m-%d %H:%M}" if k.revoked_at else "")
+            table.add_row(
+                str(k.id),
+                k.name,
+                k.plan,
+                k.prefix,
+                f"{k.created_at:%Y-%m-%d %H:%M}",
+                f"{k.expires_at:%Y-%m-%d %H:%M}" if k.expires_at else "",
+                f"{k.revoked_at:%Y-%m-%d %H:%M}" if k.revoked_at else "",
+            )
     console.print(table)
 
 
@@ -151,9 +183,11 @@ def openapi() -> None:
 
 
 @app.command("import")
-def import_cmd(source: Annotated[str, typer.Argument(help="Source id, see `regintel sources`")],
-               location: Annotated[str, typer.Argument(help="File path (.gz and .zip accepted) or URL")],
-               batch_size: int = 2_000) -> None:
+def import_cmd(
+    source: Annotated[str, typer.Argument(help="Source id, see `regintel sources`")],
+    location: Annotated[str, typer.Argument(help="File path (.gz and .zip accepted) or URL")],
+    batch_size: int = 2_000,
+) -> None:
     """Import a register file: streamed, batched, idempotent, with a change log and a reject file."""
     from regintel.db.migrate import upgrade
     from regintel.ingest.base import SourceAbort
@@ -164,21 +198,33 @@ def import_cmd(source: Annotated[str, typer.Argument(help="Source id, see `regin
     try:
         src = get_source(source)
     except KeyError:
-        console.print(f"[red]unknown source {source!r}; sources: {', '.join(s.info.id for s in all_sources())}")
+        console.print(
+            f"[red]unknown source {source!r}; sources: {', '.join(s.info.id for s in all_sources())}"
+        )
         raise typer.Exit(2) from None
     engine = make_engine(settings.database_url, pool=False)
     upgrade(engine)
     try:
-        run_id, stats, rejects = run_import(engine, src, location, settings.data_dir, progress=True,
-                                            batch_size=batch_size)
+        run_id, stats, rejects = run_import(
+            engine, src, location, settings.data_dir, progress=True, batch_size=batch_size
+        )
     except SourceAbort as exc:
         console.print(f"[red]import aborted: {exc}")
         raise typer.Exit(1) from None
-    table = Table("read", "inserted", "updated", "unchanged", "skipped", "rejected", "changes",
-                  title=f"{source} run {run_id}")
+    table = Table(
+        "read",
+        "inserted",
+        "updated",
+        "unchanged",
+        "skipped",
+        "rejected",
+        "changes",
+        title=f"{source} run {run_id}",
+    )
     s = stats
-    table.add_row(*(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.skipped, s.rejected,
-                                      s.changes)))
+    table.add_row(
+        *(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.skipped, s.rejected, s.changes))
+    )
     console.print(table)
     summary = stats.as_dict()
     for reason, n in summary["skip_reasons"].items():
@@ -192,8 +238,11 @@ def import_cmd(source: Annotated[str, typer.Argument(help="Source id, see `regin
 
 
 # Real lists (see data/demo/LICENCES.md), so that screening answers on a demo install instead of 501.
-DEMO_LISTS = [("sanctions_eu_fsf", "eu_fsf_xml_1_1_sample.xml"), ("sanctions_uk", "uk_sanctions_list_sample.xml"),
-              ("sanctions_un", "un_sc_consolidated_list_2026-02-27.xml")]
+DEMO_LISTS = [
+    ("sanctions_eu_fsf", "eu_fsf_xml_1_1_sample.xml"),
+    ("sanctions_uk", "uk_sanctions_list_sample.xml"),
+    ("sanctions_un", "un_sc_consolidated_list_2026-02-27.xml"),
+]
 
 
 def _demo_sanctions(engine: Engine) -> None:
@@ -237,15 +286,24 @@ def _refresh_stats(engine: Engine, stale_only: bool = True) -> None:
     started = time.perf_counter()
     written = refresh(engine, stale_only=stale_only)
     rest = len(AGGREGATES) - len(written)
-    console.print(f"statistics snapshots: {len(written)} computed"
-                  + (f", {rest} left as they are (already current, or answering 501 until their data source "
-                     "is imported)" if rest else "")
-                  + f" ({time.perf_counter() - started:.1f} s)")
+    console.print(
+        f"statistics snapshots: {len(written)} computed"
+        + (
+            f", {rest} left as they are (already current, or answering 501 until their data source "
+            "is imported)"
+            if rest
+            else ""
+        )
+        + f" ({time.perf_counter() - started:.1f} s)"
+    )
 
 
 @stats_app.command("refresh")
-def stats_refresh(stale_only: Annotated[bool, typer.Option(
-        help="Only those not computed for the current data version")] = False) -> None:
+def stats_refresh(
+    stale_only: Annotated[
+        bool, typer.Option(help="Only those not computed for the current data version")
+    ] = False,
+) -> None:
     """Compute the statistics endpoints' whole-database aggregates and store them for the current data
     version (imports, `demo`, `synth` and the worker do this by themselves)."""
     from regintel.db.migrate import upgrade
@@ -277,7 +335,9 @@ def worker(once: Annotated[bool, typer.Option(help="Deliver what is due now, the
     from regintel.jobs.worker import run_worker
 
     settings = load_settings()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
     engine = make_engine(settings.database_url)
     upgrade(engine)
     done = run_worker(engine, settings, once=once)
@@ -286,8 +346,14 @@ def worker(once: Annotated[bool, typer.Option(help="Deliver what is due now, the
 
 
 @app.command("mcp")
-def mcp_cmd(api_key: Annotated[str | None, typer.Option(envvar="REGINTEL_API_KEY", help="Act for this API key: "
-                                                        "its monitoring list, limits and quota")] = None) -> None:
+def mcp_cmd(
+    api_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="REGINTEL_API_KEY", help="Act for this API key: its monitoring list, limits and quota"
+        ),
+    ] = None,
+) -> None:
     """Serve the MCP tools over stdio for a local client (the same 13 tools as `/mcp`)."""
     from regintel.areas.mcp import stdio
     from regintel.errors import RegintelError
@@ -299,14 +365,20 @@ def mcp_cmd(api_key: Annotated[str | None, typer.Option(envvar="REGINTEL_API_KEY
         raise typer.Exit(1) from None
 
 
-search_app = typer.Typer(help="The name/address search index (derived from the database).", no_args_is_help=True,
-                         rich_markup_mode="markdown")
+search_app = typer.Typer(
+    help="The name/address search index (derived from the database).",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+)
 app.add_typer(search_app, name="search")
 
 
 @search_app.command("rebuild")
-def search_rebuild(renormalise: Annotated[bool, typer.Option(
-        help="First recompute name_norm/address_norm with the current normaliser")] = False) -> None:
+def search_rebuild(
+    renormalise: Annotated[
+        bool, typer.Option(help="First recompute name_norm/address_norm with the current normaliser")
+    ] = False,
+) -> None:
     """Build the search index from the database and swap it in atomically (readers keep working)."""
     from regintel.db.migrate import upgrade
     from regintel.search import get_backend
@@ -321,7 +393,9 @@ def search_rebuild(renormalise: Annotated[bool, typer.Option(
     started = time.perf_counter()
     with engine.begin() as conn:
         count = backend.rebuild(conn)
-    console.print(f"{backend.name} index rebuilt: {count:,} documents in {time.perf_counter() - started:.1f} s")
+    console.print(
+        f"{backend.name} index rebuilt: {count:,} documents in {time.perf_counter() - started:.1f} s"
+    )
 
 
 @search_app.command("status")
@@ -337,16 +411,23 @@ def search_status() -> None:
 
 
 @app.command()
-def synth(entities: Annotated[int, typer.Option("--entities", "-n", min=1, help="How many companies to generate")],
-          seed: Annotated[int, typer.Option(help="Same seed and count give the same rows")] = 42,
-          append: Annotated[bool, typer.Option(
-              help="Add to a database that already holds companies (continues an earlier synth run "
-                   "with the same seed; also resumes an interrupted one)")] = False,
-          workers: Annotated[int | None, typer.Option(help="Generator processes (default: one per core)")] = None,
-          as_of: Annotated[str, typer.Option(help="Reference date of the data (ISO); statements end the year "
-                                                  "before")] = "2026-01-01",
-          search: Annotated[bool, typer.Option(help="Bring the search index up to date afterwards")] = True,
-          stats: Annotated[bool, typer.Option(help="Precompute the statistics snapshots afterwards")] = True) -> None:
+def synth(
+    entities: Annotated[int, typer.Option("--entities", "-n", min=1, help="How many companies to generate")],
+    seed: Annotated[int, typer.Option(help="Same seed and count give the same rows")] = 42,
+    append: Annotated[
+        bool,
+        typer.Option(
+            help="Add to a database that already holds companies (continues an earlier synth run "
+            "with the same seed; also resumes an interrupted one)"
+        ),
+    ] = False,
+    workers: Annotated[int | None, typer.Option(help="Generator processes (default: one per core)")] = None,
+    as_of: Annotated[
+        str, typer.Option(help="Reference date of the data (ISO); statements end the year before")
+    ] = "2026-01-01",
+    search: Annotated[bool, typer.Option(help="Bring the search index up to date afterwards")] = True,
+    stats: Annotated[bool, typer.Option(help="Precompute the statistics snapshots afterwards")] = True,
+) -> None:
     """Generate deterministic synthetic companies in all 23 markets, with valid national ids, VAT ids,
     LEIs and IBANs, people and roles, ownership chains with cycles and annual statements (bulk path)."""
     from datetime import date
@@ -359,18 +440,32 @@ def synth(entities: Annotated[int, typer.Option("--entities", "-n", min=1, help=
     settings = load_settings()
     engine = make_engine(settings.database_url, pool=False)
     upgrade(engine)
-    with Progress(TextColumn("[bold]synth"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True)) as bar:
+    with Progress(
+        TextColumn("[bold]synth"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    ) as bar:
         task = bar.add_task("synth", total=entities)
         try:
-            result = build(engine, entities, seed, as_of=date.fromisoformat(as_of), append=append,
-                           workers=workers, on_chunk=lambda done: bar.update(task, completed=done))
+            result = build(
+                engine,
+                entities,
+                seed,
+                as_of=date.fromisoformat(as_of),
+                append=append,
+                workers=workers,
+                on_chunk=lambda done: bar.update(task, completed=done),
+            )
         except SynthRefused as exc:
             console.print(f"[red]{exc}")
             raise typer.Exit(2) from None
     rate = result.entities / result.seconds if result.seconds else 0.0
-    console.print(f"synthetic run {result.run_id}: {result.entities:,} companies from index {result.start:,} "
-                  f"in {result.seconds:.1f} s ({rate:,.0f}/s); {result.rows['companies']:,} synthetic in total")
+    console.print(
+        f"synthetic run {result.run_id}: {result.entities:,} companies from index {result.start:,} "
+        f"in {result.seconds:.1f} s ({rate:,.0f}/s); {result.rows['companies']:,} synthetic in total"
+    )
     if search:
         _refresh_search(engine, settings)
     if stats:
@@ -388,18 +483,24 @@ def demo() -> None:
     engine = make_engine(settings.database_url, pool=False)
     upgrade(engine)
     seed_reference_data(engine)
-    table = Table("source", "file", "read", "inserted", "updated", "unchanged", "skipped", "rejected",
-                  title="demo data")
+    table = Table(
+        "source", "file", "read", "inserted", "updated", "unchanged", "skipped", "rejected", title="demo data"
+    )
     reasons: dict[str, int] = {}
     for source, name, s in load_demo(engine, settings.data_dir, progress=True):
-        table.add_row(source, name, *(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.skipped,
-                                                       s.rejected)))
+        table.add_row(
+            source,
+            name,
+            *(str(v) for v in (s.read, s.inserted, s.updated, s.unchanged, s.skipped, s.rejected)),
+        )
         for reason, n in s.as_dict()["reject_reasons"].items():
             reasons[f"{source}: {reason}"] = reasons.get(f"{source}: {reason}", 0) + n
     console.print(table)
     if reasons:
-        console.print(f"{sum(reasons.values())} rows were rejected (each with its reason, one JSON object a line, "
-                      f"in {settings.data_dir / 'rejects'}):")
+        console.print(
+            f"{sum(reasons.values())} rows were rejected (each with its reason, one JSON object a line, "
+            f"in {settings.data_dir / 'rejects'}):"
+        )
         for reason, n in sorted(reasons.items()):
             console.print(f"  {n} {reason}")
     _demo_sanctions(engine)

@@ -13,9 +13,13 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 def setup(level: str, fmt: str) -> None:
     handler = logging.StreamHandler()
     if fmt == "json":
-        handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s",
-                                           rename_fields={"levelname": "level", "name": "logger"},
-                                           timestamp=True))
+        handler.setFormatter(
+            JsonFormatter(
+                "%(asctime)s %(levelname)s %(name)s %(message)s",
+                rename_fields={"levelname": "level", "name": "logger"},
+                timestamp=True,
+            )
+        )
     else:
         handler.setFormatter(logging.Formatter(TEXT_FORMAT))
     root = logging.getLogger()

@@ -125,9 +125,17 @@ def test_envelope_item_and_meta(client, auth, data):
     resp = client.get(URL, params={"country": "sk", "in_bankruptcy": 1}, headers=auth)
     [item] = assert_envelope(resp)
     assert item["name"] == "Stavby Žilina s.r.o." and item["inBankruptcy"] is True
-    assert item["latestFinancials"] == {"year": 2021, "currency": "EUR", "revenue": 800000.0, "profit": -50000.0,
-                                        "totalAssets": 1600000.0, "equity": 400000.0, "liabilities": None,
-                                        "employees": None, "source": "test_register"}
+    assert item["latestFinancials"] == {
+        "year": 2021,
+        "currency": "EUR",
+        "revenue": 800000.0,
+        "profit": -50000.0,
+        "totalAssets": 1600000.0,
+        "equity": 400000.0,
+        "liabilities": None,
+        "employees": None,
+        "source": "test_register",
+    }
     meta = resp.json()["meta"]
     assert (meta["total"], meta["total_exact"], meta["page"], meta["per_page"]) == (1, True, 1, 20)
     assert (meta["sort"], meta["direction"]) == ("name", "asc")
@@ -171,17 +179,38 @@ def test_count_is_capped(client, auth, data, monkeypatch):
 def test_nis2_scope_reads_stored_assessments(client, auth, data):
     # Never assessed: no company matches (tests/nis2/test_api.py fills the table through a sweep).
     assert assert_envelope(client.get(URL, params={"nis2_scope": "essential"}, headers=auth)) == []
-    err = assert_error(client.get(URL, params={"nis2_scope": "critical"}, headers=auth), 422, "VALIDATION_ERROR")
+    err = assert_error(
+        client.get(URL, params={"nis2_scope": "critical"}, headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert "nis2_scope" in err["message"]
 
 
 BAD = [
-    {"nace": "XX"}, {"nace": "6"}, {"nace": "V"}, {"country": "Slovakia"}, {"country": "s1"},
-    {"in_bankruptcy": "maybe"}, {"revenue_min": "lots"}, {"revenue_min": "1e30"}, {"founded_from": "2020-13-01"},
-    {"employees_min": -1}, {"per_page": 101}, {"per_page": 0}, {"page": 0}, {"page": 101, "per_page": 100},
-    {"sort": "size"}, {"direction": "up"}, {"name_contains": ". ."}, {"name_contains": "%"},
-    {"name_contains": "x" * 101}, {"currency": "euro"}, {"financial_year_min": 3000}, {"unknown_filter": 1},
-    {"countryy": "sk"}, {"country": ",".join(["SK"] * 51)}, {"legal_form": "x" * 65},
+    {"nace": "XX"},
+    {"nace": "6"},
+    {"nace": "V"},
+    {"country": "Slovakia"},
+    {"country": "s1"},
+    {"in_bankruptcy": "maybe"},
+    {"revenue_min": "lots"},
+    {"revenue_min": "1e30"},
+    {"founded_from": "2020-13-01"},
+    {"employees_min": -1},
+    {"per_page": 101},
+    {"per_page": 0},
+    {"page": 0},
+    {"page": 101, "per_page": 100},
+    {"sort": "size"},
+    {"direction": "up"},
+    {"name_contains": ". ."},
+    {"name_contains": "%"},
+    {"name_contains": "x" * 101},
+    {"currency": "euro"},
+    {"financial_year_min": 3000},
+    {"unknown_filter": 1},
+    {"countryy": "sk"},
+    {"country": ",".join(["SK"] * 51)},
+    {"legal_form": "x" * 65},
 ]
 
 

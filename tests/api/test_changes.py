@@ -17,8 +17,11 @@ URL = "/api/v1/companies/changes"
 @pytest.fixture
 def history(engine):
     """created ×2, then a rename, a bankruptcy flip (SK) and a CZ address change: 5 change rows."""
-    load_companies(engine, CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s."),
-                   CompanyRecord(country="CZ", national_id="26168685", name="Seznam.cz, a.s.", city="Praha"))
+    load_companies(
+        engine,
+        CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s."),
+        CompanyRecord(country="CZ", national_id="26168685", name="Seznam.cz, a.s.", city="Praha"),
+    )
     load_companies(engine, CompanyRecord(country="SK", national_id="31322832", name="Slovnaft a.s."))
     load_companies(engine, CompanyRecord(country="SK", national_id="31322832", in_bankruptcy=True))
     load_companies(engine, CompanyRecord(country="CZ", national_id="26168685", city="Praha 5"))
@@ -32,9 +35,12 @@ def changes(client, auth, **params):
 def test_follow_the_log_oldest_first(client, auth, engine, history):
     items, meta = changes(client, auth)
     assert [(i["ico"], i["field"], i["from"], i["to"]) for i in items] == [
-        ("31322832", "created", None, "SLOVNAFT, a.s."), ("26168685", "created", None, "Seznam.cz, a.s."),
-        ("31322832", "name", "SLOVNAFT, a.s.", "Slovnaft a.s."), ("31322832", "in_bankruptcy", "false", "true"),
-        ("26168685", "city", "Praha", "Praha 5")]
+        ("31322832", "created", None, "SLOVNAFT, a.s."),
+        ("26168685", "created", None, "Seznam.cz, a.s."),
+        ("31322832", "name", "SLOVNAFT, a.s.", "Slovnaft a.s."),
+        ("31322832", "in_bankruptcy", "false", "true"),
+        ("26168685", "city", "Praha", "Praha 5"),
+    ]
     assert [i["id"] for i in items] == sorted(i["id"] for i in items)
     assert items[3]["source"] == "test_register" and items[3]["country"] == "SK"
     assert items[3]["company_url"] == "http://testserver/api/v1/companies/SK/31322832"
@@ -58,23 +64,38 @@ def test_pages(client, auth, history):
     assert len(seen) == 5 and len({i["id"] for i in seen}) == 5
 
 
-@pytest.mark.parametrize("params, fields", [
-    ({"country": "cz"}, ["created", "city"]),
-    ({"field": "in_bankruptcy"}, ["in_bankruptcy"]),
-    ({"source": "test_register", "country": "SK"}, ["created", "name", "in_bankruptcy"]),
-    ({"source": "gleif"}, []),
-    ({"since": (datetime.now(UTC) - timedelta(hours=1)).isoformat()}, ["created", "created", "name",
-                                                                       "in_bankruptcy", "city"]),
-    ({"since": (datetime.now(UTC) + timedelta(hours=1)).isoformat()}, []),
-    ({"since": "2020-01-01T00:00:00"}, ["created", "created", "name", "in_bankruptcy", "city"]),
-])
+@pytest.mark.parametrize(
+    "params, fields",
+    [
+        ({"country": "cz"}, ["created", "city"]),
+        ({"field": "in_bankruptcy"}, ["in_bankruptcy"]),
+        ({"source": "test_register", "country": "SK"}, ["created", "name", "in_bankruptcy"]),
+        ({"source": "gleif"}, []),
+        (
+            {"since": (datetime.now(UTC) - timedelta(hours=1)).isoformat()},
+            ["created", "created", "name", "in_bankruptcy", "city"],
+        ),
+        ({"since": (datetime.now(UTC) + timedelta(hours=1)).isoformat()}, []),
+        ({"since": "2020-01-01T00:00:00"}, ["created", "created", "name", "in_bankruptcy", "city"]),
+    ],
+)
 def test_filters(client, auth, history, params, fields):
     items, _ = changes(client, auth, **params)
     assert [i["field"] for i in items] == fields
 
 
-@pytest.mark.parametrize("params", [{"cursor": "zzz"}, {"since": "yesterday"}, {"limit": 0}, {"limit": 1001},
-                                    {"country": "Slovakia"}, {"fields": "name"}, {"field": "x" * 65}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"cursor": "zzz"},
+        {"since": "yesterday"},
+        {"limit": 0},
+        {"limit": 1001},
+        {"country": "Slovakia"},
+        {"fields": "name"},
+        {"field": "x" * 65},
+    ],
+)
 def test_bad_parameters(client, auth, params):
     assert_error(client.get(URL, params=params, headers=auth), 422, "VALIDATION_ERROR")
 
@@ -91,9 +112,12 @@ def test_atom_feed(client, auth, api_key, history):
     assert resp.headers["content-type"] == "application/atom+xml; charset=utf-8"
     parsed = check_atom(resp.content)
     assert [e.title for e in parsed.entries] == [
-        "Seznam.cz, a.s. (CZ 26168685): city", "Slovnaft a.s. (SK 31322832): in_bankruptcy",
-        "Slovnaft a.s. (SK 31322832): name", "Seznam.cz, a.s. (CZ 26168685): created",
-        "Slovnaft a.s. (SK 31322832): created"]
+        "Seznam.cz, a.s. (CZ 26168685): city",
+        "Slovnaft a.s. (SK 31322832): in_bankruptcy",
+        "Slovnaft a.s. (SK 31322832): name",
+        "Seznam.cz, a.s. (CZ 26168685): created",
+        "Slovnaft a.s. (SK 31322832): created",
+    ]
     assert parsed.entries[1].summary == "in_bankruptcy: false -> true (source test_register)"
     assert parsed.entries[1].link == "http://testserver/api/v1/companies/SK/31322832"
     by_query_key = client.get(f"{URL}/feed", params={"api_key": api_key, "field": "name", "limit": 1})

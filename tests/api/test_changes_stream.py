@@ -23,8 +23,11 @@ PATH = "/api/v1/companies/changes/stream"
 
 @pytest.fixture
 def server(settings) -> Iterator[str]:
-    app = create_app(settings.model_copy(update={"changes_stream_poll_seconds": 0.05,
-                                                 "changes_stream_heartbeat_seconds": 0.3}))
+    app = create_app(
+        settings.model_copy(
+            update={"changes_stream_poll_seconds": 0.05, "changes_stream_heartbeat_seconds": 0.3}
+        )
+    )
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3)
@@ -90,13 +93,21 @@ def test_stream_delivers_resumes_and_beats(server, engine, auth):
         assert first["id"] == "2" and first["event"] == "change"
         data = json.loads(first["data"])
         assert (data["id"], data["field"], data["from"], data["to"], data["ico"]) == (
-            2, "name", "SLOVNAFT, a.s.", "Slovnaft a.s.", "31322832")
+            2,
+            "name",
+            "SLOVNAFT, a.s.",
+            "Slovnaft a.s.",
+            "31322832",
+        )
         assert "heartbeat" in comments
         rename(engine, "SLOVNAFT a.s.")  # while disconnected
         rename(engine, "Slovnaft")
         with http.stream("GET", PATH, headers={"Last-Event-ID": first["id"]}) as resp:
             got, _ = take(sse(resp.iter_lines()), changes=2, heartbeats=1)
-        assert [(g["id"], json.loads(g["data"])["to"]) for g in got] == [("3", "SLOVNAFT a.s."), ("4", "Slovnaft")]
+        assert [(g["id"], json.loads(g["data"])["to"]) for g in got] == [
+            ("3", "SLOVNAFT a.s."),
+            ("4", "Slovnaft"),
+        ]
         with http.stream("GET", PATH, params={"last_event_id": 0, "field": "created"}) as resp:
             got, _ = take(sse(resp.iter_lines()), changes=1, heartbeats=1)
         assert [json.loads(g["data"])["field"] for g in got] == ["created"]

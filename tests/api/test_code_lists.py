@@ -47,20 +47,29 @@ def test_items_total_limit_and_order(client):
 
 def test_item_shape(client):
     item = assert_envelope(client.get(f"{BASE}/nace/62.01"))
-    assert item == {"code": "62.01", "name_sk": "Počítačové programovanie",
-                    "name_en": "Computer programming activities", "name_sk_fallback": False,
-                    "name_en_fallback": False, "parent": "62.0", "level": 4,
-                    "extra": {"isic": "6201", "section": "J", "level_name": "class"}}
+    assert item == {
+        "code": "62.01",
+        "name_sk": "Počítačové programovanie",
+        "name_en": "Computer programming activities",
+        "name_sk_fallback": False,
+        "name_en_fallback": False,
+        "parent": "62.0",
+        "level": 4,
+        "extra": {"isic": "6201", "section": "J", "level_name": "class"},
+    }
 
 
-@pytest.mark.parametrize("path, parent, expected", [
-    ("nace", "J", ["58", "59", "60", "61", "62", "63"]),
-    ("nace", "j", ["58", "59", "60", "61", "62", "63"]),
-    ("nace", "62.01", ["62.01.0"]),
-    ("districts", "5", ["501", "502", "503", "504", "505", "506", "507", "508", "509", "510", "511"]),
-    ("regions", "SK03", ["SK031", "SK032"]),
-    ("nace", "ZZ", []),
-])
+@pytest.mark.parametrize(
+    "path, parent, expected",
+    [
+        ("nace", "J", ["58", "59", "60", "61", "62", "63"]),
+        ("nace", "j", ["58", "59", "60", "61", "62", "63"]),
+        ("nace", "62.01", ["62.01.0"]),
+        ("districts", "5", ["501", "502", "503", "504", "505", "506", "507", "508", "509", "510", "511"]),
+        ("regions", "SK03", ["SK031", "SK032"]),
+        ("nace", "ZZ", []),
+    ],
+)
 def test_parent_filter(client, path, parent, expected):
     data, meta = items(client, path, parent=parent)
     assert [i["code"] for i in data] == expected and meta["total"] == len(expected)
@@ -80,8 +89,22 @@ def test_q_matches_code_and_both_names(client):
     assert "SK:0900" in codes(client, "bank-codes", q="sporitelna")
 
 
-@pytest.mark.parametrize("q", ["%", "_", "62_01", "62%01", "\\", "\"", "' OR '1'='1",
-                               "'; DROP TABLE code_list_items; --", "*", "[a-z]", "🙂"])
+@pytest.mark.parametrize(
+    "q",
+    [
+        "%",
+        "_",
+        "62_01",
+        "62%01",
+        "\\",
+        '"',
+        "' OR '1'='1",
+        "'; DROP TABLE code_list_items; --",
+        "*",
+        "[a-z]",
+        "🙂",
+    ],
+)
 def test_q_metacharacters_are_literal(client, q):
     data, meta = items(client, "nace", q=q)
     assert data == [] and meta["total"] == 0
@@ -124,8 +147,17 @@ def test_unknown_list_and_code_are_not_found(client):
     assert_error(client.get(f"{BASE}/nace/%27%20OR%201=1--"), 404, "NOT_FOUND")
 
 
-@pytest.mark.parametrize("path, code", [("bank-codes", "sk:0900"), ("countries", "sk"), ("legal-forms", "SK:112"),
-                                        ("regions", "sk-zi"), ("municipalities", "517402"), ("NACE", "62.01.0")])
+@pytest.mark.parametrize(
+    "path, code",
+    [
+        ("bank-codes", "sk:0900"),
+        ("countries", "sk"),
+        ("legal-forms", "SK:112"),
+        ("regions", "sk-zi"),
+        ("municipalities", "517402"),
+        ("NACE", "62.01.0"),
+    ],
+)
 def test_item_lookup_in_any_case(client, path, code):
     resp = client.get(f"{BASE}/{path}/{code}")
     assert assert_envelope(resp)["code"] == code.upper()
@@ -168,8 +200,13 @@ def test_legal_forms_by_country_mix_elf_and_national_codes(client):
 
 def test_fixed_routes_are_in_the_openapi_document(client):
     doc = client.get("/api/v1/public/openapi.json").json()
-    paths = [f"{BASE}", f"{BASE}/bank-codes", f"{BASE}/countries", f"{BASE}/{{listName}}",
-             f"{BASE}/{{listName}}/{{code}}"]
+    paths = [
+        f"{BASE}",
+        f"{BASE}/bank-codes",
+        f"{BASE}/countries",
+        f"{BASE}/{{listName}}",
+        f"{BASE}/{{listName}}/{{code}}",
+    ]
     for path in paths:
         op = doc["paths"][path]["get"]
         assert op["tags"] == ["Code lists"] and op["summary"] and op["description"]
@@ -177,4 +214,8 @@ def test_fixed_routes_are_in_the_openapi_document(client):
         assert "200" in op["responses"] and "422" in op["responses"]
     params = {p["name"] for p in doc["paths"][f"{BASE}/{{listName}}"]["get"]["parameters"]}
     assert params == {"listName", "parent", "q", "limit"}
-    assert {p["name"] for p in doc["paths"][f"{BASE}/bank-codes"]["get"]["parameters"]} == {"country", "q", "limit"}
+    assert {p["name"] for p in doc["paths"][f"{BASE}/bank-codes"]["get"]["parameters"]} == {
+        "country",
+        "q",
+        "limit",
+    }

@@ -10,7 +10,13 @@ from tests.helpers import assert_envelope, assert_error
 
 
 def test_by_country_and_national_id(client, auth, engine):
-    make_company(engine, city="Bratislava", in_liquidation=True, founded_on=date(1992, 4, 24), lei="097900BGCY0000006391")
+    make_company(
+        engine,
+        city="Bratislava",
+        in_liquidation=True,
+        founded_on=date(1992, 4, 24),
+        lei="097900BGCY0000006391",
+    )
     data = assert_envelope(client.get("/api/v1/companies/sk/31322832", headers=auth))
     assert data["country"] == "SK" and data["nationalId"] == "31322832"
     assert data["name"] == "SLOVNAFT, a.s."
@@ -57,11 +63,16 @@ def test_history_paginates(client, auth, engine):
     assert [i["field"] for i in items] == ["in_bankruptcy", "city"]
     assert items[0]["from"] == "false" and items[0]["to"] == "true"
     cursor = resp.json()["meta"]["next_cursor"]
-    rest = assert_envelope(client.get(f"/api/v1/companies/31322832/history?limit=50&cursor={cursor}",
-                                      headers=auth))
+    rest = assert_envelope(
+        client.get(f"/api/v1/companies/31322832/history?limit=50&cursor={cursor}", headers=auth)
+    )
     fields = [i["field"] for i in items + rest]
     assert fields[-1] == "created" and len(fields) == len(set(i["id"] for i in items + rest))
     only = assert_envelope(client.get("/api/v1/companies/31322832/history?field=city", headers=auth))
     assert [(i["from"], i["to"]) for i in only] == [("Bratislava", "Bratislava II")]
-    assert_error(client.get("/api/v1/companies/31322832/history?cursor=!!", headers=auth), 422, "VALIDATION_ERROR")
-    assert_error(client.get("/api/v1/companies/31322832/history?limit=0", headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.get("/api/v1/companies/31322832/history?cursor=!!", headers=auth), 422, "VALIDATION_ERROR"
+    )
+    assert_error(
+        client.get("/api/v1/companies/31322832/history?limit=0", headers=auth), 422, "VALIDATION_ERROR"
+    )

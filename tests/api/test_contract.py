@@ -38,8 +38,11 @@ def test_unknown_query_parameter_is_refused(client, auth):
 
 
 def test_unknown_query_parameter_is_refused_before_the_key_and_the_inputs_are_checked(client):
-    for url in ("/api/v1/me?colour=red", "/api/v1/companies/lookup?id=1&country=sk&colour=red",
-                "/api/v1/companies/lookup?country=toolong&colour=red"):
+    for url in (
+        "/api/v1/me?colour=red",
+        "/api/v1/companies/lookup?id=1&country=sk&colour=red",
+        "/api/v1/companies/lookup?country=toolong&colour=red",
+    ):
         err = assert_error(client.get(url), 422, "VALIDATION_ERROR")
         assert [d["field"] for d in err["details"]] == ["colour"]
     err = assert_error(client.get("/api/v1/companies/by-lei?lei=x&b=1&a=2"), 422, "VALIDATION_ERROR")

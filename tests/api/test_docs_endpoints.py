@@ -38,10 +38,16 @@ def test_openapi_document(client):
     assert doc["info"]["version"] == "1.0.0"
     assert doc["servers"] == [{"url": "http://testserver"}]
     schemes = doc["components"]["securitySchemes"]
-    assert schemes["bearerAuth"] == {"type": "http", "scheme": "bearer",
-                                     "description": schemes["bearerAuth"]["description"]}
-    assert (schemes["apiKeyQuery"]["type"], schemes["apiKeyQuery"]["in"],
-            schemes["apiKeyQuery"]["name"]) == ("apiKey", "query", "api_key")
+    assert schemes["bearerAuth"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": schemes["bearerAuth"]["description"],
+    }
+    assert (schemes["apiKeyQuery"]["type"], schemes["apiKeyQuery"]["in"], schemes["apiKeyQuery"]["name"]) == (
+        "apiKey",
+        "query",
+        "api_key",
+    )
     assert "Error" in doc["components"]["schemas"]
 
 
@@ -55,11 +61,14 @@ def test_every_operation_is_complete(client):
         for status in ("404", "422", "429", "500", "503"):
             schema = op["responses"][status]["content"]["application/json"]["schema"]
             # `/readyz` answers its checks with 503, as its own model says.
-            own = (path, status) == ("/readyz", "503") and schema == {"$ref": "#/components/schemas/Readiness"}
+            own = (path, status) == ("/readyz", "503") and schema == {
+                "$ref": "#/components/schemas/Readiness"
+            }
             assert own or schema == {"$ref": "#/components/schemas/Error"}, where
         if "requestBody" in op and path != "/mcp":  # the MCP SDK's 400 is a bare text (declared so)
             assert op["responses"]["400"]["content"]["application/json"]["schema"] == {
-                "$ref": "#/components/schemas/Error"}, where
+                "$ref": "#/components/schemas/Error"
+            }, where
         assert "Retry-After" in op["responses"]["503"]["headers"], where
         if op.get("security"):
             # `{}` first: the key is optional (the reconciliation manifest is public, its queries are not).
@@ -71,8 +80,15 @@ def test_auth_per_operation(client):
     doc = _openapi(client)
     ops = {(m.upper(), p): op for p, m, op in iter_operations(doc)}
     assert ops[("GET", "/api/v1/me")]["security"] == KEY_SCHEMES
-    for path in ["/api/v1/docs", "/api/v1/docs/quickstart", "/api/v1/public/openapi.json", "/api/v1/public/postman.json", "/api/v1/public/endpoints",
-                 "/api/v1/public/swagger", "/api/v1/public/status"]:
+    for path in [
+        "/api/v1/docs",
+        "/api/v1/docs/quickstart",
+        "/api/v1/public/openapi.json",
+        "/api/v1/public/postman.json",
+        "/api/v1/public/endpoints",
+        "/api/v1/public/swagger",
+        "/api/v1/public/status",
+    ]:
         assert "security" not in ops[("GET", path)], path
         assert ops[("GET", path)]["tags"] in (["Documentation"], ["Public"])
 
@@ -97,8 +113,10 @@ def test_undocumented_route_is_reported():
         """Described by its docstring."""
         return {}
 
-    assert undocumented_operations(app) == ["GET /bare: no summary or description",
-                                            "GET /summary-only: no description"]
+    assert undocumented_operations(app) == [
+        "GET /bare: no summary or description",
+        "GET /summary-only: no description",
+    ]
 
 
 def test_openapi_needs_no_key_and_is_strict(client):
@@ -112,12 +130,19 @@ def test_endpoints_catalogue(client):
     assert resp.headers["cache-control"] == "public, max-age=1800"
     assert resp.json()["meta"]["total"] == len(rows)
     doc = _openapi(client)
-    expected = {(m.upper(), p, "key" if op.get("security") else "public", op["tags"][0], op["summary"])
-                for p, m, op in iter_operations(doc)}
+    expected = {
+        (m.upper(), p, "key" if op.get("security") else "public", op["tags"][0], op["summary"])
+        for p, m, op in iter_operations(doc)
+    }
     assert {(r["method"], r["path"], r["auth"], r["tag"], r["summary"]) for r in rows} == expected
     assert len(rows) == len(expected)
-    assert {"method": "GET", "path": "/api/v1/docs", "tag": "Documentation", "auth": "public",
-            "summary": "HTML API catalogue"} in rows
+    assert {
+        "method": "GET",
+        "path": "/api/v1/docs",
+        "tag": "Documentation",
+        "auth": "public",
+        "summary": "HTML API catalogue",
+    } in rows
 
 
 def test_endpoints_filters(client):
@@ -143,16 +168,22 @@ def test_postman_collection_validates(client):
     collection = resp.json()
     schema = json.loads(POSTMAN_SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft7Validator(schema).validate(collection)
-    assert collection["info"]["schema"] == "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
-    assert collection["auth"] == {"type": "bearer",
-                                  "bearer": [{"key": "token", "value": "{{apiKey}}", "type": "string"}]}
+    assert (
+        collection["info"]["schema"] == "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
+    )
+    assert collection["auth"] == {
+        "type": "bearer",
+        "bearer": [{"key": "token", "value": "{{apiKey}}", "type": "string"}],
+    }
     variables = {v["key"]: v["value"] for v in collection["variable"]}
     assert variables["baseUrl"] == "http://testserver" and variables["apiKey"] == ""
 
 
 def _openapi_path(segments: list[str]) -> str:
     """Postman `:var` and `{{var}}` back to OpenAPI `{var}`."""
-    return "/" + "/".join(re.sub(r"^:(.+)$", r"{\1}", s).replace("{{", "{").replace("}}", "}") for s in segments)
+    return "/" + "/".join(
+        re.sub(r"^:(.+)$", r"{\1}", s).replace("{{", "{").replace("}}", "}") for s in segments
+    )
 
 
 def test_postman_mirrors_openapi(client):
@@ -224,12 +255,15 @@ def test_swagger_page_uses_only_local_assets(client):
         assert asset.headers["cache-control"] == "public, max-age=86400"
 
 
-@pytest.mark.parametrize("name, media_type", [
-    ("swagger-ui-bundle.js", "text/javascript"),
-    ("swagger-init.js", "text/javascript"),
-    ("swagger-ui.css", "text/css"),
-    ("favicon.png", "image/png"),
-])
+@pytest.mark.parametrize(
+    "name, media_type",
+    [
+        ("swagger-ui-bundle.js", "text/javascript"),
+        ("swagger-init.js", "text/javascript"),
+        ("swagger-ui.css", "text/css"),
+        ("favicon.png", "image/png"),
+    ],
+)
 def test_swagger_assets(client, name, media_type):
     resp = client.get(f"/api/v1/public/swagger-assets/{name}")
     assert resp.status_code == 200
@@ -263,7 +297,7 @@ def test_docs_catalogue(client, auth):
     assert resp.headers["content-type"].startswith("text/html")
     doc = _openapi(client)
     for tag in doc["tags"]:
-        assert f"<h2 id=\"{tag['name'].replace(' ', '-').lower()}\">{tag['name']}</h2>" in resp.text
+        assert f'<h2 id="{tag["name"].replace(" ", "-").lower()}">{tag["name"]}</h2>' in resp.text
     for path, _, _op in iter_operations(doc):
         assert f"<code>{path}</code>" in resp.text
     assert resp.text.count('class="auth key"') >= 3
@@ -273,8 +307,12 @@ def test_docs_catalogue_escapes_descriptions(app_factory, auth):
     client = app_factory()
     hostile = APIRouter(tags=["<b>Tag</b>"])
 
-    @hostile.get("/api/v1/public/hostile", dependencies=[PublicLimit], summary="<script>alert(1)</script>",
-                 description="a & b <img src=x onerror=alert(2)>")
+    @hostile.get(
+        "/api/v1/public/hostile",
+        dependencies=[PublicLimit],
+        summary="<script>alert(1)</script>",
+        description="a & b <img src=x onerror=alert(2)>",
+    )
     def hostile_route() -> dict:
         return {}
 
@@ -290,11 +328,16 @@ def test_quickstart(client, auth, api_key):
     assert resp.status_code == 200
     text = resp.text
     assert api_key not in text  # the page shows a placeholder, never the caller's key
-    for snippet in ['curl -H "Authorization: Bearer ri_YOUR_KEY" "http://testserver/api/v1/me"',
-                    'httpx.Client(base_url="http://testserver"', 'await fetch("http://testserver/api/v1/me"',
-                    'curl_init("http://testserver/api/v1/me")', "regintel keys create",
-                    "/api/v1/companies/sk/31322832", "/api/v1/code-lists/nace/62.01",
-                    "/api/v1/code-lists/nace?q=software&amp;limit=5"]:
+    for snippet in [
+        'curl -H "Authorization: Bearer ri_YOUR_KEY" "http://testserver/api/v1/me"',
+        'httpx.Client(base_url="http://testserver"',
+        'await fetch("http://testserver/api/v1/me"',
+        'curl_init("http://testserver/api/v1/me")',
+        "regintel keys create",
+        "/api/v1/companies/sk/31322832",
+        "/api/v1/code-lists/nace/62.01",
+        "/api/v1/code-lists/nace?q=software&amp;limit=5",
+    ]:
         assert snippet in text, snippet
     for language in ["curl", "Python (httpx)", "JavaScript (fetch)", "PHP (curl)"]:
         assert text.count(f"<h3>{language}</h3>") == 5

@@ -17,28 +17,37 @@ def data(engine):  # type: ignore[no-untyped-def]
     load_companies(engine, *RECORDS)
 
 
-@pytest.mark.parametrize("path", [
-    "/api/v1/companies/changes/feed?field=n%1A",
-    "/api/v1/companies/changes/feed?source=%1F5P",
-    "/api/v1/companies/changes?country=s%00k",
-    "/api/v1/companies/search?q=slov%7Fnaft",
-    "/api/v1/companies/sk/3132%0A2832",
-])
-def test_control_characters_are_refused_before_they_reach_a_writer(client: TestClient, auth, path: str) -> None:
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/companies/changes/feed?field=n%1A",
+        "/api/v1/companies/changes/feed?source=%1F5P",
+        "/api/v1/companies/changes?country=s%00k",
+        "/api/v1/companies/search?q=slov%7Fnaft",
+        "/api/v1/companies/sk/3132%0A2832",
+    ],
+)
+def test_control_characters_are_refused_before_they_reach_a_writer(
+    client: TestClient, auth, path: str
+) -> None:
     error = assert_error(client.get(path, headers=auth), 422, "VALIDATION_ERROR")
     assert "control character" in str(error["details"])
 
 
-@pytest.mark.parametrize("path", [
-    "/api/v1/companies/advanced-search?country=sk",
-    "/api/v1/companies/advanced-search.csv?country=sk",
-    "/api/v1/companies/stats/breakdown?by=country",
-    "/api/v1/companies/stats/shell-addresses",
-    "/api/v1/companies/sk/31322832",
-    "/api/v1/companies/changes/feed",
-])
-def test_the_key_works_as_a_query_parameter_on_routes_with_strict_parameter_models(client, api_key, data,
-                                                                                   path: str) -> None:
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/companies/advanced-search?country=sk",
+        "/api/v1/companies/advanced-search.csv?country=sk",
+        "/api/v1/companies/stats/breakdown?by=country",
+        "/api/v1/companies/stats/shell-addresses",
+        "/api/v1/companies/sk/31322832",
+        "/api/v1/companies/changes/feed",
+    ],
+)
+def test_the_key_works_as_a_query_parameter_on_routes_with_strict_parameter_models(
+    client, api_key, data, path: str
+) -> None:
     sep = "&" if "?" in path else "?"
     resp = client.get(f"{path}{sep}api_key={api_key}")
     assert resp.status_code == 200, resp.text
@@ -52,7 +61,9 @@ def test_405_and_options_name_every_method_of_the_path(client: TestClient) -> No
     options = client.options("/api/v1/monitoring/subscriptions")
     assert options.status_code == 204 and options.headers["allow"] == "GET, HEAD, OPTIONS, POST"
     assert client.put("/api/v1/companies/resolve").headers["allow"] == "GET, HEAD, OPTIONS, POST"
-    assert client.options("/api/v1/monitoring/subscriptions/7").headers["allow"] == "DELETE, GET, HEAD, OPTIONS"
+    assert (
+        client.options("/api/v1/monitoring/subscriptions/7").headers["allow"] == "DELETE, GET, HEAD, OPTIONS"
+    )
     # A literal path is its own resource even where `/companies/{ico}` would match it too.
     assert client.options("/api/v1/companies/bulk").headers["allow"] == "OPTIONS, POST"
 
@@ -65,9 +76,14 @@ def test_head_is_get_without_a_body(client: TestClient, auth, data) -> None:
 
 
 def test_cors_preflight_and_headers_on_errors(client: TestClient) -> None:
-    pre = client.options("/api/v1/companies/search", headers={
-        "Origin": "https://app.example", "Access-Control-Request-Method": "GET",
-        "Access-Control-Request-Headers": "authorization"})
+    pre = client.options(
+        "/api/v1/companies/search",
+        headers={
+            "Origin": "https://app.example",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization",
+        },
+    )
     assert pre.status_code == 200 and pre.headers["access-control-allow-origin"] == "*"
     assert "authorization" in pre.headers["access-control-allow-headers"].lower()
     denied = client.get("/api/v1/me", headers={"Origin": "https://app.example"})
@@ -75,13 +91,22 @@ def test_cors_preflight_and_headers_on_errors(client: TestClient) -> None:
     assert "X-Request-ID" in denied.headers["access-control-expose-headers"]
 
 
-@pytest.mark.parametrize("path", ["/api/v1/companies/changes/feed", "/api/v1/public/recent-bankruptcies.rss",
-                                  "/api/v1/public/recent-bankruptcies.atom", "/api/v1/public/recent-bankruptcies.csv"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/companies/changes/feed",
+        "/api/v1/public/recent-bankruptcies.rss",
+        "/api/v1/public/recent-bankruptcies.atom",
+        "/api/v1/public/recent-bankruptcies.csv",
+    ],
+)
 def test_feeds_answer_conditional_gets(client: TestClient, auth, data, path: str) -> None:
     first = client.get(path, headers=auth)
     assert first.status_code == 200 and first.headers["etag"] and first.headers["last-modified"]
     again = client.get(path, headers=auth | {"If-None-Match": first.headers["etag"]})
-    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == first.headers["etag"]
+    assert (
+        again.status_code == 304 and again.content == b"" and again.headers["etag"] == first.headers["etag"]
+    )
     since = client.get(path, headers=auth | {"If-Modified-Since": first.headers["last-modified"]})
     assert since.status_code == 304
     other = client.get(path, headers=auth | {"If-None-Match": '"something-else"'})
@@ -91,14 +116,24 @@ def test_feeds_answer_conditional_gets(client: TestClient, auth, data, path: str
 def test_json_feed_answers_if_modified_since(client: TestClient, data) -> None:
     first = client.get("/api/v1/public/recent-bankruptcies.json")
     assert_envelope(first)
-    assert client.get("/api/v1/public/recent-bankruptcies.json",
-                      headers={"If-Modified-Since": first.headers["last-modified"]}).status_code == 304
-    assert client.get("/api/v1/public/recent-bankruptcies.json",
-                      headers={"If-Modified-Since": "not a date"}).status_code == 200
+    assert (
+        client.get(
+            "/api/v1/public/recent-bankruptcies.json",
+            headers={"If-Modified-Since": first.headers["last-modified"]},
+        ).status_code
+        == 304
+    )
+    assert (
+        client.get(
+            "/api/v1/public/recent-bankruptcies.json", headers={"If-Modified-Since": "not a date"}
+        ).status_code
+        == 200
+    )
 
 
-@pytest.mark.parametrize("body", [{"name": "Slovnaft", "threshold": False}, {"name": "Slovnaft", "limit": "5"},
-                                  {"name": 5}])
+@pytest.mark.parametrize(
+    "body", [{"name": "Slovnaft", "threshold": False}, {"name": "Slovnaft", "limit": "5"}, {"name": 5}]
+)
 def test_bodies_take_strict_types(client: TestClient, auth, body) -> None:
     # `"threshold": false` used to become 0 (issue 16): strict inputs mean strict types in bodies too.
     assert_error(client.post("/api/v1/companies/match", json=body, headers=auth), 422, "VALIDATION_ERROR")
@@ -116,9 +151,17 @@ def test_the_document_says_what_the_server_enforces(client: TestClient) -> None:
     assert "304" in feed["responses"]
 
 
-def test_search_takes_the_page_size_under_the_name_the_answer_gives_it(client: TestClient, auth, data) -> None:
+def test_search_takes_the_page_size_under_the_name_the_answer_gives_it(
+    client: TestClient, auth, data
+) -> None:
     body = client.get("/api/v1/companies/search?q=slovnaft&per_page=3", headers=auth).json()
     assert body["meta"]["per_page"] == 3
-    assert client.get("/api/v1/companies/search?q=slovnaft&limit=3", headers=auth).json()["meta"]["per_page"] == 3
-    assert_error(client.get("/api/v1/companies/search?q=slovnaft&limit=3&per_page=4", headers=auth), 422,
-                 "VALIDATION_ERROR")
+    assert (
+        client.get("/api/v1/companies/search?q=slovnaft&limit=3", headers=auth).json()["meta"]["per_page"]
+        == 3
+    )
+    assert_error(
+        client.get("/api/v1/companies/search?q=slovnaft&limit=3&per_page=4", headers=auth),
+        422,
+        "VALIDATION_ERROR",
+    )

@@ -25,8 +25,10 @@ def test_plan_window_120_then_429_without_retry_after(client, make_key):
 
 def test_plan_window_resets(app_factory, make_key):
     # A small plan and a 2 s window: the few requests fit in the window even on a loaded machine.
-    client = app_factory(plans=PLANS | {"free": Plan(title="Free", rate_per_minute=5, monthly_quota=100)},
-                         rate_window_seconds=2)
+    client = app_factory(
+        plans=PLANS | {"free": Plan(title="Free", rate_per_minute=5, monthly_quota=100)},
+        rate_window_seconds=2,
+    )
     raw = make_key("free")
     for _ in range(5):
         assert client.get(f"/api/v1/me?api_key={raw}").status_code == 200
@@ -97,8 +99,11 @@ def test_redis_storage_when_configured(app_factory, make_key):
         import pytest
 
         pytest.skip("no Redis server on 127.0.0.1:6379")
-    client = app_factory(redis_url="redis://127.0.0.1:6379/15", rate_limit_storage="auto",
-                         plans=PLANS | {"free": Plan(title="Free", rate_per_minute=3, monthly_quota=100)})
+    client = app_factory(
+        redis_url="redis://127.0.0.1:6379/15",
+        rate_limit_storage="auto",
+        plans=PLANS | {"free": Plan(title="Free", rate_per_minute=3, monthly_quota=100)},
+    )
     storage = client.app.state.limiter.storage
     assert type(storage).__name__ == "RedisStorage"
     storage.reset()  # key ids restart in every test database
@@ -106,4 +111,6 @@ def test_redis_storage_when_configured(app_factory, make_key):
     for _ in range(3):
         assert_envelope(client.get(f"/api/v1/me?api_key={raw}"))
     assert_error(client.get(f"/api/v1/me?api_key={raw}"), 429, "RATE_LIMITED")
-    assert client.app.state.limiter.quota(client.app.state.key_cache.get(raw, client.app.state.engine)).used == 3
+    assert (
+        client.app.state.limiter.quota(client.app.state.key_cache.get(raw, client.app.state.engine)).used == 3
+    )

@@ -36,10 +36,25 @@ def test_plan_limit_across_two_workers(settings, tmp_path: Path):
         _, raw = create_key(conn, "multi", "free")
     engine.dispose()
     port = _free_port()
-    env = os.environ | {"REGINTEL_DATABASE_URL": settings.database_url,
-                        "REGINTEL_DATA_DIR": str(tmp_path / "data")}
-    proc = subprocess.Popen([sys.executable, "-m", "regintel", "serve", "--port", str(port),
-                             "--workers", "2", "--log-level", "warning"], env=env)
+    env = os.environ | {
+        "REGINTEL_DATABASE_URL": settings.database_url,
+        "REGINTEL_DATA_DIR": str(tmp_path / "data"),
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "regintel",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         deadline = time.time() + 90  # startup imports take seconds on a busy machine
@@ -68,8 +83,15 @@ def _hammer(data_dir: str, calls: int) -> None:
         limiter.check_key(_KEY, "10.0.0.1")
 
 
-_KEY = KeyRecord(id=7, name="k", plan="pro", prefix="ri_x", created_at=datetime(2026, 1, 1, tzinfo=UTC),
-                 expires_at=None, revoked_at=None)
+_KEY = KeyRecord(
+    id=7,
+    name="k",
+    plan="pro",
+    prefix="ri_x",
+    created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    expires_at=None,
+    revoked_at=None,
+)
 
 
 def test_counter_file_counts_exactly_under_contention(tmp_path: Path):
@@ -85,6 +107,8 @@ def test_counter_file_counts_exactly_under_contention(tmp_path: Path):
         assert proc.exitcode == 0
     limiter = Limiter(load_settings(data_dir=tmp_path))
     assert limiter.quota(_KEY).used == 600  # type: ignore[union-attr]
-    windows = [(RateLimitItemPerSecond(600, 60, namespace="key"), "7"),
-               (RateLimitItemPerSecond(600, 60, namespace="ip"), "10.0.0.1")]
+    windows = [
+        (RateLimitItemPerSecond(600, 60, namespace="key"), "7"),
+        (RateLimitItemPerSecond(600, 60, namespace="ip"), "10.0.0.1"),
+    ]
     assert [limiter.storage.get(item.key_for(who)) for item, who in windows] == [600, 600]

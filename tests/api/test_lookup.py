@@ -19,17 +19,34 @@ LEI_UNKNOWN = "315700WH3YMKHBVKBM29"  # valid check digits, known nowhere
 def companies(engine):
     load_companies(
         engine,
-        CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s.", legal_form="121",
-                      legal_form_name="Akciová spoločnosť", lei=LEI, vat_id="SK2020372640", tax_id="2020372640",
-                      in_liquidation=True, identifiers=[("duns", "366184517")]),
+        CompanyRecord(
+            country="SK",
+            national_id="31322832",
+            name="SLOVNAFT, a.s.",
+            legal_form="121",
+            legal_form_name="Akciová spoločnosť",
+            lei=LEI,
+            vat_id="SK2020372640",
+            tax_id="2020372640",
+            in_liquidation=True,
+            identifiers=[("duns", "366184517")],
+        ),
         CompanyRecord(country="CZ", national_id="00177041", name="ŠKODA AUTO a.s.", vat_id="CZ00177041"),
         CompanyRecord(country="SK", national_id="35757442", name="Ambiguous SK s.r.o."),
         CompanyRecord(country="CZ", national_id="35757442", name="Ambiguous CZ s.r.o."),
         CompanyRecord(country="FR", national_id="552100554", name="Société Française SA"),
-        LeiRecord(lei=LEI, legal_name="SLOVNAFT, a.s.", registration_status="ISSUED",
-                  company=CompanyKey("SK", "31322832"), legal_form="2EEG", country="SK",
-                  next_renewal=datetime(2027, 1, 1, tzinfo=UTC)),
-        LeiRecord(lei=LEI_ORPHAN, legal_name="Foreign Fund SICAV", registration_status="LAPSED", country="LU"),
+        LeiRecord(
+            lei=LEI,
+            legal_name="SLOVNAFT, a.s.",
+            registration_status="ISSUED",
+            company=CompanyKey("SK", "31322832"),
+            legal_form="2EEG",
+            country="SK",
+            next_renewal=datetime(2027, 1, 1, tzinfo=UTC),
+        ),
+        LeiRecord(
+            lei=LEI_ORPHAN, legal_name="Foreign Fund SICAV", registration_status="LAPSED", country="LU"
+        ),
     )
 
 
@@ -46,20 +63,28 @@ def test_lookup_by_id_and_ico(client, auth, companies):
 
 
 def test_lookup_errors(client, auth, companies):
-    err = assert_error(client.get("/api/v1/companies/lookup?id=35757442", headers=auth), 409, "AMBIGUOUS_IDENTIFIER")
+    err = assert_error(
+        client.get("/api/v1/companies/lookup?id=35757442", headers=auth), 409, "AMBIGUOUS_IDENTIFIER"
+    )
     assert {c["country"] for c in err["details"]["candidates"]} == {"SK", "CZ"}
-    assert assert_envelope(client.get("/api/v1/companies/lookup?id=35757442&country=CZ",
-                                      headers=auth))["name"] == "Ambiguous CZ s.r.o."
+    assert (
+        assert_envelope(client.get("/api/v1/companies/lookup?id=35757442&country=CZ", headers=auth))["name"]
+        == "Ambiguous CZ s.r.o."
+    )
     assert_error(client.get("/api/v1/companies/lookup?id=36631124", headers=auth), 404, "NOT_FOUND")
-    assert_error(client.get("/api/v1/companies/lookup?id=31322833&country=sk", headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.get("/api/v1/companies/lookup?id=31322833&country=sk", headers=auth), 422, "VALIDATION_ERROR"
+    )
     for bad in ("", "   ", "' OR 1=1 --", "ščťž", "1" * 41, "%00"):
         resp = client.get("/api/v1/companies/lookup", params={"id": bad}, headers=auth)
         assert_error(resp, 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/companies/lookup", headers=auth), 422, "VALIDATION_ERROR")
-    assert_error(client.get("/api/v1/companies/lookup?id=31322832&ico=35757442", headers=auth), 422,
-                 "VALIDATION_ERROR")
-    assert_error(client.get("/api/v1/companies/lookup?id=31322832&country=svk", headers=auth), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.get("/api/v1/companies/lookup?id=31322832&ico=35757442", headers=auth), 422, "VALIDATION_ERROR"
+    )
+    assert_error(
+        client.get("/api/v1/companies/lookup?id=31322832&country=svk", headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get("/api/v1/companies/lookup?idd=31322832", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/companies/lookup?id=31322832"), 401, "UNAUTHORIZED")
 
@@ -69,9 +94,14 @@ def test_by_identifier(client, auth, companies):
         return assert_envelope(client.get("/api/v1/companies/by-identifier", params=params, headers=auth))
 
     [hit] = get(type="ico", value="31322832")
-    assert hit["nationalId"] == "31322832" and hit["matchedBy"] == {"type": "ico", "value": "31322832",
-                                                                   "source": "test_register"}
-    assert [h["country"] for h in get(type="ico", value="552 100 554")] == ["FR"]  # any country's register number
+    assert hit["nationalId"] == "31322832" and hit["matchedBy"] == {
+        "type": "ico",
+        "value": "31322832",
+        "source": "test_register",
+    }
+    assert [h["country"] for h in get(type="ico", value="552 100 554")] == [
+        "FR"
+    ]  # any country's register number
 
     assert {h["country"] for h in get(type="ico", value="35757442")} == {"SK", "CZ"}
     assert [h["country"] for h in get(type="ico", value="35757442", country="cz")] == ["CZ"]
@@ -85,21 +115,24 @@ def test_by_identifier(client, auth, companies):
     assert get(type="ico", value="36631124") == []
 
 
-@pytest.mark.parametrize("params", [
-    {"type": "ico", "value": "31322833", "country": "sk"},  # check digit
-    {"type": "ico", "value": "abc!"},  # well-formed nowhere
-    {"type": "lei", "value": "097900BGCY0000006316"},
-    {"type": "ic_dph", "value": "SK2020372641"},
-    {"type": "vat", "value": "XX123"},
-    {"type": "duns", "value": "12345"},
-    {"type": "iban", "value": "SK3112000000198742637541"},  # not a by-identifier type
-    {"type": "ico"},
-    {"type": "ico", "value": ""},
-    {"type": "ico", "value": "x" * 65},
-    {"type": "lei", "value": "' OR '1'='1"},
-    {"type": "ico", "value": "31322832", "country": "Slovakia"},
-    {"type": "ico", "value": "552100554", "country": "sk"},  # a SIREN is no Slovak IČO
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"type": "ico", "value": "31322833", "country": "sk"},  # check digit
+        {"type": "ico", "value": "abc!"},  # well-formed nowhere
+        {"type": "lei", "value": "097900BGCY0000006316"},
+        {"type": "ic_dph", "value": "SK2020372641"},
+        {"type": "vat", "value": "XX123"},
+        {"type": "duns", "value": "12345"},
+        {"type": "iban", "value": "SK3112000000198742637541"},  # not a by-identifier type
+        {"type": "ico"},
+        {"type": "ico", "value": ""},
+        {"type": "ico", "value": "x" * 65},
+        {"type": "lei", "value": "' OR '1'='1"},
+        {"type": "ico", "value": "31322832", "country": "Slovakia"},
+        {"type": "ico", "value": "552100554", "country": "sk"},  # a SIREN is no Slovak IČO
+    ],
+)
 def test_by_identifier_rejects(client, auth, params):
     resp = client.get("/api/v1/companies/by-identifier", params=params, headers=auth)
     assert_error(resp, 422, "VALIDATION_ERROR")
@@ -120,8 +153,9 @@ def test_by_lei(client, auth, companies):
     assert orphan["registrationStatus"] == "LAPSED" and orphan["company"] is None
     assert_error(client.get(f"/api/v1/companies/by-lei?lei={LEI_UNKNOWN}", headers=auth), 404, "NOT_FOUND")
     for bad in ("097900BGCY0000006316", "short", "", "Ž" * 20):
-        assert_error(client.get("/api/v1/companies/by-lei", params={"lei": bad}, headers=auth), 422,
-                     "VALIDATION_ERROR")
+        assert_error(
+            client.get("/api/v1/companies/by-lei", params={"lei": bad}, headers=auth), 422, "VALIDATION_ERROR"
+        )
 
 
 def test_by_lei_without_gleif_record(client, auth, engine):
@@ -131,14 +165,42 @@ def test_by_lei_without_gleif_record(client, auth, engine):
 
 
 def test_bulk_in_input_order(client, auth, companies):
-    body = {"identifiers": ["31322832", {"country": "cz", "id": "00177041"}, {"country": "sk", "id": "31322833"},
-                            "36631124", "35757442",
-                            {"country": "CZ", "id": "35757442"}, 552100554, {"id": "31322832", "extra": 1},
-                            None, ["x"], {"country": "xx1", "id": "1"}, "31 322 832", "abc!", "čšž"]}
+    body = {
+        "identifiers": [
+            "31322832",
+            {"country": "cz", "id": "00177041"},
+            {"country": "sk", "id": "31322833"},
+            "36631124",
+            "35757442",
+            {"country": "CZ", "id": "35757442"},
+            552100554,
+            {"id": "31322832", "extra": 1},
+            None,
+            ["x"],
+            {"country": "xx1", "id": "1"},
+            "31 322 832",
+            "abc!",
+            "čšž",
+        ]
+    }
     resp = client.post("/api/v1/companies/bulk", json=body, headers=auth)
     data = assert_envelope(resp)
-    assert [a["status"] for a in data] == ["found", "found", "invalid", "not_found", "ambiguous", "found",
-                                           "found", "invalid", "invalid", "invalid", "invalid", "found", "invalid", "invalid"]
+    assert [a["status"] for a in data] == [
+        "found",
+        "found",
+        "invalid",
+        "not_found",
+        "ambiguous",
+        "found",
+        "found",
+        "invalid",
+        "invalid",
+        "invalid",
+        "invalid",
+        "found",
+        "invalid",
+        "invalid",
+    ]
     assert [a["index"] for a in data] == list(range(14))
     assert data[0]["company"]["name"] == "SLOVNAFT, a.s." and data[0]["input"] == "31322832"
     assert data[1]["company"]["country"] == "CZ"
@@ -147,23 +209,44 @@ def test_bulk_in_input_order(client, auth, companies):
     assert data[6]["company"]["country"] == "FR"
     assert "extra" in data[7]["reason"]
     meta = resp.json()["meta"]
-    assert (meta["total"], meta["found"], meta["not_found"], meta["invalid"], meta["ambiguous"]) == (14, 5, 1, 7, 1)
+    assert (meta["total"], meta["found"], meta["not_found"], meta["invalid"], meta["ambiguous"]) == (
+        14,
+        5,
+        1,
+        7,
+        1,
+    )
 
 
 def test_bulk_default_country_and_limits(client, auth, companies):
-    data = assert_envelope(client.post("/api/v1/companies/bulk", headers=auth,
-                                       json={"identifiers": ["35757442", "00177041"], "country": "cz"}))
+    data = assert_envelope(
+        client.post(
+            "/api/v1/companies/bulk",
+            headers=auth,
+            json={"identifiers": ["35757442", "00177041"], "country": "cz"},
+        )
+    )
     assert [a["company"]["country"] for a in data] == ["CZ", "CZ"]
-    hundred = assert_envelope(client.post("/api/v1/companies/bulk", headers=auth,
-                                          json={"identifiers": ["31322832"] * 100}))
+    hundred = assert_envelope(
+        client.post("/api/v1/companies/bulk", headers=auth, json={"identifiers": ["31322832"] * 100})
+    )
     assert len(hundred) == 100 and {a["status"] for a in hundred} == {"found"}
-    for body in ({"identifiers": ["31322832"] * 101}, {"identifiers": []}, {"identifiers": "31322832"},
-                 {"identifiers": ["31322832"], "unknown": 1}, {}, {"identifiers": ["31322832"], "country": "s"}):
+    for body in (
+        {"identifiers": ["31322832"] * 101},
+        {"identifiers": []},
+        {"identifiers": "31322832"},
+        {"identifiers": ["31322832"], "unknown": 1},
+        {},
+        {"identifiers": ["31322832"], "country": "s"},
+    ):
         assert_error(client.post("/api/v1/companies/bulk", headers=auth, json=body), 422, "VALIDATION_ERROR")
-    resp = client.post("/api/v1/companies/bulk", headers=auth | {"content-type": "application/json"},
-                       content=b"{not json")
+    resp = client.post(
+        "/api/v1/companies/bulk", headers=auth | {"content-type": "application/json"}, content=b"{not json"
+    )
     assert_error(resp, 422, "VALIDATION_ERROR")
-    assert_error(client.post("/api/v1/companies/bulk", json={"identifiers": ["31322832"]}), 401, "UNAUTHORIZED")
+    assert_error(
+        client.post("/api/v1/companies/bulk", json={"identifiers": ["31322832"]}), 401, "UNAUTHORIZED"
+    )
 
 
 def test_bulk_runs_one_company_query(client, auth, companies, engine):
@@ -187,13 +270,21 @@ def test_bulk_bare_ids_checked_only_when_unmatched(client, auth, companies):
     """Bare identifiers are looked up by their unchecked forms; one that matches nothing is validated
     then, so the answer still tells malformed (with the reason) from unknown (in the countries where
     it is well-formed)."""
-    body = {"identifiers": [{"id": "36631124"}, {"id": "abc!"}, {"id": "552 100 554"}, "552100555", " 00177041 "]}
+    body = {
+        "identifiers": [{"id": "36631124"}, {"id": "abc!"}, {"id": "552 100 554"}, "552100555", " 00177041 "]
+    }
     data = assert_envelope(client.post("/api/v1/companies/bulk", headers=auth, json=body))
     assert [a["status"] for a in data] == ["not_found", "invalid", "found", "not_found", "found"]
     assert "SK" in data[0]["reason"] and "FR" not in data[0]["reason"]  # 36631124 is no valid SIREN
     assert "not a valid national identifier" in data[1]["reason"]
     assert data[2]["company"]["country"] == "FR" and data[4]["company"]["country"] == "CZ"
     assert "LT" in data[3]["reason"] and "FR" not in data[3]["reason"]  # a 9-digit LT code, a bad SIREN
-    assert_error(client.get("/api/v1/companies/by-identifier?type=ico&value=abc!", headers=auth), 422,
-                 "VALIDATION_ERROR")
-    assert assert_envelope(client.get("/api/v1/companies/by-identifier?type=ico&value=36631124", headers=auth)) == []
+    assert_error(
+        client.get("/api/v1/companies/by-identifier?type=ico&value=abc!", headers=auth),
+        422,
+        "VALIDATION_ERROR",
+    )
+    assert (
+        assert_envelope(client.get("/api/v1/companies/by-identifier?type=ico&value=36631124", headers=auth))
+        == []
+    )

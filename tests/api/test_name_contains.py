@@ -16,8 +16,17 @@ from tests.builders import load_companies
 from tests.helpers import assert_envelope, assert_error
 
 URL = "/api/v1/companies/advanced-search"
-NAMES = ["Nord Consulting s.r.o.", "Nordic Timber a.s.", "Konord Trade GmbH", "Severná nordická spol. s r.o.",
-         "Stavby Žilina s.r.o.", "Mlyn Žilina a.s.", "Bod & Co s.r.o.", "Ab Ovo s.r.o.", 'Quote "Nord" Ltd']
+NAMES = [
+    "Nord Consulting s.r.o.",
+    "Nordic Timber a.s.",
+    "Konord Trade GmbH",
+    "Severná nordická spol. s r.o.",
+    "Stavby Žilina s.r.o.",
+    "Mlyn Žilina a.s.",
+    "Bod & Co s.r.o.",
+    "Ab Ovo s.r.o.",
+    'Quote "Nord" Ltd',
+]
 
 
 def record(i: int, name: str) -> CompanyRecord:
@@ -42,8 +51,27 @@ def expected(term: str) -> set[str]:
     return {n for n in NAMES if norm in normalise_name(n)}
 
 
-@pytest.mark.parametrize("term", ["nord", "NORD", "nórd", "ord", "d co", "nordic", "žilina", "ZILINA", "bod",
-                                  "ab", "ov", "konord trade", '"nord"', "nord%", "xyz", "'; DROP TABLE companies; --"])
+@pytest.mark.parametrize(
+    "term",
+    [
+        "nord",
+        "NORD",
+        "nórd",
+        "ord",
+        "d co",
+        "nordic",
+        "žilina",
+        "ZILINA",
+        "bod",
+        "ab",
+        "ov",
+        "konord trade",
+        '"nord"',
+        "nord%",
+        "xyz",
+        "'; DROP TABLE companies; --",
+    ],
+)
 def test_answers_are_the_substring_test(client, auth, named, term):
     if len(normalise_name(term).replace(" ", "")) < 2:
         assert_error(client.get(URL, params={"name_contains": term}, headers=auth), 422, "VALIDATION_ERROR")
@@ -63,9 +91,32 @@ def test_combined_with_other_filters_and_both_read_plans(client, auth, named, mo
 
 # Names holding "nord" that share their first five characters (the SQLite name key), across both ends
 # of the alphabet, and some that hold its trigrams but not the substring.
-CLUSTERED = ["Nordic Alpha", "Nordic Beta", "Nordic Beta Two", "Nordica", "Nordi", "Nord", "Nord Bau", "Nord West",
-             "Alpha Nord", "Konord", "Zeta Nordic", "Nordhaus", "Nordhausen", "Nordhaus Zwei", "Mid Nord One",
-             "Mid Nord Two", "Mid Nordic", "Nor", "Ordnor", "Bau Nord", "Alpha", "Zeta", "Nordnord", "0 Nord"]
+CLUSTERED = [
+    "Nordic Alpha",
+    "Nordic Beta",
+    "Nordic Beta Two",
+    "Nordica",
+    "Nordi",
+    "Nord",
+    "Nord Bau",
+    "Nord West",
+    "Alpha Nord",
+    "Konord",
+    "Zeta Nordic",
+    "Nordhaus",
+    "Nordhausen",
+    "Nordhaus Zwei",
+    "Mid Nord One",
+    "Mid Nord Two",
+    "Mid Nordic",
+    "Nor",
+    "Ordnor",
+    "Bau Nord",
+    "Alpha",
+    "Zeta",
+    "Nordnord",
+    "0 Nord",
+]
 
 
 @pytest.fixture
@@ -73,16 +124,33 @@ def clustered(engine):
     from regintel.synth.ids import national_id
 
     countries = ("SK", "CZ", "FR")
-    load_companies(engine, *(CompanyRecord(country=countries[i % 3], national_id=national_id(countries[i % 3], 200 + i),
-                                           name=n, status="dissolved" if i % 4 == 0 else "active")
-                             for i, n in enumerate(CLUSTERED)))
+    load_companies(
+        engine,
+        *(
+            CompanyRecord(
+                country=countries[i % 3],
+                national_id=national_id(countries[i % 3], 200 + i),
+                name=n,
+                status="dissolved" if i % 4 == 0 else "active",
+            )
+            for i, n in enumerate(CLUSTERED)
+        ),
+    )
     return engine
 
 
 @pytest.mark.parametrize("walk", [False, True, "sorted"])
 @pytest.mark.parametrize("direction", ["asc", "desc"])
-@pytest.mark.parametrize("params", [{}, {"country": "SK"}, {"country": "sk,FR"}, {"status": "active"},
-                                    {"country": "CZ", "status": "active"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"country": "SK"},
+        {"country": "sk,FR"},
+        {"status": "active"},
+        {"country": "CZ", "status": "active"},
+    ],
+)
 def test_pages_in_name_order(client, auth, clustered, monkeypatch, walk, direction, params):
     """Paged through three at a time, the matches come in name order (the SQLite name key only orders
     the first five characters) with the other filters applied, in either read plan."""
@@ -96,13 +164,23 @@ def test_pages_in_name_order(client, auth, clustered, monkeypatch, walk, directi
         monkeypatch.setattr(advanced_search, "WALK_PROBE", 2)
         monkeypatch.setattr(name_trigrams, "PG_CHUNK", 2)
     countries = {v.upper() for v in params.get("country", "SK,CZ,FR").split(",")}
-    wanted = sorted((normalise_name(n) for i, n in enumerate(CLUSTERED) if "nord" in normalise_name(n)
-                     and ("SK", "CZ", "FR")[i % 3] in countries
-                     and (params.get("status") != "active" or i % 4 != 0)), reverse=direction == "desc")
+    wanted = sorted(
+        (
+            normalise_name(n)
+            for i, n in enumerate(CLUSTERED)
+            if "nord" in normalise_name(n)
+            and ("SK", "CZ", "FR")[i % 3] in countries
+            and (params.get("status") != "active" or i % 4 != 0)
+        ),
+        reverse=direction == "desc",
+    )
     seen: list[str] = []
     for page in range(1, 20):
-        resp = client.get(URL, params={"name_contains": "nord", "per_page": 3, "page": page, "direction": direction,
-                                       **params}, headers=auth)
+        resp = client.get(
+            URL,
+            params={"name_contains": "nord", "per_page": 3, "page": page, "direction": direction, **params},
+            headers=auth,
+        )
         items = assert_envelope(resp)
         if not items:
             break
@@ -160,10 +238,20 @@ def _integrity_check(engine) -> None:  # noqa: ANN001
     with engine.begin() as conn:
         if engine.dialect.name == "sqlite":
             # FTS5 compares the whole index with the content table and raises on any difference.
-            conn.execute(text("INSERT INTO companies_name_trgm(companies_name_trgm) VALUES ('integrity-check')"))
+            conn.execute(
+                text("INSERT INTO companies_name_trgm(companies_name_trgm) VALUES ('integrity-check')")
+            )
         else:
             # The name table holds exactly each company's id, country and name, and its index is there.
-            copy = conn.execute(text("SELECT id, country, name_norm FROM companies_name_trgm ORDER BY id")).all()
-            assert copy == conn.execute(text("SELECT id, country, name_norm FROM companies ORDER BY id")).all()
-            assert conn.execute(text("SELECT count(*) FROM pg_indexes WHERE indexname = "
-                                     "'ix_companies_name_trgm_gin'")).scalar_one() == 1
+            copy = conn.execute(
+                text("SELECT id, country, name_norm FROM companies_name_trgm ORDER BY id")
+            ).all()
+            assert (
+                copy == conn.execute(text("SELECT id, country, name_norm FROM companies ORDER BY id")).all()
+            )
+            assert (
+                conn.execute(
+                    text("SELECT count(*) FROM pg_indexes WHERE indexname = 'ix_companies_name_trgm_gin'")
+                ).scalar_one()
+                == 1
+            )

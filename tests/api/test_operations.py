@@ -16,7 +16,10 @@ from regintel.api.middleware import access_log
 def test_livez_and_readyz(client: TestClient) -> None:
     assert client.get("/livez").json() == {"live": "ok"}
     ready = client.get("/readyz")
-    assert ready.status_code == 200 and ready.json() == {"ready": True, "checks": {"database": "ok", "schema": "ok"}}
+    assert ready.status_code == 200 and ready.json() == {
+        "ready": True,
+        "checks": {"database": "ok", "schema": "ok"},
+    }
 
 
 def test_readyz_is_503_when_the_schema_is_behind(client: TestClient, engine) -> None:  # type: ignore[no-untyped-def]
@@ -35,19 +38,27 @@ def test_readyz_is_503_when_the_schema_is_behind(client: TestClient, engine) -> 
     assert ready.json()["ready"] is False and ready.json()["checks"]["schema"].startswith("behind")
 
 
-def test_metrics_count_requests_by_route_template_and_status(client: TestClient, auth: dict[str, str]) -> None:
+def test_metrics_count_requests_by_route_template_and_status(
+    client: TestClient, auth: dict[str, str]
+) -> None:
     client.get("/api/v1/companies/sk/31322832", headers=auth)  # 404: no such company here
     client.get("/api/v1/companies/sk/35757442", headers=auth)
     resp = client.get("/metrics")
     assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/plain")
     families = {f.name: f for f in text_string_to_metric_families(resp.text)}
-    samples = [s for s in families["regintel_requests"].samples
-               if s.labels.get("route") == "/api/v1/companies/{country}/{national_id}"]
+    samples = [
+        s
+        for s in families["regintel_requests"].samples
+        if s.labels.get("route") == "/api/v1/companies/{country}/{national_id}"
+    ]
     assert {s.labels["status"] for s in samples} >= {"404"}
     assert "regintel_request_duration_seconds" in families
     assert "regintel_db_connections_in_use" in families and "regintel_jobs_oldest_due_seconds" in families
-    docs = families["regintel_search_index_documents"].samples if "regintel_search_index_documents" in families \
+    docs = (
+        families["regintel_search_index_documents"].samples
+        if "regintel_search_index_documents" in families
         else []
+    )
     assert all(s.value >= 0 for s in docs)
 
 

@@ -19,15 +19,24 @@ from tests.helpers import assert_envelope, assert_error
 
 
 def _largest(conn, limit):  # type: ignore[no-untyped-def]
-    rows = conn.execute(text("SELECT country, national_id, name FROM companies ORDER BY name LIMIT :n"), {"n": limit})
+    rows = conn.execute(
+        text("SELECT country, national_id, name FROM companies ORDER BY name LIMIT :n"), {"n": limit}
+    )
     return [dict(r._mapping) for r in rows]
 
 
 @pytest.fixture
 def test_feed() -> Iterator[stats_feeds.StatsFeed]:
-    feed = stats_feeds.register(stats_feeds.StatsFeed(
-        name="test-companies", title="Companies by name", description="Test feed",
-        columns=("country", "national_id", "name"), rows=_largest, attribution="Test register, CC0"))
+    feed = stats_feeds.register(
+        stats_feeds.StatsFeed(
+            name="test-companies",
+            title="Companies by name",
+            description="Test feed",
+            columns=("country", "national_id", "name"),
+            rows=_largest,
+            attribution="Test register, CC0",
+        )
+    )
     yield feed
     del stats_feeds.FEEDS[feed.name]
 
@@ -43,8 +52,10 @@ def _valid_sk(nid: str) -> bool:
 @pytest.fixture
 def companies(engine):  # type: ignore[no-untyped-def]
     ids = [f"{n:08d}" for n in range(10_000_000, 10_002_000) if _valid_sk(f"{n:08d}")][:130]
-    records = [CompanyRecord(country="SK", national_id=nid, name=f"Firma {chr(65 + n % 26)}{n} s.r.o.")
-               for n, nid in enumerate(ids)]
+    records = [
+        CompanyRecord(country="SK", national_id=nid, name=f"Firma {chr(65 + n % 26)}{n} s.r.o.")
+        for n, nid in enumerate(ids)
+    ]
     records.append(CompanyRecord(country="CZ", national_id="26168685", name="Žluťoučký kůň, a.s."))
     load_companies(engine, *records)
 

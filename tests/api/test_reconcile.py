@@ -20,7 +20,8 @@ from tests.helpers import assert_error
 SCHEMAS = Path(__file__).resolve().parent.parent / "fixtures" / "schemas" / "reconcile"
 _docs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((SCHEMAS / "0.2").glob("*.json"))]
 REGISTRY = METASCHEMAS.with_resources(
-    (d["$id"].rstrip("#"), Resource.from_contents(d, default_specification=DRAFT7)) for d in _docs)
+    (d["$id"].rstrip("#"), Resource.from_contents(d, default_specification=DRAFT7)) for d in _docs
+)
 BY_NAME = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (SCHEMAS / "0.2").glob("*.json")}
 
 
@@ -58,16 +59,25 @@ def test_manifest_and_the_urls_it_names(client, data, key):
     assert manifest["versions"] == ["0.2"] and manifest["defaultTypes"][0]["id"] == "company"
     preview = manifest["preview"]["url"].replace("{{id}}", "SK:31322832")
     page = client.get(preview.removeprefix("http://testserver"))
-    assert page.status_code == 200 and "SLOVNAFT, a.s." in page.text and page.headers["content-type"].startswith("text/html")
+    assert (
+        page.status_code == 200
+        and "SLOVNAFT, a.s." in page.text
+        and page.headers["content-type"].startswith("text/html")
+    )
     assert manifest["view"]["url"].replace("{{id}}", "SK:31322832") == preview
-    for kind, schema in (("entity", "suggest-entities-response"), ("property", "suggest-properties-response"),
-                         ("type", "suggest-types-response")):
+    for kind, schema in (
+        ("entity", "suggest-entities-response"),
+        ("property", "suggest-properties-response"),
+        ("type", "suggest-types-response"),
+    ):
         svc = manifest["suggest"][kind]
         path = urlsplit(svc["service_url"] + svc["service_path"])
         resp = client.get(f"{path.path}?{path.query}&prefix=slovn")
         assert resp.status_code == 200, resp.text
         validate(schema, resp.json())
-    entities = client.get("/api/v1/reconcile/suggest/entity", params=key | {"prefix": "slovn"}).json()["result"]
+    entities = client.get("/api/v1/reconcile/suggest/entity", params=key | {"prefix": "slovn"}).json()[
+        "result"
+    ]
     assert entities[0]["id"] == "SK:31322832"
     prop = manifest["extend"]["propose_properties"]
     path = urlsplit(prop["service_url"] + prop["service_path"])
@@ -83,8 +93,11 @@ def test_manifest_without_key_in_url_names_no_key(client, auth):
     public = client.get("/api/v1/reconcile", headers={"Origin": "https://openrefine.example"})
     assert public.status_code == 200 and public.json()["authentication"]["name"] == "api_key"
     assert public.headers["access-control-allow-origin"] == "*"
-    refused = client.get("/api/v1/reconcile", params={"queries": json.dumps({"q0": {"query": "x"}})},
-                         headers={"Origin": "https://openrefine.example"})
+    refused = client.get(
+        "/api/v1/reconcile",
+        params={"queries": json.dumps({"q0": {"query": "x"}})},
+        headers={"Origin": "https://openrefine.example"},
+    )
     assert_error(refused, 401, "UNAUTHORIZED")
     assert refused.headers["access-control-allow-origin"] == "*"  # CORS on 401 too (spec 0.2)
 
@@ -100,36 +113,56 @@ def test_manifest_links_follow_the_address_the_service_is_reached_at(app_factory
 
 
 def test_queries_get_post_form_and_json(client, data, key):
-    batch = {"q0": {"query": "Slovnaft a.s.", "type": "company", "limit": 3},
-             "q1": {"query": "zilinska teplarenska", "properties": [{"pid": "country", "v": "sk"}]},
-             "q2": {"query": "tatra bnka", "properties": [{"pid": "city", "v": "Bratislava"}]},
-             "q3": {"properties": [{"pid": "national_id", "v": "31 322 832"}]},
-             "q4": {"query": "cez", "properties": [{"pid": "country", "v": "SK"}]}}
-    answers = [client.get("/api/v1/reconcile", params=key | {"queries": json.dumps(batch)}),
-               client.post("/api/v1/reconcile", params=key, data={"queries": json.dumps(batch)}),
-               client.post("/api/v1/reconcile", params=key, json={"queries": batch}),
-               client.post("/api/v1/reconcile", params=key, json=batch)]
+    batch = {
+        "q0": {"query": "Slovnaft a.s.", "type": "company", "limit": 3},
+        "q1": {"query": "zilinska teplarenska", "properties": [{"pid": "country", "v": "sk"}]},
+        "q2": {"query": "tatra bnka", "properties": [{"pid": "city", "v": "Bratislava"}]},
+        "q3": {"properties": [{"pid": "national_id", "v": "31 322 832"}]},
+        "q4": {"query": "cez", "properties": [{"pid": "country", "v": "SK"}]},
+    }
+    answers = [
+        client.get("/api/v1/reconcile", params=key | {"queries": json.dumps(batch)}),
+        client.post("/api/v1/reconcile", params=key, data={"queries": json.dumps(batch)}),
+        client.post("/api/v1/reconcile", params=key, json={"queries": batch}),
+        client.post("/api/v1/reconcile", params=key, json=batch),
+    ]
     for resp in answers:
         assert resp.status_code == 200, resp.text
         validate("reconciliation-result-batch", resp.json())
         assert resp.json() == answers[0].json()
     out = answers[0].json()
     top = {q: (r["result"][0]["id"] if r["result"] else None) for q, r in out.items()}
-    assert top == {"q0": "SK:31322832", "q1": "SK:36403008", "q2": "SK:00151653", "q3": "SK:31322832", "q4": None}
+    assert top == {
+        "q0": "SK:31322832",
+        "q1": "SK:36403008",
+        "q2": "SK:00151653",
+        "q3": "SK:31322832",
+        "q4": None,
+    }
     first = out["q0"]["result"][0]
-    assert first["match"] is True and first["score"] >= 90 and first["type"] == [{"id": "company", "name": "Company"}]
+    assert (
+        first["match"] is True
+        and first["score"] >= 90
+        and first["type"] == [{"id": "company", "name": "Company"}]
+    )
     assert {f["id"] for f in first["features"]} >= {"name_similarity", "identifier"}
     assert len(out["q0"]["result"]) <= 3
 
 
 def test_type_constraints(client, data, key):
-    batch = {"strict": {"query": "slovnaft", "type": "person"},
-             "should": {"query": "slovnaft", "type": "person", "type_strict": "should"},
-             "all": {"query": "slovnaft", "type": ["company", "person"], "type_strict": "all"},
-             "any": {"query": "slovnaft", "type": ["company", "person"], "type_strict": "any"}}
+    batch = {
+        "strict": {"query": "slovnaft", "type": "person"},
+        "should": {"query": "slovnaft", "type": "person", "type_strict": "should"},
+        "all": {"query": "slovnaft", "type": ["company", "person"], "type_strict": "all"},
+        "any": {"query": "slovnaft", "type": ["company", "person"], "type_strict": "any"},
+    }
     out = client.post("/api/v1/reconcile", params=key, data={"queries": json.dumps(batch)}).json()
-    assert {q: bool(r["result"]) for q, r in out.items()} == {"strict": False, "should": True, "all": False,
-                                                               "any": True}
+    assert {q: bool(r["result"]) for q, r in out.items()} == {
+        "strict": False,
+        "should": True,
+        "all": False,
+        "any": True,
+    }
 
 
 @pytest.mark.parametrize("path", examples("reconciliation-query-batch", "valid"), ids=lambda p: p.stem)
@@ -142,10 +175,14 @@ def test_spec_valid_query_examples_are_accepted(client, data, key, path):
 
 @pytest.mark.parametrize("path", examples("reconciliation-query-batch", "invalid"), ids=lambda p: p.stem)
 def test_spec_invalid_query_examples_are_refused(client, data, key, path):
-    assert_error(client.post("/api/v1/reconcile", params=key, data={"queries": path.read_text()}), 422,
-                 "VALIDATION_ERROR")
-    assert_error(client.get("/api/v1/reconcile", params=key | {"queries": path.read_text()}), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.post("/api/v1/reconcile", params=key, data={"queries": path.read_text()}),
+        422,
+        "VALIDATION_ERROR",
+    )
+    assert_error(
+        client.get("/api/v1/reconcile", params=key | {"queries": path.read_text()}), 422, "VALIDATION_ERROR"
+    )
 
 
 @pytest.mark.parametrize("path", examples("data-extension-query", "valid"), ids=lambda p: p.stem)
@@ -156,9 +193,25 @@ def test_spec_extension_examples_are_accepted(client, data, key, path):
 
 
 def test_extend_values(client, data, key):
-    query = {"ids": ["SK:31322832", "SK:00000000", "nonsense"],
-             "properties": [{"id": p} for p in ("name", "country", "national_id", "legal_form", "status",
-                                                "address", "nace", "lei", "vat", "inBankruptcy", "founded_on")]}
+    query = {
+        "ids": ["SK:31322832", "SK:00000000", "nonsense"],
+        "properties": [
+            {"id": p}
+            for p in (
+                "name",
+                "country",
+                "national_id",
+                "legal_form",
+                "status",
+                "address",
+                "nace",
+                "lei",
+                "vat",
+                "inBankruptcy",
+                "founded_on",
+            )
+        ],
+    }
     resp = client.get("/api/v1/reconcile", params=key | {"extend": json.dumps(query)})
     out = resp.json()
     validate("data-extension-response", out)
@@ -172,19 +225,36 @@ def test_extend_values(client, data, key):
 
 def test_bad_requests(client, data, key):
     post = client.post
-    assert_error(post("/api/v1/reconcile", params=key, data={"queries": "{not json"}), 422, "VALIDATION_ERROR")
+    assert_error(
+        post("/api/v1/reconcile", params=key, data={"queries": "{not json"}), 422, "VALIDATION_ERROR"
+    )
     assert_error(post("/api/v1/reconcile", params=key, data={"queries": "[]"}), 422, "VALIDATION_ERROR")
-    assert_error(post("/api/v1/reconcile", params=key, data={"queries": '{"q0": "x"}'}), 422, "VALIDATION_ERROR")
+    assert_error(
+        post("/api/v1/reconcile", params=key, data={"queries": '{"q0": "x"}'}), 422, "VALIDATION_ERROR"
+    )
     assert_error(post("/api/v1/reconcile", params=key, data={"query": "{}"}), 422, "VALIDATION_ERROR")
-    assert_error(post("/api/v1/reconcile", params=key, data={"queries": "{}", "extend": "{}"}), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        post("/api/v1/reconcile", params=key, data={"queries": "{}", "extend": "{}"}), 422, "VALIDATION_ERROR"
+    )
     assert_error(post("/api/v1/reconcile", params=key, content=b""), 422, "VALIDATION_ERROR")
     big = {f"q{i}": {"query": "x"} for i in range(201)}
-    assert_error(post("/api/v1/reconcile", params=key, data={"queries": json.dumps(big)}), 422, "VALIDATION_ERROR")
-    assert_error(client.get("/api/v1/reconcile", params=key | {"extend": '{"ids": "x"}'}), 422, "VALIDATION_ERROR")
+    assert_error(
+        post("/api/v1/reconcile", params=key, data={"queries": json.dumps(big)}), 422, "VALIDATION_ERROR"
+    )
+    assert_error(
+        client.get("/api/v1/reconcile", params=key | {"extend": '{"ids": "x"}'}), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get("/api/v1/reconcile", params=key | {"colour": "red"}), 422, "VALIDATION_ERROR")
-    assert_error(client.get("/api/v1/reconcile/preview", params=key | {"id": "SK:00000000"}), 404, "NOT_FOUND")
+    assert_error(
+        client.get("/api/v1/reconcile/preview", params=key | {"id": "SK:00000000"}), 404, "NOT_FOUND"
+    )
     assert_error(client.post("/api/v1/reconcile", data={"queries": "{}"}), 401, "UNAUTHORIZED")
-    weird = {"q0": {"query": "' OR 1=1; -- ñ 中文 <script>", "limit": 1e9, "properties": [{"pid": "country", "v": "zz9"}]}}
+    weird = {
+        "q0": {
+            "query": "' OR 1=1; -- ñ 中文 <script>",
+            "limit": 1e9,
+            "properties": [{"pid": "country", "v": "zz9"}],
+        }
+    }
     resp = post("/api/v1/reconcile", params=key, data={"queries": json.dumps(weird)})
     assert resp.status_code == 200 and resp.json() == {"q0": {"result": []}}

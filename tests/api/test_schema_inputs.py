@@ -28,7 +28,10 @@ def _strings(schema):  # type: ignore[no-untyped-def]
 
 
 def test_path_identifiers_declare_their_shape(doc) -> None:  # type: ignore[no-untyped-def]
-    params = {p["name"]: p["schema"] for p in doc["paths"]["/api/v1/companies/{ico}/credit-score"]["get"]["parameters"]}
+    params = {
+        p["name"]: p["schema"]
+        for p in doc["paths"]["/api/v1/companies/{ico}/credit-score"]["get"]["parameters"]
+    }
     assert params["ico"]["pattern"] == ID_PATTERN and params["ico"]["maxLength"] == 40
     for ok in ("31322832", "CHE-279.438.550", "SC123456", "0112038-9"):
         assert re.fullmatch(ID_PATTERN.strip("^$"), ok)
@@ -50,7 +53,9 @@ def test_body_countries_emails_and_urls_declare_their_format(doc) -> None:  # ty
 
 
 def test_a_number_is_not_a_date_time(client: TestClient, auth) -> None:  # type: ignore[no-untyped-def]
-    err = assert_error(client.get("/api/v1/companies/changes?since=0.5", headers=auth), 422, "VALIDATION_ERROR")
+    err = assert_error(
+        client.get("/api/v1/companies/changes?since=0.5", headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert "since" in str(err)
     assert client.get("/api/v1/companies/changes?since=2026-01-01T00:00:00Z", headers=auth).status_code == 200
 

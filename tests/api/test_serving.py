@@ -48,10 +48,30 @@ class Server:
     def __init__(self, settings: Settings, data_dir: Path, workers: int, **env: str):
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        environ = os.environ | {"REGINTEL_DATABASE_URL": settings.database_url, "REGINTEL_DATA_DIR": str(data_dir),
-                                "REGINTEL_AUTO_MIGRATE": "0"} | env
-        self.proc = subprocess.Popen([sys.executable, "-m", "regintel", "serve", "--port", str(self.port),
-                                      "--workers", str(workers), "--log-level", "warning"], env=environ)
+        environ = (
+            os.environ
+            | {
+                "REGINTEL_DATABASE_URL": settings.database_url,
+                "REGINTEL_DATA_DIR": str(data_dir),
+                "REGINTEL_AUTO_MIGRATE": "0",
+            }
+            | env
+        )
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "regintel",
+                "serve",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(workers),
+                "--log-level",
+                "warning",
+            ],
+            env=environ,
+        )
         deadline = time.time() + 90  # startup imports take seconds on a busy machine
         while time.time() < deadline:
             try:
@@ -86,14 +106,22 @@ def serve(settings: Settings, engine: Any, tmp_path: Path) -> Iterator[Any]:
         server.stop()
 
 
-async def _drive(base: str, paths: list[str], headers: dict[str, str], clients: int,
-                 seconds: float | None = None, total: int | None = None) -> list[httpx.Response | Exception]:
+async def _drive(
+    base: str,
+    paths: list[str],
+    headers: dict[str, str],
+    clients: int,
+    seconds: float | None = None,
+    total: int | None = None,
+) -> list[httpx.Response | Exception]:
     """`clients` concurrent clients, each on its own connection, for `seconds` or `total` requests."""
     out: list[httpx.Response | Exception] = []
     stop = time.monotonic() + (seconds or 3600)
     budget = [total if total is not None else 10**9]
-    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=10,
-                                 limits=httpx.Limits(max_connections=clients)) as client:
+    async with httpx.AsyncClient(
+        base_url=base, headers=headers, timeout=10, limits=httpx.Limits(max_connections=clients)
+    ) as client:
+
         async def one(n: int) -> None:
             i = n
             while time.monotonic() < stop and budget[0] > 0:
@@ -122,10 +150,17 @@ def test_64_clients_on_two_workers_get_answers_without_errors(serve: Any, settin
     # may be busy with other work; shedding under overload has a test of its own below.
     server = serve(workers=2, REGINTEL_DB_WAIT_SECONDS="15")
     key = _key(settings, "business")
-    paths = [LOOKUP, "/api/v1/companies/search?q=slovnaft", "/api/v1/companies/autocomplete?q=stav",
-             "/api/v1/me", "/api/v1/companies/by-lei?lei=097900BGCY0000006315",
-             "/api/v1/companies/sk/00000000"]  # a 404 among them: errors must be well-formed too
-    results = asyncio.run(_drive(server.base, paths, {"Authorization": f"Bearer {key}"}, clients=64, seconds=4))
+    paths = [
+        LOOKUP,
+        "/api/v1/companies/search?q=slovnaft",
+        "/api/v1/companies/autocomplete?q=stav",
+        "/api/v1/me",
+        "/api/v1/companies/by-lei?lei=097900BGCY0000006315",
+        "/api/v1/companies/sk/00000000",
+    ]  # a 404 among them: errors must be well-formed too
+    results = asyncio.run(
+        _drive(server.base, paths, {"Authorization": f"Bearer {key}"}, clients=64, seconds=4)
+    )
     failures = [r for r in results if isinstance(r, Exception)]
     assert not failures, failures[:3]
     statuses = Counter(r.status_code for r in results if isinstance(r, httpx.Response))
@@ -141,7 +176,9 @@ def test_a_saturated_pool_sheds_with_503_and_recovers_at_once(serve: Any, settin
     server = serve(workers=1, REGINTEL_DB_CONCURRENCY="1", REGINTEL_DB_WAIT_SECONDS="0")
     key = _key(settings, "business")
     paths = [LOOKUP, "/api/v1/companies/31322832/history", "/api/v1/companies/sk/35757442"]
-    results = asyncio.run(_drive(server.base, paths, {"Authorization": f"Bearer {key}"}, clients=48, seconds=3))
+    results = asyncio.run(
+        _drive(server.base, paths, {"Authorization": f"Bearer {key}"}, clients=48, seconds=3)
+    )
     assert not [r for r in results if isinstance(r, Exception)]
     statuses = Counter(r.status_code for r in results if isinstance(r, httpx.Response))
     assert set(statuses) == {200, 503}, statuses
@@ -152,12 +189,15 @@ def test_a_saturated_pool_sheds_with_503_and_recovers_at_once(serve: Any, settin
             assert resp.json()["error"]["code"] == "OVERLOADED" and resp.headers["retry-after"] == "1"
     # Nothing is left held: the next requests are served at once.
     for _ in range(5):
-        assert httpx.get(f"{server.base}{LOOKUP}", headers={"Authorization": f"Bearer {key}"}).status_code == 200
+        assert (
+            httpx.get(f"{server.base}{LOOKUP}", headers={"Authorization": f"Bearer {key}"}).status_code == 200
+        )
 
 
 @pytest.mark.parametrize("storage", ["sqlite", "redis"])
-def test_four_workers_and_32_clients_admit_exactly_the_plan_limit(serve: Any, settings: Settings,
-                                                                  storage: str) -> None:
+def test_four_workers_and_32_clients_admit_exactly_the_plan_limit(
+    serve: Any, settings: Settings, storage: str
+) -> None:
     env = {"REGINTEL_RATE_LIMIT_STORAGE": storage}
     if storage == "redis":
         try:
@@ -167,7 +207,8 @@ def test_four_workers_and_32_clients_admit_exactly_the_plan_limit(serve: Any, se
         env["REGINTEL_REDIS_URL"] = REDIS_URL
     server = serve(workers=4, **env)
     key = _key(settings, "free")  # 120 requests per 60 s window
-    results = asyncio.run(_drive(server.base, ["/api/v1/me"], {"Authorization": f"Bearer {key}"}, clients=32,
-                                 total=200))
+    results = asyncio.run(
+        _drive(server.base, ["/api/v1/me"], {"Authorization": f"Bearer {key}"}, clients=32, total=200)
+    )
     statuses = Counter(r.status_code for r in results if isinstance(r, httpx.Response))
     assert statuses == {200: 120, 429: 80}, statuses

@@ -21,18 +21,30 @@ from tests.builders import load_companies
 from tests.helpers import assert_envelope
 
 ARES = Path(__file__).parents[1] / "fixtures" / "cz_ares" / "ekonomicke-subjekty_26168685.json"
-DEFAULTS = ["/api/v1/companies/stats", "/api/v1/companies/stats/freshness", "/api/v1/companies/stats/shell-addresses",
-            "/api/v1/public/stats", "/api/v1/public/shell-addresses",
-            *(f"/api/v1/companies/stats/breakdown?by={by}" for by in DIMENSIONS)]
+DEFAULTS = [
+    "/api/v1/companies/stats",
+    "/api/v1/companies/stats/freshness",
+    "/api/v1/companies/stats/shell-addresses",
+    "/api/v1/public/stats",
+    "/api/v1/public/shell-addresses",
+    *(f"/api/v1/companies/stats/breakdown?by={by}" for by in DIMENSIONS),
+]
 
 
 @pytest.fixture
 def data(engine):
     fx.load(engine)
     with engine.begin() as conn:
-        conn.execute(insert(import_runs).values(source="test_register", status="succeeded", location="fixture",
-                                                started_at=datetime(2026, 1, 1, tzinfo=UTC),
-                                                finished_at=datetime(2026, 1, 1, 0, 5, tzinfo=UTC), stats={"read": 10}))
+        conn.execute(
+            insert(import_runs).values(
+                source="test_register",
+                status="succeeded",
+                location="fixture",
+                started_at=datetime(2026, 1, 1, tzinfo=UTC),
+                finished_at=datetime(2026, 1, 1, 0, 5, tzinfo=UTC),
+                stats={"read": 10},
+            )
+        )
 
 
 @pytest.fixture
@@ -65,9 +77,23 @@ def statements_of(client) -> list[str]:
 
 def aggregating(statements: list[str]) -> list[str]:
     """Statements that aggregate or read company data (the data version reads two index ends)."""
-    return [s for s in statements if "GROUP BY" in s.upper() or "count(" in s.lower()
-            or any(f"FROM {table}" in s for table in ("companies", "company_sources", "latest_financials",
-                                                      "data_sources", "lei_records", "code_list_items"))]
+    return [
+        s
+        for s in statements
+        if "GROUP BY" in s.upper()
+        or "count(" in s.lower()
+        or any(
+            f"FROM {table}" in s
+            for table in (
+                "companies",
+                "company_sources",
+                "latest_financials",
+                "data_sources",
+                "lei_records",
+                "code_list_items",
+            )
+        )
+    ]
 
 
 def test_answers_come_from_the_snapshot_without_aggregating(client, auth, data, engine, app_factory, cli):
@@ -80,7 +106,9 @@ def test_answers_come_from_the_snapshot_without_aggregating(client, auth, data, 
     statements = statements_of(fresh)
     served = answers(fresh, auth)
     assert all(cached for _, cached in served.values())
-    assert {path: value for path, (value, _) in served.items()} == {path: value for path, (value, _) in live.items()}
+    assert {path: value for path, (value, _) in served.items()} == {
+        path: value for path, (value, _) in live.items()
+    }
     assert aggregating(statements) == []
 
 
@@ -98,8 +126,12 @@ def test_filtered_and_other_parameters_are_computed_live(client, auth, data, app
 def test_a_data_change_makes_the_snapshot_stale(client, auth, data, engine, app_factory):
     refresh(engine)
     assert client.get("/api/v1/companies/stats", headers=auth).json()["meta"]["cached"] is True
-    load_companies(engine, CompanyRecord(country="SK", national_id="36631124", name="Nord Consulting s.r.o.",
-                                         in_bankruptcy=True))
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK", national_id="36631124", name="Nord Consulting s.r.o.", in_bankruptcy=True
+        ),
+    )
     resp = client.get("/api/v1/companies/stats", headers=auth)
     assert resp.json()["meta"]["cached"] is False
     assert assert_envelope(resp)["totals"]["inBankruptcy"] == 2
@@ -114,14 +146,20 @@ def test_a_data_change_makes_the_snapshot_stale(client, auth, data, engine, app_
 def test_a_snapshot_taken_during_a_run_is_stale_once_it_ends(client, auth, data, engine):
     """Bulk writers (synth) log no changes: the run's end is what tells the data moved."""
     with engine.begin() as conn:
-        run = conn.execute(insert(import_runs).values(source="test_register", status="running", location="x",
-                                                      started_at=datetime.now(UTC)).returning(import_runs.c.id))
+        run = conn.execute(
+            insert(import_runs)
+            .values(source="test_register", status="running", location="x", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)
+        )
         run_id = run.scalar_one()
     refresh(engine)
     assert client.get("/api/v1/public/stats").json()["meta"]["cached"] is True
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status="succeeded", finished_at=datetime.now(UTC)))
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status="succeeded", finished_at=datetime.now(UTC))
+        )
     assert client.get("/api/v1/public/stats").json()["meta"]["cached"] is False
 
 

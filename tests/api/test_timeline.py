@@ -22,15 +22,28 @@ URL = f"/api/v1/companies/{ALFA}/timeline"
 @pytest.fixture
 def alfa(engine, settings):
     base = {"country": "SK", "national_id": ALFA, "founded_on": date(2010, 5, 4)}
-    load_companies(engine, CompanyRecord(**base, name="ALFA STAV, s.r.o.", street="Mlynské nivy 16",
-                                         city="Bratislava", postal_code="82109"))
-    load_companies(engine, CompanyRecord(**base, name="ALFA STAV s.r.o.", street="Prievozská 4",
-                                         city="Bratislava - Ružinov"))
+    load_companies(
+        engine,
+        CompanyRecord(
+            **base, name="ALFA STAV, s.r.o.", street="Mlynské nivy 16", city="Bratislava", postal_code="82109"
+        ),
+    )
+    load_companies(
+        engine,
+        CompanyRecord(**base, name="ALFA STAV s.r.o.", street="Prievozská 4", city="Bratislava - Ružinov"),
+    )
     run_import(engine, GAZETTE, str(FIXTURES / "export_sample.xml"), settings.data_dir)
     load_companies(engine, CompanyRecord(**base, in_liquidation=True))
     loader = Loader(engine, TEST_SOURCE)
-    loader.add(LeiRecord(lei=LEI, legal_name="ALFA STAV s.r.o.", registration_status="ISSUED",
-                         company=CompanyKey("SK", ALFA), initial_registration=datetime(2015, 6, 1, tzinfo=UTC)))
+    loader.add(
+        LeiRecord(
+            lei=LEI,
+            legal_name="ALFA STAV s.r.o.",
+            registration_status="ISSUED",
+            company=CompanyKey("SK", ALFA),
+            initial_registration=datetime(2015, 6, 1, tzinfo=UTC),
+        )
+    )
     loader.flush()
 
 
@@ -38,24 +51,47 @@ def test_timeline_merges_every_source_newest_first(client, auth, alfa):
     resp = client.get(URL, headers=auth)
     data = assert_envelope(resp)
     today = datetime.now(UTC).date().isoformat()
-    assert [(e["event_type"], e["phase"], e["date"], e["date_kind"], e["source"]) for e in data["events"]] == [
+    assert [
+        (e["event_type"], e["phase"], e["date"], e["date_kind"], e["source"]) for e in data["events"]
+    ] == [
         ("liquidation", "start", today, "detected", "test_register"),
         ("address_change", None, today, "detected", "test_register"),
         ("name_change", None, today, "detected", "test_register"),
         ("bankruptcy", "start", "2024-03-05", "effective", "sk_obchodny_vestnik"),
         ("lei_registered", None, "2015-06-01", "effective", "test_register"),
-        ("founded", None, "2010-05-04", "effective", "test_register")]
+        ("founded", None, "2010-05-04", "effective", "test_register"),
+    ]
     liquidation, address, name, notice, lei, _ = data["events"]
     assert liquidation["title"] == "Liquidation reported"
-    assert address["changes"] == [{"field": "street", "from": "Mlynské nivy 16", "to": "Prievozská 4"},
-                                  {"field": "city", "from": "Bratislava", "to": "Bratislava - Ružinov"}]
+    assert address["changes"] == [
+        {"field": "street", "from": "Mlynské nivy 16", "to": "Prievozská 4"},
+        {"field": "city", "from": "Bratislava", "to": "Bratislava - Ružinov"},
+    ]
     assert name["changes"] == [{"field": "name", "from": "ALFA STAV, s.r.o.", "to": "ALFA STAV s.r.o."}]
-    assert {k: notice[k] for k in ("id", "title", "court", "case_number", "reference", "link", "published_on",
-                                   "decision_date", "trustee")} == {
-        "id": notice["id"], "title": "Uznesenie o vyhlásení konkurzu", "court": "Okresný súd Bratislava I",
-        "case_number": "8K/12/2024", "reference": "Obchodný vestník 44/2024, K000101",
+    assert {
+        k: notice[k]
+        for k in (
+            "id",
+            "title",
+            "court",
+            "case_number",
+            "reference",
+            "link",
+            "published_on",
+            "decision_date",
+            "trustee",
+        )
+    } == {
+        "id": notice["id"],
+        "title": "Uznesenie o vyhlásení konkurzu",
+        "court": "Okresný súd Bratislava I",
+        "case_number": "8K/12/2024",
+        "reference": "Obchodný vestník 44/2024, K000101",
         "link": "https://obchodnyvestnik.justice.gov.sk/ObchodnyVestnik/Formular/FormularDetail.aspx?IdFormular=4100001",
-        "published_on": "2024-03-05", "decision_date": "2024-02-29", "trustee": "KONKURZ PRÍKLAD k.s."}
+        "published_on": "2024-03-05",
+        "decision_date": "2024-02-29",
+        "trustee": "KONKURZ PRÍKLAD k.s.",
+    }
     assert lei["link"] == f"https://search.gleif.org/#/record/{LEI}" and "ISSUED" in lei["title"]
     assert set(notice) == set(name)  # every event has every field
     meta = resp.json()["meta"]
@@ -74,7 +110,9 @@ def test_pages_and_filters(client, auth, alfa):
         if cursor is None:
             break
     assert seen == everything
-    only = assert_envelope(client.get(URL, params={"event_type": "bankruptcy,founded"}, headers=auth))["events"]
+    only = assert_envelope(client.get(URL, params={"event_type": "bankruptcy,founded"}, headers=auth))[
+        "events"
+    ]
     assert [e["event_type"] for e in only] == ["bankruptcy", "founded"]
 
 
@@ -82,23 +120,28 @@ def test_a_gazette_company_has_its_notices(client, auth, engine, settings):
     run_import(engine, GAZETTE, str(FIXTURES / "export_sample.xml"), settings.data_dir)
     events = assert_envelope(client.get("/api/v1/companies/12042773/timeline", headers=auth))["events"]
     assert [(e["event_type"], e["phase"], e["date"]) for e in events] == [
-        ("liquidation", "start", "2024-10-08"), ("restructuring", "end", "2024-09-10"),
-        ("restructuring", "start", "2024-03-12")]
+        ("liquidation", "start", "2024-10-08"),
+        ("restructuring", "end", "2024-09-10"),
+        ("restructuring", "start", "2024-03-12"),
+    ]
 
 
-@pytest.mark.parametrize("path, params, status, code", [
-    (URL, {"event_type": "bankruptcy,contracts"}, 422, "VALIDATION_ERROR"),
-    (URL, {"cursor": "not-a-cursor"}, 422, "VALIDATION_ERROR"),
-    (URL, {"cursor": "Yzox"}, 422, "VALIDATION_ERROR"),  # another endpoint's cursor
-    (URL, {"limit": 501}, 422, "VALIDATION_ERROR"),
-    (URL, {"country": "cz"}, 404, "NOT_FOUND"),
-    (URL, {"country": "xyz"}, 422, "VALIDATION_ERROR"),
-    (URL, {"typ": "x"}, 422, "VALIDATION_ERROR"),
-    ("/api/v1/companies/11640218/timeline", {"country": "sk"}, 422, "VALIDATION_ERROR"),  # check digit
-    ("/api/v1/companies/" + "1" * 41 + "/timeline", {}, 422, "VALIDATION_ERROR"),
-    ("/api/v1/companies/35757442/timeline", {}, 404, "NOT_FOUND"),
-    ("/api/v1/companies/%C5%BDilina'%20OR%201=1/timeline", {}, 422, "VALIDATION_ERROR"),
-])
+@pytest.mark.parametrize(
+    "path, params, status, code",
+    [
+        (URL, {"event_type": "bankruptcy,contracts"}, 422, "VALIDATION_ERROR"),
+        (URL, {"cursor": "not-a-cursor"}, 422, "VALIDATION_ERROR"),
+        (URL, {"cursor": "Yzox"}, 422, "VALIDATION_ERROR"),  # another endpoint's cursor
+        (URL, {"limit": 501}, 422, "VALIDATION_ERROR"),
+        (URL, {"country": "cz"}, 404, "NOT_FOUND"),
+        (URL, {"country": "xyz"}, 422, "VALIDATION_ERROR"),
+        (URL, {"typ": "x"}, 422, "VALIDATION_ERROR"),
+        ("/api/v1/companies/11640218/timeline", {"country": "sk"}, 422, "VALIDATION_ERROR"),  # check digit
+        ("/api/v1/companies/" + "1" * 41 + "/timeline", {}, 422, "VALIDATION_ERROR"),
+        ("/api/v1/companies/35757442/timeline", {}, 404, "NOT_FOUND"),
+        ("/api/v1/companies/%C5%BDilina'%20OR%201=1/timeline", {}, 422, "VALIDATION_ERROR"),
+    ],
+)
 def test_bad_requests(client, auth, alfa, path, params, status, code):
     assert_error(client.get(path, params=params, headers=auth), status, code)
 

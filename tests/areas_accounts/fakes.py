@@ -55,15 +55,21 @@ class FakeStripe:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, str], dict[str, str]]] = []
         self.fail: int | None = None
-        self.app = Starlette(routes=[Route("/v1/customers", self.customers, methods=["POST"]),
-                                     Route("/v1/checkout/sessions", self.checkout, methods=["POST"]),
-                                     Route("/v1/billing_portal/sessions", self.portal, methods=["POST"])])
+        self.app = Starlette(
+            routes=[
+                Route("/v1/customers", self.customers, methods=["POST"]),
+                Route("/v1/checkout/sessions", self.checkout, methods=["POST"]),
+                Route("/v1/billing_portal/sessions", self.portal, methods=["POST"]),
+            ]
+        )
 
     async def _read(self, request: Request) -> dict[str, str] | Response:
         form = {k: str(v) for k, v in (await request.form()).multi_items()}
         self.calls.append((request.url.path, dict(request.headers), form))
         if request.headers.get("authorization") != f"Bearer {self.KEY}":
-            return JSONResponse({"error": {"type": "invalid_request_error", "message": "Invalid API Key"}}, 401)
+            return JSONResponse(
+                {"error": {"type": "invalid_request_error", "message": "Invalid API Key"}}, 401
+            )
         if self.fail:
             return JSONResponse({"error": {"type": "api_error", "message": "fake failure"}}, self.fail)
         return form
@@ -72,25 +78,45 @@ class FakeStripe:
         form = await self._read(request)
         if isinstance(form, Response):
             return form
-        return JSONResponse({"id": "cus_" + secrets.token_hex(6), "object": "customer", "email": form.get("email"),
-                             "metadata": {"account_id": form.get("metadata[account_id]")}})
+        return JSONResponse(
+            {
+                "id": "cus_" + secrets.token_hex(6),
+                "object": "customer",
+                "email": form.get("email"),
+                "metadata": {"account_id": form.get("metadata[account_id]")},
+            }
+        )
 
     async def checkout(self, request: Request) -> Response:
         form = await self._read(request)
         if isinstance(form, Response):
             return form
         sid = "cs_test_" + secrets.token_hex(8)
-        return JSONResponse({"id": sid, "object": "checkout.session", "mode": form.get("mode"),
-                             "customer": form.get("customer"), "url": f"https://checkout.stripe.test/c/pay/{sid}",
-                             "expires_at": int(time.time()) + 86_400, "status": "open"})
+        return JSONResponse(
+            {
+                "id": sid,
+                "object": "checkout.session",
+                "mode": form.get("mode"),
+                "customer": form.get("customer"),
+                "url": f"https://checkout.stripe.test/c/pay/{sid}",
+                "expires_at": int(time.time()) + 86_400,
+                "status": "open",
+            }
+        )
 
     async def portal(self, request: Request) -> Response:
         form = await self._read(request)
         if isinstance(form, Response):
             return form
-        return JSONResponse({"id": "bps_" + secrets.token_hex(6), "object": "billing_portal.session",
-                             "customer": form.get("customer"), "return_url": form.get("return_url"),
-                             "url": "https://billing.stripe.test/p/session/" + secrets.token_hex(6)})
+        return JSONResponse(
+            {
+                "id": "bps_" + secrets.token_hex(6),
+                "object": "billing_portal.session",
+                "customer": form.get("customer"),
+                "return_url": form.get("return_url"),
+                "url": "https://billing.stripe.test/p/session/" + secrets.token_hex(6),
+            }
+        )
 
 
 class FakeOidc:
@@ -108,18 +134,29 @@ class FakeOidc:
         self.user: dict[str, Any] = {"sub": "user-1", "email": "oidc@example.org", "email_verified": True}
         self.tamper: str | None = None  # "nonce" | "aud" | "iss" | "key" | "expired"
         self.codes: dict[str, dict[str, Any]] = {}
-        self.app = Starlette(routes=[
-            Route("/.well-known/openid-configuration", self.discovery),
-            Route("/jwks", self.jwks), Route("/authorize", self.authorize),
-            Route("/token", self.token, methods=["POST"])])
+        self.app = Starlette(
+            routes=[
+                Route("/.well-known/openid-configuration", self.discovery),
+                Route("/jwks", self.jwks),
+                Route("/authorize", self.authorize),
+                Route("/token", self.token, methods=["POST"]),
+            ]
+        )
 
     async def discovery(self, request: Request) -> Response:
         base = self.issuer
-        return JSONResponse({"issuer": base, "authorization_endpoint": f"{base}/authorize",
-                             "token_endpoint": f"{base}/token", "jwks_uri": f"{base}/jwks",
-                             "response_types_supported": ["code"], "subject_types_supported": ["public"],
-                             "id_token_signing_alg_values_supported": ["RS256"],
-                             "code_challenge_methods_supported": ["S256"]})
+        return JSONResponse(
+            {
+                "issuer": base,
+                "authorization_endpoint": f"{base}/authorize",
+                "token_endpoint": f"{base}/token",
+                "jwks_uri": f"{base}/jwks",
+                "response_types_supported": ["code"],
+                "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["RS256"],
+                "code_challenge_methods_supported": ["S256"],
+            }
+        )
 
     async def jwks(self, request: Request) -> Response:
         return JSONResponse({"keys": [self.key.as_dict(private=False)]})
@@ -129,14 +166,22 @@ class FakeOidc:
         if p.get("client_id") != self.CLIENT_ID or p.get("response_type") != "code":
             return JSONResponse({"error": "invalid_request"}, 400)
         code = secrets.token_urlsafe(16)
-        self.codes[code] = {"nonce": p.get("nonce"), "challenge": p.get("code_challenge"),
-                            "redirect_uri": p.get("redirect_uri"), "user": dict(self.user)}
-        return RedirectResponse(f"{p['redirect_uri']}?{urlencode({'code': code, 'state': p.get('state', '')})}", 302)
+        self.codes[code] = {
+            "nonce": p.get("nonce"),
+            "challenge": p.get("code_challenge"),
+            "redirect_uri": p.get("redirect_uri"),
+            "user": dict(self.user),
+        }
+        return RedirectResponse(
+            f"{p['redirect_uri']}?{urlencode({'code': code, 'state': p.get('state', '')})}", 302
+        )
 
     async def token(self, request: Request) -> Response:
         form = {k: str(v) for k, v in (await request.form()).multi_items()}
         auth = request.headers.get("authorization", "")
-        secret_ok = auth == "Basic " + base64.b64encode(f"{self.CLIENT_ID}:{self.CLIENT_SECRET}".encode()).decode()
+        secret_ok = (
+            auth == "Basic " + base64.b64encode(f"{self.CLIENT_ID}:{self.CLIENT_SECRET}".encode()).decode()
+        )
         grant = self.codes.pop(form.get("code", ""), None)
         if not secret_ok:
             return JSONResponse({"error": "invalid_client"}, 401)
@@ -147,8 +192,14 @@ class FakeOidc:
         if challenge != grant["challenge"]:
             return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, 400)
         now = int(time.time())
-        claims = {"iss": self.issuer, "aud": self.CLIENT_ID, "iat": now, "exp": now + 300,
-                  "nonce": grant["nonce"], **grant["user"]}
+        claims = {
+            "iss": self.issuer,
+            "aud": self.CLIENT_ID,
+            "iat": now,
+            "exp": now + 300,
+            "nonce": grant["nonce"],
+            **grant["user"],
+        }
         if self.tamper == "nonce":
             claims["nonce"] = "someone-elses"
         elif self.tamper == "aud":
@@ -159,5 +210,11 @@ class FakeOidc:
             claims["iat"], claims["exp"] = now - 7200, now - 3600
         key = self.other_key if self.tamper == "key" else self.key
         id_token = jwt.encode({"alg": "RS256", "kid": "k1"}, claims, key)
-        return JSONResponse({"access_token": secrets.token_urlsafe(16), "token_type": "Bearer", "expires_in": 300,
-                             "id_token": id_token})
+        return JSONResponse(
+            {
+                "access_token": secrets.token_urlsafe(16),
+                "token_type": "Bearer",
+                "expires_in": 300,
+                "id_token": id_token,
+            }
+        )

@@ -18,9 +18,19 @@ from regintel.jobs.emails import send_due_mails
 from tests.builders import load_companies
 from tests.helpers import assert_envelope, assert_error
 
-NOVAK = CompanyRecord(country="SK", national_id="44483767", name="Novák & Synovia s.r.o.", city="Trnava",
-                      roles=[RoleRecord(role="director", holder_name="Ján Novák",
-                                        person=PersonRecord("Ján Novák", birth_date="1970-05", nationality="SK"))])
+NOVAK = CompanyRecord(
+    country="SK",
+    national_id="44483767",
+    name="Novák & Synovia s.r.o.",
+    city="Trnava",
+    roles=[
+        RoleRecord(
+            role="director",
+            holder_name="Ján Novák",
+            person=PersonRecord("Ján Novák", birth_date="1970-05", nationality="SK"),
+        )
+    ],
+)
 ESET = CompanyRecord(country="SK", national_id="31333532", name="ESET, spol. s r.o.", city="Bratislava")
 TWIN_SK = CompanyRecord(country="SK", national_id="12345679", name="Twin SK s.r.o.")
 TWIN_CZ = CompanyRecord(country="CZ", national_id="12345679", name="Twin CZ s.r.o.")
@@ -33,8 +43,11 @@ def data(engine):
 
 def _token_from_outbox(engine, email):
     with engine.connect() as conn:
-        body = conn.execute(select(email_outbox.c.body).where(email_outbox.c.to_addr == email)
-                            .order_by(email_outbox.c.id.desc())).scalar_one()
+        body = conn.execute(
+            select(email_outbox.c.body)
+            .where(email_outbox.c.to_addr == email)
+            .order_by(email_outbox.c.id.desc())
+        ).scalar_one()
     return re.search(r"welcome_token=(\S+)", body).group(1)
 
 
@@ -62,9 +75,13 @@ def test_magic_link_sign_in_sets_safe_cookies(client, engine, settings):
     assert "HttpOnly" not in csrf
     account = assert_envelope(client.get("/account"))
     assert account["email"] == "anna@example.org" and account["plan"] == settings.default_plan
-    assert account["api_keys"] == [] and account["fo_addendum"] == {"accepted": False, "text_version": None,
-                                                                    "person_name": None, "accepted_at": None,
-                                                                    "revoked_at": None}
+    assert account["api_keys"] == [] and account["fo_addendum"] == {
+        "accepted": False,
+        "text_version": None,
+        "person_name": None,
+        "accepted_at": None,
+        "revoked_at": None,
+    }
     # single use
     assert_error(client.post("/account/welcome", json={"token": token}), 422, "VALIDATION_ERROR")
 
@@ -93,18 +110,29 @@ def test_link_mail_is_sent_by_the_worker(client, engine, settings):
 
 def test_welcome_bad_bodies(client, settings):
     assert_error(client.post("/account/welcome", json={}), 422, "VALIDATION_ERROR")
-    assert_error(client.post("/account/welcome", json={"email": "a@example.org", "token": "x"}), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.post("/account/welcome", json={"email": "a@example.org", "token": "x"}),
+        422,
+        "VALIDATION_ERROR",
+    )
     assert_error(client.post("/account/welcome", json={"email": "not-an-address"}), 422, "VALIDATION_ERROR")
-    assert_error(client.post("/account/welcome", json={"email": "a@example.org", "extra": 1}), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.post("/account/welcome", json={"email": "a@example.org", "extra": 1}), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.post("/account/welcome", json={"email": 5}), 422, "VALIDATION_ERROR")
-    assert_error(client.post("/account/welcome", json={"email": "a" * 5000 + "@example.org"}), 422,
-                 "VALIDATION_ERROR")
-    assert_error(client.post("/account/welcome", json={"token": "forged.token.value"}), 422, "VALIDATION_ERROR")
-    assert_error(client.post("/account/welcome?x=1", json={"email": "a@example.org"}), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.post("/account/welcome", json={"email": "a" * 5000 + "@example.org"}), 422, "VALIDATION_ERROR"
+    )
+    assert_error(
+        client.post("/account/welcome", json={"token": "forged.token.value"}), 422, "VALIDATION_ERROR"
+    )
+    assert_error(
+        client.post("/account/welcome?x=1", json={"email": "a@example.org"}), 422, "VALIDATION_ERROR"
+    )
     # a token signed with another secret, or expired
-    other = URLSafeTimedSerializer("another secret", salt=sessions.LINK_SALT).dumps({"e": "a@example.org", "n": "x"})
+    other = URLSafeTimedSerializer("another secret", salt=sessions.LINK_SALT).dumps(
+        {"e": "a@example.org", "n": "x"}
+    )
     assert_error(client.post("/account/welcome", json={"token": other}), 422, "VALIDATION_ERROR")
 
 
@@ -141,26 +169,39 @@ def test_no_session_401_and_bad_cookie(client):
 
 def test_csrf_is_required_on_every_post(client, engine, data):
     csrf = sign_in(client, engine)
-    posts = [("/account/api-keys", {"name": "k"}), ("/account/api-keys/1/rename", {"name": "k"}),
-             ("/account/api-keys/1/renew", None), ("/account/api-keys/1/revoke", None),
-             ("/account/watches", {"ico": "31333532"}), ("/account/watches/1/unsubscribe", None),
-             ("/account/watches/1/unwatch", None), ("/account/fo-addendum/revoke", None),
-             ("/account/fo-addendum/accept", {"text_version": FO_ADDENDUM_VERSION, "person_name": "A",
-                                              "accept": True}),
-             ("/account/identities/google/unlink", None)]
+    posts = [
+        ("/account/api-keys", {"name": "k"}),
+        ("/account/api-keys/1/rename", {"name": "k"}),
+        ("/account/api-keys/1/renew", None),
+        ("/account/api-keys/1/revoke", None),
+        ("/account/watches", {"ico": "31333532"}),
+        ("/account/watches/1/unsubscribe", None),
+        ("/account/watches/1/unwatch", None),
+        ("/account/fo-addendum/revoke", None),
+        (
+            "/account/fo-addendum/accept",
+            {"text_version": FO_ADDENDUM_VERSION, "person_name": "A", "accept": True},
+        ),
+        ("/account/identities/google/unlink", None),
+    ]
     for path, body in posts:
         assert_error(client.post(path, json=body), 403, "FORBIDDEN")
         assert_error(client.post(path, json=body, headers={"X-CSRF-Token": "wrong"}), 403, "FORBIDDEN")
-        assert_error(client.post(path, json=body, headers={**csrf, "Origin": "https://evil.example"}), 403,
-                     "FORBIDDEN")
+        assert_error(
+            client.post(path, json=body, headers={**csrf, "Origin": "https://evil.example"}), 403, "FORBIDDEN"
+        )
     # the right token from the right origin passes
-    resp = client.post("/account/api-keys", json={"name": "k"}, headers={**csrf, "Origin": "http://testserver"})
+    resp = client.post(
+        "/account/api-keys", json={"name": "k"}, headers={**csrf, "Origin": "http://testserver"}
+    )
     assert resp.status_code == 201
 
 
 def test_keys_lifecycle_and_use(client, engine, settings):
     csrf = sign_in(client, engine)
-    created = assert_envelope(client.post("/account/api-keys", json={"name": "Production ✓"}, headers=csrf), 201)
+    created = assert_envelope(
+        client.post("/account/api-keys", json={"name": "Production ✓"}, headers=csrf), 201
+    )
     raw, key_id = created["key"], created["id"]
     assert raw.startswith("ri_") and created["plan"] == settings.default_plan and created["active"]
     assert assert_envelope(client.get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}))
@@ -169,12 +210,20 @@ def test_keys_lifecycle_and_use(client, engine, settings):
     with engine.connect() as conn:  # stored hashed only
         stored = conn.execute(select(api_keys.c.key_hash).where(api_keys.c.id == key_id)).scalar_one()
     assert raw not in stored
-    renamed = assert_envelope(client.post(f"/account/api-keys/{key_id}/rename", json={"name": "CI"}, headers=csrf))
+    renamed = assert_envelope(
+        client.post(f"/account/api-keys/{key_id}/rename", json={"name": "CI"}, headers=csrf)
+    )
     assert renamed["name"] == "CI"
-    assert_error(client.post(f"/account/api-keys/{key_id}/rename", json={"name": "   "}, headers=csrf), 422,
-                 "VALIDATION_ERROR")
-    assert_error(client.post(f"/account/api-keys/{key_id}/rename", json={"name": "x" * 101}, headers=csrf), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.post(f"/account/api-keys/{key_id}/rename", json={"name": "   "}, headers=csrf),
+        422,
+        "VALIDATION_ERROR",
+    )
+    assert_error(
+        client.post(f"/account/api-keys/{key_id}/rename", json={"name": "x" * 101}, headers=csrf),
+        422,
+        "VALIDATION_ERROR",
+    )
     renewed = assert_envelope(client.post(f"/account/api-keys/{key_id}/renew", headers=csrf))
     assert renewed["active"]
     revoked = assert_envelope(client.post(f"/account/api-keys/{key_id}/revoke", headers=csrf))
@@ -183,8 +232,15 @@ def test_keys_lifecycle_and_use(client, engine, settings):
     fresh = app_client_without_cache(client)
     assert_error(fresh.get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}), 401, "UNAUTHORIZED")
     for path in ("rename", "renew", "revoke"):
-        assert_error(client.post(f"/account/api-keys/999/{path}", json={"name": "x"} if path == "rename" else None,
-                                 headers=csrf), 404, "NOT_FOUND")
+        assert_error(
+            client.post(
+                f"/account/api-keys/999/{path}",
+                json={"name": "x"} if path == "rename" else None,
+                headers=csrf,
+            ),
+            404,
+            "NOT_FOUND",
+        )
     assert_error(client.post("/account/api-keys/abc/revoke", headers=csrf), 422, "VALIDATION_ERROR")
 
 
@@ -217,8 +273,15 @@ def test_one_account_cannot_touch_anothers(app_factory, engine, data):
     key = assert_envelope(alice.post("/account/api-keys", json={"name": "a"}, headers=a_csrf), 201)
     watch = assert_envelope(alice.post("/account/watches", json={"ico": "31333532"}, headers=a_csrf), 201)
     for path in ("rename", "renew", "revoke"):
-        assert_error(bob.post(f"/account/api-keys/{key['id']}/{path}",
-                              json={"name": "x"} if path == "rename" else None, headers=b_csrf), 404, "NOT_FOUND")
+        assert_error(
+            bob.post(
+                f"/account/api-keys/{key['id']}/{path}",
+                json={"name": "x"} if path == "rename" else None,
+                headers=b_csrf,
+            ),
+            404,
+            "NOT_FOUND",
+        )
     for path in ("unsubscribe", "unwatch"):
         assert_error(bob.post(f"/account/watches/{watch['id']}/{path}", headers=b_csrf), 404, "NOT_FOUND")
     # Bob's CSRF token is not Alice's
@@ -232,14 +295,18 @@ def test_watches(client, engine, data):
     csrf = sign_in(client, engine)
     watch = assert_envelope(client.post("/account/watches", json={"ico": "31333532"}, headers=csrf), 201)
     assert watch["status"] == "confirmed" and watch["company_name"] == "ESET, spol. s r.o."
-    again = assert_envelope(client.post("/account/watches", json={"ico": "31333532", "country": "sk"},
-                                        headers=csrf), 201)
+    again = assert_envelope(
+        client.post("/account/watches", json={"ico": "31333532", "country": "sk"}, headers=csrf), 201
+    )
     assert again["id"] == watch["id"]
     assert_error(client.post("/account/watches", json={"ico": "99999999"}, headers=csrf), 404, "NOT_FOUND")
-    assert_error(client.post("/account/watches", json={"ico": "12345679"}, headers=csrf), 409,
-                 "AMBIGUOUS_IDENTIFIER")
+    assert_error(
+        client.post("/account/watches", json={"ico": "12345679"}, headers=csrf), 409, "AMBIGUOUS_IDENTIFIER"
+    )
     assert_error(client.post("/account/watches", json={"ico": "abc!"}, headers=csrf), 422, "VALIDATION_ERROR")
-    assert_error(client.post("/account/watches", json={"ico": 31333532}, headers=csrf), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.post("/account/watches", json={"ico": 31333532}, headers=csrf), 422, "VALIDATION_ERROR"
+    )
     state = assert_envelope(client.get("/account/watches/state"))
     assert state["total"] == 1 and state["confirmed"] == 1
     off = assert_envelope(client.post(f"/account/watches/{watch['id']}/unsubscribe", headers=csrf))
@@ -259,11 +326,21 @@ def test_fo_addendum_opens_the_natural_persons_gate(client, engine, data):
     auth = {"Authorization": f"Bearer {raw}"}
     items = assert_envelope(client.get("/api/v1/people/search?q=novak jan", headers=auth))
     person = items[0]["key"]
-    assert "birthDate" not in assert_envelope(client.get(f"/api/v1/companies/person/{person}", headers=auth))["person"]
+    assert (
+        "birthDate"
+        not in assert_envelope(client.get(f"/api/v1/companies/person/{person}", headers=auth))["person"]
+    )
     body = {"text_version": FO_ADDENDUM_VERSION, "person_name": "Anna Nováková", "accept": True}
-    for bad in ({**body, "accept": False}, {**body, "text_version": "1999-01"}, {**body, "person_name": " "},
-                {**body, "accept": "yes"}, {**body, "extra": 1}):
-        assert_error(client.post("/account/fo-addendum/accept", json=bad, headers=csrf), 422, "VALIDATION_ERROR")
+    for bad in (
+        {**body, "accept": False},
+        {**body, "text_version": "1999-01"},
+        {**body, "person_name": " "},
+        {**body, "accept": "yes"},
+        {**body, "extra": 1},
+    ):
+        assert_error(
+            client.post("/account/fo-addendum/accept", json=bad, headers=csrf), 422, "VALIDATION_ERROR"
+        )
     accepted = assert_envelope(client.post("/account/fo-addendum/accept", json=body, headers=csrf))
     assert accepted["accepted"] and accepted["person_name"] == "Anna Nováková"
     assert accepted["text_version"] == FO_ADDENDUM_VERSION and accepted["accepted_at"]
@@ -271,16 +348,25 @@ def test_fo_addendum_opens_the_natural_persons_gate(client, engine, data):
     assert shown["birthDate"] == "1970-05"
     assert assert_envelope(client.get("/account"))["fo_addendum"]["accepted"]
     assert not assert_envelope(client.post("/account/fo-addendum/revoke", headers=csrf))["accepted"]
-    assert "birthDate" not in assert_envelope(client.get(f"/api/v1/companies/person/{person}", headers=auth))["person"]
+    assert (
+        "birthDate"
+        not in assert_envelope(client.get(f"/api/v1/companies/person/{person}", headers=auth))["person"]
+    )
 
 
 def test_addendum_of_one_account_does_not_open_others(client, engine, data, make_key):
     csrf = sign_in(client, engine)
-    client.post("/account/fo-addendum/accept", headers=csrf, json={
-        "text_version": FO_ADDENDUM_VERSION, "person_name": "A", "accept": True})
+    client.post(
+        "/account/fo-addendum/accept",
+        headers=csrf,
+        json={"text_version": FO_ADDENDUM_VERSION, "person_name": "A", "accept": True},
+    )
     other = {"Authorization": f"Bearer {make_key('business')}"}
     person = assert_envelope(client.get("/api/v1/people/search?q=novak jan", headers=other))[0]["key"]
-    assert "birthDate" not in assert_envelope(client.get(f"/api/v1/companies/person/{person}", headers=other))["person"]
+    assert (
+        "birthDate"
+        not in assert_envelope(client.get(f"/api/v1/companies/person/{person}", headers=other))["person"]
+    )
 
 
 def test_identity_unlink_without_a_linked_identity_is_404(client, engine):

@@ -23,15 +23,30 @@ def billed(app_factory):
 
 
 def event(event_id, type_, account_id, plan="business", status="active"):
-    return json.dumps({"id": event_id, "object": "event", "type": type_, "data": {"object": {
-        "id": "sub_1", "object": "subscription", "status": status,
-        "metadata": {"account_id": str(account_id), "plan": plan}}}})
+    return json.dumps(
+        {
+            "id": event_id,
+            "object": "event",
+            "type": type_,
+            "data": {
+                "object": {
+                    "id": "sub_1",
+                    "object": "subscription",
+                    "status": status,
+                    "metadata": {"account_id": str(account_id), "plan": plan},
+                }
+            },
+        }
+    )
 
 
 def post(client, payload, secret=SECRET, timestamp=None):
     header = WebhookSignature.generate_signature_header(payload, secret, timestamp=timestamp)
-    return client.post("/api/v1/billing/webhook", content=payload.encode(),
-                       headers={"Stripe-Signature": header, "Content-Type": "application/json"})
+    return client.post(
+        "/api/v1/billing/webhook",
+        content=payload.encode(),
+        headers={"Stripe-Signature": header, "Content-Type": "application/json"},
+    )
 
 
 def test_webhook_changes_plan_of_account_and_keys(billed, engine):
@@ -62,8 +77,11 @@ def test_forged_stale_and_malformed_webhooks(billed, engine):
     assert_error(billed.post("/api/v1/billing/webhook", content=payload), 400, "INVALID_SIGNATURE")
     header = WebhookSignature.generate_signature_header(payload, SECRET)
     altered = payload.replace("business", "enterprise")
-    assert_error(billed.post("/api/v1/billing/webhook", content=altered, headers={"Stripe-Signature": header}), 400,
-                 "INVALID_SIGNATURE")
+    assert_error(
+        billed.post("/api/v1/billing/webhook", content=altered, headers={"Stripe-Signature": header}),
+        400,
+        "INVALID_SIGNATURE",
+    )
     assert_error(post(billed, "not json"), 422, "VALIDATION_ERROR")
     assert_error(billed.post("/api/v1/billing/webhook", content=b"x" * 600_000), 422, "VALIDATION_ERROR")
 
@@ -71,9 +89,16 @@ def test_forged_stale_and_malformed_webhooks(billed, engine):
 def test_unknown_account_plan_and_event_are_recorded_not_applied(billed, engine):
     sign_in(billed, engine)
     account = assert_envelope(billed.get("/account"))
-    assert "no account" in assert_envelope(post(billed, event("e1", "customer.subscription.created", 999)))["outcome"]
-    assert "unknown plan" in assert_envelope(post(billed, event("e2", "customer.subscription.updated", account["id"],
-                                                                plan="platinum")))["outcome"]
+    assert (
+        "no account"
+        in assert_envelope(post(billed, event("e1", "customer.subscription.created", 999)))["outcome"]
+    )
+    assert (
+        "unknown plan"
+        in assert_envelope(
+            post(billed, event("e2", "customer.subscription.updated", account["id"], plan="platinum"))
+        )["outcome"]
+    )
     assert "ignored" in assert_envelope(post(billed, event("e3", "invoice.paid", account["id"])))["outcome"]
     assert assert_envelope(billed.get("/account"))["plan"] == "free"
 
@@ -83,28 +108,47 @@ def test_webhook_without_secret_is_503(client):
 
 
 def test_portal_session_is_always_409(client, auth):
-    assert_error(client.post("/api/v1/billing/portal-session", headers=auth), 409, "BILLING_MANAGED_IN_ACCOUNT")
+    assert_error(
+        client.post("/api/v1/billing/portal-session", headers=auth), 409, "BILLING_MANAGED_IN_ACCOUNT"
+    )
     assert_error(client.post("/api/v1/billing/portal-session"), 401, "UNAUTHORIZED")
 
 
 def test_checkout_session(billed, engine, auth):
-    assert_error(billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}), 401, "UNAUTHORIZED")
-    assert_error(billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}, headers=auth), 409,
-                 "CONFLICT")  # a CLI key belongs to no account
+    assert_error(
+        billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}), 401, "UNAUTHORIZED"
+    )
+    assert_error(
+        billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}, headers=auth),
+        409,
+        "CONFLICT",
+    )  # a CLI key belongs to no account
     csrf = sign_in(billed, engine)
     raw = assert_envelope(billed.post("/account/api-keys", json={"name": "k"}, headers=csrf), 201)["key"]
     mine = {"Authorization": f"Bearer {raw}"}
-    assert_error(billed.post("/api/v1/billing/checkout-session", json={"plan": "nope"}, headers=mine), 422,
-                 "VALIDATION_ERROR")
-    assert_error(billed.post("/api/v1/billing/checkout-session", json={"plan": "business", "x": 1}, headers=mine),
-                 422, "VALIDATION_ERROR")
-    assert_error(billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}, headers=mine), 503,
-                 "UPSTREAM_UNAVAILABLE")
+    assert_error(
+        billed.post("/api/v1/billing/checkout-session", json={"plan": "nope"}, headers=mine),
+        422,
+        "VALIDATION_ERROR",
+    )
+    assert_error(
+        billed.post("/api/v1/billing/checkout-session", json={"plan": "business", "x": 1}, headers=mine),
+        422,
+        "VALIDATION_ERROR",
+    )
+    assert_error(
+        billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}, headers=mine),
+        503,
+        "UPSTREAM_UNAVAILABLE",
+    )
     account = assert_envelope(billed.get("/account"))
     post(billed, event("evt_live", "customer.subscription.created", account["id"]))
     billed.app.state.key_cache._entries.clear()
-    assert_error(billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}, headers=mine), 409,
-                 "SUBSCRIPTION_ACTIVE")
+    assert_error(
+        billed.post("/api/v1/billing/checkout-session", json={"plan": "business"}, headers=mine),
+        409,
+        "SUBSCRIPTION_ACTIVE",
+    )
 
 
 def test_signed_but_malformed_event_is_422(billed):

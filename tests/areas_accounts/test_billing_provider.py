@@ -27,16 +27,35 @@ def stripe_fake() -> Iterator[tuple[FakeStripe, str]]:
 @pytest.fixture
 def shop(app_factory, stripe_fake):
     fake, url = stripe_fake
-    return app_factory(stripe_api_key=FakeStripe.KEY, stripe_api_base=url, billing_prices=PRICES,
-                       billing_webhook_secret=SECRET), fake
+    return app_factory(
+        stripe_api_key=FakeStripe.KEY,
+        stripe_api_base=url,
+        billing_prices=PRICES,
+        billing_webhook_secret=SECRET,
+    ), fake
 
 
-def subscription(event_id, account_id, customer, plan="pro", status="active", type_="customer.subscription.created"):
+def subscription(
+    event_id, account_id, customer, plan="pro", status="active", type_="customer.subscription.created"
+):
     import json
 
-    return json.dumps({"id": event_id, "object": "event", "type": type_, "data": {"object": {
-        "id": "sub_9", "object": "subscription", "status": status, "customer": customer,
-        "metadata": {"account_id": str(account_id), "plan": plan}}}})
+    return json.dumps(
+        {
+            "id": event_id,
+            "object": "event",
+            "type": type_,
+            "data": {
+                "object": {
+                    "id": "sub_9",
+                    "object": "subscription",
+                    "status": status,
+                    "customer": customer,
+                    "metadata": {"account_id": str(account_id), "plan": plan},
+                }
+            },
+        }
+    )
 
 
 def test_checkout_webhook_then_portal(shop, engine, settings):
@@ -61,19 +80,30 @@ def test_checkout_webhook_then_portal(shop, engine, settings):
     assert_envelope(client.post("/account/billing", json={"plan": "business"}, headers=csrf))
     assert [c[0] for c in fake.calls].count("/v1/customers") == 1 and fake.calls[-1][2]["customer"] == cus
     # the provider reports the paid subscription: plan applied; a new checkout is refused
-    assert assert_envelope(post(client, subscription("evt_a", account["id"], cus)))["outcome"].startswith("plan pro")
+    assert assert_envelope(post(client, subscription("evt_a", account["id"], cus)))["outcome"].startswith(
+        "plan pro"
+    )
     assert assert_envelope(client.get("/account"))["plan"] == "pro"
-    assert_error(client.post("/account/billing", json={"plan": "business"}, headers=csrf), 409,
-                 "SUBSCRIPTION_ACTIVE")
+    assert_error(
+        client.post("/account/billing", json={"plan": "business"}, headers=csrf), 409, "SUBSCRIPTION_ACTIVE"
+    )
     portal = client.get("/account/billing/portal")
     assert portal.headers["cache-control"] == "no-store"
     data = assert_envelope(portal)
     assert data["url"].startswith("https://billing.stripe.test/") and data["provider"] == "stripe"
     assert fake.calls[-1][0] == "/v1/billing_portal/sessions" and fake.calls[-1][2] == {
-        "customer": cus, "return_url": f"{settings.base_url}/account"}
+        "customer": cus,
+        "return_url": f"{settings.base_url}/account",
+    }
     # a subscription event naming another customer is not applied to this account
-    other = assert_envelope(post(client, subscription("evt_b", account["id"], "cus_other", plan="business",
-                                                      type_="customer.subscription.updated")))
+    other = assert_envelope(
+        post(
+            client,
+            subscription(
+                "evt_b", account["id"], "cus_other", plan="business", type_="customer.subscription.updated"
+            ),
+        )
+    )
     assert "not this account's" in other["outcome"]
     assert assert_envelope(client.get("/account"))["plan"] == "pro"
 
@@ -82,9 +112,16 @@ def test_checkout_session_with_an_account_key(shop, engine):
     client, fake = shop
     csrf = sign_in(client, engine)
     raw = assert_envelope(client.post("/account/api-keys", json={"name": "k"}, headers=csrf), 201)["key"]
-    out = assert_envelope(client.post("/api/v1/billing/checkout-session", json={"plan": "business"},
-                                      headers={"Authorization": f"Bearer {raw}"}))
-    assert out["url"].startswith("https://checkout.stripe.test/") and fake.calls[-1][2]["mode"] == "subscription"
+    out = assert_envelope(
+        client.post(
+            "/api/v1/billing/checkout-session",
+            json={"plan": "business"},
+            headers={"Authorization": f"Bearer {raw}"},
+        )
+    )
+    assert (
+        out["url"].startswith("https://checkout.stripe.test/") and fake.calls[-1][2]["mode"] == "subscription"
+    )
 
 
 def test_account_billing_refusals(shop, engine, app_factory):
@@ -93,19 +130,37 @@ def test_account_billing_refusals(shop, engine, app_factory):
     assert_error(client.get("/account/billing/suggest"), 401, "UNAUTHORIZED")
     csrf = sign_in(client, engine)
     assert_error(client.post("/account/billing", json={"plan": "pro"}), 403, "FORBIDDEN")  # no CSRF token
-    assert_error(client.post("/account/billing", json={"plan": "pro"},
-                             headers={**csrf, "Origin": "https://evil.example"}), 403, "FORBIDDEN")
-    for body in ({"plan": "gold"}, {"plan": "free"}, {"plan": "pro", "kind": "pack"},
-                 {"plan": "day_pass"}, {"plan": "pro", "coupon": "x"}, {"plan": 1}, {"plan": ""},
-                 {"plan": "p" * 40}, {"plan": "pró"}, {}):
+    assert_error(
+        client.post(
+            "/account/billing", json={"plan": "pro"}, headers={**csrf, "Origin": "https://evil.example"}
+        ),
+        403,
+        "FORBIDDEN",
+    )
+    for body in (
+        {"plan": "gold"},
+        {"plan": "free"},
+        {"plan": "pro", "kind": "pack"},
+        {"plan": "day_pass"},
+        {"plan": "pro", "coupon": "x"},
+        {"plan": 1},
+        {"plan": ""},
+        {"plan": "p" * 40},
+        {"plan": "pró"},
+        {},
+    ):
         assert_error(client.post("/account/billing", json=body, headers=csrf), 422, "VALIDATION_ERROR")
     assert fake.calls == []  # nothing reached the provider
     fake.fail = 500
-    assert_error(client.post("/account/billing", json={"plan": "pro"}, headers=csrf), 502, "UPSTREAM_UNAVAILABLE")
+    assert_error(
+        client.post("/account/billing", json={"plan": "pro"}, headers=csrf), 502, "UPSTREAM_UNAVAILABLE"
+    )
     fake.fail = None
     bare = app_factory()  # no provider configured
     bare_csrf = sign_in(bare, engine, "bare@example.org")
-    assert_error(bare.post("/account/billing", json={"plan": "pro"}, headers=bare_csrf), 503, "UPSTREAM_UNAVAILABLE")
+    assert_error(
+        bare.post("/account/billing", json={"plan": "pro"}, headers=bare_csrf), 503, "UPSTREAM_UNAVAILABLE"
+    )
     assert_error(bare.get("/account/billing/portal"), 503, "UPSTREAM_UNAVAILABLE")
 
 
@@ -113,21 +168,29 @@ def test_wrong_provider_key_is_a_502(app_factory, stripe_fake, engine):
     fake, url = stripe_fake
     client = app_factory(stripe_api_key="sk_test_wrong", stripe_api_base=url, billing_prices=PRICES)
     csrf = sign_in(client, engine)
-    assert_error(client.post("/account/billing", json={"plan": "pro"}, headers=csrf), 502, "UPSTREAM_UNAVAILABLE")
+    assert_error(
+        client.post("/account/billing", json={"plan": "pro"}, headers=csrf), 502, "UPSTREAM_UNAVAILABLE"
+    )
     assert fake.calls and fake.calls[0][1]["authorization"] == "Bearer sk_test_wrong"
 
 
 def test_unreachable_provider_is_a_502(app_factory, engine):
-    client = app_factory(stripe_api_key=FakeStripe.KEY, stripe_api_base="http://127.0.0.1:9", billing_prices=PRICES)
+    client = app_factory(
+        stripe_api_key=FakeStripe.KEY, stripe_api_base="http://127.0.0.1:9", billing_prices=PRICES
+    )
     csrf = sign_in(client, engine)
-    assert_error(client.post("/account/billing", json={"plan": "pro"}, headers=csrf), 502, "UPSTREAM_UNAVAILABLE")
+    assert_error(
+        client.post("/account/billing", json={"plan": "pro"}, headers=csrf), 502, "UPSTREAM_UNAVAILABLE"
+    )
 
 
 def test_suggest_follows_the_busiest_key(app_factory, engine):
-    plans = {"free": Plan(title="Free", rate_per_minute=100, monthly_quota=5),
-             "pro": Plan(title="Pro", rate_per_minute=100, monthly_quota=100_000),
-             "business": Plan(title="Business", rate_per_minute=100, monthly_quota=2_000_000),
-             "day_pass": Plan(title="Day", rate_per_minute=100, budget=50, duration_days=1)}
+    plans = {
+        "free": Plan(title="Free", rate_per_minute=100, monthly_quota=5),
+        "pro": Plan(title="Pro", rate_per_minute=100, monthly_quota=100_000),
+        "business": Plan(title="Business", rate_per_minute=100, monthly_quota=2_000_000),
+        "day_pass": Plan(title="Day", rate_per_minute=100, budget=50, duration_days=1),
+    }
     client = app_factory(plans=plans, rate_limit_storage="memory", billing_prices={"pro": "price_pro"})
     csrf = sign_in(client, engine)
     idle = assert_envelope(client.get("/account/billing/suggest"))

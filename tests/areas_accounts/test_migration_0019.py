@@ -25,7 +25,10 @@ def _shape(engine) -> tuple[set[str], set[str]]:  # noqa: ANN001
 def test_up_down_up(engine):
     upgrade(engine)
     tables, columns = _shape(engine)
-    assert {"account_passes", "privacy_person_suppressions"} <= tables and {"person_name", "person_keys"} <= columns
+    assert {"account_passes", "privacy_person_suppressions"} <= tables and {
+        "person_name",
+        "person_keys",
+    } <= columns
     _downgrade(engine, "0019_accounts_passes@0018_accounts_finish")
     tables, columns = _shape(engine)
     assert not {"account_passes", "privacy_person_suppressions"} & tables

@@ -23,16 +23,25 @@ def browser(base: str, engine, email: str = "owner@example.org") -> tuple[httpx.
     http = httpx.Client(base_url=base, follow_redirects=False, timeout=10)
     assert http.post("/account/welcome", json={"email": email}).status_code == 202
     with engine.connect() as conn:
-        body = conn.execute(select(email_outbox.c.body).where(email_outbox.c.to_addr == email)
-                            .order_by(email_outbox.c.id.desc())).scalar_one()
+        body = conn.execute(
+            select(email_outbox.c.body)
+            .where(email_outbox.c.to_addr == email)
+            .order_by(email_outbox.c.id.desc())
+        ).scalar_one()
     token = re.search(r"welcome_token=(\S+)", body).group(1)
     csrf = assert_envelope(http.post("/account/welcome", json={"token": token}))["csrf_token"]
     return http, {"X-CSRF-Token": csrf}
 
 
 def register(http: httpx.Client, csrf: dict[str, str]) -> dict:
-    return assert_envelope(http.post("/account/oauth-clients", headers=csrf,
-                                     json={"name": "My MCP client", "redirect_uris": [REDIRECT]}), 201)
+    return assert_envelope(
+        http.post(
+            "/account/oauth-clients",
+            headers=csrf,
+            json={"name": "My MCP client", "redirect_uris": [REDIRECT]},
+        ),
+        201,
+    )
 
 
 def test_metadata_documents(base):
@@ -49,10 +58,16 @@ def test_metadata_documents(base):
     assert httpx.get(f"{base}/.well-known/oauth-authorization-server?x=1").status_code == 422
 
 
-def _flow(base: str, http: httpx.Client, csrf: dict[str, str], client_id: str,
-          name: str = "My MCP client") -> tuple[OAuth2Client, str, str]:
-    oauth = OAuth2Client(client_id=client_id, redirect_uri=REDIRECT, scope="api", code_challenge_method="S256",
-                         token_endpoint_auth_method="none")
+def _flow(
+    base: str, http: httpx.Client, csrf: dict[str, str], client_id: str, name: str = "My MCP client"
+) -> tuple[OAuth2Client, str, str]:
+    oauth = OAuth2Client(
+        client_id=client_id,
+        redirect_uri=REDIRECT,
+        scope="api",
+        code_challenge_method="S256",
+        token_endpoint_auth_method="none",
+    )
     verifier = "v" * 64
     url, state = oauth.create_authorization_url(f"{base}/oauth/authorize", code_verifier=verifier)
     path = url.removeprefix(base)
@@ -77,9 +92,16 @@ def test_full_flow_with_authlib_client(base, engine):
     assert me  # the token passes the key check of keyed routes
     # the code is single use
     code = parse_qs(urlsplit(location).query)["code"][0]
-    again = httpx.post(f"{base}/oauth/token", data={"grant_type": "authorization_code", "code": code,
-                                                    "redirect_uri": REDIRECT, "client_id": client["client_id"],
-                                                    "code_verifier": verifier})
+    again = httpx.post(
+        f"{base}/oauth/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": REDIRECT,
+            "client_id": client["client_id"],
+            "code_verifier": verifier,
+        },
+    )
     assert again.status_code == 400 and again.json()["error"] == "invalid_grant"
     # tokens are not listed as keys; revoking the client revokes its tokens
     assert assert_envelope(http.get("/account"))["api_keys"] == []
@@ -87,8 +109,11 @@ def test_full_flow_with_authlib_client(base, engine):
     assert revoked["revoked_at"]
     time.sleep(2.1)  # the key cache's TTL
     assert_error(oauth.get(f"{base}/api/v1/me"), 401, "UNAUTHORIZED")
-    gone = http.get(oauth.create_authorization_url(f"{base}/oauth/authorize", code_verifier=verifier)[0]
-                    .removeprefix(base))
+    gone = http.get(
+        oauth.create_authorization_url(f"{base}/oauth/authorize", code_verifier=verifier)[0].removeprefix(
+            base
+        )
+    )
     assert gone.status_code == 400 and gone.json()["error"] == "invalid_client"  # revoked: no redirect
 
 
@@ -98,25 +123,51 @@ def test_pkce_is_required_and_checked(base, engine):
     common = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT, "state": "s"}
     no_pkce = http.get("/oauth/authorize", params=common)
     assert no_pkce.status_code == 302 and "error=invalid_request" in no_pkce.headers["location"]
-    plain = http.get("/oauth/authorize", params={**common, "code_challenge": "x" * 43,
-                                                 "code_challenge_method": "plain"})
+    plain = http.get(
+        "/oauth/authorize", params={**common, "code_challenge": "x" * 43, "code_challenge_method": "plain"}
+    )
     assert plain.status_code == 302 and "error=invalid_request" in plain.headers["location"]
-    implicit = http.get("/oauth/authorize", params={**common, "response_type": "token", "code_challenge": "x" * 43,
-                                                    "code_challenge_method": "S256"})
+    implicit = http.get(
+        "/oauth/authorize",
+        params={
+            **common,
+            "response_type": "token",
+            "code_challenge": "x" * 43,
+            "code_challenge_method": "S256",
+        },
+    )
     assert implicit.status_code == 302 and "error=unsupported_response_type" in implicit.headers["location"]
-    wrong_uri = http.get("/oauth/authorize", params={**common, "redirect_uri": "https://evil.example/cb",
-                                                     "code_challenge": "x" * 43, "code_challenge_method": "S256"})
+    wrong_uri = http.get(
+        "/oauth/authorize",
+        params={
+            **common,
+            "redirect_uri": "https://evil.example/cb",
+            "code_challenge": "x" * 43,
+            "code_challenge_method": "S256",
+        },
+    )
     assert wrong_uri.status_code == 400 and "location" not in wrong_uri.headers  # never an open redirect
     oauth, verifier, location = _flow(base, http, csrf, client_id)
     code = parse_qs(urlsplit(location).query)["code"][0]
-    bad = httpx.post(f"{base}/oauth/token", data={"grant_type": "authorization_code", "code": code,
-                                                  "redirect_uri": REDIRECT, "client_id": client_id,
-                                                  "code_verifier": "w" * 64})
+    bad = httpx.post(
+        f"{base}/oauth/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": REDIRECT,
+            "client_id": client_id,
+            "code_verifier": "w" * 64,
+        },
+    )
     assert bad.status_code == 400 and bad.json()["error"] == "invalid_grant"
-    password = httpx.post(f"{base}/oauth/token", data={"grant_type": "password", "username": "a", "password": "b",
-                                                       "client_id": client_id})
-    assert password.status_code == 400 and password.json()["error"] in ("unsupported_grant_type",
-                                                                        "unauthorized_client")
+    password = httpx.post(
+        f"{base}/oauth/token",
+        data={"grant_type": "password", "username": "a", "password": "b", "client_id": client_id},
+    )
+    assert password.status_code == 400 and password.json()["error"] in (
+        "unsupported_grant_type",
+        "unauthorized_client",
+    )
 
 
 def test_deny_and_csrf_and_no_session(base, engine):
@@ -137,7 +188,10 @@ def test_client_registration_rules(base, engine):
     for uris in (["http://example.org/cb"], ["javascript:alert(1)"], ["https://a.example/cb#frag"], []):
         resp = http.post("/account/oauth-clients", headers=csrf, json={"name": "x", "redirect_uris": uris})
         assert resp.status_code == 422, uris
-    assert http.post("/account/oauth-clients", json={"name": "x", "redirect_uris": [REDIRECT]}).status_code == 403
+    assert (
+        http.post("/account/oauth-clients", json={"name": "x", "redirect_uris": [REDIRECT]}).status_code
+        == 403
+    )
     client_id = register(http, csrf)["client_id"]
     other, other_csrf = browser(base, engine, "other@example.org")
     assert other.post(f"/account/oauth-clients/{client_id}/revoke", headers=other_csrf).status_code == 404

@@ -23,8 +23,10 @@ def _tokens(base: str, engine, email: str = "owner@example.org", client_id: str 
 
 
 def _refresh(base: str, client_id: str, refresh_token: str) -> httpx.Response:
-    return httpx.post(f"{base}/oauth/token", data={"grant_type": "refresh_token", "refresh_token": refresh_token,
-                                                   "client_id": client_id})
+    return httpx.post(
+        f"{base}/oauth/token",
+        data={"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": client_id},
+    )
 
 
 def _me(base: str, access: str) -> httpx.Response:
@@ -37,7 +39,9 @@ def test_refresh_rotates_and_reuse_revokes_the_family(base, engine):
     # authlib's client refreshes with the refresh token it holds
     oauth = OAuth2Client(client_id=client_id, token=first, token_endpoint_auth_method="none")
     second = oauth.refresh_token(f"{base}/oauth/token")
-    assert second["refresh_token"] != first["refresh_token"] and second["access_token"] != first["access_token"]
+    assert (
+        second["refresh_token"] != first["refresh_token"] and second["access_token"] != first["access_token"]
+    )
     assert second["expires_in"] == 3600
     third = _refresh(base, client_id, second["refresh_token"])
     assert third.status_code == 200 and third.headers["cache-control"] == "no-store"
@@ -74,17 +78,28 @@ def test_refresh_edges(base, engine):
 
 def test_revocation_endpoint(base, engine):
     _, _, client_id, token = _tokens(base, engine)
-    resp = httpx.post(f"{base}/oauth/revoke", data={"token": token["refresh_token"], "client_id": client_id,
-                                                    "token_type_hint": "refresh_token"})
+    resp = httpx.post(
+        f"{base}/oauth/revoke",
+        data={"token": token["refresh_token"], "client_id": client_id, "token_type_hint": "refresh_token"},
+    )
     assert resp.status_code == 200
     assert _refresh(base, client_id, token["refresh_token"]).json()["error"] == "invalid_grant"
     time.sleep(2.1)
     assert_error(_me(base, token["access_token"]), 401, "UNAUTHORIZED")  # the family's access token too
     _, _, client_id2, token2 = _tokens(base, engine, "second@example.org")
-    assert httpx.post(f"{base}/oauth/revoke", data={"token": token2["access_token"],
-                                                    "client_id": client_id2}).status_code == 200
-    assert _refresh(base, client_id2, token2["refresh_token"]).status_code == 200  # only the access token ended
-    assert httpx.post(f"{base}/oauth/revoke", data={"token": "unknown", "client_id": client_id2}).status_code == 200
+    assert (
+        httpx.post(
+            f"{base}/oauth/revoke", data={"token": token2["access_token"], "client_id": client_id2}
+        ).status_code
+        == 200
+    )
+    assert (
+        _refresh(base, client_id2, token2["refresh_token"]).status_code == 200
+    )  # only the access token ended
+    assert (
+        httpx.post(f"{base}/oauth/revoke", data={"token": "unknown", "client_id": client_id2}).status_code
+        == 200
+    )
     # a token of another client is not revoked by this one
     _, _, client_id3, token3 = _tokens(base, engine, "third@example.org")
     httpx.post(f"{base}/oauth/revoke", data={"token": token3["refresh_token"], "client_id": client_id2})
@@ -94,10 +109,16 @@ def test_revocation_endpoint(base, engine):
 def test_dynamic_registration_then_the_full_flow(base, engine):
     meta = httpx.get(f"{base}/.well-known/oauth-authorization-server").json()
     AuthorizationServerMetadata(meta).validate()
-    resp = httpx.post(meta["registration_endpoint"], json={
-        "client_name": "Claude Desktop 🙂", "redirect_uris": [REDIRECT], "grant_types": ["authorization_code",
-                                                                                       "refresh_token"],
-        "response_types": ["code"], "token_endpoint_auth_method": "none"})
+    resp = httpx.post(
+        meta["registration_endpoint"],
+        json={
+            "client_name": "Claude Desktop 🙂",
+            "redirect_uris": [REDIRECT],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        },
+    )
     assert resp.status_code == 201, resp.text
     client = resp.json()
     assert client["client_id"].startswith("ric_") and client["redirect_uris"] == [REDIRECT]
@@ -121,8 +142,10 @@ def test_dynamic_registration_refusals(base):
         ({"redirect_uris": []}, "invalid_redirect_uri"),
         ({"client_name": "x"}, "invalid_redirect_uri"),
         ({"redirect_uris": [REDIRECT] * 11}, "invalid_redirect_uri"),
-        ({"redirect_uris": [REDIRECT], "token_endpoint_auth_method": "client_secret_basic"},
-         "invalid_client_metadata"),
+        (
+            {"redirect_uris": [REDIRECT], "token_endpoint_auth_method": "client_secret_basic"},
+            "invalid_client_metadata",
+        ),
         ({"redirect_uris": [REDIRECT], "grant_types": ["password"]}, "invalid_client_metadata"),
         ({"redirect_uris": [REDIRECT], "grant_types": ["client_credentials"]}, "invalid_client_metadata"),
         ({"redirect_uris": [REDIRECT], "response_types": ["token"]}, "invalid_client_metadata"),

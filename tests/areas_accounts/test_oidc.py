@@ -26,8 +26,12 @@ def idp() -> Iterator[FakeOidc]:
 
 @pytest.fixture
 def app(app_factory, idp):
-    conf = OidcProvider(title="Test IdP", issuer=idp.issuer, client_id=FakeOidc.CLIENT_ID,
-                        client_secret=FakeOidc.CLIENT_SECRET)
+    conf = OidcProvider(
+        title="Test IdP",
+        issuer=idp.issuer,
+        client_id=FakeOidc.CLIENT_ID,
+        client_secret=FakeOidc.CLIENT_SECRET,
+    )
     return app_factory(oidc_providers={"test": conf})
 
 
@@ -45,8 +49,10 @@ def _to_provider(client, start: httpx.Response) -> str:
 
 
 def _login(client) -> httpx.Response:
-    return client.get(_to_provider(client, client.get("/account/identities/test/login", follow_redirects=False)),
-                      follow_redirects=False)
+    return client.get(
+        _to_provider(client, client.get("/account/identities/test/login", follow_redirects=False)),
+        follow_redirects=False,
+    )
 
 
 def test_sign_in_creates_an_account_then_signs_it_in_again(app, idp, settings):
@@ -72,7 +78,10 @@ def test_link_and_unlink(app, idp, engine):
     resp = app.get(_to_provider(app, start), follow_redirects=False)
     assert resp.status_code == 302 and resp.headers["location"].endswith("/account?identity=linked")
     account = assert_envelope(app.get("/account"))
-    assert account["email"] == "anna@example.org" and account["identities"][0]["email"] == "anna.other@example.org"
+    assert (
+        account["email"] == "anna@example.org"
+        and account["identities"][0]["email"] == "anna.other@example.org"
+    )
     # signing in with the linked identity reaches Anna's account
     app.cookies.clear()
     _login(app)
@@ -90,7 +99,9 @@ def test_identity_of_another_account_is_not_linked(app, idp, engine):
     _login(app)  # oidc@example.org's account owns user-1
     app.cookies.clear()
     csrf = sign_in(app, engine, "bob@example.org")
-    resp = app.get(_to_provider(app, app.post("/account/identities/test/link", headers=csrf)), follow_redirects=False)
+    resp = app.get(
+        _to_provider(app, app.post("/account/identities/test/link", headers=csrf)), follow_redirects=False
+    )
     assert_error(resp, 409, "CONFLICT")
 
 
@@ -112,13 +123,25 @@ def test_forged_id_tokens_are_refused(app, idp, tamper):
 def test_forged_callbacks_are_refused(app, idp, app_factory):
     path = _to_provider(app, app.get("/account/identities/test/login", follow_redirects=False))
     other_browser = app_factory(oidc_providers=app.app.state.settings.oidc_providers)
-    assert_error(other_browser.get(path, follow_redirects=False), 403, "FORBIDDEN")  # no flow cookie: login CSRF
+    assert_error(
+        other_browser.get(path, follow_redirects=False), 403, "FORBIDDEN"
+    )  # no flow cookie: login CSRF
     code = parse_qs(urlsplit(path).query)["code"][0]
-    assert_error(app.get(f"/account/identities/test/callback?code={code}&state=wrong", follow_redirects=False), 403,
-                 "FORBIDDEN")
+    assert_error(
+        app.get(f"/account/identities/test/callback?code={code}&state=wrong", follow_redirects=False),
+        403,
+        "FORBIDDEN",
+    )
     assert_error(app.get(f"{path}&iss=https://evil.example", follow_redirects=False), 403, "FORBIDDEN")
-    assert_error(app.get(f"/account/identities/test/callback?error=access_denied&state="
-                         f"{parse_qs(urlsplit(path).query)['state'][0]}", follow_redirects=False), 403, "FORBIDDEN")
+    assert_error(
+        app.get(
+            f"/account/identities/test/callback?error=access_denied&state="
+            f"{parse_qs(urlsplit(path).query)['state'][0]}",
+            follow_redirects=False,
+        ),
+        403,
+        "FORBIDDEN",
+    )
     assert_error(app.get(f"{path}&extra=1", follow_redirects=False), 422, "VALIDATION_ERROR")
     assert app.get(path, follow_redirects=False).status_code == 302  # the genuine callback still works once
     assert_error(app.get(path, follow_redirects=False), 403, "FORBIDDEN")  # and only once (flow cookie gone)
@@ -126,7 +149,9 @@ def test_forged_callbacks_are_refused(app, idp, app_factory):
 
 def test_unknown_and_unconfigured_providers(app, client, engine):
     assert_error(app.get("/account/identities/nope/login", follow_redirects=False), 404, "NOT_FOUND")
-    assert_error(app.get("/account/identities/b%C3%A4d/login", follow_redirects=False), 422, "VALIDATION_ERROR")
+    assert_error(
+        app.get("/account/identities/b%C3%A4d/login", follow_redirects=False), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get("/account/identities/test/login", follow_redirects=False), 404, "NOT_FOUND")
     csrf = sign_in(client, engine)
     assert_error(client.post("/account/identities/test/unlink", headers=csrf), 404, "NOT_FOUND")
@@ -136,4 +161,6 @@ def test_unknown_and_unconfigured_providers(app, client, engine):
 def test_unreachable_provider_is_a_502(app_factory):
     conf = OidcProvider(issuer="http://127.0.0.1:9", client_id="x")
     app = app_factory(oidc_providers={"down": conf})
-    assert_error(app.get("/account/identities/down/login", follow_redirects=False), 502, "UPSTREAM_UNAVAILABLE")
+    assert_error(
+        app.get("/account/identities/down/login", follow_redirects=False), 502, "UPSTREAM_UNAVAILABLE"
+    )

@@ -18,29 +18,60 @@ from tests.areas_accounts.test_billing_provider import PRICES, stripe_fake, subs
 from tests.helpers import assert_envelope, assert_error
 
 # budget 3, so the end of the budget is reached in the test
-SMALL_DAY_PASS = {**DEFAULT_PLANS, "day_pass": Plan(title="Day pass", rate_per_minute=300, budget=3,
-                                                    duration_days=1)}
+SMALL_DAY_PASS = {
+    **DEFAULT_PLANS,
+    "day_pass": Plan(title="Day pass", rate_per_minute=300, budget=3, duration_days=1),
+}
 
 
 @pytest.fixture
 def shop(app_factory, stripe_fake):  # noqa: F811
     fake, url = stripe_fake
-    return app_factory(stripe_api_key=FakeStripe.KEY, stripe_api_base=url, billing_prices=PRICES,
-                       billing_webhook_secret=SECRET, plans=SMALL_DAY_PASS), fake
+    return app_factory(
+        stripe_api_key=FakeStripe.KEY,
+        stripe_api_base=url,
+        billing_prices=PRICES,
+        billing_webhook_secret=SECRET,
+        plans=SMALL_DAY_PASS,
+    ), fake
 
 
-def paid(event_id, account_id, checkout_id, customer, plan="day_pass", status="paid", mode="payment",
-         type_="checkout.session.completed"):
-    return json.dumps({"id": event_id, "object": "event", "type": type_, "data": {"object": {
-        "id": checkout_id, "object": "checkout.session", "mode": mode, "payment_status": status,
-        "customer": customer, "metadata": {"account_id": str(account_id), "plan": plan}}}})
+def paid(
+    event_id,
+    account_id,
+    checkout_id,
+    customer,
+    plan="day_pass",
+    status="paid",
+    mode="payment",
+    type_="checkout.session.completed",
+):
+    return json.dumps(
+        {
+            "id": event_id,
+            "object": "event",
+            "type": type_,
+            "data": {
+                "object": {
+                    "id": checkout_id,
+                    "object": "checkout.session",
+                    "mode": mode,
+                    "payment_status": status,
+                    "customer": customer,
+                    "metadata": {"account_id": str(account_id), "plan": plan},
+                }
+            },
+        }
+    )
 
 
 def test_a_paid_day_pass_becomes_a_key_with_its_budget_and_expiry(shop, engine):
     client, fake = shop
     csrf = sign_in(client, engine)
     account = assert_envelope(client.get("/account"))
-    out = assert_envelope(client.post("/account/billing", json={"plan": "day_pass", "kind": "pack"}, headers=csrf))
+    out = assert_envelope(
+        client.post("/account/billing", json={"plan": "day_pass", "kind": "pack"}, headers=csrf)
+    )
     assert out["mode"] == "payment" and out["plan"] == "day_pass"
     _, _, session = fake.calls[-1]
     assert session["mode"] == "payment" and session["line_items[0][price]"] == "price_day_test"
@@ -49,21 +80,36 @@ def test_a_paid_day_pass_becomes_a_key_with_its_budget_and_expiry(shop, engine):
     customer, checkout_id = session["customer"], out["session_id"]
 
     # not paid yet (a delayed method): nothing granted
-    pending = assert_envelope(post(client, paid("evt_p0", account["id"], checkout_id, customer, status="unpaid")))
+    pending = assert_envelope(
+        post(client, paid("evt_p0", account["id"], checkout_id, customer, status="unpaid"))
+    )
     assert "not paid" in pending["outcome"] and assert_envelope(client.get("/account"))["passes"] == []
     granted = assert_envelope(post(client, paid("evt_p1", account["id"], checkout_id, customer)))
     assert granted["outcome"] == "pass day_pass granted"
     # the same event again, and the provider's second event for the same checkout, grant nothing more
-    assert assert_envelope(post(client, paid("evt_p1", account["id"], checkout_id, customer)))["outcome"].startswith(
-        "duplicate")
-    again = assert_envelope(post(client, paid("evt_p2", account["id"], checkout_id, customer,
-                                              type_="checkout.session.async_payment_succeeded")))
+    assert assert_envelope(post(client, paid("evt_p1", account["id"], checkout_id, customer)))[
+        "outcome"
+    ].startswith("duplicate")
+    again = assert_envelope(
+        post(
+            client,
+            paid(
+                "evt_p2",
+                account["id"],
+                checkout_id,
+                customer,
+                type_="checkout.session.async_payment_succeeded",
+            ),
+        )
+    )
     assert "already granted" in again["outcome"]
     passes = assert_envelope(client.get("/account"))["passes"]
     assert len(passes) == 1 and passes[0]["plan"] == "day_pass" and passes[0]["claimed_at"] is None
 
-    key = assert_envelope(client.post("/account/api-keys", json={"name": "today", "pass_id": passes[0]["id"]},
-                                      headers=csrf), 201)
+    key = assert_envelope(
+        client.post("/account/api-keys", json={"name": "today", "pass_id": passes[0]["id"]}, headers=csrf),
+        201,
+    )
     assert key["plan"] == "day_pass" and key["key"].startswith("ri_")
     expires = datetime.fromisoformat(key["expires_at"])
     assert timedelta(hours=23, minutes=59) < expires - datetime.now(UTC) <= timedelta(days=1)
@@ -71,15 +117,20 @@ def test_a_paid_day_pass_becomes_a_key_with_its_budget_and_expiry(shop, engine):
     assert view["passes"][0]["api_key_id"] == key["id"] and view["passes"][0]["claimed_at"]
     assert view["plan"] == "free"  # a pass is its own key; the account's plan is unchanged
     # a pass becomes one key only
-    assert_error(client.post("/account/api-keys", json={"name": "twice", "pass_id": passes[0]["id"]},
-                             headers=csrf), 409, "CONFLICT")
+    assert_error(
+        client.post("/account/api-keys", json={"name": "twice", "pass_id": passes[0]["id"]}, headers=csrf),
+        409,
+        "CONFLICT",
+    )
     # a paid pass is not renewed for free
     assert_error(client.post(f"/account/api-keys/{key['id']}/renew", headers=csrf), 409, "CONFLICT")
 
     auth = {"Authorization": f"Bearer {key['key']}"}
     me = assert_envelope(client.get("/api/v1/me", headers=auth))
     assert me["usage"]["period"] == "pass" and me["usage"]["limit"] == 3
-    assert datetime.fromisoformat(me["usage"]["resets_at"].replace("Z", "+00:00")) == expires.replace(microsecond=0)
+    assert datetime.fromisoformat(me["usage"]["resets_at"].replace("Z", "+00:00")) == expires.replace(
+        microsecond=0
+    )
     client.get("/api/v1/me", headers=auth)
     client.get("/api/v1/me", headers=auth)
     assert_error(client.get("/api/v1/me", headers=auth), 429, "QUOTA_EXCEEDED")  # the budget is spent
@@ -95,12 +146,14 @@ def test_pass_events_that_grant_nothing(shop, engine):
     csrf = sign_in(client, engine)
     account = assert_envelope(client.get("/account"))
     me = account["id"]
-    cases = [(paid("e1", me, "cs_1", None, plan="pro"), "not a pass"),
-             (paid("e2", me, "cs_2", None, plan="platinum"), "not a pass"),
-             (paid("e3", me, "cs_3", None, mode="subscription"), "not a one-time payment"),
-             (paid("e4", 987654, "cs_4", None), "no account"),
-             (paid("e5", "x'; DROP TABLE accounts;--", "cs_5", None), "no account_id"),
-             (paid("e6", me, "", None), "no checkout session id")]
+    cases = [
+        (paid("e1", me, "cs_1", None, plan="pro"), "not a pass"),
+        (paid("e2", me, "cs_2", None, plan="platinum"), "not a pass"),
+        (paid("e3", me, "cs_3", None, mode="subscription"), "not a one-time payment"),
+        (paid("e4", 987654, "cs_4", None), "no account"),
+        (paid("e5", "x'; DROP TABLE accounts;--", "cs_5", None), "no account_id"),
+        (paid("e6", me, "", None), "no checkout session id"),
+    ]
     for payload, why in cases:
         assert why in assert_envelope(post(client, payload))["outcome"], why
     assert assert_envelope(client.get("/account"))["passes"] == []
@@ -122,10 +175,15 @@ def test_a_pass_of_another_account_cannot_be_used(shop, engine):
     for body in ({"name": "k", "pass_id": pass_id}, {"name": "k", "pass_id": 999_999}):
         assert_error(thief.post("/account/api-keys", json=body, headers=thief_csrf), 404, "NOT_FOUND")
     for bad in (0, -1, "1", 1.5, 2**63, True):
-        assert_error(thief.post("/account/api-keys", json={"name": "k", "pass_id": bad}, headers=thief_csrf), 422,
-                     "VALIDATION_ERROR")
+        assert_error(
+            thief.post("/account/api-keys", json={"name": "k", "pass_id": bad}, headers=thief_csrf),
+            422,
+            "VALIDATION_ERROR",
+        )
     assert assert_envelope(thief.get("/account"))["passes"] == []
-    key = assert_envelope(client.post("/account/api-keys", json={"name": "w", "pass_id": pass_id}, headers=csrf), 201)
+    key = assert_envelope(
+        client.post("/account/api-keys", json={"name": "w", "pass_id": pass_id}, headers=csrf), 201
+    )
     assert key["plan"] == "week_pass"
     expires = datetime.fromisoformat(key["expires_at"])
     assert timedelta(days=6, hours=23) < expires - datetime.now(UTC) <= timedelta(days=7)

@@ -21,8 +21,13 @@ def _fresh_stats():
 
 def outbox(engine, email):
     with engine.connect() as conn:
-        return list(conn.execute(select(email_outbox.c.kind, email_outbox.c.body, email_outbox.c.status)
-                                 .where(email_outbox.c.to_addr == email).order_by(email_outbox.c.id)).mappings())
+        return list(
+            conn.execute(
+                select(email_outbox.c.kind, email_outbox.c.body, email_outbox.c.status)
+                .where(email_outbox.c.to_addr == email)
+                .order_by(email_outbox.c.id)
+            ).mappings()
+        )
 
 
 def token_in(body):
@@ -32,8 +37,9 @@ def token_in(body):
 def test_lead_double_opt_in_and_stats(client, engine):
     assert assert_envelope(client.get("/api/v1/public/signup-stats")) == {"total": 0, "last30d": 0}
     accounts_router._stats_cache.clear()
-    resp = client.post("/api/v1/public/signup", json={"email": "Lead@Example.org", "use_case": "KYC ✓",
-                                                      "source": "landing"})
+    resp = client.post(
+        "/api/v1/public/signup", json={"email": "Lead@Example.org", "use_case": "KYC ✓", "source": "landing"}
+    )
     assert resp.status_code == 202 and resp.json()["data"]["status"] == "pending_confirmation"
     mails = outbox(engine, "lead@example.org")
     assert [m["kind"] for m in mails] == ["lead_confirm"]
@@ -42,7 +48,9 @@ def test_lead_double_opt_in_and_stats(client, engine):
     assert len(outbox(engine, "lead@example.org")) == 1
     assert assert_envelope(client.get("/api/v1/public/signup-stats"))["total"] == 0  # pending does not count
     accounts_router._stats_cache.clear()
-    confirmed = assert_envelope(client.post("/api/v1/public/signup", json={"token": token_in(mails[0]["body"])}))
+    confirmed = assert_envelope(
+        client.post("/api/v1/public/signup", json={"token": token_in(mails[0]["body"])})
+    )
     assert confirmed["status"] == "confirmed"
     stats = client.get("/api/v1/public/signup-stats").json()
     assert stats["data"] == {"total": 1, "last30d": 1} and "@" not in str(stats)
@@ -53,13 +61,21 @@ def test_lead_double_opt_in_and_stats(client, engine):
 
 
 def test_lead_edges(client, engine):
-    for body in ({}, {"email": "nope"}, {"email": "a@example.org", "extra": 1}, {"email": 5},
-                 {"email": "a@example.org", "token": "x"}, {"token": "x", "use_case": "y"},
-                 {"email": "a@example.org", "use_case": "x" * 2001}, {"email": "x" * 400 + "@example.org"}):
+    for body in (
+        {},
+        {"email": "nope"},
+        {"email": "a@example.org", "extra": 1},
+        {"email": 5},
+        {"email": "a@example.org", "token": "x"},
+        {"token": "x", "use_case": "y"},
+        {"email": "a@example.org", "use_case": "x" * 2001},
+        {"email": "x" * 400 + "@example.org"},
+    ):
         assert_error(client.post("/api/v1/public/signup", json=body), 422, "VALIDATION_ERROR")
     assert_error(client.post("/api/v1/public/signup", json={"token": "forged"}), 422, "VALIDATION_ERROR")
-    assert_error(client.post("/api/v1/public/signup?x=1", json={"email": "a@example.org"}), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.post("/api/v1/public/signup?x=1", json={"email": "a@example.org"}), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get("/api/v1/public/signup-stats?x=1"), 422, "VALIDATION_ERROR")
     # honeypot: same answer, nothing recorded or sent
     resp = client.post("/api/v1/public/signup", json={"email": "bot@example.org", "website": "http://spam"})
@@ -70,25 +86,40 @@ def test_newsletter_token_is_not_a_lead_token(client, engine):
     client.post("/api/v1/public/newsletter-intent", json={"email": "news@example.org"})
     token = token_in(outbox(engine, "news@example.org")[0]["body"])
     assert_error(client.post("/api/v1/public/signup", json={"token": token}), 422, "VALIDATION_ERROR")
-    assert assert_envelope(client.post("/api/v1/public/newsletter-intent", json={"token": token}))["status"] == \
-        "confirmed"
-    assert assert_envelope(client.get("/api/v1/public/signup-stats"))["total"] == 0  # newsletter is not a lead
-    assert_error(client.post("/api/v1/public/newsletter-intent", json={"email": "a@example.org", "use_case": "x"}),
-                 422, "VALIDATION_ERROR")
+    assert (
+        assert_envelope(client.post("/api/v1/public/newsletter-intent", json={"token": token}))["status"]
+        == "confirmed"
+    )
+    assert (
+        assert_envelope(client.get("/api/v1/public/signup-stats"))["total"] == 0
+    )  # newsletter is not a lead
+    assert_error(
+        client.post("/api/v1/public/newsletter-intent", json={"email": "a@example.org", "use_case": "x"}),
+        422,
+        "VALIDATION_ERROR",
+    )
 
 
 def test_api_signup_creates_account_and_free_key(client, engine):
     page = client.get("/api/v1/public/api-signup")
-    assert page.status_code == 200 and "<form" in page.text and page.headers["content-type"].startswith("text/html")
+    assert (
+        page.status_code == 200
+        and "<form" in page.text
+        and page.headers["content-type"].startswith("text/html")
+    )
     assert client.post("/api/v1/public/api-signup", json={"email": "dev@example.org"}).status_code == 202
     body = outbox(engine, "dev@example.org")[0]["body"]
     assert "/api/v1/public/api-signup?token=" in body
     data = assert_envelope(client.post("/api/v1/public/api-signup", json={"token": token_in(body)}), 201)
     assert data["api_key"]["plan"] == "free" and data["api_key"]["key"].startswith("ri_")
-    assert assert_envelope(client.get("/api/v1/me", headers={"Authorization": f"Bearer {data['api_key']['key']}"}))
+    assert assert_envelope(
+        client.get("/api/v1/me", headers={"Authorization": f"Bearer {data['api_key']['key']}"})
+    )
     account = assert_envelope(client.get("/account"))  # the session cookie is set too
     assert account["email"] == "dev@example.org" and len(account["api_keys"]) == 1
-    assert_error(client.post("/api/v1/public/api-signup", json={"token": token_in(body)}), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.post("/api/v1/public/api-signup", json={"token": token_in(body)}), 422, "VALIDATION_ERROR"
+    )
 
 
 def test_privacy_access_exports_what_is_held(client, engine):
@@ -105,8 +136,9 @@ def test_privacy_access_exports_what_is_held(client, engine):
     assert export["signups"][0]["use_case"] == "research"
     assert export["privacy_requests"][0]["kind"] == "access" and out["status"] == "done"
     # a token for `access` cannot act as `erase`
-    assert_error(client.post("/api/v1/privacy/erase", json={"token": token_in(mail["body"])}), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.post("/api/v1/privacy/erase", json={"token": token_in(mail["body"])}), 422, "VALIDATION_ERROR"
+    )
 
 
 def test_privacy_erase_suppresses_without_deleting_register_data(client, engine):
@@ -120,8 +152,11 @@ def test_privacy_erase_suppresses_without_deleting_register_data(client, engine)
     assert client.post("/api/v1/public/signup", json={"email": "gone@example.org"}).status_code == 202
     assert len(outbox(engine, "gone@example.org")) == before
     with engine.connect() as conn:
-        pending = conn.execute(select(func.count()).select_from(email_outbox).where(
-            email_outbox.c.to_addr == "gone@example.org", email_outbox.c.status == "pending")).scalar_one()
+        pending = conn.execute(
+            select(func.count())
+            .select_from(email_outbox)
+            .where(email_outbox.c.to_addr == "gone@example.org", email_outbox.c.status == "pending")
+        ).scalar_one()
     assert pending == 0
 
 
@@ -129,12 +164,23 @@ def test_privacy_object_and_rectify(client, engine):
     client.post("/api/v1/public/signup", json={"email": "obj@example.org"})
     client.post("/api/v1/privacy/object", json={"email": "obj@example.org"})
     mail = [m for m in outbox(engine, "obj@example.org") if m["kind"] == "privacy_verify"][0]
-    assert assert_envelope(client.post("/api/v1/privacy/object", json={"token": token_in(mail["body"])})
-                           )["suppressed_leads"] == 1
-    client.post("/api/v1/privacy/rectify", json={"email": "r@example.org", "details": "My name is Zoë, not Zoe"})
+    assert (
+        assert_envelope(client.post("/api/v1/privacy/object", json={"token": token_in(mail["body"])}))[
+            "suppressed_leads"
+        ]
+        == 1
+    )
+    client.post(
+        "/api/v1/privacy/rectify", json={"email": "r@example.org", "details": "My name is Zoë, not Zoe"}
+    )
     mail = outbox(engine, "r@example.org")[0]
     out = assert_envelope(client.post("/api/v1/privacy/rectify", json={"token": token_in(mail["body"])}))
     assert out["status"] == "verified" and out["due_at"] and "operator" in out["outcome"]
-    for body in ({}, {"email": "x"}, {"email": "a@example.org", "token": "t"}, {"email": "a@example.org", "x": 1},
-                 {"email": "a@example.org", "details": "d" * 5001}):
+    for body in (
+        {},
+        {"email": "x"},
+        {"email": "a@example.org", "token": "t"},
+        {"email": "a@example.org", "x": 1},
+        {"email": "a@example.org", "details": "d" * 5001},
+    ):
         assert_error(client.post("/api/v1/privacy/rectify", json=body), 422, "VALIDATION_ERROR")

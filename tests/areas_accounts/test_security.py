@@ -26,17 +26,23 @@ from tests.helpers import assert_envelope, assert_error
 NO_SESSION = {"/account/welcome", "/account/passkeys/options", "/account/passkeys/verify"}
 # Valid bodies (a body that fails validation would be refused before the CSRF check could be seen);
 # routes without a body get none. A new route with a body needs an entry here, or the test fails.
-BODIES = {"/account/api-keys": {"name": "k"}, "/account/api-keys/{id}/rename": {"name": "k"},
-          "/account/watches": {"ico": "31333532"}, "/account/billing": {"plan": "pro"},
-          "/account/fo-addendum/accept": {"text_version": "2026-11", "person_name": "A", "accept": True},
-          "/account/oauth-clients": {"name": "x", "redirect_uris": ["http://127.0.0.1:9/cb"]}}
+BODIES = {
+    "/account/api-keys": {"name": "k"},
+    "/account/api-keys/{id}/rename": {"name": "k"},
+    "/account/watches": {"ico": "31333532"},
+    "/account/billing": {"plan": "pro"},
+    "/account/fo-addendum/accept": {"text_version": "2026-11", "person_name": "A", "accept": True},
+    "/account/oauth-clients": {"name": "x", "redirect_uris": ["http://127.0.0.1:9/cb"]},
+}
 
 
 def test_every_account_post_needs_the_csrf_token(client, engine):
     """Walks the app's routes, so a route added later is covered without editing this test."""
     csrf = sign_in(client, engine)
     paths = client.app.openapi()["paths"]  # every route the app serves
-    posts = [p for p, ops in paths.items() if "post" in ops and p.startswith("/account") and p not in NO_SESSION]
+    posts = [
+        p for p, ops in paths.items() if "post" in ops and p.startswith("/account") and p not in NO_SESSION
+    ]
     assert len(posts) >= 15, posts
     for template in posts:
         path = re.sub(r"\{[^}]+\}", lambda m: "1" if m.group(0) == "{id}" else "x", template)
@@ -62,7 +68,9 @@ def test_sign_in_replaces_a_planted_session(client, app_factory, engine):
     client.post("/account/welcome", json={"email": "victim@example.org"})
     token = _token_from_outbox(engine, "victim@example.org")
     # the victim's browser carries the attacker's cookie (e.g. set through a sibling subdomain) when signing in
-    resp = client.post("/account/welcome", json={"token": token}, headers={"Cookie": f"regintel_session={planted}"})
+    resp = client.post(
+        "/account/welcome", json={"token": token}, headers={"Cookie": f"regintel_session={planted}"}
+    )
     fresh = resp.cookies.get("regintel_session")
     assert resp.status_code == 200 and fresh and fresh != planted
     victim = app_factory()
@@ -74,7 +82,8 @@ def test_sign_in_replaces_a_planted_session(client, app_factory, engine):
 def test_sessions_are_stored_hashed_and_expire(client, engine, settings):
     sign_in(client, engine)
     raw = URLSafeTimedSerializer(settings.secret_key, salt=sessions.SESSION_SALT).loads(
-        client.cookies.get("regintel_session"))
+        client.cookies.get("regintel_session")
+    )
     with engine.begin() as conn:
         stored = conn.execute(select(account_sessions.c.token_hash)).scalars().all()
         assert stored == [sessions._hash(raw)] and raw not in stored
@@ -89,18 +98,24 @@ def test_oauth_tokens_are_stored_hashed(base, engine):
     token = oauth.fetch_token(f"{base}/oauth/token", authorization_response=location, code_verifier=verifier)
     code = re.search(r"code=([^&]+)", location).group(1)
     with engine.connect() as conn:
-        dump = " ".join(str(v) for table in ("oauth_codes", "oauth_refresh_tokens", "api_keys", "oauth_tokens")
-                        for row in conn.execute(text(f"SELECT * FROM {table}")) for v in row)
+        dump = " ".join(
+            str(v)
+            for table in ("oauth_codes", "oauth_refresh_tokens", "api_keys", "oauth_tokens")
+            for row in conn.execute(text(f"SELECT * FROM {table}"))
+            for v in row
+        )
     for secret in (token["access_token"], token["refresh_token"], code):
         assert secret not in dump
 
 
 def test_no_open_redirects(client, engine):
     # the OIDC callback and the magic link land on fixed paths; a redirect parameter is refused outright
-    for path in ("/account/identities/x/login?next=https://evil.example",
-                 "/account/identities/x/login?redirect_uri=https://evil.example",
-                 "/account/identities/x/callback?code=c&state=s&return_to=https://evil.example",
-                 "/account?next=https://evil.example"):
+    for path in (
+        "/account/identities/x/login?next=https://evil.example",
+        "/account/identities/x/login?redirect_uri=https://evil.example",
+        "/account/identities/x/callback?code=c&state=s&return_to=https://evil.example",
+        "/account?next=https://evil.example",
+    ):
         assert_error(client.get(path, follow_redirects=False), 422, "VALIDATION_ERROR")
     body = _mail(client, engine, "x@example.org")
     assert re.search(r"https?://[^/\s]+/account\?welcome_token=", body)
@@ -110,8 +125,13 @@ def test_no_open_redirects(client, engine):
 def _mail(client, engine, email):
     client.post("/account/welcome", json={"email": email}, headers={"Host": "evil.example"})
     with engine.connect() as conn:
-        return conn.execute(text("SELECT body FROM email_outbox WHERE to_addr = :a ORDER BY id DESC"),
-                            {"a": email}).scalars().first()
+        return (
+            conn.execute(
+                text("SELECT body FROM email_outbox WHERE to_addr = :a ORDER BY id DESC"), {"a": email}
+            )
+            .scalars()
+            .first()
+        )
 
 
 def _same(resp):
@@ -123,9 +143,16 @@ def _same(resp):
 def test_forms_answer_the_same_for_known_and_unknown_addresses(client, engine):
     sign_in(client, engine, "known@example.org")
     client.cookies.clear()
-    forms = [("/account/welcome", {}), ("/api/v1/public/api-signup", {}), ("/api/v1/public/signup", {}),
-             ("/api/v1/public/newsletter-intent", {}), ("/api/v1/privacy/access", {}),
-             ("/api/v1/privacy/erase", {}), ("/api/v1/privacy/object", {}), ("/api/v1/privacy/rectify", {})]
+    forms = [
+        ("/account/welcome", {}),
+        ("/api/v1/public/api-signup", {}),
+        ("/api/v1/public/signup", {}),
+        ("/api/v1/public/newsletter-intent", {}),
+        ("/api/v1/privacy/access", {}),
+        ("/api/v1/privacy/erase", {}),
+        ("/api/v1/privacy/object", {}),
+        ("/api/v1/privacy/rectify", {}),
+    ]
     for path, extra in forms:
         known = client.post(path, json={"email": "known@example.org", **extra})
         unknown = client.post(path, json={"email": "nobody@example.org", **extra})
@@ -145,9 +172,17 @@ def test_client_metadata_urls_are_never_fetched(base):
 
     trap = Starlette(routes=[Route("/{path:path}", record)])
     with serve(trap) as internal:
-        resp = httpx.post(f"{base}/oauth/register", json={
-            "redirect_uris": [REDIRECT], "jwks_uri": f"{internal}/jwks", "logo_uri": f"{internal}/logo",
-            "client_uri": f"{internal}/home", "policy_uri": f"{internal}/p", "tos_uri": f"{internal}/t"})
+        resp = httpx.post(
+            f"{base}/oauth/register",
+            json={
+                "redirect_uris": [REDIRECT],
+                "jwks_uri": f"{internal}/jwks",
+                "logo_uri": f"{internal}/logo",
+                "client_uri": f"{internal}/home",
+                "policy_uri": f"{internal}/p",
+                "tos_uri": f"{internal}/t",
+            },
+        )
         assert resp.status_code == 201
         assert "jwks_uri" not in resp.json()  # stored: only the redirect URIs and the name
     assert hits == []
@@ -159,8 +194,11 @@ def test_account_ids_reveal_nothing(client, app_factory, engine):
     other = app_factory()
     other_csrf = sign_in(other, engine, "b@example.org")
     for path in (f"/account/api-keys/{key['id']}/revoke", f"/account/api-keys/{key['id']}/rename"):
-        assert_error(other.post(path, json={"name": "x"} if "rename" in path else None, headers=other_csrf), 404,
-                     "NOT_FOUND")
+        assert_error(
+            other.post(path, json={"name": "x"} if "rename" in path else None, headers=other_csrf),
+            404,
+            "NOT_FOUND",
+        )
     missing = other.post("/account/api-keys/999999/revoke", headers=other_csrf)
     assert _same(missing)[1]["error"]["code"] == "NOT_FOUND"
 
@@ -175,8 +213,10 @@ def test_a_privacy_request_alone_withholds_no_one(client, auth, engine):
 
     load_world(engine)
     plain = client.post("/api/v1/privacy/erase", json={"email": "x@example.org"})
-    named = client.post("/api/v1/privacy/erase", json={"email": "y@example.org", "person_keys": [JANA_KEY],
-                                                       "person_name": "Jana Nováková"})
+    named = client.post(
+        "/api/v1/privacy/erase",
+        json={"email": "y@example.org", "person_keys": [JANA_KEY], "person_name": "Jana Nováková"},
+    )
     ghost = client.post("/api/v1/privacy/erase", json={"email": "z@example.org", "person_keys": ["a" * 32]})
     assert _same(plain) == _same(named) == _same(ghost)
     mail = [m for m in outbox(engine, "y@example.org") if m["kind"] == "privacy_verify"][0]

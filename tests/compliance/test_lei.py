@@ -19,12 +19,27 @@ LEI_JL = "097900BGCY0000006315"
 
 
 def test_lei_record_compliance_fields(client, auth, engine, settings):
-    load_companies(engine, CompanyRecord(country="CZ", national_id=CSA, name="České aerolinie a.s.", lei=LEI_CSA,
-                                         founded_on=date(1992, 1, 1), financials=[fin(2024, 9_000_000, 700_000)]),
-                   CompanyRecord(country="CZ", national_id=JL, name="J&L Industries s.r.o.", lei=LEI_JL))
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="CZ",
+            national_id=CSA,
+            name="České aerolinie a.s.",
+            lei=LEI_CSA,
+            founded_on=date(1992, 1, 1),
+            financials=[fin(2024, 9_000_000, 700_000)],
+        ),
+        CompanyRecord(country="CZ", national_id=JL, name="J&L Industries s.r.o.", lei=LEI_JL),
+    )
     loader = Loader(engine, TEST_SOURCE)
-    loader.add(LeiRecord(lei=LEI_CSA, legal_name="České aerolinie a.s.", registration_status="ISSUED",
-                         company=CompanyKey("CZ", CSA)))
+    loader.add(
+        LeiRecord(
+            lei=LEI_CSA,
+            legal_name="České aerolinie a.s.",
+            registration_status="ISSUED",
+            company=CompanyKey("CZ", CSA),
+        )
+    )
     loader.flush()
     import_adis(engine, settings.data_dir)
 

@@ -37,13 +37,26 @@ class Demo:
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
     root: Path = tmp_path_factory.mktemp("contract")
     # Limits out of the way: the tools send hundreds of requests a minute from one address.
-    settings = Settings(database_url=f"sqlite:///{root / 'regintel.db'}", data_dir=root / "data",
-                        rate_limit_storage="memory", shared_limit_per_minute=10**9,
-                        plans={"free": Plan(title="Free", rate_per_minute=10**9, monthly_quota=10**9)})
-    env = {**os.environ, "REGINTEL_DATABASE_URL": settings.database_url,
-           "REGINTEL_DATA_DIR": str(root / "data")}
-    done = subprocess.run([str(Path(sys.executable).parent / "regintel"), "demo"], env=env, cwd=root,
-                          capture_output=True, text=True, timeout=900)
+    settings = Settings(
+        database_url=f"sqlite:///{root / 'regintel.db'}",
+        data_dir=root / "data",
+        rate_limit_storage="memory",
+        shared_limit_per_minute=10**9,
+        plans={"free": Plan(title="Free", rate_per_minute=10**9, monthly_quota=10**9)},
+    )
+    env = {
+        **os.environ,
+        "REGINTEL_DATABASE_URL": settings.database_url,
+        "REGINTEL_DATA_DIR": str(root / "data"),
+    }
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "regintel"), "demo"],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     engine = make_engine(settings.database_url, pool=False)
     with engine.begin() as conn:

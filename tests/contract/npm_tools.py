@@ -24,8 +24,12 @@ def npm_tool(name: str) -> Path:
         pytest.skip(f"npm is not installed, so {PACKAGES[name]} cannot be installed to run this check")
     CACHE.mkdir(exist_ok=True)
     try:
-        done = subprocess.run([npm, "install", "--prefix", str(CACHE), "--no-audit", "--no-fund",
-                               PACKAGES[name]], capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [npm, "install", "--prefix", str(CACHE), "--no-audit", "--no-fund", PACKAGES[name]],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     except subprocess.TimeoutExpired:
         pytest.skip(f"npm install {PACKAGES[name]} took more than 10 minutes (no registry reachable?)")
     if done.returncode != 0 or not binary.exists():

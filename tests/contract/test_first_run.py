@@ -18,15 +18,20 @@ from fastapi.testclient import TestClient
 from regintel.api.openapi import is_keyed, iter_operations
 from tests.contract.conftest import Demo
 
-pytestmark = pytest.mark.skipif(bool(os.environ.get("REGINTEL_TEST_POSTGRES_URL")),
-                                reason="the command line and the document do not depend on the backend: "
-                                "SQLite only")
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("REGINTEL_TEST_POSTGRES_URL")),
+    reason="the command line and the document do not depend on the backend: SQLite only",
+)
 REGINTEL = str(Path(sys.executable).parent / "regintel")
 
 
 def _env(demo: Demo) -> dict[str, str]:
-    return {**os.environ, "REGINTEL_DATABASE_URL": demo.settings.database_url,
-            "REGINTEL_DATA_DIR": str(demo.settings.data_dir), "REGINTEL_AUTO_MIGRATE": "0"}
+    return {
+        **os.environ,
+        "REGINTEL_DATABASE_URL": demo.settings.database_url,
+        "REGINTEL_DATA_DIR": str(demo.settings.data_dir),
+        "REGINTEL_AUTO_MIGRATE": "0",
+    }
 
 
 def test_demo_output_is_whole_and_says_where_the_reasons_are(demo: Demo) -> None:
@@ -45,8 +50,13 @@ def test_serve_refuses_a_busy_port_plainly(demo: Demo) -> None:
     busy.listen()
     port = busy.getsockname()[1]
     try:
-        done = subprocess.run([REGINTEL, "serve", "--port", str(port), "--workers", "1"], env=_env(demo),
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [REGINTEL, "serve", "--port", str(port), "--workers", "1"],
+            env=_env(demo),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         busy.close()
     out = done.stdout + done.stderr
@@ -60,8 +70,13 @@ def test_serve_names_the_docs_and_the_key_command(demo: Demo) -> None:
     free.bind(("127.0.0.1", 0))
     port = free.getsockname()[1]
     free.close()
-    server = subprocess.Popen([REGINTEL, "serve", "--port", str(port), "--workers", "1"], env=_env(demo),
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [REGINTEL, "serve", "--port", str(port), "--workers", "1"],
+        env=_env(demo),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         assert server.stdout is not None
         first = server.stdout.readline()
@@ -78,9 +93,13 @@ def test_the_key_in_the_query_works_on_every_keyed_operation(in_process: tuple[A
     doc = client.get("/api/v1/public/openapi.json").json()
     refused = []
     # Not the stream (it never ends), nor the reconciliation manifest, whose key is optional (`{}` first).
-    keyed = [(path, method) for path, method, op in iter_operations(doc)
-             if is_keyed(op) and {} not in op["security"]
-             and "text/event-stream" not in op["responses"].get("200", {}).get("content", {})]
+    keyed = [
+        (path, method)
+        for path, method, op in iter_operations(doc)
+        if is_keyed(op)
+        and {} not in op["security"]
+        and "text/event-stream" not in op["responses"].get("200", {}).get("content", {})
+    ]
     assert len(keyed) > 100
     for path, method in keyed:
         url = re.sub(r"\{[^}]+\}", "1", re.sub(r"\{(country|cc)\}", "sk", path))
@@ -88,6 +107,8 @@ def test_the_key_in_the_query_works_on_every_keyed_operation(in_process: tuple[A
         wrong = client.request(method.upper(), url, params={"api_key": "ri_" + "x" * 40})
         named = resp.status_code == 422 and "api_key" in resp.text
         if resp.status_code == 401 or named or wrong.status_code != 401:
-            refused.append(f"{method.upper()} {path}: {resp.status_code} with the key, {wrong.status_code} "
-                           f"with a wrong one: {resp.text[:150]}")
+            refused.append(
+                f"{method.upper()} {path}: {resp.status_code} with the key, {wrong.status_code} "
+                f"with a wrong one: {resp.text[:150]}"
+            )
     assert not refused, "\n".join(refused)

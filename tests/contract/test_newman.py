@@ -23,8 +23,10 @@ from tests.contract.npm_tools import npm_tool
 # naming the register to import (the project's rule for a part that cannot be real on this install).
 DEMO_LACKS = ("/executions", "/annual-reports", "/debtors")
 
-pytestmark = pytest.mark.skipif(bool(os.environ.get("REGINTEL_TEST_POSTGRES_URL")),
-                                reason="the collection does not depend on the backend: SQLite only")
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("REGINTEL_TEST_POSTGRES_URL")),
+    reason="the collection does not depend on the backend: SQLite only",
+)
 
 
 def _requests(folder: dict[str, Any]) -> list[dict[str, Any]]:
@@ -48,27 +50,54 @@ def test_the_runnable_folder_answers_2xx_within_a_minute(demo: Demo, served: str
     (tmp_path / "collection.json").write_text(json.dumps(collection))
     report = tmp_path / "report.json"
     started = time.monotonic()
-    done = subprocess.run([str(newman), "run", str(tmp_path / "collection.json"), "--folder", RUNNABLE,
-                           "--env-var", f"apiKey={demo.key}", "--timeout-request", "30000",
-                           "--reporters", "json", "--reporter-json-export", str(report)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            str(newman),
+            "run",
+            str(tmp_path / "collection.json"),
+            "--folder",
+            RUNNABLE,
+            "--env-var",
+            f"apiKey={demo.key}",
+            "--timeout-request",
+            "30000",
+            "--reporters",
+            "json",
+            "--reporter-json-export",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     elapsed = time.monotonic() - started
     run = json.loads(report.read_text())["run"]
-    answers = [(e["item"]["name"], e["request"]["method"], _url(e["request"]["url"]), e.get("response", {}))
-               for e in run["executions"]]
+    answers = [
+        (e["item"]["name"], e["request"]["method"], _url(e["request"]["url"]), e.get("response", {}))
+        for e in run["executions"]
+    ]
     assert len(answers) == len(runnable), done.stdout[-2000:]
-    lacking = [url for _, _, url, r in answers if url.endswith(DEMO_LACKS) and r.get("code") == 501
-               and json.loads(_text(r))["error"]["code"] == "NOT_IMPLEMENTED"]
-    not_2xx = [f"{r.get('code')} {method} {url}: {_text(r)[:160]}" for name, method, url, r in answers
-               if not 200 <= (r.get("code") or 0) < 300 and url not in lacking]
+    lacking = [
+        url
+        for _, _, url, r in answers
+        if url.endswith(DEMO_LACKS)
+        and r.get("code") == 501
+        and json.loads(_text(r))["error"]["code"] == "NOT_IMPLEMENTED"
+    ]
+    not_2xx = [
+        f"{r.get('code')} {method} {url}: {_text(r)[:160]}"
+        for name, method, url, r in answers
+        if not 200 <= (r.get("code") or 0) < 300 and url not in lacking
+    ]
     assert not not_2xx, f"{len(not_2xx)} of {len(answers)} not 2xx:\n" + "\n".join(not_2xx)
     assert len(lacking) <= len(DEMO_LACKS)
     assert elapsed < 60, f"newman took {elapsed:.1f} s"
 
 
 def _url(url: dict[str, Any]) -> str:
-    query = "&".join(f"{q['key']}={q.get('value', '')}" for q in url.get("query", [])
-                     if not q.get("disabled"))
+    query = "&".join(
+        f"{q['key']}={q.get('value', '')}" for q in url.get("query", []) if not q.get("disabled")
+    )
     return "/" + "/".join(url.get("path", [])) + (f"?{query}" if query else "")
 
 

@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis import openapi
 from schemathesis.specs.openapi import checks as st_checks
 
-pytestmark = pytest.mark.skipif(bool(os.environ.get("REGINTEL_TEST_POSTGRES_URL")),
-                                reason="the document and its checks do not depend on the backend: "
-                                "SQLite only")
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("REGINTEL_TEST_POSTGRES_URL")),
+    reason="the document and its checks do not depend on the backend: SQLite only",
+)
 
 EXAMPLES = 4  # cases per operation: ~1,000 requests in all
 
@@ -34,8 +35,14 @@ def test_every_operation_conforms(in_process: tuple[Any, str]) -> None:
         operations += 1
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+        @settings(
+            max_examples=EXAMPLES,
+            derandomize=True,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+            phases=[Phase.explicit, Phase.generate],
+        )
         def check(case: Any) -> None:
             response = case.call(headers={"Authorization": f"Bearer {key}"})
             if response.status_code in (501, 503):
@@ -43,9 +50,14 @@ def test_every_operation_conforms(in_process: tuple[Any, str]) -> None:
                 assert response.json()["error"]["code"] in ("NOT_IMPLEMENTED", "UPSTREAM_UNAVAILABLE")
             else:
                 assert response.status_code < 500, response.text[:300]
-            case.validate_response(response, checks=[st_checks.status_code_conformance,
-                                                      st_checks.content_type_conformance,
-                                                      st_checks.response_schema_conformance])
+            case.validate_response(
+                response,
+                checks=[
+                    st_checks.status_code_conformance,
+                    st_checks.content_type_conformance,
+                    st_checks.response_schema_conformance,
+                ],
+            )
 
         try:
             check()

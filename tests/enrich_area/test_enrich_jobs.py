@@ -52,7 +52,13 @@ def test_a_job_from_queue_to_result(client, auth, engine, settings, data):
     assert resp.status_code == 200 and resp.headers["content-type"] == "application/x-ndjson"
     answers = lines(resp.text)
     assert [(a["index"], a["status"]) for a in answers] == [
-        (0, "found"), (1, "found"), (2, "not_found"), (3, "not_found"), (4, "found"), (5, "invalid")]
+        (0, "found"),
+        (1, "found"),
+        (2, "not_found"),
+        (3, "not_found"),
+        (4, "found"),
+        (5, "invalid"),
+    ]
     bulk = assert_envelope(client.post("/api/v1/companies/bulk", json={"identifiers": IDS}, headers=auth))
     assert answers == bulk  # the same answers as the synchronous batch lookup
     assert answers[1]["company"]["name"] == "ŠKODA AUTO a.s."
@@ -65,7 +71,9 @@ def test_result_as_csv(client, auth, engine, settings, data):
     assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(resp.text)))
     assert [(r["index"], r["status"], r["country"], r["name"], r["inRestructuring"]) for r in rows] == [
-        ("0", "not_found", "", "", ""), ("1", "found", "CZ", "'=HYPERLINK(\"http://x\") s.r.o.", "true")]
+        ("0", "not_found", "", "", ""),
+        ("1", "found", "CZ", '\'=HYPERLINK("http://x") s.r.o.', "true"),
+    ]
 
 
 def test_only_the_creating_key_sees_a_job(client, auth, make_key, engine, settings, data):
@@ -78,8 +86,9 @@ def test_only_the_creating_key_sees_a_job(client, auth, make_key, engine, settin
     assert_error(client.post(URL, json={"identifiers": ["31322832"]}), 401, "UNAUTHORIZED")
 
 
-def test_a_job_taken_over_after_a_dead_run_is_complete_without_duplicates(client, auth, engine, settings, data,
-                                                                           monkeypatch):
+def test_a_job_taken_over_after_a_dead_run_is_complete_without_duplicates(
+    client, auth, engine, settings, data, monkeypatch
+):
     ids = [f"{n:08d}" for n in range(1, 23)] + ["31322832"]
     job = create(client, auth, ids)
     monkeypatch.setattr(enrich_jobs, "CHUNK", 5)
@@ -99,17 +108,30 @@ def test_a_job_taken_over_after_a_dead_run_is_complete_without_duplicates(client
     half = assert_envelope(client.get(f"{URL}/{job['id']}", headers=auth))
     assert half["processed"] == 10
     result = enrich_jobs.enrich_lookup(JobContext(engine, settings, job["id"], 2), payload)
-    expected = assert_envelope(client.post("/api/v1/companies/bulk", json={"identifiers": ids[:20]}, headers=auth))
-    expected += assert_envelope(client.post("/api/v1/companies/bulk", json={"identifiers": ids[20:]}, headers=auth))
+    expected = assert_envelope(
+        client.post("/api/v1/companies/bulk", json={"identifiers": ids[:20]}, headers=auth)
+    )
+    expected += assert_envelope(
+        client.post("/api/v1/companies/bulk", json={"identifiers": ids[20:]}, headers=auth)
+    )
     assert result["total"] == 23 and sum(result["counts"].values()) == 23
     assert result["counts"]["found"] == sum(a["status"] == "found" for a in expected) == 2
     with engine.connect() as conn:
-        stored = conn.execute(select(func.count(), func.count(func.distinct(enrich_results.c.idx)))
-                              .where(enrich_results.c.job_id == job["id"])).one()
+        stored = conn.execute(
+            select(func.count(), func.count(func.distinct(enrich_results.c.idx))).where(
+                enrich_results.c.job_id == job["id"]
+            )
+        ).one()
     assert tuple(stored) == (23, 23)
     with engine.connect() as conn:
-        bodies = [r.body for r in conn.execute(select(enrich_results.c.body).where(enrich_results.c.job_id == job["id"])
-                                                .order_by(enrich_results.c.idx))]
+        bodies = [
+            r.body
+            for r in conn.execute(
+                select(enrich_results.c.body)
+                .where(enrich_results.c.job_id == job["id"])
+                .order_by(enrich_results.c.idx)
+            )
+        ]
     assert bodies == expected[:20] + [a | {"index": a["index"] + 20} for a in expected[20:]]
     # a third run (a second worker that took the lease over late) writes nothing twice
     enrich_jobs.enrich_lookup(JobContext(engine, settings, job["id"], 3), payload)
@@ -117,18 +139,21 @@ def test_a_job_taken_over_after_a_dead_run_is_complete_without_duplicates(client
         assert conn.execute(select(func.count()).where(enrich_results.c.job_id == job["id"])).scalar() == 23
 
 
-@pytest.mark.parametrize("body", [
-    {"identifiers": []},
-    {"identifiers": ["1"] * (MAX_IDENTIFIERS + 1)},
-    {"identifiers": [31322832]},
-    {"identifiers": ["x" * 65]},
-    {"identifiers": [""]},
-    {"identifiers": [{"id": "1", "cc": "sk"}]},
-    {"identifiers": [["31322832"]]},
-    {"identifiers": ["31322832"], "country": "svk"},
-    {"identifiers": ["31322832"], "sections": ["all"]},
-    {},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"identifiers": []},
+        {"identifiers": ["1"] * (MAX_IDENTIFIERS + 1)},
+        {"identifiers": [31322832]},
+        {"identifiers": ["x" * 65]},
+        {"identifiers": [""]},
+        {"identifiers": [{"id": "1", "cc": "sk"}]},
+        {"identifiers": [["31322832"]]},
+        {"identifiers": ["31322832"], "country": "svk"},
+        {"identifiers": ["31322832"], "sections": ["all"]},
+        {},
+    ],
+)
 def test_bad_bodies(client, auth, body):
     assert_error(client.post(URL, json=body, headers=auth), 422, "VALIDATION_ERROR")
 
@@ -138,7 +163,9 @@ def test_unknown_jobs_and_bad_ids(client, auth):
     assert_error(client.get(f"{URL}/999999/result", headers=auth), 404, "NOT_FOUND")
     assert_error(client.get(f"{URL}/0", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get(f"{URL}/abc", headers=auth), 422, "VALIDATION_ERROR")
-    assert_error(client.get(f"{URL}/1/result", params={"format": "xml"}, headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.get(f"{URL}/1/result", params={"format": "xml"}, headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get(f"{URL}/1", params={"verbose": 1}, headers=auth), 422, "VALIDATION_ERROR")
 
 
@@ -147,5 +174,6 @@ def test_a_country_for_bare_identifiers_and_an_unknown_country(client, auth, eng
     assert job["country"] == "CZ"
     run_due(engine, settings, "test-worker")
     assert assert_envelope(client.get(f"{URL}/{job['id']}", headers=auth))["counts"]["found"] == 1
-    assert_error(client.post(URL, json={"identifiers": ["1"], "country": "xx"}, headers=auth), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.post(URL, json={"identifiers": ["1"], "country": "xx"}, headers=auth), 422, "VALIDATION_ERROR"
+    )

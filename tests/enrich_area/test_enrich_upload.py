@@ -32,7 +32,9 @@ def post(client, auth, content: bytes, filename: str = "companies.csv", **fields
     return client.post(URL, files={"file": (filename, content, "text/csv")}, data=fields, headers=auth)
 
 
-def run(client, auth, engine, settings, content: bytes, **fields: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def run(
+    client, auth, engine, settings, content: bytes, **fields: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     job = assert_envelope(post(client, auth, content, **fields), 202)
     assert job["input"]["kind"] == "csv" and job["input"]["filename"] == "companies.csv"
     assert run_due(engine, settings, "test-worker") >= 1  # other areas may queue jobs of their own
@@ -47,19 +49,36 @@ def queued(engine) -> int:
         return int(conn.execute(select(func.count()).select_from(jobs)).scalar_one())
 
 
-def test_semicolons_a_bom_and_a_country_column_answer_as_the_bulk_lookup(client, auth, engine, settings, data):
-    content = "\ufeffIČO;Country;Note\r\n31322832;sk;a\r\n00177041;CZ;\r\n\r\n35 757 442;;x\r\n00000000;sk;\r\n"
+def test_semicolons_a_bom_and_a_country_column_answer_as_the_bulk_lookup(
+    client, auth, engine, settings, data
+):
+    content = (
+        "\ufeffIČO;Country;Note\r\n31322832;sk;a\r\n00177041;CZ;\r\n\r\n35 757 442;;x\r\n00000000;sk;\r\n"
+    )
     done, answers = run(client, auth, engine, settings, content.encode())
     assert done["total"] == 4 and done["counts"] == {"found": 3, "not_found": 0, "invalid": 1, "ambiguous": 0}
-    bulk = assert_envelope(client.post("/api/v1/companies/bulk", headers=auth, json={"identifiers": [
-        {"country": "sk", "id": SLOVNAFT}, {"country": "CZ", "id": SKODA}, "35 757 442",
-        {"country": "sk", "id": "00000000"}]}))
+    bulk = assert_envelope(
+        client.post(
+            "/api/v1/companies/bulk",
+            headers=auth,
+            json={
+                "identifiers": [
+                    {"country": "sk", "id": SLOVNAFT},
+                    {"country": "CZ", "id": SKODA},
+                    "35 757 442",
+                    {"country": "sk", "id": "00000000"},
+                ]
+            },
+        )
+    )
     assert answers == bulk
 
 
 def test_names_are_resolved_with_their_city_and_a_match_score(client, auth, engine, settings, data):
-    content = ('name,city,country\n"SLOVNAFT, a.s.",Bratislava,sk\nŠkoda Auto,Mladá Boleslav,\n'
-               "Zzyzx Quantum Holdings,,\n,,\n,Praha,cz\n").encode()  # a blank row is skipped
+    content = (
+        'name,city,country\n"SLOVNAFT, a.s.",Bratislava,sk\nŠkoda Auto,Mladá Boleslav,\n'
+        "Zzyzx Quantum Holdings,,\n,,\n,Praha,cz\n"
+    ).encode()  # a blank row is skipped
     done, answers = run(client, auth, engine, settings, content)
     assert [a["status"] for a in answers] == ["found", "found", "not_found", "invalid"]
     assert answers[0]["company"]["nationalId"] == SLOVNAFT and answers[0]["match"]["score"] >= 0.8
@@ -77,11 +96,14 @@ def test_a_single_column_without_a_known_header_is_read_as_identifiers(client, a
     assert [a["company"]["nationalId"] for a in answers] == [SLOVNAFT, ZILINA]
 
 
-@pytest.mark.parametrize("encoding, content", [
-    ("windows-1250", "name;city\nStavby Žilina s.r.o.;Žilina\n".encode("windows-1250")),
-    ("iso-8859-2", "name;city\nStavby Žilina s.r.o.;Žilina\n".encode("iso-8859-2")),
-    ("", "name\tcity\nStavby Žilina s.r.o.\tŽilina\n".encode("utf-16")),  # its byte-order mark tells
-])
+@pytest.mark.parametrize(
+    "encoding, content",
+    [
+        ("windows-1250", "name;city\nStavby Žilina s.r.o.;Žilina\n".encode("windows-1250")),
+        ("iso-8859-2", "name;city\nStavby Žilina s.r.o.;Žilina\n".encode("iso-8859-2")),
+        ("", "name\tcity\nStavby Žilina s.r.o.\tŽilina\n".encode("utf-16")),  # its byte-order mark tells
+    ],
+)
 def test_other_encodings(client, auth, engine, settings, data, encoding, content):
     fields = {"encoding": encoding} if encoding else {}
     done, answers = run(client, auth, engine, settings, content, **fields)
@@ -91,7 +113,9 @@ def test_other_encodings(client, auth, engine, settings, data, encoding, content
 def test_a_file_in_another_encoding_is_refused_naming_the_line(client, auth, engine):
     content = "name;city\nAcme;Praha\nStavby Žilina;Žilina\n".encode("windows-1250")
     error = assert_error(post(client, auth, content), 422, "VALIDATION_ERROR")
-    assert error["message"].startswith("Line 3: the file is not valid utf-8") and "encoding" in error["message"]
+    assert (
+        error["message"].startswith("Line 3: the file is not valid utf-8") and "encoding" in error["message"]
+    )
     assert error["details"][0]["line"] == 3
     assert queued(engine) == 0
 
@@ -130,12 +154,18 @@ def test_too_many_rows_and_too_many_bytes(client, auth, engine):
 
 def test_bad_forms_and_media_types(client, auth, engine):
     content = f"ico\n{SLOVNAFT}\n".encode()
-    assert_error(client.post(URL, content=content, headers=auth | {"content-type": "text/csv"}), 415,
-                 "UNSUPPORTED_MEDIA_TYPE")
+    assert_error(
+        client.post(URL, content=content, headers=auth | {"content-type": "text/csv"}),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+    )
     error = assert_error(post(client, auth, content, sheet="1"), 422, "VALIDATION_ERROR")
     assert "Unknown form field(s): sheet" in error["message"]
-    error = assert_error(client.post(URL, data={"country": "sk"}, files={"upload": ("a.csv", content)},
-                                     headers=auth), 422, "VALIDATION_ERROR")
+    error = assert_error(
+        client.post(URL, data={"country": "sk"}, files={"upload": ("a.csv", content)}, headers=auth),
+        422,
+        "VALIDATION_ERROR",
+    )
     assert "upload" in error["message"]
     assert_error(post(client, auth, content, country="Slovakia"), 422, "VALIDATION_ERROR")
     assert_error(post(client, auth, content, country="zz"), 422, "VALIDATION_ERROR")
@@ -143,8 +173,11 @@ def test_bad_forms_and_media_types(client, auth, engine):
     assert "Unknown encoding" in error["message"]
     two = client.post(URL, files=[("file", ("a.csv", content)), ("file", ("b.csv", content))], headers=auth)
     assert_error(two, 422, "VALIDATION_ERROR")
-    broken = client.post(URL, content=b"--xyz\r\nnot a part", headers=auth | {
-        "content-type": "multipart/form-data; boundary=xyz"})
+    broken = client.post(
+        URL,
+        content=b"--xyz\r\nnot a part",
+        headers=auth | {"content-type": "multipart/form-data; boundary=xyz"},
+    )
     assert_error(broken, 422, "VALIDATION_ERROR")
     assert queued(engine) == 0
     assert_error(post(client, {}, content), 401, "UNAUTHORIZED")

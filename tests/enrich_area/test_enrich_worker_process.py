@@ -25,16 +25,25 @@ TOTAL = 12_000
 
 
 def start_worker(settings, tmp_path: Path, name: str) -> subprocess.Popen:  # type: ignore[type-arg]
-    env = os.environ | {"REGINTEL_DATABASE_URL": settings.database_url, "REGINTEL_DATA_DIR": str(settings.data_dir),
-                        "REGINTEL_WORKER_POLL_SECONDS": "0.1", "REGINTEL_LOG_LEVEL": "WARNING"}
+    env = os.environ | {
+        "REGINTEL_DATABASE_URL": settings.database_url,
+        "REGINTEL_DATA_DIR": str(settings.data_dir),
+        "REGINTEL_WORKER_POLL_SECONDS": "0.1",
+        "REGINTEL_LOG_LEVEL": "WARNING",
+    }
     log = open(tmp_path / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
     return subprocess.Popen([sys.executable, "-m", "regintel", "worker"], env=env, stdout=log, stderr=log)
 
 
 def written(engine, job_id: int) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     with engine.connect() as conn:
-        return tuple(conn.execute(select(func.count(), func.count(func.distinct(enrich_results.c.idx)))
-                                  .where(enrich_results.c.job_id == job_id)).one())  # type: ignore[return-value]
+        return tuple(
+            conn.execute(
+                select(func.count(), func.count(func.distinct(enrich_results.c.idx))).where(
+                    enrich_results.c.job_id == job_id
+                )
+            ).one()
+        )  # type: ignore[return-value]
 
 
 def wait(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
@@ -61,12 +70,21 @@ def test_sigkill_mid_job_then_a_restarted_worker_completes_it(client, auth, engi
     status = assert_envelope(client.get(f"/api/v1/enrich/jobs/{job['id']}", headers=auth))
     assert status["status"] == "running" and status["processed"] == count
     with engine.begin() as conn:  # the dead worker's lease runs out (10 minutes in real time)
-        conn.execute(update(jobs).where(jobs.c.id == job["id"])
-                     .values(lease_until=datetime.now(UTC) - timedelta(seconds=1)))
+        conn.execute(
+            update(jobs)
+            .where(jobs.c.id == job["id"])
+            .values(lease_until=datetime.now(UTC) - timedelta(seconds=1))
+        )
     second = start_worker(settings, tmp_path, "second")
     try:
-        wait(lambda: assert_envelope(client.get(f"/api/v1/enrich/jobs/{job['id']}", headers=auth))["status"] == "done",
-             180, "the job to finish")
+        wait(
+            lambda: (
+                assert_envelope(client.get(f"/api/v1/enrich/jobs/{job['id']}", headers=auth))["status"]
+                == "done"
+            ),
+            180,
+            "the job to finish",
+        )
     finally:
         second.send_signal(signal.SIGTERM)
         second.wait(30)
@@ -84,8 +102,10 @@ def test_a_csv_job_with_names_survives_sigkill(client, auth, engine, settings, t
     rows = ["ico;name;city"] + [f"{n:08d};;" if n % 7 else ";SLOVNAFT, a.s.;Bratislava" for n in range(7_000)]
     names = sum(1 for n in range(7_000) if not n % 7)
     content = ("\ufeff" + "\r\n".join(rows) + "\r\n").encode()
-    job = assert_envelope(client.post("/api/v1/enrich/jobs", files={"file": ("list.csv", content, "text/csv")},
-                                      headers=auth), 202)
+    job = assert_envelope(
+        client.post("/api/v1/enrich/jobs", files={"file": ("list.csv", content, "text/csv")}, headers=auth),
+        202,
+    )
     first = start_worker(settings, tmp_path, "first")
     try:
         wait(lambda: written(engine, job["id"])[0] >= 1_000, 120, "a first part of the answers")
@@ -97,17 +117,28 @@ def test_a_csv_job_with_names_survives_sigkill(client, auth, engine, settings, t
     count, distinct = written(engine, job["id"])
     assert count == distinct and count < 7_000 and count % 500 == 0
     with engine.begin() as conn:
-        conn.execute(update(jobs).where(jobs.c.id == job["id"])
-                     .values(lease_until=datetime.now(UTC) - timedelta(seconds=1)))
+        conn.execute(
+            update(jobs)
+            .where(jobs.c.id == job["id"])
+            .values(lease_until=datetime.now(UTC) - timedelta(seconds=1))
+        )
     second = start_worker(settings, tmp_path, "second")
     try:
-        wait(lambda: assert_envelope(client.get(f"/api/v1/enrich/jobs/{job['id']}", headers=auth))["status"] == "done",
-             240, "the job to finish")
+        wait(
+            lambda: (
+                assert_envelope(client.get(f"/api/v1/enrich/jobs/{job['id']}", headers=auth))["status"]
+                == "done"
+            ),
+            240,
+            "the job to finish",
+        )
     finally:
         second.send_signal(signal.SIGTERM)
         second.wait(30)
     done = assert_envelope(client.get(f"/api/v1/enrich/jobs/{job['id']}", headers=auth))
-    assert (done["processed"], done["attempts"], done["counts"]["found"]) == (7_000, 2, names + 1), done  # + 00000006 (GB)
+    assert (done["processed"], done["attempts"], done["counts"]["found"]) == (7_000, 2, names + 1), (
+        done
+    )  # + 00000006 (GB)
     assert written(engine, job["id"]) == (7_000, 7_000)
     resp = client.get(f"/api/v1/enrich/jobs/{job['id']}/result", headers=auth)
     answers = [json.loads(line) for line in resp.text.splitlines()]

@@ -16,21 +16,37 @@ from regintel.ingest.sources.eu_state_aid_tam import SOURCE as TAM
 from tests.builders import load_companies
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "funds"
-FILES = {"eu_kohesio": [FIXTURES / "kohesio_projects.csv"], "eu_fts": [FIXTURES / "fts_2023.csv"],
-         "eu_cordis": [FIXTURES / "cordis_project.csv", FIXTURES / "cordis_organization.csv"],
-         "cz_dotinfo": [FIXTURES / "dotinfo.csv"], "eu_state_aid_tam": [FIXTURES / "tam_awards.csv"]}
-SOURCES = {"eu_kohesio": KOHESIO, "eu_fts": FTS, "eu_cordis": CORDIS, "cz_dotinfo": DOTINFO,
-           "eu_state_aid_tam": TAM}
+FILES = {
+    "eu_kohesio": [FIXTURES / "kohesio_projects.csv"],
+    "eu_fts": [FIXTURES / "fts_2023.csv"],
+    "eu_cordis": [FIXTURES / "cordis_project.csv", FIXTURES / "cordis_organization.csv"],
+    "cz_dotinfo": [FIXTURES / "dotinfo.csv"],
+    "eu_state_aid_tam": [FIXTURES / "tam_awards.csv"],
+}
+SOURCES = {
+    "eu_kohesio": KOHESIO,
+    "eu_fts": FTS,
+    "eu_cordis": CORDIS,
+    "cz_dotinfo": DOTINFO,
+    "eu_state_aid_tam": TAM,
+}
 SLOVNAFT, CEZ, CUNI, ALZA = "31322832", "45274649", "00216208", "27082440"
 
 
 def load_fund_companies(engine: Engine) -> None:
-    load_companies(engine,
-                   CompanyRecord(country="SK", national_id=SLOVNAFT, name="SLOVNAFT, a.s.", vat_id="SK2020372640",
-                                 city="Bratislava"),
-                   CompanyRecord(country="CZ", national_id=CEZ, name="ČEZ, a. s.", city="Praha"),
-                   CompanyRecord(country="CZ", national_id=CUNI, name="Univerzita Karlova", city="Praha"),
-                   CompanyRecord(country="CZ", national_id=ALZA, name="Alza.cz a.s.", city="Praha"))
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK",
+            national_id=SLOVNAFT,
+            name="SLOVNAFT, a.s.",
+            vat_id="SK2020372640",
+            city="Bratislava",
+        ),
+        CompanyRecord(country="CZ", national_id=CEZ, name="ČEZ, a. s.", city="Praha"),
+        CompanyRecord(country="CZ", national_id=CUNI, name="Univerzita Karlova", city="Praha"),
+        CompanyRecord(country="CZ", national_id=ALZA, name="Alza.cz a.s.", city="Praha"),
+    )
 
 
 def import_source(engine: Engine, data_dir: Path, source: str) -> list[object]:

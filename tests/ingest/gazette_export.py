@@ -35,8 +35,16 @@ class Notice:
 
 def load_notices(manifest: Path = FIXTURES / "notices.json") -> list[Notice]:
     entries = json.loads(manifest.read_text(encoding="utf-8"))
-    return [Notice(e["id"], e["mark"], tuple(e["issue"]), e["day"],  # type: ignore[arg-type]
-                   (FIXTURES / "forms" / e["form"]).read_text(encoding="utf-8")) for e in entries]
+    return [
+        Notice(
+            e["id"],
+            e["mark"],
+            tuple(e["issue"]),
+            e["day"],  # type: ignore[arg-type]
+            (FIXTURES / "forms" / e["form"]).read_text(encoding="utf-8"),
+        )
+        for e in entries
+    ]
 
 
 def response_element(notices: list[Notice]) -> ET.Element:
@@ -46,14 +54,23 @@ def response_element(notices: list[Notice]) -> ET.Element:
     result = ET.SubElement(response, f"{{{ANASOFT}}}StiahnutPodaniaOVPodlaTypuResult")
     for notice in notices:
         item = ET.SubElement(result, f"{{{ANASOFT}}}ObchodnyVestnikPodanie")
-        for name, value in (("Id", str(notice.id)), ("Znacka", notice.mark), ("SablonaKod", notice.template),
-                            ("SablonaVerzia", "1")):
+        for name, value in (
+            ("Id", str(notice.id)),
+            ("Znacka", notice.mark),
+            ("SablonaKod", notice.template),
+            ("SablonaVerzia", "1"),
+        ):
             ET.SubElement(item, f"{{{ANASOFT}}}{name}").text = value
         issue = ET.SubElement(item, f"{{{ANASOFT}}}ObchodnyVestnik")
-        for name, value in (("Cislo", str(notice.issue[0])), ("Rocnik", str(notice.issue[1])),
-                            ("DenVydania", f"{notice.day}T00:00:00")):
+        for name, value in (
+            ("Cislo", str(notice.issue[0])),
+            ("Rocnik", str(notice.issue[1])),
+            ("DenVydania", f"{notice.day}T00:00:00"),
+        ):
             ET.SubElement(issue, f"{{{ANASOFT}}}{name}").text = value
-        ET.SubElement(item, f"{{{ANASOFT}}}FormularUdaje").text = notice.form  # escaped as text, as s:string is
+        ET.SubElement(
+            item, f"{{{ANASOFT}}}FormularUdaje"
+        ).text = notice.form  # escaped as text, as s:string is
     return response
 
 

@@ -61,17 +61,31 @@ def test_real_update_set(engine, settings):
     assert {r["reason"] for r in rejected} == {NO_NAME}
     assert stats.skip_reasons == {"establishment unit or branch (not a legal entity)": 97}
     stric = company(engine, "BE", "1029025290")
-    assert (stric["name"], stric["legal_form"], stric["legal_form_name"]) == ("STRIC", "610", "Besloten Vennootschap")
+    assert (stric["name"], stric["legal_form"], stric["legal_form_name"]) == (
+        "STRIC",
+        "610",
+        "Besloten Vennootschap",
+    )
     assert (stric["status"], stric["founded_on"]) == ("active", date(2025, 10, 11))
-    assert (stric["street"], stric["postal_code"], stric["city"]) == ("Vierselbaan 12 bus b", "2240", "Zandhoven")
+    assert (stric["street"], stric["postal_code"], stric["city"]) == (
+        "Vierselbaan 12 bus b",
+        "2240",
+        "Zandhoven",
+    )
     assert identifier_pairs(engine, "1029025290") == {("elf", "3W7E")}
     loggine = company(engine, "BE", "1029025884")  # Verviers: French names
-    assert (loggine["legal_form_name"], loggine["street"]) == ("Société à responsabilité limitée", "Rue de France 61")
+    assert (loggine["legal_form_name"], loggine["street"]) == (
+        "Société à responsabilité limitée",
+        "Rue de France 61",
+    )
     asbl = company(engine, "BE", "1029028161")  # Brussels: French
     assert asbl["address_text"] == "Boulevard Louis Mettewie 60 bte 15, 1080 Molenbeek-Saint-Jean"
     person = company(engine, "BE", "0552627113")  # a natural person's enterprise
     assert (person["name"], person["legal_form"], person["legal_form_name"]) == (
-        "Callebaut, Brenda", None, "Natuurlijk Persoon")
+        "Callebaut, Brenda",
+        None,
+        "Natuurlijk Persoon",
+    )
     source = provenance(engine, "1029025290")
     assert (source["source"], source["published_on"]) == ("be_kbo", date(2025, 10, 11))
     with engine.connect() as conn:
@@ -87,14 +101,24 @@ def test_reimport_writes_nothing(engine, settings):
 def test_update_after_full_extract_applies_changes_and_stops(engine, settings, tmp_path):
     # Test-built rows (names and old addresses invented) for three real enterprise numbers the
     # update changes: 0502.503.253 is deleted, 0717.947.577 gets new activities, 0761.879.075 moves.
-    full = full_set({
-        "enterprise": ['"0502.503.253","AC","000","2","610",,01-02-2013',
-                       '"0717.947.577","AC","000","1",,,10-01-2019',
-                       '"0761.879.075","AC","012","2","014",,05-03-2021'],
-        "denomination": ['"0502.503.253","2","001","Oude Firma"', '"0717.947.577","0","001","Janssens, Jan"',
-                         '"0761.879.075","1","001","Ancienne SA"', '"0761.879.075","2","001","Oude NV"'],
-        "address": ['"0761.879.075","REGO",,,"2018","Antwerpen","Anvers","Oude Baan","Oude Baan","1","","",'],
-    })
+    full = full_set(
+        {
+            "enterprise": [
+                '"0502.503.253","AC","000","2","610",,01-02-2013',
+                '"0717.947.577","AC","000","1",,,10-01-2019',
+                '"0761.879.075","AC","012","2","014",,05-03-2021',
+            ],
+            "denomination": [
+                '"0502.503.253","2","001","Oude Firma"',
+                '"0717.947.577","0","001","Janssens, Jan"',
+                '"0761.879.075","1","001","Ancienne SA"',
+                '"0761.879.075","2","001","Oude NV"',
+            ],
+            "address": [
+                '"0761.879.075","REGO",,,"2018","Antwerpen","Anvers","Oude Baan","Oude Baan","1","","",'
+            ],
+        }
+    )
     write_set(tmp_path / "KboOpenData_0146_2025_10_01_Full.zip", full)
     assert run(engine, settings, "be_kbo", tmp_path / "KboOpenData_0146_2025_10_01_Full.zip").inserted == 3
     nv = company(engine, "BE", "0761879075")
@@ -108,29 +132,47 @@ def test_update_after_full_extract_applies_changes_and_stops(engine, settings, t
     assert (trader["nace_primary"], trader["nace_codes"]) == ("43910", ["43910", "43291", "43341"])
     assert trader["vat_id"] == "BE0717947577"
     moved = company(engine, "BE", "0761879075")
-    assert (moved["street"], moved["postal_code"], moved["name"]) == ("Leuvenstraat 3 bus 22", "2000", "Oude NV")
+    assert (moved["street"], moved["postal_code"], moved["name"]) == (
+        "Leuvenstraat 3 bus 22",
+        "2000",
+        "Oude NV",
+    )
     assert changes(engine, "0761879075")["street"] == ("Oude Baan 1", "Leuvenstraat 3 bus 22")
     # replaying the older full extract after the update changes nothing (snapshot dates)
     stats = run(engine, settings, "be_kbo", tmp_path / "KboOpenData_0146_2025_10_01_Full.zip")
-    assert (stats.updated, stats.skip_reasons) == (0, {"older than the data already loaded from this source": 3})
+    assert (stats.updated, stats.skip_reasons) == (
+        0,
+        {"older than the data already loaded from this source": 3},
+    )
 
 
 def test_malformed_rows_are_rejected_with_reasons(engine, settings, tmp_path):
-    full = full_set({
-        "enterprise": ['"0502.503.253","AC","000","2","610",,31-02-2013',   # no such date
-                       '"0502.503.254","AC","000","2","610",,01-02-2013',   # check digits wrong
-                       '"0717.947.577","AC","777","1",,,10-01-2019',        # unknown situation
-                       '"0761.879.075","AC","000","2","014",,05-03-2021',
-                       '"0872.480.059","AC","000"'],                         # short row
-        "denomination": ['"0502.503.254","2","001","Fout"', '"0717.947.577","0","001","Janssens, Jan"',
-                         '"0761.879.075","2","001","Goede NV"'],
-    })
+    full = full_set(
+        {
+            "enterprise": [
+                '"0502.503.253","AC","000","2","610",,31-02-2013',  # no such date
+                '"0502.503.254","AC","000","2","610",,01-02-2013',  # check digits wrong
+                '"0717.947.577","AC","777","1",,,10-01-2019',  # unknown situation
+                '"0761.879.075","AC","000","2","014",,05-03-2021',
+                '"0872.480.059","AC","000"',
+            ],  # short row
+            "denomination": [
+                '"0502.503.254","2","001","Fout"',
+                '"0717.947.577","0","001","Janssens, Jan"',
+                '"0761.879.075","2","001","Goede NV"',
+            ],
+        }
+    )
     write_set(tmp_path / "full.zip", full)
     stats, rows = rejects(engine, settings, "be_kbo", tmp_path / "full.zip")
     assert (stats.inserted, stats.rejected) == (1, 4)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("StartDate is not a dd-mm-yyyy date", "is not a valid BE enterprise number",
-                     "JuridicalSituation '777' is not in code.csv", "enterprise.csv: a row has 3 fields"):
+    for expected in (
+        "StartDate is not a dd-mm-yyyy date",
+        "is not a valid BE enterprise number",
+        "JuridicalSituation '777' is not in code.csv",
+        "enterprise.csv: a row has 3 fields",
+    ):
         assert expected in reasons
     assert company(engine, "BE", "0761879075")["name"] == "Goede NV"
 

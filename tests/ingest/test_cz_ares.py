@@ -38,8 +38,10 @@ def variant(ico: str, **fields: object) -> dict:
 
 
 def write_lines(path, records) -> None:
-    path.write_text("".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) + "\n"
-                            for r in records), encoding="utf-8")
+    path.write_text(
+        "".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) + "\n" for r in records),
+        encoding="utf-8",
+    )
 
 
 def test_real_record(engine, settings):
@@ -53,14 +55,31 @@ def test_real_record(engine, settings):
     assert row["address_text"] == "Radlická 3294/10, Smíchov, 15000 Praha 5"
     assert (row["region_code"], row["municipality_code"], row["nuts3"]) == ("19", "554782", "CZ010")
     assert row["nace_primary"] == "461"
-    assert row["nace_codes"] == ["461", "46900", "581", "62090", "63120", "6820", "69200", "731", "73120", "791"]
+    assert row["nace_codes"] == [
+        "461",
+        "46900",
+        "581",
+        "62090",
+        "63120",
+        "6820",
+        "69200",
+        "731",
+        "73120",
+        "791",
+    ]
     assert (row["vat_id"], row["tax_id"]) == ("CZ26168685", "26168685")
     assert (row["in_bankruptcy"], row["in_restructuring"], row["in_liquidation"]) == (False, False, False)
-    assert identifier_pairs(engine, "26168685") == {("ico", "26168685"), ("vat", "CZ26168685"),
-                                                    ("dic", "26168685")}
+    assert identifier_pairs(engine, "26168685") == {
+        ("ico", "26168685"),
+        ("vat", "CZ26168685"),
+        ("dic", "26168685"),
+    }
     source = provenance(engine, "26168685")
     assert (source["source"], source["source_record_id"], source["published_on"]) == (
-        "cz_ares", "26168685", date(2023, 11, 25))
+        "cz_ares",
+        "26168685",
+        date(2023, 11, 25),
+    )
     with engine.connect() as conn:
         catalogue = conn.execute(data_sources.select().where(data_sources.c.id == "cz_ares")).mappings().one()
     assert catalogue["attribution"] == "Zdroj: ARES, Ministerstvo financí ČR"
@@ -74,7 +93,10 @@ def test_second_import_is_unchanged(engine, settings):
 
 
 def test_search_page_json_lines_and_gzip(engine, settings, tmp_path):
-    page = {"pocetCelkem": 2, "ekonomickeSubjekty": [seznam(), variant("45274649", obchodniJmeno="ČEZ, a. s.")]}
+    page = {
+        "pocetCelkem": 2,
+        "ekonomickeSubjekty": [seznam(), variant("45274649", obchodniJmeno="ČEZ, a. s.")],
+    }
     (tmp_path / "vyhledat.json").write_text(json.dumps(page, indent=2, ensure_ascii=False), encoding="utf-8")
     assert run(engine, settings, "cz_ares", tmp_path / "vyhledat.json").inserted == 2
     lines = tmp_path / "ares.jsonl.gz"
@@ -99,7 +121,11 @@ def test_insolvency_register_and_liquidation(engine, settings, tmp_path):
     alfa = company(engine, "CZ", "45274649")
     assert (alfa["in_bankruptcy"], alfa["in_restructuring"], alfa["in_liquidation"]) == (True, False, True)
     beta = company(engine, "CZ", "00006947")  # dissolved: no longer in liquidation
-    assert (beta["status"], beta["dissolved_on"], beta["in_liquidation"]) == ("dissolved", date(2021, 6, 30), False)
+    assert (beta["status"], beta["dissolved_on"], beta["in_liquidation"]) == (
+        "dissolved",
+        date(2021, 6, 30),
+        False,
+    )
     not_vat_payer = company(engine, "CZ", "27074358")
     assert (not_vat_payer["in_bankruptcy"], not_vat_payer["vat_id"]) == (True, None)
 
@@ -122,22 +148,33 @@ def test_changes_are_detected(engine, settings, tmp_path):
 
 
 def test_malformed_records_are_rejected_with_reasons(engine, settings, tmp_path):
-    good = variant("60193336", obchodniJmeno="Žluťoučký kůň, s.r.o.", sidlo={
-        **seznam()["sidlo"], "nazevUlice": "Náměstí Míru", "textovaAdresa": "Náměstí Míru 3294/10, Praha"})
+    good = variant(
+        "60193336",
+        obchodniJmeno="Žluťoučký kůň, s.r.o.",
+        sidlo={
+            **seznam()["sidlo"],
+            "nazevUlice": "Náměstí Míru",
+            "textovaAdresa": "Náměstí Míru 3294/10, Praha",
+        },
+    )
     records = [
         seznam(),
-        json.dumps(seznam())[:200] + "\n",                         # truncated line
-        variant("26168686"),                                      # IČO check digit wrong
-        variant("47114983", sidlo="Praha 5"),                      # wrong type
-        variant("25596641", datumVzniku="5.4.2000"),               # not an ISO date
+        json.dumps(seznam())[:200] + "\n",  # truncated line
+        variant("26168686"),  # IČO check digit wrong
+        variant("47114983", sidlo="Praha 5"),  # wrong type
+        variant("25596641", datumVzniku="5.4.2000"),  # not an ISO date
         good,
     ]
     write_lines(tmp_path / "mixed.jsonl", records)
     stats, rows = rejects(engine, settings, "cz_ares", tmp_path / "mixed.jsonl")
     assert (stats.read, stats.inserted, stats.rejected) == (6, 2, 4)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("malformed JSON on line 2", "is not a valid CZ IČO", "sidlo is not an object",
-                     "datumVzniku is not a date"):
+    for expected in (
+        "malformed JSON on line 2",
+        "is not a valid CZ IČO",
+        "sidlo is not an object",
+        "datumVzniku is not a date",
+    ):
         assert expected in reasons
     row = company(engine, "CZ", "60193336")
     assert (row["name"], row["street"]) == ("Žluťoučký kůň, s.r.o.", "Náměstí Míru 3294/10")
@@ -154,12 +191,15 @@ def test_invalid_vat_id_is_dropped_with_a_reason(engine, settings, tmp_path):
     assert company(engine, "CZ", "45274649")["vat_id"] is None
 
 
-@pytest.mark.parametrize("content", [
-    "ico;obchodniJmeno\n26168685;Seznam\n",
-    json.dumps({"organisasjonsnummer": "923609016", "navn": "EQUINOR ASA"}),
-    json.dumps({"kod": "NENALEZENO", "popis": "Ekonomický subjekt nebyl nalezen."}),
-    "",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "ico;obchodniJmeno\n26168685;Seznam\n",
+        json.dumps({"organisasjonsnummer": "923609016", "navn": "EQUINOR ASA"}),
+        json.dumps({"kod": "NENALEZENO", "popis": "Ekonomický subjekt nebyl nalezen."}),
+        "",
+    ],
+)
 def test_wrong_format_aborts(engine, settings, tmp_path, content):
     (tmp_path / "wrong.json").write_text(content, encoding="utf-8")
     with pytest.raises(SourceAbort):

@@ -36,7 +36,9 @@ def test_new_registers_load_without_rejects_and_are_served(client, auth, demo):
 
 def test_catalogue_lists_licence_and_attribution(client, demo):
     for country, _, source, _ in MARKETS:
-        entries = assert_envelope(client.get(f"/api/v1/public/data-sources?country={country}&category=register"))
+        entries = assert_envelope(
+            client.get(f"/api/v1/public/data-sources?country={country}&category=register")
+        )
         entry = next(e for e in entries if e["id"] == source)
         assert entry["licence"] and entry["attribution"] and entry["url"].startswith("https://")
         assert entry["row_count"] >= 1

@@ -38,18 +38,28 @@ def variant(business_id: str, **fields: object) -> dict:
 
 
 def write_lines(path, records) -> None:
-    path.write_text("".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) + "\n"
-                            for r in records), encoding="utf-8")
+    path.write_text(
+        "".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) + "\n" for r in records),
+        encoding="utf-8",
+    )
 
 
 def test_nokia(engine, settings):
     stats = run(engine, settings, "fi_prh", NOKIA)
     assert (stats.read, stats.inserted, stats.rejected) == (1, 1, 0)
     row = company(engine, "FI", "0112038-9")
-    assert (row["name"], row["legal_form"], row["legal_form_name"]) == ("Nokia Oyj", "17", "Julkinen osakeyhtiö")
+    assert (row["name"], row["legal_form"], row["legal_form_name"]) == (
+        "Nokia Oyj",
+        "17",
+        "Julkinen osakeyhtiö",
+    )
     assert (row["status"], row["founded_on"], row["dissolved_on"]) == ("active", date(1896, 12, 19), None)
     assert (row["street"], row["postal_code"], row["city"], row["municipality_code"]) == (
-        "Karakaari 7", "02610", "ESPOO", "049")
+        "Karakaari 7",
+        "02610",
+        "ESPOO",
+        "049",
+    )
     assert (row["nace_primary"], row["vat_id"]) == ("70100", "FI01120389")
     assert (row["in_bankruptcy"], row["in_restructuring"], row["in_liquidation"]) == (False, False, False)
     assert identifier_pairs(engine, "0112038-9") == {("elf", "K6VE"), ("vat", "FI01120389")}
@@ -65,18 +75,27 @@ def test_situations_ceased_and_changes(engine, settings, tmp_path):
     ceased_entry = {**nokia()["registeredEntries"][0], "type": "4"}
     no_vat = [e for e in nokia()["registeredEntries"] if e["register"] != "6"]
     records = [
-        variant("2331970-0", companySituations=[{"type": "KONK", "registrationDate": "2026-01-05", "source": "1"}]),
-        variant("2331971-9", companySituations=[{"type": "SANE", "registrationDate": "2026-01-05", "source": "1"},
-                                                {"type": "KONK", "registrationDate": "2020-01-05",
-                                                 "endDate": "2021-01-01", "source": "1"}]),
-        variant("2331972-7", companySituations=[{"type": "SELTILA", "registrationDate": "2026-01-05",
-                                                 "source": "1"}]),
+        variant(
+            "2331970-0", companySituations=[{"type": "KONK", "registrationDate": "2026-01-05", "source": "1"}]
+        ),
+        variant(
+            "2331971-9",
+            companySituations=[
+                {"type": "SANE", "registrationDate": "2026-01-05", "source": "1"},
+                {"type": "KONK", "registrationDate": "2020-01-05", "endDate": "2021-01-01", "source": "1"},
+            ],
+        ),
+        variant(
+            "2331972-7",
+            companySituations=[{"type": "SELTILA", "registrationDate": "2026-01-05", "source": "1"}],
+        ),
         variant("2331973-5", registeredEntries=[ceased_entry] + no_vat[1:]),
     ]
     write_lines(tmp_path / "companies.jsonl", records)
     assert run(engine, settings, "fi_prh", tmp_path / "companies.jsonl").inserted == 4
-    konk, sane, selv, ceased = (company(engine, "FI", n) for n in ("2331970-0", "2331971-9", "2331972-7",
-                                                                   "2331973-5"))
+    konk, sane, selv, ceased = (
+        company(engine, "FI", n) for n in ("2331970-0", "2331971-9", "2331972-7", "2331973-5")
+    )
     assert (konk["in_bankruptcy"], konk["status"]) == (True, "active")
     assert (sane["in_restructuring"], sane["in_bankruptcy"]) == (True, False)
     assert selv["in_liquidation"] is True
@@ -85,7 +104,9 @@ def test_situations_ceased_and_changes(engine, settings, tmp_path):
     renamed = copy.deepcopy(nokia())
     renamed["names"][0]["name"] = "Nokia Oyj (renamed)"
     renamed["lastModified"] = "2026-09-01T00:00:00"
-    (tmp_path / "renamed.json").write_text(json.dumps({"totalResults": 1, "companies": [renamed]}), encoding="utf-8")
+    (tmp_path / "renamed.json").write_text(
+        json.dumps({"totalResults": 1, "companies": [renamed]}), encoding="utf-8"
+    )
     assert run(engine, settings, "fi_prh", tmp_path / "renamed.json").updated == 1
     assert changes(engine, "0112038-9")["name"] == ("Nokia Oyj", "Nokia Oyj (renamed)")
     # the older answer replayed afterwards does not roll the name back
@@ -107,9 +128,14 @@ def test_malformed_records_are_rejected_with_reasons(engine, settings, tmp_path)
     stats, rows = rejects(engine, settings, "fi_prh", tmp_path / "mixed.jsonl")
     assert (stats.read, stats.inserted, stats.rejected) == (7, 1, 6)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("malformed JSON on line 2", "is not a valid FI Y-tunnus", "registrationDate is not a date",
-                     "unknown companySituations type ['XYZ']", "addresses is not a list of objects",
-                     "a companies item is not an object"):
+    for expected in (
+        "malformed JSON on line 2",
+        "is not a valid FI Y-tunnus",
+        "registrationDate is not a date",
+        "unknown companySituations type ['XYZ']",
+        "addresses is not a list of objects",
+        "a companies item is not an object",
+    ):
         assert expected in reasons
     assert count(engine) == 1
 

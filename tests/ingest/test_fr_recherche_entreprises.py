@@ -27,14 +27,23 @@ def test_danone(engine, settings):
     people = role_rows(engine, "552032534")
     assert len(people) == 13
     ceo = next(p for p in people if p["title"] == "Directeur Général")
-    assert (ceo["holder_name"], ceo["role"], ceo["birth_date"]) == ("ANTOINE BERNARD DE SAINT AFFRIQUE", "director",
-                                                                      "1964-12")
+    assert (ceo["holder_name"], ceo["role"], ceo["birth_date"]) == (
+        "ANTOINE BERNARD DE SAINT AFFRIQUE",
+        "director",
+        "1964-12",
+    )
     auditors = [p for p in people if p["role"] == "auditor"]
-    assert {a["holder_name"] for a in auditors} >= {"FORVIS MAZARS SA"} and all(a["person_id"] is None for a in auditors)
+    assert {a["holder_name"] for a in auditors} >= {"FORVIS MAZARS SA"} and all(
+        a["person_id"] is None for a in auditors
+    )
     with engine.connect() as conn:
         fin = conn.execute(select(financial_statements)).mappings().one()
     assert (fin["year"], fin["currency"], fin["revenue"], fin["profit"]) == (
-        2025, "EUR", Decimal("27376000000"), Decimal("2100000000"))
+        2025,
+        "EUR",
+        Decimal("27376000000"),
+        Decimal("2100000000"),
+    )
     again = run(engine, settings, "fr_recherche_entreprises", DANONE)
     assert (again.inserted, again.updated, again.unchanged, again.changes) == (0, 0, 1, 0)
 
@@ -54,10 +63,15 @@ def test_bad_input(engine, settings, tmp_path):
     doc = json.loads(DANONE.read_text(encoding="utf-8"))
     good = doc["results"][0]
     bad_siren = dict(good, siren="552032535")
-    bad_finances = dict(good, siren="542065479", nom_complet="CARREFOUR", finances={"2024": {"ca": "beaucoup"}})
+    bad_finances = dict(
+        good, siren="542065479", nom_complet="CARREFOUR", finances={"2024": {"ca": "beaucoup"}}
+    )
     lines = tmp_path / "results.jsonl"
-    lines.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in (good, bad_siren, bad_finances))
-                     + '\n{"siren": "55203', encoding="utf-8")
+    lines.write_text(
+        "\n".join(json.dumps(x, ensure_ascii=False) for x in (good, bad_siren, bad_finances))
+        + '\n{"siren": "55203',
+        encoding="utf-8",
+    )
     stats, rows = rejects(engine, settings, "fr_recherche_entreprises", lines)
     assert (stats.inserted, stats.rejected) == (1, 3)
     assert any("not a number" in r["reason"] for r in rows)

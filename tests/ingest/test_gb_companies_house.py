@@ -53,9 +53,15 @@ def test_sample_2021(engine, settings, tmp_path):
     assert (stats.read, stats.inserted, stats.rejected) == (31, 31, 0)
     row = company(engine, "GB", "11743365")
     assert (row["name"], row["legal_form"], row["legal_form_name"]) == (
-        "!BIG IMPACT GRAPHICS LIMITED", "ltd", "Private Limited Company")
+        "!BIG IMPACT GRAPHICS LIMITED",
+        "ltd",
+        "Private Limited Company",
+    )
     assert (row["street"], row["city"], row["postal_code"]) == (
-        "372 OLD STREET, 335 ROSDEN HOUSE", "LONDON", "EC1V 9LT")
+        "372 OLD STREET, 335 ROSDEN HOUSE",
+        "LONDON",
+        "EC1V 9LT",
+    )
     assert row["address_text"] == "372 OLD STREET, 335 ROSDEN HOUSE, LONDON, EC1V 9LT, UNITED KINGDOM"
     assert (row["nace_primary"], row["nace_codes"]) == ("18129", ["18129", "59112", "63120", "74201"])
     assert (row["status"], row["founded_on"]) == ("active", date(2018, 12, 28))
@@ -80,18 +86,21 @@ def test_idempotent_then_the_2024_row_changes_the_address(engine, settings):
     assert "name" not in log and "status" not in log
 
 
-@pytest.mark.parametrize("status, expected", [
-    ("Active", ("active", False, False, False)),
-    ("Liquidation", ("active", False, False, True)),
-    ("In Administration", ("active", False, True, False)),
-    ("ADMINISTRATION ORDER", ("active", False, True, False)),
-    ("Voluntary Arrangement", ("active", False, True, False)),
-    ("Receivership Action", ("active", True, False, False)),
-    ("VOLUNTARY ARRANGEMENT / ADMINISTRATIVE RECEIVER", ("active", True, False, False)),
-    ("Dissolved", ("dissolved", False, False, False)),
-    ("Converted/Closed", ("dissolved", False, False, False)),
-    ("Something New", (None, None, None, None)),
-])
+@pytest.mark.parametrize(
+    "status, expected",
+    [
+        ("Active", ("active", False, False, False)),
+        ("Liquidation", ("active", False, False, True)),
+        ("In Administration", ("active", False, True, False)),
+        ("ADMINISTRATION ORDER", ("active", False, True, False)),
+        ("Voluntary Arrangement", ("active", False, True, False)),
+        ("Receivership Action", ("active", True, False, False)),
+        ("VOLUNTARY ARRANGEMENT / ADMINISTRATIVE RECEIVER", ("active", True, False, False)),
+        ("Dissolved", ("dissolved", False, False, False)),
+        ("Converted/Closed", ("dissolved", False, False, False)),
+        ("Something New", (None, None, None, None)),
+    ],
+)
 def test_status_table(status, expected):
     state = state_of(status)
     assert (state.status, state.in_bankruptcy, state.in_restructuring, state.in_liquidation) == expected
@@ -100,9 +109,13 @@ def test_status_table(status, expected):
 def test_status_changes_set_flags(engine, settings, tmp_path):
     header, body = rows()
     run(engine, settings, "gb_companies_house", SAMPLE_2021)
-    body = [set_cell(header, body[0], "CompanyStatus", "Liquidation"),
-            set_cell(header, body[1], "CompanyStatus", "In Administration"),
-            set_cell(header, set_cell(header, body[2], "CompanyStatus", "Dissolved"), "DissolutionDate", "01/03/2021")]
+    body = [
+        set_cell(header, body[0], "CompanyStatus", "Liquidation"),
+        set_cell(header, body[1], "CompanyStatus", "In Administration"),
+        set_cell(
+            header, set_cell(header, body[2], "CompanyStatus", "Dissolved"), "DissolutionDate", "01/03/2021"
+        ),
+    ]
     write(tmp_path / "changed.csv", header, body)
     stats = run(engine, settings, "gb_companies_house", tmp_path / "changed.csv")
     assert stats.updated == 3
@@ -119,21 +132,34 @@ def test_malformed_rows_are_rejected_with_reasons(engine, settings, tmp_path):
     writer = csv.writer(raw, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
     writer.writerows([header, body[0]])
     raw.write('"TRUNCATED LTD","12345678","","","1 HIGH STREET"\r\n')
-    writer.writerows([
-        set_cell(header, body[1], "CompanyNumber", "1234567X"),
-        set_cell(header, body[2], "IncorporationDate", "31/02/2020"),
-        set_cell(header, set_cell(header, body[3], "CompanyName", "CAFÉ ÉCLAIR & SØNS LTD"),
-                 "RegAddress.PostTown", "ÅLESUND"),
-    ])
+    writer.writerows(
+        [
+            set_cell(header, body[1], "CompanyNumber", "1234567X"),
+            set_cell(header, body[2], "IncorporationDate", "31/02/2020"),
+            set_cell(
+                header,
+                set_cell(header, body[3], "CompanyName", "CAFÉ ÉCLAIR & SØNS LTD"),
+                "RegAddress.PostTown",
+                "ÅLESUND",
+            ),
+        ]
+    )
     (tmp_path / "mixed.csv").write_text(raw.getvalue(), encoding="utf-8")
     stats, rejected = rejects(engine, settings, "gb_companies_house", tmp_path / "mixed.csv")
     assert (stats.inserted, stats.rejected) == (2, 3)
     reasons = " | ".join(r["reason"] for r in rejected)
-    for expected in ("has 5 fields, the header 55", "is not a valid GB company number",
-                     "IncorporationDate is not a dd/mm/yyyy date"):
+    for expected in (
+        "has 5 fields, the header 55",
+        "is not a valid GB company number",
+        "IncorporationDate is not a dd/mm/yyyy date",
+    ):
         assert expected in reasons
     row = company(engine, "GB", "11743365")
-    assert (row["name"], row["city"], row["name_norm"]) == ("CAFÉ ÉCLAIR & SØNS LTD", "ÅLESUND", "cafe eclair and sons")
+    assert (row["name"], row["city"], row["name_norm"]) == (
+        "CAFÉ ÉCLAIR & SØNS LTD",
+        "ÅLESUND",
+        "cafe eclair and sons",
+    )
 
 
 def test_the_published_zip_is_read(engine, settings, tmp_path):
@@ -144,7 +170,9 @@ def test_the_published_zip_is_read(engine, settings, tmp_path):
     assert provenance(engine, "08209948")["published_on"] == date(2024, 11, 1)
 
 
-@pytest.mark.parametrize("fixture", ["psc_snapshot_sample.jsonl", "../cz_ares/ekonomicke-subjekty_26168685.json"])
+@pytest.mark.parametrize(
+    "fixture", ["psc_snapshot_sample.jsonl", "../cz_ares/ekonomicke-subjekty_26168685.json"]
+)
 def test_wrong_format_aborts(engine, settings, fixture):
     with pytest.raises(SourceAbort):
         run(engine, settings, "gb_companies_house", DIR / fixture)

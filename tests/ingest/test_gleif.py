@@ -35,8 +35,15 @@ def lei_row(engine, lei):
 
 def company(engine, country, national_id):
     with engine.connect() as conn:
-        return conn.execute(select(companies).where(companies.c.country == country,
-                                                    companies.c.national_id == national_id)).mappings().one()
+        return (
+            conn.execute(
+                select(companies).where(
+                    companies.c.country == country, companies.c.national_id == national_id
+                )
+            )
+            .mappings()
+            .one()
+        )
 
 
 def count(engine, table, *where):
@@ -50,20 +57,43 @@ def test_golden_copy_xml(engine, settings):
     assert (stats.read, stats.inserted, stats.rejected) == (15, 15, 0)
     dentsu = lei_row(engine, "213800FERQ5LE3H7WJ58")
     assert (dentsu["legal_name"], dentsu["registration_status"], dentsu["entity_status"]) == (
-        "DENTSU INTERNATIONAL LIMITED", "ISSUED", "ACTIVE")
+        "DENTSU INTERNATIONAL LIMITED",
+        "ISSUED",
+        "ACTIVE",
+    )
     assert (dentsu["ra_code"], dentsu["ra_entity_id"], dentsu["country"], dentsu["legal_form"]) == (
-        "RA000585", "01403668", "GB", "H0PO")
+        "RA000585",
+        "01403668",
+        "GB",
+        "H0PO",
+    )
     row = company(engine, "GB", "01403668")
     assert dentsu["company_id"] == row["id"]
     assert (row["name"], row["lei"], row["legal_form"], row["status"], row["city"], row["postal_code"]) == (
-        "DENTSU INTERNATIONAL LIMITED", "213800FERQ5LE3H7WJ58", "H0PO", "active", "LONDON", "NW1 3BF")
+        "DENTSU INTERNATIONAL LIMITED",
+        "213800FERQ5LE3H7WJ58",
+        "H0PO",
+        "active",
+        "LONDON",
+        "NW1 3BF",
+    )
     assert row["street"] == "10 TRITON STREET"
     assert row["address_text"] == "10 TRITON STREET, REGENT'S PLACE, NW1 3BF LONDON"
-    assert count(engine, identifiers, identifiers.c.type == "lei", identifiers.c.value == "213800FERQ5LE3H7WJ58") == 1
+    assert (
+        count(engine, identifiers, identifiers.c.type == "lei", identifiers.c.value == "213800FERQ5LE3H7WJ58")
+        == 1
+    )
     with engine.connect() as conn:
-        prov = conn.execute(select(company_sources).where(company_sources.c.company_id == row["id"])).mappings().one()
+        prov = (
+            conn.execute(select(company_sources).where(company_sources.c.company_id == row["id"]))
+            .mappings()
+            .one()
+        )
     assert (prov["source"], prov["source_record_id"], prov["published_on"]) == (
-        "gleif", "213800FERQ5LE3H7WJ58", date(2023, 6, 5))
+        "gleif",
+        "213800FERQ5LE3H7WJ58",
+        date(2023, 6, 5),
+    )
 
 
 def test_unlinked_registers_and_retired_status(engine, settings):
@@ -71,7 +101,11 @@ def test_unlinked_registers_and_retired_status(engine, settings):
     fund = lei_row(engine, "001GPB6A9XPE8XJICC14")  # a US fund: SEC register, not a company key
     assert fund["company_id"] is None
     assert (fund["entity_category"], fund["legal_form"], fund["jurisdiction"], fund["city"]) == (
-        "FUND", "8888", "US-MA", "BOSTON")
+        "FUND",
+        "8888",
+        "US-MA",
+        "BOSTON",
+    )
     assert fund["initial_registration"].replace(tzinfo=None) == datetime(2012, 11, 29, 16, 33)
     retired = lei_row(engine, "00TR8NKAEL48RGTZEW89")
     assert (retired["registration_status"], retired["entity_status"]) == ("RETIRED", "INACTIVE")
@@ -95,17 +129,31 @@ def test_json_delta_keeps_lapsed_and_links_sk(engine, settings):
     # every record whose register numbers entities by our key links to a company: 185 of 577
     # (177 in the 23 markets, 8 in Australia and Luxembourg)
     assert count(engine, lei_records, lei_records.c.company_id.is_not(None)) == 185
-    sk = count(engine, lei_records, lei_records.c.company_id.in_(select(companies.c.id).where(
-        companies.c.country == "SK")))
+    sk = count(
+        engine,
+        lei_records,
+        lei_records.c.company_id.in_(select(companies.c.id).where(companies.c.country == "SK")),
+    )
     assert sk == 2
     # SADALBARI SRL carries an INSOLVENCY event in progress since 2023-11-16
     assert company(engine, "RO", "19096171")["in_bankruptcy"] is True
     alfa = lei_row(engine, "097900BID10000147476")
-    assert (alfa["registration_status"], alfa["conformity_flag"], alfa["ra_code"]) == ("LAPSED", "CONFORMING", "RA000526")
-    assert alfa["next_renewal"].replace(tzinfo=None) == datetime(2024, 5, 3, 6, 31, 20, 554000)  # +02:00 → UTC
+    assert (alfa["registration_status"], alfa["conformity_flag"], alfa["ra_code"]) == (
+        "LAPSED",
+        "CONFORMING",
+        "RA000526",
+    )
+    assert alfa["next_renewal"].replace(tzinfo=None) == datetime(
+        2024, 5, 3, 6, 31, 20, 554000
+    )  # +02:00 → UTC
     row = company(engine, "SK", "51078066")
     assert (row["name"], row["legal_form"], row["postal_code"], row["city"], row["founded_on"]) == (
-        "ALFA REY s.r.o.", "VSZS", "915 01", "Nové Mesto nad Váhom", date(2017, 9, 20))
+        "ALFA REY s.r.o.",
+        "VSZS",
+        "915 01",
+        "Nové Mesto nad Váhom",
+        date(2017, 9, 20),
+    )
     assert company(engine, "SK", "46675493")["name"] == "KNN s.r.o."
     assert company(engine, "CZ", "26463199")["legal_form"] == "QS6A"
     assert company(engine, "CY", "HE350042")["name"] == "INTEGOL TECHNOLOGIES LTD"  # typed with Greek ΗΕ
@@ -126,7 +174,10 @@ def test_updates_file(engine, settings):
     assert stats.updated == 1 and stats.rejected == 0
     vub = company(engine, "SK", "31320155")
     assert (vub["name"], vub["lei"], vub["legal_form"]) == (
-        "Všeobecná úverová banka, a.s.", "549300JB1P61FUTPEZ75", "2EEG")
+        "Všeobecná úverová banka, a.s.",
+        "549300JB1P61FUTPEZ75",
+        "2EEG",
+    )
     aquila = company(engine, "SK", "52143058")
     assert aquila["in_liquidation"] is True  # LegalEntityEvent LIQUIDATION IN_PROGRESS
     fund = lei_row(engine, "097900BEJX0000002337")  # a pension fund in the SK fund list: no IČO
@@ -136,8 +187,11 @@ def test_updates_file(engine, settings):
 def _edited_json(tmp_path: Path) -> Path:
     """The JSON delta with ALFA REY renamed, moved, dissolved, and KNN's legal form changed."""
     text = LEI_JSON.read_text(encoding="utf-8")
-    for old, new in [('"ALFA REY s.r.o."', '"ALFA REY PLUS s.r.o."'), ('"Banská 1120/4"', '"Hlavná 7"'),
-                     ('"KNN s.r.o."', '"KNN a.s."')]:
+    for old, new in [
+        ('"ALFA REY s.r.o."', '"ALFA REY PLUS s.r.o."'),
+        ('"Banská 1120/4"', '"Hlavná 7"'),
+        ('"KNN s.r.o."', '"KNN a.s."'),
+    ]:
         assert old in text
         text = text.replace(old, new)
     alfa_status = text.index('"EntityStatus"', text.index("ALFA REY PLUS"))
@@ -152,12 +206,22 @@ def test_field_level_changes(engine, settings, tmp_path):
     stats = run(engine, settings, _edited_json(tmp_path))
     alfa = company(engine, "SK", "51078066")
     with engine.connect() as conn:
-        rows = conn.execute(select(company_changes).where(company_changes.c.company_id == alfa["id"],
-                                                          company_changes.c.field != "created")).mappings().all()
+        rows = (
+            conn.execute(
+                select(company_changes).where(
+                    company_changes.c.company_id == alfa["id"], company_changes.c.field != "created"
+                )
+            )
+            .mappings()
+            .all()
+        )
     assert {r["field"]: (r["old_value"], r["new_value"]) for r in rows} == {
         "name": ("ALFA REY s.r.o.", "ALFA REY PLUS s.r.o."),
         "street": ("Banská 1120/4", "Hlavná 7"),
-        "address_text": ("Banská 1120/4, 915 01 Nové Mesto nad Váhom", "Hlavná 7, 915 01 Nové Mesto nad Váhom"),
+        "address_text": (
+            "Banská 1120/4, 915 01 Nové Mesto nad Váhom",
+            "Hlavná 7, 915 01 Nové Mesto nad Váhom",
+        ),
         "status": ("active", "inactive"),
     }
     assert all(r["source"] == "gleif" for r in rows)
@@ -169,7 +233,9 @@ def test_field_level_changes(engine, settings, tmp_path):
 
 def test_register_data_is_not_overridden(engine, settings):
     loader = Loader(engine, REGISTER)
-    loader.add(CompanyRecord(country="SK", national_id="51078066", name="ALFA REY, s. r. o.", city="Nové Mesto n/V"))
+    loader.add(
+        CompanyRecord(country="SK", national_id="51078066", name="ALFA REY, s. r. o.", city="Nové Mesto n/V")
+    )
     loader.flush()
     run(engine, settings, LEI_JSON)
     row = company(engine, "SK", "51078066")
@@ -182,21 +248,30 @@ def test_register_data_is_not_overridden(engine, settings):
 def _corrupt(tmp_path: Path) -> Path:
     text = LEI_UPDATES.read_text(encoding="utf-8")
     edits = [
-        ("<lei:LEI>2138002YAB7Z9KO21397</lei:LEI>", "<lei:LEI>2138002YAB7Z9KO21398</lei:LEI>"),  # check digits
+        (
+            "<lei:LEI>2138002YAB7Z9KO21397</lei:LEI>",
+            "<lei:LEI>2138002YAB7Z9KO21398</lei:LEI>",
+        ),  # check digits
         ('<lei:LegalName xml:lang="en">MONEYTECH GROUP LIMITED</lei:LegalName>', ""),  # no legal name
-        ("<lei:InitialRegistrationDate>2020-03-17T08:22:48+00:00",
-         "<lei:InitialRegistrationDate>17.03.2020"),  # not ISO 8601
-        ("<lei:RegistrationAuthorityEntityID>35903058</lei:RegistrationAuthorityEntityID>",
-         "<lei:RegistrationAuthorityEntityID>35903059</lei:RegistrationAuthorityEntityID>"),  # bad IČO
-        ("<lei:EntityCategory>FUND</lei:EntityCategory>",
-         "<lei:EntityCategory>FUND FUND FUND FUND FUND FUND FUND</lei:EntityCategory>"),  # too long a code
+        (
+            "<lei:InitialRegistrationDate>2020-03-17T08:22:48+00:00",
+            "<lei:InitialRegistrationDate>17.03.2020",
+        ),  # not ISO 8601
+        (
+            "<lei:RegistrationAuthorityEntityID>35903058</lei:RegistrationAuthorityEntityID>",
+            "<lei:RegistrationAuthorityEntityID>35903059</lei:RegistrationAuthorityEntityID>",
+        ),  # bad IČO
+        (
+            "<lei:EntityCategory>FUND</lei:EntityCategory>",
+            "<lei:EntityCategory>FUND FUND FUND FUND FUND FUND FUND</lei:EntityCategory>",
+        ),  # too long a code
     ]
     for old, new in edits:
         assert old in text, old
         text = text.replace(old, new, 1)
     cut = text.index("<lei:LEI>98450051BS9C610A8T78</lei:LEI>")  # the last record breaks off
     path = tmp_path / "lei-corrupted.xml"
-    path.write_text(text[:cut + 60], encoding="utf-8")
+    path.write_text(text[: cut + 60], encoding="utf-8")
     return path
 
 
@@ -222,7 +297,7 @@ def test_corrupted_records_are_rejected_and_the_rest_loads(engine, settings, tmp
 def test_truncated_json(engine, settings, tmp_path):
     data = LEI_JSON.read_bytes()
     path = tmp_path / "cut.json"
-    path.write_bytes(data[:len(data) // 2])
+    path.write_bytes(data[: len(data) // 2])
     stats = run(engine, settings, path)
     assert list(stats.reasons) == ["malformed or truncated JSON, the rest of the file was not read"]
     assert 250 < count(engine, lei_records) < 330
@@ -239,17 +314,22 @@ def test_gzip_and_content_sniffing(engine, settings, tmp_path):
     assert (stats.inserted, stats.updated, stats.unchanged) == (0, 0, 15)
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"LEI,LegalName\n529900T8BM49AURSDO55,Test\n", "neither GLEIF XML nor GLEIF JSON"),
-    (b"", "neither GLEIF XML nor GLEIF JSON"),
-    (b"<html><body>Service unavailable</body></html>", "not a GLEIF LEI-CDF file"),
-    (b"<?xml version='1.0'?><lei:LEIData xmlns:lei='http://www.gleif.org/data/schema/leidata/2016'",
-     "not well-formed XML"),
-    (b'{"error": "rate limited"}', "no array of records"),
-    (b'{"records": [{"Relationship": {}}]}', "import it with `gleif_rr`"),
-    (b"[1, 2, 3]", "does not hold GLEIF LEI-CDF records"),
-    ((FIXTURES / "bodspipelines_rr-data.xml").read_bytes(), "import it with `gleif_rr`"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"LEI,LegalName\n529900T8BM49AURSDO55,Test\n", "neither GLEIF XML nor GLEIF JSON"),
+        (b"", "neither GLEIF XML nor GLEIF JSON"),
+        (b"<html><body>Service unavailable</body></html>", "not a GLEIF LEI-CDF file"),
+        (
+            b"<?xml version='1.0'?><lei:LEIData xmlns:lei='http://www.gleif.org/data/schema/leidata/2016'",
+            "not well-formed XML",
+        ),
+        (b'{"error": "rate limited"}', "no array of records"),
+        (b'{"records": [{"Relationship": {}}]}', "import it with `gleif_rr`"),
+        (b"[1, 2, 3]", "does not hold GLEIF LEI-CDF records"),
+        ((FIXTURES / "bodspipelines_rr-data.xml").read_bytes(), "import it with `gleif_rr`"),
+    ],
+)
 def test_wrong_format_aborts(engine, settings, tmp_path, content, message):
     path = tmp_path / "input.xml"
     path.write_bytes(content)

@@ -34,18 +34,34 @@ VUB, GENERALI, AQUILA = "549300JB1P61FUTPEZ75", "097900BHF50000076475", "097900B
 def edges(engine):
     with engine.connect() as conn:
         parent, child = companies.alias(), companies.alias()
-        query = (select(parent.c.national_id, child.c.national_id, ownerships.c.kind, ownerships.c.since,
-                        ownerships.c.until, ownerships.c.source)
-                 .join(parent, parent.c.id == ownerships.c.parent_id)
-                 .join(child, child.c.id == ownerships.c.child_id))
+        query = (
+            select(
+                parent.c.national_id,
+                child.c.national_id,
+                ownerships.c.kind,
+                ownerships.c.since,
+                ownerships.c.until,
+                ownerships.c.source,
+            )
+            .join(parent, parent.c.id == ownerships.c.parent_id)
+            .join(child, child.c.id == ownerships.c.child_id)
+        )
         return [tuple(r) for r in conn.execute(query)]
 
 
 def relationship(engine, child, parent, kind):
     with engine.connect() as conn:
-        return conn.execute(select(lei_relationships).where(
-            lei_relationships.c.child_lei == child, lei_relationships.c.parent_lei == parent,
-            lei_relationships.c.kind == kind)).mappings().one()
+        return (
+            conn.execute(
+                select(lei_relationships).where(
+                    lei_relationships.c.child_lei == child,
+                    lei_relationships.c.parent_lei == parent,
+                    lei_relationships.c.kind == kind,
+                )
+            )
+            .mappings()
+            .one()
+        )
 
 
 def test_relationships_become_ownership_edges_between_known_companies(engine, settings):
@@ -56,6 +72,7 @@ def test_relationships_become_ownership_edges_between_known_companies(engine, se
     assert stats.rejected == 0
     # VÚB Generali is directly consolidated by VÚB; both are SK companies from the LEI import
     from datetime import date
+
     found = edges(engine)
     assert ("31320155", "35903058", "direct", date(2022, 10, 24), None, "gleif_rr") in found
     # the Australian chain MONOOVA FX -> MONOOVA GLOBAL PAYMENTS -> MONEYTECH GROUP and the
@@ -63,13 +80,20 @@ def test_relationships_become_ownership_edges_between_known_companies(engine, se
     assert len(found) == 7 and not stats.skip_reasons
     generali = relationship(engine, GENERALI, VUB, "direct")
     assert (generali["status"], generali["registration_status"], generali["start_date"]) == (
-        "ACTIVE", "PUBLISHED", "2022-10-24T08:00:00+02:00")
+        "ACTIVE",
+        "PUBLISHED",
+        "2022-10-24T08:00:00+02:00",
+    )
     aquila = relationship(engine, AQUILA, "9845002B9874D50A4531", "ultimate")
     assert aquila["share_pct"] == 1.0  # as published, not rescaled
     managed = relationship(engine, "097900BEJX0000002337", "097900BHF50000076475", "IS_FUND-MANAGED_BY")
     assert managed["start_date"] == "2005-03-23T08:00:00+01:00"
     with engine.connect() as conn:
-        changes = conn.execute(select(company_changes).where(company_changes.c.field == "owner.direct")).mappings().all()
+        changes = (
+            conn.execute(select(company_changes).where(company_changes.c.field == "owner.direct"))
+            .mappings()
+            .all()
+        )
     assert changes and {c["source"] for c in changes} == {"gleif_rr"}
 
 
@@ -92,23 +116,36 @@ def test_relationship_kinds(engine, settings):
     lapsed = relationship(engine, "010CMKZ3VON21WF2ZD45", "3C7474T6CDKPR9K6YT90", "ultimate")
     # the relationship period (not the 2020 accounting period) is kept: open-ended since 2018-02-06
     assert (lapsed["registration_status"], lapsed["start_date"], lapsed["end_date"]) == (
-        "LAPSED", "2018-02-06T00:00:00.000Z", None)
+        "LAPSED",
+        "2018-02-06T00:00:00.000Z",
+        None,
+    )
 
 
 def test_relationship_changes_and_corruption(engine, settings, tmp_path):
     run(engine, settings, RR_UPDATES, "gleif_rr")
     text = RR_UPDATES.read_text(encoding="utf-8")
-    text = text.replace("<rr:RelationshipStatus>ACTIVE</rr:RelationshipStatus>",
-                        "<rr:RelationshipStatus>INACTIVE</rr:RelationshipStatus>", 1)
-    text = text.replace("<rr:NodeID>097900BEJX0000002143</rr:NodeID>", "<rr:NodeID>097900BEJX0000002144</rr:NodeID>")
-    text = text.replace("<rr:QuantifierAmount>100.00</rr:QuantifierAmount>",
-                        "<rr:QuantifierAmount>hundred</rr:QuantifierAmount>", 1)
+    text = text.replace(
+        "<rr:RelationshipStatus>ACTIVE</rr:RelationshipStatus>",
+        "<rr:RelationshipStatus>INACTIVE</rr:RelationshipStatus>",
+        1,
+    )
+    text = text.replace(
+        "<rr:NodeID>097900BEJX0000002143</rr:NodeID>", "<rr:NodeID>097900BEJX0000002144</rr:NodeID>"
+    )
+    text = text.replace(
+        "<rr:QuantifierAmount>100.00</rr:QuantifierAmount>",
+        "<rr:QuantifierAmount>hundred</rr:QuantifierAmount>",
+        1,
+    )
     path = tmp_path / "rr.xml"
     path.write_text(text, encoding="utf-8")
     stats = run(engine, settings, path, "gleif_rr")
     assert stats.reasons == {"invalid child LEI (StartNode)": 1, "QuantifierAmount is not a number": 1}
     assert stats.updated == 1
-    assert relationship(engine, "097900BEJX0000002337", GENERALI, "IS_FUND-MANAGED_BY")["status"] == "INACTIVE"
+    assert (
+        relationship(engine, "097900BEJX0000002337", GENERALI, "IS_FUND-MANAGED_BY")["status"] == "INACTIVE"
+    )
 
 
 def _as_json(xml_path: Path, record_tag: str, tmp_path: Path, key: str) -> Path:
@@ -121,7 +158,9 @@ def _as_json(xml_path: Path, record_tag: str, tmp_path: Path, key: str) -> Path:
 
 def test_json_flavour_of_level2_files(engine, settings, tmp_path):
     run(engine, settings, LEI_UPDATES)
-    stats = run(engine, settings, _as_json(RR_UPDATES, "RelationshipRecord", tmp_path, "relations"), "gleif_rr")
+    stats = run(
+        engine, settings, _as_json(RR_UPDATES, "RelationshipRecord", tmp_path, "relations"), "gleif_rr"
+    )
     assert (stats.inserted, stats.rejected) == (18, 0)  # 11 relationships and 7 ownership edges
     stats = run(engine, settings, RR_UPDATES, "gleif_rr")  # the XML says the same
     assert (stats.inserted, stats.updated) == (0, 0)
@@ -135,10 +174,19 @@ def test_reporting_exceptions(engine, settings):
     stats = run(engine, settings, REPEX_UPDATES, "gleif_repex")
     assert (stats.unchanged, stats.updated) == (1, 6)  # 004L5FPTUREIWK9T2N63 is in both files
     with engine.connect() as conn:
-        rows = {(r.lei, r.category): (r.reason, r.reference) for r in conn.execute(select(lei_reporting_exceptions))}
+        rows = {
+            (r.lei, r.category): (r.reason, r.reference)
+            for r in conn.execute(select(lei_reporting_exceptions))
+        }
     assert len(rows) == 16
-    assert rows["159515PKYKQYJLT0KF16", "DIRECT_ACCOUNTING_CONSOLIDATION_PARENT"] == ("NATURAL_PERSONS", "Datenschutz")
-    assert rows["ZZZWS8Y6XVKM0Q9RJQ79", "ULTIMATE_ACCOUNTING_CONSOLIDATION_PARENT"] == ("NON_CONSOLIDATING", None)
+    assert rows["159515PKYKQYJLT0KF16", "DIRECT_ACCOUNTING_CONSOLIDATION_PARENT"] == (
+        "NATURAL_PERSONS",
+        "Datenschutz",
+    )
+    assert rows["ZZZWS8Y6XVKM0Q9RJQ79", "ULTIMATE_ACCOUNTING_CONSOLIDATION_PARENT"] == (
+        "NON_CONSOLIDATING",
+        None,
+    )
     assert rows["020BQJXAXCZNLKIN7326", "DIRECT_ACCOUNTING_CONSOLIDATION_PARENT"] == ("NO_LEI", None)
     again = run(engine, settings, REPEX_UPDATES, "gleif_repex")
     assert (again.unchanged, again.updated) == (7, 0)
@@ -146,7 +194,9 @@ def test_reporting_exceptions(engine, settings):
 
 def test_reporting_exception_rejects(engine, settings, tmp_path):
     text = REPEX.read_text(encoding="utf-8")
-    text = text.replace("<repex:LEI>00EHHQ2ZHDCFXJCPCL46</repex:LEI>", "<repex:LEI>00EHHQ2ZHDCFXJCPCL47</repex:LEI>")
+    text = text.replace(
+        "<repex:LEI>00EHHQ2ZHDCFXJCPCL46</repex:LEI>", "<repex:LEI>00EHHQ2ZHDCFXJCPCL47</repex:LEI>"
+    )
     text = text.replace("<repex:ExceptionReason>NO_KNOWN_PERSON</repex:ExceptionReason>", "", 1)
     path = tmp_path / "repex.xml"
     path.write_text(text, encoding="utf-8")
@@ -170,8 +220,11 @@ def ra_list(tmp_path: Path) -> Path:
 
 def authority(engine, code):
     with engine.connect() as conn:
-        return conn.execute(select(registration_authorities).where(
-            registration_authorities.c.code == code)).mappings().one()
+        return (
+            conn.execute(select(registration_authorities).where(registration_authorities.c.code == code))
+            .mappings()
+            .one()
+        )
 
 
 def test_registration_authorities(engine, settings, tmp_path):
@@ -179,12 +232,18 @@ def test_registration_authorities(engine, settings, tmp_path):
     assert (stats.read, stats.inserted, stats.rejected) == (994, 994, 0)  # 1,037 rows, 994 codes
     sk = authority(engine, "RA000526")
     assert (sk["country"], sk["register_name"], sk["register_name_local"], sk["jurisdiction"]) == (
-        "SK", "Business Register", "Obchodný register", "Slovakia")
+        "SK",
+        "Business Register",
+        "Obchodný register",
+        "Slovakia",
+    )
     sirene = authority(engine, "RA000189")  # listed for France and its 11 overseas territories
     assert sirene["country"] == "FR" and sirene["jurisdiction"].startswith("France; French Guiana; ")
     sec = authority(engine, "RA000665")  # US and its territories, none of them our market
-    assert (sec["country"], sec["jurisdiction"]) == (None, "Guam; Puerto Rico; U.S. Virgin Islands; "
-                                                           "United States of America")
+    assert (sec["country"], sec["jurisdiction"]) == (
+        None,
+        "Guam; Puerto Rico; U.S. Virgin Islands; United States of America",
+    )
     again = run(engine, settings, ra_list(tmp_path), "gleif_ra")
     assert (again.inserted, again.updated, again.unchanged) == (0, 0, 994)
 
@@ -192,14 +251,19 @@ def test_registration_authorities(engine, settings, tmp_path):
 def test_registration_authority_changes_and_rejects(engine, settings, tmp_path):
     run(engine, settings, ra_list(tmp_path), "gleif_ra")
     text = ra_list(tmp_path).read_text(encoding="utf-8-sig")
-    text = text.replace('"RA000526","Slovakia","SK","Slovakia","Business Register"',
-                        '"RA000526","Slovakia","SK","Slovakia","Business Register (RPO)"')
+    text = text.replace(
+        '"RA000526","Slovakia","SK","Slovakia","Business Register"',
+        '"RA000526","Slovakia","SK","Slovakia","Business Register (RPO)"',
+    )
     text = text.replace('"RA000527","Slovakia","SK"', '"RA000527","Slovakia","Slovensko"')
     text += '"XX12345","Nowhere","XX","","","","","","",""\n'
     path = tmp_path / "ra_edited.csv"
     path.write_text(text, encoding="utf-8")
     stats = run(engine, settings, path, "gleif_ra")
-    assert stats.reasons == {"not a registration authority code": 1, "country code is not ISO 3166-1 alpha-2": 1}
+    assert stats.reasons == {
+        "not a registration authority code": 1,
+        "country code is not ISO 3166-1 alpha-2": 1,
+    }
     assert (stats.updated, stats.unchanged) == (1, 992)
     assert authority(engine, "RA000526")["register_name"] == "Business Register (RPO)"
 

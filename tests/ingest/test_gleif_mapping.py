@@ -33,34 +33,40 @@ def test_every_mapped_register_is_in_the_bundled_ra_list():
             assert country in listed[code], (country, code)
 
 
-@pytest.mark.parametrize("ra, entity_id, key", [
-    ("RA000526", "51078066", CompanyKey("SK", "51078066")),  # Obchodný register: IČO
-    ("RA000670", "35 903 058", CompanyKey("SK", "35903058")),  # Živnostenský register: IČO too
-    ("RA000163", "26463199", CompanyKey("CZ", "26463199")),  # Obchodní rejstřík
-    ("RA000585", "OC425626", CompanyKey("GB", "OC425626")),  # Companies House, an LLP
-    ("RA000587", "SC123456", CompanyKey("GB", "SC123456")),  # Companies House Scotland
-    ("RA000192", "951 261 734", CompanyKey("FR", "951261734")),  # RCS number = SIREN
-    ("RA000472", "964 169 969", CompanyKey("NO", "964169969")),
-    ("RA000188", "2906337-1", CompanyKey("FI", "2906337-1")),
-    ("RA000549", "CHE-105.163.532", CompanyKey("CH", "CHE105163532")),
-    ("RA000161", "ΗΕ 350042", CompanyKey("CY", "HE350042")),  # Greek capitals that look Latin
-    ("RA000706", "SK35903058VUB04", None),  # SK list of investment funds: no IČO
-    ("RA000533", "MA-152437-8", None),  # Registro Mercantil sheet, not a CIF
-    ("RA000242", "HRB 99403", None),  # German registers are not our key
-    ("RA999999", None, None),  # no register at all
-    ("RA000999", "123", None),  # a code not on the list
-    (None, None, None),
-])
+@pytest.mark.parametrize(
+    "ra, entity_id, key",
+    [
+        ("RA000526", "51078066", CompanyKey("SK", "51078066")),  # Obchodný register: IČO
+        ("RA000670", "35 903 058", CompanyKey("SK", "35903058")),  # Živnostenský register: IČO too
+        ("RA000163", "26463199", CompanyKey("CZ", "26463199")),  # Obchodní rejstřík
+        ("RA000585", "OC425626", CompanyKey("GB", "OC425626")),  # Companies House, an LLP
+        ("RA000587", "SC123456", CompanyKey("GB", "SC123456")),  # Companies House Scotland
+        ("RA000192", "951 261 734", CompanyKey("FR", "951261734")),  # RCS number = SIREN
+        ("RA000472", "964 169 969", CompanyKey("NO", "964169969")),
+        ("RA000188", "2906337-1", CompanyKey("FI", "2906337-1")),
+        ("RA000549", "CHE-105.163.532", CompanyKey("CH", "CHE105163532")),
+        ("RA000161", "ΗΕ 350042", CompanyKey("CY", "HE350042")),  # Greek capitals that look Latin
+        ("RA000706", "SK35903058VUB04", None),  # SK list of investment funds: no IČO
+        ("RA000533", "MA-152437-8", None),  # Registro Mercantil sheet, not a CIF
+        ("RA000242", "HRB 99403", None),  # German registers are not our key
+        ("RA999999", None, None),  # no register at all
+        ("RA000999", "123", None),  # a code not on the list
+        (None, None, None),
+    ],
+)
 def test_company_key(ra, entity_id, key):
     assert company_key(ra, entity_id) == key
 
 
-@pytest.mark.parametrize("ra, entity_id", [
-    ("RA000526", "35903059"),  # IČO check digit
-    ("RA000526", None),
-    ("RA000163", "9999999"),
-    ("RA000189", "123456789"),  # SIREN Luhn
-])
+@pytest.mark.parametrize(
+    "ra, entity_id",
+    [
+        ("RA000526", "35903059"),  # IČO check digit
+        ("RA000526", None),
+        ("RA000163", "9999999"),
+        ("RA000189", "123456789"),  # SIREN Luhn
+    ],
+)
 def test_invalid_entity_id_of_a_national_register(ra, entity_id):
     with pytest.raises(InvalidIdentifier):
         company_key(ra, entity_id)

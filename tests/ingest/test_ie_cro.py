@@ -33,14 +33,20 @@ def test_real_sample(engine, settings):
     assert (stats.read, stats.inserted, stats.rejected) == (300, 300, 0)
     juel = company(engine, "IE", "806019")
     assert (juel["name"], juel["legal_form"], juel["legal_form_name"]) == (
-        "JUEL DIGITAL LIMITED", "LTD", "Private Company Limited by Shares")
+        "JUEL DIGITAL LIMITED",
+        "LTD",
+        "Private Company Limited by Shares",
+    )
     assert (juel["founded_on"], juel["status"], juel["dissolved_on"]) == (date(2026, 1, 14), "active", None)
     assert (juel["street"], juel["postal_code"]) == ("Windgate House", "A45 E865")
     assert juel["address_text"] == "Windgate House, Whitestown, Oldtown, DUBLIN, Ireland, A45 E865"
     assert (juel["nace_primary"], juel["nace_codes"], juel["vat_id"]) == ("62.02", ["62.02"], None)
     assert identifier_pairs(engine, "806019") == {("elf", "MNQ7")}
     dac = company(engine, "IE", "805999")
-    assert (dac["legal_form"], dac["legal_form_name"]) == ("DAC", "Designated Activity Company (limited by shares)")
+    assert (dac["legal_form"], dac["legal_form_name"]) == (
+        "DAC",
+        "Designated Activity Company (limited by shares)",
+    )
     assert identifier_pairs(engine, "805999") == {("elf", "LGWG")}
     assert provenance(engine, "806019")["source"] == "ie_cro"
     with engine.connect() as conn:
@@ -55,9 +61,12 @@ def test_reimport_writes_nothing(engine, settings):
 
 def test_status_columns_of_the_full_file(engine, settings, tmp_path):
     path = tmp_path / "companies.csv"
-    rows = [JUEL + ",Liquidation,", JUEL.replace("806019", "806020") + ",Examinership,",
-            JUEL.replace("806019", "806021") + ",Dissolved,2026-06-30",
-            JUEL.replace("806019", "806022") + ",Strike Off Listed,"]
+    rows = [
+        JUEL + ",Liquidation,",
+        JUEL.replace("806019", "806020") + ",Examinership,",
+        JUEL.replace("806019", "806021") + ",Dissolved,2026-06-30",
+        JUEL.replace("806019", "806022") + ",Strike Off Listed,",
+    ]
     path.write_text("\n".join([FULL_HEADER, *rows]) + "\n", encoding="utf-8")
     assert run(engine, settings, "ie_cro", path).inserted == 4
     liq, exam, gone, listed = (company(engine, "IE", n) for n in ("806019", "806020", "806021", "806022"))
@@ -72,19 +81,27 @@ def test_status_columns_of_the_full_file(engine, settings, tmp_path):
 
 def test_malformed_rows_are_rejected_with_reasons(engine, settings, tmp_path):
     path = tmp_path / "companies.csv"
-    rows = [JUEL + ",Normal,", JUEL.replace("806019", "ABC123") + ",Normal,",
-            JUEL.replace("806019", "806023").replace("2026-01-14", "14/01/2026") + ",Normal,",
-            JUEL.replace("806019", "806024") + ",Hibernating,",
-            JUEL.replace("806019", "806025").replace("A45E865", "A45") + ",Normal,",
-            JUEL.replace("806019", "806026").replace(",6202", ",62X2") + ",Normal,",
-            "806027,SHORT ROW LIMITED"]
+    rows = [
+        JUEL + ",Normal,",
+        JUEL.replace("806019", "ABC123") + ",Normal,",
+        JUEL.replace("806019", "806023").replace("2026-01-14", "14/01/2026") + ",Normal,",
+        JUEL.replace("806019", "806024") + ",Hibernating,",
+        JUEL.replace("806019", "806025").replace("A45E865", "A45") + ",Normal,",
+        JUEL.replace("806019", "806026").replace(",6202", ",62X2") + ",Normal,",
+        "806027,SHORT ROW LIMITED",
+    ]
     path.write_text("\n".join([FULL_HEADER, *rows]) + "\n", encoding="utf-8")
     stats, rejected = rejects(engine, settings, "ie_cro", path)
     assert (stats.read, stats.inserted, stats.rejected) == (7, 1, 6)
     reasons = " | ".join(r["reason"] for r in rejected)
-    for expected in ("is not a valid IE CRO number", "company_reg_date is not a date",
-                     "company_status is not a known CRO status: 'Hibernating'", "eircode is not an Eircode",
-                     "nace_v2_code is not a 4-digit NACE class", "has 2 fields, the header 12"):
+    for expected in (
+        "is not a valid IE CRO number",
+        "company_reg_date is not a date",
+        "company_status is not a known CRO status: 'Hibernating'",
+        "eircode is not an Eircode",
+        "nace_v2_code is not a 4-digit NACE class",
+        "has 2 fields, the header 12",
+    ):
         assert expected in reasons
     assert count(engine) == 1
 

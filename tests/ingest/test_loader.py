@@ -14,18 +14,39 @@ from regintel.domain.types import CompanyKey, CompanyRecord, FinancialRecord, Pe
 from regintel.ingest.base import RecordError, SourceInfo
 from regintel.ingest.loader import Loader
 
-INFO = SourceInfo(id="test_register", name="Test", publisher="Tests", country="SK", category="register",
-                  formats="records", licence="CC0", attribution="tests", url="file:", cadence="on-demand")
+INFO = SourceInfo(
+    id="test_register",
+    name="Test",
+    publisher="Tests",
+    country="SK",
+    category="register",
+    formats="records",
+    licence="CC0",
+    attribution="tests",
+    url="file:",
+    cadence="on-demand",
+)
 SECONDARY = SourceInfo(**{**INFO.__dict__, "id": "test_secondary", "fill_only": True})
 
 
 def slovnaft(**overrides):
-    base = dict(country="sk", national_id="31 322 832", name="SLOVNAFT, a.s.", legal_form="121",
-                city="Bratislava", street="Vlčie hrdlo 1", postal_code="82412", founded_on=date(1992, 4, 24),
-                roles=[RoleRecord("director", "Ján Novák", person=PersonRecord("Ján Novák", "1970-05")),
-                       RoleRecord("shareholder", "MOL Nyrt.", share_pct=100.0,
-                                  holder_company=CompanyKey("HU", "01-10-041683"))],
-                financials=[FinancialRecord(2023, "EUR", revenue=Decimal("4500000000.50"), employees=2800)])
+    base = dict(
+        country="sk",
+        national_id="31 322 832",
+        name="SLOVNAFT, a.s.",
+        legal_form="121",
+        city="Bratislava",
+        street="Vlčie hrdlo 1",
+        postal_code="82412",
+        founded_on=date(1992, 4, 24),
+        roles=[
+            RoleRecord("director", "Ján Novák", person=PersonRecord("Ján Novák", "1970-05")),
+            RoleRecord(
+                "shareholder", "MOL Nyrt.", share_pct=100.0, holder_company=CompanyKey("HU", "01-10-041683")
+            ),
+        ],
+        financials=[FinancialRecord(2023, "EUR", revenue=Decimal("4500000000.50"), employees=2800)],
+    )
     base.update(overrides)
     return CompanyRecord(**base)
 
@@ -75,20 +96,30 @@ def test_missing_fields_never_erase(engine):
 
 def test_fill_only_source_does_not_override(engine):
     load(engine, [slovnaft(lei=None)])
-    load(engine, [CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT AS (GLEIF)",
-                                lei="097900BGCY0000006391")], info=SECONDARY)
+    load(
+        engine,
+        [
+            CompanyRecord(
+                country="SK", national_id="31322832", name="SLOVNAFT AS (GLEIF)", lei="097900BGCY0000006391"
+            )
+        ],
+        info=SECONDARY,
+    )
     with engine.connect() as conn:
         row = conn.execute(select(companies)).mappings().one()
     assert row["name"] == "SLOVNAFT, a.s." and row["lei"] == "097900BGCY0000006391"
 
 
-@pytest.mark.parametrize("record, reason", [
-    (slovnaft(national_id="31322833"), "invalid identifier"),
-    (slovnaft(national_id=""), "invalid identifier"),
-    (slovnaft(country="XX1"), "invalid identifier"),
-    (slovnaft(in_bankruptcy=True, in_restructuring=True), "bankruptcy and restructuring"),
-    (CompanyRecord(country="SK", national_id="35757442"), "no name"),
-])
+@pytest.mark.parametrize(
+    "record, reason",
+    [
+        (slovnaft(national_id="31322833"), "invalid identifier"),
+        (slovnaft(national_id=""), "invalid identifier"),
+        (slovnaft(country="XX1"), "invalid identifier"),
+        (slovnaft(in_bankruptcy=True, in_restructuring=True), "bankruptcy and restructuring"),
+        (CompanyRecord(country="SK", national_id="35757442"), "no name"),
+    ],
+)
 def test_rejects(engine, record, reason):
     stats = load(engine, [record, RecordError("unreadable row")])
     assert stats.rejected == 2 and stats.inserted == 0
@@ -129,8 +160,18 @@ def test_postgres_statistics_follow_a_growing_import(engine, monkeypatch):
     from regintel.ingest.runner import sync_catalogue
 
     monkeypatch.setattr(loader_module, "ANALYSE_FIRST", 3)
-    source = SourceInfo(id="t", name="T", publisher="p", country="SK", category="register", formats="x",
-                        licence="CC0", attribution="a", url="https://example.invalid", cadence="daily")
+    source = SourceInfo(
+        id="t",
+        name="T",
+        publisher="p",
+        country="SK",
+        category="register",
+        formats="x",
+        licence="CC0",
+        attribution="a",
+        url="https://example.invalid",
+        cadence="daily",
+    )
     sync_catalogue(engine, [source])
     with engine.connect() as conn:
         conn.execute(text("SELECT pg_stat_reset()"))
@@ -140,6 +181,10 @@ def test_postgres_statistics_follow_a_growing_import(engine, monkeypatch):
     loader.flush()
     assert loader._analysed_at == 4  # after the second batch (4 written); 6 would be the next
     with engine.connect() as conn:
-        analysed = conn.execute(text("SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'companies' "
-                                     "AND last_analyze IS NOT NULL")).scalar_one()
+        analysed = conn.execute(
+            text(
+                "SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'companies' "
+                "AND last_analyze IS NOT NULL"
+            )
+        ).scalar_one()
     assert analysed == 1

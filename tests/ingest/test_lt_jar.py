@@ -32,7 +32,10 @@ def test_registered_entities(engine, settings):
     assert (stats.read, stats.inserted, stats.rejected) == (6, 6, 0)
     row = company(engine, "LT", "300000001")
     assert (row["name"], row["legal_form"], row["legal_form_name"]) == (
-        'UAB "Pavyzdinė įmonė"', "UAB", "Uždaroji akcinė bendrovė")
+        'UAB "Pavyzdinė įmonė"',
+        "UAB",
+        "Uždaroji akcinė bendrovė",
+    )
     assert (row["status"], row["founded_on"]) == ("active", date(2005, 3, 15))
     assert (row["address_text"], row["postal_code"]) == ("Vilnius, Gedimino pr. 1, LT-01103", "LT-01103")
     assert (row["in_bankruptcy"], row["in_restructuring"], row["in_liquidation"]) == (False, False, False)
@@ -56,8 +59,10 @@ def test_reimport_writes_nothing(engine, settings):
 
 
 def test_older_snapshot_never_overwrites(engine, settings, tmp_path):
-    newer = FIRST.replace("|0|Teisinis statusas neįregistruotas|2005-03-15|2026-11-30",
-                          "|10|Likviduojamas|2026-11-20|2026-11-30")
+    newer = FIRST.replace(
+        "|0|Teisinis statusas neįregistruotas|2005-03-15|2026-11-30",
+        "|10|Likviduojamas|2026-11-20|2026-11-30",
+    )
     (tmp_path / "new.csv").write_text(f"{HEADER}\n{newer}\n", encoding="utf-8")
     run(engine, settings, "lt_jar", tmp_path / "new.csv")
     older = FIRST.replace("2026-11-30", "2026-10-31")
@@ -79,8 +84,11 @@ def test_changes_and_malformed_rows(engine, settings, tmp_path):
     stats, rows = rejects(engine, settings, "lt_jar", path)
     assert (stats.read, stats.updated, stats.rejected) == (4, 1, 3)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("ja_kodas is not a 9-digit legal-entity code", "ja_reg_data is not a date",
-                     "has 2 fields, the header 10"):
+    for expected in (
+        "ja_kodas is not a 9-digit legal-entity code",
+        "ja_reg_data is not a date",
+        "has 2 fields, the header 10",
+    ):
         assert expected in reasons
     assert changes(engine, "300000001")["name"] == ('UAB "Pavyzdinė įmonė"', 'UAB "Pavyzdinė įmonė 2"')
     assert count(engine) == 1

@@ -31,13 +31,24 @@ def test_real_sample(engine, settings):
     stats = run(engine, settings, "lv_ur", SAMPLE, batch_size=200)
     assert (stats.read, stats.inserted, stats.rejected) == (887, 881, 0)
     assert stats.skip_reasons == {
-        "9-digit registration number from before the 11-digit numbering (no check digit)": 6}
+        "9-digit registration number from before the 11-digit numbering (no check digit)": 6
+    }
     ballet = company(engine, "LV", "40008223126")
     assert (ballet["name"], ballet["legal_form"], ballet["legal_form_name"]) == (
-        "NEW LATVIAN BALLET", "BDR", "Biedrība")
-    assert (ballet["status"], ballet["founded_on"], ballet["dissolved_on"]) == ("active", date(2014, 4, 10), None)
+        "NEW LATVIAN BALLET",
+        "BDR",
+        "Biedrība",
+    )
+    assert (ballet["status"], ballet["founded_on"], ballet["dissolved_on"]) == (
+        "active",
+        date(2014, 4, 10),
+        None,
+    )
     assert (ballet["address_text"], ballet["postal_code"], ballet["municipality_code"]) == (
-        "Rīga, Āraišu iela 36 - 1A", "LV-1039", "0010000")
+        "Rīga, Āraišu iela 36 - 1A",
+        "LV-1039",
+        "0010000",
+    )
     assert (ballet["in_bankruptcy"], ballet["in_liquidation"], ballet["vat_id"]) == (False, False, None)
     sia = company(engine, "LV", "40003868290")
     assert sia["name"] == 'Sabiedrība ar ierobežotu atbildību "AST BŪVE"'
@@ -66,15 +77,23 @@ def test_changes_and_malformed_rows(engine, settings, tmp_path):
     bad_date = AST_BUVE.replace("2006-10-24", "24.10.2006").replace("40003868290", "40003018517")
     bad_closed = AST_BUVE.replace(";L;", ";X;").replace("40003868290", "40003018521")
     short = "40003018521;LV;x"
-    path.write_text("\n".join([HEADER, renamed, bad_check, bad_date, bad_closed, short]) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join([HEADER, renamed, bad_check, bad_date, bad_closed, short]) + "\n", encoding="utf-8"
+    )
     stats, rows = rejects(engine, settings, "lv_ur", path)
     assert (stats.read, stats.updated, stats.rejected) == (5, 1, 4)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("is not a valid LV registration number", "registered is not a date",
-                     "closed is not L, R or empty", "has 3 fields, the header 21"):
+    for expected in (
+        "is not a valid LV registration number",
+        "registered is not a date",
+        "closed is not L, R or empty",
+        "has 3 fields, the header 21",
+    ):
         assert expected in reasons
     assert changes(engine, "40003868290")["name"] == (
-        'Sabiedrība ar ierobežotu atbildību "AST BŪVE"', 'SIA "AST BŪVE 2"')
+        'Sabiedrība ar ierobežotu atbildību "AST BŪVE"',
+        'SIA "AST BŪVE 2"',
+    )
     assert count(engine) == 1
 
 
@@ -101,8 +120,10 @@ BO = FIXTURES / "lv_ur" / "beneficial_owners_sample_first20.csv"
 def test_beneficial_owners(engine, settings, tmp_path):
     # Register rows for two entities of the real BO sample (the register sample does not hold them):
     # the real AST BŪVE row under their registration numbers, with invented names.
-    rows = [AST_BUVE.replace("40003868290", "42103060434").replace("AST BŪVE", "CELAJS TEST"),
-            AST_BUVE.replace("40003868290", "40003229495").replace("AST BŪVE", "LUSINI TEST")]
+    rows = [
+        AST_BUVE.replace("40003868290", "42103060434").replace("AST BŪVE", "CELAJS TEST"),
+        AST_BUVE.replace("40003868290", "40003229495").replace("AST BŪVE", "LUSINI TEST"),
+    ]
     (tmp_path / "register.csv").write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
     run(engine, settings, "lv_ur", tmp_path / "register.csv")
     stats, rejected = rejects(engine, settings, "lv_ur_bo", BO)
@@ -110,27 +131,38 @@ def test_beneficial_owners(engine, settings, tmp_path):
     assert (stats.read, stats.updated, stats.rejected) == (16, 2, 14)  # two companies got their owners
     assert {r["reason"] for r in rejected} == {"unknown company and the record has no name"}
     owners = role_rows(engine, "42103060434")
-    assert [(r["role"], r["holder_name"], r["birth_date"], r["nationality"], r["country_of_residence"])
-            for r in owners] == [("beneficial_owner", "Ondrej Pavlik", "1975-07", "CZ", "CH"),
-                                 ("beneficial_owner", "Ģirts Cēlājs", None, "LV", "LV")]
+    assert [
+        (r["role"], r["holder_name"], r["birth_date"], r["nationality"], r["country_of_residence"])
+        for r in owners
+    ] == [
+        ("beneficial_owner", "Ondrej Pavlik", "1975-07", "CZ", "CH"),
+        ("beneficial_owner", "Ģirts Cēlājs", None, "LV", "LV"),
+    ]
     assert owners[0]["since"] == date(2017, 12, 4)
     assert {r["holder_name"] for r in role_rows(engine, "40003229495")} == {"Argods Lūsiņš", "Antra Lūsiņa"}
     assert changes(engine, "42103060434")["roles"][1] == (
-        "beneficial_owner: Ondrej Pavlik; beneficial_owner: Ģirts Cēlājs")
+        "beneficial_owner: Ondrej Pavlik; beneficial_owner: Ģirts Cēlājs"
+    )
     again = run(engine, settings, "lv_ur_bo", BO)
     assert (again.updated, again.changes) == (0, 0)
 
 
 def test_beneficial_owner_rows_are_checked(engine, settings, tmp_path):
     head = BO.read_text(encoding="utf-8").splitlines()[1]
-    rows = ['1;42103060434;Ondrej;Pavlik;"";07/1975;CZ;CH;2017-12-04;2017-12-04 14:16:43',
-            '2;42103060434;Ondrej;Pavlik;"";1975-07;Czechia;CH;2017-12-04;2017-12-04 14:16:43',
-            '3;42103060434;"";"";"";"";LV;LV;2017-12-04;2017-12-04 14:16:43',
-            '4;"";Anna;Berzina;"";"";LV;LV;2017-12-04;2017-12-04 14:16:43']
+    rows = [
+        '1;42103060434;Ondrej;Pavlik;"";07/1975;CZ;CH;2017-12-04;2017-12-04 14:16:43',
+        '2;42103060434;Ondrej;Pavlik;"";1975-07;Czechia;CH;2017-12-04;2017-12-04 14:16:43',
+        '3;42103060434;"";"";"";"";LV;LV;2017-12-04;2017-12-04 14:16:43',
+        '4;"";Anna;Berzina;"";"";LV;LV;2017-12-04;2017-12-04 14:16:43',
+    ]
     (tmp_path / "bo.csv").write_text("\n".join([head, *rows]) + "\n", encoding="utf-8")
     stats, rejected = rejects(engine, settings, "lv_ur_bo", tmp_path / "bo.csv")
     assert stats.rejected == 4
     reasons = " | ".join(r["reason"] for r in rejected)
-    for expected in ("birth_date is not YYYY", "nationality is not an ISO 3166-1 alpha-2 code",
-                     "a beneficial owner without a name", "legal_entity_registration_number is empty"):
+    for expected in (
+        "birth_date is not YYYY",
+        "nationality is not an ISO 3166-1 alpha-2 code",
+        "a beneficial owner without a name",
+        "legal_entity_registration_number is empty",
+    ):
         assert expected in reasons

@@ -34,7 +34,11 @@ def load(path) -> dict:
 def test_test_environment_profiles(engine, settings):
     assert run(engine, settings, "nl_kvk", EMZ).inserted == 1
     emz = company(engine, "NL", "69599084")
-    assert (emz["name"], emz["legal_form"], emz["legal_form_name"]) == ("Test EMZ Dagobert", None, "Eenmanszaak")
+    assert (emz["name"], emz["legal_form"], emz["legal_form_name"]) == (
+        "Test EMZ Dagobert",
+        None,
+        "Eenmanszaak",
+    )
     assert (emz["status"], emz["founded_on"], emz["employees"]) == ("active", date(2017, 1, 8), 1)
     assert (emz["street"], emz["postal_code"], emz["city"]) == ("Abebe Bikilalaan 17", "1034WL", "Amsterdam")
     assert (emz["nace_primary"], emz["nace_codes"]) == ("1011", ["1011", "1012", "1013"])
@@ -46,7 +50,10 @@ def test_test_environment_profiles(engine, settings):
     assert rows[0]["reason"].startswith("invalid identifier dropped (company kept): RSIN '992340594'")
     vve = company(engine, "NL", "90000749")
     assert (vve["legal_form_name"], vve["street"], vve["founded_on"]) == (
-        "Vereniging van Eigenaars", "Blaauwweg 163", date(1999, 11, 3))
+        "Vereniging van Eigenaars",
+        "Blaauwweg 163",
+        date(1999, 11, 3),
+    )
     stats = run(engine, settings, "nl_kvk", ZOEKEN)
     assert stats.skip_reasons == {"Zoeken result page (names and street names only, not a base profile)": 1}
 
@@ -59,7 +66,11 @@ def test_end_date_shielded_address_and_changes(engine, settings, tmp_path):
     (tmp_path / "ended.json").write_text(json.dumps(ended), encoding="utf-8")
     assert run(engine, settings, "nl_kvk", tmp_path / "ended.json").updated == 1
     row = company(engine, "NL", "69599084")
-    assert (row["status"], row["dissolved_on"], row["street"]) == ("dissolved", date(2024, 6, 30), "Abebe Bikilalaan 17")
+    assert (row["status"], row["dissolved_on"], row["street"]) == (
+        "dissolved",
+        date(2024, 6, 30),
+        "Abebe Bikilalaan 17",
+    )
     assert changes(engine, "69599084")["status"] == ("active", "dissolved")
 
 
@@ -77,15 +88,26 @@ def test_malformed_profiles_are_rejected_with_reasons(engine, settings, tmp_path
     stats, rows = rejects(engine, settings, "nl_kvk", tmp_path / "mixed.json")
     assert (stats.read, stats.inserted, stats.rejected) == (6, 1, 5)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("is not a valid NL KvK number", "datumAanvang is not a yyyymmdd date",
-                     "sbiCode is not an SBI code", "adressen is not a list of objects",
-                     "a Basisprofiel item is not an object"):
+    for expected in (
+        "is not a valid NL KvK number",
+        "datumAanvang is not a yyyymmdd date",
+        "sbiCode is not an SBI code",
+        "adressen is not a list of objects",
+        "a Basisprofiel item is not an object",
+    ):
         assert expected in reasons
     assert count(engine) == 1
 
 
-@pytest.mark.parametrize("content", ["", "kvkNummer;naam\n", json.dumps({"ico": "26168685"}),
-                                     json.dumps({"fout": [{"code": "IPD0004", "omschrijving": "KVK nummer ongeldig"}]})])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "kvkNummer;naam\n",
+        json.dumps({"ico": "26168685"}),
+        json.dumps({"fout": [{"code": "IPD0004", "omschrijving": "KVK nummer ongeldig"}]}),
+    ],
+)
 def test_wrong_format_aborts(engine, settings, tmp_path, content):
     (tmp_path / "wrong.json").write_text(content, encoding="utf-8")
     with pytest.raises(SourceAbort):

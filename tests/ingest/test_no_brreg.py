@@ -30,22 +30,32 @@ def load(name: str) -> dict:
 
 
 def search_hits() -> list[dict]:
-    return [e for page in ("enheter-search-page1-response.json", "enheter-search-page2-response.json")
-            for e in load(page)["_embedded"]["enheter"]]
+    return [
+        e
+        for page in ("enheter-search-page1-response.json", "enheter-search-page2-response.json")
+        for e in load(page)["_embedded"]["enheter"]
+    ]
 
 
 def bulk(path, items) -> None:
     """The published bulk form: one JSON array of enheter, gzipped."""
     with gzip.open(path, "wt", encoding="utf-8") as out:
-        out.write("[\n" + ",\n".join(i if isinstance(i, str) else json.dumps(i, ensure_ascii=False)
-                                     for i in items) + "\n]")
+        out.write(
+            "[\n"
+            + ",\n".join(i if isinstance(i, str) else json.dumps(i, ensure_ascii=False) for i in items)
+            + "\n]"
+        )
 
 
 def test_equinor(engine, settings):
     stats = run(engine, settings, "no_brreg", EQUINOR)
     assert (stats.inserted, stats.rejected) == (1, 0)
     row = company(engine, "NO", "923609016")
-    assert (row["name"], row["legal_form"], row["legal_form_name"]) == ("EQUINOR ASA", "ASA", "Allmennaksjeselskap")
+    assert (row["name"], row["legal_form"], row["legal_form_name"]) == (
+        "EQUINOR ASA",
+        "ASA",
+        "Allmennaksjeselskap",
+    )
     assert (row["street"], row["postal_code"], row["city"]) == ("Forusbeen 50", "4035", "STAVANGER")
     assert (row["municipality_code"], row["region_code"]) == ("1103", "11")
     assert (row["nace_primary"], row["nace_codes"]) == ("06.100", ["06.100", "06.200", "19.200"])
@@ -83,7 +93,9 @@ def test_flags_status_and_changes(engine, settings, tmp_path):
     bulk(tmp_path / "first.json.gz", hits)
     run(engine, settings, "no_brreg", tmp_path / "first.json.gz")
     changed = copy.deepcopy(hits)
-    changed[0].update(konkurs=True, konkursdato="2024-05-02", underRekonstruksjonsforhandlingDato="2024-01-10")
+    changed[0].update(
+        konkurs=True, konkursdato="2024-05-02", underRekonstruksjonsforhandlingDato="2024-01-10"
+    )
     changed[1].update(underAvvikling=True, underRekonstruksjonsforhandlingDato="2024-02-01")
     changed[2].update(slettedato="2024-03-01", navn="SESAM FILMKLUBB (SLETTET)")
     bulk(tmp_path / "second.json.gz", changed)
@@ -105,20 +117,31 @@ def test_malformed_items_are_rejected_with_reasons(engine, settings, tmp_path):
     accents = {**load(EQUINOR.name), "navn": "ÆØÅ BRØNNØYSUND ÅRSOPPGJØR AS"}
     path = tmp_path / "enheter_alle.json.gz"
     with gzip.open(path, "wt", encoding="utf-8") as out:
-        out.write("[" + ",".join(json.dumps(i, ensure_ascii=False) for i in (hits[0], wrong_type, no_address,
-                                                                             accents)))
+        out.write(
+            "["
+            + ",".join(json.dumps(i, ensure_ascii=False) for i in (hits[0], wrong_type, no_address, accents))
+        )
         out.write(', {"organisasjonsnummer": "9236')  # the download broke off here
     stats, rejected = rejects(engine, settings, "no_brreg", path)
     assert (stats.inserted, stats.rejected) == (2, 3)
     reasons = " | ".join(r["reason"] for r in rejected)
-    for expected in ("antallAnsatte is not a whole number", "the address is not an object",
-                     "the JSON document breaks off after 4 records"):
+    for expected in (
+        "antallAnsatte is not a whole number",
+        "the address is not an object",
+        "the JSON document breaks off after 4 records",
+    ):
         assert expected in reasons
     assert company(engine, "NO", "923609016")["name_norm"] == "aeoa bronnoysund arsoppgjor"
 
 
-@pytest.mark.parametrize("fixture", ["enheter-roller-enhet-response.json", "../cz_ares/ekonomicke-subjekty_26168685.json",
-                                     "../gb_companies_house/basic_company_data_single_row_2024.csv"])
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "enheter-roller-enhet-response.json",
+        "../cz_ares/ekonomicke-subjekty_26168685.json",
+        "../gb_companies_house/basic_company_data_single_row_2024.csv",
+    ],
+)
 def test_wrong_format_aborts(engine, settings, fixture):
     with pytest.raises(SourceAbort):
         run(engine, settings, "no_brreg", DIR / fixture)

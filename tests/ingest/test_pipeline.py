@@ -21,9 +21,14 @@ SAMPLE = FIXTURES / "gb_companies_house" / "basic_company_data_sample_2021.csv"
 
 def _state(engine):
     with engine.connect() as conn:
-        rows = conn.execute(select(companies.c.national_id, companies.c.name, companies.c.status)
-                            .order_by(companies.c.national_id)).all()
-        fields = conn.execute(select(company_changes.c.field).order_by(company_changes.c.field)).scalars().all()
+        rows = conn.execute(
+            select(companies.c.national_id, companies.c.name, companies.c.status).order_by(
+                companies.c.national_id
+            )
+        ).all()
+        fields = (
+            conn.execute(select(company_changes.c.field).order_by(company_changes.c.field)).scalars().all()
+        )
     return rows, fields
 
 
@@ -58,11 +63,21 @@ class _Unpicklable(Exception):
 @pytest.mark.skipif(not pipeline.worthwhile(None), reason="needs fork and a second core")
 def test_errors_in_the_parsing_process_reach_the_import(engine, settings):
     with pytest.raises(SourceAbort, match="not this format"):
-        run_import(engine, _Failing(SourceAbort("not this format")), str(SAMPLE), settings.data_dir,  # type: ignore[arg-type]
-                   parse_ahead=True)
+        run_import(
+            engine,
+            _Failing(SourceAbort("not this format")),
+            str(SAMPLE),
+            settings.data_dir,  # type: ignore[arg-type]
+            parse_ahead=True,
+        )
     with pytest.raises(RuntimeError, match="_Unpicklable: boom"):
-        run_import(engine, _Failing(_Unpicklable("boom", "x")), str(SAMPLE), settings.data_dir,  # type: ignore[arg-type]
-                   parse_ahead=True)
+        run_import(
+            engine,
+            _Failing(_Unpicklable("boom", "x")),
+            str(SAMPLE),
+            settings.data_dir,  # type: ignore[arg-type]
+            parse_ahead=True,
+        )
 
 
 def test_small_inputs_parse_in_process():

@@ -21,10 +21,14 @@ def test_every_market_is_counted(engine, settings, client, auth):
         assert run(engine, settings, source, FIXTURES / fixture).rejected == 0, source
     public = assert_envelope(client.get("/api/v1/public/stats"))
     by_country = {c["country"]: c for c in public["countries"]}
-    breakdown = {i["key"]: i for i in assert_envelope(
-        client.get("/api/v1/companies/stats/breakdown?by=country", headers=auth))}
-    overview = {c["country"]: c for c in assert_envelope(client.get("/api/v1/companies/stats", headers=auth))[
-        "byCountry"]}
+    breakdown = {
+        i["key"]: i
+        for i in assert_envelope(client.get("/api/v1/companies/stats/breakdown?by=country", headers=auth))
+    }
+    overview = {
+        c["country"]: c
+        for c in assert_envelope(client.get("/api/v1/companies/stats", headers=auth))["byCountry"]
+    }
     for source, _, country, total, active in IMPORTS:
         assert by_country[country] == {"country": country, "entities": total, "active": active}, country
         assert breakdown[country]["count"] == total and overview[country]["total"] == total, country

@@ -41,24 +41,52 @@ def watch_everything(engine: Engine) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
         key, _ = create_key(conn, "watcher", "business")
-        sub = {"api_key_id": key.id, "url": "http://127.0.0.1:9/hook", "secret": "whsec_test",
-               "created_at": now, "updated_at": now}
+        sub = {
+            "api_key_id": key.id,
+            "url": "http://127.0.0.1:9/hook",
+            "secret": "whsec_test",
+            "created_at": now,
+            "updated_at": now,
+        }
         ids = list(conn.execute(select(companies.c.id)).scalars())
-        conn.execute(subscriptions.insert(), [sub | {"kind": "webhook", "company_id": None,
-                                                     "event_types": list(EVENT_TYPES)}]
-                     + [sub | {"kind": "monitoring", "company_id": i, "event_types": [INSOLVENCY_CHANGED]} for i in ids])
-        conn.execute(watches.insert(), [{"email": f"w{i}@example.org", "company_id": i, "status": "confirmed",
-                                         "created_at": now, "confirmed_at": now} for i in ids])
+        conn.execute(
+            subscriptions.insert(),
+            [sub | {"kind": "webhook", "company_id": None, "event_types": list(EVENT_TYPES)}]
+            + [
+                sub | {"kind": "monitoring", "company_id": i, "event_types": [INSOLVENCY_CHANGED]}
+                for i in ids
+            ],
+        )
+        conn.execute(
+            watches.insert(),
+            [
+                {
+                    "email": f"w{i}@example.org",
+                    "company_id": i,
+                    "status": "confirmed",
+                    "created_at": now,
+                    "confirmed_at": now,
+                }
+                for i in ids
+            ],
+        )
 
 
 def state(engine: Engine) -> tuple[object, ...]:
     """Row counts of what a change writes, and the companies and notices as stored."""
     with engine.connect() as conn:
-        rows = conn.execute(select(companies.c.id, companies.c.updated_at, companies.c.in_bankruptcy,
-                                   companies.c.in_restructuring, companies.c.in_liquidation)
-                            .order_by(companies.c.id)).all()
-        notices = conn.execute(select(insolvency_events.c.id, insolvency_events.c.updated_at)
-                               .order_by(insolvency_events.c.id)).all()
+        rows = conn.execute(
+            select(
+                companies.c.id,
+                companies.c.updated_at,
+                companies.c.in_bankruptcy,
+                companies.c.in_restructuring,
+                companies.c.in_liquidation,
+            ).order_by(companies.c.id)
+        ).all()
+        notices = conn.execute(
+            select(insolvency_events.c.id, insolvency_events.c.updated_at).order_by(insolvency_events.c.id)
+        ).all()
     return tuple(count(engine, t) for t in WRITTEN), rows, notices
 
 

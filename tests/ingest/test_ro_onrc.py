@@ -30,7 +30,9 @@ HEADER, *ROWS = FIRMS.read_text(encoding="utf-8").splitlines()
 def file_set(path: Path, firms: str | None = None, states: str | None = None) -> Path:
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("od_firme.csv", firms if firms is not None else FIRMS.read_text(encoding="utf-8"))
-        archive.writestr("od_stare_firma.csv", states or (DIR / "od_stare_firma.csv").read_text(encoding="utf-8"))
+        archive.writestr(
+            "od_stare_firma.csv", states or (DIR / "od_stare_firma.csv").read_text(encoding="utf-8")
+        )
         archive.writestr("n_stare_firma.csv", (DIR / "n_stare_firma.csv").read_text(encoding="utf-8"))
     return path
 
@@ -40,16 +42,30 @@ def test_file_set_fields(engine, settings, tmp_path):
     assert (stats.read, stats.inserted, stats.rejected) == (6, 6, 0)
     soft = company(engine, "RO", "14547297")
     assert (soft["name"], soft["legal_form"], soft["legal_form_name"]) == (
-        "CARPAȚI SOFTWARE SRL", "SRL", "Societate cu răspundere limitată")
-    assert (soft["founded_on"], soft["status"], soft["in_liquidation"]) == (date(1998, 3, 12), "active", False)
+        "CARPAȚI SOFTWARE SRL",
+        "SRL",
+        "Societate cu răspundere limitată",
+    )
+    assert (soft["founded_on"], soft["status"], soft["in_liquidation"]) == (
+        date(1998, 3, 12),
+        "active",
+        False,
+    )
     assert (soft["street"], soft["city"], soft["postal_code"]) == (
-        "Str. Ștefan cel Mare nr. 12 bl. A2 sc. 1 et. 3 ap. 14", "București", "020121")
+        "Str. Ștefan cel Mare nr. 12 bl. A2 sc. 1 et. 3 ap. 14",
+        "București",
+        "020121",
+    )
     assert (soft["region_code"], soft["nuts3"], soft["vat_id"]) == ("40", "RO321", None)
     assert soft["address_text"].endswith("Sector 2, 020121 București, Municipiul București, România")
-    assert identifier_pairs(engine, "14547297") >= {("elf", "XHN1"), ("onrc", "J40/12345/1998"),
-                                                   ("euid", "ROONRC.J40/12345/1998")}
-    insolvent, gone, liquidating, suspended = (company(engine, "RO", n) for n in
-                                               ("12034872", "33221148", "21098760", "38102938"))
+    assert identifier_pairs(engine, "14547297") >= {
+        ("elf", "XHN1"),
+        ("onrc", "J40/12345/1998"),
+        ("euid", "ROONRC.J40/12345/1998"),
+    }
+    insolvent, gone, liquidating, suspended = (
+        company(engine, "RO", n) for n in ("12034872", "33221148", "21098760", "38102938")
+    )
     assert (insolvent["in_bankruptcy"], insolvent["status"], insolvent["nuts3"]) == (True, "active", "RO113")
     assert (gone["status"], gone["in_bankruptcy"], gone["legal_form"]) == ("dissolved", False, "SNC")
     assert (liquidating["in_liquidation"], liquidating["nuts3"]) == (True, "RO213")
@@ -75,31 +91,47 @@ def test_older_snapshot_never_overwrites_newer(engine, settings, tmp_path):
     renamed = FIRMS.read_text(encoding="utf-8").replace("CARPAȚI SOFTWARE SRL", "CARPAȚI DIGITAL SRL")
     assert run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc-2026-11-01.zip", renamed)).inserted == 6
     stats = run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc-2026-10-01.zip"))
-    assert (stats.updated, stats.skip_reasons) == (0, {"older than the data already loaded from this source": 6})
+    assert (stats.updated, stats.skip_reasons) == (
+        0,
+        {"older than the data already loaded from this source": 6},
+    )
     assert company(engine, "RO", "14547297")["name"] == "CARPAȚI DIGITAL SRL"
-    states = (DIR / "od_stare_firma.csv").read_text(encoding="utf-8").replace("J40/12345/1998^1048",
-                                                                                 "J40/12345/1998^1103")
-    assert run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc-2026-12-01.zip", renamed, states)).updated == 1
+    states = (
+        (DIR / "od_stare_firma.csv")
+        .read_text(encoding="utf-8")
+        .replace("J40/12345/1998^1048", "J40/12345/1998^1103")
+    )
+    assert (
+        run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc-2026-12-01.zip", renamed, states)).updated
+        == 1
+    )
     assert changes(engine, "14547297")["in_bankruptcy"] == ("false", "true")
 
 
 def test_malformed_rows_are_rejected_with_reasons(engine, settings, tmp_path):
     good = ROWS[0]
-    rows = [good,
-            good.replace("14547297", "14547298"),                       # CUI check digit wrong
-            good.replace("14547297", "").replace("CARPAȚI", "FĂRĂ CUI"),  # no CUI
-            good.replace("14547297", "12034872").replace("1998-03-12", "31/02/1998"),
-            good.replace("14547297", "33221148").replace("020121", "0201"),
-            good.replace("14547297", "44556670").replace("J40/12345/1998^", "J99/1/1998^"),
-            "SCURT SRL^21098760"]
+    rows = [
+        good,
+        good.replace("14547297", "14547298"),  # CUI check digit wrong
+        good.replace("14547297", "").replace("CARPAȚI", "FĂRĂ CUI"),  # no CUI
+        good.replace("14547297", "12034872").replace("1998-03-12", "31/02/1998"),
+        good.replace("14547297", "33221148").replace("020121", "0201"),
+        good.replace("14547297", "44556670").replace("J40/12345/1998^", "J99/1/1998^"),
+        "SCURT SRL^21098760",
+    ]
     path = tmp_path / "od_firme.csv"
     path.write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
     stats, rejected = rejects(engine, settings, "ro_onrc", path)
     assert (stats.read, stats.inserted, stats.rejected) == (8, 2, 6)  # 7 rows and the dropped number
     reasons = " | ".join(r["reason"] for r in rejected)
-    for expected in ("is not a valid RO CUI", "trader without a CUI", "DATA_INMATRICULARE is not a dd/mm/yyyy date",
-                     "ADR_COD_POSTAL is not a 6-digit postcode", "invalid COD_INMATRICULARE dropped (company kept)",
-                     "has 2 fields, the header 20"):
+    for expected in (
+        "is not a valid RO CUI",
+        "trader without a CUI",
+        "DATA_INMATRICULARE is not a dd/mm/yyyy date",
+        "ADR_COD_POSTAL is not a 6-digit postcode",
+        "invalid COD_INMATRICULARE dropped (company kept)",
+        "has 2 fields, the header 20",
+    ):
         assert expected in reasons
     assert count(engine) == 2
     assert ("onrc", "J99/1/1998") not in identifier_pairs(engine, "44556670")

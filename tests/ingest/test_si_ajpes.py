@@ -27,21 +27,36 @@ HEADER, FIRST, *_ = SAMPLE.read_text(encoding="utf-8").splitlines()
 def test_real_layout_fields(engine, settings):
     stats = run(engine, settings, "si_ajpes", SAMPLE)
     assert (stats.inserted, stats.rejected, stats.skip_reasons) == (
-        5, 0, {"branch (podružnica) of a registered entity: unit number not 000": 1})
+        5,
+        0,
+        {"branch (podružnica) of a registered entity: unit number not 000": 1},
+    )
     doo = company(engine, "SI", "5330238")
     assert (doo["name"], doo["legal_form"], doo["legal_form_name"]) == (
-        "LJUBLJANSKA PROGRAMSKA OPREMA, d.o.o.", "d.o.o.", "družba z omejeno odgovornostjo")
+        "LJUBLJANSKA PROGRAMSKA OPREMA, d.o.o.",
+        "d.o.o.",
+        "družba z omejeno odgovornostjo",
+    )
     assert (doo["status"], doo["founded_on"], doo["nace_primary"]) == ("active", date(2009, 3, 12), "62.01")
     assert (doo["street"], doo["postal_code"], doo["city"], doo["municipality_code"]) == (
-        "Dunajska cesta 156", "1000", "Ljubljana", "061")
+        "Dunajska cesta 156",
+        "1000",
+        "Ljubljana",
+        "061",
+    )
     assert (doo["tax_id"], doo["vat_id"]) == ("12345679", None)
     assert identifier_pairs(engine, "5330238") == {("elf", "KBKD"), ("dic", "12345679")}
-    bankrupt, liquidating, gone, settling = (company(engine, "SI", n) for n in
-                                             ("6543219", "5800129", "7000014", "5102359"))
+    bankrupt, liquidating, gone, settling = (
+        company(engine, "SI", n) for n in ("6543219", "5800129", "7000014", "5102359")
+    )
     assert (bankrupt["in_bankruptcy"], bankrupt["status"]) == (True, "active")
     assert ("elf", "1OR3") in identifier_pairs(engine, "6543219")
     assert liquidating["in_liquidation"] is True
-    assert (gone["status"], gone["dissolved_on"], gone["legal_form"]) == ("dissolved", date(2025, 10, 31), "s.p.")
+    assert (gone["status"], gone["dissolved_on"], gone["legal_form"]) == (
+        "dissolved",
+        date(2025, 10, 31),
+        "s.p.",
+    )
     assert (settling["in_restructuring"], settling["nace_primary"]) == (True, "01.47")
     assert provenance(engine, "5330238")["published_on"] == date(2026, 11, 27)
 
@@ -65,22 +80,29 @@ def test_older_snapshot_never_overwrites_newer(engine, settings, tmp_path):
 
 
 def test_malformed_rows_are_rejected_with_reasons(engine, settings, tmp_path):
-    rows = [FIRST,
-            FIRST.replace("5330238000", "5330239000"),                        # check digit wrong
-            FIRST.replace("5330238000", "6543219000").replace("12345679", "12345678"),
-            FIRST.replace("5330238000", "5800129000").replace("12.03.2009", "2009-13-12"),
-            FIRST.replace("5330238000", "7000014000").replace(";1000;", ";SI-1000;"),
-            FIRST.replace("5330238000", "5102359000").replace("62.010", "6X.01"),
-            FIRST.replace("5330238000", "5102367000").replace("aktiven", "v mirovanju"),
-            "5102375000;x"]
+    rows = [
+        FIRST,
+        FIRST.replace("5330238000", "5330239000"),  # check digit wrong
+        FIRST.replace("5330238000", "6543219000").replace("12345679", "12345678"),
+        FIRST.replace("5330238000", "5800129000").replace("12.03.2009", "2009-13-12"),
+        FIRST.replace("5330238000", "7000014000").replace(";1000;", ";SI-1000;"),
+        FIRST.replace("5330238000", "5102359000").replace("62.010", "6X.01"),
+        FIRST.replace("5330238000", "5102367000").replace("aktiven", "v mirovanju"),
+        "5102375000;x",
+    ]
     path = tmp_path / "prs.csv"
     path.write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
     stats, rejected = rejects(engine, settings, "si_ajpes", path)
     reasons = " | ".join(r["reason"] for r in rejected)
-    for expected in ("is not a valid SI matična številka", "DAVCNA_STEVILKA is not a valid Slovenian tax number",
-                     "DATUM_VPISA is not a date", "POSTNA_STEVILKA is not a 4-digit postcode",
-                     "SKD_DEJAVNOST is not an SKD 2008 code", "unknown PRS status kept out (company kept)",
-                     "has 2 fields, the header 13"):
+    for expected in (
+        "is not a valid SI matična številka",
+        "DAVCNA_STEVILKA is not a valid Slovenian tax number",
+        "DATUM_VPISA is not a date",
+        "POSTNA_STEVILKA is not a 4-digit postcode",
+        "SKD_DEJAVNOST is not an SKD 2008 code",
+        "unknown PRS status kept out (company kept)",
+        "has 2 fields, the header 13",
+    ):
         assert expected in reasons
     assert count(engine) == 2
 
@@ -97,8 +119,13 @@ def test_served_over_http(engine, settings, client, auth):
     run(engine, settings, "si_ajpes", SAMPLE)
     data = assert_envelope(client.get("/api/v1/companies/si/5330238", headers=auth))
     assert (data["name"], data["country"], data["legalForm"]["code"]) == (
-        "LJUBLJANSKA PROGRAMSKA OPREMA, d.o.o.", "SI", "d.o.o.")
-    assert assert_envelope(client.get("/api/v1/companies/si/5330238000", headers=auth))["name"] == data["name"]
+        "LJUBLJANSKA PROGRAMSKA OPREMA, d.o.o.",
+        "SI",
+        "d.o.o.",
+    )
+    assert (
+        assert_envelope(client.get("/api/v1/companies/si/5330238000", headers=auth))["name"] == data["name"]
+    )
     assert any(s["id"] == "si_ajpes" for s in data["sources"])
     entries = assert_envelope(client.get("/api/v1/public/data-sources?country=si&category=register"))
     entry = next(e for e in entries if e["id"] == "si_ajpes")

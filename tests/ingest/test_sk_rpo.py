@@ -80,11 +80,16 @@ def test_full_entity(engine, settings):
         persons = conn.execute(select(people.c.name).order_by(people.c.name)).scalars().all()
     assert row["name"] == "Horský prameň, s.r.o."
     assert (row["legal_form"], row["legal_form_name"]) == ("112", "Spoločnosť s ručením obmedzeným")
-    assert (row["street"], row["postal_code"], row["city"]) == ("Hlavná 1520/14", "04001",
-                                                                 "Košice - mestská časť Staré Mesto")
+    assert (row["street"], row["postal_code"], row["city"]) == (
+        "Hlavná 1520/14",
+        "04001",
+        "Košice - mestská časť Staré Mesto",
+    )
     assert (row["municipality_code"], row["district_code"]) == ("599981", "802")
     assert (row["nace_primary"], row["nace_codes"]) == ("11070", ["11070"])
-    assert [(r["role"], r["holder_name"], r["title"], r["share_pct"], r["since"], r["until"]) for r in held] == [
+    assert [
+        (r["role"], r["holder_name"], r["title"], r["share_pct"], r["since"], r["until"]) for r in held
+    ] == [
         ("director", "Ing. Ján Novák", "Konateľ", None, date(2014, 3, 11), None),
         ("director", "Mária Kováčová", "Konateľ", None, date(2019, 7, 1), None),
         ("director", "Peter Horváth", "Konateľ", None, date(2014, 3, 11), date(2019, 6, 30)),
@@ -112,8 +117,9 @@ def test_changes_are_detected(engine, settings, tmp_path):
     run(engine, settings, jsonl(tmp_path, slovnaft(), horsky()))
     moved, renamed = slovnaft(), horsky()
     moved["addresses"][0]["validTo"] = "2026-09-30"
-    moved["addresses"].insert(0, {**moved["addresses"][0], "validFrom": "2026-10-01", "buildingNumber": "3",
-                                  "validTo": None})
+    moved["addresses"].insert(
+        0, {**moved["addresses"][0], "validFrom": "2026-10-01", "buildingNumber": "3", "validTo": None}
+    )
     renamed["fullNames"][1]["validTo"] = "2026-08-31"
     renamed["fullNames"].append({"value": "Horský prameň, s.r.o. v likvidácii", "validFrom": "2026-09-01"})
     renamed["statutoryBodies"][1]["validTo"] = "2026-08-31"
@@ -121,9 +127,16 @@ def test_changes_are_detected(engine, settings, tmp_path):
     _, stats, _ = run(engine, settings, jsonl(tmp_path, moved, renamed, name="changed.jsonl"))
     assert (stats.updated, stats.unchanged) == (2, 0)
     with engine.connect() as conn:
-        rows = conn.execute(select(company_changes.c.field, company_changes.c.old_value,
-                                   company_changes.c.new_value, companies.c.national_id)
-                            .join(companies).where(company_changes.c.field != "created")).all()
+        rows = conn.execute(
+            select(
+                company_changes.c.field,
+                company_changes.c.old_value,
+                company_changes.c.new_value,
+                companies.c.national_id,
+            )
+            .join(companies)
+            .where(company_changes.c.field != "created")
+        ).all()
     changed = {(r.national_id, r.field): (r.old_value, r.new_value) for r in rows}
     assert changed[("31322832", "street")] == ("Vlčie hrdlo 1", "Vlčie hrdlo 3")
     assert changed[("47812346", "name")] == ("Horský prameň, s.r.o.", "Horský prameň, s.r.o. v likvidácii")
@@ -136,19 +149,35 @@ def test_changes_are_detected(engine, settings, tmp_path):
 def test_malformed_rows_are_rejected(engine, settings):
     _, stats, rejects = run(engine, settings, FIXTURES / "entities_corrupted.jsonl")
     assert (stats.read, stats.inserted, stats.rejected) == (7, 2, 5)
-    assert set(stats.reasons) == {"malformed JSON on line 2", "invalid identifier", "fullNames is not a list of objects",
-                                  "establishment is not an ISO 8601 date", "not an RPO entity (no identifiers or fullNames)"}
+    assert set(stats.reasons) == {
+        "malformed JSON on line 2",
+        "invalid identifier",
+        "fullNames is not a list of objects",
+        "establishment is not an ISO 8601 date",
+        "not an RPO entity (no identifiers or fullNames)",
+    }
     reasons = [json.loads(line)["reason"] for line in rejects.read_text(encoding="utf-8").splitlines()]
     assert any("'31322833' is not a valid SK IČO" in r for r in reasons)
     with engine.connect() as conn:
         row = company(conn, "44444443")
     assert row["name"] == "Žilinská ľadová spoločnosť, s. r. o. v likvidácii"
-    assert (row["name_norm"], row["in_liquidation"], row["in_bankruptcy"]) == ("zilinska ladova spolocnost", True, False)
+    assert (row["name_norm"], row["in_liquidation"], row["in_bankruptcy"]) == (
+        "zilinska ladova spolocnost",
+        True,
+        False,
+    )
     assert (row["street"], row["postal_code"], row["city"]) == ("Ľudovíta Štúra 7", "01001", "Žilina")
 
 
-@pytest.mark.parametrize("content", [b"ico;name\n31322832;SLOVNAFT\n", b"", b'{"klasifikacie": []}',
-                                     b'{"ico":"50826042","nazovUJ":"UOL SK s.r.o.","id":1689373}\n'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"ico;name\n31322832;SLOVNAFT\n",
+        b"",
+        b'{"klasifikacie": []}',
+        b'{"ico":"50826042","nazovUJ":"UOL SK s.r.o.","id":1689373}\n',
+    ],
+)
 def test_wrong_format_aborts(engine, settings, tmp_path, content):
     path = tmp_path / "input.json"
     path.write_bytes(content)
@@ -158,8 +187,13 @@ def test_wrong_format_aborts(engine, settings, tmp_path, content):
 
 def test_generated_file_imports(engine, settings, tmp_path):
     path = tmp_path / "rpo.jsonl.gz"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen_sk_rpo.py"), str(path), "--count", "500"], check=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "gen_sk_rpo.py"), str(path), "--count", "500"], check=True
+    )
     _, stats, _ = run(engine, settings, path)
     assert (stats.read, stats.inserted, stats.rejected) == (500, 500, 0)
     with engine.connect() as conn:
-        assert conn.execute(select(func.count()).select_from(roles).where(roles.c.role == "director")).scalar() >= 500
+        assert (
+            conn.execute(select(func.count()).select_from(roles).where(roles.c.role == "director")).scalar()
+            >= 500
+        )

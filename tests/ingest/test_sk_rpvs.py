@@ -21,8 +21,11 @@ SLOVNAFT, STAVBY = "31322832", "35757442"
 
 @pytest.fixture
 def sk_companies(engine):
-    load_companies(engine, CompanyRecord(country="SK", national_id=SLOVNAFT, name="SLOVNAFT, a.s."),
-                   CompanyRecord(country="SK", national_id=STAVBY, name="Stavby Kováč s.r.o."))
+    load_companies(
+        engine,
+        CompanyRecord(country="SK", national_id=SLOVNAFT, name="SLOVNAFT, a.s."),
+        CompanyRecord(country="SK", national_id=STAVBY, name="Stavby Kováč s.r.o."),
+    )
 
 
 def test_owners_with_history_and_public_officials(engine, settings, sk_companies):
@@ -34,10 +37,13 @@ def test_owners_with_history_and_public_officials(engine, settings, sk_companies
     assert reasons[2].startswith("invalid IČO '31322833'")
     assert reasons[3] == "unknown company and the record has no name"  # 17321123 is not in the database
     owners = role_rows(engine, SLOVNAFT)
-    assert [(r["role"], r["holder_name"], r["birth_date"], r["title"], r["since"], r["until"]) for r in owners] == [
+    assert [
+        (r["role"], r["holder_name"], r["birth_date"], r["title"], r["since"], r["until"]) for r in owners
+    ] == [
         ("beneficial_owner", "Peter Starý", "1955-01-02", None, date(2017, 2, 1), date(2019, 6, 9)),
         ("beneficial_owner", "Tomáš Horňák", "1971-03-04", None, date(2017, 2, 1), None),
-        ("beneficial_owner", "Zuzana Ďurišová", "1968-11-20", PUBLIC_OFFICIAL, date(2019, 6, 10), None)]
+        ("beneficial_owner", "Zuzana Ďurišová", "1968-11-20", PUBLIC_OFFICIAL, date(2019, 6, 10), None),
+    ]
     assert [r["holder_name"] for r in role_rows(engine, STAVBY)] == ["Ján Kováč"]  # "35 757 442" normalised
     assert_idempotent(engine, settings, "sk_rpvs", PAGE)
 
@@ -50,7 +56,9 @@ def test_owners_served_behind_the_purpose_gate(client, auth, engine, settings, s
     data = assert_envelope(client.get(url, headers=auth, params={"purpose": "kyc", "include_ended": "true"}))
     owners = {r["holder"]["name"]: r for r in data["beneficialOwners"]}
     assert set(owners) == {"Tomáš Horňák", "Zuzana Ďurišová", "Peter Starý"}
-    assert owners["Zuzana Ďurišová"]["title"] == PUBLIC_OFFICIAL and owners["Zuzana Ďurišová"]["active"] is True
+    assert (
+        owners["Zuzana Ďurišová"]["title"] == PUBLIC_OFFICIAL and owners["Zuzana Ďurišová"]["active"] is True
+    )
     assert owners["Peter Starý"]["active"] is False and owners["Peter Starý"]["until"] == "2019-06-09"
     assert owners["Tomáš Horňák"]["source"]["id"] == "sk_rpvs"
     assert "1971-03-04" in client.get(url, headers=auth, params={"purpose": "kyc"}).text
@@ -60,8 +68,9 @@ def test_owners_served_behind_the_purpose_gate(client, auth, engine, settings, s
 
 def test_a_later_answer_replaces_the_owners(engine, settings, sk_companies, tmp_path):
     run(engine, settings, "sk_rpvs", PAGE)
-    later = PAGE.read_text(encoding="utf-8").replace('"Meno": "Ján", "Priezvisko": "Kováč"',
-                                                     '"Meno": "Mária", "Priezvisko": "Kováčová"')
+    later = PAGE.read_text(encoding="utf-8").replace(
+        '"Meno": "Ján", "Priezvisko": "Kováč"', '"Meno": "Mária", "Priezvisko": "Kováčová"'
+    )
     (tmp_path / "later.json").write_text(later, encoding="utf-8")
     stats = run(engine, settings, "sk_rpvs", tmp_path / "later.json")
     assert stats.updated == 1
@@ -80,7 +89,9 @@ def test_not_rpvs_data_is_refused_whole(engine, settings, sk_companies, tmp_path
 def test_json_lines_of_pages_and_a_bare_array():
     page = PAGE.read_bytes()
     lines = page.replace(b"\n", b" ") + b"\n" + page.replace(b"\n", b" ") + b"\n"
-    assert sum(1 for r in SOURCE.parse(io.BytesIO(lines), "x") if isinstance(r, CompanyRecord)) == 6  # 3 a page
+    assert (
+        sum(1 for r in SOURCE.parse(io.BytesIO(lines), "x") if isinstance(r, CompanyRecord)) == 6
+    )  # 3 a page
     array = b'[{"Id": 1, "Partner": {"Ico": "31322832"}, "KonecniUzivateliaVyhod": []}]'
     (record,) = list(SOURCE.parse(io.BytesIO(array), "x"))
     assert isinstance(record, CompanyRecord) and record.roles == []

@@ -35,6 +35,7 @@ def records() -> list[dict]:
 
 def to_xml(items: list[dict]) -> bytes:
     """The UO_FULL XML layout: <DATA><SUBJECT> with the element names the JSON keys are."""
+
     def element(tag: str, value: object) -> str:
         if value is None:
             return f"<{tag}/>"
@@ -56,13 +57,21 @@ def test_real_records(engine, settings):
     assert (stats.read, stats.inserted, stats.rejected) == (2, 2, 0)
     gone = company(engine, "UA", "38949117")
     assert gone["name"] == 'ТОВАРИСТВО З ОБМЕЖЕНОЮ ВІДПОВІДАЛЬНІСТЮ "ПАРУС-ІФ"'
-    assert (gone["status"], gone["founded_on"], gone["dissolved_on"]) == ("dissolved", date(2013, 10, 24),
-                                                                        date(2022, 2, 16))
+    assert (gone["status"], gone["founded_on"], gone["dissolved_on"]) == (
+        "dissolved",
+        date(2013, 10, 24),
+        date(2022, 2, 16),
+    )
     assert (gone["legal_form"], gone["legal_form_name"]) == (None, "ТОВАРИСТВО З ОБМЕЖЕНОЮ ВІДПОВІДАЛЬНІСТЮ")
     assert (gone["postal_code"], gone["city"]) == ("76018", "Івано-Франківськ")
     assert (gone["nace_primary"], gone["nace_codes"][:2]) == ("41.10", ["41.10", "43.11"])
     live = company(engine, "UA", "44660866")
-    assert (live["status"], live["city"], live["nace_primary"], live["vat_id"]) == ("active", "Київ", "82.30", None)
+    assert (live["status"], live["city"], live["nace_primary"], live["vat_id"]) == (
+        "active",
+        "Київ",
+        "82.30",
+        None,
+    )
     roles = {(r["role"], r["holder_name"]): r for r in role_rows(engine, "38949117")}
     assert roles[("shareholder", "ЛУЦЬКИЙ АНДРІЙ ІВАНОВИЧ")]["share_pct"] == 50.0
     owner = roles[("beneficial_owner", "КУШНІР АННА ІВАНІВНА")]
@@ -92,7 +101,10 @@ def test_synthetic_zip_in_the_older_packaging(engine, settings):
     row = company(engine, "UA", "12345678")
     assert (row["name"], row["postal_code"]) == ("Example Українська Company", "12345")
     assert {(r["role"], r["holder_name"]) for r in role_rows(engine, "12345678")} == {
-        ("shareholder", "Вася Пупкин"), ("beneficial_owner", "Вася Пупкин"), ("director", "Вася Пупкин")}
+        ("shareholder", "Вася Пупкин"),
+        ("beneficial_owner", "Вася Пупкин"),
+        ("director", "Вася Пупкин"),
+    }
 
 
 def test_states_and_changes(engine, settings, tmp_path):
@@ -104,8 +116,9 @@ def test_states_and_changes(engine, settings, tmp_path):
     bankrupt.update(EDRPOU="38949122", STAN="порушено справу про банкрутство")
     rehab = copy.deepcopy(items[1])
     rehab.update(EDRPOU="38949138", STAN="порушено справу про банкрутство (санація)")
-    (tmp_path / "changed.json").write_text(json.dumps([items[1], bankrupt, rehab], ensure_ascii=False),
-                                           encoding="utf-8")
+    (tmp_path / "changed.json").write_text(
+        json.dumps([items[1], bankrupt, rehab], ensure_ascii=False), encoding="utf-8"
+    )
     stats = run(engine, settings, "ua_edr", tmp_path / "changed.json")
     assert (stats.updated, stats.inserted) == (1, 2)
     assert changes(engine, "44660866")["in_liquidation"] == ("false", "true")
@@ -115,16 +128,26 @@ def test_states_and_changes(engine, settings, tmp_path):
 
 def test_malformed_records_are_rejected_with_reasons(engine, settings, tmp_path):
     base = records()[1]
-    bad = [dict(base, EDRPOU="44660867"), dict(base, EDRPOU="38949143", STAN="невідомо"),
-           dict(base, EDRPOU="38949122", REGISTRATION="2022-02-16"),
-           dict(base, EDRPOU="38949138", ACTIVITY_KINDS={"ACTIVITY_KIND": [{"CODE": "8230"}]}),
-           dict(base, EDRPOU="38949117", AUTHORIZED_CAPITAL="десять тисяч"), ["not", "an", "object"]]
+    bad = [
+        dict(base, EDRPOU="44660867"),
+        dict(base, EDRPOU="38949143", STAN="невідомо"),
+        dict(base, EDRPOU="38949122", REGISTRATION="2022-02-16"),
+        dict(base, EDRPOU="38949138", ACTIVITY_KINDS={"ACTIVITY_KIND": [{"CODE": "8230"}]}),
+        dict(base, EDRPOU="38949117", AUTHORIZED_CAPITAL="десять тисяч"),
+        ["not", "an", "object"],
+    ]
     (tmp_path / "mixed.json").write_text(json.dumps([base, *bad], ensure_ascii=False), encoding="utf-8")
     stats, rows = rejects(engine, settings, "ua_edr", tmp_path / "mixed.json")
     assert (stats.read, stats.inserted, stats.rejected) == (7, 1, 6)
     reasons = " | ".join(r["reason"] for r in rows)
-    for expected in ("is not a valid UA EDRPOU", "STAN is not a known EDR status", "REGISTRATION has no dd.mm.yyyy",
-                     "ACTIVITY_KIND.CODE is not a KVED class", "not an amount", "an EDR record is not an object"):
+    for expected in (
+        "is not a valid UA EDRPOU",
+        "STAN is not a known EDR status",
+        "REGISTRATION has no dd.mm.yyyy",
+        "ACTIVITY_KIND.CODE is not a KVED class",
+        "not an amount",
+        "an EDR record is not an object",
+    ):
         assert expected in reasons
     assert count(engine) == 1
 

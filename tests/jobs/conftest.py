@@ -22,4 +22,5 @@ def receiver() -> Iterator[Receiver]:
 def make_worker(engine, settings):  # type: ignore[no-untyped-def]
     def make(**overrides: object) -> Worker:
         return Worker(engine, settings.model_copy(update=FAST | overrides))
+
     return make

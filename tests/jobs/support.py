@@ -37,10 +37,17 @@ def valid_icos(count: int, start: int = 3_100_000) -> list[str]:
     return out
 
 
-def subscribe(client: Any, auth: dict[str, str], receiver: Receiver, path: str = "/hook",
-              ico: str = "31322832") -> dict[str, Any]:
+def subscribe(
+    client: Any, auth: dict[str, str], receiver: Receiver, path: str = "/hook", ico: str = "31322832"
+) -> dict[str, Any]:
     """A monitoring subscription to the receiver, whose secret the receiver then verifies with."""
-    sub = assert_envelope(client.post("/api/v1/monitoring/subscriptions",
-                                      json={"ico": ico, "webhook_url": receiver.url(path)}, headers=auth), 201)
+    sub = assert_envelope(
+        client.post(
+            "/api/v1/monitoring/subscriptions",
+            json={"ico": ico, "webhook_url": receiver.url(path)},
+            headers=auth,
+        ),
+        201,
+    )
     receiver.secrets[path] = sub["secret"]
     return sub  # type: ignore[no-any-return]

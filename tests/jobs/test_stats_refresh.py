@@ -40,14 +40,19 @@ def test_refreshes_once_the_data_holds_still(engine, client, auth):
 def test_waits_for_a_running_import(engine):
     load_companies(engine, nord())
     with engine.begin() as conn:
-        run_id = conn.execute(insert(import_runs).values(source="test_register", status="running", location="x",
-                                                         started_at=datetime.now(UTC))
-                              .returning(import_runs.c.id)).scalar_one()
+        run_id = conn.execute(
+            insert(import_runs)
+            .values(source="test_register", status="running", location="x", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)
+        ).scalar_one()
     refresher = StatsRefresher(engine)
     assert refresher.poll() == [] and refresher.poll() == []
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status="succeeded", finished_at=datetime.now(UTC)))
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status="succeeded", finished_at=datetime.now(UTC))
+        )
     assert refresher.poll() == [] and refresher.poll() == ALL
 
 

@@ -33,8 +33,15 @@ def test_bankruptcy_reaches_the_receiver_signed(client, auth, engine, receiver, 
     assert asyncio.run(worker.run_once()) == 1
     [got] = receiver.wait_for(1)
     assert got.verified and got.error is None
-    assert got.json == {"type": "company.insolvency.changed", "ico": "31322832", "country": "SK",
-                        "field": "in_bankruptcy", "from": False, "to": True, "detected_at": got.json["detected_at"]}
+    assert got.json == {
+        "type": "company.insolvency.changed",
+        "ico": "31322832",
+        "country": "SK",
+        "field": "in_bankruptcy",
+        "from": False,
+        "to": True,
+        "detected_at": got.json["detected_at"],
+    }
     assert got.headers["content-type"] == "application/json"
     assert got.headers["host"] == f"127.0.0.1:{receiver.server.server_address[1]}"
     [delivery] = rows(engine, deliveries, deliveries.c.id)
@@ -60,7 +67,10 @@ def test_failures_are_retried_with_the_same_id(client, auth, engine, receiver, m
     assert len({r.headers["webhook-timestamp"] for r in receiver.received}) >= 1
     log = assert_envelope(client.get(f"{BASE}/{sub['id']}/deliveries", headers=auth))
     assert [(a["status_code"], a["error"]) for a in log[0]["attempt_log"]] == [
-        (500, "HTTP 500"), (503, "HTTP 503"), (200, None)]
+        (500, "HTTP 500"),
+        (503, "HTTP 503"),
+        (200, None),
+    ]
     assert (log[0]["status"], log[0]["attempts"]) == ("succeeded", 3)
     record = assert_envelope(client.get(f"{BASE}/{sub['id']}", headers=auth))
     assert (record["total_failures"], record["total_deliveries"], record["consecutive_failures"]) == (2, 1, 0)
@@ -78,7 +88,12 @@ def test_exhausted_retries_pause_without_losing_anything(client, auth, engine, r
     assert record["status"] == "paused" and "failed 4 times" in record["pause_reason"]
     assert record["consecutive_failures"] == 4 and record["queued_deliveries"] == 1
     first, second = rows(engine, deliveries, deliveries.c.id)
-    assert (first["status"], first["attempts"], second["status"], second["attempts"]) == ("failed", 4, "pending", 0)
+    assert (first["status"], first["attempts"], second["status"], second["attempts"]) == (
+        "failed",
+        4,
+        "pending",
+        0,
+    )
     assert asyncio.run(worker.run_once()) == 0  # paused: nothing is attempted
     assert {r.message_id for r in receiver.received} == {first["message_id"]}  # the later event waited
     assert_envelope(client.post(f"{BASE}/{sub['id']}/resume", headers=auth))
@@ -131,7 +146,9 @@ def test_forged_and_replayed_deliveries_are_rejected(client, auth, engine, recei
     tampered = got.body.replace(b'"to":true', b'"to":false')
     with pytest.raises(WebhookVerificationError, match="No matching signature"):
         verifier.verify(tampered, got.headers)
-    old = signed_headers(got.message_id, got.body.decode(), [secret], datetime.now(UTC) - timedelta(minutes=10))
+    old = signed_headers(
+        got.message_id, got.body.decode(), [secret], datetime.now(UTC) - timedelta(minutes=10)
+    )
     with pytest.raises(WebhookVerificationError, match="too old"):
         verifier.verify(got.body, old)  # a replay of a captured delivery, beyond the 5-minute tolerance
     with pytest.raises(WebhookVerificationError, match="No matching signature"):
@@ -164,22 +181,30 @@ def test_non_2xx_is_a_failure(client, auth, engine, receiver, make_worker, answe
     make_company(engine, in_bankruptcy=True)
     asyncio.run(make_worker(webhook_retry_schedule=[60]).run_once())
     [delivery] = rows(engine, deliveries, deliveries.c.id)
-    assert (delivery["status"], delivery["last_status_code"], delivery["last_error"]) == ("pending", answer, error)
+    assert (delivery["status"], delivery["last_status_code"], delivery["last_error"]) == (
+        "pending",
+        answer,
+        error,
+    )
     assert delivery["next_attempt_at"].replace(tzinfo=UTC) > datetime.now(UTC) + timedelta(seconds=50)
 
 
 def test_timeouts_and_refused_connections(client, auth, engine, receiver, make_worker):
     make_company(engine)
     subscribe(client, auth, receiver)
-    assert_envelope(client.post(BASE, json={"ico": "31322832", "webhook_url": "http://127.0.0.1:9/closed"},
-                                headers=auth), 201)
+    assert_envelope(
+        client.post(BASE, json={"ico": "31322832", "webhook_url": "http://127.0.0.1:9/closed"}, headers=auth),
+        201,
+    )
     receiver.delay = 1.5
     make_company(engine, in_bankruptcy=True)
     asyncio.run(make_worker(webhook_timeout_seconds=0.3, webhook_retry_schedule=[60]).run_once())
     errors = sorted(a["error"] for a in rows(engine, delivery_attempts, delivery_attempts.c.id))
     assert errors[0].startswith("ConnectError") and errors[1] == "timeout after 0.3 s"
     with engine.connect() as conn:
-        figures = conn.execute(select(subscriptions.c.consecutive_failures, subscriptions.c.last_status)).all()
+        figures = conn.execute(
+            select(subscriptions.c.consecutive_failures, subscriptions.c.last_status)
+        ).all()
     assert [tuple(f) for f in figures] == [(1, None), (1, None)]
 
 
@@ -190,7 +215,9 @@ def test_heartbeat_shows_in_status(client, auth, make_worker):
     assert worker["alive"] is True and worker["last_heartbeat"].endswith("Z")
 
 
-def test_two_workers_share_the_queue_without_duplicates_or_reordering(client, auth, engine, receiver, make_worker):
+def test_two_workers_share_the_queue_without_duplicates_or_reordering(
+    client, auth, engine, receiver, make_worker
+):
     """PostgreSQL claims with FOR UPDATE SKIP LOCKED (SQLite serialises the claim statement): two
     workers running at once deliver every event exactly once, each subscription's in order."""
     from regintel.domain.types import CompanyRecord
@@ -202,7 +229,9 @@ def test_two_workers_share_the_queue_without_duplicates_or_reordering(client, au
     for i in icos:
         subscribe(client, auth, receiver, path=f"/{i}", ico=i)
     for flags in ({"in_bankruptcy": True}, {"in_liquidation": True}, {"in_bankruptcy": False}):
-        load_companies(engine, *(CompanyRecord(country="SK", national_id=i, name=f"F {i}", **flags) for i in icos))
+        load_companies(
+            engine, *(CompanyRecord(country="SK", national_id=i, name=f"F {i}", **flags) for i in icos)
+        )
     receiver.delay = 0.02
     workers = [make_worker(webhook_concurrency=4), make_worker(webhook_concurrency=4)]
 
@@ -216,7 +245,10 @@ def test_two_workers_share_the_queue_without_duplicates_or_reordering(client, au
     assert len(got) == 24 and len({r.message_id for r in got}) == 24 and all(r.verified for r in got)
     for i in icos:
         assert [(r.json["field"], r.json["to"]) for r in got if r.path == f"/{i}"] == [
-            ("in_bankruptcy", True), ("in_liquidation", True), ("in_bankruptcy", False)]
+            ("in_bankruptcy", True),
+            ("in_liquidation", True),
+            ("in_bankruptcy", False),
+        ]
     with engine.connect() as conn:
         claimed_by = set(conn.execute(select(delivery_attempts.c.worker)).scalars())
     assert claimed_by <= {w.id for w in workers}

@@ -24,17 +24,24 @@ COMPANIES = 20
 
 
 def start_worker(settings, tmp_path: Path, name: str) -> subprocess.Popen:  # type: ignore[type-arg]
-    env = os.environ | {"REGINTEL_DATABASE_URL": settings.database_url, "REGINTEL_DATA_DIR": str(tmp_path / "data"),
-                        "REGINTEL_ALLOW_PRIVATE_WEBHOOKS": "1", "REGINTEL_WEBHOOK_TIMEOUT_SECONDS": "1",
-                        "REGINTEL_WEBHOOK_CONCURRENCY": "8", "REGINTEL_WORKER_POLL_SECONDS": "0.1",
-                        "REGINTEL_WEBHOOK_RETRY_SCHEDULE": "[0.2, 0.2, 0.2]"}
+    env = os.environ | {
+        "REGINTEL_DATABASE_URL": settings.database_url,
+        "REGINTEL_DATA_DIR": str(tmp_path / "data"),
+        "REGINTEL_ALLOW_PRIVATE_WEBHOOKS": "1",
+        "REGINTEL_WEBHOOK_TIMEOUT_SECONDS": "1",
+        "REGINTEL_WEBHOOK_CONCURRENCY": "8",
+        "REGINTEL_WORKER_POLL_SECONDS": "0.1",
+        "REGINTEL_WEBHOOK_RETRY_SCHEDULE": "[0.2, 0.2, 0.2]",
+    }
     log = open(tmp_path / f"{name}.log", "w")
     return subprocess.Popen([sys.executable, "-m", "regintel", "worker"], env=env, stdout=log, stderr=log)
 
 
 def statuses(engine) -> dict[str, int]:  # type: ignore[no-untyped-def]
     with engine.connect() as conn:
-        return dict(conn.execute(select(deliveries.c.status, func.count()).group_by(deliveries.c.status)).all())
+        return dict(
+            conn.execute(select(deliveries.c.status, func.count()).group_by(deliveries.c.status)).all()
+        )
 
 
 def wait(condition, timeout: float) -> None:  # type: ignore[no-untyped-def]
@@ -46,14 +53,22 @@ def wait(condition, timeout: float) -> None:  # type: ignore[no-untyped-def]
 
 def test_sigkill_mid_batch_then_restart_loses_nothing(client, auth, engine, settings, receiver, tmp_path):
     icos = valid_icos(COMPANIES)
-    load_companies(engine, *(CompanyRecord(country="SK", national_id=i, name=f"Firma {i} s.r.o.") for i in icos))
+    load_companies(
+        engine, *(CompanyRecord(country="SK", national_id=i, name=f"Firma {i} s.r.o.") for i in icos)
+    )
     ops = [{"action": "create", "ico": i, "webhook_url": receiver.url(f"/{i}")} for i in icos]
-    created = assert_envelope(client.post("/api/v1/monitoring/subscriptions/bulk", json={"operations": ops},
-                                          headers=auth))
+    created = assert_envelope(
+        client.post("/api/v1/monitoring/subscriptions/bulk", json={"operations": ops}, headers=auth)
+    )
     for item in created["results"]:
         receiver.secrets[f"/{item['data']['ico']}"] = item["data"]["secret"]
-    load_companies(engine, *(CompanyRecord(country="SK", national_id=i, name=f"Firma {i} s.r.o.",
-                                           in_bankruptcy=True) for i in icos))
+    load_companies(
+        engine,
+        *(
+            CompanyRecord(country="SK", national_id=i, name=f"Firma {i} s.r.o.", in_bankruptcy=True)
+            for i in icos
+        ),
+    )
     with engine.connect() as conn:
         expected = set(conn.execute(select(deliveries.c.message_id)).scalars())
     assert len(expected) == COMPANIES

@@ -15,17 +15,32 @@ from regintel.ingest.sources.sk_pmu import SOURCE as PMU
 from tests.builders import load_companies
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "legal_records"
-FILES = {"sk_court_decisions": FIXTURES / "sk_court_decisions" / "rozhodnutia_2024-03.json",
-         "sk_pmu": FIXTURES / "sk_pmu" / "rozhodnutia.json",
-         "sk_ipkz": FIXTURES / "sk_ipkz" / "prevadzky.jsonl",
-         "cz_esbirka": FIXTURES / "cz_esbirka" / "akty.json"}
+FILES = {
+    "sk_court_decisions": FIXTURES / "sk_court_decisions" / "rozhodnutia_2024-03.json",
+    "sk_pmu": FIXTURES / "sk_pmu" / "rozhodnutia.json",
+    "sk_ipkz": FIXTURES / "sk_ipkz" / "prevadzky.jsonl",
+    "cz_esbirka": FIXTURES / "cz_esbirka" / "akty.json",
+}
 SOURCES = {"sk_court_decisions": COURTS, "sk_pmu": PMU, "sk_ipkz": IPKZ, "cz_esbirka": ESBIRKA}
 
-SLOVNAFT, DUSLO, USS, ORANGE, TELEKOM, SE = "31322832", "35826487", "36199222", "35697270", "35763469", "35829052"
+SLOVNAFT, DUSLO, USS, ORANGE, TELEKOM, SE = (
+    "31322832",
+    "35826487",
+    "36199222",
+    "35697270",
+    "35763469",
+    "35829052",
+)
 CEPS, CEZ, LETISTE = "25702556", "45274649", "28244532"
 COMPANIES = [
-    CompanyRecord(country="SK", national_id=SLOVNAFT, name="SLOVNAFT, a.s.", street="Vlčie hrdlo 1",
-                  city="Bratislava", postal_code="82412"),
+    CompanyRecord(
+        country="SK",
+        national_id=SLOVNAFT,
+        name="SLOVNAFT, a.s.",
+        street="Vlčie hrdlo 1",
+        city="Bratislava",
+        postal_code="82412",
+    ),
     CompanyRecord(country="SK", national_id=DUSLO, name="Duslo, a.s.", city="Šaľa", postal_code="92703"),
     CompanyRecord(country="SK", national_id=USS, name="U. S. Steel Košice, s.r.o.", city="Košice"),
     CompanyRecord(country="SK", national_id=ORANGE, name="Orange Slovensko, a.s.", city="Bratislava"),

@@ -24,15 +24,20 @@ async def run(session: ClientSession, job: dict[str, Any]) -> dict[str, Any]:
     init = await session.initialize()
     listed = await session.list_tools()
     results = [await session.call_tool(name, args) for name, args in job["calls"]]
-    return {"sdk": version("mcp"), "protocol": init.protocolVersion,
-            "tools": [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed.tools],
-            "results": [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in results]}
+    return {
+        "sdk": version("mcp"),
+        "protocol": init.protocolVersion,
+        "tools": [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed.tools],
+        "results": [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in results],
+    }
 
 
 async def main(job: dict[str, Any]) -> dict[str, Any]:
     if job["transport"] == "http":
-        async with streamablehttp_client(job["url"], headers=job.get("headers")) as (read, write, _), \
-                ClientSession(read, write) as session:
+        async with (
+            streamablehttp_client(job["url"], headers=job.get("headers")) as (read, write, _),
+            ClientSession(read, write) as session,
+        ):
             return await run(session, job)
     server = StdioServerParameters(command=job["command"], args=job["args"], env=job["env"])
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:

@@ -8,14 +8,29 @@ import pytest
 
 from regintel.domain.agent_brief import flags, headline, nace_code_candidates, revenue_change
 
-RECORD = {"name": "ALFA s.r.o.", "country": "SK", "nationalId": "11640219", "status": "active",
-          "legalForm": {"code": "112", "name": "Spoločnosť s ručením obmedzeným"}, "address": {"city": "Žilina"},
-          "foundedOn": "2010-05-04", "inBankruptcy": False, "inRestructuring": False, "inLiquidation": False}
+RECORD = {
+    "name": "ALFA s.r.o.",
+    "country": "SK",
+    "nationalId": "11640219",
+    "status": "active",
+    "legalForm": {"code": "112", "name": "Spoločnosť s ručením obmedzeným"},
+    "address": {"city": "Žilina"},
+    "foundedOn": "2010-05-04",
+    "inBankruptcy": False,
+    "inRestructuring": False,
+    "inLiquidation": False,
+}
 
 
 def year(y: int, revenue: object, profit: object = 0, equity: object = 1, currency: str = "EUR") -> dict:
-    return {"year": y, "currency": currency, "revenue": revenue, "profit": profit, "equity": equity,
-            "source": "sk_ruz"}
+    return {
+        "year": y,
+        "currency": currency,
+        "revenue": revenue,
+        "profit": profit,
+        "equity": equity,
+        "source": "sk_ruz",
+    }
 
 
 def codes(found: list[dict]) -> list[str]:
@@ -28,13 +43,21 @@ def test_no_flags_for_a_healthy_company_and_none_without_figures():
 
 
 def test_insolvency_and_status_flags_with_severity():
-    found = flags(RECORD | {"inBankruptcy": True, "inLiquidation": True, "status": "dissolved",
-                            "dissolvedOn": "2024-01-31"}, [])
+    found = flags(
+        RECORD
+        | {"inBankruptcy": True, "inLiquidation": True, "status": "dissolved", "dissolvedOn": "2024-01-31"},
+        [],
+    )
     assert [(f["code"], f["severity"]) for f in found] == [
-        ("IN_BANKRUPTCY", "critical"), ("IN_LIQUIDATION", "warning"), ("DISSOLVED", "critical")]
+        ("IN_BANKRUPTCY", "critical"),
+        ("IN_LIQUIDATION", "warning"),
+        ("DISSOLVED", "critical"),
+    ]
     assert "2024-01-31" in found[2]["text"]
     assert codes(flags(RECORD | {"inRestructuring": True, "status": "inactive"}, [])) == [
-        "IN_RESTRUCTURING", "INACTIVE"]
+        "IN_RESTRUCTURING",
+        "INACTIVE",
+    ]
 
 
 def test_financial_flags_name_their_year_and_source():
@@ -53,8 +76,20 @@ def test_revenue_change_needs_consecutive_years_one_currency_and_a_positive_base
     assert revenue_change([year(2023, 120)]) is None
 
 
-@pytest.mark.parametrize("values", [(None, None), ("abc", 100), (100, "x"), (True, 100), (-10**12, 10**12),
-                                    ("NaN", 1), (1, "Infinity"), ("1e999999", 1), (Decimal("0.001"), -1)])
+@pytest.mark.parametrize(
+    "values",
+    [
+        (None, None),
+        ("abc", 100),
+        (100, "x"),
+        (True, 100),
+        (-(10**12), 10**12),
+        ("NaN", 1),
+        (1, "Infinity"),
+        ("1e999999", 1),
+        (Decimal("0.001"), -1),
+    ],
+)
 def test_revenue_change_never_fails_on_odd_values(values):
     change = revenue_change([year(2023, values[0]), year(2022, values[1])])
     assert change is None or isinstance(change, float)
@@ -69,9 +104,16 @@ def test_nace_candidates_from_national_and_eu_codes():
 
 
 def test_headline_says_who_where_state_and_figures():
-    text = headline(RECORD | {"inBankruptcy": True}, [year(2023, Decimal("1234567.4"), Decimal(-5))],
-                    flags(RECORD | {"inBankruptcy": True}, []))
-    assert text == ("ALFA s.r.o. (SK 11640219), Spoločnosť s ručením obmedzeným, Žilina: active, in bankruptcy, "
-                    "founded 2010-05-04; 2023: revenue 1,234,567 EUR, profit -5 EUR.")
-    assert headline(RECORD | {"legalForm": {}, "address": {}, "foundedOn": None}, [], []) == \
-        "ALFA s.r.o. (SK 11640219): active."
+    text = headline(
+        RECORD | {"inBankruptcy": True},
+        [year(2023, Decimal("1234567.4"), Decimal(-5))],
+        flags(RECORD | {"inBankruptcy": True}, []),
+    )
+    assert text == (
+        "ALFA s.r.o. (SK 11640219), Spoločnosť s ručením obmedzeným, Žilina: active, in bankruptcy, "
+        "founded 2010-05-04; 2023: revenue 1,234,567 EUR, profit -5 EUR."
+    )
+    assert (
+        headline(RECORD | {"legalForm": {}, "address": {}, "foundedOn": None}, [], [])
+        == "ALFA s.r.o. (SK 11640219): active."
+    )

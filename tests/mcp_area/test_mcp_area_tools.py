@@ -20,8 +20,12 @@ def test_area_tools_are_listed_with_strict_schemas():
 
 
 def test_score_and_nis2_tools_answer_what_rest_answers(server, api_key, data):
-    credit, nis2 = calls(server, api_key, ("credit_score", {"national_id": SLOVNAFT, "country": "sk"}),
-                         ("nis2_scope", {"national_id": SLOVNAFT, "country": "SK"}))
+    credit, nis2 = calls(
+        server,
+        api_key,
+        ("credit_score", {"national_id": SLOVNAFT, "country": "sk"}),
+        ("nis2_scope", {"national_id": SLOVNAFT, "country": "SK"}),
+    )
     base = f"/api/v1/companies/{SLOVNAFT}"
     assert not credit.is_error and credit.structured_content == rest(server, api_key, base + "/credit-score")
     assert credit.content[0].text.startswith(f"Credit grade {credit.structured_content['grade']}, score ")
@@ -32,19 +36,28 @@ def test_score_and_nis2_tools_answer_what_rest_answers(server, api_key, data):
 def test_ownership_tools_answer_what_rest_answers(server, api_key, engine):
     load_world(engine)
     relations, relations_kyc, owner, owner_kyc = calls(
-        server, api_key, ("company_relations", {"national_id": TARGET, "country": "sk"}),
+        server,
+        api_key,
+        ("company_relations", {"national_id": TARGET, "country": "sk"}),
         ("company_relations", {"national_id": TARGET, "country": "sk", "purpose": "kyc"}),
         ("ultimate_owner", {"national_id": TARGET, "country": "sk", "max_depth": 5}),
-        ("ultimate_owner", {"national_id": TARGET, "country": "sk", "purpose": "kyc"}))
+        ("ultimate_owner", {"national_id": TARGET, "country": "sk", "purpose": "kyc"}),
+    )
     base = f"/api/v1/companies/{TARGET}"
     assert relations.structured_content == rest(server, api_key, base + "/relations", country="sk")
-    assert relations_kyc.structured_content == rest(server, api_key, base + "/relations", country="sk",
-                                                    purpose="kyc")
-    assert relations.structured_content != relations_kyc.structured_content  # personal details only with purpose
+    assert relations_kyc.structured_content == rest(
+        server, api_key, base + "/relations", country="sk", purpose="kyc"
+    )
+    assert (
+        relations.structured_content != relations_kyc.structured_content
+    )  # personal details only with purpose
     assert "Jana Nováková (shareholder, 40%)" in relations.content[0].text
-    assert owner.structured_content == rest(server, api_key, base + "/ultimate-owner", country="sk", max_depth=5)
-    assert owner_kyc.structured_content == rest(server, api_key, base + "/ultimate-owner", country="sk",
-                                                purpose="kyc")
+    assert owner.structured_content == rest(
+        server, api_key, base + "/ultimate-owner", country="sk", max_depth=5
+    )
+    assert owner_kyc.structured_content == rest(
+        server, api_key, base + "/ultimate-owner", country="sk", purpose="kyc"
+    )
     assert "Jana Nováková" in owner.content[0].text
 
 
@@ -52,10 +65,16 @@ def test_sanctions_tool_needs_lists_then_answers_what_rest_answers(server, api_k
     (before,) = calls(server, api_key, ("sanctions_screening", {"national_id": SLOVNAFT}))
     assert error_of(before)["code"] == "NOT_IMPLEMENTED"  # never a clean answer without a list
     load_lists(engine)
-    screened, low = calls(server, api_key, ("sanctions_screening", {"national_id": SLOVNAFT, "country": "sk"}),
-                          ("sanctions_screening", {"national_id": SLOVNAFT, "threshold": 0.5}))
+    screened, low = calls(
+        server,
+        api_key,
+        ("sanctions_screening", {"national_id": SLOVNAFT, "country": "sk"}),
+        ("sanctions_screening", {"national_id": SLOVNAFT, "threshold": 0.5}),
+    )
     assert screened.structured_content == rest(server, api_key, f"/api/v1/companies/{SLOVNAFT}/sanctions")
-    assert low.structured_content == rest(server, api_key, f"/api/v1/companies/{SLOVNAFT}/sanctions", threshold=0.5)
+    assert low.structured_content == rest(
+        server, api_key, f"/api/v1/companies/{SLOVNAFT}/sanctions", threshold=0.5
+    )
     assert {v["id"] for v in screened.structured_content["lists"]} >= {"sanctions_eu_fsf", "sanctions_uk"}
 
 
@@ -69,7 +88,11 @@ BAD_CALLS = [
     ("ultimate_owner", {"national_id": SLOVNAFT, "max_depth": 0}, "VALIDATION_ERROR"),
     ("ultimate_owner", {"national_id": SLOVNAFT, "max_paths": 10**9}, "VALIDATION_ERROR"),
     ("sanctions_screening", {"national_id": SLOVNAFT, "threshold": 1.5}, "VALIDATION_ERROR"),
-    ("sanctions_screening", {"national_id": SLOVNAFT, "lists": ["eu"]}, "VALIDATION_ERROR"),  # unknown argument
+    (
+        "sanctions_screening",
+        {"national_id": SLOVNAFT, "lists": ["eu"]},
+        "VALIDATION_ERROR",
+    ),  # unknown argument
     ("company_relations", {"national_id": "Ω" * 41}, "VALIDATION_ERROR"),
 ]
 

@@ -32,27 +32,73 @@ CZ = "00177041"
 # tool, arguments, the REST route answering the same, its query parameters, and the part of the tool's result
 # that equals the REST answer's `data` (the whole of it unless said)
 CALLS: list[tuple[str, dict[str, Any], str, dict[str, Any], Pick]] = [
-    ("search_companies", {"q": "slovnaft", "limit": 5}, "/api/v1/companies/search", {"q": "slovnaft", "limit": 5},
-     ITEMS),
-    ("get_company", {"national_id": SLOVNAFT, "country": "sk"}, f"/api/v1/companies/SK/{SLOVNAFT}", {}, WHOLE),
-    ("lookup_identifier", {"type": "vat", "value": "SK2020372640"}, "/api/v1/companies/by-identifier",
-     {"type": "vat", "value": "SK2020372640"}, ITEMS),
+    (
+        "search_companies",
+        {"q": "slovnaft", "limit": 5},
+        "/api/v1/companies/search",
+        {"q": "slovnaft", "limit": 5},
+        ITEMS,
+    ),
+    (
+        "get_company",
+        {"national_id": SLOVNAFT, "country": "sk"},
+        f"/api/v1/companies/SK/{SLOVNAFT}",
+        {},
+        WHOLE,
+    ),
+    (
+        "lookup_identifier",
+        {"type": "vat", "value": "SK2020372640"},
+        "/api/v1/companies/by-identifier",
+        {"type": "vat", "value": "SK2020372640"},
+        ITEMS,
+    ),
     ("company_brief", {"national_id": SLOVNAFT}, "/api/v1/agent/company-brief", {"ico": SLOVNAFT}, WHOLE),
-    ("company_timeline", {"national_id": CZ, "country": "cz"}, f"/api/v1/companies/{CZ}/timeline",
-     {"country": "cz", "limit": 50}, lambda r: {"events": r["events"]}),
-    ("advanced_search", {"country": ["sk"], "sort": "name"}, "/api/v1/companies/advanced-search", {"country": "sk"},
-     ITEMS),
-    ("insolvency_events", {"scope": "any"}, "/api/v1/public/recent-bankruptcies.json", {"scope": "any"},
-     lambda r: {"items": r["items"]}),
+    (
+        "company_timeline",
+        {"national_id": CZ, "country": "cz"},
+        f"/api/v1/companies/{CZ}/timeline",
+        {"country": "cz", "limit": 50},
+        lambda r: {"events": r["events"]},
+    ),
+    (
+        "advanced_search",
+        {"country": ["sk"], "sort": "name"},
+        "/api/v1/companies/advanced-search",
+        {"country": "sk"},
+        ITEMS,
+    ),
+    (
+        "insolvency_events",
+        {"scope": "any"},
+        "/api/v1/public/recent-bankruptcies.json",
+        {"scope": "any"},
+        lambda r: {"items": r["items"]},
+    ),
     ("monitoring_subscriptions", {}, "/api/v1/monitoring/subscriptions", {}, ITEMS),
-    ("credit_score", {"national_id": SLOVNAFT, "country": "sk"}, f"/api/v1/companies/{SLOVNAFT}/credit-score", {},
-     WHOLE),
+    (
+        "credit_score",
+        {"national_id": SLOVNAFT, "country": "sk"},
+        f"/api/v1/companies/{SLOVNAFT}/credit-score",
+        {},
+        WHOLE,
+    ),
     ("nis2_scope", {"national_id": SLOVNAFT}, f"/api/v1/companies/{SLOVNAFT}/nis2", {}, WHOLE),
     ("company_relations", {"national_id": SLOVNAFT}, f"/api/v1/companies/{SLOVNAFT}/relations", {}, WHOLE),
-    ("ultimate_owner", {"national_id": SLOVNAFT, "max_depth": 5}, f"/api/v1/companies/{SLOVNAFT}/ultimate-owner",
-     {"max_depth": 5}, WHOLE),
-    ("sanctions_screening", {"national_id": SLOVNAFT, "threshold": 0.5}, f"/api/v1/companies/{SLOVNAFT}/sanctions",
-     {"threshold": 0.5}, WHOLE),
+    (
+        "ultimate_owner",
+        {"national_id": SLOVNAFT, "max_depth": 5},
+        f"/api/v1/companies/{SLOVNAFT}/ultimate-owner",
+        {"max_depth": 5},
+        WHOLE,
+    ),
+    (
+        "sanctions_screening",
+        {"national_id": SLOVNAFT, "threshold": 0.5},
+        f"/api/v1/companies/{SLOVNAFT}/sanctions",
+        {"threshold": 0.5},
+        WHOLE,
+    ),
 ]
 UNKNOWN = [(name, args | {"unexpected": 1}) for name, args, *_ in CALLS]
 
@@ -76,7 +122,7 @@ def check(tools: list[dict[str, Any]], results: list[dict[str, Any]], server: st
         assert not result.get("isError"), (name, result)
         assert result["content"][0]["type"] == "text" and result["content"][0]["text"], name
         assert pick(result["structuredContent"]) == rest_part(pick, rest(server, key, path, **query)), name
-    for (name, args), result in zip(UNKNOWN, results[len(CALLS):], strict=True):
+    for (name, args), result in zip(UNKNOWN, results[len(CALLS) :], strict=True):
         assert not Draft202012Validator(schemas[name]).is_valid(args), name
         assert result["isError"] and result["structuredContent"]["error"]["code"] == "VALIDATION_ERROR", name
         assert "unexpected" in result["content"][0]["text"], name
@@ -106,8 +152,10 @@ def test_sdk_2x_over_stdio_every_tool(server, settings, api_key, world):
         from mcp import ClientSession
         from mcp.client.stdio import stdio_client
 
-        async with stdio_client(params(settings, "--api-key", api_key)) as (read, write), \
-                ClientSession(read, write) as session:
+        async with (
+            stdio_client(params(settings, "--api-key", api_key)) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             listed = await session.list_tools()
             return listed, [await session.call_tool(n, a) for n, a in [(c[0], c[1]) for c in CALLS] + UNKNOWN]
@@ -125,7 +173,8 @@ def _cache_dir() -> Path:
     """Where the 1.x environment is kept between runs (CI may cache it): REGINTEL_TEST_CACHE, else
     $XDG_CACHE_HOME or ~/.cache, under regintel-tests/."""
     root = os.environ.get("REGINTEL_TEST_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "regintel-tests")
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "regintel-tests"
+    )
     return Path(root)
 
 
@@ -143,8 +192,9 @@ def sdk1_python() -> str:
         if not ready.exists():
             shutil.rmtree(home, ignore_errors=True)
             subprocess.run([sys.executable, "-m", "venv", str(home)], check=True, timeout=300)
-            run = subprocess.run([str(python), "-m", "pip", "install", "-q", SDK1], capture_output=True, text=True,
-                                 timeout=900)
+            run = subprocess.run(
+                [str(python), "-m", "pip", "install", "-q", SDK1], capture_output=True, text=True, timeout=900
+            )
             assert run.returncode == 0, f"could not install {SDK1} into {home}: {run.stderr[-2000:]}"
             ready.write_text(SDK1)
     return str(python)
@@ -152,8 +202,13 @@ def sdk1_python() -> str:
 
 def sdk1(python: str, job: dict[str, Any]) -> dict[str, Any]:
     job = job | {"calls": [[c[0], c[1]] for c in CALLS] + [[n, a] for n, a in UNKNOWN]}
-    run = subprocess.run([python, str(Path(__file__).with_name("sdk1_client.py"))], input=json.dumps(job),
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [python, str(Path(__file__).with_name("sdk1_client.py"))],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr[-4000:]
     out: dict[str, Any] = json.loads(run.stdout)
     assert out["sdk"].startswith("1.") and out["protocol"] == "2025-11-25", out["sdk"]
@@ -161,14 +216,18 @@ def sdk1(python: str, job: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_sdk_1x_over_http_every_tool(server, api_key, world, sdk1_python):
-    out = sdk1(sdk1_python, {"transport": "http", "url": server + "/mcp",
-                             "headers": {"Authorization": f"Bearer {api_key}"}})
+    out = sdk1(
+        sdk1_python,
+        {"transport": "http", "url": server + "/mcp", "headers": {"Authorization": f"Bearer {api_key}"}},
+    )
     check(out["tools"], out["results"], server, api_key)
 
 
 def test_sdk_1x_over_stdio_every_tool(server, settings, api_key, world, sdk1_python):
     stdio = params(settings, "--api-key", api_key)
-    out = sdk1(sdk1_python, {"transport": "stdio", "command": stdio.command, "args": stdio.args, "env": stdio.env})
+    out = sdk1(
+        sdk1_python, {"transport": "stdio", "command": stdio.command, "args": stdio.args, "env": stdio.env}
+    )
     check(out["tools"], out["results"], server, api_key)
 
 
@@ -180,18 +239,41 @@ INSPECTOR = "@modelcontextprotocol/inspector@0.17"
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx (npm) is not installed")
 def test_inspector_cli_lists_and_calls_the_tools(server, api_key, world):
     def inspector(*args: str) -> Any:
-        run = subprocess.run(["npx", "-y", INSPECTOR, "--cli", server + "/mcp", "--transport", "http",
-                              "--header", f"Authorization: Bearer {api_key}", *args],
-                             capture_output=True, text=True, timeout=600)
+        run = subprocess.run(
+            [
+                "npx",
+                "-y",
+                INSPECTOR,
+                "--cli",
+                server + "/mcp",
+                "--transport",
+                "http",
+                "--header",
+                f"Authorization: Bearer {api_key}",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert run.returncode == 0, run.stderr[-4000:] + run.stdout[-2000:]
         return json.loads(run.stdout)
 
     listed = inspector("--method", "tools/list")
     assert [t["name"] for t in listed["tools"]] == [t.name for t in TOOLS]
     # the CLI reads a value as JSON when it can: a bare 31322832 is a number, which the strict schema refuses
-    refused = inspector("--method", "tools/call", "--tool-name", "get_company", "--tool-arg",
-                        f"national_id={SLOVNAFT}")
+    refused = inspector(
+        "--method", "tools/call", "--tool-name", "get_company", "--tool-arg", f"national_id={SLOVNAFT}"
+    )
     assert refused["isError"] and refused["structuredContent"]["error"]["code"] == "VALIDATION_ERROR"
-    called = inspector("--method", "tools/call", "--tool-name", "get_company", "--tool-arg",
-                       f'national_id="{SLOVNAFT}"', "--tool-arg", "country=sk")
+    called = inspector(
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "get_company",
+        "--tool-arg",
+        f'national_id="{SLOVNAFT}"',
+        "--tool-arg",
+        "country=sk",
+    )
     assert called["structuredContent"] == rest(server, api_key, f"/api/v1/companies/SK/{SLOVNAFT}")

@@ -23,9 +23,21 @@ from tests.mcp_area.conftest import mcp_session
 # one client with a long timeout: the machine running the tests may be busy
 web = httpx.Client(timeout=60)
 SLOVNAFT = "31322832"
-EXPECTED = {"search_companies", "get_company", "lookup_identifier", "company_brief", "company_timeline",
-            "advanced_search", "insolvency_events", "monitoring_subscriptions", "credit_score", "nis2_scope",
-            "company_relations", "ultimate_owner", "sanctions_screening"}
+EXPECTED = {
+    "search_companies",
+    "get_company",
+    "lookup_identifier",
+    "company_brief",
+    "company_timeline",
+    "advanced_search",
+    "insolvency_events",
+    "monitoring_subscriptions",
+    "credit_score",
+    "nis2_scope",
+    "company_relations",
+    "ultimate_owner",
+    "sanctions_screening",
+}
 
 
 def rest(server: str, key: str, path: str, **params: Any) -> Any:
@@ -36,9 +48,11 @@ def rest(server: str, key: str, path: str, **params: Any) -> Any:
 
 def calls(server: str, key: str, *wanted: tuple[str, dict[str, Any]]) -> list[Any]:
     """Call the tools in one SDK session; the results in order."""
+
     async def main() -> list[Any]:
         async with mcp_session(server + "/mcp", key) as session:
             return [await session.call_tool(name, args) for name, args in wanted]
+
     return anyio.run(main)
 
 
@@ -66,37 +80,52 @@ def test_handshake_and_tool_list(server, api_key):
 
 def test_company_tools_answer_what_the_rest_api_answers(server, api_key, data):
     company, brief, by_vat, search, timeline = calls(
-        server, api_key, ("get_company", {"national_id": SLOVNAFT, "country": "sk"}),
+        server,
+        api_key,
+        ("get_company", {"national_id": SLOVNAFT, "country": "sk"}),
         ("company_brief", {"national_id": SLOVNAFT}),
         ("lookup_identifier", {"type": "vat", "value": "SK2020372640"}),
         ("search_companies", {"q": "slovnaft", "limit": 5}),
-        ("company_timeline", {"national_id": "00177041", "country": "CZ"}))
+        ("company_timeline", {"national_id": "00177041", "country": "CZ"}),
+    )
     assert not company.is_error
     assert company.structured_content == rest(server, api_key, f"/api/v1/companies/SK/{SLOVNAFT}")
-    assert company.content[0].text.startswith("SLOVNAFT, a.s. (SK 31322832), active; 2023 revenue 6,000,000,000 EUR, "
-                                              "profit 100,000,000 EUR; sources: test_register (CC0 1.0)")
+    assert company.content[0].text.startswith(
+        "SLOVNAFT, a.s. (SK 31322832), active; 2023 revenue 6,000,000,000 EUR, "
+        "profit 100,000,000 EUR; sources: test_register (CC0 1.0)"
+    )
     assert brief.structured_content == rest(server, api_key, "/api/v1/agent/company-brief", ico=SLOVNAFT)
     assert brief.content[0].text == brief.structured_content["headline"]
-    assert by_vat.structured_content["items"] == rest(server, api_key, "/api/v1/companies/by-identifier",
-                                                      type="vat", value="SK2020372640")
-    assert search.structured_content["items"] == rest(server, api_key, "/api/v1/companies/search", q="slovnaft",
-                                                      limit=5)
+    assert by_vat.structured_content["items"] == rest(
+        server, api_key, "/api/v1/companies/by-identifier", type="vat", value="SK2020372640"
+    )
+    assert search.structured_content["items"] == rest(
+        server, api_key, "/api/v1/companies/search", q="slovnaft", limit=5
+    )
     assert search.structured_content["items"][0]["nationalId"] == SLOVNAFT
-    assert timeline.structured_content["events"] == rest(server, api_key, "/api/v1/companies/00177041/timeline",
-                                                         country="cz", limit=50)["events"]
+    assert (
+        timeline.structured_content["events"]
+        == rest(server, api_key, "/api/v1/companies/00177041/timeline", country="cz", limit=50)["events"]
+    )
 
 
 def test_search_and_insolvency_tools(server, api_key, engine, data):
     load_companies(engine, CompanyRecord(country="SK", national_id="44444443", in_restructuring=True))
     advanced, insolvency = calls(
-        server, api_key, ("advanced_search", {"country": ["sk"], "in_bankruptcy": True}),
-        ("insolvency_events", {"scope": "any"}))
+        server,
+        api_key,
+        ("advanced_search", {"country": ["sk"], "in_bankruptcy": True}),
+        ("insolvency_events", {"scope": "any"}),
+    )
     assert [c["nationalId"] for c in advanced.structured_content["items"]] == ["35757442"]
-    assert advanced.structured_content["items"] == rest(server, api_key, "/api/v1/companies/advanced-search",
-                                                        country="sk", in_bankruptcy=1)
+    assert advanced.structured_content["items"] == rest(
+        server, api_key, "/api/v1/companies/advanced-search", country="sk", in_bankruptcy=1
+    )
     assert [i["ico"] for i in insolvency.structured_content["items"]] == ["44444443"]
-    assert insolvency.structured_content["items"] == rest(server, api_key, "/api/v1/public/recent-bankruptcies.json",
-                                                          scope="any")["items"]
+    assert (
+        insolvency.structured_content["items"]
+        == rest(server, api_key, "/api/v1/public/recent-bankruptcies.json", scope="any")["items"]
+    )
     assert insolvency.structured_content["licence"]["id"] == "CC-BY-4.0"
 
 
@@ -127,7 +156,11 @@ BAD_CALLS = [
     ("insolvency_events", {"scope": "'; drop table companies; --"}, "VALIDATION_ERROR"),
     ("insolvency_events", {"limit": 0}, "VALIDATION_ERROR"),
     ("monitoring_subscriptions", {"status": "deleted"}, "VALIDATION_ERROR"),
-    ("lookup_identifier", {"type": "vat", "value": "SK2020372640", "country": "sk", "extra": 1}, "VALIDATION_ERROR"),
+    (
+        "lookup_identifier",
+        {"type": "vat", "value": "SK2020372640", "country": "sk", "extra": 1},
+        "VALIDATION_ERROR",
+    ),
 ]
 
 
@@ -135,14 +168,19 @@ def test_bad_arguments_are_tool_errors_with_rest_codes(server, api_key, data):
     """One session through all of them: an error never ends the session."""
     results = calls(server, api_key, *((name, args) for name, args, _ in BAD_CALLS))
     assert [(name, error_of(r)["code"]) for (name, _, _), r in zip(BAD_CALLS, results, strict=True)] == [
-        (name, code) for name, _, code in BAD_CALLS]
+        (name, code) for name, _, code in BAD_CALLS
+    ]
 
 
 def test_ambiguous_identifier_lists_candidates_and_session_survives_errors(server, api_key, engine, data):
     load_companies(engine, CompanyRecord(country="CZ", national_id=SLOVNAFT, name="Slovnaft Česko s.r.o."))
-    ambiguous, huge, fine = calls(server, api_key, ("get_company", {"national_id": SLOVNAFT}),
-                                  ("search_companies", {"q": "ž" * 100_000}),
-                                  ("get_company", {"national_id": SLOVNAFT, "country": "CZ"}))
+    ambiguous, huge, fine = calls(
+        server,
+        api_key,
+        ("get_company", {"national_id": SLOVNAFT}),
+        ("search_companies", {"q": "ž" * 100_000}),
+        ("get_company", {"national_id": SLOVNAFT, "country": "CZ"}),
+    )
     error = error_of(ambiguous)
     assert error["code"] == "AMBIGUOUS_IDENTIFIER"
     assert {c["country"] for c in error["details"]["candidates"]} == {"SK", "CZ"}
@@ -165,8 +203,11 @@ def test_unknown_tool_is_a_protocol_error(server, api_key):
 def test_monitoring_tool_lists_only_this_keys_subscriptions(server, api_key, make_key, data):
     other = make_key("business", name="other")
     for key, url in ((api_key, "http://127.0.0.1:9/a"), (other, "http://127.0.0.1:9/b")):
-        resp = web.post(server + "/api/v1/monitoring/subscriptions", headers={"Authorization": f"Bearer {key}"},
-                          json={"ico": SLOVNAFT, "webhook_url": url})
+        resp = web.post(
+            server + "/api/v1/monitoring/subscriptions",
+            headers={"Authorization": f"Bearer {key}"},
+            json={"ico": SLOVNAFT, "webhook_url": url},
+        )
         assert resp.status_code == 201, resp.text
     (mine,) = calls(server, api_key, ("monitoring_subscriptions", {}))
     assert [s["webhook_url"] for s in mine.structured_content["items"]] == ["http://127.0.0.1:9/a"]
@@ -174,17 +215,31 @@ def test_monitoring_tool_lists_only_this_keys_subscriptions(server, api_key, mak
     assert "secret" not in str(mine.structured_content)
 
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
 def test_without_a_valid_key_401_with_a_bearer_challenge(server, api_key, settings):
     # the challenge names the service's configured public address (REGINTEL_BASE_URL)
-    metadata = f'resource_metadata="{settings.base_url}/.well-known/oauth-protected-resource/mcp", scope="api"'
-    for headers, challenge in (({}, f'Bearer realm="regintel", {metadata}'),
-                               ({"Authorization": "Bearer ri_unknown"},
-                                f'Bearer realm="regintel", {metadata}, error="invalid_token"')):
+    metadata = (
+        f'resource_metadata="{settings.base_url}/.well-known/oauth-protected-resource/mcp", scope="api"'
+    )
+    for headers, challenge in (
+        ({}, f'Bearer realm="regintel", {metadata}'),
+        (
+            {"Authorization": "Bearer ri_unknown"},
+            f'Bearer realm="regintel", {metadata}, error="invalid_token"',
+        ),
+    ):
         resp = web.post(server + "/mcp", json=INIT, headers=ACCEPT | headers)
         assert resp.status_code == 401 and resp.json()["error"]["code"] == "UNAUTHORIZED"
         assert resp.headers["www-authenticate"] == challenge
@@ -220,7 +275,9 @@ def test_transport_edges(server, api_key):
         assert resp.status_code == 405 and resp.headers["allow"] == "POST"
     resp = web.post(server + "/mcp", json=INIT, headers=auth | ACCEPT | {"Origin": "https://evil.example"})
     assert resp.status_code == 403 and resp.json()["error"]["code"] == "FORBIDDEN"
-    resp = web.post(server + "/mcp", content=b"{not json", headers=auth | ACCEPT | {"Content-Type": "application/json"})
+    resp = web.post(
+        server + "/mcp", content=b"{not json", headers=auth | ACCEPT | {"Content-Type": "application/json"}
+    )
     assert resp.status_code == 400 and "error" in resp.json()
     resp = web.post(server + "/mcp", json=INIT, headers=auth | ACCEPT | {"Origin": "http://localhost:3000"})
     assert resp.status_code == 200
@@ -242,13 +299,22 @@ def test_the_2026_per_request_revision(server, api_key, data):
         return resp.json()["result"]
 
     assert len(post("tools/list", {})["tools"]) == 13
-    company = post("tools/call", {"name": "get_company", "arguments": {"national_id": SLOVNAFT, "country": "SK"}},
-                   **{"Mcp-Name": "get_company"})
+    company = post(
+        "tools/call",
+        {"name": "get_company", "arguments": {"national_id": SLOVNAFT, "country": "SK"}},
+        **{"Mcp-Name": "get_company"},
+    )
     assert company["structuredContent"] == rest(server, api_key, f"/api/v1/companies/SK/{SLOVNAFT}")
-    monitoring = post("tools/call", {"name": "monitoring_subscriptions", "arguments": {}},
-                      **{"Mcp-Name": "monitoring_subscriptions"})
+    monitoring = post(
+        "tools/call",
+        {"name": "monitoring_subscriptions", "arguments": {}},
+        **{"Mcp-Name": "monitoring_subscriptions"},
+    )
     assert monitoring["structuredContent"] == {"items": [], "total": 0, "page": 1}  # the key reached the tool
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": META}}
-    resp = web.post(server + "/mcp", json=body, headers=ACCEPT | {"MCP-Protocol-Version": MODERN,
-                                                                    "Mcp-Method": "tools/list"})
+    resp = web.post(
+        server + "/mcp",
+        json=body,
+        headers=ACCEPT | {"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/list"},
+    )
     assert resp.status_code == 401

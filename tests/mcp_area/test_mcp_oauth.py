@@ -49,12 +49,16 @@ def base(settings) -> Iterator[str]:
 
 def test_401_challenge_names_the_protected_resource_metadata(base):
     for path in ("/mcp", "/mcp/v1"):
-        for headers, error in (({}, ""), ({"Authorization": "Bearer rio_not_a_token"}, ', error="invalid_token"')):
+        for headers, error in (
+            ({}, ""),
+            ({"Authorization": "Bearer rio_not_a_token"}, ', error="invalid_token"'),
+        ):
             resp = web.post(base + path, json=INIT, headers=ACCEPT | headers)
             assert resp.status_code == 401 and resp.json()["error"]["code"] == "UNAUTHORIZED"
             metadata = f"{base}/.well-known/oauth-protected-resource{path}"
             assert resp.headers["www-authenticate"] == (
-                f'Bearer realm="regintel", resource_metadata="{metadata}", scope="api"' + error)
+                f'Bearer realm="regintel", resource_metadata="{metadata}", scope="api"' + error
+            )
             doc = web.get(metadata).json()
             assert doc["resource"] == base + path and doc["authorization_servers"] == [base]
             assert doc["bearer_methods_supported"] == ["header"] and doc["scopes_supported"] == ["api"]
@@ -100,7 +104,9 @@ def test_the_sdk_clients_oauth_flow_then_tools(base, engine, data):
         consent = await anyio.to_thread.run_sync(lambda: http.get(path))
         assert consent.status_code == 200, consent.text
         assert consent.json()["data"]["registration"] == "dynamic"
-        approved = await anyio.to_thread.run_sync(lambda: http.post(path, json={"approve": True}, headers=csrf))
+        approved = await anyio.to_thread.run_sync(
+            lambda: http.post(path, json={"approve": True}, headers=csrf)
+        )
         assert approved.status_code == 302, approved.text
         query = parse_qs(urlsplit(approved.headers["location"]).query)
         codes.append(AuthorizationCodeResult(code=query["code"][0], state=query.get("state", [None])[0]))
@@ -109,17 +115,30 @@ def test_the_sdk_clients_oauth_flow_then_tools(base, engine, data):
         return codes[-1]
 
     storage = Memory()
-    auth = OAuthClientProvider(base + "/mcp", OAuthClientMetadata(
-        client_name="SDK test client", redirect_uris=[REDIRECT], grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"], token_endpoint_auth_method="none"), storage, redirect_handler, callback_handler)
+    auth = OAuthClientProvider(
+        base + "/mcp",
+        OAuthClientMetadata(
+            client_name="SDK test client",
+            redirect_uris=[REDIRECT],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+            token_endpoint_auth_method="none",
+        ),
+        storage,
+        redirect_handler,
+        callback_handler,
+    )
 
     async def main() -> tuple[Any, Any]:
-        async with httpx2.AsyncClient(auth=auth, timeout=30) as client, \
-                streamable_http_client(base + "/mcp", http_client=client) as (read, write), \
-                ClientSession(read, write) as session:
+        async with (
+            httpx2.AsyncClient(auth=auth, timeout=30) as client,
+            streamable_http_client(base + "/mcp", http_client=client) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
-            return await session.list_tools(), await session.call_tool("get_company", {"national_id": SLOVNAFT,
-                                                                                       "country": "sk"})
+            return await session.list_tools(), await session.call_tool(
+                "get_company", {"national_id": SLOVNAFT, "country": "sk"}
+            )
 
     listed, company = anyio.run(main)
     assert len(redirected) == 1

@@ -36,7 +36,10 @@ def outbox(engine):
 
 def events(engine):
     with engine.connect() as conn:
-        return [dict(r) for r in conn.execute(select(monitoring_events).order_by(monitoring_events.c.id)).mappings()]
+        return [
+            dict(r)
+            for r in conn.execute(select(monitoring_events).order_by(monitoring_events.c.id)).mappings()
+        ]
 
 
 def test_bankruptcy_flip_queues_the_spec_payload(client, auth, engine):
@@ -47,11 +50,25 @@ def test_bankruptcy_flip_queues_the_spec_payload(client, auth, engine):
     assert len(rows) == 1 and rows[0]["subscription_id"] == sub["id"] and rows[0]["status"] == "pending"
     body = json.loads(rows[0]["body"])
     with engine.connect() as conn:
-        change = conn.execute(select(company_changes).where(company_changes.c.field == "in_bankruptcy")).mappings().one()
+        change = (
+            conn.execute(select(company_changes).where(company_changes.c.field == "in_bankruptcy"))
+            .mappings()
+            .one()
+        )
     assert rows[0]["change_id"] == change["id"] and rows[0]["message_id"].startswith("msg_")
-    assert body == {"type": "company.insolvency.changed", "ico": "31322832", "country": "SK",
-                    "field": "in_bankruptcy", "from": False, "to": True, "detected_at": body["detected_at"]}
-    assert body["detected_at"].endswith("Z") and body["detected_at"][:19] == change["detected_at"].isoformat()[:19]
+    assert body == {
+        "type": "company.insolvency.changed",
+        "ico": "31322832",
+        "country": "SK",
+        "field": "in_bankruptcy",
+        "from": False,
+        "to": True,
+        "detected_at": body["detected_at"],
+    }
+    assert (
+        body["detected_at"].endswith("Z")
+        and body["detected_at"][:19] == change["detected_at"].isoformat()[:19]
+    )
 
 
 def test_every_flag_and_only_flags_are_delivered(client, auth, engine):
@@ -61,11 +78,20 @@ def test_every_flag_and_only_flags_are_delivered(client, auth, engine):
     make_company(engine, in_restructuring=True)
     make_company(engine, in_bankruptcy=True)  # ends the restructuring (spec 2.2)
     fields = [(json.loads(r["body"])["field"], json.loads(r["body"])["to"]) for r in outbox(engine)]
-    assert fields == [("in_liquidation", True), ("in_restructuring", True), ("in_bankruptcy", True),
-                      ("in_restructuring", False)]
+    assert fields == [
+        ("in_liquidation", True),
+        ("in_restructuring", True),
+        ("in_bankruptcy", True),
+        ("in_restructuring", False),
+    ]
     severities = {(e["field"], e["severity"]) for e in events(engine)}
-    assert severities == {("in_liquidation", "warning"), ("city", "info"), ("name", "info"),
-                          ("in_restructuring", "critical"), ("in_bankruptcy", "critical")}
+    assert severities == {
+        ("in_liquidation", "warning"),
+        ("city", "info"),
+        ("name", "info"),
+        ("in_restructuring", "critical"),
+        ("in_bankruptcy", "critical"),
+    }
 
 
 def test_unwatched_companies_and_other_keys(client, auth, engine, make_key):
@@ -75,8 +101,11 @@ def test_unwatched_companies_and_other_keys(client, auth, engine, make_key):
     other = {"Authorization": f"Bearer {make_key(name='other')}"}
     subscribe(client, other, url="http://127.0.0.1:9/b")
     subscribe(client, other, url="http://127.0.0.1:9/c")  # second URL, same key and company
-    load_companies(engine, CompanyRecord(country="SK", national_id="35757442", name="Other", in_bankruptcy=True),
-                   CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s.", in_bankruptcy=True))
+    load_companies(
+        engine,
+        CompanyRecord(country="SK", national_id="35757442", name="Other", in_bankruptcy=True),
+        CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s.", in_bankruptcy=True),
+    )
     assert len(outbox(engine)) == 3  # three subscriptions of the watched company; none for the other one
     assert sorted(e["api_key_id"] for e in events(engine)) == [1, 2]  # one event per key, not per URL
 
@@ -110,8 +139,14 @@ def test_the_outbox_commits_with_the_data_or_not_at_all(client, auth, engine):
         loader.flush()
     with engine.connect() as conn:
         assert conn.execute(select(companies.c.in_bankruptcy)).scalar_one() is False
-        assert conn.execute(select(func.count()).select_from(company_changes)
-                            .where(company_changes.c.field == "in_bankruptcy")).scalar_one() == 0
+        assert (
+            conn.execute(
+                select(func.count())
+                .select_from(company_changes)
+                .where(company_changes.c.field == "in_bankruptcy")
+            ).scalar_one()
+            == 0
+        )
     assert outbox(engine) == [] and events(engine) == []
     make_company(engine, in_bankruptcy=True)  # the re-run converges
     assert len(outbox(engine)) == 1 and len(events(engine)) == 1
@@ -123,17 +158,25 @@ def test_generic_webhooks_filter_by_type_country_and_company(client, auth, engin
     hooks = "/api/v1/webhooks/subscriptions"
 
     def create(**body):
-        return assert_envelope(client.post(hooks, json={"url": "http://127.0.0.1:9/g", **body}, headers=auth), 201)
+        return assert_envelope(
+            client.post(hooks, json={"url": "http://127.0.0.1:9/g", **body}, headers=auth), 201
+        )
 
     everything = create(event_types=["company.insolvency.changed", "company.created"])
     czech = create(event_types=["company.insolvency.changed"], countries=["cz"])
     one = create(event_types=["company.changed"], companies=[{"country": "SK", "ico": "31322832"}])
-    load_companies(engine, CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s.",
-                                         in_bankruptcy=True, city="Bratislava"),
-                   CompanyRecord(country="CZ", national_id="27082440", name="Alza.cz a.s.", in_liquidation=True),
-                   CompanyRecord(country="SK", national_id="35757442", name="Nová a.s."))
-    got = {(r["subscription_id"], json.loads(r["body"])["type"], json.loads(r["body"]).get("field"))
-           for r in outbox(engine)}
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK", national_id="31322832", name="SLOVNAFT, a.s.", in_bankruptcy=True, city="Bratislava"
+        ),
+        CompanyRecord(country="CZ", national_id="27082440", name="Alza.cz a.s.", in_liquidation=True),
+        CompanyRecord(country="SK", national_id="35757442", name="Nová a.s."),
+    )
+    got = {
+        (r["subscription_id"], json.loads(r["body"])["type"], json.loads(r["body"]).get("field"))
+        for r in outbox(engine)
+    }
     assert got == {
         (everything["id"], "company.insolvency.changed", "in_bankruptcy"),
         (everything["id"], "company.insolvency.changed", "in_liquidation"),
@@ -142,6 +185,11 @@ def test_generic_webhooks_filter_by_type_country_and_company(client, auth, engin
         (one["id"], "company.changed", "city"),
     }
     created = next(json.loads(r["body"]) for r in outbox(engine) if r["event_type"] == "company.created")
-    assert created == {"type": "company.created", "ico": "35757442", "country": "SK", "name": "Nová a.s.",
-                       "detected_at": created["detected_at"]}
+    assert created == {
+        "type": "company.created",
+        "ico": "35757442",
+        "country": "SK",
+        "name": "Nová a.s.",
+        "detected_at": created["detected_at"],
+    }
     assert events(engine) == []  # generic webhooks feed no monitoring events

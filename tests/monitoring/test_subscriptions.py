@@ -43,29 +43,39 @@ def test_country_is_any_case_and_defaults_to_sk(client, auth, engine):
     assert data["country"] == "CZ" and data["company_name"] == "Česká firma s.r.o."
 
 
-@pytest.mark.parametrize("ico, status, code", [
-    ("31322833", 422, "VALIDATION_ERROR"),  # wrong check digit (well-formed elsewhere: 404 without country)
-    ("35757442", 404, "NOT_FOUND"),  # well-formed, unknown
-    ("' OR 1=1 --", 422, "VALIDATION_ERROR"),
-    ("", 422, "VALIDATION_ERROR"),
-    ("1" * 41, 422, "VALIDATION_ERROR"),
-    ("३१३२२८३२", 422, "VALIDATION_ERROR"),  # non-ASCII digits
-    ("SK31322832", 422, "VALIDATION_ERROR"),
-])
+@pytest.mark.parametrize(
+    "ico, status, code",
+    [
+        (
+            "31322833",
+            422,
+            "VALIDATION_ERROR",
+        ),  # wrong check digit (well-formed elsewhere: 404 without country)
+        ("35757442", 404, "NOT_FOUND"),  # well-formed, unknown
+        ("' OR 1=1 --", 422, "VALIDATION_ERROR"),
+        ("", 422, "VALIDATION_ERROR"),
+        ("1" * 41, 422, "VALIDATION_ERROR"),
+        ("३१३२२८३२", 422, "VALIDATION_ERROR"),  # non-ASCII digits
+        ("SK31322832", 422, "VALIDATION_ERROR"),
+    ],
+)
 def test_bad_identifiers(client, auth, engine, ico, status, code):
     make_company(engine)
     assert_error(create(client, auth, ico=ico, country="sk"), status, code)
 
 
-@pytest.mark.parametrize("url, reason", [
-    ("ftp://example.com/hook", "scheme"),
-    ("javascript:alert(1)", "scheme"),
-    ("http://user:pw@127.0.0.1/hook", "credentials"),
-    ("http:///nohost", "host"),
-    ("http://exa mple.com/", "malformed"),
-    ("http://" + "a" * 2100 + ".com/", None),  # over 2,048: refused by the body model
-    ("http://no-such-host.invalid/hook", "unresolvable"),
-])
+@pytest.mark.parametrize(
+    "url, reason",
+    [
+        ("ftp://example.com/hook", "scheme"),
+        ("javascript:alert(1)", "scheme"),
+        ("http://user:pw@127.0.0.1/hook", "credentials"),
+        ("http:///nohost", "host"),
+        ("http://exa mple.com/", "malformed"),
+        ("http://" + "a" * 2100 + ".com/", None),  # over 2,048: refused by the body model
+        ("http://no-such-host.invalid/hook", "unresolvable"),
+    ],
+)
 def test_bad_urls(client, auth, engine, url, reason):
     make_company(engine)
     err = assert_error(create(client, auth, url=url), 422, "VALIDATION_ERROR")
@@ -73,22 +83,25 @@ def test_bad_urls(client, auth, engine, url, reason):
         assert err["details"][0]["reason"] == reason and err["details"][0]["field"] == "webhook_url"
 
 
-@pytest.mark.parametrize("url, reason", [
-    ("http://127.0.0.1:8080/hook", "loopback_address"),
-    ("http://localhost/hook", "loopback_address"),
-    ("http://10.1.2.3/hook", "private_address"),
-    ("http://192.168.0.1/hook", "private_address"),
-    ("http://169.254.169.254/latest/meta-data", "link_local_address"),
-    ("http://[::1]/hook", "loopback_address"),
-    ("http://[::ffff:127.0.0.1]/hook", "loopback_address"),
-    ("http://[::ffff:10.0.0.1]/hook", "private_address"),
-    ("http://[fe80::1]/hook", "link_local_address"),
-    ("http://[fc00::1]/hook", "private_address"),
-    ("http://0.0.0.0/hook", "unspecified_address"),
-    ("http://224.0.0.1/hook", "multicast_address"),
-    ("http://100.64.0.1/hook", None),  # shared address space: not global
-    ("http://2130706433/hook", "loopback_address"),  # 127.0.0.1 as one number
-])
+@pytest.mark.parametrize(
+    "url, reason",
+    [
+        ("http://127.0.0.1:8080/hook", "loopback_address"),
+        ("http://localhost/hook", "loopback_address"),
+        ("http://10.1.2.3/hook", "private_address"),
+        ("http://192.168.0.1/hook", "private_address"),
+        ("http://169.254.169.254/latest/meta-data", "link_local_address"),
+        ("http://[::1]/hook", "loopback_address"),
+        ("http://[::ffff:127.0.0.1]/hook", "loopback_address"),
+        ("http://[::ffff:10.0.0.1]/hook", "private_address"),
+        ("http://[fe80::1]/hook", "link_local_address"),
+        ("http://[fc00::1]/hook", "private_address"),
+        ("http://0.0.0.0/hook", "unspecified_address"),
+        ("http://224.0.0.1/hook", "multicast_address"),
+        ("http://100.64.0.1/hook", None),  # shared address space: not global
+        ("http://2130706433/hook", "loopback_address"),  # 127.0.0.1 as one number
+    ],
+)
 def test_private_addresses_are_refused(app_factory, auth, engine, url, reason):
     make_company(engine)
     strict = app_factory(allow_private_webhooks=False)
@@ -115,8 +128,14 @@ def test_a_key_sees_only_its_own(client, auth, engine, make_key):
     mine = assert_envelope(create(client, auth), 201)
     other = {"Authorization": f"Bearer {make_key('pro', name='other')}"}
     assert assert_envelope(client.get(BASE, headers=other)) == []
-    for method, path in [("GET", ""), ("DELETE", ""), ("POST", "/rotate-secret"), ("POST", "/test"),
-                         ("POST", "/resume"), ("GET", "/deliveries")]:
+    for method, path in [
+        ("GET", ""),
+        ("DELETE", ""),
+        ("POST", "/rotate-secret"),
+        ("POST", "/test"),
+        ("POST", "/resume"),
+        ("GET", "/deliveries"),
+    ]:
         assert_error(client.request(method, f"{BASE}/{mine['id']}{path}", headers=other), 404, "NOT_FOUND")
     assert_error(client.get(f"{BASE}/999999", headers=auth), 404, "NOT_FOUND")
     assert_error(client.get(f"{BASE}/abc", headers=auth), 404, "NOT_FOUND")  # ids are integers: no such path
@@ -141,7 +160,8 @@ def test_test_delivery_is_queued(client, auth, engine):
     assert queued["delivery_id"].startswith("msg_") and queued["status"] == "pending"
     log = assert_envelope(client.get(f"{BASE}/{sub['id']}/deliveries", headers=auth))
     assert [(d["delivery_id"], d["event_type"], d["status"]) for d in log] == [
-        (queued["delivery_id"], "test", "pending")]
+        (queued["delivery_id"], "test", "pending")
+    ]
     assert assert_envelope(client.get(f"{BASE}/{sub['id']}", headers=auth))["queued_deliveries"] == 1
 
 
@@ -170,9 +190,13 @@ def test_resume_requeues_failed_deliveries(client, auth, engine):
     assert (data["status"], data["requeued_deliveries"], data["pause_reason"]) == ("active", 1, None)
     log = assert_envelope(client.get(f"{BASE}/{sub['id']}/deliveries?status=pending", headers=auth))
     assert [(d["status"], d["attempts"]) for d in log] == [("pending", 0)]
-    again = assert_envelope(client.post(f"{BASE}/{sub['id']}/resume", json={"retry_failed": False}, headers=auth))
+    again = assert_envelope(
+        client.post(f"{BASE}/{sub['id']}/resume", json={"retry_failed": False}, headers=auth)
+    )
     assert again["requeued_deliveries"] == 0
-    assert_error(client.post(f"{BASE}/{sub['id']}/resume", json={"retry": 1}, headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.post(f"{BASE}/{sub['id']}/resume", json={"retry": 1}, headers=auth), 422, "VALIDATION_ERROR"
+    )
 
 
 def test_list_paginates(client, auth, engine):
@@ -181,7 +205,11 @@ def test_list_paginates(client, auth, engine):
         assert_envelope(create(client, auth, url=f"http://127.0.0.1:{9000 + port}/h"), 201)
     resp = client.get(f"{BASE}?page=2&per_page=2", headers=auth)
     assert len(assert_envelope(resp)) == 1
-    assert (resp.json()["meta"]["total"], resp.json()["meta"]["page"], resp.json()["meta"]["per_page"]) == (3, 2, 2)
+    assert (resp.json()["meta"]["total"], resp.json()["meta"]["page"], resp.json()["meta"]["per_page"]) == (
+        3,
+        2,
+        2,
+    )
     assert_error(client.get(f"{BASE}?per_page=0", headers=auth), 422, "VALIDATION_ERROR")
 
 
@@ -205,9 +233,14 @@ def test_bulk_is_per_item(client, auth, engine, make_key):
     created = data["results"][0]["data"]
     assert created["secret"].startswith("whsec_")
     assert data["results"][1]["error"]["code"] == "CONFLICT"
-    deleted = assert_envelope(client.post(f"{BASE}/bulk", json={"operations": [
-        {"action": "delete", "id": created["id"]}]}, headers=auth))
+    deleted = assert_envelope(
+        client.post(
+            f"{BASE}/bulk", json={"operations": [{"action": "delete", "id": created["id"]}]}, headers=auth
+        )
+    )
     assert deleted["results"][0]["status"] == 200 and deleted["results"][0]["data"]["deleted"] is True
     assert_error(client.post(f"{BASE}/bulk", json={"operations": []}, headers=auth), 422, "VALIDATION_ERROR")
     too_many = [{"action": "delete", "id": 1}] * 101
-    assert_error(client.post(f"{BASE}/bulk", json={"operations": too_many}, headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.post(f"{BASE}/bulk", json={"operations": too_many}, headers=auth), 422, "VALIDATION_ERROR"
+    )

@@ -51,8 +51,12 @@ def smtp() -> Iterator[tuple[Inbox, int]]:
 
 @pytest.fixture
 def mail_worker(engine, settings, smtp):  # type: ignore[no-untyped-def]
-    return Worker(engine, settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": smtp[1],
-                                                       "smtp_from": "alerts@regintel.test"}))
+    return Worker(
+        engine,
+        settings.model_copy(
+            update={"smtp_host": "127.0.0.1", "smtp_port": smtp[1], "smtp_from": "alerts@regintel.test"}
+        ),
+    )
 
 
 def link_token(msg: EmailMessage) -> str:
@@ -88,13 +92,20 @@ def test_double_opt_in_alert_and_one_click_unsubscribe(client, engine, smtp, mai
     assert "in_bankruptcy: False -> True" in alert.get_content()
     assert alert["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     one_click = alert["List-Unsubscribe"].strip("<>").replace("http://testserver", "")
-    resp = client.post(one_click, content=b"List-Unsubscribe=One-Click",
-                       headers={"content-type": "application/x-www-form-urlencoded"})
+    resp = client.post(
+        one_click,
+        content=b"List-Unsubscribe=One-Click",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
     assert assert_envelope(resp)["status"] == "unsubscribed"
     make_company(engine, in_liquidation=True, in_bankruptcy=False)
-    assert asyncio.run(mail_worker.run_once()) == 0 and len(inbox.messages) == 2  # no alert after unsubscribing
+    assert (
+        asyncio.run(mail_worker.run_once()) == 0 and len(inbox.messages) == 2
+    )  # no alert after unsubscribing
     with engine.connect() as conn:
-        sent = conn.execute(select(email_outbox.c.kind, email_outbox.c.status).order_by(email_outbox.c.id)).all()
+        sent = conn.execute(
+            select(email_outbox.c.kind, email_outbox.c.status).order_by(email_outbox.c.id)
+        ).all()
     assert [tuple(r) for r in sent] == [("watch_confirm", "sent"), ("watch_alert", "sent")]
 
 
@@ -117,7 +128,9 @@ def test_requests_are_throttled_and_do_not_reveal_state(client, engine, smtp, ma
     assert first == again
     assert len(deliver(mail_worker, inbox, 1)) == 1  # one confirmation mail, not two
     with engine.connect() as conn:
-        assert conn.execute(select(watches.c.email, watches.c.status)).all() == [("jana.nova@example.sk", "pending")]
+        assert conn.execute(select(watches.c.email, watches.c.status)).all() == [
+            ("jana.nova@example.sk", "pending")
+        ]
 
 
 def test_unsubscribe_by_address_sends_a_link(client, engine, smtp, mail_worker):
@@ -128,13 +141,17 @@ def test_unsubscribe_by_address_sends_a_link(client, engine, smtp, mail_worker):
     assert_envelope(client.get(f"{WATCH}/confirm", params={"token": link_token(confirm)}))
     with engine.begin() as conn:
         conn.execute(watches.update().values(last_mail_at=None))
-    unknown = assert_envelope(client.post(f"{WATCH}/unsubscribe", json={"email": "x@example.sk", "ico": "31322832"}))
+    unknown = assert_envelope(
+        client.post(f"{WATCH}/unsubscribe", json={"email": "x@example.sk", "ico": "31322832"})
+    )
     known = assert_envelope(client.post(f"{WATCH}/unsubscribe", json={"email": ME, "ico": "31322832"}))
     assert unknown == known and known["status"] == "unsubscribe_link_sent"
     link_mail = deliver(mail_worker, inbox, 2)[1]
     assert link_mail["To"] == "jana.nova@example.sk" and link_mail["Subject"].startswith("Stop watching")
     with engine.connect() as conn:
-        assert conn.execute(select(watches.c.status)).scalar_one() == "confirmed"  # not until the link is used
+        assert (
+            conn.execute(select(watches.c.status)).scalar_one() == "confirmed"
+        )  # not until the link is used
     done = assert_envelope(client.post(f"{WATCH}/unsubscribe", json={"token": link_token(link_mail)}))
     assert done["status"] == "unsubscribed"
 
@@ -160,8 +177,13 @@ def test_bad_tokens_and_input(client, engine, settings):
     assert_error(client.post(f"{WATCH}/unsubscribe", json={"token": confirm_token}), 422, "VALIDATION_ERROR")
     assert_error(client.get(f"{WATCH}/confirm"), 422, "VALIDATION_ERROR")
     assert_error(client.get(f"{WATCH}/confirm", params={"token": "x" * 1001}), 422, "VALIDATION_ERROR")
-    for body in [{"email": "not-an-address", "ico": "31322832"}, {"email": ME, "ico": "31322833", "country": "sk"},
-                 {"email": ME, "ico": "31322832", "name": "x"}, {"email": ME}, {"email": "a@b.c" * 100, "ico": "1"}]:
+    for body in [
+        {"email": "not-an-address", "ico": "31322832"},
+        {"email": ME, "ico": "31322833", "country": "sk"},
+        {"email": ME, "ico": "31322832", "name": "x"},
+        {"email": ME},
+        {"email": "a@b.c" * 100, "ico": "1"},
+    ]:
         assert_error(client.post(WATCH, json=body), 422, "VALIDATION_ERROR")
     assert_error(client.post(WATCH, json={"email": ME, "ico": "35757442", "country": "sk"}), 404, "NOT_FOUND")
     assert_error(client.post(f"{WATCH}/unsubscribe", json={}), 422, "VALIDATION_ERROR")

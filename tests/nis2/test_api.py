@@ -19,32 +19,92 @@ from tests.builders import TEST_SOURCE, load_companies
 from tests.helpers import assert_envelope, assert_error
 
 ENERGY, HOSPITAL, CLOUD, FOOD, SMALL_IT, PUBLIC, SUB, UNKNOWN = (
-    "36000001", "36000019", "36000027", "36000035", "36000043", "36000051", "36000060", "36000078")
+    "36000001",
+    "36000019",
+    "36000027",
+    "36000035",
+    "36000043",
+    "36000051",
+    "36000060",
+    "36000078",
+)
 M = 1_000_000
 
 
 def fin(year, currency, revenue, assets, employees=None):
-    return FinancialRecord(year=year, currency=currency, revenue=Decimal(revenue), total_assets=Decimal(assets),
-                           employees=employees)
+    return FinancialRecord(
+        year=year,
+        currency=currency,
+        revenue=Decimal(revenue),
+        total_assets=Decimal(assets),
+        employees=employees,
+    )
 
 
 RECORDS = [
-    CompanyRecord(country="SK", national_id=ENERGY, name="Západoslovenská distribučná, a.s.", legal_form="121",
-                  nace_primary="35130", employees=1200, financials=[fin(2023, "EUR", 400 * M, 900 * M, 1200)]),
-    CompanyRecord(country="SK", national_id=HOSPITAL, name="Nemocnica Žilina", legal_form="331",
-                  nace_primary="86.10", size_class="100-199", financials=[fin(2023, "EUR", 15 * M, 20 * M)]),
-    CompanyRecord(country="CZ", national_id=CLOUD, name="Oblak Hosting s.r.o.", legal_form="112",
-                  nace_primary="63110", financials=[fin(2023, "CZK", 2_000 * M, 1_500 * M, 300)]),
-    CompanyRecord(country="SK", national_id=FOOD, name="Mliekáreň Dolina s.r.o.", legal_form="112",
-                  nace_primary="10510", size_class="50-99"),
-    CompanyRecord(country="SK", national_id=SMALL_IT, name="Kód s.r.o.", legal_form="112", nace_primary="62010",
-                  employees=4, financials=[fin(2023, "EUR", 300_000, 150_000, 4)]),
-    CompanyRecord(country="CZ", national_id=PUBLIC, name="Ministerstvo příkladů", legal_form="325",
-                  nace_primary="84.11"),
-    CompanyRecord(country="SK", national_id=SUB, name="Dcéra Energia s.r.o.", legal_form="112", nace_primary="35.11",
-                  employees=12, financials=[fin(2023, "EUR", 3 * M, 3 * M, 12)],
-                  roles=[RoleRecord(role="shareholder", holder_name="Západoslovenská distribučná, a.s.",
-                                    holder_company=CompanyKey("SK", ENERGY), share_pct=100.0)]),
+    CompanyRecord(
+        country="SK",
+        national_id=ENERGY,
+        name="Západoslovenská distribučná, a.s.",
+        legal_form="121",
+        nace_primary="35130",
+        employees=1200,
+        financials=[fin(2023, "EUR", 400 * M, 900 * M, 1200)],
+    ),
+    CompanyRecord(
+        country="SK",
+        national_id=HOSPITAL,
+        name="Nemocnica Žilina",
+        legal_form="331",
+        nace_primary="86.10",
+        size_class="100-199",
+        financials=[fin(2023, "EUR", 15 * M, 20 * M)],
+    ),
+    CompanyRecord(
+        country="CZ",
+        national_id=CLOUD,
+        name="Oblak Hosting s.r.o.",
+        legal_form="112",
+        nace_primary="63110",
+        financials=[fin(2023, "CZK", 2_000 * M, 1_500 * M, 300)],
+    ),
+    CompanyRecord(
+        country="SK",
+        national_id=FOOD,
+        name="Mliekáreň Dolina s.r.o.",
+        legal_form="112",
+        nace_primary="10510",
+        size_class="50-99",
+    ),
+    CompanyRecord(
+        country="SK",
+        national_id=SMALL_IT,
+        name="Kód s.r.o.",
+        legal_form="112",
+        nace_primary="62010",
+        employees=4,
+        financials=[fin(2023, "EUR", 300_000, 150_000, 4)],
+    ),
+    CompanyRecord(
+        country="CZ", national_id=PUBLIC, name="Ministerstvo příkladů", legal_form="325", nace_primary="84.11"
+    ),
+    CompanyRecord(
+        country="SK",
+        national_id=SUB,
+        name="Dcéra Energia s.r.o.",
+        legal_form="112",
+        nace_primary="35.11",
+        employees=12,
+        financials=[fin(2023, "EUR", 3 * M, 3 * M, 12)],
+        roles=[
+            RoleRecord(
+                role="shareholder",
+                holder_name="Západoslovenská distribučná, a.s.",
+                holder_company=CompanyKey("SK", ENERGY),
+                share_pct=100.0,
+            )
+        ],
+    ),
     CompanyRecord(country="SK", national_id=UNKNOWN, name="Nevieme s.r.o.", legal_form="112"),
 ]
 
@@ -53,7 +113,9 @@ def run_due(engine, settings, worker_id: str) -> int:
     """Run the due jobs of this area the way the worker does; jobs other areas queue when companies are
     loaded (peer-group refreshes, ...) are left alone."""
     with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
-        claimed = jobs_db.claim(conn, worker_id, 10, datetime.now(UTC), LEASE, kinds=["nis2.refresh", "nis2.sweep"])
+        claimed = jobs_db.claim(
+            conn, worker_id, 10, datetime.now(UTC), LEASE, kinds=["nis2.refresh", "nis2.sweep"]
+        )
     for job in claimed:
         run_one(engine, settings, worker_id, job)
     return len(claimed)
@@ -118,10 +180,15 @@ def test_linked_enterprise_makes_a_small_subsidiary_large(client, auth, data):
     assert rel["kind"] == "linked" and rel["company"]["national_id"] == ENERGY
 
 
-def test_rec_2003_361_annex_art_3_3_gleif_consolidation_edge_is_a_linked_enterprise(client, auth, engine, data):
+def test_rec_2003_361_annex_art_3_3_gleif_consolidation_edge_is_a_linked_enterprise(
+    client, auth, engine, data
+):
     gleif = dataclasses.replace(TEST_SOURCE, id="gleif_rr", name="GLEIF relationship records")
-    load_companies(engine, OwnershipRecord(parent=CompanyKey("SK", ENERGY), child=CompanyKey("SK", SMALL_IT)),
-                   source=gleif)
+    load_companies(
+        engine,
+        OwnershipRecord(parent=CompanyKey("SK", ENERGY), child=CompanyKey("SK", SMALL_IT)),
+        source=gleif,
+    )
     d = assert_envelope(get(client, auth, SMALL_IT))
     assert d["size"]["relations"][0]["basis"].startswith("accounting consolidation")
     assert d["size"]["relations"][0]["kind"] == "linked"
@@ -139,13 +206,20 @@ def test_unknown_company_data_is_possible_never_silent(client, auth, data):
 def test_designation_from_a_register_is_size_independent(client, auth, engine, data):
     with engine.begin() as conn:
         cid = conn.execute(select(companies.c.id).where(companies.c.national_id == SMALL_IT)).scalar_one()
-        conn.execute(insert(nis2_designations).values(company_id=cid, kind="qualified_trust_service_provider",
-                                                      source="eu_trusted_list", reference="SK/TSP/1",
-                                                      loaded_at=date(2025, 1, 1)))
+        conn.execute(
+            insert(nis2_designations).values(
+                company_id=cid,
+                kind="qualified_trust_service_provider",
+                source="eu_trusted_list",
+                reference="SK/TSP/1",
+                loaded_at=date(2025, 1, 1),
+            )
+        )
     d = assert_envelope(get(client, auth, SMALL_IT))
     assert (d["category"], d["certainty"]) == ("essential", "certain")
-    assert d["designations"] == [{"kind": "qualified_trust_service_provider", "source": "eu_trusted_list",
-                                  "reference": "SK/TSP/1"}]
+    assert d["designations"] == [
+        {"kind": "qualified_trust_service_provider", "source": "eu_trusted_list", "reference": "SK/TSP/1"}
+    ]
 
 
 def test_obligations_apply_by_category(client, auth, data):
@@ -168,15 +242,18 @@ PATHS = ["nis2", "nis2-obligations", "nis2-priority"]
 
 
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("ico, params, status, code", [
-    ("35757442", {}, 404, "NOT_FOUND"),
-    (ENERGY, {"country": "cz"}, 404, "NOT_FOUND"),
-    ("35760002", {"country": "sk"}, 422, "VALIDATION_ERROR"),
-    ("1" * 41, {}, 422, "VALIDATION_ERROR"),
-    ("%C5%BDilina'%20OR%201=1", {}, 422, "VALIDATION_ERROR"),
-    (ENERGY, {"country": "xyz"}, 422, "VALIDATION_ERROR"),
-    (ENERGY, {"sector": "energy"}, 422, "VALIDATION_ERROR"),
-])
+@pytest.mark.parametrize(
+    "ico, params, status, code",
+    [
+        ("35757442", {}, 404, "NOT_FOUND"),
+        (ENERGY, {"country": "cz"}, 404, "NOT_FOUND"),
+        ("35760002", {"country": "sk"}, 422, "VALIDATION_ERROR"),
+        ("1" * 41, {}, 422, "VALIDATION_ERROR"),
+        ("%C5%BDilina'%20OR%201=1", {}, 422, "VALIDATION_ERROR"),
+        (ENERGY, {"country": "xyz"}, 422, "VALIDATION_ERROR"),
+        (ENERGY, {"sector": "energy"}, 422, "VALIDATION_ERROR"),
+    ],
+)
 def test_bad_requests(client, auth, data, path, ico, params, status, code):
     assert_error(get(client, auth, ico, path, **params), status, code)
 
@@ -199,13 +276,24 @@ def ids(*pairs):
 
 
 def test_sweep_inline_counts_and_entities(client, auth, engine, data):
-    body = {"identifiers": ids(("SK", ENERGY), ("sk", HOSPITAL), ("CZ", CLOUD), ("SK", SMALL_IT), ("SK", "35757442"),
-                               ("SK", "35760002"), ("SK", ENERGY))}
+    body = {
+        "identifiers": ids(
+            ("SK", ENERGY),
+            ("sk", HOSPITAL),
+            ("CZ", CLOUD),
+            ("SK", SMALL_IT),
+            ("SK", "35757442"),
+            ("SK", "35760002"),
+            ("SK", ENERGY),
+        )
+    }
     d = assert_envelope(client.post(SWEEP, json=body, headers=auth))
     assert d["requested"] == 7 and d["processed"] == 4
     assert d["counts"] == {"essential": 2, "important": 1, "out-of-scope": 1} and d["in_scope"] == 3
-    assert d["by_country"] == {"SK": {"essential": 1, "important": 1, "out-of-scope": 1},
-                               "CZ": {"essential": 1, "important": 0, "out-of-scope": 0}}
+    assert d["by_country"] == {
+        "SK": {"essential": 1, "important": 1, "out-of-scope": 1},
+        "CZ": {"essential": 1, "important": 0, "out-of-scope": 0},
+    }
     assert {e["national_id"] for e in d["entities"]} == {ENERGY, HOSPITAL, CLOUD}
     assert d["not_found"] == [{"country": "SK", "national_id": "35757442"}]
     assert [i["index"] for i in d["invalid"]] == [5]
@@ -229,6 +317,7 @@ def test_sweep_large_list_runs_as_a_job_with_a_status_url(client, auth, make_key
 
 def test_sweep_by_filter_continues_across_jobs(client, auth, engine, settings, data, monkeypatch):
     from regintel.areas.nis2 import sweep
+
     monkeypatch.setattr(sweep, "SLICE", 2)
     monkeypatch.setattr(sweep, "BATCH", 2)
     resp = client.post(SWEEP, json={"filter": {"country": ["SK"]}}, headers=auth)
@@ -241,19 +330,27 @@ def test_sweep_by_filter_continues_across_jobs(client, auth, engine, settings, d
     assert result["processed"] == 6 and set(result["by_country"]) == {"SK"}
     assert result["counts"]["essential"] == 2  # the utility and its linked subsidiary
     # the filter now answers from the stored assessments
-    found = assert_envelope(client.get("/api/v1/companies/advanced-search", params={"nis2_scope": "essential"},
-                                       headers=auth))
+    found = assert_envelope(
+        client.get("/api/v1/companies/advanced-search", params={"nis2_scope": "essential"}, headers=auth)
+    )
     assert {c["nationalId"] if "nationalId" in c else c["national_id"] for c in found} == {ENERGY, SUB}
 
 
-@pytest.mark.parametrize("body", [
-    {}, {"identifiers": [], "filter": None}, {"identifiers": ids(("SK", ENERGY)), "filter": {"country": ["SK"]}},
-    {"identifiers": [{"country": "SK", "national_id": ENERGY, "x": 1}]},
-    {"identifiers": [{"country": "SK", "national_id": 36000001}]},
-    {"identifiers": [{"country": "SKK", "national_id": ENERGY}]},
-    {"identifiers": ids(*([("SK", ENERGY)] * 10_001))},
-    {"filter": {"colour": "red"}}, {"filter": {"nace": ["QQ"]}}, {"extra": 1},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"identifiers": [], "filter": None},
+        {"identifiers": ids(("SK", ENERGY)), "filter": {"country": ["SK"]}},
+        {"identifiers": [{"country": "SK", "national_id": ENERGY, "x": 1}]},
+        {"identifiers": [{"country": "SK", "national_id": 36000001}]},
+        {"identifiers": [{"country": "SKK", "national_id": ENERGY}]},
+        {"identifiers": ids(*([("SK", ENERGY)] * 10_001))},
+        {"filter": {"colour": "red"}},
+        {"filter": {"nace": ["QQ"]}},
+        {"extra": 1},
+    ],
+)
 def test_sweep_bad_bodies(client, auth, data, body):
     assert_error(client.post(SWEEP, json=body, headers=auth), 422, "VALIDATION_ERROR")
 
@@ -271,12 +368,15 @@ def test_sweep_unicode_and_empty_results(client, auth, data):
 
 def test_designations_csv_loads_and_reports_rejects(client, auth, engine, data):
     from regintel.areas.nis2.designations import load
-    text = ("country,national_id,kind,source,reference\n"
-            f"SK,{SMALL_IT},tld_registry,iana_root_zone,.sk\n"
-            f"sk,{SMALL_IT},tld_registry,iana_root_zone,.sk\n"          # again: replaced, not doubled
-            "SK,35757442,dns_service_provider,test,\n"                 # no such company
-            f"SK,{SMALL_IT},space_station,test,\n"                      # unknown kind
-            "SK,35760002,tld_registry,test,\n")                         # bad check digit
+
+    text = (
+        "country,national_id,kind,source,reference\n"
+        f"SK,{SMALL_IT},tld_registry,iana_root_zone,.sk\n"
+        f"sk,{SMALL_IT},tld_registry,iana_root_zone,.sk\n"  # again: replaced, not doubled
+        "SK,35757442,dns_service_provider,test,\n"  # no such company
+        f"SK,{SMALL_IT},space_station,test,\n"  # unknown kind
+        "SK,35760002,tld_registry,test,\n"
+    )  # bad check digit
     result = load(engine, text)
     assert result["loaded"] == 2 and [r["line"] for r in result["rejected"]] == [4, 5, 6]
     d = assert_envelope(get(client, auth, SMALL_IT))
@@ -290,21 +390,31 @@ def test_refresh_job_stores_every_company_for_the_filter(client, auth, engine, s
     from datetime import UTC, datetime
 
     from regintel.db import jobs as jobs_db
+
     with engine.begin() as conn:
         jobs_db.enqueue(conn, "nis2.refresh", {"country": "SK"}, now=datetime.now(UTC))
     assert run_due(engine, settings, "w1") == 1
     with engine.connect() as conn:
-        rows = conn.execute(select(nis2_assessments.c.country, nis2_assessments.c.category,
-                                   nis2_assessments.c.ruleset_version)).all()
+        rows = conn.execute(
+            select(
+                nis2_assessments.c.country, nis2_assessments.c.category, nis2_assessments.c.ruleset_version
+            )
+        ).all()
     assert len(rows) == 6 and {r.country for r in rows} == {"SK"} and all(r.ruleset_version for r in rows)
-    found = assert_envelope(client.get("/api/v1/companies/advanced-search",
-                                       params={"nis2_scope": "important", "country": "sk"}, headers=auth))
+    found = assert_envelope(
+        client.get(
+            "/api/v1/companies/advanced-search",
+            params={"nis2_scope": "important", "country": "sk"},
+            headers=auth,
+        )
+    )
     assert len(found) == 2  # the hospital and the food manufacturer
 
 
 def test_a_failed_sweep_job_reports_its_error(client, auth, engine, settings, data):
     from regintel.areas.nis2 import sweep
     from regintel.db.schema import jobs
+
     resp = client.post(SWEEP, json={"filter": {"country": ["SK"]}}, headers=auth)
     job_id = assert_envelope(resp, 202)["job_id"]
     with engine.begin() as conn:  # corrupt its payload: the handler refuses it for good
@@ -316,17 +426,25 @@ def test_a_failed_sweep_job_reports_its_error(client, auth, engine, settings, da
 
 
 def test_rec_2003_361_annex_art_4_2_two_statements_through_http(client, auth, engine, data):
-    load_companies(engine, CompanyRecord(country="SK", national_id=SMALL_IT, nace_primary="35.11",
-                                         financials=[fin(2022, "EUR", 300_000, 150_000, 4),
-                                                     fin(2023, "EUR", 60 * M, 50 * M, 4)]))
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK",
+            national_id=SMALL_IT,
+            nace_primary="35.11",
+            financials=[fin(2022, "EUR", 300_000, 150_000, 4), fin(2023, "EUR", 60 * M, 50 * M, 4)],
+        ),
+    )
     d = assert_envelope(get(client, auth, SMALL_IT))
     assert (d["size"]["class"], d["size"]["lowest"], d["size"]["highest"]) == ("micro", "micro", "large")
     assert "earlier_accounts" in {m["input"] for m in d["missing"]} and d["category"] == "out-of-scope"
 
 
 def test_rec_2003_361_annex_art_3_2_ownership_edge_with_a_share_is_a_partner(client, auth, engine, data):
-    load_companies(engine, OwnershipRecord(parent=CompanyKey("SK", HOSPITAL), child=CompanyKey("SK", SMALL_IT),
-                                           share_pct=40.0))
+    load_companies(
+        engine,
+        OwnershipRecord(parent=CompanyKey("SK", HOSPITAL), child=CompanyKey("SK", SMALL_IT), share_pct=40.0),
+    )
     d = assert_envelope(get(client, auth, SMALL_IT))
     rel = d["size"]["relations"][0]
     assert (rel["kind"], rel["share_pct"]) == ("partner", 40.0) and rel["basis"].startswith("ownership")
@@ -334,16 +452,47 @@ def test_rec_2003_361_annex_art_3_2_ownership_edge_with_a_share_is_a_partner(cli
 
 def test_rec_2003_361_annex_art_3_3_linked_through_another_enterprise(client, auth, engine, data):
     holding, sister, child = "36000086", "36000094", "36000108"
-    owner = [RoleRecord(role="shareholder", holder_name="Holding a.s.", holder_company=CompanyKey("SK", holding),
-                        share_pct=100.0)]
-    load_companies(engine,
-                   CompanyRecord(country="SK", national_id=holding, name="Holding a.s.", nace_primary="64.20",
-                                 employees=2, financials=[fin(2023, "EUR", 100_000, 900_000, 2)]),
-                   CompanyRecord(country="SK", national_id=sister, name="Sestra Výroba a.s.", nace_primary="29.10",
-                                 employees=900, financials=[fin(2023, "EUR", 200 * M, 150 * M, 900)], roles=owner),
-                   CompanyRecord(country="SK", national_id=child, name="Malá Energia s.r.o.", nace_primary="35.11",
-                                 employees=5, financials=[fin(2023, "EUR", 1 * M, 1 * M, 5)], roles=owner))
+    owner = [
+        RoleRecord(
+            role="shareholder",
+            holder_name="Holding a.s.",
+            holder_company=CompanyKey("SK", holding),
+            share_pct=100.0,
+        )
+    ]
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK",
+            national_id=holding,
+            name="Holding a.s.",
+            nace_primary="64.20",
+            employees=2,
+            financials=[fin(2023, "EUR", 100_000, 900_000, 2)],
+        ),
+        CompanyRecord(
+            country="SK",
+            national_id=sister,
+            name="Sestra Výroba a.s.",
+            nace_primary="29.10",
+            employees=900,
+            financials=[fin(2023, "EUR", 200 * M, 150 * M, 900)],
+            roles=owner,
+        ),
+        CompanyRecord(
+            country="SK",
+            national_id=child,
+            name="Malá Energia s.r.o.",
+            nace_primary="35.11",
+            employees=5,
+            financials=[fin(2023, "EUR", 1 * M, 1 * M, 5)],
+            roles=owner,
+        ),
+    )
     d = assert_envelope(get(client, auth, child))
     bases = {r["company"]["national_id"]: r["basis"] for r in d["size"]["relations"]}
-    assert set(bases) == {holding, sister} and bases[sister] == "linked through Holding a.s. (Annex Art. 3(3), 6(2))"
+    assert (
+        set(bases) == {holding, sister}
+        and bases[sister] == "linked through Holding a.s. (Annex Art. 3(3), 6(2))"
+    )
     assert d["size"]["lowest"] == "large" and (d["category"], d["certainty"]) == ("essential", "certain")

@@ -17,14 +17,18 @@ def licensed(nace=None, own=MEDIUM, *acts, country="SK"):
 
 
 BANK = RegisteredActivity("sk_nbs", "financial", "credit_institution", "Banka", "yes")
-VENUE = RegisteredActivity("cz_cnb_jerrs", "financial", "trading_venue", "Organizátor regulovaného trhu", "yes")
+VENUE = RegisteredActivity(
+    "cz_cnb_jerrs", "financial", "trading_venue", "Organizátor regulovaného trhu", "yes"
+)
 CCP = RegisteredActivity("cz_cnb_jerrs", "financial", "central_counterparty", "Ústřední protistrana", "yes")
 INSURER = RegisteredActivity("sk_nbs", "financial", "insurance_undertaking", "Poisťovňa", "yes")
 DSO = RegisteredActivity("cz_eru", "energy", "electricity_distribution", "13 distribuce elektřiny")
 GAS = RegisteredActivity("cz_eru", "energy", "gas_supply", "25 obchod s plynem")
 HEAT_GEN = RegisteredActivity("cz_eru", "energy", "heat_generation", "31 výroba tepelné energie")
 HEAT_NET = RegisteredActivity("sk_urso", "energy", "heat_distribution", "rozvod tepla")
-WATER = RegisteredActivity("sk_urso", "energy", "drinking_water", "výroba a dodávka pitnej vody verejným vodovodom")
+WATER = RegisteredActivity(
+    "sk_urso", "energy", "drinking_water", "výroba a dodávka pitnej vody verejným vodovodom"
+)
 SEWAGE = RegisteredActivity("sk_urso", "energy", "waste_water", "odvádzanie a čistenie odpadovej vody")
 OTHER = RegisteredActivity("cz_eru", "energy", "other", "neznámá licence")
 
@@ -34,7 +38,10 @@ def bases(f, kind="register"):
 
 
 def test_ruleset_version_bumped_for_register_sectors():
-    assert RULESET_VERSION == "nis2-2026.12.1" and assess(licensed(None, MEDIUM, BANK)).ruleset_version == RULESET_VERSION
+    assert (
+        RULESET_VERSION == "nis2-2026.12.1"
+        and assess(licensed(None, MEDIUM, BANK)).ruleset_version == RULESET_VERSION
+    )
 
 
 def test_annex_i_3_art_3_1_a_large_credit_institution_from_the_bank_register_is_essential():
@@ -42,7 +49,11 @@ def test_annex_i_3_art_3_1_a_large_credit_institution_from_the_bank_register_is_
     assert (a.category, a.certainty) == (ESSENTIAL, CERTAIN)
     b = bases(licensed(None, LARGE, BANK))[0]
     assert (b["annex_ref"], b["entity_type"], b["match"], b["registers"]) == (
-        "Annex I, 3", "credit_institution", CERTAIN, ["sk_nbs"])
+        "Annex I, 3",
+        "credit_institution",
+        CERTAIN,
+        ["sk_nbs"],
+    )
     assert any("Art. 3(1)(a)" in r["legal_reference"] for r in a.reasons if r["rule"] == "register")
 
 
@@ -82,7 +93,10 @@ def test_annex_i_1_a_art_3_1_a_electricity_distribution_licence_decides_the_sect
     assert (a.category, a.certainty) == (ESSENTIAL, CERTAIN)
     b = bases(licensed(None, LARGE, DSO, country="CZ"))[0]
     assert (b["annex_ref"], b["subsector"], b["entity_type"]) == (
-        "Annex I, 1(a)", "electricity", "distribution_system_operator")
+        "Annex I, 1(a)",
+        "electricity",
+        "distribution_system_operator",
+    )
 
 
 def test_annex_i_1_d_gas_supply_licence():

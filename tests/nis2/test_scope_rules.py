@@ -33,10 +33,28 @@ def fig(h=None, t=None, b=None):
 LARGE, MEDIUM, SMALL = fig(300, 80 * M, 60 * M), fig(80, 15 * M, 12 * M), fig(20, 3 * M, 3 * M)
 
 
-def facts(nace=None, own=MEDIUM, country="SK", legal_form="112", entity_type="company", status="active",
-          designations=(), relations=(), secondary=None):
-    return Facts(country, status, legal_form, entity_type, nace, secondary, own, list(relations),
-                 [Designation(k, "test") for k in designations])
+def facts(
+    nace=None,
+    own=MEDIUM,
+    country="SK",
+    legal_form="112",
+    entity_type="company",
+    status="active",
+    designations=(),
+    relations=(),
+    secondary=None,
+):
+    return Facts(
+        country,
+        status,
+        legal_form,
+        entity_type,
+        nace,
+        secondary,
+        own,
+        list(relations),
+        [Designation(k, "test") for k in designations],
+    )
 
 
 def cat(f):
@@ -49,6 +67,7 @@ def refs(f):
 
 
 # -- the hand-checked examples -------------------------------------------------------------------
+
 
 def test_example_energy_utility_large_dso_is_essential_art_3_1_a():
     f = facts("35.13", LARGE)
@@ -86,9 +105,18 @@ def test_example_public_body_central_government_is_essential_art_3_1_d():
 
 # -- Art. 2(1) and 3: the size-cap rule --------------------------------------------------------------
 
-@pytest.mark.parametrize("nace, own, expected", [
-    ("35.11", LARGE, ESSENTIAL), ("35.11", MEDIUM, IMPORTANT), ("35.11", SMALL, OUT),
-    ("29.10", LARGE, IMPORTANT), ("29.10", MEDIUM, IMPORTANT), ("29.10", SMALL, OUT)])
+
+@pytest.mark.parametrize(
+    "nace, own, expected",
+    [
+        ("35.11", LARGE, ESSENTIAL),
+        ("35.11", MEDIUM, IMPORTANT),
+        ("35.11", SMALL, OUT),
+        ("29.10", LARGE, IMPORTANT),
+        ("29.10", MEDIUM, IMPORTANT),
+        ("29.10", SMALL, OUT),
+    ],
+)
 def test_art_2_1_art_3_1_a_art_3_2_annex_i_large_essential_annex_ii_at_most_important(nace, own, expected):
     assert cat(facts(nace, own)) == (expected, CERTAIN)
 
@@ -105,9 +133,15 @@ def test_art_2_1_rec_2003_361_art_3_4_public_ownership_does_not_change_size():
 
 # -- size-independent cases -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("own, expected, ref", [(SMALL, IMPORTANT, "Art. 2(2)(a)(i)"),
-                                                (MEDIUM, ESSENTIAL, "Art. 3(1)(c)"),
-                                                (LARGE, ESSENTIAL, "Art. 3(1)(a)")])
+
+@pytest.mark.parametrize(
+    "own, expected, ref",
+    [
+        (SMALL, IMPORTANT, "Art. 2(2)(a)(i)"),
+        (MEDIUM, ESSENTIAL, "Art. 3(1)(c)"),
+        (LARGE, ESSENTIAL, "Art. 3(1)(a)"),
+    ],
+)
 def test_art_2_2_a_i_art_3_1_c_public_electronic_communications(own, expected, ref):
     f = facts("70.22", own, designations=["public_electronic_communications"])
     assert cat(f) == (expected, CERTAIN) and ref in refs(f)
@@ -134,14 +168,17 @@ def test_art_2_2_a_iii_art_3_1_b_tld_registry_and_dns_provider_any_size(kind):
 
 
 def test_art_2_2_f_i_art_3_1_d_central_public_administration_designated():
-    assert cat(facts("84.11", fig(), entity_type="public_body", designations=["public_administration_central"])) \
-        == (ESSENTIAL, CERTAIN)
+    assert cat(
+        facts("84.11", fig(), entity_type="public_body", designations=["public_administration_central"])
+    ) == (ESSENTIAL, CERTAIN)
 
 
 def test_art_2_2_f_ii_regional_public_administration_is_important():
     # Slovak self-governing region (legal form 803).
     a = assess(facts("84.11", fig(), legal_form="803", entity_type="public_body"))
-    assert a.category == IMPORTANT and "Art. 2(2)(f)(ii)" in {r for x in a.reasons for r in x["legal_reference"]}
+    assert a.category == IMPORTANT and "Art. 2(2)(f)(ii)" in {
+        r for x in a.reasons for r in x["legal_reference"]
+    }
 
 
 def test_art_2_5_a_local_public_administration_only_by_national_choice():
@@ -178,6 +215,7 @@ def test_art_2_4_art_28_domain_registration_services_only_article_28():
 
 # -- unknown inputs ----------------------------------------------------------------------------------
 
+
 def test_art_2_1_unknown_size_gives_possible_with_what_is_missing():
     a = assess(facts("35.11", fig()))
     assert (a.category, a.certainty) == (OUT, POSSIBLE)
@@ -203,6 +241,7 @@ def test_art_2_1_secondary_activity_is_only_possible():
 
 # -- Rec. 2003/361/EC Annex Art. 3 and 6: partner and linked enterprises -----------------------------
 
+
 def _rel(kind, own, share=None):
     return Relation(kind, None if share is None else D(share), own, "test", {"country": "SK"})
 
@@ -215,7 +254,9 @@ def test_rec_2003_361_annex_art_6_2_linked_enterprise_counts_in_full():
 
 def test_rec_2003_361_annex_art_6_2_partner_counts_in_proportion():
     # 40% partner with 100 staff and 30M/30M: adds 40 staff, 12M, 12M -> medium (not small).
-    a = assess(facts("35.11", fig(20, 3 * M, 3 * M), relations=[_rel("partner", fig(100, 30 * M, 30 * M), 40)]))
+    a = assess(
+        facts("35.11", fig(20, 3 * M, 3 * M), relations=[_rel("partner", fig(100, 30 * M, 30 * M), 40)])
+    )
     assert a.size["class"] == "medium" and a.category == IMPORTANT
     assert "group" in {m["input"] for m in a.missing}  # other group members may exist
 
@@ -228,13 +269,16 @@ def test_rec_2003_361_annex_art_3_unknown_share_keeps_the_range_open():
 
 # -- status and country ------------------------------------------------------------------------------
 
+
 def test_art_2_1_dissolved_entity_is_out_of_scope():
     assert cat(facts("35.11", LARGE, status="dissolved")) == (OUT, CERTAIN)
 
 
 def test_art_2_1_art_26_entity_outside_the_union():
     a = assess(facts("35.11", LARGE, country="GB"))
-    assert (a.category, a.certainty) == (OUT, POSSIBLE) and "services_in_union" in {m["input"] for m in a.missing}
+    assert (a.category, a.certainty) == (OUT, POSSIBLE) and "services_in_union" in {
+        m["input"] for m in a.missing
+    }
     assert cat(facts("47.11", LARGE, country="UA")) == (OUT, CERTAIN)
 
 

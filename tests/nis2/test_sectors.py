@@ -9,10 +9,28 @@ import pytest
 
 from regintel.domain.nis2.sectors import match_company, parse_rows, rows_for, sector_rows
 
-ANNEX_I = {"energy", "transport", "banking", "financial_market_infrastructure", "health", "drinking_water",
-           "waste_water", "digital_infrastructure", "ict_service_management", "public_administration", "space"}
-ANNEX_II = {"postal_and_courier", "waste_management", "chemicals", "food", "manufacturing", "digital_providers",
-            "research"}
+ANNEX_I = {
+    "energy",
+    "transport",
+    "banking",
+    "financial_market_infrastructure",
+    "health",
+    "drinking_water",
+    "waste_water",
+    "digital_infrastructure",
+    "ict_service_management",
+    "public_administration",
+    "space",
+}
+ANNEX_II = {
+    "postal_and_courier",
+    "waste_management",
+    "chemicals",
+    "food",
+    "manufacturing",
+    "digital_providers",
+    "research",
+}
 
 
 def test_every_row_has_its_annex_point_and_a_justification():
@@ -35,20 +53,28 @@ def test_every_code_is_a_nace_rev2_code_of_the_eurostat_list():
     assert not missing, missing
 
 
-@pytest.mark.parametrize("bad", ["nace,annex\n", "nace,annex,sector,subsector,entity_type,match,annex_ref,justification\n"
-                                 "3511,I,energy,,x,certain,\"Annex I, 1(a)\",why not\n",
-                                 "nace,annex,sector,subsector,entity_type,match,annex_ref,justification\n"
-                                 "35.11,III,energy,,x,certain,\"Annex I, 1(a)\",why not\n",
-                                 "nace,annex,sector,subsector,entity_type,match,annex_ref,justification\n"
-                                 "35.11,I,energy,,x,sure,\"Annex I, 1(a)\",why not\n"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "nace,annex\n",
+        "nace,annex,sector,subsector,entity_type,match,annex_ref,justification\n"
+        '3511,I,energy,,x,certain,"Annex I, 1(a)",why not\n',
+        "nace,annex,sector,subsector,entity_type,match,annex_ref,justification\n"
+        '35.11,III,energy,,x,certain,"Annex I, 1(a)",why not\n',
+        "nace,annex,sector,subsector,entity_type,match,annex_ref,justification\n"
+        '35.11,I,energy,,x,sure,"Annex I, 1(a)",why not\n',
+    ],
+)
 def test_a_malformed_mapping_file_is_refused(bad):
     with pytest.raises(ValueError):
         parse_rows(bad)
 
 
 def _summary(primary, secondary=None):
-    return {(m.row.annex, m.row.sector, m.row.subsector, m.row.entity_type, m.match)
-            for m in match_company(primary, secondary)}
+    return {
+        (m.row.annex, m.row.sector, m.row.subsector, m.row.entity_type, m.match)
+        for m in match_company(primary, secondary)
+    }
 
 
 def test_annex_i_1a_energy_utility_distribution_system_operator():
@@ -72,18 +98,25 @@ def test_annex_ii_4_food_manufacturer_in_any_spelling():
 
 
 def test_annex_i_8_small_it_firm_is_at_most_a_possible_cloud_provider():
-    assert _summary("62010") == {("I", "digital_infrastructure", None, "cloud_computing_service_provider",
-                                  "possible")}
+    assert _summary("62010") == {
+        ("I", "digital_infrastructure", None, "cloud_computing_service_provider", "possible")
+    }
 
 
 def test_annex_i_10_public_body_general_public_service():
-    assert _summary("84.11") == {("I", "public_administration", None, "public_administration_entity", "likely")}
+    assert _summary("84.11") == {
+        ("I", "public_administration", None, "public_administration_entity", "likely")
+    }
 
 
 def test_annex_ii_5_manufacturing_divisions_26_to_30_named_by_nace():
-    for code, sub in (("26.11", "computer_electronic_optical"), ("27.12", "electrical_equipment"),
-                      ("28.22", "machinery_and_equipment"), ("29.10", "motor_vehicles"),
-                      ("30.30", "other_transport_equipment")):
+    for code, sub in (
+        ("26.11", "computer_electronic_optical"),
+        ("27.12", "electrical_equipment"),
+        ("28.22", "machinery_and_equipment"),
+        ("29.10", "motor_vehicles"),
+        ("30.30", "other_transport_equipment"),
+    ):
         assert ("II", "manufacturing", sub, "manufacturer", "certain") in _summary(code)
 
 

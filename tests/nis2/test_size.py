@@ -21,28 +21,42 @@ def cls(h=None, t=None, b=None):
     return size_range(e(h), e(t), e(b))
 
 
-@pytest.mark.parametrize("h, t, b, expected", [
-    (249, 50 * M, 43 * M, "medium"),        # at every ceiling: still medium
-    (250, 0, 0, "large"),                   # 250 persons: large whatever the money
-    (10, 50 * M + 1, 43 * M + 1, "large"),  # both financial ceilings exceeded
-    (10, 50 * M + 1, 43 * M, "medium"),     # one financial ceiling kept ("and/or"): not large
-    (10, 60 * M, 5 * M, "small"),           # turnover 60M but balance sheet 5M: not even medium (Art. 2(2))
-])
+@pytest.mark.parametrize(
+    "h, t, b, expected",
+    [
+        (249, 50 * M, 43 * M, "medium"),  # at every ceiling: still medium
+        (250, 0, 0, "large"),  # 250 persons: large whatever the money
+        (10, 50 * M + 1, 43 * M + 1, "large"),  # both financial ceilings exceeded
+        (10, 50 * M + 1, 43 * M, "medium"),  # one financial ceiling kept ("and/or"): not large
+        (10, 60 * M, 5 * M, "small"),  # turnover 60M but balance sheet 5M: not even medium (Art. 2(2))
+    ],
+)
 def test_rec_2003_361_annex_art_2_1_large_needs_headcount_or_both_financial_ceilings(h, t, b, expected):
     assert cls(h, t, b).estimate == expected and cls(h, t, b).determined
 
 
-@pytest.mark.parametrize("h, t, b, expected", [
-    (49, 10 * M, 10 * M, "small"), (50, 0, 0, "medium"), (9, 10 * M + 1, 10 * M + 1, "medium"),
-    (9, 10 * M + 1, 2 * M, "micro"),  # balance sheet not above 2M: micro keeps (Art. 2(3) "and/or")
-])
+@pytest.mark.parametrize(
+    "h, t, b, expected",
+    [
+        (49, 10 * M, 10 * M, "small"),
+        (50, 0, 0, "medium"),
+        (9, 10 * M + 1, 10 * M + 1, "medium"),
+        (9, 10 * M + 1, 2 * M, "micro"),  # balance sheet not above 2M: micro keeps (Art. 2(3) "and/or")
+    ],
+)
 def test_rec_2003_361_annex_art_2_2_medium_from_50_persons_or_both_above_10m(h, t, b, expected):
     assert cls(h, t, b).estimate == expected
 
 
-@pytest.mark.parametrize("h, t, b, expected", [
-    (9, 2 * M, 2 * M, "micro"), (10, 0, 0, "small"), (0, 2 * M + 1, 2 * M + 1, "small"), (0, 2 * M + 1, 0, "micro"),
-])
+@pytest.mark.parametrize(
+    "h, t, b, expected",
+    [
+        (9, 2 * M, 2 * M, "micro"),
+        (10, 0, 0, "small"),
+        (0, 2 * M + 1, 2 * M + 1, "small"),
+        (0, 2 * M + 1, 0, "micro"),
+    ],
+)
 def test_rec_2003_361_annex_art_2_3_micro_below_10_persons_and_2m(h, t, b, expected):
     assert cls(h, t, b).estimate == expected
 
@@ -67,7 +81,9 @@ values = st.one_of(st.none(), st.integers(min_value=0, max_value=10**9))
 def test_rec_2003_361_annex_art_2_range_contains_every_completion(h, t, b, h2, t2, b2):
     """Whatever the unknown inputs turn out to be, the class lies in the range computed without them."""
     r = cls(h, t, b)
-    full = cls(h if h is not None else h2 or 0, t if t is not None else t2 or 0, b if b is not None else b2 or 0)
+    full = cls(
+        h if h is not None else h2 or 0, t if t is not None else t2 or 0, b if b is not None else b2 or 0
+    )
     assert full.determined
     assert CLASSES.index(r.lowest) <= CLASSES.index(full.estimate) <= CLASSES.index(r.highest)
     assert CLASSES.index(r.lowest) <= CLASSES.index(r.estimate) <= CLASSES.index(r.highest)
@@ -79,4 +95,8 @@ def test_fx_non_eur_statements_convert_at_the_dated_ecb_rate():
     assert fx.to_eur(D("100"), "UAH") is None  # no rate: unknown, never taken as EUR
     assert fx.to_eur(None, "EUR") is None
     conv = fx.conversion("GBP")
-    assert conv is not None and conv.rate_date == fx.RATES_DATE == "2024-12-31" and "European Central Bank" in conv.source
+    assert (
+        conv is not None
+        and conv.rate_date == fx.RATES_DATE == "2024-12-31"
+        and "European Central Bank" in conv.source
+    )

@@ -24,10 +24,12 @@ def test_relations_groups_roles_with_sources(client, auth, world) -> None:
     data = assert_envelope(get(client, auth, TARGET, "relations"))
     assert data["company"]["id"] == f"c:SK:{TARGET}"
     assert [(r["holder"]["name"], r["title"], r["active"]) for r in data["directors"]] == [
-        ("Ján Kováč", "konateľ", True)]
-    assert [(r["holder"]["type"], r["holder"]["name"], r["sharePct"], r["source"]["licence"])
-            for r in data["shareholders"]] == [("company", "ALFA HOLDING a.s.", 60.0, "CC0 1.0"),
-                                              ("person", "Jana Nováková", 40.0, "CC0 1.0")]
+        ("Ján Kováč", "konateľ", True)
+    ]
+    assert [
+        (r["holder"]["type"], r["holder"]["name"], r["sharePct"], r["source"]["licence"])
+        for r in data["shareholders"]
+    ] == [("company", "ALFA HOLDING a.s.", 60.0, "CC0 1.0"), ("person", "Jana Nováková", 40.0, "CC0 1.0")]
     (held,) = data["holdings"]
     assert held["holder"]["id"] == "c:GB:09876543" and held["source"]["id"] == "gb_psc"
     assert held["bands"] == [{"kind": "shares", "moreThan": 25.0, "upTo": 50.0}]
@@ -58,8 +60,17 @@ def test_ultimate_owner_paths_thresholds_and_cycle(client, auth, world) -> None:
     owners = {names[o["entity"]]: o for o in data["owners"]}
     assert set(owners) == {"Peter Horváth", "Jana Nováková", "Offshore Holdings Ltd"}
     peter, jana, offshore = owners["Peter Horváth"], owners["Jana Nováková"], owners["Offshore Holdings Ltd"]
-    assert (peter["sharePct"], peter["control"], peter["meets25"], peter["meets50"]) == (42.0, True, True, True)
-    assert [names[n] for n in peter["paths"][0]["nodes"]] == ["Peter Horváth", "ALFA HOLDING a.s.", "TARGET s.r.o."]
+    assert (peter["sharePct"], peter["control"], peter["meets25"], peter["meets50"]) == (
+        42.0,
+        True,
+        True,
+        True,
+    )
+    assert [names[n] for n in peter["paths"][0]["nodes"]] == [
+        "Peter Horváth",
+        "ALFA HOLDING a.s.",
+        "TARGET s.r.o.",
+    ]
     assert (jana["sharePct"], jana["meets25"], jana["meets50"]) == (40.0, True, False)
     assert offshore["sharePct"] == pytest.approx(14.4) and offshore["meets25"] is False
     assert [r["code"] for r in offshore["unknownReasons"]] == ["NOT_IN_DATABASE"]
@@ -68,7 +79,8 @@ def test_ultimate_owner_paths_thresholds_and_cycle(client, auth, world) -> None:
     assert [names[e] for e in data["beneficialOwners50"]] == ["Peter Horváth"]
     assert data["ownerKnown"] is True and data["unknownReasons"] == [] and data["truncated"] is False
     assert [(p["kind"], p["name"], p["country"]) for p in data["gleifParents"]] == [
-        ("ultimate", "GAMMA CAYMAN LP", "KY")]
+        ("ultimate", "GAMMA CAYMAN LP", "KY")
+    ]
 
 
 def test_ultimate_owner_depth_limit(client, auth, world) -> None:
@@ -81,7 +93,9 @@ def test_ultimate_owner_unknown_with_gleif_exception(client, auth, world) -> Non
     data = assert_envelope(get(client, auth, EPSILON, "ultimate-owner"))
     assert data["owners"] == [] and data["ownerKnown"] is False
     assert [(r["code"], r["category"]) for r in data["unknownReasons"]] == [
-        ("NATURAL_PERSONS", "DIRECT_ACCOUNTING_CONSOLIDATION_PARENT"), ("NO_OWNER_DATA", None)]
+        ("NATURAL_PERSONS", "DIRECT_ACCOUNTING_CONSOLIDATION_PARENT"),
+        ("NO_OWNER_DATA", None),
+    ]
 
 
 def test_ultimate_owner_through_gleif_consolidation(client, auth, world) -> None:
@@ -128,13 +142,17 @@ def test_network_shared_people(client, auth, world) -> None:
     (link,) = data["links"]
     assert link["company"]["id"] == f"c:SK:{DELTA}"
     assert [(p["person"]["name"], p["rolesHere"], p["rolesThere"]) for p in link["sharedPeople"]] == [
-        ("Ján Kováč", ["director"], ["director"])]
+        ("Ján Kováč", ["director"], ["director"])
+    ]
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)
 def test_company_without_relations(client, auth, engine, endpoint) -> None:  # type: ignore[no-untyped-def]
     from regintel.domain.types import CompanyRecord
-    load_companies(engine, CompanyRecord(country="SK", national_id=TARGET, name="Prázdna firma ľščťžýáíé s.r.o."))
+
+    load_companies(
+        engine, CompanyRecord(country="SK", national_id=TARGET, name="Prázdna firma ľščťžýáíé s.r.o.")
+    )
     data = assert_envelope(get(client, auth, TARGET, endpoint))
     assert data  # an empty but complete answer
 
@@ -144,7 +162,9 @@ def test_errors(client, auth, world, engine, endpoint) -> None:  # type: ignore[
     assert_error(client.get(f"/api/v1/companies/{TARGET}/{endpoint}"), 401, "UNAUTHORIZED")
     assert_error(get(client, auth, "35000350", endpoint), 404, "NOT_FOUND")
     assert_error(get(client, auth, "abc", endpoint), 422, "VALIDATION_ERROR")
-    assert_error(get(client, auth, "35000008", endpoint, country="sk"), 422, "VALIDATION_ERROR")  # check digit
+    assert_error(
+        get(client, auth, "35000008", endpoint, country="sk"), 422, "VALIDATION_ERROR"
+    )  # check digit
     assert_error(get(client, auth, "Žilina' OR 1=1", endpoint), 422, "VALIDATION_ERROR")
     assert_error(get(client, auth, "x" * 41, endpoint), 422, "VALIDATION_ERROR")
     assert_error(get(client, auth, TARGET, endpoint, bogus="1"), 422, "VALIDATION_ERROR")
@@ -162,6 +182,7 @@ def test_bounds_refused(client, auth, world) -> None:
 def test_ambiguous_identifier(client, auth, world, engine) -> None:
     """The same number in SK and CZ answers 409 without ?country=, and each with one."""
     from regintel.domain.types import CompanyRecord
+
     load_companies(engine, CompanyRecord(country="CZ", national_id=TARGET, name="Česká firma s.r.o."))
     for endpoint in ENDPOINTS:
         error = assert_error(get(client, auth, TARGET, endpoint), 409, "AMBIGUOUS_IDENTIFIER")

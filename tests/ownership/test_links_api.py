@@ -13,8 +13,15 @@ from regintel.domain.ownership import dates_agree
 from tests.helpers import assert_envelope, assert_error
 from tests.ownership.world import ALFA, BRIT, LEI_GAMMA, TARGET, load_world
 
-ENDPOINTS = ("uk-connections", "offshore-links", "i2/entities.csv", "i2/links.csv", "maltego/companies",
-             "maltego/officers", "maltego/owners")
+ENDPOINTS = (
+    "uk-connections",
+    "offshore-links",
+    "i2/entities.csv",
+    "i2/links.csv",
+    "maltego/companies",
+    "maltego/officers",
+    "maltego/owners",
+)
 
 
 @pytest.fixture
@@ -40,19 +47,27 @@ def test_uk_connections(client, auth, world) -> None:
     assert with_purpose["connections"][0]["psc"]["holder"]["personal"]["birthDate"] == "1971-03"
     data = assert_envelope(get(client, auth, BRIT, "uk-connections", country="gb"))
     assert {(c["kind"], c["psc"]["holder"]["name"]) for c in data["connections"]} == {
-        ("psc_of_this_company", "TARGET s.r.o."), ("psc_of_this_company", "Peter Horváth")}
+        ("psc_of_this_company", "TARGET s.r.o."),
+        ("psc_of_this_company", "Peter Horváth"),
+    }
 
 
 def test_offshore_links(client, auth, world) -> None:
     data = assert_envelope(get(client, auth, TARGET, "offshore-links"))
     assert "Financial Stability Forum" in data["jurisdictions"]
-    got = [(link["entity"]["id"], link["jurisdiction"], link["basis"], link["fsfGroup"]) for link in data["links"]]
+    got = [
+        (link["entity"]["id"], link["jurisdiction"], link["basis"], link["fsfGroup"])
+        for link in data["links"]
+    ]
     assert got == [(f"lei:{LEI_GAMMA}", "KY", "lei_jurisdiction", 3)]
     assert data["links"][0]["path"] == [f"c:SK:{TARGET}", f"lei:{LEI_GAMMA}"]
     # Jana Nováková lives in the Cayman Islands: personal data, checked only with a purpose.
     declared = assert_envelope(get(client, auth, TARGET, "offshore-links", purpose="kyc"))
-    people = [(link["entity"]["name"], link["basis"], link["relation"]) for link in declared["links"]
-              if link["entity"]["type"] == "person"]
+    people = [
+        (link["entity"]["name"], link["basis"], link["relation"])
+        for link in declared["links"]
+        if link["entity"]["type"] == "person"
+    ]
     assert people == [("Jana Nováková", "residence", "shareholder")]
     only_group_1 = assert_envelope(get(client, auth, TARGET, "offshore-links", groups="1"))
     assert only_group_1["links"] == []
@@ -62,13 +77,21 @@ def test_offshore_links(client, auth, world) -> None:
 
 def test_offshore_by_key_errors(client, auth, world) -> None:
     assert_error(client.get(f"/api/v1/companies/sk/{TARGET}/offshore-links"), 401, "UNAUTHORIZED")
-    assert_error(client.get("/api/v1/companies/sk/35000008/offshore-links", headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.get("/api/v1/companies/sk/35000008/offshore-links", headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get("/api/v1/companies/sk/35000350/offshore-links", headers=auth), 404, "NOT_FOUND")
-    assert_error(client.get("/api/v1/companies/s1/35000350/offshore-links", headers=auth), 422, "VALIDATION_ERROR")
-    assert_error(client.get(f"/api/v1/companies/sk/{TARGET}/offshore-links?groups=4", headers=auth), 422,
-                 "VALIDATION_ERROR")
-    assert_error(client.get(f"/api/v1/companies/sk/{TARGET}/offshore-links?x=1", headers=auth), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.get("/api/v1/companies/s1/35000350/offshore-links", headers=auth), 422, "VALIDATION_ERROR"
+    )
+    assert_error(
+        client.get(f"/api/v1/companies/sk/{TARGET}/offshore-links?groups=4", headers=auth),
+        422,
+        "VALIDATION_ERROR",
+    )
+    assert_error(
+        client.get(f"/api/v1/companies/sk/{TARGET}/offshore-links?x=1", headers=auth), 422, "VALIDATION_ERROR"
+    )
 
 
 def test_i2_csv(client, auth, world) -> None:
@@ -83,17 +106,23 @@ def test_i2_csv(client, auth, world) -> None:
     assert links and all(link["From Identity"] in ids and link["To Identity"] in ids for link in links)
     assert {link["Label"] for link in links} >= {"shareholder 60%", "director"}
     assert {link["In Cycle"] for link in links} == {"true", "false"}
-    with_purpose = list(csv.DictReader(io.StringIO(get(client, auth, TARGET, "i2/entities.csv",
-                                                       purpose="kyc").text)))
+    with_purpose = list(
+        csv.DictReader(io.StringIO(get(client, auth, TARGET, "i2/entities.csv", purpose="kyc").text))
+    )
     assert "1980-11-20" in {e["Birth Date"] for e in with_purpose}
 
 
 def test_i2_csv_defuses_formulas(client, auth, engine) -> None:
     from regintel.domain.types import CompanyRecord, RoleRecord
     from tests.builders import load_companies
-    load_companies(engine, CompanyRecord(country="SK", national_id=TARGET, name="=HYPERLINK(\"x\")"))
-    load_companies(engine, CompanyRecord(country="SK", national_id=TARGET, roles=[
-        RoleRecord("shareholder", "@SUM(A1)", share_pct=10.0)]))
+
+    load_companies(engine, CompanyRecord(country="SK", national_id=TARGET, name='=HYPERLINK("x")'))
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK", national_id=TARGET, roles=[RoleRecord("shareholder", "@SUM(A1)", share_pct=10.0)]
+        ),
+    )
     text = get(client, auth, TARGET, "i2/entities.csv").text
     assert "'=HYPERLINK" in text and "'@SUM(A1)" in text
 
@@ -104,7 +133,9 @@ def test_maltego(client, auth, world) -> None:
     root = ET.fromstring(resp.content)
     entities = root.findall("./MaltegoTransformResponseMessage/Entities/Entity")
     assert [(e.get("Type"), e.findtext("Value")) for e in entities] == [
-        ("maltego.Company", "ALFA HOLDING a.s."), ("maltego.Person", "Jana Nováková")]
+        ("maltego.Company", "ALFA HOLDING a.s."),
+        ("maltego.Person", "Jana Nováková"),
+    ]
     fields = {f.get("Name"): f.text for f in entities[0].findall("./AdditionalFields/Field")}
     assert fields["share_pct"] == "60.0" and fields["regintel.id"] == f"c:SK:{ALFA}" and fields["source"]
     assert "birth_date" not in resp.text
@@ -115,7 +146,11 @@ def test_maltego(client, auth, world) -> None:
     assert len(list(ended.iter("Entity"))) == 2
     companies = ET.fromstring(get(client, auth, TARGET, "maltego/companies").content)
     assert {e.findtext("Value") for e in companies.iter("Entity")} == {
-        "ALFA HOLDING a.s.", "BRIT LTD", "BETA s.r.o.", "DELTA s.r.o."}
+        "ALFA HOLDING a.s.",
+        "BRIT LTD",
+        "BETA s.r.o.",
+        "DELTA s.r.o.",
+    }
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)

@@ -40,14 +40,22 @@ def test_gleif_consolidation_chain(client, auth, gleif) -> None:
     (owner,) = data["owners"]
     assert data["entities"][owner["entity"]]["name"] == "MONEYTECH GROUP LIMITED"
     assert [data["entities"][n]["name"] for n in owner["paths"][0]["nodes"]] == [
-        "MONEYTECH GROUP LIMITED", "MONOOVA GLOBAL PAYMENTS PTY LTD", "MONOOVA FX PTY LTD"]
+        "MONEYTECH GROUP LIMITED",
+        "MONOOVA GLOBAL PAYMENTS PTY LTD",
+        "MONOOVA FX PTY LTD",
+    ]
     assert owner["control"] is True and owner["meets50"] is True and owner["shareComplete"] is False
     assert {(p["kind"], p["name"]) for p in data["gleifParents"]} == {
-        ("direct", "MONOOVA GLOBAL PAYMENTS PTY LTD"), ("ultimate", "MONEYTECH GROUP LIMITED")}
+        ("direct", "MONOOVA GLOBAL PAYMENTS PTY LTD"),
+        ("ultimate", "MONEYTECH GROUP LIMITED"),
+    }
     assert data["ownerKnown"] is False  # a company, not a natural person, ends the chain
     graph = get(client, auth, "151337852", "graph", country="au", depth=2)
     assert {n["entity"]["name"] for n in graph["nodes"]} == {
-        "MONOOVA FX PTY LTD", "MONOOVA GLOBAL PAYMENTS PTY LTD", "MONEYTECH GROUP LIMITED"}
+        "MONOOVA FX PTY LTD",
+        "MONOOVA GLOBAL PAYMENTS PTY LTD",
+        "MONEYTECH GROUP LIMITED",
+    }
 
 
 def test_gleif_share_scale_left_out(client, auth, gleif) -> None:
@@ -55,7 +63,8 @@ def test_gleif_share_scale_left_out(client, auth, gleif) -> None:
     data = get(client, auth, "52143058", "relations", country="sk")
     assert {(r["holder"]["country"], r["title"], r["sharePct"]) for r in data["shareholders"]} == {
         ("LU", "direct accounting-consolidation parent (GLEIF)", None),
-        ("LU", "ultimate accounting-consolidation parent (GLEIF)", None)}
+        ("LU", "ultimate accounting-consolidation parent (GLEIF)", None),
+    }
 
 
 def test_psc_owner_and_corporate_psc(client, auth, psc) -> None:
@@ -66,11 +75,15 @@ def test_psc_owner_and_corporate_psc(client, auth, psc) -> None:
     assert owner["meets50"] is True and data["ownerKnown"] is True
     declared = get(client, auth, "08209948", "ultimate-owner", country="gb", purpose="kyc")
     assert declared["entities"][owner["entity"]]["personal"] == {
-        "birthDate": "1961-12", "nationality": "British", "countryOfResidence": "England"}
+        "birthDate": "1961-12",
+        "nationality": "British",
+        "countryOfResidence": "England",
+    }
     relations = get(client, auth, "07434180", "relations", country="gb")
     (holder,) = relations["shareholders"]
     assert holder["holder"]["id"] == "c:GB:00686734" and holder["source"]["licence"]
     assert {b["kind"] for b in holder["bands"]} == {"shares", "votes"}
     links = get(client, auth, "00686734", "uk-connections", country="gb")
     assert [(c["kind"], c["ukCompany"]["nationalId"]) for c in links["connections"]] == [
-        ("this_company_is_psc", "07434180")]
+        ("this_company_is_psc", "07434180")
+    ]

@@ -34,7 +34,10 @@ def test_ftm_entities_are_valid(client, auth, world) -> None:
     by_schema: dict[str, list[dict]] = {}
     for data in lines:
         by_schema.setdefault(data["schema"], []).append(data)
-    assert {d["properties"]["name"][0] for d in by_schema["Company"]} >= {"TARGET s.r.o.", "ALFA HOLDING a.s."}
+    assert {d["properties"]["name"][0] for d in by_schema["Company"]} >= {
+        "TARGET s.r.o.",
+        "ALFA HOLDING a.s.",
+    }
     assert [d["properties"]["name"][0] for d in by_schema["LegalEntity"]] == ["Offshore Holdings Ltd"]
     ids = {d["id"] for d in lines}
     for link in by_schema["Ownership"]:
@@ -57,7 +60,11 @@ def _validate_bods(tmp_path, statements):  # type: ignore[no-untyped-def]
     # schemes at start-up (tests send nothing beyond 127.0.0.1): the legacy 0.1-0.3 checks and the
     # known-scheme check, whose two schemes we use (GB-COH, XI-LEI) are asserted below instead.
     offline = {legacy_checks.__name__, "CheckStatementEntityIdentifiersHaveKnownScheme"}
-    tasks = [t for t in libcovebods.run_tasks.TASK_CLASSES if t.__module__ not in offline and t.__name__ not in offline]
+    tasks = [
+        t
+        for t in libcovebods.run_tasks.TASK_CLASSES
+        if t.__module__ not in offline and t.__name__ not in offline
+    ]
     checks = libcovebods.run_tasks.process_additional_checks(reader, config, schema, tasks)
     return errors, checks
 
@@ -74,8 +81,11 @@ def test_bods_package_is_valid(client, auth, world, tmp_path) -> None:
     assert {s["declarationSubject"] for s in statements} == {f"c:SK:{TARGET}"}
     schemes = {i.get("scheme") for s in statements for i in s["recordDetails"].get("identifiers", [])}
     assert schemes <= {None, "GB-COH", "XI-LEI"} and "XI-LEI" in schemes
-    band = [s for s in statements if s["recordType"] == "relationship"
-            and s["recordDetails"]["interestedParty"] == f"c:SK:{TARGET}"]
+    band = [
+        s
+        for s in statements
+        if s["recordType"] == "relationship" and s["recordDetails"]["interestedParty"] == f"c:SK:{TARGET}"
+    ]
     assert band[0]["recordDetails"]["interests"][0]["share"] == {"exclusiveMinimum": 25.0, "maximum": 50.0}
     plain = client.get(f"/api/v1/companies/{TARGET}/bods", headers=auth).text
     assert "birthDate" not in plain and "1980-11-20" not in plain
@@ -85,7 +95,9 @@ def test_bods_package_is_valid(client, auth, world, tmp_path) -> None:
 def test_errors(client, auth, world, endpoint) -> None:  # type: ignore[no-untyped-def]
     assert_error(client.get(f"/api/v1/companies/{TARGET}/{endpoint}"), 401, "UNAUTHORIZED")
     assert_error(client.get(f"/api/v1/companies/35000350/{endpoint}", headers=auth), 404, "NOT_FOUND")
-    assert_error(client.get(f"/api/v1/companies/{TARGET}/{endpoint}?depth=9", headers=auth), 422,
-                 "VALIDATION_ERROR")
-    assert_error(client.get(f"/api/v1/companies/{TARGET}/{endpoint}?purpose=x", headers=auth), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.get(f"/api/v1/companies/{TARGET}/{endpoint}?depth=9", headers=auth), 422, "VALIDATION_ERROR"
+    )
+    assert_error(
+        client.get(f"/api/v1/companies/{TARGET}/{endpoint}?purpose=x", headers=auth), 422, "VALIDATION_ERROR"
+    )

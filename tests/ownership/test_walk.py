@@ -56,8 +56,9 @@ def test_full_control_chain_meets_both() -> None:
 
 
 def test_diamond_adds_paths() -> None:
-    result = walk("T", graph(Edge("A", "T", 50.0), Edge("B", "T", 50.0), Edge("P", "A", 100.0),
-                             Edge("P", "B", 40.0)))
+    result = walk(
+        "T", graph(Edge("A", "T", 50.0), Edge("B", "T", 50.0), Edge("P", "A", 100.0), Edge("P", "B", 40.0))
+    )
     p = owner(result, "P")
     assert len(p.paths) == 2 and p.share == pytest.approx(70.0)
     assert p.meets(50) is True
@@ -65,8 +66,9 @@ def test_diamond_adds_paths() -> None:
 
 def test_entities_under_common_control_add_up() -> None:
     # P controls A and B, each holds 20% of T: 40% through controlled entities (meets 25, not 50).
-    result = walk("T", graph(Edge("A", "T", 20.0), Edge("B", "T", 20.0), Edge("P", "A", 60.0),
-                             Edge("P", "B", 60.0)))
+    result = walk(
+        "T", graph(Edge("A", "T", 20.0), Edge("B", "T", 20.0), Edge("P", "A", 60.0), Edge("P", "B", 60.0))
+    )
     p = owner(result, "P")
     assert p.share == pytest.approx(24.0)
     assert p.meets(25) is True and p.meets(50) is False
@@ -117,7 +119,9 @@ def test_band_lower_bound_is_exclusive() -> None:
 
 
 def test_votes_and_influence() -> None:
-    assert walk("T", graph(Edge("P", "T", None, votes=50.0, votes_more_than=True))).owners[0].meets(50) is True
+    assert (
+        walk("T", graph(Edge("P", "T", None, votes=50.0, votes_more_than=True))).owners[0].meets(50) is True
+    )
     influence = walk("T", graph(Edge("P", "T", None, significant=True))).owners[0]
     assert influence.meets(25) is True and influence.meets(50) is None
 
@@ -135,8 +139,12 @@ def test_path_budget_truncates() -> None:
     # 2^10 paths through ten diamonds in a row.
     edges = []
     for i in range(10):
-        edges += [Edge(f"a{i}", f"m{i}", 50.0), Edge(f"b{i}", f"m{i}", 50.0),
-                  Edge(f"m{i + 1}", f"a{i}", 100.0), Edge(f"m{i + 1}", f"b{i}", 100.0)]
+        edges += [
+            Edge(f"a{i}", f"m{i}", 50.0),
+            Edge(f"b{i}", f"m{i}", 50.0),
+            Edge(f"m{i + 1}", f"a{i}", 100.0),
+            Edge(f"m{i + 1}", f"b{i}", 100.0),
+        ]
     result = walk("m0", graph(*edges), max_depth=20, max_paths=100)
     assert result.truncated and sum(len(o.paths) for o in result.owners) == 100
     full = walk("m0", graph(*edges), max_depth=20, max_paths=5000)
@@ -144,15 +152,21 @@ def test_path_budget_truncates() -> None:
 
 
 def test_merge_keeps_first_share_and_all_sources() -> None:
-    merged = merge_edges([Edge("A", "T", None, sources=("gleif_rr",), controls=True),
-                          Edge("A", "T", 60.0, sources=("sk_rpo",)), Edge("A", "T", 70.0, sources=("x",))])
+    merged = merge_edges(
+        [
+            Edge("A", "T", None, sources=("gleif_rr",), controls=True),
+            Edge("A", "T", 60.0, sources=("sk_rpo",)),
+            Edge("A", "T", 70.0, sources=("x",)),
+        ]
+    )
     (edge,) = merged["T"]
     assert edge.share == 60.0 and edge.controls and edge.sources == ("gleif_rr", "sk_rpo", "x")
 
 
 def test_cycle_components() -> None:
-    found = cycle_components([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("e", "e"), ("d", "x"),
-                              ("x", "d")])
+    found = cycle_components(
+        [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("e", "e"), ("d", "x"), ("x", "d")]
+    )
     assert set(found) == {"a", "b", "c", "e", "d", "x"}
     assert found["a"] == found["b"] == found["c"] and found["d"] == found["x"] != found["a"] != found["e"]
     assert cycle_components([("a", "b"), ("b", "c")]) == {}
@@ -161,10 +175,19 @@ def test_cycle_components() -> None:
 
 
 def test_psc_bands_and_rights() -> None:
-    got = bands(["ownership-of-shares-25-to-50-percent", "voting-rights-more-than-75-percent",
-                 "right-to-share-surplus-assets-50-to-75-percent-as-trust", "significant-influence-or-control"])
-    assert [(b.kind, b.lower, b.upper) for b in got] == [("shares", 25, 50), ("votes", 75, None),
-                                                       ("surplus", 50, 75)]
+    got = bands(
+        [
+            "ownership-of-shares-25-to-50-percent",
+            "voting-rights-more-than-75-percent",
+            "right-to-share-surplus-assets-50-to-75-percent-as-trust",
+            "significant-influence-or-control",
+        ]
+    )
+    assert [(b.kind, b.lower, b.upper) for b in got] == [
+        ("shares", 25, 50),
+        ("votes", 75, None),
+        ("surplus", 50, 75),
+    ]
     assert control_rights(["right-to-appoint-and-remove-directors"]) == (True, False)
     assert control_rights(["significant-influence-or-control-as-firm"]) == (False, True)
     assert control_rights(None) == (False, False)

@@ -37,9 +37,18 @@ def other_origin(tmp_path):
 
 
 def _chromium(*args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [CHROMIUM or "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--no-first-run", "--disable-extensions", "--disable-background-networking",
-           "--virtual-time-budget=5000", *args]
+    cmd = [
+        CHROMIUM or "chromium",
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--no-first-run",
+        "--disable-extensions",
+        "--disable-background-networking",
+        "--virtual-time-budget=5000",
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=90)
 
 
@@ -82,18 +91,27 @@ def test_company_page_renders(server, tmp_path):
 def test_widget_mounts_on_its_origin_only(server, other_origin, make_key, tmp_path):
     root, origin = other_origin
     key = make_key("business")
-    token = httpx.post(f"{server}/api/v1/widget-token", json={"origins": [origin]},
-                       headers={"Authorization": f"Bearer {key}"}).json()["data"]["token"]
-    foreign = httpx.post(f"{server}/api/v1/widget-token", json={"origins": ["https://elsewhere.example"]},
-                         headers={"Authorization": f"Bearer {key}"}).json()["data"]["token"]
-    (root / "index.html").write_text(f"""<!doctype html><html><head><meta charset="utf-8"><title>Shop</title></head>
+    token = httpx.post(
+        f"{server}/api/v1/widget-token",
+        json={"origins": [origin]},
+        headers={"Authorization": f"Bearer {key}"},
+    ).json()["data"]["token"]
+    foreign = httpx.post(
+        f"{server}/api/v1/widget-token",
+        json={"origins": ["https://elsewhere.example"]},
+        headers={"Authorization": f"Bearer {key}"},
+    ).json()["data"]["token"]
+    (root / "index.html").write_text(
+        f"""<!doctype html><html><head><meta charset="utf-8"><title>Shop</title></head>
 <body style="font-family:sans-serif;padding:24px;background:#fafafa">
 <h2>Our suppliers</h2>
 <div id="ok" data-regintel-widget data-country="sk" data-ico="31322832" data-token="{token}"></div>
 <p>A token issued for another site:</p>
 <div id="refused" data-regintel-widget data-country="sk" data-ico="31322832" data-token="{foreign}"></div>
 <script src="{server}/api/v1/widget.js?api_key={token}" async></script>
-</body></html>""", encoding="utf-8")
+</body></html>""",
+        encoding="utf-8",
+    )
     dom = _chromium("--dump-dom", f"{origin}/index.html").stdout
     assert 'id="ok" data-regintel-widget="" data-country="sk" data-ico="31322832"' in dom
     assert 'data-regintel-state="ready"' in dom and 'data-regintel-state="error"' in dom

@@ -21,7 +21,9 @@ from tests.pages.test_public_contracts import _load_contracts
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 AXE_DIR = Path(__file__).with_name("axe")
 AXE = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency (pip install -e '.[test]')")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is a test dependency (pip install -e '.[test]')"
+)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
 
 PAGES = {
@@ -51,8 +53,9 @@ def axe_source() -> str:
         npm = shutil.which("npm")
         if npm is None:
             pytest.skip("npm is not installed: axe-core cannot be installed (apt-get install npm)")
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, check=True, timeout=300,
-                       capture_output=True)
+        subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, check=True, timeout=300, capture_output=True
+        )
     return AXE.read_text(encoding="utf-8")
 
 
@@ -61,9 +64,19 @@ def browser(tmp_path):
     with sync_api.sync_playwright() as p:
         # A fresh profile per test: launch_persistent_context is how Playwright takes a --user-data-dir.
         context = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, viewport={"width": 1200, "height": 900},
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"])
+            str(tmp_path / "profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            viewport={"width": 1200, "height": 900},
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         yield context
         context.close()
 
@@ -99,8 +112,11 @@ def _visit(browser, base: str, path: str, width: int = 1200):
 def _serious(page, axe_source: str) -> list[dict]:
     page.evaluate(axe_source)  # evaluated over the DevTools protocol: the pages' CSP allows no script
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 @pytest.fixture
@@ -108,8 +124,14 @@ def data(engine):
     _load_contracts(engine)
     with engine.begin() as conn:
         refresh_contract_totals(conn, datetime.now(UTC))
-    store_check(engine, "SK", "31322832", "www.slovnaft.sk", 80, signals=[("technology", "WordPress", "CMS"),
-                                                                          ("technology", "Nginx", "Web server")])
+    store_check(
+        engine,
+        "SK",
+        "31322832",
+        "www.slovnaft.sk",
+        80,
+        signals=[("technology", "WordPress", "CMS"), ("technology", "Nginx", "Web server")],
+    )
 
 
 def test_every_page_type_in_the_browser(server, browser, axe_source, data, tmp_path):
@@ -118,8 +140,12 @@ def test_every_page_type_in_the_browser(server, browser, axe_source, data, tmp_p
     problems: dict[str, object] = {}
     for name, path in PAGES.items():
         page, errors, foreign = _visit(browser, server, path)
-        found = {"h1": page.locator("h1").first.inner_text().strip() != "", "console": errors,
-                 "foreign requests": foreign, "axe serious/critical": _serious(page, axe_source)}
+        found = {
+            "h1": page.locator("h1").first.inner_text().strip() != "",
+            "console": errors,
+            "foreign requests": foreign,
+            "axe serious/critical": _serious(page, axe_source),
+        }
         if not found["h1"] or errors or foreign or found["axe serious/critical"]:
             problems[name] = found
         shot = tmp_path / f"pages-{name}.png"
@@ -132,6 +158,8 @@ def test_every_page_type_in_the_browser(server, browser, axe_source, data, tmp_p
 def test_narrow_screen_has_no_horizontal_scroll(server, browser, data):
     for path in ("/", "/heatmap", "/api/v1/public/nis2-checker", "/firma/sk/31322832"):
         page, errors, _ = _visit(browser, server, path, width=380)
-        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
         assert overflow <= 0, (path, overflow)
         page.close()

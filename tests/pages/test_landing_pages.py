@@ -18,8 +18,13 @@ PAGES = [f"{PUB}/{slug}" for slug in (*TOPICS, *POLICIES)]
 
 
 def test_fifteen_topics_and_the_directories_make_sixteen():
-    assert len(TOPICS) == 15 and set(POLICIES) == {"privacy", "terms", "subprocessors", "dsa-notice",
-                                                   "privacy-request"}
+    assert len(TOPICS) == 15 and set(POLICIES) == {
+        "privacy",
+        "terms",
+        "subprocessors",
+        "dsa-notice",
+        "privacy-request",
+    }
 
 
 def test_topic_endpoints_exist_in_the_openapi_document(client):
@@ -45,7 +50,9 @@ def test_page_in_both_languages(client, companies, path):
     assert sk.text != en.text
 
 
-@pytest.mark.parametrize("path", [f"{PUB}/nis2-checker", f"{PUB}/privacy", f"{PUB}/firmy-sk", f"{PUB}/companies-cz"])
+@pytest.mark.parametrize(
+    "path", [f"{PUB}/nis2-checker", f"{PUB}/privacy", f"{PUB}/firmy-sk", f"{PUB}/companies-cz"]
+)
 def test_social_images(client, companies, path):
     svg = client.get(f"{path}/og.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
@@ -90,8 +97,13 @@ def test_directory_pages(client, companies):
 
 def test_subprocessors_follow_the_settings(settings, app_factory):
     assert processors(settings) == []
-    configured = settings.model_copy(update={"smtp_host": "smtp.example.eu", "stripe_api_key": "sk_test_x",
-                                             "llm_base_url": "http://127.0.0.1:11434/v1"})
+    configured = settings.model_copy(
+        update={
+            "smtp_host": "smtp.example.eu",
+            "stripe_api_key": "sk_test_x",
+            "llm_base_url": "http://127.0.0.1:11434/v1",
+        }
+    )
     listed = processors(configured)
     assert [p["who"] for p in listed] == ["smtp.example.eu", "api.stripe.com", "127.0.0.1"]
     assert all("sk_test" not in str(p) for p in listed)

@@ -29,8 +29,13 @@ def test_most_viewed(client, companies):
     _views(client, "00177041", 2, "cz")
     items = assert_envelope(client.get(f"{PUB}/most-viewed"))
     assert [(i["national_id"], i["views"], i["rank"]) for i in items] == [
-        ("31322832", 3, 1), ("00177041", 2, 2), (HOSTILE_ID, 1, 3)]
-    assert [i["national_id"] for i in assert_envelope(client.get(f"{PUB}/most-viewed?country=CZ"))] == ["00177041"]
+        ("31322832", 3, 1),
+        ("00177041", 2, 2),
+        (HOSTILE_ID, 1, 3),
+    ]
+    assert [i["national_id"] for i in assert_envelope(client.get(f"{PUB}/most-viewed?country=CZ"))] == [
+        "00177041"
+    ]
     assert len(assert_envelope(client.get(f"{PUB}/most-viewed?limit=1"))) == 1
     assert_error(client.get(f"{PUB}/most-viewed?limit=101"), 422, "VALIDATION_ERROR")
     assert_error(client.get(f"{PUB}/most-viewed?country=xyz"), 422, "VALIDATION_ERROR")
@@ -180,12 +185,27 @@ def test_root_badge_and_generator(client, companies):
 def test_csp_report(client, engine):
     from regintel.areas.pages import queries
 
-    report = {"csp-report": {"document-uri": "http://testserver/", "violated-directive": "img-src",
-                             "blocked-uri": "https://evil.example/x.png"}}
-    resp = client.post("/csp-report", content=json.dumps(report), headers={"Content-Type": "application/csp-report"})
+    report = {
+        "csp-report": {
+            "document-uri": "http://testserver/",
+            "violated-directive": "img-src",
+            "blocked-uri": "https://evil.example/x.png",
+        }
+    }
+    resp = client.post(
+        "/csp-report", content=json.dumps(report), headers={"Content-Type": "application/csp-report"}
+    )
     assert resp.status_code == 204
-    modern = [{"type": "csp-violation", "body": {"documentURL": "http://testserver/", "effectiveDirective":
-                                                  "style-src", "blockedURL": "inline"}}]
+    modern = [
+        {
+            "type": "csp-violation",
+            "body": {
+                "documentURL": "http://testserver/",
+                "effectiveDirective": "style-src",
+                "blockedURL": "inline",
+            },
+        }
+    ]
     assert client.post("/csp-report", json=modern).status_code == 204
     with engine.connect() as conn:
         assert queries.csp_report_count(conn) == 2
@@ -201,7 +221,9 @@ def test_csp_reports_are_bounded(engine):
 
     with engine.begin() as conn:
         for i in range(7):
-            queries.store_csp_report(conn, {"received_at": datetime.now(UTC), "body": {"i": i}, "size": 1}, keep=5)
+            queries.store_csp_report(
+                conn, {"received_at": datetime.now(UTC), "body": {"i": i}, "size": 1}, keep=5
+            )
         assert queries.csp_report_count(conn) == 5
 
 

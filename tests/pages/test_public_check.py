@@ -19,8 +19,14 @@ def test_check_json(client, companies):
     assert resp.headers["cache-control"] == "public, max-age=3600"
     assert data["name"] == "SLOVNAFT, a.s." and data["country"] == "SK"
     assert data["insolvency"]["state"] == "none"
-    assert data["security"] == {"assessed": False, "score": None, "band": None, "findings": None,
-                                "checked_at": None, "note": data["security"]["note"]}
+    assert data["security"] == {
+        "assessed": False,
+        "score": None,
+        "band": None,
+        "findings": None,
+        "checked_at": None,
+        "note": data["security"]["note"],
+    }
     assert data["financials"]["year"] == 2023 and data["financials"]["revenue"] == 6_000_000_000
     assert data["nis2"]["badge"] in {"ESSENTIAL", "IMPORTANT", "IN SCOPE", "OUT OF SCOPE", "NOT DETERMINED"}
     assert data["credit_grade"] in {None, "A+", "A", "B", "C", "D", "E", "F"}
@@ -41,8 +47,10 @@ def test_check_errors(client, companies):
     assert client.get(f"{BASE}/%C5%BD%C3%A1%C5%A1.json").status_code in (404, 422)
 
 
-@pytest.mark.parametrize("kind,expect", [("badge", "active"), ("credit-badge", None), ("nis2-badge", None),
-                                         ("security-badge", "not assessed")])
+@pytest.mark.parametrize(
+    "kind,expect",
+    [("badge", "active"), ("credit-badge", None), ("nis2-badge", None), ("security-badge", "not assessed")],
+)
 def test_badges_are_valid_svg(client, companies, kind, expect):
     resp = client.get(f"{BASE}/31322832/{kind}.svg")
     assert resp.status_code == 200 and resp.headers["content-type"].startswith("image/svg+xml")
@@ -56,26 +64,41 @@ def test_badges_are_valid_svg(client, companies, kind, expect):
 
 
 def test_security_badge_reads_the_stored_posture(client, companies, engine):
-    store_check(engine, "SK", "31322832", "www.slovnaft.sk", 60,
-                [{"severity": "critical", "code": "tls-expired", "title": "Certificate expired"}])
+    store_check(
+        engine,
+        "SK",
+        "31322832",
+        "www.slovnaft.sk",
+        60,
+        [{"severity": "critical", "code": "tls-expired", "title": "Certificate expired"}],
+    )
     data = assert_envelope(client.get(f"{BASE}/31322832.json"))
     assert data["security"]["assessed"] is True and data["security"]["score"] == 60
     assert data["security"]["findings"] == 1 and data["security"]["band"] == "fair"
-    title = etree.fromstring(client.get(f"{BASE}/31322832/security-badge.svg").content).find(
-        "{http://www.w3.org/2000/svg}title").text
+    title = (
+        etree.fromstring(client.get(f"{BASE}/31322832/security-badge.svg").content)
+        .find("{http://www.w3.org/2000/svg}title")
+        .text
+    )
     assert "60/100" in title
     store_check(engine, "SK", "35757442", "stavby-zilina.sk", None)  # refused or failed: nothing scored
     other = assert_envelope(client.get(f"{BASE}/35757442.json?country=sk"))["security"]
     assert other["assessed"] is True and other["score"] is None and "not scored" in other["note"]
-    title = etree.fromstring(client.get(f"{BASE}/35757442/security-badge.svg?country=sk").content).find(
-        "{http://www.w3.org/2000/svg}title").text
+    title = (
+        etree.fromstring(client.get(f"{BASE}/35757442/security-badge.svg?country=sk").content)
+        .find("{http://www.w3.org/2000/svg}title")
+        .text
+    )
     assert "not scored" in title
 
 
 def test_credit_badge_value_is_a_grade_or_honest(client, companies):
     grade = assert_envelope(client.get(f"{BASE}/31322832.json"))["credit_grade"]
-    title = etree.fromstring(client.get(f"{BASE}/31322832/credit-badge.svg").content).find(
-        "{http://www.w3.org/2000/svg}title").text
+    title = (
+        etree.fromstring(client.get(f"{BASE}/31322832/credit-badge.svg").content)
+        .find("{http://www.w3.org/2000/svg}title")
+        .text
+    )
     assert title == f"credit: {grade or 'not rated'}"
 
 
@@ -97,8 +120,12 @@ def test_og_svg_and_png_with_hostile_name(client, companies):
     png = client.get(f"{BASE}/{HOSTILE_ID}/og.png?country=sk")
     assert png.status_code == 200 and png.headers["content-type"] == "image/png"
     assert struct.unpack(">II", png.content[16:24]) == (1200, 630)
-    assert client.get(f"{BASE}/{HOSTILE_ID}/og.png?country=sk",
-                      headers={"If-None-Match": png.headers["etag"]}).status_code == 304
+    assert (
+        client.get(
+            f"{BASE}/{HOSTILE_ID}/og.png?country=sk", headers={"If-None-Match": png.headers["etag"]}
+        ).status_code
+        == 304
+    )
     assert HOSTILE  # the fixture's name
 
 

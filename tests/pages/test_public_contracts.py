@@ -25,16 +25,33 @@ PUB = "/api/v1/public"
 
 def _company_id(engine, country, national_id):
     with engine.connect() as conn:
-        return conn.execute(select(companies_table.c.id).where(companies_table.c.country == country,
-                                                               companies_table.c.national_id == national_id)).scalar_one()
+        return conn.execute(
+            select(companies_table.c.id).where(
+                companies_table.c.country == country, companies_table.c.national_id == national_id
+            )
+        ).scalar_one()
 
 
-def _contract(n, role="supplier", value="1000.00", currency="EUR", company_id=None, party=("SK", None), **extra):
-    return {"source": "test-contracts", "record_key": f"r{n}", "party_ref": f"p{n}", "role": role,
-            "party_name": "Party ' OR 1=1 --", "party_country": party[0], "party_national_id": party[1],
-            "company_id": company_id, "title": "Road works", "value": Decimal(value) if value else None,
-            "currency": currency, "value_basis": "awarded", "signed_on": date(2026, 5, 1),
-            "record_hash": f"h{n}", **extra}
+def _contract(
+    n, role="supplier", value="1000.00", currency="EUR", company_id=None, party=("SK", None), **extra
+):
+    return {
+        "source": "test-contracts",
+        "record_key": f"r{n}",
+        "party_ref": f"p{n}",
+        "role": role,
+        "party_name": "Party ' OR 1=1 --",
+        "party_country": party[0],
+        "party_national_id": party[1],
+        "company_id": company_id,
+        "title": "Road works",
+        "value": Decimal(value) if value else None,
+        "currency": currency,
+        "value_basis": "awarded",
+        "signed_on": date(2026, 5, 1),
+        "record_hash": f"h{n}",
+        **extra,
+    }
 
 
 def _load_contracts(engine):
@@ -73,7 +90,9 @@ def test_public_contracts_ranking(client, companies, engine, settings):
     data = assert_envelope(resp)
     assert data["as_of"] is not None
     assert [(i["national_id"], i["total"], i["contracts"], i["rank"]) for i in data["items"]] == [
-        ("31322832", 3500000.5, 2, 1), ("35757442", 300000.0, 1, 2)]
+        ("31322832", 3500000.5, 2, 1),
+        ("35757442", 300000.0, 1, 2),
+    ]
     czk = assert_envelope(client.get(f"{PUB}/rankings/public-contracts.json?currency=czk"))["items"]
     assert [(i["national_id"], i["total"]) for i in czk] == [("35757442", 5000000.0)]
     assert assert_envelope(client.get(f"{PUB}/rankings/public-contracts.json?country=cz"))["items"] == []
@@ -92,7 +111,9 @@ def test_public_contracts_csv_and_page(client, companies, engine, settings):
     lines = [x for x in resp.text.splitlines() if not x.lstrip('"').startswith("#")]  # the quoted preamble
     rows = list(csv.DictReader(io.StringIO("\n".join(lines))))
     assert [(r["national_id"], r["total"], r["contracts"]) for r in rows] == [
-        ("31322832", "3500000.5", "2"), ("35757442", "300000.0", "1")]
+        ("31322832", "3500000.5", "2"),
+        ("35757442", "300000.0", "1"),
+    ]
     page = client.get("/rebricky/public-contracts?currency=EUR")
     assert page.status_code == 200 and "SLOVNAFT" in page.text and "3\u202f500\u202f000" in page.text
     assert "Totals computed" in page.text
@@ -105,7 +126,11 @@ def test_totals_are_replaced_not_added(client, companies, engine, settings):
         conn.execute(contracts.delete().where(contracts.c.record_key == "r1"))
     assert _run(engine, settings)["totals"] == 3
     items = assert_envelope(client.get(f"{PUB}/rankings/public-contracts.json"))["items"]
-    assert items[0]["national_id"] == "31322832" and items[0]["total"] == 1000000.0 and items[0]["contracts"] == 1
+    assert (
+        items[0]["national_id"] == "31322832"
+        and items[0]["total"] == 1000000.0
+        and items[0]["contracts"] == 1
+    )
 
 
 def test_job_through_the_worker_and_its_schedule(companies, engine, settings):
@@ -115,8 +140,11 @@ def test_job_through_the_worker_and_its_schedule(companies, engine, settings):
         enqueue(conn, CONTRACT_TOTALS_JOB, {"every_hours": 6}, now=now)
     assert run_due(engine, settings, "test-worker") >= 1  # other areas' jobs may be queued by the fixtures
     with engine.connect() as conn:
-        queued = conn.execute(select(jobs.c.kind, jobs.c.status, jobs.c.run_after)
-                              .where(jobs.c.kind == CONTRACT_TOTALS_JOB).order_by(jobs.c.id)).all()
+        queued = conn.execute(
+            select(jobs.c.kind, jobs.c.status, jobs.c.run_after)
+            .where(jobs.c.kind == CONTRACT_TOTALS_JOB)
+            .order_by(jobs.c.id)
+        ).all()
     assert [q.status for q in queued] == ["done", "queued"]  # the next run is queued six hours on
 
 

@@ -50,11 +50,23 @@ def test_geojson_map(client, companies):
 
 
 def test_counts_follow_new_imports(client, companies, engine):
-    before = {f["id"]: f["properties"]["companies"]
-              for f in json.loads(client.get("/maps/nuts3-sk.geojson").content)["features"]}
-    load_companies(engine, CompanyRecord(country="SK", national_id="50000004", name="Košická firma s.r.o.",
-                                         nuts3="SK042", status="dissolved"))
-    after = {f["id"]: f["properties"] for f in json.loads(client.get("/maps/nuts3-sk.geojson").content)["features"]}
+    before = {
+        f["id"]: f["properties"]["companies"]
+        for f in json.loads(client.get("/maps/nuts3-sk.geojson").content)["features"]
+    }
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK",
+            national_id="50000004",
+            name="Košická firma s.r.o.",
+            nuts3="SK042",
+            status="dissolved",
+        ),
+    )
+    after = {
+        f["id"]: f["properties"] for f in json.loads(client.get("/maps/nuts3-sk.geojson").content)["features"]
+    }
     assert before["SK042"] == 0 and after["SK042"]["companies"] == 1 and after["SK042"]["active"] == 0
 
 
@@ -85,7 +97,10 @@ def test_heatmap_of_an_empty_database(client):
 def test_regions_page(client, companies):
     resp = client.get("/firmy-kraj")
     assert resp.status_code == 200
-    cells = [[td.text_content() for td in tr.findall("td")] for tr in lxml_html.fromstring(resp.text).findall(".//tbody/tr")]
+    cells = [
+        [td.text_content() for td in tr.findall("td")]
+        for tr in lxml_html.fromstring(resp.text).findall(".//tbody/tr")
+    ]
     assert cells[0][:4] == ["SK010", "Bratislavský kraj", "SK", "3"]
     assert {c[0] for c in cells} >= {"SK010", "SK031", "CZ020"}
     cz = client.get("/firmy-kraj?country=cz&lang=en")

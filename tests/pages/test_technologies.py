@@ -9,8 +9,10 @@ from tests.pages.conftest import store_check
 
 
 def _rows(resp):
-    return [[td.text_content() for td in tr.findall("td")]
-            for tr in lxml_html.fromstring(resp.text).findall(".//tbody/tr")]
+    return [
+        [td.text_content() for td in tr.findall("td")]
+        for tr in lxml_html.fromstring(resp.text).findall(".//tbody/tr")
+    ]
 
 
 def test_nothing_checked_is_said_so(client, companies):
@@ -23,10 +25,22 @@ def test_nothing_checked_is_said_so(client, companies):
 
 
 def test_usage_from_stored_checks(client, companies, engine):
-    store_check(engine, "SK", "31322832", "www.slovnaft.sk", 90,
-                signals=[("technology", "WordPress", "CMS"), ("mail_provider", "Microsoft 365", None)])
-    store_check(engine, "SK", "35757442", "stavby-zilina.sk", 70, signals=[("technology", "WordPress", "CMS"),
-                                                                           ("technology", "Nginx", "Web server")])
+    store_check(
+        engine,
+        "SK",
+        "31322832",
+        "www.slovnaft.sk",
+        90,
+        signals=[("technology", "WordPress", "CMS"), ("mail_provider", "Microsoft 365", None)],
+    )
+    store_check(
+        engine,
+        "SK",
+        "35757442",
+        "stavby-zilina.sk",
+        70,
+        signals=[("technology", "WordPress", "CMS"), ("technology", "Nginx", "Web server")],
+    )
     store_check(engine, "CZ", "00177041", "skoda-auto.cz", None)  # refused: checked, no signals
     rows = _rows(client.get("/technologies"))
     assert rows[0] == ["WordPress", "CMS", "2"]

@@ -19,15 +19,23 @@ def test_token_and_data(client, auth, companies):
     url = f"/api/v1/widget/data/check/sk/31322832.json?api_key={made['token']}"
     resp = client.get(url, headers={"Origin": ORIGIN})
     data = assert_envelope(resp)
-    assert data["name"] == "SLOVNAFT, a.s." and data["url"] == "/firma/sk/31322832" and data["insolvency"] == "none"
+    assert (
+        data["name"] == "SLOVNAFT, a.s."
+        and data["url"] == "/firma/sk/31322832"
+        and data["insolvency"] == "none"
+    )
     assert "Origin" in resp.headers["vary"]
     assert_error(client.get(url, headers={"Origin": "https://evil.example"}), 403, "FORBIDDEN")
     assert_error(client.get(url), 403, "FORBIDDEN")
     assert_error(client.get(url, headers={"Origin": "null"}), 403, "FORBIDDEN")
     assert_error(client.get(url.replace("api_key=", "api_key=x")), 401, "UNAUTHORIZED")
-    bearer = client.get(url.split("?")[0], headers={"Origin": ORIGIN, "Authorization": f"Bearer {made['token']}"})
+    bearer = client.get(
+        url.split("?")[0], headers={"Origin": ORIGIN, "Authorization": f"Bearer {made['token']}"}
+    )
     assert assert_envelope(bearer)["national_id"] == "31322832"
-    assert_error(client.get(url.replace("31322832", "50000004"), headers={"Origin": ORIGIN}), 404, "NOT_FOUND")
+    assert_error(
+        client.get(url.replace("31322832", "50000004"), headers={"Origin": ORIGIN}), 404, "NOT_FOUND"
+    )
     assert client.get(url.replace("/check/", "/other/"), headers={"Origin": ORIGIN}).status_code == 422
     assert_error(client.get(url.split("?")[0]), 401, "UNAUTHORIZED")
     assert_error(client.get(url.replace("api_key=", "api_key=ri_nope")), 401, "UNAUTHORIZED")
@@ -42,17 +50,28 @@ def test_token_expires(client, settings, companies):
     real = time.time
     try:
         time.time = lambda: real() + 120  # itsdangerous reads the clock through time.time
-        assert_error(client.get(f"/api/v1/widget/data/check/sk/31322832.json?api_key={token}",
-                                headers={"Origin": ORIGIN}), 401, "UNAUTHORIZED")
+        assert_error(
+            client.get(
+                f"/api/v1/widget/data/check/sk/31322832.json?api_key={token}", headers={"Origin": ORIGIN}
+            ),
+            401,
+            "UNAUTHORIZED",
+        )
     finally:
         time.time = real
 
 
 def test_token_request_validation(client, auth):
     assert_error(client.post("/api/v1/widget-token", json={"origins": [ORIGIN]}), 401, "UNAUTHORIZED")
-    for body in ({"origins": []}, {"origins": ["ftp://x"]}, {"origins": ["https://x/path"]},
-                 {"origins": [ORIGIN], "ttl_seconds": 10}, {"origins": [ORIGIN], "extra": 1},
-                 {"origins": [ORIGIN], "ttl_seconds": "60"}, {"origins": [ORIGIN] * 11}):
+    for body in (
+        {"origins": []},
+        {"origins": ["ftp://x"]},
+        {"origins": ["https://x/path"]},
+        {"origins": [ORIGIN], "ttl_seconds": 10},
+        {"origins": [ORIGIN], "extra": 1},
+        {"origins": [ORIGIN], "ttl_seconds": "60"},
+        {"origins": [ORIGIN] * 11},
+    ):
         assert_error(client.post("/api/v1/widget-token", json=body, headers=auth), 422, "VALIDATION_ERROR")
 
 
@@ -69,5 +88,9 @@ def test_widget_js(client, auth):
     assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/javascript")
     assert 'var BASE = "http://testserver";' in resp.text and "attachShadow" in resp.text
     assert "document.cookie" not in resp.text and 'credentials: "omit"' in resp.text
-    assert client.get(f"/api/v1/widget.js?api_key={token}",
-                      headers={"If-None-Match": resp.headers["etag"]}).status_code == 304
+    assert (
+        client.get(
+            f"/api/v1/widget.js?api_key={token}", headers={"If-None-Match": resp.headers["etag"]}
+        ).status_code
+        == 304
+    )

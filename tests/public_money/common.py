@@ -17,8 +17,12 @@ DUMP = FIXTURES / "cz_registr_smluv" / "dump_2025_11_01.xml"
 ADIS_DIR = FIXTURES / "cz_adis_crpdph"
 ADIS_FILES = sorted(p for p in ADIS_DIR.glob("*.xml") if "maintenance" not in p.name)
 MAINTENANCE = ADIS_DIR / "StatusNespolehlivyPlatceResponse_statusCode2_maintenance.xml"
-UKRI, FRA, MAXIMAL, VEAT = ("75b70657-c146-4b5c-8d66-1ded90cdcd1d", "df45f4d1-2208-47cb-bc7a-9c7edcf8d2b8",
-                            "15377ca1-6cf7-4060-90f0-9290128957a3", "6ea164b2-228c-4ae8-b3b5-26f3946b8300")
+UKRI, FRA, MAXIMAL, VEAT = (
+    "75b70657-c146-4b5c-8d66-1ded90cdcd1d",
+    "df45f4d1-2208-47cb-bc7a-9c7edcf8d2b8",
+    "15377ca1-6cf7-4060-90f0-9290128957a3",
+    "6ea164b2-228c-4ae8-b3b5-26f3946b8300",
+)
 
 
 def import_ted(engine: Engine, data_dir: Path) -> list[object]:

@@ -12,15 +12,25 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-REAL = json.loads((Path(__file__).parent.parent / "fixtures" / "eu_vies" /
-                   "vies_rest_ms_PL_vat_7740001454.json").read_text(encoding="utf-8"))
+REAL = json.loads(
+    (Path(__file__).parent.parent / "fixtures" / "eu_vies" / "vies_rest_ms_PL_vat_7740001454.json").read_text(
+        encoding="utf-8"
+    )
+)
 SLOW_SECONDS = 4.0
 
 
 def _answer(ms: str, number: str, valid: bool, error: str) -> dict[str, object]:
     body = dict(REAL)
-    body.update({"isValid": valid, "userError": error, "originalVatNumber": number, "vatNumber": number,
-                 "requestDate": "2026-10-08T04:42:27.326Z"})
+    body.update(
+        {
+            "isValid": valid,
+            "userError": error,
+            "originalVatNumber": number,
+            "vatNumber": number,
+            "requestDate": "2026-10-08T04:42:27.326Z",
+        }
+    )
     if not valid:
         body.update({"name": "---", "address": "---"})
     return body

@@ -21,10 +21,19 @@ from regintel.ingest.sources.ted_eforms import SOURCE as TED
 from tests.public_money.common import ADIS_FILES, FIXTURES
 
 
-@pytest.mark.parametrize("value, prefix", [
-    ("45000000", "45"), ("45210000-2", "4521"), ("45", "45"), ("4521", "4521"), ("03000000-1", "03"),
-    ("10000000", "10"), ("71311200", "713112"), (" 33000000 ", "33"),
-])
+@pytest.mark.parametrize(
+    "value, prefix",
+    [
+        ("45000000", "45"),
+        ("45210000-2", "4521"),
+        ("45", "45"),
+        ("4521", "4521"),
+        ("03000000-1", "03"),
+        ("10000000", "10"),
+        ("71311200", "713112"),
+        (" 33000000 ", "33"),
+    ],
+)
 def test_cpv_prefix(value, prefix):
     assert cpv.prefix(value) == prefix
 
@@ -41,24 +50,44 @@ def test_cpv_labels():
     assert cpv.label("99999999") is None and cpv.item(None) is None
 
 
-@pytest.mark.parametrize("prijemce, any_flagged, role", [
-    (True, True, "supplier"), (None, True, "party"), (False, True, "party"), (None, False, "counterparty"),
-])
+@pytest.mark.parametrize(
+    "prijemce, any_flagged, role",
+    [
+        (True, True, "supplier"),
+        (None, True, "party"),
+        (False, True, "party"),
+        (None, False, "counterparty"),
+    ],
+)
 def test_contract_role(prijemce, any_flagged, role):
     assert contract_role(prijemce, any_flagged) == role
 
 
-@pytest.mark.parametrize("score, same_country, linked", [
-    (LINK_THRESHOLD, True, True), (0.999, True, True), (0.8999, True, False), (1.0, False, False),
-])
+@pytest.mark.parametrize(
+    "score, same_country, linked",
+    [
+        (LINK_THRESHOLD, True, True),
+        (0.999, True, True),
+        (0.8999, True, False),
+        (1.0, False, False),
+    ],
+)
 def test_name_links_only_at_the_threshold_in_the_same_country(score, same_country, linked):
     assert accept_name_match(score, same_country) is linked
 
 
 def test_record_hash_is_stable_and_content_bound():
-    rec = BankAccountRecord(country="CZ", vat_id="CZ45795908", national_id="45795908", status="reliable",
-                            status_since=None, tax_office="13", name=None, answered_on=None,
-                            accounts=(("CZ7226000000002003630103", "2003630103/2600", None, None),))
+    rec = BankAccountRecord(
+        country="CZ",
+        vat_id="CZ45795908",
+        national_id="45795908",
+        status="reliable",
+        status_since=None,
+        tax_office="13",
+        name=None,
+        answered_on=None,
+        accounts=(("CZ7226000000002003630103", "2003630103/2600", None, None),),
+    )
     assert record_hash(rec) == rec.content_hash() == BankAccountRecord(**rec.__dict__).content_hash()
     assert record_hash(rec) != BankAccountRecord(**(rec.__dict__ | {"status": "unreliable"})).content_hash()
 
@@ -68,10 +97,17 @@ def test_ted_parser_reads_group_awards():
         (notice,) = list(TED.parse(fh, "can_24_maximal.xml"))
     assert (notice.country, notice.total_value, notice.total_currency) == ("LU", Decimal("9999999.99"), "EUR")
     assert [(a.lot_id, a.winner.name, a.group_lead) for a in notice.awards] == [
-        ("GLO-0001", "Gyro Soft SA", True), ("GLO-0001", "The best App Ltd.", False),
-        ("LOT-0001", "Competitor", None)]
-    assert notice.buyers[0] == Org(ref="ORG-0001", name="Financial Adinistration for ...", country="LU",
-                                   national_id="998298", city="Luxembourg")
+        ("GLO-0001", "Gyro Soft SA", True),
+        ("GLO-0001", "The best App Ltd.", False),
+        ("LOT-0001", "Competitor", None),
+    ]
+    assert notice.buyers[0] == Org(
+        ref="ORG-0001",
+        name="Financial Adinistration for ...",
+        country="LU",
+        national_id="998298",
+        city="Luxembourg",
+    )
 
 
 def test_adis_parser_turns_czech_accounts_into_ibans():
@@ -81,5 +117,7 @@ def test_adis_parser_turns_czech_accounts_into_ibans():
     with open(jl, "rb") as fh:
         (rec,) = list(ADIS.parse(fh, jl.name))
     assert [(iban, written) for iban, written, _, _ in rec.accounts] == [
-        ("CZ7355000000007770165663", "7770165663/5500"), ("CZ8908000000005791061389", "5791061389/0800"),
-        ("CZ9103000000000777016562", "777016562/0300")]
+        ("CZ7355000000007770165663", "7770165663/5500"),
+        ("CZ8908000000005791061389", "5791061389/0800"),
+        ("CZ9103000000000777016562", "777016562/0300"),
+    ]

@@ -50,13 +50,21 @@ def test_ted_import_stores_notices_lots_buyers_and_winners(engine, settings):
     assert count(engine, ted_notices) == 6
     with engine.connect() as conn:
         ukri = conn.execute(select(ted_notices).where(ted_notices.c.notice_id == UKRI)).mappings().one()
-        winners = conn.execute(select(ted_winners.c.name, ted_winners.c.lot_id, ted_winners.c.value,
-                                      ted_winners.c.currency)
-                               .where(ted_winners.c.notice_pk == ukri["id"])).all()
-    assert (ukri["country"], ukri["cpv_main"], ukri["issue_date"].isoformat(), float(ukri["value"]),
-            ukri["currency"]) == ("GB", "71000000", "2020-04-14", 60000000.0, "GBP")
+        winners = conn.execute(
+            select(
+                ted_winners.c.name, ted_winners.c.lot_id, ted_winners.c.value, ted_winners.c.currency
+            ).where(ted_winners.c.notice_pk == ukri["id"])
+        ).all()
+    assert (
+        ukri["country"],
+        ukri["cpv_main"],
+        ukri["issue_date"].isoformat(),
+        float(ukri["value"]),
+        ukri["currency"],
+    ) == ("GB", "71000000", "2020-04-14", 60000000.0, "GBP")
     assert [(w.name, w.lot_id, float(w.value), w.currency) for w in winners] == [
-        ("Ramboll UK Ltd", "LOT-0000", 60000000.0, "GBP")]
+        ("Ramboll UK Ltd", "LOT-0000", 60000000.0, "GBP")
+    ]
     assert count(engine, contracts) == 9  # one supplier row per (lot, winner) of the award notices
 
 
@@ -94,10 +102,16 @@ def test_registr_smluv_import_and_reimport(engine, settings):
     assert second.skip_reasons == {"an older version of a stored contract": 1}  # the withdrawn version
     assert _snapshot(engine, [contracts]) == before
     with engine.connect() as conn:
-        roles = dict(conn.execute(select(contracts.c.role, contracts.c.record_key)
-                                  .where(contracts.c.record_key == "33230057")).all())
-        usd = conn.execute(select(contracts.c.value, contracts.c.currency, contracts.c.value_basis)
-                           .where(contracts.c.record_key == "33230237")).one()
+        roles = dict(
+            conn.execute(
+                select(contracts.c.role, contracts.c.record_key).where(contracts.c.record_key == "33230057")
+            ).all()
+        )
+        usd = conn.execute(
+            select(contracts.c.value, contracts.c.currency, contracts.c.value_basis).where(
+                contracts.c.record_key == "33230237"
+            )
+        ).one()
     assert roles == {"supplier": "33230057"}
     assert (float(usd.value), usd.currency, usd.value_basis) == (49500.0, "USD", "foreign")
 
@@ -138,8 +152,11 @@ def test_sources_are_in_the_catalogue_with_licence(engine, settings, client):
     import_adis(engine, settings.data_dir)
     with engine.connect() as conn:
         rows = {r.id: r for r in conn.execute(select(data_sources))}
-    assert (rows["ted_eforms"].row_count, rows["cz_registr_smluv"].row_count, rows["cz_adis_crpdph"].row_count) == (
-        6, 257, 3)
+    assert (
+        rows["ted_eforms"].row_count,
+        rows["cz_registr_smluv"].row_count,
+        rows["cz_adis_crpdph"].row_count,
+    ) == (6, 257, 3)
     body = client.get("/api/v1/public/data-sources", params={"category": "public_money"}).json()
     assert {d["id"]: d["licence"] for d in body["data"]}["ted_eforms"] == "CC BY 4.0"
     assert all(d["attribution"] for d in body["data"])
@@ -159,17 +176,24 @@ def test_ted_folder_import_rejects_the_broken_file_and_keeps_the_others(engine, 
     assert line["reason"].startswith("aborted: zz_broken.xml: not well-formed XML")
     assert line["record"]["location"].endswith("zz_broken.xml")
     with engine.connect() as conn:
-        assert conn.execute(select(import_runs.c.status).where(import_runs.c.id == run_id)).scalar_one() == "succeeded"
+        assert (
+            conn.execute(select(import_runs.c.status).where(import_runs.c.id == run_id)).scalar_one()
+            == "succeeded"
+        )
 
 
 def test_registr_smluv_refuses_another_document(engine, settings, tmp_path):
     other = tmp_path / "other.xml"
-    other.write_text('<?xml version="1.0"?><daily xmlns="urn:something-else"><zaznam/></daily>', encoding="utf-8")
+    other.write_text(
+        '<?xml version="1.0"?><daily xmlns="urn:something-else"><zaznam/></daily>', encoding="utf-8"
+    )
     with pytest.raises(SourceAbort, match="not a Registr smluv dump"):
         run_import(engine, REGISTR, str(other), settings.data_dir)
     with pytest.raises(SourceAbort, match="not a Registr smluv dump"):
         run_import(engine, REGISTR, str(TED_FILES[1]), settings.data_dir)
     empty = tmp_path / "empty_day.xml"
-    empty.write_text('<?xml version="1.0"?><daily xmlns="http://portal.gov.cz/rejstriky/ISRS/1.2/"><den>01</den>'
-                     "</daily>", encoding="utf-8")
+    empty.write_text(
+        '<?xml version="1.0"?><daily xmlns="http://portal.gov.cz/rejstriky/ISRS/1.2/"><den>01</den></daily>',
+        encoding="utf-8",
+    )
     assert run_import(engine, REGISTR, str(empty), settings.data_dir)[1].read == 0

@@ -16,23 +16,54 @@ LEI_UNKNOWN = "315700WH3YMKHBVKBM29"
 
 @pytest.fixture
 def slovnaft(engine):
-    load_companies(engine,
-                   CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s.", lei=LEI,
-                                 legal_form_name="Akciová spoločnosť"),
-                   LeiRecord(lei=LEI, legal_name="SLOVNAFT, a.s.", registration_status="ISSUED",
-                             company=CompanyKey("SK", "31322832"), country="SK",
-                             next_renewal=datetime(2027, 1, 1, tzinfo=UTC)))
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK",
+            national_id="31322832",
+            name="SLOVNAFT, a.s.",
+            lei=LEI,
+            legal_form_name="Akciová spoločnosť",
+        ),
+        LeiRecord(
+            lei=LEI,
+            legal_name="SLOVNAFT, a.s.",
+            registration_status="ISSUED",
+            company=CompanyKey("SK", "31322832"),
+            country="SK",
+            next_renewal=datetime(2027, 1, 1, tzinfo=UTC),
+        ),
+    )
 
 
 def test_lei_lookup_is_the_by_lei_record(client, auth, slovnaft):
     resp = client.get(f"/api/v1/public/lei-lookup/{LEI.lower()}.json")
     data = assert_envelope(resp)
     assert resp.headers["cache-control"] == "public, max-age=3600"
-    assert {k: data[k] for k in ("lei", "ico", "name", "legalForm", "taxReliability", "creditGrade",
-                                 "nis2InScope", "flags", "gleifUrl")} == {
-        "lei": LEI, "ico": "31322832", "name": "SLOVNAFT, a.s.", "legalForm": "Akciová spoločnosť",
-        "taxReliability": "unknown", "creditGrade": None, "nis2InScope": None,
-        "flags": {"isSanctioned": None, "hasTaxDebt": None}, "gleifUrl": f"https://search.gleif.org/#/record/{LEI}"}
+    assert {
+        k: data[k]
+        for k in (
+            "lei",
+            "ico",
+            "name",
+            "legalForm",
+            "taxReliability",
+            "creditGrade",
+            "nis2InScope",
+            "flags",
+            "gleifUrl",
+        )
+    } == {
+        "lei": LEI,
+        "ico": "31322832",
+        "name": "SLOVNAFT, a.s.",
+        "legalForm": "Akciová spoločnosť",
+        "taxReliability": "unknown",
+        "creditGrade": None,
+        "nis2InScope": None,
+        "flags": {"isSanctioned": None, "hasTaxDebt": None},
+        "gleifUrl": f"https://search.gleif.org/#/record/{LEI}",
+    }
     keyed = assert_envelope(client.get("/api/v1/companies/by-lei", params={"lei": LEI}, headers=auth))
     assert keyed == data
 
@@ -41,7 +72,9 @@ def test_lei_lookup_errors(client, slovnaft):
     assert_error(client.get(f"/api/v1/public/lei-lookup/{LEI_UNKNOWN}.json"), 404, "NOT_FOUND")
     assert_error(client.get("/api/v1/public/lei-lookup/097900BGCY0000006316.json"), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/public/lei-lookup/žluťoučký.json"), 422, "VALIDATION_ERROR")
-    assert_error(client.get(f"/api/v1/public/lei-lookup/{LEI}.json", params={"full": 1}), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.get(f"/api/v1/public/lei-lookup/{LEI}.json", params={"full": 1}), 422, "VALIDATION_ERROR"
+    )
 
 
 def test_bank_code_specs(client):
@@ -52,14 +85,22 @@ def test_bank_code_specs(client):
     assert len(by_country) >= 80
     sk = by_country["SK"]
     assert (sk["ibanLength"], sk["bbanSpec"], sk["sepa"], sk["bankCode"], sk["bankRegistry"]) == (
-        24, "4!n6!n10!n", True, {"start": 0, "end": 4}, True)
+        24,
+        "4!n6!n10!n",
+        True,
+        {"start": 0, "end": 4},
+        True,
+    )
     assert sk["bankCount"] > 20 and data["source"].startswith("schwifty ")
 
 
-@pytest.mark.parametrize("country, code, bic, name", [
-    ("sk", "0900", "GIBASKBX", "Slovenská sporiteľňa"),
-    ("CZ", "0800", "GIBACZPX", "Česká spořitelna"),
-])
+@pytest.mark.parametrize(
+    "country, code, bic, name",
+    [
+        ("sk", "0900", "GIBASKBX", "Slovenská sporiteľňa"),
+        ("CZ", "0800", "GIBACZPX", "Česká spořitelna"),
+    ],
+)
 def test_bank_code(client, country, code, bic, name):
     data = assert_envelope(client.get(f"/api/v1/public/bank-code/{country}/{code}.json"))
     assert data["country"] == country.upper() and data["code"] == code

@@ -27,9 +27,18 @@ from tests.funds import common as funds
 from tests.legal_records import common as legal
 from tests.public_money.common import FIXTURES
 
-SK_REGISTER = SourceInfo(id="test_sk_register", name="Test SK register", publisher="regintel tests", country="SK",
-                         category="register", formats="JSON lines", licence="CC0 1.0", attribution="Test data",
-                         url="https://example.invalid/sk", cadence="on-demand")
+SK_REGISTER = SourceInfo(
+    id="test_sk_register",
+    name="Test SK register",
+    publisher="regintel tests",
+    country="SK",
+    category="register",
+    formats="JSON lines",
+    licence="CC0 1.0",
+    attribution="Test data",
+    url="https://example.invalid/sk",
+    cadence="on-demand",
+)
 COMPANIES = [
     {"national_id": "31322832", "name": "SLOVNAFT, a.s.", "city": "Bratislava", "vat_id": "SK2020372640"},
     {"national_id": "35826487", "name": "Duslo, a.s.", "city": "Šaľa"},
@@ -52,7 +61,9 @@ class JsonLinesCompanies:
 
 def _links(engine, table, *columns):
     with engine.connect() as conn:
-        return sorted(tuple(r) for r in conn.execute(select(*columns, table.c.match_method).select_from(table)))
+        return sorted(
+            tuple(r) for r in conn.execute(select(*columns, table.c.match_method).select_from(table))
+        )
 
 
 @pytest.fixture
@@ -72,9 +83,14 @@ def records_first(engine, settings):
 
 def test_a_company_import_queues_the_relink_jobs_for_its_country(engine, records_first):
     with engine.connect() as conn:
-        queued = conn.execute(select(jobs.c.kind, jobs.c.payload, jobs.c.status)
-                              .where(jobs.c.kind.in_(RELINK_KINDS)).order_by(jobs.c.kind)).all()
-    assert [tuple(q) for q in queued] == [(kind, {"country": "SK"}, "queued") for kind in sorted(RELINK_KINDS)]
+        queued = conn.execute(
+            select(jobs.c.kind, jobs.c.payload, jobs.c.status)
+            .where(jobs.c.kind.in_(RELINK_KINDS))
+            .order_by(jobs.c.kind)
+        ).all()
+    assert [tuple(q) for q in queued] == [
+        (kind, {"country": "SK"}, "queued") for kind in sorted(RELINK_KINDS)
+    ]
 
 
 def test_the_jobs_link_by_identifier_and_by_name_at_the_threshold(engine, settings, records_first):
@@ -84,26 +100,43 @@ def test_the_jobs_link_by_identifier_and_by_name_at_the_threshold(engine, settin
     assert set(results) == set(RELINK_KINDS)
     assert results["public_money.relink"]["contracts"] == {"seen": 5, "linked": 4}
     assert _links(engine, contracts, contracts.c.record_key) == [
-        ("9100001", "identifier"), ("9100002", "identifier"), ("9100003", "name"),
+        ("9100001", "identifier"),
+        ("9100002", "identifier"),
+        ("9100003", "name"),
         ("9100004", None),  # a natural person: no company of that name
-        ("9100006", "name")]  # its IČO fails the check digit, so the name decided, as at import
+        ("9100006", "name"),
+    ]  # its IČO fails the check digit, so the name decided, as at import
     with engine.connect() as conn:
-        scores = conn.execute(select(contracts.c.match_score).where(contracts.c.match_method == "name")).scalars()
+        scores = conn.execute(
+            select(contracts.c.match_score).where(contracts.c.match_method == "name")
+        ).scalars()
         assert all(s >= 0.9 for s in scores)
     assert _links(engine, fund_awards, fund_awards.c.source, fund_awards.c.beneficiary_name) == [
         ("eu_fts", "Fraunhofer-Gesellschaft zur Förderung der angewandten Forschung e.V.", None),
-        ("eu_fts", "SLOVNAFT, a.s.", "vat"), ("eu_fts", "Univerzita Karlova", None),
+        ("eu_fts", "SLOVNAFT, a.s.", "vat"),
+        ("eu_fts", "Univerzita Karlova", None),
         ("eu_kohesio", "Alza.cz a.s.", None),  # Czech: not this import's country
-        ("eu_kohesio", "Obec Horná Dolná", None), ("eu_kohesio", "SLOVNAFT, a.s.", "name"),
-        ("eu_state_aid_tam", "Neznámá firma s.r.o.", None), ("eu_state_aid_tam", "SLOVNAFT, a.s.", "identifier"),
-        ("eu_state_aid_tam", "SLOVNAFT, a.s.", "vat"), ("eu_state_aid_tam", "ČEZ, a. s.", None)]
+        ("eu_kohesio", "Obec Horná Dolná", None),
+        ("eu_kohesio", "SLOVNAFT, a.s.", "name"),
+        ("eu_state_aid_tam", "Neznámá firma s.r.o.", None),
+        ("eu_state_aid_tam", "SLOVNAFT, a.s.", "identifier"),
+        ("eu_state_aid_tam", "SLOVNAFT, a.s.", "vat"),
+        ("eu_state_aid_tam", "ČEZ, a. s.", None),
+    ]
     assert _links(engine, antitrust_parties, antitrust_parties.c.name) == [
-        ("Duslo, a.s.", "name"), ("SLOVNAFT, a.s.", "identifier"), ("Slovak Telekom, a.s.", "identifier"),
-        ("Slovenské elektrárne, a.s.", "identifier"), ("U. S. Steel Košice, s.r.o.", "identifier")]
+        ("Duslo, a.s.", "name"),
+        ("SLOVNAFT, a.s.", "identifier"),
+        ("Slovak Telekom, a.s.", "identifier"),
+        ("Slovenské elektrárne, a.s.", "identifier"),
+        ("U. S. Steel Košice, s.r.o.", "identifier"),
+    ]
     assert ("Duslo, a.s.", "name") in _links(engine, ipkz_installations, ipkz_installations.c.operator_name)
-    assert ("Orange Slovensko, a.s.", "name") in _links(engine, court_decision_parties, court_decision_parties.c.name)
+    assert ("Orange Slovensko, a.s.", "name") in _links(
+        engine, court_decision_parties, court_decision_parties.c.name
+    )
     assert ("Protimonopolný úrad Slovenskej republiky", None) in _links(
-        engine, court_decision_parties, court_decision_parties.c.name)
+        engine, court_decision_parties, court_decision_parties.c.name
+    )
 
 
 def test_relinking_again_links_nothing_more(engine, settings, records_first):
@@ -122,7 +155,9 @@ def test_an_import_that_wrote_no_company_queues_nothing(engine, settings, record
         assert conn.execute(select(jobs.c.id).where(jobs.c.kind.in_(RELINK_KINDS))).first() is None
 
 
-@pytest.mark.parametrize("payload", [{"country": "sk"}, {"country": 7}, {"country": "SVK"}, {"countries": ["SK"]}])
+@pytest.mark.parametrize(
+    "payload", [{"country": "sk"}, {"country": 7}, {"country": "SVK"}, {"countries": ["SK"]}]
+)
 def test_a_bad_payload_fails_the_job_for_good(engine, settings, payload: dict[str, Any]):
     from datetime import UTC, datetime
 
@@ -139,9 +174,18 @@ def test_a_bad_payload_fails_the_job_for_good(engine, settings, payload: dict[st
 class AnyCountryCompanies(JsonLinesCompanies):
     """A register of several countries (GLEIF-like): its import queues the relink of every country."""
 
-    info = SourceInfo(id="test_any_register", name="Test register of several countries", publisher="regintel tests",
-                      country=None, category="register", formats="JSON lines", licence="CC0 1.0",
-                      attribution="Test data", url="https://example.invalid/any", cadence="on-demand")
+    info = SourceInfo(
+        id="test_any_register",
+        name="Test register of several countries",
+        publisher="regintel tests",
+        country=None,
+        category="register",
+        formats="JSON lines",
+        licence="CC0 1.0",
+        attribution="Test data",
+        url="https://example.invalid/any",
+        cadence="on-demand",
+    )
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord]:
         for line in stream.read().decode("utf-8").splitlines():
@@ -155,17 +199,25 @@ def test_ted_winners_and_their_contracts_are_relinked(engine, settings):
     import_ted(engine, settings.data_dir)
     assert {m for (*_, m) in _links(engine, ted_winners, ted_winners.c.name)} == {None}
     path = settings.data_dir / "fr.jsonl"
-    path.write_text(json.dumps({"country": "FR", "national_id": "326912557", "name": "ESPACES VERTS LEMIRE"}) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps({"country": "FR", "national_id": "326912557", "name": "ESPACES VERTS LEMIRE"}) + "\n",
+        encoding="utf-8",
+    )
     run_import(engine, AnyCountryCompanies(), str(path), settings.data_dir)
     with engine.connect() as conn:
-        payloads = {p for (p,) in conn.execute(select(jobs.c.payload).where(jobs.c.kind.in_(RELINK_KINDS)))
-                    for p in [json.dumps(p)]}
+        payloads = {
+            p
+            for (p,) in conn.execute(select(jobs.c.payload).where(jobs.c.kind.in_(RELINK_KINDS)))
+            for p in [json.dumps(p)]
+        }
     assert payloads == {"{}"}
     assert run_due(engine, settings, "test-worker") == 3
     winners = [w for w in _links(engine, ted_winners, ted_winners.c.name) if w[1] is not None]
     assert winners == [("Espaces Verts Lemire", "identifier")]  # as the notice writes it
     with engine.connect() as conn:
-        linked = conn.execute(select(contracts.c.party_name, contracts.c.match_method, contracts.c.title)
-                              .where(contracts.c.company_id.is_not(None))).all()
+        linked = conn.execute(
+            select(contracts.c.party_name, contracts.c.match_method, contracts.c.title).where(
+                contracts.c.company_id.is_not(None)
+            )
+        ).all()
     assert [tuple(r) for r in linked] == [("Espaces Verts Lemire", "identifier", "Agence Centre")]

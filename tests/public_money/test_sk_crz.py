@@ -25,17 +25,21 @@ SLOVNAFT, TELEKOM, ORANGE, USS, SE = "31322832", "35763469", "35697270", "361992
 
 
 def _companies(engine):
-    load_companies(engine,
-                   CompanyRecord(country="SK", national_id=SLOVNAFT, name="SLOVNAFT, a.s.", city="Bratislava"),
-                   CompanyRecord(country="SK", national_id=TELEKOM, name="Slovak Telekom, a.s.", city="Bratislava"),
-                   CompanyRecord(country="SK", national_id=ORANGE, name="Orange Slovensko, a.s.", city="Bratislava"),
-                   CompanyRecord(country="SK", national_id=USS, name="U. S. Steel Košice, s.r.o.", city="Košice"),
-                   CompanyRecord(country="SK", national_id=SE, name="Slovenské elektrárne, a.s.", city="Bratislava"))
+    load_companies(
+        engine,
+        CompanyRecord(country="SK", national_id=SLOVNAFT, name="SLOVNAFT, a.s.", city="Bratislava"),
+        CompanyRecord(country="SK", national_id=TELEKOM, name="Slovak Telekom, a.s.", city="Bratislava"),
+        CompanyRecord(country="SK", national_id=ORANGE, name="Orange Slovensko, a.s.", city="Bratislava"),
+        CompanyRecord(country="SK", national_id=USS, name="U. S. Steel Košice, s.r.o.", city="Košice"),
+        CompanyRecord(country="SK", national_id=SE, name="Slovenské elektrárne, a.s.", city="Bratislava"),
+    )
 
 
 def _rows(engine):
     with engine.connect() as conn:
-        return {r.record_key: r for r in conn.execute(select(contracts).where(contracts.c.source == "sk_crz"))}
+        return {
+            r.record_key: r for r in conn.execute(select(contracts).where(contracts.c.source == "sk_crz"))
+        }
 
 
 def _snapshot(engine):
@@ -54,23 +58,41 @@ def test_import_stores_suppliers_linked_and_rejects_bad_records(engine, imported
     assert (stats.read, stats.inserted, stats.unchanged, stats.rejected) == (9, 5, 1, 3)
     reasons = [json.loads(line)["reason"] for line in rejects.read_text(encoding="utf-8").splitlines()]
     assert reasons[0] == "record without a numeric ID"
-    assert reasons[1].startswith("unreadable record 9100008") and reasons[2].startswith("unreadable record 9100009")
+    assert reasons[1].startswith("unreadable record 9100008") and reasons[2].startswith(
+        "unreadable record 9100009"
+    )
     rows = _rows(engine)
     assert set(rows) == {"9100001", "9100002", "9100003", "9100004", "9100006"}  # 9100005 is cancelled
     first = rows["9100001"]
     assert (first.party_name, first.party_national_id, first.role, first.match_method, first.match_score) == (
-        "SLOVNAFT, a.s.", SLOVNAFT, "supplier", "identifier", 1.0)
+        "SLOVNAFT, a.s.",
+        SLOVNAFT,
+        "supplier",
+        "identifier",
+        1.0,
+    )
     assert (first.buyer_name, first.buyer_national_id, first.buyer_country) == (
-        "Ministerstvo vnútra Slovenskej republiky", "00151866", "SK")
+        "Ministerstvo vnútra Slovenskej republiky",
+        "00151866",
+        "SK",
+    )
     assert (float(first.value), first.currency, first.value_basis) == (131500.5, "EUR", "total")
     assert (first.signed_on.isoformat(), first.published_on.isoformat()) == ("2026-11-18", "2026-11-20")
     assert first.link == "https://www.crz.gov.sk/zmluva/9100001/"
     amendment = rows["9100002"]  # `35 763 469` normalised; sums of 0 and dates 0000-00-00 are "not stated"
     assert (amendment.party_national_id, amendment.value, amendment.currency, amendment.signed_on) == (
-        TELEKOM, None, None, None)
+        TELEKOM,
+        None,
+        None,
+        None,
+    )
     orange = rows["9100003"]  # no IČO: linked by name at or above the threshold, the score kept
     assert (orange.match_method, float(orange.value), orange.value_basis, orange.title) == (
-        "name", 4990.0, "contract", "Servis sieťových prvkov & licencie")
+        "name",
+        4990.0,
+        "contract",
+        "Servis sieťových prvkov & licencie",
+    )
     assert orange.match_score >= 0.9
     person = rows["9100004"]
     assert (person.company_id, person.match_method) == (None, None)
@@ -89,7 +111,8 @@ def test_a_changed_record_replaces_and_a_cancellation_removes(engine, settings, 
     text = EXPORT.read_text(encoding="utf-8")
     changed = text.replace("<suma_spolu>131500.50</suma_spolu>", "<suma_spolu>140000.00</suma_spolu>")
     changed = changed.replace("<ID>9100003</ID>", "<ID>9100003</ID><stav>3</stav>", 1).replace(
-        "<typ>1</typ><stav>2</stav><druh>2</druh>", "<typ>1</typ><druh>2</druh>", 1)
+        "<typ>1</typ><stav>2</stav><druh>2</druh>", "<typ>1</typ><druh>2</druh>", 1
+    )
     path = tmp_path / "2026-11-21.xml"
     path.write_text(changed, encoding="utf-8")
     _, stats, _ = run_import(engine, CRZ, str(path), settings.data_dir)
@@ -107,12 +130,15 @@ def test_the_published_zip_is_read(engine, settings, tmp_path):
     assert (stats.inserted, stats.rejected) == (5, 3)
 
 
-@pytest.mark.parametrize("body, reason", [
-    (None, "not well-formed XML"),  # the export cut short after five good records
-    (b"<?xml version='1.0'?><smlouvy><zmluva><ID>1</ID></zmluva></smlouvy>", "not a CRZ export"),
-    (b"{\"zmluvy\": []}", "not well-formed XML"),
-    (b"", "not well-formed XML"),
-])
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        (None, "not well-formed XML"),  # the export cut short after five good records
+        (b"<?xml version='1.0'?><smlouvy><zmluva><ID>1</ID></zmluva></smlouvy>", "not a CRZ export"),
+        (b'{"zmluvy": []}', "not well-formed XML"),
+        (b"", "not well-formed XML"),
+    ],
+)
 def test_a_malformed_file_is_rejected_whole(engine, settings, tmp_path, body, reason):
     _companies(engine)
     data = EXPORT.read_bytes()
@@ -140,26 +166,61 @@ def test_in_the_catalogue_with_licence(engine, client, imported):
         row = conn.execute(select(data_sources).where(data_sources.c.id == "sk_crz")).one()
     assert (row.row_count, row.category, row.country) == (5, "public_money", "SK")
     entry = {d["id"]: d for d in client.get("/api/v1/public/data-sources").json()["data"]}["sk_crz"]
-    assert "546/2010" in entry["licence"] and entry["attribution"] == "Zdroj: Centrálny register zmlúv, crz.gov.sk"
+    assert (
+        "546/2010" in entry["licence"]
+        and entry["attribution"] == "Zdroj: Centrálny register zmlúv, crz.gov.sk"
+    )
 
 
 def test_contracts_through_http(client, auth, imported):
-    items = assert_envelope(client.get(f"/api/v1/companies/{SLOVNAFT}/contracts", headers=auth,
-                                       params={"country": "sk"}))
-    assert items == [{
-        "id": items[0]["id"], "source": "sk_crz", "role": "supplier",
-        "title": "Dodávka pohonných hmôt pre služobné vozidlá",
-        "buyer": {"name": "Ministerstvo vnútra Slovenskej republiky", "nationalId": "00151866", "country": "SK"},
-        "value": 131500.5, "currency": "EUR", "valueBasis": "total", "signedOn": "2026-11-18",
-        "publishedOn": "2026-11-20", "link": "https://www.crz.gov.sk/zmluva/9100001/", "notice": None,
-        "match": {"method": "identifier", "score": 1.0,
-                  "company": {"country": "SK", "nationalId": SLOVNAFT, "name": "SLOVNAFT, a.s."}}}]
+    items = assert_envelope(
+        client.get(f"/api/v1/companies/{SLOVNAFT}/contracts", headers=auth, params={"country": "sk"})
+    )
+    assert items == [
+        {
+            "id": items[0]["id"],
+            "source": "sk_crz",
+            "role": "supplier",
+            "title": "Dodávka pohonných hmôt pre služobné vozidlá",
+            "buyer": {
+                "name": "Ministerstvo vnútra Slovenskej republiky",
+                "nationalId": "00151866",
+                "country": "SK",
+            },
+            "value": 131500.5,
+            "currency": "EUR",
+            "valueBasis": "total",
+            "signedOn": "2026-11-18",
+            "publishedOn": "2026-11-20",
+            "link": "https://www.crz.gov.sk/zmluva/9100001/",
+            "notice": None,
+            "match": {
+                "method": "identifier",
+                "score": 1.0,
+                "company": {"country": "SK", "nationalId": SLOVNAFT, "name": "SLOVNAFT, a.s."},
+            },
+        }
+    ]
     orange = assert_envelope(client.get(f"/api/v1/companies/{ORANGE}/contracts", headers=auth))
     assert [(i["source"], i["match"]["method"]) for i in orange] == [("sk_crz", "name")]
     assert assert_envelope(client.get(f"/api/v1/companies/{SE}/contracts", headers=auth)) == []  # cancelled
-    events = assert_envelope(client.get(f"/api/v1/companies/{SLOVNAFT}/timeline", headers=auth,
-                                        params={"event_type": "contract"}))["events"]
+    events = assert_envelope(
+        client.get(f"/api/v1/companies/{SLOVNAFT}/timeline", headers=auth, params={"event_type": "contract"})
+    )["events"]
     assert [(e["event_type"], e["date"], e["source"], e["summary"]) for e in events] == [
-        ("contract", "2026-11-18", "sk_crz", "Supplier to Ministerstvo vnútra Slovenskej republiky, 131,500.50 EUR")]
-    assert_error(client.get(f"/api/v1/companies/{SLOVNAFT}/contracts", headers=auth,
-                            params={"country": "sk", "source": "sk_crz"}), 422, "VALIDATION_ERROR")
+        (
+            "contract",
+            "2026-11-18",
+            "sk_crz",
+            "Supplier to Ministerstvo vnútra Slovenskej republiky, 131,500.50 EUR",
+        )
+    ]
+    assert_error(
+        client.get(
+            f"/api/v1/companies/{SLOVNAFT}/contracts",
+            headers=auth,
+            params={"country": "sk", "source": "sk_crz"},
+        ),
+        422,
+        "VALIDATION_ERROR",
+    )

@@ -14,10 +14,12 @@ SEARCH = "/api/v1/ted/search"
 
 @pytest.fixture
 def notices(engine, settings):
-    load_companies(engine,
-                   CompanyRecord(country="FR", national_id="326912557", name="ESPACES VERTS LEMIRE", city="Rouen"),
-                   CompanyRecord(country="GB", national_id="03659970", name="RAMBOLL UK LIMITED", city="London"),
-                   CompanyRecord(country="DK", national_id="35128417", name="Invacare Holding A/S"))
+    load_companies(
+        engine,
+        CompanyRecord(country="FR", national_id="326912557", name="ESPACES VERTS LEMIRE", city="Rouen"),
+        CompanyRecord(country="GB", national_id="03659970", name="RAMBOLL UK LIMITED", city="London"),
+        CompanyRecord(country="DK", national_id="35128417", name="Invacare Holding A/S"),
+    )
     import_ted(engine, settings.data_dir)
 
 
@@ -52,27 +54,47 @@ FILTER_CASES = [
 def test_search_filters(client, auth, notices):
     # one database for every case: the import is the slow part
     assert [set(_pubs(client.get(SEARCH, headers=auth, params=params))) for params, _ in FILTER_CASES] == [
-        expected for _, expected in FILTER_CASES]
+        expected for _, expected in FILTER_CASES
+    ]
 
 
 def test_search_item_shape(client, auth, notices):
     item = next(n for n in assert_envelope(client.get(SEARCH, headers=auth, params={"winner": "ramboll"})))
     assert item == {
-        "pub": UKRI, "noticeId": UKRI, "publicationNumber": None, "form": "ContractAwardNotice",
-        "noticeType": "can-standard", "issueDate": "2020-04-14",
-        "title": "Antarctic Infrastructure Modernisation Programme (AIMP) technical Advisor", "country": "GB",
-        "cpv": {"code": "71000000", "label": "Architectural, construction, engineering and inspection services"},
-        "value": 60000000.0, "currency": "GBP", "buyers": ["UK Research and Innovation"],
-        "winners": ["Ramboll UK Ltd"], "link": None}
+        "pub": UKRI,
+        "noticeId": UKRI,
+        "publicationNumber": None,
+        "form": "ContractAwardNotice",
+        "noticeType": "can-standard",
+        "issueDate": "2020-04-14",
+        "title": "Antarctic Infrastructure Modernisation Programme (AIMP) technical Advisor",
+        "country": "GB",
+        "cpv": {
+            "code": "71000000",
+            "label": "Architectural, construction, engineering and inspection services",
+        },
+        "value": 60000000.0,
+        "currency": "GBP",
+        "buyers": ["UK Research and Innovation"],
+        "winners": ["Ramboll UK Ltd"],
+        "link": None,
+    }
 
 
 def test_notice_detail_links_winners_by_id_and_by_name(client, auth, notices):
     fra = assert_envelope(client.get(f"/api/v1/ted/notice/{FRA}", headers=auth))
     lemire = next(w for w in fra["winnerParties"] if w["ref"] == "ORG-0004")
-    assert lemire["link"] == {"method": "identifier", "score": 1.0, "company": {
-        "country": "FR", "nationalId": "326912557", "name": "ESPACES VERTS LEMIRE"}}
+    assert lemire["link"] == {
+        "method": "identifier",
+        "score": 1.0,
+        "company": {"country": "FR", "nationalId": "326912557", "name": "ESPACES VERTS LEMIRE"},
+    }
     assert (lemire["lot"], lemire["value"], lemire["currency"], lemire["signedOn"]) == (
-        "LOT-0001", 95414.0, "EUR", "2019-09-03")
+        "LOT-0001",
+        95414.0,
+        "EUR",
+        "2019-09-03",
+    )
     assert [lot["id"] for lot in fra["lots"]] == ["LOT-0001", "LOT-0002"]
     ukri = assert_envelope(client.get(f"/api/v1/ted/notice/{UKRI}", headers=auth))
     link = ukri["winnerParties"][0]["link"]
@@ -83,16 +105,23 @@ def test_notice_detail_links_winners_by_id_and_by_name(client, auth, notices):
 def test_notice_group_winners_and_unlinked_names(client, auth, notices):
     veat = assert_envelope(client.get(f"/api/v1/ted/notice/{VEAT}", headers=auth))
     assert [(w["name"], w["groupLead"]) for w in veat["winnerParties"]] == [
-        ("Direct Healthcare Services Ltd", False), ("Harvest Healthcare Ltd", False), ("Invacare Ltd", True)]
+        ("Direct Healthcare Services Ltd", False),
+        ("Harvest Healthcare Ltd", False),
+        ("Invacare Ltd", True),
+    ]
     # "Invacare Ltd" (GB) is not the Danish "Invacare Holding A/S": another country never links
     assert all(w["link"] is None for w in veat["winnerParties"])
 
 
 BAD_INPUT = [
-    ({"cpv": "abc"}, "cpv"), ({"country": "xyz"}, "country"), ({"date_from": "2020-13-01"}, "date_from"),
-    ({"date_from": "2021-01-01", "date_to": "2020-01-01"}, "date_from"), ({"value_min": 5, "value_max": 1},
-                                                                          "value_min"),
-    ({"buyer": "   "}, "buyer"), ({"per_page": 101}, "per_page"), ({"page": 500, "per_page": 100}, "page"),
+    ({"cpv": "abc"}, "cpv"),
+    ({"country": "xyz"}, "country"),
+    ({"date_from": "2020-13-01"}, "date_from"),
+    ({"date_from": "2021-01-01", "date_to": "2020-01-01"}, "date_from"),
+    ({"value_min": 5, "value_max": 1}, "value_min"),
+    ({"buyer": "   "}, "buyer"),
+    ({"per_page": 101}, "per_page"),
+    ({"page": 500, "per_page": 100}, "page"),
     ({"winer": "typo"}, "winer"),
 ]
 
@@ -112,5 +141,7 @@ def test_notice_errors_and_auth(client, auth, notices):
 
 
 def test_search_unicode_and_empty_database(client, auth):
-    assert assert_envelope(client.get(SEARCH, headers=auth, params={"buyer": "Všeobecná fakultní 病院"})) == []
+    assert (
+        assert_envelope(client.get(SEARCH, headers=auth, params={"buyer": "Všeobecná fakultní 病院"})) == []
+    )
     assert client.get(SEARCH, headers=auth).json()["meta"]["total"] == 0

@@ -22,10 +22,21 @@ def test_valid_number_from_vies_then_from_cache(vies):
     client, calls = vies
     resp = client.get(URL, params={"vat": "PL 774-000-14-54"})
     data = assert_envelope(resp)
-    assert data == {"vat": "PL7740001454", "memberState": "PL", "country": "PL", "number": "7740001454",
-                    "formatValid": True, "formatReason": None, "status": "valid", "viesResult": "VALID",
-                    "name": "ORLEN SPÓŁKA AKCYJNA", "address": "CHEMIKÓW 7\n09-411 PŁOCK",
-                    "requestDate": "2026-10-08T04:42:27.326Z", "checkedAt": data["checkedAt"], "reason": None}
+    assert data == {
+        "vat": "PL7740001454",
+        "memberState": "PL",
+        "country": "PL",
+        "number": "7740001454",
+        "formatValid": True,
+        "formatReason": None,
+        "status": "valid",
+        "viesResult": "VALID",
+        "name": "ORLEN SPÓŁKA AKCYJNA",
+        "address": "CHEMIKÓW 7\n09-411 PŁOCK",
+        "requestDate": "2026-10-08T04:42:27.326Z",
+        "checkedAt": data["checkedAt"],
+        "reason": None,
+    }
     assert resp.json()["meta"]["cached"] is False and resp.headers["cache-control"] == "public, max-age=86400"
     again = client.get(URL, params={"vat": "pl7740001454"})
     assert assert_envelope(again)["status"] == "valid" and again.json()["meta"]["cached"] is True
@@ -35,22 +46,32 @@ def test_valid_number_from_vies_then_from_cache(vies):
 def test_invalid_number_is_a_verdict(vies):
     client, calls = vies
     data = assert_envelope(client.get(URL, params={"vat": "PL5260250995"}))
-    assert (data["status"], data["viesResult"], data["name"], data["address"]) == ("invalid", "INVALID", None, None)
+    assert (data["status"], data["viesResult"], data["name"], data["address"]) == (
+        "invalid",
+        "INVALID",
+        None,
+        None,
+    )
 
 
-@pytest.mark.parametrize("vat, reason", [
-    ("DE136695976", "VIES: MS_UNAVAILABLE"),
-    ("FR40303265045", "VIES could not be reached: ReadTimeout"),
-    ("IT00743110157", "VIES answered HTTP 500"),
-    ("ATU13585627", "VIES answered something that is not JSON"),
-])
+@pytest.mark.parametrize(
+    "vat, reason",
+    [
+        ("DE136695976", "VIES: MS_UNAVAILABLE"),
+        ("FR40303265045", "VIES could not be reached: ReadTimeout"),
+        ("IT00743110157", "VIES answered HTTP 500"),
+        ("ATU13585627", "VIES answered something that is not JSON"),
+    ],
+)
 def test_no_verdict_is_unavailable_and_not_cached(vies, vat, reason):
     client, calls = vies
     for _ in range(2):
         resp = client.get(URL, params={"vat": vat})
         data = assert_envelope(resp)
         assert (data["status"], data["reason"], data["formatValid"]) == ("unavailable", reason, True)
-        assert resp.json()["meta"]["cached"] is False and resp.headers["cache-control"] == "public, max-age=60"
+        assert (
+            resp.json()["meta"]["cached"] is False and resp.headers["cache-control"] == "public, max-age=60"
+        )
     assert len(calls) == 2
 
 
@@ -66,7 +87,12 @@ def test_vies_down_entirely(app_factory):
 def test_greece_is_el(vies):
     client, calls = vies
     data = assert_envelope(client.get(URL, params={"vat": "GR094259216"}))
-    assert (data["vat"], data["memberState"], data["country"], data["status"]) == ("EL094259216", "EL", "GR", "valid")
+    assert (data["vat"], data["memberState"], data["country"], data["status"]) == (
+        "EL094259216",
+        "EL",
+        "GR",
+        "valid",
+    )
     assert calls == ["/ms/EL/vat/094259216"]
 
 
@@ -77,21 +103,56 @@ def test_bad_format_answers_without_asking_vies(vies):
     assert "checksum" in data["formatReason"].lower() and calls == []
 
 
-@pytest.mark.parametrize("params", [{"vat": "US123456789"}, {"vat": "XI123456789"}, {"vat": "123"},
-                                    {"vat": "X" * 41}, {}, {"vat": "PL7740001454", "country": "PL"},
-                                    {"vat": "ČŘ12345678"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"vat": "US123456789"},
+        {"vat": "XI123456789"},
+        {"vat": "123"},
+        {"vat": "X" * 41},
+        {},
+        {"vat": "PL7740001454", "country": "PL"},
+        {"vat": "ČŘ12345678"},
+    ],
+)
 def test_bad_input_is_422(vies, params):
     client, calls = vies
     assert_error(client.get(URL, params=params), 422, "VALIDATION_ERROR")
     assert calls == []
 
 
-@pytest.mark.parametrize("vat", ["ATU13585627", "BE0403170701", "BG175074752", "CY10259033P", "CZ45795908",
-                                 "DE136695976", "DK13585628", "EE100207415", "EL094259216", "ESA28015865",
-                                 "FI20774740", "FR40303265045", "HR33392005961", "HU12892312", "IE6433435F",
-                                 "IT00743110157", "LT119511515", "LU15027442", "LV40003521600", "MT11679112",
-                                 "NL004495445B01", "PL7740001454", "PT501964843", "RO18547290", "SE556703748501",
-                                 "SI50223054", "SK2020317068"])
+@pytest.mark.parametrize(
+    "vat",
+    [
+        "ATU13585627",
+        "BE0403170701",
+        "BG175074752",
+        "CY10259033P",
+        "CZ45795908",
+        "DE136695976",
+        "DK13585628",
+        "EE100207415",
+        "EL094259216",
+        "ESA28015865",
+        "FI20774740",
+        "FR40303265045",
+        "HR33392005961",
+        "HU12892312",
+        "IE6433435F",
+        "IT00743110157",
+        "LT119511515",
+        "LU15027442",
+        "LV40003521600",
+        "MT11679112",
+        "NL004495445B01",
+        "PL7740001454",
+        "PT501964843",
+        "RO18547290",
+        "SE556703748501",
+        "SI50223054",
+        "SK2020317068",
+    ],
+)
 def test_every_member_state_format(vat):
     from regintel.areas.public_money.vat import check_format, split
 
@@ -99,5 +160,5 @@ def test_every_member_state_format(vat):
     assert check_format(ms, number) is None
     body = number[:-3] if ms == "NL" else number  # NL: the B01 suffix is outside the check
     last = max(i for i, ch in enumerate(body) if ch.isdigit())
-    wrong = number[:last] + str((int(number[last]) + 1) % 10) + number[last + 1:]
+    wrong = number[:last] + str((int(number[last]) + 1) % 10) + number[last + 1 :]
     assert check_format(ms, wrong) is not None

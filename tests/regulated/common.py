@@ -27,23 +27,42 @@ SK_BANK, SK_INSURER, SK_PAYMENTS, SK_AGENT = "50101013", "50202022", "50303031",
 CZ_BANK, CZ_INSURER, CZ_EXCHANGE, CZ_EXCHANGE_OFFICE = "50404041", "50505050", "50707078", "50606069"
 SK_POWER, SK_HEAT, SK_WATER, CZ_GRID, CZ_HEAT = "50808087", "50909096", "51010101", "51111110", "51212129"
 LAW_FIRM, NOTARY_OFFICE, BAILIFF_OFFICE, EXPERT_FIRM, TRANSLATOR = (
-    "51313138", "52323234", "51414147", "52424243", "52525252")
+    "51313138",
+    "52323234",
+    "51414147",
+    "52424243",
+    "52525252",
+)
 PENSION_NAME = "Horizont Test doplnková dôchodková spoločnosť, a.s."
 
 
 def companies() -> list[CompanyRecord]:
-    sk = [(SK_BANK, "Prvá testovacia banka, a.s."), (SK_INSURER, "Testovacia poisťovňa, a.s."),
-          (SK_PAYMENTS, "Platby Test, s.r.o."), (SK_AGENT, "Kapitál Agent Test, s.r.o."),
-          (SK_POWER, "Testovacia energetika, a.s."), (SK_HEAT, "Mestské teplo Test, s.r.o."),
-          (SK_WATER, "Vodárenská spoločnosť Test, a.s."), (LAW_FIRM, "Advokátska kancelária Test, s.r.o."),
-          (NOTARY_OFFICE, "Notársky úrad JUDr. Mária Notárska-Testová"),
-          (BAILIFF_OFFICE, "Exekútorský úrad Mgr. Tomáš Exekučný"), (EXPERT_FIRM, "Znalecký ústav Test, s.r.o."),
-          (TRANSLATOR, "Mgr. Eva Prekladová"), ("52222225", PENSION_NAME)]
-    cz = [(CZ_BANK, "První testovací banka, a.s."), (CZ_INSURER, "Testovací pojišťovna, a.s."),
-          (CZ_EXCHANGE_OFFICE, "Směnárna Test s.r.o."), (CZ_EXCHANGE, "Burza Test, a.s."),
-          (CZ_GRID, "Testovací distribuce, a.s."), (CZ_HEAT, "Teplárna Test, s.r.o.")]
-    return ([CompanyRecord(country="SK", national_id=i, name=n, city="Bratislava") for i, n in sk]
-            + [CompanyRecord(country="CZ", national_id=i, name=n) for i, n in cz])
+    sk = [
+        (SK_BANK, "Prvá testovacia banka, a.s."),
+        (SK_INSURER, "Testovacia poisťovňa, a.s."),
+        (SK_PAYMENTS, "Platby Test, s.r.o."),
+        (SK_AGENT, "Kapitál Agent Test, s.r.o."),
+        (SK_POWER, "Testovacia energetika, a.s."),
+        (SK_HEAT, "Mestské teplo Test, s.r.o."),
+        (SK_WATER, "Vodárenská spoločnosť Test, a.s."),
+        (LAW_FIRM, "Advokátska kancelária Test, s.r.o."),
+        (NOTARY_OFFICE, "Notársky úrad JUDr. Mária Notárska-Testová"),
+        (BAILIFF_OFFICE, "Exekútorský úrad Mgr. Tomáš Exekučný"),
+        (EXPERT_FIRM, "Znalecký ústav Test, s.r.o."),
+        (TRANSLATOR, "Mgr. Eva Prekladová"),
+        ("52222225", PENSION_NAME),
+    ]
+    cz = [
+        (CZ_BANK, "První testovací banka, a.s."),
+        (CZ_INSURER, "Testovací pojišťovna, a.s."),
+        (CZ_EXCHANGE_OFFICE, "Směnárna Test s.r.o."),
+        (CZ_EXCHANGE, "Burza Test, a.s."),
+        (CZ_GRID, "Testovací distribuce, a.s."),
+        (CZ_HEAT, "Teplárna Test, s.r.o."),
+    ]
+    return [CompanyRecord(country="SK", national_id=i, name=n, city="Bratislava") for i, n in sk] + [
+        CompanyRecord(country="CZ", national_id=i, name=n) for i, n in cz
+    ]
 
 
 def load(engine: Engine) -> None:

@@ -43,10 +43,20 @@ def test_every_source_imports_its_rows(engine, settings):
     load(engine)
     stats = import_all(engine, settings.data_dir)
     assert {k: (s.inserted, s.rejected) for k, s in stats.items()} == {
-        "sk_nbs": (6, 1), "cz_cnb_jerrs": (4, 0), "sk_urso": (4, 1), "cz_eru": (3, 0), "sk_sak": (3, 0),
-        "sk_notari": (1, 0), "sk_exekutori": (1, 0), "sk_znalci": (3, 1), "sk_skdp": (2, 0)}
+        "sk_nbs": (6, 1),
+        "cz_cnb_jerrs": (4, 0),
+        "sk_urso": (4, 1),
+        "cz_eru": (3, 0),
+        "sk_sak": (3, 0),
+        "sk_notari": (1, 0),
+        "sk_exekutori": (1, 0),
+        "sk_znalci": (3, 1),
+        "sk_skdp": (2, 0),
+    }
     assert stats["sk_nbs"].reasons == {"IČO '12345678'": 1}
-    assert list(stats["sk_urso"].reasons) == ["Dátum vydania '31.2.2020' is not a date (d.m.yyyy or yyyy-mm-dd)"]
+    assert list(stats["sk_urso"].reasons) == [
+        "Dátum vydania '31.2.2020' is not a date (d.m.yyyy or yyyy-mm-dd)"
+    ]
     assert count(engine, regulated_authorisations) == 17 and count(engine, licensed_professionals) == 10
 
 
@@ -55,16 +65,31 @@ def test_rows_are_normalised_and_linked_by_identifier(engine, settings):
     import_all(engine, settings.data_dir)
     bank = _row(engine, regulated_authorisations, source="sk_nbs", national_id=SK_BANK)
     assert sorted((r["category"], r["status"], r["match_method"], r["match_score"]) for r in bank) == [
-        ("credit_institution", "active", "identifier", 1.0), ("investment_firm", "active", "identifier", 1.0)]
+        ("credit_institution", "active", "identifier", 1.0),
+        ("investment_firm", "active", "identifier", 1.0),
+    ]
     ended = _row(engine, regulated_authorisations, source="sk_nbs", national_id="50303031")[0]
-    assert (ended["status"], ended["status_text"], ended["ended_on"].isoformat()) == ("ended", "odňaté", "2023-06-30")
-    eru = {r["licence_number"]: r["category"] for r in _row(engine, regulated_authorisations, source="cz_eru")}
-    assert eru == {"220100001": "gas_distribution", "120100002": "electricity_distribution",
-                   "310300003": "heat_generation"}
+    assert (ended["status"], ended["status_text"], ended["ended_on"].isoformat()) == (
+        "ended",
+        "odňaté",
+        "2023-06-30",
+    )
+    eru = {
+        r["licence_number"]: r["category"] for r in _row(engine, regulated_authorisations, source="cz_eru")
+    }
+    assert eru == {
+        "220100001": "gas_distribution",
+        "120100002": "electricity_distribution",
+        "310300003": "heat_generation",
+    }
     lawyers = _row(engine, licensed_professionals, source="sk_sak")
-    assert {(r["name"], r["firm_national_id"], r["company_id"] is not None, r["status"]) for r in lawyers} == {
-        ("Ján Testovací", LAW_FIRM, True, "active"), ("Zuzana Skúšobná", LAW_FIRM, True, "active"),
-        ("Peter Vzorový", None, False, "suspended")}
+    assert {
+        (r["name"], r["firm_national_id"], r["company_id"] is not None, r["status"]) for r in lawyers
+    } == {
+        ("Ján Testovací", LAW_FIRM, True, "active"),
+        ("Zuzana Skúšobná", LAW_FIRM, True, "active"),
+        ("Peter Vzorový", None, False, "suspended"),
+    }
 
 
 def test_a_row_without_ico_links_by_name_with_its_score(engine, settings):
@@ -102,8 +127,10 @@ def test_rows_imported_before_their_company_are_linked_on_the_next_import(engine
 def test_a_row_the_list_drops_is_delisted(engine, settings, tmp_path):
     run(engine, settings.data_dir, "cz_cnb_jerrs")
     shorter = tmp_path / "jerrs.csv"
-    shorter.write_text("\n".join(FILES["cz_cnb_jerrs"].read_text(encoding="utf-8").splitlines()[:-1]) + "\n",
-                       encoding="utf-8")
+    shorter.write_text(
+        "\n".join(FILES["cz_cnb_jerrs"].read_text(encoding="utf-8").splitlines()[:-1]) + "\n",
+        encoding="utf-8",
+    )
     stats = run(engine, settings.data_dir, "cz_cnb_jerrs", shorter)
     assert (stats.unchanged, stats.changes) == (3, 1)
     assert count(engine, regulated_authorisations, source="cz_cnb_jerrs") == 3
@@ -113,20 +140,27 @@ def test_no_delisting_from_a_file_with_rejected_rows(engine, settings, tmp_path)
     run(engine, settings.data_dir, "cz_cnb_jerrs")
     lines = FILES["cz_cnb_jerrs"].read_text(encoding="utf-8").splitlines()
     broken = tmp_path / "jerrs.csv"
-    broken.write_text("\n".join([*lines[:-2], lines[-2].replace("50606069", "50606060")]) + "\n", encoding="utf-8")
+    broken.write_text(
+        "\n".join([*lines[:-2], lines[-2].replace("50606069", "50606060")]) + "\n", encoding="utf-8"
+    )
     stats = run(engine, settings.data_dir, "cz_cnb_jerrs", broken)
     assert (stats.rejected, stats.changes) == (1, 0)
     assert stats.skip_reasons == {"delisting not applied: the file had rejected rows": 1}
     assert count(engine, regulated_authorisations, source="cz_cnb_jerrs") == 4
 
 
-@pytest.mark.parametrize("content, reason", [
-    (b"", "the file is empty"),
-    ("Názov;IČO\nBanka;50101013\n".encode(), "the header lacks ID subjektu"),
-    ("ID subjektu;Názov;IČO;Sektor;Druh povolenia;Stav\n".encode(), "no usable row"),
-    ("ID subjektu;Názov;IČO;Sektor;Druh povolenia;Stav\n1;X;12345678;Banky;Banka;platné\n".encode(),
-     "no usable row"),
-])
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (b"", "the file is empty"),
+        ("Názov;IČO\nBanka;50101013\n".encode(), "the header lacks ID subjektu"),
+        ("ID subjektu;Názov;IČO;Sektor;Druh povolenia;Stav\n".encode(), "no usable row"),
+        (
+            "ID subjektu;Názov;IČO;Sektor;Druh povolenia;Stav\n1;X;12345678;Banky;Banka;platné\n".encode(),
+            "no usable row",
+        ),
+    ],
+)
 def test_a_malformed_file_is_rejected_whole(engine, settings, tmp_path, content, reason):
     run(engine, settings.data_dir, "sk_nbs")
     before = _snapshot(engine)
@@ -151,8 +185,12 @@ def test_a_folder_is_refused(engine, settings, tmp_path):
 def test_catalogue_entries_with_licence_and_row_counts(engine, settings):
     import_all(engine, settings.data_dir)
     with engine.connect() as conn:
-        rows = {r.id: r for r in conn.execute(select(data_sources).where(
-            data_sources.c.category.in_(["supervision", "professionals"])))}
+        rows = {
+            r.id: r
+            for r in conn.execute(
+                select(data_sources).where(data_sources.c.category.in_(["supervision", "professionals"]))
+            )
+        }
     assert set(rows) == set(FILES)
     assert rows["sk_nbs"].row_count == 6 and rows["sk_znalci"].row_count == 3
     assert all(r.licence and r.attribution and r.last_import_at for r in rows.values())

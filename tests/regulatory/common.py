@@ -19,7 +19,9 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "regulatory"
 FEEDS = {"sk_nbs_news": 5, "cz_cnb_news": 4, "eu_enisa_news": 3, "eu_eba_news": 4, "eu_esma_news": 4}
 
 
-def run(engine: Engine, settings: Settings, source_id: str, path: Path | str) -> tuple[LoadStats, list[dict[str, Any]]]:
+def run(
+    engine: Engine, settings: Settings, source_id: str, path: Path | str
+) -> tuple[LoadStats, list[dict[str, Any]]]:
     _, stats, reject_path = run_import(engine, get_source(source_id), str(path), settings.data_dir)
     rows = [json.loads(line) for line in reject_path.read_text().splitlines()] if reject_path else []
     return stats, rows
@@ -37,10 +39,15 @@ def count(engine: Engine, table: Any) -> int:
 
 def rss(path: Path, items: list[tuple[str, str, datetime]]) -> Path:
     """A small RSS 2.0 file of (guid, title, published) items, for tests that need recent dates."""
-    body = "".join(f"<item><title>{t}</title><link>https://www.eba.europa.eu/n/{g}</link><guid isPermaLink=\"false\">"
-                   f"{g}</guid><pubDate>{d.astimezone(UTC):%a, %d %b %Y %H:%M:%S} +0000</pubDate>"
-                   f"<description>Summary of {t}</description></item>" for g, t, d in items)
-    path.write_text(f'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>EBA</title>'
-                    f"<link>https://www.eba.europa.eu</link><description>News</description>{body}</channel></rss>",
-                    encoding="utf-8")
+    body = "".join(
+        f'<item><title>{t}</title><link>https://www.eba.europa.eu/n/{g}</link><guid isPermaLink="false">'
+        f"{g}</guid><pubDate>{d.astimezone(UTC):%a, %d %b %Y %H:%M:%S} +0000</pubDate>"
+        f"<description>Summary of {t}</description></item>"
+        for g, t, d in items
+    )
+    path.write_text(
+        f'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>EBA</title>'
+        f"<link>https://www.eba.europa.eu</link><description>News</description>{body}</channel></rss>",
+        encoding="utf-8",
+    )
     return path

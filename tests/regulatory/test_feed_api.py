@@ -31,25 +31,30 @@ def test_json_lists_newest_first_with_tags(client, feeds):
     assert dates == sorted(dates, reverse=True)
     first = data["items"][0]
     assert (first["source"], first["title"], first["tags"]) == (
-        "eu_eba_news", "EBA publishes final draft technical standards under DORA on major ICT-related incident "
-        "reporting", ["cybersecurity", "dora"])
+        "eu_eba_news",
+        "EBA publishes final draft technical standards under DORA on major ICT-related incident reporting",
+        ["cybersecurity", "dora"],
+    )
     assert first["published_at"] == "2026-11-24T15:00:00Z" and first["guid"] == "eba-press-2026-0412"
     assert resp.headers["cache-control"] == "public, max-age=1800"
     assert "European Banking Authority" in resp.headers["x-attribution"]
 
 
-@pytest.mark.parametrize("params, titles", [
-    ({"source": "CZ_CNB_NEWS"}, 4),
-    ({"tag": "AML"}, 2),
-    ({"tag": "sanctions"}, 1),
-    ({"q": "ZATAZOVEHO"}, 1),  # folded: "záťažového"
-    ({"q": "záťažového testu"}, 1),
-    ({"q": "100%"}, 0),  # LIKE wildcards are literal
-    ({"since": "2026-11-19"}, 6),
-    ({"since": "2026-11-19T14:00:00+01:00"}, 5),
-    ({"tag": "mica", "source": "eu_esma_news"}, 1),
-    ({"limit": 3}, 3),
-])
+@pytest.mark.parametrize(
+    "params, titles",
+    [
+        ({"source": "CZ_CNB_NEWS"}, 4),
+        ({"tag": "AML"}, 2),
+        ({"tag": "sanctions"}, 1),
+        ({"q": "ZATAZOVEHO"}, 1),  # folded: "záťažového"
+        ({"q": "záťažového testu"}, 1),
+        ({"q": "100%"}, 0),  # LIKE wildcards are literal
+        ({"since": "2026-11-19"}, 6),
+        ({"since": "2026-11-19T14:00:00+01:00"}, 5),
+        ({"tag": "mica", "source": "eu_esma_news"}, 1),
+        ({"limit": 3}, 3),
+    ],
+)
 def test_filters(client, feeds, params, titles):
     resp = client.get(URL, params=params)
     data = assert_envelope(resp)
@@ -64,22 +69,25 @@ def test_filters_are_echoed(client, feeds):
     assert [i["source"] for i in data["items"]] == ["eu_enisa_news"]
 
 
-@pytest.mark.parametrize("path, params, field", [
-    (URL, {"source": "fr_amf"}, "source"),
-    (URL, {"tag": "nis3"}, "tag"),
-    (URL, {"since": "yesterday"}, "since"),
-    (URL, {"since": "2026-13-01"}, "since"),
-    (URL, {"q": ""}, "q"),
-    (URL, {"q": "   "}, "q"),
-    (URL, {"limit": 0}, "limit"),
-    (URL, {"limit": 201}, "limit"),
-    (URL + ".csv", {"limit": 501}, "limit"),
-    (URL + ".csv", {"limit": 0}, "limit"),
-    (URL + ".atom", {"tag": "unknown"}, "tag"),
-    (URL + "/digest.md", {"hours": 0}, "hours"),
-    (URL + "/digest.md", {"hours": 169}, "hours"),
-    (URL, {"sorce": "eu_eba_news"}, "sorce"),
-])
+@pytest.mark.parametrize(
+    "path, params, field",
+    [
+        (URL, {"source": "fr_amf"}, "source"),
+        (URL, {"tag": "nis3"}, "tag"),
+        (URL, {"since": "yesterday"}, "since"),
+        (URL, {"since": "2026-13-01"}, "since"),
+        (URL, {"q": ""}, "q"),
+        (URL, {"q": "   "}, "q"),
+        (URL, {"limit": 0}, "limit"),
+        (URL, {"limit": 201}, "limit"),
+        (URL + ".csv", {"limit": 501}, "limit"),
+        (URL + ".csv", {"limit": 0}, "limit"),
+        (URL + ".atom", {"tag": "unknown"}, "tag"),
+        (URL + "/digest.md", {"hours": 0}, "hours"),
+        (URL + "/digest.md", {"hours": 169}, "hours"),
+        (URL, {"sorce": "eu_eba_news"}, "sorce"),
+    ],
+)
 def test_bad_input_is_a_422(client, path, params, field):
     error = assert_error(client.get(path, params=params), 422, "VALIDATION_ERROR")
     assert field in str(error)
@@ -104,7 +112,8 @@ def test_atom_is_valid_with_self_link_and_categories(client, feeds):
     assert links["alternate"] == "http://testserver/api/v1/public/regulatory-feed.html?tag=mica"
     assert [e.title for e in parsed.entries] == [
         "Upozornenie: subjekty ponúkajúce kryptoaktíva bez povolenia podľa nariadenia MiCA",
-        "ESMA publishes guidelines for crypto-asset service providers under MiCA"]
+        "ESMA publishes guidelines for crypto-asset service providers under MiCA",
+    ]
     entry = parsed.entries[1]
     assert entry.link == "https://www.esma.europa.eu/press-news/esma-news/guidelines-casps-mica"
     assert entry.id.startswith("tag:testserver,2024:regulatory:eu_esma_news:")
@@ -124,7 +133,8 @@ def test_self_link_follows_the_public_address(app_factory, feeds):
     client = app_factory(base_url="https://regintel.example.org")
     parsed = check_atom(client.get(URL + ".atom").content)
     assert {link["rel"]: link["href"] for link in parsed.feed.links}["self"] == (
-        "https://regintel.example.org/api/v1/public/regulatory-feed.atom")
+        "https://regintel.example.org/api/v1/public/regulatory-feed.atom"
+    )
 
 
 @pytest.mark.parametrize("suffix", [".atom", ".rss", ".csv", ".html", "/digest.md"])
@@ -140,9 +150,19 @@ def test_conditional_get_answers_304(client, feeds, suffix):
 
 
 def test_a_new_import_changes_etag_and_last_modified(client, engine, settings, tmp_path):
-    run(engine, settings, "eu_eba_news", rss(tmp_path / "a.xml", [("g1", "First", datetime(2026, 11, 1, tzinfo=UTC))]))
+    run(
+        engine,
+        settings,
+        "eu_eba_news",
+        rss(tmp_path / "a.xml", [("g1", "First", datetime(2026, 11, 1, tzinfo=UTC))]),
+    )
     first = client.get(URL + ".atom")
-    run(engine, settings, "eu_eba_news", rss(tmp_path / "b.xml", [("g2", "Second", datetime(2026, 11, 2, tzinfo=UTC))]))
+    run(
+        engine,
+        settings,
+        "eu_eba_news",
+        rss(tmp_path / "b.xml", [("g2", "Second", datetime(2026, 11, 2, tzinfo=UTC))]),
+    )
     second = client.get(URL + ".atom", headers={"If-None-Match": first.headers["etag"]})
     assert second.status_code == 200 and second.headers["etag"] != first.headers["etag"]
 
@@ -153,21 +173,43 @@ def test_csv(client, feeds):
     preamble, *lines = list(csv.reader(io.StringIO(resp.text)))
     assert preamble[0].startswith("# regintel regulatory feed: Source: Národná banka Slovenska")
     rows = [dict(zip(lines[0], line, strict=True)) for line in lines[1:]]
-    assert len(rows) == 5 and rows[0]["tags"] == "aml enforcement" and rows[0]["publisher"] == "Národná banka Slovenska"
+    assert (
+        len(rows) == 5
+        and rows[0]["tags"] == "aml enforcement"
+        and rows[0]["publisher"] == "Národná banka Slovenska"
+    )
     assert rows[0]["published_at"] == "2026-11-24T14:00:00Z"
     default = client.get(URL + ".csv", params={"limit": 500})
     assert len(default.text.splitlines()) == 22
 
 
 def test_csv_cells_cannot_inject_formulas(client, engine, settings, tmp_path):
-    run(engine, settings, "eu_eba_news", rss(tmp_path / "f.xml", [("g", "=HYPERLINK(\"http://x\")", datetime(2026, 11, 1, tzinfo=UTC))]))
+    run(
+        engine,
+        settings,
+        "eu_eba_news",
+        rss(tmp_path / "f.xml", [("g", '=HYPERLINK("http://x")', datetime(2026, 11, 1, tzinfo=UTC))]),
+    )
     body = client.get(URL + ".csv").text
     assert "\n'=HYPERLINK" in body or ",'=HYPERLINK" in body or "\"'=HYPERLINK" in body
 
 
 def test_html_is_escaped_accessible_and_self_contained(client, engine, settings, tmp_path):
-    run(engine, settings, "eu_eba_news", rss(tmp_path / "x.xml", [
-        ("g1", "&lt;script&gt;alert(1)&lt;/script&gt; EBA &amp; AML", datetime(2026, 11, 1, tzinfo=UTC))]))
+    run(
+        engine,
+        settings,
+        "eu_eba_news",
+        rss(
+            tmp_path / "x.xml",
+            [
+                (
+                    "g1",
+                    "&lt;script&gt;alert(1)&lt;/script&gt; EBA &amp; AML",
+                    datetime(2026, 11, 1, tzinfo=UTC),
+                )
+            ],
+        ),
+    )
     resp = client.get(URL + ".html", params={"q": "<b>alert</b>"})
     html = resp.text
     assert resp.status_code == 200 and resp.headers["content-type"] == "text/html; charset=utf-8"
@@ -176,17 +218,29 @@ def test_html_is_escaped_accessible_and_self_contained(client, engine, settings,
     assert "&lt;script&gt;alert(1)&lt;/script&gt; EBA &amp; AML" in html and "<script" not in html
     assert '<html lang="en">' in html and "<main>" in html and '<label for="f-source">' in html
     assert 'href="https://www.eba.europa.eu/n/g1"' in html
-    external = [u for u in re.findall(r'(?:src|href)="([^"]+)"', html)
-                if not u.startswith(("http://testserver/", "#", "https://www.eba.europa.eu/"))]
+    external = [
+        u
+        for u in re.findall(r'(?:src|href)="([^"]+)"', html)
+        if not u.startswith(("http://testserver/", "#", "https://www.eba.europa.eu/"))
+    ]
     assert external == []
-    assert "<link rel=\"stylesheet\"" not in html and " src=" not in html
+    assert '<link rel="stylesheet"' not in html and " src=" not in html
 
 
 def test_digest(client, engine, settings, tmp_path):
     now = datetime.now(UTC).replace(microsecond=0)
-    run(engine, settings, "eu_eba_news", rss(tmp_path / "d.xml", [
-        ("n1", "EBA [statement] on *AML* supervision", now - timedelta(hours=2)),
-        ("n2", "Old news", now - timedelta(hours=30))]))
+    run(
+        engine,
+        settings,
+        "eu_eba_news",
+        rss(
+            tmp_path / "d.xml",
+            [
+                ("n1", "EBA [statement] on *AML* supervision", now - timedelta(hours=2)),
+                ("n2", "Old news", now - timedelta(hours=30)),
+            ],
+        ),
+    )
     resp = client.get(URL + "/digest.md")
     assert resp.headers["content-type"] == "text/markdown; charset=utf-8"
     md = resp.text
@@ -204,7 +258,10 @@ def test_sources(client, feeds):
     assert {s["id"]: s["entries"] for s in data["sources"]} == FEEDS
     nbs = data["sources"][0]
     assert (nbs["publisher"], nbs["country"], nbs["latest_published_at"]) == (
-        "Národná banka Slovenska", "SK", "2026-11-24T14:00:00Z")
+        "Národná banka Slovenska",
+        "SK",
+        "2026-11-24T14:00:00Z",
+    )
     assert nbs["licence"] and nbs["attribution"] and nbs["url"].startswith("https://")
 
 

@@ -22,16 +22,28 @@ from tests.regulatory.common import FEEDS, FIXTURES, count, import_all, rss, run
 
 def _snapshot(engine):
     with engine.connect() as conn:
-        return [sorted(map(tuple, conn.execute(select(t)).all()), key=repr)
-                for t in (regulatory_entries, regulatory_entry_tags)]
+        return [
+            sorted(map(tuple, conn.execute(select(t)).all()), key=repr)
+            for t in (regulatory_entries, regulatory_entry_tags)
+        ]
 
 
 def _entry(engine, title_start):
     with engine.connect() as conn:
-        row = conn.execute(select(regulatory_entries).where(regulatory_entries.c.title.like(f"{title_start}%"))
-                           ).mappings().one()
-        tags = conn.execute(select(regulatory_entry_tags.c.tag).where(regulatory_entry_tags.c.entry_id == row["id"])
-                            .order_by(regulatory_entry_tags.c.tag)).scalars().all()
+        row = (
+            conn.execute(select(regulatory_entries).where(regulatory_entries.c.title.like(f"{title_start}%")))
+            .mappings()
+            .one()
+        )
+        tags = (
+            conn.execute(
+                select(regulatory_entry_tags.c.tag)
+                .where(regulatory_entry_tags.c.entry_id == row["id"])
+                .order_by(regulatory_entry_tags.c.tag)
+            )
+            .scalars()
+            .all()
+        )
     return dict(row), list(tags)
 
 
@@ -42,13 +54,19 @@ def test_the_five_feeds_are_stored_with_provenance_and_tags(engine, settings):
     assert tags == ["aml", "enforcement"]  # Slovak wording, folded
     assert row["source"] == "sk_nbs_news" and row["language"] == "sk"
     assert row["published_at"].replace(tzinfo=UTC) == datetime(2026, 11, 24, 14, 0, tzinfo=UTC)
-    assert row["summary"] == "Národná banka Slovenska v rámci dohľadu na mieste zistila nedostatky v starostlivosti o klienta."
+    assert (
+        row["summary"]
+        == "Národná banka Slovenska v rámci dohľadu na mieste zistila nedostatky v starostlivosti o klienta."
+    )
     assert row["categories"] == ["Tlačové správy"] and row["import_run_id"] is not None
     assert _entry(engine, "ENISA publishes technical guidance")[1] == ["cybersecurity", "nis2"]
     assert _entry(engine, "EBA publishes final draft")[1] == ["cybersecurity", "dora"]
     assert _entry(engine, "Mezinárodní sankce")[1] == ["sanctions"]
     esma, tags = _entry(engine, "ESMA publishes guidelines")
-    assert tags == ["mica"] and esma["summary"] == "Guidelines on the suitability assessment & the transfer services."
+    assert (
+        tags == ["mica"]
+        and esma["summary"] == "Guidelines on the suitability assessment & the transfer services."
+    )
     undated_published, _ = _entry(engine, "Sustainability risks")  # Atom entry with <updated> only
     assert undated_published["published_at"].replace(tzinfo=UTC) == datetime(2026, 10, 28, 10, tzinfo=UTC)
     with engine.connect() as conn:
@@ -71,16 +89,22 @@ def test_a_changed_entry_is_updated_and_retagged(engine, settings, tmp_path):
     path = FIXTURES / "eu_eba_news.xml"
     run(engine, settings, "eu_eba_news", path)
     changed = tmp_path / "eba.xml"
-    changed.write_text(path.read_text().replace("EBA launches its 2027 EU-wide stress test",
-                                                "EBA launches its 2027 EU-wide stress test and a cyber resilience test"))
+    changed.write_text(
+        path.read_text().replace(
+            "EBA launches its 2027 EU-wide stress test",
+            "EBA launches its 2027 EU-wide stress test and a cyber resilience test",
+        )
+    )
     stats, _ = run(engine, settings, "eu_eba_news", changed)
     assert (stats.inserted, stats.updated, stats.unchanged) == (0, 1, 3)
     assert _entry(engine, "EBA launches")[1] == ["capital-requirements", "cybersecurity"]
     assert count(engine, regulatory_entries) == 4
 
 
-@pytest.mark.parametrize("name, reason", [("malformed.xml", "not a well-formed feed"),
-                                          ("not_a_feed.xml", "not an RSS or Atom feed")])
+@pytest.mark.parametrize(
+    "name, reason",
+    [("malformed.xml", "not a well-formed feed"), ("not_a_feed.xml", "not an RSS or Atom feed")],
+)
 def test_a_malformed_feed_is_rejected_whole(engine, settings, name, reason):
     run(engine, settings, "sk_nbs_news", FIXTURES / "sk_nbs_news.xml")
     before = _snapshot(engine)
@@ -98,8 +122,10 @@ def test_bad_entries_are_rejected_one_by_one(engine, settings):
     stats, rejects = run(engine, settings, "eu_enisa_news", FIXTURES / "bad_entries.xml")
     assert (stats.read, stats.inserted, stats.rejected, stats.skipped) == (4, 1, 2, 1)
     assert sorted(r["reason"].split(" ")[0] for r in rejects) == ["an", "entry"]
-    assert {r["record"]["link"] for r in rejects} == {"https://www.enisa.europa.eu/news/no-title",
-                                                     "https://www.enisa.europa.eu/news/no-date"}
+    assert {r["record"]["link"] for r in rejects} == {
+        "https://www.enisa.europa.eu/news/no-title",
+        "https://www.enisa.europa.eu/news/no-date",
+    }
     row, tags = _entry(engine, "A good entry")
     assert (row["link"], row["summary"], tags) == (None, "Kept, without its link.", ["cybersecurity", "nis2"])
 
@@ -132,6 +158,7 @@ def test_refresh_job_imports_each_feed_and_schedules_the_next(engine, settings, 
     assert {s: r["inserted"] for s, r in result["sources"].items()} == FEEDS
     assert refresh(ctx, {"locations": locations})["sources"]["eu_eba_news"]["unchanged"] == 4
     from regintel.db.schema import jobs
+
     with engine.connect() as conn:
         queued = conn.execute(select(jobs.c.kind, jobs.c.payload, jobs.c.run_after)).all()
     assert [(k, p["every_hours"]) for k, p, _ in queued] == [("regulatory.refresh", 6)]
@@ -165,4 +192,5 @@ def test_queue_command(engine, settings, monkeypatch, capsys):
     assert main(["queue", "0"]) == 2 and main(["refresh"]) == 2
     with engine.connect() as conn:
         assert [(k, p) for k, p in conn.execute(select(jobs.c.kind, jobs.c.payload))] == [
-            ("regulatory.refresh", {"every_hours": 6})]
+            ("regulatory.refresh", {"every_hours": 6})
+        ]

@@ -37,10 +37,15 @@ def test_rows_newest_first_natural_persons_unnamed(client, psc):
         ("08209948", "individual", None, True),
         ("10308742", "individual", None, False),
         ("07731393", "entity", "Companion Care (Services) Limited", True),
-        ("07434180", "entity", "Robert Hitchins Limited", True)]
+        ("07434180", "entity", "Robert Hitchins Limited", True),
+    ]
     ceased = data["rows"][1]
-    assert (ceased["notified_on"], ceased["ceased_on"], ceased["share_pct_min"], ceased["voting_pct_min"]) == (
-        "2016-08-02", "2018-02-27", 75.0, 75.0)
+    assert (
+        ceased["notified_on"],
+        ceased["ceased_on"],
+        ceased["share_pct_min"],
+        ceased["voting_pct_min"],
+    ) == ("2016-08-02", "2018-02-27", 75.0, 75.0)
     assert "significant-influence-or-control" in ceased["natures_of_control"]
     assert not any(name in resp.text for name in PERSONS)
     assert "birth" not in resp.text and "nationality" not in resp.text
@@ -60,11 +65,16 @@ def test_csv(client, psc):
     resp = client.get(URL + ".csv", params={"activeOnly": "true"})
     assert resp.headers["content-type"] == "text/csv; charset=utf-8"
     preamble, header, *rows = list(csv.reader(io.StringIO(resp.text)))
-    assert preamble[0].startswith("# Contains public sector information licensed under the Open Government Licence")
+    assert preamble[0].startswith(
+        "# Contains public sector information licensed under the Open Government Licence"
+    )
     assert header[:5] == ["country", "national_id", "company_name", "psc_kind", "psc_name"]
     assert len(rows) == 3 and {r[header.index("active")] for r in rows} == {"yes"}
     hitchins = next(r for r in rows if r[1] == "07434180")
-    assert hitchins[header.index("natures_of_control")] == "ownership-of-shares-75-to-100-percent; voting-rights-75-to-100-percent"
+    assert (
+        hitchins[header.index("natures_of_control")]
+        == "ownership-of-shares-75-to-100-percent; voting-rights-75-to-100-percent"
+    )
     assert not any(name in resp.text for name in PERSONS)
 
 
@@ -81,12 +91,15 @@ def test_empty(client):
     assert len(client.get(URL + ".csv").text.splitlines()) == 2
 
 
-@pytest.mark.parametrize("path, params, field", [
-    (URL, {"activeOnly": "perhaps"}, "activeOnly"),
-    (URL, {"active_only": "true"}, "active_only"),
-    (URL, {"limit": 101}, "limit"),
-    (URL, {"limit": 0}, "limit"),
-    (URL + ".csv", {"limit": 501}, "limit"),
-])
+@pytest.mark.parametrize(
+    "path, params, field",
+    [
+        (URL, {"activeOnly": "perhaps"}, "activeOnly"),
+        (URL, {"active_only": "true"}, "active_only"),
+        (URL, {"limit": 101}, "limit"),
+        (URL, {"limit": 0}, "limit"),
+        (URL + ".csv", {"limit": 501}, "limit"),
+    ],
+)
 def test_bad_input(client, path, params, field):
     assert field in str(assert_error(client.get(path, params=params), 422, "VALIDATION_ERROR"))

@@ -27,13 +27,19 @@ def test_screen_name_explains_every_hit(client, lists):
     assert data["query"]["normalized_name"] == "mohammad hassan akhund"
     top = data["hits"][0]
     assert (top["id"], top["list"]["id"], top["schema"], top["score"]) == (
-        "sanctions_uk:AFG0006", "sanctions_uk", "person", 1.0)
+        "sanctions_uk:AFG0006",
+        "sanctions_uk",
+        "person",
+        1.0,
+    )
     assert top["matched_name_kind"] == "primary" and "1958-05-12" in top["birth_dates"]
     for hit in data["hits"]:
         assert hit["score"] >= DEFAULT_THRESHOLD and hit["features"]
         names = {f["name"] for f in hit["features"]}
         assert {"name_query_tokens", "name_listed_tokens", "name_token_sort", "name_phonetic"} <= names
-        assert hit["score"] == pytest.approx(min(1.0, sum(f["contribution"] for f in hit["features"])), abs=2e-3)
+        assert hit["score"] == pytest.approx(
+            min(1.0, sum(f["contribution"] for f in hit["features"])), abs=2e-3
+        )
     assert {v["id"] for v in data["lists"]} == {"sanctions_eu_fsf", "sanctions_uk", "sanctions_ofac"}
 
 
@@ -46,10 +52,15 @@ def test_screen_transliterated_typo_and_word_order(client, lists):
 def test_entity_evidence_moves_the_score(client, lists):
     base = {"name": "Mohammad Akhund", "schema": "person"}
     plain = assert_envelope(client.post(SCREEN, json=base))["hits"][0]
-    same = assert_envelope(client.post(SCREEN, json=base | {"birth_date": "1958-05-12", "countries": ["af"],
-                                                            "identifiers": ["P 0458 1926"]}))["hits"][0]
-    other = assert_envelope(client.post(SCREEN, json=base | {"birth_date": "1990", "countries": ["FR"],
-                                                             "threshold": 0.0}))["hits"][0]
+    same = assert_envelope(
+        client.post(
+            SCREEN,
+            json=base | {"birth_date": "1958-05-12", "countries": ["af"], "identifiers": ["P 0458 1926"]},
+        )
+    )["hits"][0]
+    other = assert_envelope(
+        client.post(SCREEN, json=base | {"birth_date": "1990", "countries": ["FR"], "threshold": 0.0})
+    )["hits"][0]
     assert same["score"] > plain["score"] > other["score"]
     assert {"birth_date_match", "country_match", "identifier_match"} <= {f["name"] for f in same["features"]}
     assert {"birth_date_mismatch", "country_mismatch"} <= {f["name"] for f in other["features"]}
@@ -69,8 +80,9 @@ def test_threshold_and_limit_and_lists(client, lists):
     strict = assert_envelope(client.post(NAME, json={"name": "Banco Nacional", "threshold": 0.95}))
     assert len(loose["hits"]) > len(strict["hits"])
     assert all(h["score"] >= 0.3 for h in loose["hits"])
-    only = assert_envelope(client.post(NAME, json={"name": "Mohammad Akhund", "lists": ["sanctions_eu_fsf"],
-                                                   "threshold": 0.0}))
+    only = assert_envelope(
+        client.post(NAME, json={"name": "Mohammad Akhund", "lists": ["sanctions_eu_fsf"], "threshold": 0.0})
+    )
     assert {h["list"]["id"] for h in only["hits"]} <= {"sanctions_eu_fsf"}
     assert [v["id"] for v in only["lists"]] == ["sanctions_eu_fsf"]
 
@@ -80,13 +92,20 @@ def test_no_hit_is_an_empty_list(client, lists):
 
 
 BAD_NAME_BODIES = [
-    ({"name": ""}, "name"), ({"name": "x" * 301}, "name"), ({"name": "!!!"}, "name"),
-    ({"name": "A", "threshold": 2}, "threshold"), ({"name": "A", "limit": 0}, "limit"),
-    ({"name": "A", "unknown": 1}, "unknown"), ({"name": 5}, "name"), ({"name": "A", "schema": "person"}, "schema"),
+    ({"name": ""}, "name"),
+    ({"name": "x" * 301}, "name"),
+    ({"name": "!!!"}, "name"),
+    ({"name": "A", "threshold": 2}, "threshold"),
+    ({"name": "A", "limit": 0}, "limit"),
+    ({"name": "A", "unknown": 1}, "unknown"),
+    ({"name": 5}, "name"),
+    ({"name": "A", "schema": "person"}, "schema"),
 ]
 BAD_ENTITY_BODIES = [
-    ({"name": "A B", "countries": ["XX"]}, "countries"), ({"name": "A B", "birth_date": "12.5.1958"}, "birth_date"),
-    ({"name": "A B", "schema": "ship"}, "schema"), ({"name": "A B", "identifiers": ["9" * 65]}, "identifiers"),
+    ({"name": "A B", "countries": ["XX"]}, "countries"),
+    ({"name": "A B", "birth_date": "12.5.1958"}, "birth_date"),
+    ({"name": "A B", "schema": "ship"}, "schema"),
+    ({"name": "A B", "identifiers": ["9" * 65]}, "identifiers"),
     ({"name": "A B", "schema_": "person"}, "schema_"),
 ]
 
@@ -98,8 +117,11 @@ def test_bad_bodies(client):
     for body, field in BAD_ENTITY_BODIES:
         err = assert_error(client.post(SCREEN, json=body), 422, "VALIDATION_ERROR")
         assert field in str(err["details"]), body
-    assert_error(client.post(SCREEN, content=b"{not json", headers={"content-type": "application/json"}), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.post(SCREEN, content=b"{not json", headers={"content-type": "application/json"}),
+        422,
+        "VALIDATION_ERROR",
+    )
 
 
 def test_unknown_list_is_422(client, lists):
@@ -121,7 +143,9 @@ def test_screener_page_works_without_javascript(client, lists):
     empty = client.get("/api/v1/public/screener")
     assert empty.status_code == 200 and "<form" in empty.text and "<script" not in empty.text
     page = client.get("/api/v1/public/screener", params={"name": "Mohammad Hassan Akhund", "country": "AF"})
-    assert page.status_code == 200 and "sanctions_uk:AFG0006" in page.text and "name_query_tokens" in page.text
+    assert (
+        page.status_code == 200 and "sanctions_uk:AFG0006" in page.text and "name_query_tokens" in page.text
+    )
     bad = client.get("/api/v1/public/screener", params={"name": "x", "threshold": "abc"})
     assert bad.status_code == 422 and "threshold" in bad.text
     assert_error(client.get("/api/v1/public/screener", params={"nope": 1}), 422, "VALIDATION_ERROR")
@@ -133,11 +157,22 @@ ICO = "31322832"
 
 @pytest.fixture
 def company(engine, lists):
-    load_companies(engine, CompanyRecord(
-        country="SK", national_id=ICO, name="BANCO NACIONAL DE CUBA, a.s.",
-        roles=[RoleRecord(role="director", holder_name="Mohammad Hassan Akhund",
-                          person=PersonRecord(name="Mohammad Hassan Akhund", birth_date="1958-05-12")),
-               RoleRecord(role="shareholder", holder_name="BNK (UK) Ltd")]))
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="SK",
+            national_id=ICO,
+            name="BANCO NACIONAL DE CUBA, a.s.",
+            roles=[
+                RoleRecord(
+                    role="director",
+                    holder_name="Mohammad Hassan Akhund",
+                    person=PersonRecord(name="Mohammad Hassan Akhund", birth_date="1958-05-12"),
+                ),
+                RoleRecord(role="shareholder", holder_name="BNK (UK) Ltd"),
+            ],
+        ),
+    )
 
 
 def test_company_hits_gate_natural_persons(client, auth, company):
@@ -145,7 +180,9 @@ def test_company_hits_gate_natural_persons(client, auth, company):
     assert data["natural_persons_screened"] is False
     subjects = {(s["subject"], s["name"]): s for s in data["subjects"]}
     assert ("officer", "Mohammad Hassan Akhund") not in subjects
-    assert "sanctions_ofac:306" in [h["id"] for h in subjects[("company", "BANCO NACIONAL DE CUBA, a.s.")]["hits"]]
+    assert "sanctions_ofac:306" in [
+        h["id"] for h in subjects[("company", "BANCO NACIONAL DE CUBA, a.s.")]["hits"]
+    ]
     assert "sanctions_uk:BEL0107" in [h["id"] for h in subjects[("owner", "BNK (UK) Ltd")]["hits"]]
     gated = assert_envelope(client.get(URL.format(ICO), params={"purpose": "kyc"}, headers=auth))
     officer = next(s for s in gated["subjects"] if s["subject"] == "officer")
@@ -158,11 +195,13 @@ def test_company_hits_edges(client, auth, company, make_key):
     assert_error(client.get(URL.format(ICO)), 401, "UNAUTHORIZED")
     assert_error(client.get(URL.format("12345679")), 401, "UNAUTHORIZED")
     assert_error(client.get(URL.format("35763469"), headers=auth), 404, "NOT_FOUND")
-    assert_error(client.get(URL.format("11640218"), params={"country": "sk"}, headers=auth), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.get(URL.format("11640218"), params={"country": "sk"}, headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get(URL.format("1" * 41), headers=auth), 422, "VALIDATION_ERROR")
-    assert_error(client.get(URL.format(ICO), params={"purpose": "curiosity"}, headers=auth), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.get(URL.format(ICO), params={"purpose": "curiosity"}, headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get(URL.format(ICO), params={"threshold": 3}, headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get(URL.format(ICO), params={"foo": 1}, headers=auth), 422, "VALIDATION_ERROR")
 
@@ -182,8 +221,10 @@ def test_maltego_transform(client, auth, company):
     entities = root.findall("MaltegoTransformResponseMessage/Entities/Entity")
     assert {e.get("Type") for e in entities} >= {"maltego.Person", "maltego.Organization"}
     fields = {f.get("Name"): f.text for f in entities[0].findall("AdditionalFields/Field")}
-    assert fields["regintel.sanctions.algorithm"] == ALGORITHM and "name_query_tokens" in fields[
-        "regintel.sanctions.features"]
+    assert (
+        fields["regintel.sanctions.algorithm"] == ALGORITHM
+        and "name_query_tokens" in fields["regintel.sanctions.features"]
+    )
     assert_error(client.get(f"/api/v1/companies/{ICO}/maltego/sanctions"), 401, "UNAUTHORIZED")
 
 

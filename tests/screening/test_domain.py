@@ -22,18 +22,27 @@ from regintel.domain.screening_index import ScreeningIndex
 
 
 def cand(entry_id: int, *names: tuple[str, str], schema: str = "person", countries=(), dates=(), ids=()):
-    return Candidate(entry_id, schema, tuple(ListedName(n, k, name_tokens(n)) for n, k in names),
-                     frozenset(countries), tuple(dates), frozenset(normalise_identifier(i) for i in ids))
+    return Candidate(
+        entry_id,
+        schema,
+        tuple(ListedName(n, k, name_tokens(n)) for n, k in names),
+        frozenset(countries),
+        tuple(dates),
+        frozenset(normalise_identifier(i) for i in ids),
+    )
 
 
-@pytest.mark.parametrize("text, tokens", [
-    ("Vitaly Yurievich KUZMENKO", ("vitaly", "yurievich", "kuzmenko")),
-    ("Виталий Юрьевич КУЗЬМЕНКО", ("vitalij", "urevic", "kuzmenko")),
-    ("BNK (UK) Ltd", ("bnk", "uk")),
-    ("Mr. John Smith", ("john", "smith")),
-    ("Józef Müller", ("jozef", "muller")),
-    ("Ltd.", ("ltd",)),  # nothing but a legal form: kept rather than emptied
-])
+@pytest.mark.parametrize(
+    "text, tokens",
+    [
+        ("Vitaly Yurievich KUZMENKO", ("vitaly", "yurievich", "kuzmenko")),
+        ("Виталий Юрьевич КУЗЬМЕНКО", ("vitalij", "urevic", "kuzmenko")),
+        ("BNK (UK) Ltd", ("bnk", "uk")),
+        ("Mr. John Smith", ("john", "smith")),
+        ("Józef Müller", ("jozef", "muller")),
+        ("Ltd.", ("ltd",)),  # nothing but a legal form: kept rather than emptied
+    ],
+)
 def test_name_tokens(text, tokens):
     assert name_tokens(text) == tokens
 
@@ -52,8 +61,16 @@ def test_dates():
 
 def test_every_feature_has_a_weight_and_the_score_is_their_sum():
     subject = Subject.build("Vitaly Kuzmenko", "person", ["RU"], ["1971-01-22"], ["3665 1078 4303"])
-    match = score(subject, cand(1, ("Vitaly Yurievich KUZMENKO", "primary"), countries={"RU"},
-                                dates=("1971-01-22",), ids=("366510784303",)))
+    match = score(
+        subject,
+        cand(
+            1,
+            ("Vitaly Yurievich KUZMENKO", "primary"),
+            countries={"RU"},
+            dates=("1971-01-22",),
+            ids=("366510784303",),
+        ),
+    )
     names = {f.name for f in match.features}
     assert {"country_match", "birth_date_match", "identifier_match"} <= names
     assert all(f.weight == WEIGHTS[f.name] for f in match.features)
@@ -80,8 +97,13 @@ def test_weak_alias_and_schema_penalties():
 
 
 def test_index_finds_candidates_by_token_and_sound():
-    index = ScreeningIndex([cand(1, ("Muhammad Ali Khan", "primary")), cand(2, ("Zhou Enlai", "primary")),
-                            cand(3, ("Khan Trading LLC", "primary"), schema="organization")])
+    index = ScreeningIndex(
+        [
+            cand(1, ("Muhammad Ali Khan", "primary")),
+            cand(2, ("Zhou Enlai", "primary")),
+            cand(3, ("Khan Trading LLC", "primary"), schema="organization"),
+        ]
+    )
     assert set(index.candidates(("mohammad", "khan"))) == {1, 3}
     assert index.candidates(("zzz",)) == []
     matches = index.screen(Subject.build("Mohammad Ali Kahn"), 0.7)

@@ -25,10 +25,20 @@ def companies(engine):
     load_companies(
         engine,
         CompanyRecord(country="SK", national_id="31322832", name="BANCO NACIONAL DE CUBA, a.s."),
-        CompanyRecord(country="SK", national_id="35763469", name="Zelená Lúka s.r.o.", roles=[
-            RoleRecord(role="director", holder_name="Mohammad Hassan Akhund",
-                       person=PersonRecord(name="Mohammad Hassan Akhund"))]),
-        CompanyRecord(country="SK", national_id="36631124", name="Tatra Pekáreň s.r.o."))
+        CompanyRecord(
+            country="SK",
+            national_id="35763469",
+            name="Zelená Lúka s.r.o.",
+            roles=[
+                RoleRecord(
+                    role="director",
+                    holder_name="Mohammad Hassan Akhund",
+                    person=PersonRecord(name="Mohammad Hassan Akhund"),
+                )
+            ],
+        ),
+        CompanyRecord(country="SK", national_id="36631124", name="Tatra Pekáreň s.r.o."),
+    )
 
 
 def test_import_queues_the_job_once_and_it_fills_the_hits(engine, settings, companies):
@@ -39,10 +49,17 @@ def test_import_queues_the_job_once_and_it_fills_the_hits(engine, settings, comp
     ctx = JobContext(engine=engine, settings=settings, job_id=1, attempt=1)
     assert handlers()[HITS_JOB](ctx, {}) == {"companies": 3, "hits": 2}
     with engine.connect() as conn:
-        rows = conn.execute(select(company_sanction_hits.c.subject, company_sanction_hits.c.subject_name,
-                                   company_sanction_hits.c.natural_person)
-                            .order_by(company_sanction_hits.c.subject)).all()
-    assert rows == [("company", "BANCO NACIONAL DE CUBA, a.s.", False), ("officer", "Mohammad Hassan Akhund", True)]
+        rows = conn.execute(
+            select(
+                company_sanction_hits.c.subject,
+                company_sanction_hits.c.subject_name,
+                company_sanction_hits.c.natural_person,
+            ).order_by(company_sanction_hits.c.subject)
+        ).all()
+    assert rows == [
+        ("company", "BANCO NACIONAL DE CUBA, a.s.", False),
+        ("officer", "Mohammad Hassan Akhund", True),
+    ]
     assert refresh_company_hits(engine) == {"companies": 3, "hits": 2}  # recomputing replaces, never adds
     with engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(company_sanction_hits)).scalar_one() == 2
@@ -75,9 +92,18 @@ def test_stats_modes_and_privacy(client, engine, companies):
     assert_error(client.get(STATS, params={"top": 5}), 422, "VALIDATION_ERROR")
 
 
-@pytest.mark.parametrize("role, kind", [
-    ("director", "officer"), ("board_member", "officer"), ("statutory_body", "officer"),
-    ("shareholder", "owner"), ("beneficial_owner", "owner"), ("psc", "owner"), ("parent_company", "owner")])
+@pytest.mark.parametrize(
+    "role, kind",
+    [
+        ("director", "officer"),
+        ("board_member", "officer"),
+        ("statutory_body", "officer"),
+        ("shareholder", "owner"),
+        ("beneficial_owner", "owner"),
+        ("psc", "owner"),
+        ("parent_company", "owner"),
+    ],
+)
 def test_roles_are_officers_or_owners(role, kind):
     from regintel.areas.screening.service import subject_kind
 
@@ -92,10 +118,18 @@ def test_hit_summary_for_other_areas(engine, companies):
     refresh_company_hits(engine)
     with engine.connect() as conn:
         ids = dict(conn.execute(select(companies_table.c.national_id, companies_table.c.id)).all())
-        assert company_hit_summary(conn, ids["31322832"]) == {"hits": 1, "confirmed": 0, "sanctioned": 1,
-                                                              "debarred": 0}
-        assert company_hit_summary(conn, ids["36631124"]) == {"hits": 0, "confirmed": 0, "sanctioned": 0,
-                                                              "debarred": 0}
+        assert company_hit_summary(conn, ids["31322832"]) == {
+            "hits": 1,
+            "confirmed": 0,
+            "sanctioned": 1,
+            "debarred": 0,
+        }
+        assert company_hit_summary(conn, ids["36631124"]) == {
+            "hits": 0,
+            "confirmed": 0,
+            "sanctioned": 0,
+            "debarred": 0,
+        }
 
 
 def test_stats_csv_and_limit(client, engine, companies):

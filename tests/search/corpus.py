@@ -20,35 +20,175 @@ from regintel.domain.types import CompanyRecord
 
 # country: (Faker locale, share, legal forms, trade words)
 MARKETS: dict[str, tuple[str, int, tuple[str, ...], tuple[str, ...]]] = {
-    "SK": ("sk_SK", 25, ("s.r.o.", "spol. s r.o.", "a.s.", "k.s.", "v.o.s."),
-           ("Stavebniny", "Autoservis", "Potraviny", "Reality", "Doprava", "Elektro", "Lesy", "Agro", "Stavby",
-            "Technológie", "Poradenstvo", "Účtovníctvo", "Pekáreň", "Strojárne", "Obchod", "Kameňolom")),
-    "CZ": ("cs_CZ", 20, ("s.r.o.", "spol. s r.o.", "a.s.", "v.o.s."),
-           ("Stavebniny", "Autodoprava", "Potraviny", "Reality", "Elektro", "Strojírny", "Pekařství", "Zemědělství",
-            "Účetnictví", "Obchod", "Technologie", "Slévárna", "Pivovar", "Tiskárna")),
-    "PL": ("pl_PL", 10, ("sp. z o.o.", "S.A.", "sp.j.", "sp.k."),
-           ("Budownictwo", "Transport", "Handel", "Piekarnia", "Elektro", "Meble", "Drukarnia", "Usługi")),
-    "DE": ("de_DE", 10, ("GmbH", "AG", "GmbH & Co. KG", "e.K."),
-           ("Bau", "Logistik", "Handel", "Bäckerei", "Elektrotechnik", "Maschinenbau", "Immobilien", "Brauerei")),
-    "FR": ("fr_FR", 8, ("SA", "SAS", "SARL", "S.A.S.U."),
-           ("Bâtiment", "Transports", "Boulangerie", "Immobilier", "Électricité", "Conseil", "Négoce")),
-    "GB": ("en_GB", 12, ("Ltd", "Limited", "PLC", "LLP"),
-           ("Construction", "Logistics", "Trading", "Bakery", "Electrical", "Engineering", "Property", "Consulting")),
-    "NO": ("no_NO", 5, ("AS", "ASA", "DA"),
-           ("Bygg", "Transport", "Handel", "Bakeri", "Elektro", "Eiendom", "Rådgivning", "Fiskeri")),
-    "IT": ("it_IT", 5, ("S.r.l.", "S.p.A.", "S.n.c."),
-           ("Costruzioni", "Trasporti", "Commercio", "Panificio", "Elettrica", "Immobiliare", "Consulenze")),
-    "NL": ("nl_NL", 5, ("B.V.", "N.V.", "V.O.F."),
-           ("Bouw", "Transport", "Handel", "Bakkerij", "Elektro", "Vastgoed", "Advies", "Techniek")),
+    "SK": (
+        "sk_SK",
+        25,
+        ("s.r.o.", "spol. s r.o.", "a.s.", "k.s.", "v.o.s."),
+        (
+            "Stavebniny",
+            "Autoservis",
+            "Potraviny",
+            "Reality",
+            "Doprava",
+            "Elektro",
+            "Lesy",
+            "Agro",
+            "Stavby",
+            "Technológie",
+            "Poradenstvo",
+            "Účtovníctvo",
+            "Pekáreň",
+            "Strojárne",
+            "Obchod",
+            "Kameňolom",
+        ),
+    ),
+    "CZ": (
+        "cs_CZ",
+        20,
+        ("s.r.o.", "spol. s r.o.", "a.s.", "v.o.s."),
+        (
+            "Stavebniny",
+            "Autodoprava",
+            "Potraviny",
+            "Reality",
+            "Elektro",
+            "Strojírny",
+            "Pekařství",
+            "Zemědělství",
+            "Účetnictví",
+            "Obchod",
+            "Technologie",
+            "Slévárna",
+            "Pivovar",
+            "Tiskárna",
+        ),
+    ),
+    "PL": (
+        "pl_PL",
+        10,
+        ("sp. z o.o.", "S.A.", "sp.j.", "sp.k."),
+        ("Budownictwo", "Transport", "Handel", "Piekarnia", "Elektro", "Meble", "Drukarnia", "Usługi"),
+    ),
+    "DE": (
+        "de_DE",
+        10,
+        ("GmbH", "AG", "GmbH & Co. KG", "e.K."),
+        ("Bau", "Logistik", "Handel", "Bäckerei", "Elektrotechnik", "Maschinenbau", "Immobilien", "Brauerei"),
+    ),
+    "FR": (
+        "fr_FR",
+        8,
+        ("SA", "SAS", "SARL", "S.A.S.U."),
+        ("Bâtiment", "Transports", "Boulangerie", "Immobilier", "Électricité", "Conseil", "Négoce"),
+    ),
+    "GB": (
+        "en_GB",
+        12,
+        ("Ltd", "Limited", "PLC", "LLP"),
+        (
+            "Construction",
+            "Logistics",
+            "Trading",
+            "Bakery",
+            "Electrical",
+            "Engineering",
+            "Property",
+            "Consulting",
+        ),
+    ),
+    "NO": (
+        "no_NO",
+        5,
+        ("AS", "ASA", "DA"),
+        ("Bygg", "Transport", "Handel", "Bakeri", "Elektro", "Eiendom", "Rådgivning", "Fiskeri"),
+    ),
+    "IT": (
+        "it_IT",
+        5,
+        ("S.r.l.", "S.p.A.", "S.n.c."),
+        ("Costruzioni", "Trasporti", "Commercio", "Panificio", "Elettrica", "Immobiliare", "Consulenze"),
+    ),
+    "NL": (
+        "nl_NL",
+        5,
+        ("B.V.", "N.V.", "V.O.F."),
+        ("Bouw", "Transport", "Handel", "Bakkerij", "Elektro", "Vastgoed", "Advies", "Techniek"),
+    ),
 }
-SYLLABLES = ("ka", "to", "ri", "ne", "mo", "la", "vi", "ter", "dor", "sa", "ex", "ion", "tec", "nor", "ava", "lux",
-             "pro", "ven", "tra", "zen", "or", "mar", "bel", "com", "dex", "fin", "gal", "hel", "kor", "lin")
+SYLLABLES = (
+    "ka",
+    "to",
+    "ri",
+    "ne",
+    "mo",
+    "la",
+    "vi",
+    "ter",
+    "dor",
+    "sa",
+    "ex",
+    "ion",
+    "tec",
+    "nor",
+    "ava",
+    "lux",
+    "pro",
+    "ven",
+    "tra",
+    "zen",
+    "or",
+    "mar",
+    "bel",
+    "com",
+    "dex",
+    "fin",
+    "gal",
+    "hel",
+    "kor",
+    "lin",
+)
 POOL = 1_500
 # Faker's it_IT city() varies with the process's hash seed: a fixed list keeps the corpus reproducible.
-IT_CITIES = ("Roma", "Milano", "Napoli", "Torino", "Palermo", "Genova", "Bologna", "Firenze", "Bari", "Catania",
-             "Venezia", "Verona", "Messina", "Padova", "Trieste", "Brescia", "Parma", "Prato", "Modena", "Reggio "
-             "Calabria", "Perugia", "Livorno", "Ravenna", "Cagliari", "Foggia", "Rimini", "Salerno", "Ferrara",
-             "Sassari", "Latina", "Monza", "Siracusa", "Pescara", "Bergamo", "Vicenza", "Trento", "Bolzano")
+IT_CITIES = (
+    "Roma",
+    "Milano",
+    "Napoli",
+    "Torino",
+    "Palermo",
+    "Genova",
+    "Bologna",
+    "Firenze",
+    "Bari",
+    "Catania",
+    "Venezia",
+    "Verona",
+    "Messina",
+    "Padova",
+    "Trieste",
+    "Brescia",
+    "Parma",
+    "Prato",
+    "Modena",
+    "Reggio Calabria",
+    "Perugia",
+    "Livorno",
+    "Ravenna",
+    "Cagliari",
+    "Foggia",
+    "Rimini",
+    "Salerno",
+    "Ferrara",
+    "Sassari",
+    "Latina",
+    "Monza",
+    "Siracusa",
+    "Pescara",
+    "Bergamo",
+    "Vicenza",
+    "Trento",
+    "Bolzano",
+)
 
 
 @cache
@@ -56,8 +196,12 @@ def _pools(locale: str, seed: int) -> dict[str, list[str]]:
     fake = Faker(locale)
     fake.seed_instance(seed)
     cities = list(IT_CITIES) if locale == "it_IT" else [fake.city() for _ in range(POOL // 3)]
-    return {"surname": [fake.last_name() for _ in range(POOL)], "city": cities,
-            "street": [fake.street_name() for _ in range(POOL)], "postcode": [fake.postcode() for _ in range(POOL)]}
+    return {
+        "surname": [fake.last_name() for _ in range(POOL)],
+        "city": cities,
+        "street": [fake.street_name() for _ in range(POOL)],
+        "postcode": [fake.postcode() for _ in range(POOL)],
+    }
 
 
 def _brand(rng: random.Random) -> str:
@@ -68,8 +212,18 @@ def _name(rng: random.Random, country: str) -> str:
     locale, _, forms, trades = MARKETS[country]
     p = _pools(locale, 1)
     sur, city, trade, brand = rng.choice(p["surname"]), rng.choice(p["city"]), rng.choice(trades), _brand(rng)
-    core = rng.choice((f"{sur}", f"{sur} {rng.choice(p['surname'])}", f"{trade} {city}", f"{sur} {trade}",
-                       f"{brand}", f"{brand} {trade}", f"{city} {trade} {brand}", f"{brand} {sur}"))
+    core = rng.choice(
+        (
+            f"{sur}",
+            f"{sur} {rng.choice(p['surname'])}",
+            f"{trade} {city}",
+            f"{sur} {trade}",
+            f"{brand}",
+            f"{brand} {trade}",
+            f"{city} {trade} {brand}",
+            f"{brand} {sur}",
+        )
+    )
     sep = ", " if country in ("SK", "CZ") and rng.random() < 0.5 else " "
     return f"{core}{sep}{rng.choice(forms)}"
 
@@ -122,10 +276,17 @@ def companies(n: int, seed: int = 42) -> Iterator[CompanyRecord]:
         postcode, city = rng.choice(p["postcode"]), rng.choice(p["city"])
         nid = national_id(country, v)
         yield CompanyRecord(
-            country=country, national_id=nid, name=_name(rng, country), street=street, postal_code=postcode,
-            city=city, address_text=f"{street}, {postcode} {city}",
+            country=country,
+            national_id=nid,
+            name=_name(rng, country),
+            street=street,
+            postal_code=postcode,
+            city=city,
+            address_text=f"{street}, {postcode} {city}",
             status="dissolved" if rng.random() < 0.1 else "active",
-            vat_id=_vat(country, nid, v), lei=lei(i) if rng.random() < 0.05 else None)
+            vat_id=_vat(country, nid, v),
+            lei=lei(i) if rng.random() < 0.05 else None,
+        )
 
 
 def _vat(country: str, nid: str, v: int) -> str | None:

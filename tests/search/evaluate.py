@@ -27,7 +27,11 @@ def load_queries(keys: set[str] | None = None, path: Path = EVAL) -> list[dict[s
 def _key(item: dict[str, Any]) -> tuple[str, str, str]:
     """(entity key, normalised name, whole name folded): the key for recall, the names for
     "equivalent" recall and for namesakes."""
-    return f"{item['country']}:{item['nationalId']}", normalise_name(item["name"]), " ".join(tokens(item["name"]))
+    return (
+        f"{item['country']}:{item['nationalId']}",
+        normalise_name(item["name"]),
+        " ".join(tokens(item["name"])),
+    )
 
 
 def hit(q: dict[str, Any], got: tuple[str, ...]) -> bool:
@@ -57,24 +61,34 @@ def top5(client: Any, params: dict[str, str], endpoint: str, query: str) -> list
         resp = client.get("/api/v1/companies/resolve", params=params | {"q": query})
         body = resp.json()
         if resp.status_code == 200:
-            return [_key(body["data"]["entity"])] + [_key(c["company"]) for c in body["data"]["alternatives"]][:4]
+            return [_key(body["data"]["entity"])] + [
+                _key(c["company"]) for c in body["data"]["alternatives"]
+            ][:4]
         return [_key(c["company"]) for c in body["error"]["details"]["candidates"]][:5]
     raise ValueError(endpoint)
 
 
-def reconcile_top5(client: Any, params: dict[str, str], queries: list[str]) -> list[list[tuple[str, str, str]]]:
+def reconcile_top5(
+    client: Any, params: dict[str, str], queries: list[str]
+) -> list[list[tuple[str, str, str]]]:
     """Reconcile in batches of 10 queries, as OpenRefine sends them."""
     out: list[list[tuple[str, str, str]]] = []
     for start in range(0, len(queries), 10):
-        batch = {f"q{i}": {"query": q, "limit": 5} for i, q in enumerate(queries[start:start + 10])}
+        batch = {f"q{i}": {"query": q, "limit": 5} for i, q in enumerate(queries[start : start + 10])}
         body = client.post("/api/v1/reconcile", params=params, data={"queries": json.dumps(batch)}).json()
-        out += [[(r["id"], normalise_name(r["name"]), " ".join(tokens(r["name"]))) for r in body[f"q{i}"]["result"]]
-                for i in range(len(batch))]
+        out += [
+            [
+                (r["id"], normalise_name(r["name"]), " ".join(tokens(r["name"])))
+                for r in body[f"q{i}"]["result"]
+            ]
+            for i in range(len(batch))
+        ]
     return out
 
 
-def evaluate(client: Any, params: dict[str, str], queries: list[dict[str, Any]],
-             endpoints: Iterable[str] = ENDPOINTS) -> dict[str, dict[str, Any]]:
+def evaluate(
+    client: Any, params: dict[str, str], queries: list[dict[str, Any]], endpoints: Iterable[str] = ENDPOINTS
+) -> dict[str, dict[str, Any]]:
     """recall@1 and recall@5 per endpoint, overall and per query kind."""
     report: dict[str, dict[str, Any]] = {}
     for endpoint in endpoints:
@@ -94,16 +108,24 @@ def _recall(queries: list[dict[str, Any]], answers: list[list[tuple[str, str, st
     for q, got in zip(queries, answers, strict=True):
         hits = [hit(q, g) for g in got[:5]]
         norms = {g[1] for g in got[:5]}
-        kinds.setdefault(q["kind"], []).append((hits[:1] == [True], any(hits),
-                                                normalise_name(q["name"]) in norms))
+        kinds.setdefault(q["kind"], []).append(
+            (hits[:1] == [True], any(hits), normalise_name(q["name"]) in norms)
+        )
     flat = [hit for hits in kinds.values() for hit in hits]
 
     def rate(hits: list[tuple[bool, bool, bool]], i: int) -> float:
         return round(sum(h[i] for h in hits) / len(hits), 4) if hits else 0.0
 
-    return {"queries": len(flat), "recall@1": rate(flat, 0), "recall@5": rate(flat, 1),
-            "recall@5_equiv": rate(flat, 2),
-            "kinds": {k: {"n": len(v), "recall@1": rate(v, 0), "recall@5": rate(v, 1), "recall@5_equiv": rate(v, 2)}
-                      for k, v in kinds.items()},
-            "misses": [q["id"] for q, got in zip(queries, answers, strict=True)
-                       if not any(hit(q, g) for g in got[:5])]}
+    return {
+        "queries": len(flat),
+        "recall@1": rate(flat, 0),
+        "recall@5": rate(flat, 1),
+        "recall@5_equiv": rate(flat, 2),
+        "kinds": {
+            k: {"n": len(v), "recall@1": rate(v, 0), "recall@5": rate(v, 1), "recall@5_equiv": rate(v, 2)}
+            for k, v in kinds.items()
+        },
+        "misses": [
+            q["id"] for q, got in zip(queries, answers, strict=True) if not any(hit(q, g) for g in got[:5])
+        ],
+    }

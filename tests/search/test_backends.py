@@ -32,22 +32,36 @@ def names(items):
     return [i["name"] for i in items]
 
 
-@pytest.mark.parametrize("q, expected", [
-    ("slovnaft", "SLOVNAFT, a.s."), ("SLOVNAFT a. s.", "SLOVNAFT, a.s."), ("slovnfat", "SLOVNAFT, a.s."),
-    ("zilinska teplarenska", "Žilinská teplárenská, a. s."), ("teplárenská žilinská", "Žilinská teplárenská, a. s."),
-    ("zilinksa teplarenka", "Žilinská teplárenská, a. s."), ("tatra banka", "Tatra banka, a.s."),
-    ("eset spol s r o", "ESET, spol. s r.o."), ("bp plc", "BP P.L.C."), ("31 322 832", "SLOVNAFT, a.s."),
-])
+@pytest.mark.parametrize(
+    "q, expected",
+    [
+        ("slovnaft", "SLOVNAFT, a.s."),
+        ("SLOVNAFT a. s.", "SLOVNAFT, a.s."),
+        ("slovnfat", "SLOVNAFT, a.s."),
+        ("zilinska teplarenska", "Žilinská teplárenská, a. s."),
+        ("teplárenská žilinská", "Žilinská teplárenská, a. s."),
+        ("zilinksa teplarenka", "Žilinská teplárenská, a. s."),
+        ("tatra banka", "Tatra banka, a.s."),
+        ("eset spol s r o", "ESET, spol. s r.o."),
+        ("bp plc", "BP P.L.C."),
+        ("31 322 832", "SLOVNAFT, a.s."),
+    ],
+)
 def test_search(engine, index, q, expected):
     with engine.connect() as conn:
         items, _ = svc.search(conn, index, q, None, 5, 1)
     assert names(items)[0] == expected
 
 
-@pytest.mark.parametrize("q, expected", [
-    ("slovn", "SLOVNAFT, a.s."), ("zilinska tep", "Žilinská teplárenská, a. s."), ("tatra b", "Tatra banka, a.s."),
-    ("novak syn", "Novák & Synovia s.r.o."),
-])
+@pytest.mark.parametrize(
+    "q, expected",
+    [
+        ("slovn", "SLOVNAFT, a.s."),
+        ("zilinska tep", "Žilinská teplárenská, a. s."),
+        ("tatra b", "Tatra banka, a.s."),
+        ("novak syn", "Novák & Synovia s.r.o."),
+    ],
+)
 def test_autocomplete(engine, index, q, expected):
     with engine.connect() as conn:
         assert names(svc.autocomplete(conn, index, q, None, 5, False))[0] == expected
@@ -68,7 +82,9 @@ def test_filters_addresses_and_people(engine, index):
 def test_follows_changes(engine, index):
     load_companies(engine, CompanyRecord(country="SK", national_id="35697270", name="Orange Slovensko, a.s."))
     with engine.begin() as conn:
-        conn.execute(update(companies).where(companies.c.national_id == "00151653").values(status="dissolved"))
+        conn.execute(
+            update(companies).where(companies.c.national_id == "00151653").values(status="dissolved")
+        )
     with engine.begin() as conn:
         assert index.ensure_current(conn) in ("updated", "current")
     with engine.connect() as conn:
@@ -105,7 +121,9 @@ def test_tantivy_commits_on_the_way(engine, settings, monkeypatch):
     with engine.begin() as conn:
         total = backend.rebuild(conn)
         assert backend.status(conn).documents == total
-        company_ids = [int(i) for i in conn.execute(companies.select().with_only_columns(companies.c.id)).scalars()]
+        company_ids = [
+            int(i) for i in conn.execute(companies.select().with_only_columns(companies.c.id)).scalars()
+        ]
         backend.index(conn, company_ids)
         assert backend.status(conn).documents == total
         assert names(svc.search(conn, backend, "slovnaft", None, 5, 1)[0])[0] == "SLOVNAFT, a.s."

@@ -15,7 +15,9 @@ from tests.helpers import assert_envelope
 def test_rebuild_renormalise_and_status(engine, settings, monkeypatch, client, auth):
     load_companies(engine, *COMPANIES)
     with engine.begin() as conn:  # as if an older normaliser had written these
-        conn.execute(update(companies).where(companies.c.national_id == "31322832").values(name_norm="slovnaft a s"))
+        conn.execute(
+            update(companies).where(companies.c.national_id == "31322832").values(name_norm="slovnaft a s")
+        )
     monkeypatch.setenv("REGINTEL_DATABASE_URL", settings.database_url)
     monkeypatch.setenv("REGINTEL_DATA_DIR", str(settings.data_dir))
     runner = CliRunner()

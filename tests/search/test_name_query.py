@@ -12,21 +12,29 @@ from regintel.domain.name_query import compare_form, form_key, name_form_keys, n
 from regintel.domain.names import normalise_name, split_name_forms, tokens
 
 
-@pytest.mark.parametrize(("q", "words", "forms", "countries"), [
-    ("Alfachem sp. z o.o.", ("alfachem",), {"spzoo"}, set()),
-    ("sp. z o.o. Alfachem", ("alfachem",), {"spzoo"}, set()),
-    ("Alfachem spółka z o.o.", ("alfachem",), {"spzoo"}, set()),
-    ("Alfachem Polska", ("alfachem", "polska"), set(), {"PL"}),
-    ("Alfachem sp. z o.o. Polska", ("alfachem", "polska"), {"spzoo"}, {"PL"}),
-    ("Telenet Italia", ("telenet", "italia"), set(), {"IT"}),
-    ("Alfachem Česká republika", ("alfachem", "ceska", "republika"), set(), {"CZ"}),
-    ("VITABAU LIMITED", ("vitabau",), {"ltd"}, set()),
-    ("LTD THORPE", ("thorpe",), {"ltd"}, set()),
-    ("Novák spol. s r.o.", ("novak",), {"sro"}, set()),
-    ("AG Engineering Limited", ("ag", "engineering"), {"ltd"}, set()),  # two letters at the start: initials
-    ("Polska", ("polska",), set(), set()),  # a lone country word is the name
-    ("Deutsche Bank", ("deutsche", "bank"), set(), set()),
-])
+@pytest.mark.parametrize(
+    ("q", "words", "forms", "countries"),
+    [
+        ("Alfachem sp. z o.o.", ("alfachem",), {"spzoo"}, set()),
+        ("sp. z o.o. Alfachem", ("alfachem",), {"spzoo"}, set()),
+        ("Alfachem spółka z o.o.", ("alfachem",), {"spzoo"}, set()),
+        ("Alfachem Polska", ("alfachem", "polska"), set(), {"PL"}),
+        ("Alfachem sp. z o.o. Polska", ("alfachem", "polska"), {"spzoo"}, {"PL"}),
+        ("Telenet Italia", ("telenet", "italia"), set(), {"IT"}),
+        ("Alfachem Česká republika", ("alfachem", "ceska", "republika"), set(), {"CZ"}),
+        ("VITABAU LIMITED", ("vitabau",), {"ltd"}, set()),
+        ("LTD THORPE", ("thorpe",), {"ltd"}, set()),
+        ("Novák spol. s r.o.", ("novak",), {"sro"}, set()),
+        (
+            "AG Engineering Limited",
+            ("ag", "engineering"),
+            {"ltd"},
+            set(),
+        ),  # two letters at the start: initials
+        ("Polska", ("polska",), set(), set()),  # a lone country word is the name
+        ("Deutsche Bank", ("deutsche", "bank"), set(), set()),
+    ],
+)
 def test_parse(q, words, forms, countries):
     intent = parse(q)
     assert intent.words == words and set(intent.forms) == forms and set(intent.countries) == countries
@@ -43,7 +51,11 @@ def test_forms_map_to_elf_codes_and_countries():
 
 
 def _cand(name: str, code: str | None, country: str, place: str = "") -> tuple[str, str | None, Candidate]:
-    return name, code, Candidate(split_name_forms(normalise_name(name).split())[0], country, lambda: place.split())
+    return (
+        name,
+        code,
+        Candidate(split_name_forms(normalise_name(name).split())[0], country, lambda: place.split()),
+    )
 
 
 def _judge(q: str, cand: tuple[str, str | None, Candidate]):
@@ -67,12 +79,25 @@ def test_judge_weighs_form_country_and_town():
 
 
 def test_prominence_order():
-    ranked = sorted([Prominence(False, 900), Prominence(True, 5, None, "2015-01-01"), Prominence(True, 50),
-                     Prominence(True, 5, 9e6), Prominence(True, 5, None, "1995-01-01"),
-                     Prominence(True, 5, None, "2015-01-01", 2)], key=Prominence.key)
+    ranked = sorted(
+        [
+            Prominence(False, 900),
+            Prominence(True, 5, None, "2015-01-01"),
+            Prominence(True, 50),
+            Prominence(True, 5, 9e6),
+            Prominence(True, 5, None, "1995-01-01"),
+            Prominence(True, 5, None, "2015-01-01", 2),
+        ],
+        key=Prominence.key,
+    )
     assert [(p.active, p.employees, p.revenue, p.founded_on, p.sources) for p in ranked] == [
-        (True, 50, None, None, None), (True, 5, 9e6, None, None), (True, 5, None, "1995-01-01", None),
-        (True, 5, None, "2015-01-01", 2), (True, 5, None, "2015-01-01", None), (False, 900, None, None, None)]
+        (True, 50, None, None, None),
+        (True, 5, 9e6, None, None),
+        (True, 5, None, "1995-01-01", None),
+        (True, 5, None, "2015-01-01", 2),
+        (True, 5, None, "2015-01-01", None),
+        (False, 900, None, None, None),
+    ]
 
 
 @given(st.text(max_size=80))
@@ -82,7 +107,9 @@ def test_parse_never_fails_and_keeps_a_word(text):
     assert bool(intent.words) == bool(tokens(text))  # forms and country words never take the last word
 
 
-@given(st.lists(st.sampled_from(["alfa", "chem", "bau", "nord", "trans"]), min_size=1, max_size=4, unique=True))
+@given(
+    st.lists(st.sampled_from(["alfa", "chem", "bau", "nord", "trans"]), min_size=1, max_size=4, unique=True)
+)
 def test_word_order_never_changes_the_score(words):
     cand = _cand(" ".join(words) + " GmbH", "AXSB", "AT")
     assert _judge(" ".join(reversed(words)) + " GmbH", cand).score == 1.0

@@ -14,7 +14,12 @@ def test_recall_floor_on_a_slice(client, api_key, engine):
     records = list(companies(SLICE))
     load_companies(engine, *records)
     queries = load_queries({f"{r.country}:{r.national_id}" for r in records})
-    assert len(queries) >= 45 and {q["kind"] for q in queries} >= {"typo1", "typo2", "identifier", "word_order"}
+    assert len(queries) >= 45 and {q["kind"] for q in queries} >= {
+        "typo1",
+        "typo2",
+        "identifier",
+        "word_order",
+    }
     report = evaluate(client, {"api_key": api_key}, queries)
     recall = {e: report[e]["recall@5"] for e in ENDPOINTS}
     assert min(recall.values()) >= 0.9, report

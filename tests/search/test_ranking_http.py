@@ -18,18 +18,53 @@ def _co(country: str, nid: str, name: str, **kw: object) -> CompanyRecord:
     return CompanyRecord(country=country, national_id=nid, name=name, **kw)  # type: ignore[arg-type]
 
 
-PL_BIG = _co("PL", "0000100001", "Alfachem sp. z o.o.", city="Kraków", employees=50, legal_form="O7XB",
-             founded_on=date(2001, 5, 1))
-PL_SMALL = _co("PL", "0000100002", "Alfachem sp. z o.o.", city="Gdańsk", employees=5, legal_form="O7XB",
-               founded_on=date(2015, 1, 1))
-PL_GONE = _co("PL", "0000100003", "Alfachem sp. z o.o.", city="Łódź", employees=500, legal_form="O7XB",
-              status="dissolved")
+PL_BIG = _co(
+    "PL",
+    "0000100001",
+    "Alfachem sp. z o.o.",
+    city="Kraków",
+    employees=50,
+    legal_form="O7XB",
+    founded_on=date(2001, 5, 1),
+)
+PL_SMALL = _co(
+    "PL",
+    "0000100002",
+    "Alfachem sp. z o.o.",
+    city="Gdańsk",
+    employees=5,
+    legal_form="O7XB",
+    founded_on=date(2015, 1, 1),
+)
+PL_GONE = _co(
+    "PL",
+    "0000100003",
+    "Alfachem sp. z o.o.",
+    city="Łódź",
+    employees=500,
+    legal_form="O7XB",
+    status="dissolved",
+)
 # same size: revenue decides, then age
-PL_RICH = _co("PL", "0000100004", "Alfachem sp. z o.o.", city="Poznań", employees=5, legal_form="O7XB",
-              founded_on=date(2018, 1, 1),
-              financials=[FinancialRecord(year=2024, currency="PLN", revenue=Decimal("9000000"))])
-PL_OLD = _co("PL", "0000100005", "Alfachem sp. z o.o.", city="Lublin", employees=5, legal_form="O7XB",
-             founded_on=date(1995, 1, 1))
+PL_RICH = _co(
+    "PL",
+    "0000100004",
+    "Alfachem sp. z o.o.",
+    city="Poznań",
+    employees=5,
+    legal_form="O7XB",
+    founded_on=date(2018, 1, 1),
+    financials=[FinancialRecord(year=2024, currency="PLN", revenue=Decimal("9000000"))],
+)
+PL_OLD = _co(
+    "PL",
+    "0000100005",
+    "Alfachem sp. z o.o.",
+    city="Lublin",
+    employees=5,
+    legal_form="O7XB",
+    founded_on=date(1995, 1, 1),
+)
 OTHERS = [
     _co("PL", "0000100006", "Alfachem S.A.", city="Warszawa", employees=900, legal_form="FJ0E"),
     _co("HR", "12345678903", "Alfachem d.o.o.", city="Zagreb", employees=900, legal_form="OQWO"),
@@ -64,8 +99,14 @@ def _key(rec: CompanyRecord) -> str:
 
 def test_typed_legal_form_ranks_its_namesakes_first(client, auth, data):
     for path in ("/api/v1/companies/search", "/api/v1/companies/autocomplete"):
-        for q in ("Alfachem sp. z o.o.", "alfachem sp z o o", "Alfachem Sp. z o. o.", "Alfachem spółka z o.o.",
-                  "sp. z o.o. Alfachem", "ALFACHEM SP. Z O.O."):
+        for q in (
+            "Alfachem sp. z o.o.",
+            "alfachem sp z o o",
+            "Alfachem Sp. z o. o.",
+            "Alfachem spółka z o.o.",
+            "sp. z o.o. Alfachem",
+            "ALFACHEM SP. Z O.O.",
+        ):
             items = assert_envelope(client.get(path, params={"q": q, "limit": 5}, headers=auth))
             assert {i["name"] for i in items} == {"Alfachem sp. z o.o."}, (path, q)
             form = next(r for r in items[0]["reasons"] if r["feature"] == "legalForm")
@@ -73,12 +114,18 @@ def test_typed_legal_form_ranks_its_namesakes_first(client, auth, data):
 
 
 def test_legal_form_of_another_country_and_spelling(client, auth, data):
-    items = assert_envelope(client.get("/api/v1/companies/search", params={"q": "Alfachem S.A."}, headers=auth))
+    items = assert_envelope(
+        client.get("/api/v1/companies/search", params={"q": "Alfachem S.A."}, headers=auth)
+    )
     assert {i["name"] for i in items[:2]} == {"Alfachem S.A.", "Alfachem SA"}
-    items = assert_envelope(client.get("/api/v1/companies/search", params={"q": "ALFACHEM LTD"}, headers=auth))
+    items = assert_envelope(
+        client.get("/api/v1/companies/search", params={"q": "ALFACHEM LTD"}, headers=auth)
+    )
     assert names(items[:2]) == ["ALFACHEM LTD", "ALFACHEM LIMITED"]  # the spelling typed, then the same form
     assert items[0]["score"] == 1.0 and items[1]["score"] < 1.0
-    items = assert_envelope(client.get("/api/v1/companies/search", params={"q": "Alfachem s.r.o."}, headers=auth))
+    items = assert_envelope(
+        client.get("/api/v1/companies/search", params={"q": "Alfachem s.r.o."}, headers=auth)
+    )
     assert names(items[:1]) == ["Alfachem s. r. o."]
     items = assert_envelope(client.get("/api/v1/companies/search", params={"q": "Alfachem"}, headers=auth))
     assert len(items) == 14 and {i["score"] for i in items} == {1.0}  # no form typed: every namesake alike
@@ -90,7 +137,9 @@ def names(items: list[dict]) -> list[str]:
 
 def test_country_word_prefers_that_country(client, auth, data):
     for q in ("Alfachem Polska", "Polska Alfachem", "alfachem poland", "Alfachem POLISH"):
-        items = assert_envelope(client.get("/api/v1/companies/search", params={"q": q, "limit": 6}, headers=auth))
+        items = assert_envelope(
+            client.get("/api/v1/companies/search", params={"q": q, "limit": 6}, headers=auth)
+        )
         assert [i["country"] for i in items] == ["PL"] * 6, q
         country = next(r for r in items[0]["reasons"] if r["feature"] == "country")
         assert country == {"feature": "country", "value": "PL", "score": 1.0}
@@ -105,13 +154,16 @@ def test_country_word_in_autocomplete_and_resolve(client, auth, data):
 
 
 def test_country_parameter_still_filters(client, auth, data):
-    items = assert_envelope(client.get("/api/v1/companies/search", params={"q": "Alfachem Polska", "country": "hr"},
-                                       headers=auth))
+    items = assert_envelope(
+        client.get("/api/v1/companies/search", params={"q": "Alfachem Polska", "country": "hr"}, headers=auth)
+    )
     assert _keys(items) == ["HR:12345678903"]
 
 
 def test_town_in_the_query(client, auth, data):
-    items = assert_envelope(client.get("/api/v1/companies/search", params={"q": "Alfachem Gdańsk"}, headers=auth))
+    items = assert_envelope(
+        client.get("/api/v1/companies/search", params={"q": "Alfachem Gdańsk"}, headers=auth)
+    )
     assert _keys(items[:1]) == [_key(PL_SMALL)]
     assert {"feature": "location", "value": "Gdańsk", "score": 1.0} in items[0]["reasons"]
 
@@ -129,12 +181,16 @@ def test_prominence_orders_namesakes(client, auth, data):
         assert _keys(items[:5]) == [_key(r) for r in (PL_BIG, PL_RICH, PL_OLD, PL_SMALL, PL_GONE)], path
         prominence = [r for r in items[0]["reasons"] if r["feature"] == "prominence"][0]["value"]
         assert prominence["active"] is True and prominence["employees"] == 50 and "revenue" not in prominence
-    items = assert_envelope(client.get("/api/v1/companies/search", params={"q": "Alfachem sp. z o.o."}, headers=auth))
+    items = assert_envelope(
+        client.get("/api/v1/companies/search", params={"q": "Alfachem sp. z o.o."}, headers=auth)
+    )
     rich = [r for r in items[1]["reasons"] if r["feature"] == "prominence"][0]["value"]
     # revenue and sources are read where employees tie
     assert rich["revenue"] == 9000000.0 and rich["foundedOn"] == "2018-01-01" and rich["sources"] == 1
     # the same query twice: the same order (no arbitrary ties)
-    again = assert_envelope(client.get("/api/v1/companies/search", params={"q": "Alfachem sp. z o.o."}, headers=auth))
+    again = assert_envelope(
+        client.get("/api/v1/companies/search", params={"q": "Alfachem sp. z o.o."}, headers=auth)
+    )
     assert _keys(again) == _keys(items)
 
 
@@ -144,18 +200,22 @@ def test_resolve_and_reconcile_use_the_same_signals(client, auth, data, api_key)
     features = {r["feature"] for r in body["data"]["reasons"]}
     assert {"name", "legalForm", "prominence"} <= features
     batch = {"q0": {"query": "Alfachem Polska"}, "q1": {"query": "sp. z o.o. Alfachem"}}
-    out = client.post("/api/v1/reconcile", params={"api_key": api_key}, data={"queries": json.dumps(batch)}).json()
+    out = client.post(
+        "/api/v1/reconcile", params={"api_key": api_key}, data={"queries": json.dumps(batch)}
+    ).json()
     assert out["q0"]["result"][0]["id"].startswith("PL:")
     assert out["q1"]["result"][0]["id"] == _key(PL_BIG)
     assert {"id": "legal_form", "value": 1.0} in out["q1"]["result"][0]["features"]
 
 
 def test_highlight_marks_form_and_reordered_words(client, auth, data):
-    for q, marked in (("Alfachem sp. z o.o.", "<mark>Alfachem</mark> <mark>sp. z o.o.</mark>"),
-                      ("sp. z o.o. alfachem", "<mark>Alfachem</mark> <mark>sp. z o.o.</mark>"),
-                      ("Alfachem Polska", "<mark>Alfachem</mark> S.A."),  # the most prominent in PL
-                      ("bau nord", "<mark>Nord</mark> <mark>Bau</mark> GmbH"),
-                      ("gmbh bau nor", "<mark>Bau</mark> <mark>Nor</mark>dland <mark>GmbH</mark>")):  # prominent
+    for q, marked in (
+        ("Alfachem sp. z o.o.", "<mark>Alfachem</mark> <mark>sp. z o.o.</mark>"),
+        ("sp. z o.o. alfachem", "<mark>Alfachem</mark> <mark>sp. z o.o.</mark>"),
+        ("Alfachem Polska", "<mark>Alfachem</mark> S.A."),  # the most prominent in PL
+        ("bau nord", "<mark>Nord</mark> <mark>Bau</mark> GmbH"),
+        ("gmbh bau nor", "<mark>Bau</mark> <mark>Nor</mark>dland <mark>GmbH</mark>"),
+    ):  # prominent
         items = assert_envelope(client.get("/api/v1/companies/autocomplete", params={"q": q}, headers=auth))
         assert items[0]["highlight"] == marked, q
 

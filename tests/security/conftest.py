@@ -48,7 +48,9 @@ def web() -> Iterator[Callable[..., WebServer]]:
 
 @pytest.fixture
 def company(engine):
-    load_companies(engine, CompanyRecord(country="SK", national_id=ICO, name="Bezpečná s.r.o.", legal_form="112"))
+    load_companies(
+        engine, CompanyRecord(country="SK", national_id=ICO, name="Bezpečná s.r.o.", legal_form="112")
+    )
     return ICO
 
 
@@ -57,21 +59,39 @@ def add_domain(engine, value: str, kind: str = "website", country: str = "SK", n
     # (address syntax is tested in test_names.py).
     host = website_host(value) if kind == "website" else normalise_host(value.rpartition("@")[2])
     with engine.begin() as conn:
-        conn.execute(insert(company_domains).values(
-            country=country, national_id=national_id, host=host.host, registered_domain=host.registered_domain,
-            kind=kind, value=value if kind == "website" else "@" + value.rpartition("@")[2],
-            source="test_register", source_record="test", retrieved_at=datetime.now(UTC)))
+        conn.execute(
+            insert(company_domains).values(
+                country=country,
+                national_id=national_id,
+                host=host.host,
+                registered_domain=host.registered_domain,
+                kind=kind,
+                value=value if kind == "website" else "@" + value.rpartition("@")[2],
+                source="test_register",
+                source_record="test",
+                retrieved_at=datetime.now(UTC),
+            )
+        )
     return host.host
 
 
-def job_settings(settings, dns_server: DnsServer, https: WebServer | None = None, http: WebServer | None = None,
-                 authority: Authority | None = None, **overrides: Any):
+def job_settings(
+    settings,
+    dns_server: DnsServer,
+    https: WebServer | None = None,
+    http: WebServer | None = None,
+    authority: Authority | None = None,
+    **overrides: Any,
+):
     """The worker's settings: the loopback resolver, private targets allowed, the test servers' ports."""
-    values: dict[str, Any] = {"security_nameservers": [dns_server.address], "security_allow_private": True,
-                              "security_timeout_seconds": 2.0,
-                              "security_https_port": https.port if https else 9,
-                              "security_http_port": http.port if http else 9,
-                              "security_ca_file": str(authority.ca_file) if authority else None}
+    values: dict[str, Any] = {
+        "security_nameservers": [dns_server.address],
+        "security_allow_private": True,
+        "security_timeout_seconds": 2.0,
+        "security_https_port": https.port if https else 9,
+        "security_http_port": http.port if http else 9,
+        "security_ca_file": str(authority.ca_file) if authority else None,
+    }
     return settings.model_copy(update=values | overrides)
 
 
@@ -81,7 +101,9 @@ def drain(engine, settings) -> int:
     ran = 0
     while True:
         with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
-            claimed = jobs_db.claim(conn, "test-worker", 10, datetime.now(UTC), LEASE, kinds=["security.check"])
+            claimed = jobs_db.claim(
+                conn, "test-worker", 10, datetime.now(UTC), LEASE, kinds=["security.check"]
+            )
         if not claimed:
             return ran
         for job in claimed:

@@ -88,19 +88,39 @@ class Authority:
     key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
 
     def __post_init__(self) -> None:
-        name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Regintel Test CA"),
-                          x509.NameAttribute(NameOID.COMMON_NAME, "Regintel Test Root")])
+        name = x509.Name(
+            [
+                x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Regintel Test CA"),
+                x509.NameAttribute(NameOID.COMMON_NAME, "Regintel Test Root"),
+            ]
+        )
         now = datetime.now(UTC)
         self.name = name
-        self.cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-                     .public_key(self.key.public_key()).serial_number(x509.random_serial_number())
-                     .not_valid_before(now - timedelta(days=30)).not_valid_after(now + timedelta(days=3650))
-                     .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-                     .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
-                                                  content_commitment=False, key_encipherment=False,
-                                                  data_encipherment=False, key_agreement=False,
-                                                  encipher_only=False, decipher_only=False), critical=True)
-                     .sign(self.key, hashes.SHA256()))
+        self.cert = (
+            x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(name)
+            .public_key(self.key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - timedelta(days=30))
+            .not_valid_after(now + timedelta(days=3650))
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .add_extension(
+                x509.KeyUsage(
+                    digital_signature=True,
+                    key_cert_sign=True,
+                    crl_sign=True,
+                    content_commitment=False,
+                    key_encipherment=False,
+                    data_encipherment=False,
+                    key_agreement=False,
+                    encipher_only=False,
+                    decipher_only=False,
+                ),
+                critical=True,
+            )
+            .sign(self.key, hashes.SHA256())
+        )
         self.ca_file = self.folder / "ca.pem"
         self.ca_file.write_bytes(self.cert.public_bytes(serialization.Encoding.PEM))
 
@@ -110,16 +130,25 @@ class Authority:
         now = datetime.now(UTC)
         not_after = now + timedelta(days=days_left)
         issuer, signer = (subject, key) if self_signed else (self.name, self.key)
-        cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(key.public_key())
-                .serial_number(x509.random_serial_number())
-                .not_valid_before(min(now, not_after) - timedelta(days=30)).not_valid_after(not_after)
-                .add_extension(x509.SubjectAlternativeName([x509.DNSName(n) for n in names]), critical=False)
-                .sign(signer, hashes.SHA256()))
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(subject)
+            .issuer_name(issuer)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(min(now, not_after) - timedelta(days=30))
+            .not_valid_after(not_after)
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(n) for n in names]), critical=False)
+            .sign(signer, hashes.SHA256())
+        )
         stem = self.folder / f"{names[0]}-{days_left}-{int(self_signed)}"
         cert_path, key_path = stem.with_suffix(".crt"), stem.with_suffix(".key")
         cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-        key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                               serialization.NoEncryption()))
+        key_path.write_bytes(
+            key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
+        )
         return cert_path, key_path
 
 
@@ -148,8 +177,14 @@ class WebServer:
     """A threaded HTTP server on 127.0.0.1; with `cert` it speaks TLS (versions `versions`, e.g.
     ("TLSv1", "TLSv1") for TLS 1.0 only)."""
 
-    def __init__(self, headers: dict[str, str], body: str = "", status: int = 200,
-                 cert: tuple[Path, Path] | None = None, versions: tuple[str, str] | None = None):
+    def __init__(
+        self,
+        headers: dict[str, str],
+        body: str = "",
+        status: int = 200,
+        cert: tuple[Path, Path] | None = None,
+        versions: tuple[str, str] | None = None,
+    ):
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(headers, body, status))
         self.server.daemon_threads = True
         if cert is not None:
@@ -163,7 +198,9 @@ class WebServer:
                     ctx.maximum_version = getattr(ssl.TLSVersion, versions[1])
             self.server.socket = ctx.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
 
     def close(self) -> None:

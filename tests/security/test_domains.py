@@ -34,8 +34,11 @@ def count(engine):
 
 @pytest.fixture
 def belgian(engine):
-    load_companies(engine, CompanyRecord(country="BE", national_id=SVD, name="SVD Solutions"),
-                   CompanyRecord(country="BE", national_id=GERA, name="GERA International"))
+    load_companies(
+        engine,
+        CompanyRecord(country="BE", national_id=SVD, name="SVD Solutions"),
+        CompanyRecord(country="BE", national_id=GERA, name="GERA International"),
+    )
 
 
 def test_real_update_set_gives_each_company_its_domains_with_source(client, auth, engine, tmp_path, belgian):
@@ -50,7 +53,11 @@ def test_real_update_set_gives_each_company_its_domains_with_source(client, auth
     assert mail["kinds"] == ["email"] and mail["sources"][0]["value"] == "@svd-solutions.be"  # no local part
     src = web["sources"][0]
     assert src["source"] == "be_kbo_contacts" and src["licence"].startswith("KBO Open Data licence")
-    assert src["published_on"] == "2025-10-11" and src["import_run"] == run_id and src["retrieved_at"].endswith("Z")
+    assert (
+        src["published_on"] == "2025-10-11"
+        and src["import_run"] == run_id
+        and src["retrieved_at"].endswith("Z")
+    )
     assert src["record"] == "0628.983.929 WEB"
     assert resp.json()["meta"]["total"] == 2
 
@@ -60,9 +67,14 @@ def test_second_import_writes_nothing(engine, tmp_path):
     _, stats, _ = run(engine, tmp_path, FIXTURE)
     assert (stats.inserted, stats.updated, stats.changes, stats.unchanged) == (0, 0, 0, 18)
     with engine.connect() as conn:
-        runs = conn.execute(select(import_runs.c.status).where(import_runs.c.source == "be_kbo_contacts")).all()
-        source = conn.execute(select(data_sources.c.row_count, data_sources.c.licence)
-                              .where(data_sources.c.id == "be_kbo_contacts")).one()
+        runs = conn.execute(
+            select(import_runs.c.status).where(import_runs.c.source == "be_kbo_contacts")
+        ).all()
+        source = conn.execute(
+            select(data_sources.c.row_count, data_sources.c.licence).where(
+                data_sources.c.id == "be_kbo_contacts"
+            )
+        ).one()
     assert [r.status for r in runs] == ["succeeded", "succeeded"] and source.row_count == 18
 
 
@@ -71,10 +83,15 @@ def test_shared_and_platform_domains_are_flagged(client, auth, engine, tmp_path,
     folder.mkdir()
     (folder / "contact_insert.csv").write_text(
         HEADER + f'"{SVD}","ENT","EMAIL","svd.solutions@gmail.com"\n"{SVD}","ENT","WEB",'
-        '"https://www.facebook.com/svd"\n', encoding="utf-8")
+        '"https://www.facebook.com/svd"\n',
+        encoding="utf-8",
+    )
     run(engine, tmp_path, folder)
     data = assert_envelope(client.get(f"/api/v1/companies/{SVD}/domains?country=BE", headers=auth))
-    assert {(d["domain"], d["shared_domain"]) for d in data} == {("gmail.com", True), ("www.facebook.com", True)}
+    assert {(d["domain"], d["shared_domain"]) for d in data} == {
+        ("gmail.com", True),
+        ("www.facebook.com", True),
+    }
 
 
 def test_update_set_replaces_an_enterprise_domains(engine, tmp_path):
@@ -82,21 +99,29 @@ def test_update_set_replaces_an_enterprise_domains(engine, tmp_path):
     folder = tmp_path / "next"
     folder.mkdir()
     (folder / "contact_delete.csv").write_text(f'"EntityNumber"\n"{GERA[:4]}.{GERA[4:7]}.{GERA[7:]}"\n')
-    (folder / "contact_insert.csv").write_text(HEADER + f'"{GERA}","ENT","WEB","https://www.Čaj-gera.be/kontakt"\n',
-                                               encoding="utf-8")
+    (folder / "contact_insert.csv").write_text(
+        HEADER + f'"{GERA}","ENT","WEB","https://www.Čaj-gera.be/kontakt"\n', encoding="utf-8"
+    )
     _, stats, _ = run(engine, tmp_path, folder)
     with engine.connect() as conn:
-        hosts = conn.execute(select(company_domains.c.host).where(company_domains.c.national_id == GERA)).scalars()
+        hosts = conn.execute(
+            select(company_domains.c.host).where(company_domains.c.national_id == GERA)
+        ).scalars()
         assert list(hosts) == ["www.xn--aj-gera-i6a.be"]
-    assert stats.inserted == 1 and stats.skip_reasons["domains removed (the enterprise no longer lists them)"] == 7
+    assert (
+        stats.inserted == 1
+        and stats.skip_reasons["domains removed (the enterprise no longer lists them)"] == 7
+    )
     assert count(engine) == 18 - 7 + 1
 
 
 def test_bad_rows_are_rejected_with_reasons(engine, tmp_path):
     path = tmp_path / "contact_insert.csv"
-    path.write_text(HEADER + f'"{SVD}","ENT","WEB","www.ok.be"\n"0000.000.001","ENT","WEB","x.be"\n'
-                    f'"{SVD}","ENT","EMAIL","not an address"\n"{SVD}","ENT","WEB","192.168.1.1"\n"{SVD}","ENT"\n',
-                    encoding="utf-8")
+    path.write_text(
+        HEADER + f'"{SVD}","ENT","WEB","www.ok.be"\n"0000.000.001","ENT","WEB","x.be"\n'
+        f'"{SVD}","ENT","EMAIL","not an address"\n"{SVD}","ENT","WEB","192.168.1.1"\n"{SVD}","ENT"\n',
+        encoding="utf-8",
+    )
     _, stats, rejects = run(engine, tmp_path, path)
     assert stats.inserted == 1 and stats.rejected == 4
     reasons = [json.loads(line)["reason"] for line in rejects.read_text().splitlines()]
@@ -114,7 +139,9 @@ def test_malformed_file_writes_nothing(engine, tmp_path, content):
         run(engine, tmp_path, path)
     assert count(engine) == 18
     with engine.connect() as conn:
-        last = conn.execute(select(import_runs.c.status).order_by(import_runs.c.id.desc()).limit(1)).scalar_one()
+        last = conn.execute(
+            select(import_runs.c.status).order_by(import_runs.c.id.desc()).limit(1)
+        ).scalar_one()
     assert last == "failed"
 
 
@@ -128,7 +155,10 @@ def test_missing_folder_or_files(engine, tmp_path):
 
 def test_domains_edges(client, auth, engine, belgian):
     assert assert_envelope(client.get(f"/api/v1/companies/{SVD}/domains?country=be", headers=auth)) == []
-    assert_error(client.get("/api/v1/companies/0234567873/domains?country=be", headers=auth), 404, "NOT_FOUND")
-    assert_error(client.get(f"/api/v1/companies/{SVD}/domains?country=be&x=1", headers=auth), 422,
-                 "VALIDATION_ERROR")
+    assert_error(
+        client.get("/api/v1/companies/0234567873/domains?country=be", headers=auth), 404, "NOT_FOUND"
+    )
+    assert_error(
+        client.get(f"/api/v1/companies/{SVD}/domains?country=be&x=1", headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get(f"/api/v1/companies/{SVD}/domains?country=be"), 401, "UNAUTHORIZED")

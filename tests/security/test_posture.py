@@ -11,11 +11,17 @@ from tests.helpers import assert_envelope, assert_error
 from tests.security.conftest import ICO, add_domain, drain, job_settings
 from tests.security.servers import well_configured
 
-GOOD_HEADERS = {"Strict-Transport-Security": "max-age=31536000; includeSubDomains",
-                "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
-                "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Server": "nginx"}
-PAGE = ('<html><head><meta name="generator" content="WordPress 6.4.2">'
-        '<script src="/wp-includes/js/jquery/jquery.min.js"></script></head><body>Ahoj</body></html>')
+GOOD_HEADERS = {
+    "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Server": "nginx",
+}
+PAGE = (
+    '<html><head><meta name="generator" content="WordPress 6.4.2">'
+    '<script src="/wp-includes/js/jquery/jquery.min.js"></script></head><body>Ahoj</body></html>'
+)
 
 
 def get(client, auth, path="security", ico=ICO, **params):
@@ -39,12 +45,15 @@ def ids(view):
     return sorted(f["id"] for f in view["findings"])
 
 
-def test_a_well_configured_domain_scores_100(client, auth, engine, settings, company, dns_server, authority, web):
+def test_a_well_configured_domain_scores_100(
+    client, auth, engine, settings, company, dns_server, authority, web
+):
     host = add_domain(engine, "https://www.bezpecna.test/")
     well_configured(dns_server, "bezpecna.test", host)
     https, http = https_site(web, authority, host)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert view["status"] == "done"
     assert ids(view) == ["server_version_disclosed"] or ids(view) == []
     assert view["score"] == 100 and view["band"] == "good"
@@ -59,8 +68,9 @@ def test_expired_certificate(client, auth, engine, settings, company, dns_server
     host = add_domain(engine, "www.stara.test")
     well_configured(dns_server, "stara.test", host)
     https, http = https_site(web, authority, host, days_left=-3)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert ids(view) == ["tls_cert_expired"]
     assert view["findings"][0]["severity"] == "critical" and view["score"] == 60
     assert view["findings"][0]["domain"] == "www.stara.test"
@@ -70,17 +80,21 @@ def test_certificate_expiring_soon(client, auth, engine, settings, company, dns_
     host = add_domain(engine, "www.skoro.test")
     well_configured(dns_server, "skoro.test", host)
     https, http = https_site(web, authority, host, days_left=5)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert ids(view) == ["tls_cert_expiring"]
 
 
-def test_self_signed_certificate_is_untrusted(client, auth, engine, settings, company, dns_server, authority, web):
+def test_self_signed_certificate_is_untrusted(
+    client, auth, engine, settings, company, dns_server, authority, web
+):
     host = add_domain(engine, "www.vlastny.test")
     well_configured(dns_server, "vlastny.test", host)
     https, http = https_site(web, authority, host, self_signed=True)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert ids(view) == ["tls_cert_untrusted"]
 
 
@@ -89,8 +103,9 @@ def test_certificate_for_another_name(client, auth, engine, settings, company, d
     well_configured(dns_server, "iny.test", host)
     https = web(GOOD_HEADERS, body=PAGE, cert=authority.leaf(["shop.iny.test"]))
     http = web({"Location": f"https://{host}/"}, status=301)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert ids(view) == ["tls_cert_name_mismatch"]
 
 
@@ -99,33 +114,49 @@ def test_tls_1_0_only(client, auth, engine, settings, company, dns_server, autho
     well_configured(dns_server, "stary-tls.test", host)
     https = web(GOOD_HEADERS, body=PAGE, cert=authority.leaf([host]), versions=("TLSv1", "TLSv1"))
     http = web({"Location": f"https://{host}/"}, status=301)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     # TLS 1.0 only: the legacy protocol and no modern one (the verified handshake fails too, since the
     # default client context refuses TLS 1.0: the certificate is not judged untrusted for that).
     assert ids(view) == ["tls_legacy_protocol", "tls_modern_missing"]
     assert view["score"] == 100 - 10 - 20
 
 
-def test_missing_hsts_headers_and_no_redirect(client, auth, engine, settings, company, dns_server, authority, web):
+def test_missing_hsts_headers_and_no_redirect(
+    client, auth, engine, settings, company, dns_server, authority, web
+):
     host = add_domain(engine, "www.holy.test")
     well_configured(dns_server, "holy.test", host)
-    https = web({"Server": "Apache/2.4.57 (Debian)", "X-Powered-By": "PHP/8.2.7"}, body="<html></html>",
-                cert=authority.leaf([host]))
+    https = web(
+        {"Server": "Apache/2.4.57 (Debian)", "X-Powered-By": "PHP/8.2.7"},
+        body="<html></html>",
+        cert=authority.leaf([host]),
+    )
     http = web({}, body="plain", status=200)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
-    assert ids(view) == ["csp_missing", "frame_protection_missing", "hsts_missing", "http_not_redirected",
-                         "server_version_disclosed", "xcto_missing"]
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
+    assert ids(view) == [
+        "csp_missing",
+        "frame_protection_missing",
+        "hsts_missing",
+        "http_not_redirected",
+        "server_version_disclosed",
+        "xcto_missing",
+    ]
     assert view["score"] == 100 - 10 - 10 - 4 - 4 - 4
 
 
 def test_short_hsts(client, auth, engine, settings, company, dns_server, authority, web):
     host = add_domain(engine, "www.kratke.test")
     well_configured(dns_server, "kratke.test", host)
-    https, http = https_site(web, authority, host, headers=GOOD_HEADERS | {"Strict-Transport-Security": "max-age=300"})
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    https, http = https_site(
+        web, authority, host, headers=GOOD_HEADERS | {"Strict-Transport-Security": "max-age=300"}
+    )
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert ids(view) == ["hsts_short"]
 
 
@@ -133,7 +164,9 @@ def test_no_https_at_all(client, auth, engine, settings, company, dns_server, au
     host = add_domain(engine, "www.bez-tls.test")
     well_configured(dns_server, "bez-tls.test", host)
     http = web({}, body="plain")
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=None, http=http, authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=None, http=http, authority=authority
+    )
     assert ids(view) == ["http_not_redirected", "https_unavailable"]
 
 
@@ -142,20 +175,25 @@ def test_mail_and_dns_records_missing(client, auth, engine, settings, company, d
     dns_server.add("posta.test", "A", "127.0.0.1")
     dns_server.add("posta.test", "TXT", '"v=spf1 +all"')
     https, http = https_site(web, authority, host)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert ids(view) == ["caa_missing", "dmarc_missing", "dnssec_missing", "mx_missing", "spf_allows_all"]
     spf = next(f for f in view["findings"] if f["id"] == "spf_allows_all")
     assert spf["evidence"] == "v=spf1 +all" and spf["category"] == "mail"
 
 
-@pytest.mark.parametrize("spf, dmarc, expected", [
-    ('"v=spf1 mx ?all"', '"v=DMARC1; p=none"', ["dmarc_policy_none", "spf_neutral"]),
-    ('"v=spf1 mx"', '"v=DMARC1; p=quarantine"', ["spf_no_all"]),
-    ('"v=spf1 -all"', '"v=DMARC1; p=reject"', []),
-])
-def test_spf_and_dmarc_policies(client, auth, engine, settings, company, dns_server, authority, web,
-                                spf, dmarc, expected):
+@pytest.mark.parametrize(
+    "spf, dmarc, expected",
+    [
+        ('"v=spf1 mx ?all"', '"v=DMARC1; p=none"', ["dmarc_policy_none", "spf_neutral"]),
+        ('"v=spf1 mx"', '"v=DMARC1; p=quarantine"', ["spf_no_all"]),
+        ('"v=spf1 -all"', '"v=DMARC1; p=reject"', []),
+    ],
+)
+def test_spf_and_dmarc_policies(
+    client, auth, engine, settings, company, dns_server, authority, web, spf, dmarc, expected
+):
     host = add_domain(engine, "info@politika.test", kind="email")
     dns_server.add("politika.test", "MX", "10 mx.politika.test.")
     dns_server.add("politika.test", "TXT", spf)
@@ -163,8 +201,9 @@ def test_spf_and_dmarc_policies(client, auth, engine, settings, company, dns_ser
     dns_server.add("politika.test", "CAA", '0 issue "letsencrypt.org"')
     dns_server.add("politika.test", "A", "127.0.0.1")
     https, http = https_site(web, authority, host)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert ids(view) == sorted(expected + ["dnssec_missing"])
 
 
@@ -173,31 +212,52 @@ def test_two_spf_records(client, auth, engine, settings, company, dns_server, au
     well_configured(dns_server, "dve.test", host)
     dns_server.add("dve.test", "TXT", '"v=spf1 a -all"')
     https, http = https_site(web, authority, host)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority)
+    view = checked(
+        client, auth, engine, settings, dns_server=dns_server, https=https, http=http, authority=authority
+    )
     assert ids(view) == ["spf_multiple"]
 
 
-def test_private_addresses_are_refused_in_production(client, auth, engine, settings, company, dns_server, web,
-                                                     authority):
+def test_private_addresses_are_refused_in_production(
+    client, auth, engine, settings, company, dns_server, web, authority
+):
     host = add_domain(engine, "www.vnutorna.test")
     well_configured(dns_server, "vnutorna.test", host, address="10.1.2.3")
     https, http = https_site(web, authority, host)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority, security_allow_private=False)
+    view = checked(
+        client,
+        auth,
+        engine,
+        settings,
+        dns_server=dns_server,
+        https=https,
+        http=http,
+        authority=authority,
+        security_allow_private=False,
+    )
     domain = view["domains"][0]
     assert domain["status"] == "refused" and domain["score"] is None
     assert "private" in domain["error"] and "10.1.2.3" in domain["error"]
     assert view["status"] == "done" and view["score"] is None
 
 
-def test_loopback_is_refused_without_the_test_switch(client, auth, engine, settings, company, dns_server, web,
-                                                     authority):
+def test_loopback_is_refused_without_the_test_switch(
+    client, auth, engine, settings, company, dns_server, web, authority
+):
     host = add_domain(engine, "www.loop.test")
     well_configured(dns_server, "loop.test", host)
     https, http = https_site(web, authority, host)
-    view = checked(client, auth, engine, settings, dns_server=dns_server, https=https, http=http,
-                   authority=authority, security_allow_private=False)
+    view = checked(
+        client,
+        auth,
+        engine,
+        settings,
+        dns_server=dns_server,
+        https=https,
+        http=http,
+        authority=authority,
+        security_allow_private=False,
+    )
     assert view["domains"][0]["status"] == "refused" and "loopback" in view["domains"][0]["error"]
 
 
@@ -211,17 +271,22 @@ def test_unresolvable_host(client, auth, engine, settings, company, dns_server, 
 def test_dns_silence_fails_the_check_and_retries(client, auth, engine, settings, company, dns_server):
     add_domain(engine, "www.ticho.test")
     assert assert_envelope(get(client, auth))["status"] == "pending"
-    silent = job_settings(settings, dns_server, security_nameservers=["127.0.0.1:9"], security_timeout_seconds=0.3)
+    silent = job_settings(
+        settings, dns_server, security_nameservers=["127.0.0.1:9"], security_timeout_seconds=0.3
+    )
     assert drain(engine, silent) == 1
     view = assert_envelope(get(client, auth))
     assert view["domains"][0]["status"] == "failed" and "no DNS answer" in view["domains"][0]["error"]
     with engine.connect() as conn:
-        row = conn.execute(select(jobs.c.status, jobs.c.attempts).where(jobs.c.kind == "security.check")).one()
+        row = conn.execute(
+            select(jobs.c.status, jobs.c.attempts).where(jobs.c.kind == "security.check")
+        ).one()
     assert row.status == "queued" and row.attempts == 1  # tried again later
 
 
-def test_pending_queues_one_job_and_serves_the_stored_result(client, auth, engine, settings, company, dns_server,
-                                                             authority, web):
+def test_pending_queues_one_job_and_serves_the_stored_result(
+    client, auth, engine, settings, company, dns_server, authority, web
+):
     host = add_domain(engine, "www.fronta.test")
     well_configured(dns_server, "fronta.test", host)
     first = assert_envelope(get(client, auth))

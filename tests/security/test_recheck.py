@@ -21,9 +21,20 @@ from tests.security.test_posture import https_site
 
 def store(engine, host, hours_ago, score=80):
     with engine.begin() as conn:
-        queries.save_check(conn, {"host": host, "status": "done", "score": score, "findings": [], "facts": {},
-                                  "error": None, "checked_at": datetime.now(UTC) - timedelta(hours=hours_ago),
-                                  "duration_ms": 5}, [])
+        queries.save_check(
+            conn,
+            {
+                "host": host,
+                "status": "done",
+                "score": score,
+                "findings": [],
+                "facts": {},
+                "error": None,
+                "checked_at": datetime.now(UTC) - timedelta(hours=hours_ago),
+                "duration_ms": 5,
+            },
+            [],
+        )
 
 
 def queue_recheck(engine, payload):
@@ -41,8 +52,11 @@ def run_recheck(engine, settings):
 
 def queued(engine, kind="security.check"):
     with engine.connect() as conn:
-        return conn.execute(select(jobs.c.payload, jobs.c.priority, jobs.c.run_after, jobs.c.status)
-                            .where(jobs.c.kind == kind).order_by(jobs.c.id)).all()
+        return conn.execute(
+            select(jobs.c.payload, jobs.c.priority, jobs.c.run_after, jobs.c.status)
+            .where(jobs.c.kind == kind)
+            .order_by(jobs.c.id)
+        ).all()
 
 
 @pytest.fixture
@@ -95,23 +109,30 @@ def test_a_full_batch_continues(engine, settings, hosts, monkeypatch):
     assert len(queued(engine)) == 1 and [r.status for r in queued(engine, RECHECK_JOB)] == ["done", "queued"]
 
 
-@pytest.mark.parametrize("payload", [{"max_age_hours": 0}, {"every_hours": "24"}, {"every_hours": True},
-                                     {"max_age_hours": 10**6}])
+@pytest.mark.parametrize(
+    "payload", [{"max_age_hours": 0}, {"every_hours": "24"}, {"every_hours": True}, {"max_age_hours": 10**6}]
+)
 def test_bad_payload_fails_the_job_without_queueing(engine, settings, hosts, payload):
     queue_recheck(engine, payload)
     run_recheck(engine, settings)
     assert queued(engine) == [] and queued(engine, RECHECK_JOB)[0].status == "failed"
 
 
-def test_the_queued_recheck_runs_for_real(client, auth, engine, settings, company, dns_server, authority, web):
+def test_the_queued_recheck_runs_for_real(
+    client, auth, engine, settings, company, dns_server, authority, web
+):
     host = add_domain(engine, "www.obnova.test")
     store(engine, host, 300, score=10)
     well_configured(dns_server, "obnova.test", host)
     https, http = https_site(web, authority, host)
     queue_recheck(engine, {})
     run_recheck(engine, settings)
-    assert drain(engine, job_settings(settings, dns_server=dns_server, https=https, http=http,
-                                      authority=authority)) == 1
+    assert (
+        drain(
+            engine, job_settings(settings, dns_server=dns_server, https=https, http=http, authority=authority)
+        )
+        == 1
+    )
     view = client.get("/api/v1/companies/36000001/security", headers=auth).json()["data"]
     assert view["score"] == 100 and view["domains"][0]["recheck_queued"] is False
 

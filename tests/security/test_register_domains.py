@@ -33,8 +33,9 @@ def run(engine, tmp_path, source, location):
 
 
 def domains(client, auth, ico, country):
-    return assert_envelope(client.get(f"/api/v1/companies/{ico}/domains", params={"country": country},
-                                      headers=auth))
+    return assert_envelope(
+        client.get(f"/api/v1/companies/{ico}/domains", params={"country": country}, headers=auth)
+    )
 
 
 def count(engine):
@@ -48,16 +49,28 @@ def test_brreg_hjemmeside_of_equinor_with_source_and_licence(client, auth, engin
     assert rejects is None and (stats.read, stats.inserted) == (1, 1)
     [site] = domains(client, auth, "923609016", "no")
     assert (site["domain"], site["registered_domain"], site["kinds"], site["shared_domain"]) == (
-        "www.equinor.com", "equinor.com", ["website"], False)
+        "www.equinor.com",
+        "equinor.com",
+        ["website"],
+        False,
+    )
     src = site["sources"][0]
     assert (src["source"], src["value"], src["record"], src["import_run"]) == (
-        "no_brreg_domains", "www.equinor.com", "923609016 hjemmeside", run_id)
+        "no_brreg_domains",
+        "www.equinor.com",
+        "923609016 hjemmeside",
+        run_id,
+    )
     assert src["licence"].startswith("Norsk lisens for offentlige data") and src["retrieved_at"].endswith("Z")
     _, again, _ = run(engine, tmp_path, "no_brreg_domains", EQUINOR)
     assert (again.inserted, again.updated, again.unchanged, again.changes) == (0, 0, 1, 0)
     with engine.connect() as conn:
-        assert conn.execute(select(data_sources.c.row_count).where(data_sources.c.id == "no_brreg_domains")
-                            ).scalar_one() == 1
+        assert (
+            conn.execute(
+                select(data_sources.c.row_count).where(data_sources.c.id == "no_brreg_domains")
+            ).scalar_one()
+            == 1
+        )
 
 
 def test_brreg_search_page_platform_site_is_listed_as_shared(client, auth, engine, tmp_path):
@@ -67,14 +80,18 @@ def test_brreg_search_page_platform_site_is_listed_as_shared(client, auth, engin
     [site] = domains(client, auth, "988879134", "no")
     assert site["domain"] == "www.sesam.filmklubb.blogspot.com" and site["shared_domain"] is True
     # a platform site (blogspot.com, a private public suffix) is never checked
-    view = assert_envelope(client.get("/api/v1/companies/988879134/security", params={"country": "no"},
-                                      headers=auth))
+    view = assert_envelope(
+        client.get("/api/v1/companies/988879134/security", params={"country": "no"}, headers=auth)
+    )
     assert view["status"] == "no_domains" and view["skipped_domains"] == ["www.sesam.filmklubb.blogspot.com"]
 
 
 def test_brreg_sub_units_are_skipped(engine, tmp_path):
     _, stats, _ = run(engine, tmp_path, "no_brreg_domains", SUB_UNITS)
-    assert stats.inserted == 0 and stats.skip_reasons["underenhet (a sub-unit, not a legal entity)"] == stats.read
+    assert (
+        stats.inserted == 0
+        and stats.skip_reasons["underenhet (a sub-unit, not a legal entity)"] == stats.read
+    )
 
 
 def test_prh_website_of_nokia(client, auth, engine, tmp_path):
@@ -128,16 +145,19 @@ def test_the_other_registers_file_or_no_json_writes_nothing(engine, tmp_path, so
 def test_posture_of_a_norwegian_company_queues_its_register_website(client, auth, engine, tmp_path):
     run(engine, tmp_path, "no_brreg", EQUINOR)
     run(engine, tmp_path, "no_brreg_domains", EQUINOR)
-    view = assert_envelope(client.get("/api/v1/companies/923609016/security", params={"country": "no"},
-                                      headers=auth))
+    view = assert_envelope(
+        client.get("/api/v1/companies/923609016/security", params={"country": "no"}, headers=auth)
+    )
     assert (view["status"], view["queued"]) == ("pending", ["www.equinor.com"])
     with engine.connect() as conn:  # queued, never run here: outside hosts are not contacted by tests
         assert conn.execute(select(jobs.c.payload).where(jobs.c.kind == "security.check")).scalar_one() == {
-            "host": "www.equinor.com"}
+            "host": "www.equinor.com"
+        }
 
 
-def test_posture_of_a_finnish_company_checked_on_loopback(client, auth, engine, settings, tmp_path, dns_server,
-                                                          authority, web):
+def test_posture_of_a_finnish_company_checked_on_loopback(
+    client, auth, engine, settings, tmp_path, dns_server, authority, web
+):
     # the real sample with its website pointed at a test host (.test is reserved, served on 127.0.0.1)
     nokia = json.loads(NOKIA.read_text(encoding="utf-8"))
     nokia["companies"][0]["website"]["url"] = "www.nokia-testi.test"
@@ -150,7 +170,11 @@ def test_posture_of_a_finnish_company_checked_on_loopback(client, auth, engine, 
     https, http = https_site(web, authority, host)
     url, params = "/api/v1/companies/0112038-9/security", {"country": "fi"}
     assert assert_envelope(client.get(url, params=params, headers=auth))["status"] == "pending"
-    assert drain(engine, job_settings(settings, dns_server=dns_server, https=https, http=http,
-                                      authority=authority)) == 1
+    assert (
+        drain(
+            engine, job_settings(settings, dns_server=dns_server, https=https, http=http, authority=authority)
+        )
+        == 1
+    )
     view = assert_envelope(client.get(url, params=params, headers=auth))
     assert view["status"] == "done" and view["score"] >= 90 and view["domains"][0]["domain"] == host

@@ -20,7 +20,9 @@ def test_signals_of_a_checked_domain(client, auth, engine, settings, company, dn
     well_configured(dns_server, "znacka.test", host)
     https, http = _site(web, authority, host, GOOD_HEADERS | {"Set-Cookie": "PHPSESSID=1; Secure"}, PAGE)
     pending = assert_envelope(client.get(f"/api/v1/brand-signals/{host}", headers=auth))
-    assert pending["status"] == "pending" and pending["recheck_queued"] is True and pending["technologies"] == []
+    assert (
+        pending["status"] == "pending" and pending["recheck_queued"] is True and pending["technologies"] == []
+    )
     drain(engine, job_settings(settings, dns_server, https, http, authority))
     data = assert_envelope(client.get("/api/v1/brand-signals/WWW.Znacka.test.", headers=auth))
     names = {t["name"]: t for t in data["technologies"]}
@@ -35,15 +37,19 @@ def test_signals_of_a_checked_domain(client, auth, engine, settings, company, dn
 
 
 def test_list_filters_and_paging(client, auth, engine, settings, company, dns_server, authority, web):
-    sites = {"www.prvy.test": GOOD_HEADERS, "www.druhy.test": {"Server": "Microsoft-IIS/10.0",
-                                                               "X-Powered-By": "ASP.NET"}}
+    sites = {
+        "www.prvy.test": GOOD_HEADERS,
+        "www.druhy.test": {"Server": "Microsoft-IIS/10.0", "X-Powered-By": "ASP.NET"},
+    }
     servers = {}
     for host in sites:
         add_domain(engine, host)
         well_configured(dns_server, host.split(".", 1)[1], host)
     for host, headers in sites.items():
         assert_envelope(client.get(f"/api/v1/brand-signals/{host}", headers=auth))
-        servers[host] = _site(web, authority, host, headers, PAGE if host == "www.prvy.test" else "<html></html>")
+        servers[host] = _site(
+            web, authority, host, headers, PAGE if host == "www.prvy.test" else "<html></html>"
+        )
         drain(engine, job_settings(settings, dns_server, *servers[host], authority))
     everything = client.get("/api/v1/brand-signals", headers=auth)
     data = assert_envelope(everything)
@@ -51,12 +57,16 @@ def test_list_filters_and_paging(client, auth, engine, settings, company, dns_se
     assert everything.json()["meta"]["total"] == 2
     by_tech = assert_envelope(client.get("/api/v1/brand-signals?technology=microsoft%20iis", headers=auth))
     assert [d["domain"] for d in by_tech] == ["www.druhy.test"]
-    assert [d["domain"] for d in assert_envelope(client.get("/api/v1/brand-signals?category=CMS",
-                                                            headers=auth))] == ["www.prvy.test"]
-    google = assert_envelope(client.get("/api/v1/brand-signals?mail_provider=Google%20Workspace", headers=auth))
+    assert [
+        d["domain"] for d in assert_envelope(client.get("/api/v1/brand-signals?category=CMS", headers=auth))
+    ] == ["www.prvy.test"]
+    google = assert_envelope(
+        client.get("/api/v1/brand-signals?mail_provider=Google%20Workspace", headers=auth)
+    )
     assert len(google) == 2
-    issuer = assert_envelope(client.get("/api/v1/brand-signals?cert_issuer=Regintel%20Test%20CA&domain=prvy.test",
-                                        headers=auth))
+    issuer = assert_envelope(
+        client.get("/api/v1/brand-signals?cert_issuer=Regintel%20Test%20CA&domain=prvy.test", headers=auth)
+    )
     assert [d["domain"] for d in issuer] == ["www.prvy.test"]
     weak = assert_envelope(client.get("/api/v1/brand-signals?max_score=99", headers=auth))
     assert [d["domain"] for d in weak] == ["www.druhy.test"]
@@ -77,7 +87,9 @@ def test_edges(client, auth, engine, company):
     unicode = assert_envelope(client.get("/api/v1/brand-signals/www.ZNÁMA.test", headers=auth))
     assert unicode["domain"] == "www.xn--znma-6na.test" and unicode["status"] == "pending"
     assert_error(client.get("/api/v1/brand-signals?per_page=0", headers=auth), 422, "VALIDATION_ERROR")
-    assert_error(client.get("/api/v1/brand-signals?page=200&per_page=100", headers=auth), 422, "VALIDATION_ERROR")
+    assert_error(
+        client.get("/api/v1/brand-signals?page=200&per_page=100", headers=auth), 422, "VALIDATION_ERROR"
+    )
     assert_error(client.get("/api/v1/brand-signals?colour=red", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/brand-signals?domain=..", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/brand-signals"), 401, "UNAUTHORIZED")

@@ -39,10 +39,15 @@ def to_records(chunk: Chunk) -> list[Any]:
     records: dict[int, CompanyRecord] = {}
     for cid, c in companies.items():
         fields = {k: v for k, v in c.items() if k not in ("id", "name_norm", "address_norm")}
-        fields.update(founded_on=_day(c["founded_on"]), dissolved_on=_day(c["dissolved_on"]),
-                      nace_codes=json.loads(c["nace_codes"]), roles=[], financials=[],
-                      source_record_id=sources[cid]["source_record_id"],
-                      published_on=_day(sources[cid]["published_on"]))
+        fields.update(
+            founded_on=_day(c["founded_on"]),
+            dissolved_on=_day(c["dissolved_on"]),
+            nace_codes=json.loads(c["nace_codes"]),
+            roles=[],
+            financials=[],
+            source_record_id=sources[cid]["source_record_id"],
+            published_on=_day(sources[cid]["published_on"]),
+        )
         records[cid] = CompanyRecord(**fields)
     for type_, value, cid in chunk.identifiers:
         if type_ == "iban":  # the loader derives the other identifier rows itself
@@ -50,20 +55,52 @@ def to_records(chunk: Chunk) -> list[Any]:
     for row in chunk.roles:
         r = dict(zip(ROLE_COLUMNS, row, strict=True))
         person = people.get(r["person_id"])
-        records[r["company_id"]].roles.append(RoleRecord(  # type: ignore[union-attr]
-            r["role"], r["holder_name"], title=r["title"], share_pct=r["share_pct"], voting_pct=r["voting_pct"],
-            natures_of_control=json.loads(r["natures_of_control"]),
-            since=_day(r["since"]), until=_day(r["until"]),
-            person=PersonRecord(person["name"], person["birth_date"], person["nationality"],
-                                person["country_of_residence"]) if person else None,
-            holder_company=keys[r["holder_company_id"]] if r["holder_company_id"] else None))
+        records[r["company_id"]].roles.append(
+            RoleRecord(  # type: ignore[union-attr]
+                r["role"],
+                r["holder_name"],
+                title=r["title"],
+                share_pct=r["share_pct"],
+                voting_pct=r["voting_pct"],
+                natures_of_control=json.loads(r["natures_of_control"]),
+                since=_day(r["since"]),
+                until=_day(r["until"]),
+                person=PersonRecord(
+                    person["name"],
+                    person["birth_date"],
+                    person["nationality"],
+                    person["country_of_residence"],
+                )
+                if person
+                else None,
+                holder_company=keys[r["holder_company_id"]] if r["holder_company_id"] else None,
+            )
+        )
     for row in chunk.statements:
         s = dict(zip(STATEMENT_COLUMNS, row, strict=True))
         money = {k: Decimal(s[k]) for k in ("revenue", "profit", "total_assets", "equity", "liabilities")}
-        records[s["company_id"]].financials.append(FinancialRecord(
-            s["year"], s["currency"], s["period_from"], s["period_to"], employees=s["employees"],
-            statement_type=s["statement_type"], source_record_id=s["source_record_id"], **money))
+        records[s["company_id"]].financials.append(
+            FinancialRecord(
+                s["year"],
+                s["currency"],
+                s["period_from"],
+                s["period_to"],
+                employees=s["employees"],
+                statement_type=s["statement_type"],
+                source_record_id=s["source_record_id"],
+                **money,
+            )
+        )
     edges = [dict(zip(OWNERSHIP_COLUMNS, row, strict=True)) for row in chunk.ownerships]
-    owners = [OwnershipRecord(keys[e["parent_id"]], keys[e["child_id"]], kind=e["kind"], share_pct=e["share_pct"],
-                              since=_day(e["since"]), until=_day(e["until"])) for e in edges]
+    owners = [
+        OwnershipRecord(
+            keys[e["parent_id"]],
+            keys[e["child_id"]],
+            kind=e["kind"],
+            share_pct=e["share_pct"],
+            since=_day(e["since"]),
+            until=_day(e["until"]),
+        )
+        for e in edges
+    ]
     return [*records.values(), *owners]

@@ -35,20 +35,20 @@ def snapshot(engine: Engine) -> dict[str, list[tuple[tuple[str, Any], ...]]]:
     queries = {
         "companies": "SELECT * FROM companies",
         "identifiers": f"SELECT i.type, i.value, i.source, {ckey} AS company FROM identifiers i "
-                       "JOIN companies c ON c.id = i.company_id",
+        "JOIN companies c ON c.id = i.company_id",
         "company_sources": f"SELECT s.source, s.source_record_id, s.published_on, {ckey} AS company "
-                           "FROM company_sources s JOIN companies c ON c.id = s.company_id",
+        "FROM company_sources s JOIN companies c ON c.id = s.company_id",
         "people": "SELECT * FROM people",
         "roles": f"SELECT r.*, {ckey} AS company, p.person_key AS person, h.country || ':' || h.national_id "
-                 "AS holder_company FROM roles r JOIN companies c ON c.id = r.company_id "
-                 "LEFT JOIN people p ON p.id = r.person_id LEFT JOIN companies h ON h.id = r.holder_company_id",
+        "AS holder_company FROM roles r JOIN companies c ON c.id = r.company_id "
+        "LEFT JOIN people p ON p.id = r.person_id LEFT JOIN companies h ON h.id = r.holder_company_id",
         "ownerships": "SELECT o.kind, o.share_pct, o.since, o.until, o.source, p.country || ':' || p.national_id "
-                      "AS parent, c.country || ':' || c.national_id AS child FROM ownerships o "
-                      "JOIN companies p ON p.id = o.parent_id JOIN companies c ON c.id = o.child_id",
+        "AS parent, c.country || ':' || c.national_id AS child FROM ownerships o "
+        "JOIN companies p ON p.id = o.parent_id JOIN companies c ON c.id = o.child_id",
         "financial_statements": f"SELECT f.*, {ckey} AS company FROM financial_statements f "
-                                "JOIN companies c ON c.id = f.company_id",
+        "JOIN companies c ON c.id = f.company_id",
         "latest_financials": f"SELECT l.*, {ckey} AS company FROM latest_financials l "
-                             "JOIN companies c ON c.id = l.company_id",
+        "JOIN companies c ON c.id = l.company_id",
     }
     out = {}
     present = set(inspect(engine).get_table_names())
@@ -56,8 +56,21 @@ def snapshot(engine: Engine) -> dict[str, list[tuple[tuple[str, Any], ...]]]:
         for table, sql in queries.items():
             if table not in present:
                 continue
-            rows = [{k: v for k, v in r.items() if k not in ("company_id", "person_id", "holder_company_id",
-                                                                "parent_id", "child_id", "statement_id")}
-                    for r in _rows(conn, sql)]
+            rows = [
+                {
+                    k: v
+                    for k, v in r.items()
+                    if k
+                    not in (
+                        "company_id",
+                        "person_id",
+                        "holder_company_id",
+                        "parent_id",
+                        "child_id",
+                        "statement_id",
+                    )
+                }
+                for r in _rows(conn, sql)
+            ]
             out[table] = sorted((_clean(r) for r in rows), key=repr)
     return out

@@ -11,8 +11,17 @@ from regintel.synth.pools import all_pools
 from tests.synth.records import to_records
 from tests.synth.snapshot import snapshot
 
-TABLES = ("ownerships", "roles", "financial_statements", "latest_financials", "identifiers", "company_sources",
-          "company_changes", "people", "companies")
+TABLES = (
+    "ownerships",
+    "roles",
+    "financial_statements",
+    "latest_financials",
+    "identifiers",
+    "company_sources",
+    "company_changes",
+    "people",
+    "companies",
+)
 
 
 def _empty(engine: Engine) -> None:

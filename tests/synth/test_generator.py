@@ -59,7 +59,7 @@ def test_name_space_spells_each_pair_once(country: str) -> None:
 
 def test_invariants_and_shares(sample: Chunk) -> None:
     chunk = sample
-    flags = [r[FLAGS:FLAGS + 3] for r in chunk.companies]
+    flags = [r[FLAGS : FLAGS + 3] for r in chunk.companies]
     assert not any(b and r for b, r, _ in flags)
     n = len(flags)
     assert 0.008 < sum(b for b, _, _ in flags) / n < 0.025
@@ -109,6 +109,9 @@ def _cycles(children: dict[int, list[int]]) -> int:
 def test_some_names_resemble_sanctioned_entities(sample: Chunk) -> None:
     chunk = sample
     listed = [n.lower() for n in sanctioned_names()]
-    close = [r[3] for r in chunk.companies
-             if process.extractOne(r[4], listed, scorer=fuzz.token_set_ratio, score_cutoff=85)]
+    close = [
+        r[3]
+        for r in chunk.companies
+        if process.extractOne(r[4], listed, scorer=fuzz.token_set_ratio, score_cutoff=85)
+    ]
     assert 5 <= len(close) <= 80

@@ -11,14 +11,48 @@ from regintel.synth.generator import Params, generate
 from regintel.synth.pools import all_pools
 
 EDGE_CASES = [
-    "Novák s. r. o.", "NOVÁK, spol. s r.o.", "UAB Vilniaus statyba", 'SIA "Koks"', "AS Tallinn AS", "Oy Ab",
-    "Müller & Söhne GmbH & Co. KG", "Straße GmbH", "Łódź sp. z o.o.", "Ørsted A/S", "Tovarystvo TOV Kyiv",
-    "TOV Budinvest", "PrAT Enerho", "Papadopoulos I.K.E.", "Ανώνυμη Εταιρεία", "ACME TRADING LIMITED", "a.s.",
-    "s.r.o. s.r.o.", "Kovo v likvidácii", "Holding AG AG", "AB", "ab ab ab", "Sa Sa", "   ", "", "Zeta\u00a0Nord SA",
-    "Café de l'Œuvre SARL", "Ÿ ß Æ Ø Đ Ł Þ Œ ı Ħ Ŀ", "123 456", "Tech-Soft d.o.o.", "La Rochelle SAS", "X SPA",
+    "Novák s. r. o.",
+    "NOVÁK, spol. s r.o.",
+    "UAB Vilniaus statyba",
+    'SIA "Koks"',
+    "AS Tallinn AS",
+    "Oy Ab",
+    "Müller & Söhne GmbH & Co. KG",
+    "Straße GmbH",
+    "Łódź sp. z o.o.",
+    "Ørsted A/S",
+    "Tovarystvo TOV Kyiv",
+    "TOV Budinvest",
+    "PrAT Enerho",
+    "Papadopoulos I.K.E.",
+    "Ανώνυμη Εταιρεία",
+    "ACME TRADING LIMITED",
+    "a.s.",
+    "s.r.o. s.r.o.",
+    "Kovo v likvidácii",
+    "Holding AG AG",
+    "AB",
+    "ab ab ab",
+    "Sa Sa",
+    "   ",
+    "",
+    "Zeta\u00a0Nord SA",
+    "Café de l'Œuvre SARL",
+    "Ÿ ß Æ Ø Đ Ł Þ Œ ı Ħ Ŀ",
+    "123 456",
+    "Tech-Soft d.o.o.",
+    "La Rochelle SAS",
+    "X SPA",
 ]
-ADDRESSES = ["Hlavná 12, 811 01 Bratislava", "12 High Street, London W1 2AB", "Ulica 126, 12-345 Miasto",
-             "Rue de la Paix 5, 75002 Paris", "Odos Ermou 3, 105 63 Athina", "", "Straße\u00a01, 1010 Wien"]
+ADDRESSES = [
+    "Hlavná 12, 811 01 Bratislava",
+    "12 High Street, London W1 2AB",
+    "Ulica 126, 12-345 Miasto",
+    "Rue de la Paix 5, 75002 Paris",
+    "Odos Ermou 3, 105 63 Athina",
+    "",
+    "Straße\u00a01, 1010 Wien",
+]
 
 
 @pytest.mark.parametrize("name", EDGE_CASES)

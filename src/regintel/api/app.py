@@ -22,16 +22,33 @@ from regintel.db.keys import KeyCache
 from regintel.services.limiter import Limiter
 
 # Response headers a browser script may read.
-EXPOSED_HEADERS = ["X-Request-ID", "X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset", "Retry-After",
-                   "X-Total-Count", "ETag", "Last-Modified", "Link", "Content-Disposition"]
+EXPOSED_HEADERS = [
+    "X-Request-ID",
+    "X-Quota-Limit",
+    "X-Quota-Remaining",
+    "X-Quota-Reset",
+    "Retry-After",
+    "X-Total-Count",
+    "ETag",
+    "Last-Modified",
+    "Link",
+    "Content-Disposition",
+]
 
 
 def create_app(settings: Settings) -> FastAPI:
     """Build the app; the engine and the limiter live on `app.state` for the app's lifetime."""
-    engine = make_engine(settings.database_url, statement_timeout_ms=settings.query_timeout_ms,
-                         pool_size=settings.db_concurrency + 4)
-    replicas = [make_engine(url, statement_timeout_ms=settings.query_timeout_ms, pool_size=settings.db_concurrency + 4)
-                for url in settings.database_replica_urls]
+    engine = make_engine(
+        settings.database_url,
+        statement_timeout_ms=settings.query_timeout_ms,
+        pool_size=settings.db_concurrency + 4,
+    )
+    replicas = [
+        make_engine(
+            url, statement_timeout_ms=settings.query_timeout_ms, pool_size=settings.db_concurrency + 4
+        )
+        for url in settings.database_replica_urls
+    ]
     gate = DbGate(settings.db_concurrency, settings.db_wait_seconds)
 
     @asynccontextmanager
@@ -46,8 +63,14 @@ def create_app(settings: Settings) -> FastAPI:
         for replica in replicas:
             replica.dispose()
 
-    app = FastAPI(title="regintel API", version=API_VERSION, lifespan=lifespan,
-                  openapi_url=None, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="regintel API",
+        version=API_VERSION,
+        lifespan=lifespan,
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+    )
     app.state.settings = settings
     app.state.engine = engine
     app.state.db_gate = gate
@@ -64,14 +87,28 @@ def create_app(settings: Settings) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     # (path pattern, methods, literal path?) of every route, for the `Allow` header of 405 and OPTIONS answers.
-    app.state.route_methods = [(route.path_regex, set(route.methods), "{" not in route.path) for router in ROUTERS
-                               for route in router.routes if isinstance(route, Route) and route.methods]
-    app.add_middleware(RequestContext, gate=gate, close_in_thread=not app.state.db_inline,
-                       max_inflight=settings.max_inflight_requests)
+    app.state.route_methods = [
+        (route.path_regex, set(route.methods), "{" not in route.path)
+        for router in ROUTERS
+        for route in router.routes
+        if isinstance(route, Route) and route.methods
+    ]
+    app.add_middleware(
+        RequestContext,
+        gate=gate,
+        close_in_thread=not app.state.db_inline,
+        max_inflight=settings.max_inflight_requests,
+    )
     # Outermost, so that every answer carries the CORS headers, errors and 401s included (browser clients
     # and the reconciliation spec 0.2 need them). Keys travel in a header or the query, never in cookies.
-    app.add_middleware(CORSMiddleware, allow_origins=settings.cors_allow_origins, allow_methods=["*"],
-                       allow_headers=["*"], expose_headers=EXPOSED_HEADERS, max_age=600)
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.cors_allow_origins,
+        allow_methods=["*"],
+        allow_headers=["*"],
+        expose_headers=EXPOSED_HEADERS,
+        max_age=600,
+    )
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -14,13 +14,20 @@ from regintel.api.deps import DbConn
 from regintel.services.companies import resolve_ico
 
 Ico = Annotated[str, Path(min_length=1, max_length=40, description="National identifier")]
-CountryQuery = Annotated[str | None, Query(
-    min_length=2, max_length=2,
-    description="ISO 3166-1 alpha-2, any case. Without it the identifier is looked up wherever it is "
-    "well-formed, SK first; several matches answer 409 AMBIGUOUS_IDENTIFIER.")]
+CountryQuery = Annotated[
+    str | None,
+    Query(
+        min_length=2,
+        max_length=2,
+        description="ISO 3166-1 alpha-2, any case. Without it the identifier is looked up wherever it is "
+        "well-formed, SK first; several matches answer 409 AMBIGUOUS_IDENTIFIER.",
+    ),
+]
 
 
-async def company_row(request: Request, ico: Ico, conn: DbConn, country: CountryQuery = None) -> Mapping[str, Any]:
+async def company_row(
+    request: Request, ico: Ico, conn: DbConn, country: CountryQuery = None
+) -> Mapping[str, Any]:
     # On SQLite a couple of indexed reads cost less than the thread hop (see deps.run_read); the
     # request's connection is not yet in use by the handler, which runs after its dependencies.
     if request.app.state.db_inline:

@@ -12,8 +12,13 @@ from fastapi import Request
 from fastapi.responses import Response
 
 
-def feed_response(request: Request, body: bytes, media_type: str, updated: datetime | None,
-                  headers: dict[str, str] | None = None) -> Response:
+def feed_response(
+    request: Request,
+    body: bytes,
+    media_type: str,
+    updated: datetime | None,
+    headers: dict[str, str] | None = None,
+) -> Response:
     etag = '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
     out = dict(headers or {}) | {"ETag": etag}
     if updated is not None:

@@ -47,9 +47,11 @@ class DbGate:
             except TimeoutError:
                 self.shed += 1
                 SHED.labels("database").inc()
-                raise Overloaded(f"All {self.size} database connections of this process stayed busy for "
-                                 f"{self.wait_seconds:g} s; try again shortly",
-                                 headers={"Retry-After": "1"}) from None
+                raise Overloaded(
+                    f"All {self.size} database connections of this process stayed busy for "
+                    f"{self.wait_seconds:g} s; try again shortly",
+                    headers={"Retry-After": "1"},
+                ) from None
             finally:
                 self.waiting -= 1
                 DB_WAITING.dec()

@@ -28,10 +28,15 @@ T = TypeVar("T")
 # which for these two cost 12% of a keyed `/me` (by instruction count) to read one header and one
 # parameter. api/openapi.py therefore declares them on each operation that depends on `require_key`,
 # as FastAPI would have.
-_bearer = HTTPBearer(auto_error=False, scheme_name="bearerAuth",
-                     description="API key sent as `Authorization: Bearer ri_…`")
-_query_key = APIKeyQuery(name="api_key", auto_error=False, scheme_name="apiKeyQuery",
-                         description="API key sent as the `api_key` query parameter")
+_bearer = HTTPBearer(
+    auto_error=False, scheme_name="bearerAuth", description="API key sent as `Authorization: Bearer ri_…`"
+)
+_query_key = APIKeyQuery(
+    name="api_key",
+    auto_error=False,
+    scheme_name="apiKeyQuery",
+    description="API key sent as the `api_key` query parameter",
+)
 KEY_SECURITY: tuple[SecurityBase, ...] = (_bearer, _query_key)
 
 
@@ -224,8 +229,11 @@ class Caller:
 async def require_key(request: Request) -> Caller:
     """Authenticate by `Authorization: Bearer` or `?api_key=`, then apply limits and quotas."""
     bearer = await _bearer(request)
-    raw = bearer.credentials if bearer is not None else (request.scope["state"].get("api_key")
-                                                          or await _query_key(request))
+    raw = (
+        bearer.credentials
+        if bearer is not None
+        else (request.scope["state"].get("api_key") or await _query_key(request))
+    )
     if not raw:
         raise Unauthorized("An API key is required: send `Authorization: Bearer <key>` or `?api_key=<key>`")
     known, key = request.app.state.key_cache.peek(raw.strip())

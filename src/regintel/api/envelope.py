@@ -55,7 +55,9 @@ def _default(value: Any) -> Any:
 
 
 def dumps(value: Any) -> bytes:
-    return orjson.dumps(value, default=_default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z)
+    return orjson.dumps(
+        value, default=_default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
+    )
 
 
 def request_id(request: Request) -> str:
@@ -67,19 +69,42 @@ def duration_ms(request: Request) -> int:
     return int((time.perf_counter() - started) * 1000) if started else 0
 
 
-def ok(request: Request, data: Any, *, cached: bool = False, status_code: int = 200,
-       headers: dict[str, str] | None = None, **meta: Any) -> Response:
+def ok(
+    request: Request,
+    data: Any,
+    *,
+    cached: bool = False,
+    status_code: int = 200,
+    headers: dict[str, str] | None = None,
+    **meta: Any,
+) -> Response:
     """Wrap `data` in the envelope; extra keyword arguments become `meta` fields (total, page, …)."""
-    body = {"data": data, "meta": {"duration_ms": duration_ms(request), "cached": cached,
-                                   "request_id": request_id(request), **meta}}
-    return Response(dumps(body), status_code=status_code, headers=headers,
-                    media_type="application/json")
+    body = {
+        "data": data,
+        "meta": {
+            "duration_ms": duration_ms(request),
+            "cached": cached,
+            "request_id": request_id(request),
+            **meta,
+        },
+    }
+    return Response(dumps(body), status_code=status_code, headers=headers, media_type="application/json")
 
 
-def error_response(request_id_: str, status: int, code: str, message: str, details: Any = None,
-                   headers: dict[str, str] | None = None) -> Response:
+def error_response(
+    request_id_: str,
+    status: int,
+    code: str,
+    message: str,
+    details: Any = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
     error: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         error["details"] = details
-    return Response(dumps({"error": error, "meta": {"request_id": request_id_}}), status_code=status,
-                    headers=headers, media_type="application/json")
+    return Response(
+        dumps({"error": error, "meta": {"request_id": request_id_}}),
+        status_code=status,
+        headers=headers,
+        media_type="application/json",
+    )

@@ -18,9 +18,17 @@ from regintel.errors import RegintelError
 log = logging.getLogger("regintel.api")
 
 _HTTP_CODES = {
-    400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND",
-    405: "METHOD_NOT_ALLOWED", 406: "NOT_ACCEPTABLE", 409: "CONFLICT", 413: "PAYLOAD_TOO_LARGE",
-    415: "UNSUPPORTED_MEDIA_TYPE", 422: "VALIDATION_ERROR", 429: "RATE_LIMITED",
+    400: "BAD_REQUEST",
+    401: "UNAUTHORIZED",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    406: "NOT_ACCEPTABLE",
+    409: "CONFLICT",
+    413: "PAYLOAD_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    422: "VALIDATION_ERROR",
+    429: "RATE_LIMITED",
 }
 
 
@@ -29,8 +37,14 @@ def _field_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
     for err in exc.errors():
         loc = [str(p) for p in err.get("loc", ())]
         where = loc[0] if loc else "request"
-        out.append({"field": ".".join(loc[1:]) or where, "in": where, "message": err.get("msg", ""),
-                    "type": err.get("type", "")})
+        out.append(
+            {
+                "field": ".".join(loc[1:]) or where,
+                "in": where,
+                "message": err.get("msg", ""),
+                "type": err.get("type", ""),
+            }
+        )
     return out
 
 
@@ -50,8 +64,9 @@ def allowed_methods(request: Request) -> list[str]:
     """Every method some route serves at this path (Starlette's 405 names only the first such route's:
     a path with GET and POST routes answered `Allow: GET`)."""
     path = request.scope["path"]
-    matches = [(methods, literal) for regex, methods, literal in request.app.state.route_methods
-               if regex.match(path)]
+    matches = [
+        (methods, literal) for regex, methods, literal in request.app.state.route_methods if regex.match(path)
+    ]
     # A literal path (`/companies/bulk`) is its own resource, as OpenAPI reads paths, even where a
     # templated one (`/companies/{ico}`) would also match it.
     if any(literal for _, literal in matches):
@@ -68,24 +83,41 @@ async def _http(request: Request, exc: Exception) -> Response:
         allow = ", ".join(allowed_methods(request))
         if request.method == "OPTIONS":  # not a CORS preflight (that is answered before routing)
             return Response(status_code=204, headers={"Allow": allow})
-        return error_response(request_id(request), 405, "METHOD_NOT_ALLOWED",
-                              f"{request.method} is not served here; this path serves {allow}",
-                              headers={"Allow": allow})
+        return error_response(
+            request_id(request),
+            405,
+            "METHOD_NOT_ALLOWED",
+            f"{request.method} is not served here; this path serves {allow}",
+            headers={"Allow": allow},
+        )
     code = _HTTP_CODES.get(exc.status_code, "ERROR")
     message = "No such resource" if exc.status_code == 404 else str(exc.detail)
-    return error_response(request_id(request), exc.status_code, code, message,
-                          headers=dict(exc.headers or {}))
+    return error_response(
+        request_id(request), exc.status_code, code, message, headers=dict(exc.headers or {})
+    )
 
 
 async def _pool_timeout(request: Request, exc: Exception) -> Response:
     # A checkout outside the gate (a stream, a background read) found the pool empty for its timeout.
-    return error_response(request_id(request), 503, "OVERLOADED", "No database connection came free in "
-                          "time; try again shortly", headers={"Retry-After": "1"})
+    return error_response(
+        request_id(request),
+        503,
+        "OVERLOADED",
+        "No database connection came free in time; try again shortly",
+        headers={"Retry-After": "1"},
+    )
 
 
 _BUSY = ("locked", "busy", "statement timeout", "canceling statement")
-_AWAY = ("could not connect", "connection refused", "server closed the connection", "connection is closed",
-         "terminating connection", "unable to open database file", "the database system is")
+_AWAY = (
+    "could not connect",
+    "connection refused",
+    "server closed the connection",
+    "connection is closed",
+    "terminating connection",
+    "unable to open database file",
+    "the database system is",
+)
 
 
 async def _operational(request: Request, exc: Exception) -> Response:
@@ -95,12 +127,22 @@ async def _operational(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, OperationalError)
     text = str(exc.orig).lower()
     if any(word in text for word in _BUSY):
-        return error_response(request_id(request), 503, "OVERLOADED", "The database is busy; try again "
-                              "shortly", headers={"Retry-After": "1"})
+        return error_response(
+            request_id(request),
+            503,
+            "OVERLOADED",
+            "The database is busy; try again shortly",
+            headers={"Retry-After": "1"},
+        )
     if exc.connection_invalidated or any(word in text for word in _AWAY):
         log.error("database unavailable: %s", exc.orig, extra={"request_id": request_id(request)})
-        return error_response(request_id(request), 503, "UPSTREAM_UNAVAILABLE", "The database is not "
-                              "reachable; try again shortly", headers={"Retry-After": "5"})
+        return error_response(
+            request_id(request),
+            503,
+            "UPSTREAM_UNAVAILABLE",
+            "The database is not reachable; try again shortly",
+            headers={"Retry-After": "5"},
+        )
     log.exception("database error", exc_info=exc, extra={"request_id": request_id(request)})
     return error_response(request_id(request), 500, "INTERNAL_ERROR", "Internal error; quote the request id")
 

@@ -26,14 +26,16 @@ MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 _live = {"multiprocess_mode": "livesum"} if MULTIPROCESS else {}
 
 REQUESTS = Counter("regintel_requests", "HTTP requests answered", ["route", "method", "status"])
-LATENCY = Histogram("regintel_request_duration_seconds", "Time from request to response end", ["route"],
-                    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+LATENCY = Histogram(
+    "regintel_request_duration_seconds",
+    "Time from request to response end",
+    ["route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
 SHED = Counter("regintel_requests_shed", "Requests answered 503 OVERLOADED", ["reason"])
 INFLIGHT = Gauge("regintel_requests_in_flight", "Requests being served", **_live)  # type: ignore[arg-type]
-DB_IN_USE = Gauge("regintel_db_connections_in_use", "Pool connections lent to requests",
-                  **_live)  # type: ignore[arg-type]
-DB_WAITING = Gauge("regintel_db_connections_waiting", "Requests waiting for a connection",
-                   **_live)  # type: ignore[arg-type]
+DB_IN_USE = Gauge("regintel_db_connections_in_use", "Pool connections lent to requests", **_live)  # type: ignore[arg-type]
+DB_WAITING = Gauge("regintel_db_connections_waiting", "Requests waiting for a connection", **_live)  # type: ignore[arg-type]
 
 
 # The labelled children by (route template, method, status): `labels()` builds and looks up its key
@@ -44,8 +46,10 @@ _CHILDREN: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 def observe(route: str, method: str, status: int, seconds: float) -> None:
     children = _CHILDREN.get((route, method, status))
     if children is None:
-        children = _CHILDREN[(route, method, status)] = (REQUESTS.labels(route, method, str(status)),
-                                                          LATENCY.labels(route))
+        children = _CHILDREN[(route, method, status)] = (
+            REQUESTS.labels(route, method, str(status)),
+            LATENCY.labels(route),
+        )
     children[0].inc()
     children[1].observe(seconds)
 
@@ -61,17 +65,20 @@ class _DatabaseFigures(Collector):
         from regintel.db.schema import deliveries, jobs
 
         queued = GaugeMetricFamily("regintel_jobs", "Jobs in the jobs table by status", labels=["status"])
-        lag = GaugeMetricFamily("regintel_jobs_oldest_due_seconds", "Age of the oldest due queued job "
-                                "(worker lag)")
+        lag = GaugeMetricFamily(
+            "regintel_jobs_oldest_due_seconds", "Age of the oldest due queued job (worker lag)"
+        )
         due = GaugeMetricFamily("regintel_webhook_deliveries_due", "Webhook deliveries waiting to be sent")
         now = datetime.now(UTC)
         with self.engine.connect() as conn:
             for status, n in conn.execute(select(jobs.c.status, func.count()).group_by(jobs.c.status)):
                 queued.add_metric([status], n)
-            oldest = conn.execute(select(func.min(jobs.c.run_after)).where(
-                jobs.c.status == "queued", jobs.c.run_after <= now)).scalar()
-            waiting = conn.execute(select(func.count()).select_from(deliveries).where(
-                deliveries.c.status == "pending")).scalar()
+            oldest = conn.execute(
+                select(func.min(jobs.c.run_after)).where(jobs.c.status == "queued", jobs.c.run_after <= now)
+            ).scalar()
+            waiting = conn.execute(
+                select(func.count()).select_from(deliveries).where(deliveries.c.status == "pending")
+            ).scalar()
             index = self.search.status(conn) if self.search is not None else None
         if oldest is not None:
             oldest = oldest if oldest.tzinfo else oldest.replace(tzinfo=UTC)
@@ -79,8 +86,11 @@ class _DatabaseFigures(Collector):
         due.add_metric([], waiting or 0)
         yield from (queued, lag, due)
         if index is not None:
-            docs = GaugeMetricFamily("regintel_search_index_documents", "Documents in this process's search "
-                                     "index", labels=["backend", "watermark"])
+            docs = GaugeMetricFamily(
+                "regintel_search_index_documents",
+                "Documents in this process's search index",
+                labels=["backend", "watermark"],
+            )
             docs.add_metric([index.backend, index.watermark or ""], index.documents)
             yield docs
 

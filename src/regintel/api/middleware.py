@@ -35,8 +35,14 @@ class RequestContext:
     Beyond `max_inflight` requests in this process, new ones are answered 503 `OVERLOADED` at once.
     """
 
-    def __init__(self, app: ASGIApp, *, gate: DbGate | None = None, close_in_thread: bool = False,
-                 max_inflight: int = 1_000):
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        gate: DbGate | None = None,
+        close_in_thread: bool = False,
+        max_inflight: int = 1_000,
+    ):
         self.app = app
         self.gate = gate
         self.close_in_thread = close_in_thread
@@ -73,8 +79,13 @@ class RequestContext:
         status = 500
         if self.inflight >= self.max_inflight:
             metrics.SHED.labels("in_flight").inc()
-            response = error_response(rid, 503, "OVERLOADED", f"This process is serving {self.inflight} "
-                                      "requests already; try again shortly", headers={"Retry-After": "1"})
+            response = error_response(
+                rid,
+                503,
+                "OVERLOADED",
+                f"This process is serving {self.inflight} requests already; try again shortly",
+                headers={"Retry-After": "1"},
+            )
             status = 503
             await response(scope, receive, send)
             _log_access(scope, status, rid, state["started"])
@@ -119,8 +130,12 @@ class RequestContext:
             metrics.INFLIGHT.dec()
             await self._close(state["close_after"])
             route = scope.get("route")
-            metrics.observe(getattr(route, "path_format", "unmatched"), scope.get("method", ""), status,
-                            time.perf_counter() - state["started"])
+            metrics.observe(
+                getattr(route, "path_format", "unmatched"),
+                scope.get("method", ""),
+                status,
+                time.perf_counter() - state["started"],
+            )
             if access_log.isEnabledFor(logging.INFO):
                 _log_access(scope, status, rid, state["started"])
 
@@ -135,9 +150,23 @@ def _log_access(scope: Scope, status: int, rid: str, started: float) -> None:
     target = scope.get("path", "") + ("?" + _SECRET_PARAM.sub(r"\1***", query) if query else "")
     client = scope.get("client") or ("-", 0)
     ms = (time.perf_counter() - started) * 1000
-    access_log.info('%s "%s %s" %d %.1fms id=%s', client[0], scope.get("method", ""), target, status, ms, rid,
-                    extra={"request_id": rid, "client": client[0], "method": scope.get("method", ""),
-                           "target": target, "status": status, "duration_ms": round(ms, 1)})
+    access_log.info(
+        '%s "%s %s" %d %.1fms id=%s',
+        client[0],
+        scope.get("method", ""),
+        target,
+        status,
+        ms,
+        rid,
+        extra={
+            "request_id": rid,
+            "client": client[0],
+            "method": scope.get("method", ""),
+            "target": target,
+            "status": status,
+            "duration_ms": round(ms, 1),
+        },
+    )
 
 
 def _incoming_id(scope: Scope) -> str | None:

@@ -8,7 +8,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 IdPath = Field(ge=1, le=2**63 - 1, description="Identifier from the create or list answer")
-Url = Field(min_length=1, max_length=2048, description="http(s) URL on a public address; no credentials in it")
+Url = Field(
+    min_length=1, max_length=2048, description="http(s) URL on a public address; no credentials in it"
+)
 
 
 class Strict(BaseModel):
@@ -17,8 +19,12 @@ class Strict(BaseModel):
 
 class CreateMonitoring(Strict):
     ico: str = Field(min_length=1, max_length=40, description="National identifier (IČO in SK and CZ)")
-    country: str | None = Field(default=None, min_length=2, max_length=2,
-                                description="ISO 3166-1 alpha-2, any case; default: SK first, 409 when ambiguous")
+    country: str | None = Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description="ISO 3166-1 alpha-2, any case; default: SK first, 409 when ambiguous",
+    )
     webhook_url: str = Url
 
 
@@ -27,14 +33,17 @@ class SubscriptionFigures(BaseModel):
 
     id: int
     event_types: list[str]
-    status: Literal["active", "paused"] = Field(description="`paused` after a delivery exhausted its retries; "
-                                                "resume with `POST …/{id}/resume`")
+    status: Literal["active", "paused"] = Field(
+        description="`paused` after a delivery exhausted its retries; resume with `POST …/{id}/resume`"
+    )
     pause_reason: str | None
     created_at: datetime
     updated_at: datetime
     paused_at: datetime | None
     last_delivery_at: datetime | None = Field(description="Time of the last attempt")
-    last_status: int | None = Field(description="HTTP status of the last attempt (none when it got no answer)")
+    last_status: int | None = Field(
+        description="HTTP status of the last attempt (none when it got no answer)"
+    )
     last_error: str | None
     consecutive_failures: int = Field(description="Failed attempts since the last success")
     total_deliveries: int = Field(description="Deliveries acknowledged with a 2xx")
@@ -46,14 +55,16 @@ class MonitoringSubscription(SubscriptionFigures):
     country: str
     company_name: str
     webhook_url: str
-    queued_deliveries: int | None = Field(default=None, description="Pending or in-flight deliveries "
-                                          "(one subscription only)")
+    queued_deliveries: int | None = Field(
+        default=None, description="Pending or in-flight deliveries (one subscription only)"
+    )
 
 
 class SecretFields(BaseModel):
     secret: str = Field(description="Standard Webhooks signing secret `whsec_…`; shown only now")
-    previous_secret_valid_until: datetime | None = Field(description="After a rotation, until when deliveries "
-                                                         "also carry a signature made with the old secret")
+    previous_secret_valid_until: datetime | None = Field(
+        description="After a rotation, until when deliveries also carry a signature made with the old secret"
+    )
 
 
 class MonitoringSubscriptionWithSecret(MonitoringSubscription, SecretFields):
@@ -67,8 +78,10 @@ class Deleted(BaseModel):
 
 
 class Resume(Strict):
-    retry_failed: bool = Field(default=True, description="Queue again the deliveries that had exhausted "
-                               "their retries (in their original order)")
+    retry_failed: bool = Field(
+        default=True,
+        description="Queue again the deliveries that had exhausted their retries (in their original order)",
+    )
 
 
 class Resumed(MonitoringSubscription):
@@ -108,9 +121,11 @@ class DeliveryLog(BaseModel):
 
 class Bulk(Strict):
     operations: list[Any] = Field(
-        min_length=1, max_length=100,
-        description="Up to 100 items: `{\"action\": \"create\", \"ico\", \"country\"?, \"webhook_url\"}` or "
-                    "`{\"action\": \"delete\", \"id\"}`. Each item succeeds or fails on its own.")
+        min_length=1,
+        max_length=100,
+        description='Up to 100 items: `{"action": "create", "ico", "country"?, "webhook_url"}` or '
+        '`{"action": "delete", "id"}`. Each item succeeds or fails on its own.',
+    )
 
 
 class BulkItem(BaseModel):
@@ -134,10 +149,15 @@ class CompanyRef(Strict):
 
 class CreateWebhook(Strict):
     url: str = Url
-    event_types: list[str] = Field(min_length=1, max_length=10, description="`company.insolvency.changed`, "
-                                   "`company.changed` (needs `companies`), `company.created`")
+    event_types: list[str] = Field(
+        min_length=1,
+        max_length=10,
+        description="`company.insolvency.changed`, `company.changed` (needs `companies`), `company.created`",
+    )
     countries: list[str] | None = Field(default=None, max_length=50, description="Only these countries")
-    companies: list[CompanyRef] | None = Field(default=None, max_length=1000, description="Only these companies")
+    companies: list[CompanyRef] | None = Field(
+        default=None, max_length=1000, description="Only these companies"
+    )
     description: str | None = Field(default=None, max_length=500)
 
 

@@ -37,19 +37,37 @@ KEY_SCHEMES = frozenset({"bearerAuth", "apiKeyQuery"})
 TAGS: list[dict[str, str]] = [
     {"name": "Account", "description": "The current API key, its plan, limits and usage."},
     {"name": "Companies", "description": "Company records by country and national identifier (spec 4.4)."},
-    {"name": "Search", "description": "Finding companies and people by name, address or identifier: fuzzy "
-     "search, autocomplete with highlights, addresses, people, resolve and match (spec 4.4, 4.5, 4.7)."},
-    {"name": "Reconcile", "description": "OpenRefine Reconciliation Service API 0.2: manifest, query batches, "
-     "suggest, preview and data extension (spec 4.5). Send the key as `?api_key=`."},
-    {"name": "Code lists", "description": "Reference tables (spec 2.6, 4.3): NACE, legal forms, regions, "
-     "districts, municipalities, countries, bank codes. No key needed."},
-    {"name": "Monitoring", "description": "Per-company subscriptions to insolvency flips (Standard Webhooks, at "
-     "least once), diff events with severities, and cases (spec 4.6, 6). See docs/monitoring.md."},
-    {"name": "Webhooks", "description": "Generic webhook subscriptions to company events, filtered by event type, "
-     "country and company (spec 4.5)."},
+    {
+        "name": "Search",
+        "description": "Finding companies and people by name, address or identifier: fuzzy "
+        "search, autocomplete with highlights, addresses, people, resolve and match (spec 4.4, 4.5, 4.7).",
+    },
+    {
+        "name": "Reconcile",
+        "description": "OpenRefine Reconciliation Service API 0.2: manifest, query batches, "
+        "suggest, preview and data extension (spec 4.5). Send the key as `?api_key=`.",
+    },
+    {
+        "name": "Code lists",
+        "description": "Reference tables (spec 2.6, 4.3): NACE, legal forms, regions, "
+        "districts, municipalities, countries, bank codes. No key needed.",
+    },
+    {
+        "name": "Monitoring",
+        "description": "Per-company subscriptions to insolvency flips (Standard Webhooks, at "
+        "least once), diff events with severities, and cases (spec 4.6, 6). See docs/monitoring.md.",
+    },
+    {
+        "name": "Webhooks",
+        "description": "Generic webhook subscriptions to company events, filtered by event type, "
+        "country and company (spec 4.5).",
+    },
     {"name": "Public", "description": "Operations without a key, limited per IP (spec 4.7)."},
-    {"name": "Documentation", "description": "This description, the operation catalogue, a Postman "
-     "collection, the interactive explorer and the quickstart."},
+    {
+        "name": "Documentation",
+        "description": "This description, the operation catalogue, a Postman "
+        "collection, the interactive explorer and the quickstart.",
+    },
 ]
 
 _ERROR_REF = {"$ref": "#/components/schemas/Error"}
@@ -57,31 +75,48 @@ _REQUEST_ID = {"$ref": "#/components/headers/X-Request-ID"}
 _QUOTA_HEADERS = ("X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset")
 _COMMON = {
     "409": "`AMBIGUOUS_IDENTIFIER` (an identifier held in several countries: add `country`; candidates in "
-           "`details`) or `CONFLICT` (the resource is not in a state for this, e.g. a job not finished)",
+    "`details`) or `CONFLICT` (the resource is not in a state for this, e.g. a job not finished)",
     "404": "`NOT_FOUND`: no such resource (or no company with the identifier given)",
     "422": "Invalid input (`VALIDATION_ERROR`, with the offending fields; also for unknown query parameters)",
     "429": "`RATE_LIMITED` (per-key window or shared limiter) or `QUOTA_EXCEEDED`",
     "500": "`INTERNAL_ERROR`",
     "501": "`NOT_IMPLEMENTED`: the data source this answer needs is not imported yet (the message names it)",
     "503": "`OVERLOADED` (no database connection free in time: shed at once) or `UPSTREAM_UNAVAILABLE`; "
-           "retry after `Retry-After` seconds",
+    "retry after `Retry-After` seconds",
 }
-_OAUTH_ERROR = {"description": "An OAuth 2.1 error (RFC 6749 section 5.2): `error` and `error_description`",
-                "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["error"],
-                    "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}}}}}}
+_OAUTH_ERROR = {
+    "description": "An OAuth 2.1 error (RFC 6749 section 5.2): `error` and `error_description`",
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "required": ["error"],
+                "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}},
+            }
+        }
+    },
+}
 # Bodies that are feeds answer conditional GETs (api/conditional.py).
 _FEED_TYPES = ("application/atom+xml", "application/rss+xml", "text/csv")
 _COUNTRY = re.compile(r"^(country|cc)$")
 _HEADERS: dict[str, dict[str, Any]] = {
-    "X-Request-ID": {"description": "Request identifier, also in `meta.request_id`; quote it in reports.",
-                     "schema": {"type": "string"}},
+    "X-Request-ID": {
+        "description": "Request identifier, also in `meta.request_id`; quote it in reports.",
+        "schema": {"type": "string"},
+    },
     "X-Quota-Limit": {"description": "Requests in the current month or pass.", "schema": {"type": "integer"}},
-    "X-Quota-Remaining": {"description": "Requests left in the month or pass.", "schema": {"type": "integer"}},
-    "X-Quota-Reset": {"description": "Unix time (s) when the quota resets or the pass ends.",
-                      "schema": {"type": "integer"}},
-    "Retry-After": {"description": "Seconds to wait (shared limiter and quotas only, spec 7).",
-                    "schema": {"type": "integer"}},
+    "X-Quota-Remaining": {
+        "description": "Requests left in the month or pass.",
+        "schema": {"type": "integer"},
+    },
+    "X-Quota-Reset": {
+        "description": "Unix time (s) when the quota resets or the pass ends.",
+        "schema": {"type": "integer"},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait (shared limiter and quotas only, spec 7).",
+        "schema": {"type": "integer"},
+    },
 }
 
 
@@ -101,9 +136,15 @@ class Operation:
 def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None) -> dict[str, Any]:
     """The complete document for `app`, with `base_url` as its only server and `purposes` (the
     configured declared purposes) as the values of every `purpose` parameter."""
-    doc = get_openapi(title="regintel API", version=API_VERSION, openapi_version="3.1.0",
-                      description=_DESCRIPTION, routes=app.routes, tags=TAGS,
-                      servers=[{"url": base_url}])
+    doc = get_openapi(
+        title="regintel API",
+        version=API_VERSION,
+        openapi_version="3.1.0",
+        description=_DESCRIPTION,
+        routes=app.routes,
+        tags=TAGS,
+        servers=[{"url": base_url}],
+    )
     doc["info"]["x-implementation-version"] = __version__
     doc["info"]["license"] = {"name": "AGPL-3.0-or-later", "identifier": "AGPL-3.0-or-later"}
     doc["info"]["contact"] = {"name": "The operator of this regintel service", "url": f"{base_url}/"}
@@ -123,7 +164,9 @@ def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None
         _constrain_parameters(op, purposes or [])
         if path.startswith("/oauth/"):  # RFC 6749 section 5.2: OAuth errors are 400 with its own body
             op["responses"].setdefault("400", _OAUTH_ERROR)
-        if path.startswith(("/account", "/oauth/authorize")):  # signed in by the session cookie (areas/accounts)
+        if path.startswith(
+            ("/account", "/oauth/authorize")
+        ):  # signed in by the session cookie (areas/accounts)
             op["responses"].setdefault("401", _error("`UNAUTHORIZED`: not signed in"))
     constrain_inputs(doc)
     _declare_used_tags(doc)
@@ -134,26 +177,51 @@ def _mcp_item() -> dict[str, Any]:
     """`/mcp`, served by the MCP SDK's Streamable HTTP transport (areas/mcp) rather than a FastAPI
     route, described here so that the document lists every operation the server has."""
     keys: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"apiKeyQuery": []}]
-    body = {"required": True, "content": {"application/json": {"schema": {
-        "type": "object", "description": "A JSON-RPC 2.0 message of the Model Context Protocol",
-        "required": ["jsonrpc", "method"], "properties": {"jsonrpc": {"const": "2.0"}, "id": {},
-                                                            "method": {"type": "string"},
-                                                            "params": {"type": ["object", "null"]}}},
-        "example": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}}}}
-    answers = {"200": {"description": "The JSON-RPC answer (`application/json`)",
-                       "content": {"application/json": {"schema": {"type": "object"}}}},
-               "202": {"description": "A notification or response was accepted (no body)"},
-               "400": {"description": "Not a valid MCP message (a short text from the MCP SDK, sent without a "
-                                      "`Content-Type`)"},
-               "401": _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key (`WWW-Authenticate`)"),
-               "403": {"description": "A browser `Origin` other than this service's"},
-               "406": {"description": "`Accept` must allow `application/json` and `text/event-stream`"},
-               "429": _error("`RATE_LIMITED` or `QUOTA_EXCEEDED`: tool calls count like keyed calls")}
-    post = {"tags": ["Agent"], "summary": "MCP tool server", "operationId": "mcp_post",
-            "description": "The Model Context Protocol server (Streamable HTTP transport, stateless, JSON "
-                           "answers) with 13 tools over this API: see docs/mcp.md. Authenticate with the API key; "
-                           "each message counts like a keyed call. `/mcp/v1` serves the same.",
-            "security": keys, "requestBody": body, "responses": answers}
+    body = {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "description": "A JSON-RPC 2.0 message of the Model Context Protocol",
+                    "required": ["jsonrpc", "method"],
+                    "properties": {
+                        "jsonrpc": {"const": "2.0"},
+                        "id": {},
+                        "method": {"type": "string"},
+                        "params": {"type": ["object", "null"]},
+                    },
+                },
+                "example": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            }
+        },
+    }
+    answers = {
+        "200": {
+            "description": "The JSON-RPC answer (`application/json`)",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        "202": {"description": "A notification or response was accepted (no body)"},
+        "400": {
+            "description": "Not a valid MCP message (a short text from the MCP SDK, sent without a "
+            "`Content-Type`)"
+        },
+        "401": _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key (`WWW-Authenticate`)"),
+        "403": {"description": "A browser `Origin` other than this service's"},
+        "406": {"description": "`Accept` must allow `application/json` and `text/event-stream`"},
+        "429": _error("`RATE_LIMITED` or `QUOTA_EXCEEDED`: tool calls count like keyed calls"),
+    }
+    post = {
+        "tags": ["Agent"],
+        "summary": "MCP tool server",
+        "operationId": "mcp_post",
+        "description": "The Model Context Protocol server (Streamable HTTP transport, stateless, JSON "
+        "answers) with 13 tools over this API: see docs/mcp.md. Authenticate with the API key; "
+        "each message counts like a keyed call. `/mcp/v1` serves the same.",
+        "security": keys,
+        "requestBody": body,
+        "responses": answers,
+    }
     # GET (a server-to-client stream) and DELETE (a session end) answer 405 with `Allow: POST`: not offered,
     # hence not in the document, as for any method a path does not serve.
     return {"post": post}
@@ -204,9 +272,13 @@ def _complete_responses(op: dict[str, Any]) -> None:
             responses[status] = _error(text)
     if keyed:
         responses["401"] = _error("`UNAUTHORIZED`: missing, unknown, expired or revoked key")
-    if "requestBody" in op and "400" not in responses:  # /mcp declares its own (the SDK's, without a body type)
-        responses["400"] = _error("`BAD_REQUEST`: the body cannot be read as the declared content type "
-                                  "(e.g. JSON that does not parse)")
+    if (
+        "requestBody" in op and "400" not in responses
+    ):  # /mcp declares its own (the SDK's, without a body type)
+        responses["400"] = _error(
+            "`BAD_REQUEST`: the body cannot be read as the declared content type "
+            "(e.g. JSON that does not parse)"
+        )
     retry = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
     responses["429"].setdefault("headers", {}).update(retry)
     responses["503"].setdefault("headers", {}).update(retry)
@@ -217,8 +289,10 @@ def _complete_responses(op: dict[str, Any]) -> None:
                 response["content"].setdefault("text/html", {"schema": {"type": "string"}})
     ok_content = responses.get("200", {}).get("content", {})
     if any(t in ok_content for t in _FEED_TYPES):
-        responses["304"] = {"description": "Not modified: the `If-None-Match` or `If-Modified-Since` of the "
-                                           "request still holds (no body)"}
+        responses["304"] = {
+            "description": "Not modified: the `If-None-Match` or `If-Modified-Since` of the "
+            "request still holds (no body)"
+        }
     for param in op.get("parameters", []):
         # Routing and `parse_country` take exactly two letters in any case: say so, so that a schema-valid
         # value is never refused (the path convertor `{country:cc}` declared no constraint at all).
@@ -252,8 +326,11 @@ def _two_letters(schema: dict[str, Any]) -> None:
 
 
 def _error(description: str) -> dict[str, Any]:
-    return {"description": description, "headers": {"X-Request-ID": _REQUEST_ID},
-            "content": {"application/json": {"schema": _ERROR_REF}}}
+    return {
+        "description": description,
+        "headers": {"X-Request-ID": _REQUEST_ID},
+        "content": {"application/json": {"schema": _ERROR_REF}},
+    }
 
 
 def _declare_used_tags(doc: dict[str, Any]) -> None:
@@ -279,12 +356,21 @@ def is_keyed(op: dict[str, Any]) -> bool:
 def list_operations(doc: dict[str, Any]) -> list[Operation]:
     """The catalogue of operations, ordered by tag (as declared), then path and method."""
     order = {t["name"]: i for i, t in enumerate(doc.get("tags", []))}
-    ops = [Operation(method=method.upper(), path=path, tag=(op.get("tags") or ["Other"])[0],
-                     auth="key" if is_keyed(op) else "public", summary=op.get("summary", ""),
-                     description=op.get("description", ""), operation_id=op.get("operationId", ""))
-           for path, method, op in iter_operations(doc)]
-    return sorted(ops, key=lambda o: (order.get(o.tag, len(order)), o.tag, o.path,
-                                      METHODS.index(o.method.lower())))
+    ops = [
+        Operation(
+            method=method.upper(),
+            path=path,
+            tag=(op.get("tags") or ["Other"])[0],
+            auth="key" if is_keyed(op) else "public",
+            summary=op.get("summary", ""),
+            description=op.get("description", ""),
+            operation_id=op.get("operationId", ""),
+        )
+        for path, method, op in iter_operations(doc)
+    ]
+    return sorted(
+        ops, key=lambda o: (order.get(o.tag, len(order)), o.tag, o.path, METHODS.index(o.method.lower()))
+    )
 
 
 def iter_api_routes(app: FastAPI) -> Iterator[Any]:
@@ -306,10 +392,15 @@ def undocumented_operations(app: FastAPI) -> list[str]:
     missing = []
     for route in iter_api_routes(app):
         if route.include_in_schema:
-            lacks = [name for name, value in (("summary", route.summary),
-                                              ("description", route.description)) if not value]
+            lacks = [
+                name
+                for name, value in (("summary", route.summary), ("description", route.description))
+                if not value
+            ]
             if lacks:
-                missing.append(f"{','.join(sorted(route.methods))} {route.path_format}: no {' or '.join(lacks)}")
+                missing.append(
+                    f"{','.join(sorted(route.methods))} {route.path_format}: no {' or '.join(lacks)}"
+                )
     return missing
 
 

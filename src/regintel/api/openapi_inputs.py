@@ -44,8 +44,10 @@ _ITEM_RULES: dict[str, dict[str, Any]] = {
 
 # An ISO date from year 1000 (date.fromisoformat refuses year 0) with days every month has, optionally a
 # time and a zone: a subset of what the regulatory feed's `since` reads, so no schema-valid value is refused.
-_ISO_SINCE = ("^[1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"
-              "(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$")
+_ISO_SINCE = (
+    "^[1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"
+    "(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$"
+)
 _COUNTRIES = sorted(c.alpha_2 for c in pycountry.countries)
 # Query and path parameters whose values the server checks against a list or a format: (path, name) → rule.
 _QUERY_RULES: list[tuple[re.Pattern[str], str, dict[str, Any]]] = [
@@ -53,8 +55,11 @@ _QUERY_RULES: list[tuple[re.Pattern[str], str, dict[str, Any]]] = [
     (re.compile(r"^/api/v1/public/regulatory-feed"), "tag", {"enum": list(REGULATORY_TAGS)}),
     (re.compile(r"^/api/v1/public/bank-code/"), "code", {"pattern": "^[A-Za-z0-9]{1,16}$"}),
     (re.compile(r"^/api/v1/public/regulatory-feed"), "since", {"pattern": _ISO_SINCE}),
-    (re.compile(r"^/api/v1/code-lists/bank-codes$"), "country",
-     {"enum": _COUNTRIES + [c.lower() for c in _COUNTRIES]}),
+    (
+        re.compile(r"^/api/v1/code-lists/bank-codes$"),
+        "country",
+        {"enum": _COUNTRIES + [c.lower() for c in _COUNTRIES]},
+    ),
     (re.compile(r""), "nis2_scope", {"enum": list(NIS2_SCOPES)}),
 ]
 
@@ -71,7 +76,11 @@ def constrain_inputs(doc: dict[str, Any]) -> None:
                     for part in _strings(param.get("schema", {})):
                         part.update(pattern=ID_PATTERN, minLength=1, maxLength=40)
                 for where, name, rule in _QUERY_RULES:
-                    if param.get("in") in ("query", "path") and param.get("name") == name and where.search(path):
+                    if (
+                        param.get("in") in ("query", "path")
+                        and param.get("name") == name
+                        and where.search(path)
+                    ):
                         for part in _strings(param.get("schema", {})):
                             part.pop("pattern", None)
                             part.pop("minLength", None)
@@ -107,8 +116,13 @@ def _arrays(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def _request_schemas(doc: dict[str, Any], schemas: dict[str, Any]) -> set[str]:
     """Names of the component schemas that request bodies reference, directly or through others."""
     seen: set[str] = set()
-    todo = [ref for item in doc.get("paths", {}).values() for op in item.values() if isinstance(op, dict)
-            for ref in _refs(op.get("requestBody", {}))]
+    todo = [
+        ref
+        for item in doc.get("paths", {}).values()
+        for op in item.values()
+        if isinstance(op, dict)
+        for ref in _refs(op.get("requestBody", {}))
+    ]
     while todo:
         name = todo.pop()
         if name in seen or name not in schemas:

@@ -23,15 +23,27 @@ _V1 = "/api/v1"
 def sample_values(conn: Connection) -> dict[str, str]:
     """Parameter name (or `"<path> <name>"`) → a value that exists in this database."""
     values: dict[str, str] = {}
-    companies = conn.execute(text(
-        "SELECT country, national_id, name, lei, address_text FROM companies WHERE country IN (:a, :b) "
-        "ORDER BY lei IS NULL, country DESC, national_id LIMIT 2"), _ICO_MARKETS).all()
+    companies = conn.execute(
+        text(
+            "SELECT country, national_id, name, lei, address_text FROM companies WHERE country IN (:a, :b) "
+            "ORDER BY lei IS NULL, country DESC, national_id LIMIT 2"
+        ),
+        _ICO_MARKETS,
+    ).all()
     if companies:
         country, national_id, name, lei, address = companies[0]
         cc = country.lower()
         first_word = next((w for w in str(name).split() if len(w) >= 3), str(name))
-        values.update(country=cc, cc=cc, ico=national_id, national_id=national_id, q=first_word,
-                      prefix=first_word[:3], address=address or first_word, value=national_id)
+        values.update(
+            country=cc,
+            cc=cc,
+            ico=national_id,
+            national_id=national_id,
+            q=first_word,
+            prefix=first_word[:3],
+            address=address or first_word,
+            value=national_id,
+        )
         values[f"{_V1}/companies/lookup id"] = national_id
         values[f"{_V1}/reconcile/preview id"] = f"{country}:{national_id}"
         pair = ",".join(f"{c.lower()}:{n}" for c, n, *_ in companies)
@@ -40,13 +52,15 @@ def sample_values(conn: Connection) -> dict[str, str]:
             values[f"{_V1}/public/compare-companies.json companies"] = pair
         if lei:
             values["lei"] = lei
-    entry = conn.execute(text("SELECT list_name, code FROM code_list_items WHERE list_name = 'nace' "
-                              "ORDER BY code LIMIT 1")).first()
+    entry = conn.execute(
+        text("SELECT list_name, code FROM code_list_items WHERE list_name = 'nace' ORDER BY code LIMIT 1")
+    ).first()
     if entry is not None:
         values["listName"] = entry[0]
         values[f"{_V1}/code-lists/{{listName}}/{{code}} code"] = entry[1]
-    bank = conn.execute(text("SELECT code FROM code_list_items WHERE list_name = 'bank-codes' "
-                             "ORDER BY code LIMIT 1")).first()
+    bank = conn.execute(
+        text("SELECT code FROM code_list_items WHERE list_name = 'bank-codes' ORDER BY code LIMIT 1")
+    ).first()
     if bank is not None and ":" in bank[0]:
         bank_country, values["code"] = bank[0].split(":", 1)  # `{code}.json` of /public/bank-code
         values[f"{_V1}/public/bank-code/{{country}}/{{code}}.json country"] = bank_country.lower()

@@ -29,18 +29,53 @@ class Example:
 
 # SLOVNAFT, a.s. (IČO 31322832) is in the Slovak register sample the tests use (shared/data/sk_rpo).
 _EXAMPLES = [
-    Example("me", "Check your key", "Name, plan, rate limit, usage and expiry of the key you send.",
-            "GET", "/api/v1/me", "/api/v1/me", keyed=True),
-    Example("company", "Look up a company", "A company by country and national identifier (here the "
-            "Slovak IČO 31322832). An identifier found in no register answers 404 NOT_FOUND.",
-            "GET", "/api/v1/companies/{country}/{national_id}", "/api/v1/companies/sk/31322832", keyed=True),
-    Example("code-lists", "List the code lists", "The reference tables; no key needed.",
-            "GET", "/api/v1/code-lists", "/api/v1/code-lists", keyed=False),
-    Example("code-list-search", "Search a code list", "NACE items whose code or name contains "
-            "\"software\", at most 5.", "GET", "/api/v1/code-lists/{listName}", "/api/v1/code-lists/nace",
-            keyed=False, query={"q": "software", "limit": "5"}),
-    Example("code-list-item", "Read one code", "One NACE item by its code.",
-            "GET", "/api/v1/code-lists/{listName}/{code}", "/api/v1/code-lists/nace/62.01", keyed=False),
+    Example(
+        "me",
+        "Check your key",
+        "Name, plan, rate limit, usage and expiry of the key you send.",
+        "GET",
+        "/api/v1/me",
+        "/api/v1/me",
+        keyed=True,
+    ),
+    Example(
+        "company",
+        "Look up a company",
+        "A company by country and national identifier (here the "
+        "Slovak IČO 31322832). An identifier found in no register answers 404 NOT_FOUND.",
+        "GET",
+        "/api/v1/companies/{country}/{national_id}",
+        "/api/v1/companies/sk/31322832",
+        keyed=True,
+    ),
+    Example(
+        "code-lists",
+        "List the code lists",
+        "The reference tables; no key needed.",
+        "GET",
+        "/api/v1/code-lists",
+        "/api/v1/code-lists",
+        keyed=False,
+    ),
+    Example(
+        "code-list-search",
+        "Search a code list",
+        'NACE items whose code or name contains "software", at most 5.',
+        "GET",
+        "/api/v1/code-lists/{listName}",
+        "/api/v1/code-lists/nace",
+        keyed=False,
+        query={"q": "software", "limit": "5"},
+    ),
+    Example(
+        "code-list-item",
+        "Read one code",
+        "One NACE item by its code.",
+        "GET",
+        "/api/v1/code-lists/{listName}/{code}",
+        "/api/v1/code-lists/nace/62.01",
+        keyed=False,
+    ),
 ]
 
 

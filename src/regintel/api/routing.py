@@ -39,7 +39,9 @@ class StrictRoute(APIRoute):
                 reject_unknown(params.keys(), allowed)
                 # The key is a credential, not a parameter: a garbled one is an unknown key (401), and a
                 # valid `Authorization` header wins over it (the security scheme gives it no schema).
-                reject_control_characters([(k, v) for k, v in params.multi_items() if k != "api_key"], "query")
+                reject_control_characters(
+                    [(k, v) for k, v in params.multi_items() if k != "api_key"], "query"
+                )
                 if "api_key" in params:
                     _set_aside_key(request)
             if _CONTROL.search(request.scope["path"]):
@@ -59,8 +61,15 @@ def reject_control_characters(items: Iterable[tuple[str, str]], where: str) -> N
     if bad:
         raise ValidationFailed(
             f"Control characters are not allowed in: {', '.join(bad)}",
-            details=[{"field": name, "in": where, "message": "contains a control character (U+0000-U+001F, "
-                      "U+007F)"} for name in bad])
+            details=[
+                {
+                    "field": name,
+                    "in": where,
+                    "message": "contains a control character (U+0000-U+001F, U+007F)",
+                }
+                for name in bad
+            ],
+        )
 
 
 def _set_aside_key(request: Request) -> None:
@@ -80,8 +89,16 @@ def reject_unknown(names: Iterable[str], allowed: frozenset[str]) -> None:
     if unknown:
         raise ValidationFailed(
             f"Unknown query parameter(s): {', '.join(unknown)}",
-            details=[{"field": name, "in": "query", "message": "unknown parameter",
-                      "allowed": sorted(allowed - ALWAYS_ALLOWED)} for name in unknown])
+            details=[
+                {
+                    "field": name,
+                    "in": "query",
+                    "message": "unknown parameter",
+                    "allowed": sorted(allowed - ALWAYS_ALLOWED),
+                }
+                for name in unknown
+            ],
+        )
 
 
 def query_names(dependant: Dependant) -> set[str]:

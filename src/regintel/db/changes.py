@@ -23,8 +23,9 @@ class ChangeFilter:
 
 
 def _query(flt: ChangeFilter) -> Select[Any]:
-    query = (select(company_changes, companies.c.country, companies.c.national_id, companies.c.name)
-             .join(companies, companies.c.id == company_changes.c.company_id))
+    query = select(company_changes, companies.c.country, companies.c.national_id, companies.c.name).join(
+        companies, companies.c.id == company_changes.c.company_id
+    )
     if flt.country:
         query = query.where(companies.c.country == flt.country)
     if flt.field:
@@ -36,7 +37,9 @@ def _query(flt: ChangeFilter) -> Select[Any]:
 
 def first_id_since(conn: Connection, since: datetime) -> int | None:
     """The id of the first change detected at or after `since` (the detection-time index answers)."""
-    return conn.execute(select(func.min(company_changes.c.id)).where(company_changes.c.detected_at >= since)).scalar()
+    return conn.execute(
+        select(func.min(company_changes.c.id)).where(company_changes.c.detected_at >= since)
+    ).scalar()
 
 
 def list_after(conn: Connection, after_id: int, flt: ChangeFilter, limit: int) -> list[RowMapping]:
@@ -54,13 +57,20 @@ def last_id(conn: Connection) -> int:
     return int(conn.execute(select(func.max(company_changes.c.id))).scalar() or 0)
 
 
-def list_company_changes(conn: Connection, company_id: int, fields: Iterable[str], prefixes: Iterable[str],
-                         limit: int) -> list[RowMapping]:
+def list_company_changes(
+    conn: Connection, company_id: int, fields: Iterable[str], prefixes: Iterable[str], limit: int
+) -> list[RowMapping]:
     """A company's change rows of the given fields (or field prefixes), newest first."""
-    wanted = or_(company_changes.c.field.in_(list(fields)),
-                 *[company_changes.c.field.startswith(p, autoescape=True) for p in prefixes])
-    query = (select(company_changes).where(company_changes.c.company_id == company_id, wanted)
-             .order_by(desc(company_changes.c.id)).limit(limit))
+    wanted = or_(
+        company_changes.c.field.in_(list(fields)),
+        *[company_changes.c.field.startswith(p, autoescape=True) for p in prefixes],
+    )
+    query = (
+        select(company_changes)
+        .where(company_changes.c.company_id == company_id, wanted)
+        .order_by(desc(company_changes.c.id))
+        .limit(limit)
+    )
     return list(conn.execute(query).mappings())
 
 
@@ -71,4 +81,6 @@ def list_company_leis(conn: Connection, company_id: int) -> list[RowMapping]:
 
 def insolvency_sources(conn: Connection) -> set[str]:
     """Sources whose flag flips come with gazette notices (category `insolvency`)."""
-    return set(conn.execute(select(data_sources.c.id).where(data_sources.c.category == "insolvency")).scalars())
+    return set(
+        conn.execute(select(data_sources.c.id).where(data_sources.c.category == "insolvency")).scalars()
+    )

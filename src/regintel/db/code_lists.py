@@ -24,12 +24,36 @@ _VERSION_MARK = "\n\ndata-version: "
 # pg_advisory_xact_lock key for loading the lists ("codelist" in ASCII, as an int64).
 _PG_LOCK_KEY = 0x636F64656C697374
 # Letters that NFKD does not split into a base letter and a combining mark.
-_SPECIAL = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "đ": "d", "ł": "l", "þ": "th", "ð": "d",
-                          "œ": "oe", "ı": "i", "ħ": "h", "ŀ": "l"})
+_SPECIAL = str.maketrans(
+    {
+        "ß": "ss",
+        "æ": "ae",
+        "ø": "o",
+        "đ": "d",
+        "ł": "l",
+        "þ": "th",
+        "ð": "d",
+        "œ": "oe",
+        "ı": "i",
+        "ħ": "h",
+        "ŀ": "l",
+    }
+)
 # The combining-diacritics blocks, removed in one pass (a per-character check is 10x slower).
 _MARKS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-_ITEM_COLUMNS = [code_list_items.c[name] for name in (
-    "code", "name_sk", "name_en", "name_sk_fallback", "name_en_fallback", "parent", "level", "extra")]
+_ITEM_COLUMNS = [
+    code_list_items.c[name]
+    for name in (
+        "code",
+        "name_sk",
+        "name_en",
+        "name_sk_fallback",
+        "name_en_fallback",
+        "parent",
+        "level",
+        "extra",
+    )
+]
 
 
 def fold(value: str) -> str:
@@ -62,18 +86,27 @@ def lock_code_lists(conn: Connection) -> None:
 
 def is_current(conn: Connection, catalogue: Mapping[str, CodeListInfo], version: str) -> bool:
     """True when exactly the catalogue's lists are stored at `version` with all their items."""
-    stored = {r.name: r for r in conn.execute(
-        select(code_lists.c.name, code_lists.c.description, code_lists.c.item_count))}
+    stored = {
+        r.name: r
+        for r in conn.execute(select(code_lists.c.name, code_lists.c.description, code_lists.c.item_count))
+    }
     if set(stored) != set(catalogue):
         return False
-    counts = {name: n for name, n in conn.execute(
-        select(code_list_items.c.list_name, func.count()).group_by(code_list_items.c.list_name))}
-    return all(_split_version(r.description)[1] == version and counts.get(name, 0) == r.item_count
-               for name, r in stored.items())
+    counts = {
+        name: n
+        for name, n in conn.execute(
+            select(code_list_items.c.list_name, func.count()).group_by(code_list_items.c.list_name)
+        )
+    }
+    return all(
+        _split_version(r.description)[1] == version and counts.get(name, 0) == r.item_count
+        for name, r in stored.items()
+    )
 
 
-def replace_code_lists(conn: Connection, lists: Sequence[tuple[CodeListInfo, list[CodeListItem]]],
-                       version: str) -> None:
+def replace_code_lists(
+    conn: Connection, lists: Sequence[tuple[CodeListInfo, list[CodeListItem]]], version: str
+) -> None:
     """Replace every list and item with `lists`, in the caller's transaction."""
     conn.execute(delete(code_list_items))
     conn.execute(delete(code_lists))
@@ -92,22 +125,37 @@ def _copy_items(conn: Connection, rows: list[dict[str, Any]]) -> None:
     cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
     with cursor.copy(f"COPY code_list_items ({', '.join(names)}) FROM STDIN") as copy:
         for row in rows:
-            copy.write_row([json.dumps(row[n]) if n == "extra" and row[n] is not None else row[n]
-                            for n in names])
+            copy.write_row(
+                [json.dumps(row[n]) if n == "extra" and row[n] is not None else row[n] for n in names]
+            )
 
 
 def _list_row(info: CodeListInfo, count: int, version: str) -> dict[str, Any]:
-    return {"name": info.name, "title": info.title, "description": info.description + _VERSION_MARK + version,
-            "hierarchical": info.hierarchical, "source": info.source, "licence": info.licence,
-            "item_count": count}
+    return {
+        "name": info.name,
+        "title": info.title,
+        "description": info.description + _VERSION_MARK + version,
+        "hierarchical": info.hierarchical,
+        "source": info.source,
+        "licence": info.licence,
+        "item_count": count,
+    }
 
 
 def _item_rows(list_name: str, items: Iterable[CodeListItem]) -> Iterable[dict[str, Any]]:
     for item in items:
-        yield {"list_name": list_name, "code": item.code, "name_sk": item.name_sk, "name_en": item.name_en,
-               "name_sk_fallback": item.name_sk_fallback, "name_en_fallback": item.name_en_fallback,
-               "parent": item.parent, "level": item.level, "extra": item.extra,
-               "search_text": search_text(item)}
+        yield {
+            "list_name": list_name,
+            "code": item.code,
+            "name_sk": item.name_sk,
+            "name_en": item.name_en,
+            "name_sk_fallback": item.name_sk_fallback,
+            "name_en_fallback": item.name_en_fallback,
+            "parent": item.parent,
+            "level": item.level,
+            "extra": item.extra,
+            "search_text": search_text(item),
+        }
 
 
 def _split_version(description: str | None) -> tuple[str, str | None]:
@@ -126,13 +174,21 @@ def find_code_list(conn: Connection, name: str) -> CodeListInfo | None:
 
 def _info(row: RowMapping) -> CodeListInfo:
     description, version = _split_version(row["description"])
-    return CodeListInfo(name=row["name"], title=row["title"], description=description,
-                        hierarchical=row["hierarchical"], source=row["source"] or "",
-                        licence=row["licence"] or "", item_count=row["item_count"], version=version)
+    return CodeListInfo(
+        name=row["name"],
+        title=row["title"],
+        description=description,
+        hierarchical=row["hierarchical"],
+        source=row["source"] or "",
+        licence=row["licence"] or "",
+        item_count=row["item_count"],
+        version=version,
+    )
 
 
-def list_items(conn: Connection, list_name: str, *, parent: str | None = None, q: str | None = None,
-               limit: int) -> tuple[list[CodeListItem], int]:
+def list_items(
+    conn: Connection, list_name: str, *, parent: str | None = None, q: str | None = None, limit: int
+) -> tuple[list[CodeListItem], int]:
     """Items of one list in code order, filtered by parent and by `q`; also the number of matches."""
     where: list[ColumnElement[bool]] = [code_list_items.c.list_name == list_name]
     if parent is not None:
@@ -149,6 +205,13 @@ def list_items(conn: Connection, list_name: str, *, parent: str | None = None, q
 
 
 def find_item(conn: Connection, list_name: str, code: str) -> CodeListItem | None:
-    row = conn.execute(select(*_ITEM_COLUMNS).where(code_list_items.c.list_name == list_name,
-                                                    code_list_items.c.code == code)).mappings().first()
+    row = (
+        conn.execute(
+            select(*_ITEM_COLUMNS).where(
+                code_list_items.c.list_name == list_name, code_list_items.c.code == code
+            )
+        )
+        .mappings()
+        .first()
+    )
     return CodeListItem(**row) if row else None

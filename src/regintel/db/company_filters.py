@@ -50,8 +50,10 @@ class Conditions:
 
 
 def unindexed(cond: Conditions) -> Conditions:
-    return Conditions([Unindexed(w.tested() if isinstance(w, NameContains) else w) for w in cond.where],
-                      cond.needs_financials)
+    return Conditions(
+        [Unindexed(w.tested() if isinstance(w, NameContains) else w) for w in cond.where],
+        cond.needs_financials,
+    )
 
 
 def conditions(f: CompanyFilters, ref: Reference) -> Conditions:
@@ -63,8 +65,9 @@ def conditions(f: CompanyFilters, ref: Reference) -> Conditions:
     term, country = built.get("name_contains"), built.get("country")
     if isinstance(term, NameContains) and country is not None and f.country:
         # The trigram table tags names with their country: the name filter narrows by it too.
-        built["name_contains"] = NameContains(term.term, tuple(sorted({parse_country(v) for v in f.country})),
-                                              covers=country)
+        built["name_contains"] = NameContains(
+            term.term, tuple(sorted({parse_country(v) for v in f.country})), covers=country
+        )
     financial = [n for n in _FINANCIAL if getattr(f, n) is not None]
     return Conditions(list(built.values()), bool(financial) or f.has_financials is True)
 
@@ -94,8 +97,10 @@ def _nace(values: list[str], ref: Reference) -> Clause:
         if query.section is not None:
             divisions = ref.nace_divisions.get(query.section)
             if not divisions:
-                raise ValidationFailed(f"Unknown NACE section {query.section!r}",
-                                       details=[{"field": "nace", "in": "query", "message": "unknown section"}])
+                raise ValidationFailed(
+                    f"Unknown NACE section {query.section!r}",
+                    details=[{"field": "nace", "in": "query", "message": "unknown section"}],
+                )
             low, high = section_range(divisions)
             ranges.append(and_(NACE_DIGITS >= low, NACE_DIGITS < high))
         else:
@@ -111,8 +116,10 @@ def _size(values: list[str], ref: Reference) -> Clause:
 def _name(value: str) -> Clause:
     norm = normalise_name(value)
     if len(norm.replace(" ", "")) < 2:
-        raise ValidationFailed("`name_contains` needs at least 2 letters besides legal-form words",
-                               details=[{"field": "name_contains", "in": "query", "message": "too short"}])
+        raise ValidationFailed(
+            "`name_contains` needs at least 2 letters besides legal-form words",
+            details=[{"field": "name_contains", "in": "query", "message": "too short"}],
+        )
     return NameContains(norm)
 
 
@@ -144,8 +151,10 @@ def _has_financials(value: bool) -> Clause:
 # whole: a register source or an LEI status holds millions of rows.
 def _lei_status(values: list[str]) -> Clause:
     statuses = [v.upper() for v in values]
-    return and_(Rare(c.lei > ""), exists().where(lei_records.c.lei == c.lei,
-                                                   lei_records.c.registration_status.in_(statuses)))
+    return and_(
+        Rare(c.lei > ""),
+        exists().where(lei_records.c.lei == c.lei, lei_records.c.registration_status.in_(statuses)),
+    )
 
 
 # The screening area's precomputed hits (areas/screening, job `screening.company_hits`), named here as a
@@ -164,10 +173,12 @@ def _source(values: list[str]) -> Clause:
 
 def _present(column: ColumnElement[Any], rare: bool = False) -> Callable[[bool], Clause]:
     """Has a value: written as a range (`> ''`), which an index serves, unlike IS NOT NULL in SQLite."""
+
     def build(value: bool) -> Clause:
         if not value:
             return column.is_(None)
         return Rare(column > "") if rare else Common(column > "")
+
     return build
 
 
@@ -178,40 +189,75 @@ NIS2_SCOPES = ("essential", "important", "out-of-scope")
 
 def _nis2_scope(value: str) -> Clause:
     if value.strip().lower() not in NIS2_SCOPES:
-        raise ValidationFailed(f"`nis2_scope` is one of {', '.join(NIS2_SCOPES)}",
-                               details=[{"field": "nis2_scope", "in": "query", "message": "unknown category"}])
-    return exists().where(_nis2_assessments.c.company_id == c.id,
-                          _nis2_assessments.c.category == value.strip().lower())
+        raise ValidationFailed(
+            f"`nis2_scope` is one of {', '.join(NIS2_SCOPES)}",
+            details=[{"field": "nis2_scope", "in": "query", "message": "unknown category"}],
+        )
+    return exists().where(
+        _nis2_assessments.c.company_id == c.id, _nis2_assessments.c.category == value.strip().lower()
+    )
 
 
 _BUILDERS: dict[str, Callable[..., Clause]] = {
     "country": lambda values: Common(c.country.in_([parse_country(v) for v in values])),
-    "status": lambda values: Common(c.status.in_(values)), "legal_form": _in(c.legal_form),
-    "name_contains": _name, "source": _source, "sanctioned": _sanctioned,
-    "in_bankruptcy": _flag(c.in_bankruptcy), "in_restructuring": _flag(c.in_restructuring),
+    "status": lambda values: Common(c.status.in_(values)),
+    "legal_form": _in(c.legal_form),
+    "name_contains": _name,
+    "source": _source,
+    "sanctioned": _sanctioned,
+    "in_bankruptcy": _flag(c.in_bankruptcy),
+    "in_restructuring": _flag(c.in_restructuring),
     "in_liquidation": _flag(c.in_liquidation),
-    "insolvent": lambda v: or_(c.in_bankruptcy == true(), c.in_restructuring == true()) if v
-    else Common(and_(c.in_bankruptcy == false(), c.in_restructuring == false())),
-    "nace": _nace, "size_class": _size,
-    "employees_min": lambda v: c.employees >= v, "employees_max": lambda v: c.employees <= v,
-    "region": _in(c.region_code), "district": _in(c.district_code), "municipality": _in(c.municipality_code),
-    "nuts2": lambda vs: or_(*(_prefix(c.nuts3, v.upper()) for v in vs)), "nuts3": _upper_in(c.nuts3),
-    "postal_code": lambda v: _prefix(c.postal_code, v.strip().upper()), "city": _city,
-    "founded_from": lambda v: c.founded_on >= v, "founded_to": lambda v: c.founded_on <= v,
-    "dissolved_from": lambda v: c.dissolved_on >= v, "dissolved_to": lambda v: c.dissolved_on <= v,
+    "insolvent": lambda v: (
+        or_(c.in_bankruptcy == true(), c.in_restructuring == true())
+        if v
+        else Common(and_(c.in_bankruptcy == false(), c.in_restructuring == false()))
+    ),
+    "nace": _nace,
+    "size_class": _size,
+    "employees_min": lambda v: c.employees >= v,
+    "employees_max": lambda v: c.employees <= v,
+    "region": _in(c.region_code),
+    "district": _in(c.district_code),
+    "municipality": _in(c.municipality_code),
+    "nuts2": lambda vs: or_(*(_prefix(c.nuts3, v.upper()) for v in vs)),
+    "nuts3": _upper_in(c.nuts3),
+    "postal_code": lambda v: _prefix(c.postal_code, v.strip().upper()),
+    "city": _city,
+    "founded_from": lambda v: c.founded_on >= v,
+    "founded_to": lambda v: c.founded_on <= v,
+    "dissolved_from": lambda v: c.dissolved_on >= v,
+    "dissolved_to": lambda v: c.dissolved_on <= v,
     "updated_since": lambda v: c.updated_at >= _utc(v),
     "has_financials": _has_financials,
-    "financial_year_min": lambda v: lf.year >= v, "currency": lambda v: lf.currency == v.upper(),
-    "revenue_min": lambda v: lf.revenue >= v, "revenue_max": lambda v: lf.revenue <= v,
-    "profit_min": lambda v: lf.profit >= v, "profit_max": lambda v: lf.profit <= v,
-    "equity_min": lambda v: lf.equity >= v, "equity_max": lambda v: lf.equity <= v,
-    "total_assets_min": lambda v: lf.total_assets >= v, "total_assets_max": lambda v: lf.total_assets <= v,
-    "has_lei": _present(c.lei, rare=True), "lei_status": _lei_status, "vat_registered": _present(c.vat_id),
+    "financial_year_min": lambda v: lf.year >= v,
+    "currency": lambda v: lf.currency == v.upper(),
+    "revenue_min": lambda v: lf.revenue >= v,
+    "revenue_max": lambda v: lf.revenue <= v,
+    "profit_min": lambda v: lf.profit >= v,
+    "profit_max": lambda v: lf.profit <= v,
+    "equity_min": lambda v: lf.equity >= v,
+    "equity_max": lambda v: lf.equity <= v,
+    "total_assets_min": lambda v: lf.total_assets >= v,
+    "total_assets_max": lambda v: lf.total_assets <= v,
+    "has_lei": _present(c.lei, rare=True),
+    "lei_status": _lei_status,
+    "vat_registered": _present(c.vat_id),
     "nis2_scope": _nis2_scope,
 }
 _NEEDS_REF = {"nace", "size_class"}
-_FINANCIAL = ("financial_year_min", "currency", "revenue_min", "revenue_max", "profit_min", "profit_max",
-              "equity_min", "equity_max", "total_assets_min", "total_assets_max")
+_FINANCIAL = (
+    "financial_year_min",
+    "currency",
+    "revenue_min",
+    "revenue_max",
+    "profit_min",
+    "profit_max",
+    "equity_min",
+    "equity_max",
+    "total_assets_min",
+    "total_assets_max",
+)
 
 
 def base_query(cond: Conditions, *columns: Any, outer_financials: bool = False) -> Any:
@@ -236,8 +282,11 @@ def reference(conn: Any) -> Reference:
     from regintel.domain.company_size import category
 
     divisions: dict[str, list[str]] = {}
-    for code, parent in conn.execute(select(code_list_items.c.code, code_list_items.c.parent).where(
-            code_list_items.c.list_name == "nace", code_list_items.c.level == 2)):
+    for code, parent in conn.execute(
+        select(code_list_items.c.code, code_list_items.c.parent).where(
+            code_list_items.c.list_name == "nace", code_list_items.c.level == 2
+        )
+    ):
         divisions.setdefault(parent, []).append(code)
     bands: dict[str, list[str]] = {}
     for (band,) in conn.execute(select(c.size_class).where(c.size_class.is_not(None)).distinct()):

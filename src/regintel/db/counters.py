@@ -35,8 +35,12 @@ class SQLiteCounterStorage(Storage):
 
     STORAGE_SCHEME = ["regintel+sqlite"]
 
-    def __init__(self, uri: str = "regintel+sqlite:///data/counters.db", wrap_exceptions: bool = False,
-                 **options: object):
+    def __init__(
+        self,
+        uri: str = "regintel+sqlite:///data/counters.db",
+        wrap_exceptions: bool = False,
+        **options: object,
+    ):
         super().__init__(uri, wrap_exceptions=wrap_exceptions)
         # Same convention as SQLAlchemy: three slashes = relative path, four = absolute.
         self.path = Path(uri.split("://", 1)[1][1:])
@@ -85,13 +89,19 @@ class SQLiteCounterStorage(Storage):
 
     def incr(self, key: str, expiry: float, amount: int = 1) -> int:
         with self._turn:
-            row = self._conn().execute(_INCR, {"key": key, "amount": amount, "now": time.time(),
-                                               "expiry": expiry}).fetchone()
+            row = (
+                self._conn()
+                .execute(_INCR, {"key": key, "amount": amount, "now": time.time(), "expiry": expiry})
+                .fetchone()
+            )
         return int(row[0])
 
     def get(self, key: str) -> int:
-        row = self._conn().execute("SELECT value FROM counters WHERE key = ? AND expires_at > ?",
-                                   (key, time.time())).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT value FROM counters WHERE key = ? AND expires_at > ?", (key, time.time()))
+            .fetchone()
+        )
         return int(row[0]) if row else 0
 
     def get_expiry(self, key: str) -> float:

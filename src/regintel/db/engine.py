@@ -20,8 +20,9 @@ def normalise_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def make_engine(url: str, *, statement_timeout_ms: int | None = None, pool: bool = True,
-                pool_size: int = 10) -> Engine:
+def make_engine(
+    url: str, *, statement_timeout_ms: int | None = None, pool: bool = True, pool_size: int = 10
+) -> Engine:
     """An engine with the pragmas every connection needs (WAL, foreign keys, busy timeout on SQLite).
     The pool keeps `pool_size` connections and lends up to 16 more under bursts (the API gates its
     requests to `pool_size - 4`, api/db_gate.py, so their checkouts never wait)."""
@@ -31,15 +32,20 @@ def make_engine(url: str, *, statement_timeout_ms: int | None = None, pool: bool
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               **(pool_args if pool else {"poolclass": NullPool}))
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            **(pool_args if pool else {"poolclass": NullPool}),
+        )
         event.listen(engine, "connect", _sqlite_pragmas)
         # pysqlite's own transaction handling defers BEGIN; emit it ourselves so that
         # SQLAlchemy's transaction boundaries are SQLite's (documented SQLAlchemy recipe).
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     # Timestamps leave the database in UTC whatever the server's zone (DESIGN.md: UTC with `Z`).
-    options = "-c timezone=UTC" + (f" -c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else "")
+    options = "-c timezone=UTC" + (
+        f" -c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else ""
+    )
     kwargs: dict[str, Any] = {"pool_pre_ping": True, **pool_args} if pool else {"poolclass": NullPool}
     return create_engine(url, connect_args={"options": options}, **kwargs)
 
@@ -79,8 +85,13 @@ def insert_for(conn: Connection | Engine, table: Table) -> DialectInsert:
     return postgresql.insert(table)
 
 
-def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]], keys: Sequence[str],
-           update: Sequence[str] | None = None) -> None:
+def upsert(
+    conn: Connection,
+    table: Table,
+    rows: Sequence[dict[str, Any]],
+    keys: Sequence[str],
+    update: Sequence[str] | None = None,
+) -> None:
     """Insert rows, updating `update` columns (default: all non-key columns) when `keys` collide.
 
     One statement executed with many parameter sets: the statement compiles once (cached), the
@@ -96,8 +107,9 @@ def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]], keys:
     if stmt is None:
         stmt = insert_for(conn, table)
         if update:
-            stmt = stmt.on_conflict_do_update(index_elements=list(keys),
-                                              set_={c: stmt.excluded[c] for c in update})
+            stmt = stmt.on_conflict_do_update(
+                index_elements=list(keys), set_={c: stmt.excluded[c] for c in update}
+            )
         else:
             stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
         _UPSERTS[cache_key] = stmt
@@ -129,16 +141,19 @@ def execute_many(conn: Connection, stmt: Any, rows: Sequence[dict[str, Any]]) ->
         _COMPILED[(stmt, columns, conn.dialect.name)] = entry
     sql, order = entry
     if is_sqlite(conn):
-        conn.exec_driver_sql(sql, [tuple(row[name] if proc is None else proc(row[name]) for name, proc in order)
-                                   for row in rows])
+        conn.exec_driver_sql(
+            sql,
+            [tuple(row[name] if proc is None else proc(row[name]) for name, proc in order) for row in rows],
+        )
         return
     params = [{name: row[name] if proc is None else proc(row[name]) for name, proc in order} for row in rows]
     with conn.connection.driver_connection.cursor() as cursor:  # type: ignore[union-attr]
         cursor.executemany(sql, params)  # psycopg pipelines the rows
 
 
-def insert_returning(conn: Connection, table: Table, rows: Sequence[dict[str, Any]],
-                     returning: Sequence[str]) -> list[tuple[Any, ...]]:
+def insert_returning(
+    conn: Connection, table: Table, rows: Sequence[dict[str, Any]], returning: Sequence[str]
+) -> list[tuple[Any, ...]]:
     """Insert rows (all of a dict shape alike) and return the `returning` columns of each, in no
     particular order. On SQLite in multi-row VALUES statements of up to 500 rows, their SQL cached
     and the values converted as in `execute_many`; on PostgreSQL one short statement through
@@ -157,21 +172,26 @@ def insert_returning(conn: Connection, table: Table, rows: Sequence[dict[str, An
         _COMPILED[(table, columns)] = entry
     order = entry[1]
     quote = conn.dialect.identifier_preparer.quote
-    head = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name, _ in order)}) VALUES ")
+    head = f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name, _ in order)}) VALUES "
     group = "(" + ", ".join("?" * len(order)) + ")"
     tail = " RETURNING " + ", ".join(quote(c) for c in returning)
     per = max(1, min(500, 30_000 // max(1, len(order))))
     out: list[tuple[Any, ...]] = []
     for start in range(0, len(rows), per):
-        chunk = rows[start:start + per]
+        chunk = rows[start : start + per]
         params = [row[name] if proc is None else proc(row[name]) for row in chunk for name, proc in order]
         sql = head + ", ".join([group] * len(chunk)) + tail
         out.extend(conn.exec_driver_sql(sql, tuple(params)).all())
     return out
 
 
-def _pg_insert_returning(conn: Connection, table: Table, columns: tuple[str, ...],
-                         rows: Sequence[dict[str, Any]], returning: tuple[str, ...]) -> list[tuple[Any, ...]]:
+def _pg_insert_returning(
+    conn: Connection,
+    table: Table,
+    columns: tuple[str, ...],
+    rows: Sequence[dict[str, Any]],
+    returning: tuple[str, ...],
+) -> list[tuple[Any, ...]]:
     key = (table, columns, returning)
     entry = _PG_COMPILED.get(key)
     if entry is None:

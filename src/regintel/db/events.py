@@ -11,17 +11,32 @@ from sqlalchemy.engine import Connection, RowMapping
 from regintel.db.schema import cases, companies, monitoring_events
 from regintel.errors import NotFound
 
-_EVENT_COLUMNS = [*monitoring_events.c, companies.c.country, companies.c.national_id,
-                  companies.c.name.label("company_name")]
+_EVENT_COLUMNS = [
+    *monitoring_events.c,
+    companies.c.country,
+    companies.c.national_id,
+    companies.c.name.label("company_name"),
+]
 
 
 def _events(api_key_id: int) -> Any:
-    return (select(*_EVENT_COLUMNS).join(companies, companies.c.id == monitoring_events.c.company_id)
-            .where(monitoring_events.c.api_key_id == api_key_id))
+    return (
+        select(*_EVENT_COLUMNS)
+        .join(companies, companies.c.id == monitoring_events.c.company_id)
+        .where(monitoring_events.c.api_key_id == api_key_id)
+    )
 
 
-def list_events(conn: Connection, api_key_id: int, *, company_id: int | None, since: datetime | None,
-                severity: str | None, after_id: int | None, limit: int) -> list[RowMapping]:
+def list_events(
+    conn: Connection,
+    api_key_id: int,
+    *,
+    company_id: int | None,
+    since: datetime | None,
+    severity: str | None,
+    after_id: int | None,
+    limit: int,
+) -> list[RowMapping]:
     """The key's events in the order they were recorded, keyset-paginated on the id."""
     query = _events(api_key_id)
     if company_id is not None:
@@ -49,19 +64,33 @@ def set_event_case(conn: Connection, event_id: int, case_id: int | None, now: da
 
 
 def create_case(conn: Connection, api_key_id: int, title: str, note: str | None, now: datetime) -> int:
-    return int(conn.execute(cases.insert().values(api_key_id=api_key_id, title=title, note=note, status="open",
-                                                  created_at=now, updated_at=now)
-                            .returning(cases.c.id)).scalar_one())
+    return int(
+        conn.execute(
+            cases.insert()
+            .values(
+                api_key_id=api_key_id, title=title, note=note, status="open", created_at=now, updated_at=now
+            )
+            .returning(cases.c.id)
+        ).scalar_one()
+    )
 
 
 def _counted() -> Any:
-    count = (select(func.count()).where(monitoring_events.c.case_id == cases.c.id)
-             .correlate(cases).scalar_subquery())
+    count = (
+        select(func.count())
+        .where(monitoring_events.c.case_id == cases.c.id)
+        .correlate(cases)
+        .scalar_subquery()
+    )
     return select(cases, count.label("event_count"))
 
 
 def get_case(conn: Connection, api_key_id: int, case_id: int) -> RowMapping:
-    row = conn.execute(_counted().where(cases.c.id == case_id, cases.c.api_key_id == api_key_id)).mappings().first()
+    row = (
+        conn.execute(_counted().where(cases.c.id == case_id, cases.c.api_key_id == api_key_id))
+        .mappings()
+        .first()
+    )
     if row is None:
         raise NotFound(f"No case {case_id}")
     return row
@@ -69,8 +98,13 @@ def get_case(conn: Connection, api_key_id: int, case_id: int) -> RowMapping:
 
 def list_cases(conn: Connection, api_key_id: int, *, offset: int, limit: int) -> tuple[list[RowMapping], int]:
     total = conn.execute(select(func.count()).where(cases.c.api_key_id == api_key_id)).scalar_one()
-    rows = conn.execute(_counted().where(cases.c.api_key_id == api_key_id)
-                        .order_by(desc(cases.c.updated_at), desc(cases.c.id)).offset(offset).limit(limit)).mappings()
+    rows = conn.execute(
+        _counted()
+        .where(cases.c.api_key_id == api_key_id)
+        .order_by(desc(cases.c.updated_at), desc(cases.c.id))
+        .offset(offset)
+        .limit(limit)
+    ).mappings()
     return list(rows), int(total)
 
 

@@ -22,54 +22,104 @@ QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 REFRESH_PEERS = "scores.refresh_peers"
 # Re-resolving the records stored without a company, once a company import wrote companies
 # (docs/public-money.md, docs/funds.md, docs/legal-records.md, "Relinking").
-RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL = "public_money.relink", "funds.relink", "legal_records.relink"
+RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL = (
+    "public_money.relink",
+    "funds.relink",
+    "legal_records.relink",
+)
 RELINK_KINDS = (RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL)
 
 
-def enqueue(conn: Connection, kind: str, payload: Mapping[str, Any], *, now: datetime,
-            dedupe_key: str | None = None, run_after: datetime | None = None, priority: int = 100,
-            max_attempts: int = 5, owner_key_id: int | None = None) -> int | None:
+def enqueue(
+    conn: Connection,
+    kind: str,
+    payload: Mapping[str, Any],
+    *,
+    now: datetime,
+    dedupe_key: str | None = None,
+    run_after: datetime | None = None,
+    priority: int = 100,
+    max_attempts: int = 5,
+    owner_key_id: int | None = None,
+) -> int | None:
     """Queue a job in the caller's transaction. Returns its id, or None when a queued job with the
     same `dedupe_key` is already waiting (that one will do the work)."""
-    row = {"kind": kind, "payload": dict(payload), "dedupe_key": dedupe_key, "owner_key_id": owner_key_id,
-           "status": QUEUED, "priority": priority, "attempts": 0, "max_attempts": max_attempts,
-           "run_after": run_after or now, "created_at": now}
+    row = {
+        "kind": kind,
+        "payload": dict(payload),
+        "dedupe_key": dedupe_key,
+        "owner_key_id": owner_key_id,
+        "status": QUEUED,
+        "priority": priority,
+        "attempts": 0,
+        "max_attempts": max_attempts,
+        "run_after": run_after or now,
+        "created_at": now,
+    }
     stmt = insert_for(conn, jobs).values(row)
     if dedupe_key is not None:
         # The predicate as a literal: with a bound parameter PostgreSQL's generic plan (from the 11th
         # execution on one connection) cannot match the partial index and the insert fails.
-        stmt = stmt.on_conflict_do_nothing(index_elements=["dedupe_key"],
-                                           index_where=text(f"status = '{QUEUED}'"))
+        stmt = stmt.on_conflict_do_nothing(
+            index_elements=["dedupe_key"], index_where=text(f"status = '{QUEUED}'")
+        )
     found = conn.execute(stmt.returning(jobs.c.id)).first()
     return None if found is None else int(found[0])
 
 
-def claim(conn: Connection, worker_id: str, limit: int, now: datetime, lease: timedelta,
-          kinds: Sequence[str] | None = None) -> list[RowMapping]:
+def claim(
+    conn: Connection,
+    worker_id: str,
+    limit: int,
+    now: datetime,
+    lease: timedelta,
+    kinds: Sequence[str] | None = None,
+) -> list[RowMapping]:
     """Mark up to `limit` due jobs as running for `worker_id` and return them (highest priority,
     then oldest, first)."""
-    due = or_(and_(jobs.c.status == QUEUED, jobs.c.run_after <= now),
-              and_(jobs.c.status == RUNNING, jobs.c.lease_until < now))
+    due = or_(
+        and_(jobs.c.status == QUEUED, jobs.c.run_after <= now),
+        and_(jobs.c.status == RUNNING, jobs.c.lease_until < now),
+    )
     pick = select(jobs.c.id).where(due).order_by(jobs.c.priority, jobs.c.id).limit(limit)
     if kinds is not None:
         pick = pick.where(jobs.c.kind.in_(list(kinds)))
     if not is_sqlite(conn):
         pick = pick.with_for_update(skip_locked=True)
-    stmt = (update(jobs).where(jobs.c.id.in_(pick.scalar_subquery()))
-            .values(status=RUNNING, worker_id=worker_id, lease_until=now + lease,
-                    attempts=jobs.c.attempts + 1, started_at=now)
-            .returning(*jobs.c))
+    stmt = (
+        update(jobs)
+        .where(jobs.c.id.in_(pick.scalar_subquery()))
+        .values(
+            status=RUNNING,
+            worker_id=worker_id,
+            lease_until=now + lease,
+            attempts=jobs.c.attempts + 1,
+            started_at=now,
+        )
+        .returning(*jobs.c)
+    )
     return sorted((r._mapping for r in conn.execute(stmt)), key=lambda r: (r["priority"], r["id"]))
 
 
-def finish(conn: Connection, job_id: int, worker_id: str, now: datetime, result: Mapping[str, Any] | None) -> None:
-    conn.execute(update(jobs).where(jobs.c.id == job_id, jobs.c.worker_id == worker_id)
-                 .values(status=DONE, result=None if result is None else dict(result), finished_at=now,
-                         lease_until=None, last_error=None))
+def finish(
+    conn: Connection, job_id: int, worker_id: str, now: datetime, result: Mapping[str, Any] | None
+) -> None:
+    conn.execute(
+        update(jobs)
+        .where(jobs.c.id == job_id, jobs.c.worker_id == worker_id)
+        .values(
+            status=DONE,
+            result=None if result is None else dict(result),
+            finished_at=now,
+            lease_until=None,
+            last_error=None,
+        )
+    )
 
 
-def fail(conn: Connection, job_id: int, worker_id: str, now: datetime, error: str,
-         retry_at: datetime | None) -> None:
+def fail(
+    conn: Connection, job_id: int, worker_id: str, now: datetime, error: str, retry_at: datetime | None
+) -> None:
     """Record a failed attempt: queued again at `retry_at`, or failed for good when it is None."""
     values: dict[str, Any] = {"last_error": error[:4000], "lease_until": None}
     if retry_at is None:
@@ -102,6 +152,10 @@ def enqueue_relink(conn: Connection, now: datetime, country: str | None) -> list
     """Queue the relink of each area holding linked records, for `country` (None: all countries), in the
     caller's transaction; a relink already waiting for the same country absorbs the request."""
     payload = {"country": country} if country else {}
-    queued = [enqueue(conn, kind, payload, now=now, dedupe_key=f"{kind}:{country or '*'}", priority=200,
-                      max_attempts=3) for kind in RELINK_KINDS]
+    queued = [
+        enqueue(
+            conn, kind, payload, now=now, dedupe_key=f"{kind}:{country or '*'}", priority=200, max_attempts=3
+        )
+        for kind in RELINK_KINDS
+    ]
     return [job_id for job_id in queued if job_id is not None]

@@ -47,26 +47,54 @@ def _aware(value: datetime | None) -> datetime | None:
 
 def _record(row: object) -> KeyRecord:
     m = row._mapping  # type: ignore[attr-defined]
-    return KeyRecord(id=m["id"], name=m["name"], plan=m["plan"], prefix=m["prefix"],
-                     created_at=_aware(m["created_at"]),  # type: ignore[arg-type]
-                     expires_at=_aware(m["expires_at"]), revoked_at=_aware(m["revoked_at"]))
+    return KeyRecord(
+        id=m["id"],
+        name=m["name"],
+        plan=m["plan"],
+        prefix=m["prefix"],
+        created_at=_aware(m["created_at"]),  # type: ignore[arg-type]
+        expires_at=_aware(m["expires_at"]),
+        revoked_at=_aware(m["revoked_at"]),
+    )
 
 
-def create_key(conn: Connection, name: str, plan: str, *, duration_days: int | None = None,
-               expires_at: datetime | None = None) -> tuple[KeyRecord, str]:
+def create_key(
+    conn: Connection,
+    name: str,
+    plan: str,
+    *,
+    duration_days: int | None = None,
+    expires_at: datetime | None = None,
+) -> tuple[KeyRecord, str]:
     """Create a key; returns the record and the raw key, which is never stored."""
     raw = make_raw_key()
     now = datetime.now(UTC)
     if expires_at is None and duration_days:
         expires_at = now + timedelta(days=duration_days)
-    key_id = conn.execute(api_keys.insert().values(
-        name=name, plan=plan, key_hash=hash_key(raw), prefix=raw[:8], created_at=now,
-        expires_at=expires_at).returning(api_keys.c.id)).scalar_one()
+    key_id = conn.execute(
+        api_keys.insert()
+        .values(
+            name=name,
+            plan=plan,
+            key_hash=hash_key(raw),
+            prefix=raw[:8],
+            created_at=now,
+            expires_at=expires_at,
+        )
+        .returning(api_keys.c.id)
+    ).scalar_one()
     return get_key(conn, key_id), raw
 
 
-_COLUMNS = [api_keys.c.id, api_keys.c.name, api_keys.c.plan, api_keys.c.prefix, api_keys.c.created_at,
-            api_keys.c.expires_at, api_keys.c.revoked_at]
+_COLUMNS = [
+    api_keys.c.id,
+    api_keys.c.name,
+    api_keys.c.plan,
+    api_keys.c.prefix,
+    api_keys.c.created_at,
+    api_keys.c.expires_at,
+    api_keys.c.revoked_at,
+]
 
 
 def get_key(conn: Connection, key_id: int) -> KeyRecord:
@@ -88,8 +116,7 @@ def list_keys(conn: Connection) -> list[KeyRecord]:
 def revoke_key(conn: Connection, key_id: int) -> KeyRecord:
     key = get_key(conn, key_id)
     if key.revoked_at is None:
-        conn.execute(update(api_keys).where(api_keys.c.id == key_id)
-                     .values(revoked_at=datetime.now(UTC)))
+        conn.execute(update(api_keys).where(api_keys.c.id == key_id).values(revoked_at=datetime.now(UTC)))
     return get_key(conn, key_id)
 
 

@@ -66,8 +66,10 @@ PG_CHUNK = 500  # sorted matches tested against other filters per statement
 def key_sql(name: str, id_: str) -> str:
     """SQL of the rowid for a name and a company id. The key never decreases as the name grows in
     SQLite's (code point) order: capping a code point at 127 keeps `<=`, and a missing character is 0."""
-    chars = [f"(coalesce(min(unicode(substr({name}, {i + 1}, 1)), 127), 0) << {ID_BITS + 7 * (KEY_CHARS - 1 - i)})"
-             for i in range(KEY_CHARS)]
+    chars = [
+        f"(coalesce(min(unicode(substr({name}, {i + 1}, 1)), 127), 0) << {ID_BITS + 7 * (KEY_CHARS - 1 - i)})"
+        for i in range(KEY_CHARS)
+    ]
     return "(" + " | ".join([*chars, id_]) + ")"
 
 
@@ -77,12 +79,16 @@ def country_tag_sql(country: str) -> str:
 
 # Filling the FTS5 table from `companies` (bulk writers load with its triggers dropped, then this), in
 # rowid order, which FTS5 appends fastest (1M companies: 7 s, against 17 s unsorted).
-SQLITE_FILL = (f"INSERT INTO {FTS_TABLE}(rowid, name_norm, country) SELECT {key_sql('name_norm', 'id')} AS k, "
-               f"name_norm, {country_tag_sql('country')} FROM companies ORDER BY k")
+SQLITE_FILL = (
+    f"INSERT INTO {FTS_TABLE}(rowid, name_norm, country) SELECT {key_sql('name_norm', 'id')} AS k, "
+    f"name_norm, {country_tag_sql('country')} FROM companies ORDER BY k"
+)
 
 # PostgreSQL: the same, in name order, which keeps the matches of a term most names start with together.
-PG_FILL = (f"INSERT INTO {FTS_TABLE} (id, country, name_norm) SELECT id, country, name_norm FROM companies "
-           "ORDER BY name_norm, id")
+PG_FILL = (
+    f"INSERT INTO {FTS_TABLE} (id, country, name_norm) SELECT id, country, name_norm FROM companies "
+    "ORDER BY name_norm, id"
+)
 
 trigrams = table(FTS_TABLE, column("rowid", Integer))
 # FTS5 keeps the table's own copy of the rows in this shadow table (columns c0, c1, … in declaration
@@ -99,7 +105,10 @@ class NameContains(ColumnElement[bool]):
     inherit_cache = True
     # A boolean condition typed NullType on purpose: as Boolean, SQLite would get `… = 1` appended.
     type = NullType()  # type: ignore[assignment]
-    _traverse_internals = [("term", InternalTraversal.dp_plain_obj), ("countries", InternalTraversal.dp_plain_obj)]
+    _traverse_internals = [
+        ("term", InternalTraversal.dp_plain_obj),
+        ("countries", InternalTraversal.dp_plain_obj),
+    ]
 
     def __init__(self, term: str, countries: tuple[str, ...] = (), covers: ColumnElement[bool] | None = None):
         """`countries` (upper case), when given, narrow the SQLite candidates by their country tags;
@@ -122,7 +131,8 @@ class NameContains(ColumnElement[bool]):
     def fts_match(self) -> TextClause:
         """SQLite, on the trigram table: the candidates holding every trigram of the term."""
         return text(f"{FTS_TABLE} MATCH :trigram_query").bindparams(
-            trigram_query=trigram_query(self.term, self.countries))
+            trigram_query=trigram_query(self.term, self.countries)
+        )
 
     def names_like(self) -> ColumnElement[bool]:
         """SQLite: the substring test on the trigram table's copy of the name (`names`)."""
@@ -136,7 +146,9 @@ def company_id(key: Any) -> Any:
 
 def pg_matches(name: NameContains, *columns: Any) -> Select[Any]:
     """PostgreSQL: the name table's rows that hold the term (in one of the countries, if any)."""
-    query = select(*(columns or (pg_names.c.id,))).where(pg_names.c.name_norm.contains(name.term, autoescape=True))
+    query = select(*(columns or (pg_names.c.id,))).where(
+        pg_names.c.name_norm.contains(name.term, autoescape=True)
+    )
     if name.countries:
         query = query.where(pg_names.c.country.in_(name.countries))
     return query
@@ -149,12 +161,22 @@ def matches(name: NameContains, dialect: str = "sqlite") -> Select[Any]:
     if dialect == "postgresql":
         return pg_matches(name)
     key = trigrams.c.rowid
-    return (select(key, names.c.c0, company_id(key)).select_from(trigrams.join(names, names.c.id == key))
-            .where(name.fts_match(), name.names_like()))
+    return (
+        select(key, names.c.c0, company_id(key))
+        .select_from(trigrams.join(names, names.c.id == key))
+        .where(name.fts_match(), name.names_like())
+    )
 
 
-def page_ids(conn: Connection, name: NameContains, others: list[Any], financials: bool, desc: bool,
-             offset: int, limit: int) -> list[int]:
+def page_ids(
+    conn: Connection,
+    name: NameContains,
+    others: list[Any],
+    financials: bool,
+    desc: bool,
+    offset: int,
+    limit: int,
+) -> list[int]:
     """SQLite, a page in name order under `name_contains`: the matches in key order, each tested
     against `others` (conditions on `companies`, joined with `latest_financials` when `financials`)
     on its row as it comes. Reading stops once it has offset + limit of them and the rest of the last
@@ -163,11 +185,15 @@ def page_ids(conn: Connection, name: NameContains, others: list[Any], financials
     if others:
         query = query.join(companies, companies.c.id == company_id(trigrams.c.rowid)).where(*others)
         if financials:
-            query = query.join(latest_financials, latest_financials.c.company_id == companies.c.id, isouter=True)
+            query = query.join(
+                latest_financials, latest_financials.c.company_id == companies.c.id, isouter=True
+            )
     key = trigrams.c.rowid
     wanted = offset + limit
     found: list[tuple[int, str, int]] = []
-    with conn.execute(query.order_by(key.desc() if desc else key.asc()).execution_options(yield_per=64)) as rows:
+    with conn.execute(
+        query.order_by(key.desc() if desc else key.asc()).execution_options(yield_per=64)
+    ) as rows:
         for row in rows:
             if len(found) >= wanted and row[0] >> ID_BITS != found[wanted - 1][0] >> ID_BITS:
                 break
@@ -178,11 +204,20 @@ def page_ids(conn: Connection, name: NameContains, others: list[Any], financials
 
 
 def _pg_order(desc: bool) -> list[Any]:
-    return [pg_names.c.name_norm.desc(), pg_names.c.id.desc()] if desc else [pg_names.c.name_norm, pg_names.c.id]
+    return (
+        [pg_names.c.name_norm.desc(), pg_names.c.id.desc()] if desc else [pg_names.c.name_norm, pg_names.c.id]
+    )
 
 
-def pg_page_ids(conn: Connection, name: NameContains, others: list[Any], financials: bool, desc: bool,
-                offset: int, limit: int) -> list[int]:
+def pg_page_ids(
+    conn: Connection,
+    name: NameContains,
+    others: list[Any],
+    financials: bool,
+    desc: bool,
+    offset: int,
+    limit: int,
+) -> list[int]:
     """PostgreSQL, a page in name order under `name_contains`: the name table's matches, sorted (its
     pages are in name order, so the matches of a term most names start with are read from few of
     them). Without `others` (conditions on `companies`, joined with `latest_financials` when
@@ -193,13 +228,19 @@ def pg_page_ids(conn: Connection, name: NameContains, others: list[Any], financi
         return list(conn.execute(query.offset(offset).limit(limit)).scalars())
     wanted = offset + limit
     found: list[int] = []
-    source = companies.outerjoin(latest_financials, latest_financials.c.company_id == companies.c.id) \
-        if financials else companies
+    source = (
+        companies.outerjoin(latest_financials, latest_financials.c.company_id == companies.c.id)
+        if financials
+        else companies
+    )
     with conn.execute(query.execution_options(yield_per=PG_CHUNK)) as rows:
         for chunk in rows.partitions():
             ids = [r[0] for r in chunk]
-            kept = set(conn.execute(select(companies.c.id).select_from(source)
-                                    .where(companies.c.id.in_(ids), *others)).scalars())
+            kept = set(
+                conn.execute(
+                    select(companies.c.id).select_from(source).where(companies.c.id.in_(ids), *others)
+                ).scalars()
+            )
             found += [i for i in ids if i in kept]
             if len(found) >= wanted:
                 break
@@ -209,8 +250,11 @@ def pg_page_ids(conn: Connection, name: NameContains, others: list[Any], financi
 def pg_sorted(conn: Connection, ids: list[int], desc: bool, offset: int, limit: int) -> list[int]:
     """PostgreSQL: a page of these company ids in name order, from the name table (by primary key)."""
     wanted = pg_names.c.id == any_(bindparam("ids", ids, type_=ARRAY(BigInteger)))
-    return list(conn.execute(select(pg_names.c.id).where(wanted).order_by(*_pg_order(desc)).offset(offset).limit(limit))
-                .scalars())
+    return list(
+        conn.execute(
+            select(pg_names.c.id).where(wanted).order_by(*_pg_order(desc)).offset(offset).limit(limit)
+        ).scalars()
+    )
 
 
 @compiles(NameContains)
@@ -242,8 +286,10 @@ def _compile_sqlite(element: NameContains, compiler: Any, **kw: Any) -> str:
     if not element.indexed():
         return substring
     match = compiler.process(literal(trigram_query(element.term, element.countries)), **kw)
-    return (f"({compiler.process(companies.c.id, **kw)} IN (SELECT rowid & {ID_MASK} AS id FROM {FTS_TABLE} "
-            f"WHERE {FTS_TABLE} MATCH {match} ORDER BY id) AND {substring})")
+    return (
+        f"({compiler.process(companies.c.id, **kw)} IN (SELECT rowid & {ID_MASK} AS id FROM {FTS_TABLE} "
+        f"WHERE {FTS_TABLE} MATCH {match} ORDER BY id) AND {substring})"
+    )
 
 
 def trigram_query(term: str, countries: tuple[str, ...] = ()) -> str:
@@ -251,7 +297,7 @@ def trigram_query(term: str, countries: tuple[str, ...] = ()) -> str:
     query syntax), of one of `countries` if any. Without positions FTS5 cannot check their order: the
     caller tests the substring on those candidates (at 10M, 87,544 candidates for the 87,448 names
     holding "nord")."""
-    grams = dict.fromkeys(term[i:i + MIN_TRIGRAM] for i in range(len(term) - MIN_TRIGRAM + 1))
+    grams = dict.fromkeys(term[i : i + MIN_TRIGRAM] for i in range(len(term) - MIN_TRIGRAM + 1))
     query = " AND ".join(_quoted(g) for g in grams)
     if countries:
         query += " AND (" + " OR ".join(_quoted(cc.lower() + "$") for cc in countries) + ")"

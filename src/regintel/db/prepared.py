@@ -80,12 +80,20 @@ class Prepared:
 
 def _rows(conn: Connection, plan: _Plan, cursor: Any, one: bool) -> list[dict[str, Any]]:
     if plan.processors is None:
-        plan.processors = tuple(t._cached_result_processor(conn.dialect, d[1])
-                                for t, d in zip(plan.types, cursor.description, strict=True))
+        plan.processors = tuple(
+            t._cached_result_processor(conn.dialect, d[1])
+            for t, d in zip(plan.types, cursor.description, strict=True)
+        )
     raw = [cursor.fetchone()] if one else cursor.fetchall()
     keys, processors = plan.keys, plan.processors
-    return [{k: (p(v) if p is not None and v is not None else v) for k, p, v in zip(keys, processors, row, strict=True)}
-            for row in raw if row is not None]
+    return [
+        {
+            k: (p(v) if p is not None and v is not None else v)
+            for k, p, v in zip(keys, processors, row, strict=True)
+        }
+        for row in raw
+        if row is not None
+    ]
 
 
 Read = tuple[Prepared, dict[str, Any], bool]  # (select, parameters, first row only)
@@ -104,7 +112,9 @@ def run_together(conn: Connection, reads: list[Read]) -> list[list[dict[str, Any
         with driver.pipeline():
             for cursor, ((plan, args), _) in zip(cursors, planned, strict=True):
                 cursor.execute(plan.sql, args)
-        return [_rows(conn, plan, cursor, one) for cursor, ((plan, _), one) in zip(cursors, planned, strict=True)]
+        return [
+            _rows(conn, plan, cursor, one) for cursor, ((plan, _), one) in zip(cursors, planned, strict=True)
+        ]
     finally:
         for cursor in cursors:
             cursor.close()

@@ -29,13 +29,15 @@ from sqlalchemy import (
     true,
 )
 
-metadata = MetaData(naming_convention={
-    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-})
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
 
 # SQLite only auto-increments INTEGER PRIMARY KEY; PostgreSQL gets 64-bit ids.
 Id = BigInteger().with_variant(Integer(), "sqlite")
@@ -47,7 +49,8 @@ def _ts(name: str, nullable: bool = True) -> Column[datetime]:
 
 
 companies = Table(
-    "companies", metadata,
+    "companies",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("country", String(2), nullable=False),
     Column("national_id", String(32), nullable=False),
@@ -87,7 +90,8 @@ companies = Table(
 Index("ix_companies_national_id", companies.c.national_id)
 
 identifiers = Table(
-    "identifiers", metadata,
+    "identifiers",
+    metadata,
     Column("type", String(16), primary_key=True),
     Column("value", String(64), primary_key=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
@@ -96,7 +100,8 @@ identifiers = Table(
 Index("ix_identifiers_company_id", identifiers.c.company_id)
 
 company_sources = Table(
-    "company_sources", metadata,
+    "company_sources",
+    metadata,
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
     Column("source", String(32), primary_key=True),
     Column("source_record_id", Text),
@@ -107,7 +112,8 @@ company_sources = Table(
 )
 
 people = Table(
-    "people", metadata,
+    "people",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("person_key", String(64), nullable=False, unique=True),
     Column("name", Text, nullable=False),
@@ -120,7 +126,8 @@ people = Table(
 Index("ix_people_name_norm", people.c.name_norm)
 
 roles = Table(
-    "roles", metadata,
+    "roles",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
     Column("role", String(32), nullable=False),
@@ -141,7 +148,8 @@ Index("ix_roles_person_id", roles.c.person_id)
 Index("ix_roles_holder_company_id", roles.c.holder_company_id)
 
 ownerships = Table(
-    "ownerships", metadata,
+    "ownerships",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("parent_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
     Column("child_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
@@ -155,7 +163,8 @@ ownerships = Table(
 Index("ix_ownerships_child_id", ownerships.c.child_id)
 
 financial_statements = Table(
-    "financial_statements", metadata,
+    "financial_statements",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
     Column("year", Integer, nullable=False),
@@ -180,7 +189,8 @@ financial_statements = Table(
 )
 
 company_changes = Table(
-    "company_changes", metadata,
+    "company_changes",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
     Column("field", String(64), nullable=False),
@@ -193,7 +203,8 @@ company_changes = Table(
 Index("ix_company_changes_company_id", company_changes.c.company_id, company_changes.c.id)
 
 lei_records = Table(
-    "lei_records", metadata,
+    "lei_records",
+    metadata,
     Column("lei", String(20), primary_key=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
     Column("legal_name", Text, nullable=False),
@@ -217,7 +228,8 @@ lei_records = Table(
 Index("ix_lei_records_company_id", lei_records.c.company_id)
 
 lei_relationships = Table(
-    "lei_relationships", metadata,
+    "lei_relationships",
+    metadata,
     Column("child_lei", String(20), primary_key=True),
     Column("parent_lei", String(20), primary_key=True),
     Column("kind", String(48), primary_key=True),
@@ -231,7 +243,8 @@ lei_relationships = Table(
 Index("ix_lei_relationships_parent_lei", lei_relationships.c.parent_lei)
 
 lei_reporting_exceptions = Table(
-    "lei_reporting_exceptions", metadata,
+    "lei_reporting_exceptions",
+    metadata,
     Column("lei", String(20), primary_key=True),
     Column("category", String(48), primary_key=True),
     Column("reason", String(48), nullable=False),
@@ -240,7 +253,8 @@ lei_reporting_exceptions = Table(
 )
 
 registration_authorities = Table(
-    "registration_authorities", metadata,
+    "registration_authorities",
+    metadata,
     Column("code", String(16), primary_key=True),
     Column("country", String(2)),
     Column("jurisdiction", Text),
@@ -251,7 +265,8 @@ registration_authorities = Table(
 )
 
 code_lists = Table(
-    "code_lists", metadata,
+    "code_lists",
+    metadata,
     Column("name", String(32), primary_key=True),
     Column("title", Text, nullable=False),
     Column("description", Text),
@@ -262,7 +277,8 @@ code_lists = Table(
 )
 
 code_list_items = Table(
-    "code_list_items", metadata,
+    "code_list_items",
+    metadata,
     Column("list_name", String(32), ForeignKey("code_lists.name", ondelete="CASCADE"), primary_key=True),
     Column("code", String(32), primary_key=True),
     Column("name_sk", Text, nullable=False),
@@ -277,7 +293,8 @@ code_list_items = Table(
 Index("ix_code_list_items_parent", code_list_items.c.list_name, code_list_items.c.parent)
 
 data_sources = Table(
-    "data_sources", metadata,
+    "data_sources",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("name", Text, nullable=False),
     Column("publisher", Text, nullable=False),
@@ -295,7 +312,8 @@ data_sources = Table(
 )
 
 import_runs = Table(
-    "import_runs", metadata,
+    "import_runs",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("source", String(32), nullable=False),
     Column("location", Text),
@@ -307,7 +325,8 @@ import_runs = Table(
 Index("ix_import_runs_source", import_runs.c.source, import_runs.c.id)
 
 api_keys = Table(
-    "api_keys", metadata,
+    "api_keys",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("name", Text, nullable=False),
     Column("plan", String(32), nullable=False),
@@ -320,7 +339,8 @@ api_keys = Table(
 )
 
 worker_heartbeats = Table(
-    "worker_heartbeats", metadata,
+    "worker_heartbeats",
+    metadata,
     Column("worker_id", String(64), primary_key=True),
     Column("hostname", Text),
     Column("pid", Integer),
@@ -334,7 +354,8 @@ worker_heartbeats = Table(
 # written in the transaction of the change that calls for it and run by `regintel worker`
 # (`jobs/queue.py`, `jobs/runner.py`). A queued row with a `dedupe_key` is not queued twice.
 jobs = Table(
-    "jobs", metadata,
+    "jobs",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("kind", String(64), nullable=False),
     Column("payload", JSON, nullable=False),
@@ -353,8 +374,13 @@ jobs = Table(
     _ts("started_at"),
     _ts("finished_at"),
     Index("ix_jobs_due", "status", "priority", "run_after"),
-    Index("uq_jobs_queued_dedupe", "dedupe_key", unique=True,
-          sqlite_where=text("status = 'queued'"), postgresql_where=text("status = 'queued'")),
+    Index(
+        "uq_jobs_queued_dedupe",
+        "dedupe_key",
+        unique=True,
+        sqlite_where=text("status = 'queued'"),
+        postgresql_where=text("status = 'queued'"),
+    ),
 )
 
 # -- monitoring, webhooks and e-mail watches (migration 0002_monitoring) ---------------------------
@@ -362,7 +388,8 @@ jobs = Table(
 # One row per webhook endpoint a key registered: `monitoring` subscriptions watch one company
 # (spec 4.6), `webhook` subscriptions filter events by type, country and company (spec 4.5).
 subscriptions = Table(
-    "subscriptions", metadata,
+    "subscriptions",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("kind", String(16), nullable=False),
     Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), nullable=False),
@@ -391,14 +418,16 @@ Index("ix_subscriptions_company_id", subscriptions.c.company_id)
 Index("ix_subscriptions_api_key_id", subscriptions.c.api_key_id, subscriptions.c.kind, subscriptions.c.id)
 
 subscription_companies = Table(
-    "subscription_companies", metadata,
+    "subscription_companies",
+    metadata,
     Column("subscription_id", Id, ForeignKey("subscriptions.id", ondelete="CASCADE"), primary_key=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
 )
 Index("ix_subscription_companies_company_id", subscription_companies.c.company_id)
 
 cases = Table(
-    "cases", metadata,
+    "cases",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), nullable=False),
     Column("title", Text, nullable=False),
@@ -411,7 +440,8 @@ Index("ix_cases_api_key_id", cases.c.api_key_id, cases.c.id)
 
 # A key's view of a change of a company it watches (spec 6.2), written with the change itself.
 monitoring_events = Table(
-    "monitoring_events", metadata,
+    "monitoring_events",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), nullable=False),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
@@ -426,13 +456,18 @@ monitoring_events = Table(
     Column("case_id", Id, ForeignKey("cases.id", ondelete="SET NULL")),
     UniqueConstraint("api_key_id", "change_id"),
 )
-Index("ix_monitoring_events_key_company", monitoring_events.c.api_key_id, monitoring_events.c.company_id,
-      monitoring_events.c.id)
+Index(
+    "ix_monitoring_events_key_company",
+    monitoring_events.c.api_key_id,
+    monitoring_events.c.company_id,
+    monitoring_events.c.id,
+)
 Index("ix_monitoring_events_case_id", monitoring_events.c.case_id)
 
 # The webhook outbox: one row per (subscription, event), delivered at least once by the worker.
 deliveries = Table(
-    "deliveries", metadata,
+    "deliveries",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("message_id", String(40), nullable=False, unique=True),
     Column("subscription_id", Id, ForeignKey("subscriptions.id", ondelete="CASCADE"), nullable=False),
@@ -452,11 +487,17 @@ deliveries = Table(
     UniqueConstraint("subscription_id", "change_id"),
 )
 Index("ix_deliveries_due", deliveries.c.status, deliveries.c.next_attempt_at)
-Index("ix_deliveries_order", deliveries.c.subscription_id, deliveries.c.status, deliveries.c.detected_at,
-      deliveries.c.id)
+Index(
+    "ix_deliveries_order",
+    deliveries.c.subscription_id,
+    deliveries.c.status,
+    deliveries.c.detected_at,
+    deliveries.c.id,
+)
 
 delivery_attempts = Table(
-    "delivery_attempts", metadata,
+    "delivery_attempts",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("delivery_id", Id, ForeignKey("deliveries.id", ondelete="CASCADE"), nullable=False),
     Column("attempt", Integer, nullable=False),
@@ -470,7 +511,8 @@ Index("ix_delivery_attempts_delivery_id", delivery_attempts.c.delivery_id, deliv
 
 # Public e-mail watches (double opt-in) and the e-mail outbox the worker sends from.
 watches = Table(
-    "watches", metadata,
+    "watches",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("email", String(320), nullable=False),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
@@ -484,7 +526,8 @@ watches = Table(
 Index("ix_watches_company_id", watches.c.company_id)
 
 email_outbox = Table(
-    "email_outbox", metadata,
+    "email_outbox",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("kind", String(32), nullable=False),
     Column("to_addr", String(320), nullable=False),
@@ -509,8 +552,15 @@ Index("ix_companies_address_norm", companies.c.address_norm)
 
 # Filters and aggregates (migration 0004_filters): indexes behind advanced search and the stats.
 Index("ix_companies_country_status", companies.c.country, companies.c.status)
-for _column in ("founded_on", "dissolved_on", "district_code", "municipality_code", "postal_code", "size_class",
-                "employees"):
+for _column in (
+    "founded_on",
+    "dissolved_on",
+    "district_code",
+    "municipality_code",
+    "postal_code",
+    "size_class",
+    "employees",
+):
     Index(f"ix_companies_{_column}", companies.c[_column], companies.c.country)
 Index("ix_companies_vat_id", companies.c.vat_id, companies.c.country)
 # Written exactly as the queries write them: SQLite matches an expression index by its text.
@@ -521,9 +571,25 @@ Index("ix_companies_city_lower", CITY_LOWER, companies.c.country)
 # Covering indexes (migration 0006_covering_indexes): pages in name order walk this index and test the
 # common filters on its columns, fetching only the page's rows; the id follows the name so that the
 # index order is the pages' `ORDER BY name_norm, id`.
-NAME_SORT_COLUMNS = ("name_norm", "id", "country", "status", "in_bankruptcy", "in_restructuring", "in_liquidation",
-                     "size_class", "nuts3", "nace_primary", "legal_form", "city", "region_code", "founded_on",
-                     "employees", "lei", "vat_id")
+NAME_SORT_COLUMNS = (
+    "name_norm",
+    "id",
+    "country",
+    "status",
+    "in_bankruptcy",
+    "in_restructuring",
+    "in_liquidation",
+    "size_class",
+    "nuts3",
+    "nace_primary",
+    "legal_form",
+    "city",
+    "region_code",
+    "founded_on",
+    "employees",
+    "lei",
+    "vat_id",
+)
 Index("ix_companies_name_sort", *(companies.c[name] for name in NAME_SORT_COLUMNS))
 # Counts by a code filter read these without the rows when status, size class or a founding-date range
 # come along (migrations 0006_covering_indexes, 0011_counted_founded).
@@ -534,17 +600,26 @@ Index("ix_companies_legal_form", companies.c.legal_form, *_COUNTED)
 Index("ix_companies_nace_digits", NACE_DIGITS, *_COUNTED)
 Index("ix_companies_lei", companies.c.lei, companies.c.country, companies.c.status, companies.c.vat_id)
 for _flag in ("in_bankruptcy", "in_restructuring", "in_liquidation"):
-    Index(f"ix_companies_{_flag}", companies.c.country, sqlite_where=companies.c[_flag] == true(),
-          postgresql_where=companies.c[_flag])
-Index("ix_company_sources_source_last_seen", company_sources.c.source, company_sources.c.last_seen,
-      company_sources.c.company_id)
+    Index(
+        f"ix_companies_{_flag}",
+        companies.c.country,
+        sqlite_where=companies.c[_flag] == true(),
+        postgresql_where=companies.c[_flag],
+    )
+Index(
+    "ix_company_sources_source_last_seen",
+    company_sources.c.source,
+    company_sources.c.last_seen,
+    company_sources.c.company_id,
+)
 Index("ix_lei_records_registration_status", lei_records.c.registration_status)
 
 # Derived: each company's latest financial statement (highest year, then the last written), kept
 # current by triggers on financial_statements (see the migration), so range filters and the revenue
 # sort use plain indexes instead of a "latest per company" subquery.
 latest_financials = Table(
-    "latest_financials", metadata,
+    "latest_financials",
+    metadata,
     Column("company_id", Id, primary_key=True),
     Column("country", String(2), nullable=False),  # the company's, copied: counts per country need no join
     Column("statement_id", Id, nullable=False),
@@ -567,7 +642,8 @@ Index("ix_latest_financials_country", latest_financials.c.country, latest_financ
 # Gazette notices that start or end a bankruptcy, restructuring or liquidation (spec 1, 2.3, 6.3).
 # `country` is the company's, copied: the public feeds filter and count by it without a join.
 insolvency_events = Table(
-    "insolvency_events", metadata,
+    "insolvency_events",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
     Column("country", String(2), nullable=False),
@@ -606,7 +682,8 @@ Index("ix_company_changes_detected_at", company_changes.c.detected_at)
 # (`db.stats.data_version` with the code version): a request answers from here while that version is
 # current instead of aggregating millions of rows. Derived data; `regintel stats refresh` rebuilds it.
 stats_snapshots = Table(
-    "stats_snapshots", metadata,
+    "stats_snapshots",
+    metadata,
     Column("key", String(64), primary_key=True),
     Column("data_version", Text, nullable=False),
     _ts("computed_at", False),

@@ -12,25 +12,50 @@ from regintel.db.schema import companies, identifiers, people, roles
 
 Row = Mapping[str, Any]
 
-SUMMARY = (companies.c.id, companies.c.country, companies.c.national_id, companies.c.name, companies.c.name_norm,
-           companies.c.legal_form, companies.c.legal_form_name, companies.c.status, companies.c.street,
-           companies.c.city, companies.c.postal_code, companies.c.address_text, companies.c.address_norm,
-           companies.c.nace_primary, companies.c.vat_id, companies.c.tax_id, companies.c.lei,
-           companies.c.founded_on, companies.c.in_bankruptcy, companies.c.in_restructuring,
-           companies.c.in_liquidation)
+SUMMARY = (
+    companies.c.id,
+    companies.c.country,
+    companies.c.national_id,
+    companies.c.name,
+    companies.c.name_norm,
+    companies.c.legal_form,
+    companies.c.legal_form_name,
+    companies.c.status,
+    companies.c.street,
+    companies.c.city,
+    companies.c.postal_code,
+    companies.c.address_text,
+    companies.c.address_norm,
+    companies.c.nace_primary,
+    companies.c.vat_id,
+    companies.c.tax_id,
+    companies.c.lei,
+    companies.c.founded_on,
+    companies.c.in_bankruptcy,
+    companies.c.in_restructuring,
+    companies.c.in_liquidation,
+)
 
 
 def companies_by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Row]:
     out: dict[int, Row] = {}
     wanted = list(dict.fromkeys(ids))
     for start in range(0, len(wanted), 900):
-        for row in conn.execute(select(*SUMMARY).where(companies.c.id.in_(wanted[start:start + 900]))).mappings():
+        for row in conn.execute(
+            select(*SUMMARY).where(companies.c.id.in_(wanted[start : start + 900]))
+        ).mappings():
             out[int(row["id"])] = cast(Row, row)
     return out
 
 
-LIGHT = (companies.c.id, companies.c.name_norm, companies.c.status, companies.c.country, companies.c.city,
-         companies.c.address_norm)
+LIGHT = (
+    companies.c.id,
+    companies.c.name_norm,
+    companies.c.status,
+    companies.c.country,
+    companies.c.city,
+    companies.c.address_norm,
+)
 
 
 def light_by_ids(conn: Connection, ids: Sequence[int]) -> list[Any]:
@@ -38,7 +63,7 @@ def light_by_ids(conn: Connection, ids: Sequence[int]) -> list[Any]:
     out: list[Any] = []
     wanted = list(dict.fromkeys(ids))
     for start in range(0, len(wanted), 900):
-        out += conn.execute(select(*LIGHT).where(companies.c.id.in_(wanted[start:start + 900]))).all()
+        out += conn.execute(select(*LIGHT).where(companies.c.id.in_(wanted[start : start + 900]))).all()
     return out
 
 
@@ -52,7 +77,9 @@ def companies_by_national_id(conn: Connection, pairs: Sequence[tuple[str, str]])
 
 
 def company_ids_by_identifier(conn: Connection, kinds: Sequence[str], value: str) -> list[int]:
-    query = select(identifiers.c.company_id).where(identifiers.c.type.in_(list(kinds)), identifiers.c.value == value)
+    query = select(identifiers.c.company_id).where(
+        identifiers.c.type.in_(list(kinds)), identifiers.c.value == value
+    )
     return sorted({int(i) for i in conn.execute(query).scalars()})
 
 
@@ -61,22 +88,31 @@ def company_ids_by_column(conn: Connection, column: str, value: str) -> list[int
     return [int(i) for i in conn.execute(select(companies.c.id).where(col == value).limit(50)).scalars()]
 
 
-def companies_at_address(conn: Connection, address_norm: str, country: str | None, limit: int,
-                         offset: int) -> tuple[list[Row], int]:
+def companies_at_address(
+    conn: Connection, address_norm: str, country: str | None, limit: int, offset: int
+) -> tuple[list[Row], int]:
     where = [companies.c.address_norm == address_norm]
     if country:
         where.append(companies.c.country == country)
     total = int(conn.execute(select(func.count()).select_from(companies).where(*where)).scalar_one())
-    rows = conn.execute(select(*SUMMARY).where(*where).order_by(companies.c.name_norm, companies.c.id)
-                        .limit(limit).offset(offset)).mappings()
+    rows = conn.execute(
+        select(*SUMMARY)
+        .where(*where)
+        .order_by(companies.c.name_norm, companies.c.id)
+        .limit(limit)
+        .offset(offset)
+    ).mappings()
     return [cast(Row, r) for r in rows], total
 
 
 def address_counts(conn: Connection, address_norms: Sequence[str], country: str | None) -> dict[str, int]:
     if not address_norms:
         return {}
-    query = (select(companies.c.address_norm, func.count()).where(companies.c.address_norm.in_(list(address_norms)))
-             .group_by(companies.c.address_norm))
+    query = (
+        select(companies.c.address_norm, func.count())
+        .where(companies.c.address_norm.in_(list(address_norms)))
+        .group_by(companies.c.address_norm)
+    )
     if country:
         query = query.where(companies.c.country == country)
     return {r[0]: int(r[1]) for r in conn.execute(query)}
@@ -89,7 +125,9 @@ def person_by_key(conn: Connection, key: str) -> Row | None:
 def people_by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Row]:
     out: dict[int, Row] = {}
     for start in range(0, len(ids), 900):
-        for row in conn.execute(select(people).where(people.c.id.in_(list(ids[start:start + 900])))).mappings():
+        for row in conn.execute(
+            select(people).where(people.c.id.in_(list(ids[start : start + 900])))
+        ).mappings():
             out[int(row["id"])] = cast(Row, row)
     return out
 
@@ -98,12 +136,26 @@ def roles_of_people(conn: Connection, person_ids: Sequence[int], *, current_only
     """Roles of these people with the company each is held in."""
     if not person_ids:
         return []
-    query = (select(roles.c.person_id, roles.c.role, roles.c.title, roles.c.share_pct, roles.c.voting_pct,
-                    roles.c.since, roles.c.until, roles.c.source, companies.c.country, companies.c.national_id,
-                    companies.c.name, companies.c.status, companies.c.in_bankruptcy)
-             .join(companies, companies.c.id == roles.c.company_id)
-             .where(roles.c.person_id.in_(list(person_ids)))
-             .order_by(roles.c.person_id, companies.c.name_norm, roles.c.role))
+    query = (
+        select(
+            roles.c.person_id,
+            roles.c.role,
+            roles.c.title,
+            roles.c.share_pct,
+            roles.c.voting_pct,
+            roles.c.since,
+            roles.c.until,
+            roles.c.source,
+            companies.c.country,
+            companies.c.national_id,
+            companies.c.name,
+            companies.c.status,
+            companies.c.in_bankruptcy,
+        )
+        .join(companies, companies.c.id == roles.c.company_id)
+        .where(roles.c.person_id.in_(list(person_ids)))
+        .order_by(roles.c.person_id, companies.c.name_norm, roles.c.role)
+    )
     if current_only:
         query = query.where(or_(roles.c.until.is_(None), roles.c.until >= func.current_date()))
     return [cast(Row, r) for r in conn.execute(query).mappings()]

@@ -22,18 +22,25 @@ def version_text(version: tuple[Any, ...]) -> str:
 
 def find_snapshot(conn: Connection, key: str, version: tuple[Any, ...]) -> Any | None:
     """The payload stored under `key` if it was computed for `version`, else None (one primary-key read)."""
-    row = conn.execute(select(stats_snapshots.c.data_version, stats_snapshots.c.payload)
-                       .where(stats_snapshots.c.key == key)).first()
+    row = conn.execute(
+        select(stats_snapshots.c.data_version, stats_snapshots.c.payload).where(stats_snapshots.c.key == key)
+    ).first()
     return row.payload if row is not None and row.data_version == version_text(version) else None
 
 
 def list_versions(conn: Connection) -> dict[str, str]:
     """Stored keys with the data version each was computed for."""
-    return {key: version for key, version in conn.execute(select(stats_snapshots.c.key,
-                                                                  stats_snapshots.c.data_version))}
+    return {
+        key: version
+        for key, version in conn.execute(select(stats_snapshots.c.key, stats_snapshots.c.data_version))
+    }
 
 
 def record_snapshot(conn: Connection, key: str, version: tuple[Any, ...], payload: Any, at: datetime) -> None:
     """Store (or replace) the snapshot of `key`; `payload` must already be plain JSON values."""
-    upsert(conn, stats_snapshots, [{"key": key, "data_version": version_text(version), "computed_at": at,
-                                    "payload": payload}], keys=["key"])
+    upsert(
+        conn,
+        stats_snapshots,
+        [{"key": key, "data_version": version_text(version), "computed_at": at, "payload": payload}],
+        keys=["key"],
+    )

@@ -30,12 +30,19 @@ def flags(record: Mapping[str, Any], history: Sequence[Mapping[str, Any]]) -> li
     if record.get("inRestructuring"):
         out.append(flag("IN_RESTRUCTURING", "critical", "The company is in restructuring."))
     if record.get("inLiquidation"):
-        out.append(flag("IN_LIQUIDATION", "warning", "The company is in liquidation (a normal way to close a "
-                                                     "company, not an insolvency)."))
+        out.append(
+            flag(
+                "IN_LIQUIDATION",
+                "warning",
+                "The company is in liquidation (a normal way to close a company, not an insolvency).",
+            )
+        )
     status = record.get("status")
     if status == "dissolved":
         when = record.get("dissolvedOn")
-        out.append(flag("DISSOLVED", "critical", "The company is dissolved" + (f" since {when}." if when else ".")))
+        out.append(
+            flag("DISSOLVED", "critical", "The company is dissolved" + (f" since {when}." if when else "."))
+        )
     elif status == "inactive":
         out.append(flag("INACTIVE", "warning", "The register lists the company as inactive."))
     if history:
@@ -79,8 +86,9 @@ def nace_code_candidates(code: str | None) -> list[str]:
     return [fmt.format(*digits) for n, fmt in NACE_LEVELS if len(digits) >= n]
 
 
-def headline(record: Mapping[str, Any], history: Sequence[Mapping[str, Any]],
-             found_flags: Sequence[Mapping[str, Any]]) -> str:
+def headline(
+    record: Mapping[str, Any], history: Sequence[Mapping[str, Any]], found_flags: Sequence[Mapping[str, Any]]
+) -> str:
     """One sentence an agent can quote: who, where, what state, latest figures."""
     parts = [f"{record['name']} ({record['country']} {record['nationalId']})"]
     legal = (record.get("legalForm") or {}).get("name")
@@ -94,9 +102,11 @@ def headline(record: Mapping[str, Any], history: Sequence[Mapping[str, Any]],
         text += f", founded {record['foundedOn']}"
     if history:
         latest = history[0]
-        figures = [f"{label} {_money(latest.get(key))} {latest.get('currency')}"
-                   for key, label in (("revenue", "revenue"), ("profit", "profit"))
-                   if _num(latest.get(key)) is not None]
+        figures = [
+            f"{label} {_money(latest.get(key))} {latest.get('currency')}"
+            for key, label in (("revenue", "revenue"), ("profit", "profit"))
+            if _num(latest.get(key)) is not None
+        ]
         if figures:
             text += f"; {latest.get('year')}: " + ", ".join(figures)
     return text + "."

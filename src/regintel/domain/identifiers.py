@@ -36,8 +36,31 @@ from stdnum.ua import edrpou as ua_edrpou
 
 from regintel.errors import InvalidIdentifier
 
-MARKETS = ("FR", "GB", "RO", "SK", "UA", "GR", "CZ", "BE", "NO", "IE", "FI", "CH", "PL", "AT", "CY",
-           "LT", "LV", "EE", "SI", "ES", "IT", "NL", "HR")
+MARKETS = (
+    "FR",
+    "GB",
+    "RO",
+    "SK",
+    "UA",
+    "GR",
+    "CZ",
+    "BE",
+    "NO",
+    "IE",
+    "FI",
+    "CH",
+    "PL",
+    "AT",
+    "CY",
+    "LT",
+    "LV",
+    "EE",
+    "SI",
+    "ES",
+    "IT",
+    "NL",
+    "HR",
+)
 
 
 @dataclass(frozen=True)
@@ -53,6 +76,7 @@ def _digits(length: int, *, pad: bool = False) -> Callable[[str], str]:
     def compact(value: str) -> str:
         value = re.sub(r"[\s./-]", "", value)
         return value.zfill(length) if pad and value.isdigit() and len(value) < length else value
+
     return compact
 
 
@@ -63,6 +87,7 @@ def _pattern(regex: str, what: str) -> Callable[[str], object]:
         if not compiled.fullmatch(value):
             raise ValidationError(f"not a valid {what}")
         return value
+
     return validate
 
 
@@ -85,7 +110,8 @@ def _gb_company(value: str) -> str:
 # another province's registry gets a new sheet. Canonical form "H-CC-11959".
 _ES_PROVINCES = frozenset(
     "A AB AL AV B BA BI BU C CA CC CE CO CR CS CU GC GI GR GU H HU IB J L LE LO LU M MA ML MU NA O OU P PM PO "
-    "S SA SE SG SO SS T TE TF TO V VA VI Z ZA".split())
+    "S SA SE SG SO SS T TE TF TO V VA VI Z ZA".split()
+)
 _ES_SHEET = re.compile(r"H([A-Z]{1,2})(\d{1,7})")
 
 
@@ -126,8 +152,11 @@ NATIONAL_IDS: dict[str, Rule] = {
     "NL": Rule("KvK number", _digits(8, pad=True), _pattern(r"\d{8}", "KvK number (8 digits)")),
     "IE": Rule("CRO number", _digits(6), _pattern(r"\d{1,7}", "CRO number")),
     "GR": Rule("AFM", gr_vat.compact, gr_vat.validate),
-    "CY": Rule("registration number", lambda v: re.sub(r"[\s.-]", "", v).upper(),
-               _pattern(r"(HE|AE|S|P|C)?\d{1,8}", "registration number")),
+    "CY": Rule(
+        "registration number",
+        lambda v: re.sub(r"[\s.-]", "", v).upper(),
+        _pattern(r"(HE|AE|S|P|C)?\d{1,8}", "registration number"),
+    ),
     "UA": Rule("EDRPOU", ua_edrpou.compact, ua_edrpou.validate),
 }
 

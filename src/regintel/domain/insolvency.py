@@ -17,8 +17,9 @@ class InsolvencyFlags:
             raise ValueError("a company cannot be in bankruptcy and in restructuring at once")
 
 
-def merge_flags(current: InsolvencyFlags, bankruptcy: bool | None, restructuring: bool | None,
-                liquidation: bool | None) -> InsolvencyFlags:
+def merge_flags(
+    current: InsolvencyFlags, bankruptcy: bool | None, restructuring: bool | None, liquidation: bool | None
+) -> InsolvencyFlags:
     """Apply a source's statement to the current state.
 
     A declared bankruptcy ends a restructuring (and a restructuring that starts means the bankruptcy

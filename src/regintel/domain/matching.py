@@ -34,7 +34,7 @@ def word_similarity(q: str, c: str, prefix: bool = False) -> float:
     """Optimal-string-alignment similarity: a swap of two neighbouring letters is one edit."""
     sim = OSA.normalized_similarity(q, c)
     if prefix and len(c) > len(q) >= 2:
-        sim = max(sim, OSA.normalized_similarity(q, c[:len(q)]))
+        sim = max(sim, OSA.normalized_similarity(q, c[: len(q)]))
     return float(sim)
 
 
@@ -58,7 +58,9 @@ def name_score(query: list[str], candidate: list[str], prefix: bool = False) -> 
         if best > matched[best_j]:
             matched[best_j] = best
     words = total / sum(len(q) for q in query)
-    coverage = sum(len(c) for c, m in zip(candidate, matched, strict=True) if m >= MATCHED) / sum(map(len, candidate))
+    coverage = sum(len(c) for c, m in zip(candidate, matched, strict=True) if m >= MATCHED) / sum(
+        map(len, candidate)
+    )
     joined = float(OSA.normalized_similarity("".join(query), "".join(candidate)))
     weight = 0.85 if prefix else 0.7
     score = max(weight * words + (1 - weight) * coverage, joined if not prefix else 0.0)
@@ -94,7 +96,7 @@ def _form_spans(name: str, matches: list[re.Match[str]]) -> list[tuple[int, int]
     """Where the name's legal form is written: the words before and after its core."""
     toks = tokens(name)
     core = split_name_forms(toks)[0]
-    lead = next((i for i in range(len(toks) - len(core) + 1) if toks[i:i + len(core)] == core), 0)
+    lead = next((i for i in range(len(toks) - len(core) + 1) if toks[i : i + len(core)] == core), 0)
     trail = lead + len(core)
     spans: list[tuple[int, int]] = []
     at = 0
@@ -109,7 +111,7 @@ def _form_spans(name: str, matches: list[re.Match[str]]) -> list[tuple[int, int]
     # one mark over a form written in several words ("sp. z o.o.")
     joined: list[tuple[int, int]] = []
     for start, end in spans:
-        if joined and not name[joined[-1][1]:start].strip(" .,&/'"):
+        if joined and not name[joined[-1][1] : start].strip(" .,&/'"):
             joined[-1] = (joined[-1][0], end)
         else:
             joined.append((start, end))
@@ -183,34 +185,60 @@ class Candidate:
     form: FormMatch | None = None  # its legal form against the typed one (`name_query.compare_form`)
 
 
-def judge(words: list[str], core: list[str], country_words: set[str], countries: frozenset[str],
-          cand: Candidate, prefix: bool = False, towns: Collection[str] | None = None,
-          scored: tuple[NameScore, NameScore | None] | None = None) -> Judged:
+def judge(
+    words: list[str],
+    core: list[str],
+    country_words: set[str],
+    countries: frozenset[str],
+    cand: Candidate,
+    prefix: bool = False,
+    towns: Collection[str] | None = None,
+    scored: tuple[NameScore, NameScore | None] | None = None,
+) -> Judged:
     """Score a candidate against a parsed query (`name_query.QueryIntent`): the name similarity of the
     words (country words optional, town words set aside when they name the candidate's town), less a
     little for a legal form or country the query says and the candidate does not have. `towns`: the
     query words that may name a town at all (None: any), so that most candidates skip that test;
     `scored`: the name scores of `words` and of `core` (None when they are the same), when known."""
-    best, alt = scored or (name_score(words, cand.words, prefix),
-                           name_score(core, cand.words, prefix) if core != words else None)
+    best, alt = scored or (
+        name_score(words, cand.words, prefix),
+        name_score(core, cand.words, prefix) if core != words else None,
+    )
     named_in_name = True
     if alt is not None and alt.score > best.score:
         best, named_in_name = alt, False
     located: tuple[str, ...] = ()
-    unmatched = [] if cand.place is None or len(core) < 2 or best.exact or towns is not None and not towns else [
-        w for w in core if len(w) >= 4 and w not in cand.words and w not in country_words
-        and (towns is None or w in towns)
-        and extractOne(w, cand.words, scorer=OSA.normalized_similarity, score_cutoff=MATCHED) is None]
+    unmatched = (
+        []
+        if cand.place is None or len(core) < 2 or best.exact or towns is not None and not towns
+        else [
+            w
+            for w in core
+            if len(w) >= 4
+            and w not in cand.words
+            and w not in country_words
+            and (towns is None or w in towns)
+            and extractOne(w, cand.words, scorer=OSA.normalized_similarity, score_cutoff=MATCHED) is None
+        ]
+    )
     if unmatched and len(unmatched) < len(core):
         # the town is read only when the name without those words would be a close match
         rest = name_score([w for w in core if w not in unmatched], cand.words, prefix)
         if rest.score >= LOCATED_MIN and rest.score > best.score and cand.place is not None:
             place = list(cand.place())
-            located = tuple(w for w in unmatched if place and extractOne(
-                w, place, scorer=OSA.normalized_similarity, score_cutoff=LOCATION_SIM) is not None)
+            located = tuple(
+                w
+                for w in unmatched
+                if place
+                and extractOne(w, place, scorer=OSA.normalized_similarity, score_cutoff=LOCATION_SIM)
+                is not None
+            )
             if located:
-                alt = rest if len(located) == len(unmatched) else name_score(
-                    [w for w in core if w not in located], cand.words, prefix)
+                alt = (
+                    rest
+                    if len(located) == len(unmatched)
+                    else name_score([w for w in core if w not in located], cand.words, prefix)
+                )
                 if alt.score > best.score:
                     best, named_in_name = alt, False
                 else:
@@ -245,8 +273,13 @@ class Prominence:
     sources: int | None = None  # None: not read (revenue and sources are read only for close namesakes)
 
     def key(self) -> tuple[bool, int, float, str, int]:
-        return (not self.active, -(self.employees or 0), -(self.revenue or 0.0), self.founded_on or "9999",
-                -(self.sources or 0))
+        return (
+            not self.active,
+            -(self.employees or 0),
+            -(self.revenue or 0.0),
+            self.founded_on or "9999",
+            -(self.sources or 0),
+        )
 
     def as_reason(self) -> dict[str, object]:
         value: dict[str, object] = {"active": self.active}

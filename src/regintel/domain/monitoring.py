@@ -68,18 +68,32 @@ def field_value(field: str, text: str | None) -> Any:
 def webhook_body(change: Change) -> dict[str, Any]:
     """The delivery body: for insolvency flips exactly DESIGN.md section 3's
     `{"type", "ico", "country", "field", "from", "to", "detected_at"}` (flags as booleans)."""
-    body: dict[str, Any] = {"type": event_type(change.field), "ico": change.national_id,
-                            "country": change.country}
+    body: dict[str, Any] = {
+        "type": event_type(change.field),
+        "ico": change.national_id,
+        "country": change.country,
+    }
     if change.field == "created":
         return body | {"name": change.new_value, "detected_at": change.detected_at}
-    return body | {"field": change.field, "from": field_value(change.field, change.old_value),
-                   "to": field_value(change.field, change.new_value), "detected_at": change.detected_at}
+    return body | {
+        "field": change.field,
+        "from": field_value(change.field, change.old_value),
+        "to": field_value(change.field, change.new_value),
+        "detected_at": change.detected_at,
+    }
 
 
 def build_test_body(country: str, national_id: str, sent_at: datetime) -> dict[str, Any]:
     """The body of `POST …/{id}/test`: the insolvency shape with `type` `test`, nothing flipped."""
-    return {"type": TEST_EVENT, "ico": national_id, "country": country, "field": "in_bankruptcy",
-            "from": False, "to": False, "detected_at": sent_at}
+    return {
+        "type": TEST_EVENT,
+        "ico": national_id,
+        "country": country,
+        "field": "in_bankruptcy",
+        "from": False,
+        "to": False,
+        "detected_at": sent_at,
+    }
 
 
 def retry_delay(attempts: int, schedule: Sequence[float]) -> timedelta | None:

@@ -35,33 +35,82 @@ from regintel.domain.names import (
 
 # Spellings whose keys differ but which name the same form.
 _SYNONYMS = {
-    "limited": "ltd", "companylimited": "ltd", "ltdco": "ltd", "spolsro": "sro",
-    "spolecnostsrucenimomezenym": "sro", "spolocnostsrucenimobmedzenym": "sro", "akciovaspolocnost": "as",
-    "akciovaspolecnost": "as", "spolkazoo": "spzoo", "spolkazograniczonaodpowiedzialnoscia": "spzoo",
-    "spolkaakcyjna": "sa", "gesmbh": "gmbh", "publiclimitedcompany": "plc", "publiclimited": "plc",
-    "aktiengesellschaft": "ag", "sasu": "sas", "slu": "sl", "oyj": "oy", "uab": "uab",
+    "limited": "ltd",
+    "companylimited": "ltd",
+    "ltdco": "ltd",
+    "spolsro": "sro",
+    "spolecnostsrucenimomezenym": "sro",
+    "spolocnostsrucenimobmedzenym": "sro",
+    "akciovaspolocnost": "as",
+    "akciovaspolecnost": "as",
+    "spolkazoo": "spzoo",
+    "spolkazograniczonaodpowiedzialnoscia": "spzoo",
+    "spolkaakcyjna": "sa",
+    "gesmbh": "gmbh",
+    "publiclimitedcompany": "plc",
+    "publiclimited": "plc",
+    "aktiengesellschaft": "ag",
+    "sasu": "sas",
+    "slu": "sl",
+    "oyj": "oy",
+    "uab": "uab",
 }
 # ELF codes of spellings the ELF list gives no abbreviation for (key -> codes).
 _MORE_FORMS = {
-    "sro": ("9HLU", "VSZS"), "as": ("6CQN", "2EEG"), "ks": ("CD28", "KB52"), "vos": ("5KU5", "5J5Y"),
-    "jsa": ("D18J",), "sarl": ("V9QP",), "sas": ("6CHY", "CGSO"), "sci": ("FY0F",), "snc": ("H1U2",),
-    "ae": ("W2NK",), "ay": ("PPMX",), "dac": ("LGWG",), "ltd": ("K9L6",), "plc": ("BCF5",),
-    "tov": ("UA:240",), "tdv": ("UA:250",), "pt": ("UA:260",), "prat": ("UA:230",), "spzoo": ("O7XB",),
+    "sro": ("9HLU", "VSZS"),
+    "as": ("6CQN", "2EEG"),
+    "ks": ("CD28", "KB52"),
+    "vos": ("5KU5", "5J5Y"),
+    "jsa": ("D18J",),
+    "sarl": ("V9QP",),
+    "sas": ("6CHY", "CGSO"),
+    "sci": ("FY0F",),
+    "snc": ("H1U2",),
+    "ae": ("W2NK",),
+    "ay": ("PPMX",),
+    "dac": ("LGWG",),
+    "ltd": ("K9L6",),
+    "plc": ("BCF5",),
+    "tov": ("UA:240",),
+    "tdv": ("UA:250",),
+    "pt": ("UA:260",),
+    "prat": ("UA:230",),
+    "spzoo": ("O7XB",),
 }
 _MORE_COUNTRIES = {"UA:240": "UA", "UA:250": "UA", "UA:260": "UA", "UA:230": "UA"}
 
 # Names and adjectives a query may use for a country, besides pycountry's English names.
 _LOCAL_NAMES = {
-    "PL": "polska polski polskie polish", "IT": "italia italiana italiano italian",
-    "FR": "francaise francais french", "GB": "uk britain great britain british england english",
-    "ES": "espana espanola spanish", "SK": "slovensko slovenska slovak slovakia", "CZ": "cesko ceska czech "
-    "ceska republika czech republic", "AT": "osterreich oesterreich austrian", "CH": "schweiz suisse svizzera "
-    "swiss", "NO": "norge norsk norwegian", "FI": "suomi finnish", "IE": "eire irish", "NL": "nederland "
-    "holland dutch", "BE": "belgique belgie belgian", "RO": "romanian", "UA": "ukraina ukrainian",
-    "GR": "hellas ellada hellenic greek", "HR": "hrvatska croatian", "SI": "slovenija slovenian",
-    "LT": "lietuva lithuanian", "LV": "latvija latvian", "EE": "eesti estonian", "CY": "kypros cypriot",
-    "DE": "deutschland german", "DK": "danmark danish", "SE": "sverige swedish", "HU": "magyarorszag hungarian",
-    "PT": "portuguese", "LU": "letzebuerg", "BG": "bulgaria",
+    "PL": "polska polski polskie polish",
+    "IT": "italia italiana italiano italian",
+    "FR": "francaise francais french",
+    "GB": "uk britain great britain british england english",
+    "ES": "espana espanola spanish",
+    "SK": "slovensko slovenska slovak slovakia",
+    "CZ": "cesko ceska czech ceska republika czech republic",
+    "AT": "osterreich oesterreich austrian",
+    "CH": "schweiz suisse svizzera swiss",
+    "NO": "norge norsk norwegian",
+    "FI": "suomi finnish",
+    "IE": "eire irish",
+    "NL": "nederland holland dutch",
+    "BE": "belgique belgie belgian",
+    "RO": "romanian",
+    "UA": "ukraina ukrainian",
+    "GR": "hellas ellada hellenic greek",
+    "HR": "hrvatska croatian",
+    "SI": "slovenija slovenian",
+    "LT": "lietuva lithuanian",
+    "LV": "latvija latvian",
+    "EE": "eesti estonian",
+    "CY": "kypros cypriot",
+    "DE": "deutschland german",
+    "DK": "danmark danish",
+    "SE": "sverige swedish",
+    "HU": "magyarorszag hungarian",
+    "PT": "portuguese",
+    "LU": "letzebuerg",
+    "BG": "bulgaria",
 }
 _NEIGHBOURS = ("DE", "DK", "SE", "HU", "PT", "LU", "BG", "US")
 _PHRASES = {"great britain", "ceska republika", "czech republic", "united kingdom", "united states"}
@@ -176,10 +225,10 @@ def parse(text: str) -> QueryIntent:
         words, forms = query_legal_forms(words)
         removed += forms
         end = _country_at_end(words)
-        if end is None or not query_legal_forms(words[:-len(end)])[1]:
+        if end is None or not query_legal_forms(words[: -len(end)])[1]:
             break
         tail = list(end) + tail
-        words = words[:-len(end)]
+        words = words[: -len(end)]
     words = words + tail
     country_words: list[str] = []
     countries: set[str] = set()
@@ -187,7 +236,7 @@ def parse(text: str) -> QueryIntent:
     i = 0
     while i < len(words):
         for n in (2, 1):
-            seq = tuple(words[i:i + n])
+            seq = tuple(words[i : i + n])
             if len(seq) == n and seq in table and len(words) > n:
                 country_words += seq
                 countries.add(table[seq])
@@ -201,8 +250,17 @@ def parse(text: str) -> QueryIntent:
     form_text = " ".join(" ".join(f) for f in removed)
     plain = tuple(split_name_forms(tokens(text))[0])
     alt = plain if len(plain) > len(words) else ()
-    return QueryIntent(tuple(words), tuple(country_words), frozenset(countries), keys, codes, form_countries,
-                       form_text, frozenset("".join(f) for f in removed), alt)
+    return QueryIntent(
+        tuple(words),
+        tuple(country_words),
+        frozenset(countries),
+        keys,
+        codes,
+        form_countries,
+        form_text,
+        frozenset("".join(f) for f in removed),
+        alt,
+    )
 
 
 def _country_at_end(words: list[str]) -> tuple[str, ...] | None:
@@ -254,5 +312,17 @@ def same_words(query: QueryIntent, name: str) -> bool:
     return sorted(normalise_name(name).split()) == sorted(query.words)
 
 
-__all__ = ["FormMatch", "QueryIntent", "code_country", "compare_form", "country_of_word", "fold", "form_codes", "form_key",
-           "name_form_keys", "name_raw_forms", "parse", "same_words"]
+__all__ = [
+    "FormMatch",
+    "QueryIntent",
+    "code_country",
+    "compare_form",
+    "country_of_word",
+    "fold",
+    "form_codes",
+    "form_key",
+    "name_form_keys",
+    "name_raw_forms",
+    "parse",
+    "same_words",
+]

@@ -8,25 +8,143 @@ import unicodedata
 from functools import lru_cache
 
 # Letters that NFKD does not decompose into base + combining mark.
-_SPECIAL = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "đ": "d", "ł": "l", "þ": "th", "œ": "oe",
-                          "ı": "i", "ħ": "h", "ŀ": "l", "&": " and "})
+_SPECIAL = str.maketrans(
+    {
+        "ß": "ss",
+        "æ": "ae",
+        "ø": "o",
+        "đ": "d",
+        "ł": "l",
+        "þ": "th",
+        "œ": "oe",
+        "ı": "i",
+        "ħ": "h",
+        "ŀ": "l",
+        "&": " and ",
+    }
+)
 
 # Legal forms as token sequences after punctuation is removed ("s. r. o." -> "s r o").
 _LEGAL_FORMS = [
-    "spol s r o", "spol s ro", "s r o", "sro", "a s", "as", "k s", "v o s", "ver obch spol", "s p",
-    "z s", "o z", "n o", "druzstvo", "stat podnik", "statny podnik", "akciova spolocnost", "akciova spolecnost",
-    "spolocnost s rucenim obmedzenym", "spolecnost s rucenim omezenym", "v likvidacii", "v likvidaci",
-    "ltd", "limited", "plc", "llp", "lp", "cic", "unlimited", "public limited company",
-    "gmbh", "g m b h", "ag", "kg", "ohg", "gmbh and co kg", "gmbh and co kgaa", "kgaa", "e k", "e v", "eg", "se",
-    "mbh", "s n c", "v o f", "s a s u",
-    "sa", "s a", "sas", "s a s", "sarl", "s a r l", "sasu", "sci", "eurl", "snc", "scop",
-    "asa", "ans", "da", "nuf", "oy", "oyj", "ab", "bv", "b v", "nv", "n v", "vof", "cv",
-    "srl", "s r l", "spa", "s p a", "sapa", "snc", "sl", "s l", "slu",
-    "sp z o o", "spolka z o o", "s a w likwidacji", "sp k", "sp j", "spolka akcyjna",
-    "spolka z ograniczona odpowiedzialnoscia", "spolka komandytowa", "spolka jawna",
-    "d o o", "doo", "d d", "dd", "j d o o", "kft", "zrt", "nyrt", "bt", "ou", "as", "sia", "uab", "ab",
-    "ltd co", "co ltd", "company limited", "corp", "corporation", "inc", "incorporated", "llc",
-    "ee", "ike", "oe", "ae", "tov", "pat", "prat", "tzov", "ltda",
+    "spol s r o",
+    "spol s ro",
+    "s r o",
+    "sro",
+    "a s",
+    "as",
+    "k s",
+    "v o s",
+    "ver obch spol",
+    "s p",
+    "z s",
+    "o z",
+    "n o",
+    "druzstvo",
+    "stat podnik",
+    "statny podnik",
+    "akciova spolocnost",
+    "akciova spolecnost",
+    "spolocnost s rucenim obmedzenym",
+    "spolecnost s rucenim omezenym",
+    "v likvidacii",
+    "v likvidaci",
+    "ltd",
+    "limited",
+    "plc",
+    "llp",
+    "lp",
+    "cic",
+    "unlimited",
+    "public limited company",
+    "gmbh",
+    "g m b h",
+    "ag",
+    "kg",
+    "ohg",
+    "gmbh and co kg",
+    "gmbh and co kgaa",
+    "kgaa",
+    "e k",
+    "e v",
+    "eg",
+    "se",
+    "mbh",
+    "s n c",
+    "v o f",
+    "s a s u",
+    "sa",
+    "s a",
+    "sas",
+    "s a s",
+    "sarl",
+    "s a r l",
+    "sasu",
+    "sci",
+    "eurl",
+    "snc",
+    "scop",
+    "asa",
+    "ans",
+    "da",
+    "nuf",
+    "oy",
+    "oyj",
+    "ab",
+    "bv",
+    "b v",
+    "nv",
+    "n v",
+    "vof",
+    "cv",
+    "srl",
+    "s r l",
+    "spa",
+    "s p a",
+    "sapa",
+    "snc",
+    "sl",
+    "s l",
+    "slu",
+    "sp z o o",
+    "spolka z o o",
+    "s a w likwidacji",
+    "sp k",
+    "sp j",
+    "spolka akcyjna",
+    "spolka z ograniczona odpowiedzialnoscia",
+    "spolka komandytowa",
+    "spolka jawna",
+    "d o o",
+    "doo",
+    "d d",
+    "dd",
+    "j d o o",
+    "kft",
+    "zrt",
+    "nyrt",
+    "bt",
+    "ou",
+    "as",
+    "sia",
+    "uab",
+    "ab",
+    "ltd co",
+    "co ltd",
+    "company limited",
+    "corp",
+    "corporation",
+    "inc",
+    "incorporated",
+    "llc",
+    "ee",
+    "ike",
+    "oe",
+    "ae",
+    "tov",
+    "pat",
+    "prat",
+    "tzov",
+    "ltda",
 ]
 _FORM_TOKENS = sorted({tuple(f.split()) for f in _LEGAL_FORMS}, key=len, reverse=True)
 
@@ -58,34 +176,37 @@ def strip_legal_form(words: list[str], forms: _Forms | None = None) -> list[str]
     return split_legal_form(words, forms)[0]
 
 
-def split_legal_form(words: list[str], forms: _Forms | None = None,
-                     any_start: bool = False) -> tuple[list[str], list[tuple[str, ...]]]:
+def split_legal_form(
+    words: list[str], forms: _Forms | None = None, any_start: bool = False
+) -> tuple[list[str], list[tuple[str, ...]]]:
     """`strip_legal_form`, also returning the forms removed (outermost first). `any_start` lets
     every form of four letters or more stand at the start too ("sp. z o.o. Alfachem", as a query
     may put it), besides the forms markets write first ("UAB", "SIA")."""
     by_last, by_first = forms or _STORED
     removed: list[tuple[str, ...]] = []
     while len(words) > 1:
-        best: tuple[int, int, int] | None = None  # (rank of the form, 0 = at the end / 1 = at the start, length)
+        best: tuple[int, int, int] | None = (
+            None  # (rank of the form, 0 = at the end / 1 = at the start, length)
+        )
         for rank, form in by_last.get(words[-1], ()):
-            if len(words) > len(form) and tuple(words[-len(form):]) == form:
+            if len(words) > len(form) and tuple(words[-len(form) :]) == form:
                 best = (rank, 0, len(form))
                 break
         starts = by_first.get(words[0], ())
         if any_start:
             starts = [*starts, *_ANY_START.get(words[0], ())]
         for rank, form in starts:
-            if len(words) > len(form) and tuple(words[:len(form)]) == form:
+            if len(words) > len(form) and tuple(words[: len(form)]) == form:
                 best = min(best, (rank, 1, len(form))) if best else (rank, 1, len(form))
                 break
         if best is None:
             break
         if best[1] == 0:
-            removed.append(tuple(words[-best[2]:]))
-            words = words[:-best[2]]
+            removed.append(tuple(words[-best[2] :]))
+            words = words[: -best[2]]
         else:
-            removed.append(tuple(words[:best[2]]))
-            words = words[best[2]:]
+            removed.append(tuple(words[: best[2]]))
+            words = words[best[2] :]
     return words, removed
 
 
@@ -107,9 +228,45 @@ _STORED = _index(_FORM_TOKENS, _PREFIX_FORMS)
 # with dots ("I.K.E.", "S.r.l.s.", "d.n.o.") their letters stayed in the query and matched nearly every
 # Greek or Italian name: the slowest searches at 10M (30-40 ms in the index alone).
 _QUERY_ONLY_FORMS = [
-    "a e", "e e", "o e", "e p e", "epe", "i k e", "s r l s", "srls", "s l u", "s coop", "c v", "d n o", "dno",
-    "j s a", "j t d", "jtd", "k d", "og", "commv", "sc", "s c", "scs", "kollektivgesellschaft", "public limited",
-    "tu", "uu", "ay", "ky", "clg", "dac", "mb", "tub", "ks", "ps", "pt", "tdv", "sp z oo", "spzoo", "spolka z oo",
+    "a e",
+    "e e",
+    "o e",
+    "e p e",
+    "epe",
+    "i k e",
+    "s r l s",
+    "srls",
+    "s l u",
+    "s coop",
+    "c v",
+    "d n o",
+    "dno",
+    "j s a",
+    "j t d",
+    "jtd",
+    "k d",
+    "og",
+    "commv",
+    "sc",
+    "s c",
+    "scs",
+    "kollektivgesellschaft",
+    "public limited",
+    "tu",
+    "uu",
+    "ay",
+    "ky",
+    "clg",
+    "dac",
+    "mb",
+    "tub",
+    "ks",
+    "ps",
+    "pt",
+    "tdv",
+    "sp z oo",
+    "spzoo",
+    "spolka z oo",
 ]
 _QUERY_FORMS = sorted({*_FORM_TOKENS, *(tuple(f.split()) for f in _QUERY_ONLY_FORMS)}, key=len, reverse=True)
 _QUERY = _index(_QUERY_FORMS, _PREFIX_FORMS | {"mb", "tub", "ks", "ps", "pt", "tdv"})

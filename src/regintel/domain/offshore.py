@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SOURCE = ("Financial Stability Forum, Report of the Working Group on Offshore Centres (5 April 2000), "
-          "offshore financial centres by group")
+SOURCE = (
+    "Financial Stability Forum, Report of the Working Group on Offshore Centres (5 April 2000), "
+    "offshore financial centres by group"
+)
 
 
 @dataclass(frozen=True)
@@ -29,22 +31,62 @@ class Jurisdiction:
 
 
 _GROUPS: dict[int, tuple[tuple[str, str], ...]] = {
-    1: (("HK", "Hong Kong"), ("LU", "Luxembourg"), ("SG", "Singapore"), ("CH", "Switzerland"),
-        ("IE", "Ireland (Dublin IFSC)"), ("GG", "Guernsey"), ("IM", "Isle of Man"), ("JE", "Jersey")),
-    2: (("AD", "Andorra"), ("BH", "Bahrain"), ("BB", "Barbados"), ("BM", "Bermuda"), ("GI", "Gibraltar"),
-        ("MY-15", "Labuan (Malaysia)"), ("MO", "Macao"), ("MT", "Malta"), ("MC", "Monaco")),
-    3: (("AI", "Anguilla"), ("AG", "Antigua and Barbuda"), ("AW", "Aruba"), ("BS", "Bahamas"), ("BZ", "Belize"),
-        ("VG", "British Virgin Islands"), ("KY", "Cayman Islands"), ("CK", "Cook Islands"), ("CR", "Costa Rica"),
-        ("CY", "Cyprus"), ("LB", "Lebanon"), ("LI", "Liechtenstein"), ("MH", "Marshall Islands"),
-        ("MU", "Mauritius"), ("NR", "Nauru"), ("AN", "Netherlands Antilles"),
-        ("CW", "Curaçao (Netherlands Antilles)"), ("SX", "Sint Maarten (Netherlands Antilles)"),
-        ("BQ", "Bonaire, Sint Eustatius and Saba (Netherlands Antilles)"), ("NU", "Niue"), ("PA", "Panama"),
-        ("KN", "Saint Kitts and Nevis"), ("LC", "Saint Lucia"), ("VC", "Saint Vincent and the Grenadines"),
-        ("WS", "Samoa"), ("SC", "Seychelles"), ("TC", "Turks and Caicos Islands"), ("VU", "Vanuatu")),
+    1: (
+        ("HK", "Hong Kong"),
+        ("LU", "Luxembourg"),
+        ("SG", "Singapore"),
+        ("CH", "Switzerland"),
+        ("IE", "Ireland (Dublin IFSC)"),
+        ("GG", "Guernsey"),
+        ("IM", "Isle of Man"),
+        ("JE", "Jersey"),
+    ),
+    2: (
+        ("AD", "Andorra"),
+        ("BH", "Bahrain"),
+        ("BB", "Barbados"),
+        ("BM", "Bermuda"),
+        ("GI", "Gibraltar"),
+        ("MY-15", "Labuan (Malaysia)"),
+        ("MO", "Macao"),
+        ("MT", "Malta"),
+        ("MC", "Monaco"),
+    ),
+    3: (
+        ("AI", "Anguilla"),
+        ("AG", "Antigua and Barbuda"),
+        ("AW", "Aruba"),
+        ("BS", "Bahamas"),
+        ("BZ", "Belize"),
+        ("VG", "British Virgin Islands"),
+        ("KY", "Cayman Islands"),
+        ("CK", "Cook Islands"),
+        ("CR", "Costa Rica"),
+        ("CY", "Cyprus"),
+        ("LB", "Lebanon"),
+        ("LI", "Liechtenstein"),
+        ("MH", "Marshall Islands"),
+        ("MU", "Mauritius"),
+        ("NR", "Nauru"),
+        ("AN", "Netherlands Antilles"),
+        ("CW", "Curaçao (Netherlands Antilles)"),
+        ("SX", "Sint Maarten (Netherlands Antilles)"),
+        ("BQ", "Bonaire, Sint Eustatius and Saba (Netherlands Antilles)"),
+        ("NU", "Niue"),
+        ("PA", "Panama"),
+        ("KN", "Saint Kitts and Nevis"),
+        ("LC", "Saint Lucia"),
+        ("VC", "Saint Vincent and the Grenadines"),
+        ("WS", "Samoa"),
+        ("SC", "Seychelles"),
+        ("TC", "Turks and Caicos Islands"),
+        ("VU", "Vanuatu"),
+    ),
 }
 
-JURISDICTIONS: dict[str, Jurisdiction] = {code: Jurisdiction(code, name, group)
-                                          for group, items in _GROUPS.items() for code, name in items}
+JURISDICTIONS: dict[str, Jurisdiction] = {
+    code: Jurisdiction(code, name, group) for group, items in _GROUPS.items() for code, name in items
+}
 
 
 def offshore(code: str | None, groups: frozenset[int] = frozenset({1, 2, 3})) -> Jurisdiction | None:

@@ -47,7 +47,11 @@ class Edge:
 
     @property
     def control(self) -> bool:
-        return self.controls or _over(self.share, self.more_than, 50) or _over(self.votes, self.votes_more_than, 50)
+        return (
+            self.controls
+            or _over(self.share, self.more_than, 50)
+            or _over(self.votes, self.votes_more_than, 50)
+        )
 
 
 def _over(value: float | None, more_than: bool, t: float) -> bool:
@@ -144,8 +148,9 @@ class _State:
     truncated: bool = False
 
 
-def walk(target: str, owners_of: Mapping[str, Sequence[Edge]], *, max_depth: int = 10,
-         max_paths: int = MAX_PATHS) -> Walk:
+def walk(
+    target: str, owners_of: Mapping[str, Sequence[Edge]], *, max_depth: int = 10, max_paths: int = MAX_PATHS
+) -> Walk:
     """Every simple ownership path up from `target`, ending at owners who have no owners themselves
     (or are owned only from inside a loop, or sit at `max_depth`). `owners_of[node]` lists the edges
     whose `owned` is `node`. At most `max_paths` paths are kept (`truncated` says when more exist)."""
@@ -168,7 +173,7 @@ def _up(state: _State, chain: list[str], edges: list[Edge]) -> None:
         onward = [e for e in incoming if e.owner not in chain]
         for e in incoming:
             if e.owner in chain:
-                loop = tuple(chain[chain.index(e.owner):])
+                loop = tuple(chain[chain.index(e.owner) :])
                 state.cycles.setdefault(frozenset(loop), loop)
         if len(chain) == 1:
             for e in reversed(onward):
@@ -199,10 +204,20 @@ def merge_edges(edges: Iterable[Edge]) -> dict[str, list[Edge]]:
             merged[(e.owner, e.owned)] = e
             continue
         share, more = (old.share, old.more_than) if old.share is not None else (e.share, e.more_than)
-        votes, vmore = (old.votes, old.votes_more_than) if old.votes is not None else (e.votes, e.votes_more_than)
+        votes, vmore = (
+            (old.votes, old.votes_more_than) if old.votes is not None else (e.votes, e.votes_more_than)
+        )
         merged[(e.owner, e.owned)] = Edge(
-            old.owner, old.owned, share, more, votes, vmore, old.controls or e.controls,
-            old.significant or e.significant, tuple(dict.fromkeys(old.sources + e.sources)))
+            old.owner,
+            old.owned,
+            share,
+            more,
+            votes,
+            vmore,
+            old.controls or e.controls,
+            old.significant or e.significant,
+            tuple(dict.fromkeys(old.sources + e.sources)),
+        )
     out: dict[str, list[Edge]] = {}
     for e in merged.values():
         out.setdefault(e.owned, []).append(e)
@@ -269,10 +284,15 @@ def cycle_components(edges: Iterable[tuple[str, str]]) -> dict[str, int]:
 
 # Companies House natures of control: "ownership-of-shares-25-to-50-percent",
 # "voting-rights-more-than-25-percent-registered-overseas-entity", "…-75-to-100-percent-as-trust-…".
-_BAND = re.compile(r"^(ownership-of-shares|voting-rights|right-to-share-surplus-assets)-(?:more-than-)?(\d+)"
-                   r"(?:-to-(\d+))?-percent")
-_CONTROL = ("right-to-appoint-and-remove-directors", "right-to-appoint-and-remove-members",
-            "right-to-appoint-and-remove-person")
+_BAND = re.compile(
+    r"^(ownership-of-shares|voting-rights|right-to-share-surplus-assets)-(?:more-than-)?(\d+)"
+    r"(?:-to-(\d+))?-percent"
+)
+_CONTROL = (
+    "right-to-appoint-and-remove-directors",
+    "right-to-appoint-and-remove-members",
+    "right-to-appoint-and-remove-person",
+)
 _SIGNIFICANT = "significant-influence-or-control"
 
 
@@ -285,7 +305,11 @@ class Band:
 
 def bands(natures: Sequence[str] | None) -> list[Band]:
     """The share and vote bands a list of PSC natures of control states."""
-    kinds = {"ownership-of-shares": "shares", "voting-rights": "votes", "right-to-share-surplus-assets": "surplus"}
+    kinds = {
+        "ownership-of-shares": "shares",
+        "voting-rights": "votes",
+        "right-to-share-surplus-assets": "surplus",
+    }
     out = []
     for n in natures or ():
         if m := _BAND.match(n):

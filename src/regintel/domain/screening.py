@@ -28,14 +28,25 @@ SCHEMAS = ("person", "organization", "vessel", "aircraft")
 NAME_KINDS = ("primary", "alias", "weak")
 
 # Name measures add up to 1.0: the name score. The other features move it up or down.
-NAME_WEIGHTS = {"name_query_tokens": 0.45, "name_listed_tokens": 0.20, "name_token_sort": 0.20,
-                "name_phonetic": 0.15}
-WEIGHTS = NAME_WEIGHTS | {"country_match": 0.05, "country_mismatch": -0.10, "birth_date_match": 0.10,
-                          "birth_year_match": 0.05, "birth_date_mismatch": -0.20, "identifier_match": 0.50,
-                          "weak_alias": -0.10, "schema_mismatch": -0.25}
+NAME_WEIGHTS = {
+    "name_query_tokens": 0.45,
+    "name_listed_tokens": 0.20,
+    "name_token_sort": 0.20,
+    "name_phonetic": 0.15,
+}
+WEIGHTS = NAME_WEIGHTS | {
+    "country_match": 0.05,
+    "country_mismatch": -0.10,
+    "birth_date_match": 0.10,
+    "birth_year_match": 0.05,
+    "birth_date_mismatch": -0.20,
+    "identifier_match": 0.50,
+    "weak_alias": -0.10,
+    "schema_mismatch": -0.25,
+}
 DESCRIPTIONS = {
     "name_query_tokens": "Share of the query's name (by letters) found in the listed name, token by token "
-                         "(Levenshtein similarity, phonetic equals count 0.9)",
+    "(Levenshtein similarity, phonetic equals count 0.9)",
     "name_listed_tokens": "Share of the listed name (by letters) found in the query",
     "name_token_sort": "Similarity of the two names with their tokens sorted (word order ignored)",
     "name_phonetic": "Share of the query's tokens with the same metaphone code as a listed token",
@@ -84,10 +95,22 @@ class Subject:
     tokens: tuple[str, ...] = field(default=())
 
     @classmethod
-    def build(cls, name: str, schema: str | None = None, countries: Iterable[str] = (),
-              birth_dates: Iterable[str] = (), identifiers: Iterable[str] = ()) -> Subject:
-        return cls(name, schema, frozenset(c.upper() for c in countries if c), tuple(birth_dates),
-                   frozenset(i for i in (normalise_identifier(x) for x in identifiers) if i), name_tokens(name))
+    def build(
+        cls,
+        name: str,
+        schema: str | None = None,
+        countries: Iterable[str] = (),
+        birth_dates: Iterable[str] = (),
+        identifiers: Iterable[str] = (),
+    ) -> Subject:
+        return cls(
+            name,
+            schema,
+            frozenset(c.upper() for c in countries if c),
+            tuple(birth_dates),
+            frozenset(i for i in (normalise_identifier(x) for x in identifiers) if i),
+            name_tokens(name),
+        )
 
 
 @dataclass(frozen=True)
@@ -144,9 +167,20 @@ def phonetic(token: str) -> str:
 
 # Spellings that transliterations of one name differ by (дж: j, dj, dzh, dz; х: kh, h; у: u, ou, oo; …),
 # folded before a second Levenshtein comparison.
-_SKELETON = [(re.compile(p), r) for p, r in (
-    (r"dzh|dz|dj|zh", "j"), (r"kh|gh", "h"), (r"ph", "f"), (r"sch|sh|ch", "s"), (r"ck|q|c", "k"),
-    (r"ou|oo|w", "u"), (r"ee|ie|ey|ei|yi|iy|y", "i"), (r"(.)\1", r"\1"), (r"h$", ""))]
+_SKELETON = [
+    (re.compile(p), r)
+    for p, r in (
+        (r"dzh|dz|dj|zh", "j"),
+        (r"kh|gh", "h"),
+        (r"ph", "f"),
+        (r"sch|sh|ch", "s"),
+        (r"ck|q|c", "k"),
+        (r"ou|oo|w", "u"),
+        (r"ee|ie|ey|ei|yi|iy|y", "i"),
+        (r"(.)\1", r"\1"),
+        (r"h$", ""),
+    )
+]
 
 
 @lru_cache(maxsize=200_000)
@@ -174,8 +208,10 @@ def token_similarity(a: str, b: str) -> float:
 
 def _align(query: Sequence[str], listed: Sequence[str]) -> list[tuple[int, int, float]]:
     """Greedy one-to-one pairing of tokens, best pairs first."""
-    pairs = sorted(((token_similarity(q, c), -len(q), i, j) for i, q in enumerate(query)
-                    for j, c in enumerate(listed)), reverse=True)
+    pairs = sorted(
+        ((token_similarity(q, c), -len(q), i, j) for i, q in enumerate(query) for j, c in enumerate(listed)),
+        reverse=True,
+    )
     used_q: set[int] = set()
     used_c: set[int] = set()
     out = []
@@ -201,8 +237,12 @@ def name_features(query: Sequence[str], listed: Sequence[str]) -> dict[str, floa
     codes = {phonetic(t) or t for t in listed}
     phon = sum(1 for t in query if (phonetic(t) or t) in codes) / len(query)
     sort = fuzz.token_sort_ratio(" ".join(query), " ".join(listed)) / 100.0
-    return {"name_query_tokens": q_hit / q_len, "name_listed_tokens": c_hit / c_len,
-            "name_token_sort": sort, "name_phonetic": phon}
+    return {
+        "name_query_tokens": q_hit / q_len,
+        "name_listed_tokens": c_hit / c_len,
+        "name_token_sort": sort,
+        "name_phonetic": phon,
+    }
 
 
 def name_score(values: dict[str, float]) -> float:

@@ -22,7 +22,7 @@ WEAK_SHARE = 0.35  # candidates sharing less than this share of the best candida
 
 
 def deletions(word: str) -> set[str]:
-    return {word[:i] + word[i + 1:] for i in range(len(word))} if len(word) >= 4 else set()
+    return {word[:i] + word[i + 1 :] for i in range(len(word))} if len(word) >= 4 else set()
 
 
 class ScreeningIndex:

@@ -18,29 +18,74 @@ from regintel.domain.rows import Row
 
 # Change-log field -> event type (docs/insolvency.md lists them).
 CHANGE_TYPES = {
-    "name": "name_change", "street": "address_change", "city": "address_change",
-    "postal_code": "address_change", "address_text": "address_change", "status": "status_change",
-    "legal_form": "legal_form_change", "legal_form_name": "legal_form_change",
-    "nace_primary": "activity_change", "nace_codes": "activity_change", "vat_id": "vat_registration",
-    "tax_id": "tax_registration", "roles": "officers_change",
-    "in_bankruptcy": "bankruptcy", "in_restructuring": "restructuring", "in_liquidation": "liquidation",
+    "name": "name_change",
+    "street": "address_change",
+    "city": "address_change",
+    "postal_code": "address_change",
+    "address_text": "address_change",
+    "status": "status_change",
+    "legal_form": "legal_form_change",
+    "legal_form_name": "legal_form_change",
+    "nace_primary": "activity_change",
+    "nace_codes": "activity_change",
+    "vat_id": "vat_registration",
+    "tax_id": "tax_registration",
+    "roles": "officers_change",
+    "in_bankruptcy": "bankruptcy",
+    "in_restructuring": "restructuring",
+    "in_liquidation": "liquidation",
 }
 PREFIX_TYPES = {"financials.": "financial_statement", "owner.": "ownership_change"}
 TITLES = {
-    "name_change": "Name changed", "address_change": "Registered address changed", "status_change": "Status changed",
-    "legal_form_change": "Legal form changed", "activity_change": "Activities (NACE) changed",
-    "vat_registration": "VAT registration changed", "tax_registration": "Tax number changed",
-    "officers_change": "Officers or owners changed", "financial_statement": "Financial statement",
+    "name_change": "Name changed",
+    "address_change": "Registered address changed",
+    "status_change": "Status changed",
+    "legal_form_change": "Legal form changed",
+    "activity_change": "Activities (NACE) changed",
+    "vat_registration": "VAT registration changed",
+    "tax_registration": "Tax number changed",
+    "officers_change": "Officers or owners changed",
+    "financial_statement": "Financial statement",
     "ownership_change": "Company owner changed",
 }
-FLAG_TITLES = {("bankruptcy", "start"): "Bankruptcy reported", ("bankruptcy", "end"): "Bankruptcy ended",
-               ("restructuring", "start"): "Restructuring reported", ("restructuring", "end"): "Restructuring ended",
-               ("liquidation", "start"): "Liquidation reported", ("liquidation", "end"): "Liquidation ended"}
-EVENT_TYPES = ("bankruptcy", "restructuring", "liquidation", "contract", "founded", "dissolved", "lei_registered",
-               *sorted(set(TITLES)))
+FLAG_TITLES = {
+    ("bankruptcy", "start"): "Bankruptcy reported",
+    ("bankruptcy", "end"): "Bankruptcy ended",
+    ("restructuring", "start"): "Restructuring reported",
+    ("restructuring", "end"): "Restructuring ended",
+    ("liquidation", "start"): "Liquidation reported",
+    ("liquidation", "end"): "Liquidation ended",
+}
+EVENT_TYPES = (
+    "bankruptcy",
+    "restructuring",
+    "liquidation",
+    "contract",
+    "founded",
+    "dissolved",
+    "lei_registered",
+    *sorted(set(TITLES)),
+)
 FLAG_TYPES = ("bankruptcy", "restructuring", "liquidation")
-FIELDS = ("id", "event_type", "phase", "date", "date_kind", "source", "title", "summary", "link", "court",
-          "case_number", "reference", "published_on", "decision_date", "trustee", "detected_at", "changes")
+FIELDS = (
+    "id",
+    "event_type",
+    "phase",
+    "date",
+    "date_kind",
+    "source",
+    "title",
+    "summary",
+    "link",
+    "court",
+    "case_number",
+    "reference",
+    "published_on",
+    "decision_date",
+    "trustee",
+    "detected_at",
+    "changes",
+)
 # On one day: the founding first, then register changes, notices, the dissolution last.
 _RANK = {"founded": 0, "change": 1, "lei": 1, "notice": 2, "dissolved": 3}
 
@@ -59,11 +104,24 @@ def event(key: tuple[str, int, int], **fields: Any) -> dict[str, Any]:
 
 def from_notice(row: Row) -> dict[str, Any]:
     day: date = row["event_date"]
-    return event((day.isoformat(), _RANK["notice"], int(row["id"])), id=f"notice:{row['id']}",
-                 event_type=row["event_type"], phase=row["phase"], date=day, date_kind="effective",
-                 source=row["source"], title=row["title"], summary=row["summary"], link=row["link"],
-                 court=row["court"], case_number=row["case_number"], reference=row["reference"],
-                 published_on=row["published_on"], decision_date=row["decision_date"], trustee=row["trustee"])
+    return event(
+        (day.isoformat(), _RANK["notice"], int(row["id"])),
+        id=f"notice:{row['id']}",
+        event_type=row["event_type"],
+        phase=row["phase"],
+        date=day,
+        date_kind="effective",
+        source=row["source"],
+        title=row["title"],
+        summary=row["summary"],
+        link=row["link"],
+        court=row["court"],
+        case_number=row["case_number"],
+        reference=row["reference"],
+        published_on=row["published_on"],
+        decision_date=row["decision_date"],
+        trustee=row["trustee"],
+    )
 
 
 def from_changes(rows: Iterable[Row], gazette_sources: set[str]) -> list[dict[str, Any]]:
@@ -78,8 +136,10 @@ def from_changes(rows: Iterable[Row], gazette_sources: set[str]) -> list[dict[st
             continue
         year = row["field"].split(".")[1] if kind == "financial_statement" else ""
         groups.setdefault((row["source"], row["detected_at"], kind, year), []).append(row)
-    return [_change_event(kind, year, sorted(members, key=lambda r: r["id"]))
-            for (_, _, kind, year), members in groups.items()]
+    return [
+        _change_event(kind, year, sorted(members, key=lambda r: r["id"]))
+        for (_, _, kind, year), members in groups.items()
+    ]
 
 
 def _change_event(kind: str, year: str, rows: Sequence[Row]) -> dict[str, Any]:
@@ -92,9 +152,18 @@ def _change_event(kind: str, year: str, rows: Sequence[Row]) -> dict[str, Any]:
         title = FLAG_TITLES[(kind, phase)]
     elif kind == "financial_statement":
         title = f"Financial statement {year}"
-    return event((detected.date().isoformat(), _RANK["change"], int(first["id"])), id=f"change:{first['id']}",
-                 event_type=kind, phase=phase, date=detected.date(), date_kind="detected", source=first["source"],
-                 title=title, changes=changes, detected_at=detected)
+    return event(
+        (detected.date().isoformat(), _RANK["change"], int(first["id"])),
+        id=f"change:{first['id']}",
+        event_type=kind,
+        phase=phase,
+        date=detected.date(),
+        date_kind="detected",
+        source=first["source"],
+        title=title,
+        changes=changes,
+        detected_at=detected,
+    )
 
 
 def from_company(row: Row) -> list[dict[str, Any]]:
@@ -103,9 +172,17 @@ def from_company(row: Row) -> list[dict[str, Any]]:
     for kind, column in (("founded", "founded_on"), ("dissolved", "dissolved_on")):
         day = row[column]
         if day is not None:
-            out.append(event((day.isoformat(), _RANK[kind], 0), id=kind, event_type=kind, date=day,
-                             date_kind="effective", source=row["source"],
-                             title="Company founded" if kind == "founded" else "Company dissolved"))
+            out.append(
+                event(
+                    (day.isoformat(), _RANK[kind], 0),
+                    id=kind,
+                    event_type=kind,
+                    date=day,
+                    date_kind="effective",
+                    source=row["source"],
+                    title="Company founded" if kind == "founded" else "Company dissolved",
+                )
+            )
     return out
 
 
@@ -113,17 +190,27 @@ def from_lei(row: Row) -> dict[str, Any] | None:
     registered = row["initial_registration"]
     if registered is None:
         return None
-    return event((registered.date().isoformat(), _RANK["lei"], 0), id=f"lei:{row['lei']}",
-                 event_type="lei_registered", date=registered.date(), date_kind="effective", source=row["source"],
-                 title=f"LEI {row['lei']} registered (now {row['registration_status']})",
-                 link=f"https://search.gleif.org/#/record/{row['lei']}")
+    return event(
+        (registered.date().isoformat(), _RANK["lei"], 0),
+        id=f"lei:{row['lei']}",
+        event_type="lei_registered",
+        date=registered.date(),
+        date_kind="effective",
+        source=row["source"],
+        title=f"LEI {row['lei']} registered (now {row['registration_status']})",
+        link=f"https://search.gleif.org/#/record/{row['lei']}",
+    )
 
 
-def page(events: list[dict[str, Any]], cursor: tuple[str, int, int] | None, limit: int,
-         types: set[str] | None) -> tuple[list[dict[str, Any]], tuple[str, int, int] | None]:
+def page(
+    events: list[dict[str, Any]], cursor: tuple[str, int, int] | None, limit: int, types: set[str] | None
+) -> tuple[list[dict[str, Any]], tuple[str, int, int] | None]:
     """Newest first; events strictly older than `cursor`; (page, cursor of the next page or None)."""
-    ordered = sorted((e for e in events if types is None or e["event_type"] in types),
-                     key=lambda e: e["_key"], reverse=True)
+    ordered = sorted(
+        (e for e in events if types is None or e["event_type"] in types),
+        key=lambda e: e["_key"],
+        reverse=True,
+    )
     if cursor is not None:
         ordered = [e for e in ordered if e["_key"] < cursor]
     chunk = ordered[:limit]

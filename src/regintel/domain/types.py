@@ -210,5 +210,13 @@ class InsolvencyEventRecord:
     debtor: CompanyRecord | None = None
 
 
-Record = (CompanyRecord | OwnershipRecord | LeiRecord | LeiRelationshipRecord | ReportingExceptionRecord
-          | RegistrationAuthorityRecord | StatementRecord | InsolvencyEventRecord)
+Record = (
+    CompanyRecord
+    | OwnershipRecord
+    | LeiRecord
+    | LeiRelationshipRecord
+    | ReportingExceptionRecord
+    | RegistrationAuthorityRecord
+    | StatementRecord
+    | InsolvencyEventRecord
+)

@@ -16,7 +16,9 @@ from regintel.errors import ValidationFailed
 
 MAX_URL_LENGTH = 2048
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-_HOSTNAME = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.?")
+_HOSTNAME = re.compile(
+    r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.?"
+)
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 
 
@@ -40,7 +42,9 @@ class UnsafeWebhookUrl(ValidationFailed):
     """422 `VALIDATION_ERROR` whose details name the field and a machine-readable `reason`."""
 
     def __init__(self, message: str, reason: str, field: str = "webhook_url"):
-        super().__init__(message, details=[{"field": field, "in": "body", "reason": reason, "message": message}])
+        super().__init__(
+            message, details=[{"field": field, "in": "body", "reason": reason, "message": message}]
+        )
         self.reason = reason
 
 
@@ -82,16 +86,22 @@ def address_refusal(ip: IPAddress) -> str | None:
             embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if embedded is not None:
             return address_refusal(embedded)
-    for reason, flag in (("unspecified", ip.is_unspecified), ("loopback", ip.is_loopback),
-                         ("link_local", ip.is_link_local), ("multicast", ip.is_multicast),
-                         ("private", ip.is_private), ("reserved", ip.is_reserved)):
+    for reason, flag in (
+        ("unspecified", ip.is_unspecified),
+        ("loopback", ip.is_loopback),
+        ("link_local", ip.is_link_local),
+        ("multicast", ip.is_multicast),
+        ("private", ip.is_private),
+        ("reserved", ip.is_reserved),
+    ):
         if flag:
             return reason
     return None if ip.is_global else "not_global"
 
 
-def check_addresses(target: WebhookTarget, addresses: list[IPAddress], allow_private: bool,
-                    field: str = "webhook_url") -> IPAddress:
+def check_addresses(
+    target: WebhookTarget, addresses: list[IPAddress], allow_private: bool, field: str = "webhook_url"
+) -> IPAddress:
     """The address to connect to: the first of `addresses`, provided that none of them is refused
     (a name that resolves to one public and one private address is refused as a whole)."""
     if not addresses:
@@ -100,7 +110,10 @@ def check_addresses(target: WebhookTarget, addresses: list[IPAddress], allow_pri
         for ip in addresses:
             reason = address_refusal(ip)
             if reason is not None:
-                raise UnsafeWebhookUrl(f"The URL's host {target.host} resolves to a {reason.replace('_', '-')} "
-                                       f"address ({ip}); webhooks are only sent to public addresses",
-                                       f"{reason}_address", field)
+                raise UnsafeWebhookUrl(
+                    f"The URL's host {target.host} resolves to a {reason.replace('_', '-')} "
+                    f"address ({ip}); webhooks are only sent to public addresses",
+                    f"{reason}_address",
+                    field,
+                )
     return addresses[0]

@@ -28,7 +28,9 @@ class CsvFile:
             raise SourceAbort(f"not a {what} file: the header lacks {', '.join(missing)}")
         return positions
 
-    def records(self, columns: dict[str, int], convert: Callable[[dict[str, str]], T]) -> Iterator[T | RecordError]:
+    def records(
+        self, columns: dict[str, int], convert: Callable[[dict[str, str]], T]
+    ) -> Iterator[T | RecordError]:
         """Each row as `{column: value}` for `columns`, passed through `convert`; a row that cannot be read
         or that `convert` refuses comes out as its `RecordError` (with the row) in its place."""
         for item in self.rows:
@@ -72,7 +74,8 @@ def _rows(reader: Any, width: int) -> Iterator[tuple[int, list[str]] | RecordErr
         if not row:
             continue
         if len(row) != width:
-            yield RecordError(f"row on line {reader.line_num} has {len(row)} fields, the header {width}",
-                              row[:60])
+            yield RecordError(
+                f"row on line {reader.line_num} has {len(row)} fields, the header {width}", row[:60]
+            )
             continue
         yield reader.line_num, row

@@ -89,7 +89,6 @@ def join(parts: Iterable[str | None], sep: str = ", ") -> str | None:
     return out or None
 
 
-
 _NAME_DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
 
 

@@ -107,4 +107,5 @@ def open_input(location: str, download_dir: Path, *, whole_archive: bool = False
     finally:
         if downloaded is not None:
             shutil.rmtree(downloaded, ignore_errors=True) if downloaded.is_dir() else downloaded.unlink(
-                missing_ok=True)
+                missing_ok=True
+            )

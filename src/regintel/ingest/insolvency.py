@@ -29,8 +29,20 @@ if TYPE_CHECKING:
     from regintel.ingest.loader import Loader
 
 Key = tuple[str, str]
-EVENT_FIELDS = ("event_type", "phase", "event_date", "published_on", "decision_date", "court", "case_number",
-                "reference", "link", "title", "summary", "trustee")
+EVENT_FIELDS = (
+    "event_type",
+    "phase",
+    "event_date",
+    "published_on",
+    "decision_date",
+    "court",
+    "case_number",
+    "reference",
+    "link",
+    "title",
+    "summary",
+    "trustee",
+)
 UNNAMED = "company not in the database and the notice does not name it"
 
 
@@ -43,8 +55,9 @@ class Pending:
     updates: dict[str, int] = field(default_factory=dict)  # notice id -> row id of a corrected notice
 
 
-def prepare(conn: Connection, loader: Loader, records: list[InsolvencyEventRecord], *,
-            last: bool = False) -> Pending:
+def prepare(
+    conn: Connection, loader: Loader, records: list[InsolvencyEventRecord], *, last: bool = False
+) -> Pending:
     """Sort a batch's notices. A notice about a company that neither the database nor the batch
     names waits in `loader.waiting_notices` for the end of the input (a later batch may create the
     company); in the `last` pass, which decides the waiting notices, it is skipped."""
@@ -72,8 +85,11 @@ def prepare(conn: Connection, loader: Loader, records: list[InsolvencyEventRecor
         row_id = rows[key]["id"] if key in rows else None
         for rec in recs:
             old = stored.get(rec.notice_id)
-            if old is not None and row_id == old["company_id"] and all(
-                    _same(old[f], getattr(rec, f)) for f in EVENT_FIELDS):
+            if (
+                old is not None
+                and row_id == old["company_id"]
+                and all(_same(old[f], getattr(rec, f)) for f in EVENT_FIELDS)
+            ):
                 loader.stats.unchanged += 1
                 continue
             if old is None:
@@ -83,8 +99,12 @@ def prepare(conn: Connection, loader: Loader, records: list[InsolvencyEventRecor
                 pending.updates[rec.notice_id] = old["id"]
             pending.inserts.append(rec)
             todo.setdefault(key, []).append(rec)
-    known = _known(conn, [rows[k]["id"] for k in todo if k in rows], loader.source.id,
-                   {r.notice_id for r in pending.inserts})
+    known = _known(
+        conn,
+        [rows[k]["id"] for k in todo if k in rows],
+        loader.source.id,
+        {r.notice_id for r in pending.inserts},
+    )
     for key, recs in todo.items():
         row = rows.get(key)
         pending.records.append(_company_record(key, recs, row, known.get(row["id"], []) if row else []))
@@ -113,8 +133,9 @@ def _notice(rec: InsolvencyEventRecord | Any) -> Notice:
     return Notice(rec.event_type, rec.phase, rec.event_date, str(rec.notice_id))
 
 
-def _company_record(key: Key, recs: list[InsolvencyEventRecord], row: Any,
-                    known: list[Notice]) -> CompanyRecord:
+def _company_record(
+    key: Key, recs: list[InsolvencyEventRecord], row: Any, known: list[Notice]
+) -> CompanyRecord:
     """The company record of a batch's notices for one company: the flags its deciding notices
     state (left unstated when they would change nothing), and name and seat when it is new."""
     bankruptcy, restructuring, liquidation = flag_statement(deciding([_notice(r) for r in recs], known))
@@ -124,13 +145,22 @@ def _company_record(key: Key, recs: list[InsolvencyEventRecord], row: Any,
     if row is None and named:  # the newest notice that names the company gives its name and seat
         base = replace(named[-1], country=key[0], national_id=key[1])
     elif row is not None:
-        current = InsolvencyFlags(bool(row["in_bankruptcy"]), bool(row["in_restructuring"]),
-                                  bool(row["in_liquidation"]))
+        current = InsolvencyFlags(
+            bool(row["in_bankruptcy"]), bool(row["in_restructuring"]), bool(row["in_liquidation"])
+        )
         if merge_flags(current, bankruptcy, restructuring, liquidation) == current:
             bankruptcy = restructuring = liquidation = None
-    return replace(base, source_record_id=newest.notice_id, published_on=newest.published_on,
-                   in_bankruptcy=bankruptcy, in_restructuring=restructuring, in_liquidation=liquidation,
-                   roles=None, financials=[], identifiers=[])
+    return replace(
+        base,
+        source_record_id=newest.notice_id,
+        published_on=newest.published_on,
+        in_bankruptcy=bankruptcy,
+        in_restructuring=restructuring,
+        in_liquidation=liquidation,
+        roles=None,
+        financials=[],
+        identifiers=[],
+    )
 
 
 def _named(rec: InsolvencyEventRecord) -> bool:
@@ -141,7 +171,9 @@ def _recency(rec: InsolvencyEventRecord) -> tuple[Any, int, str]:
     return rec.published_on or rec.event_date, len(rec.notice_id), rec.notice_id
 
 
-def write_events(conn: Connection, loader: Loader, pending: Pending, ids: dict[Key, int], now: datetime) -> None:
+def write_events(
+    conn: Connection, loader: Loader, pending: Pending, ids: dict[Key, int], now: datetime
+) -> None:
     """Store the batch's new and corrected notices (after `_load_companies` gave the company ids)."""
     inserts, updates = [], []
     for rec in pending.inserts:
@@ -149,7 +181,11 @@ def write_events(conn: Connection, loader: Loader, pending: Pending, ids: dict[K
         if company_id is None:  # the company record was refused; the loader counted why
             continue
         row = {f: getattr(rec, f) for f in EVENT_FIELDS} | {
-            "company_id": company_id, "country": rec.country, "run_id": loader.run_id, "updated_at": now}
+            "company_id": company_id,
+            "country": rec.country,
+            "run_id": loader.run_id,
+            "updated_at": now,
+        }
         if rec.notice_id in pending.updates:
             updates.append((pending.updates[rec.notice_id], row))
         else:
@@ -164,9 +200,14 @@ def _companies(conn: Connection, keys: set[Key]) -> dict[Key, Any]:
     found: dict[Key, Any] = {}
     national_ids = sorted({k[1] for k in keys})
     for start in range(0, len(national_ids), 900):
-        query = select(companies.c.id, companies.c.country, companies.c.national_id, companies.c.in_bankruptcy,
-                       companies.c.in_restructuring, companies.c.in_liquidation).where(
-            companies.c.national_id.in_(national_ids[start:start + 900]))
+        query = select(
+            companies.c.id,
+            companies.c.country,
+            companies.c.national_id,
+            companies.c.in_bankruptcy,
+            companies.c.in_restructuring,
+            companies.c.in_liquidation,
+        ).where(companies.c.national_id.in_(national_ids[start : start + 900]))
         for row in conn.execute(query).mappings():
             if (row["country"], row["national_id"]) in keys:
                 found[(row["country"], row["national_id"])] = row
@@ -176,8 +217,10 @@ def _companies(conn: Connection, keys: set[Key]) -> dict[Key, Any]:
 def _stored(conn: Connection, source: str, notice_ids: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for start in range(0, len(notice_ids), 900):
-        query = select(insolvency_events).where(insolvency_events.c.source == source,
-                                                insolvency_events.c.notice_id.in_(notice_ids[start:start + 900]))
+        query = select(insolvency_events).where(
+            insolvency_events.c.source == source,
+            insolvency_events.c.notice_id.in_(notice_ids[start : start + 900]),
+        )
         out.update((row["notice_id"], row) for row in conn.execute(query).mappings())
     return out
 
@@ -187,10 +230,14 @@ def _known(conn: Connection, company_ids: list[int], source: str, batch: set[str
     batch's new and corrected notices: a corrected notice is judged by its new content."""
     out: dict[int, list[Notice]] = {}
     for start in range(0, len(company_ids), 900):
-        query = select(insolvency_events.c.company_id, insolvency_events.c.event_type, insolvency_events.c.phase,
-                       insolvency_events.c.event_date, insolvency_events.c.notice_id,
-                       insolvency_events.c.source).where(
-            insolvency_events.c.company_id.in_(company_ids[start:start + 900]))
+        query = select(
+            insolvency_events.c.company_id,
+            insolvency_events.c.event_type,
+            insolvency_events.c.phase,
+            insolvency_events.c.event_date,
+            insolvency_events.c.notice_id,
+            insolvency_events.c.source,
+        ).where(insolvency_events.c.company_id.in_(company_ids[start : start + 900]))
         for row in conn.execute(query):
             if row.source != source or row.notice_id not in batch:
                 out.setdefault(row.company_id, []).append(_notice(row))

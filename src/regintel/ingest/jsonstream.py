@@ -60,7 +60,9 @@ def _lines(stream: BinaryIO, list_paths: tuple[str, ...]) -> Iterator[Any | Reco
         try:
             value = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            yield RecordError(f"malformed JSON on line {number}: {exc}", line[:2000].decode("utf-8", "replace"))
+            yield RecordError(
+                f"malformed JSON on line {number}: {exc}", line[:2000].decode("utf-8", "replace")
+            )
             continue
         yield from unwrap(value, list_paths)
 

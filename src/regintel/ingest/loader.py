@@ -39,9 +39,27 @@ from regintel.ingest.base import RecordError, Skipped, SourceInfo
 
 # Company columns a source record may set (everything but ids, derived columns and bookkeeping).
 COMPANY_FIELDS = (
-    "name", "legal_form", "legal_form_name", "status", "founded_on", "dissolved_on", "street", "city",
-    "postal_code", "address_text", "region_code", "district_code", "municipality_code", "nuts3",
-    "nace_primary", "nace_codes", "size_class", "employees", "vat_id", "tax_id", "lei",
+    "name",
+    "legal_form",
+    "legal_form_name",
+    "status",
+    "founded_on",
+    "dissolved_on",
+    "street",
+    "city",
+    "postal_code",
+    "address_text",
+    "region_code",
+    "district_code",
+    "municipality_code",
+    "nuts3",
+    "nace_primary",
+    "nace_codes",
+    "size_class",
+    "employees",
+    "vat_id",
+    "tax_id",
+    "lei",
 )
 FLAG_FIELDS = ("in_bankruptcy", "in_restructuring", "in_liquidation")
 
@@ -68,11 +86,17 @@ class LoadStats:
         self.skip_reasons[reason] = self.skip_reasons.get(reason, 0) + 1
 
     def as_dict(self) -> dict[str, Any]:
-        return {"read": self.read, "inserted": self.inserted, "updated": self.updated,
-                "unchanged": self.unchanged, "rejected": self.rejected, "skipped": self.skipped,
-                "changes": self.changes,
-                "reject_reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:20]),
-                "skip_reasons": dict(sorted(self.skip_reasons.items(), key=lambda kv: -kv[1])[:20])}
+        return {
+            "read": self.read,
+            "inserted": self.inserted,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "rejected": self.rejected,
+            "skipped": self.skipped,
+            "changes": self.changes,
+            "reject_reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:20]),
+            "skip_reasons": dict(sorted(self.skip_reasons.items(), key=lambda kv: -kv[1])[:20]),
+        }
 
 
 ChangeHook = Callable[[Connection, list[dict[str, Any]]], None]
@@ -86,8 +110,18 @@ def default_hooks() -> list[ChangeHook]:
 
 
 # Tables an import grows, analysed as it goes on PostgreSQL (Loader._analyse_if_grown).
-ANALYSED_TABLES = ("companies", "company_sources", "identifiers", "people", "roles", "ownerships",
-                   "financial_statements", "company_changes", "lei_records", "insolvency_events")
+ANALYSED_TABLES = (
+    "companies",
+    "company_sources",
+    "identifiers",
+    "people",
+    "roles",
+    "ownerships",
+    "financial_statements",
+    "company_changes",
+    "lei_records",
+    "insolvency_events",
+)
 ANALYSE_FIRST = 10_000
 
 
@@ -96,9 +130,16 @@ class Loader:
     transaction with the change rows written (with their ids), so monitoring and outbox rows commit
     with the data; None means `default_hooks()`, an empty list none."""
 
-    def __init__(self, engine: Engine, source: SourceInfo, *, run_id: int | None = None,
-                 batch_size: int = 2_000, reject: Callable[[str, object], None] | None = None,
-                 on_changes: Iterable[ChangeHook] | None = None):
+    def __init__(
+        self,
+        engine: Engine,
+        source: SourceInfo,
+        *,
+        run_id: int | None = None,
+        batch_size: int = 2_000,
+        reject: Callable[[str, object], None] | None = None,
+        on_changes: Iterable[ChangeHook] | None = None,
+    ):
         self.engine = engine
         self.source = source
         self.run_id = run_id
@@ -141,7 +182,7 @@ class Loader:
         waiting = list(self.waiting_notices.values())
         self.waiting_notices.clear()
         for start in range(0, len(waiting), self.batch_size):
-            self._write_batch(list(waiting[start:start + self.batch_size]), last=True)
+            self._write_batch(list(waiting[start : start + self.batch_size]), last=True)
 
     def _write_batch(self, batch: list[Record], *, last: bool = False) -> None:
         # Read-then-write: on SQLite take the write lock first, or a concurrent writer (the worker)
@@ -187,22 +228,30 @@ class Loader:
         changes: list[dict[str, Any]] = []
         self._unchanged_ids: set[int] = set()
         # Gazette notices move flags through company records of their own (ingest/insolvency.py).
-        notices = insolvency.prepare(conn, self, [r for r in batch if isinstance(r, InsolvencyEventRecord)],
-                                     last=last)
+        notices = insolvency.prepare(
+            conn, self, [r for r in batch if isinstance(r, InsolvencyEventRecord)], last=last
+        )
         company_records = [r for r in batch if isinstance(r, CompanyRecord)] + notices.records
         ids = self._load_companies(conn, company_records, changes, now)
         insolvency.write_events(conn, self, notices, ids, now)
         sections.load_roles(conn, self, company_records, ids, changes, now)
         sections.load_financials(conn, self, company_records, ids, changes, now)
-        statements.load_statements(conn, self, [r for r in batch if isinstance(r, StatementRecord)],
-                                   changes, now)
+        statements.load_statements(
+            conn, self, [r for r in batch if isinstance(r, StatementRecord)], changes, now
+        )
         sections.load_lei(conn, self, [r for r in batch if isinstance(r, LeiRecord)])
-        sections.load_lei_relationships(conn, self, [r for r in batch if isinstance(r, LeiRelationshipRecord)])
+        sections.load_lei_relationships(
+            conn, self, [r for r in batch if isinstance(r, LeiRelationshipRecord)]
+        )
         sections.load_reporting_exceptions(
-            conn, self, [r for r in batch if isinstance(r, ReportingExceptionRecord)])
-        sections.load_ownerships(conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now)
+            conn, self, [r for r in batch if isinstance(r, ReportingExceptionRecord)]
+        )
+        sections.load_ownerships(
+            conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now
+        )
         sections.load_registration_authorities(
-            conn, self, [r for r in batch if isinstance(r, RegistrationAuthorityRecord)])
+            conn, self, [r for r in batch if isinstance(r, RegistrationAuthorityRecord)]
+        )
         self._count_section_updates(conn, changes, now)
         if changes:
             # The ids let the hooks point monitoring events and deliveries at their change row.
@@ -221,13 +270,21 @@ class Loader:
         conn.execute(companies.update().where(companies.c.id.in_(sorted(moved))).values(updated_at=now))
 
     def change(self, company_id: int, name: str, old: Any, new: Any, now: datetime) -> dict[str, Any]:
-        return {"company_id": company_id, "field": name, "old_value": _text(old), "new_value": _text(new),
-                "source": self.source.id, "run_id": self.run_id, "detected_at": now}
+        return {
+            "company_id": company_id,
+            "field": name,
+            "old_value": _text(old),
+            "new_value": _text(new),
+            "source": self.source.id,
+            "run_id": self.run_id,
+            "detected_at": now,
+        }
 
     # -- companies -------------------------------------------------------------------------------
 
-    def _load_companies(self, conn: Connection, records: list[CompanyRecord], changes: list[dict[str, Any]],
-                        now: datetime) -> dict[tuple[str, str], int]:
+    def _load_companies(
+        self, conn: Connection, records: list[CompanyRecord], changes: list[dict[str, Any]], now: datetime
+    ) -> dict[tuple[str, str], int]:
         valid: dict[tuple[str, str], CompanyRecord] = {}
         for rec in records:
             try:
@@ -257,7 +314,9 @@ class Loader:
                 inserts.append((key, self._new_row(rec, now)))
                 continue
             ids[key] = row["id"]
-            self._update(rec, row, changes, updates, now, fill_only=self.source.fill_only and row["id"] not in own)
+            self._update(
+                rec, row, changes, updates, now, fill_only=self.source.fill_only and row["id"] not in own
+            )
         for columns, rows in updates.items():
             # One cached statement a set of changed columns, executed over the batch's companies.
             execute_many(conn, _update_statement(columns), rows)
@@ -265,7 +324,8 @@ class Loader:
             # RETURNING without sort_by_parameter_order lets the driver batch the rows (with it,
             # SQLite inserts one row per statement); the key columns map the ids back instead.
             for new_id, country, national_id in insert_returning(
-                    conn, companies, [row for _, row in inserts], ("id", "country", "national_id")):
+                conn, companies, [row for _, row in inserts], ("id", "country", "national_id")
+            ):
                 ids[(country, national_id)] = new_id
             for key, row in inserts:
                 changes.append(self.change(ids[key], "created", None, row["name"], now))
@@ -274,16 +334,25 @@ class Loader:
         sections.load_identifiers(conn, self, valid, ids)
         return ids
 
-    def _drop_stale(self, conn: Connection, valid: dict[tuple[str, str], CompanyRecord],
-                    existing: dict[tuple[str, str], Any]) -> None:
+    def _drop_stale(
+        self,
+        conn: Connection,
+        valid: dict[tuple[str, str], CompanyRecord],
+        existing: dict[tuple[str, str], Any],
+    ) -> None:
         """Skip records published before what this source already gave for the company, so that
         re-importing an old file after a newer one (or a delta before the golden copy) never
         rolls data back."""
-        dated = {existing[k]["id"]: k for k, r in valid.items() if r.published_on is not None and k in existing}
+        dated = {
+            existing[k]["id"]: k for k, r in valid.items() if r.published_on is not None and k in existing
+        }
         if not dated or not self.source.snapshots:
             return
-        rows = conn.execute(select(company_sources.c.company_id, company_sources.c.published_on).where(
-            company_sources.c.source == self.source.id, company_sources.c.company_id.in_(list(dated))))
+        rows = conn.execute(
+            select(company_sources.c.company_id, company_sources.c.published_on).where(
+                company_sources.c.source == self.source.id, company_sources.c.company_id.in_(list(dated))
+            )
+        )
         for company_id, published_on in rows:
             key = dated[company_id]
             if published_on is not None and valid[key].published_on < published_on:
@@ -294,11 +363,20 @@ class Loader:
         row: dict[str, Any] = {f: getattr(rec, f) for f in COMPANY_FIELDS}
         row["status"] = row["status"] or "active"
         flags = merge_flags(InsolvencyFlags(), rec.in_bankruptcy, rec.in_restructuring, rec.in_liquidation)
-        row.update(in_bankruptcy=flags.in_bankruptcy, in_restructuring=flags.in_restructuring,
-                   in_liquidation=flags.in_liquidation)
-        row.update(country=rec.country, national_id=rec.national_id, name_norm=normalise_name(rec.name or ""),
-                   address_norm=normalise_address(_address(row)), source=self.source.id,
-                   created_at=now, updated_at=now)
+        row.update(
+            in_bankruptcy=flags.in_bankruptcy,
+            in_restructuring=flags.in_restructuring,
+            in_liquidation=flags.in_liquidation,
+        )
+        row.update(
+            country=rec.country,
+            national_id=rec.national_id,
+            name_norm=normalise_name(rec.name or ""),
+            address_norm=normalise_address(_address(row)),
+            source=self.source.id,
+            created_at=now,
+            updated_at=now,
+        )
         return row
 
     def _described_only_here(self, conn: Connection, rows: Iterable[Any]) -> set[int]:
@@ -306,14 +384,26 @@ class Loader:
         ids = [row["id"] for row in rows]
         elsewhere: set[int] = set()
         for start in range(0, len(ids), 900):
-            elsewhere.update(conn.execute(select(company_sources.c.company_id).where(
-                company_sources.c.company_id.in_(ids[start:start + 900]),
-                company_sources.c.source != self.source.id)).scalars())
+            elsewhere.update(
+                conn.execute(
+                    select(company_sources.c.company_id).where(
+                        company_sources.c.company_id.in_(ids[start : start + 900]),
+                        company_sources.c.source != self.source.id,
+                    )
+                ).scalars()
+            )
         return set(ids) - elsewhere
 
-    def _update(self, rec: CompanyRecord, row: Any, changes: list[dict[str, Any]],
-                updates: dict[tuple[str, ...], list[dict[str, Any]]], now: datetime, *,
-                fill_only: bool = False) -> None:
+    def _update(
+        self,
+        rec: CompanyRecord,
+        row: Any,
+        changes: list[dict[str, Any]],
+        updates: dict[tuple[str, ...], list[dict[str, Any]]],
+        now: datetime,
+        *,
+        fill_only: bool = False,
+    ) -> None:
         """Compare a record with its stored row: log the changes and queue the row's update under
         its set of changed columns."""
         new: dict[str, Any] = {}
@@ -324,8 +414,9 @@ class Loader:
             if fill_only and row[name] not in (None, "", []):
                 continue
             new[name] = value
-        current = InsolvencyFlags(bool(row["in_bankruptcy"]), bool(row["in_restructuring"]),
-                                  bool(row["in_liquidation"]))
+        current = InsolvencyFlags(
+            bool(row["in_bankruptcy"]), bool(row["in_restructuring"]), bool(row["in_liquidation"])
+        )
         if not fill_only:
             flags = merge_flags(current, rec.in_bankruptcy, rec.in_restructuring, rec.in_liquidation)
             for name in FLAG_FIELDS:
@@ -348,22 +439,45 @@ class Loader:
                 changes.append(self.change(row["id"], name, row[name], value, now))
         self.stats.updated += 1
 
-    def _provenance(self, conn: Connection, valid: dict[tuple[str, str], CompanyRecord],
-                    ids: dict[tuple[str, str], int], now: datetime) -> None:
+    def _provenance(
+        self,
+        conn: Connection,
+        valid: dict[tuple[str, str], CompanyRecord],
+        ids: dict[tuple[str, str], int],
+        now: datetime,
+    ) -> None:
         from regintel.db.engine import upsert
 
-        rows = [{"company_id": ids[k], "source": self.source.id, "source_record_id": r.source_record_id,
-                 "published_on": r.published_on, "first_seen": now, "last_seen": now, "run_id": self.run_id}
-                for k, r in valid.items() if k in ids]
-        upsert(conn, company_sources, rows, keys=["company_id", "source"],
-               update=["source_record_id", "published_on", "last_seen", "run_id"])
+        rows = [
+            {
+                "company_id": ids[k],
+                "source": self.source.id,
+                "source_record_id": r.source_record_id,
+                "published_on": r.published_on,
+                "first_seen": now,
+                "last_seen": now,
+                "run_id": self.run_id,
+            }
+            for k, r in valid.items()
+            if k in ids
+        ]
+        upsert(
+            conn,
+            company_sources,
+            rows,
+            keys=["company_id", "source"],
+            update=["source_record_id", "published_on", "last_seen", "run_id"],
+        )
 
 
 @lru_cache(maxsize=256)
 def _update_statement(columns: tuple[str, ...]) -> Any:
     """UPDATE companies SET c = :v_c, ... WHERE id = :row_id, built once per column set."""
-    return companies.update().where(companies.c.id == bindparam("row_id")).values(
-        {c: bindparam(f"v_{c}", type_=companies.c[c].type) for c in columns})
+    return (
+        companies.update()
+        .where(companies.c.id == bindparam("row_id"))
+        .values({c: bindparam(f"v_{c}", type_=companies.c[c].type) for c in columns})
+    )
 
 
 def _insert_changes(conn: Connection, changes: list[dict[str, Any]]) -> None:
@@ -376,8 +490,9 @@ def _insert_changes(conn: Connection, changes: list[dict[str, Any]]) -> None:
     pending: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for row in changes:
         pending.setdefault((row["company_id"], row["field"]), []).append(row)
-    for change_id, company_id, field_name in insert_returning(conn, company_changes, changes,
-                                                              ("id", "company_id", "field")):
+    for change_id, company_id, field_name in insert_returning(
+        conn, company_changes, changes, ("id", "company_id", "field")
+    ):
         pending[(company_id, field_name)].pop(0)["id"] = change_id
 
 
@@ -386,7 +501,7 @@ def _existing(conn: Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, 
     out: dict[tuple[str, str], Any] = {}
     national_ids = sorted({k[1] for k in keys})
     for start in range(0, len(national_ids), 900):
-        chunk = national_ids[start:start + 900]
+        chunk = national_ids[start : start + 900]
         for row in conn.execute(select(companies).where(companies.c.national_id.in_(chunk))).mappings():
             key = (row["country"], row["national_id"])
             if key in wanted:

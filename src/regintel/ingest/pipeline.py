@@ -34,8 +34,12 @@ Chunk = tuple[list[Any], int]  # (items, input bytes read so far)
 def worthwhile(size: int | None) -> bool:
     """Parse ahead when there is a second core, fork is available, this process has no other
     threads (forking those is unsafe) and the input is large or of unknown size."""
-    return ((os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods()
-            and threading.active_count() == 1 and (size is None or size >= PARSE_AHEAD_BYTES))
+    return (
+        (os.cpu_count() or 1) > 1
+        and "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and (size is None or size >= PARSE_AHEAD_BYTES)
+    )
 
 
 def parse_here(source: Source, inp: Input) -> Iterator[Chunk]:
@@ -64,8 +68,9 @@ def parsed(source: Source, inp: Input, ahead: bool) -> Iterator[Iterator[Chunk]]
         return
     ctx = multiprocessing.get_context("fork")
     channel: Any = ctx.Queue(DEPTH)
-    child = ctx.Process(target=_parse_child, args=(source, inp, channel, os.getpid()), daemon=True,
-                        name="regintel-parse")
+    child = ctx.Process(
+        target=_parse_child, args=(source, inp, channel, os.getpid()), daemon=True, name="regintel-parse"
+    )
     child.start()
     try:
         yield _receive(child, channel)

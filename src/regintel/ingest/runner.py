@@ -24,10 +24,19 @@ STALE_RUN = timedelta(hours=12)
 
 
 def catalogue_row(info: SourceInfo) -> dict[str, Any]:
-    return {"id": info.id, "name": info.name, "publisher": info.publisher, "country": info.country,
-            "category": info.category, "formats": info.formats, "licence": info.licence,
-            "licence_url": info.licence_url, "attribution": info.attribution, "url": info.url,
-            "cadence": info.cadence}
+    return {
+        "id": info.id,
+        "name": info.name,
+        "publisher": info.publisher,
+        "country": info.country,
+        "category": info.category,
+        "formats": info.formats,
+        "licence": info.licence,
+        "licence_url": info.licence_url,
+        "attribution": info.attribution,
+        "url": info.url,
+        "cadence": info.cadence,
+    }
 
 
 def sync_catalogue(engine: Engine, infos: Iterable[SourceInfo]) -> None:
@@ -55,9 +64,17 @@ class RejectFile:
             self._fh.close()
 
 
-def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *, progress: bool = False,
-               batch_size: int = 2_000, hooks: Iterable[ChangeHook] | None = None,
-               parse_ahead: bool | None = None) -> tuple[int, LoadStats, Path | None]:
+def run_import(
+    engine: Engine,
+    source: Source,
+    location: str,
+    data_dir: Path,
+    *,
+    progress: bool = False,
+    batch_size: int = 2_000,
+    hooks: Iterable[ChangeHook] | None = None,
+    parse_ahead: bool | None = None,
+) -> tuple[int, LoadStats, Path | None]:
     """Import `location` with `source`; returns (run id, stats, reject file or None). `hooks` default
     to the loader's (monitoring events and the webhook/e-mail outbox, in each batch's transaction).
 
@@ -70,19 +87,33 @@ def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *,
     now = datetime.now(UTC)
     with engine.begin() as conn:
         # A run left 'running' by a crash is over; its batches either committed or did not.
-        conn.execute(update(import_runs).where(import_runs.c.source == info.id, import_runs.c.status == "running",
-                                               import_runs.c.started_at < now - STALE_RUN)
-                     .values(status="interrupted"))
-        run_id = conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
-                                                          started_at=now).returning(import_runs.c.id)).scalar_one()
+        conn.execute(
+            update(import_runs)
+            .where(
+                import_runs.c.source == info.id,
+                import_runs.c.status == "running",
+                import_runs.c.started_at < now - STALE_RUN,
+            )
+            .values(status="interrupted")
+        )
+        run_id = conn.execute(
+            import_runs.insert()
+            .values(source=info.id, location=location, status="running", started_at=now)
+            .returning(import_runs.c.id)
+        ).scalar_one()
     rejects = RejectFile(data_dir / "rejects" / f"{info.id}-{run_id}.jsonl")
     loader = Loader(engine, info, run_id=run_id, batch_size=batch_size, reject=rejects, on_changes=hooks)
     status = "failed"
     try:
-        with open_input(location, data_dir / "downloads", whole_archive=getattr(source, "reads_archive", False)) \
-                as inp, loader.holding_connection(), \
-                pipeline.parsed(source, inp, pipeline.worthwhile(inp.size) if parse_ahead is None
-                                else parse_ahead) as chunks:
+        with (
+            open_input(
+                location, data_dir / "downloads", whole_archive=getattr(source, "reads_archive", False)
+            ) as inp,
+            loader.holding_connection(),
+            pipeline.parsed(
+                source, inp, pipeline.worthwhile(inp.size) if parse_ahead is None else parse_ahead
+            ) as chunks,
+        ):
             with _progress(progress, inp.size, info.id) as bar:
                 task = bar.add_task(info.id, total=inp.size)
                 for items, read_bytes in chunks:
@@ -103,19 +134,32 @@ def run_import(engine: Engine, source: Source, location: str, data_dir: Path, *,
 
 def _progress(enabled: bool, total: int | None, label: str) -> Progress:
     console = Console(stderr=True)
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-                    console=console, disable=not (enabled and console.is_terminal), transient=False)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not (enabled and console.is_terminal),
+        transient=False,
+    )
 
 
 def _finish(engine: Engine, info: SourceInfo, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status=status, finished_at=now, stats=stats.as_dict()))
-        count = conn.execute(select(func.count()).select_from(company_sources)
-                             .where(company_sources.c.source == info.id)).scalar_one()
-        values: dict[str, Any] = {"row_count": count, "last_run": {"run_id": run_id, "status": status,
-                                                                   **stats.as_dict()}}
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        count = conn.execute(
+            select(func.count()).select_from(company_sources).where(company_sources.c.source == info.id)
+        ).scalar_one()
+        values: dict[str, Any] = {
+            "row_count": count,
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
         if status == "succeeded":
             values["last_import_at"] = now
             if stats.inserted or stats.updated:  # new or renamed companies: records may now link to them

@@ -44,13 +44,24 @@ if TYPE_CHECKING:
 
 Key = tuple[str, str]
 _INSERT_ROLES = roles.insert()
-FIGURES = ("revenue", "profit", "total_assets", "equity", "liabilities", "employees", "current_assets",
-           "current_liabilities", "retained_earnings", "ebit")
+FIGURES = (
+    "revenue",
+    "profit",
+    "total_assets",
+    "equity",
+    "liabilities",
+    "employees",
+    "current_assets",
+    "current_liabilities",
+    "retained_earnings",
+    "ebit",
+)
 FIN_FIELDS = ("period_from", "period_to", "currency", *FIGURES, "statement_type", "source_record_id")
 
 
-def load_identifiers(conn: Connection, loader: Loader, records: dict[Key, CompanyRecord],
-                     ids: dict[Key, int]) -> None:
+def load_identifiers(
+    conn: Connection, loader: Loader, records: dict[Key, CompanyRecord], ids: dict[Key, int]
+) -> None:
     rows = []
     for key, rec in records.items():
         if key not in ids:
@@ -64,7 +75,9 @@ def load_identifiers(conn: Connection, loader: Loader, records: dict[Key, Compan
             pairs.add(("ic_dph" if rec.vat_id.startswith("SK") else "vat", rec.vat_id))
         if rec.tax_id:
             pairs.add(("dic", rec.tax_id))
-        rows += [{"type": t, "value": v, "company_id": ids[key], "source": loader.source.id} for t, v in pairs]
+        rows += [
+            {"type": t, "value": v, "company_id": ids[key], "source": loader.source.id} for t, v in pairs
+        ]
     if rows:
         conn.execute(insert_for(conn, identifiers).on_conflict_do_nothing(), rows)
 
@@ -91,13 +104,30 @@ def _name_key(name: str) -> str:
 
 
 def _role_row(role: RoleRecord) -> dict[str, Any]:
-    return {"role": role.role, "holder_key": _holder_key(role), "holder_name": role.holder_name,
-            "title": role.title, "share_pct": role.share_pct, "voting_pct": role.voting_pct,
-            "natures_of_control": role.natures_of_control, "since": role.since, "until": role.until}
+    return {
+        "role": role.role,
+        "holder_key": _holder_key(role),
+        "holder_name": role.holder_name,
+        "title": role.title,
+        "share_pct": role.share_pct,
+        "voting_pct": role.voting_pct,
+        "natures_of_control": role.natures_of_control,
+        "since": role.since,
+        "until": role.until,
+    }
 
 
-_ROLE_COMPARED = ("role", "holder_key", "holder_name", "title", "share_pct", "voting_pct",
-                  "natures_of_control", "since", "until")
+_ROLE_COMPARED = (
+    "role",
+    "holder_key",
+    "holder_name",
+    "title",
+    "share_pct",
+    "voting_pct",
+    "natures_of_control",
+    "since",
+    "until",
+)
 
 
 def _signature(row: dict[str, Any]) -> tuple[Any, ...]:
@@ -117,23 +147,36 @@ def _withheld_keys(conn: Connection, holder_keys: set[str]) -> set[str]:
         return set()  # the usual case: nobody withheld, one cheap read instead of the key look-ups
     found: set[str] = set()
     for start in range(0, len(keys), 900):
-        found.update(conn.execute(select(_withheld.c.person_key)
-                                  .where(_withheld.c.person_key.in_(keys[start:start + 900]))).scalars())
+        found.update(
+            conn.execute(
+                select(_withheld.c.person_key).where(_withheld.c.person_key.in_(keys[start : start + 900]))
+            ).scalars()
+        )
     return {f"p:{k}" for k in found}
 
 
-def load_roles(conn: Connection, loader: Loader, records: list[CompanyRecord], ids: dict[Key, int],
-               changes: list[dict[str, Any]], now: datetime) -> None:
+def load_roles(
+    conn: Connection,
+    loader: Loader,
+    records: list[CompanyRecord],
+    ids: dict[Key, int],
+    changes: list[dict[str, Any]],
+    now: datetime,
+) -> None:
     """Replace a company's roles from this source when, and only when, they differ."""
-    todo = {ids[r.key.country, r.key.national_id]: r for r in records
-            if r.roles is not None and (r.country, r.national_id) in ids}
+    todo = {
+        ids[r.key.country, r.key.national_id]: r
+        for r in records
+        if r.roles is not None and (r.country, r.national_id) in ids
+    }
     if not todo:
         return
     current: dict[int, list[dict[str, Any]]] = {cid: [] for cid in todo}
     built = {cid: [(_role_row(role), role) for role in rec.roles or []] for cid, rec in todo.items()}
     withheld = _withheld_keys(conn, {row["holder_key"] for pairs in built.values() for row, _ in pairs})
-    for found in conn.execute(select(roles).where(roles.c.company_id.in_(list(todo)),
-                                                  roles.c.source == loader.source.id)).mappings():
+    for found in conn.execute(
+        select(roles).where(roles.c.company_id.in_(list(todo)), roles.c.source == loader.source.id)
+    ).mappings():
         current[found["company_id"]].append(dict(found))
     replaced: list[tuple[int, list[tuple[dict[str, Any], RoleRecord]]]] = []
     for cid, pairs in built.items():
@@ -151,16 +194,22 @@ def load_roles(conn: Connection, loader: Loader, records: list[CompanyRecord], i
     all_roles = [role for _, pairs in replaced for _, role in pairs]
     person_ids = _person_ids(conn, loader, [r.person for r in all_roles if r.person is not None])
     holder_ids = _company_ids(conn, {r.holder_company for r in all_roles if r.holder_company is not None})
-    conn.execute(roles.delete().where(roles.c.company_id.in_([cid for cid, _ in replaced]),
-                                      roles.c.source == loader.source.id))
+    conn.execute(
+        roles.delete().where(
+            roles.c.company_id.in_([cid for cid, _ in replaced]), roles.c.source == loader.source.id
+        )
+    )
     inserts = []
     for cid, pairs in replaced:
         rows = []
         for row, role in pairs:
             p = role.person
-            row.update(company_id=cid, source=loader.source.id,
-                       person_id=person_ids.get(person_key(p.name, p.birth_date, p.nationality)) if p else None,
-                       holder_company_id=holder_ids.get(role.holder_company) if role.holder_company else None)
+            row.update(
+                company_id=cid,
+                source=loader.source.id,
+                person_id=person_ids.get(person_key(p.name, p.birth_date, p.nationality)) if p else None,
+                holder_company_id=holder_ids.get(role.holder_company) if role.holder_company else None,
+            )
             rows.append(row)
         inserts += rows
         changes.append(loader.change(cid, "roles", _summary(current[cid]), _summary(rows), now))
@@ -176,37 +225,66 @@ def _person_ids(conn: Connection, loader: Loader, persons: list[PersonRecord]) -
     rows = {}
     for p in persons:
         key = person_key(p.name, p.birth_date, p.nationality)
-        rows[key] = {"person_key": key, "name": p.name, "name_norm": normalise_name(p.name),
-                     "birth_date": p.birth_date, "nationality": p.nationality,
-                     "country_of_residence": p.country_of_residence, "source": loader.source.id}
+        rows[key] = {
+            "person_key": key,
+            "name": p.name,
+            "name_norm": normalise_name(p.name),
+            "birth_date": p.birth_date,
+            "nationality": p.nationality,
+            "country_of_residence": p.country_of_residence,
+            "source": loader.source.id,
+        }
     if not rows:
         return {}
     upsert(conn, people, list(rows.values()), keys=["person_key"], update=[])
     keys = sorted(rows)
     found: dict[str, int] = {}
     for start in range(0, len(keys), 900):
-        found.update(conn.execute(select(people.c.person_key, people.c.id)
-                                  .where(people.c.person_key.in_(keys[start:start + 900]))).all())
+        found.update(
+            conn.execute(
+                select(people.c.person_key, people.c.id).where(
+                    people.c.person_key.in_(keys[start : start + 900])
+                )
+            ).all()
+        )
     return found
 
 
 def _company_id(conn: Connection, key: CompanyKey | None) -> int | None:
     if key is None:
         return None
-    return conn.execute(select(companies.c.id).where(companies.c.country == key.country.upper(),
-                                                     companies.c.national_id == key.national_id)).scalar()
+    return conn.execute(
+        select(companies.c.id).where(
+            companies.c.country == key.country.upper(), companies.c.national_id == key.national_id
+        )
+    ).scalar()
 
 
-def load_financials(conn: Connection, loader: Loader, records: list[CompanyRecord], ids: dict[Key, int],
-                    changes: list[dict[str, Any]], now: datetime) -> None:
-    todo = [(ids[(r.country, r.national_id)], f) for r in records if (r.country, r.national_id) in ids
-            for f in r.financials]
+def load_financials(
+    conn: Connection,
+    loader: Loader,
+    records: list[CompanyRecord],
+    ids: dict[Key, int],
+    changes: list[dict[str, Any]],
+    now: datetime,
+) -> None:
+    todo = [
+        (ids[(r.country, r.national_id)], f)
+        for r in records
+        if (r.country, r.national_id) in ids
+        for f in r.financials
+    ]
     if not todo:
         return
     cids = sorted({cid for cid, _ in todo})
-    existing = {(row["company_id"], row["year"]): row for row in conn.execute(
-        select(financial_statements).where(financial_statements.c.company_id.in_(cids),
-                                           financial_statements.c.source == loader.source.id)).mappings()}
+    existing = {
+        (row["company_id"], row["year"]): row
+        for row in conn.execute(
+            select(financial_statements).where(
+                financial_statements.c.company_id.in_(cids), financial_statements.c.source == loader.source.id
+            )
+        ).mappings()
+    }
     rows = []
     for cid, fin in todo:
         row = {f: getattr(fin, f) for f in FIN_FIELDS}
@@ -217,8 +295,9 @@ def load_financials(conn: Connection, loader: Loader, records: list[CompanyRecor
         for f in diff:
             # A figure the statement does not carry is no change worth a log row.
             if f in FIGURES and (row[f] is not None or (old is not None and old[f] is not None)):
-                changes.append(loader.change(cid, f"financials.{fin.year}.{f}",
-                                             old[f] if old else None, row[f], now))
+                changes.append(
+                    loader.change(cid, f"financials.{fin.year}.{f}", old[f] if old else None, row[f], now)
+                )
         rows.append({"company_id": cid, "year": fin.year, "source": loader.source.id, **row})
     upsert(conn, financial_statements, rows, keys=["company_id", "year", "source"])
     if rows:
@@ -233,17 +312,34 @@ def _equal(old: Any, new: Any) -> bool:
     return str(old) == str(new)
 
 
-LEI_FIELDS = ("legal_name", "registration_status", "entity_status", "entity_category", "legal_form",
-              "ra_code", "ra_entity_id", "country", "jurisdiction", "city", "managing_lou",
-              "validation_sources", "conformity_flag", "initial_registration", "last_update", "next_renewal")
+LEI_FIELDS = (
+    "legal_name",
+    "registration_status",
+    "entity_status",
+    "entity_category",
+    "legal_form",
+    "ra_code",
+    "ra_entity_id",
+    "country",
+    "jurisdiction",
+    "city",
+    "managing_lou",
+    "validation_sources",
+    "conformity_flag",
+    "initial_registration",
+    "last_update",
+    "next_renewal",
+)
 
 
 def load_lei(conn: Connection, loader: Loader, records: list[LeiRecord]) -> None:
     if not records:
         return
     by_lei = {r.lei: r for r in records}
-    existing = {row["lei"]: row for row in conn.execute(
-        select(lei_records).where(lei_records.c.lei.in_(list(by_lei)))).mappings()}
+    existing = {
+        row["lei"]: row
+        for row in conn.execute(select(lei_records).where(lei_records.c.lei.in_(list(by_lei)))).mappings()
+    }
     company_ids = _company_ids(conn, {r.company for r in records if r.company is not None})
     rows = []
     for lei, rec in by_lei.items():
@@ -268,8 +364,10 @@ def _older(incoming: datetime | None, stored: datetime | None) -> bool:
     """True when a record's update time is before the stored one (a replayed older file)."""
     if incoming is None or stored is None:
         return False
-    as_utc = [t.replace(tzinfo=None) if t.tzinfo is None else t.astimezone(UTC).replace(tzinfo=None)
-              for t in (incoming, stored)]
+    as_utc = [
+        t.replace(tzinfo=None) if t.tzinfo is None else t.astimezone(UTC).replace(tzinfo=None)
+        for t in (incoming, stored)
+    ]
     return as_utc[0] < as_utc[1]
 
 
@@ -280,7 +378,8 @@ def _company_ids(conn: Connection, keys: set[CompanyKey]) -> dict[CompanyKey, in
     found: dict[CompanyKey, int] = {}
     for start in range(0, len(national_ids), 900):
         query = select(companies.c.id, companies.c.country, companies.c.national_id).where(
-            companies.c.national_id.in_(national_ids[start:start + 900]))
+            companies.c.national_id.in_(national_ids[start : start + 900])
+        )
         for row in conn.execute(query):
             if (key := wanted.get((row.country, row.national_id))) is not None:
                 found[key] = row.id
@@ -289,8 +388,11 @@ def _company_ids(conn: Connection, keys: set[CompanyKey]) -> dict[CompanyKey, in
 
 def _equal_ts(old: Any, new: Any) -> bool:
     if isinstance(old, datetime) and isinstance(new, datetime):
-        return old.replace(tzinfo=None) == new.astimezone(new.tzinfo).replace(tzinfo=None) if new.tzinfo \
+        return (
+            old.replace(tzinfo=None) == new.astimezone(new.tzinfo).replace(tzinfo=None)
+            if new.tzinfo
             else old.replace(tzinfo=None) == new
+        )
     return _equal(old, new)
 
 
@@ -299,10 +401,20 @@ def load_lei_relationships(conn: Connection, loader: Loader, records: list[LeiRe
         return
     fields = ("status", "registration_status", "share_pct", "start_date", "end_date")
     keys = {(r.child_lei, r.parent_lei, r.kind): r for r in records}
-    cond = or_(*[and_(lei_relationships.c.child_lei == c, lei_relationships.c.parent_lei == p,
-                      lei_relationships.c.kind == k) for c, p, k in keys])
-    existing = {(r["child_lei"], r["parent_lei"], r["kind"]): r
-                for r in conn.execute(select(lei_relationships).where(cond)).mappings()}
+    cond = or_(
+        *[
+            and_(
+                lei_relationships.c.child_lei == c,
+                lei_relationships.c.parent_lei == p,
+                lei_relationships.c.kind == k,
+            )
+            for c, p, k in keys
+        ]
+    )
+    existing = {
+        (r["child_lei"], r["parent_lei"], r["kind"]): r
+        for r in conn.execute(select(lei_relationships).where(cond)).mappings()
+    }
     rows = []
     for key, rec in keys.items():
         row = {f: getattr(rec, f) for f in fields}
@@ -312,18 +424,35 @@ def load_lei_relationships(conn: Connection, loader: Loader, records: list[LeiRe
             continue
         loader.stats.inserted += old is None
         loader.stats.updated += old is not None
-        rows.append({"child_lei": key[0], "parent_lei": key[1], "kind": key[2], "source": loader.source.id,
-                     **row})
+        rows.append(
+            {"child_lei": key[0], "parent_lei": key[1], "kind": key[2], "source": loader.source.id, **row}
+        )
     upsert(conn, lei_relationships, rows, keys=["child_lei", "parent_lei", "kind"])
 
 
-def load_reporting_exceptions(conn: Connection, loader: Loader, records: list[ReportingExceptionRecord]) -> None:
-    rows = [{"lei": r.lei, "category": r.category, "reason": r.reason, "reference": r.reference,
-             "source": loader.source.id} for r in records]
+def load_reporting_exceptions(
+    conn: Connection, loader: Loader, records: list[ReportingExceptionRecord]
+) -> None:
+    rows = [
+        {
+            "lei": r.lei,
+            "category": r.category,
+            "reason": r.reason,
+            "reference": r.reference,
+            "source": loader.source.id,
+        }
+        for r in records
+    ]
     if not rows:
         return
-    before = {(r.lei, r.category, r.reason, r.reference) for r in conn.execute(select(
-        lei_reporting_exceptions).where(lei_reporting_exceptions.c.lei.in_([r["lei"] for r in rows])))}
+    before = {
+        (r.lei, r.category, r.reason, r.reference)
+        for r in conn.execute(
+            select(lei_reporting_exceptions).where(
+                lei_reporting_exceptions.c.lei.in_([r["lei"] for r in rows])
+            )
+        )
+    }
     for row in rows:
         same = (row["lei"], row["category"], row["reason"], row["reference"]) in before
         loader.stats.unchanged += same
@@ -336,13 +465,21 @@ def _resolve(conn: Connection, key: CompanyKey | None, lei: str | None) -> int |
         return _company_id(conn, key)
     if lei:
         found = conn.execute(select(lei_records.c.company_id).where(lei_records.c.lei == lei)).scalar()
-        return found if found is not None else conn.execute(
-            select(companies.c.id).where(companies.c.lei == lei)).scalar()
+        return (
+            found
+            if found is not None
+            else conn.execute(select(companies.c.id).where(companies.c.lei == lei)).scalar()
+        )
     return None
 
 
-def load_ownerships(conn: Connection, loader: Loader, records: list[OwnershipRecord],
-                    changes: list[dict[str, Any]], now: datetime) -> None:
+def load_ownerships(
+    conn: Connection,
+    loader: Loader,
+    records: list[OwnershipRecord],
+    changes: list[dict[str, Any]],
+    now: datetime,
+) -> None:
     for rec in records:
         parent = _resolve(conn, rec.parent, rec.parent_lei)
         child = _resolve(conn, rec.child, rec.child_lei)
@@ -354,33 +491,57 @@ def load_ownerships(conn: Connection, loader: Loader, records: list[OwnershipRec
         if parent == child:
             loader._reject("ownership edge from a company to itself", rec.child_lei or rec.child)
             continue
-        old = conn.execute(select(ownerships).where(
-            ownerships.c.parent_id == parent, ownerships.c.child_id == child, ownerships.c.kind == rec.kind,
-            ownerships.c.source == loader.source.id)).mappings().first()
+        old = (
+            conn.execute(
+                select(ownerships).where(
+                    ownerships.c.parent_id == parent,
+                    ownerships.c.child_id == child,
+                    ownerships.c.kind == rec.kind,
+                    ownerships.c.source == loader.source.id,
+                )
+            )
+            .mappings()
+            .first()
+        )
         row = {"share_pct": rec.share_pct, "since": rec.since, "until": rec.until}
         if old is not None and all(_equal(old[k], v) for k, v in row.items()):
             loader.stats.unchanged += 1
             continue
-        upsert(conn, ownerships, [{"parent_id": parent, "child_id": child, "kind": rec.kind,
-                                   "source": loader.source.id, **row}],
-               keys=["parent_id", "child_id", "kind", "source"])
+        upsert(
+            conn,
+            ownerships,
+            [{"parent_id": parent, "child_id": child, "kind": rec.kind, "source": loader.source.id, **row}],
+            keys=["parent_id", "child_id", "kind", "source"],
+        )
         loader.stats.inserted += old is None
         loader.stats.updated += old is not None
-        changes.append(loader.change(child, f"owner.{rec.kind}", None if old is None else old["share_pct"],
-                                     f"{parent}:{rec.share_pct}", now))
+        changes.append(
+            loader.change(
+                child,
+                f"owner.{rec.kind}",
+                None if old is None else old["share_pct"],
+                f"{parent}:{rec.share_pct}",
+                now,
+            )
+        )
 
 
 RA_FIELDS = ("country", "jurisdiction", "register_name", "register_name_local", "organisation", "website")
 
 
-def load_registration_authorities(conn: Connection, loader: Loader,
-                                  records: list[RegistrationAuthorityRecord]) -> None:
+def load_registration_authorities(
+    conn: Connection, loader: Loader, records: list[RegistrationAuthorityRecord]
+) -> None:
     """Reference data (GLEIF's RA list): upsert by code, counting only real differences."""
     if not records:
         return
     by_code = {r.code: r for r in records}
-    existing = {row["code"]: row for row in conn.execute(select(registration_authorities).where(
-        registration_authorities.c.code.in_(list(by_code)))).mappings()}
+    existing = {
+        row["code"]: row
+        for row in conn.execute(
+            select(registration_authorities).where(registration_authorities.c.code.in_(list(by_code)))
+        ).mappings()
+    }
     rows = []
     for code, rec in by_code.items():
         row = {f: getattr(rec, f) for f in RA_FIELDS}

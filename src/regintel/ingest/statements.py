@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 Row = dict[str, Any]
 
 
-def load_statements(conn: Connection, loader: Loader, records: list[StatementRecord],
-                    changes: list[Row], now: datetime) -> None:
+def load_statements(
+    conn: Connection, loader: Loader, records: list[StatementRecord], changes: list[Row], now: datetime
+) -> None:
     if not records:
         return
     owners = _resolve(conn, loader, records)
@@ -40,7 +41,7 @@ def load_statements(conn: Connection, loader: Loader, records: list[StatementRec
     for i, rec in enumerate(records):
         if i not in owners:
             continue
-        mine = outcome[position:position + len(rec.financials)]
+        mine = outcome[position : position + len(rec.financials)]
         position += len(rec.financials)
         if "inserted" in mine:
             loader.stats.inserted += 1
@@ -82,8 +83,11 @@ def _company_ids(conn: Connection, keys: set[tuple[str, str]]) -> dict[tuple[str
     out: dict[tuple[str, str], int] = {}
     national_ids = sorted({k[1] for k in keys})
     for start in range(0, len(national_ids), 900):
-        rows = conn.execute(select(companies.c.id, companies.c.country, companies.c.national_id).where(
-            companies.c.national_id.in_(national_ids[start:start + 900])))
+        rows = conn.execute(
+            select(companies.c.id, companies.c.country, companies.c.national_id).where(
+                companies.c.national_id.in_(national_ids[start : start + 900])
+            )
+        )
         out.update({(r.country, r.national_id): r.id for r in rows if (r.country, r.national_id) in keys})
     return out
 
@@ -97,18 +101,24 @@ def _ref_ids(conn: Connection, refs: set[tuple[str, str, str]]) -> dict[tuple[st
     for kind, values in wanted.items():
         ordered = sorted(values)
         for start in range(0, len(ordered), 900):
-            rows = conn.execute(select(identifiers.c.value, identifiers.c.company_id, companies.c.country)
-                                .join(companies, companies.c.id == identifiers.c.company_id)
-                                .where(identifiers.c.type == kind,
-                                       identifiers.c.value.in_(ordered[start:start + 900])))
+            rows = conn.execute(
+                select(identifiers.c.value, identifiers.c.company_id, companies.c.country)
+                .join(companies, companies.c.id == identifiers.c.company_id)
+                .where(identifiers.c.type == kind, identifiers.c.value.in_(ordered[start : start + 900]))
+            )
             for r in rows:
                 if (r.country, kind, r.value) in refs:
                     out[(r.country, kind, r.value)] = r.company_id
     return out
 
 
-def _upsert(conn: Connection, loader: Loader, todo: list[tuple[int, FinancialRecord]], changes: list[Row],
-            now: datetime) -> list[str]:
+def _upsert(
+    conn: Connection,
+    loader: Loader,
+    todo: list[tuple[int, FinancialRecord]],
+    changes: list[Row],
+    now: datetime,
+) -> list[str]:
     """Merge each statement into the stored one (None keeps the stored value); per item, whether it
     was inserted, updated or unchanged. Items of one batch for the same (company, year) merge in
     order, so the upsert writes one row per key."""
@@ -117,9 +127,12 @@ def _upsert(conn: Connection, loader: Loader, todo: list[tuple[int, FinancialRec
     cids = sorted({cid for cid, _ in todo})
     state: dict[tuple[int, int], Row] = {}
     for start in range(0, len(cids), 900):
-        for row in conn.execute(select(financial_statements).where(
-                financial_statements.c.company_id.in_(cids[start:start + 900]),
-                financial_statements.c.source == loader.source.id)).mappings():
+        for row in conn.execute(
+            select(financial_statements).where(
+                financial_statements.c.company_id.in_(cids[start : start + 900]),
+                financial_statements.c.source == loader.source.id,
+            )
+        ).mappings():
             state[(row["company_id"], row["year"])] = {f: row[f] for f in FIN_FIELDS}
     dirty: set[tuple[int, int]] = set()
     outcome = []
@@ -135,13 +148,16 @@ def _upsert(conn: Connection, loader: Loader, todo: list[tuple[int, FinancialRec
             continue
         for f in diff:
             if f in FIGURES and (old is not None or new[f] is not None):
-                changes.append(loader.change(cid, f"financials.{fin.year}.{f}", old[f] if old else None,
-                                             new[f], now))
+                changes.append(
+                    loader.change(cid, f"financials.{fin.year}.{f}", old[f] if old else None, new[f], now)
+                )
         state[key] = new
         dirty.add(key)
         outcome.append("inserted" if old is None else "updated")
-    rows = [{"company_id": cid, "year": year, "source": loader.source.id, **state[(cid, year)]}
-            for cid, year in sorted(dirty)]
+    rows = [
+        {"company_id": cid, "year": year, "source": loader.source.id, **state[(cid, year)]}
+        for cid, year in sorted(dirty)
+    ]
     upsert(conn, financial_statements, rows, keys=["company_id", "year", "source"])
     if rows:
         enqueue_peer_refresh(conn, now)  # the peer quartiles read every latest statement

@@ -29,7 +29,7 @@ class _Replay(io.RawIOBase):
         if readinto is not None:
             return int(readinto(buffer) or 0)
         data = self._rest.read(len(buffer))
-        buffer[:len(data)] = data
+        buffer[: len(data)] = data
         return len(data)
 
 

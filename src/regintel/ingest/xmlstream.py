@@ -17,11 +17,20 @@ from lxml import etree  # type: ignore[import-untyped]
 from regintel.ingest.base import SourceAbort
 
 
-def xml_records(stream: BinaryIO, name: str, tag: str, check_root: Callable[[Any, str], None]) -> Iterator[Any]:
+def xml_records(
+    stream: BinaryIO, name: str, tag: str, check_root: Callable[[Any, str], None]
+) -> Iterator[Any]:
     """Each `tag` element of the document in turn; `check_root(root, name)` raises `SourceAbort` for a
     document of another kind."""
-    events = etree.iterparse(stream, events=("end",), tag=tag, resolve_entities=False, no_network=True,
-                             load_dtd=False, huge_tree=True)
+    events = etree.iterparse(
+        stream,
+        events=("end",),
+        tag=tag,
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=True,
+    )
     checked = False
     try:
         for _, element in events:

@@ -30,8 +30,12 @@ def make_client(settings: Settings) -> httpx.AsyncClient:
     """No redirects, no proxies from the environment, bounded time and connections. One client for the
     whole worker (measured: faster here than several small ones), keep-alive per receiver."""
     size = settings.webhook_concurrency
-    return httpx.AsyncClient(timeout=httpx.Timeout(settings.webhook_timeout_seconds), follow_redirects=False,
-                             trust_env=False, limits=httpx.Limits(max_connections=size, max_keepalive_connections=size))
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(settings.webhook_timeout_seconds),
+        follow_redirects=False,
+        trust_env=False,
+        limits=httpx.Limits(max_connections=size, max_keepalive_connections=size),
+    )
 
 
 async def _post(client: httpx.AsyncClient, row: Mapping[str, Any], settings: Settings, now: datetime) -> int:
@@ -39,9 +43,16 @@ async def _post(client: httpx.AsyncClient, row: Mapping[str, Any], settings: Set
     ip = await resolve_for_delivery(target, settings.allow_private_webhooks)
     headers = signed_headers(row["message_id"], row["body"], signing_secrets(row, now), now)
     headers |= {"content-type": "application/json", "user-agent": USER_AGENT, "host": target.host_header}
-    extensions = {"sni_hostname": target.host} if target.url.scheme == "https" and target.literal is None else {}
-    request = client.build_request("POST", target.url.copy_with(host=str(ip)), content=row["body"].encode(),
-                                   headers=headers, extensions=extensions)
+    extensions = (
+        {"sni_hostname": target.host} if target.url.scheme == "https" and target.literal is None else {}
+    )
+    request = client.build_request(
+        "POST",
+        target.url.copy_with(host=str(ip)),
+        content=row["body"].encode(),
+        headers=headers,
+        extensions=extensions,
+    )
     # The body of the answer is never read: only its status matters, and it may be large.
     response = await client.send(request, stream=True)
     await response.aclose()
@@ -68,6 +79,13 @@ async def attempt(client: httpx.AsyncClient, row: Mapping[str, Any], settings: S
         error = f"{type(exc).__name__}: {exc}"[:500] or type(exc).__name__
     except OSError as exc:
         error = f"{type(exc).__name__}: {exc}"[:500]
-    return Outcome(delivery_id=row["id"], subscription_id=row["subscription_id"], attempts=row["attempts"],
-                   ok=error is None, status_code=status, error=error,
-                   duration_ms=int((time.perf_counter() - started) * 1000), attempted_at=now)
+    return Outcome(
+        delivery_id=row["id"],
+        subscription_id=row["subscription_id"],
+        attempts=row["attempts"],
+        ok=error is None,
+        status_code=status,
+        error=error,
+        duration_ms=int((time.perf_counter() - started) * 1000),
+        attempted_at=now,
+    )

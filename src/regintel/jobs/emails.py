@@ -21,7 +21,9 @@ log = logging.getLogger("regintel.worker")
 
 def smtp_send(msg: EmailMessage, settings: Settings) -> None:
     assert settings.smtp_host is not None
-    with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=settings.webhook_timeout_seconds * 2) as smtp:
+    with smtplib.SMTP(
+        settings.smtp_host, settings.smtp_port, timeout=settings.webhook_timeout_seconds * 2
+    ) as smtp:
         if settings.smtp_starttls:
             smtp.starttls()
         if settings.smtp_user:
@@ -62,8 +64,16 @@ def _send_one(engine: Engine, mail: RowMapping, settings: Settings) -> str:
     return status
 
 
-def _finish(engine: Engine, mail: RowMapping, status: str, now: datetime, subject: str | None,
-            body: str | None, error: str | None, settings: Settings) -> None:
+def _finish(
+    engine: Engine,
+    mail: RowMapping,
+    status: str,
+    now: datetime,
+    subject: str | None,
+    body: str | None,
+    error: str | None,
+    settings: Settings,
+) -> None:
     attempts = mail["attempts"] + 1
     retry_at = None
     if status == "retry":
@@ -71,8 +81,17 @@ def _finish(engine: Engine, mail: RowMapping, status: str, now: datetime, subjec
         status, retry_at = ("failed", None) if delay is None else ("pending", now + delay)
         log.warning("E-mail %s to %s not sent (%s): %s", mail["id"], mail["to_addr"], status, error)
     with engine.begin() as conn:
-        db.finish_mail(conn, mail["id"], status, now, subject=subject, body=body, error=error, retry_at=retry_at,
-                       attempts=attempts)
+        db.finish_mail(
+            conn,
+            mail["id"],
+            status,
+            now,
+            subject=subject,
+            body=body,
+            error=error,
+            retry_at=retry_at,
+            attempts=attempts,
+        )
 
 
 def send_due_mails(engine: Engine, settings: Settings, limit: int = 50) -> int:

@@ -42,8 +42,14 @@ def run_one(engine: Engine, settings: Settings, worker_id: str, job: object) -> 
         retry_at = None if spent else now + BACKOFF[min(row["attempts"], len(BACKOFF)) - 1]
         log.warning("job %s (%s) attempt %d failed: %s", row["id"], row["kind"], row["attempts"], exc)
         with engine.begin() as conn:
-            db.fail(conn, row["id"], worker_id, now, "".join(traceback.format_exception_only(exc)).strip(),
-                    retry_at)
+            db.fail(
+                conn,
+                row["id"],
+                worker_id,
+                now,
+                "".join(traceback.format_exception_only(exc)).strip(),
+                retry_at,
+            )
         return
     with engine.begin() as conn:
         db.finish(conn, row["id"], worker_id, datetime.now(UTC), result)

@@ -24,6 +24,11 @@ def signing_secrets(row: Mapping[str, Any], now: datetime) -> list[str]:
 def signed_headers(message_id: str, body: str, secrets: Sequence[str], now: datetime) -> dict[str, str]:
     """The three Standard Webhooks headers; one `v1,…` signature per secret, space-separated."""
     timestamp = now.astimezone(UTC).replace(microsecond=0)
-    signatures = [Webhook(secret).sign(msg_id=message_id, timestamp=timestamp, data=body) for secret in secrets]
-    return {"webhook-id": message_id, "webhook-timestamp": str(int(timestamp.timestamp())),
-            "webhook-signature": " ".join(signatures)}
+    signatures = [
+        Webhook(secret).sign(msg_id=message_id, timestamp=timestamp, data=body) for secret in secrets
+    ]
+    return {
+        "webhook-id": message_id,
+        "webhook-timestamp": str(int(timestamp.timestamp())),
+        "webhook-signature": " ".join(signatures),
+    }

@@ -56,9 +56,21 @@ class Worker:
         if not force and self._last_beat is not None and now - self._last_beat < HEARTBEAT_EVERY:
             return
         with self.engine.begin() as conn:
-            upsert(conn, worker_heartbeats, [{"worker_id": self.id, "hostname": socket.gethostname(),
-                                              "pid": os.getpid(), "started_at": self.started_at, "beat_at": now}],
-                   keys=["worker_id"], update=["beat_at"])
+            upsert(
+                conn,
+                worker_heartbeats,
+                [
+                    {
+                        "worker_id": self.id,
+                        "hostname": socket.gethostname(),
+                        "pid": os.getpid(),
+                        "started_at": self.started_at,
+                        "beat_at": now,
+                    }
+                ],
+                keys=["worker_id"],
+                update=["beat_at"],
+            )
         self._last_beat = now
 
     def _claim(self, limit: int) -> list[dict[str, object]]:
@@ -67,10 +79,17 @@ class Worker:
 
     def _record(self, outcomes: list[Outcome]) -> None:
         with self.engine.begin() as conn:
-            paused = record_outcomes(conn, outcomes, self.id, self.settings.webhook_retry_schedule,
-                                     datetime.now(UTC))
+            paused = record_outcomes(
+                conn, outcomes, self.id, self.settings.webhook_retry_schedule, datetime.now(UTC)
+            )
         failed = sum(1 for o in outcomes if not o.ok)
-        log.info("Recorded attempts worker=%s attempts=%d failed=%d paused=%d", self.id, len(outcomes), failed, paused)
+        log.info(
+            "Recorded attempts worker=%s attempts=%d failed=%d paused=%d",
+            self.id,
+            len(outcomes),
+            failed,
+            paused,
+        )
 
     async def deliver(self, client: httpx.AsyncClient, stop: asyncio.Event) -> int:
         """Deliver until nothing is due and nothing is in flight (or `stop` is set). Returns attempts."""
@@ -84,8 +103,9 @@ class Worker:
                 exhausted = not rows
                 inflight |= {asyncio.create_task(attempt(client, row, self.settings)) for row in rows}
             if inflight:
-                finished, inflight = await asyncio.wait(inflight, timeout=RECORD_EVERY,
-                                                        return_when=asyncio.FIRST_COMPLETED)
+                finished, inflight = await asyncio.wait(
+                    inflight, timeout=RECORD_EVERY, return_when=asyncio.FIRST_COMPLETED
+                )
                 done += [task.result() for task in finished]
             if done and (not inflight or time.monotonic() - last_record >= RECORD_EVERY or len(done) >= size):
                 await asyncio.to_thread(self._record, done)
@@ -112,8 +132,9 @@ class Worker:
                 if written:
                     log.info("Refreshed statistics snapshots worker=%s snapshots=%d", self.id, len(written))
             except SQLAlchemyError:
-                log.exception("Database error refreshing statistics; retrying in %s s",
-                              self.settings.stats_poll_seconds)
+                log.exception(
+                    "Database error refreshing statistics; retrying in %s s", self.settings.stats_poll_seconds
+                )
             try:
                 await asyncio.wait_for(stop.wait(), self.settings.stats_poll_seconds)
             except TimeoutError:

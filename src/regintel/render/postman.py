@@ -37,7 +37,8 @@ def to_postman(doc: dict[str, Any], samples: dict[str, str] | None = None) -> di
     version = info.get("version", "")
     values = samples or {}
     folders: dict[bool, dict[str, list[dict[str, Any]]]] = {
-        runs: {t["name"]: [] for t in doc.get("tags", [])} for runs in (True, False)}
+        runs: {t["name"]: [] for t in doc.get("tags", [])} for runs in (True, False)
+    }
     inline_vars: dict[str, str] = {}
     for path, item in doc.get("paths", {}).items():
         for method in _METHODS:
@@ -49,21 +50,36 @@ def to_postman(doc: dict[str, Any], samples: dict[str, str] | None = None) -> di
                 folders[runs].setdefault(tag, []).append(request)
     descriptions = {t["name"]: t.get("description", "") for t in doc.get("tags", [])}
     servers = doc.get("servers") or [{"url": "http://127.0.0.1:8000"}]
-    variables = [_variable("baseUrl", servers[0]["url"], "Base address of the service"),
-                 _variable("apiKey", "", "Your API key (ri_…), sent as a bearer token")]
+    variables = [
+        _variable("baseUrl", servers[0]["url"], "Base address of the service"),
+        _variable("apiKey", "", "Your API key (ri_…), sent as a bearer token"),
+    ]
     variables += [_variable(k, values.get(k, ""), v) for k, v in sorted(inline_vars.items())]
 
     def tag_folders(runs: bool) -> list[dict[str, Any]]:
-        return [{"name": tag, "description": descriptions.get(tag, ""), "item": items}
-                for tag, items in folders[runs].items() if items]
+        return [
+            {"name": tag, "description": descriptions.get(tag, ""), "item": items}
+            for tag, items in folders[runs].items()
+            if items
+        ]
 
     items = tag_folders(False)
     if values:
-        items = [{"name": RUNNABLE, "description": "Requests that run on their own with the values of this "
-                  "server's data: `newman run --folder '" + RUNNABLE + "'`.", "item": tag_folders(True)},
-                 {"name": LATER, "description": "Writes, requests taking an identifier an earlier answer "
-                  "gives (a subscription, a job), the Server-Sent Events stream (it never ends) and the "
-                  "account pages signed in by a browser session.", "item": items}]
+        items = [
+            {
+                "name": RUNNABLE,
+                "description": "Requests that run on their own with the values of this "
+                "server's data: `newman run --folder '" + RUNNABLE + "'`.",
+                "item": tag_folders(True),
+            },
+            {
+                "name": LATER,
+                "description": "Writes, requests taking an identifier an earlier answer "
+                "gives (a subscription, a job), the Server-Sent Events stream (it never ends) and the "
+                "account pages signed in by a browser session.",
+                "item": items,
+            },
+        ]
     return {
         "info": {
             # Stable across builds of the same API, so re-importing updates instead of duplicating.
@@ -79,7 +95,9 @@ def to_postman(doc: dict[str, Any], samples: dict[str, str] | None = None) -> di
     }
 
 
-def _runs_alone(doc: dict[str, Any], path: str, method: str, op: dict[str, Any], values: dict[str, str]) -> bool:
+def _runs_alone(
+    doc: dict[str, Any], path: str, method: str, op: dict[str, Any], values: dict[str, str]
+) -> bool:
     """A GET outside the session pages, not a stream, whose every path and required value is known."""
     if method != "get" or path.startswith(_SESSION_PATHS):
         return False
@@ -93,14 +111,27 @@ def _variable(key: str, value: str, description: str) -> dict[str, Any]:
     return {"key": key, "value": value, "type": "string", "description": description}
 
 
-def _request(doc: dict[str, Any], path: str, method: str, op: dict[str, Any],
-             inline_vars: dict[str, str], values: dict[str, str]) -> dict[str, Any]:
+def _request(
+    doc: dict[str, Any],
+    path: str,
+    method: str,
+    op: dict[str, Any],
+    inline_vars: dict[str, str],
+    values: dict[str, str],
+) -> dict[str, Any]:
     params = [_resolve(doc, p) for p in op.get("parameters", [])]
     by_name = {p["name"]: p for p in params if p.get("in") == "path"}
     segments, path_vars = _segments(path, by_name, inline_vars, values, path)
-    query = [{"key": p["name"], "value": _sample(p, values, path), "description": p.get("description", ""),
-              "disabled": not (p.get("required", False) or f"{path} {p['name']}" in values)}
-             for p in params if p.get("in") == "query"]
+    query = [
+        {
+            "key": p["name"],
+            "value": _sample(p, values, path),
+            "description": p.get("description", ""),
+            "disabled": not (p.get("required", False) or f"{path} {p['name']}" in values),
+        }
+        for p in params
+        if p.get("in") == "query"
+    ]
     url: dict[str, Any] = {"raw": _raw(segments, query), "host": ["{{baseUrl}}"], "path": segments}
     if query:
         url["query"] = query
@@ -108,8 +139,11 @@ def _request(doc: dict[str, Any], path: str, method: str, op: dict[str, Any],
         url["variable"] = path_vars
     request: dict[str, Any] = {
         "method": method.upper(),
-        "header": [{"key": p["name"], "value": _sample(p, values, path), "description": p.get("description", "")}
-                   for p in params if p.get("in") == "header"],
+        "header": [
+            {"key": p["name"], "value": _sample(p, values, path), "description": p.get("description", "")}
+            for p in params
+            if p.get("in") == "header"
+        ],
         "url": url,
         "description": op.get("description") or op.get("summary", ""),
     }
@@ -122,16 +156,26 @@ def _request(doc: dict[str, Any], path: str, method: str, op: dict[str, Any],
     return {"name": op.get("summary") or f"{method.upper()} {path}", "request": request, "response": []}
 
 
-def _segments(path: str, by_name: dict[str, dict[str, Any]], inline_vars: dict[str, str],
-              values: dict[str, str], template: str) -> tuple[list[str], list[dict[str, Any]]]:
+def _segments(
+    path: str,
+    by_name: dict[str, dict[str, Any]],
+    inline_vars: dict[str, str],
+    values: dict[str, str],
+    template: str,
+) -> tuple[list[str], list[dict[str, Any]]]:
     segments, path_vars = [], []
     for segment in path.strip("/").split("/"):
         whole = _WHOLE.match(segment)
         if whole:
             param = by_name.get(whole.group(1), {})
             segments.append(f":{whole.group(1)}")
-            path_vars.append({"key": whole.group(1), "value": _sample(param, values, template),
-                              "description": param.get("description", "")})
+            path_vars.append(
+                {
+                    "key": whole.group(1),
+                    "value": _sample(param, values, template),
+                    "description": param.get("description", ""),
+                }
+            )
             continue
         for name in _PLACEHOLDER.findall(segment):
             inline_vars.setdefault(name, by_name.get(name, {}).get("description") or f"Path value `{name}`")
@@ -173,12 +217,16 @@ def _body(doc: dict[str, Any], op: dict[str, Any], values: dict[str, str]) -> di
     example = media.get("example")
     if example is None:
         example = _example(doc, media.get("schema", {}), depth=0, values=values)
-    return {"mode": "raw", "raw": json.dumps(example, indent=2, ensure_ascii=False),
-            "options": {"raw": {"language": "json"}}}
+    return {
+        "mode": "raw",
+        "raw": json.dumps(example, indent=2, ensure_ascii=False),
+        "options": {"raw": {"language": "json"}},
+    }
 
 
-def _example(doc: dict[str, Any], schema: dict[str, Any], depth: int, values: dict[str, str],
-             name: str = "") -> Any:
+def _example(
+    doc: dict[str, Any], schema: dict[str, Any], depth: int, values: dict[str, str], name: str = ""
+) -> Any:
     """A skeleton body from a JSON schema: examples and defaults first, else a typed placeholder."""
     schema = _resolve(doc, schema)
     for key in ("example", "default"):
@@ -194,8 +242,10 @@ def _example(doc: dict[str, Any], schema: dict[str, Any], depth: int, values: di
     if kind == "object" or "properties" in schema:
         if depth > 4:
             return {}
-        return {prop: _example(doc, sub, depth + 1, values, prop)
-                for prop, sub in schema.get("properties", {}).items()}
+        return {
+            prop: _example(doc, sub, depth + 1, values, prop)
+            for prop, sub in schema.get("properties", {}).items()
+        }
     if kind == "array":
         return [_example(doc, schema.get("items", {}), depth + 1, values, name)] if depth <= 4 else []
     if "enum" in schema and schema["enum"]:

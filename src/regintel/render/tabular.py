@@ -32,8 +32,9 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def iter_csv(rows: Iterable[Mapping[str, Any]], columns: Sequence[str],
-             preamble: Sequence[str] = ()) -> Iterator[str]:
+def iter_csv(
+    rows: Iterable[Mapping[str, Any]], columns: Sequence[str], preamble: Sequence[str] = ()
+) -> Iterator[str]:
     """Yield CSV text chunk by chunk (header first), so large exports stream."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")

@@ -18,8 +18,16 @@ from sqlalchemy.engine import make_url
 from regintel.config import Settings
 from regintel.search.base import Filters, IndexBusy, QueryWords, SearchBackend
 
-__all__ = ["BACKENDS", "Filters", "IndexBusy", "QueryWords", "SearchBackend", "get_backend", "index_root",
-           "refresh_index"]
+__all__ = [
+    "BACKENDS",
+    "Filters",
+    "IndexBusy",
+    "QueryWords",
+    "SearchBackend",
+    "get_backend",
+    "index_root",
+    "refresh_index",
+]
 
 BACKENDS = ("tantivy", "sqlite_fts", "pg_trgm")
 _cache: dict[tuple[str, str, str], SearchBackend] = {}

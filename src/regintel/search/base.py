@@ -52,8 +52,9 @@ class SearchBackend(Protocol):
 
     name: str
 
-    def candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
-                   limit: int) -> list[int]:
+    def candidates(
+        self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters, limit: int
+    ) -> list[int]:
         """Ids (company ids, or people ids for `people`) that may match, best first, at most `limit`."""
         ...
 
@@ -71,8 +72,7 @@ class SearchBackend(Protocol):
         (then the caller runs it again without a limit, in the background)."""
         ...
 
-    def status(self, conn: Connection) -> IndexStatus:
-        ...
+    def status(self, conn: Connection) -> IndexStatus: ...
 
 
 def preferred_first(run: Callable[[Filters], list[int]], filters: Filters, limit: int) -> list[int]:

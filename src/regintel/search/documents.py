@@ -51,14 +51,24 @@ class Watermark:
         return cls(data.get("companies_at"), int(data.get("people_id") or 0))
 
 
-_COMPANY_COLS = (companies.c.id, companies.c.name_norm, companies.c.address_norm, companies.c.country,
-                 companies.c.status, companies.c.name, companies.c.legal_form)
+_COMPANY_COLS = (
+    companies.c.id,
+    companies.c.name_norm,
+    companies.c.address_norm,
+    companies.c.country,
+    companies.c.status,
+    companies.c.name,
+    companies.c.legal_form,
+)
 
 
 def _company(row: Any) -> CompanyDoc:
-    forms = tuple(sorted(name_form_keys(row.name or ""))) + ((f"code:{row.legal_form}",) if row.legal_form else ())
-    return CompanyDoc(int(row.id), row.name_norm or "", row.address_norm or "", row.country,
-                      row.status == "active", forms)
+    forms = tuple(sorted(name_form_keys(row.name or ""))) + (
+        (f"code:{row.legal_form}",) if row.legal_form else ()
+    )
+    return CompanyDoc(
+        int(row.id), row.name_norm or "", row.address_norm or "", row.country, row.status == "active", forms
+    )
 
 
 def company_batches(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[list[CompanyDoc]]:
@@ -66,13 +76,14 @@ def company_batches(conn: Connection, ids: Iterable[int] | None = None) -> Itera
     if ids is not None:
         wanted = sorted(set(ids))
         for start in range(0, len(wanted), 900):
-            chunk = wanted[start:start + 900]
+            chunk = wanted[start : start + 900]
             yield [_company(r) for r in conn.execute(select(*_COMPANY_COLS).where(companies.c.id.in_(chunk)))]
         return
     last = 0
     while True:
-        rows = conn.execute(select(*_COMPANY_COLS).where(companies.c.id > last)
-                            .order_by(companies.c.id).limit(BATCH)).all()
+        rows = conn.execute(
+            select(*_COMPANY_COLS).where(companies.c.id > last).order_by(companies.c.id).limit(BATCH)
+        ).all()
         if not rows:
             return
         last = int(rows[-1].id)
@@ -82,8 +93,12 @@ def company_batches(conn: Connection, ids: Iterable[int] | None = None) -> Itera
 def people_batches(conn: Connection, after_id: int = 0) -> Iterator[list[PersonDoc]]:
     last = after_id
     while True:
-        rows = conn.execute(select(people.c.id, people.c.name_norm).where(people.c.id > last)
-                            .order_by(people.c.id).limit(BATCH)).all()
+        rows = conn.execute(
+            select(people.c.id, people.c.name_norm)
+            .where(people.c.id > last)
+            .order_by(people.c.id)
+            .limit(BATCH)
+        ).all()
         if not rows:
             return
         last = int(rows[-1].id)
@@ -103,7 +118,11 @@ def company_count(conn: Connection) -> int:
 def count_changed(conn: Connection, since: str | None) -> int:
     if since is None:
         return company_count(conn)
-    query = select(func.count()).select_from(companies).where(companies.c.updated_at > datetime.fromisoformat(since))
+    query = (
+        select(func.count())
+        .select_from(companies)
+        .where(companies.c.updated_at > datetime.fromisoformat(since))
+    )
     return int(conn.execute(query).scalar_one())
 
 

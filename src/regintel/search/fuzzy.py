@@ -56,36 +56,46 @@ def _word(schema: tantivy.Schema, field: str, word: str, prefix: bool, known: Kn
     return Q.disjunction_max_query([exact, Q.const_score_query(fuzzy, 1.0)])
 
 
-def build_query(schema: tantivy.Schema, field: str, query: QueryWords,
-                known: Known | None = None) -> list[tuple[Any, tantivy.Query]]:
+def build_query(
+    schema: tantivy.Schema, field: str, query: QueryWords, known: Known | None = None
+) -> list[tuple[Any, tantivy.Query]]:
     """One `Must` clause: the words as optional clauses of which most must match (one word may be
     missing or mistyped beyond the rules when the query has three or more), and a faint BM25 of the
     exact words to order names that match equally (shorter and rarer first). `known` tells which
     words the index holds; without it every word gets the full distance of its length."""
     Q = tantivy.Query
     words = list(query.words[:MAX_WORDS])
-    clauses = [(tantivy.Occur.Should, _word(schema, field, w, query.prefix and i == len(words) - 1, known))
-               for i, w in enumerate(words)]
+    clauses = [
+        (tantivy.Occur.Should, _word(schema, field, w, query.prefix and i == len(words) - 1, known))
+        for i, w in enumerate(words)
+    ]
     need = max(1, len(words) - 1) if len(words) >= 3 and not query.loose else 1
-    tie_break = Q.boost_query(Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, field, w))
-                                               for w in words]), TIE_BREAK)
-    out = [(tantivy.Occur.Must, Q.boolean_query(clauses, minimum_number_should_match=need)),
-           (tantivy.Occur.Should, tie_break)]
-    out += [(tantivy.Occur.Should, Q.const_score_query(Q.term_query(schema, field, w), OPTIONAL_SCORE))
-            for w in query.optional[:MAX_WORDS]]
+    tie_break = Q.boost_query(
+        Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, field, w)) for w in words]), TIE_BREAK
+    )
+    out = [
+        (tantivy.Occur.Must, Q.boolean_query(clauses, minimum_number_should_match=need)),
+        (tantivy.Occur.Should, tie_break),
+    ]
+    out += [
+        (tantivy.Occur.Should, Q.const_score_query(Q.term_query(schema, field, w), OPTIONAL_SCORE))
+        for w in query.optional[:MAX_WORDS]
+    ]
     return out
 
 
-def preference_clauses(schema: tantivy.Schema, filters: Filters,
-                       forms: tuple[str, ...]) -> list[tuple[Any, tantivy.Query]]:
+def preference_clauses(
+    schema: tantivy.Schema, filters: Filters, forms: tuple[str, ...]
+) -> list[tuple[Any, tantivy.Query]]:
     """What the query points at besides words, as optional clauses that rank candidates up: the
     legal forms it typed, or else the countries it names (when no `country` filter is set)."""
     Q = tantivy.Query
     out: list[tuple[Any, tantivy.Query]] = []
     # a typed legal form already points at its countries; one clause is cheaper than two
     if filters.prefer and not filters.country and not forms:
-        any_country = Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, "country", c))
-                                       for c in filters.prefer])
+        any_country = Q.boolean_query(
+            [(tantivy.Occur.Should, Q.term_query(schema, "country", c)) for c in filters.prefer]
+        )
         out.append((tantivy.Occur.Should, Q.const_score_query(any_country, PREFER_SCORE)))
     if forms:
         any_form = Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, "form", f)) for f in forms])
@@ -98,7 +108,9 @@ def filter_clauses(schema: tantivy.Schema, filters: Filters) -> list[tuple[Any, 
     Q = tantivy.Query
     out: list[tuple[Any, tantivy.Query]] = []
     if filters.country:
-        out.append((tantivy.Occur.Must, Q.const_score_query(Q.term_query(schema, "country", filters.country), 0.0)))
+        out.append(
+            (tantivy.Occur.Must, Q.const_score_query(Q.term_query(schema, "country", filters.country), 0.0))
+        )
     if filters.active_only:
         out.append((tantivy.Occur.Must, Q.const_score_query(Q.term_query(schema, "active", 1), 0.0)))
     return out

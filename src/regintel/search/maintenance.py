@@ -23,21 +23,41 @@ def _address(row: Any) -> str:
 
 def renormalise(engine: Engine) -> dict[str, int]:
     """Rewrite the normalised columns that differ from what the normaliser now says; returns counts."""
-    company_cols = (companies.c.id, companies.c.name, companies.c.name_norm, companies.c.address_norm,
-                    companies.c.address_text, companies.c.street, companies.c.postal_code, companies.c.city)
-    changed = _pass(engine, companies, company_cols, lambda r: {
-        "name_norm": normalise_name(r.name or ""), "address_norm": normalise_address(_address(r))})
-    changed_people = _pass(engine, people, (people.c.id, people.c.name, people.c.name_norm),
-                           lambda r: {"name_norm": normalise_name(r.name or "")})
+    company_cols = (
+        companies.c.id,
+        companies.c.name,
+        companies.c.name_norm,
+        companies.c.address_norm,
+        companies.c.address_text,
+        companies.c.street,
+        companies.c.postal_code,
+        companies.c.city,
+    )
+    changed = _pass(
+        engine,
+        companies,
+        company_cols,
+        lambda r: {"name_norm": normalise_name(r.name or ""), "address_norm": normalise_address(_address(r))},
+    )
+    changed_people = _pass(
+        engine,
+        people,
+        (people.c.id, people.c.name, people.c.name_norm),
+        lambda r: {"name_norm": normalise_name(r.name or "")},
+    )
     return {"companies": changed, "people": changed_people}
 
 
-def _pass(engine: Engine, table: Table, cols: tuple[Any, ...], compute: Callable[[Any], dict[str, str]]) -> int:
+def _pass(
+    engine: Engine, table: Table, cols: tuple[Any, ...], compute: Callable[[Any], dict[str, str]]
+) -> int:
     last, changed = 0, 0
     stmt = update(table).where(table.c.id == bindparam("_id"))
     while True:
         with engine.begin() as conn:
-            rows = conn.execute(select(*cols).where(table.c.id > last).order_by(table.c.id).limit(BATCH)).all()
+            rows = conn.execute(
+                select(*cols).where(table.c.id > last).order_by(table.c.id).limit(BATCH)
+            ).all()
             if not rows:
                 return changed
             last = int(rows[-1].id)

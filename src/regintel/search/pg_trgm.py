@@ -22,8 +22,11 @@ INDEXES = {
     "ix_companies_address_norm_trgm": "companies USING gin (address_norm gin_trgm_ops)",
     "ix_people_name_norm_trgm": "people USING gin (name_norm gin_trgm_ops)",
 }
-_TARGETS = {"companies": ("companies", "name_norm"), "addresses": ("companies", "address_norm"),
-            "people": ("people", "name_norm")}
+_TARGETS = {
+    "companies": ("companies", "name_norm"),
+    "addresses": ("companies", "address_norm"),
+    "people": ("people", "name_norm"),
+}
 
 
 class PgTrgmBackend:
@@ -32,16 +35,20 @@ class PgTrgmBackend:
     def __init__(self) -> None:
         self._extension = False
 
-    def candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
-                   limit: int) -> list[int]:
+    def candidates(
+        self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters, limit: int
+    ) -> list[int]:
         if not query.words or not self._has_extension(conn):
             return []  # being built (the first refresh creates the extension and indexes)
         if collection == "companies":
-            return preferred_first(lambda f: self._candidates(conn, collection, query, f, limit), filters, limit)
+            return preferred_first(
+                lambda f: self._candidates(conn, collection, query, f, limit), filters, limit
+            )
         return self._candidates(conn, collection, query, filters, limit)
 
-    def _candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
-                    limit: int) -> list[int]:
+    def _candidates(
+        self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters, limit: int
+    ) -> list[int]:
         table, column = _TARGETS[collection]
         where, params = "", {}
         if collection != "people":
@@ -53,9 +60,14 @@ class PgTrgmBackend:
         # SET LOCAL lasts until the request's transaction ends; work_mem: notes/search-baseline.md
         conn.execute(text(f"SET LOCAL pg_trgm.word_similarity_threshold = {THRESHOLD}"))
         conn.execute(text("SET LOCAL work_mem = '64MB'"))
-        sql = (f"SELECT id FROM {table} WHERE CAST(:q AS text) <% {column}{where} "
-               f"ORDER BY word_similarity(CAST(:q AS text), {column}) DESC, id LIMIT :n")
-        return [int(i) for i in conn.execute(text(sql), {"q": " ".join(query.words), "n": limit, **params}).scalars()]
+        sql = (
+            f"SELECT id FROM {table} WHERE CAST(:q AS text) <% {column}{where} "
+            f"ORDER BY word_similarity(CAST(:q AS text), {column}) DESC, id LIMIT :n"
+        )
+        return [
+            int(i)
+            for i in conn.execute(text(sql), {"q": " ".join(query.words), "n": limit, **params}).scalars()
+        ]
 
     def _has_extension(self, conn: Connection) -> bool:
         if not self._extension:
@@ -86,8 +98,12 @@ class PgTrgmBackend:
 
     def status(self, conn: Connection) -> IndexStatus:
         ready = all(_index_exists(conn, name) for name in INDEXES)
-        return IndexStatus(self.name, ready, docs.company_count(conn) if ready else 0, None, ", ".join(INDEXES))
+        return IndexStatus(
+            self.name, ready, docs.company_count(conn) if ready else 0, None, ", ".join(INDEXES)
+        )
 
 
 def _index_exists(conn: Connection, name: str) -> bool:
-    return conn.execute(text("SELECT 1 FROM pg_indexes WHERE indexname = :n"), {"n": name}).first() is not None
+    return (
+        conn.execute(text("SELECT 1 FROM pg_indexes WHERE indexname = :n"), {"n": name}).first() is not None
+    )

@@ -12,9 +12,18 @@ from sqlalchemy.engine import Connection
 
 from regintel.db.schema import companies, company_sources, financial_statements
 
-_COLS = (companies.c.id, companies.c.name, companies.c.name_norm, companies.c.legal_form, companies.c.status,
-         companies.c.country, companies.c.city, companies.c.address_norm, companies.c.employees,
-         companies.c.founded_on)
+_COLS = (
+    companies.c.id,
+    companies.c.name,
+    companies.c.name_norm,
+    companies.c.legal_form,
+    companies.c.status,
+    companies.c.country,
+    companies.c.city,
+    companies.c.address_norm,
+    companies.c.employees,
+    companies.c.founded_on,
+)
 CHUNK = 900
 
 
@@ -22,7 +31,7 @@ def ranking_rows(conn: Connection, ids: Sequence[int]) -> list[Any]:
     out: list[Any] = []
     wanted = list(dict.fromkeys(ids))
     for start in range(0, len(wanted), CHUNK):
-        out += conn.execute(select(*_COLS).where(companies.c.id.in_(wanted[start:start + CHUNK]))).all()
+        out += conn.execute(select(*_COLS).where(companies.c.id.in_(wanted[start : start + CHUNK]))).all()
     return out
 
 
@@ -33,11 +42,15 @@ def prominence_extras(conn: Connection, ids: Sequence[int]) -> dict[int, tuple[f
     sources: dict[int, int] = {}
     fs, cs = financial_statements.c, company_sources.c
     for start in range(0, len(wanted), CHUNK):
-        chunk = wanted[start:start + CHUNK]
+        chunk = wanted[start : start + CHUNK]
         statements = select(fs.company_id, fs.year, fs.revenue, cast(null(), Integer).label("n")).where(
-            fs.company_id.in_(chunk), fs.revenue.is_not(None))
-        counted = select(cs.company_id, cast(null(), fs.year.type), cast(null(), fs.revenue.type),
-                         func.count()).where(cs.company_id.in_(chunk)).group_by(cs.company_id)
+            fs.company_id.in_(chunk), fs.revenue.is_not(None)
+        )
+        counted = (
+            select(cs.company_id, cast(null(), fs.year.type), cast(null(), fs.revenue.type), func.count())
+            .where(cs.company_id.in_(chunk))
+            .group_by(cs.company_id)
+        )
         for cid, year, amount, count in conn.execute(union_all(statements, counted)):
             if count is not None:
                 sources[int(cid)] = int(count)

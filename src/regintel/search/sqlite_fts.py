@@ -26,7 +26,7 @@ EXPANSIONS = 30
 REBUILD_FLOOR = 100_000
 _DDL = {
     "search_fts": "CREATE VIRTUAL TABLE {t} USING fts5(name, addr, country UNINDEXED, active UNINDEXED, "
-                  "tokenize='unicode61', prefix='2 3 4')",
+    "tokenize='unicode61', prefix='2 3 4')",
     "search_people_fts": "CREATE VIRTUAL TABLE {t} USING fts5(name, tokenize='unicode61', prefix='2 3 4')",
 }
 
@@ -40,20 +40,26 @@ class SqliteFtsBackend:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
-                   limit: int) -> list[int]:
+    def candidates(
+        self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters, limit: int
+    ) -> list[int]:
         if not query.words or not _exists(conn, "search_state"):
             return []
         if collection == "companies":
-            return preferred_first(lambda f: self._candidates(conn, collection, query, f, limit), filters, limit)
+            return preferred_first(
+                lambda f: self._candidates(conn, collection, query, f, limit), filters, limit
+            )
         return self._candidates(conn, collection, query, filters, limit)
 
-    def _candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
-                    limit: int) -> list[int]:
+    def _candidates(
+        self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters, limit: int
+    ) -> list[int]:
         table = "search_people_fts" if collection == "people" else "search_fts"
         column = "addr" if collection == "addresses" else "name"
-        groups = [self._expand(conn, table, column, w, query.prefix and i == len(query.words) - 1)
-                  for i, w in enumerate(query.words[:MAX_WORDS])]
+        groups = [
+            self._expand(conn, table, column, w, query.prefix and i == len(query.words) - 1)
+            for i, w in enumerate(query.words[:MAX_WORDS])
+        ]
         where, params = _filters(filters) if collection != "people" else ("", {})
         found: list[int] = []
         joiners = [" AND "] + ([" OR "] if len(groups) > 1 else [])
@@ -72,8 +78,9 @@ class SqliteFtsBackend:
         distance = edit_distance(word)
         if distance:
             vocab = self._vocabulary(conn, table, column)
-            near = process.extract(word, vocab, scorer=Levenshtein.distance, score_cutoff=distance,
-                                   limit=EXPANSIONS)
+            near = process.extract(
+                word, vocab, scorer=Levenshtein.distance, score_cutoff=distance, limit=EXPANSIONS
+            )
             terms += [t for t, _, _ in near if t != word]
         quoted = [f'"{t}"' for t in terms]
         if prefix and len(word) >= 2:
@@ -102,8 +109,13 @@ class SqliteFtsBackend:
         for table, ddl in _DDL.items():
             conn.execute(text(f"DROP TABLE IF EXISTS {table}_new"))
             conn.execute(text(ddl.format(t=f"{table}_new")))
-        count = _write(conn, "search_fts_new", "search_people_fts_new", docs.company_batches(conn),
-                       docs.people_batches(conn))
+        count = _write(
+            conn,
+            "search_fts_new",
+            "search_people_fts_new",
+            docs.company_batches(conn),
+            docs.people_batches(conn),
+        )
         for table in _DDL:
             conn.execute(text(f"DROP TABLE IF EXISTS {table}_vocab"))
             conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
@@ -115,8 +127,14 @@ class SqliteFtsBackend:
 
     def index(self, conn: Connection, company_ids: Iterable[int]) -> int:
         state = docs.Watermark.from_dict(_state(conn))
-        return _write(conn, "search_fts", "search_people_fts", docs.company_batches(conn, company_ids),
-                      docs.people_batches(conn, state.people_id), replace=True)
+        return _write(
+            conn,
+            "search_fts",
+            "search_people_fts",
+            docs.company_batches(conn, company_ids),
+            docs.people_batches(conn, state.people_id),
+            replace=True,
+        )
 
     def ensure_current(self, conn: Connection, max_inline: int | None = None) -> str:
         if not _exists(conn, "search_state"):
@@ -147,20 +165,30 @@ class SqliteFtsBackend:
         return IndexStatus(self.name, True, count, str(stamp) if stamp else None, "search_fts")
 
 
-def _write(conn: Connection, table: str, people_table: str, companies: Iterable[list[docs.CompanyDoc]],
-           people: Iterable[list[docs.PersonDoc]], replace: bool = False) -> int:
+def _write(
+    conn: Connection,
+    table: str,
+    people_table: str,
+    companies: Iterable[list[docs.CompanyDoc]],
+    people: Iterable[list[docs.PersonDoc]],
+    replace: bool = False,
+) -> int:
     count = 0
     for batch in companies:
         if replace:
             conn.execute(text(f"DELETE FROM {table} WHERE rowid IN ({','.join(str(d.id) for d in batch)})"))
-        conn.execute(text(f"INSERT INTO {table}(rowid, name, addr, country, active) VALUES (:i, :n, :a, :c, :x)"),
-                     [{"i": d.id, "n": d.name, "a": d.address, "c": d.country, "x": int(d.active)} for d in batch])
+        conn.execute(
+            text(f"INSERT INTO {table}(rowid, name, addr, country, active) VALUES (:i, :n, :a, :c, :x)"),
+            [{"i": d.id, "n": d.name, "a": d.address, "c": d.country, "x": int(d.active)} for d in batch],
+        )
         count += len(batch)
     for people_batch in people:
         ids = ",".join(str(p.id) for p in people_batch)
         conn.execute(text(f"DELETE FROM {people_table} WHERE rowid IN ({ids})"))
-        conn.execute(text(f"INSERT INTO {people_table}(rowid, name) VALUES (:i, :n)"),
-                     [{"i": p.id, "n": p.name} for p in people_batch])
+        conn.execute(
+            text(f"INSERT INTO {people_table}(rowid, name) VALUES (:i, :n)"),
+            [{"i": p.id, "n": p.name} for p in people_batch],
+        )
         count += len(people_batch)
     return count
 
@@ -186,5 +214,10 @@ def _state(conn: Connection) -> dict[str, object]:
 
 
 def _set_state(conn: Connection, watermark: docs.Watermark) -> None:
-    conn.execute(text("INSERT INTO search_state(key, value) VALUES ('watermark', :v) "
-                      "ON CONFLICT(key) DO UPDATE SET value = excluded.value"), {"v": json.dumps(watermark.as_dict())})
+    conn.execute(
+        text(
+            "INSERT INTO search_state(key, value) VALUES ('watermark', :v) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        ),
+        {"v": json.dumps(watermark.as_dict())},
+    )

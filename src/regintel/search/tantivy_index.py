@@ -81,8 +81,9 @@ class TantivyBackend:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def candidates(self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters,
-                   limit: int) -> list[int]:
+    def candidates(
+        self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters, limit: int
+    ) -> list[int]:
         if not query.words:
             return []
         for attempt in (1, 2):
@@ -100,8 +101,9 @@ class TantivyBackend:
                     self._open = None
         return []
 
-    def _search(self, opened: _Open, collection: Collection, query: QueryWords, filters: Filters,
-                limit: int) -> list[int]:
+    def _search(
+        self, opened: _Open, collection: Collection, query: QueryWords, filters: Filters, limit: int
+    ) -> list[int]:
         field, id_field = _FIELDS[collection]
         schema = opened.index.schema
         searcher = opened.index.searcher()
@@ -123,8 +125,9 @@ class TantivyBackend:
             stamp = _mtime(self.root / generation / "index" / "meta.json")
             if self._open is None or self._open.generation != generation:
                 version = _read_version(self.root / generation)
-                self._open = _Open(generation, _open_index(self.root / generation / "index", version), stamp,
-                                   version)
+                self._open = _Open(
+                    generation, _open_index(self.root / generation / "index", version), stamp, version
+                )
             elif self._open.stamp != stamp:
                 self._open.index.reload()
                 self._open.stamp = stamp
@@ -180,8 +183,12 @@ class TantivyBackend:
         if opened is None or opened.version < SCHEMA_VERSION:
             return self._rebuild(conn)
         state = _read_state(self.root / opened.generation)
-        return _write(opened.index, docs.company_batches(conn, company_ids),
-                      docs.people_batches(conn, state.people_id), replace=True)
+        return _write(
+            opened.index,
+            docs.company_batches(conn, company_ids),
+            docs.people_batches(conn, state.people_id),
+            replace=True,
+        )
 
     def ensure_current(self, conn: Connection, max_inline: int | None = None) -> str:
         """Build when missing; otherwise index the rows changed since the watermark (a rebuild when
@@ -224,8 +231,13 @@ class TantivyBackend:
         if opened is None:
             return IndexStatus(self.name, False, 0, None, str(self.root))
         state = _read_state(self.root / opened.generation)
-        return IndexStatus(self.name, True, opened.index.searcher().num_docs, state.companies_at,
-                           str(self.root / opened.generation))
+        return IndexStatus(
+            self.name,
+            True,
+            opened.index.searcher().num_docs,
+            state.companies_at,
+            str(self.root / opened.generation),
+        )
 
     def _drop_old(self, keep: str) -> None:
         for child in self.root.iterdir():
@@ -238,6 +250,7 @@ def _known(searcher: tantivy.Searcher, field: str) -> Known:
         if prefix:
             return bool(searcher.terms_with_prefix(field, word, limit=1))
         return searcher.doc_freq(field, word) > 0
+
     return known
 
 
@@ -247,8 +260,12 @@ def _open_index(path: Path, version: int = SCHEMA_VERSION) -> tantivy.Index:
     return index
 
 
-def _write(index: tantivy.Index, companies: Iterable[list[docs.CompanyDoc]],
-           people: Iterable[list[docs.PersonDoc]], replace: bool) -> int:
+def _write(
+    index: tantivy.Index,
+    companies: Iterable[list[docs.CompanyDoc]],
+    people: Iterable[list[docs.PersonDoc]],
+    replace: bool,
+) -> int:
     """Add (or with `replace`, re-add) documents, committing every `COMMIT_EVERY` documents and at the
     end; nothing to write, no commit (a commit costs tens of milliseconds of fsync). A document's
     delete and add always land in the same commit."""

@@ -38,10 +38,17 @@ WALK_MIN = 2_000
 # before sorting the matches instead (see _name_page_ids).
 WALK_PROBE = 20_000
 SORTS = ("name", "founded_on", "revenue", "updated_at")
-FINANCIAL_COLUMNS = (lf.year.label("fin_year"), lf.currency.label("fin_currency"), lf.revenue.label("fin_revenue"),
-                     lf.profit.label("fin_profit"), lf.total_assets.label("fin_total_assets"),
-                     lf.equity.label("fin_equity"), lf.liabilities.label("fin_liabilities"),
-                     lf.employees.label("fin_employees"), lf.source.label("fin_source"))
+FINANCIAL_COLUMNS = (
+    lf.year.label("fin_year"),
+    lf.currency.label("fin_currency"),
+    lf.revenue.label("fin_revenue"),
+    lf.profit.label("fin_profit"),
+    lf.total_assets.label("fin_total_assets"),
+    lf.equity.label("fin_equity"),
+    lf.liabilities.label("fin_liabilities"),
+    lf.employees.label("fin_employees"),
+    lf.source.label("fin_source"),
+)
 
 
 def reference(conn: Connection, cache: ResultCache) -> Reference:
@@ -50,8 +57,9 @@ def reference(conn: Connection, cache: ResultCache) -> Reference:
     return value
 
 
-def planned(conn: Connection, filters: CompanyFilters, ref: Reference,
-            sort: str) -> tuple[Conditions, int, list[int] | None]:
+def planned(
+    conn: Connection, filters: CompanyFilters, ref: Reference, sort: str
+) -> tuple[Conditions, int, list[int] | None]:
     """The conditions, the match count (up to COUNT_CAP + 1) and, for a PostgreSQL page in name order
     under `name_contains` with other filters, the matches' ids themselves: counting them joins each
     match of the term to its company, and the page in name order is then a sort of those ids
@@ -64,8 +72,9 @@ def planned(conn: Connection, filters: CompanyFilters, ref: Reference,
     return cond, count(conn, cond), None
 
 
-def export_plan(conn: Connection, filters: CompanyFilters, ref: Reference, row_cap: int,
-                page: int) -> tuple[Conditions, int]:
+def export_plan(
+    conn: Connection, filters: CompanyFilters, ref: Reference, row_cap: int, page: int
+) -> tuple[Conditions, int]:
     """Conditions for a keyset walk in id order, and the matches (counted up to `row_cap` + 1).
 
     Each page of `page` rows either re-finds the remaining matches by the filters' indexes (about
@@ -83,14 +92,23 @@ def _key(column: Any, walk: bool) -> Any:
     return column if walk else Unordered(column)
 
 
-def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: str, direction: str, page: int,
-           per_page: int) -> tuple[list[dict[str, Any]], int, bool]:
+def search(
+    conn: Connection,
+    filters: CompanyFilters,
+    ref: Reference,
+    *,
+    sort: str,
+    direction: str,
+    page: int,
+    per_page: int,
+) -> tuple[list[dict[str, Any]], int, bool]:
     """(items, total, total_exact) for one page."""
     offset = (page - 1) * per_page
     if offset + per_page > MAX_WINDOW:
         raise ValidationFailed(
             f"page × per_page may reach at most {MAX_WINDOW} rows; narrow the filters or use the CSV export",
-            details=[{"field": "page", "in": "query", "message": f"beyond the first {MAX_WINDOW} rows"}])
+            details=[{"field": "page", "in": "query", "message": f"beyond the first {MAX_WINDOW} rows"}],
+        )
     cond, total, found = planned(conn, filters, ref, sort)
     walk = total >= WALK_MIN and (total > COUNT_CAP or total * total > (offset + per_page) * _size(conn))
     desc = direction == "desc"
@@ -104,8 +122,16 @@ def search(conn: Connection, filters: CompanyFilters, ref: Reference, *, sort: s
     return [item(r) for r in rows], min(total, COUNT_CAP), total <= COUNT_CAP
 
 
-def _name_page_ids(conn: Connection, cond: Conditions, name: NameContains, total: int, found: list[int] | None,
-                   desc: bool, offset: int, limit: int) -> list[int]:
+def _name_page_ids(
+    conn: Connection,
+    cond: Conditions,
+    name: NameContains,
+    total: int,
+    found: list[int] | None,
+    desc: bool,
+    offset: int,
+    limit: int,
+) -> list[int]:
     """A page in name order under `name_contains` (three characters or more). The names holding a term
     cluster in name order (most names holding "nord" start with it), so a walk of the name index reads
     far more names than matches² predicts (10M: 1.48 million names before the 20th "nord", 288 ms).
@@ -131,7 +157,9 @@ def _name_page_ids(conn: Connection, cond: Conditions, name: NameContains, total
     return name_trigrams.pg_page_ids(conn, name, others, cond.needs_financials, desc, offset, limit)
 
 
-def _bounded_walk(conn: Connection, cond: Conditions, desc: bool, offset: int, limit: int) -> list[int] | None:
+def _bounded_walk(
+    conn: Connection, cond: Conditions, desc: bool, offset: int, limit: int
+) -> list[int] | None:
     """PostgreSQL: the page from the first WALK_PROBE entries of the name index, or None when they do
     not hold it (a second index scan finds where those entries end: 10M, 20,000 entries in about 6 ms)."""
     order = [c.name_norm.desc(), c.id.desc()] if desc else [c.name_norm.asc(), c.id.asc()]
@@ -154,7 +182,9 @@ def count(conn: Connection, cond: Conditions, cap: int = COUNT_CAP) -> int:
     """Matches, counted up to cap + 1."""
     name = _indexed_name(cond)
     if name is not None and _alone(cond, name):
-        inner = name_trigrams.matches(name, conn.dialect.name).limit(cap + 1).subquery()  # the trigram table alone
+        inner = (
+            name_trigrams.matches(name, conn.dialect.name).limit(cap + 1).subquery()
+        )  # the trigram table alone
     else:
         inner = base_query(cond, c.id).limit(cap + 1).subquery()
     return int(conn.execute(select(func.count()).select_from(inner)).scalar_one())
@@ -178,8 +208,9 @@ def _others(cond: Conditions, name: NameContains) -> list[Any]:
     return [w for w in cond.where if w is not name and w is not name.covers]
 
 
-def _page(conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int,
-          walk: bool) -> list[RowMapping]:
+def _page(
+    conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int, walk: bool
+) -> list[RowMapping]:
     """The page's ids in order (a sort that carries only the key and the id), then their rows."""
     return _rows(conn, _page_ids(conn, cond, sort, desc, offset, limit, walk))
 
@@ -188,14 +219,16 @@ def _rows(conn: Connection, ids: list[int]) -> list[RowMapping]:
     """The rows of `ids` (with their latest financials), in that order."""
     if not ids:
         return []
-    query = base_query(Conditions([c.id.in_(ids)], False), *companies_columns(), *FINANCIAL_COLUMNS,
-                       outer_financials=True)
+    query = base_query(
+        Conditions([c.id.in_(ids)], False), *companies_columns(), *FINANCIAL_COLUMNS, outer_financials=True
+    )
     rows = {r["id"]: r for r in conn.execute(query).mappings()}
     return [rows[i] for i in ids if i in rows]
 
 
-def _page_ids(conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int,
-              walk: bool) -> list[int]:
+def _page_ids(
+    conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int, walk: bool
+) -> list[int]:
     if sort in ("name", "updated_at"):
         key = _key(c.name_norm if sort == "name" else c.updated_at, walk)
         order = [key.desc(), c.id.desc()] if desc else [key.asc(), c.id.asc()]
@@ -207,7 +240,9 @@ def _page_ids(conn: Connection, cond: Conditions, sort: str, desc: bool, offset:
     order = [key.desc(), c.id.desc()] if desc else [key.asc(), c.id.asc()]
     # Sorting by revenue walks latest_financials' index: an inner join lets the planner start there.
     by_revenue = sort == "revenue"
-    query = base_query(keyed, c.id, outer_financials=cond.needs_financials and not by_revenue).order_by(*order)
+    query = base_query(keyed, c.id, outer_financials=cond.needs_financials and not by_revenue).order_by(
+        *order
+    )
     ids = list(conn.execute(query.offset(offset).limit(limit)).scalars())
     if len(ids) == limit:
         return ids
@@ -216,7 +251,9 @@ def _page_ids(conn: Connection, cond: Conditions, sort: str, desc: bool, offset:
     with_value = offset + len(ids) if ids or not offset else count(conn, keyed, cap=MAX_WINDOW)
     empty = Conditions([*cond.where, column.is_(None)], cond.needs_financials)
     query = base_query(empty, c.id, outer_financials=by_revenue or cond.needs_financials).order_by(c.id.asc())
-    return ids + list(conn.execute(query.offset(max(0, offset - with_value)).limit(limit - len(ids))).scalars())
+    return ids + list(
+        conn.execute(query.offset(max(0, offset - with_value)).limit(limit - len(ids))).scalars()
+    )
 
 
 def companies_columns() -> tuple[Any, ...]:
@@ -226,8 +263,15 @@ def companies_columns() -> tuple[Any, ...]:
 def item(row: RowMapping) -> dict[str, Any]:
     fin = None
     if row["fin_year"] is not None:
-        fin = {"year": row["fin_year"], "currency": row["fin_currency"], "revenue": row["fin_revenue"],
-               "profit": row["fin_profit"], "totalAssets": row["fin_total_assets"], "equity": row["fin_equity"],
-               "liabilities": row["fin_liabilities"], "employees": row["fin_employees"],
-               "source": row["fin_source"]}
+        fin = {
+            "year": row["fin_year"],
+            "currency": row["fin_currency"],
+            "revenue": row["fin_revenue"],
+            "profit": row["fin_profit"],
+            "totalAssets": row["fin_total_assets"],
+            "equity": row["fin_equity"],
+            "liabilities": row["fin_liabilities"],
+            "employees": row["fin_employees"],
+            "source": row["fin_source"],
+        }
     return summary(row) | {"latestFinancials": fin}

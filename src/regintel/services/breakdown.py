@@ -58,37 +58,73 @@ DIMENSIONS: dict[str, Dimension] = {
     "country": Dimension("ISO country of the register", (c.country,)),
     "status": Dimension("Register status (active, dissolved, inactive)", (c.status,)),
     "legal_form": Dimension("National legal-form code (`CC:code`)", (c.country, c.legal_form), national=True),
-    "entity_type": Dimension("Entity type derived from the legal form: " + ", ".join(TYPES),
-                             (c.country, c.legal_form), rollup=lambda r, _: entity_type(r["key0"], r["key1"]),
-                             order=TYPES),
-    "nace": Dimension("EU NACE class (`62.01`) of the primary activity", (NACE_DIGITS,), rollup=_class,
-                      code_list="nace"),
-    "nace_eu_division": Dimension("NACE division (2 digits)", (NACE_DIGITS,), rollup=_division, code_list="nace"),
-    "nace_eu_section": Dimension("NACE section (letter A-U)", (NACE_DIGITS,), rollup=_section, code_list="nace"),
-    "region": Dimension("Region code of the register (`CC:code`; Slovak kraje named)", (c.country, c.region_code),
-                        code_list="regions", national=True),
-    "district": Dimension("District code (`CC:code`; Slovak okresy named)", (c.country, c.district_code),
-                          code_list="districts", national=True),
-    "municipality": Dimension("Municipality code (`CC:code`; Slovak obce named)", (c.country, c.municipality_code),
-                              code_list="municipalities", national=True),
-    "nuts2": Dimension("NUTS 2 region", (c.nuts3,), rollup=lambda r, _: r["key0"][:4] if r["key0"] else None,
-                       code_list="regions"),
+    "entity_type": Dimension(
+        "Entity type derived from the legal form: " + ", ".join(TYPES),
+        (c.country, c.legal_form),
+        rollup=lambda r, _: entity_type(r["key0"], r["key1"]),
+        order=TYPES,
+    ),
+    "nace": Dimension(
+        "EU NACE class (`62.01`) of the primary activity", (NACE_DIGITS,), rollup=_class, code_list="nace"
+    ),
+    "nace_eu_division": Dimension(
+        "NACE division (2 digits)", (NACE_DIGITS,), rollup=_division, code_list="nace"
+    ),
+    "nace_eu_section": Dimension(
+        "NACE section (letter A-U)", (NACE_DIGITS,), rollup=_section, code_list="nace"
+    ),
+    "region": Dimension(
+        "Region code of the register (`CC:code`; Slovak kraje named)",
+        (c.country, c.region_code),
+        code_list="regions",
+        national=True,
+    ),
+    "district": Dimension(
+        "District code (`CC:code`; Slovak okresy named)",
+        (c.country, c.district_code),
+        code_list="districts",
+        national=True,
+    ),
+    "municipality": Dimension(
+        "Municipality code (`CC:code`; Slovak obce named)",
+        (c.country, c.municipality_code),
+        code_list="municipalities",
+        national=True,
+    ),
+    "nuts2": Dimension(
+        "NUTS 2 region",
+        (c.nuts3,),
+        rollup=lambda r, _: r["key0"][:4] if r["key0"] else None,
+        code_list="regions",
+    ),
     "nuts3": Dimension("NUTS 3 region", (c.nuts3,), code_list="regions"),
-    "size": Dimension("EU size class by headcount band: micro, small, medium, large",
-                      (c.size_class,), rollup=lambda r, _: category(r["key0"]), order=(*CATEGORIES, "unknown")),
+    "size": Dimension(
+        "EU size class by headcount band: micro, small, medium, large",
+        (c.size_class,),
+        rollup=lambda r, _: category(r["key0"]),
+        order=(*CATEGORIES, "unknown"),
+    ),
     "size_class": Dimension("Headcount band as published", (c.size_class,)),
     "founded_year": Dimension("Year of foundation", (db.year_of(c.founded_on),)),
     "lei_status": Dimension("GLEIF registration status of the company's LEI", ()),
     "source": Dimension("Data source that describes the company (a company may count under several)", ()),
-    "shell_density": Dimension("Companies by how many companies share their registered address: "
-                               + ", ".join(SHELL_BUCKETS), (), order=SHELL_BUCKETS),
-    "licensed_type": Dimension("Role of the licensed professionals practising through the company (lawyer, "
-                               "notary, bailiff, expert, interpreter, translator, tax_adviser; a company counts "
-                               "under each role it has)", ()),
+    "shell_density": Dimension(
+        "Companies by how many companies share their registered address: " + ", ".join(SHELL_BUCKETS),
+        (),
+        order=SHELL_BUCKETS,
+    ),
+    "licensed_type": Dimension(
+        "Role of the licensed professionals practising through the company (lawyer, "
+        "notary, bailiff, expert, interpreter, translator, tax_adviser; a company counts "
+        "under each role it has)",
+        (),
+    ),
 }
 
 
-def breakdown(conn: Connection, by: str, cond: Conditions, ref: Reference, limit: int) -> list[dict[str, Any]]:
+def breakdown(
+    conn: Connection, by: str, cond: Conditions, ref: Reference, limit: int
+) -> list[dict[str, Any]]:
     dim = DIMENSIONS[by]
     if by == "shell_density":
         return _shell_density(conn, cond)
@@ -115,7 +151,11 @@ def breakdown(conn: Connection, by: str, cond: Conditions, ref: Reference, limit
 
 
 def _item(row: Mapping[str, Any], dim: Dimension) -> dict[str, Any]:
-    key = row["key0"] if not dim.national else (f"{row['key0']}:{row['key1']}" if row["key1"] is not None else None)
+    key = (
+        row["key0"]
+        if not dim.national
+        else (f"{row['key0']}:{row['key1']}" if row["key1"] is not None else None)
+    )
     out: dict[str, Any] = {"key": None if key is None else str(key)}
     if dim.national:
         out["country"] = row["key0"]
@@ -158,14 +198,23 @@ def _code(item: Mapping[str, Any], dim: Dimension) -> str | None:
 
 def _lei_status(conn: Connection, cond: Conditions) -> list[dict[str, Any]]:
     status = lei_records.c.registration_status
-    return db.grouped(conn, Conditions([*cond.where, c.lei.is_not(None)], cond.needs_financials), (status,),
-                      join=(lei_records, lei_records.c.lei == c.lei))
+    return db.grouped(
+        conn,
+        Conditions([*cond.where, c.lei.is_not(None)], cond.needs_financials),
+        (status,),
+        join=(lei_records, lei_records.c.lei == c.lei),
+    )
 
 
 def _shell_density(conn: Connection, cond: Conditions) -> list[dict[str, Any]]:
     rows = {r["bucket"]: r for r in db.address_density(conn, cond)}
     companies = sum(int(r["companies"]) for r in rows.values())
-    return [{"key": b, "addresses": int(rows[b]["addresses"]) if b in rows else 0,
-             "count": int(rows[b]["companies"]) if b in rows else 0,
-             "share": round(int(rows[b]["companies"]) / companies, 4) if b in rows and companies else 0.0}
-            for b in SHELL_BUCKETS]
+    return [
+        {
+            "key": b,
+            "addresses": int(rows[b]["addresses"]) if b in rows else 0,
+            "count": int(rows[b]["companies"]) if b in rows else 0,
+            "share": round(int(rows[b]["companies"]) / companies, 4) if b in rows and companies else 0.0,
+        }
+        for b in SHELL_BUCKETS
+    ]

@@ -30,20 +30,31 @@ class BulkDelete(BaseModel):
 
 
 _ITEM: TypeAdapter[BulkCreate | BulkDelete] = TypeAdapter(
-    Annotated[BulkCreate | BulkDelete, Field(discriminator="action")])
+    Annotated[BulkCreate | BulkDelete, Field(discriminator="action")]
+)
 
 
 def _invalid(index: int, raw: Any, exc: ValidationError) -> dict[str, Any]:
-    details = [{"field": ".".join(str(p) for p in e["loc"]) or "item", "message": e["msg"], "type": e["type"]}
-               for e in exc.errors()]
+    details = [
+        {"field": ".".join(str(p) for p in e["loc"]) or "item", "message": e["msg"], "type": e["type"]}
+        for e in exc.errors()
+    ]
     action = raw.get("action") if isinstance(raw, dict) and isinstance(raw.get("action"), str) else None
-    return {"index": index, "action": action, "status": 422,
-            "error": {"code": "VALIDATION_ERROR", "message": f"Item {index} is invalid", "details": details}}
+    return {
+        "index": index,
+        "action": action,
+        "status": 422,
+        "error": {"code": "VALIDATION_ERROR", "message": f"Item {index} is invalid", "details": details},
+    }
 
 
-def _run(conn: Connection, api_key_id: int, item: BulkCreate | BulkDelete, settings: Settings) -> tuple[int, Any]:
+def _run(
+    conn: Connection, api_key_id: int, item: BulkCreate | BulkDelete, settings: Settings
+) -> tuple[int, Any]:
     if isinstance(item, BulkCreate):
-        return 201, svc.create_monitoring(conn, api_key_id, item.ico, item.country, item.webhook_url, settings)
+        return 201, svc.create_monitoring(
+            conn, api_key_id, item.ico, item.country, item.webhook_url, settings
+        )
     return 200, svc.delete(conn, api_key_id, item.id, "monitoring")
 
 

@@ -24,10 +24,18 @@ def make_filter(country: str | None, field: str | None, source: str | None) -> d
 
 
 def item(row: RowMapping, base_url: str) -> dict[str, Any]:
-    return {"id": row["id"], "country": row["country"], "ico": row["national_id"], "name": row["name"],
-            "field": row["field"], "from": row["old_value"], "to": row["new_value"], "source": row["source"],
-            "detected_at": _utc(row["detected_at"]),
-            "company_url": company_url(base_url, row["country"], row["national_id"])}
+    return {
+        "id": row["id"],
+        "country": row["country"],
+        "ico": row["national_id"],
+        "name": row["name"],
+        "field": row["field"],
+        "from": row["old_value"],
+        "to": row["new_value"],
+        "source": row["source"],
+        "detected_at": _utc(row["detected_at"]),
+        "company_url": company_url(base_url, row["country"], row["national_id"]),
+    }
 
 
 def start_after(conn: Connection, *, cursor: str | None, since: datetime | None) -> int:
@@ -40,8 +48,15 @@ def start_after(conn: Connection, *, cursor: str | None, since: datetime | None)
     return after
 
 
-def list_changes(conn: Connection, *, cursor: str | None, since: datetime | None, flt: db.ChangeFilter,
-                 limit: int, base_url: str) -> tuple[list[dict[str, Any]], str | None, str]:
+def list_changes(
+    conn: Connection,
+    *,
+    cursor: str | None,
+    since: datetime | None,
+    flt: db.ChangeFilter,
+    limit: int,
+    base_url: str,
+) -> tuple[list[dict[str, Any]], str | None, str]:
     """(items, cursor of the next page or None, cursor to resume from later)."""
     after = start_after(conn, cursor=cursor, since=since)
     rows = db.list_after(conn, after, flt, limit + 1)
@@ -50,7 +65,9 @@ def list_changes(conn: Connection, *, cursor: str | None, since: datetime | None
     return items, resume if len(rows) > limit else None, resume
 
 
-def fetch_after(engine: Engine, after: int, flt: db.ChangeFilter, limit: int, base_url: str) -> list[dict[str, Any]]:
+def fetch_after(
+    engine: Engine, after: int, flt: db.ChangeFilter, limit: int, base_url: str
+) -> list[dict[str, Any]]:
     """One poll of the stream, on its own short connection (run in a worker thread)."""
     with engine.connect() as conn:
         return [item(r, base_url) for r in db.list_after(conn, after, flt, limit)]
@@ -67,20 +84,31 @@ def stream_start(engine: Engine, *, last_event_id: int | None, since: datetime |
 def feed(conn: Connection, *, flt: db.ChangeFilter, limit: int, base_url: str, self_url: str) -> Feed:
     """The latest changes as an Atom feed (newest first)."""
     items = [item(r, base_url) for r in db.list_latest(conn, flt, limit)]
-    entries = [Entry(id=tag_uri(base_url, f"change:{i['id']}"), updated=i["detected_at"],
-                     title=f"{i['name']} ({i['country']} {i['ico']}): {i['field']}",
-                     summary=f"{i['field']}: {i['from'] if i['from'] is not None else '(none)'} -> "
-                     f"{i['to'] if i['to'] is not None else '(none)'} (source {i['source']})",
-                     link=i["company_url"], categories=(i["field"], i["source"], i["country"])) for i in items]
-    scope = ", ".join(f"{k} {v}" for k, v in (("country", flt.country), ("field", flt.field),
-                                              ("source", flt.source)) if v)
-    return Feed(id=tag_uri(base_url, f"changes:{flt.country or '*'}:{flt.field or '*'}:{flt.source or '*'}"),
-                title="Company changes" + (f" ({scope})" if scope else ""),
-                subtitle="Field-level changes of company records detected by regintel's imports, newest first.",
-                self_url=self_url, home_url=f"{base_url.rstrip('/')}/api/v1/companies/changes",
-                updated=max((i["detected_at"] for i in items), default=datetime(1970, 1, 1, tzinfo=UTC)),
-                rights="Data from the sources named per entry; see /api/v1/public/data-sources for their licences.",
-                entries=entries)
+    entries = [
+        Entry(
+            id=tag_uri(base_url, f"change:{i['id']}"),
+            updated=i["detected_at"],
+            title=f"{i['name']} ({i['country']} {i['ico']}): {i['field']}",
+            summary=f"{i['field']}: {i['from'] if i['from'] is not None else '(none)'} -> "
+            f"{i['to'] if i['to'] is not None else '(none)'} (source {i['source']})",
+            link=i["company_url"],
+            categories=(i["field"], i["source"], i["country"]),
+        )
+        for i in items
+    ]
+    scope = ", ".join(
+        f"{k} {v}" for k, v in (("country", flt.country), ("field", flt.field), ("source", flt.source)) if v
+    )
+    return Feed(
+        id=tag_uri(base_url, f"changes:{flt.country or '*'}:{flt.field or '*'}:{flt.source or '*'}"),
+        title="Company changes" + (f" ({scope})" if scope else ""),
+        subtitle="Field-level changes of company records detected by regintel's imports, newest first.",
+        self_url=self_url,
+        home_url=f"{base_url.rstrip('/')}/api/v1/companies/changes",
+        updated=max((i["detected_at"] for i in items), default=datetime(1970, 1, 1, tzinfo=UTC)),
+        rights="Data from the sources named per entry; see /api/v1/public/data-sources for their licences.",
+        entries=entries,
+    )
 
 
 def _utc(value: datetime) -> datetime:

@@ -15,8 +15,9 @@ from regintel.errors import NotFound, ValidationFailed
 def list_code_lists(conn: Connection) -> list[CodeListInfo]:
     """The stored lists in catalogue order, with the list their parents belong to."""
     stored = {info.name: info for info in db.list_code_lists(conn)}
-    return [replace(stored[name], parent_list=CATALOGUE[name].parent_list)
-            for name in CATALOGUE if name in stored]
+    return [
+        replace(stored[name], parent_list=CATALOGUE[name].parent_list) for name in CATALOGUE if name in stored
+    ]
 
 
 def get_code_list(conn: Connection, name: str) -> CodeListInfo:
@@ -26,8 +27,9 @@ def get_code_list(conn: Connection, name: str) -> CodeListInfo:
     return info
 
 
-def list_items(conn: Connection, name: str, *, parent: str | None, q: str | None,
-               limit: int) -> tuple[list[CodeListItem], int]:
+def list_items(
+    conn: Connection, name: str, *, parent: str | None, q: str | None, limit: int
+) -> tuple[list[CodeListItem], int]:
     """Items of list `name` in code order, with the number of matches (404 for an unknown list)."""
     info = get_code_list(conn, name)
     parent = parent.strip().upper() if parent and parent.strip() else None
@@ -47,7 +49,8 @@ def parse_country(value: str) -> str:
     """An ISO 3166-1 alpha-2 code in any case → upper case; anything else is a validation error."""
     code = value.strip().upper()
     if len(code) != 2 or pycountry.countries.get(alpha_2=code) is None:
-        raise ValidationFailed(f"Unknown country {value!r}: give an ISO 3166-1 alpha-2 code such as SK",
-                               details=[{"field": "country", "in": "query",
-                                         "message": "not an ISO 3166-1 alpha-2 code"}])
+        raise ValidationFailed(
+            f"Unknown country {value!r}: give an ISO 3166-1 alpha-2 code such as SK",
+            details=[{"field": "country", "in": "query", "message": "not an ISO 3166-1 alpha-2 code"}],
+        )
     return code

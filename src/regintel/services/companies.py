@@ -33,16 +33,23 @@ def resolve_ico(conn: Connection, ico: str, country: str | None) -> Mapping[str,
     if country:
         return get_company_row(conn, country, ico)
     forms = national_id_candidates(ico)
-    rows = [r for r in db.list_by_national_id(conn, sorted(set(forms.values())))
-            if forms.get(r["country"]) == r["national_id"]]
+    rows = [
+        r
+        for r in db.list_by_national_id(conn, sorted(set(forms.values())))
+        if forms.get(r["country"]) == r["national_id"]
+    ]
     if not rows:
         national_id_forms(ico)  # 422 when the identifier is well-formed nowhere
         raise NotFound(f"No company with national identifier {ico}")
     if len(rows) > 1:
         raise AmbiguousIdentifier(
             f"{ico} identifies companies in {len(rows)} countries; add ?country=",
-            details={"candidates": [{"country": r["country"], "nationalId": r["national_id"], "name": r["name"]}
-                                    for r in rows]})
+            details={
+                "candidates": [
+                    {"country": r["country"], "nationalId": r["national_id"], "name": r["name"]} for r in rows
+                ]
+            },
+        )
     # A dict, as the country path's prepared statement answers (db.prepared).
     return dict(rows[0])
 
@@ -73,18 +80,32 @@ def company_record(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     """The public company record (camelCase, as the spec's `inBankruptcy` fields)."""
     fin, sources, ids = db.record_parts(conn, row["id"])
     return {
-        "country": row["country"], "nationalId": row["national_id"], "ico": row["national_id"],
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "ico": row["national_id"],
         "name": row["name"],
         "legalForm": {"code": row["legal_form"], "name": row["legal_form_name"]},
-        "status": row["status"], "foundedOn": row["founded_on"], "dissolvedOn": row["dissolved_on"],
-        "address": {"street": row["street"], "city": row["city"], "postalCode": row["postal_code"],
-                    "text": row["address_text"], "regionCode": row["region_code"],
-                    "districtCode": row["district_code"], "municipalityCode": row["municipality_code"],
-                    "nuts3": row["nuts3"]},
+        "status": row["status"],
+        "foundedOn": row["founded_on"],
+        "dissolvedOn": row["dissolved_on"],
+        "address": {
+            "street": row["street"],
+            "city": row["city"],
+            "postalCode": row["postal_code"],
+            "text": row["address_text"],
+            "regionCode": row["region_code"],
+            "districtCode": row["district_code"],
+            "municipalityCode": row["municipality_code"],
+            "nuts3": row["nuts3"],
+        },
         "nace": {"primary": row["nace_primary"], "codes": row["nace_codes"] or []},
-        "sizeClass": row["size_class"], "employees": row["employees"],
-        "vatId": row["vat_id"], "taxId": row["tax_id"], "lei": row["lei"],
-        "inBankruptcy": bool(row["in_bankruptcy"]), "inRestructuring": bool(row["in_restructuring"]),
+        "sizeClass": row["size_class"],
+        "employees": row["employees"],
+        "vatId": row["vat_id"],
+        "taxId": row["tax_id"],
+        "lei": row["lei"],
+        "inBankruptcy": bool(row["in_bankruptcy"]),
+        "inRestructuring": bool(row["in_restructuring"]),
         "inLiquidation": bool(row["in_liquidation"]),
         "identifiers": [dict(i) for i in ids],
         "latestFinancials": _financials(fin) if fin else None,
@@ -99,16 +120,34 @@ def data_as_of(record: dict[str, Any]) -> Any:
 
 
 def _financials(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"year": row["year"], "currency": row["currency"], "periodFrom": row["period_from"],
-            "periodTo": row["period_to"], "revenue": row["revenue"], "profit": row["profit"],
-            "totalAssets": row["total_assets"], "equity": row["equity"], "liabilities": row["liabilities"],
-            "employees": row["employees"], "source": row["source"]}
+    return {
+        "year": row["year"],
+        "currency": row["currency"],
+        "periodFrom": row["period_from"],
+        "periodTo": row["period_to"],
+        "revenue": row["revenue"],
+        "profit": row["profit"],
+        "totalAssets": row["total_assets"],
+        "equity": row["equity"],
+        "liabilities": row["liabilities"],
+        "employees": row["employees"],
+        "source": row["source"],
+    }
 
 
 def _source(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"id": row["source"], "name": row["name"], "publisher": row["publisher"], "licence": row["licence"],
-            "attribution": row["attribution"], "url": row["url"], "sourceRecordId": row["source_record_id"],
-            "publishedOn": row["published_on"], "retrievedAt": row["last_seen"], "firstSeen": row["first_seen"]}
+    return {
+        "id": row["source"],
+        "name": row["name"],
+        "publisher": row["publisher"],
+        "licence": row["licence"],
+        "attribution": row["attribution"],
+        "url": row["url"],
+        "sourceRecordId": row["source_record_id"],
+        "publishedOn": row["published_on"],
+        "retrievedAt": row["last_seen"],
+        "firstSeen": row["first_seen"],
+    }
 
 
 def encode_cursor(value: int) -> str:
@@ -125,14 +164,26 @@ def decode_cursor(cursor: str | None) -> int | None:
             raise ValueError(kind)
         return int(value)
     except (ValueError, UnicodeDecodeError):
-        raise ValidationFailed("Malformed cursor", details=[{"field": "cursor", "in": "query",
-                                                             "message": "not a cursor from this API"}]) from None
+        raise ValidationFailed(
+            "Malformed cursor",
+            details=[{"field": "cursor", "in": "query", "message": "not a cursor from this API"}],
+        ) from None
 
 
-def history(conn: Connection, row: Mapping[str, Any], *, cursor: str | None, limit: int,
-            field: str | None) -> tuple[list[dict[str, Any]], str | None]:
+def history(
+    conn: Connection, row: Mapping[str, Any], *, cursor: str | None, limit: int, field: str | None
+) -> tuple[list[dict[str, Any]], str | None]:
     """Change-log entries of a company, newest first; returns (items, next cursor)."""
     rows = db.list_changes(conn, row["id"], before_id=decode_cursor(cursor), limit=limit + 1, field=field)
-    items = [{"id": r["id"], "field": r["field"], "from": r["old_value"], "to": r["new_value"],
-              "source": r["source"], "detectedAt": r["detected_at"]} for r in rows[:limit]]
+    items = [
+        {
+            "id": r["id"],
+            "field": r["field"],
+            "from": r["old_value"],
+            "to": r["new_value"],
+            "source": r["source"],
+            "detectedAt": r["detected_at"],
+        }
+        for r in rows[:limit]
+    ]
     return items, encode_cursor(rows[limit - 1]["id"]) if len(rows) > limit else None

@@ -22,44 +22,110 @@ PAGE = 1_000
 GLEIF_RECORD = "https://search.gleif.org/#/record/{lei}"
 
 COLUMNS = (
-    "country", "national_id", "name", "legal_form", "legal_form_name", "status", "founded_on", "dissolved_on",
-    "in_bankruptcy", "in_restructuring", "in_liquidation", "street", "postal_code", "city", "address",
-    "region_code", "district_code", "municipality_code", "nuts2", "nuts3", "nace_primary", "nace_codes",
-    "nace_section", "nace_division", "nace_class", "size_class", "size_category", "employees", "vat_id", "tax_id",
-    "lei", "lei_registration_status", "lei_next_renewal", "financial_year", "currency", "revenue", "profit",
-    "total_assets", "equity", "liabilities", "financial_employees", "identifiers", "sources", "created_at",
-    "updated_at", "api_url", "gleif_url",
+    "country",
+    "national_id",
+    "name",
+    "legal_form",
+    "legal_form_name",
+    "status",
+    "founded_on",
+    "dissolved_on",
+    "in_bankruptcy",
+    "in_restructuring",
+    "in_liquidation",
+    "street",
+    "postal_code",
+    "city",
+    "address",
+    "region_code",
+    "district_code",
+    "municipality_code",
+    "nuts2",
+    "nuts3",
+    "nace_primary",
+    "nace_codes",
+    "nace_section",
+    "nace_division",
+    "nace_class",
+    "size_class",
+    "size_category",
+    "employees",
+    "vat_id",
+    "tax_id",
+    "lei",
+    "lei_registration_status",
+    "lei_next_renewal",
+    "financial_year",
+    "currency",
+    "revenue",
+    "profit",
+    "total_assets",
+    "equity",
+    "liabilities",
+    "financial_employees",
+    "identifiers",
+    "sources",
+    "created_at",
+    "updated_at",
+    "api_url",
+    "gleif_url",
 )
 assert len(COLUMNS) == 47
 
-_SELECT = (*tuple(c), lf.year.label("financial_year"), lf.currency.label("currency"), lf.revenue.label("revenue"),
-           lf.profit.label("profit"), lf.total_assets.label("total_assets"), lf.equity.label("equity"),
-           lf.liabilities.label("liabilities"), lf.employees.label("financial_employees"),
-           lei_records.c.registration_status.label("lei_registration_status"),
-           lei_records.c.next_renewal.label("lei_next_renewal"))
+_SELECT = (
+    *tuple(c),
+    lf.year.label("financial_year"),
+    lf.currency.label("currency"),
+    lf.revenue.label("revenue"),
+    lf.profit.label("profit"),
+    lf.total_assets.label("total_assets"),
+    lf.equity.label("equity"),
+    lf.liabilities.label("liabilities"),
+    lf.employees.label("financial_employees"),
+    lei_records.c.registration_status.label("lei_registration_status"),
+    lei_records.c.next_renewal.label("lei_next_renewal"),
+)
 
 
-def iter_rows(engine: Engine, cond: Conditions, ref: Reference, base_url: str, limit: int) -> Iterator[dict[str, Any]]:
+def iter_rows(
+    engine: Engine, cond: Conditions, ref: Reference, base_url: str, limit: int
+) -> Iterator[dict[str, Any]]:
     """Matching companies as export rows, in id order, at most `limit`."""
     sections = {d: s for s, divisions in ref.nace_divisions.items() for d in divisions}
     with engine.connect() as conn:
         last, produced = 0, 0
         while produced < limit:
-            query = (base_query(cond, *_SELECT, outer_financials=True)
-                     .join(lei_records, lei_records.c.lei == c.lei, isouter=True)
-                     .where(c.id > last).order_by(c.id).limit(min(PAGE, limit - produced)))
+            query = (
+                base_query(cond, *_SELECT, outer_financials=True)
+                .join(lei_records, lei_records.c.lei == c.lei, isouter=True)
+                .where(c.id > last)
+                .order_by(c.id)
+                .limit(min(PAGE, limit - produced))
+            )
             rows = list(conn.execute(query).mappings())
             if not rows:
                 return
             ids = [r["id"] for r in rows]
-            idents = _grouped(conn.execute(select(identifiers.c.company_id, identifiers.c.type, identifiers.c.value)
-                                           .where(identifiers.c.company_id.in_(ids))
-                                           .order_by(identifiers.c.type, identifiers.c.value)), "{1}:{2}")
-            sources = _grouped(conn.execute(select(company_sources.c.company_id, company_sources.c.source)
-                                            .where(company_sources.c.company_id.in_(ids))
-                                            .order_by(company_sources.c.source)), "{1}")
+            idents = _grouped(
+                conn.execute(
+                    select(identifiers.c.company_id, identifiers.c.type, identifiers.c.value)
+                    .where(identifiers.c.company_id.in_(ids))
+                    .order_by(identifiers.c.type, identifiers.c.value)
+                ),
+                "{1}:{2}",
+            )
+            sources = _grouped(
+                conn.execute(
+                    select(company_sources.c.company_id, company_sources.c.source)
+                    .where(company_sources.c.company_id.in_(ids))
+                    .order_by(company_sources.c.source)
+                ),
+                "{1}",
+            )
             for row in rows:
-                yield export_row(row, sections, idents.get(row["id"], []), sources.get(row["id"], []), base_url)
+                yield export_row(
+                    row, sections, idents.get(row["id"], []), sources.get(row["id"], []), base_url
+                )
             produced += len(rows)
             last = ids[-1]
 
@@ -71,16 +137,23 @@ def _grouped(result: Any, template: str) -> dict[int, list[str]]:
     return out
 
 
-def export_row(row: RowMapping, sections: Mapping[str, str], idents: list[str], sources: list[str],
-               base_url: str) -> dict[str, Any]:
+def export_row(
+    row: RowMapping, sections: Mapping[str, str], idents: list[str], sources: list[str], base_url: str
+) -> dict[str, Any]:
     code_digits = digits(row["nace_primary"])
     division = code_digits[:2] if code_digits else None
     out = {k: row[k] for k in COLUMNS if k in row}
     out.update(
-        address=row["address_text"], nuts2=row["nuts3"][:4] if row["nuts3"] else None,
-        nace_codes=row["nace_codes"] or None, nace_section=sections.get(division or ""),
-        nace_division=division, nace_class=eu_class(row["nace_primary"]), size_category=category(row["size_class"]),
-        identifiers=idents, sources=sources,
+        address=row["address_text"],
+        nuts2=row["nuts3"][:4] if row["nuts3"] else None,
+        nace_codes=row["nace_codes"] or None,
+        nace_section=sections.get(division or ""),
+        nace_division=division,
+        nace_class=eu_class(row["nace_primary"]),
+        size_category=category(row["size_class"]),
+        identifiers=idents,
+        sources=sources,
         api_url=f"{base_url.rstrip('/')}/api/v1/companies/{row['country'].lower()}/{row['national_id']}",
-        gleif_url=GLEIF_RECORD.format(lei=row["lei"]) if row["lei"] else None)
+        gleif_url=GLEIF_RECORD.format(lei=row["lei"]) if row["lei"] else None,
+    )
     return out

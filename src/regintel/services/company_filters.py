@@ -15,10 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Codes = Annotated[list[str] | None, Field(default=None)]
 Flag = Annotated[bool | None, Field(default=None)]
-Amount = Annotated[Decimal | None, Field(default=None, ge=-10**15, le=10**15)]
+Amount = Annotated[Decimal | None, Field(default=None, ge=-(10**15), le=10**15)]
 MAX_VALUES = 50
-FIN = "of the latest financial statement (major units, in that statement's `currency`: combine with `currency` " \
-      "or `country` to compare like with like)"
+FIN = (
+    "of the latest financial statement (major units, in that statement's `currency`: combine with `currency` "
+    "or `country` to compare like with like)"
+)
 
 
 def _f(description: str, group: str, **kwargs: Any) -> Any:
@@ -30,42 +32,62 @@ class CompanyFilters(BaseModel):
 
     country: Codes = _f("ISO 3166-1 alpha-2 countries, any case", "identity")
     status: Codes = _f("Register status: `active`, `dissolved`, `inactive`", "identity")
-    legal_form: Codes = _f("National legal-form codes as the register writes them (`112`, `5710`, `AS`, `ltd`)",
-                           "identity")
-    name_contains: str | None = _f("Part of the name, ignoring case, diacritics, punctuation and legal-form words "
-                                   "(`stavby` finds `STAVBY Žilina s.r.o.`); at least 2 letters", "identity",
-                                   min_length=2, max_length=100)
+    legal_form: Codes = _f(
+        "National legal-form codes as the register writes them (`112`, `5710`, `AS`, `ltd`)", "identity"
+    )
+    name_contains: str | None = _f(
+        "Part of the name, ignoring case, diacritics, punctuation and legal-form words "
+        "(`stavby` finds `STAVBY Žilina s.r.o.`); at least 2 letters",
+        "identity",
+        min_length=2,
+        max_length=100,
+    )
     source: Codes = _f("Data-source ids the company was seen in (`/public/data-sources`)", "identity")
     in_bankruptcy: Flag = _f("1: in bankruptcy now; 0: not", "insolvency")
     in_restructuring: Flag = _f("1: in restructuring now; 0: not", "insolvency")
-    in_liquidation: Flag = _f("1: in liquidation now (a normal way to close, not an insolvency); 0: not",
-                              "insolvency")
+    in_liquidation: Flag = _f(
+        "1: in liquidation now (a normal way to close, not an insolvency); 0: not", "insolvency"
+    )
     insolvent: Flag = _f("1: in bankruptcy or restructuring; 0: in neither", "insolvency")
-    nace: Codes = _f("NACE activity at any level: section letter (`J`), division (`62`), group (`62.0`), "
-                     "class (`62.01`) or national subclass prefix (`62010`); dots optional", "activity")
-    size_class: Codes = _f("Headcount bands as published (`10-19`) or EU size classes `micro`, `small`, "
-                           "`medium`, `large` (by headcount)", "activity")
-    employees_min: int | None = _f("At least this many employees (the register's headcount)", "activity", ge=0)
+    nace: Codes = _f(
+        "NACE activity at any level: section letter (`J`), division (`62`), group (`62.0`), "
+        "class (`62.01`) or national subclass prefix (`62010`); dots optional",
+        "activity",
+    )
+    size_class: Codes = _f(
+        "Headcount bands as published (`10-19`) or EU size classes `micro`, `small`, "
+        "`medium`, `large` (by headcount)",
+        "activity",
+    )
+    employees_min: int | None = _f(
+        "At least this many employees (the register's headcount)", "activity", ge=0
+    )
     employees_max: int | None = _f("At most this many employees (the register's headcount)", "activity", ge=0)
-    region: Codes = _f("Region codes as the register writes them (Slovak kraj `1`-`8`, Czech kraj, …)", "location")
+    region: Codes = _f(
+        "Region codes as the register writes them (Slovak kraj `1`-`8`, Czech kraj, …)", "location"
+    )
     district: Codes = _f("District codes (Slovak okres, …)", "location")
     municipality: Codes = _f("Municipality codes (Slovak/Czech/French commune codes, …)", "location")
     nuts2: Codes = _f("NUTS 2 regions (`SK01`)", "location")
     nuts3: Codes = _f("NUTS 3 regions (`SK010`)", "location")
-    postal_code: str | None = _f("Postal code prefix as the register writes it (`811`, `SW1A 1`), any case",
-                                 "location", max_length=16)
+    postal_code: str | None = _f(
+        "Postal code prefix as the register writes it (`811`, `SW1A 1`), any case", "location", max_length=16
+    )
     city: str | None = _f("City, exact but ignoring case (`bratislava`)", "location", max_length=100)
     founded_from: date | None = _f("Founded on or after (YYYY-MM-DD)", "dates")
     founded_to: date | None = _f("Founded on or before", "dates")
     dissolved_from: date | None = _f("Dissolved on or after", "dates")
     dissolved_to: date | None = _f("Dissolved on or before", "dates")
-    updated_since: datetime | None = _f("Record changed at or after (ISO 8601 date or timestamp, UTC when no "
-                                        "zone)", "dates")
+    updated_since: datetime | None = _f(
+        "Record changed at or after (ISO 8601 date or timestamp, UTC when no zone)", "dates"
+    )
     has_financials: Flag = _f("1: at least one financial statement; 0: none", "financials")
-    financial_year_min: int | None = _f("Latest financial statement is for this year or later", "financials",
-                                        ge=1900, le=2100)
-    currency: str | None = _f("Currency of the latest financial statement (`EUR`, `CZK`)", "financials",
-                              pattern=r"^[A-Za-z]{3}$")
+    financial_year_min: int | None = _f(
+        "Latest financial statement is for this year or later", "financials", ge=1900, le=2100
+    )
+    currency: str | None = _f(
+        "Currency of the latest financial statement (`EUR`, `CZK`)", "financials", pattern=r"^[A-Za-z]{3}$"
+    )
     revenue_min: Amount = _f(f"Revenue at least, {FIN}", "financials")
     revenue_max: Amount = _f(f"Revenue at most, {FIN}", "financials")
     profit_min: Amount = _f(f"Profit (loss negative) at least, {FIN}", "financials")
@@ -75,14 +97,24 @@ class CompanyFilters(BaseModel):
     total_assets_min: Amount = _f(f"Total assets at least, {FIN}", "financials")
     total_assets_max: Amount = _f(f"Total assets at most, {FIN}", "financials")
     has_lei: Flag = _f("1: has an LEI; 0: none", "identifiers")
-    lei_status: Codes = _f("GLEIF registration status of its LEI: `ISSUED`, `LAPSED`, `RETIRED`, `DUPLICATE`, "
-                           "`PENDING_TRANSFER`, `PENDING_ARCHIVAL`, `ANNULLED`, `MERGED`", "identifiers")
+    lei_status: Codes = _f(
+        "GLEIF registration status of its LEI: `ISSUED`, `LAPSED`, `RETIRED`, `DUPLICATE`, "
+        "`PENDING_TRANSFER`, `PENDING_ARCHIVAL`, `ANNULLED`, `MERGED`",
+        "identifiers",
+    )
     vat_registered: Flag = _f("1: has a VAT id; 0: none", "identifiers")
-    sanctioned: Flag = _f("1: the company, an officer or an owner matches a sanctions-list entry (hits "
-                          "precomputed after each list import, docs/screening.md); 0: none", "compliance")
-    nis2_scope: str | None = _f("NIS2 scoping `essential`, `important`, `out-of-scope`, as last computed by a "
-                                "sweep or the job `nis2.refresh` (docs/nis2.md); companies never assessed match "
-                                "none", "compliance", max_length=16)
+    sanctioned: Flag = _f(
+        "1: the company, an officer or an owner matches a sanctions-list entry (hits "
+        "precomputed after each list import, docs/screening.md); 0: none",
+        "compliance",
+    )
+    nis2_scope: str | None = _f(
+        "NIS2 scoping `essential`, `important`, `out-of-scope`, as last computed by a "
+        "sweep or the job `nis2.refresh` (docs/nis2.md); companies never assessed match "
+        "none",
+        "compliance",
+        max_length=16,
+    )
 
     @field_validator("*", mode="before")
     @classmethod

@@ -9,8 +9,21 @@ from sqlalchemy.engine import Connection
 
 from regintel.db.schema import data_sources
 
-COLUMNS = ["id", "name", "publisher", "country", "category", "formats", "licence", "licence_url",
-           "attribution", "url", "cadence", "last_import_at", "row_count"]
+COLUMNS = [
+    "id",
+    "name",
+    "publisher",
+    "country",
+    "category",
+    "formats",
+    "licence",
+    "licence_url",
+    "attribution",
+    "url",
+    "cadence",
+    "last_import_at",
+    "row_count",
+]
 
 
 def list_data_sources(conn: Connection, country: str | None, category: str | None) -> list[dict[str, Any]]:

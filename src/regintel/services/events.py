@@ -37,32 +37,71 @@ def parse_severity(value: str | None) -> str | None:
 
 
 def event_record(row: RowMapping) -> dict[str, Any]:
-    return {"id": row["id"], "type": row["event_type"], "ico": row["national_id"], "country": row["country"],
-            "company_name": row["company_name"], "field": row["field"],
-            "from": field_value(row["field"], row["old_value"]), "to": field_value(row["field"], row["new_value"]),
-            "severity": row["severity"], "source": row["source"], "detected_at": row["detected_at"],
-            "case_id": row["case_id"]}
+    return {
+        "id": row["id"],
+        "type": row["event_type"],
+        "ico": row["national_id"],
+        "country": row["country"],
+        "company_name": row["company_name"],
+        "field": row["field"],
+        "from": field_value(row["field"], row["old_value"]),
+        "to": field_value(row["field"], row["new_value"]),
+        "severity": row["severity"],
+        "source": row["source"],
+        "detected_at": row["detected_at"],
+        "case_id": row["case_id"],
+    }
 
 
-def list_events(conn: Connection, api_key_id: int, *, ico: str | None, country: str | None, since: str | None,
-                severity: str | None, cursor: str | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
+def list_events(
+    conn: Connection,
+    api_key_id: int,
+    *,
+    ico: str | None,
+    country: str | None,
+    since: str | None,
+    severity: str | None,
+    cursor: str | None,
+    limit: int,
+) -> tuple[list[dict[str, Any]], str | None]:
     """The key's events, oldest first; returns (items, next cursor or None at the end)."""
     if country and not ico:
         raise _invalid("country", "`country` qualifies `ico`; give `ico` too")
     company_id = resolve_ico(conn, ico, country)["id"] if ico else None
-    rows = db.list_events(conn, api_key_id, company_id=company_id, since=parse_since(since),
-                          severity=parse_severity(severity), after_id=decode_cursor(cursor), limit=limit + 1)
+    rows = db.list_events(
+        conn,
+        api_key_id,
+        company_id=company_id,
+        since=parse_since(since),
+        severity=parse_severity(severity),
+        after_id=decode_cursor(cursor),
+        limit=limit + 1,
+    )
     items = [event_record(r) for r in rows[:limit]]
     return items, encode_cursor(rows[limit - 1]["id"]) if len(rows) > limit else None
 
 
 def case_record(row: RowMapping) -> dict[str, Any]:
-    return {"id": row["id"], "title": row["title"], "status": row["status"], "note": row["note"],
-            "event_count": row["event_count"], "created_at": row["created_at"], "updated_at": row["updated_at"]}
+    return {
+        "id": row["id"],
+        "title": row["title"],
+        "status": row["status"],
+        "note": row["note"],
+        "event_count": row["event_count"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+    }
 
 
-def attach(conn: Connection, api_key_id: int, event_id: int, fields: set[str], case_id: int | None,
-           title: str | None, note: str | None) -> dict[str, Any]:
+def attach(
+    conn: Connection,
+    api_key_id: int,
+    event_id: int,
+    fields: set[str],
+    case_id: int | None,
+    title: str | None,
+    note: str | None,
+) -> dict[str, Any]:
     """Attach the event to the key's case `case_id`, to a new case called `title`, or detach it
     (`case_id` null). Exactly one of `case_id` and `title` is given."""
     if ("case_id" in fields) == ("title" in fields):
@@ -81,7 +120,9 @@ def attach(conn: Connection, api_key_id: int, event_id: int, fields: set[str], c
     return event | {"case": case}
 
 
-def list_cases(conn: Connection, api_key_id: int, page: int, per_page: int) -> tuple[list[dict[str, Any]], int]:
+def list_cases(
+    conn: Connection, api_key_id: int, page: int, per_page: int
+) -> tuple[list[dict[str, Any]], int]:
     rows, total = db.list_cases(conn, api_key_id, offset=(page - 1) * per_page, limit=per_page)
     return [case_record(r) for r in rows], total
 

@@ -29,7 +29,12 @@ def looks_like_identifier(text: str) -> bool:
     compact = re.sub(r"[\s./-]", "", text or "")
     if not compact or len(compact) > 34:
         return False
-    if len(compact) == 20 and compact.isascii() and compact.isalnum() and sum(c.isdigit() for c in compact) >= 2:
+    if (
+        len(compact) == 20
+        and compact.isascii()
+        and compact.isalnum()
+        and sum(c.isdigit() for c in compact) >= 2
+    ):
         return True  # an LEI may start with letters
     digits = sum(ch.isdigit() for ch in compact)
     return bool(_SHAPE.fullmatch(text.strip())) and digits >= max(4, len(compact) // 2)
@@ -55,7 +60,9 @@ def _lookups(conn: Connection, raw: str, country: str | None) -> list[tuple[str,
         out.append(("lei", lei, ids))
     vat = _try(parse_vat, raw)
     if vat:
-        ids = db.company_ids_by_column(conn, "vat_id", vat) or db.company_ids_by_identifier(conn, ["vat", "ic_dph"], vat)
+        ids = db.company_ids_by_column(conn, "vat_id", vat) or db.company_ids_by_identifier(
+            conn, ["vat", "ic_dph"], vat
+        )
         if not ids and vat[:2] in ("SK", "CZ"):  # a DIČ is the VAT id without its prefix
             ids = db.company_ids_by_column(conn, "tax_id", vat[2:])
         if not ids and vat[:2] == "CZ" and len(vat) == 10:  # a CZ legal person's VAT id is CZ + IČO

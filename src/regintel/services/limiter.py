@@ -40,8 +40,11 @@ class Quota:
         return max(0, self.limit - self.used)
 
     def headers(self) -> dict[str, str]:
-        return {"X-Quota-Limit": str(self.limit), "X-Quota-Remaining": str(self.remaining),
-                "X-Quota-Reset": str(self.reset_at)}
+        return {
+            "X-Quota-Limit": str(self.limit),
+            "X-Quota-Remaining": str(self.remaining),
+            "X-Quota-Reset": str(self.reset_at),
+        }
 
 
 def make_storage(settings: Settings) -> Storage:
@@ -61,8 +64,9 @@ def _sync_storage(uri: str) -> Storage:
     """The storage of `uri`; the limiter is synchronous, so an `async+…` scheme is refused."""
     storage = storage_from_string(uri)
     if not isinstance(storage, Storage):
-        raise ValueError(f"{uri.split(':', 1)[0]}: an asynchronous limits storage; the limiter needs a "
-                         "synchronous one")
+        raise ValueError(
+            f"{uri.split(':', 1)[0]}: an asynchronous limits storage; the limiter needs a synchronous one"
+        )
     return storage
 
 
@@ -85,15 +89,17 @@ class Limiter:
         # The counter file can take a keyed call's three increments in one transaction; Redis and
         # memory count each increment atomically on its own.
         self._together: Callable[[], AbstractContextManager[None]] = (
-            self.storage.transaction if isinstance(self.storage, SQLiteCounterStorage) else nullcontext)
+            self.storage.transaction if isinstance(self.storage, SQLiteCounterStorage) else nullcontext
+        )
 
     def _shared(self, ip: str, amount: int) -> None:
         item = RateLimitItemPerSecond(amount, self.settings.shared_window_seconds, namespace="ip")
         if not self.windows.hit(item, ip):
             reset, _ = self.windows.get_window_stats(item, ip)
-            raise RateLimited(f"Too many requests from this address: {amount} per "
-                              f"{self.settings.shared_window_seconds} s",
-                              headers={"Retry-After": str(max(1, math.ceil(reset - time.time())))})
+            raise RateLimited(
+                f"Too many requests from this address: {amount} per {self.settings.shared_window_seconds} s",
+                headers={"Retry-After": str(max(1, math.ceil(reset - time.time())))},
+            )
 
     def check_anonymous(self, ip: str) -> None:
         self._shared(ip, self.settings.shared_limit_per_minute)
@@ -102,18 +108,23 @@ class Limiter:
         plan = self.settings.plan(key.plan)
         with self._together():
             self._shared(ip, max(self.settings.shared_limit_per_minute, plan.rate_per_minute))
-            item = RateLimitItemPerSecond(plan.rate_per_minute, self.settings.rate_window_seconds,
-                                          namespace="key")
+            item = RateLimitItemPerSecond(
+                plan.rate_per_minute, self.settings.rate_window_seconds, namespace="key"
+            )
             if not self.windows.hit(item, str(key.id)):
                 # Spec 7: the per-key plan limit answers without Retry-After.
-                raise RateLimited(f"Plan limit of {plan.rate_per_minute} requests per "
-                                  f"{self.settings.rate_window_seconds} s reached")
+                raise RateLimited(
+                    f"Plan limit of {plan.rate_per_minute} requests per "
+                    f"{self.settings.rate_window_seconds} s reached"
+                )
             quota = self._consume_quota(key)
         if quota is not None and quota.used > quota.limit:
             headers = quota.headers() | {"Retry-After": str(max(1, quota.reset_at - int(time.time())))}
-            raise QuotaExceeded("The request quota of this key is used up",
-                                details={"limit": quota.limit, "reset_at": quota.reset_at},
-                                headers=headers)
+            raise QuotaExceeded(
+                "The request quota of this key is used up",
+                details={"limit": quota.limit, "reset_at": quota.reset_at},
+                headers=headers,
+            )
         return quota
 
     def _quota_counter(self, key: KeyRecord) -> tuple[str, int, int] | None:

@@ -32,20 +32,34 @@ def by_identifier(conn: Connection, kind: str, value: str, country: str | None) 
     canonical = parse_identifier(kind, value.upper() if kind == "lei" else value, cc)
     values = [canonical, "CZ" + canonical] if kind == "dic" else [canonical]
     rows = db.companies_by_identifier(conn, SEARCHED_TYPES.get(kind, (kind,)), values, cc, MAX_MATCHES)
-    return [summary(r) | {"matchedBy": {"type": r["matched_type"], "value": r["matched_value"],
-                                        "source": r["matched_source"]}} for r in rows]
+    return [
+        summary(r)
+        | {
+            "matchedBy": {
+                "type": r["matched_type"],
+                "value": r["matched_value"],
+                "source": r["matched_source"],
+            }
+        }
+        for r in rows
+    ]
 
 
 def _by_national_id(conn: Connection, value: str, country: str | None) -> list[dict[str, Any]]:
     """`ico` is the national identifier of any country (spec 4.4): all companies whose register number
     it is, in `country` or in every country where it is well-formed, from one query."""
     forms = {country: parse_national_id(country, value)} if country else national_id_candidates(value)
-    rows = [r for r in db.companies_by_national_ids(conn, forms.values())
-            if forms.get(r["country"]) == r["national_id"]]
+    rows = [
+        r
+        for r in db.companies_by_national_ids(conn, forms.values())
+        if forms.get(r["country"]) == r["national_id"]
+    ]
     if not rows and not country:
         national_id_forms(value)  # 422 when the value is well-formed nowhere
-    return [summary(r) | {"matchedBy": {"type": "ico", "value": r["national_id"], "source": r["source"]}}
-            for r in rows[:MAX_MATCHES]]
+    return [
+        summary(r) | {"matchedBy": {"type": "ico", "value": r["national_id"], "source": r["source"]}}
+        for r in rows[:MAX_MATCHES]
+    ]
 
 
 def by_lei(conn: Connection, lei: str) -> dict[str, Any]:
@@ -64,15 +78,20 @@ def lei_record(code: str, row: Mapping[str, Any], conn: Connection | None = None
     company = summary(row) if has_company else None
     # The compliance fields come from the compliance area (docs/compliance.md, "LEI record"); without a
     # local company (or a connection) nothing can be computed and they say "unknown" (null).
-    fields: dict[str, Any] = {"taxReliability": "unknown", "creditGrade": None, "nis2InScope": None,
-                              "flags": {"isSanctioned": None, "hasTaxDebt": None}}
+    fields: dict[str, Any] = {
+        "taxReliability": "unknown",
+        "creditGrade": None,
+        "nis2InScope": None,
+        "flags": {"isSanctioned": None, "hasTaxDebt": None},
+    }
     if has_company and conn is not None:
         from regintel.areas.compliance.service import lei_fields
 
         fields = lei_fields(conn, row)
     return {
         "lei": code,
-        "ico": row["national_id"], "country": row["country"] or row.get("lr_country"),
+        "ico": row["national_id"],
+        "country": row["country"] or row.get("lr_country"),
         "name": row["name"] or row.get("lr_legal_name"),
         "legalName": row.get("lr_legal_name"),
         "legalForm": row["legal_form_name"] or row.get("lr_legal_form_name") or row.get("lr_legal_form"),
@@ -92,6 +111,7 @@ def lei_record(code: str, row: Mapping[str, Any], conn: Connection | None = None
 
 # -- bulk ------------------------------------------------------------------------------------------
 
+
 @dataclass
 class BulkItem:
     index: int
@@ -110,11 +130,13 @@ def parse_bulk_item(index: int, item: Any, default_country: str | None) -> BulkI
     if isinstance(item, dict):
         unknown = sorted(set(item) - {"country", "id"})
         if unknown or not isinstance(item.get("id"), (str, int)) or isinstance(item.get("id"), bool):
-            out.error = ("unknown field(s) " + ", ".join(unknown)) if unknown else "`id` (a string) is required"
+            out.error = (
+                ("unknown field(s) " + ", ".join(unknown)) if unknown else "`id` (a string) is required"
+            )
             return out
         country, value = item.get("country") or default_country, item["id"]
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        out.error = "an identifier is a string or an object {\"country\", \"id\"}"
+        out.error = 'an identifier is a string or an object {"country", "id"}'
         return out
     try:
         if country is not None:
@@ -160,6 +182,9 @@ def _bulk_answer(item: BulkItem, by_key: Mapping[tuple[str, str], RowMapping]) -
         where = ", ".join(item.forms)
         return head | {"status": "not_found", "reason": f"no company with this identifier in {where}"}
     if len(found) > 1:
-        return head | {"status": "ambiguous", "reason": f"found in {len(found)} countries; give `country`",
-                       "candidates": [candidate(r) for r in found]}
+        return head | {
+            "status": "ambiguous",
+            "reason": f"found in {len(found)} countries; give `country`",
+            "candidates": [candidate(r) for r in found],
+        }
     return head | {"status": "found", "company": summary(found[0])}

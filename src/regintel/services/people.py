@@ -15,7 +15,11 @@ from regintel.domain.names import tokens
 from regintel.errors import NotFound, ValidationFailed
 from regintel.search.base import Filters, QueryWords, SearchBackend
 
-PERSONAL = (("birthDate", "birth_date"), ("nationality", "nationality"), ("countryOfResidence", "country_of_residence"))
+PERSONAL = (
+    ("birthDate", "birth_date"),
+    ("nationality", "nationality"),
+    ("countryOfResidence", "country_of_residence"),
+)
 
 
 # The natural-persons addendum (areas/accounts): a key whose account accepted it sees personal fields
@@ -31,8 +35,12 @@ def check_purpose(purpose: str | None, allowed: list[str]) -> bool:
         caller = REQUEST_KEY.get()
         return caller is not None and ADDENDUM_LOOKUP is not None and ADDENDUM_LOOKUP(*caller)
     if purpose.strip().lower() not in allowed:
-        raise ValidationFailed(f"Unknown purpose {purpose!r}", details=[{
-            "field": "purpose", "in": "query", "message": "not a declared purpose", "allowed": allowed}])
+        raise ValidationFailed(
+            f"Unknown purpose {purpose!r}",
+            details=[
+                {"field": "purpose", "in": "query", "message": "not a declared purpose", "allowed": allowed}
+            ],
+        )
     return True
 
 
@@ -44,10 +52,22 @@ def person_out(row: Mapping[str, Any], personal: bool) -> dict[str, Any]:
 
 
 def _role(r: Mapping[str, Any]) -> dict[str, Any]:
-    return {"role": r["role"], "title": r["title"], "sharePct": r["share_pct"], "votingPct": r["voting_pct"],
-            "since": r["since"], "until": r["until"], "source": r["source"],
-            "company": {"country": r["country"], "nationalId": r["national_id"], "name": r["name"],
-                        "status": r["status"], "inBankruptcy": bool(r["in_bankruptcy"])}}
+    return {
+        "role": r["role"],
+        "title": r["title"],
+        "sharePct": r["share_pct"],
+        "votingPct": r["voting_pct"],
+        "since": r["since"],
+        "until": r["until"],
+        "source": r["source"],
+        "company": {
+            "country": r["country"],
+            "nationalId": r["national_id"],
+            "name": r["name"],
+            "status": r["status"],
+            "inBankruptcy": bool(r["in_bankruptcy"]),
+        },
+    }
 
 
 def companies_of_person(conn: Connection, key: str, personal: bool) -> dict[str, Any]:
@@ -60,22 +80,27 @@ def companies_of_person(conn: Connection, key: str, personal: bool) -> dict[str,
     return {"person": person_out(row, personal), "companyCount": len(companies), "roles": roles}
 
 
-def search_people(conn: Connection, backend: SearchBackend, q: str, limit: int, page: int,
-                  personal: bool) -> tuple[list[dict[str, Any]], int]:
+def search_people(
+    conn: Connection, backend: SearchBackend, q: str, limit: int, page: int, personal: bool
+) -> tuple[list[dict[str, Any]], int]:
     """People whose name matches `q` (any word order, typos forgiven), each with their roles."""
     words = tokens(q)
     if not words:
         return [], 0
     ids = backend.candidates(conn, "people", QueryWords(tuple(words), prefix=True), Filters(), 200)
     rows = db.people_by_ids(conn, ids)
-    scored = sorted(((name_score(words, (r["name_norm"] or "").split(), True).score, r) for r in rows.values()),
-                    key=lambda sr: (-sr[0], sr[1]["name_norm"], sr[1]["id"]))
+    scored = sorted(
+        ((name_score(words, (r["name_norm"] or "").split(), True).score, r) for r in rows.values()),
+        key=lambda sr: (-sr[0], sr[1]["name_norm"], sr[1]["id"]),
+    )
     scored = [(s, r) for s, r in scored if s >= 0.6]
-    page_rows = scored[(page - 1) * limit:page * limit]
+    page_rows = scored[(page - 1) * limit : page * limit]
     roles: dict[int, list[dict[str, Any]]] = {}
     for r in db.roles_of_people(conn, [int(row["id"]) for _, row in page_rows]):
         roles.setdefault(int(r["person_id"]), []).append(_role(r))
-    items = [person_out(row, personal) | {"score": s, "highlight": highlight(row["name"], words),
-                                          "roles": roles.get(int(row["id"]), [])}
-             for s, row in page_rows]
+    items = [
+        person_out(row, personal)
+        | {"score": s, "highlight": highlight(row["name"], words), "roles": roles.get(int(row["id"]), [])}
+        for s, row in page_rows
+    ]
     return items, len(scored)

@@ -74,14 +74,23 @@ def manifest(base: str, key_suffix: str) -> dict[str, Any]:
         "defaultTypes": [TYPE],
         "view": {"url": preview},
         "preview": {"url": preview, "width": 430, "height": 180},
-        "suggest": {kind: {"service_url": base, "service_path": f"/api/v1/reconcile/suggest/{kind}{key_suffix}"}
-                    for kind in ("entity", "property", "type")},
+        "suggest": {
+            kind: {"service_url": base, "service_path": f"/api/v1/reconcile/suggest/{kind}{key_suffix}"}
+            for kind in ("entity", "property", "type")
+        },
         "extend": {
-            "propose_properties": {"service_url": base, "service_path": f"/api/v1/reconcile/properties{key_suffix}"},
+            "propose_properties": {
+                "service_url": base,
+                "service_path": f"/api/v1/reconcile/properties{key_suffix}",
+            },
             "property_settings": [],
         },
-        "authentication": {"type": "apiKey", "name": "api_key", "in": "query",
-                           "description": "regintel API key (ri_…)"},
+        "authentication": {
+            "type": "apiKey",
+            "name": "api_key",
+            "in": "query",
+            "description": "regintel API key (ri_…)",
+        },
     }
 
 
@@ -116,11 +125,17 @@ def _evidence(q: ReconQuery) -> resolve.Evidence:
             ids += texts
     text = resolve.split_free_text(q.query or "")  # the query may be "name, town" or an identifier
     location += [text.location or ""]
-    return resolve.Evidence(text.name, country, ", ".join(t for t in location if t) or None,
-                            tuple(t for t in ids + list(text.identifiers) if t))
+    return resolve.Evidence(
+        text.name,
+        country,
+        ", ".join(t for t in location if t) or None,
+        tuple(t for t in ids + list(text.identifiers) if t),
+    )
 
 
-def reconcile_batch(conn: Connection, backend: SearchBackend, batch: Mapping[str, ReconQuery]) -> dict[str, Any]:
+def reconcile_batch(
+    conn: Connection, backend: SearchBackend, batch: Mapping[str, ReconQuery]
+) -> dict[str, Any]:
     return {qid: {"result": _results(conn, backend, q)} for qid, q in batch.items()}
 
 
@@ -133,9 +148,17 @@ def _results(conn: Connection, backend: SearchBackend, q: ReconQuery) -> list[di
     out = []
     for i, (cand, score) in enumerate(zip(found, scores, strict=True)):
         lead = score - (scores[i + 1] if i + 1 < len(scores) else 0.0)
-        out.append({"id": entity_id(cand.row), "name": cand.row["name"], "score": score,
-                    "match": i == 0 and score >= AUTO_MATCH and lead >= AUTO_MARGIN,
-                    "type": [TYPE], "description": describe(cand.row), "features": _features(cand)})
+        out.append(
+            {
+                "id": entity_id(cand.row),
+                "name": cand.row["name"],
+                "score": score,
+                "match": i == 0 and score >= AUTO_MATCH and lead >= AUTO_MARGIN,
+                "type": [TYPE],
+                "description": describe(cand.row),
+                "features": _features(cand),
+            }
+        )
     return out
 
 
@@ -180,15 +203,29 @@ def rows_by_entity_ids(conn: Connection, ids: list[str]) -> dict[str, Mapping[st
 def suggest_entities(conn: Connection, backend: SearchBackend, prefix: str, cursor: int) -> dict[str, Any]:
     items = autocomplete(conn, backend, prefix, None, min(cursor + 10, 100), active_only=False)[cursor:]
     rows = rows_by_entity_ids(conn, [f"{i['country']}:{i['nationalId']}" for i in items])
-    return {"result": [{"id": f"{i['country']}:{i['nationalId']}", "name": i["name"],
-                        "description": describe(rows[f"{i['country']}:{i['nationalId']}"]), "notable": [TYPE]}
-                       for i in items if f"{i['country']}:{i['nationalId']}" in rows]}
+    return {
+        "result": [
+            {
+                "id": f"{i['country']}:{i['nationalId']}",
+                "name": i["name"],
+                "description": describe(rows[f"{i['country']}:{i['nationalId']}"]),
+                "notable": [TYPE],
+            }
+            for i in items
+            if f"{i['country']}:{i['nationalId']}" in rows
+        ]
+    }
 
 
 def suggest_properties(prefix: str) -> dict[str, Any]:
     p = prefix.strip().lower()
-    return {"result": [{"id": pid, "name": name, "description": desc} for pid, (name, desc, _) in PROPERTIES.items()
-                       if not p or pid.startswith(p) or name.lower().startswith(p)]}
+    return {
+        "result": [
+            {"id": pid, "name": name, "description": desc}
+            for pid, (name, desc, _) in PROPERTIES.items()
+            if not p or pid.startswith(p) or name.lower().startswith(p)
+        ]
+    }
 
 
 def suggest_types(prefix: str) -> dict[str, Any]:
@@ -212,5 +249,8 @@ def extend(conn: Connection, query: ExtendQuery) -> dict[str, Any]:
     pids = [str(p.get("id", "")) for p in query.properties]
     meta = [{"id": pid, "name": PROPERTIES[pid][0] if pid in PROPERTIES else pid} for pid in pids]
     rows = rows_by_entity_ids(conn, query.ids)
-    out = {eid: {pid: property_values(pid, rows[eid]) if eid in rows else [] for pid in pids} for eid in query.ids}
+    out = {
+        eid: {pid: property_values(pid, rows[eid]) if eid in rows else [] for pid in pids}
+        for eid in query.ids
+    }
     return {"meta": meta, "rows": out}

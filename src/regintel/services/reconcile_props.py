@@ -18,6 +18,7 @@ def _str(column: str) -> Getter:
     def get(row: Mapping[str, Any]) -> list[dict[str, Any]]:
         value = row[column]
         return [{"str": str(value)}] if value not in (None, "") else []
+
     return get
 
 
@@ -32,6 +33,7 @@ def _date(column: str) -> Getter:
         if isinstance(value, str):
             value = date.fromisoformat(value[:10])
         return [{"date": f"{value.isoformat()}T00:00:00Z"}] if isinstance(value, date) else []
+
     return get
 
 
@@ -58,7 +60,11 @@ PROPERTIES: dict[str, tuple[str, str, Getter]] = {
     "tax_id": ("Tax id", "Tax identification number (DIČ)", _str("tax_id")),
     "founded_on": ("Founded on", "Date of registration", _date("founded_on")),
     "inBankruptcy": ("In bankruptcy", "Bankruptcy declared (true/false)", _flag("in_bankruptcy")),
-    "inRestructuring": ("In restructuring", "Restructuring under way (true/false)", _flag("in_restructuring")),
+    "inRestructuring": (
+        "In restructuring",
+        "Restructuring under way (true/false)",
+        _flag("in_restructuring"),
+    ),
     "inLiquidation": ("In liquidation", "Liquidation under way (true/false)", _flag("in_liquidation")),
 }
 

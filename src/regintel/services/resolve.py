@@ -30,8 +30,12 @@ class Candidate:
     prominence: Prominence | None = None
 
     def as_dict(self, threshold: float) -> dict[str, Any]:
-        return {"company": summary(self.row), "score": round(self.score, 4), "match": self.score >= threshold,
-                "features": self.features}
+        return {
+            "company": summary(self.row),
+            "score": round(self.score, 4),
+            "match": self.score >= threshold,
+            "features": self.features,
+        }
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class Evidence:
 
 
 def split_free_text(text: str) -> Evidence:
-    """"Slovnaft a.s., Bratislava" → name "Slovnaft a.s.", location "Bratislava"; a lone identifier
+    """ "Slovnaft a.s., Bratislava" → name "Slovnaft a.s.", location "Bratislava"; a lone identifier
     stays an identifier."""
     text = (text or "").strip()
     if looks_like_identifier(text):
@@ -69,7 +73,8 @@ def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: in
     for raw in ev.identifiers:
         for hit in find_by_identifier(conn, raw, ev.country):
             found.setdefault(hit.company_id, Candidate({}, 0.0, {})).features.setdefault(
-                "identifiers", []).append({"type": hit.kind, "value": hit.value})
+                "identifiers", []
+            ).append({"type": hit.kind, "value": hit.value})
     intent = parse(ev.name or "")
     words = list(intent.words)
     if words:
@@ -102,8 +107,15 @@ def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: in
     return out
 
 
-def _score(cand: Candidate, intent: QueryIntent, words: list[str], row: Any, ev: Evidence,
-           towns: frozenset[str] | None = None, judged: Judged | None = None) -> None:
+def _score(
+    cand: Candidate,
+    intent: QueryIntent,
+    words: list[str],
+    row: Any,
+    ev: Evidence,
+    towns: frozenset[str] | None = None,
+    judged: Judged | None = None,
+) -> None:
     f = cand.features
     penalty = 0.0
     located: tuple[str, ...] = ()
@@ -139,11 +151,20 @@ def _combine(f: dict[str, Any]) -> float:
     return round(score, 4)
 
 
-def resolve(conn: Connection, backend: SearchBackend, text: str, country: str | None,
-            threshold: float = RESOLVE_THRESHOLD) -> tuple[Candidate | None, list[Candidate]]:
+def resolve(
+    conn: Connection,
+    backend: SearchBackend,
+    text: str,
+    country: str | None,
+    threshold: float = RESOLVE_THRESHOLD,
+) -> tuple[Candidate | None, list[Candidate]]:
     """The best candidate when it passes `threshold` (else None), and the runners-up."""
-    found = candidates(conn, backend, split_free_text(text) if not country else
-                       _with_country(split_free_text(text), country), limit=6)
+    found = candidates(
+        conn,
+        backend,
+        split_free_text(text) if not country else _with_country(split_free_text(text), country),
+        limit=6,
+    )
     if found and found[0].score >= threshold:
         return found[0], found[1:]
     return None, found
@@ -155,20 +176,36 @@ def _with_country(ev: Evidence, country: str) -> Evidence:
 
 def reasons(cand: Candidate) -> list[dict[str, Any]]:
     """The features that matched, in words a caller can show."""
-    out: list[dict[str, Any]] = [{"feature": f"identifier:{i['type']}", "value": i["value"], "score": 1.0}
-                                 for i in cand.features.get("identifiers", [])]
+    out: list[dict[str, Any]] = [
+        {"feature": f"identifier:{i['type']}", "value": i["value"], "score": 1.0}
+        for i in cand.features.get("identifiers", [])
+    ]
     if "name" in cand.features:
         out.append({"feature": "name", "value": cand.row["name"], "score": cand.features["name"]})
     if cand.features.get("location"):
-        out.append({"feature": "location", "value": cand.row["city"] or cand.row["address_text"],
-                    "score": cand.features["location"]})
+        out.append(
+            {
+                "feature": "location",
+                "value": cand.row["city"] or cand.row["address_text"],
+                "score": cand.features["location"],
+            }
+        )
     if "legal_form" in cand.features:
-        out.append({"feature": "legalForm", "value": cand.row["legal_form_name"] or cand.row["legal_form"],
-                    "score": cand.features["legal_form"]})
+        out.append(
+            {
+                "feature": "legalForm",
+                "value": cand.row["legal_form_name"] or cand.row["legal_form"],
+                "score": cand.features["legal_form"],
+            }
+        )
     if "country" in cand.features:
-        out.append({"feature": "country", "value": cand.row["country"],
-                    "score": 1.0 if cand.features["country"] else 0.0})
+        out.append(
+            {
+                "feature": "country",
+                "value": cand.row["country"],
+                "score": 1.0 if cand.features["country"] else 0.0,
+            }
+        )
     if cand.prominence is not None:
         out.append(cand.prominence.as_reason())
     return out
-

@@ -49,13 +49,25 @@ class Ranked:
         if self.via != "name":
             return [{"feature": f"identifier:{self.via}", "value": self.row["national_id"], "score": 1.0}]
         j = self.judged
-        out: list[dict[str, Any]] = [{"feature": "name", "value": self.row["name"], "score": self.score.score
-                                      if j is None else j.name.score}]
+        out: list[dict[str, Any]] = [
+            {
+                "feature": "name",
+                "value": self.row["name"],
+                "score": self.score.score if j is None else j.name.score,
+            }
+        ]
         if j is not None and j.form is not None:
-            out.append({"feature": "legalForm", "value": intent.form_text if intent else None,
-                        "score": 1.0 if j.form_spelling else 0.99 if j.form else 0.0})
+            out.append(
+                {
+                    "feature": "legalForm",
+                    "value": intent.form_text if intent else None,
+                    "score": 1.0 if j.form_spelling else 0.99 if j.form else 0.0,
+                }
+            )
         if j is not None and j.country is not None:
-            out.append({"feature": "country", "value": self.row["country"], "score": 1.0 if j.country else 0.0})
+            out.append(
+                {"feature": "country", "value": self.row["country"], "score": 1.0 if j.country else 0.0}
+            )
         if j is not None and j.located:
             out.append({"feature": "location", "value": self.row["city"], "score": 1.0})
         if self.prominence is not None:
@@ -80,7 +92,9 @@ def intent_words(intent: QueryIntent, prefix: bool = False) -> list[str]:
     return words
 
 
-def asked_words(intent: QueryIntent, words: list[str], prefix: bool = False, loose: bool = False) -> QueryWords:
+def asked_words(
+    intent: QueryIntent, words: list[str], prefix: bool = False, loose: bool = False
+) -> QueryWords:
     """What the index is asked: the name words, with the country words optional when others remain,
     and the typed legal forms (keys and ELF codes)."""
     optional = tuple(w for w in words if w in intent.country_words)
@@ -99,8 +113,12 @@ def candidate(intent: QueryIntent, row: Any, place: bool = True) -> Candidate:
     def where() -> list[str]:
         return (row.address_norm or "").split() or tokens(row.city or "")
 
-    return Candidate(split_name_forms(words)[0], row.country, where if place else None,
-                     compare_form(intent, row.legal_form, row.name or ""))
+    return Candidate(
+        split_name_forms(words)[0],
+        row.country,
+        where if place else None,
+        compare_form(intent, row.legal_form, row.name or ""),
+    )
 
 
 def town_words(intent: QueryIntent, words: list[str], rows_: Sequence[Any]) -> frozenset[str]:
@@ -110,12 +128,17 @@ def town_words(intent: QueryIntent, words: list[str], rows_: Sequence[Any]) -> f
     if len(core) < 2:
         return frozenset()
     place = list({t for r in rows_ for t in (r.address_norm or "").split()})
-    return frozenset(w for w in core if place and extractOne(
-        w, place, scorer=OSA.normalized_similarity, score_cutoff=LOCATION_SIM) is not None)
+    return frozenset(
+        w
+        for w in core
+        if place
+        and extractOne(w, place, scorer=OSA.normalized_similarity, score_cutoff=LOCATION_SIM) is not None
+    )
 
 
-def judge_rows(intent: QueryIntent, words: list[str], rows_: Sequence[Any], prefix: bool, top: int,
-               min_score: float) -> list[tuple[Judged, Any]]:
+def judge_rows(
+    intent: QueryIntent, words: list[str], rows_: Sequence[Any], prefix: bool, top: int, min_score: float
+) -> list[tuple[Judged, Any]]:
     """Judged candidates scoring at least `min_score`, enough of them to fill the first `top`
     places exactly: the name similarity alone bounds a candidate's score from above (the form and
     country only take away), so candidates are judged best bound first and the rest skipped once
@@ -150,8 +173,14 @@ def judge_rows(intent: QueryIntent, words: list[str], rows_: Sequence[Any], pref
     return out
 
 
-def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = False,
-              towns: frozenset[str] | None = None, scored: tuple[NameScore, NameScore | None] | None = None) -> Judged:
+def judge_row(
+    intent: QueryIntent,
+    words: list[str],
+    row: Any,
+    prefix: bool = False,
+    towns: frozenset[str] | None = None,
+    scored: tuple[NameScore, NameScore | None] | None = None,
+) -> Judged:
     core = [w for w in words if w not in intent.country_words] or words
     cand = candidate(intent, row, place=len(core) >= 2)
     judged = judge(words, core, set(intent.country_words), intent.countries, cand, prefix, towns, scored)
@@ -163,7 +192,9 @@ def judge_row(intent: QueryIntent, words: list[str], row: Any, prefix: bool = Fa
     return judged
 
 
-def order(judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int) -> list[tuple[Judged, Any, Prominence]]:
+def order(
+    judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int
+) -> list[tuple[Judged, Any, Prominence]]:
     """The first `top`: best score first; among equal scores the more prominent company
     (`Prominence`), then the shorter name and the id. Prominence is worked out only for the scores
     that reach the first `top`, and revenue and sources only where score, activity and employees tie."""
@@ -182,8 +213,11 @@ def order(judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int) -> l
     for j, _, p in items:
         counts[(j.score, p.active, p.employees)] = counts.get((j.score, p.active, p.employees), 0) + 1
     window = {(j.score, p.active, p.employees) for j, _, p in items[:top]}
-    tied = [row for j, row, p in items if (j.score, p.active, p.employees) in window
-            and counts[(j.score, p.active, p.employees)] > 1][:MAX_TIED]
+    tied = [
+        row
+        for j, row, p in items
+        if (j.score, p.active, p.employees) in window and counts[(j.score, p.active, p.employees)] > 1
+    ][:MAX_TIED]
     if tied:
         extras = rows.prominence_extras(conn, [int(r.id) for r in tied])
         items = [(j, row, _prominence(row, extras.get(int(row.id)))) for j, row, _ in items]
@@ -196,19 +230,34 @@ MAX_TIED = 200  # namesakes whose revenue and sources are read to order them
 
 def _prominence(row: Any, extras: tuple[float | None, int] | None = None) -> Prominence:
     founded = row.founded_on
-    return Prominence(row.status == "active", row.employees, extras[0] if extras else None,
-                      founded.isoformat() if hasattr(founded, "isoformat") else founded,
-                      extras[1] if extras else None)
+    return Prominence(
+        row.status == "active",
+        row.employees,
+        extras[0] if extras else None,
+        founded.isoformat() if hasattr(founded, "isoformat") else founded,
+        extras[1] if extras else None,
+    )
 
 
-def rank_companies(conn: Connection, backend: SearchBackend, q: str, *, country: str | None = None,
-                   active_only: bool = False, prefix: bool = False, limit: int = 20,
-                   candidates: int = CANDIDATES, min_score: float = MIN_SCORE,
-                   intent: QueryIntent | None = None) -> list[Ranked]:
+def rank_companies(
+    conn: Connection,
+    backend: SearchBackend,
+    q: str,
+    *,
+    country: str | None = None,
+    active_only: bool = False,
+    prefix: bool = False,
+    limit: int = 20,
+    candidates: int = CANDIDATES,
+    min_score: float = MIN_SCORE,
+    intent: QueryIntent | None = None,
+) -> list[Ranked]:
     """Companies for `q`, best first: identifier matches, then names by similarity, legal form and
     country as the query says them (`domain.name_query`), namesakes by prominence."""
-    found = [Ranked(row, NameScore(1.0, 1.0, 1.0, True), hit.kind)
-             for hit, row in _identifier_rows(conn, q, country, active_only)]
+    found = [
+        Ranked(row, NameScore(1.0, 1.0, 1.0, True), hit.kind)
+        for hit, row in _identifier_rows(conn, q, country, active_only)
+    ]
     intent = intent or parse(q)
     words = intent_words(intent, prefix)
     if words:
@@ -218,9 +267,11 @@ def rank_companies(conn: Connection, backend: SearchBackend, q: str, *, country:
         seen = {int(r.row["id"]) for r in found}
         found_rows = rows.ranking_rows(conn, [i for i in ids if i not in seen])
         judged = judge_rows(intent, words, found_rows, prefix, limit, min_score)
-        best = order(judged, conn, limit)[:limit - len(found)]
+        best = order(judged, conn, limit)[: limit - len(found)]
         full = db.companies_by_ids(conn, [int(r.id) for _, r, _ in best])
-        found += [Ranked(full[int(r.id)], _as_name_score(j), "name", j, p) for j, r, p in best if int(r.id) in full]
+        found += [
+            Ranked(full[int(r.id)], _as_name_score(j), "name", j, p) for j, r, p in best if int(r.id) in full
+        ]
     return found[:limit]
 
 
@@ -228,21 +279,34 @@ def _as_name_score(j: Judged) -> NameScore:
     return NameScore(j.score, j.name.words, j.name.coverage, j.name.exact)
 
 
-def _identifier_rows(conn: Connection, q: str, country: str | None, active_only: bool) -> list[tuple[Any, Any]]:
+def _identifier_rows(
+    conn: Connection, q: str, country: str | None, active_only: bool
+) -> list[tuple[Any, Any]]:
     hits = find_by_identifier(conn, q, country)
     if not hits:
         return []
     rows = db.companies_by_ids(conn, [h.company_id for h in hits])
-    return [(h, rows[h.company_id]) for h in hits if h.company_id in rows
-            and (not active_only or rows[h.company_id]["status"] == "active")]
+    return [
+        (h, rows[h.company_id])
+        for h in hits
+        if h.company_id in rows and (not active_only or rows[h.company_id]["status"] == "active")
+    ]
 
 
 def summary(row: Mapping[str, Any]) -> dict[str, Any]:
     """The short company record of search results."""
-    return {"country": row["country"], "nationalId": row["national_id"], "ico": row["national_id"],
-            "name": row["name"], "legalForm": row["legal_form"], "status": row["status"],
-            "city": row["city"], "postalCode": row["postal_code"], "address": address_text(row),
-            "inBankruptcy": bool(row["in_bankruptcy"])}
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "ico": row["national_id"],
+        "name": row["name"],
+        "legalForm": row["legal_form"],
+        "status": row["status"],
+        "city": row["city"],
+        "postalCode": row["postal_code"],
+        "address": address_text(row),
+        "inBankruptcy": bool(row["in_bankruptcy"]),
+    }
 
 
 def address_text(row: Mapping[str, Any]) -> str | None:
@@ -252,26 +316,49 @@ def address_text(row: Mapping[str, Any]) -> str | None:
     return ", ".join(p for p in parts if p) or None
 
 
-def search(conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int,
-           page: int) -> tuple[list[dict[str, Any]], int]:
+def search(
+    conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int, page: int
+) -> tuple[list[dict[str, Any]], int]:
     """Ranked matches with their score and reasons; returns (page of items, total matches found)."""
     intent = parse(q)
-    ranked = rank_companies(conn, backend, q, country=country, limit=page * limit,
-                            candidates=max(CANDIDATES, page * limit), intent=intent)
-    items = [summary(r.row) | {"score": r.score.score, "matchedBy": r.via, "reasons": r.reasons(intent)}
-             for r in ranked[(page - 1) * limit:page * limit]]
+    ranked = rank_companies(
+        conn,
+        backend,
+        q,
+        country=country,
+        limit=page * limit,
+        candidates=max(CANDIDATES, page * limit),
+        intent=intent,
+    )
+    items = [
+        summary(r.row) | {"score": r.score.score, "matchedBy": r.via, "reasons": r.reasons(intent)}
+        for r in ranked[(page - 1) * limit : page * limit]
+    ]
     return items, len(ranked)
 
 
-def autocomplete(conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int,
-                 active_only: bool) -> list[dict[str, Any]]:
+def autocomplete(
+    conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int, active_only: bool
+) -> list[dict[str, Any]]:
     """Prefix-aware, typo-tolerant suggestions with `<mark>` highlights (name HTML-escaped)."""
     intent = parse(q)
     words = intent_words(intent, prefix=True)
-    ranked = rank_companies(conn, backend, q, country=country, active_only=active_only, prefix=True,
-                            limit=limit, candidates=100, intent=intent)
-    return [summary(r.row) | {"score": r.score.score, "highlight": _highlight(r, words),
-                              "reasons": r.reasons(intent)} for r in ranked]
+    ranked = rank_companies(
+        conn,
+        backend,
+        q,
+        country=country,
+        active_only=active_only,
+        prefix=True,
+        limit=limit,
+        candidates=100,
+        intent=intent,
+    )
+    return [
+        summary(r.row)
+        | {"score": r.score.score, "highlight": _highlight(r, words), "reasons": r.reasons(intent)}
+        for r in ranked
+    ]
 
 
 def _highlight(r: Ranked, words: Sequence[str]) -> str:
@@ -282,16 +369,18 @@ def _highlight(r: Ranked, words: Sequence[str]) -> str:
     return highlight(str(r.row["name"]), list(words), prefix=True, form=bool(r.judged and r.judged.form))
 
 
-def public_autocomplete(conn: Connection, backend: SearchBackend, q: str, country: str | None,
-                        limit: int) -> list[dict[str, Any]]:
+def public_autocomplete(
+    conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int
+) -> list[dict[str, Any]]:
     """Spec 4.7: at most 8 active entities, with the fields a search box needs."""
     items = autocomplete(conn, backend, q, country, min(limit, 8), active_only=True)
     keep = ("country", "nationalId", "name", "legalForm", "city", "highlight")
     return [{k: item[k] for k in keep} for item in items]
 
 
-def address_autocomplete(conn: Connection, backend: SearchBackend, q: str, country: str | None,
-                         limit: int) -> list[dict[str, Any]]:
+def address_autocomplete(
+    conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int
+) -> list[dict[str, Any]]:
     """Distinct addresses matching the typed text, with the number of companies at each."""
     words = normalise_address(q).split()
     if not words:
@@ -305,14 +394,24 @@ def address_autocomplete(conn: Connection, backend: SearchBackend, q: str, count
             best[norm] = (score, row)
     top = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
     counts = db.address_counts(conn, [k for k, _ in top], country)
-    return [{"address": address_text(row), "street": row["street"], "city": row["city"],
-             "postalCode": row["postal_code"], "country": row["country"], "companies": counts.get(norm, 0),
-             "score": score, "highlight": highlight(address_text(row) or "", words)}
-            for norm, (score, row) in top]
+    return [
+        {
+            "address": address_text(row),
+            "street": row["street"],
+            "city": row["city"],
+            "postalCode": row["postal_code"],
+            "country": row["country"],
+            "companies": counts.get(norm, 0),
+            "score": score,
+            "highlight": highlight(address_text(row) or "", words),
+        }
+        for norm, (score, row) in top
+    ]
 
 
-def companies_at_address(conn: Connection, backend: SearchBackend, address: str, country: str | None,
-                         limit: int, page: int) -> tuple[list[dict[str, Any]], int, str | None]:
+def companies_at_address(
+    conn: Connection, backend: SearchBackend, address: str, country: str | None, limit: int, page: int
+) -> tuple[list[dict[str, Any]], int, str | None]:
     """Companies registered at the address (normalised equality); when no address is written exactly
     so, the closest known address with a score of at least 0.9 stands in. Returns (items, total,
     the normalised address used)."""

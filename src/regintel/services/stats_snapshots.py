@@ -59,7 +59,9 @@ def _breakdown(by: str) -> Callable[[Connection], Any]:
 
 
 def _shell(public: bool) -> Callable[[Connection], Any]:
-    return lambda conn: stats.shell_addresses(conn, EVERYTHING, SHELL_MIN_COMPANIES, SHELL_LIMIT, public=public)
+    return lambda conn: stats.shell_addresses(
+        conn, EVERYTHING, SHELL_MIN_COMPANIES, SHELL_LIMIT, public=public
+    )
 
 
 AGGREGATES: dict[str, Callable[[Connection], Any]] = {
@@ -103,7 +105,9 @@ def write(engine: Engine, key: str, version: tuple[Any, ...], value: Any) -> boo
     return True
 
 
-def refresh(engine: Engine, *, stale_only: bool = True, stop: Callable[[], bool] = lambda: False) -> list[str]:
+def refresh(
+    engine: Engine, *, stale_only: bool = True, stop: Callable[[], bool] = lambda: False
+) -> list[str]:
     """Compute and store the snapshots (with `stale_only` only those not computed for the current data
     version); returns the keys written. `stop` is asked between aggregates."""
     with engine.connect() as conn:

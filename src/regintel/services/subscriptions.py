@@ -24,8 +24,19 @@ from regintel.errors import Conflict, ValidationFailed
 from regintel.services.companies import resolve_ico
 from regintel.services.webhook_targets import check_webhook_url
 
-STATS = ("status", "pause_reason", "created_at", "updated_at", "paused_at", "last_delivery_at", "last_status",
-         "last_error", "consecutive_failures", "total_deliveries", "total_failures")
+STATS = (
+    "status",
+    "pause_reason",
+    "created_at",
+    "updated_at",
+    "paused_at",
+    "last_delivery_at",
+    "last_status",
+    "last_error",
+    "consecutive_failures",
+    "total_deliveries",
+    "total_failures",
+)
 
 
 def make_secret() -> str:
@@ -33,15 +44,27 @@ def make_secret() -> str:
 
 
 def monitoring_record(row: RowMapping) -> dict[str, Any]:
-    return {"id": row["id"], "ico": row["national_id"], "country": row["country"],
-            "company_name": row["company_name"], "webhook_url": row["url"],
-            "event_types": list(row["event_types"]), **{k: row[k] for k in STATS}}
+    return {
+        "id": row["id"],
+        "ico": row["national_id"],
+        "country": row["country"],
+        "company_name": row["company_name"],
+        "webhook_url": row["url"],
+        "event_types": list(row["event_types"]),
+        **{k: row[k] for k in STATS},
+    }
 
 
 def webhook_record(row: RowMapping, scope: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    return {"id": row["id"], "url": row["url"], "event_types": list(row["event_types"]),
-            "countries": row["countries"] or [], "companies": [{"country": c, "ico": n} for c, n in scope],
-            "description": row["description"], **{k: row[k] for k in STATS}}
+    return {
+        "id": row["id"],
+        "url": row["url"],
+        "event_types": list(row["event_types"]),
+        "countries": row["countries"] or [],
+        "companies": [{"country": c, "ico": n} for c, n in scope],
+        "description": row["description"],
+        **{k: row[k] for k in STATS},
+    }
 
 
 def with_secret(record: dict[str, Any], row: RowMapping) -> dict[str, Any]:
@@ -49,19 +72,29 @@ def with_secret(record: dict[str, Any], row: RowMapping) -> dict[str, Any]:
     return record | {"secret": row["secret"], "previous_secret_valid_until": row["previous_secret_until"]}
 
 
-def create_monitoring(conn: Connection, api_key_id: int, ico: str, country: str | None, webhook_url: str,
-                      settings: Settings) -> dict[str, Any]:
+def create_monitoring(
+    conn: Connection, api_key_id: int, ico: str, country: str | None, webhook_url: str, settings: Settings
+) -> dict[str, Any]:
     """A subscription to one company's insolvency flips (spec 4.6). 422 for a malformed id or an
     unsafe URL, 404 for an unknown company, 409 when this key already sends that company there."""
     company = resolve_ico(conn, ico, country)
     url = check_webhook_url(webhook_url, settings.allow_private_webhooks)
     existing = db.find_duplicate(conn, api_key_id, company["id"], url)
     if existing is not None:
-        raise Conflict(f"Subscription {existing} already sends this company's events to this URL",
-                       details={"id": existing})
-    sub_id = db.insert_subscription(conn, kind="monitoring", api_key_id=api_key_id, company_id=company["id"],
-                                    url=url, secret=make_secret(), event_types=[INSOLVENCY_CHANGED],
-                                    now=datetime.now(UTC))
+        raise Conflict(
+            f"Subscription {existing} already sends this company's events to this URL",
+            details={"id": existing},
+        )
+    sub_id = db.insert_subscription(
+        conn,
+        kind="monitoring",
+        api_key_id=api_key_id,
+        company_id=company["id"],
+        url=url,
+        secret=make_secret(),
+        event_types=[INSOLVENCY_CHANGED],
+        now=datetime.now(UTC),
+    )
     row = db.get_subscription(conn, sub_id, api_key_id, "monitoring")
     return with_secret(monitoring_record(row), row)
 
@@ -71,10 +104,12 @@ def get_monitoring(conn: Connection, api_key_id: int, sub_id: int) -> dict[str, 
     return monitoring_record(row) | {"queued_deliveries": db_deliveries.count_queued(conn, sub_id)}
 
 
-def list_monitoring(conn: Connection, api_key_id: int, *, status: str | None, page: int,
-                    per_page: int) -> tuple[list[dict[str, Any]], int]:
-    rows, total = db.list_subscriptions(conn, api_key_id, "monitoring", status=status,
-                                        offset=(page - 1) * per_page, limit=per_page)
+def list_monitoring(
+    conn: Connection, api_key_id: int, *, status: str | None, page: int, per_page: int
+) -> tuple[list[dict[str, Any]], int]:
+    rows, total = db.list_subscriptions(
+        conn, api_key_id, "monitoring", status=status, offset=(page - 1) * per_page, limit=per_page
+    )
     return [monitoring_record(r) for r in rows], total
 
 
@@ -106,25 +141,57 @@ def queue_test(conn: Connection, api_key_id: int, sub_id: int) -> dict[str, Any]
     """Queue a signed delivery of type `test` behind whatever the subscription already has queued."""
     row = db.get_subscription(conn, sub_id, api_key_id, "monitoring")
     now = datetime.now(UTC)
-    values = delivery_row(sub_id, TEST_EVENT, build_test_body(row["country"], row["national_id"], now), now, now)
+    values = delivery_row(
+        sub_id, TEST_EVENT, build_test_body(row["country"], row["national_id"], now), now, now
+    )
     delivery_id = conn.execute(deliveries.insert().values(**values).returning(deliveries.c.id)).scalar_one()
-    return {"delivery_id": values["message_id"], "id": delivery_id, "subscription_id": sub_id,
-            "status": "pending", "subscription_status": row["status"]}
+    return {
+        "delivery_id": values["message_id"],
+        "id": delivery_id,
+        "subscription_id": sub_id,
+        "status": "pending",
+        "subscription_status": row["status"],
+    }
 
 
-def list_subscription_deliveries(conn: Connection, api_key_id: int, sub_id: int, kind: str, *,
-                                 before_id: int | None, limit: int, status: str | None) -> list[dict[str, Any]]:
+def list_subscription_deliveries(
+    conn: Connection,
+    api_key_id: int,
+    sub_id: int,
+    kind: str,
+    *,
+    before_id: int | None,
+    limit: int,
+    status: str | None,
+) -> list[dict[str, Any]]:
     db.get_subscription(conn, sub_id, api_key_id, kind)
     rows = db_deliveries.list_deliveries(conn, sub_id, before_id=before_id, limit=limit, status=status)
-    return [{"id": r["id"], "delivery_id": r["message_id"], "event_type": r["event_type"], "status": r["status"],
-             "attempts": r["attempts"], "detected_at": r["detected_at"], "created_at": r["created_at"],
-             "next_attempt_at": r["next_attempt_at"] if r["status"] == "pending" else None,
-             "delivered_at": r["delivered_at"], "last_status_code": r["last_status_code"],
-             "last_error": r["last_error"],
-             "attempt_log": [{"attempt": a["attempt"], "attempted_at": a["attempted_at"],
-                              "status_code": a["status_code"], "error": a["error"],
-                              "duration_ms": a["duration_ms"]} for a in r["attempt_log"]]}
-            for r in rows]
+    return [
+        {
+            "id": r["id"],
+            "delivery_id": r["message_id"],
+            "event_type": r["event_type"],
+            "status": r["status"],
+            "attempts": r["attempts"],
+            "detected_at": r["detected_at"],
+            "created_at": r["created_at"],
+            "next_attempt_at": r["next_attempt_at"] if r["status"] == "pending" else None,
+            "delivered_at": r["delivered_at"],
+            "last_status_code": r["last_status_code"],
+            "last_error": r["last_error"],
+            "attempt_log": [
+                {
+                    "attempt": a["attempt"],
+                    "attempted_at": a["attempted_at"],
+                    "status_code": a["status_code"],
+                    "error": a["error"],
+                    "duration_ms": a["duration_ms"],
+                }
+                for a in r["attempt_log"]
+            ],
+        }
+        for r in rows
+    ]
 
 
 def _record(conn: Connection, row: RowMapping) -> dict[str, Any]:
@@ -135,6 +202,8 @@ def _record(conn: Connection, row: RowMapping) -> dict[str, Any]:
 
 def parse_status(status: str | None) -> str | None:
     if status is not None and status not in ("active", "paused"):
-        raise ValidationFailed("status must be `active` or `paused`",
-                               details=[{"field": "status", "in": "query", "message": "active | paused"}])
+        raise ValidationFailed(
+            "status must be `active` or `paused`",
+            details=[{"field": "status", "in": "query", "message": "active | paused"}],
+        )
     return status

@@ -10,7 +10,11 @@ from regintel.domain.monitoring import field_value
 from regintel.domain.rows import Row
 from regintel.services.watches import CONFIRM, UNSUBSCRIBE, make_token
 
-FLAG_NAMES = {"in_bankruptcy": "bankruptcy", "in_restructuring": "restructuring", "in_liquidation": "liquidation"}
+FLAG_NAMES = {
+    "in_bankruptcy": "bankruptcy",
+    "in_restructuring": "restructuring",
+    "in_liquidation": "liquidation",
+}
 
 
 def _company(watch: Row) -> str:
@@ -24,29 +28,35 @@ def _unsubscribe_url(settings: Settings, watch: Row) -> str:
 
 def _confirm(settings: Settings, watch: Row) -> tuple[str, str]:
     link = f"{settings.base_url.rstrip('/')}/api/v1/watch/confirm?token={quote(make_token(settings, CONFIRM, watch))}"
-    return (f"Confirm your watch of {watch['company_name']}",
-            f"Someone (hopefully you) asked to be told by e-mail when the insolvency status of\n"
-            f"{_company(watch)} changes.\n\nTo start the watch, open this link within "
-            f"{settings.watch_confirm_hours} hours:\n\n{link}\n\nIf you did not ask for this, ignore this e-mail: "
-            f"nothing will be sent.\n")
+    return (
+        f"Confirm your watch of {watch['company_name']}",
+        f"Someone (hopefully you) asked to be told by e-mail when the insolvency status of\n"
+        f"{_company(watch)} changes.\n\nTo start the watch, open this link within "
+        f"{settings.watch_confirm_hours} hours:\n\n{link}\n\nIf you did not ask for this, ignore this e-mail: "
+        f"nothing will be sent.\n",
+    )
 
 
 def _unsubscribe(settings: Settings, watch: Row) -> tuple[str, str]:
     url = _unsubscribe_url(settings, watch)
-    return (f"Stop watching {watch['company_name']}?",
-            f"To stop the e-mails about {_company(watch)}, send an empty POST to\n\n{url}\n\n"
-            f"for example: curl -X POST '{url}'\n\nIf you did not ask for this, ignore this e-mail.\n")
+    return (
+        f"Stop watching {watch['company_name']}?",
+        f"To stop the e-mails about {_company(watch)}, send an empty POST to\n\n{url}\n\n"
+        f"for example: curl -X POST '{url}'\n\nIf you did not ask for this, ignore this e-mail.\n",
+    )
 
 
 def _alert(settings: Settings, watch: Row, change: Row) -> tuple[str, str]:
     what = FLAG_NAMES.get(change["field"], change["field"])
     now_on = bool(field_value(change["field"], change["new_value"]))
     headline = f"{what} {'declared' if now_on else 'ended'}"
-    return (f"{watch['company_name']}: {headline}",
-            f"{_company(watch)}: {headline}.\n\n{change['field']}: {field_value(change['field'], change['old_value'])} "
-            f"-> {now_on}\ndetected at: {change['detected_at']:%Y-%m-%d %H:%M} UTC\n\n"
-            f"To stop these e-mails: {_unsubscribe_url(settings, watch)} (POST, or the unsubscribe button of "
-            f"your mail program).\n")
+    return (
+        f"{watch['company_name']}: {headline}",
+        f"{_company(watch)}: {headline}.\n\n{change['field']}: {field_value(change['field'], change['old_value'])} "
+        f"-> {now_on}\ndetected at: {change['detected_at']:%Y-%m-%d %H:%M} UTC\n\n"
+        f"To stop these e-mails: {_unsubscribe_url(settings, watch)} (POST, or the unsubscribe button of "
+        f"your mail program).\n",
+    )
 
 
 def render(mail: Row, watch: Row, settings: Settings) -> EmailMessage | None:

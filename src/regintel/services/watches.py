@@ -23,11 +23,15 @@ RESEND_AFTER = timedelta(minutes=10)  # at most one confirmation or link mail pe
 
 
 def _invalid(field: str, message: str, reason: str, where: str = "body") -> ValidationFailed:
-    return ValidationFailed(message, details=[{"field": field, "in": where, "reason": reason, "message": message}])
+    return ValidationFailed(
+        message, details=[{"field": field, "in": where, "reason": reason, "message": message}]
+    )
 
 
 def make_token(settings: Settings, purpose: str, watch: dict[str, Any] | Any) -> str:
-    return URLSafeTimedSerializer(settings.secret_key, salt=purpose).dumps({"w": watch["id"], "e": watch["email"]})
+    return URLSafeTimedSerializer(settings.secret_key, salt=purpose).dumps(
+        {"w": watch["id"], "e": watch["email"]}
+    )
 
 
 def read_token(settings: Settings, purpose: str, token: str, max_age: int | None) -> tuple[int, str]:
@@ -51,7 +55,9 @@ def normalise_email(value: str) -> str:
 
 def _throttled(watch: Any, now: datetime) -> bool:
     last = watch["last_mail_at"]
-    return last is not None and now - (last.replace(tzinfo=UTC) if last.tzinfo is None else last) < RESEND_AFTER
+    return (
+        last is not None and now - (last.replace(tzinfo=UTC) if last.tzinfo is None else last) < RESEND_AFTER
+    )
 
 
 def request_watch(conn: Connection, email: str, ico: str, country: str | None) -> dict[str, Any]:
@@ -66,9 +72,13 @@ def request_watch(conn: Connection, email: str, ico: str, country: str | None) -
     elif watch["status"] != "confirmed" and not _throttled(watch, now):
         db.set_status(conn, watch["id"], "pending", now)
         db.queue_mail(conn, "watch_confirm", watch, now)
-    return {"status": "pending_confirmation", "ico": company["national_id"], "country": company["country"],
-            "message": "If this address can receive e-mail, a confirmation link is on its way. The watch starts "
-                       "when the link is opened."}
+    return {
+        "status": "pending_confirmation",
+        "ico": company["national_id"],
+        "country": company["country"],
+        "message": "If this address can receive e-mail, a confirmation link is on its way. The watch starts "
+        "when the link is opened.",
+    }
 
 
 def confirm(conn: Connection, token: str, settings: Settings) -> dict[str, Any]:
@@ -78,8 +88,12 @@ def confirm(conn: Connection, token: str, settings: Settings) -> dict[str, Any]:
         raise _invalid("token", "This link is not valid", "invalid", "query")
     if watch["status"] != "confirmed":
         db.set_status(conn, watch_id, "confirmed", datetime.now(UTC))
-    return {"status": "confirmed", "ico": watch["national_id"], "country": watch["country"],
-            "company_name": watch["company_name"]}
+    return {
+        "status": "confirmed",
+        "ico": watch["national_id"],
+        "country": watch["country"],
+        "company_name": watch["company_name"],
+    }
 
 
 def unsubscribe_by_token(conn: Connection, token: str, settings: Settings) -> dict[str, Any]:
@@ -99,5 +113,9 @@ def request_unsubscribe(conn: Connection, email: str, ico: str, country: str | N
     watch = db.find_watch(conn, normalise_email(email), company["id"])
     if watch is not None and watch["status"] != "unsubscribed" and not _throttled(watch, now):
         db.queue_mail(conn, "watch_unsubscribe", watch, now)
-    return {"status": "unsubscribe_link_sent", "ico": company["national_id"], "country": company["country"],
-            "message": "If this address watches the company, an e-mail with an unsubscribe link is on its way."}
+    return {
+        "status": "unsubscribe_link_sent",
+        "ico": company["national_id"],
+        "country": company["country"],
+        "message": "If this address watches the company, an e-mail with an unsubscribe link is on its way.",
+    }

@@ -62,7 +62,7 @@ def build_iban(layout: Layout, bank: str, branch: str, account: str) -> str | No
     for component, value in parts.items():
         start, end = layout.ranges.get(component, (0, 0))
         if end > start:
-            chars[start:end] = value.zfill(end - start)[-(end - start):]
+            chars[start:end] = value.zfill(end - start)[-(end - start) :]
     bban = "".join(chars)
     return layout.country + iban_check(layout.country, bban) + bban
 

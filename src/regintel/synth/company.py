@@ -71,15 +71,21 @@ def _gb_form(variant: Variant, form: Form, v: int) -> Form:
     return variant.forms[0] if form is llp else form
 
 
-def _lifecycle(rnd: Callable[[], float], form: Form, as_of: int) -> tuple[int, int | None, str,
-                                                                       tuple[bool, bool, bool]]:
+def _lifecycle(
+    rnd: Callable[[], float], form: Form, as_of: int
+) -> tuple[int, int | None, str, tuple[bool, bool, bool]]:
     """Founding day, dissolution day, status and insolvency flags (about 7% dissolved, 2% inactive;
     of the rest 1.5% bankrupt, 0.5% restructuring, 3% in liquidation; never bankrupt and restructuring)."""
     age = -11 * math.log(1.0 - rnd()) + (rnd() * 20 if form.large else 0)
     founded = as_of - int(min(age, 70) * 365.25) - 1
     x = rnd()
     if x < 0.07 and as_of - founded > 400:
-        return founded, founded + 365 + int(rnd() * (as_of - founded - 365)), "dissolved", (False, False, False)
+        return (
+            founded,
+            founded + 365 + int(rnd() * (as_of - founded - 365)),
+            "dissolved",
+            (False, False, False),
+        )
     y = rnd()
     return founded, None, "inactive" if x < 0.09 else "active", (y < 0.015, 0.015 <= y < 0.02, rnd() < 0.03)
 
@@ -96,8 +102,9 @@ def _address(rnd: Callable[[], float], market: Market, vp: VariantPool, place: P
     return line, f"{line}, {place.postal_code} {place.city}"
 
 
-def make_company(rng: random.Random, pool: MarketPool, g: int, cid: int, v: int, h: int, holding: bool,
-                 as_of: int) -> Company:
+def make_company(
+    rng: random.Random, pool: MarketPool, g: int, cid: int, v: int, h: int, holding: bool, as_of: int
+) -> Company:
     market = pool.market
     country = market.country
     vp = _variant(rng, pool)
@@ -123,12 +130,54 @@ def make_company(rng: random.Random, pool: MarketPool, g: int, cid: int, v: int,
     if active and rnd() < 0.6:
         ids.append(("iban", company_iban(country, v, h)))
     region = place.nuts3[:4] if place.nuts3 else place.region
-    row = (cid, country, nid, name, normalise_name(name), form.code, form.name, status, iso(founded),
-           iso(dissolved) if dissolved else None, street, place.city, place.postal_code, address_text,
-           normalise_address(address_text), region, None, None, place.nuts3, codes[0], _json_list(codes), size,
-           employees, vat, tax, lei, *flags)
-    return Company(g, cid, country, nid, name, form, vp, founded, dissolved, _year(founded),
-                   _year(dissolved) if dissolved else None, status, flags, size, employees, row, ids)
+    row = (
+        cid,
+        country,
+        nid,
+        name,
+        normalise_name(name),
+        form.code,
+        form.name,
+        status,
+        iso(founded),
+        iso(dissolved) if dissolved else None,
+        street,
+        place.city,
+        place.postal_code,
+        address_text,
+        normalise_address(address_text),
+        region,
+        None,
+        None,
+        place.nuts3,
+        codes[0],
+        _json_list(codes),
+        size,
+        employees,
+        vat,
+        tax,
+        lei,
+        *flags,
+    )
+    return Company(
+        g,
+        cid,
+        country,
+        nid,
+        name,
+        form,
+        vp,
+        founded,
+        dissolved,
+        _year(founded),
+        _year(dissolved) if dissolved else None,
+        status,
+        flags,
+        size,
+        employees,
+        row,
+        ids,
+    )
 
 
 def _json_list(codes: list[str]) -> str:
@@ -140,7 +189,9 @@ def _year(ordinal: int) -> int:
     return int(iso(ordinal)[:4])
 
 
-def _identifiers(country: str, nid: str, vat: str | None, tax: str | None, lei: str | None) -> list[tuple[str, str]]:
+def _identifiers(
+    country: str, nid: str, vat: str | None, tax: str | None, lei: str | None
+) -> list[tuple[str, str]]:
     """The identifier rows the loader derives from a company record (sections.load_identifiers)."""
     pairs = []
     if country in ("SK", "CZ"):

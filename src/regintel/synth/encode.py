@@ -60,7 +60,9 @@ class Stamp:
         return (SOURCE,)
 
 
-def split_statements(rows: list[tuple[object, ...]]) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+def split_statements(
+    rows: list[tuple[object, ...]],
+) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     """(earlier statements, each company's latest): a company's statements are contiguous, oldest first."""
     earlier: list[tuple[object, ...]] = []
     latest: list[tuple[object, ...]] = []
@@ -87,8 +89,10 @@ def for_sqlite(chunk: Chunk, stamp: Stamp) -> dict[str, list[tuple[object, ...]]
 
 def for_postgres(chunk: Chunk, stamp: Stamp) -> dict[str, bytes]:
     """Rows per table in COPY text format."""
-    return {name: _copy_text(rows, stamp.extra(name.split(":")[0], sqlite=False))
-            for name, rows in _parts(chunk).items()}
+    return {
+        name: _copy_text(rows, stamp.extra(name.split(":")[0], sqlite=False))
+        for name, rows in _parts(chunk).items()
+    }
 
 
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
@@ -108,7 +112,12 @@ def _copy_text(rows: Iterable[tuple[object, ...]], extra: tuple[object, ...]) ->
         # Fast path: generated text has no tabs, newlines or backslashes, so most rows need no
         # escaping; a row whose joined text has the wrong shape is redone cell by cell.
         line = "\t".join([_SPECIAL[v] if v is None or v is True or v is False else str(v) for v in row])
-        if line.count("\t") != len(row) - 1 or "\n" in line or "\r" in line or "\\" in line.replace("\\N", ""):
+        if (
+            line.count("\t") != len(row) - 1
+            or "\n" in line
+            or "\r" in line
+            or "\\" in line.replace("\\N", "")
+        ):
             line = "\t".join(map(_cell, row))
         out.append(line + tail)
     return "".join(out).encode()

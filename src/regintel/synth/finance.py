@@ -12,9 +12,23 @@ import random
 from collections.abc import Callable
 from typing import NamedTuple
 
-SIZES = (("micro", 0.88, 0, 9), ("small", 0.09, 10, 49), ("medium", 0.024, 50, 249), ("large", 0.006, 250, 20_000))
-EUR_RATE = {"EUR": 1.0, "GBP": 0.85, "CZK": 25.0, "PLN": 4.3, "NOK": 11.5, "CHF": 0.95, "RON": 5.0,
-            "UAH": 45.0, "HRK": 7.53}
+SIZES = (
+    ("micro", 0.88, 0, 9),
+    ("small", 0.09, 10, 49),
+    ("medium", 0.024, 50, 249),
+    ("large", 0.006, 250, 20_000),
+)
+EUR_RATE = {
+    "EUR": 1.0,
+    "GBP": 0.85,
+    "CZK": 25.0,
+    "PLN": 4.3,
+    "NOK": 11.5,
+    "CHF": 0.95,
+    "RON": 5.0,
+    "UAH": 45.0,
+    "HRK": 7.53,
+}
 
 
 class Statement(NamedTuple):  # a NamedTuple: built millions of times, and far cheaper than a frozen dataclass
@@ -50,8 +64,9 @@ def _noise(rnd: Callable[[], float]) -> float:
     return (rnd() + rnd() + rnd() - 1.5) * 2.0
 
 
-def statements(rng: random.Random, country: str, currency: str, employees: int, years: list[int],
-               failing: bool) -> list[Statement]:
+def statements(
+    rng: random.Random, country: str, currency: str, employees: int, years: list[int], failing: bool
+) -> list[Statement]:
     """Statements for `years` (ascending): growth drifts around a company trend; a failing company
     shrinks and ends with negative equity."""
     rnd = rng.random
@@ -72,8 +87,18 @@ def statements(rng: random.Random, country: str, currency: str, employees: int, 
         heads = max(0, round(employees * math.exp(growth / 2 * (i - n + 1))))
         cur = currency_for(country, currency, year)
         rate = EUR_RATE[cur]
-        out.append(Statement(year, cur, round(revenue * rate), round(profit * rate), round(assets * rate),
-                             round(equity * rate), round((assets - equity) * rate), heads))
+        out.append(
+            Statement(
+                year,
+                cur,
+                round(revenue * rate),
+                round(profit * rate),
+                round(assets * rate),
+                round(equity * rate),
+                round((assets - equity) * rate),
+                heads,
+            )
+        )
     return out
 
 

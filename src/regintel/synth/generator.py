@@ -20,19 +20,78 @@ from regintel.synth.relations import Context, company_owner_rows, person_roles, 
 
 DEFAULT_AS_OF = date(2026, 1, 1)
 
-COMPANY_COLUMNS = ("id", "country", "national_id", "name", "name_norm", "legal_form", "legal_form_name",
-                   "status", "founded_on", "dissolved_on", "street", "city", "postal_code", "address_text",
-                   "address_norm", "region_code", "district_code", "municipality_code", "nuts3", "nace_primary",
-                   "nace_codes", "size_class", "employees", "vat_id", "tax_id", "lei", "in_bankruptcy",
-                   "in_restructuring", "in_liquidation")
+COMPANY_COLUMNS = (
+    "id",
+    "country",
+    "national_id",
+    "name",
+    "name_norm",
+    "legal_form",
+    "legal_form_name",
+    "status",
+    "founded_on",
+    "dissolved_on",
+    "street",
+    "city",
+    "postal_code",
+    "address_text",
+    "address_norm",
+    "region_code",
+    "district_code",
+    "municipality_code",
+    "nuts3",
+    "nace_primary",
+    "nace_codes",
+    "size_class",
+    "employees",
+    "vat_id",
+    "tax_id",
+    "lei",
+    "in_bankruptcy",
+    "in_restructuring",
+    "in_liquidation",
+)
 IDENTIFIER_COLUMNS = ("type", "value", "company_id")
 SOURCE_COLUMNS = ("company_id", "source_record_id", "published_on")
-PEOPLE_COLUMNS = ("id", "person_key", "name", "name_norm", "birth_date", "nationality", "country_of_residence")
-ROLE_COLUMNS = ("company_id", "role", "holder_key", "person_id", "holder_company_id", "holder_name", "title",
-                "share_pct", "voting_pct", "natures_of_control", "since", "until")
+PEOPLE_COLUMNS = (
+    "id",
+    "person_key",
+    "name",
+    "name_norm",
+    "birth_date",
+    "nationality",
+    "country_of_residence",
+)
+ROLE_COLUMNS = (
+    "company_id",
+    "role",
+    "holder_key",
+    "person_id",
+    "holder_company_id",
+    "holder_name",
+    "title",
+    "share_pct",
+    "voting_pct",
+    "natures_of_control",
+    "since",
+    "until",
+)
 OWNERSHIP_COLUMNS = ("parent_id", "child_id", "kind", "share_pct", "since", "until")
-STATEMENT_COLUMNS = ("company_id", "year", "period_from", "period_to", "currency", "revenue", "profit",
-                     "total_assets", "equity", "liabilities", "employees", "statement_type", "source_record_id")
+STATEMENT_COLUMNS = (
+    "company_id",
+    "year",
+    "period_from",
+    "period_to",
+    "currency",
+    "revenue",
+    "profit",
+    "total_assets",
+    "equity",
+    "liabilities",
+    "employees",
+    "statement_type",
+    "source_record_id",
+)
 
 
 @dataclass(frozen=True)
@@ -88,9 +147,16 @@ def generate_block(params: Params, pools: dict[str, MarketPool], block: int) -> 
     for pos in range(lo, hi):
         g = block * BLOCK + pos
         country, local = layout[pos]
-        companies[pos] = make_company(rng, pools[country], g, params.company_base + g - params.start + 1,
-                                      value(params.seed, country, local), mix(params.seed, g, 5),
-                                      pos in groups.parents, as_of)
+        companies[pos] = make_company(
+            rng,
+            pools[country],
+            g,
+            params.company_base + g - params.start + 1,
+            value(params.seed, country, local),
+            mix(params.seed, g, 5),
+            pos in groups.parents,
+            as_of,
+        )
     ctx = Context(params.seed, params.start, params.person_base, as_of)
     chunk = Chunk()
     hubs = [lo + rng.randrange(hi - lo) for _ in range(2)]
@@ -111,7 +177,9 @@ def generate_block(params: Params, pools: dict[str, MarketPool], block: int) -> 
     return chunk
 
 
-def _reuse(rng: random.Random, companies: dict[int, Company], pos: int, lo: int, hubs: list[int]) -> list[int]:
+def _reuse(
+    rng: random.Random, companies: dict[int, Company], pos: int, lo: int, hubs: list[int]
+) -> list[int]:
     """A director who already directs an earlier company of the block: a block's two "hub" people
     collect a role in about one company in sixty, others now and then."""
     earlier = [h for h in hubs if h < pos and rng.random() < 0.015]

@@ -67,6 +67,7 @@ def prefixed(v: int, prefixes: tuple[str, ...], width: int) -> str:
 
 # -- check digits ------------------------------------------------------------------------------
 
+
 def _no_check(body: str) -> str | None:
     c = (11 - weighted(body, (3, 2, 7, 6, 5, 4, 3, 2)) % 11) % 11
     return None if c == 10 else str(c)
@@ -104,10 +105,12 @@ def _lt_code_check(body: str) -> str:
 
 # -- national register numbers -----------------------------------------------------------------
 
+
 def _ico(prefixes: tuple[str, ...]) -> Callable[[int, int, str], str]:
     def make(v: int, h: int, letter: str) -> str:
         body = prefixed(v, prefixes, 6)
         return body + cz_dic.calc_check_digit_legal(body)
+
     return make
 
 
@@ -192,8 +195,28 @@ def _fn(v: int, h: int, letter: str) -> str:
 
 
 def _lt(v: int, h: int, letter: str) -> str:
-    body = prefixed(v, ("110", "111", "120", "121", "122", "123", "124", "125", "126", "300", "301",
-                         "302", "303", "304", "305", "306"), 5)
+    body = prefixed(
+        v,
+        (
+            "110",
+            "111",
+            "120",
+            "121",
+            "122",
+            "123",
+            "124",
+            "125",
+            "126",
+            "300",
+            "301",
+            "302",
+            "303",
+            "304",
+            "305",
+            "306",
+        ),
+        5,
+    )
     return body + _lt_code_check(body)
 
 

@@ -16,11 +16,42 @@ from regintel.synth.pools import VariantPool
 from regintel.synth.words import AND, ENDINGS, ROOTS, TRADES
 
 # Words a sanctions-list name uses for its legal form; the look-alike takes the market's form instead.
-_GENERIC = {"CO", "CO.", "COMPANY", "LTD", "LTD.", "LIMITED", "LLC", "S.A.", "SA", "INC", "INC.", "CORP",
-            "CORPORATION", "GMBH", "PJSC", "JSC", "CJSC", "OJSC", "PLC"}
+_GENERIC = {
+    "CO",
+    "CO.",
+    "COMPANY",
+    "LTD",
+    "LTD.",
+    "LIMITED",
+    "LLC",
+    "S.A.",
+    "SA",
+    "INC",
+    "INC.",
+    "CORP",
+    "CORPORATION",
+    "GMBH",
+    "PJSC",
+    "JSC",
+    "CJSC",
+    "OJSC",
+    "PLC",
+}
 # Spelling variants that transliterations of the same name show (Arabic, Persian, Russian sources).
-_TRANSLITERATIONS = (("KH", "H"), ("Q", "K"), ("OU", "U"), ("EE", "I"), ("PH", "F"), ("W", "V"), ("Y", "I"),
-                     ("J", "DZH"), ("CH", "TSCH"), ("AI", "AY"), ("SH", "SCH"), ("C", "K"))
+_TRANSLITERATIONS = (
+    ("KH", "H"),
+    ("Q", "K"),
+    ("OU", "U"),
+    ("EE", "I"),
+    ("PH", "F"),
+    ("W", "V"),
+    ("Y", "I"),
+    ("J", "DZH"),
+    ("CH", "TSCH"),
+    ("AI", "AY"),
+    ("SH", "SCH"),
+    ("C", "K"),
+)
 
 
 def core_name(rng: random.Random, pool: VariantPool, town: str) -> str:
@@ -71,7 +102,11 @@ def sanctioned_core(rng: random.Random) -> str:
         name = name.replace(old, new, 1) if old else name
     if rng.random() < 0.5 and len(name) > 4:
         i = rng.randrange(1, len(name) - 2)
-        name = rng.choice((name[:i] + name[i + 1] + name[i] + name[i + 2:],  # swapped letters
-                           name[:i] + name[i + 1:],  # a letter dropped
-                           name[:i] + name[i] + name[i:]))  # a letter doubled
+        name = rng.choice(
+            (
+                name[:i] + name[i + 1] + name[i] + name[i + 2 :],  # swapped letters
+                name[:i] + name[i + 1 :],  # a letter dropped
+                name[:i] + name[i] + name[i:],
+            )
+        )  # a letter doubled
     return name.title() if rng.random() < 0.7 else name

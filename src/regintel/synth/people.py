@@ -103,7 +103,9 @@ def person(seed: int, slot: int) -> Person:
     # normal form of the full name is the two normal forms joined.
     norm = f"{first_norm} {last_norm}"
     birth = iso(_FIRST + day)
-    return Person(slot, f"{first} {last}", norm, _FIRST + day, birth, nat, residence, person_key(norm, birth, nat))
+    return Person(
+        slot, f"{first} {last}", norm, _FIRST + day, birth, nat, residence, person_key(norm, birth, nat)
+    )
 
 
 def max_people_entities() -> int:

@@ -111,8 +111,10 @@ def _names(locale: str) -> Names:
         values = _listed(fake, f"{kind}_names_{gender}", f"{kind}_names") or _draw(make)
         return _single_tokens([conv(v) for v in values])
 
-    return Names((pool("first", "male", fake.first_name_male), pool("first", "female", fake.first_name_female)),
-                 (pool("last", "male", fake.last_name_male), pool("last", "female", fake.last_name_female)))
+    return Names(
+        (pool("first", "male", fake.first_name_male), pool("first", "female", fake.first_name_female)),
+        (pool("last", "male", fake.last_name_male), pool("last", "female", fake.last_name_female)),
+    )
 
 
 def _streets(market: Market, variant: Variant, names: Names) -> tuple[str, ...]:
@@ -145,8 +147,14 @@ def _places(market: Market) -> tuple[Place, ...]:
         region = regions[_stable(city) % len(regions)] if regions else None
         for _ in range(1 + _stable(city + "#") % 3):
             code = fake.numerify(postcode) if postcode else conv(fake.postcode())
-            places.append(Place(city, code, region if market.country != "UA" else None,
-                                region if market.country == "UA" else None))
+            places.append(
+                Place(
+                    city,
+                    code,
+                    region if market.country != "UA" else None,
+                    region if market.country == "UA" else None,
+                )
+            )
     return tuple(places)
 
 

@@ -11,16 +11,95 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-_GREEK_PAIRS = {"ου": "ou", "αι": "ai", "ει": "ei", "οι": "oi", "μπ": "b", "ντ": "nt", "γγ": "ng", "γκ": "gk",
-                "αυ": "av", "ευ": "ev"}
-_GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψω", ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n",
-                                                 "x", "o", "p", "r", "s", "s", "t", "y", "f", "ch", "ps", "o"],
-                  strict=True))
+_GREEK_PAIRS = {
+    "ου": "ou",
+    "αι": "ai",
+    "ει": "ei",
+    "οι": "oi",
+    "μπ": "b",
+    "ντ": "nt",
+    "γγ": "ng",
+    "γκ": "gk",
+    "αυ": "av",
+    "ευ": "ev",
+}
+_GREEK = dict(
+    zip(
+        "αβγδεζηθικλμνξοπρσςτυφχψω",
+        [
+            "a",
+            "v",
+            "g",
+            "d",
+            "e",
+            "z",
+            "i",
+            "th",
+            "i",
+            "k",
+            "l",
+            "m",
+            "n",
+            "x",
+            "o",
+            "p",
+            "r",
+            "s",
+            "s",
+            "t",
+            "y",
+            "f",
+            "ch",
+            "ps",
+            "o",
+        ],
+        strict=True,
+    )
+)
 
-_UKRAINIAN = dict(zip("абвгґдеєжзиіїйклмнопрстуфхцчшщьюя'’",
-                      ["a", "b", "v", "h", "g", "d", "e", "ie", "zh", "z", "y", "i", "i", "i", "k", "l", "m", "n",
-                       "o", "p", "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "iu", "ia", "", ""],
-                      strict=True))
+_UKRAINIAN = dict(
+    zip(
+        "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя'’",
+        [
+            "a",
+            "b",
+            "v",
+            "h",
+            "g",
+            "d",
+            "e",
+            "ie",
+            "zh",
+            "z",
+            "y",
+            "i",
+            "i",
+            "i",
+            "k",
+            "l",
+            "m",
+            "n",
+            "o",
+            "p",
+            "r",
+            "s",
+            "t",
+            "u",
+            "f",
+            "kh",
+            "ts",
+            "ch",
+            "sh",
+            "shch",
+            "",
+            "iu",
+            "ia",
+            "",
+            "",
+        ],
+        strict=True,
+    )
+)
 # At the start of a word these letters take their initial form (Yevhen, Yurii, Yaroslav, Yizhak).
 _UKRAINIAN_INITIAL = {"є": "ye", "ї": "yi", "й": "y", "ю": "yu", "я": "ya"}
 
@@ -30,12 +109,12 @@ def _strip_accents(text: str) -> str:
 
 
 def greek(text: str) -> str:
-    """"Παπαδόπουλος" -> "Papadopoulos"."""
+    """ "Παπαδόπουλος" -> "Papadopoulos"."""
     return _words(_strip_accents(text), _greek_word)
 
 
 def ukrainian(text: str) -> str:
-    """"Гриценко Євген" -> "Hrytsenko Yevhen"."""
+    """ "Гриценко Євген" -> "Hrytsenko Yevhen"."""
     return _words(text, _ukrainian_word)
 
 
@@ -62,7 +141,7 @@ def _recase(source: str, latin: str) -> str:
 def _greek_word(word: str) -> str:
     out, i = [], 0
     while i < len(word):
-        pair = word[i:i + 2]
+        pair = word[i : i + 2]
         if pair in _GREEK_PAIRS:
             out.append(_GREEK_PAIRS[pair] if not (pair == "μπ" and 0 < i < len(word) - 2) else "mp")
             i += 2

@@ -20,6 +20,7 @@ from regintel.synth.ids import kth_valid, scramble, weighted
 # (capacity, maker(national_id, v, h) -> VAT id)
 VatMaker = Callable[[str, int, int], str]
 
+
 def _si_vat_check(body: str) -> str | None:
     c = 11 - weighted(body, (8, 7, 6, 5, 4, 3, 2)) % 11
     return None if c == 11 else str(c % 10)

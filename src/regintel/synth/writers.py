@@ -35,11 +35,18 @@ class SqliteWriter:
     def __init__(self, db: Any, chunk_commits: bool = True):
         self.db = db
         self.chunk_commits = chunk_commits
-        self.statements = {t.name: f"INSERT INTO {t.name} ({', '.join(t.columns)}) "
-                                   f"VALUES ({', '.join('?' * len(t.columns))})" for t in TABLES}
-        self.triggers = list(db.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'financial_statements' "
-            "AND name LIKE ?", (DERIVED_TRIGGER + "%",)))
+        self.statements = {
+            t.name: f"INSERT INTO {t.name} ({', '.join(t.columns)}) "
+            f"VALUES ({', '.join('?' * len(t.columns))})"
+            for t in TABLES
+        }
+        self.triggers = list(
+            db.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'financial_statements' "
+                "AND name LIKE ?",
+                (DERIVED_TRIGGER + "%",),
+            )
+        )
 
     def write(self, rows: Encoded) -> None:
         if not self.chunk_commits:
@@ -67,9 +74,13 @@ class SqliteWriter:
 def sqlite_drop_indexes(db: Any) -> list[str]:
     """Drop the secondary indexes of the written tables; returns their CREATE statements."""
     marks = ",".join("?" * len(WRITTEN))
-    saved = [(name, sql) for name, sql in db.execute(
-        f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ({marks})",
-        WRITTEN)]
+    saved = [
+        (name, sql)
+        for name, sql in db.execute(
+            f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ({marks})",
+            WRITTEN,
+        )
+    ]
     for name, _ in saved:
         db.execute(f'DROP INDEX "{name}"')
     return [sql for _, sql in saved]
@@ -78,8 +89,13 @@ def sqlite_drop_indexes(db: Any) -> list[str]:
 def sqlite_drop_name_triggers(db: Any) -> list[str]:
     """Drop the triggers that keep the name trigram table in step with `companies` (one FTS5 insert per
     company row); returns the statements that fill it afterwards in one pass and create them again."""
-    saved = list(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'companies' "
-                            "AND name LIKE ?", (FTS_TABLE + "%",)))
+    saved = list(
+        db.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'companies' "
+            "AND name LIKE ?",
+            (FTS_TABLE + "%",),
+        )
+    )
     for name, _ in saved:
         db.execute(f'DROP TRIGGER "{name}"')
     return [SQLITE_FILL, *(sql for _, sql in saved)] if saved else []
@@ -91,8 +107,11 @@ class PostgresWriter:
     def __init__(self, db: Any):
         self.db = db
         with db.cursor() as cur:
-            cur.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = 'financial_statements'::regclass "
-                        "AND NOT tgisinternal AND tgname LIKE %s", (DERIVED_TRIGGER + "%",))
+            cur.execute(
+                "SELECT tgname FROM pg_trigger WHERE tgrelid = 'financial_statements'::regclass "
+                "AND NOT tgisinternal AND tgname LIKE %s",
+                (DERIVED_TRIGGER + "%",),
+            )
             self.triggers = [r[0] for r in cur.fetchall()]
 
     def write(self, rows: Encoded) -> None:
@@ -123,11 +142,14 @@ def postgres_drop_indexes(db: Any) -> list[str]:
 
 def _drop_indexes(db: Any, tables: list[str]) -> list[str]:
     with db.cursor() as cur:
-        cur.execute("""
+        cur.execute(
+            """
             SELECT i.indexname, i.indexdef FROM pg_indexes i
             JOIN pg_class c ON c.relname = i.indexname AND c.relkind = 'i'
             WHERE i.schemaname = current_schema() AND i.tablename = ANY(%s)
-              AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)""", (tables,))
+              AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)""",
+            (tables,),
+        )
         saved = cur.fetchall()
         for name, _ in saved:
             cur.execute(f'DROP INDEX "{name}"')
@@ -142,8 +164,11 @@ def postgres_drop_name_table(db: Any) -> list[str]:
         cur.execute("SELECT to_regclass(%s)", (FTS_TABLE,))
         if cur.fetchone()[0] is None:
             return []  # a schema before migration 0010
-        cur.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = 'companies'::regclass AND NOT tgisinternal "
-                    "AND tgname LIKE %s", (FTS_TABLE + "%",))
+        cur.execute(
+            "SELECT tgname FROM pg_trigger WHERE tgrelid = 'companies'::regclass AND NOT tgisinternal "
+            "AND tgname LIKE %s",
+            (FTS_TABLE + "%",),
+        )
         triggers = [r[0] for r in cur.fetchall()]
         for name in triggers:
             cur.execute(f'ALTER TABLE companies DISABLE TRIGGER "{name}"')

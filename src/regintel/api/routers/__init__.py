@@ -28,11 +28,23 @@ from regintel.api.routers import (
 
 # Routes are matched in this order, one by one: the high-volume exact lookups (spec 8) come first.
 ROUTERS: list[APIRouter] = [lookup.router, companies.key_router]
-ROUTERS += [health.router, me.router, status.router, docs.router, data_sources.router, code_lists.router, search.router,
-            reconcile.router]
+ROUTERS += [
+    health.router,
+    me.router,
+    status.router,
+    docs.router,
+    data_sources.router,
+    code_lists.router,
+    search.router,
+    reconcile.router,
+]
 ROUTERS += [monitoring.router, monitoring_cases.router, webhooks.router, watch.router]
 ROUTERS += [advanced_search.router, stats.router]  # finding companies, statistics
-ROUTERS += [insolvency_feeds.router, changes.router, timeline.router]  # insolvency and change feeds, timelines
+ROUTERS += [
+    insolvency_feeds.router,
+    changes.router,
+    timeline.router,
+]  # insolvency and change feeds, timelines
 
 # The feature areas (regintel/areas/<area>/router.py), found by name.
 ROUTERS += areas.routers()

@@ -24,56 +24,102 @@ router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=S
 
 class SearchQuery(CompanyFilters):
     sort: Literal["name", "founded_on", "revenue", "updated_at"] = Field(
-        default="name", description="Order: `name` (normalised), `founded_on`, `revenue` (latest statement), "
-        "`updated_at`; empty values come last; ties by internal id")
+        default="name",
+        description="Order: `name` (normalised), `founded_on`, `revenue` (latest statement), "
+        "`updated_at`; empty values come last; ties by internal id",
+    )
     direction: Literal["asc", "desc"] | None = Field(
-        default=None, description="`asc` or `desc`; default `asc` for `name`, `desc` for the others")
+        default=None, description="`asc` or `desc`; default `asc` for `name`, `desc` for the others"
+    )
     page: int = Field(default=1, ge=1, description="Page number, from 1 (page × per_page ≤ 10,000)")
     per_page: int = Field(default=20, ge=1, le=100, description="Results per page, 1-100")
 
 
 class ExportQuery(CompanyFilters):
-    limit: int = Field(default=export.ROW_CAP, ge=1, le=export.ROW_CAP,
-                       description=f"Most rows to export (1-{export.ROW_CAP:,}); rows come in internal id order")
+    limit: int = Field(
+        default=export.ROW_CAP,
+        ge=1,
+        le=export.ROW_CAP,
+        description=f"Most rows to export (1-{export.ROW_CAP:,}); rows come in internal id order",
+    )
 
 
 class SearchHit(CompanySummary):
-    latestFinancials: dict[str, Any] | None = Field(description="Latest financial statement: year, currency and "
-                                                    "figures in major units")
+    latestFinancials: dict[str, Any] | None = Field(
+        description="Latest financial statement: year, currency and figures in major units"
+    )
 
 
-_DESC = ("Companies matching every given filter (41 filters; a list filter takes repeated or comma-separated "
-         "values and matches any of them; see docs/advanced-search.md). `sanctioned` reads the sanctions hits "
-         "precomputed after each list import (docs/screening.md); `nis2_scope` reads the NIS2 scoping "
-         "stored by sweeps and the job `nis2.refresh` (docs/nis2.md). ")
+_DESC = (
+    "Companies matching every given filter (41 filters; a list filter takes repeated or comma-separated "
+    "values and matches any of them; see docs/advanced-search.md). `sanctioned` reads the sanctions hits "
+    "precomputed after each list import (docs/screening.md); `nis2_scope` reads the NIS2 scoping "
+    "stored by sweeps and the job `nis2.refresh` (docs/nis2.md). "
+)
 
 
-@router.get("/advanced-search", response_model=Envelope[list[SearchHit]], summary="Advanced search",
-            description=_DESC + "Sorted by `sort`/`direction`, paginated by `page`/`per_page` (≤ 100) up to "
-            "10,000 rows deep. `meta.total` counts matches exactly up to 10,000; beyond, it says 10,000 and "
-            "`meta.total_exact` is false. Example: `?country=sk&in_bankruptcy=1&nace=J`.")
-def advanced_search(request: Request, conn: ReadConn, _key: ApiKey, cache: Results,
-                    query: Annotated[SearchQuery, Query()]) -> Response:
+@router.get(
+    "/advanced-search",
+    response_model=Envelope[list[SearchHit]],
+    summary="Advanced search",
+    description=_DESC + "Sorted by `sort`/`direction`, paginated by `page`/`per_page` (≤ 100) up to "
+    "10,000 rows deep. `meta.total` counts matches exactly up to 10,000; beyond, it says 10,000 and "
+    "`meta.total_exact` is false. Example: `?country=sk&in_bankruptcy=1&nace=J`.",
+)
+def advanced_search(
+    request: Request, conn: ReadConn, _key: ApiKey, cache: Results, query: Annotated[SearchQuery, Query()]
+) -> Response:
     ref = svc.reference(conn, cache)
     direction = query.direction or ("asc" if query.sort == "name" else "desc")
-    items, total, exact = svc.search(conn, query, ref, sort=query.sort, direction=direction,
-                                     page=query.page, per_page=query.per_page)
-    return ok(request, items, total=total, total_exact=exact, page=query.page, per_page=query.per_page,
-              sort=query.sort, direction=direction)
+    items, total, exact = svc.search(
+        conn, query, ref, sort=query.sort, direction=direction, page=query.page, per_page=query.per_page
+    )
+    return ok(
+        request,
+        items,
+        total=total,
+        total_exact=exact,
+        page=query.page,
+        per_page=query.per_page,
+        sort=query.sort,
+        direction=direction,
+    )
 
 
-@router.get("/advanced-search.csv", summary="Advanced search as CSV", response_class=StreamingResponse,
-            responses={200: {"content": {"text/csv": {}},
-                             "description": "CSV with a header row and the 47 columns of docs/advanced-search.md"}},
-            description=_DESC + f"Streamed as CSV with 47 columns (header first), at most {export.ROW_CAP:,} rows "
-            "(`limit`), in internal id order. Cells that a spreadsheet would run as a formula are prefixed "
-            "with `'`. The data keeps its sources' licences: see `/public/data-sources`.")
-def advanced_search_csv(request: Request, conn: ReadConn, _key: ApiKey, cache: Results, settings: AppSettings,
-                        query: Annotated[ExportQuery, Query()]) -> StreamingResponse:
+@router.get(
+    "/advanced-search.csv",
+    summary="Advanced search as CSV",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {"text/csv": {}},
+            "description": "CSV with a header row and the 47 columns of docs/advanced-search.md",
+        }
+    },
+    description=_DESC + f"Streamed as CSV with 47 columns (header first), at most {export.ROW_CAP:,} rows "
+    "(`limit`), in internal id order. Cells that a spreadsheet would run as a formula are prefixed "
+    "with `'`. The data keeps its sources' licences: see `/public/data-sources`.",
+)
+def advanced_search_csv(
+    request: Request,
+    conn: ReadConn,
+    _key: ApiKey,
+    cache: Results,
+    settings: AppSettings,
+    query: Annotated[ExportQuery, Query()],
+) -> StreamingResponse:
     ref = svc.reference(conn, cache)
     # Errors (422, 501) come before the first byte is sent.
     cond, total = svc.export_plan(conn, query, ref, export.ROW_CAP, export.PAGE)
-    rows = export.iter_rows(request.app.state.engine, cond, ref, public_base(request), query.limit) if total else iter(())
-    headers = {"Content-Disposition": 'attachment; filename="companies.csv"',
-               "X-Total-Count": str(min(total, export.ROW_CAP)) + ("" if total <= export.ROW_CAP else "+")}
-    return StreamingResponse(iter_csv(rows, export.COLUMNS), media_type="text/csv; charset=utf-8", headers=headers)
+    rows = (
+        export.iter_rows(request.app.state.engine, cond, ref, public_base(request), query.limit)
+        if total
+        else iter(())
+    )
+    headers = {
+        "Content-Disposition": 'attachment; filename="companies.csv"',
+        "X-Total-Count": str(min(total, export.ROW_CAP)) + ("" if total <= export.ROW_CAP else "+"),
+    }
+    return StreamingResponse(
+        iter_csv(rows, export.COLUMNS), media_type="text/csv; charset=utf-8", headers=headers
+    )

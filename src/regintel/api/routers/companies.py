@@ -20,10 +20,16 @@ from regintel.services import companies as svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
-CountryQuery = Annotated[str | None, Query(description="ISO 3166-1 alpha-2 country, any case. Without it the "
-                                           "identifier is looked up in every country (SK, the default, first); "
-                                           "several matches answer 409 `AMBIGUOUS_IDENTIFIER`.",
-                                           min_length=2, max_length=2)]
+CountryQuery = Annotated[
+    str | None,
+    Query(
+        description="ISO 3166-1 alpha-2 country, any case. Without it the "
+        "identifier is looked up in every country (SK, the default, first); "
+        "several matches answer 409 `AMBIGUOUS_IDENTIFIER`.",
+        min_length=2,
+        max_length=2,
+    ),
+]
 IcoPath = Annotated[str, Path(description="National identifier (IČO in SK and CZ)", max_length=40)]
 
 
@@ -44,8 +50,10 @@ class Company(BaseModel):
 
 class Change(BaseModel):
     id: int
-    field: str = Field(description="Changed field, `created` for the first sighting, `roles`, "
-                       "`financials.<year>.<figure>`, `owner.<kind>`")
+    field: str = Field(
+        description="Changed field, `created` for the first sighting, `roles`, "
+        "`financials.<year>.<figure>`, `owner.<kind>`"
+    )
     from_: str | None = Field(alias="from")
     to: str | None
     source: str
@@ -60,14 +68,23 @@ def _by_ico(conn: Any, ico: str, country: str | None) -> dict[str, Any]:
     return svc.company_record(conn, svc.resolve_ico(conn, ico, country))
 
 
-@router.get("/{ico}/history", response_model=Envelope[list[Change]], summary="History",
-            description="The company's change log, newest first: every field a source changed, with old and "
-            "new value, source and detection time. Keyset-paginated: pass `meta.next_cursor` as `cursor`.")
-def history(request: Request, ico: IcoPath, conn: ReadConn, _key: ApiKey, country: CountryQuery = None,
-            cursor: Annotated[str | None, Query(max_length=200)] = None,
-            limit: Annotated[int, Query(ge=1, le=500)] = 100,
-            field: Annotated[str | None, Query(max_length=64, description="Only changes of this field")] = None,
-            ) -> Response:
+@router.get(
+    "/{ico}/history",
+    response_model=Envelope[list[Change]],
+    summary="History",
+    description="The company's change log, newest first: every field a source changed, with old and "
+    "new value, source and detection time. Keyset-paginated: pass `meta.next_cursor` as `cursor`.",
+)
+def history(
+    request: Request,
+    ico: IcoPath,
+    conn: ReadConn,
+    _key: ApiKey,
+    country: CountryQuery = None,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    field: Annotated[str | None, Query(max_length=64, description="Only changes of this field")] = None,
+) -> Response:
     row = svc.resolve_ico(conn, ico, country)
     items, next_cursor = svc.history(conn, row, cursor=cursor, limit=limit, field=field)
     return ok(request, items, next_cursor=next_cursor, country=row["country"], national_id=row["national_id"])
@@ -79,22 +96,33 @@ def history(request: Request, ico: IcoPath, conn: ReadConn, _key: ApiKey, countr
 key_router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
 
-@key_router.get("/{country:cc}/{national_id}", response_model=Envelope[Company],
-            summary="Company by country and national identifier",
-            description="The core record of one company: name, legal form, status, dates, address, NACE, size, "
-                        "VAT and tax ids, LEI, the insolvency flags `inBankruptcy`, `inRestructuring`, "
-                        "`inLiquidation`, its identifiers and the sources it came from (with licences). "
-                        "404 `NOT_FOUND` when unknown, 422 for an identifier that fails its format or check digit.")
-async def by_country(request: Request, country: Annotated[str, Path(description="ISO 3166-1 alpha-2, any case")],
-                     national_id: IcoPath, _key: ApiKey) -> Response:
+@key_router.get(
+    "/{country:cc}/{national_id}",
+    response_model=Envelope[Company],
+    summary="Company by country and national identifier",
+    description="The core record of one company: name, legal form, status, dates, address, NACE, size, "
+    "VAT and tax ids, LEI, the insolvency flags `inBankruptcy`, `inRestructuring`, "
+    "`inLiquidation`, its identifiers and the sources it came from (with licences). "
+    "404 `NOT_FOUND` when unknown, 422 for an identifier that fails its format or check digit.",
+)
+async def by_country(
+    request: Request,
+    country: Annotated[str, Path(description="ISO 3166-1 alpha-2, any case")],
+    national_id: IcoPath,
+    _key: ApiKey,
+) -> Response:
     record = await run_read(request, _by_key, country, national_id)
     return ok(request, record, data_as_of=svc.data_as_of(record))
 
 
-@router.get("/{ico}", response_model=Envelope[Company], summary="Company by national identifier",
-            description="Full company detail by national identifier, `?country=` optional (default `sk`). Answers "
-                        "the `inBankruptcy`, `inRestructuring` and `inLiquidation` flags. An identifier found in "
-                        "several countries without `country` answers 409 `AMBIGUOUS_IDENTIFIER` with candidates.")
+@router.get(
+    "/{ico}",
+    response_model=Envelope[Company],
+    summary="Company by national identifier",
+    description="Full company detail by national identifier, `?country=` optional (default `sk`). Answers "
+    "the `inBankruptcy`, `inRestructuring` and `inLiquidation` flags. An identifier found in "
+    "several countries without `country` answers 409 `AMBIGUOUS_IDENTIFIER` with candidates.",
+)
 async def by_ico(request: Request, ico: IcoPath, _key: ApiKey, country: CountryQuery = None) -> Response:
     record = await run_read(request, _by_ico, ico, country)
     return ok(request, record, data_as_of=svc.data_as_of(record))

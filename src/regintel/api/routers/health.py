@@ -21,20 +21,29 @@ router = APIRouter(tags=["Operations"], route_class=StrictRoute)
 
 class Readiness(BaseModel):
     ready: bool
-    checks: dict[str, str] = Field(description="`ok`, or what is wrong: `unreachable: <error>`, "
-                                   "`behind: <applied> != <head>`")
+    checks: dict[str, str] = Field(
+        description="`ok`, or what is wrong: `unreachable: <error>`, `behind: <applied> != <head>`"
+    )
 
 
-@router.get("/livez", summary="Liveness", response_model=dict[str, str],
-            description="`{\"live\": \"ok\"}` while the process answers requests; no database access.")
+@router.get(
+    "/livez",
+    summary="Liveness",
+    response_model=dict[str, str],
+    description='`{"live": "ok"}` while the process answers requests; no database access.',
+)
 async def livez() -> Response:
     return Response(b'{"live":"ok"}', media_type="application/json")
 
 
-@router.get("/readyz", summary="Readiness", response_model=Readiness,
-            responses={503: {"model": Readiness, "description": "Not ready: see `checks`"}},
-            description="200 when this process can serve: the database answers and its schema is at the "
-            "code's head; else 503 with the failed check. For load balancers and orchestrators.")
+@router.get(
+    "/readyz",
+    summary="Readiness",
+    response_model=Readiness,
+    responses={503: {"model": Readiness, "description": "Not ready: see `checks`"}},
+    description="200 when this process can serve: the database answers and its schema is at the "
+    "code's head; else 503 with the failed check. For load balancers and orchestrators.",
+)
 async def readyz(request: Request) -> Response:
     engine = request.app.state.engine
 
@@ -50,16 +59,23 @@ async def readyz(request: Request) -> Response:
 
     checks = await run_in_threadpool(check)
     ready = all(v == "ok" for v in checks.values())
-    return Response(dumps({"ready": ready, "checks": checks}), status_code=200 if ready else 503,
-                    media_type="application/json")
+    return Response(
+        dumps({"ready": ready, "checks": checks}),
+        status_code=200 if ready else 503,
+        media_type="application/json",
+    )
 
 
-@router.get("/metrics", summary="Prometheus metrics", response_class=Response,
-            responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text exposition"}},
-            description="Request counts and latency by route and status, requests shed, connections lent "
-                        "and waited for, requests in flight (summed over the server's processes), jobs by "
-                        "status and the oldest due job's age, due webhook deliveries, the search index's "
-                        "documents and watermark. Documented in docs/deployment.md.")
+@router.get(
+    "/metrics",
+    summary="Prometheus metrics",
+    response_class=Response,
+    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text exposition"}},
+    description="Request counts and latency by route and status, requests shed, connections lent "
+    "and waited for, requests in flight (summed over the server's processes), jobs by "
+    "status and the oldest due job's age, due webhook deliveries, the search index's "
+    "documents and watermark. Documented in docs/deployment.md.",
+)
 async def prometheus(request: Request) -> Response:
     state = request.app.state
     body = await run_in_threadpool(metrics.render, state.engine, getattr(state, "search", None))

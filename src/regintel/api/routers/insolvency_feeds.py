@@ -22,25 +22,41 @@ from regintel.render.feeds import to_atom, to_feed_csv, to_rss
 from regintel.services import insolvency_feeds as svc
 from regintel.services.stats import cached
 
-router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute)
+router = APIRouter(
+    prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute
+)
 
 CACHE = "public, max-age=900"  # spec 8: insolvency feeds and stats/* 15 min
-Scope = Annotated[Literal["bankruptcy", "restructuring", "any"], Query(
-    description="`bankruptcy`, `restructuring` or `any` (both; liquidation is not insolvency, spec 2.2)")]
-Phase = Annotated[Literal["start", "end", "any"], Query(
-    description="`start` (declared / permitted, the default), `end`, or `any`")]
+Scope = Annotated[
+    Literal["bankruptcy", "restructuring", "any"],
+    Query(
+        description="`bankruptcy`, `restructuring` or `any` (both; liquidation is not insolvency, spec 2.2)"
+    ),
+]
+Phase = Annotated[
+    Literal["start", "end", "any"],
+    Query(description="`start` (declared / permitted, the default), `end`, or `any`"),
+]
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case")]
 FeedLimit = Annotated[int, Query(ge=1, le=200, description="Most items, 1-200 (spec 8)")]
 CsvLimit = Annotated[int, Query(ge=1, le=500, description="Most rows, 1-500 (spec 8)")]
 StatsLimit = Annotated[int, Query(ge=1, le=100, description="Most rows per list, 1-100 (spec 8)")]
 Months = Annotated[int, Query(ge=1, le=120, description="Months of monthly counts, 1-120")]
-_RSS: dict[int | str, dict[str, Any]] = {200: {"content": {"application/rss+xml": {}}, "description": "RSS 2.0 document"}}
-_ATOM: dict[int | str, dict[str, Any]] = {200: {"content": {"application/atom+xml": {}}, "description": "Atom 1.0 document"}}
-_CSV: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}}, "description": "CSV: an attribution line, then a header row"}}
-_ABOUT = ("Gazette notices (the Slovak Obchodný vestník: bankruptcy declared or ended, restructuring permitted "
-          "or ended) and the insolvency flags register sources report (the Czech side, derived from the "
-          "register), newest first. Filters `scope`, `phase`, `country`. Licensed CC BY 4.0: the attribution "
-          "is in the feed and in the `X-Attribution` header (`X-Data-License: CC-BY-4.0`). Cached 15 minutes.")
+_RSS: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/rss+xml": {}}, "description": "RSS 2.0 document"}
+}
+_ATOM: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/atom+xml": {}}, "description": "Atom 1.0 document"}
+}
+_CSV: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/csv": {}}, "description": "CSV: an attribution line, then a header row"}
+}
+_ABOUT = (
+    "Gazette notices (the Slovak Obchodný vestník: bankruptcy declared or ended, restructuring permitted "
+    "or ended) and the insolvency flags register sources report (the Czech side, derived from the "
+    "register), newest first. Filters `scope`, `phase`, `country`. Licensed CC BY 4.0: the attribution "
+    "is in the feed and in the `X-Attribution` header (`X-Data-License: CC-BY-4.0`). Cached 15 minutes."
+)
 
 
 class FeedItem(BaseModel):
@@ -71,24 +87,40 @@ def _country(value: str | None) -> str | None:
 
 
 def _headers(feed: svc.InsolvencyFeed) -> dict[str, str]:
-    return {"Cache-Control": CACHE, "X-Data-License": svc.LICENCE["id"], "X-Attribution": feed.header_attribution(),
-            "Link": f'<{svc.LICENCE["url"]}>; rel="license"'}
+    return {
+        "Cache-Control": CACHE,
+        "X-Data-License": svc.LICENCE["id"],
+        "X-Attribution": feed.header_attribution(),
+        "Link": f'<{svc.LICENCE["url"]}>; rel="license"',
+    }
 
 
-def _feed(conn: Any, cache: Any, base: str, scope: str, phase: str, country: str | None,
-          limit: int) -> tuple[svc.InsolvencyFeed, bool]:
+def _feed(
+    conn: Any, cache: Any, base: str, scope: str, phase: str, country: str | None, limit: int
+) -> tuple[svc.InsolvencyFeed, bool]:
     """The feed's data, computed once per data version and public address, and kept up to 15 minutes
     (spec 8)."""
     cc = _country(country)
-    return cached(conn, cache, ("insolvency-feed", base, scope, phase, cc, limit), lambda: svc.recent(
-        conn, scope=scope, phase=phase, country=cc, limit=limit, base_url=base))
+    return cached(
+        conn,
+        cache,
+        ("insolvency-feed", base, scope, phase, cc, limit),
+        lambda: svc.recent(conn, scope=scope, phase=phase, country=cc, limit=limit, base_url=base),
+    )
 
 
-def _stats(conn: Any, cache: Any, base: str, scope: str, country: str | None, months: int,
-           limit: int) -> tuple[dict[str, Any], bool]:
+def _stats(
+    conn: Any, cache: Any, base: str, scope: str, country: str | None, months: int, limit: int
+) -> tuple[dict[str, Any], bool]:
     cc, today = _country(country), datetime.now(UTC).date()
-    return cached(conn, cache, ("stats-bankrupt", base, scope, cc, months, limit, today), lambda: svc.bankrupt_stats(
-        conn, scope=scope, country=cc, months=months, limit=limit, base_url=base, today=today))
+    return cached(
+        conn,
+        cache,
+        ("stats-bankrupt", base, scope, cc, months, limit, today),
+        lambda: svc.bankrupt_stats(
+            conn, scope=scope, country=cc, months=months, limit=limit, base_url=base, today=today
+        ),
+    )
 
 
 def _self(request: Request, settings: Any) -> str:
@@ -98,79 +130,198 @@ def _self(request: Request, settings: Any) -> str:
 
 def _xml(request: Request, settings: Any, feed: svc.InsolvencyFeed) -> Any:
     home = _self(request, settings).replace(request.url.path, request.url.path.rsplit(".", 1)[0] + ".json")
-    return svc.feed_view(feed, base_url=public_base(request), self_url=_self(request, settings), home_url=home)
+    return svc.feed_view(
+        feed, base_url=public_base(request), self_url=_self(request, settings), home_url=home
+    )
 
 
-@router.get("/recent-bankruptcies.json", response_model=Envelope[FeedOut], summary="Recent bankruptcies (JSON)",
-            description=_ABOUT + " Up to 200 items.")
-def feed_json(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
-              phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
+@router.get(
+    "/recent-bankruptcies.json",
+    response_model=Envelope[FeedOut],
+    summary="Recent bankruptcies (JSON)",
+    description=_ABOUT + " Up to 200 items.",
+)
+def feed_json(
+    request: Request,
+    conn: ReadConn,
+    cache: Results,
+    settings: AppSettings,
+    scope: Scope = "bankruptcy",
+    phase: Phase = "start",
+    country: Country = None,
+    limit: FeedLimit = 50,
+) -> Response:
     feed, hit = _feed(conn, cache, public_base(request), scope, phase, country, limit)
     if not_modified(request, feed.updated):
         return Response(status_code=304, headers=_headers(feed) | {"Last-Modified": http_date(feed.updated)})
-    data = {"title": _xml(request, settings, feed).title, "scope": scope, "phase": phase,
-            "country": feed.country, "licence": svc.LICENCE, "attribution": feed.attribution, "items": feed.items}
-    return ok(request, data, cached=hit, total=len(feed.items),
-              headers=_headers(feed) | {"Last-Modified": http_date(feed.updated)})
+    data = {
+        "title": _xml(request, settings, feed).title,
+        "scope": scope,
+        "phase": phase,
+        "country": feed.country,
+        "licence": svc.LICENCE,
+        "attribution": feed.attribution,
+        "items": feed.items,
+    }
+    return ok(
+        request,
+        data,
+        cached=hit,
+        total=len(feed.items),
+        headers=_headers(feed) | {"Last-Modified": http_date(feed.updated)},
+    )
 
 
-@router.get("/recent-bankruptcies.rss", summary="Recent bankruptcies (RSS 2.0)", response_class=Response,
-            responses=_RSS, description=_ABOUT + " As RSS 2.0, up to 200 items.")
-def feed_rss(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
-             phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
+@router.get(
+    "/recent-bankruptcies.rss",
+    summary="Recent bankruptcies (RSS 2.0)",
+    response_class=Response,
+    responses=_RSS,
+    description=_ABOUT + " As RSS 2.0, up to 200 items.",
+)
+def feed_rss(
+    request: Request,
+    conn: ReadConn,
+    cache: Results,
+    settings: AppSettings,
+    scope: Scope = "bankruptcy",
+    phase: Phase = "start",
+    country: Country = None,
+    limit: FeedLimit = 50,
+) -> Response:
     feed, _ = _feed(conn, cache, public_base(request), scope, phase, country, limit)
-    return feed_response(request, to_rss(_xml(request, settings, feed)), "application/rss+xml; charset=utf-8",
-                         feed.updated, _headers(feed))
+    return feed_response(
+        request,
+        to_rss(_xml(request, settings, feed)),
+        "application/rss+xml; charset=utf-8",
+        feed.updated,
+        _headers(feed),
+    )
 
 
-@router.get("/recent-bankruptcies.atom", summary="Recent bankruptcies (Atom 1.0)", response_class=Response,
-            responses=_ATOM, description=_ABOUT + " As Atom 1.0, up to 200 entries.")
-def feed_atom(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
-              phase: Phase = "start", country: Country = None, limit: FeedLimit = 50) -> Response:
+@router.get(
+    "/recent-bankruptcies.atom",
+    summary="Recent bankruptcies (Atom 1.0)",
+    response_class=Response,
+    responses=_ATOM,
+    description=_ABOUT + " As Atom 1.0, up to 200 entries.",
+)
+def feed_atom(
+    request: Request,
+    conn: ReadConn,
+    cache: Results,
+    settings: AppSettings,
+    scope: Scope = "bankruptcy",
+    phase: Phase = "start",
+    country: Country = None,
+    limit: FeedLimit = 50,
+) -> Response:
     feed, _ = _feed(conn, cache, public_base(request), scope, phase, country, limit)
-    return feed_response(request, to_atom(_xml(request, settings, feed)), "application/atom+xml; charset=utf-8",
-                         feed.updated, _headers(feed))
+    return feed_response(
+        request,
+        to_atom(_xml(request, settings, feed)),
+        "application/atom+xml; charset=utf-8",
+        feed.updated,
+        _headers(feed),
+    )
 
 
-@router.get("/recent-bankruptcies.csv", summary="Recent bankruptcies (CSV)", response_class=Response,
-            responses=_CSV, description=_ABOUT + " As CSV, up to 500 rows; the first line is the attribution.")
-def feed_csv(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "bankruptcy",
-             phase: Phase = "start", country: Country = None, limit: CsvLimit = 500) -> Response:
+@router.get(
+    "/recent-bankruptcies.csv",
+    summary="Recent bankruptcies (CSV)",
+    response_class=Response,
+    responses=_CSV,
+    description=_ABOUT + " As CSV, up to 500 rows; the first line is the attribution.",
+)
+def feed_csv(
+    request: Request,
+    conn: ReadConn,
+    cache: Results,
+    settings: AppSettings,
+    scope: Scope = "bankruptcy",
+    phase: Phase = "start",
+    country: Country = None,
+    limit: CsvLimit = 500,
+) -> Response:
     feed, _ = _feed(conn, cache, public_base(request), scope, phase, country, limit)
     body = to_feed_csv(feed.items, svc.COLUMNS, feed.attribution)
-    return feed_response(request, body.encode(), "text/csv; charset=utf-8",
-                         feed.updated, _headers(feed) | {
-                             "Content-Disposition": 'inline; filename="recent-bankruptcies.csv"'})
+    return feed_response(
+        request,
+        body.encode(),
+        "text/csv; charset=utf-8",
+        feed.updated,
+        _headers(feed) | {"Content-Disposition": 'inline; filename="recent-bankruptcies.csv"'},
+    )
 
 
-_STATS = ("Insolvency statistics: companies now flagged per country (`current`), proceedings started and "
-          "ended per country and month (`by_month`, newest first) and the latest notices and register flags "
-          "(`latest`). Filters `scope` and `country`. CC BY 4.0 (attribution in the body and the "
-          "`X-Attribution` header). Cached 15 minutes.")
+_STATS = (
+    "Insolvency statistics: companies now flagged per country (`current`), proceedings started and "
+    "ended per country and month (`by_month`, newest first) and the latest notices and register flags "
+    "(`latest`). Filters `scope` and `country`. CC BY 4.0 (attribution in the body and the "
+    "`X-Attribution` header). Cached 15 minutes."
+)
 
 
-stats_feeds.register(stats_feeds.StatsFeed(
-    name="bankrupt", title="Bankruptcy statistics",
-    description="Companies flagged insolvent per country, proceedings started and ended per month, the latest "
-    "notices; filters `scope` and `country`.",
-    columns=svc.month_columns("any"), rows=None, path="/api/v1/public/stats/bankrupt"))
+stats_feeds.register(
+    stats_feeds.StatsFeed(
+        name="bankrupt",
+        title="Bankruptcy statistics",
+        description="Companies flagged insolvent per country, proceedings started and ended per month, the latest "
+        "notices; filters `scope` and `country`.",
+        columns=svc.month_columns("any"),
+        rows=None,
+        path="/api/v1/public/stats/bankrupt",
+    )
+)
 
 
-@router.get("/stats/bankrupt", response_model=Envelope[dict[str, Any]], summary="Bankruptcy statistics",
-            description=_STATS + " At most 100 rows per list.")
-def stats(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "any",
-          country: Country = None, months: Months = 24, limit: StatsLimit = 100) -> Response:
+@router.get(
+    "/stats/bankrupt",
+    response_model=Envelope[dict[str, Any]],
+    summary="Bankruptcy statistics",
+    description=_STATS + " At most 100 rows per list.",
+)
+def stats(
+    request: Request,
+    conn: ReadConn,
+    cache: Results,
+    settings: AppSettings,
+    scope: Scope = "any",
+    country: Country = None,
+    months: Months = 24,
+    limit: StatsLimit = 100,
+) -> Response:
     data, hit = _stats(conn, cache, public_base(request), scope, country, months, limit)
-    feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
+    feed = svc.InsolvencyFeed(
+        scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC)
+    )
     return ok(request, data, cached=hit, headers=_headers(feed))
 
 
-@router.get("/stats/bankrupt.csv", summary="Bankruptcy statistics (CSV)", response_class=Response,
-            responses=_CSV, description=_STATS + " As CSV: the monthly counts, up to 500 rows.")
-def stats_csv(request: Request, conn: ReadConn, cache: Results, settings: AppSettings, scope: Scope = "any",
-              country: Country = None, months: Months = 24, limit: CsvLimit = 500) -> Response:
+@router.get(
+    "/stats/bankrupt.csv",
+    summary="Bankruptcy statistics (CSV)",
+    response_class=Response,
+    responses=_CSV,
+    description=_STATS + " As CSV: the monthly counts, up to 500 rows.",
+)
+def stats_csv(
+    request: Request,
+    conn: ReadConn,
+    cache: Results,
+    settings: AppSettings,
+    scope: Scope = "any",
+    country: Country = None,
+    months: Months = 24,
+    limit: CsvLimit = 500,
+) -> Response:
     data, _ = _stats(conn, cache, public_base(request), scope, country, months, limit)
-    feed = svc.InsolvencyFeed(scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC))
+    feed = svc.InsolvencyFeed(
+        scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC)
+    )
     body = to_feed_csv(data["by_month"], svc.month_columns(scope), data["attribution"])
-    return Response(body, media_type="text/csv; charset=utf-8", headers=_headers(feed) | {
-        "Content-Disposition": 'inline; filename="stats-bankrupt.csv"'})
+    return Response(
+        body,
+        media_type="text/csv; charset=utf-8",
+        headers=_headers(feed) | {"Content-Disposition": 'inline; filename="stats-bankrupt.csv"'},
+    )

@@ -21,12 +21,24 @@ from regintel.services import lookup as svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
-Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2 country, any "
-                                      "case. Without it the identifier is looked up in every country where it "
-                                      "is well-formed (SK first); several matches answer 409 "
-                                      "`AMBIGUOUS_IDENTIFIER` with the candidates.")]
-NationalId = Annotated[str | None, Query(max_length=40, description="National identifier (IČO, SIREN, company "
-                                         "number, …), spaces and dots allowed")]
+Country = Annotated[
+    str | None,
+    Query(
+        min_length=2,
+        max_length=2,
+        description="ISO 3166-1 alpha-2 country, any "
+        "case. Without it the identifier is looked up in every country where it "
+        "is well-formed (SK first); several matches answer 409 "
+        "`AMBIGUOUS_IDENTIFIER` with the candidates.",
+    ),
+]
+NationalId = Annotated[
+    str | None,
+    Query(
+        max_length=40,
+        description="National identifier (IČO, SIREN, company number, …), spaces and dots allowed",
+    ),
+]
 MAX_BULK = 100
 
 # The three single-identifier lookups run their one to four indexed reads inline on the event loop when
@@ -43,14 +55,19 @@ MAX_BULK = 100
 # The connection is opened here, not declared as a `DbConn` dependency: FastAPI's resolution of that
 # dependency cost 4% of a lookup's instructions. It is also opened only once the key and the inputs
 # have passed.
-@router.get("/lookup", response_model=Envelope[Company], summary="Exact lookup by national identifier",
-            description="The company with national identifier `id` (or its alias `ico`), optionally in "
-            "`country`: the same record as `/companies/{ico}`. Check digits are verified first (422 "
-            "`VALIDATION_ERROR` with the reason), an unknown identifier answers 404 `NOT_FOUND`, and an "
-            "identifier held in several countries without `country` answers 409 `AMBIGUOUS_IDENTIFIER`. "
-            "One indexed read: the path for high-volume exact matching.")
-async def lookup(request: Request, _key: ApiKey, id: NationalId = None, ico: NationalId = None,
-                 country: Country = None) -> Response:
+@router.get(
+    "/lookup",
+    response_model=Envelope[Company],
+    summary="Exact lookup by national identifier",
+    description="The company with national identifier `id` (or its alias `ico`), optionally in "
+    "`country`: the same record as `/companies/{ico}`. Check digits are verified first (422 "
+    "`VALIDATION_ERROR` with the reason), an unknown identifier answers 404 `NOT_FOUND`, and an "
+    "identifier held in several countries without `country` answers 409 `AMBIGUOUS_IDENTIFIER`. "
+    "One indexed read: the path for high-volume exact matching.",
+)
+async def lookup(
+    request: Request, _key: ApiKey, id: NationalId = None, ico: NationalId = None, country: Country = None
+) -> Response:
     value = _one_id(id, ico)
     record = await run_read(request, _record, value, country)
     return ok(request, record, data_as_of=companies_svc.data_as_of(record))
@@ -62,12 +79,16 @@ def _record(conn: Connection, value: str, country: str | None) -> dict[str, Any]
 
 def _one_id(id_: str | None, ico: str | None) -> str:
     if id_ and ico and id_ != ico:
-        raise ValidationFailed("Give `id` or `ico`, not two different values",
-                               details=[{"field": "id", "in": "query", "message": "conflicts with ico"}])
+        raise ValidationFailed(
+            "Give `id` or `ico`, not two different values",
+            details=[{"field": "id", "in": "query", "message": "conflicts with ico"}],
+        )
     value = (id_ or ico or "").strip()
     if not value:
-        raise ValidationFailed("Query `id` (or `ico`) is required",
-                               details=[{"field": "id", "in": "query", "message": "required"}])
+        raise ValidationFailed(
+            "Query `id` (or `ico`) is required",
+            details=[{"field": "id", "in": "query", "message": "required"}],
+        )
     return value
 
 
@@ -83,76 +104,118 @@ class CompanySummary(BaseModel):
 
 
 class MatchedCompany(CompanySummary):
-    matchedBy: dict[str, Any] = Field(description="The identifier row that matched: `type`, `value`, `source`")
+    matchedBy: dict[str, Any] = Field(
+        description="The identifier row that matched: `type`, `value`, `source`"
+    )
 
 
-@router.get("/by-identifier", response_model=Envelope[list[MatchedCompany]], summary="Universal lookup",
-            description="All companies holding an identifier of `type`: `ico` (the national register number: IČO, "
-            "SIREN, company number, …, in `country` or in every country where it is well-formed), `ic_dph` (Slovak "
-            "VAT id), `vat` (any VAT id with its country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`. The value "
-            "is validated for its type first (check digits where the type has them: 422 with the reason). "
-            "`country` narrows the answer. An empty list means nobody holds it. At most 100 matches.")
-async def by_identifier(request: Request, _key: ApiKey,
-                  type: Annotated[Literal[IDENTIFIER_TYPES], Query(description="Identifier type")],  # type: ignore[valid-type]
-                  value: Annotated[str, Query(min_length=1, max_length=64, description="Identifier value")],
-                  country: Annotated[str | None, Query(min_length=2, max_length=2,
-                                                       description="Only companies of this country")] = None,
-                  ) -> Response:
+@router.get(
+    "/by-identifier",
+    response_model=Envelope[list[MatchedCompany]],
+    summary="Universal lookup",
+    description="All companies holding an identifier of `type`: `ico` (the national register number: IČO, "
+    "SIREN, company number, …, in `country` or in every country where it is well-formed), `ic_dph` (Slovak "
+    "VAT id), `vat` (any VAT id with its country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`. The value "
+    "is validated for its type first (check digits where the type has them: 422 with the reason). "
+    "`country` narrows the answer. An empty list means nobody holds it. At most 100 matches.",
+)
+async def by_identifier(
+    request: Request,
+    _key: ApiKey,
+    type: Annotated[Literal[IDENTIFIER_TYPES], Query(description="Identifier type")],  # type: ignore[valid-type]
+    value: Annotated[str, Query(min_length=1, max_length=64, description="Identifier value")],
+    country: Annotated[
+        str | None, Query(min_length=2, max_length=2, description="Only companies of this country")
+    ] = None,
+) -> Response:
     items = await run_read(request, svc.by_identifier, type, value, country)
     return ok(request, items, total=len(items))
 
 
 class LeiFlags(BaseModel):
-    isSanctioned: bool | None = Field(description="true when an identifier confirms a hit on an imported "
-                                      "sanctions or debarment list (name-only candidates are not findings: see "
-                                      "`/companies/{ico}/compliance`); null when no list is imported or no "
-                                      "local company is linked")
+    isSanctioned: bool | None = Field(
+        description="true when an identifier confirms a hit on an imported "
+        "sanctions or debarment list (name-only candidates are not findings: see "
+        "`/companies/{ico}/compliance`); null when no list is imported or no "
+        "local company is linked"
+    )
     hasTaxDebt: bool | None = Field(description="null: no tax-debtor list is imported yet")
 
 
 class LeiRecordOut(BaseModel):
     model_config = ConfigDict(extra="allow")
     lei: str
-    ico: str | None = Field(description="Local national identifier; null when GLEIF's record links no local company")
+    ico: str | None = Field(
+        description="Local national identifier; null when GLEIF's record links no local company"
+    )
     name: str
     legalForm: str | None
-    taxReliability: str = Field(description="`reliable` or `unreliable` VAT payer (the imported Czech ADIS "
-                                "answers); `unknown` elsewhere, for a non-payer or without a local company")
-    creditGrade: str | None = Field(description="Today's credit grade A+…F (`/companies/{ico}/credit-score`); "
-                                    "null when the model withholds it (no statement) or no local company is "
-                                    "linked")
-    nis2InScope: bool | None = Field(description="NIS2 scope (`/companies/{ico}/nis2-scope`); null when the "
-                                     "data cannot decide it or no local company is linked")
+    taxReliability: str = Field(
+        description="`reliable` or `unreliable` VAT payer (the imported Czech ADIS "
+        "answers); `unknown` elsewhere, for a non-payer or without a local company"
+    )
+    creditGrade: str | None = Field(
+        description="Today's credit grade A+…F (`/companies/{ico}/credit-score`); "
+        "null when the model withholds it (no statement) or no local company is "
+        "linked"
+    )
+    nis2InScope: bool | None = Field(
+        description="NIS2 scope (`/companies/{ico}/nis2-scope`); null when the "
+        "data cannot decide it or no local company is linked"
+    )
     flags: LeiFlags
     gleifUrl: str
-    registrationStatus: str | None = Field(description="GLEIF registration status: ISSUED, LAPSED, RETIRED, …")
+    registrationStatus: str | None = Field(
+        description="GLEIF registration status: ISSUED, LAPSED, RETIRED, …"
+    )
 
 
-@router.get("/by-lei", response_model=Envelope[LeiRecordOut], summary="Lookup by LEI",
-            description="The LEI record of spec 2.4 for a 20-character ISO 17442 LEI (check digits verified): "
-            "local national identifier, name, legal form, GLEIF registration status, the insolvency flags, the "
-            "link to GLEIF's live record (`gleifUrl`) and the compliance fields. Fields without a data source "
-            "say so: `taxReliability` `unknown`, `creditGrade`, `nis2InScope` and `flags.*` null (docs/compliance.md). "
-            "One or two indexed reads: the high-volume LEI path (spec 8) for more than 10k LEIs a day.")
-async def by_lei(request: Request, _key: ApiKey,
-           lei: Annotated[str, Query(min_length=1, max_length=40, description="LEI, e.g. 097900BGCY0000006391")],
-           ) -> Response:
+@router.get(
+    "/by-lei",
+    response_model=Envelope[LeiRecordOut],
+    summary="Lookup by LEI",
+    description="The LEI record of spec 2.4 for a 20-character ISO 17442 LEI (check digits verified): "
+    "local national identifier, name, legal form, GLEIF registration status, the insolvency flags, the "
+    "link to GLEIF's live record (`gleifUrl`) and the compliance fields. Fields without a data source "
+    "say so: `taxReliability` `unknown`, `creditGrade`, `nis2InScope` and `flags.*` null (docs/compliance.md). "
+    "One or two indexed reads: the high-volume LEI path (spec 8) for more than 10k LEIs a day.",
+)
+async def by_lei(
+    request: Request,
+    _key: ApiKey,
+    lei: Annotated[str, Query(min_length=1, max_length=40, description="LEI, e.g. 097900BGCY0000006391")],
+) -> Response:
     return ok(request, await run_read(request, svc.by_lei, lei))
 
 
 class BulkIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     identifiers: list[Any] = Field(
-        min_length=1, max_length=MAX_BULK,
-        description="Up to 100 entries, each a national identifier (string) or `{\"country\": \"cz\", \"id\": "
-        "\"…\"}`. A malformed or unknown entry is reported in its own answer, never by failing the call.",
-        json_schema_extra={"items": {"oneOf": [
-            {"type": "string"},
-            {"type": "object", "properties": {"country": {"type": "string"}, "id": {"type": "string"}},
-             "required": ["id"], "additionalProperties": False}]}})
-    country: str | None = Field(default=None, min_length=2, max_length=2,
-                                description="Country of the entries given as bare strings; without it each is "
-                                "looked up in every country where it is well-formed")
+        min_length=1,
+        max_length=MAX_BULK,
+        description='Up to 100 entries, each a national identifier (string) or `{"country": "cz", "id": '
+        '"…"}`. A malformed or unknown entry is reported in its own answer, never by failing the call.',
+        json_schema_extra={
+            "items": {
+                "oneOf": [
+                    {"type": "string"},
+                    {
+                        "type": "object",
+                        "properties": {"country": {"type": "string"}, "id": {"type": "string"}},
+                        "required": ["id"],
+                        "additionalProperties": False,
+                    },
+                ]
+            }
+        },
+    )
+    country: str | None = Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description="Country of the entries given as bare strings; without it each is "
+        "looked up in every country where it is well-formed",
+    )
 
 
 class BulkAnswer(BaseModel):
@@ -164,16 +227,38 @@ class BulkAnswer(BaseModel):
     company: dict[str, Any] | None = None
 
 
-@router.post("/bulk", response_model=Envelope[list[BulkAnswer]], summary="Batch lookup",
-             description="Look up to 100 national identifiers in one call; answers come in input order, each "
-             "with `status` `found` (and `company`), `not_found`, `invalid` (with `reason`: format or check "
-             "digit) or `ambiguous` (with `candidates`: give its `country`). More than 100 entries answer 422. "
-             "`meta` counts each status.",
-             openapi_extra={"requestBody": {"content": {"application/json": {"example": {
-                 "identifiers": ["31322832", {"country": "cz", "id": "00177041"}], "country": None}}}}})
+@router.post(
+    "/bulk",
+    response_model=Envelope[list[BulkAnswer]],
+    summary="Batch lookup",
+    description="Look up to 100 national identifiers in one call; answers come in input order, each "
+    "with `status` `found` (and `company`), `not_found`, `invalid` (with `reason`: format or check "
+    "digit) or `ambiguous` (with `candidates`: give its `country`). More than 100 entries answer 422. "
+    "`meta` counts each status.",
+    openapi_extra={
+        "requestBody": {
+            "content": {
+                "application/json": {
+                    "example": {
+                        "identifiers": ["31322832", {"country": "cz", "id": "00177041"}],
+                        "country": None,
+                    }
+                }
+            }
+        }
+    },
+)
 def bulk(request: Request, conn: ReadConn, _key: ApiKey, body: BulkIn) -> Response:
     answers = svc.bulk(conn, body.identifiers, body.country)
-    found, not_found, invalid, ambiguous = (sum(1 for a in answers if a["status"] == s)
-                                            for s in ("found", "not_found", "invalid", "ambiguous"))
-    return ok(request, answers, total=len(answers), found=found, not_found=not_found, invalid=invalid,
-              ambiguous=ambiguous)
+    found, not_found, invalid, ambiguous = (
+        sum(1 for a in answers if a["status"] == s) for s in ("found", "not_found", "invalid", "ambiguous")
+    )
+    return ok(
+        request,
+        answers,
+        total=len(answers),
+        found=found,
+        not_found=not_found,
+        invalid=invalid,
+        ambiguous=ambiguous,
+    )

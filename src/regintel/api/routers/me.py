@@ -36,9 +36,13 @@ class Me(BaseModel):
     expires_at: datetime | None
 
 
-@router.get("/me", response_model=Envelope[Me], summary="Current API key",
-            description="Name, plan, rate limit, usage this month (or of the pass) and expiry of the key "
-            "that made the call. The call itself counts towards the usage.")
+@router.get(
+    "/me",
+    response_model=Envelope[Me],
+    summary="Current API key",
+    description="Name, plan, rate limit, usage this month (or of the pass) and expiry of the key "
+    "that made the call. The call itself counts towards the usage.",
+)
 async def me(request: Request, caller: ApiKey) -> Response:
     # Read here rather than through the `AppSettings` dependency: FastAPI's resolution of even a trivial
     # dependency cost 7% of this route's instructions.
@@ -47,12 +51,24 @@ async def me(request: Request, caller: ApiKey) -> Response:
     plan = settings.plan(key.plan)
     usage = None
     if quota is not None:
-        usage = {"period": "pass" if plan.budget else "month", "used": min(quota.used, quota.limit),
-                 "limit": quota.limit, "remaining": quota.remaining,
-                 "resets_at": datetime.fromtimestamp(quota.reset_at, UTC)}
-    return ok(request, {
-        "id": key.id, "name": key.name, "plan": key.plan, "plan_title": plan.title,
-        "key_prefix": key.prefix,
-        "rate_limit": {"requests": plan.rate_per_minute, "window_seconds": settings.rate_window_seconds},
-        "usage": usage, "created_at": key.created_at, "expires_at": key.expires_at,
-    })
+        usage = {
+            "period": "pass" if plan.budget else "month",
+            "used": min(quota.used, quota.limit),
+            "limit": quota.limit,
+            "remaining": quota.remaining,
+            "resets_at": datetime.fromtimestamp(quota.reset_at, UTC),
+        }
+    return ok(
+        request,
+        {
+            "id": key.id,
+            "name": key.name,
+            "plan": key.plan,
+            "plan_title": plan.title,
+            "key_prefix": key.prefix,
+            "rate_limit": {"requests": plan.rate_per_minute, "window_seconds": settings.rate_window_seconds},
+            "usage": usage,
+            "created_at": key.created_at,
+            "expires_at": key.expires_at,
+        },
+    )

@@ -38,15 +38,33 @@ router = APIRouter(prefix="/api/v1/reconcile", tags=["Reconcile"], route_class=S
 # Suggest and preview are called from the browser page of the client.
 CORS = {"Access-Control-Allow-Origin": "*"}
 Batch = TypeAdapter(dict[str, svc.ReconQuery])
-_JSON = {"description": "A Reconciliation API 0.2 document (manifest, result batch or extension rows)",
-         "content": {"application/json": {"schema": {"type": "object"}}}}
-_FORM_BODY = {"requestBody": {"required": True, "content": {
-    "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {
-        "queries": {"type": "string", "description": "JSON query batch"},
-        "extend": {"type": "string", "description": "JSON data extension query"}}}},
-    "application/json": {"schema": {"type": "object", "minProperties": 1,
-                                    "description": "`{\"queries\": …}`, `{\"extend\": …}` or "
-                                    "the query batch itself"}}}}}
+_JSON = {
+    "description": "A Reconciliation API 0.2 document (manifest, result batch or extension rows)",
+    "content": {"application/json": {"schema": {"type": "object"}}},
+}
+_FORM_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/x-www-form-urlencoded": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "queries": {"type": "string", "description": "JSON query batch"},
+                        "extend": {"type": "string", "description": "JSON data extension query"},
+                    },
+                }
+            },
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "description": '`{"queries": …}`, `{"extend": …}` or the query batch itself',
+                }
+            },
+        },
+    }
+}
 JsonText = Annotated[str | None, Query(max_length=500_000)]
 
 
@@ -68,9 +86,12 @@ def _parse(model: Any, text: Any, what: str) -> Any:
     except orjson.JSONDecodeError as exc:
         raise ValidationFailed(f"`{what}` is not valid JSON: {exc}") from None
     except ValidationError as exc:
-        raise ValidationFailed(f"`{what}` does not follow the Reconciliation API 0.2", details=[
-            {"field": ".".join(map(str, e["loc"])), "in": what, "message": e["msg"]} for e in exc.errors()
-        ]) from None
+        raise ValidationFailed(
+            f"`{what}` does not follow the Reconciliation API 0.2",
+            details=[
+                {"field": ".".join(map(str, e["loc"])), "in": what, "message": e["msg"]} for e in exc.errors()
+            ],
+        ) from None
 
 
 def _answer(request: Request, conn: Any, index: Any, settings: Any, queries: Any, extend: Any) -> Response:
@@ -83,20 +104,28 @@ def _answer(request: Request, conn: Any, index: Any, settings: Any, queries: Any
     return _raw(svc.manifest(public_base(request), _key_suffix(request)))
 
 
-_DESC = ("OpenRefine Reconciliation Service API 0.2. Without parameters: the service manifest. With `queries` "
-         "(a JSON batch `{\"q0\": {\"query\": \"Slovnaft\", \"type\": \"company\", \"limit\": 3, \"properties\": "
-         "[{\"pid\": \"country\", \"v\": \"SK\"}]}}`): candidates `{id, name, score (0-100), match, type, features}` "
-         "per query. With `extend` (`{\"ids\": [\"SK:31322832\"], \"properties\": [{\"id\": \"status\"}]}`): "
-         "property values. Properties: " + ", ".join(PROPERTIES) + ". Answers are the protocol's own JSON, "
-         "not the envelope. Authenticate with `?api_key=`.")
+_DESC = (
+    "OpenRefine Reconciliation Service API 0.2. Without parameters: the service manifest. With `queries` "
+    '(a JSON batch `{"q0": {"query": "Slovnaft", "type": "company", "limit": 3, "properties": '
+    '[{"pid": "country", "v": "SK"}]}}`): candidates `{id, name, score (0-100), match, type, features}` '
+    'per query. With `extend` (`{"ids": ["SK:31322832"], "properties": [{"id": "status"}]}`): '
+    "property values. Properties: " + ", ".join(PROPERTIES) + ". Answers are the protocol's own JSON, "
+    "not the envelope. Authenticate with `?api_key=`."
+)
 
 
-@router.get("", summary="Reconcile", description=_DESC + " The manifest (no `queries` or `extend`) needs no key, so "
-            "that a client can learn how to authenticate (its `authentication` field); queries do.",
-            response_class=Response, responses={200: _JSON},
-            openapi_extra={"security": [{}, {"bearerAuth": []}, {"apiKeyQuery": []}]})
-async def reconcile_get(request: Request, settings: AppSettings, queries: JsonText = None,
-                        extend: JsonText = None) -> Response:
+@router.get(
+    "",
+    summary="Reconcile",
+    description=_DESC + " The manifest (no `queries` or `extend`) needs no key, so "
+    "that a client can learn how to authenticate (its `authentication` field); queries do.",
+    response_class=Response,
+    responses={200: _JSON},
+    openapi_extra={"security": [{}, {"bearerAuth": []}, {"apiKeyQuery": []}]},
+)
+async def reconcile_get(
+    request: Request, settings: AppSettings, queries: JsonText = None, extend: JsonText = None
+) -> Response:
     if queries is None and extend is None:
         await public_limit(request)
         return _raw(svc.manifest(public_base(request), _key_suffix(request)))
@@ -110,8 +139,14 @@ async def reconcile_get(request: Request, settings: AppSettings, queries: JsonTe
     return await run_in_threadpool(work)
 
 
-@router.post("", summary="Reconcile", description=_DESC + " POST takes the same as form fields or a JSON body.",
-             response_class=Response, responses={200: _JSON}, openapi_extra=_FORM_BODY)
+@router.post(
+    "",
+    summary="Reconcile",
+    description=_DESC + " POST takes the same as form fields or a JSON body.",
+    response_class=Response,
+    responses={200: _JSON},
+    openapi_extra=_FORM_BODY,
+)
 async def reconcile_post(request: Request, _key: ApiKey, settings: AppSettings) -> Response:
     queries, extend = await _read_body(request)
 
@@ -139,8 +174,10 @@ async def _read_body(request: Request) -> tuple[Any, Any]:
     except orjson.JSONDecodeError as exc:
         raise ValidationFailed(f"The body is not valid JSON: {exc}") from None
     if not isinstance(data, dict) or not data:
-        raise ValidationFailed("The JSON body is an object: `{\"queries\": …}`, `{\"extend\": …}` or the query "
-                               "batch itself (`{\"q0\": {\"query\": …}}`)")
+        raise ValidationFailed(
+            'The JSON body is an object: `{"queries": …}`, `{"extend": …}` or the query '
+            'batch itself (`{"q0": {"query": …}}`)'
+        )
     if set(data) <= {"queries", "extend"}:
         return data.get("queries"), data.get("extend")
     return data, None
@@ -154,38 +191,64 @@ Prefix = Annotated[str, Query(max_length=200, description="What the user typed")
 Cursor = Annotated[int, Query(ge=0, le=90, description="Offset of the first result")]
 
 
-@router.get("/suggest/entity", summary="Suggest entities", response_model=SuggestOut,
-            description="Reconciliation 0.2 suggest service for entities: companies whose name starts like "
-            "`prefix` (typos forgiven), as `{result: [{id, name, description, notable}]}`.")
-def suggest_entity(conn: ReadConn, _key: ApiKey, index: SearchIndex, prefix: Prefix, cursor: Cursor = 0) -> Response:
+@router.get(
+    "/suggest/entity",
+    summary="Suggest entities",
+    response_model=SuggestOut,
+    description="Reconciliation 0.2 suggest service for entities: companies whose name starts like "
+    "`prefix` (typos forgiven), as `{result: [{id, name, description, notable}]}`.",
+)
+def suggest_entity(
+    conn: ReadConn, _key: ApiKey, index: SearchIndex, prefix: Prefix, cursor: Cursor = 0
+) -> Response:
     return _raw(svc.suggest_entities(conn, index, prefix, cursor) if prefix.strip() else {"result": []})
 
 
-@router.get("/suggest/property", summary="Suggest properties", response_model=SuggestOut,
-            description="Reconciliation 0.2 suggest service for properties usable as query constraints and in "
-            "data extension.")
+@router.get(
+    "/suggest/property",
+    summary="Suggest properties",
+    response_model=SuggestOut,
+    description="Reconciliation 0.2 suggest service for properties usable as query constraints and in "
+    "data extension.",
+)
 def suggest_property(_key: ApiKey, prefix: Prefix, cursor: Cursor = 0) -> Response:
     result = svc.suggest_properties(prefix)
     return _raw({"result": result["result"][cursor:]})
 
 
-@router.get("/suggest/type", summary="Suggest types", response_model=SuggestOut,
-            description="Reconciliation 0.2 suggest service for types (this service has one: `company`).")
+@router.get(
+    "/suggest/type",
+    summary="Suggest types",
+    response_model=SuggestOut,
+    description="Reconciliation 0.2 suggest service for types (this service has one: `company`).",
+)
 def suggest_type(_key: ApiKey, prefix: Prefix, cursor: Cursor = 0) -> Response:
     result = svc.suggest_types(prefix)
     return _raw({"result": result["result"][cursor:]})
 
 
-@router.get("/properties", summary="Propose properties", response_class=Response, responses={200: _JSON},
-            description="Reconciliation 0.2 data extension: the properties that can be fetched for `type`.")
-def propose(_key: ApiKey, type: Annotated[str | None, Query(max_length=64)] = None,
-            limit: Annotated[int | None, Query(ge=1, le=100)] = None) -> Response:
+@router.get(
+    "/properties",
+    summary="Propose properties",
+    response_class=Response,
+    responses={200: _JSON},
+    description="Reconciliation 0.2 data extension: the properties that can be fetched for `type`.",
+)
+def propose(
+    _key: ApiKey,
+    type: Annotated[str | None, Query(max_length=64)] = None,
+    limit: Annotated[int | None, Query(ge=1, le=100)] = None,
+) -> Response:
     return _raw(svc.propose_properties(type, limit))
 
 
-@router.get("/preview", summary="Preview", response_class=HTMLResponse,
-            responses={200: {"description": "HTML snippet", "content": {"text/html": {}}}},
-            description="Reconciliation 0.2 preview: a small HTML card of the entity `id` (`SK:31322832`).")
+@router.get(
+    "/preview",
+    summary="Preview",
+    response_class=HTMLResponse,
+    responses={200: {"description": "HTML snippet", "content": {"text/html": {}}}},
+    description="Reconciliation 0.2 preview: a small HTML card of the entity `id` (`SK:31322832`).",
+)
 def preview(conn: ReadConn, _key: ApiKey, id: Annotated[str, Query(max_length=64)]) -> Response:
     row = svc.rows_by_entity_ids(conn, [id]).get(id)
     if row is None:

@@ -25,9 +25,15 @@ PUBLIC_CACHE = {"Cache-Control": "public, max-age=300"}  # spec 8 names no perio
 Q = Annotated[str, Query(min_length=1, max_length=200, description="Name, part of a name, or an identifier")]
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case")]
 Page = Annotated[int, Query(ge=1, le=50, description="Page number, from 1")]
-Purpose = Annotated[str | None, Query(max_length=64, description="Declared processing purpose (one of the "
-                                      "configured list, e.g. `kyc`): unlocks natural persons' birth date, "
-                                      "nationality and residence")]
+Purpose = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="Declared processing purpose (one of the "
+        "configured list, e.g. `kyc`): unlocks natural persons' birth date, "
+        "nationality and residence",
+    ),
+]
 
 
 class CompanyHit(BaseModel):
@@ -37,8 +43,9 @@ class CompanyHit(BaseModel):
     name: str
     status: str | None = None
     score: float | None = Field(default=None, description="Similarity to the query, 0 to 1")
-    highlight: str | None = Field(default=None, description="The name, HTML-escaped, with matched parts "
-                                  "in `<mark>…</mark>`")
+    highlight: str | None = Field(
+        default=None, description="The name, HTML-escaped, with matched parts in `<mark>…</mark>`"
+    )
 
 
 class AddressHit(BaseModel):
@@ -58,7 +65,9 @@ def _cc(country: str | None) -> str | None:
 
 def _q(q: str) -> str:
     if not q.strip():
-        raise ValidationFailed("Query `q` is blank", details=[{"field": "q", "in": "query", "message": "blank"}])
+        raise ValidationFailed(
+            "Query `q` is blank", details=[{"field": "q", "in": "query", "message": "blank"}]
+        )
     return q
 
 
@@ -68,65 +77,123 @@ def _page_size(request: Request, limit: int, per_page: int | None) -> int:
     if per_page is None:
         return limit
     if "limit" in request.query_params and limit != per_page:
-        raise ValidationFailed("Give `limit` or `per_page`, not two different values",
-                               details=[{"field": "per_page", "in": "query", "message": "conflicts with limit"}])
+        raise ValidationFailed(
+            "Give `limit` or `per_page`, not two different values",
+            details=[{"field": "per_page", "in": "query", "message": "conflicts with limit"}],
+        )
     return per_page
 
 
-@router.get("/api/v1/companies/search", response_model=Envelope[list[CompanyHit]],
-            summary="Fuzzy search (legacy)",
-            description="Companies whose name resembles `q` in any word order, forgiving case, diacritics, "
-            "legal-form suffixes and one or two typos in longer words, ranked by `score` (0-1). An "
-            "identifier in `q` (IČO with spaces, VAT id, LEI) finds its company first. Paginated with "
-            "`page`/`limit`; `meta.total` counts the matches found (at most the 200 best). "
-            "Autocomplete is the preferred endpoint for search boxes.")
-def search(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, q: Q, country: Country = None,
-           limit: Annotated[int, Query(ge=1, le=100)] = 20, page: Page = 1,
-           per_page: Annotated[int | None, Query(ge=1, le=100, description="Alias of `limit`, the name the "
-                                                 "answer's `meta.per_page` uses")] = None) -> Response:
+@router.get(
+    "/api/v1/companies/search",
+    response_model=Envelope[list[CompanyHit]],
+    summary="Fuzzy search (legacy)",
+    description="Companies whose name resembles `q` in any word order, forgiving case, diacritics, "
+    "legal-form suffixes and one or two typos in longer words, ranked by `score` (0-1). An "
+    "identifier in `q` (IČO with spaces, VAT id, LEI) finds its company first. Paginated with "
+    "`page`/`limit`; `meta.total` counts the matches found (at most the 200 best). "
+    "Autocomplete is the preferred endpoint for search boxes.",
+)
+def search(
+    request: Request,
+    conn: ReadConn,
+    _key: ApiKey,
+    index: SearchIndex,
+    q: Q,
+    country: Country = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    page: Page = 1,
+    per_page: Annotated[
+        int | None,
+        Query(ge=1, le=100, description="Alias of `limit`, the name the answer's `meta.per_page` uses"),
+    ] = None,
+) -> Response:
     limit = _page_size(request, limit, per_page)
     items, total = svc.search(conn, index, _q(q), _cc(country), limit, page)
     return ok(request, items, total=total, page=page, per_page=limit)
 
 
-@router.get("/api/v1/companies/autocomplete", response_model=Envelope[list[CompanyHit]],
-            summary="Autocomplete",
-            description="Suggestions while typing: the last word may be unfinished, typos are forgiven, and "
-            "each hit carries `highlight`, the name HTML-escaped with the matched parts in `<mark>…</mark>`. "
-            "`active_only` leaves out dissolved entities.")
-def autocomplete(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, q: Q,
-                 country: Country = None, limit: Annotated[int, Query(ge=1, le=20)] = 10,
-                 active_only: bool = False) -> Response:
+@router.get(
+    "/api/v1/companies/autocomplete",
+    response_model=Envelope[list[CompanyHit]],
+    summary="Autocomplete",
+    description="Suggestions while typing: the last word may be unfinished, typos are forgiven, and "
+    "each hit carries `highlight`, the name HTML-escaped with the matched parts in `<mark>…</mark>`. "
+    "`active_only` leaves out dissolved entities.",
+)
+def autocomplete(
+    request: Request,
+    conn: ReadConn,
+    _key: ApiKey,
+    index: SearchIndex,
+    q: Q,
+    country: Country = None,
+    limit: Annotated[int, Query(ge=1, le=20)] = 10,
+    active_only: bool = False,
+) -> Response:
     return ok(request, svc.autocomplete(conn, index, _q(q), _cc(country), limit, active_only))
 
 
-@router.get("/api/v1/public/autocomplete", response_model=Envelope[list[CompanyHit]], dependencies=[PublicLimit],
-            summary="Public autocomplete", tags=["Public"],
-            description="Autocomplete without a key: at most 8 active entities, with highlight markup.")
-def public_autocomplete(request: Request, conn: ReadConn, index: SearchIndex, q: Q, country: Country = None,
-                        limit: Annotated[int, Query(ge=1, le=8)] = 8) -> Response:
+@router.get(
+    "/api/v1/public/autocomplete",
+    response_model=Envelope[list[CompanyHit]],
+    dependencies=[PublicLimit],
+    summary="Public autocomplete",
+    tags=["Public"],
+    description="Autocomplete without a key: at most 8 active entities, with highlight markup.",
+)
+def public_autocomplete(
+    request: Request,
+    conn: ReadConn,
+    index: SearchIndex,
+    q: Q,
+    country: Country = None,
+    limit: Annotated[int, Query(ge=1, le=8)] = 8,
+) -> Response:
     return ok(request, svc.public_autocomplete(conn, index, _q(q), _cc(country), limit), headers=PUBLIC_CACHE)
 
 
-@router.get("/api/v1/public/address/autocomplete", response_model=Envelope[list[AddressHit]],
-            dependencies=[PublicLimit], summary="Address autocomplete", tags=["Public"],
-            description="Registered addresses matching the typed text (street, number, postal code, town, "
-            "in any order, typos forgiven), each with the number of companies registered there.")
-def address_autocomplete(request: Request, conn: ReadConn, index: SearchIndex, q: Q, country: Country = None,
-                         limit: Annotated[int, Query(ge=1, le=20)] = 10) -> Response:
-    return ok(request, svc.address_autocomplete(conn, index, _q(q), _cc(country), limit), headers=PUBLIC_CACHE)
+@router.get(
+    "/api/v1/public/address/autocomplete",
+    response_model=Envelope[list[AddressHit]],
+    dependencies=[PublicLimit],
+    summary="Address autocomplete",
+    tags=["Public"],
+    description="Registered addresses matching the typed text (street, number, postal code, town, "
+    "in any order, typos forgiven), each with the number of companies registered there.",
+)
+def address_autocomplete(
+    request: Request,
+    conn: ReadConn,
+    index: SearchIndex,
+    q: Q,
+    country: Country = None,
+    limit: Annotated[int, Query(ge=1, le=20)] = 10,
+) -> Response:
+    return ok(
+        request, svc.address_autocomplete(conn, index, _q(q), _cc(country), limit), headers=PUBLIC_CACHE
+    )
 
 
-@router.get("/api/v1/companies/at-address", response_model=Envelope[list[CompanyHit]],
-            summary="Companies at an address",
-            description="Companies registered at `address`, compared in normalised form (case, diacritics, "
-            "punctuation and spacing ignored). When no address is written exactly so, the closest known "
-            "address (score ≥ 0.9) is used; `meta.address_norm` says which. 404 when none is close.")
-def at_address(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex,
-               address: Annotated[str, Query(min_length=3, max_length=300)], country: Country = None,
-               limit: Annotated[int, Query(ge=1, le=200)] = 50, page: Page = 1,
-               per_page: Annotated[int | None, Query(ge=1, le=200, description="Alias of `limit`")] = None,
-               ) -> Response:
+@router.get(
+    "/api/v1/companies/at-address",
+    response_model=Envelope[list[CompanyHit]],
+    summary="Companies at an address",
+    description="Companies registered at `address`, compared in normalised form (case, diacritics, "
+    "punctuation and spacing ignored). When no address is written exactly so, the closest known "
+    "address (score ≥ 0.9) is used; `meta.address_norm` says which. 404 when none is close.",
+)
+def at_address(
+    request: Request,
+    conn: ReadConn,
+    _key: ApiKey,
+    index: SearchIndex,
+    address: Annotated[str, Query(min_length=3, max_length=300)],
+    country: Country = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    page: Page = 1,
+    per_page: Annotated[int | None, Query(ge=1, le=200, description="Alias of `limit`")] = None,
+) -> Response:
     limit = _page_size(request, limit, per_page)
     items, total, norm = svc.companies_at_address(conn, index, _q(address), _cc(country), limit, page)
     if norm is None:
@@ -134,25 +201,45 @@ def at_address(request: Request, conn: ReadConn, _key: ApiKey, index: SearchInde
     return ok(request, items, total=total, page=page, per_page=limit, address_norm=norm)
 
 
-@router.get("/api/v1/companies/person/{key}", response_model=Envelope[dict[str, Any]],
-            summary="Companies of a person",
-            description="Every role (director, shareholder, beneficial owner, …) the person holds or held, "
-            "with its company. `key` is the person key from people search. Birth date, nationality and "
-            "residence are included only with a declared `purpose`.")
-def person_companies(request: Request, conn: ReadConn, _key: ApiKey, settings: AppSettings,
-                     key: Annotated[str, Path(max_length=80)], purpose: Purpose = None) -> Response:
+@router.get(
+    "/api/v1/companies/person/{key}",
+    response_model=Envelope[dict[str, Any]],
+    summary="Companies of a person",
+    description="Every role (director, shareholder, beneficial owner, …) the person holds or held, "
+    "with its company. `key` is the person key from people search. Birth date, nationality and "
+    "residence are included only with a declared `purpose`.",
+)
+def person_companies(
+    request: Request,
+    conn: ReadConn,
+    _key: ApiKey,
+    settings: AppSettings,
+    key: Annotated[str, Path(max_length=80)],
+    purpose: Purpose = None,
+) -> Response:
     personal = people_svc.check_purpose(purpose, settings.allowed_purposes)
     return ok(request, people_svc.companies_of_person(conn, key, personal))
 
 
-@router.get("/api/v1/people/search", response_model=Envelope[list[dict[str, Any]]], summary="People search",
-            description="People (officers, owners) whose name matches `q` in any word order, typos forgiven, "
-            "each with the companies they are linked to. Personal fields need a declared `purpose`.")
-def people_search(request: Request, conn: ReadConn, _key: ApiKey, settings: AppSettings, index: SearchIndex,
-                  q: Q, limit: Annotated[int, Query(ge=1, le=100)] = 20, page: Page = 1,
-                  purpose: Purpose = None,
-                  per_page: Annotated[int | None, Query(ge=1, le=100, description="Alias of `limit`")] = None,
-                  ) -> Response:
+@router.get(
+    "/api/v1/people/search",
+    response_model=Envelope[list[dict[str, Any]]],
+    summary="People search",
+    description="People (officers, owners) whose name matches `q` in any word order, typos forgiven, "
+    "each with the companies they are linked to. Personal fields need a declared `purpose`.",
+)
+def people_search(
+    request: Request,
+    conn: ReadConn,
+    _key: ApiKey,
+    settings: AppSettings,
+    index: SearchIndex,
+    q: Q,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    page: Page = 1,
+    purpose: Purpose = None,
+    per_page: Annotated[int | None, Query(ge=1, le=100, description="Alias of `limit`")] = None,
+) -> Response:
     limit = _page_size(request, limit, per_page)
     personal = people_svc.check_purpose(purpose, settings.allowed_purposes)
     items, total = people_svc.search_people(conn, index, _q(q), limit, page, personal)
@@ -170,30 +257,53 @@ def _resolve(request: Request, conn: Any, index: Any, body: ResolveIn) -> Respon
     best, others = resolve_svc.resolve(conn, index, _q(body.q), _cc(body.country), body.threshold)
     nearest = [c.as_dict(body.threshold) for c in others[:5]]
     if best is None:
-        raise NotFound(f"No entity passes the threshold {body.threshold} for {body.q!r}",
-                       details={"candidates": nearest})
-    data = {"entity": svc.summary(best.row), "score": round(best.score, 4),
-            "reasons": resolve_svc.reasons(best), "alternatives": nearest}
+        raise NotFound(
+            f"No entity passes the threshold {body.threshold} for {body.q!r}", details={"candidates": nearest}
+        )
+    data = {
+        "entity": svc.summary(best.row),
+        "score": round(best.score, 4),
+        "reasons": resolve_svc.reasons(best),
+        "alternatives": nearest,
+    }
     return ok(request, data)
 
 
-_RESOLVE_DESC = ("The single best entity for free text such as `Slovnaft a.s., Bratislava` or an identifier in "
-                 "any usual format (IČO with spaces, VAT id `SK2020244699`, LEI), with a `score` (0-1) and the "
-                 "`reasons` (features that matched). 404 `NOT_FOUND` with `details.candidates` when nothing "
-                 "passes `threshold` (default 0.8).")
+_RESOLVE_DESC = (
+    "The single best entity for free text such as `Slovnaft a.s., Bratislava` or an identifier in "
+    "any usual format (IČO with spaces, VAT id `SK2020244699`, LEI), with a `score` (0-1) and the "
+    "`reasons` (features that matched). 404 `NOT_FOUND` with `details.candidates` when nothing "
+    "passes `threshold` (default 0.8)."
+)
 
 
-@router.get("/api/v1/companies/resolve", response_model=Envelope[dict[str, Any]], summary="Resolve",
-            description=_RESOLVE_DESC)
-def resolve_get(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex,
-                q: Annotated[str, Query(min_length=1, max_length=300)], country: Country = None,
-                threshold: Annotated[float, Query(ge=0, le=1)] = resolve_svc.RESOLVE_THRESHOLD) -> Response:
+@router.get(
+    "/api/v1/companies/resolve",
+    response_model=Envelope[dict[str, Any]],
+    summary="Resolve",
+    description=_RESOLVE_DESC,
+)
+def resolve_get(
+    request: Request,
+    conn: ReadConn,
+    _key: ApiKey,
+    index: SearchIndex,
+    q: Annotated[str, Query(min_length=1, max_length=300)],
+    country: Country = None,
+    threshold: Annotated[float, Query(ge=0, le=1)] = resolve_svc.RESOLVE_THRESHOLD,
+) -> Response:
     return _resolve(request, conn, index, ResolveIn(q=q, country=country, threshold=threshold))
 
 
-@router.post("/api/v1/companies/resolve", response_model=Envelope[dict[str, Any]], summary="Resolve",
-             description=_RESOLVE_DESC + " Body: `{\"q\": …, \"country\"?: …, \"threshold\"?: …}`.")
-def resolve_post(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, body: ResolveIn) -> Response:
+@router.post(
+    "/api/v1/companies/resolve",
+    response_model=Envelope[dict[str, Any]],
+    summary="Resolve",
+    description=_RESOLVE_DESC + ' Body: `{"q": …, "country"?: …, "threshold"?: …}`.',
+)
+def resolve_post(
+    request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, body: ResolveIn
+) -> Response:
     return _resolve(request, conn, index, body)
 
 
@@ -217,19 +327,37 @@ class MatchIn(BaseModel):
     threshold: float = Field(default=0.85, ge=0, le=1)
 
 
-@router.post("/api/v1/companies/match", response_model=Envelope[list[dict[str, Any]]], summary="Match",
-             description="Ranked candidates for a record `{name, country, address, identifiers{national_id, ico, "
-             "vat, ic_dph, dic, lei}}`, each with `score` (0-1), `match` (score ≥ `threshold`) and the "
-             "`features` that matched (name similarity, location, identifiers). Unknown fields answer 422.",
-             openapi_extra={"requestBody": {"content": {"application/json": {"example": {
-                 "name": "Slovnaft", "country": "SK", "address": "Vlčie hrdlo 1, Bratislava",
-                 "identifiers": {"ico": "31 322 832"}}}}}})
-def match(request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex,
-          body: Annotated[MatchIn, Body()]) -> Response:
+@router.post(
+    "/api/v1/companies/match",
+    response_model=Envelope[list[dict[str, Any]]],
+    summary="Match",
+    description="Ranked candidates for a record `{name, country, address, identifiers{national_id, ico, "
+    "vat, ic_dph, dic, lei}}`, each with `score` (0-1), `match` (score ≥ `threshold`) and the "
+    "`features` that matched (name similarity, location, identifiers). Unknown fields answer 422.",
+    openapi_extra={
+        "requestBody": {
+            "content": {
+                "application/json": {
+                    "example": {
+                        "name": "Slovnaft",
+                        "country": "SK",
+                        "address": "Vlčie hrdlo 1, Bratislava",
+                        "identifiers": {"ico": "31 322 832"},
+                    }
+                }
+            }
+        }
+    },
+)
+def match(
+    request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, body: Annotated[MatchIn, Body()]
+) -> Response:
     ids = tuple(v for v in body.identifiers.model_dump().values() if v)
     if not (body.name or "").strip() and not ids:
-        raise ValidationFailed("Give a `name` or at least one identifier",
-                               details=[{"field": "name", "in": "body", "message": "name or identifiers required"}])
+        raise ValidationFailed(
+            "Give a `name` or at least one identifier",
+            details=[{"field": "name", "in": "body", "message": "name or identifiers required"}],
+        )
     ev = resolve_svc.Evidence(body.name, _cc(body.country), body.address, ids)
     found = resolve_svc.candidates(conn, index, ev, body.limit)
     return ok(request, [c.as_dict(body.threshold) for c in found], total=len(found))

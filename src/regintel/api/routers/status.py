@@ -16,7 +16,9 @@ from regintel.api.routing import StrictRoute
 from regintel.db.migrate import applied_revision, code_head
 from regintel.db.schema import import_runs, worker_heartbeats
 
-router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute)
+router = APIRouter(
+    prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute
+)
 
 WORKER_STALE_AFTER = timedelta(minutes=2)
 
@@ -28,9 +30,13 @@ class Status(BaseModel):
     worker: dict[str, object]
 
 
-@router.get("/status", response_model=Envelope[Status], summary="Service status",
-            description="Database reachability and backend, schema version against the code's head, the "
-            "last import of each source, and the newest worker heartbeat. `status` is `ok` or `degraded`.")
+@router.get(
+    "/status",
+    response_model=Envelope[Status],
+    summary="Service status",
+    description="Database reachability and backend, schema version against the code's head, the "
+    "last import of each source, and the newest worker heartbeat. `status` is `ok` or `degraded`.",
+)
 def status(request: Request) -> Response:
     engine = request.app.state.engine
     database: dict[str, object] = {"backend": engine.dialect.name}
@@ -38,12 +44,24 @@ def status(request: Request) -> Response:
     worker: dict[str, object] = {"alive": False, "last_heartbeat": None}
     try:
         with engine.connect() as conn:
-            last = (select(import_runs.c.source, func.max(import_runs.c.id).label("id"))
-                    .group_by(import_runs.c.source).subquery())
-            rows = conn.execute(select(import_runs).join(last, last.c.id == import_runs.c.id)
-                                .order_by(import_runs.c.source)).mappings()
-            imports = [{"source": r["source"], "status": r["status"], "started_at": r["started_at"],
-                        "finished_at": r["finished_at"], "stats": r["stats"]} for r in rows]
+            last = (
+                select(import_runs.c.source, func.max(import_runs.c.id).label("id"))
+                .group_by(import_runs.c.source)
+                .subquery()
+            )
+            rows = conn.execute(
+                select(import_runs).join(last, last.c.id == import_runs.c.id).order_by(import_runs.c.source)
+            ).mappings()
+            imports = [
+                {
+                    "source": r["source"],
+                    "status": r["status"],
+                    "started_at": r["started_at"],
+                    "finished_at": r["finished_at"],
+                    "stats": r["stats"],
+                }
+                for r in rows
+            ]
             beat = conn.execute(select(func.max(worker_heartbeats.c.beat_at))).scalar()
             database["schema_version"] = applied_revision(conn)
         database["reachable"] = True
@@ -55,5 +73,12 @@ def status(request: Request) -> Response:
         beat = beat.replace(tzinfo=UTC) if beat.tzinfo is None else beat
         worker = {"alive": datetime.now(UTC) - beat < WORKER_STALE_AFTER, "last_heartbeat": beat}
     healthy = database.get("reachable") and database.get("schema_version") == database["schema_head"]
-    return ok(request, {"status": "ok" if healthy else "degraded", "database": database,
-                        "imports": imports, "worker": worker})
+    return ok(
+        request,
+        {
+            "status": "ok" if healthy else "degraded",
+            "database": database,
+            "imports": imports,
+            "worker": worker,
+        },
+    )

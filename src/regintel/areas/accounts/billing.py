@@ -29,8 +29,11 @@ from regintel.errors import (
 from regintel.services.limiter import Limiter, next_month_start
 
 LIVE = ("active", "trialing", "past_due")  # past_due: the provider is still retrying the payment
-SUBSCRIPTION_EVENTS = ("customer.subscription.created", "customer.subscription.updated",
-                       "customer.subscription.deleted")
+SUBSCRIPTION_EVENTS = (
+    "customer.subscription.created",
+    "customer.subscription.updated",
+    "customer.subscription.deleted",
+)
 # A one-time pack is paid when its checkout completes paid, or later for delayed methods (SEPA debit).
 PAYMENT_EVENTS = ("checkout.session.completed", "checkout.session.async_payment_succeeded")
 PROVIDER_TIMEOUT = 10.0
@@ -63,8 +66,17 @@ class Provider(Protocol):
 
     def create_customer(self, account_id: int, email: str) -> str: ...
 
-    def checkout(self, *, customer: str, price: str, mode: str, account_id: int, plan: str, success_url: str,
-                 cancel_url: str) -> dict[str, Any]: ...
+    def checkout(
+        self,
+        *,
+        customer: str,
+        price: str,
+        mode: str,
+        account_id: int,
+        plan: str,
+        success_url: str,
+        cancel_url: str,
+    ) -> dict[str, Any]: ...
 
     def portal(self, *, customer: str, return_url: str) -> str: ...
 
@@ -73,33 +85,55 @@ class StripeProvider:
     name = "stripe"
 
     def __init__(self, api_key: str, api_base: str):
-        self.client = stripe.StripeClient(api_key, base_addresses={"api": api_base.rstrip("/")},
-                                          max_network_retries=1,
-                                          http_client=stripe.HTTPXClient(timeout=PROVIDER_TIMEOUT,
-                                                                         allow_sync_methods=True))
+        self.client = stripe.StripeClient(
+            api_key,
+            base_addresses={"api": api_base.rstrip("/")},
+            max_network_retries=1,
+            http_client=stripe.HTTPXClient(timeout=PROVIDER_TIMEOUT, allow_sync_methods=True),
+        )
 
     def create_customer(self, account_id: int, email: str) -> str:
         customer = self.client.v1.customers.create(
             params={"email": email, "metadata": {"account_id": str(account_id)}},
-            options={"idempotency_key": f"regintel-customer-{account_id}"})
+            options={"idempotency_key": f"regintel-customer-{account_id}"},
+        )
         return str(customer.id)
 
-    def checkout(self, *, customer: str, price: str, mode: str, account_id: int, plan: str, success_url: str,
-                 cancel_url: str) -> dict[str, Any]:
+    def checkout(
+        self,
+        *,
+        customer: str,
+        price: str,
+        mode: str,
+        account_id: int,
+        plan: str,
+        success_url: str,
+        cancel_url: str,
+    ) -> dict[str, Any]:
         meta = {"account_id": str(account_id), "plan": plan}
-        params: dict[str, Any] = {"mode": mode, "customer": customer, "line_items": [{"price": price, "quantity": 1}],
-                                  "success_url": success_url, "cancel_url": cancel_url,
-                                  "client_reference_id": str(account_id), "metadata": meta}
+        params: dict[str, Any] = {
+            "mode": mode,
+            "customer": customer,
+            "line_items": [{"price": price, "quantity": 1}],
+            "success_url": success_url,
+            "cancel_url": cancel_url,
+            "client_reference_id": str(account_id),
+            "metadata": meta,
+        }
         if mode == "subscription":
             params["subscription_data"] = {"metadata": meta}
         session = self.client.v1.checkout.sessions.create(params=params)  # type: ignore[arg-type]
         expires = getattr(session, "expires_at", None)
-        return {"session_id": str(session.id), "url": str(session.url),
-                "expires_at": datetime.fromtimestamp(int(expires), UTC) if expires else None}
+        return {
+            "session_id": str(session.id),
+            "url": str(session.url),
+            "expires_at": datetime.fromtimestamp(int(expires), UTC) if expires else None,
+        }
 
     def portal(self, *, customer: str, return_url: str) -> str:
-        session = self.client.v1.billing_portal.sessions.create(params={"customer": customer,
-                                                                        "return_url": return_url})
+        session = self.client.v1.billing_portal.sessions.create(
+            params={"customer": customer, "return_url": return_url}
+        )
         return str(session.url)
 
 
@@ -110,8 +144,11 @@ def _stripe(api_key: str, api_base: str) -> StripeProvider:
 
 def provider(settings: Settings) -> Provider:
     if not settings.stripe_api_key:
-        raise UpstreamUnavailable("No payment provider is configured for this deployment (REGINTEL_STRIPE_API_KEY), "
-                                  "so no checkout or portal link can be made", headers={"Retry-After": "3600"})
+        raise UpstreamUnavailable(
+            "No payment provider is configured for this deployment (REGINTEL_STRIPE_API_KEY), "
+            "so no checkout or portal link can be made",
+            headers={"Retry-After": "3600"},
+        )
     return _stripe(settings.stripe_api_key, settings.stripe_api_base)
 
 
@@ -120,8 +157,10 @@ def _call(what: str, fn: Any, **kwargs: Any) -> Any:
         return fn(**kwargs)
     except stripe.StripeError as error:
         status = getattr(error, "http_status", None)
-        raise ProviderFailed(f"The payment provider refused or failed to create the {what}"
-                             + (f" (HTTP {status})" if status else " (no answer)")) from None
+        raise ProviderFailed(
+            f"The payment provider refused or failed to create the {what}"
+            + (f" (HTTP {status})" if status else " (no answer)")
+        ) from None
 
 
 def portal_session() -> None:
@@ -131,43 +170,67 @@ def portal_session() -> None:
 def _mode(settings: Settings, plan: str, kind: str) -> str:
     """`subscription` for a plan with a monthly quota, `payment` for a pass; 422 when `kind` disagrees."""
     if plan not in settings.plans:
-        raise ValidationFailed(f"Unknown plan {plan!r}", details=[{"field": "plan", "in": "body",
-                                                                   "allowed": sorted(settings.plans)}])
+        raise ValidationFailed(
+            f"Unknown plan {plan!r}",
+            details=[{"field": "plan", "in": "body", "allowed": sorted(settings.plans)}],
+        )
     is_pass = settings.plans[plan].budget is not None
     if is_pass != (kind == "pack"):
-        raise ValidationFailed(f"Plan {plan!r} is {'a pass, sold as kind=pack' if is_pass else 'a subscription'}",
-                               details=[{"field": "kind", "in": "body", "reason": "kind_mismatch"}])
+        raise ValidationFailed(
+            f"Plan {plan!r} is {'a pass, sold as kind=pack' if is_pass else 'a subscription'}",
+            details=[{"field": "kind", "in": "body", "reason": "kind_mismatch"}],
+        )
     return "payment" if is_pass else "subscription"
 
 
-def checkout(conn: Connection, settings: Settings, base: str, account_id: int | None, plan: str,
-             kind: str) -> dict[str, Any]:
+def checkout(
+    conn: Connection, settings: Settings, base: str, account_id: int | None, plan: str, kind: str
+) -> dict[str, Any]:
     """A hosted checkout link of the provider for the account (created at the provider on first use)."""
     mode = _mode(settings, plan, kind)
     if account_id is None:
-        raise Conflict("This key belongs to no account: sign up at /api/v1/public/api-signup, then pay from there")
+        raise Conflict(
+            "This key belongs to no account: sign up at /api/v1/public/api-signup, then pay from there"
+        )
     account = q.get_account(conn, account_id)
     assert account is not None
     sub = q.get_subscription(conn, account_id)
     if sub is not None and sub["status"] in LIVE:
-        raise SubscriptionActive("The account has a live subscription; change it on the account page "
-                                 "(GET /account/billing/portal)")
+        raise SubscriptionActive(
+            "The account has a live subscription; change it on the account page (GET /account/billing/portal)"
+        )
     pay = provider(settings)
     price = settings.billing_prices.get(plan)
     if not price:
-        raise ValidationFailed(f"Plan {plan!r} is not for sale on this deployment",
-                               details=[{"field": "plan", "in": "body", "reason": "not_for_sale",
-                                         "allowed": sorted(settings.billing_prices)}])
+        raise ValidationFailed(
+            f"Plan {plan!r} is not for sale on this deployment",
+            details=[
+                {
+                    "field": "plan",
+                    "in": "body",
+                    "reason": "not_for_sale",
+                    "allowed": sorted(settings.billing_prices),
+                }
+            ],
+        )
     customer = _customer(conn, pay, account_id, str(account["email"]))
-    out: dict[str, Any] = _call("checkout session", pay.checkout, customer=customer, price=price, mode=mode,
-                                account_id=account_id, plan=plan,
-                                success_url=f"{base}/account?billing=success&session_id={{CHECKOUT_SESSION_ID}}",
-                                cancel_url=f"{base}/account?billing=cancelled")
+    out: dict[str, Any] = _call(
+        "checkout session",
+        pay.checkout,
+        customer=customer,
+        price=price,
+        mode=mode,
+        account_id=account_id,
+        plan=plan,
+        success_url=f"{base}/account?billing=success&session_id={{CHECKOUT_SESSION_ID}}",
+        cancel_url=f"{base}/account?billing=cancelled",
+    )
     return {**out, "plan": plan, "mode": mode, "provider": pay.name}
 
 
-def checkout_for_key(conn: Connection, settings: Settings, base: str, key_id: int, plan: str,
-                     kind: str) -> dict[str, Any]:
+def checkout_for_key(
+    conn: Connection, settings: Settings, base: str, key_id: int, plan: str, kind: str
+) -> dict[str, Any]:
     """`checkout` for the account owning an API key (none for a key made by `regintel keys create`)."""
     return checkout(conn, settings, base, q.key_account(conn, key_id), plan, kind)
 
@@ -185,9 +248,13 @@ def portal(conn: Connection, settings: Settings, base: str, account_id: int) -> 
     pay = provider(settings)
     row = q.get_customer(conn, account_id)
     if row is None:
-        raise Conflict("This account has never paid, so the provider has no billing account for it; buy a plan "
-                       "first (POST /account/billing)")
-    url: str = _call("portal session", pay.portal, customer=str(row["customer_id"]), return_url=f"{base}/account")
+        raise Conflict(
+            "This account has never paid, so the provider has no billing account for it; buy a plan "
+            "first (POST /account/billing)"
+        )
+    url: str = _call(
+        "portal session", pay.portal, customer=str(row["customer_id"]), return_url=f"{base}/account"
+    )
     return {"url": url, "provider": pay.name}
 
 
@@ -202,18 +269,33 @@ def suggest(conn: Connection, settings: Settings, limiter: Limiter, account_id: 
     elapsed = max((now - start).total_seconds(), 86_400.0) / (end - start).total_seconds()
     keys: list[dict[str, Any]] = []
     for row in q.account_usage_keys(conn, account_id):
-        record = KeyRecord(id=row["id"], name=row["name"], plan=row["plan"], prefix=row["prefix"],
-                           created_at=row["created_at"], expires_at=row["expires_at"], revoked_at=row["revoked_at"])
+        record = KeyRecord(
+            id=row["id"],
+            name=row["name"],
+            plan=row["plan"],
+            prefix=row["prefix"],
+            created_at=row["created_at"],
+            expires_at=row["expires_at"],
+            revoked_at=row["revoked_at"],
+        )
         if settings.plan(record.plan).monthly_quota is None:
             continue  # passes count against their own budget, not a month
         quota = limiter.quota(record)
         used = quota.used if quota is not None else 0
         if used:
-            keys.append({"key_id": record.id, "name": record.name, "used": used,
-                         "projected": math.ceil(used / min(elapsed, 1.0))})
+            keys.append(
+                {
+                    "key_id": record.id,
+                    "name": record.name,
+                    "used": used,
+                    "projected": math.ceil(used / min(elapsed, 1.0)),
+                }
+            )
     busiest = max((int(k["projected"]) for k in keys), default=0)
-    monthly = sorted(((name, plan) for name, plan in settings.plans.items() if plan.monthly_quota is not None),
-                     key=lambda item: item[1].monthly_quota or 0)
+    monthly = sorted(
+        ((name, plan) for name, plan in settings.plans.items() if plan.monthly_quota is not None),
+        key=lambda item: item[1].monthly_quota or 0,
+    )
     fits = [name for name, plan in monthly if (plan.monthly_quota or 0) >= busiest * HEADROOM]
     current = str(account["plan"])
     suggested = fits[0] if fits else (monthly[-1][0] if monthly else current)
@@ -223,14 +305,30 @@ def suggest(conn: Connection, settings: Settings, limiter: Limiter, account_id: 
     elif current_quota is not None and (settings.plans[suggested].monthly_quota or 0) < current_quota:
         reason = "A smaller plan holds this month's projected use"
     elif fits:
-        reason = "The busiest key's projected use exceeds the current plan's monthly quota (with 20 % headroom)"
+        reason = (
+            "The busiest key's projected use exceeds the current plan's monthly quota (with 20 % headroom)"
+        )
     else:
         reason = "No plan holds the projected use; this is the largest"
-    return {"current_plan": current, "suggested_plan": suggested, "reason": reason,
-            "month": f"{now:%Y-%m}", "month_elapsed": round(elapsed, 4), "busiest_key_projected": busiest,
-            "keys": keys, "for_sale": suggested in settings.billing_prices,
-            "plans": [{"plan": name, "title": plan.title, "monthly_quota": plan.monthly_quota,
-                       "for_sale": name in settings.billing_prices} for name, plan in monthly]}
+    return {
+        "current_plan": current,
+        "suggested_plan": suggested,
+        "reason": reason,
+        "month": f"{now:%Y-%m}",
+        "month_elapsed": round(elapsed, 4),
+        "busiest_key_projected": busiest,
+        "keys": keys,
+        "for_sale": suggested in settings.billing_prices,
+        "plans": [
+            {
+                "plan": name,
+                "title": plan.title,
+                "monthly_quota": plan.monthly_quota,
+                "for_sale": name in settings.billing_prices,
+            }
+            for name, plan in monthly
+        ],
+    }
 
 
 def webhook(conn: Connection, settings: Settings, payload: bytes, signature: str | None) -> dict[str, Any]:
@@ -238,15 +336,23 @@ def webhook(conn: Connection, settings: Settings, payload: bytes, signature: str
         raise UpstreamUnavailable("Billing webhooks are not configured (REGINTEL_BILLING_WEBHOOK_SECRET)")
     text = payload.decode("utf-8", errors="replace")
     try:
-        stripe.WebhookSignature.verify_header(text, signature or "", settings.billing_webhook_secret, tolerance=300)
+        stripe.WebhookSignature.verify_header(
+            text, signature or "", settings.billing_webhook_secret, tolerance=300
+        )
     except stripe.SignatureVerificationError:
-        raise InvalidSignature("The Stripe-Signature header does not verify (wrong secret, altered body, or "
-                               "older than 5 minutes)") from None
+        raise InvalidSignature(
+            "The Stripe-Signature header does not verify (wrong secret, altered body, or "
+            "older than 5 minutes)"
+        ) from None
     try:
         data = json.loads(text)
     except ValueError:
         raise ValidationFailed("The body is not JSON") from None
-    obj = data.get("data", {}).get("object") if isinstance(data, dict) and isinstance(data.get("data"), dict) else None
+    obj = (
+        data.get("data", {}).get("object")
+        if isinstance(data, dict) and isinstance(data.get("data"), dict)
+        else None
+    )
     if not isinstance(data, dict) or not data.get("id") or not data.get("type") or not isinstance(obj, dict):
         raise ValidationFailed("Not a provider event (id, type and data.object are required)")
     event_id, type_ = str(data["id"])[:100], str(data["type"])[:100]
@@ -284,8 +390,9 @@ def _account_of(conn: Connection, obj: Mapping[str, Any]) -> tuple[int | None, s
     return account_id, None
 
 
-def _apply_payment(conn: Connection, settings: Settings, event_id: str, obj: Mapping[str, Any],
-                   now: datetime) -> tuple[int | None, str]:
+def _apply_payment(
+    conn: Connection, settings: Settings, event_id: str, obj: Mapping[str, Any], now: datetime
+) -> tuple[int | None, str]:
     """A paid one-time pack: the account gets a pass, which it turns into a key on its page."""
     if obj.get("mode") != "payment":
         return None, "ignored (not a one-time payment; subscriptions follow their own events)"
@@ -301,14 +408,16 @@ def _apply_payment(conn: Connection, settings: Settings, event_id: str, obj: Map
     checkout_id = str(obj.get("id") or "")[:100]
     if not checkout_id:
         return account_id, "ignored (no checkout session id)"
-    if not q.insert_pass(conn, account_id=account_id, plan=plan, checkout_id=checkout_id, event_id=event_id,
-                         paid_at=now):
+    if not q.insert_pass(
+        conn, account_id=account_id, plan=plan, checkout_id=checkout_id, event_id=event_id, paid_at=now
+    ):
         return account_id, f"ignored (checkout {checkout_id} already granted its pass)"
     return account_id, f"pass {plan} granted"
 
 
-def _apply(conn: Connection, settings: Settings, type_: str, obj: Mapping[str, Any],
-           now: datetime) -> tuple[int | None, str]:
+def _apply(
+    conn: Connection, settings: Settings, type_: str, obj: Mapping[str, Any], now: datetime
+) -> tuple[int | None, str]:
     if type_ not in SUBSCRIPTION_EVENTS:
         return None, "ignored (not a subscription or payment event)"
     account_id, refused = _account_of(conn, obj)

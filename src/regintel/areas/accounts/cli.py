@@ -11,8 +11,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-privacy_app = typer.Typer(help="Data-protection requests (GDPR art. 15-21): list, show, export, answer, lift.",
-                          no_args_is_help=True, rich_markup_mode="markdown")
+privacy_app = typer.Typer(
+    help="Data-protection requests (GDPR art. 15-21): list, show, export, answer, lift.",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+)
 console = Console(width=None if sys.stdout.isatty() else 200)
 notes = Console(stderr=True)  # hints, so stdout stays one JSON document
 
@@ -37,8 +40,10 @@ def _fail(error: Exception) -> None:
 
 
 @privacy_app.command("list")
-def privacy_list(all_: Annotated[bool, typer.Option("--all", help="Also the requests already answered")] = False,
-                 as_json: Annotated[bool, typer.Option("--json", help="One JSON array")] = False) -> None:
+def privacy_list(
+    all_: Annotated[bool, typer.Option("--all", help="Also the requests already answered")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON array")] = False,
+) -> None:
     """Open requests, the soonest deadline first, with the days left (negative and OVERDUE once past)."""
     from regintel.areas.accounts.privacy import list_requests
 
@@ -47,13 +52,30 @@ def privacy_list(all_: Annotated[bool, typer.Option("--all", help="Also the requ
     if as_json:
         _print_json(rows)
         return
-    table = Table("id", "kind", "email", "status", "created", "due", "days left", "persons named", title=(
-        "privacy requests" if all_ else "open privacy requests"))
+    table = Table(
+        "id",
+        "kind",
+        "email",
+        "status",
+        "created",
+        "due",
+        "days left",
+        "persons named",
+        title=("privacy requests" if all_ else "open privacy requests"),
+    )
     for r in rows:
         left = "" if r["days_left"] is None else ("OVERDUE " if r["overdue"] else "") + str(r["days_left"])
         named = ", ".join(filter(None, [r["person_name"], *[f"p:{k}" for k in r["person_keys"]]]))
-        table.add_row(str(r["id"]), r["kind"], r["email"], r["status"], f"{r['created_at']:%Y-%m-%d}",
-                      f"{r['due_at']:%Y-%m-%d}" if r["due_at"] else "(not verified)", left, named)
+        table.add_row(
+            str(r["id"]),
+            r["kind"],
+            r["email"],
+            r["status"],
+            f"{r['created_at']:%Y-%m-%d}",
+            f"{r['due_at']:%Y-%m-%d}" if r["due_at"] else "(not verified)",
+            left,
+            named,
+        )
     console.print(table)
     console.print(f"{len(rows)} request(s)")
 
@@ -73,11 +95,17 @@ def privacy_show(request_id: int) -> None:
 
 
 @privacy_app.command("answer")
-def privacy_answer(request_id: int,
-                   outcome: Annotated[str, typer.Option(help="What was done or answered (kept with the request)")],
-                   withhold: Annotated[list[str] | None, typer.Option(
-                       help="erase/object: a register person key (`p:…`, from `show`) matched to the requester; "
-                       "repeat for several")] = None) -> None:
+def privacy_answer(
+    request_id: int,
+    outcome: Annotated[str, typer.Option(help="What was done or answered (kept with the request)")],
+    withhold: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="erase/object: a register person key (`p:…`, from `show`) matched to the requester; "
+            "repeat for several"
+        ),
+    ] = None,
+) -> None:
     """Close a verified request. With `--withhold`, the persons' register records are removed from every
     endpoint, export and feed and kept out of later imports; the request and the suppression stay recorded."""
     from regintel.areas.accounts.privacy import answer_request
@@ -95,9 +123,15 @@ def privacy_answer(request_id: int,
 
 
 @privacy_app.command("export")
-def privacy_export(request_id: int, person: Annotated[list[str] | None, typer.Option(
-        help="A register person key (`p:…`, from `show`) matched to the requester; repeat for several")] = None,
-                   ) -> None:
+def privacy_export(
+    request_id: int,
+    person: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A register person key (`p:…`, from `show`) matched to the requester; repeat for several"
+        ),
+    ] = None,
+) -> None:
     """The answer to a verified access request as one JSON document, for the operator to send: what the service
     holds about the address, and the register records of the persons matched to the requester."""
     from regintel.areas.accounts.privacy import access_export
@@ -111,7 +145,9 @@ def privacy_export(request_id: int, person: Annotated[list[str] | None, typer.Op
 
 
 @privacy_app.command("lift")
-def privacy_lift(person_key: Annotated[str, typer.Argument(help="The withheld person's key (`p:…`)")]) -> None:
+def privacy_lift(
+    person_key: Annotated[str, typer.Argument(help="The withheld person's key (`p:…`)")],
+) -> None:
     """Put a withheld person's register rows back (kept aside when they were withheld) and end the
     suppression, e.g. when an objection is overruled or a match was wrong; the request record stays."""
     from datetime import UTC, datetime

@@ -128,8 +128,14 @@ class _Payload(OAuth2Payload):
 class Req(OAuth2Request):
     """A parsed HTTP request for authlib, carrying the database connection the grant uses."""
 
-    def __init__(self, method: str, uri: str, headers: Mapping[str, str], pairs: list[tuple[str, str]],
-                 conn: Connection):
+    def __init__(
+        self,
+        method: str,
+        uri: str,
+        headers: Mapping[str, str],
+        pairs: list[tuple[str, str]],
+        conn: Connection,
+    ):
         super().__init__(method, uri, headers=dict(headers))
         datalist: dict[str, list[str]] = {}
         for k, v in pairs:
@@ -166,11 +172,17 @@ class CodeGrant(AuthorizationCodeGrant):
 
     def save_authorization_code(self, code: str, request: Req) -> None:
         data = request.payload.data
-        q.insert_code(request.conn, code_hash=_hash(code), client_id=request.client.get_client_id(),
-                      account_id=request.user.id, redirect_uri=data.get("redirect_uri") or "",
-                      scope=SCOPE, code_challenge=data["code_challenge"],
-                      code_challenge_method=data.get("code_challenge_method") or "S256",
-                      created_at=datetime.now(UTC))
+        q.insert_code(
+            request.conn,
+            code_hash=_hash(code),
+            client_id=request.client.get_client_id(),
+            account_id=request.user.id,
+            redirect_uri=data.get("redirect_uri") or "",
+            scope=SCOPE,
+            code_challenge=data["code_challenge"],
+            code_challenge_method=data.get("code_challenge_method") or "S256",
+            created_at=datetime.now(UTC),
+        )
 
     def query_authorization_code(self, code: str, client: Client) -> Code | None:
         conn = self.request.conn
@@ -264,10 +276,14 @@ class Revocation(RevocationEndpoint):
 class Server(_Server):
     def __init__(self) -> None:
         super().__init__(scopes_supported=[SCOPE])
-        self.register_token_generator("default", BearerTokenGenerator(
-            lambda *a, **k: TOKEN_PREFIX + secrets.token_urlsafe(32),
-            refresh_token_generator=lambda *a, **k: REFRESH_PREFIX + secrets.token_urlsafe(32),
-            expires_generator=lambda client, grant_type: TOKEN_SECONDS))
+        self.register_token_generator(
+            "default",
+            BearerTokenGenerator(
+                lambda *a, **k: TOKEN_PREFIX + secrets.token_urlsafe(32),
+                refresh_token_generator=lambda *a, **k: REFRESH_PREFIX + secrets.token_urlsafe(32),
+                expires_generator=lambda client, grant_type: TOKEN_SECONDS,
+            ),
+        )
         self.register_grant(CodeGrant, [S256Only(required=True)])
         self.register_grant(RotatingRefreshGrant)
         self.register_endpoint(Revocation)
@@ -282,8 +298,9 @@ class Server(_Server):
         heads = dict(headers)
         if status == 302:
             return RedirectResponse(heads.pop("Location"), status_code=302, headers=heads)
-        return JSONResponse(body if isinstance(body, dict) else json.loads(body or "{}"), status_code=status,
-                            headers=heads)
+        return JSONResponse(
+            body if isinstance(body, dict) else json.loads(body or "{}"), status_code=status, headers=heads
+        )
 
     def send_signal(self, name: str, *args: Any, **kwargs: Any) -> None:
         return None
@@ -292,17 +309,31 @@ class Server(_Server):
         now = datetime.now(UTC)
         raw = token["access_token"]
         client: Client = request.client
-        key_id = q.insert_token(request.conn, name=f"oauth:{client.name}"[:100], plan=request.user.plan,
-                                key_hash=_hash(raw), prefix=raw[:8], now=now,
-                                expires=now + timedelta(seconds=TOKEN_SECONDS), client_id=client.client_id,
-                                account_id=request.user.id)
+        key_id = q.insert_token(
+            request.conn,
+            name=f"oauth:{client.name}"[:100],
+            plan=request.user.plan,
+            key_hash=_hash(raw),
+            prefix=raw[:8],
+            now=now,
+            expires=now + timedelta(seconds=TOKEN_SECONDS),
+            client_id=client.client_id,
+            account_id=request.user.id,
+        )
         refresh = token.get("refresh_token")
         if refresh:
             old = getattr(request, "refresh_token", None)
             family = old.row["family_id"] if isinstance(old, Refresh) else secrets.token_hex(16)
-            q.insert_refresh(request.conn, token_hash=_hash(refresh), family_id=family, client_id=client.client_id,
-                             account_id=request.user.id, api_key_id=key_id, created_at=now,
-                             expires_at=now + timedelta(days=REFRESH_DAYS))
+            q.insert_refresh(
+                request.conn,
+                token_hash=_hash(refresh),
+                family_id=family,
+                client_id=client.client_id,
+                account_id=request.user.id,
+                api_key_id=key_id,
+                created_at=now,
+                expires_at=now + timedelta(days=REFRESH_DAYS),
+            )
 
 
 class _ConnServer(Server):
@@ -322,7 +353,9 @@ def server(conn: Connection) -> _ConnServer:
 class JsonReq(Req):
     """A request whose body is a JSON object (dynamic client registration)."""
 
-    def __init__(self, method: str, uri: str, headers: Mapping[str, str], body: dict[str, Any], conn: Connection):
+    def __init__(
+        self, method: str, uri: str, headers: Mapping[str, str], body: dict[str, Any], conn: Connection
+    ):
         super().__init__(method, uri, headers, [], conn)
         self.payload = _Payload(body, {})  # authlib reads the JSON values as they are
 
@@ -349,10 +382,17 @@ class Registration(ClientRegistrationEndpoint):
         data = request.payload.data
         method = data.get("token_endpoint_auth_method", "none")
         if method != "none":
-            raise InvalidClientMetadataError("Only public clients are registered: token_endpoint_auth_method "
-                                             "must be `none` (PKCE S256 protects the code)")
+            raise InvalidClientMetadataError(
+                "Only public clients are registered: token_endpoint_auth_method "
+                "must be `none` (PKCE S256 protects the code)"
+            )
         uris = data.get("redirect_uris")
-        if not isinstance(uris, list) or not uris or len(uris) > 10 or not all(isinstance(u, str) for u in uris):
+        if (
+            not isinstance(uris, list)
+            or not uris
+            or len(uris) > 10
+            or not all(isinstance(u, str) for u in uris)
+        ):
             raise InvalidRedirectURIError("redirect_uris: 1 to 10 URIs are required")
         for uri in uris:
             try:
@@ -364,24 +404,41 @@ class Registration(ClientRegistrationEndpoint):
         if name is not None and (not isinstance(name, str) or len(name) > 100):
             raise InvalidClientMetadataError("client_name: a string of at most 100 characters")
         # What is registered (and answered): other metadata (logo_uri, jwks_uri, ...) is ignored, never fetched.
-        return {"redirect_uris": list(checked["redirect_uris"]), "client_name": (name or "").strip() or "MCP client",
-                "token_endpoint_auth_method": "none", "grant_types": list(GRANTS), "response_types": ["code"],
-                "scope": SCOPE}
+        return {
+            "redirect_uris": list(checked["redirect_uris"]),
+            "client_name": (name or "").strip() or "MCP client",
+            "token_endpoint_auth_method": "none",
+            "grant_types": list(GRANTS),
+            "response_types": ["code"],
+            "scope": SCOPE,
+        }
 
     def generate_client_info(self, request: JsonReq) -> dict[str, Any]:
         return {"client_id": "ric_" + secrets.token_urlsafe(18), "client_id_issued_at": int(time.time())}
 
-    def save_client(self, client_info: dict[str, Any], client_metadata: dict[str, Any], request: JsonReq) -> None:
-        q.insert_client(request.conn, client_info["client_id"], None, client_metadata["client_name"],
-                        json.dumps(client_metadata["redirect_uris"]), datetime.now(UTC), registration="dynamic")
+    def save_client(
+        self, client_info: dict[str, Any], client_metadata: dict[str, Any], request: JsonReq
+    ) -> None:
+        q.insert_client(
+            request.conn,
+            client_info["client_id"],
+            None,
+            client_metadata["client_name"],
+            json.dumps(client_metadata["redirect_uris"]),
+            datetime.now(UTC),
+            registration="dynamic",
+        )
 
 
 def register(conn: Connection, base: str, body: Any, headers: Mapping[str, str]) -> Response:
     """RFC 7591: 201 with the client's metadata, or 400 `invalid_client_metadata` / `invalid_redirect_uri`."""
     srv = server(conn)
     if not isinstance(body, dict):
-        return srv.handle_response(400, {"error": "invalid_client_metadata",
-                                         "error_description": "The body must be a JSON object"}, [])
+        return srv.handle_response(
+            400,
+            {"error": "invalid_client_metadata", "error_description": "The body must be a JSON object"},
+            [],
+        )
     srv.register_endpoint(Registration(srv, base))
     req = JsonReq("POST", f"{base}/oauth/register", headers, body, conn)
     answer: Response = srv.create_endpoint_response("client_registration", req)
@@ -403,8 +460,13 @@ def validate(conn: Connection, req: Req, account: Mapping[str, Any] | None) -> R
         refused: Response = srv.handle_error_response(req, error)  # our `handle_response` builds it
         return refused
     client: Client = grant.client
-    return {"client_id": client.client_id, "client_name": client.name, "scope": SCOPE,
-            "redirect_uri": grant.redirect_uri, "registration": client.registration}
+    return {
+        "client_id": client.client_id,
+        "client_name": client.name,
+        "scope": SCOPE,
+        "redirect_uri": grant.redirect_uri,
+        "registration": client.registration,
+    }
 
 
 def authorize(conn: Connection, req: Req, account: Mapping[str, Any], approve: bool) -> Response:
@@ -417,8 +479,9 @@ def authorize(conn: Connection, req: Req, account: Mapping[str, Any], approve: b
     except OAuth2Error as error:
         refused: Response = srv.handle_error_response(req, error)  # our `handle_response` builds it
         return refused
-    answer: Response = srv.create_authorization_response(req, grant_user=user if approve else None,
-                                                         grant=grant)
+    answer: Response = srv.create_authorization_response(
+        req, grant_user=user if approve else None, grant=grant
+    )
     return answer
 
 
@@ -432,9 +495,10 @@ def _check_redirect(uri: str) -> str:
     parts = urlsplit(uri)
     loopback = parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost", "::1")
     if not (parts.scheme == "https" or loopback) or not parts.hostname or parts.fragment:
-        raise ValidationFailed("A redirect URI must be https (or http on a loopback address) without fragment",
-                               details=[{"field": "redirect_uris", "in": "body", "reason": "redirect_uri",
-                                         "value": uri[:200]}])
+        raise ValidationFailed(
+            "A redirect URI must be https (or http on a loopback address) without fragment",
+            details=[{"field": "redirect_uris", "in": "body", "reason": "redirect_uri", "value": uri[:200]}],
+        )
     return uri
 
 
@@ -448,9 +512,15 @@ def create_client(conn: Connection, account_id: int, name: str, redirect_uris: l
 
 def client_out(row: Mapping[str, Any]) -> dict[str, Any]:
     revoked = row["revoked_at"]
-    return {"client_id": row["client_id"], "name": row["name"], "redirect_uris": json.loads(row["redirect_uris"]),
-            "token_endpoint_auth_method": "none", "grant_types": list(GRANTS),
-            "created_at": _aware(row["created_at"]), "revoked_at": _aware(revoked) if revoked else None}
+    return {
+        "client_id": row["client_id"],
+        "name": row["name"],
+        "redirect_uris": json.loads(row["redirect_uris"]),
+        "token_endpoint_auth_method": "none",
+        "grant_types": list(GRANTS),
+        "created_at": _aware(row["created_at"]),
+        "revoked_at": _aware(revoked) if revoked else None,
+    }
 
 
 def revoke_client(conn: Connection, account_id: int, client_id: str) -> dict[str, Any]:
@@ -463,17 +533,29 @@ def revoke_client(conn: Connection, account_id: int, client_id: str) -> dict[str
 
 def metadata(base: str) -> dict[str, Any]:
     """RFC 8414 authorization server metadata."""
-    return {"issuer": base, "authorization_endpoint": f"{base}/oauth/authorize",
-            "token_endpoint": f"{base}/oauth/token", "registration_endpoint": f"{base}/oauth/register",
-            "revocation_endpoint": f"{base}/oauth/revoke", "scopes_supported": [SCOPE],
-            "response_types_supported": ["code"], "response_modes_supported": ["query"],
-            "grant_types_supported": list(GRANTS),
-            "token_endpoint_auth_methods_supported": ["none"],
-            "revocation_endpoint_auth_methods_supported": ["none"], "code_challenge_methods_supported": ["S256"],
-            "service_documentation": f"{base}/docs"}
+    return {
+        "issuer": base,
+        "authorization_endpoint": f"{base}/oauth/authorize",
+        "token_endpoint": f"{base}/oauth/token",
+        "registration_endpoint": f"{base}/oauth/register",
+        "revocation_endpoint": f"{base}/oauth/revoke",
+        "scopes_supported": [SCOPE],
+        "response_types_supported": ["code"],
+        "response_modes_supported": ["query"],
+        "grant_types_supported": list(GRANTS),
+        "token_endpoint_auth_methods_supported": ["none"],
+        "revocation_endpoint_auth_methods_supported": ["none"],
+        "code_challenge_methods_supported": ["S256"],
+        "service_documentation": f"{base}/docs",
+    }
 
 
 def resource(base: str, path: str) -> dict[str, Any]:
     """RFC 9728 protected resource metadata."""
-    return {"resource": f"{base}{path}", "authorization_servers": [base], "scopes_supported": [SCOPE],
-            "bearer_methods_supported": ["header"], "resource_documentation": f"{base}/docs"}
+    return {
+        "resource": f"{base}{path}",
+        "authorization_servers": [base],
+        "scopes_supported": [SCOPE],
+        "bearer_methods_supported": ["header"],
+        "resource_documentation": f"{base}/docs",
+    }

@@ -49,9 +49,14 @@ class ProviderFailed(UpstreamUnavailable):
 def provider(settings: Settings, name: str) -> OidcProvider:
     found = settings.oidc_providers.get(name)
     if found is None:
-        raise NotFound(f"No identity provider {name!r} is configured"
-                       + (f" (configured: {', '.join(sorted(settings.oidc_providers))})" if settings.oidc_providers
-                          else "; this deployment has none (REGINTEL_OIDC_PROVIDERS)"))
+        raise NotFound(
+            f"No identity provider {name!r} is configured"
+            + (
+                f" (configured: {', '.join(sorted(settings.oidc_providers))})"
+                if settings.oidc_providers
+                else "; this deployment has none (REGINTEL_OIDC_PROVIDERS)"
+            )
+        )
     return found
 
 
@@ -73,18 +78,23 @@ def discover(conf: OidcProvider) -> dict[str, Any]:
     if meta is None:
         meta = _get_json(f"{issuer}/.well-known/openid-configuration")
         if str(meta.get("issuer", "")).rstrip("/") != issuer or not all(
-                isinstance(meta.get(k), str) for k in ("authorization_endpoint", "token_endpoint", "jwks_uri")):
+            isinstance(meta.get(k), str) for k in ("authorization_endpoint", "token_endpoint", "jwks_uri")
+        ):
             raise ProviderFailed("The identity provider's discovery document does not match its issuer")
         _discovery[issuer] = meta
     return meta
 
 
 def _client(request: Request, conf: OidcProvider, name: str) -> OAuth2Client:
-    return OAuth2Client(client_id=conf.client_id, client_secret=conf.client_secret, scope=conf.scope,
-                        redirect_uri=f"{public_base(request)}{COOKIE_PATH}/{name}/callback",
-                        code_challenge_method="S256",
-                        token_endpoint_auth_method="client_secret_basic" if conf.client_secret else "none",
-                        timeout=TIMEOUT)
+    return OAuth2Client(
+        client_id=conf.client_id,
+        client_secret=conf.client_secret,
+        scope=conf.scope,
+        redirect_uri=f"{public_base(request)}{COOKIE_PATH}/{name}/callback",
+        code_challenge_method="S256",
+        token_endpoint_auth_method="client_secret_basic" if conf.client_secret else "none",
+        timeout=TIMEOUT,
+    )
 
 
 def start(request: Request, settings: Settings, name: str, account_id: int | None) -> tuple[str, str]:
@@ -94,15 +104,23 @@ def start(request: Request, settings: Settings, name: str, account_id: int | Non
     meta = discover(conf)
     state, nonce, verifier = secrets.token_urlsafe(24), secrets.token_urlsafe(24), secrets.token_urlsafe(48)
     with _client(request, conf, name) as client:
-        url, _ = client.create_authorization_url(meta["authorization_endpoint"], state=state, nonce=nonce,
-                                                 code_verifier=verifier)
+        url, _ = client.create_authorization_url(
+            meta["authorization_endpoint"], state=state, nonce=nonce, code_verifier=verifier
+        )
     flow = {"p": name, "s": state, "n": nonce, "v": verifier, "a": account_id}
     return str(url), URLSafeTimedSerializer(settings.secret_key, salt=FLOW_SALT).dumps(flow)
 
 
 def set_flow_cookie(response: Response, request: Request, value: str) -> None:
-    response.set_cookie(FLOW_COOKIE, value, max_age=FLOW_SECONDS, httponly=True,
-                        secure=public_base(request).startswith("https://"), samesite="lax", path=COOKIE_PATH)
+    response.set_cookie(
+        FLOW_COOKIE,
+        value,
+        max_age=FLOW_SECONDS,
+        httponly=True,
+        secure=public_base(request).startswith("https://"),
+        samesite="lax",
+        path=COOKIE_PATH,
+    )
 
 
 def clear_flow_cookie(response: Response) -> None:
@@ -132,10 +150,14 @@ def _id_claims(conf: OidcProvider, meta: Mapping[str, Any], id_token: str, nonce
     try:
         keys = KeySet.import_key_set(jwks)  # type: ignore[arg-type]  # a JWKS document
         token = jwt.decode(id_token, keys, algorithms=ALGORITHMS)
-        jwt.JWTClaimsRegistry(leeway=60, iss={"essential": True, "value": str(meta["issuer"])},
-                              aud={"essential": True, "value": conf.client_id},
-                              sub={"essential": True}, exp={"essential": True},
-                              nonce={"essential": True, "value": nonce}).validate(token.claims)
+        jwt.JWTClaimsRegistry(
+            leeway=60,
+            iss={"essential": True, "value": str(meta["issuer"])},
+            aud={"essential": True, "value": conf.client_id},
+            sub={"essential": True},
+            exp={"essential": True},
+            nonce={"essential": True, "value": nonce},
+        ).validate(token.claims)
     except (JoseError, ValueError, KeyError, TypeError) as error:
         _jwks.pop(uri, None)  # the provider may have rotated its keys: read them again next time
         raise Forbidden(f"The provider's ID token does not verify ({type(error).__name__})") from None
@@ -146,8 +168,14 @@ def _id_claims(conf: OidcProvider, meta: Mapping[str, Any], id_token: str, nonce
     return claims
 
 
-def callback(conn: Connection, request: Request, settings: Settings, name: str, params: Mapping[str, str | None],
-             signed_in: Mapping[str, Any] | None) -> tuple[str, int]:
+def callback(
+    conn: Connection,
+    request: Request,
+    settings: Settings,
+    name: str,
+    params: Mapping[str, str | None],
+    signed_in: Mapping[str, Any] | None,
+) -> tuple[str, int]:
     """Complete a flow: ('linked' | 'signed_in', account id)."""
     conf = provider(settings, name)
     flow = _flow(request, settings, name, params.get("state"))
@@ -161,8 +189,9 @@ def callback(conn: Connection, request: Request, settings: Settings, name: str, 
         raise ValidationFailed("The callback has no `code`", details=[{"field": "code", "in": "query"}])
     try:
         with _client(request, conf, name) as client:
-            token = client.fetch_token(meta["token_endpoint"], grant_type="authorization_code", code=code,
-                                       code_verifier=flow["v"])
+            token = client.fetch_token(
+                meta["token_endpoint"], grant_type="authorization_code", code=code, code_verifier=flow["v"]
+            )
     except OAuth2Error as error:
         raise Forbidden(f"The provider refused the code: {error.error}") from None
     except httpx.HTTPError:
@@ -189,11 +218,15 @@ def callback(conn: Connection, request: Request, settings: Settings, name: str, 
         q.touch_identity(conn, int(existing["id"]), now)
         return "signed_in", int(existing["account_id"])
     if email is None:
-        raise Forbidden("The provider did not vouch for an e-mail address (email_verified), so no account can be "
-                        "made; sign in by e-mail link and link the identity on the account page")
+        raise Forbidden(
+            "The provider did not vouch for an e-mail address (email_verified), so no account can be "
+            "made; sign in by e-mail link and link the identity on the account page"
+        )
     if q.find_account(conn, email) is not None:
-        raise Conflict("An account with this address exists: sign in by e-mail link or passkey, then link the "
-                       "identity on the account page (never linked silently)")
+        raise Conflict(
+            "An account with this address exists: sign in by e-mail link or passkey, then link the "
+            "identity on the account page (never linked silently)"
+        )
     account_id = q.insert_account(conn, email, settings.default_plan, now)
     q.insert_identity(conn, account_id, name, subject, email, now)
     return "signed_in", account_id
@@ -203,8 +236,13 @@ def identity_out(row: Mapping[str, Any]) -> dict[str, Any]:
     def aware(value: datetime | None) -> datetime | None:
         return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
-    return {"id": row["id"], "provider": row["provider"], "email": row["email"],
-            "created_at": aware(row["created_at"]), "last_login_at": aware(row["last_login_at"])}
+    return {
+        "id": row["id"],
+        "provider": row["provider"],
+        "email": row["email"],
+        "created_at": aware(row["created_at"]),
+        "last_login_at": aware(row["last_login_at"]),
+    }
 
 
 def unlink(conn: Connection, account_id: int, name: str) -> dict[str, Any]:

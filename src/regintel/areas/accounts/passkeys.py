@@ -37,14 +37,19 @@ from regintel.errors import NotFound, Unauthorized, ValidationFailed
 
 # Every error py_webauthn raises on a malformed or failing credential (it has no common base class).
 _REFUSED: tuple[type[Exception], ...] = (
-    ValueError, KeyError, TypeError,
-    *(v for v in vars(webauthn_errors).values() if isinstance(v, type) and issubclass(v, Exception)))
+    ValueError,
+    KeyError,
+    TypeError,
+    *(v for v in vars(webauthn_errors).values() if isinstance(v, type) and issubclass(v, Exception)),
+)
 SALT = "passkey-challenge"
 CHALLENGE_SECONDS = 300
 
 
 def _invalid(field: str, message: str) -> ValidationFailed:
-    return ValidationFailed(message, details=[{"field": field, "in": "body", "reason": "invalid", "message": message}])
+    return ValidationFailed(
+        message, details=[{"field": field, "in": "body", "reason": "invalid", "message": message}]
+    )
 
 
 def _rp(request: Request) -> tuple[str, str]:
@@ -52,18 +57,25 @@ def _rp(request: Request) -> tuple[str, str]:
     return urlsplit(base).hostname or "localhost", base
 
 
-def options(conn: Connection, request: Request, settings: Settings, kind: str,
-            session: Mapping[str, Any] | None) -> dict[str, Any]:
+def options(
+    conn: Connection, request: Request, settings: Settings, kind: str, session: Mapping[str, Any] | None
+) -> dict[str, Any]:
     rp_id, _ = _rp(request)
     serializer = URLSafeTimedSerializer(settings.secret_key, salt=SALT)
     opts: PublicKeyCredentialCreationOptions | PublicKeyCredentialRequestOptions
     if kind == "registration":
         assert session is not None
-        existing = [PublicKeyCredentialDescriptor(id=base64url_to_bytes(p["credential_id"]))
-                    for p in q.account_passkeys_of(conn, session["account_id"])]
-        opts = generate_registration_options(rp_id=rp_id, rp_name="regintel", user_name=session["email"],
-                                             user_id=str(session["account_id"]).encode(),
-                                             exclude_credentials=existing)
+        existing = [
+            PublicKeyCredentialDescriptor(id=base64url_to_bytes(p["credential_id"]))
+            for p in q.account_passkeys_of(conn, session["account_id"])
+        ]
+        opts = generate_registration_options(
+            rp_id=rp_id,
+            rp_name="regintel",
+            user_name=session["email"],
+            user_id=str(session["account_id"]).encode(),
+            exclude_credentials=existing,
+        )
         bound: int | None = int(session["account_id"])
     else:
         opts = generate_authentication_options(rp_id=rp_id)
@@ -84,28 +96,42 @@ def _challenge(settings: Settings, token: str, kind: str) -> tuple[bytes, int | 
     return base64url_to_bytes(str(data["c"])), data.get("a")
 
 
-def register(conn: Connection, request: Request, settings: Settings, session: Mapping[str, Any], token: str,
-             credential: dict[str, Any]) -> dict[str, Any]:
+def register(
+    conn: Connection,
+    request: Request,
+    settings: Settings,
+    session: Mapping[str, Any],
+    token: str,
+    credential: dict[str, Any],
+) -> dict[str, Any]:
     challenge, bound = _challenge(settings, token, "registration")
     if bound != session["account_id"]:
         raise _invalid("challenge_token", "This challenge was issued to another session")
     rp_id, origin = _rp(request)
     try:
-        verified = verify_registration_response(credential=credential, expected_challenge=challenge,
-                                                expected_rp_id=rp_id, expected_origin=origin)
+        verified = verify_registration_response(
+            credential=credential, expected_challenge=challenge, expected_rp_id=rp_id, expected_origin=origin
+        )
     except _REFUSED as exc:
         raise _invalid("credential", f"The passkey registration does not verify: {exc}") from None
     credential_id = bytes_to_base64url(verified.credential_id)
     if q.passkey_by_credential(conn, credential_id) is not None:
         raise _invalid("credential", "This passkey is registered already")
     now = datetime.now(UTC)
-    passkey_id = q.insert_passkey(conn, session["account_id"], credential_id,
-                                  bytes_to_base64url(verified.credential_public_key), verified.sign_count, now)
+    passkey_id = q.insert_passkey(
+        conn,
+        session["account_id"],
+        credential_id,
+        bytes_to_base64url(verified.credential_public_key),
+        verified.sign_count,
+        now,
+    )
     return {"id": passkey_id, "credential_id": credential_id, "created_at": now}
 
 
-def authenticate(conn: Connection, request: Request, settings: Settings, token: str,
-                 credential: dict[str, Any]) -> int:
+def authenticate(
+    conn: Connection, request: Request, settings: Settings, token: str, credential: dict[str, Any]
+) -> int:
     """The account id the assertion proves; 401 when the passkey is unknown or the assertion fails."""
     challenge, _ = _challenge(settings, token, "authentication")
     raw_id = credential.get("rawId") or credential.get("id")
@@ -115,9 +141,13 @@ def authenticate(conn: Connection, request: Request, settings: Settings, token: 
     rp_id, origin = _rp(request)
     try:
         verified = verify_authentication_response(
-            credential=credential, expected_challenge=challenge, expected_rp_id=rp_id, expected_origin=origin,
+            credential=credential,
+            expected_challenge=challenge,
+            expected_rp_id=rp_id,
+            expected_origin=origin,
             credential_public_key=base64url_to_bytes(passkey["public_key"]),
-            credential_current_sign_count=passkey["sign_count"])
+            credential_current_sign_count=passkey["sign_count"],
+        )
     except _REFUSED as exc:
         raise Unauthorized(f"The passkey assertion does not verify: {exc}") from None
     q.used_passkey(conn, passkey["id"], verified.new_sign_count, datetime.now(UTC))

@@ -70,29 +70,55 @@ def candidates(conn: Connection, row: Mapping[str, Any]) -> list[dict[str, Any]]
         clauses.append(people.c.name_norm == name)
     if not clauses:
         return []
-    found = conn.execute(select(people).where(or_(*clauses)).order_by(people.c.name, people.c.id)
-                         .limit(MAX_CANDIDATES)).mappings().all()
+    found = (
+        conn.execute(
+            select(people).where(or_(*clauses)).order_by(people.c.name, people.c.id).limit(MAX_CANDIDATES)
+        )
+        .mappings()
+        .all()
+    )
     out = []
     for p in found:
-        held = conn.execute(select(companies.c.country, companies.c.national_id, companies.c.name, roles.c.role)
-                            .join(companies, companies.c.id == roles.c.company_id)
-                            .where(roles.c.person_id == p["id"]).order_by(companies.c.name)).mappings().all()
-        out.append({"person_key": p["person_key"], "name": p["name"], "birth_date": p["birth_date"],
-                    "nationality": p["nationality"], "country_of_residence": p["country_of_residence"],
-                    "source": p["source"], "named_by_key": p["person_key"] in keys,
-                    "roles": [f"{r['role']} of {r['name']} ({r['country']} {r['national_id']})" for r in held]})
+        held = (
+            conn.execute(
+                select(companies.c.country, companies.c.national_id, companies.c.name, roles.c.role)
+                .join(companies, companies.c.id == roles.c.company_id)
+                .where(roles.c.person_id == p["id"])
+                .order_by(companies.c.name)
+            )
+            .mappings()
+            .all()
+        )
+        out.append(
+            {
+                "person_key": p["person_key"],
+                "name": p["name"],
+                "birth_date": p["birth_date"],
+                "nationality": p["nationality"],
+                "country_of_residence": p["country_of_residence"],
+                "source": p["source"],
+                "named_by_key": p["person_key"] in keys,
+                "roles": [f"{r['role']} of {r['name']} ({r['country']} {r['national_id']})" for r in held],
+            }
+        )
     return out
 
 
 def show_request(conn: Connection, request_id: int) -> dict[str, Any]:
     row = _request(conn, request_id)
-    return {"request": request_out(row, datetime.now(UTC)), "candidates": candidates(conn, row),
-            "withheld": [{k: _aware(v) if isinstance(v, datetime) else v for k, v in s.items()}
-                         for s in q.person_suppressions_of(conn, request_id)]}
+    return {
+        "request": request_out(row, datetime.now(UTC)),
+        "candidates": candidates(conn, row),
+        "withheld": [
+            {k: _aware(v) if isinstance(v, datetime) else v for k, v in s.items()}
+            for s in q.person_suppressions_of(conn, request_id)
+        ],
+    }
 
 
-def withhold_person(conn: Connection, person_key: str, request_id: int | None, reason: str,
-                    now: datetime) -> int:
+def withhold_person(
+    conn: Connection, person_key: str, request_id: int | None, reason: str, now: datetime
+) -> int:
     """Remove one natural person from the register data and keep them out; returns the roles removed."""
     person_key = person_key.removeprefix("p:")
     if q.is_person_suppressed(conn, person_key):
@@ -104,13 +130,24 @@ def withhold_person(conn: Connection, person_key: str, request_id: int | None, r
     held_rows = conn.execute(select(roles).where(held)).mappings().all()
     names = {str(r["holder_name"]) for r in held_rows} | {str(person.name)}
     company_ids = sorted({int(r["company_id"]) for r in held_rows})
-    _keep(conn, person_key, people, conn.execute(select(people).where(people.c.id == person.id)).mappings().all())
+    _keep(
+        conn,
+        person_key,
+        people,
+        conn.execute(select(people).where(people.c.id == person.id)).mappings().all(),
+    )
     _keep(conn, person_key, roles, held_rows)
     removed = int(conn.execute(delete(roles).where(held)).rowcount)
     _redact_changes(conn, person_key, company_ids, names)
     conn.execute(delete(people).where(people.c.id == person.id))
-    q.insert_person_suppression(conn, person_key=person_key, request_id=request_id, reason=reason,
-                                roles_removed=removed, created_at=now)
+    q.insert_person_suppression(
+        conn,
+        person_key=person_key,
+        request_id=request_id,
+        reason=reason,
+        roles_removed=removed,
+        created_at=now,
+    )
     if company_ids:  # the companies' documents change: search indexes and caches see them as updated
         conn.execute(update(companies).where(companies.c.id.in_(company_ids)).values(updated_at=now))
     return removed
@@ -123,33 +160,79 @@ def person_records(conn: Connection, person_key: str) -> dict[str, Any]:
     person = conn.execute(select(people).where(people.c.person_key == person_key)).mappings().first()
     if person is None:
         raise NotFound(f"No register person with key p:{person_key}")
-    held = conn.execute(
-        select(roles.c.role, roles.c.title, roles.c.holder_name, roles.c.share_pct, roles.c.voting_pct,
-               roles.c.natures_of_control, roles.c.since, roles.c.until, roles.c.source, companies.c.id,
-               companies.c.country, companies.c.national_id, companies.c.name.label("company_name"))
-        .join(companies, companies.c.id == roles.c.company_id)
-        .where(or_(roles.c.person_id == person["id"], roles.c.holder_key == f"p:{person_key}"))
-        .order_by(companies.c.name, roles.c.role)).mappings().all()
+    held = (
+        conn.execute(
+            select(
+                roles.c.role,
+                roles.c.title,
+                roles.c.holder_name,
+                roles.c.share_pct,
+                roles.c.voting_pct,
+                roles.c.natures_of_control,
+                roles.c.since,
+                roles.c.until,
+                roles.c.source,
+                companies.c.id,
+                companies.c.country,
+                companies.c.national_id,
+                companies.c.name.label("company_name"),
+            )
+            .join(companies, companies.c.id == roles.c.company_id)
+            .where(or_(roles.c.person_id == person["id"], roles.c.holder_key == f"p:{person_key}"))
+            .order_by(companies.c.name, roles.c.role)
+        )
+        .mappings()
+        .all()
+    )
     names = {str(r["holder_name"]) for r in held} | {str(person["name"])}
     company_ids = sorted({int(r["id"]) for r in held})
-    changes = [] if not company_ids else [
-        {"company": f"{r['country']}:{r['national_id']}", "field": r["field"], "old_value": r["old_value"],
-         "new_value": r["new_value"], "source": r["source"], "detected_at": _aware(r["detected_at"])}
-        for r in conn.execute(
-            select(company_changes, companies.c.country, companies.c.national_id)
-            .join(companies, companies.c.id == company_changes.c.company_id)
-            .where(company_changes.c.company_id.in_(company_ids)).order_by(company_changes.c.id)).mappings()
-        if any(n in (r["old_value"] or "") or n in (r["new_value"] or "") for n in names)]
-    return {"person_key": f"p:{person_key}",
-            "person": {k: person[k] for k in ("name", "birth_date", "nationality", "country_of_residence",
-                                              "source")},
-            "roles": [{"role": r["role"], "title": r["title"], "name_as_listed": r["holder_name"],
-                       "company": {"country": r["country"], "national_id": r["national_id"],
-                                   "name": r["company_name"]},
-                       "share_pct": r["share_pct"], "voting_pct": r["voting_pct"],
-                       "natures_of_control": r["natures_of_control"], "since": r["since"], "until": r["until"],
-                       "source": r["source"]} for r in held],
-            "change_log": changes}
+    changes = (
+        []
+        if not company_ids
+        else [
+            {
+                "company": f"{r['country']}:{r['national_id']}",
+                "field": r["field"],
+                "old_value": r["old_value"],
+                "new_value": r["new_value"],
+                "source": r["source"],
+                "detected_at": _aware(r["detected_at"]),
+            }
+            for r in conn.execute(
+                select(company_changes, companies.c.country, companies.c.national_id)
+                .join(companies, companies.c.id == company_changes.c.company_id)
+                .where(company_changes.c.company_id.in_(company_ids))
+                .order_by(company_changes.c.id)
+            ).mappings()
+            if any(n in (r["old_value"] or "") or n in (r["new_value"] or "") for n in names)
+        ]
+    )
+    return {
+        "person_key": f"p:{person_key}",
+        "person": {
+            k: person[k] for k in ("name", "birth_date", "nationality", "country_of_residence", "source")
+        },
+        "roles": [
+            {
+                "role": r["role"],
+                "title": r["title"],
+                "name_as_listed": r["holder_name"],
+                "company": {
+                    "country": r["country"],
+                    "national_id": r["national_id"],
+                    "name": r["company_name"],
+                },
+                "share_pct": r["share_pct"],
+                "voting_pct": r["voting_pct"],
+                "natures_of_control": r["natures_of_control"],
+                "since": r["since"],
+                "until": r["until"],
+                "source": r["source"],
+            }
+            for r in held
+        ],
+        "change_log": changes,
+    }
 
 
 def access_export(conn: Connection, request_id: int, persons: Sequence[str]) -> dict[str, Any]:
@@ -163,16 +246,29 @@ def access_export(conn: Connection, request_id: int, persons: Sequence[str]) -> 
         raise ValidationFailed(f"Request {request_id} is a {row['kind']} request, not an access request")
     if row["status"] == "unverified":
         raise Conflict(f"Request {request_id} is not verified: the requester has not confirmed the address")
-    return {"request_id": request_id, "generated_at": datetime.now(UTC), **export(conn, str(row["email"])),
-            "register_persons": [person_records(conn, key) for key in persons]}
+    return {
+        "request_id": request_id,
+        "generated_at": datetime.now(UTC),
+        **export(conn, str(row["email"])),
+        "register_persons": [person_records(conn, key) for key in persons],
+    }
 
 
 def _keep(conn: Connection, person_key: str, table: Table, rows: Sequence[Mapping[Any, Any]]) -> None:
     """Keep rows as they are before they are taken out or rewritten (dates as ISO text, amounts as text)."""
     if rows:
-        conn.execute(privacy_withheld_rows.insert(), [
-            {"person_key": person_key, "table_name": table.name, "row_id": int(r["id"]),
-             "data": orjson.dumps({str(k): v for k, v in r.items()}, default=str).decode()} for r in rows])
+        conn.execute(
+            privacy_withheld_rows.insert(),
+            [
+                {
+                    "person_key": person_key,
+                    "table_name": table.name,
+                    "row_id": int(r["id"]),
+                    "data": orjson.dumps({str(k): v for k, v in r.items()}, default=str).decode(),
+                }
+                for r in rows
+            ],
+        )
 
 
 def _typed(table: Table, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -195,8 +291,11 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
     if not q.is_person_suppressed(conn, person_key):
         raise NotFound(f"p:{person_key} is not withheld")
     kept: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in conn.execute(select(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == person_key)
-                          .order_by(privacy_withheld_rows.c.id)).mappings():
+    for r in conn.execute(
+        select(privacy_withheld_rows)
+        .where(privacy_withheld_rows.c.person_key == person_key)
+        .order_by(privacy_withheld_rows.c.id)
+    ).mappings():
         kept[str(r["table_name"])].append(orjson.loads(r["data"]))
     new_ids: dict[int, int] = {}
     for row in kept["people"]:
@@ -204,18 +303,36 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
         inserted = conn.execute(people.insert().values(values)).inserted_primary_key
         assert inserted is not None
         new_ids[int(row["id"])] = int(inserted[0])
-    present = {int(c) for c in conn.execute(select(companies.c.id).where(
-        companies.c.id.in_({int(r["company_id"]) for r in kept["roles"]}))).scalars()} if kept["roles"] else set()
-    restored = [_typed(roles, {k: v for k, v in r.items() if k != "id"})
-                | {"person_id": new_ids.get(int(r["person_id"])) if r["person_id"] is not None else None}
-                for r in kept["roles"] if int(r["company_id"]) in present]
+    present = (
+        {
+            int(c)
+            for c in conn.execute(
+                select(companies.c.id).where(
+                    companies.c.id.in_({int(r["company_id"]) for r in kept["roles"]})
+                )
+            ).scalars()
+        }
+        if kept["roles"]
+        else set()
+    )
+    restored = [
+        _typed(roles, {k: v for k, v in r.items() if k != "id"})
+        | {"person_id": new_ids.get(int(r["person_id"])) if r["person_id"] is not None else None}
+        for r in kept["roles"]
+        if int(r["company_id"]) in present
+    ]
     if restored:
         conn.execute(roles.insert(), restored)
     for change in kept["company_changes"]:
-        conn.execute(update(company_changes).where(company_changes.c.id == change["id"])
-                     .values(old_value=change["old_value"], new_value=change["new_value"]))
+        conn.execute(
+            update(company_changes)
+            .where(company_changes.c.id == change["id"])
+            .values(old_value=change["old_value"], new_value=change["new_value"])
+        )
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == person_key))
-    conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == person_key))
+    conn.execute(
+        delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == person_key)
+    )
     if present:
         conn.execute(update(companies).where(companies.c.id.in_(sorted(present))).values(updated_at=now))
     return {"people": len(new_ids), "roles": len(restored), "changes": len(kept["company_changes"])}
@@ -226,14 +343,20 @@ def _redact_changes(conn: Connection, person_key: str, company_ids: Sequence[int
     `role: name; …` summaries, ingest/sections.py)."""
     if not company_ids:
         return
-    rows = conn.execute(select(company_changes.c.id, company_changes.c.old_value, company_changes.c.new_value)
-                        .where(company_changes.c.company_id.in_(list(company_ids)))).all()
+    rows = conn.execute(
+        select(company_changes.c.id, company_changes.c.old_value, company_changes.c.new_value).where(
+            company_changes.c.company_id.in_(list(company_ids))
+        )
+    ).all()
     for change_id, old, new in rows:
         fixed = [_redact(v, names) for v in (old, new)]
         if fixed != [old, new]:
             _keep(conn, person_key, company_changes, [{"id": change_id, "old_value": old, "new_value": new}])
-            conn.execute(update(company_changes).where(company_changes.c.id == change_id)
-                         .values(old_value=fixed[0], new_value=fixed[1]))
+            conn.execute(
+                update(company_changes)
+                .where(company_changes.c.id == change_id)
+                .values(old_value=fixed[0], new_value=fixed[1])
+            )
 
 
 def _redact(value: str | None, names: set[str]) -> str | None:
@@ -244,7 +367,9 @@ def _redact(value: str | None, names: set[str]) -> str | None:
     return value
 
 
-def answer_request(conn: Connection, request_id: int, outcome: str, withhold: Sequence[str] = ()) -> dict[str, Any]:
+def answer_request(
+    conn: Connection, request_id: int, outcome: str, withhold: Sequence[str] = ()
+) -> dict[str, Any]:
     """Close a verified request with the operator's answer; for erase/object, withhold the person records
     the operator matched to the requester first."""
     row = _request(conn, request_id)
@@ -255,12 +380,19 @@ def answer_request(conn: Connection, request_id: int, outcome: str, withhold: Se
     if withhold and row["kind"] not in ("erase", "object"):
         raise ValidationFailed(f"Only erase and object requests withhold register records, not {row['kind']}")
     now = datetime.now(UTC)
-    removed = {key.removeprefix("p:"): withhold_person(conn, key, request_id, str(row["kind"]), now)
-               for key in withhold}
+    removed = {
+        key.removeprefix("p:"): withhold_person(conn, key, request_id, str(row["kind"]), now)
+        for key in withhold
+    }
     text = outcome.strip()
     if removed:
         text += f" [withheld register persons: {', '.join(f'p:{k}' for k in sorted(removed))}]"
     previous = row["outcome"]
-    q.update_request(conn, request_id, status="done", done_at=now,
-                     outcome=f"{previous}; operator: {text}" if previous else f"operator: {text}")
+    q.update_request(
+        conn,
+        request_id,
+        status="done",
+        done_at=now,
+        outcome=f"{previous}; operator: {text}" if previous else f"operator: {text}",
+    )
     return {**show_request(conn, request_id), "roles_removed": sum(removed.values())}

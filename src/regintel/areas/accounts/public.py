@@ -25,12 +25,17 @@ from regintel.errors import ValidationFailed
 LINK_HOURS = 72
 RESEND_AFTER = timedelta(minutes=10)
 ANSWER_DAYS = 30  # GDPR art. 12(3): one month from verification
-PENDING = {"status": "pending_confirmation", "message": "If this address can receive e-mail, a confirmation "
-           "link is on its way; nothing is recorded as confirmed until it is opened."}
+PENDING = {
+    "status": "pending_confirmation",
+    "message": "If this address can receive e-mail, a confirmation "
+    "link is on its way; nothing is recorded as confirmed until it is opened.",
+}
 
 
 def _invalid(field: str, message: str, reason: str) -> ValidationFailed:
-    return ValidationFailed(message, details=[{"field": field, "in": "body", "reason": reason, "message": message}])
+    return ValidationFailed(
+        message, details=[{"field": field, "in": "body", "reason": reason, "message": message}]
+    )
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -55,16 +60,25 @@ def _read(settings: Settings, salt: str, token: str) -> dict[str, Any]:
 
 # --- leads and newsletter ----------------------------------------------------------------------------
 
-def request_lead(conn: Connection, request: Request, settings: Settings, kind: str, email: str,
-                 use_case: str | None, source: str | None) -> dict[str, Any]:
+
+def request_lead(
+    conn: Connection,
+    request: Request,
+    settings: Settings,
+    kind: str,
+    email: str,
+    use_case: str | None,
+    source: str | None,
+) -> dict[str, Any]:
     now = datetime.now(UTC)
     answer = PENDING
     if q.is_suppressed(conn, email):
         return answer  # the address erased or objected: no mail, same answer
     lead = q.find_lead(conn, kind, email)
     if lead is None:
-        lead_id = q.insert_lead(conn, kind=kind, email=email, use_case=use_case, source=source, status="pending",
-                                created_at=now)
+        lead_id = q.insert_lead(
+            conn, kind=kind, email=email, use_case=use_case, source=source, status="pending", created_at=now
+        )
     else:
         lead_id = lead["id"]
         last = _aware(lead["last_mail_at"])
@@ -74,9 +88,11 @@ def request_lead(conn: Connection, request: Request, settings: Settings, kind: s
     token = _sign(settings, f"{kind}-confirm", {"l": lead_id, "e": email})
     path = "/api/v1/public/signup" if kind == "lead" else "/api/v1/public/newsletter-intent"
     what = "hear from us about regintel" if kind == "lead" else "receive the regintel newsletter"
-    body = (f"Someone (we hope you) asked to {what} at this address.\n\nTo confirm, POST this token to "
-            f"{mail_base(settings)}{path} as {{\"token\": \"...\"}} (the page does it for you):\n{token}\n\n"
-            f"The link is valid {LINK_HOURS} hours. If it was not you, ignore this message.\n")
+    body = (
+        f"Someone (we hope you) asked to {what} at this address.\n\nTo confirm, POST this token to "
+        f'{mail_base(settings)}{path} as {{"token": "..."}} (the page does it for you):\n{token}\n\n'
+        f"The link is valid {LINK_HOURS} hours. If it was not you, ignore this message.\n"
+    )
     q.queue_mail(conn, f"{kind}_confirm", email, "Please confirm your e-mail address", body, now)
     q.update_lead(conn, lead_id, last_mail_at=now)
     return answer
@@ -99,26 +115,52 @@ def signup_stats(conn: Connection) -> dict[str, Any]:
 
 # --- privacy requests --------------------------------------------------------------------------------
 
-def request_privacy(conn: Connection, request: Request, settings: Settings, kind: str, email: str,
-                    details: str | None, person_name: str | None = None,
-                    person_keys: list[str] | None = None) -> dict[str, Any]:
+
+def request_privacy(
+    conn: Connection,
+    request: Request,
+    settings: Settings,
+    kind: str,
+    email: str,
+    details: str | None,
+    person_name: str | None = None,
+    person_keys: list[str] | None = None,
+) -> dict[str, Any]:
     now = datetime.now(UTC)
-    recent = [r for r in q.requests_of(conn, email)
-              # mypy, ignored below: created_at is NOT NULL; _aware is typed for the optional columns
-              if r["kind"] == kind and now - _aware(r["created_at"]) < RESEND_AFTER]  # type: ignore[operator]
+    recent = [
+        r
+        for r in q.requests_of(conn, email)
+        # mypy, ignored below: created_at is NOT NULL; _aware is typed for the optional columns
+        if r["kind"] == kind and now - _aware(r["created_at"]) < RESEND_AFTER  # type: ignore[operator]
+    ]
     if not recent:
         keys = sorted({k.removeprefix("p:") for k in person_keys or []})
-        request_id = q.insert_request(conn, kind=kind, email=email, details=details, status="unverified",
-                                      created_at=now, person_name=person_name.strip() if person_name else None,
-                                      person_keys=json.dumps(keys) if keys else None)
+        request_id = q.insert_request(
+            conn,
+            kind=kind,
+            email=email,
+            details=details,
+            status="unverified",
+            created_at=now,
+            person_name=person_name.strip() if person_name else None,
+            person_keys=json.dumps(keys) if keys else None,
+        )
         token = _sign(settings, "privacy-verify", {"r": request_id, "e": email})
-        body = (f"We received a data-protection request ({kind}) for this address.\n\nTo confirm that it is yours, "
-                f"POST this token to {mail_base(settings)}/api/v1/privacy/{kind} as {{\"token\": \"...\"}}:\n"
-                f"{token}\n\nThe link is valid {LINK_HOURS} hours. If you did not ask, ignore this message: "
-                "nothing happens without it.\n")
-        q.queue_mail(conn, "privacy_verify", email, f"Confirm your data-protection request ({kind})", body, now)
-    return {"status": "verification_sent", "kind": kind, "message": "The request is recorded. If this address can "
-            "receive e-mail, a link to confirm it is on its way; it is acted on once confirmed."}
+        body = (
+            f"We received a data-protection request ({kind}) for this address.\n\nTo confirm that it is yours, "
+            f'POST this token to {mail_base(settings)}/api/v1/privacy/{kind} as {{"token": "..."}}:\n'
+            f"{token}\n\nThe link is valid {LINK_HOURS} hours. If you did not ask, ignore this message: "
+            "nothing happens without it.\n"
+        )
+        q.queue_mail(
+            conn, "privacy_verify", email, f"Confirm your data-protection request ({kind})", body, now
+        )
+    return {
+        "status": "verification_sent",
+        "kind": kind,
+        "message": "The request is recorded. If this address can "
+        "receive e-mail, a link to confirm it is on its way; it is acted on once confirmed.",
+    }
 
 
 def verify_privacy(conn: Connection, settings: Settings, kind: str, token: str) -> dict[str, Any]:
@@ -130,7 +172,9 @@ def verify_privacy(conn: Connection, settings: Settings, kind: str, token: str) 
     email = row["email"]
     out: dict[str, Any] = {"request_id": row["id"], "kind": kind}
     if row["status"] == "unverified":
-        q.update_request(conn, row["id"], status="verified", verified_at=now, due_at=now + timedelta(days=ANSWER_DAYS))
+        q.update_request(
+            conn, row["id"], status="verified", verified_at=now, due_at=now + timedelta(days=ANSWER_DAYS)
+        )
     if kind == "access":
         out["export"] = export(conn, email)
         outcome = "export given on verification"
@@ -154,8 +198,9 @@ def verify_privacy(conn: Connection, settings: Settings, kind: str, token: str) 
     if names_people:
         outcome += "; the register records named are matched and withheld by the operator by due_at"
     done = kind not in ("rectify",) and not names_people
-    q.update_request(conn, row["id"], status="done" if done else "verified", done_at=now if done else None,
-                     outcome=outcome)
+    q.update_request(
+        conn, row["id"], status="done" if done else "verified", done_at=now if done else None, outcome=outcome
+    )
     current = q.get_request(conn, row["id"])
     assert current is not None
     out.update(status=current["status"], outcome=outcome, due_at=_aware(current["due_at"]))
@@ -170,13 +215,19 @@ def export(conn: Connection, email: str) -> dict[str, Any]:
     if account is not None:
         session = {"account_id": account["id"], "email": email}
         view = service.account_view(conn, session, [])
-        out.update(account={k: view[k] for k in ("id", "email", "plan", "created_at", "last_login_at")},
-                   api_keys=view["api_keys"], watches=view["watches"], fo_addendum=view["fo_addendum"],
-                   identities=view["identities"])
+        out.update(
+            account={k: view[k] for k in ("id", "email", "plan", "created_at", "last_login_at")},
+            api_keys=view["api_keys"],
+            watches=view["watches"],
+            fo_addendum=view["fo_addendum"],
+            identities=view["identities"],
+        )
     else:
         out["watches"] = [service.watch_out(w) for w in q.account_watches(conn, email)]
-    out["signups"] = [{k: _aware(v) if isinstance(v, datetime) else v for k, v in r.items() if k != "id"}
-                      for r in q.leads_of(conn, email)]
+    out["signups"] = [
+        {k: _aware(v) if isinstance(v, datetime) else v for k, v in r.items() if k != "id"}
+        for r in q.leads_of(conn, email)
+    ]
     out["privacy_requests"] = [_req_out(r) for r in q.requests_of(conn, email)]
     return out
 

@@ -14,7 +14,9 @@ _PERSON_KEY = re.compile(r"(p:)?[0-9a-f]{32}")
 
 class WelcomeIn(BaseModel):
     model_config = _STRICT
-    email: StrictStr | None = Field(default=None, max_length=320, description="Send a sign-in link to this address")
+    email: StrictStr | None = Field(
+        default=None, max_length=320, description="Send a sign-in link to this address"
+    )
     token: StrictStr | None = Field(default=None, max_length=1000, description="The token of a sign-in link")
 
     @model_validator(mode="after")
@@ -27,8 +29,10 @@ class WelcomeIn(BaseModel):
 class WelcomeOut(BaseModel):
     status: str = Field(description="`link_sent` or `signed_in`")
     message: str
-    csrf_token: str | None = Field(default=None, description="On sign-in: the value to send in X-CSRF-Token "
-                                   "(also set as the `regintel_csrf` cookie)")
+    csrf_token: str | None = Field(
+        default=None,
+        description="On sign-in: the value to send in X-CSRF-Token (also set as the `regintel_csrf` cookie)",
+    )
 
 
 class KeyOut(BaseModel):
@@ -101,12 +105,16 @@ class AccountOut(BaseModel):
     watches: list[WatchOut]
     fo_addendum: AddendumOut
     identities: list[IdentityOut] = Field(description="OpenID Connect identities linked to the account")
-    identity_providers: list[str] = Field(description="Providers this deployment offers for sign-in and linking")
+    identity_providers: list[str] = Field(
+        description="Providers this deployment offers for sign-in and linking"
+    )
     passes: list[PassOut] = Field(default_factory=list, description="Paid one-time passes (day or week)")
 
 
 class IdentityLinkOut(BaseModel):
-    authorization_url: str = Field(description="Open it in this browser; the provider returns to the callback")
+    authorization_url: str = Field(
+        description="Open it in this browser; the provider returns to the callback"
+    )
 
 
 class IdentityUnlinkOut(BaseModel):
@@ -117,9 +125,14 @@ class IdentityUnlinkOut(BaseModel):
 class KeyCreateIn(BaseModel):
     model_config = _STRICT
     name: StrictStr = Field(min_length=1, max_length=100)
-    pass_id: StrictInt | None = Field(default=None, gt=0, lt=2**62, description="A paid, unused pass of the "
-                                      "account (`passes` of `GET /account`): the key gets the pass's plan, budget "
-                                      "and validity from now")
+    pass_id: StrictInt | None = Field(
+        default=None,
+        gt=0,
+        lt=2**62,
+        description="A paid, unused pass of the "
+        "account (`passes` of `GET /account`): the key gets the pass's plan, budget "
+        "and validity from now",
+    )
 
 
 class KeyRenameIn(BaseModel):
@@ -135,8 +148,11 @@ class WatchIn(BaseModel):
 
 class AddendumIn(BaseModel):
     model_config = _STRICT
-    text_version: StrictStr = Field(min_length=1, max_length=32, description="Version of the addendum text "
-                                    "accepted; must be the current one")
+    text_version: StrictStr = Field(
+        min_length=1,
+        max_length=32,
+        description="Version of the addendum text accepted; must be the current one",
+    )
     person_name: StrictStr = Field(min_length=1, max_length=200, description="The person accepting it")
     accept: StrictBool = Field(description="Must be true")
 
@@ -144,8 +160,11 @@ class AddendumIn(BaseModel):
 class OAuthClientIn(BaseModel):
     model_config = _STRICT
     name: StrictStr = Field(min_length=1, max_length=100)
-    redirect_uris: list[StrictStr] = Field(min_length=1, max_length=10, description="Exact redirect URIs: https, "
-                                           "or http on a loopback address (native and CLI clients)")
+    redirect_uris: list[StrictStr] = Field(
+        min_length=1,
+        max_length=10,
+        description="Exact redirect URIs: https, or http on a loopback address (native and CLI clients)",
+    )
 
 
 class OAuthClientOut(BaseModel):
@@ -160,13 +179,17 @@ class OAuthClientOut(BaseModel):
 
 class ConsentOut(BaseModel):
     client_id: str
-    client_name: str = Field(description="As the client registered it: not verified by anyone when `registration` "
-                             "is `dynamic`")
+    client_name: str = Field(
+        description="As the client registered it: not verified by anyone when `registration` is `dynamic`"
+    )
     scope: str
     redirect_uri: str | None
-    registration: str = Field(default="account", description="`account`: registered on an account page; "
-                              "`dynamic`: registered by itself (RFC 7591), so the page should say its name is "
-                              "unverified")
+    registration: str = Field(
+        default="account",
+        description="`account`: registered on an account page; "
+        "`dynamic`: registered by itself (RFC 7591), so the page should say its name is "
+        "unverified",
+    )
 
 
 class ApproveIn(BaseModel):
@@ -179,8 +202,11 @@ class LeadIn(BaseModel):
     email: StrictStr | None = Field(default=None, max_length=320)
     use_case: StrictStr | None = Field(default=None, max_length=2000)
     source: StrictStr | None = Field(default=None, max_length=100)
-    token: StrictStr | None = Field(default=None, max_length=1000, description="The token of the confirmation "
-                                    "e-mail (double opt-in); send it alone")
+    token: StrictStr | None = Field(
+        default=None,
+        max_length=1000,
+        description="The token of the confirmation e-mail (double opt-in); send it alone",
+    )
     website: StrictStr | None = Field(default=None, max_length=200, description="Honeypot: leave empty")
 
     @model_validator(mode="after")
@@ -218,14 +244,25 @@ class StatsOut(BaseModel):
 class PrivacyIn(BaseModel):
     model_config = _STRICT
     email: StrictStr | None = Field(default=None, max_length=320)
-    details: StrictStr | None = Field(default=None, max_length=5000, description="What to rectify, or context")
-    person_name: StrictStr | None = Field(default=None, min_length=1, max_length=200, description="erase/object: "
-                                          "the name under which the register lists you, for the operator to match")
-    person_keys: list[StrictStr] | None = Field(default=None, max_length=20, description="erase/object: the "
-                                                "person keys (`p:…`, as the API shows them) of the records "
-                                                "that are you, if known")
-    token: StrictStr | None = Field(default=None, max_length=1000, description="The token of the verification "
-                                    "e-mail; send it alone")
+    details: StrictStr | None = Field(
+        default=None, max_length=5000, description="What to rectify, or context"
+    )
+    person_name: StrictStr | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="erase/object: the name under which the register lists you, for the operator to match",
+    )
+    person_keys: list[StrictStr] | None = Field(
+        default=None,
+        max_length=20,
+        description="erase/object: the "
+        "person keys (`p:…`, as the API shows them) of the records "
+        "that are you, if known",
+    )
+    token: StrictStr | None = Field(
+        default=None, max_length=1000, description="The token of the verification e-mail; send it alone"
+    )
 
     @model_validator(mode="after")
     def _one(self) -> PrivacyIn:
@@ -247,8 +284,9 @@ class PrivacyOut(BaseModel):
     request_id: int | None = None
     outcome: str | None = None
     due_at: dt.datetime | None = None
-    export: dict[str, Any] | None = Field(default=None,
-                                          description="`access`: what the service holds about the address")
+    export: dict[str, Any] | None = Field(
+        default=None, description="`access`: what the service holds about the address"
+    )
 
 
 class ApiSignupIn(BaseModel):
@@ -313,7 +351,9 @@ class SuggestOut(BaseModel):
     month_elapsed: float = Field(description="Share of the month elapsed (at least one day)")
     busiest_key_projected: int = Field(description="Quotas count per key: the plan must hold the busiest key")
     keys: list[SuggestKeyOut]
-    for_sale: bool = Field(description="Whether the suggested plan can be bought here (POST /account/billing)")
+    for_sale: bool = Field(
+        description="Whether the suggested plan can be bought here (POST /account/billing)"
+    )
     plans: list[SuggestPlanOut]
 
 
@@ -325,13 +365,16 @@ class WebhookOut(BaseModel):
 
 class PasskeyOptionsIn(BaseModel):
     model_config = _STRICT
-    kind: StrictStr = Field(pattern="^(registration|authentication)$", description="`registration` needs the "
-                            "session and CSRF token; `authentication` needs nothing")
+    kind: StrictStr = Field(
+        pattern="^(registration|authentication)$",
+        description="`registration` needs the session and CSRF token; `authentication` needs nothing",
+    )
 
 
 class PasskeyOptionsOut(BaseModel):
     options: dict[str, Any] = Field(
-        description="PublicKeyCredentialCreationOptions / RequestOptions (JSON form)")
+        description="PublicKeyCredentialCreationOptions / RequestOptions (JSON form)"
+    )
     challenge_token: str = Field(description="Send back with the credential (valid 5 minutes)")
 
 

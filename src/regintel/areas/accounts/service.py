@@ -28,48 +28,84 @@ def _aware(value: datetime | None) -> datetime | None:
 def key_out(row: Mapping[str, Any]) -> dict[str, Any]:
     now = datetime.now(UTC)
     expires, revoked = _aware(row["expires_at"]), _aware(row["revoked_at"])
-    return {"id": row["id"], "name": row["name"], "plan": row["plan"], "prefix": row["prefix"],
-            "created_at": _aware(row["created_at"]), "expires_at": expires, "revoked_at": revoked,
-            "last_used_at": _aware(row["last_used_at"]),
-            "active": revoked is None and (expires is None or expires > now)}
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "plan": row["plan"],
+        "prefix": row["prefix"],
+        "created_at": _aware(row["created_at"]),
+        "expires_at": expires,
+        "revoked_at": revoked,
+        "last_used_at": _aware(row["last_used_at"]),
+        "active": revoked is None and (expires is None or expires > now),
+    }
 
 
 def watch_out(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {**{k: row[k] for k in ("id", "status", "country", "national_id", "company_name", "company_status")},
-            **{k: _aware(row[k]) for k in ("created_at", "confirmed_at", "unsubscribed_at")}}
+    return {
+        **{k: row[k] for k in ("id", "status", "country", "national_id", "company_name", "company_status")},
+        **{k: _aware(row[k]) for k in ("created_at", "confirmed_at", "unsubscribed_at")},
+    }
 
 
 def addendum_out(row: Mapping[str, Any] | None) -> dict[str, Any]:
     if row is None:
-        return {"accepted": False, "text_version": None, "person_name": None, "accepted_at": None,
-                "revoked_at": None}
-    return {"accepted": row["revoked_at"] is None, "text_version": row["text_version"],
-            "person_name": row["person_name"], "accepted_at": _aware(row["accepted_at"]),
-            "revoked_at": _aware(row["revoked_at"])}
+        return {
+            "accepted": False,
+            "text_version": None,
+            "person_name": None,
+            "accepted_at": None,
+            "revoked_at": None,
+        }
+    return {
+        "accepted": row["revoked_at"] is None,
+        "text_version": row["text_version"],
+        "person_name": row["person_name"],
+        "accepted_at": _aware(row["accepted_at"]),
+        "revoked_at": _aware(row["revoked_at"]),
+    }
 
 
 def account_view(conn: Connection, session: Mapping[str, Any], providers: list[str]) -> dict[str, Any]:
     account = q.get_account(conn, session["account_id"])
     assert account is not None
-    return {"id": account["id"], "email": account["email"], "plan": account["plan"],
-            "created_at": _aware(account["created_at"]), "last_login_at": _aware(account["last_login_at"]),
-            "api_keys": [key_out(k) for k in q.account_keys(conn, account["id"])],
-            "watches": [watch_out(w) for w in q.account_watches(conn, account["email"])],
-            "fo_addendum": addendum_out(q.current_addendum(conn, account["id"])),
-            "identities": [{"id": r["id"], "provider": r["provider"], "email": r["email"],
-                            "created_at": _aware(r["created_at"]), "last_login_at": _aware(r["last_login_at"])}
-                           for r in q.account_identities_of(conn, account["id"])],
-            "identity_providers": providers,
-            "passes": [pass_out(r) for r in q.account_passes_of(conn, account["id"])]}
+    return {
+        "id": account["id"],
+        "email": account["email"],
+        "plan": account["plan"],
+        "created_at": _aware(account["created_at"]),
+        "last_login_at": _aware(account["last_login_at"]),
+        "api_keys": [key_out(k) for k in q.account_keys(conn, account["id"])],
+        "watches": [watch_out(w) for w in q.account_watches(conn, account["email"])],
+        "fo_addendum": addendum_out(q.current_addendum(conn, account["id"])),
+        "identities": [
+            {
+                "id": r["id"],
+                "provider": r["provider"],
+                "email": r["email"],
+                "created_at": _aware(r["created_at"]),
+                "last_login_at": _aware(r["last_login_at"]),
+            }
+            for r in q.account_identities_of(conn, account["id"])
+        ],
+        "identity_providers": providers,
+        "passes": [pass_out(r) for r in q.account_passes_of(conn, account["id"])],
+    }
 
 
 def pass_out(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"id": row["id"], "plan": row["plan"], "paid_at": _aware(row["paid_at"]),
-            "claimed_at": _aware(row["claimed_at"]), "api_key_id": row["api_key_id"]}
+    return {
+        "id": row["id"],
+        "plan": row["plan"],
+        "paid_at": _aware(row["paid_at"]),
+        "claimed_at": _aware(row["claimed_at"]),
+        "api_key_id": row["api_key_id"],
+    }
 
 
-def create_account_key(conn: Connection, settings: Settings, session: Mapping[str, Any], name: str,
-                       pass_id: int | None = None) -> dict[str, Any]:
+def create_account_key(
+    conn: Connection, settings: Settings, session: Mapping[str, Any], name: str, pass_id: int | None = None
+) -> dict[str, Any]:
     """A key of the account's plan, or of a paid pass (`pass_id`): the pass's plan (so its budget, counted
     per key by the limiter) and a validity of the pass's days from now. A pass becomes one key, once."""
     plan = session["plan"]
@@ -80,9 +116,13 @@ def create_account_key(conn: Connection, settings: Settings, session: Mapping[st
         if paid["claimed_at"] is not None:
             raise Conflict(f"Pass {pass_id} is already key {paid['api_key_id']}")
         plan = str(paid["plan"])
-    record, raw = create_key(conn, name.strip() or "key", plan, duration_days=settings.plan(plan).duration_days)
+    record, raw = create_key(
+        conn, name.strip() or "key", plan, duration_days=settings.plan(plan).duration_days
+    )
     q.link_key(conn, record.id, session["account_id"])
-    if pass_id is not None and not q.claim_pass(conn, session["account_id"], pass_id, record.id, datetime.now(UTC)):
+    if pass_id is not None and not q.claim_pass(
+        conn, session["account_id"], pass_id, record.id, datetime.now(UTC)
+    ):
         raise Conflict(f"Pass {pass_id} was used at the same moment by another request")  # rolled back
     row = q.account_key(conn, session["account_id"], record.id)
     assert row is not None
@@ -99,12 +139,16 @@ def _owned(conn: Connection, session: Mapping[str, Any], key_id: int) -> Mapping
 def rename_key(conn: Connection, session: Mapping[str, Any], key_id: int, name: str) -> dict[str, Any]:
     _owned(conn, session, key_id)
     if not name.strip():
-        raise ValidationFailed("The name is empty", details=[{"field": "name", "in": "body", "reason": "empty"}])
+        raise ValidationFailed(
+            "The name is empty", details=[{"field": "name", "in": "body", "reason": "empty"}]
+        )
     q.update_key(conn, key_id, name=name.strip())
     return key_out(_owned(conn, session, key_id))
 
 
-def renew_key(conn: Connection, settings: Settings, session: Mapping[str, Any], key_id: int) -> dict[str, Any]:
+def renew_key(
+    conn: Connection, settings: Settings, session: Mapping[str, Any], key_id: int
+) -> dict[str, Any]:
     """A new validity period from now for a key of a plan with one (passes); a revoked key stays revoked."""
     row = _owned(conn, session, key_id)
     if row["revoked_at"] is not None:
@@ -128,7 +172,11 @@ def add_watch(conn: Connection, session: Mapping[str, Any], ico: str, country: s
     company = resolve_ico(conn, ico, country)
     now = datetime.now(UTC)
     watch = watch_db.find_watch(conn, session["email"], company["id"])
-    watch_id = watch["id"] if watch is not None else watch_db.insert_watch(conn, session["email"], company["id"], now)
+    watch_id = (
+        watch["id"]
+        if watch is not None
+        else watch_db.insert_watch(conn, session["email"], company["id"], now)
+    )
     if watch is None or watch["status"] != "confirmed":
         watch_db.set_status(conn, watch_id, "confirmed", now)
     return watch_out(_watch(conn, session, watch_id))
@@ -160,17 +208,29 @@ def watch_state(conn: Connection, session: Mapping[str, Any]) -> dict[str, Any]:
     return {"total": len(items), **count, "items": items}
 
 
-def accept_addendum(conn: Connection, session: Mapping[str, Any], text_version: str, person: str,
-                    accept: bool) -> dict[str, Any]:
+def accept_addendum(
+    conn: Connection, session: Mapping[str, Any], text_version: str, person: str, accept: bool
+) -> dict[str, Any]:
     if not accept:
-        raise ValidationFailed("`accept` must be true", details=[{"field": "accept", "in": "body",
-                                                                  "reason": "must_accept"}])
+        raise ValidationFailed(
+            "`accept` must be true", details=[{"field": "accept", "in": "body", "reason": "must_accept"}]
+        )
     if text_version != FO_ADDENDUM_VERSION:
-        raise ValidationFailed(f"The current addendum text is version {FO_ADDENDUM_VERSION}", details=[{
-            "field": "text_version", "in": "body", "reason": "not_current", "current": FO_ADDENDUM_VERSION}])
+        raise ValidationFailed(
+            f"The current addendum text is version {FO_ADDENDUM_VERSION}",
+            details=[
+                {
+                    "field": "text_version",
+                    "in": "body",
+                    "reason": "not_current",
+                    "current": FO_ADDENDUM_VERSION,
+                }
+            ],
+        )
     if not person.strip():
-        raise ValidationFailed("Name the person accepting", details=[{"field": "person_name", "in": "body",
-                                                                      "reason": "empty"}])
+        raise ValidationFailed(
+            "Name the person accepting", details=[{"field": "person_name", "in": "body", "reason": "empty"}]
+        )
     now = datetime.now(UTC)
     q.revoke_addenda(conn, session["account_id"], now)  # one live acceptance: the newest
     q.insert_addendum(conn, session["account_id"], text_version, person.strip(), now)

@@ -43,7 +43,9 @@ def _aware(value: datetime) -> datetime:
 
 
 def _invalid(field: str, message: str, reason: str) -> ValidationFailed:
-    return ValidationFailed(message, details=[{"field": field, "in": "body", "reason": reason, "message": message}])
+    return ValidationFailed(
+        message, details=[{"field": field, "in": "body", "reason": reason, "message": message}]
+    )
 
 
 def mail_base(settings: Settings) -> str:
@@ -53,31 +55,46 @@ def mail_base(settings: Settings) -> str:
     return settings.base_url.rstrip("/")
 
 
-def send_link(conn: Connection, request: Request, settings: Settings, email: str, purpose: str = "welcome") -> None:
+def send_link(
+    conn: Connection, request: Request, settings: Settings, email: str, purpose: str = "welcome"
+) -> None:
     """Queue a sign-in link to `email` (the answer is the same whether or not an account exists)."""
     now = datetime.now(UTC)
     if q.links_since(conn, email, now - timedelta(hours=1)) >= LINKS_PER_HOUR:
-        raise RateLimited("Too many sign-in links for this address; try again within the hour",
-                          headers={"Retry-After": "3600"})
+        raise RateLimited(
+            "Too many sign-in links for this address; try again within the hour",
+            headers={"Retry-After": "3600"},
+        )
     nonce = secrets.token_urlsafe(24)
     q.insert_link(conn, nonce, email, now)
     token = URLSafeTimedSerializer(settings.secret_key, salt=LINK_SALT).dumps({"e": email, "n": nonce})
     if purpose == "signup":
-        link, what, endpoint = (f"{mail_base(settings)}/api/v1/public/api-signup?token={token}",
-                                "create a regintel account and a Free API key", "/api/v1/public/api-signup")
+        link, what, endpoint = (
+            f"{mail_base(settings)}/api/v1/public/api-signup?token={token}",
+            "create a regintel account and a Free API key",
+            "/api/v1/public/api-signup",
+        )
     else:
-        link, what, endpoint = f"{mail_base(settings)}/account?welcome_token={token}", "sign in", "/account/welcome"
-    body = (f"Someone (we hope you) asked to {what} with this address.\n\n"
-            f"Open this link within {LINK_MINUTES} minutes:\n{link}\n\n"
-            f"Or send this token to POST {endpoint} as {{\"token\": \"...\"}}:\n{token}\n\n"
-            "If it was not you, ignore this message: nothing happens without the link.\n")
+        link, what, endpoint = (
+            f"{mail_base(settings)}/account?welcome_token={token}",
+            "sign in",
+            "/account/welcome",
+        )
+    body = (
+        f"Someone (we hope you) asked to {what} with this address.\n\n"
+        f"Open this link within {LINK_MINUTES} minutes:\n{link}\n\n"
+        f'Or send this token to POST {endpoint} as {{"token": "..."}}:\n{token}\n\n'
+        "If it was not you, ignore this message: nothing happens without the link.\n"
+    )
     q.queue_mail(conn, "account_login", email, "Your regintel sign-in link", body, now)
 
 
 def redeem_link(conn: Connection, settings: Settings, token: str) -> tuple[int, str]:
     """(account id, session token) for a valid, unused link: the account is created on first sign-in."""
     try:
-        data = URLSafeTimedSerializer(settings.secret_key, salt=LINK_SALT).loads(token, max_age=LINK_MINUTES * 60)
+        data = URLSafeTimedSerializer(settings.secret_key, salt=LINK_SALT).loads(
+            token, max_age=LINK_MINUTES * 60
+        )
         email, nonce = str(data["e"]), str(data["n"])
     except SignatureExpired:
         raise _invalid("token", "This sign-in link has expired; ask for a new one", "expired") from None
@@ -87,7 +104,9 @@ def redeem_link(conn: Connection, settings: Settings, token: str) -> tuple[int, 
     if not q.use_link(conn, nonce, email, now):
         raise _invalid("token", "This sign-in link was used already; ask for a new one", "used")
     account = q.find_account(conn, email)
-    account_id = account["id"] if account is not None else q.insert_account(conn, email, settings.default_plan, now)
+    account_id = (
+        account["id"] if account is not None else q.insert_account(conn, email, settings.default_plan, now)
+    )
     return account_id, start_session(conn, account_id)
 
 
@@ -105,9 +124,12 @@ def set_cookies(response: Response, request: Request, settings: Settings, raw: s
     secure = public_base(request).startswith("https://")
     signed = URLSafeTimedSerializer(settings.secret_key, salt=SESSION_SALT).dumps(raw)
     age = SESSION_DAYS * 86400
-    response.set_cookie(SESSION_COOKIE, signed, max_age=age, httponly=True, secure=secure, samesite="lax",
-                        path="/")
-    response.set_cookie(CSRF_COOKIE, csrf, max_age=age, httponly=False, secure=secure, samesite="lax", path="/")
+    response.set_cookie(
+        SESSION_COOKIE, signed, max_age=age, httponly=True, secure=secure, samesite="lax", path="/"
+    )
+    response.set_cookie(
+        CSRF_COOKIE, csrf, max_age=age, httponly=False, secure=secure, samesite="lax", path="/"
+    )
 
 
 def session_csrf(conn: Connection, raw: str) -> str:
@@ -123,8 +145,9 @@ def current(conn: Connection, request: Request, settings: Settings, *, write: bo
     if not cookie:
         raise Unauthorized("Sign in first: POST /account/welcome sends a sign-in link")
     try:
-        raw = URLSafeTimedSerializer(settings.secret_key, salt=SESSION_SALT).loads(cookie,
-                                                                                    max_age=SESSION_DAYS * 86400)
+        raw = URLSafeTimedSerializer(settings.secret_key, salt=SESSION_SALT).loads(
+            cookie, max_age=SESSION_DAYS * 86400
+        )
     except (BadSignature, TypeError):
         raise Unauthorized("The session cookie is not valid; sign in again") from None
     row = q.find_session(conn, _hash(str(raw)))
@@ -141,4 +164,6 @@ def check_csrf(request: Request, expected: str) -> None:
         raise Forbidden("Cross-origin request refused (the Origin header is not this service's)")
     sent = request.headers.get(CSRF_HEADER, "")
     if not sent or not hmac.compare_digest(sent.encode(), expected.encode()):
-        raise Forbidden("Missing or wrong CSRF token: send the `regintel_csrf` cookie's value in X-CSRF-Token")
+        raise Forbidden(
+            "Missing or wrong CSRF token: send the `regintel_csrf` cookie's value in X-CSRF-Token"
+        )

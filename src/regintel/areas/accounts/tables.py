@@ -8,7 +8,8 @@ from regintel.db.schema import Id, metadata
 
 # A person who signed in with a confirmed e-mail address; `plan` is the plan of the keys it creates.
 accounts = Table(
-    "accounts", metadata,
+    "accounts",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("email", String(320), nullable=False, unique=True),
     Column("plan", String(32), nullable=False),
@@ -18,7 +19,8 @@ accounts = Table(
 
 # Server-side sessions: the cookie carries a signed random token, only its SHA-256 is stored.
 account_sessions = Table(
-    "account_sessions", metadata,
+    "account_sessions",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("token_hash", String(64), nullable=False, unique=True),
@@ -30,7 +32,8 @@ Index("ix_account_sessions_account_id", account_sessions.c.account_id)
 
 # Magic links sent: the nonce makes each link single-use.
 account_login_links = Table(
-    "account_login_links", metadata,
+    "account_login_links",
+    metadata,
     Column("nonce", String(64), primary_key=True),
     Column("email", String(320), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -40,7 +43,8 @@ Index("ix_account_login_links_email", account_login_links.c.email, account_login
 
 # The owner of a key created on the account page (keys made by `regintel keys create` have none).
 account_api_keys = Table(
-    "account_api_keys", metadata,
+    "account_api_keys",
+    metadata,
     Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
 )
@@ -48,7 +52,8 @@ Index("ix_account_api_keys_account_id", account_api_keys.c.account_id)
 
 # Acceptances of the natural-persons addendum: kept after a revocation (the record of what was agreed).
 account_fo_addenda = Table(
-    "account_fo_addenda", metadata,
+    "account_fo_addenda",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("text_version", String(32), nullable=False),
@@ -62,7 +67,8 @@ Index("ix_account_fo_addenda_account_id", account_fo_addenda.c.account_id)
 # the account page (`registration` = account) or by anyone through RFC 7591 dynamic registration
 # (`registration` = dynamic, no account; 0018_accounts_finish).
 oauth_clients = Table(
-    "oauth_clients", metadata,
+    "oauth_clients",
+    metadata,
     Column("client_id", String(64), primary_key=True),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE")),
     Column("name", Text, nullable=False),
@@ -75,9 +81,12 @@ Index("ix_oauth_clients_account_id", oauth_clients.c.account_id)
 
 # Authorization codes (hash only), single use, 10 minutes.
 oauth_codes = Table(
-    "oauth_codes", metadata,
+    "oauth_codes",
+    metadata,
     Column("code_hash", String(64), primary_key=True),
-    Column("client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False),
+    Column(
+        "client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False
+    ),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("redirect_uri", Text, nullable=False),
     Column("scope", Text, nullable=False),
@@ -90,9 +99,12 @@ oauth_codes = Table(
 # An access token is an `api_keys` row (hash of the `rio_…` token, the account's plan, 1-hour expiry), so
 # every keyed route accepts it through the unchanged key check; this row says which client it came from.
 oauth_tokens = Table(
-    "oauth_tokens", metadata,
+    "oauth_tokens",
+    metadata,
     Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True),
-    Column("client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False),
+    Column(
+        "client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False
+    ),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
 )
 Index("ix_oauth_tokens_client_id", oauth_tokens.c.client_id)
@@ -100,7 +112,8 @@ Index("ix_oauth_tokens_client_id", oauth_tokens.c.client_id)
 # Public forms (migration 0015_accounts_public). A lead or newsletter intent counts once confirmed by the
 # e-mailed link (double opt-in); `status` pending | confirmed | suppressed.
 signup_leads = Table(
-    "signup_leads", metadata,
+    "signup_leads",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("kind", String(16), nullable=False),  # lead | newsletter
     Column("email", String(320), nullable=False),
@@ -117,7 +130,8 @@ Index("ix_signup_leads_confirmed_at", signup_leads.c.confirmed_at)
 # Data-protection requests (GDPR art. 15-21): recorded at once, acted on when the e-mailed link is
 # redeemed; `due_at` is one month after verification.
 privacy_requests = Table(
-    "privacy_requests", metadata,
+    "privacy_requests",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("kind", String(16), nullable=False),  # access | erase | object | rectify
     Column("email", String(320), nullable=False),
@@ -135,7 +149,8 @@ Index("ix_privacy_requests_email", privacy_requests.c.email)
 
 # Addresses that erased or objected: no lead, newsletter or watch mail is sent to them again.
 privacy_suppressions = Table(
-    "privacy_suppressions", metadata,
+    "privacy_suppressions",
+    metadata,
     Column("email", String(320), primary_key=True),
     Column("reason", String(16), nullable=False),
     Column("request_id", Id, ForeignKey("privacy_requests.id", ondelete="SET NULL")),
@@ -145,7 +160,8 @@ privacy_suppressions = Table(
 # Billing (migration 0016_accounts_billing): provider events seen (idempotency by event id) and the
 # subscription state the provider last reported per account.
 billing_events = Table(
-    "billing_events", metadata,
+    "billing_events",
+    metadata,
     Column("event_id", String(100), primary_key=True),
     Column("type", String(100), nullable=False),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="SET NULL")),
@@ -154,7 +170,8 @@ billing_events = Table(
 )
 
 billing_subscriptions = Table(
-    "billing_subscriptions", metadata,
+    "billing_subscriptions",
+    metadata,
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("subscription_id", String(100), nullable=False),
     Column("status", String(32), nullable=False),
@@ -164,7 +181,8 @@ billing_subscriptions = Table(
 
 # Passkeys (WebAuthn, migration 0017_accounts_passkeys): the credential's id and COSE public key.
 account_passkeys = Table(
-    "account_passkeys", metadata,
+    "account_passkeys",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("credential_id", String(700), nullable=False, unique=True),  # base64url
@@ -179,12 +197,17 @@ Index("ix_account_passkeys_account_id", account_passkeys.c.account_id)
 # authorization shares a `family_id`: presenting a used token again revokes the whole family (the
 # refresh tokens and the access tokens they produced).
 oauth_refresh_tokens = Table(
-    "oauth_refresh_tokens", metadata,
+    "oauth_refresh_tokens",
+    metadata,
     Column("token_hash", String(64), primary_key=True),
     Column("family_id", String(64), nullable=False),
-    Column("client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False),
+    Column(
+        "client_id", String(64), ForeignKey("oauth_clients.client_id", ondelete="CASCADE"), nullable=False
+    ),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
-    Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="SET NULL")),  # the access token issued with it
+    Column(
+        "api_key_id", Id, ForeignKey("api_keys.id", ondelete="SET NULL")
+    ),  # the access token issued with it
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=False),
     Column("used_at", DateTime(timezone=True)),
@@ -195,7 +218,8 @@ Index("ix_oauth_refresh_tokens_client_id", oauth_refresh_tokens.c.client_id)
 
 # The payment provider's customer of an account (made at the first checkout; the portal needs it).
 billing_customers = Table(
-    "billing_customers", metadata,
+    "billing_customers",
+    metadata,
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("provider", String(16), nullable=False),
     Column("customer_id", String(100), nullable=False),
@@ -205,7 +229,8 @@ billing_customers = Table(
 
 # OpenID Connect identities linked to an account: (provider, subject) is the provider's stable user id.
 account_identities = Table(
-    "account_identities", metadata,
+    "account_identities",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("provider", String(40), nullable=False),
@@ -222,7 +247,8 @@ Index("ix_account_identities_account_id", account_identities.c.account_id)
 # pass into a key once (`api_key_id`, `claimed_at`), so the raw key is shown to its owner and only its
 # hash is ever stored.
 account_passes = Table(
-    "account_passes", metadata,
+    "account_passes",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("plan", String(32), nullable=False),
@@ -239,7 +265,8 @@ Index("ix_account_passes_account_id", account_passes.c.account_id)
 # to them (`regintel privacy answer`): the person's register rows are removed and re-imports skip the key
 # (ingest/sections.py reads this table). Only the key, the request and the reason are kept: the legal record.
 privacy_person_suppressions = Table(
-    "privacy_person_suppressions", metadata,
+    "privacy_person_suppressions",
+    metadata,
     Column("person_key", String(64), primary_key=True),
     Column("request_id", Id, ForeignKey("privacy_requests.id", ondelete="SET NULL")),
     Column("reason", String(16), nullable=False),  # erase | object
@@ -250,7 +277,8 @@ privacy_person_suppressions = Table(
 # The register rows a suppression took out of the served tables, kept as they were (JSON), so a suppression
 # never loses register data and `regintel privacy lift` can put them back (migration 0020).
 privacy_withheld_rows = Table(
-    "privacy_withheld_rows", metadata,
+    "privacy_withheld_rows",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("person_key", String(64), nullable=False, index=True),
     Column("table_name", String(32), nullable=False),  # people | roles | company_changes

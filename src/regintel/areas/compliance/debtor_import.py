@@ -35,22 +35,28 @@ class DebtorSource(Protocol):
     def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
 
 
-def run_debtor_import(engine: Engine, source: DebtorSource, location: str,
-                      data_dir: Path) -> tuple[int, LoadStats, Path | None]:
+def run_debtor_import(
+    engine: Engine, source: DebtorSource, location: str, data_dir: Path
+) -> tuple[int, LoadStats, Path | None]:
     """Import one list file; returns (run id, stats, reject file or None) like `run_import`. A malformed
     file (`SourceAbort`) writes nothing of itself and stops the run with its reason."""
     info = source.info
     sync_catalogue(engine, [info])
     with engine.begin() as conn:
-        run_id = conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
-                                                          started_at=datetime.now(UTC))
-                              .returning(import_runs.c.id)).scalar_one()
+        run_id = conn.execute(
+            import_runs.insert()
+            .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)
+        ).scalar_one()
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     stats, status = LoadStats(), "failed"
     try:
         with engine.connect().execution_options(sqlite_immediate=True) as conn:
             try:
-                with open_input(location, Path(data_dir) / "downloads", whole_archive=True) as inp, conn.begin():
+                with (
+                    open_input(location, Path(data_dir) / "downloads", whole_archive=True) as inp,
+                    conn.begin(),
+                ):
                     records = _parse(source, inp.stream, inp.name, stats, rejects)
                     write(conn, info.id, records, run_id, stats)
             except SourceAbort as exc:
@@ -63,8 +69,9 @@ def run_debtor_import(engine: Engine, source: DebtorSource, location: str,
     return run_id, stats, rejects.path if rejects.path.exists() else None
 
 
-def _parse(source: DebtorSource, stream: BinaryIO, name: str, stats: LoadStats,
-           rejects: RejectFile) -> list[DebtorRecord]:
+def _parse(
+    source: DebtorSource, stream: BinaryIO, name: str, stats: LoadStats, rejects: RejectFile
+) -> list[DebtorRecord]:
     records: list[DebtorRecord] = []
     for item in source.parse(stream, name):
         stats.read += 1
@@ -78,7 +85,9 @@ def _parse(source: DebtorSource, stream: BinaryIO, name: str, stats: LoadStats,
     return records
 
 
-def _dedupe(records: Sequence[DebtorRecord], stats: LoadStats) -> dict[tuple[str, str], dict[str, DebtorRecord]]:
+def _dedupe(
+    records: Sequence[DebtorRecord], stats: LoadStats
+) -> dict[tuple[str, str], dict[str, DebtorRecord]]:
     """(creditor, record_key) → the record; a row repeated in one list counts once."""
     lists: dict[tuple[str, str], dict[str, DebtorRecord]] = {}
     for r in records:
@@ -96,7 +105,9 @@ def _match(conn: Connection, records: Sequence[DebtorRecord]) -> dict[str, tuple
     named = [r for r in records if not r.national_id]
     candidates: dict[tuple[str, str], list[int]] = {}
     if named:
-        for norm, postcode, cid in queries.companies_by_name_norm(conn, "SK", [normalise_name(r.name) for r in named]):
+        for norm, postcode, cid in queries.companies_by_name_norm(
+            conn, "SK", [normalise_name(r.name) for r in named]
+        ):
             candidates.setdefault((norm, "".join((postcode or "").split())), []).append(cid)
     out: dict[str, tuple[int | None, str]] = {}
     for r in records:
@@ -109,15 +120,18 @@ def _match(conn: Connection, records: Sequence[DebtorRecord]) -> dict[str, tuple
     return out
 
 
-def write(conn: Connection, source_id: str, records: Sequence[DebtorRecord], run_id: int | None,
-          stats: LoadStats) -> None:
+def write(
+    conn: Connection, source_id: str, records: Sequence[DebtorRecord], run_id: int | None, stats: LoadStats
+) -> None:
     now = datetime.now(UTC)
     for (kind, creditor), entries in _dedupe(records, stats).items():
         listed_on = max(r.listed_on for r in entries.values())
         newest: date | None = queries.debtor_list_date(conn, source_id, creditor)
         if newest is not None and listed_on < newest:
-            raise SourceAbort(f"the list of {creditor} of {listed_on} is older than the one imported "
-                              f"({newest}); import the newest list")
+            raise SourceAbort(
+                f"the list of {creditor} of {listed_on} is older than the one imported "
+                f"({newest}); import the newest list"
+            )
         stored = queries.stored_debtor_entries(conn, source_id, creditor)
         matches = _match(conn, list(entries.values()))
         inserts: list[dict[str, Any]] = []
@@ -126,11 +140,27 @@ def write(conn: Connection, source_id: str, records: Sequence[DebtorRecord], run
             cid, how = matches[key]
             old = stored.get(key)
             if old is None:
-                inserts.append({"source": source_id, "kind": kind, "creditor": creditor, "record_key": key,
-                                "country": r.country, "national_id": r.national_id, "company_id": cid,
-                                "match": how, "name": r.name, "address": r.address, "amount": r.amount,
-                                "currency": r.currency, "listed_on": r.listed_on, "last_listed_on": r.listed_on,
-                                "delisted_on": None, "run_id": run_id, "imported_at": now})
+                inserts.append(
+                    {
+                        "source": source_id,
+                        "kind": kind,
+                        "creditor": creditor,
+                        "record_key": key,
+                        "country": r.country,
+                        "national_id": r.national_id,
+                        "company_id": cid,
+                        "match": how,
+                        "name": r.name,
+                        "address": r.address,
+                        "amount": r.amount,
+                        "currency": r.currency,
+                        "listed_on": r.listed_on,
+                        "last_listed_on": r.listed_on,
+                        "delisted_on": None,
+                        "run_id": run_id,
+                        "imported_at": now,
+                    }
+                )
                 continue
             change: dict[str, Any] = {}
             if old["delisted_on"] is not None:
@@ -143,8 +173,11 @@ def write(conn: Connection, source_id: str, records: Sequence[DebtorRecord], run
                 updates.append({"entry_id": old["id"], **change})
             else:
                 stats.unchanged += 1
-        gone = [{"entry_id": old["id"], "delisted_on": listed_on} for key, old in stored.items()
-                if key not in entries and old["delisted_on"] is None and old["last_listed_on"] < listed_on]
+        gone = [
+            {"entry_id": old["id"], "delisted_on": listed_on}
+            for key, old in stored.items()
+            if key not in entries and old["delisted_on"] is None and old["last_listed_on"] < listed_on
+        ]
         queries.insert_debtor_entries(conn, inserts)
         queries.update_debtor_entries(conn, updates + gone)
         stats.inserted += len(inserts)
@@ -155,10 +188,15 @@ def write(conn: Connection, source_id: str, records: Sequence[DebtorRecord], run
 def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status=status, finished_at=now, stats=stats.as_dict()))
-        values: dict[str, Any] = {"row_count": queries.debtor_entry_count(conn, source_id),
-                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        values: dict[str, Any] = {
+            "row_count": queries.debtor_entry_count(conn, source_id),
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
         if status == "succeeded":
             values["last_import_at"] = now
         conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

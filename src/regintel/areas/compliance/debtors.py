@@ -31,16 +31,20 @@ Row = Mapping[str, Any]
 # The lists each country has: (source, kind). Payment discipline reads the social and health lists, tax
 # reliability the tax list.
 LISTS: dict[str, tuple[SourceInfo, ...]] = {
-    "SK": (SOCIAL_SOURCE.info, *(s.info for s in HEALTH_SOURCES.values()), TAX_SOURCE.info)}
-KIND = {SOCIAL_SOURCE.info.id: "social_insurance", TAX_SOURCE.info.id: "tax",
-        **{s.info.id: "health_insurance" for s in HEALTH_SOURCES.values()}}
+    "SK": (SOCIAL_SOURCE.info, *(s.info for s in HEALTH_SOURCES.values()), TAX_SOURCE.info)
+}
+KIND = {
+    SOCIAL_SOURCE.info.id: "social_insurance",
+    TAX_SOURCE.info.id: "tax",
+    **{s.info.id: "health_insurance" for s in HEALTH_SOURCES.values()},
+}
 # What a country without an imported list lacks (the spec's debtor lists of the two home markets).
 MISSING = {
     "SK": "the Sociálna poisťovňa and health insurers' debtor lists (regintel import sk_socpoist_debtors | "
-          "sk_vszp_debtors | sk_dovera_debtors | sk_union_debtors) and the Financial Administration's tax "
-          "debtors (sk_fs_tax_debtors)",
+    "sk_vszp_debtors | sk_dovera_debtors | sk_union_debtors) and the Financial Administration's tax "
+    "debtors (sk_fs_tax_debtors)",
     "CZ": "the Czech social-insurance (ČSSZ) and health-insurer (VZP and others) debtor lists: no importer "
-          "exists for them yet",
+    "exists for them yet",
 }
 
 
@@ -83,8 +87,10 @@ def standing(conn: Connection, rows: Sequence[Row]) -> dict[int, Standing]:
     countries = {r["country"] for r in rows if r["country"] in LISTS}
     sources = [i.id for c in sorted(countries) for i in LISTS[c]]
     dates = queries.newest_list_dates(conn, sources) if sources else {}
-    out = {int(r["id"]): Standing(r["country"], {i.id: dates.get(i.id) for i in LISTS.get(r["country"], ())})
-           for r in rows}
+    out = {
+        int(r["id"]): Standing(r["country"], {i.id: dates.get(i.id) for i in LISTS.get(r["country"], ())})
+        for r in rows
+    }
     ids = [cid for cid, s in out.items() if any(d is not None for d in s.lists.values())]
     for e in queries.company_debts(conn, ids):
         s = out[int(e["company_id"])]
@@ -93,11 +99,19 @@ def standing(conn: Connection, rows: Sequence[Row]) -> dict[int, Standing]:
 
 
 def _entry(e: Row) -> dict[str, Any]:
-    return {"kind": e["kind"], "creditor": e["creditor"], "source": e["source"], "name": e["name"],
-            "address": e["address"], "amount": float(e["amount"]) if e["amount"] is not None else None,
-            "currency": e["currency"], "listedSince": e["listed_on"].isoformat(),
-            "lastListedOn": e["last_listed_on"].isoformat(),
-            "delistedOn": e["delisted_on"].isoformat() if e["delisted_on"] else None, "match": e["match"]}
+    return {
+        "kind": e["kind"],
+        "creditor": e["creditor"],
+        "source": e["source"],
+        "name": e["name"],
+        "address": e["address"],
+        "amount": float(e["amount"]) if e["amount"] is not None else None,
+        "currency": e["currency"],
+        "listedSince": e["listed_on"].isoformat(),
+        "lastListedOn": e["last_listed_on"].isoformat(),
+        "delistedOn": e["delisted_on"].isoformat() if e["delisted_on"] else None,
+        "match": e["match"],
+    }
 
 
 def debtors(conn: Connection, row: Row) -> dict[str, Any] | None:
@@ -109,12 +123,26 @@ def debtors(conn: Connection, row: Row) -> dict[str, Any] | None:
     for e in s.current:
         if e["amount"] is not None:
             total[e["currency"]] = total.get(e["currency"], Decimal(0)) + e["amount"]
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-            "onList": bool(s.current), "paymentDefaults": s.payment_defaults, "taxDebt": s.tax_debt,
-            "owed": [{"amount": float(v), "currency": c} for c, v in sorted(total.items())],
-            "lists": [{"source": src, "kind": KIND[src], "listDate": d.isoformat() if d else None,
-                       "imported": d is not None} for src, d in s.lists.items()],
-            "current": [_entry(e) for e in s.current], "past": [_entry(e) for e in s.past]}
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "onList": bool(s.current),
+        "paymentDefaults": s.payment_defaults,
+        "taxDebt": s.tax_debt,
+        "owed": [{"amount": float(v), "currency": c} for c, v in sorted(total.items())],
+        "lists": [
+            {
+                "source": src,
+                "kind": KIND[src],
+                "listDate": d.isoformat() if d else None,
+                "imported": d is not None,
+            }
+            for src, d in s.lists.items()
+        ],
+        "current": [_entry(e) for e in s.current],
+        "past": [_entry(e) for e in s.past],
+    }
 
 
 def missing_reason(country: str) -> str:

@@ -48,9 +48,16 @@ def _links(conn: Connection, row: Row) -> list[tuple[str, Any]]:
 
 
 def _signals(other: Row, hits: Mapping[str, int] | None, standing: debtors.Standing) -> list[str]:
-    out = [flag for flag, on in (("bankruptcy", other["in_bankruptcy"]), ("restructuring", other["in_restructuring"]),
-                                 ("liquidation", other["in_liquidation"]),
-                                 ("dissolved", other["status"] == "dissolved")) if on]
+    out = [
+        flag
+        for flag, on in (
+            ("bankruptcy", other["in_bankruptcy"]),
+            ("restructuring", other["in_restructuring"]),
+            ("liquidation", other["in_liquidation"]),
+            ("dissolved", other["status"] == "dissolved"),
+        )
+        if on
+    ]
     if hits and hits["confirmed"]:
         out.append("sanctioned")
     if standing.current:
@@ -65,8 +72,16 @@ def counterparties(conn: Connection, row: Row, lists_known: bool) -> tuple[list[
         key = (r.holder.country or "", r.holder.nationalId or "")
         if key == (row["country"], row["national_id"]):
             continue
-        item = merged.setdefault(key, {"country": key[0], "nationalId": key[1], "name": r.holder.name,
-                                       "relations": [], "sharePct": None})
+        item = merged.setdefault(
+            key,
+            {
+                "country": key[0],
+                "nationalId": key[1],
+                "name": r.holder.name,
+                "relations": [],
+                "sharePct": None,
+            },
+        )
         if kind not in item["relations"]:
             item["relations"].append(kind)
         if r.sharePct is not None and kind in ("owner", "holding"):
@@ -85,8 +100,16 @@ def counterparties(conn: Connection, row: Row, lists_known: bool) -> tuple[list[
         hits = screening.company_hit_summary(conn, int(other["id"])) if lists_known else None
         s = standing[int(other["id"])]
         signals = _signals(other, hits, s)
-        out.append(item | {"name": other["name"], "known": True, "signals": signals, "distressed": bool(signals),
-                           "debtorListsKnown": s.payment_known or s.tax_known})
+        out.append(
+            item
+            | {
+                "name": other["name"],
+                "known": True,
+                "signals": signals,
+                "distressed": bool(signals),
+                "debtorListsKnown": s.payment_known or s.tax_known,
+            }
+        )
     return out, truncated
 
 
@@ -95,9 +118,19 @@ def concentration(conn: Connection, row: Row) -> dict[str, Any]:
     total, items = public_contracts.company_contracts(conn, row, 1, MAX_CONTRACTS)
     valued = [c for c in items if c["value"] is not None and c["value"] > 0]
     if not valued:
-        return {"status": "none" if total == 0 else "no_values", "contracts": total, "currency": None,
-                "value": None, "buyers": 0, "topBuyers": [], "top1Share": None, "top3Share": None, "hhi": None,
-                "concentrated": None, "truncated": total > MAX_CONTRACTS}
+        return {
+            "status": "none" if total == 0 else "no_values",
+            "contracts": total,
+            "currency": None,
+            "value": None,
+            "buyers": 0,
+            "topBuyers": [],
+            "top1Share": None,
+            "top3Share": None,
+            "hhi": None,
+            "concentrated": None,
+            "truncated": total > MAX_CONTRACTS,
+        }
     by_currency: dict[str, float] = {}
     for c in valued:
         by_currency[c["currency"] or "?"] = by_currency.get(c["currency"] or "?", 0.0) + c["value"]
@@ -107,22 +140,40 @@ def concentration(conn: Connection, row: Row) -> dict[str, Any]:
         if (c["currency"] or "?") != currency:
             continue
         b = c["buyer"]
-        key = f"{b['country'] or ''}:{b['nationalId']}" if b["nationalId"] else f"name:{b['name'] or 'unnamed'}"
-        entry = buyers.setdefault(key, {"name": b["name"], "nationalId": b["nationalId"], "country": b["country"],
-                                        "value": 0.0, "contracts": 0})
+        key = (
+            f"{b['country'] or ''}:{b['nationalId']}" if b["nationalId"] else f"name:{b['name'] or 'unnamed'}"
+        )
+        entry = buyers.setdefault(
+            key,
+            {
+                "name": b["name"],
+                "nationalId": b["nationalId"],
+                "country": b["country"],
+                "value": 0.0,
+                "contracts": 0,
+            },
+        )
         entry["value"] += c["value"]
         entry["contracts"] += 1
     value = sum(b["value"] for b in buyers.values())
     ranked = sorted(buyers.values(), key=lambda b: -b["value"])
     shares = [b["value"] / value for b in ranked]
     hhi = round(sum((s * 100) ** 2 for s in shares), 1)
-    return {"status": "computed", "contracts": total, "currency": currency, "value": round(value, 2),
-            "buyers": len(ranked),
-            "topBuyers": [b | {"value": round(b["value"], 2), "share": round(b["value"] / value, 4)}
-                          for b in ranked[:5]],
-            "top1Share": round(shares[0], 4), "top3Share": round(sum(shares[:3]), 4), "hhi": hhi,
-            "concentrated": hhi >= HHI_CONCENTRATED or shares[0] >= TOP_BUYER_DOMINANT,
-            "truncated": total > MAX_CONTRACTS}
+    return {
+        "status": "computed",
+        "contracts": total,
+        "currency": currency,
+        "value": round(value, 2),
+        "buyers": len(ranked),
+        "topBuyers": [
+            b | {"value": round(b["value"], 2), "share": round(b["value"] / value, 4)} for b in ranked[:5]
+        ],
+        "top1Share": round(shares[0], 4),
+        "top3Share": round(sum(shares[:3]), 4),
+        "hhi": hhi,
+        "concentrated": hhi >= HHI_CONCENTRATED or shares[0] >= TOP_BUYER_DOMINANT,
+        "truncated": total > MAX_CONTRACTS,
+    }
 
 
 def exposure(conn: Connection, row: Row) -> dict[str, Any]:
@@ -150,7 +201,9 @@ def exposure(conn: Connection, row: Row) -> dict[str, Any]:
             reasons.append(f"distressed {'/'.join(lk['relations'])}: {what}")
     if contracts["concentrated"]:
         elevated = True
-        reasons.append(f"public contracts concentrated: top buyer {contracts['top1Share']:.0%}, HHI {contracts['hhi']:g}")
+        reasons.append(
+            f"public contracts concentrated: top buyer {contracts['top1Share']:.0%}, HHI {contracts['hhi']:g}"
+        )
     unknown = []
     if not lists_known:
         unknown.append("sanctions: no sanctions list is imported, counterparties are not screened")
@@ -160,12 +213,24 @@ def exposure(conn: Connection, row: Row) -> dict[str, Any]:
     if any(not lk["known"] for lk in links):
         unknown.append("some linked companies are not in the database (no signals read for them)")
     distressed = [lk for lk in links if lk["distressed"]]
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-            "asOf": service.today().isoformat(), "rulesVersion": RULES_VERSION,
-            "level": "high" if high else "elevated" if elevated else "low", "reasons": reasons,
-            "counterparties": links, "truncated": truncated,
-            "summary": {"linked": len(links), "distressed": len(distressed),
-                        "distressedOwnersPct": round(sum(lk["sharePct"] or 0.0 for lk in distressed
-                                                         if "owner" in lk["relations"]), 2),
-                        "distressedHoldings": sum(1 for lk in distressed if "holding" in lk["relations"])},
-            "contracts": contracts, "unknown": unknown}
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "asOf": service.today().isoformat(),
+        "rulesVersion": RULES_VERSION,
+        "level": "high" if high else "elevated" if elevated else "low",
+        "reasons": reasons,
+        "counterparties": links,
+        "truncated": truncated,
+        "summary": {
+            "linked": len(links),
+            "distressed": len(distressed),
+            "distressedOwnersPct": round(
+                sum(lk["sharePct"] or 0.0 for lk in distressed if "owner" in lk["relations"]), 2
+            ),
+            "distressedHoldings": sum(1 for lk in distressed if "holding" in lk["relations"]),
+        },
+        "contracts": contracts,
+        "unknown": unknown,
+    }

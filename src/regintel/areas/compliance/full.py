@@ -47,8 +47,9 @@ def _relations(conn: Connection, row: Row) -> Any:
 
 
 def _ultimate(conn: Connection, row: Row) -> Any:
-    return ownership_ultimate.ultimate_owner(Ctx(conn, False), row, service.UBO_DEPTH,
-                                             service.UBO_PATHS).model_dump(mode="json")
+    return ownership_ultimate.ultimate_owner(
+        Ctx(conn, False), row, service.UBO_DEPTH, service.UBO_PATHS
+    ).model_dump(mode="json")
 
 
 def _timeline(conn: Connection, row: Row) -> Any:
@@ -116,8 +117,21 @@ def full(conn: Connection, row: Row, only: set[str] | None = None) -> dict[str, 
             data, present, reason = None, False, exc.message
         except Exception as exc:  # one failing section must not fail the call
             log.exception("section %s of %s %s failed", name, row["country"], row["national_id"])
-            data, present, reason = None, False, f"the section failed ({type(exc).__name__}); the error is logged"
-        sections[name] = {"present": present, "reason": reason, "durationMs": round((time.perf_counter() - t0) * 1000, 2),
-                          "data": data}
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-            "sections": sections, "durationMs": round((time.perf_counter() - started) * 1000, 2)}
+            data, present, reason = (
+                None,
+                False,
+                f"the section failed ({type(exc).__name__}); the error is logged",
+            )
+        sections[name] = {
+            "present": present,
+            "reason": reason,
+            "durationMs": round((time.perf_counter() - t0) * 1000, 2),
+            "data": data,
+        }
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "sections": sections,
+        "durationMs": round((time.perf_counter() - started) * 1000, 2),
+    }

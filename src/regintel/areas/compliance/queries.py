@@ -19,45 +19,65 @@ from regintel.db.schema import financial_statements as fs
 
 def latest_statement(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
     """The statement of the latest year we hold (one indexed read by company id)."""
-    item = conn.execute(select(fs.c.year, fs.c.period_to, fs.c.source).where(fs.c.company_id == company_id)
-                        .order_by(fs.c.year.desc(), fs.c.id.desc()).limit(1)).mappings().first()
+    item = (
+        conn.execute(
+            select(fs.c.year, fs.c.period_to, fs.c.source)
+            .where(fs.c.company_id == company_id)
+            .order_by(fs.c.year.desc(), fs.c.id.desc())
+            .limit(1)
+        )
+        .mappings()
+        .first()
+    )
     return cast("Mapping[str, Any] | None", item)
 
 
 # Debtor lists (`debtor_entries`, migration 0018_debtors).
 
+
 def debtor_list_date(conn: Connection, source: str, creditor: str) -> Any:
     """The date of the newest list of (source, creditor) imported, or None."""
     de = debtor_entries
-    return conn.execute(select(func.max(de.c.last_listed_on))
-                        .where(de.c.source == source, de.c.creditor == creditor)).scalar()
+    return conn.execute(
+        select(func.max(de.c.last_listed_on)).where(de.c.source == source, de.c.creditor == creditor)
+    ).scalar()
 
 
 def stored_debtor_entries(conn: Connection, source: str, creditor: str) -> dict[str, Mapping[str, Any]]:
     de = debtor_entries
-    rows = conn.execute(select(de.c.id, de.c.record_key, de.c.company_id, de.c.match, de.c.last_listed_on,
-                               de.c.delisted_on)
-                        .where(de.c.source == source, de.c.creditor == creditor)).mappings()
+    rows = conn.execute(
+        select(
+            de.c.id, de.c.record_key, de.c.company_id, de.c.match, de.c.last_listed_on, de.c.delisted_on
+        ).where(de.c.source == source, de.c.creditor == creditor)
+    ).mappings()
     return {r["record_key"]: cast("Mapping[str, Any]", r) for r in rows}
 
 
 def company_ids_by_national_id(conn: Connection, country: str, ids: Sequence[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for i in range(0, len(ids), 500):
-        chunk = sorted(ids)[i:i + 500]
-        rows = conn.execute(select(companies.c.national_id, companies.c.id)
-                            .where(companies.c.country == country, companies.c.national_id.in_(chunk)))
+        chunk = sorted(ids)[i : i + 500]
+        rows = conn.execute(
+            select(companies.c.national_id, companies.c.id).where(
+                companies.c.country == country, companies.c.national_id.in_(chunk)
+            )
+        )
         out.update({nid: int(cid) for nid, cid in rows})
     return out
 
 
-def companies_by_name_norm(conn: Connection, country: str, names: Sequence[str]) -> list[tuple[str, str | None, int]]:
+def companies_by_name_norm(
+    conn: Connection, country: str, names: Sequence[str]
+) -> list[tuple[str, str | None, int]]:
     """(name_norm, postal code, id) of the companies of `country` with one of `names` (the name index)."""
     out: list[tuple[str, str | None, int]] = []
     todo = sorted(set(names))
     for i in range(0, len(todo), 500):
-        rows = conn.execute(select(companies.c.name_norm, companies.c.postal_code, companies.c.id)
-                            .where(companies.c.name_norm.in_(todo[i:i + 500]), companies.c.country == country))
+        rows = conn.execute(
+            select(companies.c.name_norm, companies.c.postal_code, companies.c.id).where(
+                companies.c.name_norm.in_(todo[i : i + 500]), companies.c.country == country
+            )
+        )
         out.extend((n, p, int(cid)) for n, p, cid in rows)
     return out
 
@@ -73,21 +93,38 @@ def update_debtor_entries(conn: Connection, rows: Sequence[Mapping[str, Any]]) -
     for r in rows:
         groups.setdefault(tuple(sorted(k for k in r if k != "entry_id")), []).append(dict(r))
     for cols, items in groups.items():
-        stmt = (update(debtor_entries).where(debtor_entries.c.id == bindparam("entry_id"))
-                .values({c: bindparam(f"v_{c}") for c in cols}))
+        stmt = (
+            update(debtor_entries)
+            .where(debtor_entries.c.id == bindparam("entry_id"))
+            .values({c: bindparam(f"v_{c}") for c in cols})
+        )
         conn.execute(stmt, [{"entry_id": it["entry_id"], **{f"v_{c}": it[c] for c in cols}} for it in items])
 
 
 def debtor_entry_count(conn: Connection, source: str) -> int:
-    return int(conn.execute(select(func.count()).select_from(debtor_entries)
-                            .where(debtor_entries.c.source == source, debtor_entries.c.delisted_on.is_(None)))
-               .scalar_one())
+    return int(
+        conn.execute(
+            select(func.count())
+            .select_from(debtor_entries)
+            .where(debtor_entries.c.source == source, debtor_entries.c.delisted_on.is_(None))
+        ).scalar_one()
+    )
 
 
-_DEBTS_COLUMNS = (debtor_entries.c.company_id, debtor_entries.c.source, debtor_entries.c.kind,
-                  debtor_entries.c.creditor, debtor_entries.c.name, debtor_entries.c.address,
-                  debtor_entries.c.amount, debtor_entries.c.currency, debtor_entries.c.listed_on,
-                  debtor_entries.c.last_listed_on, debtor_entries.c.delisted_on, debtor_entries.c.match)
+_DEBTS_COLUMNS = (
+    debtor_entries.c.company_id,
+    debtor_entries.c.source,
+    debtor_entries.c.kind,
+    debtor_entries.c.creditor,
+    debtor_entries.c.name,
+    debtor_entries.c.address,
+    debtor_entries.c.amount,
+    debtor_entries.c.currency,
+    debtor_entries.c.listed_on,
+    debtor_entries.c.last_listed_on,
+    debtor_entries.c.delisted_on,
+    debtor_entries.c.match,
+)
 
 
 def company_debts(conn: Connection, company_ids: Sequence[int]) -> list[Mapping[str, Any]]:
@@ -95,8 +132,11 @@ def company_debts(conn: Connection, company_ids: Sequence[int]) -> list[Mapping[
     if not company_ids:
         return []
     de = debtor_entries
-    rows = conn.execute(select(*_DEBTS_COLUMNS).where(de.c.company_id.in_(sorted(set(company_ids))))
-                        .order_by(de.c.company_id, de.c.last_listed_on.desc(), de.c.id)).mappings()
+    rows = conn.execute(
+        select(*_DEBTS_COLUMNS)
+        .where(de.c.company_id.in_(sorted(set(company_ids))))
+        .order_by(de.c.company_id, de.c.last_listed_on.desc(), de.c.id)
+    ).mappings()
     return [cast("Mapping[str, Any]", r) for r in rows]
 
 
@@ -104,8 +144,10 @@ def newest_list_dates(conn: Connection, sources: Sequence[str]) -> dict[str, Any
     """source → the date of its newest imported list (None when never imported): one statement, one index
     probe per source."""
     de = debtor_entries
-    cols = [select(func.max(de.c.last_listed_on)).where(de.c.source == s).scalar_subquery().label(f"s{i}")
-            for i, s in enumerate(sources)]
+    cols = [
+        select(func.max(de.c.last_listed_on)).where(de.c.source == s).scalar_subquery().label(f"s{i}")
+        for i, s in enumerate(sources)
+    ]
     row = conn.execute(select(*cols)).one()
     return {s: row[i] for i, s in enumerate(sources)}
 
@@ -115,7 +157,16 @@ def companies_by_keys(conn: Connection, keys: Sequence[tuple[str, str]]) -> list
     if not keys:
         return []
     c = companies.c
-    rows = conn.execute(select(c.id, c.country, c.national_id, c.name, c.status, c.in_bankruptcy,
-                               c.in_restructuring, c.in_liquidation)
-                        .where(tuple_(c.country, c.national_id).in_(list(keys)))).mappings()
+    rows = conn.execute(
+        select(
+            c.id,
+            c.country,
+            c.national_id,
+            c.name,
+            c.status,
+            c.in_bankruptcy,
+            c.in_restructuring,
+            c.in_liquidation,
+        ).where(tuple_(c.country, c.national_id).in_(list(keys)))
+    ).mappings()
     return [cast("Mapping[str, Any]", r) for r in rows]

@@ -23,8 +23,14 @@ MAX_LINKS = 50
 
 def _risk(conn: Connection, row: Row) -> dict[str, Any]:
     r = scores.risk(conn, row)
-    return {"score": r.score, "level": r.level, "drivers": [d.code for d in r.drivers],
-            "missingInputs": list(r.missing_inputs), "confidence": r.confidence, "modelVersion": r.model_version}
+    return {
+        "score": r.score,
+        "level": r.level,
+        "drivers": [d.code for d in r.drivers],
+        "missingInputs": list(r.missing_inputs),
+        "confidence": r.confidence,
+        "modelVersion": r.model_version,
+    }
 
 
 def supplier_risk(conn: Connection, row: Row) -> dict[str, Any]:
@@ -33,15 +39,29 @@ def supplier_risk(conn: Connection, row: Row) -> dict[str, Any]:
     dd = service.due_diligence(conn, row)
     risk = _risk(conn, row)
     critical = any(f["severity"] == "critical" for f in dd["redFlags"])
-    level = ("high" if critical or risk["level"] in ("high", "severe")
-             else "review" if dd["overall"] != "passed" else "low")
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-            "supplierRisk": level, "risk": risk, "dueDiligence": dd["overall"], "redFlags": dd["redFlags"],
-            "rulesVersion": rules.RULES_VERSION}
+    level = (
+        "high"
+        if critical or risk["level"] in ("high", "severe")
+        else "review"
+        if dd["overall"] != "passed"
+        else "low"
+    )
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "supplierRisk": level,
+        "risk": risk,
+        "dueDiligence": dd["overall"],
+        "redFlags": dd["redFlags"],
+        "rulesVersion": rules.RULES_VERSION,
+    }
 
 
 def _linked(rel: Any) -> list[tuple[str, Any]]:
-    out = [("shareholder", r) for r in rel.shareholders] + [("beneficial_owner", r) for r in rel.beneficialOwners]
+    out = [("shareholder", r) for r in rel.shareholders] + [
+        ("beneficial_owner", r) for r in rel.beneficialOwners
+    ]
     out += [("director", r) for r in rel.directors] + [("holding", r) for r in rel.holdings]
     return [(kind, r) for kind, r in out if r.holder.type == "company" and r.holder.nationalId]
 
@@ -60,26 +80,54 @@ def supply_chain_risk(conn: Connection, row: Row) -> dict[str, Any]:
         try:
             other = get_company_row(conn, *key)
         except RegintelError as exc:
-            links.append({"relation": kind, "country": key[0], "nationalId": key[1], "name": r.holder.name,
-                          "risk": None, "reason": exc.message})
+            links.append(
+                {
+                    "relation": kind,
+                    "country": key[0],
+                    "nationalId": key[1],
+                    "name": r.holder.name,
+                    "risk": None,
+                    "reason": exc.message,
+                }
+            )
             continue
-        links.append({"relation": kind, "country": key[0], "nationalId": key[1], "name": other["name"],
-                      "sharePct": r.sharePct, "risk": _risk(conn, other),
-                      "insolvency": service.insolvency(other)["value"],
-                      "sanctions": service.sanctions(conn, other)["status"], "reason": None})
+        links.append(
+            {
+                "relation": kind,
+                "country": key[0],
+                "nationalId": key[1],
+                "name": other["name"],
+                "sharePct": r.sharePct,
+                "risk": _risk(conn, other),
+                "insolvency": service.insolvency(other)["value"],
+                "sanctions": service.sanctions(conn, other)["status"],
+                "reason": None,
+            }
+        )
     scores_ = [lk["risk"]["score"] for lk in links if lk["risk"]]
     own = _risk(conn, row)
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"], "risk": own,
-            "links": links, "truncated": len(seen) >= MAX_LINKS,
-            "maxLinkedRisk": max(scores_) if scores_ else None,
-            "chainRisk": max([own["score"], *scores_])}
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "risk": own,
+        "links": links,
+        "truncated": len(seen) >= MAX_LINKS,
+        "maxLinkedRisk": max(scores_) if scores_ else None,
+        "chainRisk": max([own["score"], *scores_]),
+    }
 
 
 def obligations(conn: Connection, row: Row) -> dict[str, Any]:
     """Filing obligations with deadlines from the statement years we hold."""
     ob = service.statement_obligation(conn, row)
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-            "asOf": service.today().isoformat(), "obligations": [ob]}
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "asOf": service.today().isoformat(),
+        "obligations": [ob],
+    }
 
 
 def vat_liability(conn: Connection, row: Row) -> dict[str, Any]:
@@ -95,17 +143,36 @@ def vat_liability(conn: Connection, row: Row) -> dict[str, Any]:
         payer = next(p for p in accounts["vatPayers"] if p["status"] in ("reliable", "unreliable", "active"))
         registration = service.item("registered", payer["vatId"], payer["source"]["id"], payer["answeredOn"])
     else:
-        registration = service.item("unknown", None, None, None, "no VAT id in the register record and no VAT payer "
-                                    "register entry for this company")
+        registration = service.item(
+            "unknown",
+            None,
+            None,
+            None,
+            "no VAT id in the register record and no VAT payer register entry for this company",
+        )
     if accounts is None:
-        published = service.item("unknown", None, None, None,
-                                 f"no register of VAT payers' bank accounts is imported for {row['country']}")
+        published = service.item(
+            "unknown",
+            None,
+            None,
+            None,
+            f"no register of VAT payers' bank accounts is imported for {row['country']}",
+        )
     else:
-        published = service.item("published" if accounts["accounts"] else "none", accounts["accounts"],
-                                  bank_accounts.COVERED[row["country"]])
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-            "vatRegistration": registration, "unreliablePayer": tax, "bankAccounts": published,
-            "hasTaxDebt": tax_debt(conn, row)}
+        published = service.item(
+            "published" if accounts["accounts"] else "none",
+            accounts["accounts"],
+            bank_accounts.COVERED[row["country"]],
+        )
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "vatRegistration": registration,
+        "unreliablePayer": tax,
+        "bankAccounts": published,
+        "hasTaxDebt": tax_debt(conn, row),
+    }
 
 
 def tax_debt(conn: Connection, row: Row) -> dict[str, Any]:
@@ -113,11 +180,25 @@ def tax_debt(conn: Connection, row: Row) -> dict[str, Any]:
     s = debtor_lists.standing(conn, [row])[int(row["id"])]
     lists = s.imported(("tax",))
     if not lists:
-        return service.item("unknown", None, None, None,
-                            f"no tax-debtor list of {row['country']} is imported (Slovak: sk_fs_tax_debtors)")
+        return service.item(
+            "unknown",
+            None,
+            None,
+            None,
+            f"no tax-debtor list of {row['country']} is imported (Slovak: sk_fs_tax_debtors)",
+        )
     entries = [e for e in s.current if e["kind"] == "tax"]
-    value = {"entries": [{"amount": float(e["amount"]) if e["amount"] is not None else None,
-                          "currency": e["currency"], "listedSince": e["listed_on"].isoformat(),
-                          "match": e["match"]} for e in entries]}
-    return service.item("listed" if entries else "not_listed", value, ",".join(sorted(lists)),
-                        max(lists.values()))
+    value = {
+        "entries": [
+            {
+                "amount": float(e["amount"]) if e["amount"] is not None else None,
+                "currency": e["currency"],
+                "listedSince": e["listed_on"].isoformat(),
+                "match": e["match"],
+            }
+            for e in entries
+        ]
+    }
+    return service.item(
+        "listed" if entries else "not_listed", value, ",".join(sorted(lists)), max(lists.values())
+    )

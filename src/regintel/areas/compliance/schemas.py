@@ -10,8 +10,10 @@ MAX_BULK = 100
 
 
 class Item(BaseModel):
-    status: str = Field(description="The item's state (e.g. `active`, `none`, `clear`, `known`, `reliable`, "
-                        "`in_scope`, `graded`) or `unknown` when no source answers")
+    status: str = Field(
+        description="The item's state (e.g. `active`, `none`, `clear`, `known`, `reliable`, "
+        "`in_scope`, `graded`) or `unknown` when no source answers"
+    )
     value: Any = Field(description="The item's facts (null when unknown)")
     source: str | None = Field(description="Source id (`/api/v1/data-sources`) or the area that computed it")
     date: str | None = Field(description="As of (ISO date): the record's update, the list import, the answer")
@@ -25,17 +27,26 @@ class Summary(BaseModel):
     asOf: str
     identity: Item
     status: Item = Field(description="Register status (`active`, `dissolved`, …)")
-    insolvency: Item = Field(description="`none` or `proceedings`; value: bankruptcy / restructuring / "
-                             "liquidation flags")
-    sanctions: Item = Field(description="`clear`, `name_match` (name-only candidates to review) or "
-                            "`confirmed_hit` (an identifier matches); value counts `confirmed` and `nameOnly`")
-    beneficialOwnership: Item = Field(description="`known` when a natural person holds more than 25%, else "
-                                      "`unknown` with the reason (GLEIF exceptions, no owner data, …)")
-    taxReliability: Item = Field(description="`reliable` / `unreliable` VAT payer (Czech ADIS), else `unknown`")
+    insolvency: Item = Field(
+        description="`none` or `proceedings`; value: bankruptcy / restructuring / liquidation flags"
+    )
+    sanctions: Item = Field(
+        description="`clear`, `name_match` (name-only candidates to review) or "
+        "`confirmed_hit` (an identifier matches); value counts `confirmed` and `nameOnly`"
+    )
+    beneficialOwnership: Item = Field(
+        description="`known` when a natural person holds more than 25%, else "
+        "`unknown` with the reason (GLEIF exceptions, no owner data, …)"
+    )
+    taxReliability: Item = Field(
+        description="`reliable` / `unreliable` VAT payer (Czech ADIS), else `unknown`"
+    )
     nis2: Item = Field(description="`in_scope` / `out_of_scope` / `unknown`")
     creditGrade: Item = Field(description="`graded` with the grade A+…F as value, or `unknown` (withheld)")
-    debtors: Item = Field(description="`listed` / `not_listed` on the published debtor lists of the company's "
-                          "country (social insurance, health insurers, tax), `unknown` where none is imported")
+    debtors: Item = Field(
+        description="`listed` / `not_listed` on the published debtor lists of the company's "
+        "country (social insurance, health insurers, tax), `unknown` where none is imported"
+    )
 
 
 class RedFlag(BaseModel):
@@ -58,7 +69,8 @@ class DueDiligence(BaseModel):
     name: str
     asOf: str
     overall: Literal["passed", "review", "failed"] = Field(
-        description="`failed` when a check failed, `review` when one is unknown, else `passed`")
+        description="`failed` when a check failed, `review` when one is unknown, else `passed`"
+    )
     rulesVersion: str
     checks: list[Check]
     redFlags: list[RedFlag] = Field(description="Every check's red flags, critical first")
@@ -108,9 +120,11 @@ class Full(BaseModel):
     country: str
     nationalId: str
     name: str
-    sections: dict[str, Section] = Field(description="company, financialHistory, creditScore, risk, relations, "
-                                         "ultimateOwner, sanctions, nis2, timeline, bankAccounts, contracts, "
-                                         "compliance, obligations, screeningHits")
+    sections: dict[str, Section] = Field(
+        description="company, financialHistory, creditScore, risk, relations, "
+        "ultimateOwner, sanctions, nis2, timeline, bankAccounts, contracts, "
+        "compliance, obligations, screeningHits"
+    )
     durationMs: float
 
 
@@ -136,8 +150,10 @@ class SupplierRisk(BaseModel):
 
 class Link(BaseModel):
     model_config = ConfigDict(extra="allow")
-    relation: str = Field(description="`shareholder`, `beneficial_owner`, `director` (a corporate director) "
-                          "or `holding` (a company this one holds)")
+    relation: str = Field(
+        description="`shareholder`, `beneficial_owner`, `director` (a corporate director) "
+        "or `holding` (a company this one holds)"
+    )
     country: str | None
     nationalId: str
     name: str | None
@@ -196,10 +212,12 @@ class DebtorEntry(BaseModel):
     currency: str
     listedSince: str = Field(description="Date of the first imported list that named the company")
     lastListedOn: str = Field(description="Date of the newest list that still named it")
-    delistedOn: str | None = Field(description="Date of the first list that no longer named it (paid or "
-                                   "under the publisher's threshold)")
+    delistedOn: str | None = Field(
+        description="Date of the first list that no longer named it (paid or under the publisher's threshold)"
+    )
     match: Literal["identifier", "name_postcode"] = Field(
-        description="How the entry was linked to the company: by IČO, or (lists without one) by name and postcode")
+        description="How the entry was linked to the company: by IČO, or (lists without one) by name and postcode"
+    )
 
 
 class DebtorList(BaseModel):
@@ -219,8 +237,10 @@ class Debtors(BaseModel):
     nationalId: str
     name: str
     onList: bool = Field(description="Named by at least one current list")
-    paymentDefaults: int | None = Field(description="Creditors whose social or health list currently names the "
-                                        "company (null when none of those lists is imported)")
+    paymentDefaults: int | None = Field(
+        description="Creditors whose social or health list currently names the "
+        "company (null when none of those lists is imported)"
+    )
     taxDebt: bool | None = Field(description="On the tax administration's debtor list (null: not imported)")
     owed: list[Owed] = Field(description="Sum of the current entries, per currency")
     lists: list[DebtorList] = Field(description="The lists of the company's country and their dates")
@@ -234,10 +254,13 @@ class Counterparty(BaseModel):
     name: str | None
     relations: list[Literal["owner", "director", "holding"]] = Field(
         description="`owner` (shareholder, beneficial owner or consolidating parent), `director` (a corporate "
-        "director) or `holding` (a company this one holds a stake in)")
+        "director) or `holding` (a company this one holds a stake in)"
+    )
     sharePct: float | None = Field(description="Largest stake of the ownership relations, in percent")
     known: bool = Field(description="Whether the company is in the database (signals read)")
-    signals: list[Literal["bankruptcy", "restructuring", "liquidation", "dissolved", "sanctioned", "debtor_list"]]
+    signals: list[
+        Literal["bankruptcy", "restructuring", "liquidation", "dissolved", "sanctioned", "debtor_list"]
+    ]
     distressed: bool | None
     debtorListsKnown: bool | None = Field(description="Whether a debtor list of its country is imported")
 
@@ -260,9 +283,12 @@ class Buyer(BaseModel):
 
 class Concentration(BaseModel):
     status: Literal["computed", "none", "no_values"] = Field(
-        description="`none`: no public contract; `no_values`: contracts without values")
+        description="`none`: no public contract; `no_values`: contracts without values"
+    )
     contracts: int
-    currency: str | None = Field(description="The currency of most of the contract value; others are left out")
+    currency: str | None = Field(
+        description="The currency of most of the contract value; others are left out"
+    )
     value: float | None
     buyers: int
     topBuyers: list[Buyer]

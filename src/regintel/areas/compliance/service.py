@@ -44,37 +44,64 @@ def _day(value: Any) -> str | None:
     return str(value)[:10]
 
 
-def item(status: str, value: Any = None, source: str | None = None, on: Any = None,
-         reason: str | None = None) -> dict[str, Any]:
+def item(
+    status: str, value: Any = None, source: str | None = None, on: Any = None, reason: str | None = None
+) -> dict[str, Any]:
     return {"status": status, "value": value, "source": source, "date": _day(on), "reason": reason}
 
 
 def identity(row: Row) -> dict[str, Any]:
-    return item("known", {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-                          "legalForm": row["legal_form_name"] or row["legal_form"], "vatId": row["vat_id"],
-                          "taxId": row["tax_id"], "lei": row["lei"], "foundedOn": _day(row["founded_on"])},
-                row["source"], row["updated_at"])
+    return item(
+        "known",
+        {
+            "country": row["country"],
+            "nationalId": row["national_id"],
+            "name": row["name"],
+            "legalForm": row["legal_form_name"] or row["legal_form"],
+            "vatId": row["vat_id"],
+            "taxId": row["tax_id"],
+            "lei": row["lei"],
+            "foundedOn": _day(row["founded_on"]),
+        },
+        row["source"],
+        row["updated_at"],
+    )
 
 
 def status(row: Row) -> dict[str, Any]:
-    return item(row["status"] or "unknown", row["status"], row["source"], row["updated_at"],
-                None if row["status"] else "the register gives no status")
+    return item(
+        row["status"] or "unknown",
+        row["status"],
+        row["source"],
+        row["updated_at"],
+        None if row["status"] else "the register gives no status",
+    )
 
 
 def insolvency(row: Row) -> dict[str, Any]:
-    flags = {"bankruptcy": bool(row["in_bankruptcy"]), "restructuring": bool(row["in_restructuring"]),
-             "liquidation": bool(row["in_liquidation"])}
+    flags = {
+        "bankruptcy": bool(row["in_bankruptcy"]),
+        "restructuring": bool(row["in_restructuring"]),
+        "liquidation": bool(row["in_liquidation"]),
+    }
     return item("proceedings" if any(flags.values()) else "none", flags, row["source"], row["updated_at"])
 
 
 def sanctions(conn: Connection, row: Row, lists: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     lists = screening.list_versions(conn) if lists is None else lists
     if not lists:
-        return item("unknown", reason="no sanctions or debarment list is imported (`regintel screening import`)")
+        return item(
+            "unknown", reason="no sanctions or debarment list is imported (`regintel screening import`)"
+        )
     hits = screening.company_hit_summary(conn, int(row["id"]))
-    value = {"hits": hits["hits"], "confirmed": hits["confirmed"], "nameOnly": hits["hits"] - hits["confirmed"],
-             "sanctioned": hits["sanctioned"], "debarred": hits["debarred"],
-             "lists": [lst["id"] for lst in lists]}
+    value = {
+        "hits": hits["hits"],
+        "confirmed": hits["confirmed"],
+        "nameOnly": hits["hits"] - hits["confirmed"],
+        "sanctioned": hits["sanctioned"],
+        "debarred": hits["debarred"],
+        "lists": [lst["id"] for lst in lists],
+    }
     word = "confirmed_hit" if hits["confirmed"] else "name_match" if value["nameOnly"] else "clear"
     newest = max((lst["imported_at"] for lst in lists if lst["imported_at"]), default=None)
     return item(word, value, ",".join(lst["id"] for lst in lists), newest)
@@ -83,40 +110,77 @@ def sanctions(conn: Connection, row: Row, lists: list[dict[str, Any]] | None = N
 def beneficial_ownership(conn: Connection, row: Row, result: Any = None) -> dict[str, Any]:
     if result is None:
         result = ownership_ultimate.ultimate_owner(Ctx(conn, False), row, UBO_DEPTH, UBO_PATHS)
-    value = {"beneficialOwners25": result.beneficialOwners25, "undetermined": result.undetermined,
-             "truncated": result.truncated}
+    value = {
+        "beneficialOwners25": result.beneficialOwners25,
+        "undetermined": result.undetermined,
+        "truncated": result.truncated,
+    }
     if result.ownerKnown:
         return item("known", value, "ownership", today())
-    reasons = "; ".join(r.message for r in result.unknownReasons) or "no natural person is known to hold more than 25%"
-    return item("unknown", value | {"reasonCodes": [r.code for r in result.unknownReasons]}, "ownership",
-                today(), reasons)
+    reasons = (
+        "; ".join(r.message for r in result.unknownReasons)
+        or "no natural person is known to hold more than 25%"
+    )
+    return item(
+        "unknown",
+        value | {"reasonCodes": [r.code for r in result.unknownReasons]},
+        "ownership",
+        today(),
+        reasons,
+    )
 
 
 def tax_reliability(conn: Connection, row: Row) -> dict[str, Any]:
     """The VAT payer status of the financial administration's register (Czech ADIS answers)."""
     covered = row["country"] in bank_accounts.COVERED
     if not covered:
-        return item("unknown", reason=f"no tax-reliability register is imported for {row['country']} "
-                                      f"(covered: {', '.join(sorted(bank_accounts.COVERED))})")
+        return item(
+            "unknown",
+            reason=f"no tax-reliability register is imported for {row['country']} "
+            f"(covered: {', '.join(sorted(bank_accounts.COVERED))})",
+        )
     payers = bank_accounts.company_accounts(conn, row)["vatPayers"]
     if not payers:
-        return item("unknown", reason="the company has not been asked about in the imported VAT payer register")
+        return item(
+            "unknown", reason="the company has not been asked about in the imported VAT payer register"
+        )
     p = payers[-1]
     word = p["status"] if p["status"] in ("reliable", "unreliable") else "unknown"
-    reason = None if word != "unknown" else (
-        "not a VAT payer in the register" if p["status"] in ("not_found", "not_registered")
-        else f"register status {p['status']}")
-    return item(word, {"vatId": p["vatId"], "registerStatus": p["status"], "unreliableSince": p["unreliableSince"]},
-                p["source"]["id"], p["answeredOn"], reason)
+    reason = (
+        None
+        if word != "unknown"
+        else (
+            "not a VAT payer in the register"
+            if p["status"] in ("not_found", "not_registered")
+            else f"register status {p['status']}"
+        )
+    )
+    return item(
+        word,
+        {"vatId": p["vatId"], "registerStatus": p["status"], "unreliableSince": p["unreliableSince"]},
+        p["source"]["id"],
+        p["answeredOn"],
+        reason,
+    )
 
 
 def nis2_scope(conn: Connection, row: Row, scope: Mapping[str, Any] | None = None) -> dict[str, Any]:
     s = scope if scope is not None else nis2.scope(conn, row)
-    value = {"inScope": s["in_scope"], "category": s["category"], "certainty": s["certainty"],
-             "rulesetVersion": s["ruleset_version"]}
+    value = {
+        "inScope": s["in_scope"],
+        "category": s["category"],
+        "certainty": s["certainty"],
+        "rulesetVersion": s["ruleset_version"],
+    }
     if s["in_scope"] is None:
-        return item("unknown", value, "nis2", today(), "; ".join(f"{m['input']}: {m['why']}" for m in s["missing"])
-                    or "scope undecided between " + ", ".join(s["possible_categories"]))
+        return item(
+            "unknown",
+            value,
+            "nis2",
+            today(),
+            "; ".join(f"{m['input']}: {m['why']}" for m in s["missing"])
+            or "scope undecided between " + ", ".join(s["possible_categories"]),
+        )
     return item("in_scope" if s["in_scope"] else "out_of_scope", value, "nis2", today())
 
 
@@ -125,21 +189,33 @@ def debtors(row: Row, standing: debtor_lists.Standing) -> dict[str, Any]:
     imported = {s: d for s, d in standing.lists.items() if d is not None}
     if not imported:
         return item("unknown", reason=debtor_lists.missing_reason(row["country"]))
-    value = {"paymentDefaults": standing.payment_defaults, "taxDebt": standing.tax_debt,
-             "creditors": sorted({e["creditor"] for e in standing.current}),
-             "lists": sorted(imported)}
-    return item("listed" if standing.current else "not_listed", value, ",".join(sorted(imported)),
-                max(imported.values()))
+    value = {
+        "paymentDefaults": standing.payment_defaults,
+        "taxDebt": standing.tax_debt,
+        "creditors": sorted({e["creditor"] for e in standing.current}),
+        "lists": sorted(imported),
+    }
+    return item(
+        "listed" if standing.current else "not_listed",
+        value,
+        ",".join(sorted(imported)),
+        max(imported.values()),
+    )
 
 
-def credit_grade(conn: Connection, row: Row, standing: debtor_lists.Standing | None = None,
-                 score: Any = None) -> dict[str, Any]:
+def credit_grade(
+    conn: Connection, row: Row, standing: debtor_lists.Standing | None = None, score: Any = None
+) -> dict[str, Any]:
     c = score if score is not None else scores.credit(conn, row, standing=standing)
     statement = c.statement
     if c.grade is None:
         return item("unknown", None, "scores", c.as_of, c.withheld_reason or "grade withheld")
-    return item("graded", c.grade, statement.source if statement else "scores",
-                statement.period_end if statement else c.as_of)
+    return item(
+        "graded",
+        c.grade,
+        statement.source if statement else "scores",
+        statement.period_end if statement else c.as_of,
+    )
 
 
 @dataclass
@@ -157,12 +233,21 @@ def summary(conn: Connection, row: Row, batch: Batch | None = None) -> dict[str,
     """The unified KYC/KYB summary of one company (`batch`: what a bulk call read for it already)."""
     b = batch or Batch()
     standing = b.standing or debtor_lists.standing(conn, [row])[int(row["id"])]
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-            "asOf": today().isoformat(),
-            "identity": identity(row), "status": status(row), "insolvency": insolvency(row),
-            "sanctions": sanctions(conn, row, b.lists), "beneficialOwnership": beneficial_ownership(conn, row, b.owners),
-            "taxReliability": tax_reliability(conn, row), "nis2": nis2_scope(conn, row, b.scope),
-            "creditGrade": credit_grade(conn, row, standing, b.credit), "debtors": debtors(row, standing)}
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "asOf": today().isoformat(),
+        "identity": identity(row),
+        "status": status(row),
+        "insolvency": insolvency(row),
+        "sanctions": sanctions(conn, row, b.lists),
+        "beneficialOwnership": beneficial_ownership(conn, row, b.owners),
+        "taxReliability": tax_reliability(conn, row),
+        "nis2": nis2_scope(conn, row, b.scope),
+        "creditGrade": credit_grade(conn, row, standing, b.credit),
+        "debtors": debtors(row, standing),
+    }
 
 
 def summaries(conn: Connection, rows: list[Row]) -> list[dict[str, Any]]:
@@ -174,35 +259,60 @@ def summaries(conn: Connection, rows: list[Row]) -> list[dict[str, Any]]:
     scopes = {cid: nis2.scope_view(by_id[cid], f, a) for cid, f, a in nis2.assess_batch(conn, list(by_id))}
     standings = debtor_lists.standing(conn, unique)
     lists = screening.list_versions(conn)
-    owners = dict(zip(by_id, ownership_ultimate.ultimate_owners(Ctx(conn, False), unique, UBO_DEPTH, UBO_PATHS),
-                      strict=True))
+    owners = dict(
+        zip(
+            by_id,
+            ownership_ultimate.ultimate_owners(Ctx(conn, False), unique, UBO_DEPTH, UBO_PATHS),
+            strict=True,
+        )
+    )
     credits = scores.credits(conn, unique, standings)
-    return [summary(conn, r, Batch(scopes.get(cid), standings[cid], lists, owners[cid], credits[cid]))
-            for r in rows for cid in [int(r["id"])]]
+    return [
+        summary(conn, r, Batch(scopes.get(cid), standings[cid], lists, owners[cid], credits[cid]))
+        for r in rows
+        for cid in [int(r["id"])]
+    ]
 
 
 def statement_obligation(conn: Connection, row: Row) -> dict[str, Any]:
     latest = queries.latest_statement(conn, int(row["id"]))
     end = period_end(latest["period_to"], latest["year"]) if latest else None
-    out = rules.statement_obligation(row["country"], end, row["founded_on"], row["status"] == "dissolved",
-                                     today())
-    return {"obligation": "annual_financial_statement", "latestYear": latest["year"] if latest else None,
-            "latestPeriodEnd": _day(end), "latestSource": latest["source"] if latest else None, **out}
+    out = rules.statement_obligation(
+        row["country"], end, row["founded_on"], row["status"] == "dissolved", today()
+    )
+    return {
+        "obligation": "annual_financial_statement",
+        "latestYear": latest["year"] if latest else None,
+        "latestPeriodEnd": _day(end),
+        "latestSource": latest["source"] if latest else None,
+        **out,
+    }
 
 
 def _check(c: rules.Check) -> dict[str, Any]:
-    return {"id": c.id, "title": c.title, "result": c.result, "finding": c.finding,
-            "redFlags": [asdict(f) for f in c.red_flags]}
+    return {
+        "id": c.id,
+        "title": c.title,
+        "result": c.result,
+        "finding": c.finding,
+        "redFlags": [asdict(f) for f in c.red_flags],
+    }
 
 
 def due_diligence(conn: Connection, row: Row) -> dict[str, Any]:
     s = summary(conn, row)
     checks = rules.checklist(s, statement_obligation(conn, row))
     flags = [f for c in checks for f in c.red_flags]
-    return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"],
-            "asOf": s["asOf"], "overall": rules.overall(checks), "rulesVersion": rules.RULES_VERSION,
-            "checks": [_check(c) for c in checks],
-            "redFlags": [asdict(f) for f in sorted(flags, key=lambda f: f.severity != "critical")]}
+    return {
+        "country": row["country"],
+        "nationalId": row["national_id"],
+        "name": row["name"],
+        "asOf": s["asOf"],
+        "overall": rules.overall(checks),
+        "rulesVersion": rules.RULES_VERSION,
+        "checks": [_check(c) for c in checks],
+        "redFlags": [asdict(f) for f in sorted(flags, key=lambda f: f.severity != "critical")],
+    }
 
 
 def lei_fields(conn: Connection, row: Row) -> dict[str, Any]:
@@ -217,7 +327,9 @@ def lei_fields(conn: Connection, row: Row) -> dict[str, Any]:
     sanctioned: bool | None = None
     if screening.list_versions(conn):
         sanctioned = screening.company_hit_summary(conn, int(row["id"]))["confirmed"] > 0
-    return {"taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
-            "creditGrade": scores.credit(conn, row, standing=standing).grade,
-            "nis2InScope": nis2.stored_in_scope(conn, int(row["id"])),
-            "flags": {"isSanctioned": sanctioned, "hasTaxDebt": standing.tax_debt}}
+    return {
+        "taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
+        "creditGrade": scores.credit(conn, row, standing=standing).grade,
+        "nis2InScope": nis2.stored_in_scope(conn, int(row["id"])),
+        "flags": {"isSanctioned": sanctioned, "hasTaxDebt": standing.tax_debt},
+    }

@@ -12,7 +12,8 @@ from regintel.db.schema import Id, Money, metadata
 # payment discipline can look back; `record_key` (a hash of the entry's fields) makes a re-import of the
 # same file write nothing.
 debtor_entries = Table(
-    "debtor_entries", metadata,
+    "debtor_entries",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("source", String(32), nullable=False),
     Column("kind", String(16), nullable=False),  # social_insurance | health_insurance | tax

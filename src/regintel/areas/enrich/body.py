@@ -52,9 +52,12 @@ def options(given: list[str] | None, purpose: str | None, allowed: list[str]) ->
     try:
         personal = people.check_purpose(purpose, allowed)
     except ValidationFailed as exc:
-        raise ValidationFailed(exc.message, details=[{"field": "purpose", "in": "body",
-                                                      "message": "not a declared purpose", "allowed": allowed}]
-                               ) from None
+        raise ValidationFailed(
+            exc.message,
+            details=[
+                {"field": "purpose", "in": "body", "message": "not a declared purpose", "allowed": allowed}
+            ],
+        ) from None
     return Options(names, purpose.strip().lower() if purpose else None, personal)
 
 
@@ -66,14 +69,18 @@ async def _form(request: Request, body: bytes, allowed: list[str]) -> Read:
         yield body
 
     try:
-        form = await MultiPartParser(request.headers, stream(), max_files=1,
-                                     max_fields=len(FORM_FIELDS) + len(sections.NAMES)).parse()
+        form = await MultiPartParser(
+            request.headers, stream(), max_files=1, max_fields=len(FORM_FIELDS) + len(sections.NAMES)
+        ).parse()
     except MultiPartException as exc:
         raise _field(f"Malformed multipart body: {exc.message}", "body") from None
     unknown = sorted(set(form.keys()) - FORM_FIELDS)
     if unknown:
-        raise _field(f"Unknown form field(s): {', '.join(unknown)} (send `file`, `country`, `encoding`, "
-                     "`sections`, `purpose`)", unknown[0])
+        raise _field(
+            f"Unknown form field(s): {', '.join(unknown)} (send `file`, `country`, `encoding`, "
+            "`sections`, `purpose`)",
+            unknown[0],
+        )
     file = form.get("file")
     if not isinstance(file, UploadFile):
         raise _field("Send the CSV as the form field `file` (a file part)", "file")

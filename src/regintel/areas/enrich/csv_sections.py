@@ -16,14 +16,20 @@ def _credit(d: Data) -> dict[str, Any]:
 
 
 def _risk(d: Data) -> dict[str, Any]:
-    return {"riskScore": d["score"], "riskLevel": d["level"],
-            "riskDrivers": " ".join(x["code"] for x in d["drivers"])}
+    return {
+        "riskScore": d["score"],
+        "riskLevel": d["level"],
+        "riskDrivers": " ".join(x["code"] for x in d["drivers"]),
+    }
 
 
 def _sanctions(d: Data) -> dict[str, Any]:
     v = d["value"] or {}
-    return {"sanctionsStatus": d["status"], "sanctionsHits": v.get("hits"),
-            "sanctionsConfirmed": v.get("confirmed")}
+    return {
+        "sanctionsStatus": d["status"],
+        "sanctionsHits": v.get("hits"),
+        "sanctionsConfirmed": v.get("confirmed"),
+    }
 
 
 def _nis2(d: Data) -> dict[str, Any]:
@@ -32,20 +38,31 @@ def _nis2(d: Data) -> dict[str, Any]:
 
 def _ownership(d: Data) -> dict[str, Any]:
     names = [d["entities"][e]["name"] for e in d["beneficialOwners25"] if e in d["entities"]]
-    return {"ownerKnown": d["ownerKnown"], "beneficialOwners25": "; ".join(names),
-            "ownershipTruncated": d["truncated"]}
+    return {
+        "ownerKnown": d["ownerKnown"],
+        "beneficialOwners25": "; ".join(names),
+        "ownershipTruncated": d["truncated"],
+    }
 
 
 def _compliance(d: Data) -> dict[str, Any]:
-    return {f"compliance{k[0].upper()}{k[1:]}": d[k]["status"]
-            for k in ("sanctions", "beneficialOwnership", "taxReliability", "nis2", "creditGrade", "debtors")}
+    return {
+        f"compliance{k[0].upper()}{k[1:]}": d[k]["status"]
+        for k in ("sanctions", "beneficialOwnership", "taxReliability", "nis2", "creditGrade", "debtors")
+    }
 
 
 def _financials(d: Data) -> dict[str, Any]:
     lines = d["lines"]
-    return {"financialsYear": d["year"], "financialsCurrency": d["currency"], "revenue": lines["revenue"],
-            "profit": lines["profit"], "totalAssets": lines["total_assets"], "equity": lines["equity"],
-            "financialsEmployees": d["employees"]}
+    return {
+        "financialsYear": d["year"],
+        "financialsCurrency": d["currency"],
+        "revenue": lines["revenue"],
+        "profit": lines["profit"],
+        "totalAssets": lines["total_assets"],
+        "equity": lines["equity"],
+        "financialsEmployees": d["employees"],
+    }
 
 
 COLUMNS: dict[str, tuple[list[str], Callable[[Data], dict[str, Any]]]] = {
@@ -54,10 +71,29 @@ COLUMNS: dict[str, tuple[list[str], Callable[[Data], dict[str, Any]]]] = {
     "sanctions": (["sanctionsStatus", "sanctionsHits", "sanctionsConfirmed"], _sanctions),
     "nis2": (["nis2InScope", "nis2Category", "nis2Certainty"], _nis2),
     "ownership": (["ownerKnown", "beneficialOwners25", "ownershipTruncated"], _ownership),
-    "compliance": (["complianceSanctions", "complianceBeneficialOwnership", "complianceTaxReliability",
-                    "complianceNis2", "complianceCreditGrade", "complianceDebtors"], _compliance),
-    "financials": (["financialsYear", "financialsCurrency", "revenue", "profit", "totalAssets", "equity",
-                    "financialsEmployees"], _financials),
+    "compliance": (
+        [
+            "complianceSanctions",
+            "complianceBeneficialOwnership",
+            "complianceTaxReliability",
+            "complianceNis2",
+            "complianceCreditGrade",
+            "complianceDebtors",
+        ],
+        _compliance,
+    ),
+    "financials": (
+        [
+            "financialsYear",
+            "financialsCurrency",
+            "revenue",
+            "profit",
+            "totalAssets",
+            "equity",
+            "financialsEmployees",
+        ],
+        _financials,
+    ),
 }
 
 

@@ -58,7 +58,7 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
         # the write lock while another connection writes (an API request counting its quota), and
         # resolving names makes the read part long. The positions keep a chunk written once.
         with ctx.engine.connect() as conn:
-            answers = answer_chunk(conn, items[low:low + CHUNK], country, search)
+            answers = answer_chunk(conn, items[low : low + CHUNK], country, search)
             if names:
                 add_sections(conn, answers, names, personal)
         for answer in answers:
@@ -70,8 +70,9 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
         return {"total": len(items), "counts": queries.counts(conn, ctx.job_id)}
 
 
-def answer_chunk(conn: Connection, chunk: list[Any], country: str | None,
-                 search: Callable[[], SearchBackend]) -> list[dict[str, Any]]:
+def answer_chunk(
+    conn: Connection, chunk: list[Any], country: str | None, search: Callable[[], SearchBackend]
+) -> list[dict[str, Any]]:
     """Identifiers as `POST /companies/bulk` answers them (one query for the chunk), names one by one
     as `/companies/resolve` resolves them; in the chunk's order, `index` counted within the chunk."""
     out: list[dict[str, Any]] = [{} for _ in chunk]
@@ -89,8 +90,11 @@ def add_sections(conn: Connection, answers: list[dict[str, Any]], names: list[st
     together (`sections.build`); the other answers name no company, so they get none."""
     found = [a["company"] for a in answers if a["status"] == "found"]
     wanted = {(c["country"], c["nationalId"]) for c in found}
-    rows: list[Mapping[str, Any]] = [dict(r) for r in lookup_db.companies_by_national_ids(
-        conn, {nid for _, nid in wanted}) if (r["country"], r["national_id"]) in wanted]
+    rows: list[Mapping[str, Any]] = [
+        dict(r)
+        for r in lookup_db.companies_by_national_ids(conn, {nid for _, nid in wanted})
+        if (r["country"], r["national_id"]) in wanted
+    ]
     built = sections.build(conn, rows, names, personal)
     by_key = {(r["country"], r["national_id"]): built[int(r["id"])] for r in rows}
     for a in answers:
@@ -98,7 +102,9 @@ def add_sections(conn: Connection, answers: list[dict[str, Any]], names: list[st
             a["sections"] = by_key.get((a["company"]["country"], a["company"]["nationalId"]))
 
 
-def by_name(conn: Connection, backend: SearchBackend, entry: Mapping[str, Any], country: str | None) -> dict[str, Any]:
+def by_name(
+    conn: Connection, backend: SearchBackend, entry: Mapping[str, Any], country: str | None
+) -> dict[str, Any]:
     head = {"input": dict(entry)}
     try:
         cc = parse_country(str(entry.get("country") or country)) if entry.get("country") or country else None
@@ -108,11 +114,17 @@ def by_name(conn: Connection, backend: SearchBackend, entry: Mapping[str, Any], 
     best, others = resolve_svc.resolve(conn, backend, text, cc)
     threshold = resolve_svc.RESOLVE_THRESHOLD
     if best is None:
-        return head | {"status": "not_found", "reason": f"no company matches this name with a score of at least "
-                       f"{threshold}", "candidates": [c.as_dict(threshold) for c in others[:3]]}
+        return head | {
+            "status": "not_found",
+            "reason": f"no company matches this name with a score of at least {threshold}",
+            "candidates": [c.as_dict(threshold) for c in others[:3]],
+        }
     if others and others[0].score >= threshold and best.score - others[0].score < TIE:
-        return head | {"status": "ambiguous", "reason": "several companies match this name equally well; add the "
-                       "city or country, or an identifier", "candidates": [c.as_dict(threshold) for c in
-                                                                         [best, *others[:4]]]}
+        return head | {
+            "status": "ambiguous",
+            "reason": "several companies match this name equally well; add the "
+            "city or country, or an identifier",
+            "candidates": [c.as_dict(threshold) for c in [best, *others[:4]]],
+        }
     found = lookup_svc.bulk(conn, [{"country": best.row["country"], "id": best.row["national_id"]}], None)[0]
     return found | head | {"match": {"score": round(best.score, 4), "reasons": resolve_svc.reasons(best)}}

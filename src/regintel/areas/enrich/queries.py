@@ -20,8 +20,9 @@ r = enrich_results.c
 
 def job_of_key(conn: Connection, job_id: int, key_id: int, kind: str) -> Mapping[str, Any] | None:
     """The job, when this key made it (another key's job reads as missing)."""
-    row = conn.execute(select(jobs).where(jobs.c.id == job_id, jobs.c.owner_key_id == key_id,
-                                          jobs.c.kind == kind)).first()
+    row = conn.execute(
+        select(jobs).where(jobs.c.id == job_id, jobs.c.owner_key_id == key_id, jobs.c.kind == kind)
+    ).first()
     item = None if row is None else row._mapping
     return cast("Mapping[str, Any] | None", item)
 
@@ -40,11 +41,12 @@ def next_position(conn: Connection, job_id: int) -> int:
 def save(conn: Connection, job_id: int, answers: Sequence[Mapping[str, Any]]) -> None:
     rows = [{"job_id": job_id, "idx": a["index"], "status": a["status"], "body": dict(a)} for a in answers]
     if rows:
-        conn.execute(insert_for(conn, enrich_results).on_conflict_do_nothing(index_elements=["job_id", "idx"]),
-                     rows)
+        conn.execute(
+            insert_for(conn, enrich_results).on_conflict_do_nothing(index_elements=["job_id", "idx"]), rows
+        )
 
 
 def page(conn: Connection, job_id: int, after: int, limit: int) -> list[Mapping[str, Any]]:
-    query = (select(r.idx, r.body).where(r.job_id == job_id, r.idx > after).order_by(r.idx).limit(limit))
+    query = select(r.idx, r.body).where(r.job_id == job_id, r.idx > after).order_by(r.idx).limit(limit)
     rows = list(conn.execute(query).mappings())
     return cast("list[Mapping[str, Any]]", rows)

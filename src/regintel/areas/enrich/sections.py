@@ -44,13 +44,21 @@ DESCRIPTIONS = {
     "sanctions": "sanctions and debarment screening hit summary (as `sanctions` of `/compliance`)",
     "nis2": "NIS2 scope: category, certainty, reasons (as `/companies/{ico}/nis2`)",
     "ownership": "ultimate owners and the 25 % / 50 % tests (as `/ultimate-owner`; persons' personal fields "
-                 "only with a declared `purpose`)",
+    "only with a declared `purpose`)",
     "compliance": "the KYC/KYB summary (as `/companies/{ico}/compliance`)",
     "financials": "the newest statement year with its ratios (as `years[0]` of `/financial-history`)",
 }
 NAMES = tuple(DESCRIPTIONS)
-CREDIT_FIELDS = ("score", "grade", "confidence", "missing_inputs", "caps", "withheld_reason", "model_version",
-                 "as_of")
+CREDIT_FIELDS = (
+    "score",
+    "grade",
+    "confidence",
+    "missing_inputs",
+    "caps",
+    "withheld_reason",
+    "model_version",
+    "as_of",
+)
 
 
 class Absent:
@@ -66,8 +74,18 @@ def parse(given: Sequence[str] | None) -> list[str]:
     unknown = sorted({s for s in wanted if s not in DESCRIPTIONS})
     if unknown:
         message = f"Unknown section(s): {', '.join(unknown)} (choose from {', '.join(NAMES)})"
-        raise ValidationFailed(message, details=[{"field": "sections", "in": "body", "message": message,
-                                                  "unknown": unknown, "allowed": list(NAMES)}])
+        raise ValidationFailed(
+            message,
+            details=[
+                {
+                    "field": "sections",
+                    "in": "body",
+                    "message": message,
+                    "unknown": unknown,
+                    "allowed": list(NAMES),
+                }
+            ],
+        )
     return [s for s in NAMES if s in wanted]
 
 
@@ -76,9 +94,12 @@ def _credit(conn: Connection, rows: list[Row], personal: bool) -> Built:
     for cid, c in scores.credits(conn, rows).items():
         s = c.statement
         out[cid] = {k: getattr(c, k) for k in CREDIT_FIELDS} | {
-            "missing_inputs": list(c.missing_inputs), "caps": list(c.caps),
-            "statement": None if s is None else {"year": s.year, "period_end": s.period_end,
-                                                 "currency": s.currency, "source": s.source}}
+            "missing_inputs": list(c.missing_inputs),
+            "caps": list(c.caps),
+            "statement": None
+            if s is None
+            else {"year": s.year, "period_end": s.period_end, "currency": s.currency, "source": s.source},
+        }
     return out
 
 
@@ -101,8 +122,9 @@ def _nis2(conn: Connection, rows: list[Row], personal: bool) -> Built:
 
 
 def _ownership(conn: Connection, rows: list[Row], personal: bool) -> Built:
-    results = ownership_ultimate.ultimate_owners(Ctx(conn, personal), rows, compliance.UBO_DEPTH,
-                                                 compliance.UBO_PATHS)
+    results = ownership_ultimate.ultimate_owners(
+        Ctx(conn, personal), rows, compliance.UBO_DEPTH, compliance.UBO_PATHS
+    )
     return {int(r["id"]): res.model_dump(mode="json") for r, res in zip(rows, results, strict=True)}
 
 
@@ -119,8 +141,14 @@ def _financials(conn: Connection, rows: list[Row], personal: bool) -> Built:
 
 
 BUILDERS: dict[str, Callable[[Connection, list[Row], bool], Built]] = {
-    "credit": _credit, "risk": _risk, "sanctions": _sanctions, "nis2": _nis2, "ownership": _ownership,
-    "compliance": _compliance, "financials": _financials}
+    "credit": _credit,
+    "risk": _risk,
+    "sanctions": _sanctions,
+    "nis2": _nis2,
+    "ownership": _ownership,
+    "compliance": _compliance,
+    "financials": _financials,
+}
 assert tuple(BUILDERS) == NAMES
 
 
@@ -153,8 +181,9 @@ def _section(conn: Connection, name: str, rows: list[Row], personal: bool) -> Bu
     return built
 
 
-def build(conn: Connection, rows: Sequence[Row], names: Sequence[str],
-          personal: bool) -> dict[int, dict[str, Any]]:
+def build(
+    conn: Connection, rows: Sequence[Row], names: Sequence[str], personal: bool
+) -> dict[int, dict[str, Any]]:
     """Each company's sections (company id -> name -> `{present, reason, data}`), the chunk's reads batched
     per section; `personal`: the job's declared purpose lets persons' personal fields through."""
     unique = list({int(r["id"]): r for r in rows}.values())
@@ -164,6 +193,9 @@ def build(conn: Connection, rows: Sequence[Row], names: Sequence[str],
         for cid in out:
             value = built.get(cid, Absent("the section gave no answer for this company"))
             absent = isinstance(value, Absent)
-            out[cid][name] = {"present": not absent, "reason": value.reason if absent else None,
-                              "data": None if absent else value}
+            out[cid][name] = {
+                "present": not absent,
+                "reason": value.reason if absent else None,
+                "data": None if absent else value,
+            }
     return out

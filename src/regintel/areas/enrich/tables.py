@@ -10,7 +10,8 @@ from regintel.db.schema import Id, metadata
 # dies mid-job and the one that takes the job over write each position once (the primary key), so a
 # result is complete and never duplicated.
 enrich_results = Table(
-    "enrich_results", metadata,
+    "enrich_results",
+    metadata,
     Column("job_id", Id, ForeignKey("jobs.id", ondelete="CASCADE"), nullable=False),
     Column("idx", Integer, nullable=False),
     Column("status", String(16), nullable=False),  # found | not_found | invalid | ambiguous

@@ -27,8 +27,24 @@ MAX_BYTES = 16 * 1024 * 1024
 ID_LENGTH, NAME_LENGTH, CITY_LENGTH = 64, 300, 100
 SEPARATORS = ",;\t|"
 COLUMNS = {
-    "id": ("id", "ico", "ičo", "nationalid", "identifier", "companyid", "companynumber", "registrationnumber",
-           "regnumber", "siren", "orgnr", "organisationsnummer", "krs", "kvk", "cro", "ipo"),
+    "id": (
+        "id",
+        "ico",
+        "ičo",
+        "nationalid",
+        "identifier",
+        "companyid",
+        "companynumber",
+        "registrationnumber",
+        "regnumber",
+        "siren",
+        "orgnr",
+        "organisationsnummer",
+        "krs",
+        "kvk",
+        "cro",
+        "ipo",
+    ),
     "name": ("name", "companyname", "company", "legalname", "firma", "nazov", "název", "nazev"),
     "country": ("country", "countrycode", "cc", "krajina", "země", "zeme"),
     "city": ("city", "town", "municipality", "location", "obec", "mesto", "město"),
@@ -53,9 +69,12 @@ def decode(data: bytes, encoding: str | None) -> str:
     try:
         text = data.decode(name)
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise _fail(f"the file is not valid {name} (byte 0x{data[exc.start]:02x}): save it as UTF-8 or give "
-                    "`encoding` (e.g. windows-1250)", line) from None
+        line = data[: exc.start].count(b"\n") + 1
+        raise _fail(
+            f"the file is not valid {name} (byte 0x{data[exc.start]:02x}): save it as UTF-8 or give "
+            "`encoding` (e.g. windows-1250)",
+            line,
+        ) from None
     return text.removeprefix("\ufeff")
 
 
@@ -117,9 +136,12 @@ def parse(data: bytes, encoding: str | None, max_rows: int) -> list[Any]:
         cols = _columns(header)
         if "id" not in cols and "name" not in cols:
             if len(header) != 1:
-                raise _fail("no identifier or name column in the header row " + repr(header[:10])[:200] + "; name "
-                            "one `id` (or ico, national_id, company_number, …) or `name`", 1,
-                            accepted=sorted(_BY_LABEL))
+                raise _fail(
+                    "no identifier or name column in the header row " + repr(header[:10])[:200] + "; name "
+                    "one `id` (or ico, national_id, company_number, …) or `name`",
+                    1,
+                    accepted=sorted(_BY_LABEL),
+                )
             cols = {"id": 0}
             entries.append(_entry(header, cols, 1))
         for row in reader:

@@ -38,24 +38,36 @@ class FundsSource(Protocol):
     def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
 
 
-def run_funds_import(engine: Engine, source: FundsSource, location: str, data_dir: Path,
-                     backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
+def run_funds_import(
+    engine: Engine, source: FundsSource, location: str, data_dir: Path, backend: SearchBackend | None = None
+) -> tuple[int, LoadStats, Path | None]:
     """Import one file; returns (run id, stats, reject file or None) like `ingest.runner.run_import`.
     A malformed file raises `SourceAbort` after the run is marked failed and nothing of it is kept.
     `backend`: the search index name matches go through (default: the one the settings choose)."""
     info = source.info
     sync_catalogue(engine, [info])
     with engine.begin() as conn:
-        run_id = int(conn.execute(import_runs.insert().values(
-            source=info.id, location=location, status="running", started_at=datetime.now(UTC))
-            .returning(import_runs.c.id)).scalar_one())
+        run_id = int(
+            conn.execute(
+                import_runs.insert()
+                .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+                .returning(import_runs.c.id)
+            ).scalar_one()
+        )
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     stats, status = LoadStats(), "failed"
     try:
         backend = backend or _backend(engine, Path(data_dir))
         with engine.connect().execution_options(sqlite_immediate=True) as conn:
-            _import_file(conn, source, location, Path(data_dir), Linker(conn, backend),
-                         writing.Run(run_id, info.id, datetime.now(UTC), stats), rejects)
+            _import_file(
+                conn,
+                source,
+                location,
+                Path(data_dir),
+                Linker(conn, backend),
+                writing.Run(run_id, info.id, datetime.now(UTC), stats),
+                rejects,
+            )
         status = "succeeded"
     except SourceAbort as exc:
         stats = LoadStats(read=stats.read)
@@ -68,8 +80,15 @@ def run_funds_import(engine: Engine, source: FundsSource, location: str, data_di
     return run_id, stats, rejects.path if rejects.path.exists() else None
 
 
-def _import_file(conn: Connection, source: FundsSource, location: str, data_dir: Path, linker: Linker,
-                 run: writing.Run, rejects: RejectFile) -> None:
+def _import_file(
+    conn: Connection,
+    source: FundsSource,
+    location: str,
+    data_dir: Path,
+    linker: Linker,
+    run: writing.Run,
+    rejects: RejectFile,
+) -> None:
     """All of the file or (on `SourceAbort`) none of it."""
     batch: list[Any] = []
     with open_input(location, data_dir / "downloads") as inp, conn.begin():
@@ -104,19 +123,29 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
 def row_count(conn: Connection, source_id: str) -> int:
     """Records a source holds (the catalogue's `row_count`): CORDIS projects and participations together."""
     if source_id == writing.CORDIS_SOURCE:
-        return sum(int(conn.execute(select(func.count()).select_from(t)).scalar_one())
-                   for t in (cordis_projects, cordis_participants))
-    return int(conn.execute(select(func.count()).select_from(fund_awards)
-                            .where(fund_awards.c.source == source_id)).scalar_one())
+        return sum(
+            int(conn.execute(select(func.count()).select_from(t)).scalar_one())
+            for t in (cordis_projects, cordis_participants)
+        )
+    return int(
+        conn.execute(
+            select(func.count()).select_from(fund_awards).where(fund_awards.c.source == source_id)
+        ).scalar_one()
+    )
 
 
 def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status=status, finished_at=now, stats=stats.as_dict()))
-        values: dict[str, Any] = {"row_count": row_count(conn, source_id),
-                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        values: dict[str, Any] = {
+            "row_count": row_count(conn, source_id),
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
         if status == "succeeded":
             values["last_import_at"] = now
         conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -52,11 +52,18 @@ class Linker:
         for country, values in wanted.items():
             ordered = sorted(values)
             for start in range(0, len(ordered), 500):
-                chunk = ordered[start:start + 500]
-                found = dict(self.conn.execute(select(companies.c.national_id, companies.c.id).where(
-                    companies.c.country == country, companies.c.national_id.in_(chunk))).all())
+                chunk = ordered[start : start + 500]
+                found = dict(
+                    self.conn.execute(
+                        select(companies.c.national_id, companies.c.id).where(
+                            companies.c.country == country, companies.c.national_id.in_(chunk)
+                        )
+                    ).all()
+                )
                 for value in chunk:
-                    self._ids[(country, value)] = Link(int(found[value]), BY_ID, 1.0) if value in found else None
+                    self._ids[(country, value)] = (
+                        Link(int(found[value]), BY_ID, 1.0) if value in found else None
+                    )
 
     def link(self, who: Beneficiary, *, id_is_authoritative: bool = False) -> Link:
         """`id_is_authoritative`: the published id is the national register number by definition (DotInfo's
@@ -96,8 +103,9 @@ class Linker:
         if not self._index_ready:  # the index must know the companies imported so far
             self.backend.ensure_current(self.conn)
             self._index_ready = True
-        found = candidates(self.conn, self.backend, Evidence(name=who.name, country=who.country,
-                                                             location=who.city), limit=1)
+        found = candidates(
+            self.conn, self.backend, Evidence(name=who.name, country=who.country, location=who.city), limit=1
+        )
         if found and found[0].row["country"] == who.country and found[0].score >= LINK_THRESHOLD:
             return Link(int(found[0].row["id"]), BY_NAME, round(found[0].score, 4))
         return None

@@ -26,32 +26,53 @@ def _awards_where(company_id: int, kind: str, measure_type: str | None) -> Colum
     return where & (a.measure_type == measure_type) if measure_type else where
 
 
-def company_awards(conn: Connection, company_id: int, kind: str, measure_type: str | None, offset: int,
-                   limit: int) -> tuple[int, Rows]:
+def company_awards(
+    conn: Connection, company_id: int, kind: str, measure_type: str | None, offset: int, limit: int
+) -> tuple[int, Rows]:
     """(total, one page) of a company's awards of one kind, newest first (start, grant date, year)."""
     a = fund_awards.c
     where = _awards_where(company_id, kind, measure_type)
     total = conn.execute(select(func.count()).select_from(fund_awards).where(where)).scalar_one()
     if not total:
         return 0, []
-    order = (func.coalesce(a.start_on, a.granted_on).desc().nulls_last(), a.year.desc().nulls_last(), a.id.desc())
-    rows = conn.execute(select(fund_awards).where(where).order_by(*order).offset(offset).limit(limit)).mappings()
+    order = (
+        func.coalesce(a.start_on, a.granted_on).desc().nulls_last(),
+        a.year.desc().nulls_last(),
+        a.id.desc(),
+    )
+    rows = conn.execute(
+        select(fund_awards).where(where).order_by(*order).offset(offset).limit(limit)
+    ).mappings()
     return int(total), _rows(rows)
 
 
 def company_participations(conn: Connection, company_id: int, offset: int, limit: int) -> tuple[int, Rows]:
     """(total, one page) of a company's CORDIS participations with their projects, newest project first."""
     p, j = cordis_participants.c, cordis_projects.c
-    total = conn.execute(select(func.count()).select_from(cordis_participants)
-                         .where(p.company_id == company_id)).scalar_one()
+    total = conn.execute(
+        select(func.count()).select_from(cordis_participants).where(p.company_id == company_id)
+    ).scalar_one()
     if not total:
         return 0, []
-    query = (select(cordis_participants, j.acronym, j.title, j.status, j.framework, j.funding_scheme,
-                    j.start_on, j.end_on, j.total_cost.label("project_total_cost"), j.ec_max_contribution)
-             .select_from(cordis_participants.outerjoin(cordis_projects, j.project_id == p.project_id))
-             .where(p.company_id == company_id)
-             .order_by(j.start_on.desc().nulls_last(), p.project_id.desc(), p.id.desc())
-             .offset(offset).limit(limit))
+    query = (
+        select(
+            cordis_participants,
+            j.acronym,
+            j.title,
+            j.status,
+            j.framework,
+            j.funding_scheme,
+            j.start_on,
+            j.end_on,
+            j.total_cost.label("project_total_cost"),
+            j.ec_max_contribution,
+        )
+        .select_from(cordis_participants.outerjoin(cordis_projects, j.project_id == p.project_id))
+        .where(p.company_id == company_id)
+        .order_by(j.start_on.desc().nulls_last(), p.project_id.desc(), p.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
     return int(total), _rows(conn.execute(query).mappings())
 
 
@@ -60,23 +81,47 @@ def catalogue(conn: Connection, ids: Sequence[str]) -> Rows:
     if not ids:
         return []
     d = data_sources.c
-    return _rows(conn.execute(select(d.id, d.name, d.licence, d.licence_url, d.attribution, d.last_import_at)
-                              .where(d.id.in_(sorted(set(ids)))).order_by(d.id)).mappings())
+    return _rows(
+        conn.execute(
+            select(d.id, d.name, d.licence, d.licence_url, d.attribution, d.last_import_at)
+            .where(d.id.in_(sorted(set(ids))))
+            .order_by(d.id)
+        ).mappings()
+    )
 
 
 def _eu_funding(company_id: int | None = None) -> Any:
     """One row per EU-funded project a company benefits from: cohesion and FTS awards (their EU share, in
     euro) and CORDIS participations (the EC contribution)."""
     a, p, j = fund_awards.c, cordis_participants.c, cordis_projects.c
-    awards = (select(a.company_id, a.source, a.title, a.programme, a.fund, a.start_on, a.end_on, a.year,
-                     func.coalesce(a.eu_amount, a.amount).label("eu_amount"), a.link)
-              .where(a.kind == "eu_project", a.currency == "EUR", a.company_id.is_not(None)))
-    research = (select(p.company_id, literal("eu_cordis").label("source"), j.title, j.framework.label("programme"),
-                       j.funding_scheme.label("fund"), j.start_on, j.end_on, literal(None).label("year"),
-                       p.ec_contribution.label("eu_amount"),
-                       (literal("https://cordis.europa.eu/project/id/") + p.project_id).label("link"))
-                .select_from(cordis_participants.outerjoin(cordis_projects, j.project_id == p.project_id))
-                .where(p.company_id.is_not(None)))
+    awards = select(
+        a.company_id,
+        a.source,
+        a.title,
+        a.programme,
+        a.fund,
+        a.start_on,
+        a.end_on,
+        a.year,
+        func.coalesce(a.eu_amount, a.amount).label("eu_amount"),
+        a.link,
+    ).where(a.kind == "eu_project", a.currency == "EUR", a.company_id.is_not(None))
+    research = (
+        select(
+            p.company_id,
+            literal("eu_cordis").label("source"),
+            j.title,
+            j.framework.label("programme"),
+            j.funding_scheme.label("fund"),
+            j.start_on,
+            j.end_on,
+            literal(None).label("year"),
+            p.ec_contribution.label("eu_amount"),
+            (literal("https://cordis.europa.eu/project/id/") + p.project_id).label("link"),
+        )
+        .select_from(cordis_participants.outerjoin(cordis_projects, j.project_id == p.project_id))
+        .where(p.company_id.is_not(None))
+    )
     if company_id is not None:
         awards = awards.where(a.company_id == company_id)
         research = research.where(p.company_id == company_id)
@@ -86,17 +131,21 @@ def _eu_funding(company_id: int | None = None) -> Any:
 def eu_funding(conn: Connection, company_id: int) -> Rows:
     """Every EU-funded project of a company (for the public summary: counted, summed, top five)."""
     sub = _eu_funding(company_id)
-    return _rows(conn.execute(select(sub).order_by(sub.c.eu_amount.desc().nulls_last(), sub.c.title))
-                 .mappings())
+    return _rows(
+        conn.execute(select(sub).order_by(sub.c.eu_amount.desc().nulls_last(), sub.c.title)).mappings()
+    )
 
 
 def top_eu_beneficiaries(conn: Connection, limit: int) -> Rows:
     """Linked companies by the EU funding they received, largest first (the `eu-funds` feed)."""
     sub = _eu_funding()
-    ranked = (select(sub.c.company_id, func.count().label("projects"),
-                     func.sum(sub.c.eu_amount).label("eu_amount"))
-              .group_by(sub.c.company_id).order_by(func.sum(sub.c.eu_amount).desc().nulls_last(),
-                                                   sub.c.company_id).limit(limit).subquery())
+    ranked = (
+        select(sub.c.company_id, func.count().label("projects"), func.sum(sub.c.eu_amount).label("eu_amount"))
+        .group_by(sub.c.company_id)
+        .order_by(func.sum(sub.c.eu_amount).desc().nulls_last(), sub.c.company_id)
+        .limit(limit)
+        .subquery()
+    )
     return _with_company(conn, ranked, [ranked.c.projects, ranked.c.eu_amount])
 
 
@@ -104,16 +153,29 @@ def top_cordis_participants(conn: Connection, limit: int) -> Rows:
     """Linked companies by their CORDIS EC contribution, largest first (the `cordis-projects` feed)."""
     p = cordis_participants.c
     coordinated = func.sum(case((p.role == "coordinator", 1), else_=0))
-    ranked = (select(p.company_id, func.count().label("projects"), coordinated.label("coordinated"),
-                     func.sum(p.ec_contribution).label("ec_contribution"))
-              .where(p.company_id.is_not(None)).group_by(p.company_id)
-              .order_by(func.sum(p.ec_contribution).desc().nulls_last(), p.company_id).limit(limit).subquery())
+    ranked = (
+        select(
+            p.company_id,
+            func.count().label("projects"),
+            coordinated.label("coordinated"),
+            func.sum(p.ec_contribution).label("ec_contribution"),
+        )
+        .where(p.company_id.is_not(None))
+        .group_by(p.company_id)
+        .order_by(func.sum(p.ec_contribution).desc().nulls_last(), p.company_id)
+        .limit(limit)
+        .subquery()
+    )
     return _with_company(conn, ranked, [ranked.c.projects, ranked.c.coordinated, ranked.c.ec_contribution])
 
 
 def _with_company(conn: Connection, ranked: Any, figures: list[Any]) -> Rows:
     c = companies.c
     order = figures[-1]
-    return _rows(conn.execute(select(c.country, c.national_id, c.name, *figures)
-                              .select_from(ranked.join(companies, c.id == ranked.c.company_id))
-                              .order_by(order.desc().nulls_last(), c.id)).mappings())
+    return _rows(
+        conn.execute(
+            select(c.country, c.national_id, c.name, *figures)
+            .select_from(ranked.join(companies, c.id == ranked.c.company_id))
+            .order_by(order.desc().nulls_last(), c.id)
+        ).mappings()
+    )

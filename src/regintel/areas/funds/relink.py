@@ -25,9 +25,13 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
         linker = Linker(conn, backend)
 
         def link(row: RowMapping) -> Found | None:
-            who = Beneficiary(row["beneficiary_name"], row["beneficiary_country"],
-                              national_id=row["beneficiary_national_id"], vat=row["beneficiary_vat"],
-                              city=row["beneficiary_city"])
+            who = Beneficiary(
+                row["beneficiary_name"],
+                row["beneficiary_country"],
+                national_id=row["beneficiary_national_id"],
+                vat=row["beneficiary_vat"],
+                city=row["beneficiary_city"],
+            )
             # CORDIS participations carry no source column: they are all eu_cordis, never authoritative.
             found = linker.link(who, id_is_authoritative=row.get("source") in AUTHORITATIVE_IDS)
             if found.company_id is None or found.method is None:
@@ -37,8 +41,15 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
         tables: tuple[Table, ...] = (fund_awards, cordis_participants)
         for table in tables:
             c = table.c
-            columns = [c.beneficiary_name, c.beneficiary_country, c.beneficiary_national_id, c.beneficiary_vat,
-                       c.beneficiary_city, *([c.source] if "source" in c else [])]
-            result[table.name] = relink_rows(conn, table, [c.id], columns, link,
-                                             c.beneficiary_country == country if country else None)
+            columns = [
+                c.beneficiary_name,
+                c.beneficiary_country,
+                c.beneficiary_national_id,
+                c.beneficiary_vat,
+                c.beneficiary_city,
+                *([c.source] if "source" in c else []),
+            ]
+            result[table.name] = relink_rows(
+                conn, table, [c.id], columns, link, c.beneficiary_country == country if country else None
+            )
     return {name: {"seen": seen, "linked": linked} for name, (seen, linked) in result.items()}

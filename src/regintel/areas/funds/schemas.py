@@ -13,10 +13,13 @@ MatchMethod = Literal["identifier", "vat", "name"]
 class Match(BaseModel):
     """How the published beneficiary was linked to this company (docs/funds.md, "Linking")."""
 
-    method: MatchMethod = Field(description="`identifier`: the national register number the publisher gave; "
-                                "`vat`: its VAT number; `name`: name and country through the resolver")
-    score: float = Field(description="1.0 for an identifier or VAT number; the resolver's score (never below 0.9) "
-                         "for a name")
+    method: MatchMethod = Field(
+        description="`identifier`: the national register number the publisher gave; "
+        "`vat`: its VAT number; `name`: name and country through the resolver"
+    )
+    score: float = Field(
+        description="1.0 for an identifier or VAT number; the resolver's score (never below 0.9) for a name"
+    )
 
 
 class Beneficiary(BaseModel):
@@ -43,8 +46,9 @@ class EuProject(BaseModel):
     project: str | None = Field(description="Project title, or the subject of the grant or contract (FTS)")
     programme: str | None = Field(description="Operational programme (with its CCI code) or EU programme")
     fund: str | None = Field(description="Kohesio: ERDF, CF, ESF+, JTF …; FTS: the funding type")
-    amount: float | None = Field(description="Kohesio: the project's total budget; FTS: the amount contracted "
-                                 "with this recipient")
+    amount: float | None = Field(
+        description="Kohesio: the project's total budget; FTS: the amount contracted with this recipient"
+    )
     euContribution: float | None = Field(description="The EU's share of `amount`")
     currency: str = Field(description="ISO 4217 (EUR for both sources)")
     period: Period
@@ -62,8 +66,10 @@ class CordisOrganisation(BaseModel):
     vat: str | None
     country: str | None
     sme: bool | None
-    activityType: str | None = Field(description="PRC private company, HES higher education, REC research "
-                                     "organisation, PUB public body, OTH other")
+    activityType: str | None = Field(
+        description="PRC private company, HES higher education, REC research "
+        "organisation, PUB public body, OTH other"
+    )
 
 
 class CordisProject(BaseModel):
@@ -76,8 +82,10 @@ class CordisProject(BaseModel):
     period: Period
     totalCost: float | None = Field(description="The project's total cost")
     ecMaxContribution: float | None = Field(description="The EU's maximum contribution to the project")
-    role: str = Field(description="This organisation's role: coordinator, participant, partner, "
-                      "associatedPartner, thirdParty")
+    role: str = Field(
+        description="This organisation's role: coordinator, participant, partner, "
+        "associatedPartner, thirdParty"
+    )
     ecContribution: float | None = Field(description="The EC contribution to this organisation")
     netEcContribution: float | None
     organisationTotalCost: float | None
@@ -144,8 +152,9 @@ class CompanyRef(BaseModel):
 
 class EuFundsSummary(BaseModel):
     company: CompanyRef
-    projects: int = Field(description="EU-funded projects: cohesion (Kohesio), direct management (FTS) and "
-                          "research (CORDIS)")
+    projects: int = Field(
+        description="EU-funded projects: cohesion (Kohesio), direct management (FTS) and research (CORDIS)"
+    )
     euContribution: float = Field(description="Their EU contributions added up")
     currency: Literal["EUR"]
     topProjects: list[FundingProject] = Field(description="The five largest by EU contribution")

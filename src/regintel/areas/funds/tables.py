@@ -32,23 +32,29 @@ Money = Numeric(20, 2)
 
 def _beneficiary_columns() -> list[Column[Any]]:
     """Who the publisher names, and how (and whether) that was linked to a company (docs/funds.md)."""
-    return [Column("beneficiary_name", Text, nullable=False),
-            Column("beneficiary_national_id", String(64)),
-            Column("beneficiary_vat", String(32)),
-            Column("beneficiary_country", String(2)),
-            Column("beneficiary_city", Text),
-            Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
-            Column("match_method", String(16)), Column("match_score", Float)]
+    return [
+        Column("beneficiary_name", Text, nullable=False),
+        Column("beneficiary_national_id", String(64)),
+        Column("beneficiary_vat", String(32)),
+        Column("beneficiary_country", String(2)),
+        Column("beneficiary_city", Text),
+        Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
+        Column("match_method", String(16)),
+        Column("match_score", Float),
+    ]
 
 
 def _provenance_columns() -> list[Column[Any]]:
-    return [Column("record_hash", String(32), nullable=False),
-            Column("import_run_id", Id, nullable=False),
-            Column("imported_at", DateTime(timezone=True), nullable=False)]
+    return [
+        Column("record_hash", String(32), nullable=False),
+        Column("import_run_id", Id, nullable=False),
+        Column("imported_at", DateTime(timezone=True), nullable=False),
+    ]
 
 
 fund_awards = Table(
-    "fund_awards", metadata,
+    "fund_awards",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("source", String(64), nullable=False),
     Column("record_key", String(128), nullable=False),
@@ -78,7 +84,8 @@ fund_awards = Table(
 )
 
 cordis_projects = Table(
-    "cordis_projects", metadata,
+    "cordis_projects",
+    metadata,
     Column("project_id", String(16), primary_key=True),
     Column("acronym", Text),
     Column("title", Text, nullable=False),
@@ -95,7 +102,8 @@ cordis_projects = Table(
 )
 
 cordis_participants = Table(
-    "cordis_participants", metadata,
+    "cordis_participants",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("project_id", String(16), nullable=False),  # no foreign key: either file may come first
     Column("organisation_id", String(16), nullable=False),

@@ -52,17 +52,25 @@ def write_batch(conn: Connection, records: list[Any], linker: Linker, run: Run) 
 
 def _beneficiary(who: Beneficiary, linker: Linker, run: Run) -> dict[str, Any]:
     found = linker.link(who, id_is_authoritative=run.source in AUTHORITATIVE_IDS)
-    return {"beneficiary_name": who.name, "beneficiary_national_id": who.national_id, "beneficiary_vat": who.vat,
-            "beneficiary_country": who.country, "beneficiary_city": who.city, "company_id": found.company_id,
-            "match_method": found.method, "match_score": found.score}
+    return {
+        "beneficiary_name": who.name,
+        "beneficiary_national_id": who.national_id,
+        "beneficiary_vat": who.vat,
+        "beneficiary_country": who.country,
+        "beneficiary_city": who.city,
+        "company_id": found.company_id,
+        "match_method": found.method,
+        "match_score": found.score,
+    }
 
 
 Changed = list[tuple[tuple[str, ...], Any, str]]
 Unlinked = list[tuple[tuple[str, ...], Any]]
 
 
-def _changed(conn: Connection, table: Table, key_cols: Sequence[str], records: dict[tuple[str, ...], Any],
-             run: Run) -> tuple[Changed, Unlinked]:
+def _changed(
+    conn: Connection, table: Table, key_cols: Sequence[str], records: dict[tuple[str, ...], Any], run: Run
+) -> tuple[Changed, Unlinked]:
     """The records whose content differs from what is stored (new ones included), counted in `run.stats`,
     and the unchanged ones stored without a company whose beneficiary has a register or VAT number (a
     company imported since may hold it). Stored rows are read with one IN list per key column (a superset
@@ -90,8 +98,9 @@ def _changed(conn: Connection, table: Table, key_cols: Sequence[str], records: d
     return changed, unlinked
 
 
-def _relink(conn: Connection, table: Table, key_cols: Sequence[str], unlinked: Unlinked, linker: Linker,
-            run: Run) -> None:
+def _relink(
+    conn: Connection, table: Table, key_cols: Sequence[str], unlinked: Unlinked, linker: Linker, run: Run
+) -> None:
     """Link unchanged records a company now holds the register or VAT number of (never by name: that would
     ask the resolver for every unlinked row on every import). A relinked record counts as `updated`."""
     linker.prefetch([record.beneficiary for _, record in unlinked])
@@ -99,13 +108,18 @@ def _relink(conn: Connection, table: Table, key_cols: Sequence[str], unlinked: U
         found = linker.by_identifiers(record.beneficiary)
         if found is None:
             continue
-        conn.execute(update(table).where(*(table.c[k] == v for k, v in zip(key_cols, key, strict=True)))
-                     .values(company_id=found.company_id, match_method=found.method, match_score=found.score))
+        conn.execute(
+            update(table)
+            .where(*(table.c[k] == v for k, v in zip(key_cols, key, strict=True)))
+            .values(company_id=found.company_id, match_method=found.method, match_score=found.score)
+        )
         run.stats.unchanged -= 1
         run.stats.updated += 1
 
 
-def _dedupe(records: list[Any], key: Callable[[Any], tuple[str, ...]], run: Run) -> dict[tuple[str, ...], Any]:
+def _dedupe(
+    records: list[Any], key: Callable[[Any], tuple[str, ...]], run: Run
+) -> dict[tuple[str, ...], Any]:
     out: dict[tuple[str, ...], Any] = {}
     for record in records:
         if key(record) in out:
@@ -121,24 +135,57 @@ def _awards(conn: Connection, records: list[Award], linker: Linker, run: Run) ->
     linker.prefetch([a.beneficiary for _, a, _ in changed])
     rows = []
     for (_, key), a, digest in changed:
-        rows.append({"source": run.source, "record_key": key, "kind": a.kind, **_beneficiary(a.beneficiary, linker, run),
-                     "title": a.title, "programme": a.programme, "fund": a.fund, "granting_body": a.granting_body,
-                     "measure": a.measure, "measure_type": a.measure_type, "objective": a.objective,
-                     "region": a.region, "nace": a.nace, "amount": a.amount, "eu_amount": a.eu_amount,
-                     "aid_element": a.aid_element, "currency": a.currency, "year": a.year,
-                     "granted_on": a.granted_on, "start_on": a.start_on, "end_on": a.end_on, "link": a.link,
-                     **run.provenance(digest)})
+        rows.append(
+            {
+                "source": run.source,
+                "record_key": key,
+                "kind": a.kind,
+                **_beneficiary(a.beneficiary, linker, run),
+                "title": a.title,
+                "programme": a.programme,
+                "fund": a.fund,
+                "granting_body": a.granting_body,
+                "measure": a.measure,
+                "measure_type": a.measure_type,
+                "objective": a.objective,
+                "region": a.region,
+                "nace": a.nace,
+                "amount": a.amount,
+                "eu_amount": a.eu_amount,
+                "aid_element": a.aid_element,
+                "currency": a.currency,
+                "year": a.year,
+                "granted_on": a.granted_on,
+                "start_on": a.start_on,
+                "end_on": a.end_on,
+                "link": a.link,
+                **run.provenance(digest),
+            }
+        )
     if rows:
         upsert(conn, fund_awards, rows, keys=["source", "record_key"])
 
 
 def _projects(conn: Connection, records: list[CordisProject], linker: Linker, run: Run) -> None:
     by_key = _dedupe(records, lambda r: (r.project_id,), run)
-    rows = [{"project_id": p.project_id, "acronym": p.acronym, "title": p.title, "status": p.status,
-             "framework": p.framework, "funding_scheme": p.funding_scheme, "legal_basis": p.legal_basis,
-             "start_on": p.start_on, "end_on": p.end_on, "signed_on": p.signed_on, "total_cost": p.total_cost,
-             "ec_max_contribution": p.ec_max_contribution, **run.provenance(digest)}
-            for _, p, digest in _changed(conn, cordis_projects, ("project_id",), by_key, run)[0]]
+    rows = [
+        {
+            "project_id": p.project_id,
+            "acronym": p.acronym,
+            "title": p.title,
+            "status": p.status,
+            "framework": p.framework,
+            "funding_scheme": p.funding_scheme,
+            "legal_basis": p.legal_basis,
+            "start_on": p.start_on,
+            "end_on": p.end_on,
+            "signed_on": p.signed_on,
+            "total_cost": p.total_cost,
+            "ec_max_contribution": p.ec_max_contribution,
+            **run.provenance(digest),
+        }
+        for _, p, digest in _changed(conn, cordis_projects, ("project_id",), by_key, run)[0]
+    ]
     if rows:
         upsert(conn, cordis_projects, rows, keys=["project_id"])
 
@@ -148,11 +195,21 @@ def _participations(conn: Connection, records: list[CordisParticipation], linker
     changed, unlinked = _changed(conn, cordis_participants, ("project_id", "organisation_id"), by_key, run)
     _relink(conn, cordis_participants, ("project_id", "organisation_id"), unlinked, linker, run)
     linker.prefetch([p.beneficiary for _, p, _ in changed])
-    rows = [{"project_id": p.project_id, "organisation_id": p.organisation_id,
-             **_beneficiary(p.beneficiary, linker, run), "role": p.role, "sme": p.sme,
-             "activity_type": p.activity_type, "ec_contribution": p.ec_contribution,
-             "net_ec_contribution": p.net_ec_contribution, "total_cost": p.total_cost, "ended": p.ended,
-             **run.provenance(digest)}
-            for _, p, digest in changed]
+    rows = [
+        {
+            "project_id": p.project_id,
+            "organisation_id": p.organisation_id,
+            **_beneficiary(p.beneficiary, linker, run),
+            "role": p.role,
+            "sme": p.sme,
+            "activity_type": p.activity_type,
+            "ec_contribution": p.ec_contribution,
+            "net_ec_contribution": p.net_ec_contribution,
+            "total_cost": p.total_cost,
+            "ended": p.ended,
+            **run.provenance(digest),
+        }
+        for _, p, digest in changed
+    ]
     if rows:
         upsert(conn, cordis_participants, rows, keys=["project_id", "organisation_id"])

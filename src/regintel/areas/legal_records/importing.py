@@ -30,8 +30,12 @@ from .linking import Linker
 from .loading import Writer
 from .tables import antitrust_cases, court_decisions, ipkz_installations, sbirka_acts
 
-TABLE_OF = {"sk_court_decisions": court_decisions, "sk_pmu": antitrust_cases, "sk_ipkz": ipkz_installations,
-            "cz_esbirka": sbirka_acts}
+TABLE_OF = {
+    "sk_court_decisions": court_decisions,
+    "sk_pmu": antitrust_cases,
+    "sk_ipkz": ipkz_installations,
+    "cz_esbirka": sbirka_acts,
+}
 
 
 class LegalSource(Protocol):
@@ -41,17 +45,22 @@ class LegalSource(Protocol):
     def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
 
 
-def run_legal_import(engine: Engine, source: LegalSource, location: str, data_dir: Path,
-                     backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
+def run_legal_import(
+    engine: Engine, source: LegalSource, location: str, data_dir: Path, backend: SearchBackend | None = None
+) -> tuple[int, LoadStats, Path | None]:
     """Import `location`, a file or a folder of files; returns (run id, stats, reject file or None) like
     `run_import`. Each file is one transaction. A malformed single file stops the run (`SourceAbort`,
     raised); in a folder it is rejected whole and the other files are imported."""
     info = source.info
     sync_catalogue(engine, [info])
     with engine.begin() as conn:
-        run_id = int(conn.execute(import_runs.insert().values(
-            source=info.id, location=location, status="running", started_at=datetime.now(UTC))
-            .returning(import_runs.c.id)).scalar_one())
+        run_id = int(
+            conn.execute(
+                import_runs.insert()
+                .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+                .returning(import_runs.c.id)
+            ).scalar_one()
+        )
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     folder = Path(location).is_dir()
     files = [location]
@@ -68,8 +77,14 @@ def run_legal_import(engine: Engine, source: LegalSource, location: str, data_di
             for path in files:
                 before = copy.deepcopy(stats)
                 try:
-                    _import_file(conn, source, path, Path(data_dir), Writer(conn, linker, stats, info.id, run_id),
-                                 rejects)
+                    _import_file(
+                        conn,
+                        source,
+                        path,
+                        Path(data_dir),
+                        Writer(conn, linker, stats, info.id, run_id),
+                        rejects,
+                    )
                 except SourceAbort as exc:
                     stats = before
                     stats.reject(f"aborted: {exc}")
@@ -83,8 +98,9 @@ def run_legal_import(engine: Engine, source: LegalSource, location: str, data_di
     return run_id, stats, rejects.path if rejects.path.exists() else None
 
 
-def _import_file(conn: Connection, source: LegalSource, path: str, data_dir: Path, writer: Writer,
-                 rejects: RejectFile) -> None:
+def _import_file(
+    conn: Connection, source: LegalSource, path: str, data_dir: Path, writer: Writer, rejects: RejectFile
+) -> None:
     """One input file in one transaction: all of it or (on `SourceAbort`) none of it."""
     stats = writer.stats
     with open_input(path, data_dir / "downloads") as inp, conn.begin():
@@ -107,16 +123,23 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
 def row_count(conn: Connection, source_id: str) -> int:
     """Records a source holds in the area's tables (the catalogue's `row_count`)."""
     table = TABLE_OF[source_id]
-    return int(conn.execute(select(func.count()).select_from(table).where(table.c.source == source_id)).scalar_one())
+    return int(
+        conn.execute(select(func.count()).select_from(table).where(table.c.source == source_id)).scalar_one()
+    )
 
 
 def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status=status, finished_at=now, stats=stats.as_dict()))
-        values: dict[str, Any] = {"row_count": row_count(conn, source_id),
-                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        values: dict[str, Any] = {
+            "row_count": row_count(conn, source_id),
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
         if status == "succeeded":
             values["last_import_at"] = now
         conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -32,6 +32,8 @@ def _place(address: str | None) -> str | None:
     if not address:
         return None
     return address.rsplit(",", 1)[-1].strip() or None
+
+
 BY_ID, BY_NAME = "identifier", "name"
 
 
@@ -67,8 +69,11 @@ class Linker:
     def _by_id(self, party: Party) -> Link | None:
         if not party.country or not party.national_id:
             return None
-        row = self.conn.execute(select(companies.c.id).where(
-            companies.c.country == party.country, companies.c.national_id == party.national_id)).first()
+        row = self.conn.execute(
+            select(companies.c.id).where(
+                companies.c.country == party.country, companies.c.national_id == party.national_id
+            )
+        ).first()
         return Link(int(row[0]), BY_ID, 1.0) if row else None
 
     def _by_name(self, party: Party) -> Link | None:
@@ -77,8 +82,12 @@ class Linker:
         if not self._ready:  # the index must know the companies imported so far
             self.backend.ensure_current(self.conn)
             self._ready = True
-        found = candidates(self.conn, self.backend, Evidence(name=party.name, country=party.country,
-                                                             location=_place(party.address)), limit=1)
+        found = candidates(
+            self.conn,
+            self.backend,
+            Evidence(name=party.name, country=party.country, location=_place(party.address)),
+            limit=1,
+        )
         if found and found[0].row["country"] == party.country and found[0].score >= NAME_THRESHOLD:
             return Link(int(found[0].row["id"]), BY_NAME, round(found[0].score, 4))
         return None

@@ -47,15 +47,25 @@ class Writer:
         else:  # a source yielding something this area does not store is a programming error
             raise TypeError(f"cannot store {type(record).__name__}")
 
-    def _store(self, table: Table, where: list[Any], values: dict[str, Any], digest: str,
-               children: tuple[Table, str, list[dict[str, Any]]] | None) -> None:
+    def _store(
+        self,
+        table: Table,
+        where: list[Any],
+        values: dict[str, Any],
+        digest: str,
+        children: tuple[Table, str, list[dict[str, Any]]] | None,
+    ) -> None:
         """Insert or replace one record and its child rows, unless stored with the same hash."""
         row = self.conn.execute(select(table.c.id, table.c.record_hash).where(*where)).first()
         if row is not None and row.record_hash == digest:
             self.stats.unchanged += 1
             return
-        values = values | {"source": self.source, "record_hash": digest, "import_run": self.run_id,
-                           "imported_at": datetime.now(UTC)}
+        values = values | {
+            "source": self.source,
+            "record_hash": digest,
+            "import_run": self.run_id,
+            "imported_at": datetime.now(UTC),
+        }
         if row is None:
             pk = self.conn.execute(table.insert().values(**values).returning(table.c.id)).scalar_one()
             self.stats.inserted += 1
@@ -71,50 +81,155 @@ class Writer:
                 self.conn.execute(child.insert(), [r | {fk: pk} for r in rows])
 
     def _decision(self, d: CourtDecision) -> None:
-        parties = [{"position": i, "name": x.name, "national_id": x.national_id, "country": x.country,
-                    "role": x.role, **self.linker.link(x).columns()} for i, x in enumerate(d.parties, 1)]
-        search = " ".join(tokens(" ".join(filter(None, [
-            d.court_name, d.file_ref, d.ecli, d.area, d.subarea, d.form, *(x.name for x in d.parties),
-            *(x.national_id for x in d.parties)]))))
-        values = {"guid": d.guid, "court_id": d.court_id, "court_name": d.court_name, "court_norm": fold(d.court_name),
-                  "judge": d.judge, "file_ref": d.file_ref, "identifier": d.identifier, "ecli": d.ecli,
-                  "decided_on": d.decided_on, "form": d.form, "nature": d.nature, "area": d.area,
-                  "subarea": d.subarea, "regulations": list(d.regulations), "document_url": d.document_url,
-                  "search_text": search}
-        self._store(court_decisions, [court_decisions.c.guid == d.guid], values, content_hash(d),
-                    (court_decision_parties, "decision_pk", parties))
+        parties = [
+            {
+                "position": i,
+                "name": x.name,
+                "national_id": x.national_id,
+                "country": x.country,
+                "role": x.role,
+                **self.linker.link(x).columns(),
+            }
+            for i, x in enumerate(d.parties, 1)
+        ]
+        search = " ".join(
+            tokens(
+                " ".join(
+                    filter(
+                        None,
+                        [
+                            d.court_name,
+                            d.file_ref,
+                            d.ecli,
+                            d.area,
+                            d.subarea,
+                            d.form,
+                            *(x.name for x in d.parties),
+                            *(x.national_id for x in d.parties),
+                        ],
+                    )
+                )
+            )
+        )
+        values = {
+            "guid": d.guid,
+            "court_id": d.court_id,
+            "court_name": d.court_name,
+            "court_norm": fold(d.court_name),
+            "judge": d.judge,
+            "file_ref": d.file_ref,
+            "identifier": d.identifier,
+            "ecli": d.ecli,
+            "decided_on": d.decided_on,
+            "form": d.form,
+            "nature": d.nature,
+            "area": d.area,
+            "subarea": d.subarea,
+            "regulations": list(d.regulations),
+            "document_url": d.document_url,
+            "search_text": search,
+        }
+        self._store(
+            court_decisions,
+            [court_decisions.c.guid == d.guid],
+            values,
+            content_hash(d),
+            (court_decision_parties, "decision_pk", parties),
+        )
 
     def _case(self, c: AntitrustCase) -> None:
-        parties = [{"position": i, "name": x.name, "national_id": x.national_id, "country": x.country,
-                    "role": x.role, "address": x.address, **self.linker.link(x).columns()}
-                   for i, x in enumerate(c.parties, 1)]
-        values = {"case_ref": c.case_ref, "kind": c.kind, "title": c.title, "decided_on": c.decided_on,
-                  "final_on": c.final_on, "verdict": c.verdict, "fine": c.fine, "currency": c.currency,
-                  "link": c.link, "rulings": [_json(asdict(r)) for r in c.rulings]}
-        self._store(antitrust_cases, [antitrust_cases.c.source == self.source, antitrust_cases.c.case_ref == c.case_ref],
-                    values, content_hash(c), (antitrust_parties, "case_pk", parties))
+        parties = [
+            {
+                "position": i,
+                "name": x.name,
+                "national_id": x.national_id,
+                "country": x.country,
+                "role": x.role,
+                "address": x.address,
+                **self.linker.link(x).columns(),
+            }
+            for i, x in enumerate(c.parties, 1)
+        ]
+        values = {
+            "case_ref": c.case_ref,
+            "kind": c.kind,
+            "title": c.title,
+            "decided_on": c.decided_on,
+            "final_on": c.final_on,
+            "verdict": c.verdict,
+            "fine": c.fine,
+            "currency": c.currency,
+            "link": c.link,
+            "rulings": [_json(asdict(r)) for r in c.rulings],
+        }
+        self._store(
+            antitrust_cases,
+            [antitrust_cases.c.source == self.source, antitrust_cases.c.case_ref == c.case_ref],
+            values,
+            content_hash(c),
+            (antitrust_parties, "case_pk", parties),
+        )
 
     def _installation(self, n: IpkzInstallation) -> None:
         op = n.operator
-        values = {"installation_id": n.installation_id, "name": n.name, "operator_name": op.name,
-                  "operator_national_id": op.national_id, "operator_address": op.address, "address": n.address,
-                  "municipality": n.municipality, "activity_code": n.activity_code, "activity": n.activity,
-                  "latitude": n.latitude, "longitude": n.longitude, "inspections": n.inspections,
-                  "inspections_with_findings": n.inspections_with_findings,
-                  "last_inspection_on": n.last_inspection_on, "link": n.link,
-                  "permits": [_json(asdict(x)) for x in n.permits], **self.linker.link(op).columns()}
-        self._store(ipkz_installations, [ipkz_installations.c.source == self.source,
-                                         ipkz_installations.c.installation_id == n.installation_id],
-                    values, content_hash(n), None)
+        values = {
+            "installation_id": n.installation_id,
+            "name": n.name,
+            "operator_name": op.name,
+            "operator_national_id": op.national_id,
+            "operator_address": op.address,
+            "address": n.address,
+            "municipality": n.municipality,
+            "activity_code": n.activity_code,
+            "activity": n.activity,
+            "latitude": n.latitude,
+            "longitude": n.longitude,
+            "inspections": n.inspections,
+            "inspections_with_findings": n.inspections_with_findings,
+            "last_inspection_on": n.last_inspection_on,
+            "link": n.link,
+            "permits": [_json(asdict(x)) for x in n.permits],
+            **self.linker.link(op).columns(),
+        }
+        self._store(
+            ipkz_installations,
+            [
+                ipkz_installations.c.source == self.source,
+                ipkz_installations.c.installation_id == n.installation_id,
+            ],
+            values,
+            content_hash(n),
+            None,
+        )
 
     def _act(self, a: SbirkaAct) -> None:
-        mentions = [{"position": i, "name": x.name, "national_id": x.national_id, "excerpt": excerpt,
-                     **self.linker.link(x, by_name=False).columns()}
-                    for i, (x, excerpt) in enumerate(zip(a.mentions, a.excerpts, strict=True), 1)]
-        values = {"iri": a.iri, "number": a.number, "year": a.year, "act_type": a.act_type, "title": a.title,
-                  "promulgated_on": a.promulgated_on, "effective_on": a.effective_on, "link": a.link}
-        self._store(sbirka_acts, [sbirka_acts.c.iri == a.iri], values, content_hash(a),
-                    (sbirka_mentions, "act_pk", mentions))
+        mentions = [
+            {
+                "position": i,
+                "name": x.name,
+                "national_id": x.national_id,
+                "excerpt": excerpt,
+                **self.linker.link(x, by_name=False).columns(),
+            }
+            for i, (x, excerpt) in enumerate(zip(a.mentions, a.excerpts, strict=True), 1)
+        ]
+        values = {
+            "iri": a.iri,
+            "number": a.number,
+            "year": a.year,
+            "act_type": a.act_type,
+            "title": a.title,
+            "promulgated_on": a.promulgated_on,
+            "effective_on": a.effective_on,
+            "link": a.link,
+        }
+        self._store(
+            sbirka_acts,
+            [sbirka_acts.c.iri == a.iri],
+            values,
+            content_hash(a),
+            (sbirka_mentions, "act_pk", mentions),
+        )
 
 
 def _json(value: dict[str, Any]) -> dict[str, Any]:

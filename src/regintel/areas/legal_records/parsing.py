@@ -107,13 +107,24 @@ def items(value: Any, what: str) -> list[Any]:
     return value
 
 
-def party(value: Any, country: str, *, name_key: str = "nazov", id_key: str = "ico", role_key: str | None = None,
-          address_key: str | None = None) -> Party | None:
+def party(
+    value: Any,
+    country: str,
+    *,
+    name_key: str = "nazov",
+    id_key: str = "ico",
+    role_key: str | None = None,
+    address_key: str | None = None,
+) -> Party | None:
     """A legal person of a record; None when it has no name (an anonymised natural person)."""
     node = obj(value, "a party")
     name = text(node.get(name_key), 500)
     if not name:
         return None
-    return Party(name=name, national_id=national_id(country, node.get(id_key)), country=country,
-                 role=text(node.get(role_key), 64) if role_key else None,
-                 address=text(node.get(address_key), 500) if address_key else None)
+    return Party(
+        name=name,
+        national_id=national_id(country, node.get(id_key)),
+        country=country,
+        role=text(node.get(role_key), 64) if role_key else None,
+        address=text(node.get(address_key), 500) if address_key else None,
+    )

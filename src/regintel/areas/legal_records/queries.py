@@ -24,8 +24,11 @@ from .tables import (
 )
 
 Row = Mapping[str, Any]
-_COMPANY = (companies.c.country.label("company_country"), companies.c.national_id.label("company_national_id"),
-            companies.c.name.label("company_name"))
+_COMPANY = (
+    companies.c.country.label("company_country"),
+    companies.c.national_id.label("company_national_id"),
+    companies.c.name.label("company_name"),
+)
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,9 @@ def _decision_where(f: DecisionFilters) -> list[ColumnElement[bool]]:
         # IN, not EXISTS: the parties' indexes give the few decisions, instead of probing every decision.
         where.append(d.id.in_(select(p.decision_pk).where(or_(*who))))
     if f.court_id or f.court_text:
-        where.append(or_(d.court_id == f.court_id, d.court_norm.contains(f.court_text or "", autoescape=True)))
+        where.append(
+            or_(d.court_id == f.court_id, d.court_norm.contains(f.court_text or "", autoescape=True))
+        )
     if f.date_from:
         where.append(d.decided_on >= f.date_from)
     if f.date_to:
@@ -64,8 +69,9 @@ def _decision_where(f: DecisionFilters) -> list[ColumnElement[bool]]:
 
 
 def company_id(conn: Connection, country: str, national_id: str) -> int | None:
-    found = conn.execute(select(companies.c.id).where(companies.c.country == country,
-                                                      companies.c.national_id == national_id)).first()
+    found = conn.execute(
+        select(companies.c.id).where(companies.c.country == country, companies.c.national_id == national_id)
+    ).first()
     return int(found[0]) if found else None
 
 
@@ -74,22 +80,33 @@ def decisions(conn: Connection, f: DecisionFilters, offset: int, limit: int) -> 
     total = int(conn.execute(select(func.count()).select_from(court_decisions).where(*where)).scalar_one())
     if total <= offset:
         return total, []
-    query = (select(court_decisions).where(*where)
-             .order_by(court_decisions.c.decided_on.desc().nulls_last(), court_decisions.c.id.desc())
-             .offset(offset).limit(limit))
+    query = (
+        select(court_decisions)
+        .where(*where)
+        .order_by(court_decisions.c.decided_on.desc().nulls_last(), court_decisions.c.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
     return total, _rows(conn, query)
 
 
 def decision(conn: Connection, guid: str) -> Row | None:
-    return cast(Row | None, conn.execute(select(court_decisions).where(court_decisions.c.guid == guid)).mappings().first())
+    return cast(
+        Row | None,
+        conn.execute(select(court_decisions).where(court_decisions.c.guid == guid)).mappings().first(),
+    )
 
 
 def _parties(conn: Connection, table: Table, fk: str, pks: Sequence[int]) -> dict[int, list[Row]]:
     out: dict[int, list[Row]] = {pk: [] for pk in pks}
     if not pks:
         return out
-    query = (select(table, *_COMPANY).select_from(table.outerjoin(companies, companies.c.id == table.c.company_id))
-             .where(table.c[fk].in_(list(pks))).order_by(table.c[fk], table.c.position))
+    query = (
+        select(table, *_COMPANY)
+        .select_from(table.outerjoin(companies, companies.c.id == table.c.company_id))
+        .where(table.c[fk].in_(list(pks)))
+        .order_by(table.c[fk], table.c.position)
+    )
     for row in _rows(conn, query):
         out[int(row[fk])].append(row)
     return out
@@ -99,8 +116,9 @@ def decision_parties(conn: Connection, pks: Sequence[int]) -> dict[int, list[Row
     return _parties(conn, court_decision_parties, "decision_pk", pks)
 
 
-def _names(company: Row, company_id: Any, national_id: Any, country: Any, source_country: str | None = None
-           ) -> ColumnElement[bool]:
+def _names(
+    company: Row, company_id: Any, national_id: Any, country: Any, source_country: str | None = None
+) -> ColumnElement[bool]:
     """Rows linked to the company, or naming its national id (rows imported before the company was)."""
     same = [company_id == company["id"]]
     if source_country is None:
@@ -113,8 +131,13 @@ def _names(company: Row, company_id: Any, national_id: Any, country: Any, source
 def company_cases(conn: Connection, company: Row, limit: int) -> list[Row]:
     p = antitrust_parties.c
     linked = select(p.case_pk).where(_names(company, p.company_id, p.national_id, p.country))
-    return _rows(conn, select(antitrust_cases).where(antitrust_cases.c.id.in_(linked))
-                 .order_by(antitrust_cases.c.decided_on.desc().nulls_last(), antitrust_cases.c.id.desc()).limit(limit))
+    return _rows(
+        conn,
+        select(antitrust_cases)
+        .where(antitrust_cases.c.id.in_(linked))
+        .order_by(antitrust_cases.c.decided_on.desc().nulls_last(), antitrust_cases.c.id.desc())
+        .limit(limit),
+    )
 
 
 def case_parties(conn: Connection, pks: Sequence[int]) -> dict[int, list[Row]]:
@@ -124,62 +147,123 @@ def case_parties(conn: Connection, pks: Sequence[int]) -> dict[int, list[Row]]:
 def company_party_addresses(conn: Connection, company: Row, limit: int) -> list[Row]:
     """The addresses antitrust decisions give for this company (no coordinates: the source has none)."""
     p = antitrust_parties.c
-    return _rows(conn, select(p.name, p.address, p.national_id, p.company_id, p.match_method, p.match_score,
-                              antitrust_cases.c.case_ref,
-                              antitrust_cases.c.source)
-                 .select_from(antitrust_parties.join(antitrust_cases, antitrust_cases.c.id == p.case_pk))
-                 .where(_names(company, p.company_id, p.national_id, p.country), p.address.is_not(None))
-                 .order_by(antitrust_cases.c.decided_on.desc().nulls_last(), p.case_pk).limit(limit))
+    return _rows(
+        conn,
+        select(
+            p.name,
+            p.address,
+            p.national_id,
+            p.company_id,
+            p.match_method,
+            p.match_score,
+            antitrust_cases.c.case_ref,
+            antitrust_cases.c.source,
+        )
+        .select_from(antitrust_parties.join(antitrust_cases, antitrust_cases.c.id == p.case_pk))
+        .where(_names(company, p.company_id, p.national_id, p.country), p.address.is_not(None))
+        .order_by(antitrust_cases.c.decided_on.desc().nulls_last(), p.case_pk)
+        .limit(limit),
+    )
 
 
 def company_installations(conn: Connection, company: Row, limit: int) -> list[Row]:
     i = ipkz_installations.c
-    return _rows(conn, select(ipkz_installations).where(_names(company, i.company_id, i.operator_national_id, None, "SK"))
-                 .order_by(ipkz_installations.c.installation_id).limit(limit))
+    return _rows(
+        conn,
+        select(ipkz_installations)
+        .where(_names(company, i.company_id, i.operator_national_id, None, "SK"))
+        .order_by(ipkz_installations.c.installation_id)
+        .limit(limit),
+    )
 
 
 def company_acts(conn: Connection, company: Row, limit: int) -> list[Row]:
     m, a = sbirka_mentions.c, sbirka_acts.c
-    query = (select(sbirka_acts, m.name.label("mention_name"), m.national_id.label("mention_national_id"),
-                    m.excerpt, m.company_id, m.match_method, m.match_score)
-             .select_from(sbirka_mentions.join(sbirka_acts, a.id == m.act_pk))
-             .where(_names(company, m.company_id, m.national_id, None, "CZ"))
-             .order_by(a.promulgated_on.desc().nulls_last(), a.id.desc()).limit(limit))
+    query = (
+        select(
+            sbirka_acts,
+            m.name.label("mention_name"),
+            m.national_id.label("mention_national_id"),
+            m.excerpt,
+            m.company_id,
+            m.match_method,
+            m.match_score,
+        )
+        .select_from(sbirka_mentions.join(sbirka_acts, a.id == m.act_pk))
+        .where(_names(company, m.company_id, m.national_id, None, "CZ"))
+        .order_by(a.promulgated_on.desc().nulls_last(), a.id.desc())
+        .limit(limit)
+    )
     return _rows(conn, query)
 
 
 def catalogue(conn: Connection, source_ids: Sequence[str]) -> dict[str, Row]:
     if not source_ids:
         return {}
-    rows = _rows(conn, select(data_sources.c.id, data_sources.c.licence, data_sources.c.attribution)
-                 .where(data_sources.c.id.in_(sorted(set(source_ids)))))
+    rows = _rows(
+        conn,
+        select(data_sources.c.id, data_sources.c.licence, data_sources.c.attribution).where(
+            data_sources.c.id.in_(sorted(set(source_ids)))
+        ),
+    )
     return {str(r["id"]): r for r in rows}
 
 
 def recent_cases(conn: Connection, limit: int) -> list[Row]:
     """The newest antitrust cases with the first linked party's company (stats feed `amo-cases`)."""
     c, p, all_parties = antitrust_cases.c, antitrust_parties.c, antitrust_parties.alias("all_parties")
-    first = (select(p.case_pk, func.min(p.position).label("position"))
-             .where(p.company_id.is_not(None)).group_by(p.case_pk).subquery())
-    query = (select(c.case_ref, c.kind, c.title, c.decided_on, c.final_on, c.fine, c.currency, c.link,
-                    companies.c.country, companies.c.national_id, companies.c.name,
-                    select(func.count()).select_from(all_parties).where(all_parties.c.case_pk == c.id).scalar_subquery().label("parties"))
-             .select_from(antitrust_cases.outerjoin(first, first.c.case_pk == c.id)
-                          .outerjoin(antitrust_parties, and_(p.case_pk == first.c.case_pk,
-                                                             p.position == first.c.position))
-                          .outerjoin(companies, companies.c.id == p.company_id))
-             .order_by(c.decided_on.desc().nulls_last(), c.id.desc()).limit(limit))
+    first = (
+        select(p.case_pk, func.min(p.position).label("position"))
+        .where(p.company_id.is_not(None))
+        .group_by(p.case_pk)
+        .subquery()
+    )
+    query = (
+        select(
+            c.case_ref,
+            c.kind,
+            c.title,
+            c.decided_on,
+            c.final_on,
+            c.fine,
+            c.currency,
+            c.link,
+            companies.c.country,
+            companies.c.national_id,
+            companies.c.name,
+            select(func.count())
+            .select_from(all_parties)
+            .where(all_parties.c.case_pk == c.id)
+            .scalar_subquery()
+            .label("parties"),
+        )
+        .select_from(
+            antitrust_cases.outerjoin(first, first.c.case_pk == c.id)
+            .outerjoin(antitrust_parties, and_(p.case_pk == first.c.case_pk, p.position == first.c.position))
+            .outerjoin(companies, companies.c.id == p.company_id)
+        )
+        .order_by(c.decided_on.desc().nulls_last(), c.id.desc())
+        .limit(limit)
+    )
     return _rows(conn, query)
 
 
 def ipkz_companies(conn: Connection, limit: int) -> list[Row]:
     """Companies operating IPKZ installations, most installations first (stats feed `ipkz-companies`)."""
     i = ipkz_installations.c
-    query = (select(companies.c.country, companies.c.national_id, companies.c.name,
-                    func.count().label("installations"), func.sum(i.inspections).label("inspections"),
-                    func.sum(i.inspections_with_findings).label("inspections_with_findings"),
-                    func.max(i.last_inspection_on).label("last_inspection_on"))
-             .select_from(ipkz_installations.join(companies, companies.c.id == i.company_id))
-             .group_by(companies.c.id, companies.c.country, companies.c.national_id, companies.c.name)
-             .order_by(func.count().desc(), companies.c.national_id).limit(limit))
+    query = (
+        select(
+            companies.c.country,
+            companies.c.national_id,
+            companies.c.name,
+            func.count().label("installations"),
+            func.sum(i.inspections).label("inspections"),
+            func.sum(i.inspections_with_findings).label("inspections_with_findings"),
+            func.max(i.last_inspection_on).label("last_inspection_on"),
+        )
+        .select_from(ipkz_installations.join(companies, companies.c.id == i.company_id))
+        .group_by(companies.c.id, companies.c.country, companies.c.national_id, companies.c.name)
+        .order_by(func.count().desc(), companies.c.national_id)
+        .limit(limit)
+    )
     return _rows(conn, query)

@@ -30,32 +30,65 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
         linker = Linker(conn, backend)
 
         def party_link(row: RowMapping) -> Found | None:
-            return _found(linker.link(Party(name=row["name"], national_id=row["national_id"],
-                                            country=row["country"], address=row.get("address"))))
+            return _found(
+                linker.link(
+                    Party(
+                        name=row["name"],
+                        national_id=row["national_id"],
+                        country=row["country"],
+                        address=row.get("address"),
+                    )
+                )
+            )
 
         d = court_decision_parties.c
         result["court_decision_parties"] = relink_rows(
-            conn, court_decision_parties, [d.decision_pk, d.position], [d.name, d.national_id, d.country],
-            party_link, d.country == country if country else None)
+            conn,
+            court_decision_parties,
+            [d.decision_pk, d.position],
+            [d.name, d.national_id, d.country],
+            party_link,
+            d.country == country if country else None,
+        )
         a = antitrust_parties.c
         result["antitrust_parties"] = relink_rows(
-            conn, antitrust_parties, [a.case_pk, a.position], [a.name, a.national_id, a.country, a.address],
-            party_link, a.country == country if country else None)
+            conn,
+            antitrust_parties,
+            [a.case_pk, a.position],
+            [a.name, a.national_id, a.country, a.address],
+            party_link,
+            a.country == country if country else None,
+        )
         if country in (None, "SK"):  # the IPKZ register's operators are Slovak
             i = ipkz_installations.c
             result["ipkz_installations"] = relink_rows(
-                conn, ipkz_installations, [i.id], [i.operator_name.label("name"),
-                                                   i.operator_national_id.label("national_id"),
-                                                   literal("SK").label("country"),
-                                                   i.operator_address.label("address")], party_link)
+                conn,
+                ipkz_installations,
+                [i.id],
+                [
+                    i.operator_name.label("name"),
+                    i.operator_national_id.label("national_id"),
+                    literal("SK").label("country"),
+                    i.operator_address.label("address"),
+                ],
+                party_link,
+            )
         if country in (None, "CZ"):  # mentions are found by IČO in Czech acts: by number only
             m = sbirka_mentions.c
 
             def mention_link(row: RowMapping) -> Found | None:
-                return _found(linker.link(Party(name=row["name"], national_id=row["national_id"], country="CZ"),
-                                          by_name=False))
+                return _found(
+                    linker.link(
+                        Party(name=row["name"], national_id=row["national_id"], country="CZ"), by_name=False
+                    )
+                )
 
-            result["sbirka_mentions"] = relink_rows(conn, sbirka_mentions, [m.act_pk, m.position],
-                                                    [m.name, m.national_id], mention_link,
-                                                    m.national_id.is_not(None))
+            result["sbirka_mentions"] = relink_rows(
+                conn,
+                sbirka_mentions,
+                [m.act_pk, m.position],
+                [m.name, m.national_id],
+                mention_link,
+                m.national_id.is_not(None),
+            )
     return {name: {"seen": seen, "linked": linked} for name, (seen, linked) in result.items()}

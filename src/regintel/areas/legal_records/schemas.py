@@ -16,15 +16,21 @@ class CompanyRef(BaseModel):
 class Match(BaseModel):
     """How a named party was linked to a company (docs/legal-records.md, "Linking")."""
 
-    method: Literal["identifier", "name"] = Field(description="`identifier`: the IČO the publisher gave; `name`: "
-                                                  "name (and address) through the resolver")
-    score: float = Field(description="1.0 for an identifier; the resolver's score (never below 0.9) for a name")
+    method: Literal["identifier", "name"] = Field(
+        description="`identifier`: the IČO the publisher gave; `name`: "
+        "name (and address) through the resolver"
+    )
+    score: float = Field(
+        description="1.0 for an identifier; the resolver's score (never below 0.9) for a name"
+    )
     company: CompanyRef
 
 
 class Party(BaseModel):
     name: str
-    nationalId: str | None = Field(description="IČO as published, normalised; null when the publisher gave none")
+    nationalId: str | None = Field(
+        description="IČO as published, normalised; null when the publisher gave none"
+    )
     role: str | None = Field(description="The party's standing as published (žalobca, účastník konania, …)")
     match: Match | None = Field(description="The company this party is, when linked")
 
@@ -52,8 +58,9 @@ class DecisionSummary(BaseModel):
     area: str | None
     subarea: str | None
     documentUrl: str | None = Field(description="The decision's page at the publisher")
-    parties: list[Party] = Field(description="Legal persons the decision names (natural persons are anonymised "
-                                 "by the publisher)")
+    parties: list[Party] = Field(
+        description="Legal persons the decision names (natural persons are anonymised by the publisher)"
+    )
 
 
 class Decision(DecisionSummary):
@@ -101,7 +108,9 @@ class Installation(BaseModel):
     municipality: str | None
     activityCode: str | None = Field(description="Category of annex 1 of Act 39/2013 Coll.")
     activity: str | None
-    latitude: float | None = Field(description="WGS 84, only when the register gives it (nothing is geocoded)")
+    latitude: float | None = Field(
+        description="WGS 84, only when the register gives it (nothing is geocoded)"
+    )
     longitude: float | None
     inspections: int = Field(description="Controls by the Slovak Environmental Inspectorate")
     inspectionsWithFindings: int
@@ -113,7 +122,9 @@ class Installation(BaseModel):
 
 class Environmental(BaseModel):
     installations: list[Installation]
-    totals: dict[str, int] = Field(description="`installations`, `permits`, `inspections`, `inspectionsWithFindings`")
+    totals: dict[str, int] = Field(
+        description="`installations`, `permits`, `inspections`, `inspectionsWithFindings`"
+    )
 
 
 class SbirkaEntry(BaseModel):
@@ -139,6 +150,8 @@ class Location(BaseModel):
     latitude: float | None = Field(description="Only when the source gives coordinates (no online geocoding)")
     longitude: float | None
     source: str = Field(description="Source id, see `/public/data-sources`")
-    reference: str | None = Field(description="The record this point comes from (installation id, case number)")
+    reference: str | None = Field(
+        description="The record this point comes from (installation id, case number)"
+    )
     match: Literal["identifier", "name"] = Field(description="How the record was linked to the company")
     matchScore: float

@@ -30,17 +30,25 @@ Id = BigInteger().with_variant(Integer(), "sqlite")
 
 
 def _link_columns() -> list[Column[Any]]:
-    return [Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
-            Column("match_method", String(16)), Column("match_score", Float)]
+    return [
+        Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
+        Column("match_method", String(16)),
+        Column("match_score", Float),
+    ]
 
 
 def _provenance() -> list[Column[Any]]:
-    return [Column("source", String(64), nullable=False), Column("record_hash", String(32), nullable=False),
-            Column("import_run", Integer), Column("imported_at", DateTime(timezone=True), nullable=False)]
+    return [
+        Column("source", String(64), nullable=False),
+        Column("record_hash", String(32), nullable=False),
+        Column("import_run", Integer),
+        Column("imported_at", DateTime(timezone=True), nullable=False),
+    ]
 
 
 court_decisions = Table(
-    "court_decisions", metadata,
+    "court_decisions",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("guid", String(64), nullable=False, unique=True),
     Column("court_id", String(64)),
@@ -64,7 +72,8 @@ court_decisions = Table(
 )
 
 court_decision_parties = Table(
-    "court_decision_parties", metadata,
+    "court_decision_parties",
+    metadata,
     Column("decision_pk", Id, ForeignKey("court_decisions.id", ondelete="CASCADE"), primary_key=True),
     Column("position", Integer, primary_key=True),
     Column("name", Text, nullable=False),
@@ -77,7 +86,8 @@ court_decision_parties = Table(
 )
 
 antitrust_cases = Table(
-    "antitrust_cases", metadata,
+    "antitrust_cases",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("case_ref", String(64), nullable=False),
     Column("kind", String(16), nullable=False),
@@ -95,7 +105,8 @@ antitrust_cases = Table(
 )
 
 antitrust_parties = Table(
-    "antitrust_parties", metadata,
+    "antitrust_parties",
+    metadata,
     Column("case_pk", Id, ForeignKey("antitrust_cases.id", ondelete="CASCADE"), primary_key=True),
     Column("position", Integer, primary_key=True),
     Column("name", Text, nullable=False),
@@ -109,7 +120,8 @@ antitrust_parties = Table(
 )
 
 ipkz_installations = Table(
-    "ipkz_installations", metadata,
+    "ipkz_installations",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("installation_id", String(64), nullable=False),
     Column("name", Text, nullable=False),
@@ -135,7 +147,8 @@ ipkz_installations = Table(
 )
 
 sbirka_acts = Table(
-    "sbirka_acts", metadata,
+    "sbirka_acts",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("iri", String(255), nullable=False, unique=True),
     Column("number", Integer, nullable=False),
@@ -149,7 +162,8 @@ sbirka_acts = Table(
 )
 
 sbirka_mentions = Table(
-    "sbirka_mentions", metadata,
+    "sbirka_mentions",
+    metadata,
     Column("act_pk", Id, ForeignKey("sbirka_acts.id", ondelete="CASCADE"), primary_key=True),
     Column("position", Integer, primary_key=True),
     Column("name", Text, nullable=False),
@@ -160,5 +174,12 @@ sbirka_mentions = Table(
     Index("ix_sbirka_mentions_national", "national_id"),
 )
 
-TABLES = (court_decisions, court_decision_parties, antitrust_cases, antitrust_parties, ipkz_installations,
-          sbirka_acts, sbirka_mentions)
+TABLES = (
+    court_decisions,
+    court_decision_parties,
+    antitrust_cases,
+    antitrust_parties,
+    ipkz_installations,
+    sbirka_acts,
+    sbirka_mentions,
+)

@@ -39,21 +39,41 @@ def company_brief(conn: Connection, row: Mapping[str, Any], *, personal: bool) -
     people, people_total = queries.current_roles(conn, row["id"], ROLES)
     changes, _ = companies_svc.history(conn, row, cursor=None, limit=CHANGES, field=None)
     events, _ = timeline_svc.timeline(conn, row, cursor=None, limit=CHANGES, types=set(INSOLVENCY_EVENTS))
-    assessed = {"creditScore": compliance_svc.credit_grade(conn, row), "sanctions": compliance_svc.sanctions(conn, row),
-                "nis2": compliance_svc.nis2_scope(conn, row), "ultimateOwners": _owners(conn, row, personal)}
+    assessed = {
+        "creditScore": compliance_svc.credit_grade(conn, row),
+        "sanctions": compliance_svc.sanctions(conn, row),
+        "nis2": compliance_svc.nis2_scope(conn, row),
+        "ultimateOwners": _owners(conn, row, personal),
+    }
     return {
         "headline": domain.headline(record, history, found),
         "identity": _identity(conn, record),
-        "status": {"status": record["status"], "inBankruptcy": record["inBankruptcy"],
-                   "inRestructuring": record["inRestructuring"], "inLiquidation": record["inLiquidation"],
-                   "foundedOn": record["foundedOn"], "dissolvedOn": record["dissolvedOn"]},
-        "keyFigures": {"latest": history[0] if history else None, "revenueChangePct": domain.revenue_change(history),
-                       "history": history},
+        "status": {
+            "status": record["status"],
+            "inBankruptcy": record["inBankruptcy"],
+            "inRestructuring": record["inRestructuring"],
+            "inLiquidation": record["inLiquidation"],
+            "foundedOn": record["foundedOn"],
+            "dissolvedOn": record["dissolvedOn"],
+        },
+        "keyFigures": {
+            "latest": history[0] if history else None,
+            "revenueChangePct": domain.revenue_change(history),
+            "history": history,
+        },
         "flags": found,
-        "people": {"total": people_total, "items": [_role(r, personal) for r in people],
-                   "personalFields": personal},
-        "insolvencyEvents": [{k: e.get(k) for k in ("event_type", "phase", "date", "title", "court", "case_number",
-                                                     "link", "source")} for e in events],
+        "people": {
+            "total": people_total,
+            "items": [_role(r, personal) for r in people],
+            "personalFields": personal,
+        },
+        "insolvencyEvents": [
+            {
+                k: e.get(k)
+                for k in ("event_type", "phase", "date", "title", "court", "case_number", "link", "source")
+            }
+            for e in events
+        ],
         "recentChanges": changes,
         "sources": record["sources"],
         "dataAsOf": companies_svc.data_as_of(record),
@@ -69,25 +89,51 @@ def _owners(conn: Connection, row: Mapping[str, Any], personal: bool) -> dict[st
     def named(ids: list[str]) -> list[dict[str, Any]]:
         return [r.entities[i].model_dump(mode="json", exclude_none=True) for i in ids if i in r.entities]
 
-    value = {"beneficialOwners25": named(r.beneficialOwners25), "control50": named(r.beneficialOwners50),
-             "undetermined": named(r.undetermined), "truncated": r.truncated}
-    reason = None if r.ownerKnown else ("; ".join(u.message for u in r.unknownReasons)
-                                         or "no natural person is known to hold more than 25%")
-    return {"status": "known" if r.ownerKnown else "unknown", "value": value, "source": "ownership",
-            "reason": reason}
+    value = {
+        "beneficialOwners25": named(r.beneficialOwners25),
+        "control50": named(r.beneficialOwners50),
+        "undetermined": named(r.undetermined),
+        "truncated": r.truncated,
+    }
+    reason = (
+        None
+        if r.ownerKnown
+        else (
+            "; ".join(u.message for u in r.unknownReasons)
+            or "no natural person is known to hold more than 25%"
+        )
+    )
+    return {
+        "status": "known" if r.ownerKnown else "unknown",
+        "value": value,
+        "source": "ownership",
+        "reason": reason,
+    }
 
 
 def _identity(conn: Connection, record: Mapping[str, Any]) -> dict[str, Any]:
     nace = record["nace"]["primary"]
-    return {"country": record["country"], "nationalId": record["nationalId"], "name": record["name"],
-            "legalForm": record["legalForm"], "address": record["address"]["text"] or _address(record["address"]),
-            "nace": {"code": nace, "label": _nace_label(conn, nace)}, "sizeClass": record["sizeClass"],
-            "employees": record["employees"], "vatId": record["vatId"], "taxId": record["taxId"],
-            "lei": record["lei"], "identifiers": record["identifiers"]}
+    return {
+        "country": record["country"],
+        "nationalId": record["nationalId"],
+        "name": record["name"],
+        "legalForm": record["legalForm"],
+        "address": record["address"]["text"] or _address(record["address"]),
+        "nace": {"code": nace, "label": _nace_label(conn, nace)},
+        "sizeClass": record["sizeClass"],
+        "employees": record["employees"],
+        "vatId": record["vatId"],
+        "taxId": record["taxId"],
+        "lei": record["lei"],
+        "identifiers": record["identifiers"],
+    }
 
 
 def _address(address: Mapping[str, Any]) -> str | None:
-    parts = [address.get("street"), " ".join(p for p in (address.get("postalCode"), address.get("city")) if p)]
+    parts = [
+        address.get("street"),
+        " ".join(p for p in (address.get("postalCode"), address.get("city")) if p),
+    ]
     return ", ".join(p for p in parts if p) or None
 
 
@@ -101,17 +147,31 @@ def _nace_label(conn: Connection, code: str | None) -> str | None:
 
 
 def _figures(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"year": row["year"], "currency": row["currency"], "revenue": row["revenue"], "profit": row["profit"],
-            "totalAssets": row["total_assets"], "equity": row["equity"], "liabilities": row["liabilities"],
-            "employees": row["employees"], "source": row["source"]}
+    return {
+        "year": row["year"],
+        "currency": row["currency"],
+        "revenue": row["revenue"],
+        "profit": row["profit"],
+        "totalAssets": row["total_assets"],
+        "equity": row["equity"],
+        "liabilities": row["liabilities"],
+        "employees": row["employees"],
+        "source": row["source"],
+    }
 
 
 def _role(row: Mapping[str, Any], personal: bool) -> dict[str, Any]:
     is_person = row["person_id"] is not None
-    out: dict[str, Any] = {"role": row["role"], "name": row["holder_name"], "title": row["title"],
-                           "holderType": "person" if is_person else "company" if row["holder_country"] else "other",
-                           "sharePct": row["share_pct"], "votingPct": row["voting_pct"], "since": row["since"],
-                           "source": row["source"]}
+    out: dict[str, Any] = {
+        "role": row["role"],
+        "name": row["holder_name"],
+        "title": row["title"],
+        "holderType": "person" if is_person else "company" if row["holder_country"] else "other",
+        "sharePct": row["share_pct"],
+        "votingPct": row["voting_pct"],
+        "since": row["since"],
+        "source": row["source"],
+    }
     if is_person:
         out["personKey"] = row["person_key"]
         if personal:

@@ -48,8 +48,9 @@ def caller_of(request: Any) -> Caller | None:
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    manager = StreamableHTTPSessionManager(app=build_server(app.state, caller_of), json_response=True,
-                                           stateless=True)
+    manager = StreamableHTTPSessionManager(
+        app=build_server(app.state, caller_of), json_response=True, stateless=True
+    )
     async with manager.run():
         app.state.mcp_manager = manager
         try:
@@ -75,8 +76,9 @@ def challenge(request: Request) -> str:
     path = PATH + "/v1" if request.url.path.rstrip("/").endswith("/v1") else PATH
     metadata = f"{public_base(request)}/.well-known/oauth-protected-resource{path}"
     sent = "authorization" in request.headers or "api_key" in request.query_params
-    return (f'Bearer realm="regintel", resource_metadata="{metadata}", scope="{SCOPE}"'
-            + (', error="invalid_token"' if sent else ""))
+    return f'Bearer realm="regintel", resource_metadata="{metadata}", scope="{SCOPE}"' + (
+        ', error="invalid_token"' if sent else ""
+    )
 
 
 class MethodNotAllowed(RegintelError):
@@ -92,20 +94,26 @@ class McpEndpoint:
         app = scope["app"]
         try:
             if request.method != "POST":
-                raise MethodNotAllowed(f"{request.method} {PATH}: this server keeps no session and offers no "
-                                       "server-to-client stream; send each JSON-RPC message as a POST",
-                                       headers={"Allow": "POST"})
+                raise MethodNotAllowed(
+                    f"{request.method} {PATH}: this server keeps no session and offers no "
+                    "server-to-client stream; send each JSON-RPC message as a POST",
+                    headers={"Allow": "POST"},
+                )
             _check_origin(request, app.state.settings.base_url)
             caller = await require_key(request)
             manager = getattr(app.state, "mcp_manager", None)
             if manager is None:
-                raise UpstreamUnavailable("The MCP server is not running (the app's lifespan has not started)")
+                raise UpstreamUnavailable(
+                    "The MCP server is not running (the app's lifespan has not started)"
+                )
         except RegintelError as exc:
             headers = dict(exc.headers)
             if exc.status == 401:
                 headers["WWW-Authenticate"] = challenge(request)
             rid = str(scope.get("state", {}).get("request_id", ""))
-            await error_response(rid, exc.status, exc.code, exc.message, exc.details, headers)(scope, receive, send)
+            await error_response(rid, exc.status, exc.code, exc.message, exc.details, headers)(
+                scope, receive, send
+            )
             return
         scope["state"]["mcp_caller"] = caller
         await manager.handle_request(scope, receive, send)

@@ -28,19 +28,30 @@ from regintel.errors import RegintelError
 
 log = logging.getLogger("regintel.mcp")
 NAME = "regintel"
-INSTRUCTIONS = ("European company registry data. Start with company_brief for one company (it names what it cannot "
-                "answer in notCovered). Find companies (search_companies, lookup_identifier, advanced_search), read "
-                "one (get_company, company_timeline), assess it (credit_score, sanctions_screening, nis2_scope), "
-                "follow its ownership (company_relations, ultimate_owner), and follow insolvencies and the key's "
-                "monitoring (insolvency_events, monitoring_subscriptions). Every answer carries its sources and "
-                "licences: cite them.")
-READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                                  open_world_hint=False)
+INSTRUCTIONS = (
+    "European company registry data. Start with company_brief for one company (it names what it cannot "
+    "answer in notCovered). Find companies (search_companies, lookup_identifier, advanced_search), read "
+    "one (get_company, company_timeline), assess it (credit_score, sanctions_screening, nis2_scope), "
+    "follow its ownership (company_relations, ultimate_owner), and follow insolvencies and the key's "
+    "monitoring (insolvency_events, monitoring_subscriptions). Every answer carries its sources and "
+    "licences: cite them."
+)
+READ_ONLY = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
 
 
 def tool_definitions() -> list[types.Tool]:
-    return [types.Tool(name=t.name, title=t.title, description=t.description, annotations=READ_ONLY,
-                       input_schema=t.params.model_json_schema()) for t in TOOLS]
+    return [
+        types.Tool(
+            name=t.name,
+            title=t.title,
+            description=t.description,
+            annotations=READ_ONLY,
+            input_schema=t.params.model_json_schema(),
+        )
+        for t in TOOLS
+    ]
 
 
 def build_server(state: Any, caller_of: Callable[[Any], Caller | None]) -> Server[Any]:
@@ -54,20 +65,34 @@ def build_server(state: Any, caller_of: Callable[[Any], Caller | None]) -> Serve
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool = BY_NAME.get(params.name)
         if tool is None:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool {params.name!r}",
-                           {"tools": [t.name for t in TOOLS]})
+            raise MCPError(
+                types.INVALID_PARAMS, f"Unknown tool {params.name!r}", {"tools": [t.name for t in TOOLS]}
+            )
         return await call(tool, params.arguments or {}, ToolContext(state, caller_of(ctx.request)))
 
-    return Server(NAME, version=__version__, title="regintel company registry", instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        NAME,
+        version=__version__,
+        title="regintel company registry",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
 
 
 async def call(tool: Tool, arguments: dict[str, Any], ctx: ToolContext) -> types.CallToolResult:
     try:
         args = tool.params.model_validate(arguments)
     except ValidationError as exc:
-        details = [{"field": ".".join(str(p) for p in e["loc"]) or "arguments", "in": "arguments",
-                    "message": e["msg"], "type": e["type"]} for e in exc.errors()]
+        details = [
+            {
+                "field": ".".join(str(p) for p in e["loc"]) or "arguments",
+                "in": "arguments",
+                "message": e["msg"],
+                "type": e["type"],
+            }
+            for e in exc.errors()
+        ]
         fields = ", ".join(sorted({d["field"] for d in details}))
         return error_result("VALIDATION_ERROR", f"Invalid arguments: {fields}", details)
     # The app's admission gate (api/db_gate.py), when it has one: a call takes a permit before its
@@ -86,7 +111,9 @@ async def call(tool: Tool, arguments: dict[str, Any], ctx: ToolContext) -> types
     except Exception:
         log.exception("MCP tool %s failed", tool.name)
         return error_result("INTERNAL_ERROR", "Internal error; the server log has the details")
-    return types.CallToolResult(content=[types.TextContent(text=tool.text(result))], structured_content=result)
+    return types.CallToolResult(
+        content=[types.TextContent(text=tool.text(result))], structured_content=result
+    )
 
 
 def _run(tool: Tool, ctx: ToolContext, args: Any) -> dict[str, Any]:
@@ -104,5 +131,6 @@ def error_result(code: str, message: str, details: Any = None) -> types.CallTool
     text = f"{code}: {message}"
     if details is not None:
         text += "\n" + dumps(details).decode()
-    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content={"error": error},
-                                is_error=True)
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content={"error": error}, is_error=True
+    )

@@ -67,11 +67,26 @@ class Args(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
-Country = Annotated[str | None, Field(default=None, min_length=2, max_length=2, description=(
-    f"ISO 3166-1 alpha-2 country, any case. Markets with national identifiers: {MARKETS}"))]
-NationalId = Annotated[str, Field(min_length=1, max_length=40, description="National identifier (IČO, SIREN, "
-                                                                           "company number, …), spaces and dots allowed")]
-Query = Annotated[str, Field(min_length=1, max_length=200, description="Company name, part of it, or an identifier")]
+Country = Annotated[
+    str | None,
+    Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description=(f"ISO 3166-1 alpha-2 country, any case. Markets with national identifiers: {MARKETS}"),
+    ),
+]
+NationalId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=40,
+        description="National identifier (IČO, SIREN, company number, …), spaces and dots allowed",
+    ),
+]
+Query = Annotated[
+    str, Field(min_length=1, max_length=200, description="Company name, part of it, or an identifier")
+]
 
 
 def cc(country: str | None) -> str | None:
@@ -83,9 +98,17 @@ class CompanyArgs(Args):
     country: Country
 
 
-Purpose = Annotated[str | None, Field(default=None, max_length=64, description=(
-    "Declared processing purpose (one of the operator's list, e.g. `kyc`): adds natural persons' birth date, "
-    "nationality and residence, and screens natural persons"))]
+Purpose = Annotated[
+    str | None,
+    Field(
+        default=None,
+        max_length=64,
+        description=(
+            "Declared processing purpose (one of the operator's list, e.g. `kyc`): adds natural persons' birth date, "
+            "nationality and residence, and screens natural persons"
+        ),
+    ),
+]
 
 
 def company_row(conn: Connection, a: CompanyArgs) -> Mapping[str, Any]:

@@ -44,10 +44,19 @@ from regintel.services.people import check_purpose
 
 
 def _line(c: Mapping[str, Any]) -> str:
-    flags = [name for name, key in (("bankruptcy", "inBankruptcy"), ("restructuring", "inRestructuring"),
-                                    ("liquidation", "inLiquidation")) if c.get(key)]
+    flags = [
+        name
+        for name, key in (
+            ("bankruptcy", "inBankruptcy"),
+            ("restructuring", "inRestructuring"),
+            ("liquidation", "inLiquidation"),
+        )
+        if c.get(key)
+    ]
     status = c.get("status") or "?"
-    return f"- {c['name']} ({c['country']} {c['nationalId']}), {status}" + (f", in {', '.join(flags)}" if flags else "")
+    return f"- {c['name']} ({c['country']} {c['nationalId']}), {status}" + (
+        f", in {', '.join(flags)}" if flags else ""
+    )
 
 
 def _list_text(noun: str) -> Callable[[dict[str, Any]], str]:
@@ -55,11 +64,15 @@ def _list_text(noun: str) -> Callable[[dict[str, Any]], str]:
         items = result["items"]
         total = result.get("total", len(items))
         head = f"{len(items)} {noun} (of {total})" if total != len(items) else f"{len(items)} {noun}"
-        return "\n".join([head + ":" if items else f"No {noun}."] + [_line(i) for i in items[:20] if "nationalId" in i])
+        return "\n".join(
+            [head + ":" if items else f"No {noun}."] + [_line(i) for i in items[:20] if "nationalId" in i]
+        )
+
     return render
 
 
 # -- company finding -----------------------------------------------------------------------------------
+
 
 class SearchArgs(Args):
     q: Query
@@ -84,12 +97,14 @@ class AdvancedArgs(CompanyFilters):
 def _advanced(conn: Connection, ctx: ToolContext, a: AdvancedArgs) -> dict[str, Any]:
     ref = advanced_svc.reference(conn, ctx.cache())
     direction = a.direction or ("asc" if a.sort == "name" else "desc")
-    items, total, exact = advanced_svc.search(conn, a, ref, sort=a.sort, direction=direction, page=a.page,
-                                              per_page=a.per_page)
+    items, total, exact = advanced_svc.search(
+        conn, a, ref, sort=a.sort, direction=direction, page=a.page, per_page=a.per_page
+    )
     return {"items": items, "total": total, "totalExact": exact, "page": a.page}
 
 
 # -- one company -------------------------------------------------------------------------------------------
+
 
 def _company(conn: Connection, ctx: ToolContext, a: CompanyArgs) -> dict[str, Any]:
     return companies_svc.company_record(conn, company_row(conn, a))
@@ -103,16 +118,21 @@ def _company_text(r: dict[str, Any]) -> str:
     fin = r.get("latestFinancials")
     text = _line(r).removeprefix("- ")
     if fin:
-        text += f"; {fin['year']} revenue {_amount(fin['revenue'])} {fin['currency']}, profit " \
-                f"{_amount(fin['profit'])} {fin['currency']}"
+        text += (
+            f"; {fin['year']} revenue {_amount(fin['revenue'])} {fin['currency']}, profit "
+            f"{_amount(fin['profit'])} {fin['currency']}"
+        )
     return text + "; sources: " + ", ".join(f"{s['id']} ({s['licence']})" for s in r["sources"])
 
 
 class IdentifierArgs(Args):
     # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
-    type: Literal[IDENTIFIER_TYPES] = Field(description=(  # type: ignore[valid-type]
-        "`ico` (national register number in any market), `ic_dph` (Slovak VAT id), `vat` (any VAT id with its "
-        "country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`"))
+    type: Literal[IDENTIFIER_TYPES] = Field(  # type: ignore[valid-type]
+        description=(
+            "`ico` (national register number in any market), `ic_dph` (Slovak VAT id), `vat` (any VAT id with its "
+            "country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`"
+        )
+    )
     value: str = Field(min_length=1, max_length=64)
     country: Country
 
@@ -124,33 +144,47 @@ def _identifier(conn: Connection, ctx: ToolContext, a: IdentifierArgs) -> dict[s
 
 class BriefArgs(Args):
     national_id: NationalId
-    country: str = Field(default="sk", min_length=2, max_length=2, description="ISO 3166-1 alpha-2, default `sk` "
-                         f"(spec 2.2). Markets: {MARKETS}")
-    purpose: str | None = Field(default=None, max_length=64, description="Declared processing purpose (one of the "
-                                "operator's list, e.g. `kyc`): adds natural persons' birth date, nationality and "
-                                "residence")
+    country: str = Field(
+        default="sk",
+        min_length=2,
+        max_length=2,
+        description=f"ISO 3166-1 alpha-2, default `sk` (spec 2.2). Markets: {MARKETS}",
+    )
+    purpose: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Declared processing purpose (one of the "
+        "operator's list, e.g. `kyc`): adds natural persons' birth date, nationality and "
+        "residence",
+    )
 
 
 def _brief(conn: Connection, ctx: ToolContext, a: BriefArgs) -> dict[str, Any]:
     personal = check_purpose(a.purpose, ctx.settings.allowed_purposes)
-    return brief_svc.company_brief(conn, companies_svc.get_company_row(conn, a.country, a.national_id),
-                                   personal=personal)
+    return brief_svc.company_brief(
+        conn, companies_svc.get_company_row(conn, a.country, a.national_id), personal=personal
+    )
 
 
 class TimelineArgs(CompanyArgs):
     # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
     event_types: list[Literal[EVENT_TYPES]] | None = Field(  # type: ignore[valid-type]
-        default=None, max_length=len(EVENT_TYPES), description="Only these event types")
+        default=None, max_length=len(EVENT_TYPES), description="Only these event types"
+    )
     cursor: str | None = Field(default=None, max_length=200, description="`next_cursor` of the previous page")
     limit: int = Field(default=50, ge=1, le=200)
 
 
 def _timeline(conn: Connection, ctx: ToolContext, a: TimelineArgs) -> dict[str, Any]:
     row = company_row(conn, a)
-    events, next_cursor = timeline_svc.timeline(conn, row, cursor=a.cursor, limit=a.limit,
-                                                types=set(a.event_types) if a.event_types else None)
-    return {"company": {"country": row["country"], "nationalId": row["national_id"], "name": row["name"]},
-            "events": events, "next_cursor": next_cursor}
+    events, next_cursor = timeline_svc.timeline(
+        conn, row, cursor=a.cursor, limit=a.limit, types=set(a.event_types) if a.event_types else None
+    )
+    return {
+        "company": {"country": row["country"], "nationalId": row["national_id"], "name": row["name"]},
+        "events": events,
+        "next_cursor": next_cursor,
+    }
 
 
 def _timeline_text(r: dict[str, Any]) -> str:
@@ -160,6 +194,7 @@ def _timeline_text(r: dict[str, Any]) -> str:
 
 
 # -- feeds and monitoring ------------------------------------------------------------------------------
+
 
 class InsolvencyArgs(Args):
     # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
@@ -171,8 +206,14 @@ class InsolvencyArgs(Args):
 
 
 def _insolvency(conn: Connection, ctx: ToolContext, a: InsolvencyArgs) -> dict[str, Any]:
-    feed = insolvency_svc.recent(conn, scope=a.scope, phase=a.phase, country=cc(a.country), limit=a.limit,
-                                 base_url=ctx.settings.base_url)
+    feed = insolvency_svc.recent(
+        conn,
+        scope=a.scope,
+        phase=a.phase,
+        country=cc(a.country),
+        limit=a.limit,
+        base_url=ctx.settings.base_url,
+    )
     return {"items": feed.items, "licence": insolvency_svc.LICENCE, "attribution": feed.attribution}
 
 
@@ -189,8 +230,9 @@ class MonitoringArgs(Args):
 
 
 def _monitoring(conn: Connection, ctx: ToolContext, a: MonitoringArgs) -> dict[str, Any]:
-    items, total = subscriptions_svc.list_monitoring(conn, ctx.key_id(), status=a.status, page=a.page,
-                                                     per_page=a.per_page)
+    items, total = subscriptions_svc.list_monitoring(
+        conn, ctx.key_id(), status=a.status, page=a.page, per_page=a.per_page
+    )
     return {"items": items, "total": total, "page": a.page}
 
 
@@ -201,48 +243,91 @@ def _monitoring_text(r: dict[str, Any]) -> str:
 
 
 CORE_TOOLS: list[Tool] = [
-    Tool("search_companies", "Search companies by name",
-         "Companies whose name resembles `q` in any word order, forgiving case, diacritics, legal-form suffixes and "
-         "typos, best first with a `score` (0-1); an identifier in `q` (IČO, VAT id, LEI) finds its company first. "
-         "Use it to find candidates, then `get_company` or `company_brief` for one of them.",
-         SearchArgs, _search, _list_text("companies")),
-    Tool("get_company", "Company record",
-         "The full core record of one company by national identifier: name, legal form, status, dates, address, "
-         "NACE, size, VAT and tax ids, LEI, the insolvency flags `inBankruptcy`, `inRestructuring`, "
-         "`inLiquidation`, latest financial statement, identifiers and sources with licences. Markets: "
-         f"{MARKETS}. Without `country` an identifier held in several markets answers AMBIGUOUS_IDENTIFIER with "
-         "the candidates.",
-         CompanyArgs, _company, _company_text),
-    Tool("lookup_identifier", "Companies holding an identifier",
-         "Every company holding an identifier of `type` (" + ", ".join(IDENTIFIER_TYPES) + "), validated first "
-         "(check digits where the type has them). An empty list means nobody holds it.",
-         IdentifierArgs, _identifier, _list_text("companies")),
-    Tool("company_brief", "Company brief for an agent",
-         "A compact brief of one company (the answer of GET /api/v1/agent/company-brief): a one-line `headline`, "
-         "identity, status and insolvency flags, key figures over 5 years, derived `flags` with a severity, the "
-         "people holding roles now, insolvency events, the latest changes, the credit grade, sanctions, NIS2 scope "
-         "and ultimate owners (each `unknown` with its reason, and then named in `notCovered`) and the sources "
-         "with licences. Read it first.",
-         BriefArgs, _brief, lambda r: r["headline"] + "".join(f"\n- [{f['severity']}] {f['text']}" for f in r["flags"])),
-    Tool("company_timeline", "Company timeline",
-         "One company's events from every source, newest first: gazette notices (bankruptcy, restructuring, "
-         "liquidation, with court and file number), register changes, founding, dissolution, LEI registration. "
-         "Event types: " + ", ".join(EVENT_TYPES) + ". Paginated by `cursor`.",
-         TimelineArgs, _timeline, _timeline_text),
-    Tool("advanced_search", "Filter companies",
-         f"Companies matching every given filter (the {len(CompanyFilters.model_fields)} filters of "
-         "/companies/advanced-search: " + ", ".join(CompanyFilters.model_fields) + "; list filters take arrays), "
-         "sorted and paginated. `total` is exact up to 10,000.",
-         AdvancedArgs, _advanced, _list_text("companies")),
-    Tool("insolvency_events", "Recent insolvency events",
-         "The latest bankruptcy and restructuring events (gazette notices and register flags), newest first, "
-         "with court, file number and a link to the notice. CC BY 4.0: quote the `attribution`.",
-         InsolvencyArgs, _insolvency, _insolvency_text),
-    Tool("monitoring_subscriptions", "Monitoring subscriptions of this key",
-         "This API key's monitoring subscriptions (webhooks on a company's insolvency flips), newest first, with "
-         "delivery figures.",
-         MonitoringArgs, _monitoring, _monitoring_text),
+    Tool(
+        "search_companies",
+        "Search companies by name",
+        "Companies whose name resembles `q` in any word order, forgiving case, diacritics, legal-form suffixes and "
+        "typos, best first with a `score` (0-1); an identifier in `q` (IČO, VAT id, LEI) finds its company first. "
+        "Use it to find candidates, then `get_company` or `company_brief` for one of them.",
+        SearchArgs,
+        _search,
+        _list_text("companies"),
+    ),
+    Tool(
+        "get_company",
+        "Company record",
+        "The full core record of one company by national identifier: name, legal form, status, dates, address, "
+        "NACE, size, VAT and tax ids, LEI, the insolvency flags `inBankruptcy`, `inRestructuring`, "
+        "`inLiquidation`, latest financial statement, identifiers and sources with licences. Markets: "
+        f"{MARKETS}. Without `country` an identifier held in several markets answers AMBIGUOUS_IDENTIFIER with "
+        "the candidates.",
+        CompanyArgs,
+        _company,
+        _company_text,
+    ),
+    Tool(
+        "lookup_identifier",
+        "Companies holding an identifier",
+        "Every company holding an identifier of `type` ("
+        + ", ".join(IDENTIFIER_TYPES)
+        + "), validated first "
+        "(check digits where the type has them). An empty list means nobody holds it.",
+        IdentifierArgs,
+        _identifier,
+        _list_text("companies"),
+    ),
+    Tool(
+        "company_brief",
+        "Company brief for an agent",
+        "A compact brief of one company (the answer of GET /api/v1/agent/company-brief): a one-line `headline`, "
+        "identity, status and insolvency flags, key figures over 5 years, derived `flags` with a severity, the "
+        "people holding roles now, insolvency events, the latest changes, the credit grade, sanctions, NIS2 scope "
+        "and ultimate owners (each `unknown` with its reason, and then named in `notCovered`) and the sources "
+        "with licences. Read it first.",
+        BriefArgs,
+        _brief,
+        lambda r: r["headline"] + "".join(f"\n- [{f['severity']}] {f['text']}" for f in r["flags"]),
+    ),
+    Tool(
+        "company_timeline",
+        "Company timeline",
+        "One company's events from every source, newest first: gazette notices (bankruptcy, restructuring, "
+        "liquidation, with court and file number), register changes, founding, dissolution, LEI registration. "
+        "Event types: " + ", ".join(EVENT_TYPES) + ". Paginated by `cursor`.",
+        TimelineArgs,
+        _timeline,
+        _timeline_text,
+    ),
+    Tool(
+        "advanced_search",
+        "Filter companies",
+        f"Companies matching every given filter (the {len(CompanyFilters.model_fields)} filters of "
+        "/companies/advanced-search: "
+        + ", ".join(CompanyFilters.model_fields)
+        + "; list filters take arrays), "
+        "sorted and paginated. `total` is exact up to 10,000.",
+        AdvancedArgs,
+        _advanced,
+        _list_text("companies"),
+    ),
+    Tool(
+        "insolvency_events",
+        "Recent insolvency events",
+        "The latest bankruptcy and restructuring events (gazette notices and register flags), newest first, "
+        "with court, file number and a link to the notice. CC BY 4.0: quote the `attribution`.",
+        InsolvencyArgs,
+        _insolvency,
+        _insolvency_text,
+    ),
+    Tool(
+        "monitoring_subscriptions",
+        "Monitoring subscriptions of this key",
+        "This API key's monitoring subscriptions (webhooks on a company's insolvency flips), newest first, with "
+        "delivery figures.",
+        MonitoringArgs,
+        _monitoring,
+        _monitoring_text,
+    ),
 ]
 TOOLS: list[Tool] = CORE_TOOLS + AREA_TOOLS
 BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
-

@@ -53,8 +53,15 @@ def load(engine: Engine, text: str) -> dict[str, Any]:
             if key not in ids:
                 rejected.append({"line": n, "error": f"no company {key[0]} {key[1]}"})
                 continue
-            found.append({"company_id": ids[key], "kind": kind, "source": source, "reference": reference,
-                          "loaded_at": now})
+            found.append(
+                {
+                    "company_id": ids[key],
+                    "kind": kind,
+                    "source": source,
+                    "reference": reference,
+                    "loaded_at": now,
+                }
+            )
         loaded = queries.add_designations(conn, found)
     return {"loaded": loaded, "rejected": sorted(rejected, key=lambda r: r["line"])}
 

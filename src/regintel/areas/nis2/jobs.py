@@ -34,7 +34,12 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any]:
     started = time.monotonic()
     while True:
         with ctx.engine.begin() as conn:
-            stmt = select(companies.c.id).where(companies.c.id > after).order_by(companies.c.id).limit(REFRESH_BATCH)
+            stmt = (
+                select(companies.c.id)
+                .where(companies.c.id > after)
+                .order_by(companies.c.id)
+                .limit(REFRESH_BATCH)
+            )
             if country:
                 stmt = stmt.where(companies.c.country == str(country).upper())
             ids = list(conn.execute(stmt).scalars())
@@ -44,6 +49,7 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any]:
         after, done = ids[-1], done + len(ids)
         if time.monotonic() - started > REFRESH_SECONDS:
             with ctx.engine.begin() as conn:
-                nxt = jobs_db.enqueue(conn, "nis2.refresh", {"after": after, "country": country},
-                                      now=datetime.now(UTC))
+                nxt = jobs_db.enqueue(
+                    conn, "nis2.refresh", {"after": after, "country": country}, now=datetime.now(UTC)
+                )
             return {"assessed": done, "finished": False, "continued_by": nxt}

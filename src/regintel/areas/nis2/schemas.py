@@ -14,8 +14,10 @@ Certainty = Literal["certain", "likely", "possible"]
 
 
 class Reason(BaseModel):
-    rule: str = Field(description="`sector`, `designation`, `public_administration`, `no_sector`, `dissolved`, "
-                      "`not_in_member_state`")
+    rule: str = Field(
+        description="`sector`, `designation`, `public_administration`, `no_sector`, `dissolved`, "
+        "`not_in_member_state`"
+    )
     category: Category
     legal_reference: list[str] = Field(description="Articles of Directive (EU) 2022/2555")
     text: str
@@ -23,9 +25,11 @@ class Reason(BaseModel):
 
 
 class Missing(BaseModel):
-    input: str = Field(description="What is unknown: `headcount`, `turnover_eur`, `balance_sheet_eur`, `group`, "
-                       "`nace`, `activity:<entity type>`, `public_administration_level`, `status`, "
-                       "`services_in_union`, `earlier_accounts`")
+    input: str = Field(
+        description="What is unknown: `headcount`, `turnover_eur`, `balance_sheet_eur`, `group`, "
+        "`nace`, `activity:<entity type>`, `public_administration_level`, `status`, "
+        "`services_in_union`, `earlier_accounts`"
+    )
     why: str
 
 
@@ -35,22 +39,29 @@ class Nis2Scope(BaseModel):
     national_id: str
     name: str
     category: Category = Field(description="The best-supported category")
-    certainty: Certainty = Field(description="`certain`: no other category is possible with the data; `likely`: "
-                                 "the category follows from the data, others stay open (see `missing`); "
-                                 "`possible`: too little is known to say more")
+    certainty: Certainty = Field(
+        description="`certain`: no other category is possible with the data; `likely`: "
+        "the category follows from the data, others stay open (see `missing`); "
+        "`possible`: too little is known to say more"
+    )
     possible_categories: list[Category]
     in_scope: bool | None = Field(description="null when the data leaves both in and out of scope open")
     reasons: list[Reason]
-    sectors: list[dict[str, Any]] = Field(description="Each way into scope: the NACE code (primary or secondary) "
-                                          "and the mapping row it reached (annex, sector, subsector, entity type, "
-                                          "Annex point, justification), or a designation with its source")
-    size: dict[str, Any] = Field(description="Size class (Rec. 2003/361/EC) with its range, the group figures "
-                                 "used (EUR intervals), the entity's own inputs and partner/linked enterprises")
+    sectors: list[dict[str, Any]] = Field(
+        description="Each way into scope: the NACE code (primary or secondary) "
+        "and the mapping row it reached (annex, sector, subsector, entity type, "
+        "Annex point, justification), or a designation with its source"
+    )
+    size: dict[str, Any] = Field(
+        description="Size class (Rec. 2003/361/EC) with its range, the group figures "
+        "used (EUR intervals), the entity's own inputs and partner/linked enterprises"
+    )
     missing: list[Missing]
     notes: list[str]
     designations: list[dict[str, Any]]
-    national_transposition: dict[str, Any] | None = Field(description="The national act, its authority and "
-                                                          "the known deviations (null: none recorded)")
+    national_transposition: dict[str, Any] | None = Field(
+        description="The national act, its authority and the known deviations (null: none recorded)"
+    )
     legal_basis: str
     ruleset_version: str
     fx: dict[str, Any] = Field(description="The dated EUR rate table non-EUR statements were converted with")
@@ -115,10 +126,14 @@ class SweepIdentifier(BaseModel):
 
 class SweepRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    identifiers: list[SweepIdentifier] | None = Field(default=None, min_length=1, max_length=10_000,
-                                                      description="Up to 10,000 (country, national id) pairs")
-    filter: CompanyFilters | None = Field(default=None, description="Advanced-search filters (the parameters "
-                                          "of /companies/advanced-search, lists as JSON arrays)")
+    identifiers: list[SweepIdentifier] | None = Field(
+        default=None, min_length=1, max_length=10_000, description="Up to 10,000 (country, national id) pairs"
+    )
+    filter: CompanyFilters | None = Field(
+        default=None,
+        description="Advanced-search filters (the parameters "
+        "of /companies/advanced-search, lists as JSON arrays)",
+    )
 
 
 class SweepResult(BaseModel):
@@ -128,8 +143,9 @@ class SweepResult(BaseModel):
     certainty: dict[str, int]
     by_country: dict[str, dict[str, int]]
     in_scope: int
-    entities: list[dict[str, Any]] = Field(description="In-scope entities (essential or important), at most "
-                                           "10,000")
+    entities: list[dict[str, Any]] = Field(
+        description="In-scope entities (essential or important), at most 10,000"
+    )
     entities_truncated: bool
     invalid: list[dict[str, Any]] = []
     not_found: list[dict[str, Any]] = []

@@ -42,15 +42,19 @@ CHAIN_CAP = 200  # members of a group added per company
 def headcount(row: Mapping[str, Any]) -> tuple[Interval, dict[str, Any]]:
     """The staff headcount: the latest statement's, else the register's number, else its band."""
     if row.get("fin_employees") is not None:
-        return Interval.exact(row["fin_employees"]), {"value": row["fin_employees"],
-                                                      "source": f"financial statement {row['fin_year']}"}
+        return Interval.exact(row["fin_employees"]), {
+            "value": row["fin_employees"],
+            "source": f"financial statement {row['fin_year']}",
+        }
     if row.get("employees") is not None:
         return Interval.exact(row["employees"]), {"value": row["employees"], "source": "register headcount"}
     band = (row.get("size_class") or "").strip()
     if band.lower() in _CLASS_BANDS:
         low, high = _CLASS_BANDS[band.lower()]
-        return Interval(Decimal(low), None if high is None else Decimal(high)), {"band": band,
-                                                                                 "source": "register band"}
+        return Interval(Decimal(low), None if high is None else Decimal(high)), {
+            "band": band,
+            "source": "register band",
+        }
     match = _BAND.fullmatch(band)
     if match:
         floor = Decimal(match.group(1))
@@ -63,11 +67,18 @@ def _amount(row: Mapping[str, Any], column: str) -> tuple[Interval, dict[str, An
     amount, currency = row.get(column), row.get("fin_currency")
     if amount is None:
         return Interval(), {"amount": None}
-    detail: dict[str, Any] = {"amount": amount, "currency": currency, "year": row.get("fin_year"),
-                              "source": row.get("fin_source")}
+    detail: dict[str, Any] = {
+        "amount": amount,
+        "currency": currency,
+        "year": row.get("fin_year"),
+        "source": row.get("fin_source"),
+    }
     conv = fx.conversion(currency)
     if conv is None:
-        return Interval(), detail | {"eur": None, "note": f"no EUR rate for {currency} in the rule set's table"}
+        return Interval(), detail | {
+            "eur": None,
+            "note": f"no EUR rate for {currency} in the rule set's table",
+        }
     eur = amount if conv.currency == "EUR" else fx.to_eur(amount, currency)
     assert eur is not None
     if conv.currency != "EUR":
@@ -79,8 +90,12 @@ def figures(row: Mapping[str, Any]) -> Figures:
     head, head_detail = headcount(row)
     turn, turn_detail = _amount(row, "fin_revenue")
     bal, bal_detail = _amount(row, "fin_total_assets")
-    return Figures(head, turn, bal, {"headcount": head_detail, "turnover": turn_detail,
-                                     "balance_sheet_total": bal_detail})
+    return Figures(
+        head,
+        turn,
+        bal,
+        {"headcount": head_detail, "turnover": turn_detail, "balance_sheet_total": bal_detail},
+    )
 
 
 def _relation_kind(edge: Mapping[str, Any]) -> str | None:
@@ -95,8 +110,9 @@ def _relation_kind(edge: Mapping[str, Any]) -> str | None:
     return "partner" if share >= 25 else None
 
 
-def facts_for(conn: Connection, ids: Sequence[int],
-              rows: Mapping[int, Mapping[str, Any]] | None = None) -> dict[int, Facts]:
+def facts_for(
+    conn: Connection, ids: Sequence[int], rows: Mapping[int, Mapping[str, Any]] | None = None
+) -> dict[int, Facts]:
     """The rules' inputs for many companies at once (a handful of queries per 500 companies); `rows`:
     the companies' rows when the caller has read them already."""
     today = datetime.now(UTC).date()
@@ -108,8 +124,9 @@ def facts_for(conn: Connection, ids: Sequence[int],
     others |= rows
     found = queries.designations(conn, list(rows))
     licensed = regulated_service.regulated_activities_of(conn, list(rows))
-    earlier = queries.previous_statements(conn, {cid: r["fin_year"] for cid, r in rows.items()
-                                                 if r["fin_year"] is not None})
+    earlier = queries.previous_statements(
+        conn, {cid: r["fin_year"] for cid, r in rows.items() if r["fin_year"] is not None}
+    )
     relations: dict[int, dict[int, Relation]] = {}
     for edge in edges:
         kind = _relation_kind(edge)
@@ -117,9 +134,18 @@ def facts_for(conn: Connection, ids: Sequence[int],
         if kind is None or other is None:
             continue
         share = None if edge["share_pct"] is None else Decimal(str(edge["share_pct"]))
-        rel = Relation(kind, share, figures(other), edge["basis"],
-                       {"country": other["country"], "national_id": other["national_id"], "name": other["name"],
-                        "direction": edge["direction"]})
+        rel = Relation(
+            kind,
+            share,
+            figures(other),
+            edge["basis"],
+            {
+                "country": other["country"],
+                "national_id": other["national_id"],
+                "name": other["name"],
+                "direction": edge["direction"],
+            },
+        )
         current = relations.setdefault(edge["subject"], {}).get(edge["other"])
         if current is None or _STRENGTH[kind] > _STRENGTH[current.kind]:
             relations[edge["subject"]][edge["other"]] = rel
@@ -130,29 +156,44 @@ def facts_for(conn: Connection, ids: Sequence[int],
                 continue
             through = others.get(via, {}).get("name", via)
             relations.setdefault(subject, {})[member] = Relation(
-                "linked", None, figures(other), f"linked through {through} (Annex Art. 3(3), 6(2))",
-                {"country": other["country"], "national_id": other["national_id"], "name": other["name"],
-                 "direction": "group"})
+                "linked",
+                None,
+                figures(other),
+                f"linked through {through} (Annex Art. 3(3), 6(2))",
+                {
+                    "country": other["country"],
+                    "national_id": other["national_id"],
+                    "name": other["name"],
+                    "direction": "group",
+                },
+            )
     out = {}
     for cid, row in rows.items():
         out[cid] = Facts(
-            country=row["country"], status=row["status"], legal_form=row["legal_form"],
-            entity_type=entity_type(row["country"], row["legal_form"]), nace_primary=row["nace_primary"],
-            nace_codes=row["nace_codes"] if isinstance(row["nace_codes"], list) else None, own=figures(row),
+            country=row["country"],
+            status=row["status"],
+            legal_form=row["legal_form"],
+            entity_type=entity_type(row["country"], row["legal_form"]),
+            nace_primary=row["nace_primary"],
+            nace_codes=row["nace_codes"] if isinstance(row["nace_codes"], list) else None,
+            own=figures(row),
             relations=list(relations.get(cid, {}).values()),
             designations=[Designation(d["kind"], d["source"], d["reference"]) for d in found.get(cid, [])],
             previous=_previous(row, earlier.get(cid)),
-            activities=[_registered(a) for a in licensed.get(cid, [])])
+            activities=[_registered(a) for a in licensed.get(cid, [])],
+        )
     return out
 
 
 def _registered(a: regulated_service.RegulatedActivity) -> RegisteredActivity:
-    return RegisteredActivity(a.register, a.sector, a.category, a.licence_type,
-                              a.dora.applies if a.dora is not None else None)
+    return RegisteredActivity(
+        a.register, a.sector, a.category, a.licence_type, a.dora.applies if a.dora is not None else None
+    )
 
 
-def _linked_chains(conn: Connection, edges: Sequence[Mapping[str, Any]],
-                   today: Any) -> dict[int, list[tuple[int, int]]]:
+def _linked_chains(
+    conn: Connection, edges: Sequence[Mapping[str, Any]], today: Any
+) -> dict[int, list[tuple[int, int]]]:
     """Enterprises linked to a company through its linked enterprises (the parent's parent, a sister
     company: Annex Art. 3(3) "through one or more other enterprises"), up to CHAIN_DEPTH steps and
     CHAIN_CAP members per company; each with the id of the linked enterprise it was reached through."""
@@ -210,15 +251,29 @@ def assess_company(conn: Connection, company_id: int) -> tuple[Facts, Assessment
 
 def scope_view(row: Mapping[str, Any], facts: Facts, a: Assessment) -> dict[str, Any]:
     national = transposition(facts.country)
-    return {"country": row["country"], "national_id": row["national_id"], "name": row["name"],
-            "category": a.category, "certainty": a.certainty, "possible_categories": a.possible_categories,
-            "in_scope": None if a.certainty != "certain" and len(a.possible_categories) > 1 and "out-of-scope"
-            in a.possible_categories else a.category != "out-of-scope",
-            "reasons": a.reasons, "sectors": a.bases, "size": a.size, "missing": a.missing, "notes": a.notes,
-            "designations": [asdict(d) for d in facts.designations],
-            "national_transposition": national, "legal_basis": DIRECTIVE,
-            "ruleset_version": a.ruleset_version,
-            "fx": {"rates_date": fx.RATES_DATE, "source": fx.RATES_SOURCE}}
+    return {
+        "country": row["country"],
+        "national_id": row["national_id"],
+        "name": row["name"],
+        "category": a.category,
+        "certainty": a.certainty,
+        "possible_categories": a.possible_categories,
+        "in_scope": None
+        if a.certainty != "certain"
+        and len(a.possible_categories) > 1
+        and "out-of-scope" in a.possible_categories
+        else a.category != "out-of-scope",
+        "reasons": a.reasons,
+        "sectors": a.bases,
+        "size": a.size,
+        "missing": a.missing,
+        "notes": a.notes,
+        "designations": [asdict(d) for d in facts.designations],
+        "national_transposition": national,
+        "legal_basis": DIRECTIVE,
+        "ruleset_version": a.ruleset_version,
+        "fx": {"rates_date": fx.RATES_DATE, "source": fx.RATES_SOURCE},
+    }
 
 
 def scope(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -231,28 +286,49 @@ def obligations(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     types = {b.get("entity_type") or "" for b in a.bases} | {d.kind for d in facts.designations}
     dora = any(act.dora_applies == "yes" for act in facts.activities)
     out = obligations_for(a.category, facts.country, types, dora)
-    return {"country": row["country"], "national_id": row["national_id"], "name": row["name"],
-            "certainty": a.certainty, "possible_categories": a.possible_categories, **out,
-            "ruleset_version": RULESET_VERSION}
+    return {
+        "country": row["country"],
+        "national_id": row["national_id"],
+        "name": row["name"],
+        "certainty": a.certainty,
+        "possible_categories": a.possible_categories,
+        **out,
+        "ruleset_version": RULESET_VERSION,
+    }
 
 
 def priority_view(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     facts, a = assess_company(conn, row["id"])
     since = datetime.now(UTC) - timedelta(days=180)
     posture = security_service.posture_summary(conn, row["country"], row["national_id"])
-    result = priority(a, queries.recent_changes(conn, row["id"], since), (facts.status or "") == "dissolved",
-                      posture)
-    return {"country": row["country"], "national_id": row["national_id"], "name": row["name"], **result,
-            "category": a.category, "certainty": a.certainty, "ruleset_version": RULESET_VERSION}
+    result = priority(
+        a, queries.recent_changes(conn, row["id"], since), (facts.status or "") == "dissolved", posture
+    )
+    return {
+        "country": row["country"],
+        "national_id": row["national_id"],
+        "name": row["name"],
+        **result,
+        "category": a.category,
+        "certainty": a.certainty,
+        "ruleset_version": RULESET_VERSION,
+    }
 
 
 def _assessment_row(company_id: int, country: str, a: Assessment, now: datetime) -> dict[str, Any]:
-    return {"company_id": company_id, "country": country, "category": a.category, "certainty": a.certainty,
-            "ruleset_version": RULESET_VERSION, "computed_at": now}
+    return {
+        "company_id": company_id,
+        "country": country,
+        "category": a.category,
+        "certainty": a.certainty,
+        "ruleset_version": RULESET_VERSION,
+        "computed_at": now,
+    }
 
 
-def assess_batch(conn: Connection, ids: Sequence[int],
-                 rows: Mapping[int, Mapping[str, Any]] | None = None) -> list[tuple[int, Facts, Assessment]]:
+def assess_batch(
+    conn: Connection, ids: Sequence[int], rows: Mapping[int, Mapping[str, Any]] | None = None
+) -> list[tuple[int, Facts, Assessment]]:
     facts = facts_for(conn, ids, rows)
     return [(cid, f, assess(f)) for cid, f in facts.items()]
 

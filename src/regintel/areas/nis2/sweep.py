@@ -35,12 +35,19 @@ STATUS_PATH = "/api/v1/compliance/nis2-sweep/{job_id}"
 
 
 def empty_totals() -> dict[str, Any]:
-    return {"processed": 0, "counts": {ESSENTIAL: 0, IMPORTANT: 0, OUT: 0},
-            "certainty": {"certain": 0, "likely": 0, "possible": 0}, "by_country": {}, "entities": [],
-            "entities_truncated": False}
+    return {
+        "processed": 0,
+        "counts": {ESSENTIAL: 0, IMPORTANT: 0, OUT: 0},
+        "certainty": {"certain": 0, "likely": 0, "possible": 0},
+        "by_country": {},
+        "entities": [],
+        "entities_truncated": False,
+    }
 
 
-def add(totals: dict[str, Any], results: Sequence[tuple[int, Any, Any]], rows: Mapping[int, Mapping[str, Any]]) -> None:
+def add(
+    totals: dict[str, Any], results: Sequence[tuple[int, Any, Any]], rows: Mapping[int, Mapping[str, Any]]
+) -> None:
     for cid, facts, a in results:
         totals["processed"] += 1
         totals["counts"][a.category] += 1
@@ -53,31 +60,50 @@ def add(totals: dict[str, Any], results: Sequence[tuple[int, Any, Any]], rows: M
             totals["entities_truncated"] = True
             continue
         row = rows.get(cid, {})
-        totals["entities"].append({
-            "country": facts.country, "national_id": row.get("national_id"), "name": row.get("name"),
-            "category": a.category, "certainty": a.certainty,
-            "sectors": sorted({b.get("sector") or b.get("designation") or b["kind"] for b in a.bases
-                               if b["match"] != "possible"})})
+        totals["entities"].append(
+            {
+                "country": facts.country,
+                "national_id": row.get("national_id"),
+                "name": row.get("name"),
+                "category": a.category,
+                "certainty": a.certainty,
+                "sectors": sorted(
+                    {
+                        b.get("sector") or b.get("designation") or b["kind"]
+                        for b in a.bases
+                        if b["match"] != "possible"
+                    }
+                ),
+            }
+        )
 
 
 def run_ids(conn: Connection, ids: Sequence[int], totals: dict[str, Any]) -> None:
     for start in range(0, len(ids), BATCH):
-        part = list(ids[start:start + BATCH])
+        part = list(ids[start : start + BATCH])
         rows = queries.companies_with_financials(conn, part)
         results = service.assess_batch(conn, part, rows)
         add(totals, results, rows)
         service.save_batch(conn, results)
 
 
-def parse_identifiers(items: Sequence[Mapping[str, str]]) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
+def parse_identifiers(
+    items: Sequence[Mapping[str, str]],
+) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
     valid, invalid = [], []
     for n, item in enumerate(items):
         try:
             country = parse_country(item["country"])
             valid.append((country, parse_national_id(country, item["national_id"])))
         except (InvalidIdentifier, ValidationFailed) as exc:
-            invalid.append({"index": n, "country": item["country"], "national_id": item["national_id"],
-                            "error": str(exc)})
+            invalid.append(
+                {
+                    "index": n,
+                    "country": item["country"],
+                    "national_id": item["national_id"],
+                    "error": str(exc),
+                }
+            )
     return valid, invalid
 
 
@@ -96,13 +122,16 @@ def sweep_identifiers(conn: Connection, items: Sequence[Mapping[str, str]]) -> d
 
 
 def finish(totals: dict[str, Any]) -> dict[str, Any]:
-    return totals | {"ruleset_version": RULESET_VERSION,
-                     "in_scope": totals["counts"][ESSENTIAL] + totals["counts"][IMPORTANT]}
+    return totals | {
+        "ruleset_version": RULESET_VERSION,
+        "in_scope": totals["counts"][ESSENTIAL] + totals["counts"][IMPORTANT],
+    }
 
 
 def enqueue(conn: Connection, payload: dict[str, Any], owner_key_id: int | None) -> int:
-    job_id = jobs_db.enqueue(conn, KIND, payload, now=datetime.now(UTC), owner_key_id=owner_key_id,
-                             max_attempts=3)
+    job_id = jobs_db.enqueue(
+        conn, KIND, payload, now=datetime.now(UTC), owner_key_id=owner_key_id, max_attempts=3
+    )
     assert job_id is not None  # no dedupe key: always queued
     return job_id
 
@@ -113,7 +142,9 @@ def run_job(engine: Engine, payload: Mapping[str, Any], job_id: int) -> dict[str
     started = time.monotonic()
     if "identifiers" in payload:
         with engine.begin() as conn:
-            return sweep_identifiers(conn, payload["identifiers"]) | {"root_job_id": payload.get("root", job_id)}
+            return sweep_identifiers(conn, payload["identifiers"]) | {
+                "root_job_id": payload.get("root", job_id)
+            }
     filters = CompanyFilters.model_validate(payload["filter"])
     after = int(payload.get("after", 0))
     done = 0
@@ -122,13 +153,24 @@ def run_job(engine: Engine, payload: Mapping[str, Any], job_id: int) -> dict[str
             cond = conditions(filters, reference(conn))
             ids = queries.id_page(conn, cond.where, after, BATCH, cond.needs_financials)
             if not ids:
-                return finish(totals) | {"filter": payload["filter"], "root_job_id": payload.get("root", job_id)}
+                return finish(totals) | {
+                    "filter": payload["filter"],
+                    "root_job_id": payload.get("root", job_id),
+                }
             run_ids(conn, ids, totals)
         after, done = ids[-1], done + len(ids)
         if done >= SLICE or time.monotonic() - started > SLICE_SECONDS:
             with engine.begin() as conn:
-                nxt = enqueue(conn, {"filter": payload["filter"], "after": after, "totals": totals,
-                                     "root": payload.get("root", job_id)}, payload.get("owner"))
+                nxt = enqueue(
+                    conn,
+                    {
+                        "filter": payload["filter"],
+                        "after": after,
+                        "totals": totals,
+                        "root": payload.get("root", job_id),
+                    },
+                    payload.get("owner"),
+                )
             return {"continued_by": nxt, "processed": totals["processed"]}
 
 
@@ -144,11 +186,22 @@ def status(conn: Connection, job_id: int, owner_key_id: int) -> dict[str, Any]:
             break
         job, hops = nxt, hops + 1
     result = job["result"] if job["status"] == jobs_db.DONE else None
-    processed = (result or {}).get("processed") if result else (job["payload"].get("totals") or {}).get("processed", 0)
-    return {"job_id": job_id, "status": job["status"], "current_job_id": job["id"], "processed": processed or 0,
-            "error": job["last_error"] if job["status"] == jobs_db.FAILED else None,
-            "created_at": job["created_at"], "finished_at": job["finished_at"] if result else None,
-            "result": result, "status_url": STATUS_PATH.format(job_id=job_id)}
+    processed = (
+        (result or {}).get("processed")
+        if result
+        else (job["payload"].get("totals") or {}).get("processed", 0)
+    )
+    return {
+        "job_id": job_id,
+        "status": job["status"],
+        "current_job_id": job["id"],
+        "processed": processed or 0,
+        "error": job["last_error"] if job["status"] == jobs_db.FAILED else None,
+        "created_at": job["created_at"],
+        "finished_at": job["finished_at"] if result else None,
+        "result": result,
+        "status_url": STATUS_PATH.format(job_id=job_id),
+    }
 
 
 def validate_filter(conn: Connection, filters: CompanyFilters) -> None:

@@ -11,7 +11,8 @@ from regintel.db.schema import Id, metadata
 # critical entity, an entity a Member State identified, a public administration entity and its level),
 # loaded from a CSV by `regintel.areas.nis2.designations` with the source of each row.
 nis2_designations = Table(
-    "nis2_designations", metadata,
+    "nis2_designations",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
     Column("kind", String(48), nullable=False),
@@ -25,7 +26,8 @@ Index("ix_nis2_designations_company_id", nis2_designations.c.company_id)
 # Each company's scoping as last computed (by a sweep or the job `nis2.refresh`), for the advanced-search
 # filter `nis2_scope` and per-country counts; the rule-set version says which rules produced it.
 nis2_assessments = Table(
-    "nis2_assessments", metadata,
+    "nis2_assessments",
+    metadata,
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
     Column("country", String(2), nullable=False),
     Column("category", String(16), nullable=False),

@@ -30,7 +30,9 @@ class Ctx:
         if self._sources is None:
             self._sources = q.source_catalogue(self.conn)
         row = self._sources.get(source_id)
-        return SourceRef(id=source_id, name=row["name"] if row else None, licence=row["licence"] if row else None)
+        return SourceRef(
+            id=source_id, name=row["name"] if row else None, licence=row["licence"] if row else None
+        )
 
     def active(self, until: date | None) -> bool:
         return until is None or until >= self.today
@@ -41,55 +43,103 @@ def company_id(row: Row) -> str:
 
 
 def company(row: Row) -> Entity:
-    return Entity(id=company_id(row), type="company", name=row["name"], country=row["country"],
-                  nationalId=row["national_id"], status=row.get("status"), lei=row.get("lei"))
+    return Entity(
+        id=company_id(row),
+        type="company",
+        name=row["name"],
+        country=row["country"],
+        nationalId=row["national_id"],
+        status=row.get("status"),
+        lei=row.get("lei"),
+    )
 
 
 def person(row: Row, personal: bool) -> Entity:
     """A person from a `people` row (columns `person_key`, `name`, `birth_date`, …)."""
-    gated = Personal(birthDate=row["birth_date"], nationality=row["nationality"],
-                     countryOfResidence=row["country_of_residence"]) if personal else None
+    gated = (
+        Personal(
+            birthDate=row["birth_date"],
+            nationality=row["nationality"],
+            countryOfResidence=row["country_of_residence"],
+        )
+        if personal
+        else None
+    )
     return Entity(id=f"p:{row['person_key']}", type="person", name=row["name"], personal=gated)
 
 
 def holder(row: Row, personal: bool) -> Entity:
     """Who holds a role: a person of ours, a company of ours, or an entity known only by name."""
     if row["person_id"] is not None:
-        return person({"person_key": row["person_key"], "name": row["person_name"] or row["holder_name"],
-                       "birth_date": row["birth_date"], "nationality": row["nationality"],
-                       "country_of_residence": row["country_of_residence"]}, personal)
+        return person(
+            {
+                "person_key": row["person_key"],
+                "name": row["person_name"] or row["holder_name"],
+                "birth_date": row["birth_date"],
+                "nationality": row["nationality"],
+                "country_of_residence": row["country_of_residence"],
+            },
+            personal,
+        )
     if row["holder_company_id"] is not None:
-        return Entity(id=f"c:{row['holder_country']}:{row['holder_national_id']}", type="company",
-                      name=row["holder_company_name"], country=row["holder_country"],
-                      nationalId=row["holder_national_id"], status=row["holder_status"])
+        return Entity(
+            id=f"c:{row['holder_country']}:{row['holder_national_id']}",
+            type="company",
+            name=row["holder_company_name"],
+            country=row["holder_country"],
+            nationalId=row["holder_national_id"],
+            status=row["holder_status"],
+        )
     key = str(row["holder_key"])
     if key.startswith("c:"):  # a company key whose company is not (or no longer) in the database
         _, country, national_id = key.split(":", 2)
-        return Entity(id=key, type="company", name=row["holder_name"], country=country, nationalId=national_id)
+        return Entity(
+            id=key, type="company", name=row["holder_name"], country=country, nationalId=national_id
+        )
     return Entity(id=key, type="person" if key.startswith("p:") else "entity", name=row["holder_name"])
 
 
 def relation(ctx: Ctx, row: Row, holder_entity: Entity | None = None) -> Relation:
     natures = row["natures_of_control"]
-    return Relation(role=row["role"], title=row["title"], holder=holder_entity or holder(row, ctx.personal),
-                    since=row["since"], until=row["until"], active=ctx.active(row["until"]),
-                    sharePct=row["share_pct"], votingPct=row["voting_pct"],
-                    # mypy, ignored below: the domain's band kind is one of the Literal's values, typed str
-                    bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper) for b in bands(natures)],  # type: ignore[arg-type]
-                    naturesOfControl=natures, source=ctx.source(row["source"]))
+    return Relation(
+        role=row["role"],
+        title=row["title"],
+        holder=holder_entity or holder(row, ctx.personal),
+        since=row["since"],
+        until=row["until"],
+        active=ctx.active(row["until"]),
+        sharePct=row["share_pct"],
+        votingPct=row["voting_pct"],
+        # mypy, ignored below: the domain's band kind is one of the Literal's values, typed str
+        bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper) for b in bands(natures)],  # type: ignore[arg-type]
+        naturesOfControl=natures,
+        source=ctx.source(row["source"]),
+    )
 
 
-GLEIF_TITLES = {"direct": "direct accounting-consolidation parent (GLEIF)",
-                "ultimate": "ultimate accounting-consolidation parent (GLEIF)"}
+GLEIF_TITLES = {
+    "direct": "direct accounting-consolidation parent (GLEIF)",
+    "ultimate": "ultimate accounting-consolidation parent (GLEIF)",
+}
 
 
 def ownership_relation(ctx: Ctx, row: Row, other: Row, held: bool = False) -> Relation:
     """A company-to-company edge of the `ownerships` table as a shareholder relation; `other` is the
     parent (or, with `held`, the child)."""
     title = GLEIF_TITLES.get(row["kind"], row["kind"]) if row["source"].startswith("gleif") else None
-    return Relation(role="shareholder", title=title, holder=company(other), since=row["since"], until=row["until"],
-                    active=ctx.active(row["until"]), sharePct=gleif_share(row), votingPct=None, bands=[],
-                    naturesOfControl=None, source=ctx.source(row["source"]))
+    return Relation(
+        role="shareholder",
+        title=title,
+        holder=company(other),
+        since=row["since"],
+        until=row["until"],
+        active=ctx.active(row["until"]),
+        sharePct=gleif_share(row),
+        votingPct=None,
+        bands=[],
+        naturesOfControl=None,
+        source=ctx.source(row["source"]),
+    )
 
 
 def gleif_share(row: Row) -> float | None:

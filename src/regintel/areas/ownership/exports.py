@@ -16,10 +16,33 @@ from xml.etree import ElementTree as ET
 from regintel.areas.ownership.schemas import Entity, Graph, Relation, Relations
 from regintel.render.tabular import iter_csv
 
-I2_ENTITY_COLUMNS = ("Identity", "Entity Type", "Label", "Country", "National ID", "LEI", "Status", "Depth",
-                     "In Cycle", "Birth Date", "Nationality", "Country of Residence")
-I2_LINK_COLUMNS = ("Link ID", "From Identity", "To Identity", "Link Type", "Label", "Share %", "Since", "Until",
-                   "Active", "In Cycle", "Sources")
+I2_ENTITY_COLUMNS = (
+    "Identity",
+    "Entity Type",
+    "Label",
+    "Country",
+    "National ID",
+    "LEI",
+    "Status",
+    "Depth",
+    "In Cycle",
+    "Birth Date",
+    "Nationality",
+    "Country of Residence",
+)
+I2_LINK_COLUMNS = (
+    "Link ID",
+    "From Identity",
+    "To Identity",
+    "Link Type",
+    "Label",
+    "Share %",
+    "Since",
+    "Until",
+    "Active",
+    "In Cycle",
+    "Sources",
+)
 I2_TYPES = {"company": "Organisation", "person": "Person", "entity": "Organisation"}
 
 
@@ -28,19 +51,42 @@ def i2_entities(graph: Graph) -> Iterator[str]:
     for node in graph.nodes:
         e = node.entity
         p = e.personal
-        rows.append({"Identity": e.id, "Entity Type": I2_TYPES[e.type], "Label": e.name, "Country": e.country,
-                     "National ID": e.nationalId, "LEI": e.lei, "Status": e.status, "Depth": node.depth,
-                     "In Cycle": node.inCycle, "Birth Date": p.birthDate if p else None,
-                     "Nationality": p.nationality if p else None,
-                     "Country of Residence": p.countryOfResidence if p else None})
+        rows.append(
+            {
+                "Identity": e.id,
+                "Entity Type": I2_TYPES[e.type],
+                "Label": e.name,
+                "Country": e.country,
+                "National ID": e.nationalId,
+                "LEI": e.lei,
+                "Status": e.status,
+                "Depth": node.depth,
+                "In Cycle": node.inCycle,
+                "Birth Date": p.birthDate if p else None,
+                "Nationality": p.nationality if p else None,
+                "Country of Residence": p.countryOfResidence if p else None,
+            }
+        )
     return iter_csv(rows, I2_ENTITY_COLUMNS)
 
 
 def i2_links(graph: Graph) -> Iterator[str]:
-    rows = [{"Link ID": f"{e.source}>{e.target}>{e.type}", "From Identity": e.source, "To Identity": e.target,
-             "Link Type": e.type, "Label": _label(e.type, e.sharePct), "Share %": e.sharePct, "Since": e.since,
-             "Until": e.until, "Active": e.active, "In Cycle": e.inCycle, "Sources": e.sources}
-            for e in graph.edges]
+    rows = [
+        {
+            "Link ID": f"{e.source}>{e.target}>{e.type}",
+            "From Identity": e.source,
+            "To Identity": e.target,
+            "Link Type": e.type,
+            "Label": _label(e.type, e.sharePct),
+            "Share %": e.sharePct,
+            "Since": e.since,
+            "Until": e.until,
+            "Active": e.active,
+            "In Cycle": e.inCycle,
+            "Sources": e.sources,
+        }
+        for e in graph.edges
+    ]
     return iter_csv(rows, I2_LINK_COLUMNS)
 
 
@@ -55,28 +101,51 @@ def maltego(entities: list[tuple[Entity, dict[str, Any]]]) -> bytes:
     response = ET.SubElement(root, "MaltegoTransformResponseMessage")
     listed = ET.SubElement(response, "Entities")
     for entity, fields in entities:
-        node = ET.SubElement(listed, "Entity", Type="maltego.Person" if entity.type == "person" else "maltego.Company")
+        node = ET.SubElement(
+            listed, "Entity", Type="maltego.Person" if entity.type == "person" else "maltego.Company"
+        )
         ET.SubElement(node, "Value").text = entity.name
         ET.SubElement(node, "Weight").text = "100"
         extra = ET.SubElement(node, "AdditionalFields")
-        values = {"regintel.id": entity.id, "country": entity.country, "national_id": entity.nationalId,
-                  "lei": entity.lei, "status": entity.status}
+        values = {
+            "regintel.id": entity.id,
+            "country": entity.country,
+            "national_id": entity.nationalId,
+            "lei": entity.lei,
+            "status": entity.status,
+        }
         if entity.personal is not None:
-            values |= {"birth_date": entity.personal.birthDate, "nationality": entity.personal.nationality,
-                       "country_of_residence": entity.personal.countryOfResidence}
+            values |= {
+                "birth_date": entity.personal.birthDate,
+                "nationality": entity.personal.nationality,
+                "country_of_residence": entity.personal.countryOfResidence,
+            }
         for name, value in (values | fields).items():
             if value is not None and value != []:
-                field = ET.SubElement(extra, "Field", Name=name, DisplayName=name.replace("_", " ").title(),
-                                      MatchingRule="strict" if name == "regintel.id" else "loose")
+                field = ET.SubElement(
+                    extra,
+                    "Field",
+                    Name=name,
+                    DisplayName=name.replace("_", " ").title(),
+                    MatchingRule="strict" if name == "regintel.id" else "loose",
+                )
                 field.text = ";".join(map(str, value)) if isinstance(value, list) else str(value)
     ET.SubElement(response, "UIMessages")
     return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))
 
 
 def relation_fields(r: Relation) -> dict[str, Any]:
-    return {"role": r.role, "title": r.title, "share_pct": r.sharePct, "voting_pct": r.votingPct,
-            "since": r.since, "until": r.until, "natures_of_control": r.naturesOfControl, "source": r.source.id,
-            "licence": r.source.licence}
+    return {
+        "role": r.role,
+        "title": r.title,
+        "share_pct": r.sharePct,
+        "voting_pct": r.votingPct,
+        "since": r.since,
+        "until": r.until,
+        "natures_of_control": r.naturesOfControl,
+        "source": r.source.id,
+        "licence": r.source.licence,
+    }
 
 
 def officers(rel: Relations) -> list[tuple[Entity, dict[str, Any]]]:
@@ -94,5 +163,8 @@ def companies(graph: Graph) -> list[tuple[Entity, dict[str, Any]]]:
     for e in graph.edges:
         links.setdefault(e.source, []).append(f"{e.type}>{e.target}")
         links.setdefault(e.target, []).append(f"{e.source}>{e.type}")
-    return [(n.entity, {"depth": n.depth, "links": links.get(n.entity.id, [])}) for n in graph.nodes
-            if n.entity.type == "company" and n.entity.id != graph.root]
+    return [
+        (n.entity, {"depth": n.depth, "links": links.get(n.entity.id, [])})
+        for n in graph.nodes
+        if n.entity.type == "company" and n.entity.id != graph.root
+    ]

@@ -45,8 +45,17 @@ class Builder:
         self.nodes[entity.id] = (entity, depth)
         return True
 
-    def edge(self, source: str, target: str, kind: str, share: float | None, since: date | None,
-             until: date | None, src: str, natures: list[str] | None = None) -> None:
+    def edge(
+        self,
+        source: str,
+        target: str,
+        kind: str,
+        share: float | None,
+        since: date | None,
+        until: date | None,
+        src: str,
+        natures: list[str] | None = None,
+    ) -> None:
         key = (source, target, kind)
         old = self.edges.get(key)
         if old is not None:
@@ -54,11 +63,22 @@ class Builder:
                 old.sources.append(src)
             old.sharePct = old.sharePct if old.sharePct is not None else share
             return
-        self.edges[key] = GraphEdge(source=source, target=target, type=kind, sharePct=share, since=since,
-                                    until=until, active=self.ctx.active(until), inCycle=False, sources=[src],
-                                    # mypy, ignored below: the domain's band kind is a value of the Literal
-                                    bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper)  # type: ignore[arg-type]
-                                           for b in bands(natures)])
+        self.edges[key] = GraphEdge(
+            source=source,
+            target=target,
+            type=kind,
+            sharePct=share,
+            since=since,
+            until=until,
+            active=self.ctx.active(until),
+            inCycle=False,
+            sources=[src],
+            # mypy, ignored below: the domain's band kind is a value of the Literal
+            bands=[
+                Band(kind=b.kind, moreThan=b.lower, upTo=b.upper)  # type: ignore[arg-type]
+                for b in bands(natures)
+            ],
+        )
 
     def role(self, r: Row, company_entity: Entity, depth: int, holder_side_new: bool) -> None:
         """A role row: the holder joins (at `depth` when it is the new side) and the edge is drawn."""
@@ -66,8 +86,16 @@ class Builder:
         new = held if holder_side_new else company_entity
         if not self.node(new, depth):
             return
-        self.edge(held.id, company_entity.id, r["role"], r["share_pct"], r["since"], r["until"], r["source"],
-                  r["natures_of_control"])
+        self.edge(
+            held.id,
+            company_entity.id,
+            r["role"],
+            r["share_pct"],
+            r["since"],
+            r["until"],
+            r["source"],
+            r["natures_of_control"],
+        )
         if r["person_id"] is not None:
             self.people.setdefault(int(r["person_id"]), held.id)
         if r["holder_company_id"] is not None:
@@ -129,9 +157,13 @@ def as_graph(b: Builder, root: Row, depth: int) -> Graph:
     for e in b.edges.values():
         e.inCycle = e.type in OWNING and e.source in loops and loops.get(e.source) == loops.get(e.target)
     nodes = sorted(b.nodes.values(), key=lambda nd: (nd[1], nd[0].type, nd[0].name, nd[0].id))
-    return Graph(root=company_id(root), depth=depth, truncated=b.truncated,
-                 nodes=[GraphNode(entity=ent, depth=d, inCycle=ent.id in loops) for ent, d in nodes],
-                 edges=sorted(b.edges.values(), key=lambda e: (e.source, e.target, e.type)))
+    return Graph(
+        root=company_id(root),
+        depth=depth,
+        truncated=b.truncated,
+        nodes=[GraphNode(entity=ent, depth=d, inCycle=ent.id in loops) for ent, d in nodes],
+        edges=sorted(b.edges.values(), key=lambda e: (e.source, e.target, e.type)),
+    )
 
 
 def network(ctx: Ctx, root: Row, include_ended: bool, limit: int) -> tuple[Network, int]:
@@ -151,9 +183,18 @@ def network(ctx: Ctx, root: Row, include_ended: bool, limit: int) -> tuple[Netwo
         if int(r["company_id"]) != int(root["id"]):
             there.setdefault(int(r["company_id"]), {}).setdefault(int(r["person_id"]), []).append(r["role"])
             rows.setdefault(int(r["company_id"]), q.company_of(r, "company"))
-    links = [NetworkLink(company=company(rows[cid]), sharedPeople=[
-                SharedPerson(person=people[pid], rolesHere=sorted(set(roles_here[pid])), rolesThere=sorted(set(rs)))
-                for pid, rs in sorted(by_person.items(), key=lambda kv: people[kv[0]].name)])
-             for cid, by_person in there.items() if cid in rows]
+    links = [
+        NetworkLink(
+            company=company(rows[cid]),
+            sharedPeople=[
+                SharedPerson(
+                    person=people[pid], rolesHere=sorted(set(roles_here[pid])), rolesThere=sorted(set(rs))
+                )
+                for pid, rs in sorted(by_person.items(), key=lambda kv: people[kv[0]].name)
+            ],
+        )
+        for cid, by_person in there.items()
+        if cid in rows
+    ]
     links.sort(key=lambda link: (-len(link.sharedPeople), link.company.name, link.company.id))
     return Network(company=company(root), links=links[:limit]), len(links)

@@ -34,13 +34,32 @@ def uk_connections(ctx: Ctx, root: Row) -> UkConnections:
     if root["country"] == "GB":
         for r in q.roles_in(ctx.conn, [cid], include_ended=True, today=ctx.today):
             if r["source"] == PSC:
-                out.append(UkConnection(kind="psc_of_this_company", match="identifier", ukCompany=company(root),
-                                        psc=relation(ctx, r), via=None))
-    held = [r for r in q.roles_held_by_companies(ctx.conn, [cid], include_ended=True, today=ctx.today)
-            if r["source"] == PSC]
+                out.append(
+                    UkConnection(
+                        kind="psc_of_this_company",
+                        match="identifier",
+                        ukCompany=company(root),
+                        psc=relation(ctx, r),
+                        via=None,
+                    )
+                )
+    held = [
+        r
+        for r in q.roles_held_by_companies(ctx.conn, [cid], include_ended=True, today=ctx.today)
+        if r["source"] == PSC
+    ]
     uk = {int(r["company_id"]): q.company_of(r, "company") for r in held}
-    out += [UkConnection(kind="this_company_is_psc", match="identifier", ukCompany=company(uk[int(r["company_id"])]),
-                         psc=relation(ctx, r), via=None) for r in held if int(r["company_id"]) in uk]
+    out += [
+        UkConnection(
+            kind="this_company_is_psc",
+            match="identifier",
+            ukCompany=company(uk[int(r["company_id"])]),
+            psc=relation(ctx, r),
+            via=None,
+        )
+        for r in held
+        if int(r["company_id"]) in uk
+    ]
     out += _people_as_psc(ctx, root)
     return UkConnections(company=company(root), connections=out)
 
@@ -48,8 +67,11 @@ def uk_connections(ctx: Ctx, root: Row) -> UkConnections:
 def _people_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
     """PSC entries of this company's people: the same person record, or (a lead, not a finding) a PSC
     person of the same normalised name whose birth date does not contradict."""
-    ours = {int(r["person_id"]): r for r in q.roles_in(ctx.conn, [int(root["id"])], include_ended=True,
-                                                         today=ctx.today) if r["person_id"] is not None}
+    ours = {
+        int(r["person_id"]): r
+        for r in q.roles_in(ctx.conn, [int(root["id"])], include_ended=True, today=ctx.today)
+        if r["person_id"] is not None
+    }
     if not ours:
         return []
     people = q.people_by_id(ctx.conn, ours)
@@ -57,8 +79,11 @@ def _people_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
     for pid, p in people.items():
         by_name.setdefault(p["name_norm"], []).append(pid)
     namesakes = {int(p["id"]): p for p in q.people_named(ctx.conn, by_name, PSC) if int(p["id"]) not in ours}
-    rows = [r for r in q.roles_of_people(ctx.conn, set(ours) | set(namesakes), include_ended=True, today=ctx.today)
-            if r["source"] == PSC and int(r["company_id"]) != int(root["id"])]
+    rows = [
+        r
+        for r in q.roles_of_people(ctx.conn, set(ours) | set(namesakes), include_ended=True, today=ctx.today)
+        if r["source"] == PSC and int(r["company_id"]) != int(root["id"])
+    ]
     uk = {int(r["company_id"]): q.company_of(r, "company") for r in rows}
     out = []
     for r in rows:
@@ -66,15 +91,25 @@ def _people_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
         if pid in ours:
             via, match = ours[pid], "person_key"
         else:
-            twins = [people[o] for o in by_name.get(namesakes[pid]["name_norm"], [])
-                     if dates_agree(people[o]["birth_date"], namesakes[pid]["birth_date"])]
+            twins = [
+                people[o]
+                for o in by_name.get(namesakes[pid]["name_norm"], [])
+                if dates_agree(people[o]["birth_date"], namesakes[pid]["birth_date"])
+            ]
             if not twins:
                 continue
             via, match = ours[int(twins[0]["id"])], "name"
         if int(r["company_id"]) in uk:
             # mypy, ignored below: match is one of the Literal's values (set above), typed str
-            out.append(UkConnection(kind="person_is_psc", match=match, ukCompany=company(uk[int(r["company_id"])]),  # type: ignore[arg-type]
-                                    psc=relation(ctx, r), via=holder(via, ctx.personal)))
+            out.append(
+                UkConnection(
+                    kind="person_is_psc",
+                    match=match,  # type: ignore[arg-type]
+                    ukCompany=company(uk[int(r["company_id"])]),
+                    psc=relation(ctx, r),
+                    via=holder(via, ctx.personal),
+                )
+            )
     return out
 
 
@@ -109,8 +144,10 @@ def _places(entity: Entity, personal: bool) -> list[tuple[str, str | None]]:
     if entity.type == "company":
         return [("registered", entity.country)]
     if entity.type == "person" and personal and entity.personal is not None:
-        return [("residence", country_code(entity.personal.countryOfResidence)),
-                ("nationality", country_code(entity.personal.nationality))]
+        return [
+            ("residence", country_code(entity.personal.countryOfResidence)),
+            ("nationality", country_code(entity.personal.nationality)),
+        ]
     return []
 
 
@@ -120,8 +157,15 @@ def _link(entity: Entity, j: Jurisdiction, basis: str, path: list[str], b: Build
         a, c = path[-2], path[-1]
         found = [e.type for e in b.edges.values() if {e.source, e.target} == {a, c}]
         relation_ = found[0] if found else "related"
-    return OffshoreLink(entity=entity, jurisdiction=j.code, jurisdictionName=j.name, fsfGroup=j.group, basis=basis,
-                        relation=relation_, path=path)
+    return OffshoreLink(
+        entity=entity,
+        jurisdiction=j.code,
+        jurisdictionName=j.name,
+        fsfGroup=j.group,
+        basis=basis,
+        relation=relation_,
+        path=path,
+    )
 
 
 def _paths(b: Builder, root: str) -> dict[str, list[str]]:
@@ -149,13 +193,18 @@ def _paths(b: Builder, root: str) -> dict[str, list[str]]:
     return out
 
 
-def _gleif_links(ctx: Ctx, b: Builder, paths: dict[str, list[str]], groups: frozenset[int]) -> list[OffshoreLink]:
+def _gleif_links(
+    ctx: Ctx, b: Builder, paths: dict[str, list[str]], groups: frozenset[int]
+) -> list[OffshoreLink]:
     """GLEIF parents and children of the companies around, registered offshore, that are not companies
     of ours (those are checked as nodes)."""
     leis = q.leis_of(ctx.conn, b.companies)
     node_of = {lei: b.companies[cid] for cid, values in leis.items() for lei in values}
     out = []
-    for side, rows in (("parent", q.lei_parents(ctx.conn, node_of)), ("child", q.lei_children(ctx.conn, node_of))):
+    for side, rows in (
+        ("parent", q.lei_parents(ctx.conn, node_of)),
+        ("child", q.lei_children(ctx.conn, node_of)),
+    ):
         for r in rows:
             ours = node_of[r["child_lei"] if side == "parent" else r["parent_lei"]]
             other_lei = r["parent_lei"] if side == "parent" else r["child_lei"]
@@ -165,10 +214,23 @@ def _gleif_links(ctx: Ctx, b: Builder, paths: dict[str, list[str]], groups: froz
             found = next(((basis, j) for basis, code in place if (j := offshore(code, groups))), None)
             if found is None:
                 continue
-            entity = Entity(id=f"lei:{other_lei}", type="entity", name=r["legal_name"],
-                            country=r[f"{side}_country"], lei=other_lei)
+            entity = Entity(
+                id=f"lei:{other_lei}",
+                type="entity",
+                name=r["legal_name"],
+                country=r[f"{side}_country"],
+                lei=other_lei,
+            )
             j = found[1]
-            out.append(OffshoreLink(entity=entity, jurisdiction=j.code, jurisdictionName=j.name, fsfGroup=j.group,
-                                    basis=found[0], relation=f"GLEIF {r['kind']} {side}",
-                                    path=[*paths.get(ours, [ours]), entity.id]))
+            out.append(
+                OffshoreLink(
+                    entity=entity,
+                    jurisdiction=j.code,
+                    jurisdictionName=j.name,
+                    fsfGroup=j.group,
+                    basis=found[0],
+                    relation=f"GLEIF {r['kind']} {side}",
+                    path=[*paths.get(ours, [ours]), entity.id],
+                )
+            )
     return out

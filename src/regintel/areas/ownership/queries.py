@@ -39,24 +39,48 @@ def _labelled(alias: Any, prefix: str) -> list[Any]:
 def company_of(row: Row, prefix: str) -> dict[str, Any]:
     """The company columns a query joined under `prefix` (`company`, `parent`, `child`)."""
     return {f: row[f"{prefix}_{f}"] for f in COMPANY_FIELDS}
+
+
 _ROLE_COLUMNS = (
-    roles.c.id, roles.c.company_id, roles.c.role, roles.c.holder_key, roles.c.person_id,
-    roles.c.holder_company_id, roles.c.holder_name, roles.c.title, roles.c.share_pct, roles.c.voting_pct,
-    roles.c.natures_of_control, roles.c.since, roles.c.until, roles.c.source,
-    people.c.person_key, people.c.name.label("person_name"), people.c.birth_date, people.c.nationality,
+    roles.c.id,
+    roles.c.company_id,
+    roles.c.role,
+    roles.c.holder_key,
+    roles.c.person_id,
+    roles.c.holder_company_id,
+    roles.c.holder_name,
+    roles.c.title,
+    roles.c.share_pct,
+    roles.c.voting_pct,
+    roles.c.natures_of_control,
+    roles.c.since,
+    roles.c.until,
+    roles.c.source,
+    people.c.person_key,
+    people.c.name.label("person_name"),
+    people.c.birth_date,
+    people.c.nationality,
     people.c.country_of_residence,
-    _holder.c.country.label("holder_country"), _holder.c.national_id.label("holder_national_id"),
-    _holder.c.name.label("holder_company_name"), _holder.c.status.label("holder_status"),
+    _holder.c.country.label("holder_country"),
+    _holder.c.national_id.label("holder_national_id"),
+    _holder.c.name.label("holder_company_name"),
+    _holder.c.status.label("holder_status"),
     *_labelled(_owned, "company")[1:],  # its id is the role's `company_id`
 )
-COMPANY_COLUMNS = (companies.c.id, companies.c.country, companies.c.national_id, companies.c.name,
-                   companies.c.status, companies.c.lei)
+COMPANY_COLUMNS = (
+    companies.c.id,
+    companies.c.country,
+    companies.c.national_id,
+    companies.c.name,
+    companies.c.status,
+    companies.c.lei,
+)
 
 
 def _chunks(ids: Iterable[Any]) -> Iterator[list[Any]]:
     items = sorted(set(ids))
     for start in range(0, len(items), CHUNK):
-        yield items[start:start + CHUNK]
+        yield items[start : start + CHUNK]
 
 
 def _current(until: Any, include_ended: bool, today: date) -> ColumnElement[bool] | None:
@@ -64,11 +88,13 @@ def _current(until: Any, include_ended: bool, today: date) -> ColumnElement[bool
 
 
 def _roles_select(where: ColumnElement[bool], include_ended: bool, today: date) -> Select[Any]:
-    query = (select(*_ROLE_COLUMNS)
-             .outerjoin(people, people.c.id == roles.c.person_id)
-             .outerjoin(_holder, _holder.c.id == roles.c.holder_company_id)
-             .join(_owned, _owned.c.id == roles.c.company_id)
-             .where(where))
+    query = (
+        select(*_ROLE_COLUMNS)
+        .outerjoin(people, people.c.id == roles.c.person_id)
+        .outerjoin(_holder, _holder.c.id == roles.c.holder_company_id)
+        .join(_owned, _owned.c.id == roles.c.company_id)
+        .where(where)
+    )
     current = _current(roles.c.until, include_ended, today)
     return query if current is None else query.where(current)
 
@@ -80,51 +106,91 @@ def _run(conn: Connection, make: Any, ids: Iterable[Any]) -> list[Row]:
     return out
 
 
-def roles_in(conn: Connection, company_ids: Iterable[int], *, include_ended: bool, today: date,
-             only: Sequence[str] | None = None) -> list[Row]:
+def roles_in(
+    conn: Connection,
+    company_ids: Iterable[int],
+    *,
+    include_ended: bool,
+    today: date,
+    only: Sequence[str] | None = None,
+) -> list[Row]:
     """The roles held in these companies (officers, shareholders, owners), with holder person/company."""
+
     def make(chunk: list[int]) -> Select[Any]:
         where: ColumnElement[bool] = roles.c.company_id.in_(chunk)
         if only:
             where = and_(where, roles.c.role.in_(list(only)))
-        return _roles_select(where, include_ended, today).order_by(roles.c.company_id, roles.c.role,
-                                                                   roles.c.holder_name, roles.c.id)
+        return _roles_select(where, include_ended, today).order_by(
+            roles.c.company_id, roles.c.role, roles.c.holder_name, roles.c.id
+        )
+
     return _run(conn, make, company_ids)
 
 
-def roles_of_people(conn: Connection, person_ids: Iterable[int], *, include_ended: bool, today: date) -> list[Row]:
-    return _run(conn, lambda chunk: _roles_select(roles.c.person_id.in_(chunk), include_ended, today)
-                .order_by(roles.c.person_id, roles.c.company_id, roles.c.role), person_ids)
+def roles_of_people(
+    conn: Connection, person_ids: Iterable[int], *, include_ended: bool, today: date
+) -> list[Row]:
+    return _run(
+        conn,
+        lambda chunk: _roles_select(roles.c.person_id.in_(chunk), include_ended, today).order_by(
+            roles.c.person_id, roles.c.company_id, roles.c.role
+        ),
+        person_ids,
+    )
 
 
-def roles_held_by_companies(conn: Connection, company_ids: Iterable[int], *, include_ended: bool,
-                            today: date) -> list[Row]:
+def roles_held_by_companies(
+    conn: Connection, company_ids: Iterable[int], *, include_ended: bool, today: date
+) -> list[Row]:
     """Roles that these companies hold in other companies (a shareholder, a corporate PSC)."""
-    return _run(conn, lambda chunk: _roles_select(roles.c.holder_company_id.in_(chunk), include_ended, today)
-                .order_by(roles.c.holder_company_id, roles.c.company_id), company_ids)
+    return _run(
+        conn,
+        lambda chunk: _roles_select(roles.c.holder_company_id.in_(chunk), include_ended, today).order_by(
+            roles.c.holder_company_id, roles.c.company_id
+        ),
+        company_ids,
+    )
 
 
 def _ownerships(where: ColumnElement[bool], include_ended: bool, today: date) -> Select[Any]:
     """Edges with both companies' columns (`parent_*`, `child_*`): no second read for the companies."""
-    query = (select(ownerships, *_labelled(_parent, "parent")[1:], *_labelled(_child, "child")[1:])
-             .join(_parent, _parent.c.id == ownerships.c.parent_id)
-             .join(_child, _child.c.id == ownerships.c.child_id)
-             .where(where))
+    query = (
+        select(ownerships, *_labelled(_parent, "parent")[1:], *_labelled(_child, "child")[1:])
+        .join(_parent, _parent.c.id == ownerships.c.parent_id)
+        .join(_child, _child.c.id == ownerships.c.child_id)
+        .where(where)
+    )
     current = _current(ownerships.c.until, include_ended, today)
     return query if current is None else query.where(current)
 
 
-def ownerships_into(conn: Connection, company_ids: Iterable[int], *, include_ended: bool, today: date,
-                    kinds: Sequence[str] = ("direct",)) -> list[Row]:
-    return _run(conn, lambda chunk: _ownerships(and_(ownerships.c.child_id.in_(chunk),
-                                                     ownerships.c.kind.in_(list(kinds))), include_ended, today)
-                .order_by(ownerships.c.child_id, ownerships.c.parent_id), company_ids)
+def ownerships_into(
+    conn: Connection,
+    company_ids: Iterable[int],
+    *,
+    include_ended: bool,
+    today: date,
+    kinds: Sequence[str] = ("direct",),
+) -> list[Row]:
+    return _run(
+        conn,
+        lambda chunk: _ownerships(
+            and_(ownerships.c.child_id.in_(chunk), ownerships.c.kind.in_(list(kinds))), include_ended, today
+        ).order_by(ownerships.c.child_id, ownerships.c.parent_id),
+        company_ids,
+    )
 
 
-def ownerships_from(conn: Connection, company_ids: Iterable[int], *, include_ended: bool, today: date) -> list[Row]:
-    return _run(conn, lambda chunk: _ownerships(and_(ownerships.c.parent_id.in_(chunk),
-                                                     ownerships.c.kind == "direct"), include_ended, today)
-                .order_by(ownerships.c.parent_id, ownerships.c.child_id), company_ids)
+def ownerships_from(
+    conn: Connection, company_ids: Iterable[int], *, include_ended: bool, today: date
+) -> list[Row]:
+    return _run(
+        conn,
+        lambda chunk: _ownerships(
+            and_(ownerships.c.parent_id.in_(chunk), ownerships.c.kind == "direct"), include_ended, today
+        ).order_by(ownerships.c.parent_id, ownerships.c.child_id),
+        company_ids,
+    )
 
 
 def companies_by_id(conn: Connection, ids: Iterable[int]) -> dict[int, Row]:
@@ -139,17 +205,29 @@ def people_by_id(conn: Connection, ids: Iterable[int]) -> dict[int, Row]:
 
 def people_named(conn: Connection, names_norm: Iterable[str], source: str) -> list[Row]:
     """People first recorded by `source` whose normalised name is one of these."""
-    return _run(conn, lambda chunk: select(people).where(people.c.name_norm.in_(chunk), people.c.source == source)
-                .order_by(people.c.id), names_norm)
+    return _run(
+        conn,
+        lambda chunk: (
+            select(people)
+            .where(people.c.name_norm.in_(chunk), people.c.source == source)
+            .order_by(people.c.id)
+        ),
+        names_norm,
+    )
 
 
 def leis_of(conn: Connection, company_ids: Iterable[int]) -> dict[int, set[str]]:
     """Company id -> its LEIs (the company row's own and the LEI records linked to it)."""
+
     def make(chunk: list[int]) -> Any:
         own = select(companies.c.id.label("company_id"), companies.c.lei).where(
-            companies.c.id.in_(chunk), companies.c.lei.is_not(None))
-        linked = select(lei_records.c.company_id, lei_records.c.lei).where(lei_records.c.company_id.in_(chunk))
+            companies.c.id.in_(chunk), companies.c.lei.is_not(None)
+        )
+        linked = select(lei_records.c.company_id, lei_records.c.lei).where(
+            lei_records.c.company_id.in_(chunk)
+        )
         return union(own, linked)  # one statement, one round trip
+
     out: dict[int, set[str]] = {}
     for r in _run(conn, make, company_ids):
         out.setdefault(int(r["company_id"]), set()).add(r["lei"])
@@ -157,36 +235,66 @@ def leis_of(conn: Connection, company_ids: Iterable[int]) -> dict[int, set[str]]
 
 
 def reporting_exceptions(conn: Connection, leis: Iterable[str]) -> list[Row]:
-    return _run(conn, lambda chunk: select(lei_reporting_exceptions).where(lei_reporting_exceptions.c.lei.in_(chunk))
-                .order_by(lei_reporting_exceptions.c.lei, lei_reporting_exceptions.c.category), leis)
+    return _run(
+        conn,
+        lambda chunk: (
+            select(lei_reporting_exceptions)
+            .where(lei_reporting_exceptions.c.lei.in_(chunk))
+            .order_by(lei_reporting_exceptions.c.lei, lei_reporting_exceptions.c.category)
+        ),
+        leis,
+    )
 
 
 def lei_parents(conn: Connection, leis: Iterable[str]) -> list[Row]:
     """GLEIF relationships in which these LEIs are the child, with the parent's LEI record if held."""
+
     def make(chunk: list[str]) -> Select[Any]:
-        return (select(lei_relationships, lei_records.c.legal_name, lei_records.c.country.label("parent_country"),
-                       lei_records.c.jurisdiction.label("parent_jurisdiction"),
-                       lei_records.c.company_id.label("parent_company_id"))
-                .outerjoin(lei_records, lei_records.c.lei == lei_relationships.c.parent_lei)
-                .where(lei_relationships.c.child_lei.in_(chunk))
-                .order_by(lei_relationships.c.child_lei, lei_relationships.c.kind, lei_relationships.c.parent_lei))
+        return (
+            select(
+                lei_relationships,
+                lei_records.c.legal_name,
+                lei_records.c.country.label("parent_country"),
+                lei_records.c.jurisdiction.label("parent_jurisdiction"),
+                lei_records.c.company_id.label("parent_company_id"),
+            )
+            .outerjoin(lei_records, lei_records.c.lei == lei_relationships.c.parent_lei)
+            .where(lei_relationships.c.child_lei.in_(chunk))
+            .order_by(lei_relationships.c.child_lei, lei_relationships.c.kind, lei_relationships.c.parent_lei)
+        )
+
     return _run(conn, make, leis)
 
 
 def lei_children(conn: Connection, leis: Iterable[str]) -> list[Row]:
     """GLEIF relationships in which these LEIs are the parent, with the child's LEI record if held."""
+
     def make(chunk: list[str]) -> Select[Any]:
-        return (select(lei_relationships, lei_records.c.legal_name, lei_records.c.country.label("child_country"),
-                       lei_records.c.jurisdiction.label("child_jurisdiction"),
-                       lei_records.c.company_id.label("child_company_id"))
-                .outerjoin(lei_records, lei_records.c.lei == lei_relationships.c.child_lei)
-                .where(lei_relationships.c.parent_lei.in_(chunk))
-                .order_by(lei_relationships.c.parent_lei, lei_relationships.c.kind, lei_relationships.c.child_lei))
+        return (
+            select(
+                lei_relationships,
+                lei_records.c.legal_name,
+                lei_records.c.country.label("child_country"),
+                lei_records.c.jurisdiction.label("child_jurisdiction"),
+                lei_records.c.company_id.label("child_company_id"),
+            )
+            .outerjoin(lei_records, lei_records.c.lei == lei_relationships.c.child_lei)
+            .where(lei_relationships.c.parent_lei.in_(chunk))
+            .order_by(lei_relationships.c.parent_lei, lei_relationships.c.kind, lei_relationships.c.child_lei)
+        )
+
     return _run(conn, make, leis)
 
 
 def source_catalogue(conn: Connection) -> dict[str, Row]:
     """Source id -> name, licence and publisher (the catalogue is small: one row per source)."""
-    rows = conn.execute(select(data_sources.c.id, data_sources.c.name, data_sources.c.licence,
-                               data_sources.c.licence_url, data_sources.c.publisher)).mappings()
+    rows = conn.execute(
+        select(
+            data_sources.c.id,
+            data_sources.c.name,
+            data_sources.c.licence,
+            data_sources.c.licence_url,
+            data_sources.c.publisher,
+        )
+    ).mappings()
     return {r["id"]: cast(Row, r) for r in rows}

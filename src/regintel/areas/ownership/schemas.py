@@ -25,17 +25,22 @@ class Personal(BaseModel):
 
 
 class Entity(BaseModel):
-    id: str = Field(description="`c:<COUNTRY>:<national id>` for a company of ours, `p:<person key>` for a "
-                    "natural person (the key of `/companies/person/{key}`), `n:<hash>` for an entity known "
-                    "only by name (a foreign company), `lei:<LEI>` for a GLEIF entity not linked to a company")
+    id: str = Field(
+        description="`c:<COUNTRY>:<national id>` for a company of ours, `p:<person key>` for a "
+        "natural person (the key of `/companies/person/{key}`), `n:<hash>` for an entity known "
+        "only by name (a foreign company), `lei:<LEI>` for a GLEIF entity not linked to a company"
+    )
     type: NodeType
     name: str
     country: str | None = None
     nationalId: str | None = None
     status: str | None = None
     lei: str | None = None
-    personal: Personal | None = Field(default=None, description="Birth date, nationality and residence of a "
-                                      "natural person: null unless a declared `purpose` is given")
+    personal: Personal | None = Field(
+        default=None,
+        description="Birth date, nationality and residence of a "
+        "natural person: null unless a declared `purpose` is given",
+    )
 
 
 class Band(BaseModel):
@@ -45,8 +50,10 @@ class Band(BaseModel):
 
 
 class Relation(BaseModel):
-    role: str = Field(description="`director`, `statutory_body`, `shareholder`, `beneficial_owner`, or a "
-                      "register's other role")
+    role: str = Field(
+        description="`director`, `statutory_body`, `shareholder`, `beneficial_owner`, or a "
+        "register's other role"
+    )
     title: str | None = Field(description="The register's own title (konateľ, GLEIF consolidation kind, …)")
     holder: Entity
     since: date | None
@@ -62,12 +69,15 @@ class Relation(BaseModel):
 class Relations(BaseModel):
     company: Entity
     directors: list[Relation] = Field(description="Directors and other members of statutory bodies")
-    shareholders: list[Relation] = Field(description="Shareholders of record, and parent companies from "
-                                         "GLEIF accounting-consolidation relationships")
+    shareholders: list[Relation] = Field(
+        description="Shareholders of record, and parent companies from "
+        "GLEIF accounting-consolidation relationships"
+    )
     beneficialOwners: list[Relation]
     otherRoles: list[Relation]
-    holdings: list[Relation] = Field(description="Stakes this company holds in other companies (the held "
-                                     "company is `holder` here)")
+    holdings: list[Relation] = Field(
+        description="Stakes this company holds in other companies (the held company is `holder` here)"
+    )
 
 
 class PathStep(BaseModel):
@@ -75,8 +85,10 @@ class PathStep(BaseModel):
     owned: str
     sharePct: float | None
     moreThan: bool = Field(description="The share is a band's exclusive lower bound")
-    control: bool = Field(description="This stake gives control: more than 50% of shares or votes, "
-                          "accounting consolidation or the right to appoint the board")
+    control: bool = Field(
+        description="This stake gives control: more than 50% of shares or votes, "
+        "accounting consolidation or the right to appoint the board"
+    )
     sources: list[str]
 
 
@@ -91,24 +103,31 @@ class UltimateOwner(BaseModel):
     entity: str = Field(description="Entity id (see `entities`)")
     end: Literal["no_owners", "cycle", "depth_limit"] = Field(
         description="Why the walk stopped here: `no_owners` (no owner on record: a natural person, or an "
-        "entity whose owners are unknown), `cycle` (owned only from inside an ownership loop), `depth_limit`")
-    sharePct: float = Field(description="Sum of the known path shares (a lower bound when `shareComplete` is "
-                            "false)")
+        "entity whose owners are unknown), `cycle` (owned only from inside an ownership loop), `depth_limit`"
+    )
+    sharePct: float = Field(
+        description="Sum of the known path shares (a lower bound when `shareComplete` is false)"
+    )
     shareComplete: bool
     control: bool = Field(description="Controls the company along at least one path")
-    meets25: bool | None = Field(description="More than 25% (ownership, or stakes through controlled entities, "
-                                 "or control); null when the published shares cannot tell")
+    meets25: bool | None = Field(
+        description="More than 25% (ownership, or stakes through controlled entities, "
+        "or control); null when the published shares cannot tell"
+    )
     meets50: bool | None = Field(description="More than 50%, or control; null when the data cannot tell")
     unknownReasons: list[UnknownReason] = Field(description="Why the owners of this entity are unknown")
     paths: list[OwnershipPath]
 
 
 class UnknownReason(BaseModel):
-    code: str = Field(description="A GLEIF ExceptionReason (`NATURAL_PERSONS`, `NON_CONSOLIDATING`, "
-                      "`NO_KNOWN_PERSON`, `NON_PUBLIC`, …) or `NO_OWNER_DATA`, `NOT_IN_DATABASE`, `CYCLE`, "
-                      "`DEPTH_LIMIT`, `SHARES_UNKNOWN`")
-    category: str | None = Field(default=None, description="GLEIF ExceptionCategory "
-                                 "(DIRECT_/ULTIMATE_ACCOUNTING_CONSOLIDATION_PARENT)")
+    code: str = Field(
+        description="A GLEIF ExceptionReason (`NATURAL_PERSONS`, `NON_CONSOLIDATING`, "
+        "`NO_KNOWN_PERSON`, `NON_PUBLIC`, …) or `NO_OWNER_DATA`, `NOT_IN_DATABASE`, `CYCLE`, "
+        "`DEPTH_LIMIT`, `SHARES_UNKNOWN`"
+    )
+    category: str | None = Field(
+        default=None, description="GLEIF ExceptionCategory (DIRECT_/ULTIMATE_ACCOUNTING_CONSOLIDATION_PARENT)"
+    )
     message: str
     lei: str | None = None
     reference: str | None = None
@@ -128,13 +147,18 @@ class GleifParent(BaseModel):
 class UltimateOwnerResult(BaseModel):
     company: Entity
     thresholds: list[int]
-    owners: list[UltimateOwner] = Field(description="Where every ownership path ends, controlling owners and "
-                                        "larger shares first")
+    owners: list[UltimateOwner] = Field(
+        description="Where every ownership path ends, controlling owners and larger shares first"
+    )
     beneficialOwners25: list[str] = Field(description="Entity ids that meet 25% (AMLD beneficial owners)")
     beneficialOwners50: list[str] = Field(description="Entity ids that meet 50% (control)")
-    undetermined: list[str] = Field(description="Entity ids whose 25% test the published shares cannot decide")
+    undetermined: list[str] = Field(
+        description="Entity ids whose 25% test the published shares cannot decide"
+    )
     ownerKnown: bool = Field(description="At least one natural person meets 25%")
-    unknownReasons: list[UnknownReason] = Field(description="Why the ultimate owner is not known, when it is not")
+    unknownReasons: list[UnknownReason] = Field(
+        description="Why the ultimate owner is not known, when it is not"
+    )
     gleifParents: list[GleifParent] = Field(description="Parents GLEIF reports for this company's LEI")
     cycles: list[list[str]] = Field(description="Ownership loops met on the way, each once")
     entities: dict[str, Entity]
@@ -151,8 +175,10 @@ class GraphNode(BaseModel):
 class GraphEdge(BaseModel):
     source: str = Field(description="Entity id of the holder or parent")
     target: str = Field(description="Entity id of the company held or served")
-    type: str = Field(description="The role (`director`, `shareholder`, `beneficial_owner`, …) or "
-                      "`ownership` (a company-to-company edge of GLEIF or a register)")
+    type: str = Field(
+        description="The role (`director`, `shareholder`, `beneficial_owner`, …) or "
+        "`ownership` (a company-to-company edge of GLEIF or a register)"
+    )
     sharePct: float | None
     since: date | None
     until: date | None
@@ -190,10 +216,13 @@ class UkConnection(BaseModel):
     kind: Literal["psc_of_this_company", "this_company_is_psc", "person_is_psc"]
     match: Literal["identifier", "person_key", "name"] = Field(
         description="How the link was found: the company's own key, the same person record, or the same "
-        "normalised name (a name match is a lead, not a finding)")
+        "normalised name (a name match is a lead, not a finding)"
+    )
     ukCompany: Entity
     psc: Relation
-    via: Entity | None = Field(description="This company's officer or owner the PSC entry names (person_is_psc)")
+    via: Entity | None = Field(
+        description="This company's officer or owner the PSC entry names (person_is_psc)"
+    )
 
 
 class UkConnections(BaseModel):
@@ -206,9 +235,11 @@ class OffshoreLink(BaseModel):
     jurisdiction: str = Field(description="ISO 3166 code of the jurisdiction")
     jurisdictionName: str
     fsfGroup: int = Field(description="Group of the FSF 2000 offshore-centre list (I, II or III as 1-3)")
-    basis: str = Field(description="What places the entity there: `registered` (company register), "
-                       "`lei_jurisdiction` / `lei_country` (GLEIF), `residence` / `nationality` (a person, only "
-                       "with a declared purpose)")
+    basis: str = Field(
+        description="What places the entity there: `registered` (company register), "
+        "`lei_jurisdiction` / `lei_country` (GLEIF), `residence` / `nationality` (a person, only "
+        "with a declared purpose)"
+    )
     relation: str = Field(description="How it links to the company: the role or GLEIF relationship")
     path: list[str] = Field(description="Entity ids from this company to the offshore entity")
 

@@ -66,7 +66,9 @@ def _ftm_edge(edge: GraphEdge) -> EntityProxy:
 
 
 def ftm(graph: Graph) -> list[dict[str, Any]]:
-    return [_ftm_entity(n.entity).to_dict() for n in graph.nodes] + [_ftm_edge(e).to_dict() for e in graph.edges]
+    return [_ftm_entity(n.entity).to_dict() for n in graph.nodes] + [
+        _ftm_edge(e).to_dict() for e in graph.edges
+    ]
 
 
 def ndjson(items: list[dict[str, Any]]) -> Iterator[bytes]:
@@ -74,13 +76,30 @@ def ndjson(items: list[dict[str, Any]]) -> Iterator[bytes]:
         yield orjson.dumps(item) + b"\n"
 
 
-def _statement(record_id: str, record_type: str, details: dict[str, Any], subject: str, today: date,
-               source: str | None = None) -> dict[str, Any]:
-    digest = hashlib.sha256(json.dumps([record_id, details], sort_keys=True, default=str).encode()).hexdigest()
+def _statement(
+    record_id: str,
+    record_type: str,
+    details: dict[str, Any],
+    subject: str,
+    today: date,
+    source: str | None = None,
+) -> dict[str, Any]:
+    digest = hashlib.sha256(
+        json.dumps([record_id, details], sort_keys=True, default=str).encode()
+    ).hexdigest()
     out: dict[str, Any] = {
-        "statementId": digest, "declarationSubject": subject, "statementDate": today.isoformat(),
-        "recordId": record_id, "recordType": record_type, "recordStatus": "new", "recordDetails": details,
-        "publicationDetails": {"publicationDate": today.isoformat(), "bodsVersion": "0.4", "publisher": PUBLISHER},
+        "statementId": digest,
+        "declarationSubject": subject,
+        "statementDate": today.isoformat(),
+        "recordId": record_id,
+        "recordType": record_type,
+        "recordStatus": "new",
+        "recordDetails": details,
+        "publicationDetails": {
+            "publicationDate": today.isoformat(),
+            "bodsVersion": "0.4",
+            "publisher": PUBLISHER,
+        },
     }
     if source:
         out["source"] = {"type": ["officialRegister"], "description": source}
@@ -96,8 +115,11 @@ SCHEMES = {"GB": ("GB-COH", "Companies House")}
 
 
 def _bods_entity(e: Entity) -> dict[str, Any]:
-    details: dict[str, Any] = {"isComponent": False, "name": e.name,
-                               "entityType": {"type": "registeredEntity" if e.type == "company" else "legalEntity"}}
+    details: dict[str, Any] = {
+        "isComponent": False,
+        "name": e.name,
+        "entityType": {"type": "registeredEntity" if e.type == "company" else "legalEntity"},
+    }
     if (where := _country(e.country)) is not None:
         details["jurisdiction"] = where
     ids = []
@@ -112,8 +134,11 @@ def _bods_entity(e: Entity) -> dict[str, Any]:
 
 
 def _bods_person(e: Entity) -> dict[str, Any]:
-    details: dict[str, Any] = {"isComponent": False, "personType": "knownPerson",
-                               "names": [{"type": "legal", "fullName": e.name}]}
+    details: dict[str, Any] = {
+        "isComponent": False,
+        "personType": "knownPerson",
+        "names": [{"type": "legal", "fullName": e.name}],
+    }
     if e.personal is not None:
         if e.personal.birthDate:
             details["birthDate"] = e.personal.birthDate
@@ -124,18 +149,28 @@ def _bods_person(e: Entity) -> dict[str, Any]:
     return details
 
 
-INTERESTS = {"shareholder": "shareholding", "ownership": "shareholding", "beneficial_owner": "otherInfluenceOrControl",
-             "director": "boardMember", "statutory_body": "boardMember"}
+INTERESTS = {
+    "shareholder": "shareholding",
+    "ownership": "shareholding",
+    "beneficial_owner": "otherInfluenceOrControl",
+    "director": "boardMember",
+    "statutory_body": "boardMember",
+}
 
 
 def _interest(edge: GraphEdge, person: bool) -> dict[str, Any]:
     kind = INTERESTS.get(edge.type, "otherInfluenceOrControl")
-    interest: dict[str, Any] = {"type": kind, "directOrIndirect": "direct",
-                                "beneficialOwnershipOrControl": person and edge.type == "beneficial_owner"}
+    interest: dict[str, Any] = {
+        "type": kind,
+        "directOrIndirect": "direct",
+        "beneficialOwnershipOrControl": person and edge.type == "beneficial_owner",
+    }
     band = next((b for b in edge.bands if b.kind == "shares"), None)
     if band is not None:
         interest["type"] = "shareholding"
-        interest["share"] = {"exclusiveMinimum": band.moreThan} | ({"maximum": band.upTo} if band.upTo else {})
+        interest["share"] = {"exclusiveMinimum": band.moreThan} | (
+            {"maximum": band.upTo} if band.upTo else {}
+        )
     elif edge.sharePct is not None and kind == "shareholding":
         interest["share"] = {"exact": edge.sharePct}
     if edge.since:
@@ -148,12 +183,31 @@ def _interest(edge: GraphEdge, person: bool) -> dict[str, Any]:
 def bods(graph: Graph, today: date) -> list[dict[str, Any]]:
     subject = graph.root
     kinds = {n.entity.id: n.entity.type for n in graph.nodes}
-    out = [_statement(n.entity.id, "person" if n.entity.type == "person" else "entity",
-                      _bods_person(n.entity) if n.entity.type == "person" else _bods_entity(n.entity), subject, today)
-           for n in graph.nodes]
+    out = [
+        _statement(
+            n.entity.id,
+            "person" if n.entity.type == "person" else "entity",
+            _bods_person(n.entity) if n.entity.type == "person" else _bods_entity(n.entity),
+            subject,
+            today,
+        )
+        for n in graph.nodes
+    ]
     for edge in graph.edges:
-        details = {"isComponent": False, "subject": edge.target,
-                   "interestedParty": edge.source, "interests": [_interest(edge, kinds.get(edge.source) == "person")]}
-        out.append(_statement(f"{edge.source}>{edge.target}>{edge.type}", "relationship", details, subject, today,
-                              ", ".join(edge.sources)))
+        details = {
+            "isComponent": False,
+            "subject": edge.target,
+            "interestedParty": edge.source,
+            "interests": [_interest(edge, kinds.get(edge.source) == "person")],
+        }
+        out.append(
+            _statement(
+                f"{edge.source}>{edge.target}>{edge.type}",
+                "relationship",
+                details,
+                subject,
+                today,
+                ", ".join(edge.sources),
+            )
+        )
     return out

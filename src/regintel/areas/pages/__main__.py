@@ -17,8 +17,12 @@ from regintel.db.migrate import upgrade
 
 def main(argv: list[str]) -> int:
     arg = argv[1] if len(argv) == 2 else None
-    if not argv or argv[0] != "contract-totals" or len(argv) > 2 or (
-            arg is not None and arg != "--now" and not (arg.isdigit() and 1 <= int(arg) <= 168)):
+    if (
+        not argv
+        or argv[0] != "contract-totals"
+        or len(argv) > 2
+        or (arg is not None and arg != "--now" and not (arg.isdigit() and 1 <= int(arg) <= 168))
+    ):
         print("usage: python -m regintel.areas.pages contract-totals [HOURS 1-168 | --now]", file=sys.stderr)
         return 2
     engine = make_engine(load_settings().database_url, pool=False)
@@ -30,9 +34,16 @@ def main(argv: list[str]) -> int:
         return 0
     payload = {"every_hours": int(arg)} if arg else {}
     with engine.begin() as conn:
-        job = enqueue(conn, CONTRACT_TOTALS_JOB, payload, now=datetime.now(UTC),
-                      dedupe_key=f"{CONTRACT_TOTALS_JOB}:every" if arg else None)
-    print(f"queued {CONTRACT_TOTALS_JOB} job {job}" if job else f"a {CONTRACT_TOTALS_JOB} job is already queued")
+        job = enqueue(
+            conn,
+            CONTRACT_TOTALS_JOB,
+            payload,
+            now=datetime.now(UTC),
+            dedupe_key=f"{CONTRACT_TOTALS_JOB}:every" if arg else None,
+        )
+    print(
+        f"queued {CONTRACT_TOTALS_JOB} job {job}" if job else f"a {CONTRACT_TOTALS_JOB} job is already queued"
+    )
     return 0
 
 

@@ -18,11 +18,28 @@ from pathlib import Path
 from typing import Any
 
 NUTS3 = {
-    "SVK-1051": "SK010", "SVK-1056": "SK021", "SVK-1055": "SK022", "SVK-1054": "SK023", "SVK-1053": "SK031",
-    "SVK-1052": "SK032", "SVK-1058": "SK041", "SVK-1057": "SK042",
-    "CZE-1595": "CZ010", "CZE-1596": "CZ020", "CZE-1593": "CZ031", "CZE-10369": "CZ032", "CZE-1590": "CZ041",
-    "CZE-10368": "CZ042", "CZE-1597": "CZ051", "CZE-1598": "CZ052", "CZE-10373": "CZ053", "CZE-1594": "CZ063",
-    "CZE-10370": "CZ064", "CZE-10372": "CZ071", "CZE-10371": "CZ072", "CZE-1612": "CZ080",
+    "SVK-1051": "SK010",
+    "SVK-1056": "SK021",
+    "SVK-1055": "SK022",
+    "SVK-1054": "SK023",
+    "SVK-1053": "SK031",
+    "SVK-1052": "SK032",
+    "SVK-1058": "SK041",
+    "SVK-1057": "SK042",
+    "CZE-1595": "CZ010",
+    "CZE-1596": "CZ020",
+    "CZE-1593": "CZ031",
+    "CZE-10369": "CZ032",
+    "CZE-1590": "CZ041",
+    "CZE-10368": "CZ042",
+    "CZE-1597": "CZ051",
+    "CZE-1598": "CZ052",
+    "CZE-10373": "CZ053",
+    "CZE-1594": "CZ063",
+    "CZE-10370": "CZ064",
+    "CZE-10372": "CZ071",
+    "CZE-10371": "CZ072",
+    "CZE-1612": "CZ080",
 }
 
 
@@ -41,12 +58,20 @@ def main(paths: list[str]) -> None:
         for f in json.loads(Path(path).read_text(encoding="utf-8"))["features"]:
             code = NUTS3[f["properties"]["adm1_code"]]
             geom = mapping(shape(f["geometry"]).simplify(0.01, preserve_topology=True))
-            features.append({"type": "Feature", "id": code, "properties": {"nuts_id": code},
-                             "geometry": {"type": geom["type"], "coordinates": _round(geom["coordinates"])}})
+            features.append(
+                {
+                    "type": "Feature",
+                    "id": code,
+                    "properties": {"nuts_id": code},
+                    "geometry": {"type": geom["type"], "coordinates": _round(geom["coordinates"])},
+                }
+            )
     features.sort(key=lambda f: f["id"])
     assert sorted(f["id"] for f in features) == sorted(NUTS3.values())
     out = {"type": "FeatureCollection", "features": features}
-    (Path(__file__).parent / "templates" / "nuts3_sk_cz.geojson").write_text(json.dumps(out, separators=(",", ":")) + "\n")
+    (Path(__file__).parent / "templates" / "nuts3_sk_cz.geojson").write_text(
+        json.dumps(out, separators=(",", ":")) + "\n"
+    )
 
 
 if __name__ == "__main__":

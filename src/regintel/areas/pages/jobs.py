@@ -22,7 +22,9 @@ CONTRACT_TOTALS_JOB = "pages.contract-totals"
 @job_handler(CONTRACT_TOTALS_JOB)
 def contract_totals(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
     every = payload.get("every_hours")
-    if every is not None and not (isinstance(every, int) and not isinstance(every, bool) and 1 <= every <= 168):
+    if every is not None and not (
+        isinstance(every, int) and not isinstance(every, bool) and 1 <= every <= 168
+    ):
         raise Permanent(f"bad payload: every_hours not 1-168: {every!r}")
     started = time.perf_counter()
     now = datetime.now(UTC)
@@ -30,6 +32,12 @@ def contract_totals(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str,
         rows = queries.refresh_contract_totals(conn, now)
     if every is not None:
         with ctx.engine.begin() as conn:
-            enqueue(conn, CONTRACT_TOTALS_JOB, dict(payload), now=now, run_after=now + timedelta(hours=every),
-                    dedupe_key=f"{CONTRACT_TOTALS_JOB}:every")
+            enqueue(
+                conn,
+                CONTRACT_TOTALS_JOB,
+                dict(payload),
+                now=now,
+                run_after=now + timedelta(hours=every),
+                dedupe_key=f"{CONTRACT_TOTALS_JOB}:every",
+            )
     return {"totals": rows, "seconds": round(time.perf_counter() - started, 3)}

@@ -20,14 +20,28 @@ from regintel.render import svg
 from . import html, service
 from .topics import DIRECTORY, POLICIES, TOPICS, UI
 
-router = APIRouter(prefix="/api/v1/public", tags=["Pages"], dependencies=[PublicLimit], route_class=StrictRoute)
+router = APIRouter(
+    prefix="/api/v1/public", tags=["Pages"], dependencies=[PublicLimit], route_class=StrictRoute
+)
 Lang = Annotated[Literal["sk", "en"], Query(description="Page language: `sk` (default) or `en`")]
-CountryPath = Annotated[str, Path(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$",
-                                  description="ISO 3166-1 alpha-2")]
+CountryPath = Annotated[
+    str, Path(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$", description="ISO 3166-1 alpha-2")
+]
 HOUR = "public, max-age=3600"
 # The currency a country's statements are filed in, for its largest companies (nothing is converted).
-CURRENCIES = {"CZ": "CZK", "GB": "GBP", "PL": "PLN", "HU": "HUF", "NO": "NOK", "SE": "SEK", "DK": "DKK",
-              "RO": "RON", "BG": "BGN", "CH": "CHF", "UA": "UAH"}
+CURRENCIES = {
+    "CZ": "CZK",
+    "GB": "GBP",
+    "PL": "PLN",
+    "HU": "HUF",
+    "NO": "NOK",
+    "SE": "SEK",
+    "DK": "DKK",
+    "RO": "RON",
+    "BG": "BGN",
+    "CH": "CHF",
+    "UA": "UAH",
+}
 SVG = "image/svg+xml; charset=utf-8"
 
 
@@ -51,8 +65,12 @@ def _image(request: Request, source: str, png: bool) -> Response:
 
 def _facts(conn: Connection, request: Request) -> list[tuple[str, str, str]]:
     cov = service.coverage(conn, _cache(request))
-    return [("Legal entities", html.money(cov["entities"]), "green"), ("Countries", str(len(cov["countries"])), "lime"),
-            ("Sources", str(len(cov["sources"])), "lime"), ("Pages and badges", "no key", "green")]
+    return [
+        ("Legal entities", html.money(cov["entities"]), "green"),
+        ("Countries", str(len(cov["countries"])), "lime"),
+        ("Sources", str(len(cov["sources"])), "lime"),
+        ("Pages and badges", "no key", "green"),
+    ]
 
 
 def _og(conn: Connection, request: Request, title: str, subtitle: str) -> str:
@@ -62,20 +80,37 @@ def _og(conn: Connection, request: Request, title: str, subtitle: str) -> str:
 def _page(request: Request, lang: str, path: str, template: str, **context: Any) -> HTMLResponse:
     base = public_base(request)
     other = "en" if lang == "sk" else "sk"
-    return html.page(template, lang=lang, ui=UI[lang], canonical=f"{base}{path}?lang={lang}",
-                     og_image=f"{base}{path}/og.png", alternate=[{"lang": other, "href": f"{path}?lang={other}"}],
-                     topics=TOPICS, policies=POLICIES, **context)
+    return html.page(
+        template,
+        lang=lang,
+        ui=UI[lang],
+        canonical=f"{base}{path}?lang={lang}",
+        og_image=f"{base}{path}/og.png",
+        alternate=[{"lang": other, "href": f"{path}?lang={other}"}],
+        topics=TOPICS,
+        policies=POLICIES,
+        **context,
+    )
 
 
 # -- topics ----------------------------------------------------------------------------------------------
+
 
 def _topic_routes(slug: str) -> None:
     topic = TOPICS[slug]
     path = f"/api/v1/public/{slug}"
 
     def page(request: Request, conn: ReadConn, lang: Lang = "sk") -> HTMLResponse:
-        return _page(request, lang, path, "topic.html", title=topic.title[lang], description=topic.text[lang],
-                     topic=topic, coverage=service.coverage(conn, _cache(request)))
+        return _page(
+            request,
+            lang,
+            path,
+            "topic.html",
+            title=topic.title[lang],
+            description=topic.text[lang],
+            topic=topic,
+            coverage=service.coverage(conn, _cache(request)),
+        )
 
     def og(request: Request, conn: ReadConn, fmt: str) -> Response:
         return _image(request, _og(conn, request, topic.title["en"], topic.text["en"][:120]), fmt == "png")
@@ -89,14 +124,32 @@ def _topic_routes(slug: str) -> None:
     name = slug.replace("-", "_")
     for fn, suffix in ((page, ""), (og_svg, "/og.svg"), (og_png, "/og.png")):
         fn.__name__ = f"topic_{name}{suffix.replace('/og.', '_og_')}"
-    router.add_api_route(f"/{slug}", page, methods=["GET"], response_class=HTMLResponse,
-                         summary=f"Landing page: {topic.title['en']}", description=topic.text["en"])
-    router.add_api_route(f"/{slug}/og.svg", og_svg, methods=["GET"], response_class=Response,
-                         summary=f"Social image: {topic.title['en']}", description="1200x630 SVG. Cached 1 h.",
-                         responses={200: {"content": {"image/svg+xml": {}}}})
-    router.add_api_route(f"/{slug}/og.png", og_png, methods=["GET"], response_class=Response,
-                         summary=f"Social image (PNG): {topic.title['en']}", description="1200x630 PNG. Cached 1 h.",
-                         responses={200: {"content": {"image/png": {}}}})
+    router.add_api_route(
+        f"/{slug}",
+        page,
+        methods=["GET"],
+        response_class=HTMLResponse,
+        summary=f"Landing page: {topic.title['en']}",
+        description=topic.text["en"],
+    )
+    router.add_api_route(
+        f"/{slug}/og.svg",
+        og_svg,
+        methods=["GET"],
+        response_class=Response,
+        summary=f"Social image: {topic.title['en']}",
+        description="1200x630 SVG. Cached 1 h.",
+        responses={200: {"content": {"image/svg+xml": {}}}},
+    )
+    router.add_api_route(
+        f"/{slug}/og.png",
+        og_png,
+        methods=["GET"],
+        response_class=Response,
+        summary=f"Social image (PNG): {topic.title['en']}",
+        description="1200x630 PNG. Cached 1 h.",
+        responses={200: {"content": {"image/png": {}}}},
+    )
 
 
 for _slug in TOPICS:
@@ -105,37 +158,68 @@ for _slug in TOPICS:
 
 # -- per-country directories -------------------------------------------------------------------------------
 
+
 def _directory(request: Request, conn: Connection, country: str, lang: str, path: str) -> HTMLResponse:
     cc = country.upper()
     cov = service.coverage(conn, _cache(request))
     entry = next((c for c in cov["countries"] if c["country"] == cc), None)
     title = DIRECTORY["title"][lang].format(country=cc)
-    intro = DIRECTORY["text"][lang].format(country=cc, entities=html.money(entry["entities"]),
-                                           active=html.money(entry["active"])) if entry else UI[lang]["none"]
+    intro = (
+        DIRECTORY["text"][lang].format(
+            country=cc, entities=html.money(entry["entities"]), active=html.money(entry["active"])
+        )
+        if entry
+        else UI[lang]["none"]
+    )
     largest = service.largest(conn, cc, CURRENCIES.get(cc, "EUR"), 10) if entry else []
     base = public_base(request)
-    return html.page("directory.html", lang=lang, ui=UI[lang], title=title, heading=title, intro=intro,
-                     description=intro, country=cc, largest=largest, canonical=f"{base}{path}",
-                     og_image=f"{base}{path}/og.png", alternate=[
-                         {"lang": "sk" if lang == "en" else "en",
-                          "href": f"/api/v1/public/{'firmy' if lang == 'en' else 'companies'}-{cc.lower()}"}],
-                     topics=TOPICS, policies=POLICIES)
+    return html.page(
+        "directory.html",
+        lang=lang,
+        ui=UI[lang],
+        title=title,
+        heading=title,
+        intro=intro,
+        description=intro,
+        country=cc,
+        largest=largest,
+        canonical=f"{base}{path}",
+        og_image=f"{base}{path}/og.png",
+        alternate=[
+            {
+                "lang": "sk" if lang == "en" else "en",
+                "href": f"/api/v1/public/{'firmy' if lang == 'en' else 'companies'}-{cc.lower()}",
+            }
+        ],
+        topics=TOPICS,
+        policies=POLICIES,
+    )
 
 
 def _directory_og(request: Request, conn: Connection, country: str, png: bool) -> Response:
     cc = country.upper()
-    return _image(request, _og(conn, request, f"Companies in {cc}", f"Every legal entity of {cc}'s registers"), png)
+    return _image(
+        request, _og(conn, request, f"Companies in {cc}", f"Every legal entity of {cc}'s registers"), png
+    )
 
 
-@router.get("/companies-{country}", response_class=HTMLResponse, summary="Companies of a country (landing)",
-            description="A country's directory landing page in English: counts, the largest companies, a link to "
-            "the full directory (`/firmy/{country}`).")
+@router.get(
+    "/companies-{country}",
+    response_class=HTMLResponse,
+    summary="Companies of a country (landing)",
+    description="A country's directory landing page in English: counts, the largest companies, a link to "
+    "the full directory (`/firmy/{country}`).",
+)
 def companies_country(request: Request, country: CountryPath, conn: ReadConn) -> HTMLResponse:
     return _directory(request, conn, country, "en", f"/api/v1/public/companies-{country.lower()}")
 
 
-@router.get("/firmy-{country}", response_class=HTMLResponse, summary="Firmy krajiny (landing)",
-            description="The same landing page in Slovak.")
+@router.get(
+    "/firmy-{country}",
+    response_class=HTMLResponse,
+    summary="Firmy krajiny (landing)",
+    description="The same landing page in Slovak.",
+)
 def firmy_country(request: Request, country: CountryPath, conn: ReadConn) -> HTMLResponse:
     return _directory(request, conn, country, "sk", f"/api/v1/public/firmy-{country.lower()}")
 
@@ -145,6 +229,7 @@ def _directory_og_route(png: bool) -> Any:
     # parameter (`?_png=true` turned og.svg into a PNG; found by schemathesis).
     def handler(request: Request, country: CountryPath, conn: ReadConn) -> Response:
         return _directory_og(request, conn, country, png)
+
     return handler
 
 
@@ -152,13 +237,19 @@ for _prefix in ("companies", "firmy"):
     for _fmt in ("svg", "png"):
         _handler = _directory_og_route(_fmt == "png")
         _handler.__name__ = f"{_prefix}_country_og_{_fmt}"
-        router.add_api_route(f"/{_prefix}-{{country}}/og.{_fmt}", _handler, methods=["GET"], response_class=Response,
-                             summary=f"Social image of a country directory ({_fmt.upper()})",
-                             description="1200x630. Cached 1 h.",
-                             responses={200: {"content": {"image/svg+xml" if _fmt == "svg" else "image/png": {}}}})
+        router.add_api_route(
+            f"/{_prefix}-{{country}}/og.{_fmt}",
+            _handler,
+            methods=["GET"],
+            response_class=Response,
+            summary=f"Social image of a country directory ({_fmt.upper()})",
+            description="1200x630. Cached 1 h.",
+            responses={200: {"content": {"image/svg+xml" if _fmt == "svg" else "image/png": {}}}},
+        )
 
 
 # -- policy pages ------------------------------------------------------------------------------------------
+
 
 def _host(url: str | None) -> str | None:
     return urlsplit(url).hostname if url else None
@@ -170,7 +261,12 @@ def processors(settings: Settings) -> list[dict[str, str]]:
     if settings.smtp_host:
         out.append({"what": "E-mail delivery (sign-in links, watch alerts)", "who": settings.smtp_host})
     if settings.stripe_api_key:
-        out.append({"what": "Payments (checkout, billing portal)", "who": _host(settings.stripe_api_base) or "Stripe"})
+        out.append(
+            {
+                "what": "Payments (checkout, billing portal)",
+                "who": _host(settings.stripe_api_base) or "Stripe",
+            }
+        )
     if settings.llm_base_url:
         out.append({"what": "Language model (report prose)", "who": _host(settings.llm_base_url) or "?"})
     for name, provider in sorted(settings.oidc_providers.items()):
@@ -186,8 +282,17 @@ def _policy_routes(slug: str) -> None:
 
     def page(request: Request, lang: Lang = "sk") -> HTMLResponse:
         settings: Settings = request.app.state.settings
-        return _page(request, lang, path, "policy.html", title=titles[lang], slug=slug,
-                     processors=processors(settings), limiter=settings.rate_limit_storage, base=public_base(request))
+        return _page(
+            request,
+            lang,
+            path,
+            "policy.html",
+            title=titles[lang],
+            slug=slug,
+            processors=processors(settings),
+            limiter=settings.rate_limit_storage,
+            base=public_base(request),
+        )
 
     def og_svg(request: Request, conn: ReadConn) -> Response:
         return _image(request, _og(conn, request, titles["en"], f"regintel · {titles['sk']}"), False)
@@ -196,15 +301,37 @@ def _policy_routes(slug: str) -> None:
         return _image(request, _og(conn, request, titles["en"], f"regintel · {titles['sk']}"), True)
 
     name = slug.replace("-", "_")
-    page.__name__, og_svg.__name__, og_png.__name__ = f"policy_{name}", f"policy_{name}_og_svg", f"policy_{name}_og_png"
-    router.add_api_route(f"/{slug}", page, methods=["GET"], response_class=HTMLResponse,
-                         summary=f"Policy: {titles['en']}", description=f"The {titles['en'].lower()} page (sk, en).")
-    router.add_api_route(f"/{slug}/og.svg", og_svg, methods=["GET"], response_class=Response,
-                         summary=f"Social image: {titles['en']}", description="1200x630 SVG. Cached 1 h.",
-                         responses={200: {"content": {"image/svg+xml": {}}}})
-    router.add_api_route(f"/{slug}/og.png", og_png, methods=["GET"], response_class=Response,
-                         summary=f"Social image (PNG): {titles['en']}", description="1200x630 PNG. Cached 1 h.",
-                         responses={200: {"content": {"image/png": {}}}})
+    page.__name__, og_svg.__name__, og_png.__name__ = (
+        f"policy_{name}",
+        f"policy_{name}_og_svg",
+        f"policy_{name}_og_png",
+    )
+    router.add_api_route(
+        f"/{slug}",
+        page,
+        methods=["GET"],
+        response_class=HTMLResponse,
+        summary=f"Policy: {titles['en']}",
+        description=f"The {titles['en'].lower()} page (sk, en).",
+    )
+    router.add_api_route(
+        f"/{slug}/og.svg",
+        og_svg,
+        methods=["GET"],
+        response_class=Response,
+        summary=f"Social image: {titles['en']}",
+        description="1200x630 SVG. Cached 1 h.",
+        responses={200: {"content": {"image/svg+xml": {}}}},
+    )
+    router.add_api_route(
+        f"/{slug}/og.png",
+        og_png,
+        methods=["GET"],
+        response_class=Response,
+        summary=f"Social image (PNG): {titles['en']}",
+        description="1200x630 PNG. Cached 1 h.",
+        responses={200: {"content": {"image/png": {}}}},
+    )
 
 
 for _policy in POLICIES:

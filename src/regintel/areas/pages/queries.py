@@ -29,9 +29,13 @@ def add_views(conn: Connection, counts: Mapping[int, int], now: datetime) -> Non
     rows = [{"company_id": cid, "views": n, "last_viewed_at": now} for cid, n in sorted(counts.items())]
     insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
     stmt = insert(page_views)
-    stmt = stmt.on_conflict_do_update(index_elements=[page_views.c.company_id],
-                                      set_={"views": page_views.c.views + stmt.excluded.views,
-                                            "last_viewed_at": stmt.excluded.last_viewed_at})
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[page_views.c.company_id],
+        set_={
+            "views": page_views.c.views + stmt.excluded.views,
+            "last_viewed_at": stmt.excluded.last_viewed_at,
+        },
+    )
     existing = {r[0] for r in conn.execute(select(companies.c.id).where(companies.c.id.in_(list(counts))))}
     rows = [r for r in rows if r["company_id"] in existing]  # a company deleted since its view was counted
     if rows:
@@ -44,9 +48,12 @@ def views_of(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
 
 
 def most_viewed(conn: Connection, country: str | None, limit: int) -> list[Mapping[str, Any]]:
-    query = (select(*COMPANY_COLUMNS, page_views.c.views, page_views.c.last_viewed_at)
-             .join(companies, companies.c.id == page_views.c.company_id)
-             .order_by(desc(page_views.c.views), c.id).limit(limit))
+    query = (
+        select(*COMPANY_COLUMNS, page_views.c.views, page_views.c.last_viewed_at)
+        .join(companies, companies.c.id == page_views.c.company_id)
+        .order_by(desc(page_views.c.views), c.id)
+        .limit(limit)
+    )
     if country:
         query = query.where(c.country == country)
     rows = list(conn.execute(query).mappings())
@@ -55,11 +62,19 @@ def most_viewed(conn: Connection, country: str | None, limit: int) -> list[Mappi
 
 def largest(conn: Connection, country: str | None, currency: str, limit: int) -> list[Mapping[str, Any]]:
     lf = latest_financials.c
-    query = (select(*COMPANY_COLUMNS, lf.year, lf.currency, lf.revenue,
-                    func.coalesce(lf.employees, c.employees).label("employees"))
-             .join(companies, companies.c.id == lf.company_id)
-             .where(lf.currency == currency, lf.revenue.is_not(None))
-             .order_by(desc(lf.revenue), c.id).limit(limit))
+    query = (
+        select(
+            *COMPANY_COLUMNS,
+            lf.year,
+            lf.currency,
+            lf.revenue,
+            func.coalesce(lf.employees, c.employees).label("employees"),
+        )
+        .join(companies, companies.c.id == lf.company_id)
+        .where(lf.currency == currency, lf.revenue.is_not(None))
+        .order_by(desc(lf.revenue), c.id)
+        .limit(limit)
+    )
     if country:
         query = query.where(lf.country == country)
     rows = list(conn.execute(query).mappings())
@@ -67,15 +82,21 @@ def largest(conn: Connection, country: str | None, currency: str, limit: int) ->
 
 
 def latest_financials_of(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
-    item = conn.execute(select(latest_financials).where(latest_financials.c.company_id == company_id)
-                        ).mappings().first()
+    item = (
+        conn.execute(select(latest_financials).where(latest_financials.c.company_id == company_id))
+        .mappings()
+        .first()
+    )
     return cast("Mapping[str, Any] | None", item)
 
 
 def companies_page(conn: Connection, country: str, after_id: int, limit: int) -> list[Mapping[str, Any]]:
     """Active companies of a country in id order, keyset-paged (the directory pages)."""
-    rows = list(conn.execute(select(*COMPANY_COLUMNS).where(c.country == country, c.id > after_id)
-                             .order_by(c.id).limit(limit)).mappings())
+    rows = list(
+        conn.execute(
+            select(*COMPANY_COLUMNS).where(c.country == country, c.id > after_id).order_by(c.id).limit(limit)
+        ).mappings()
+    )
     return cast("list[Mapping[str, Any]]", rows)
 
 
@@ -87,8 +108,14 @@ def sitemap_rows(conn: Connection, low: int, high: int, chunk: int = 5000) -> It
     """Companies with `low <= id < high`, read in keyset chunks so that a page never holds 50,000 rows."""
     after = low - 1
     while True:
-        rows = list(conn.execute(select(c.id, c.country, c.national_id, c.updated_at)
-                                 .where(and_(c.id > after, c.id < high)).order_by(c.id).limit(chunk)).mappings())
+        rows = list(
+            conn.execute(
+                select(c.id, c.country, c.national_id, c.updated_at)
+                .where(and_(c.id > after, c.id < high))
+                .order_by(c.id)
+                .limit(chunk)
+            ).mappings()
+        )
         yield from cast("list[Mapping[str, Any]]", rows)
         if len(rows) < chunk:
             return
@@ -96,8 +123,13 @@ def sitemap_rows(conn: Connection, low: int, high: int, chunk: int = 5000) -> It
 
 
 def recently_updated(conn: Connection, limit: int) -> list[Mapping[str, Any]]:
-    rows = list(conn.execute(select(c.id, c.country, c.national_id, c.updated_at)
-                             .order_by(desc(c.updated_at), desc(c.id)).limit(limit)).mappings())
+    rows = list(
+        conn.execute(
+            select(c.id, c.country, c.national_id, c.updated_at)
+            .order_by(desc(c.updated_at), desc(c.id))
+            .limit(limit)
+        ).mappings()
+    )
     return cast("list[Mapping[str, Any]]", rows)
 
 
@@ -108,7 +140,9 @@ def companies_by_ids(conn: Connection, ids: Sequence[int]) -> list[Mapping[str, 
 
 def store_csp_report(conn: Connection, row: Mapping[str, Any], keep: int) -> None:
     conn.execute(csp_reports.insert().values(**row))
-    newest = conn.execute(select(csp_reports.c.id).order_by(desc(csp_reports.c.id)).offset(keep).limit(1)).scalar()
+    newest = conn.execute(
+        select(csp_reports.c.id).order_by(desc(csp_reports.c.id)).offset(keep).limit(1)
+    ).scalar()
     if newest is not None:
         conn.execute(delete(csp_reports).where(csp_reports.c.id <= newest))
 
@@ -117,9 +151,8 @@ def csp_report_count(conn: Connection) -> int:
     return int(conn.execute(select(func.count()).select_from(csp_reports)).scalar() or 0)
 
 
-
-
 # -- public-contract totals (the `public-contracts` ranking) ------------------------------------------------
+
 
 def refresh_contract_totals(conn: Connection, now: datetime) -> int:
     """Replace the totals with one aggregate over the contracts, server-side (INSERT ... SELECT): per supplier
@@ -127,25 +160,53 @@ def refresh_contract_totals(conn: Connection, now: datetime) -> int:
     linked at import or naming the company's country and identifier), those with a value."""
     ct, co = contracts.c, companies.c
     company = func.coalesce(ct.company_id, co.id)
-    source = (select(company.label("company_id"), ct.currency, func.sum(ct.value).label("total"),
-                     func.count().label("contracts"), literal(now, DateTime(timezone=True)).label("computed_at"))
-              .select_from(contracts.outerjoin(companies, and_(ct.company_id.is_(None), co.country == ct.party_country,
-                                                               co.national_id == ct.party_national_id)))
-              .where(ct.role.in_(SUPPLIER_ROLES), ct.value.is_not(None), ct.currency.is_not(None),
-                     or_(ct.company_id.is_not(None), co.id.is_not(None)))
-              .group_by(company, ct.currency))
+    source = (
+        select(
+            company.label("company_id"),
+            ct.currency,
+            func.sum(ct.value).label("total"),
+            func.count().label("contracts"),
+            literal(now, DateTime(timezone=True)).label("computed_at"),
+        )
+        .select_from(
+            contracts.outerjoin(
+                companies,
+                and_(
+                    ct.company_id.is_(None),
+                    co.country == ct.party_country,
+                    co.national_id == ct.party_national_id,
+                ),
+            )
+        )
+        .where(
+            ct.role.in_(SUPPLIER_ROLES),
+            ct.value.is_not(None),
+            ct.currency.is_not(None),
+            or_(ct.company_id.is_not(None), co.id.is_not(None)),
+        )
+        .group_by(company, ct.currency)
+    )
     conn.execute(delete(contract_totals))
-    conn.execute(contract_totals.insert().from_select(
-        ["company_id", "currency", "total", "contracts", "computed_at"], source))
+    conn.execute(
+        contract_totals.insert().from_select(
+            ["company_id", "currency", "total", "contracts", "computed_at"], source
+        )
+    )
     # counted, not rowcount: PostgreSQL's driver reports -1 for INSERT ... SELECT here
     return int(conn.execute(select(func.count()).select_from(contract_totals)).scalar_one())
 
 
-def contract_ranking(conn: Connection, country: str | None, currency: str, limit: int) -> list[Mapping[str, Any]]:
+def contract_ranking(
+    conn: Connection, country: str | None, currency: str, limit: int
+) -> list[Mapping[str, Any]]:
     t = contract_totals.c
-    query = (select(*COMPANY_COLUMNS, t.currency, t.total, t.contracts)
-             .join(companies, c.id == t.company_id)
-             .where(t.currency == currency).order_by(desc(t.total), c.id).limit(limit))
+    query = (
+        select(*COMPANY_COLUMNS, t.currency, t.total, t.contracts)
+        .join(companies, c.id == t.company_id)
+        .where(t.currency == currency)
+        .order_by(desc(t.total), c.id)
+        .limit(limit)
+    )
     if country:
         query = query.where(c.country == country)
     return cast("list[Mapping[str, Any]]", list(conn.execute(query).mappings()))
@@ -160,6 +221,10 @@ def contract_totals_as_of(conn: Connection) -> datetime | None:
 def region_counts(conn: Connection) -> list[Mapping[str, Any]]:
     """Companies and active companies per NUTS 3 region (the `ix_companies_nuts3` index covers it)."""
     active = func.sum(case((c.status == "active", 1), else_=0))
-    rows = conn.execute(select(c.nuts3, c.country, func.count().label("companies"), active.label("active"))
-                        .where(c.nuts3.is_not(None)).group_by(c.nuts3, c.country).order_by(c.nuts3, c.country))
+    rows = conn.execute(
+        select(c.nuts3, c.country, func.count().label("companies"), active.label("active"))
+        .where(c.nuts3.is_not(None))
+        .group_by(c.nuts3, c.country)
+        .order_by(c.nuts3, c.country)
+    )
     return cast("list[Mapping[str, Any]]", list(rows.mappings()))

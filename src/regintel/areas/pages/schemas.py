@@ -16,16 +16,20 @@ class Insolvency(BaseModel):
 
 
 class Nis2Summary(BaseModel):
-    badge: str = Field(description="ESSENTIAL, IMPORTANT, IN SCOPE, OUT OF SCOPE, or NOT DETERMINED when the "
-                       "facts leave the category open")
+    badge: str = Field(
+        description="ESSENTIAL, IMPORTANT, IN SCOPE, OUT OF SCOPE, or NOT DETERMINED when the "
+        "facts leave the category open"
+    )
     category: str | None
     certainty: str | None
     in_scope: bool | None
 
 
 class SanctionsSummary(BaseModel):
-    hits: int = Field(description="Precomputed screening hits at the default threshold (0 until lists are "
-                      "imported and screened)")
+    hits: int = Field(
+        description="Precomputed screening hits at the default threshold (0 until lists are "
+        "imported and screened)"
+    )
     confirmed: int
     sanctioned: int
     debarred: int
@@ -33,8 +37,10 @@ class SanctionsSummary(BaseModel):
 
 class SecuritySummary(BaseModel):
     assessed: bool = Field(description="Whether a passive check of a published domain is stored")
-    score: int | None = Field(description="0-100, the weakest checked domain's (security area); null when not "
-                              "assessed or no check could score a domain")
+    score: int | None = Field(
+        description="0-100, the weakest checked domain's (security area); null when not "
+        "assessed or no check could score a domain"
+    )
     band: str | None = Field(description="`good` (≥ 80), `fair` (≥ 60), `weak` (≥ 40), `poor`")
     findings: int | None = Field(description="Findings of the scored domains")
     checked_at: str | None = Field(description="The oldest stored check (ISO 8601)")
@@ -64,7 +70,9 @@ class Check(BaseModel):
     vat_id: str | None
     lei: str | None
     insolvency: Insolvency
-    credit_grade: str | None = Field(description="A+, A, B, C, D, E, F; null when the model withholds a grade")
+    credit_grade: str | None = Field(
+        description="A+, A, B, C, D, E, F; null when the model withholds a grade"
+    )
     nis2: Nis2Summary
     sanctions: SanctionsSummary
     security: SecuritySummary
@@ -100,8 +108,11 @@ class RankingItem(BaseModel):
 class Ranking(BaseModel):
     key: str
     description: str
-    as_of: datetime | None = Field(default=None, description="`public-contracts`: when the totals were computed "
-                                   "(null: never, or no contract with a value is linked to a company)")
+    as_of: datetime | None = Field(
+        default=None,
+        description="`public-contracts`: when the totals were computed "
+        "(null: never, or no contract with a value is linked to a company)",
+    )
     items: list[dict[str, Any]]
 
 
@@ -133,8 +144,9 @@ class Coverage(BaseModel):
 
 class WidgetTokenRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    origins: list[str] = Field(min_length=1, max_length=10, description="Origins the widget may run on, "
-                               "`scheme://host[:port]`")
+    origins: list[str] = Field(
+        min_length=1, max_length=10, description="Origins the widget may run on, `scheme://host[:port]`"
+    )
     ttl_seconds: int = Field(default=86400, ge=60, le=7 * 86400, description="Lifetime, 60 s to 7 days")
 
 

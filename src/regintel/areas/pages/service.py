@@ -29,21 +29,37 @@ from . import queries
 
 log = logging.getLogger(__name__)
 SITEMAP_URLS = 50_000  # sitemaps.org: at most 50,000 URLs per file
-GRADE_COLOURS = {"A+": "green", "A": "green", "B": "lime", "C": "yellow", "D": "orange", "E": "red", "F": "red"}
-NIS2_LABELS = {"essential": ("ESSENTIAL", "red"), "important": ("IMPORTANT", "orange"),
-               "out-of-scope": ("OUT OF SCOPE", "green")}
-TITLES = {"largest": "Largest companies", "shell-addresses": "Shell addresses", "most-viewed": "Most viewed companies",
-          "public-contracts": "Public contracts"}
+GRADE_COLOURS = {
+    "A+": "green",
+    "A": "green",
+    "B": "lime",
+    "C": "yellow",
+    "D": "orange",
+    "E": "red",
+    "F": "red",
+}
+NIS2_LABELS = {
+    "essential": ("ESSENTIAL", "red"),
+    "important": ("IMPORTANT", "orange"),
+    "out-of-scope": ("OUT OF SCOPE", "green"),
+}
+TITLES = {
+    "largest": "Largest companies",
+    "shell-addresses": "Shell addresses",
+    "most-viewed": "Most viewed companies",
+    "public-contracts": "Public contracts",
+}
 RANKINGS = {
     "largest": "Largest companies by revenue of their latest financial statement (one currency at a time)",
     "shell-addresses": "Addresses where the most companies are registered",
     "most-viewed": "Companies whose public check page was viewed most",
     "public-contracts": "Companies with the most public-contract value as supplier, in one currency at a time "
-                        "(precomputed totals)",
+    "(precomputed totals)",
 }
 
 
 # -- view counter ------------------------------------------------------------------------------------------
+
 
 class ViewCounter:
     """Views counted in memory and added to `page_views` in one upsert per batch: every `batch` views, and
@@ -113,12 +129,17 @@ class ViewCounter:
 def view_stats(conn: Connection, row: Mapping[str, Any], counter: ViewCounter) -> dict[str, Any]:
     stored = queries.views_of(conn, row["id"])
     pending = counter.pending(row["id"])
-    return {"country": row["country"], "national_id": row["national_id"],
-            "views": int(stored["views"] if stored else 0) + pending, "pending": pending,
-            "last_viewed_at": stored["last_viewed_at"] if stored else None}
+    return {
+        "country": row["country"],
+        "national_id": row["national_id"],
+        "views": int(stored["views"] if stored else 0) + pending,
+        "pending": pending,
+        "last_viewed_at": stored["last_viewed_at"] if stored else None,
+    }
 
 
 # -- check data and badges ---------------------------------------------------------------------------------
+
 
 def _num(value: Any) -> float | None:
     return float(value) if isinstance(value, Decimal | int | float) else None
@@ -155,25 +176,50 @@ def check(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     fin = queries.latest_financials_of(conn, row["id"])
     label, _ = nis2_label(scope)
     return {
-        "country": row["country"], "national_id": row["national_id"], "name": row["name"],
-        "legal_form": row["legal_form_name"], "status": row["status"],
-        "founded_on": row["founded_on"], "dissolved_on": row["dissolved_on"],
-        "address": row["address_text"], "city": row["city"], "postal_code": row["postal_code"],
-        "nace_primary": row["nace_primary"], "vat_id": row["vat_id"], "lei": row["lei"],
-        "insolvency": {"state": insolvency_state(row), "in_bankruptcy": bool(row["in_bankruptcy"]),
-                       "in_restructuring": bool(row["in_restructuring"]),
-                       "in_liquidation": bool(row["in_liquidation"])},
+        "country": row["country"],
+        "national_id": row["national_id"],
+        "name": row["name"],
+        "legal_form": row["legal_form_name"],
+        "status": row["status"],
+        "founded_on": row["founded_on"],
+        "dissolved_on": row["dissolved_on"],
+        "address": row["address_text"],
+        "city": row["city"],
+        "postal_code": row["postal_code"],
+        "nace_primary": row["nace_primary"],
+        "vat_id": row["vat_id"],
+        "lei": row["lei"],
+        "insolvency": {
+            "state": insolvency_state(row),
+            "in_bankruptcy": bool(row["in_bankruptcy"]),
+            "in_restructuring": bool(row["in_restructuring"]),
+            "in_liquidation": bool(row["in_liquidation"]),
+        },
         "credit_grade": grade,
-        "nis2": {"badge": label, "category": scope.get("category"), "certainty": scope.get("certainty"),
-                 "in_scope": scope.get("in_scope")},
-        "sanctions": {"hits": hits["hits"], "confirmed": hits["confirmed"], "sanctioned": hits["sanctioned"],
-                      "debarred": hits["debarred"]},
+        "nis2": {
+            "badge": label,
+            "category": scope.get("category"),
+            "certainty": scope.get("certainty"),
+            "in_scope": scope.get("in_scope"),
+        },
+        "sanctions": {
+            "hits": hits["hits"],
+            "confirmed": hits["confirmed"],
+            "sanctioned": hits["sanctioned"],
+            "debarred": hits["debarred"],
+        },
         "security": security_summary(conn, row),
-        "financials": None if fin is None else {
-            "year": fin["year"], "currency": fin["currency"], "revenue": _num(fin["revenue"]),
+        "financials": None
+        if fin is None
+        else {
+            "year": fin["year"],
+            "currency": fin["currency"],
+            "revenue": _num(fin["revenue"]),
             "profit": _num(fin["profit"]),
-            "employees": fin["employees"] if fin["employees"] is not None else row["employees"]},
-        "source": row["source"], "updated_at": row["updated_at"],
+            "employees": fin["employees"] if fin["employees"] is not None else row["employees"],
+        },
+        "source": row["source"],
+        "updated_at": row["updated_at"],
     }
 
 
@@ -186,8 +232,11 @@ def status_badge(row: Mapping[str, Any]) -> str:
 
 def credit_badge(conn: Connection, row: Mapping[str, Any]) -> str:
     grade = scores_svc.credit_grade(conn, row)
-    return svg.badge("credit", grade, GRADE_COLOURS.get(grade, "grey")) if grade else svg.badge(
-        "credit", "not rated", "grey")
+    return (
+        svg.badge("credit", grade, GRADE_COLOURS.get(grade, "grey"))
+        if grade
+        else svg.badge("credit", "not rated", "grey")
+    )
 
 
 def nis2_badge(conn: Connection, row: Mapping[str, Any]) -> str:
@@ -198,14 +247,26 @@ def security_summary(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]
     """The stored passive-check posture (security area); a public page never queues a check."""
     posture = security_svc.posture_summary(conn, row["country"], row["national_id"])
     if posture is None:
-        return {"assessed": False, "score": None, "band": None, "findings": None, "checked_at": None,
-                "note": "Not assessed: none of the company's published domains has a stored check"}
+        return {
+            "assessed": False,
+            "score": None,
+            "band": None,
+            "findings": None,
+            "checked_at": None,
+            "note": "Not assessed: none of the company's published domains has a stored check",
+        }
     if posture["score"] is None:
         note = "Checked, not scored: every stored check of its domains was refused or failed"
     else:
         note = "Passive checks of the company's published domains: the weakest domain's score, 0-100"
-    return {"assessed": True, "score": posture["score"], "band": posture["band"], "findings": posture["findings"],
-            "checked_at": posture["checked_at"], "note": note}
+    return {
+        "assessed": True,
+        "score": posture["score"],
+        "band": posture["band"],
+        "findings": posture["findings"],
+        "checked_at": posture["checked_at"],
+        "note": note,
+    }
 
 
 SECURITY_COLOURS = {"good": "green", "fair": "yellow", "weak": "orange", "poor": "red"}
@@ -223,40 +284,72 @@ def security_badge(conn: Connection, row: Mapping[str, Any]) -> str:
 def og_svg(conn: Connection, row: Mapping[str, Any]) -> str:
     data = check(conn, row)
     state = data["insolvency"]["state"]
-    status = (state, "red") if state != "none" else (row["status"], "green" if row["status"] == "active" else "grey")
+    status = (
+        (state, "red")
+        if state != "none"
+        else (row["status"], "green" if row["status"] == "active" else "grey")
+    )
     grade = data["credit_grade"]
     hits = data["sanctions"]
-    facts = [("Status", *status), ("Credit grade", grade or "not rated", GRADE_COLOURS.get(grade or "", "grey")),
-             ("NIS2", *nis2_label(data["nis2"] | {"category": data["nis2"]["category"]})),
-             ("Sanctions", "no hits" if not hits["hits"] else f"{hits['hits']} to review",
-              "green" if not hits["hits"] else "orange")]
-    subtitle = " · ".join(x for x in (row["country"], f"ID {row['national_id']}", row["city"],
-                                      row["legal_form_name"]) if x)
+    facts = [
+        ("Status", *status),
+        ("Credit grade", grade or "not rated", GRADE_COLOURS.get(grade or "", "grey")),
+        ("NIS2", *nis2_label(data["nis2"] | {"category": data["nis2"]["category"]})),
+        (
+            "Sanctions",
+            "no hits" if not hits["hits"] else f"{hits['hits']} to review",
+            "green" if not hits["hits"] else "orange",
+        ),
+    ]
+    subtitle = " · ".join(
+        x for x in (row["country"], f"ID {row['national_id']}", row["city"], row["legal_form_name"]) if x
+    )
     return svg.og_image(row["name"], subtitle, facts, f"Public register data · source {row['source']}")
 
 
 # -- rankings, most viewed, compare --------------------------------------------------------------------------
 
+
 def _company(r: Mapping[str, Any]) -> dict[str, Any]:
-    return {"country": r["country"], "national_id": r["national_id"], "name": r["name"], "status": r["status"],
-            "city": r["city"], "url": f"/firma/{r['country'].lower()}/{r['national_id']}"}
+    return {
+        "country": r["country"],
+        "national_id": r["national_id"],
+        "name": r["name"],
+        "status": r["status"],
+        "city": r["city"],
+        "url": f"/firma/{r['country'].lower()}/{r['national_id']}",
+    }
 
 
 def most_viewed(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
-    return [_company(r) | {"rank": i, "views": int(r["views"]), "last_viewed_at": r["last_viewed_at"]}
-            for i, r in enumerate(queries.most_viewed(conn, country, limit), 1)]
+    return [
+        _company(r) | {"rank": i, "views": int(r["views"]), "last_viewed_at": r["last_viewed_at"]}
+        for i, r in enumerate(queries.most_viewed(conn, country, limit), 1)
+    ]
 
 
 def largest(conn: Connection, country: str | None, currency: str, limit: int) -> list[dict[str, Any]]:
-    return [_company(r) | {"rank": i, "year": r["year"], "currency": r["currency"], "revenue": _num(r["revenue"]),
-                           "employees": r["employees"]}
-            for i, r in enumerate(queries.largest(conn, country, currency, limit), 1)]
+    return [
+        _company(r)
+        | {
+            "rank": i,
+            "year": r["year"],
+            "currency": r["currency"],
+            "revenue": _num(r["revenue"]),
+            "employees": r["employees"],
+        }
+        for i, r in enumerate(queries.largest(conn, country, currency, limit), 1)
+    ]
 
 
-def public_contracts(conn: Connection, country: str | None, currency: str, limit: int) -> list[dict[str, Any]]:
-    return [_company(r) | {"rank": i, "currency": r["currency"], "total": _num(r["total"]),
-                           "contracts": int(r["contracts"])}
-            for i, r in enumerate(queries.contract_ranking(conn, country, currency, limit), 1)]
+def public_contracts(
+    conn: Connection, country: str | None, currency: str, limit: int
+) -> list[dict[str, Any]]:
+    return [
+        _company(r)
+        | {"rank": i, "currency": r["currency"], "total": _num(r["total"]), "contracts": int(r["contracts"])}
+        for i, r in enumerate(queries.contract_ranking(conn, country, currency, limit), 1)
+    ]
 
 
 def ranking_as_of(conn: Connection, key: str) -> datetime | None:
@@ -267,12 +360,23 @@ def ranking_as_of(conn: Connection, key: str) -> datetime | None:
 def shell_addresses(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
     cond = Conditions([companies.c.country == country] if country else [], False)
     items = stats_svc.shell_addresses(conn, cond, 2, limit, public=True)
-    return [{"rank": i, "address": a["address"], "city": a["city"], "postal_code": a["postalCode"],
-             "country": a["country"], "companies": a["companies"],
-             "sample": [s.get("name") for s in a["sample"]]} for i, a in enumerate(items, 1)]
+    return [
+        {
+            "rank": i,
+            "address": a["address"],
+            "city": a["city"],
+            "postal_code": a["postalCode"],
+            "country": a["country"],
+            "companies": a["companies"],
+            "sample": [s.get("name") for s in a["sample"]],
+        }
+        for i, a in enumerate(items, 1)
+    ]
 
 
-def ranking(conn: Connection, key: str, country: str | None, currency: str, limit: int) -> list[dict[str, Any]]:
+def ranking(
+    conn: Connection, key: str, country: str | None, currency: str, limit: int
+) -> list[dict[str, Any]]:
     if key == "largest":
         return largest(conn, country, currency, limit)
     if key == "shell-addresses":
@@ -294,6 +398,7 @@ def compare(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> list[dict[st
 
 # -- coverage, sitemaps --------------------------------------------------------------------------------------
 
+
 def coverage(conn: Connection, cache: dict[str, Any], ttl: float = 60.0) -> dict[str, Any]:
     """Countries and sources with counts (the statistics service), kept in `cache` (the app's) for a minute."""
     hit = cache.get("coverage")
@@ -301,8 +406,13 @@ def coverage(conn: Connection, cache: dict[str, Any], ttl: float = 60.0) -> dict
         # mypy, ignored below: the cache is the app's untyped dict; this entry holds a dict
         return hit[1]  # type: ignore[no-any-return]
     stats = stats_svc.public_stats(conn)
-    out = {"entities": stats["entities"], "active": stats["active"], "countries": stats["countries"],
-           "sources": stats["sources"], "last_update": stats["lastUpdate"]}
+    out = {
+        "entities": stats["entities"],
+        "active": stats["active"],
+        "countries": stats["countries"],
+        "sources": stats["sources"],
+        "last_update": stats["lastUpdate"],
+    }
     cache["coverage"] = (time.monotonic(), out)
     return out
 
@@ -330,8 +440,10 @@ def sitemap_urls(base: str, rows: Iterator[Mapping[str, Any]]) -> Iterator[str]:
     yield '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
     chunk: list[str] = []
     for r in rows:
-        chunk.append(f"<url><loc>{svg.esc(base)}/firma/{r['country'].lower()}/{svg.esc(r['national_id'])}</loc>"
-                     f"<lastmod>{_lastmod(r['updated_at'])}</lastmod></url>\n")
+        chunk.append(
+            f"<url><loc>{svg.esc(base)}/firma/{r['country'].lower()}/{svg.esc(r['national_id'])}</loc>"
+            f"<lastmod>{_lastmod(r['updated_at'])}</lastmod></url>\n"
+        )
         if len(chunk) >= 1000:
             yield "".join(chunk)
             chunk = []

@@ -8,7 +8,8 @@ from regintel.db.schema import Id, Money, metadata
 
 # Views of a company's public check page, added in batches by the in-process counter (service.ViewCounter).
 page_views = Table(
-    "page_views", metadata,
+    "page_views",
+    metadata,
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
     Column("views", BigInteger, nullable=False),
     Column("last_viewed_at", DateTime(timezone=True), nullable=False),
@@ -17,7 +18,8 @@ Index("ix_page_views_views", page_views.c.views)
 
 # Content-Security-Policy violation reports sent by browsers (POST /csp-report); bounded, oldest dropped.
 csp_reports = Table(
-    "csp_reports", metadata,
+    "csp_reports",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("received_at", DateTime(timezone=True), nullable=False),
     Column("document_uri", Text),
@@ -30,7 +32,8 @@ csp_reports = Table(
 # Public-contract value per supplier company and currency, precomputed by the job `pages.contract-totals`
 # from the public_money area's contracts (the ranking must not aggregate millions of contracts per request).
 contract_totals = Table(
-    "contract_totals", metadata,
+    "contract_totals",
+    metadata,
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
     Column("currency", String(3), primary_key=True),
     Column("total", Money, nullable=False),

@@ -25,12 +25,19 @@ def usage(conn: Connection, cache: dict[str, Any], ttl: float = TTL) -> dict[str
         return security_svc.signal_list(conn, {kind: name}, 1, 1)[0]
 
     rules = signals.rules()
-    techs: list[dict[str, Any]] = [{"name": r["name"], "category": r.get("category"), "domains": hosts("technology", r["name"])}
-             for r in rules.technologies]
-    mail: list[dict[str, Any]] = [{"name": name, "category": "Mail provider", "domains": hosts("mail_provider", name)}
-            for name, _ in rules.mail_providers]
-    out = {"checked_domains": security_svc.signal_list(conn, {}, 1, 1)[0], "rules_version": rules.version,
-           "technologies": sorted(techs, key=lambda t: (-t["domains"], t["name"])),
-           "mail_providers": sorted(mail, key=lambda t: (-t["domains"], t["name"]))}
+    techs: list[dict[str, Any]] = [
+        {"name": r["name"], "category": r.get("category"), "domains": hosts("technology", r["name"])}
+        for r in rules.technologies
+    ]
+    mail: list[dict[str, Any]] = [
+        {"name": name, "category": "Mail provider", "domains": hosts("mail_provider", name)}
+        for name, _ in rules.mail_providers
+    ]
+    out = {
+        "checked_domains": security_svc.signal_list(conn, {}, 1, 1)[0],
+        "rules_version": rules.version,
+        "technologies": sorted(techs, key=lambda t: (-t["domains"], t["name"])),
+        "mail_providers": sorted(mail, key=lambda t: (-t["domains"], t["name"])),
+    }
     cache["technologies"] = (time.monotonic(), out)
     return out

@@ -19,10 +19,18 @@ MAX_TTL = 7 * 86400  # a token lives at most a week (default: one day)
 def normalise_origin(value: str) -> str:
     """`scheme://host[:port]`, lower-case, as browsers send it in `Origin`; anything else is refused."""
     parts = urlsplit(value.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
-            or parts.query or parts.fragment or parts.username or parts.password:
-        raise ValidationFailed("An origin is `scheme://host[:port]` with scheme http or https",
-                               details={"origin": value})
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+        or parts.password
+    ):
+        raise ValidationFailed(
+            "An origin is `scheme://host[:port]` with scheme http or https", details={"origin": value}
+        )
     if not _port_ok(parts.netloc):
         raise ValidationFailed("An origin's port is a number from 1 to 65535", details={"origin": value})
     port = f":{parts.port}" if parts.port and parts.port != {"http": 80, "https": 443}[parts.scheme] else ""

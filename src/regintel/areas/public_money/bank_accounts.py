@@ -31,18 +31,28 @@ def parse_iban(value: str, field: str = "iban") -> IBAN:
     try:
         return IBAN(re.sub(r"[\s.\-]", "", value or ""), validate_bban=True)
     except SchwiftyException as exc:
-        raise ValidationFailed(f"{value!r} is not a valid IBAN: {exc}", details=[
-            {"field": field, "in": "query" if field == "iban" else "body", "message": str(exc)}]) from None
+        raise ValidationFailed(
+            f"{value!r} is not a valid IBAN: {exc}",
+            details=[{"field": field, "in": "query" if field == "iban" else "body", "message": str(exc)}],
+        ) from None
 
 
 def bank(iban: IBAN) -> dict[str, Any]:
     found = iban.bank
-    return {"code": iban.bank_code or None, "name": found.name if found else None,
-            "bic": str(iban.bic) if iban.bic else None}
+    return {
+        "code": iban.bank_code or None,
+        "name": found.name if found else None,
+        "bic": str(iban.bic) if iban.bic else None,
+    }
 
 
 def iban_view(iban: IBAN) -> dict[str, Any]:
-    return {"iban": iban.compact, "formatted": iban.formatted, "country": iban.country_code, "bank": bank(iban)}
+    return {
+        "iban": iban.compact,
+        "formatted": iban.formatted,
+        "country": iban.country_code,
+        "bank": bank(iban),
+    }
 
 
 def _current(row: Mapping[str, Any], today: date) -> bool:
@@ -66,36 +76,73 @@ def company_accounts(conn: Connection, company: Mapping[str, Any]) -> dict[str, 
     items = []
     for a in accounts:
         payer = by_payer[int(a["payer_id"])]
-        view = iban_view(IBAN(a["iban"])) if a["iban"] else {"iban": None, "formatted": None, "country": None,
-                                                               "bank": None}
-        items.append(view | {"account": a["account"], "publishedFrom": _day(a["published_from"]),
-                             "publishedUntil": _day(a["published_until"]), "current": _current(a, today),
-                             "vatId": payer["vat_id"], "source": payer["source"]})
-    return {"vatPayers": [_payer(p) for p in payers], "accounts": items,
-            "covered": company["country"] in COVERED}
+        view = (
+            iban_view(IBAN(a["iban"]))
+            if a["iban"]
+            else {"iban": None, "formatted": None, "country": None, "bank": None}
+        )
+        items.append(
+            view
+            | {
+                "account": a["account"],
+                "publishedFrom": _day(a["published_from"]),
+                "publishedUntil": _day(a["published_until"]),
+                "current": _current(a, today),
+                "vatId": payer["vat_id"],
+                "source": payer["source"],
+            }
+        )
+    return {
+        "vatPayers": [_payer(p) for p in payers],
+        "accounts": items,
+        "covered": company["country"] in COVERED,
+    }
 
 
 def _payer(p: Mapping[str, Any]) -> dict[str, Any]:
-    return {"country": p["country"], "vatId": p["vat_id"], "status": p["status"],
-            "unreliableSince": _day(p["status_since"]), "taxOffice": p["tax_office"],
-            "answeredOn": _day(p["answered_on"]), "source": _licence(p["source"])}
+    return {
+        "country": p["country"],
+        "vatId": p["vat_id"],
+        "status": p["status"],
+        "unreliableSince": _day(p["status_since"]),
+        "taxOffice": p["tax_office"],
+        "answeredOn": _day(p["answered_on"]),
+        "source": _licence(p["source"]),
+    }
 
 
 def lookup(conn: Connection, value: str) -> dict[str, Any]:
     """IBAN → the VAT payers (and companies) that published it."""
     iban = parse_iban(value)
     today = datetime.now(UTC).date()
-    matches = [{"company": _company(r), "vatId": r["vat_id"], "payerStatus": r["status"],
-                "publishedFrom": _day(r["published_from"]), "publishedUntil": _day(r["published_until"]),
-                "current": _current(r, today), "answeredOn": _day(r["answered_on"]), "source": _licence(r["source"])}
-               for r in queries.accounts_by_iban(conn, iban.compact)]
-    return iban_view(iban) | {"found": bool(matches), "covered": iban.country_code in COVERED, "matches": matches}
+    matches = [
+        {
+            "company": _company(r),
+            "vatId": r["vat_id"],
+            "payerStatus": r["status"],
+            "publishedFrom": _day(r["published_from"]),
+            "publishedUntil": _day(r["published_until"]),
+            "current": _current(r, today),
+            "answeredOn": _day(r["answered_on"]),
+            "source": _licence(r["source"]),
+        }
+        for r in queries.accounts_by_iban(conn, iban.compact)
+    ]
+    return iban_view(iban) | {
+        "found": bool(matches),
+        "covered": iban.country_code in COVERED,
+        "matches": matches,
+    }
 
 
 def _company(r: Mapping[str, Any]) -> dict[str, Any] | None:
     if r["company_national_id"] is None:
         return None
-    return {"country": r["company_country"], "nationalId": r["company_national_id"], "name": r["company_name"]}
+    return {
+        "country": r["company_country"],
+        "nationalId": r["company_national_id"],
+        "name": r["company_name"],
+    }
 
 
 def verify(conn: Connection, company: Mapping[str, Any], value: str) -> dict[str, Any]:
@@ -107,28 +154,52 @@ def verify(conn: Connection, company: Mapping[str, Any], value: str) -> dict[str
     own = {int(p["id"]) for p in payers}
     published = queries.accounts_by_iban(conn, iban.compact)
     mine = [r for r in published if int(r["payer_id"]) in own]
-    head = iban_view(iban) | {"company": {"country": company["country"], "nationalId": company["national_id"],
-                                          "name": company["name"]}}
+    head = iban_view(iban) | {
+        "company": {
+            "country": company["country"],
+            "nationalId": company["national_id"],
+            "name": company["name"],
+        }
+    }
     if any(_current(r, today) for r in mine):
         r = next(r for r in mine if _current(r, today))
         return head | _answer("yes", "published by the company in its VAT payer register", r)
     if mine:
-        return head | _answer("no", "the company published this account until "
-                              f"{mine[0]['published_until']}; it no longer does", mine[0])
+        return head | _answer(
+            "no",
+            f"the company published this account until {mine[0]['published_until']}; it no longer does",
+            mine[0],
+        )
     others = [r for r in published if _current(r, today)]
     if others:
         return head | _answer("no", f"published by another VAT payer ({others[0]['vat_id']})", others[0])
     if any(p["status"] in LISTS_ACCOUNTS for p in payers):
         payer = next(p for p in payers if p["status"] in LISTS_ACCOUNTS)
-        return head | {"belongs": "no", "reason": "not among the accounts the company publishes as a VAT payer",
-                       "source": _licence(payer["source"]), "asOf": _day(payer["answered_on"])}
-    reason = ("the company is not a VAT payer in the register" if payers else
-              f"no register of published accounts covers {company['country']} companies"
-              if company["country"] not in COVERED else "the company's VAT payer record is not imported")
-    return head | {"belongs": "unknown", "reason": reason,
-                   "source": _licence(payers[0]["source"]) if payers else None, "asOf": None}
+        return head | {
+            "belongs": "no",
+            "reason": "not among the accounts the company publishes as a VAT payer",
+            "source": _licence(payer["source"]),
+            "asOf": _day(payer["answered_on"]),
+        }
+    reason = (
+        "the company is not a VAT payer in the register"
+        if payers
+        else f"no register of published accounts covers {company['country']} companies"
+        if company["country"] not in COVERED
+        else "the company's VAT payer record is not imported"
+    )
+    return head | {
+        "belongs": "unknown",
+        "reason": reason,
+        "source": _licence(payers[0]["source"]) if payers else None,
+        "asOf": None,
+    }
 
 
 def _answer(belongs: str, reason: str, row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"belongs": belongs, "reason": reason, "source": _licence(row["source"]),
-            "asOf": _day(row["answered_on"])}
+    return {
+        "belongs": belongs,
+        "reason": reason,
+        "source": _licence(row["source"]),
+        "asOf": _day(row["answered_on"]),
+    }

@@ -39,21 +39,34 @@ def specs() -> dict[str, Any]:
         except (SchwiftyException, KeyError):
             continue
         banks = registry.get_banks_by_country(country) if country in with_banks else []
-        countries.append({"country": country, "ibanLength": spec.iban_length, "ibanSpec": spec.iban_spec,
-                          "bbanSpec": spec.bban_spec, "sepa": spec.in_sepa_zone,
-                          "bankCode": _position(spec, "bank_code"), "branchCode": _position(spec, "branch_code"),
-                          "accountCode": _position(spec, "account_code"), "bankRegistry": bool(banks),
-                          "bankCount": len({b.bank_code for b in banks})})
-    return {"source": f"schwifty {schwifty.__version__} (SWIFT IBAN registry; national bank lists)",
-            "countries": countries}
+        countries.append(
+            {
+                "country": country,
+                "ibanLength": spec.iban_length,
+                "ibanSpec": spec.iban_spec,
+                "bbanSpec": spec.bban_spec,
+                "sepa": spec.in_sepa_zone,
+                "bankCode": _position(spec, "bank_code"),
+                "branchCode": _position(spec, "branch_code"),
+                "accountCode": _position(spec, "account_code"),
+                "bankRegistry": bool(banks),
+                "bankCount": len({b.bank_code for b in banks}),
+            }
+        )
+    return {
+        "source": f"schwifty {schwifty.__version__} (SWIFT IBAN registry; national bank lists)",
+        "countries": countries,
+    }
 
 
 def bank(country: str, code: str) -> dict[str, Any]:
     """The banks holding a national bank code (a code can name a head office and its branches)."""
     cc = parse_country(country)
     if not _CODE.fullmatch(code or ""):
-        raise ValidationFailed(f"{code!r} is not a bank code", details=[{"field": "code", "in": "path",
-                                                                         "message": "1-16 letters or digits"}])
+        raise ValidationFailed(
+            f"{code!r} is not a bank code",
+            details=[{"field": "code", "in": "path", "message": "1-16 letters or digits"}],
+        )
     if cc not in registry.get_countries():
         raise NotFound(f"No bank-code list is known for {cc}")
     try:
@@ -62,7 +75,12 @@ def bank(country: str, code: str) -> dict[str, Any]:
         banks = []
     if not banks:
         raise NotFound(f"No bank with code {code} in {cc}")
-    return {"country": cc, "code": code,
-            "banks": [{"name": b.name, "shortName": b.short_name, "bic": b.bic or None, "primary": b.primary}
-                      for b in banks],
-            "source": f"schwifty {schwifty.__version__} bank registry ({cc})"}
+    return {
+        "country": cc,
+        "code": code,
+        "banks": [
+            {"name": b.name, "shortName": b.short_name, "bic": b.bic or None, "primary": b.primary}
+            for b in banks
+        ],
+        "source": f"schwifty {schwifty.__version__} bank registry ({cc})",
+    }

@@ -35,7 +35,15 @@ def prefix(value: str) -> str:
     division's two). 422 for anything that is not a CPV code."""
     found = _CODE.fullmatch(value.strip())
     if found is None:
-        raise ValidationFailed(f"{value!r} is not a CPV code", details=[
-            {"field": "cpv", "in": "query", "message": "2 to 8 digits, optionally with the check digit (45210000-2)"}])
+        raise ValidationFailed(
+            f"{value!r} is not a CPV code",
+            details=[
+                {
+                    "field": "cpv",
+                    "in": "query",
+                    "message": "2 to 8 digits, optionally with the check digit (45210000-2)",
+                }
+            ],
+        )
     digits = found.group(1)
     return digits.rstrip("0").ljust(2, "0") if len(digits) == 8 else digits

@@ -42,8 +42,9 @@ class SectionSource(Protocol):
     def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
 
 
-def run_section_import(engine: Engine, source: SectionSource, location: str, data_dir: Path,
-                       backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
+def run_section_import(
+    engine: Engine, source: SectionSource, location: str, data_dir: Path, backend: SearchBackend | None = None
+) -> tuple[int, LoadStats, Path | None]:
     """Import `location`, a file or a folder of files (a TED daily package unpacked: one notice a file);
     returns (run id, stats, reject file or None) like `run_import`. Each file is one transaction. A single
     malformed file stops the run (`SourceAbort`); in a folder it is rejected whole, with its reason in the
@@ -52,9 +53,11 @@ def run_section_import(engine: Engine, source: SectionSource, location: str, dat
     info = source.info
     sync_catalogue(engine, [info])
     with engine.begin() as conn:
-        run_id = conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
-                                                          started_at=datetime.now(UTC))
-                              .returning(import_runs.c.id)).scalar_one()
+        run_id = conn.execute(
+            import_runs.insert()
+            .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)
+        ).scalar_one()
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     folder = Path(location).is_dir()
     files = [location]
@@ -85,8 +88,15 @@ def run_section_import(engine: Engine, source: SectionSource, location: str, dat
     return run_id, stats, rejects.path if rejects.path.exists() else None
 
 
-def _import_file(conn: Connection, source: SectionSource, path: str, data_dir: Path, linker: Linker,
-                 stats: LoadStats, rejects: RejectFile) -> None:
+def _import_file(
+    conn: Connection,
+    source: SectionSource,
+    path: str,
+    data_dir: Path,
+    linker: Linker,
+    stats: LoadStats,
+    rejects: RejectFile,
+) -> None:
     """One input file in one transaction: all of it or (on `SourceAbort`) none of it."""
     batch: list[Any] = []
     with open_input(path, data_dir / "downloads") as inp, conn.begin():
@@ -124,10 +134,15 @@ def row_count(conn: Any, source_id: str) -> int:
 def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status=status, finished_at=now, stats=stats.as_dict()))
-        values: dict[str, Any] = {"row_count": row_count(conn, source_id),
-                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        values: dict[str, Any] = {
+            "row_count": row_count(conn, source_id),
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
         if status == "succeeded":
             values["last_import_at"] = now
         conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

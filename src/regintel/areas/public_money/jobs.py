@@ -18,8 +18,9 @@ def relink_country(payload: Mapping[str, Any]) -> str | None:
     """The payload's `country` (two capital letters) or None; anything else fails the job for good.
     The funds and legal-records relink jobs read their payload with it too."""
     country = payload.get("country")
-    if country is not None and not (isinstance(country, str) and len(country) == 2 and country.isalpha()
-                                    and country.isupper()):
+    if country is not None and not (
+        isinstance(country, str) and len(country) == 2 and country.isalpha() and country.isupper()
+    ):
         raise Permanent("payload country must be an ISO 3166-1 alpha-2 code or absent")
     if set(payload) - {"country"}:
         raise Permanent(f"unknown payload fields: {', '.join(sorted(set(payload) - {'country'}))}")

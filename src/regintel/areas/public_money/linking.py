@@ -32,12 +32,18 @@ class Linker:
         """Look up many national ids at once (one query per 500) before `link` asks for them one by one."""
         wanted = sorted({v for v in values if (country, v) not in self._ids})
         for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            found = dict(self.conn.execute(select(companies.c.national_id, companies.c.id).where(
-                companies.c.country == country, companies.c.national_id.in_(chunk))).all())
+            chunk = wanted[start : start + 500]
+            found = dict(
+                self.conn.execute(
+                    select(companies.c.national_id, companies.c.id).where(
+                        companies.c.country == country, companies.c.national_id.in_(chunk)
+                    )
+                ).all()
+            )
             for value in chunk:
-                self._ids[(country, value)] = (LinkDecision(int(found[value]), LINK_BY_ID, 1.0)
-                                               if value in found else None)
+                self._ids[(country, value)] = (
+                    LinkDecision(int(found[value]), LINK_BY_ID, 1.0) if value in found else None
+                )
 
     def link(self, org: Org, *, id_is_authoritative: bool = False) -> LinkDecision:
         """`id_is_authoritative`: the publisher's id is the national register number by definition (the
@@ -68,8 +74,9 @@ class Linker:
         if not self._ready:  # the index must know the companies imported so far
             self.backend.ensure_current(self.conn)
             self._ready = True
-        found = candidates(self.conn, self.backend, Evidence(name=org.name, country=org.country,
-                                                             location=org.city), limit=1)
+        found = candidates(
+            self.conn, self.backend, Evidence(name=org.name, country=org.country, location=org.city), limit=1
+        )
         if found and accept_name_match(found[0].score, found[0].row["country"] == org.country):
             return LinkDecision(int(found[0].row["id"]), LINK_BY_NAME, round(found[0].score, 4))
         return NO_LINK

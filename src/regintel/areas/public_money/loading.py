@@ -73,10 +73,14 @@ def _count(stats: LoadStats, existed: bool) -> None:
 
 # -- TED -------------------------------------------------------------------------------------------
 
+
 def write_notice(conn: Connection, notice: TedNotice, linker: Linker, stats: LoadStats) -> None:
     digest = notice.content_hash()
-    row = conn.execute(select(ted_notices.c.id, ted_notices.c.content_hash)
-                       .where(ted_notices.c.notice_id == notice.notice_id)).first()
+    row = conn.execute(
+        select(ted_notices.c.id, ted_notices.c.content_hash).where(
+            ted_notices.c.notice_id == notice.notice_id
+        )
+    ).first()
     if row is not None and row.content_hash == digest:
         stats.unchanged += 1
         return
@@ -87,33 +91,70 @@ def write_notice(conn: Connection, notice: TedNotice, linker: Linker, stats: Loa
         pk = row.id
         for table in (ted_notice_cpv, ted_lots, ted_buyers, ted_winners):
             conn.execute(delete(table).where(table.c.notice_pk == pk))
-        conn.execute(delete(contracts).where(contracts.c.source == TED_SOURCE,
-                                             contracts.c.record_key == notice.notice_id))
+        conn.execute(
+            delete(contracts).where(
+                contracts.c.source == TED_SOURCE, contracts.c.record_key == notice.notice_id
+            )
+        )
         conn.execute(update(ted_notices).where(ted_notices.c.id == pk).values(**values))
     _notice_children(conn, pk, notice, linker, digest)
     _count(stats, row is not None)
 
 
 def _notice_values(n: TedNotice, digest: str) -> dict[str, Any]:
-    value, currency = (n.total_value, n.total_currency) if n.total_value is not None else \
-        (n.estimated_value, n.estimated_currency)
-    return {"notice_id": n.notice_id, "version": n.version, "publication_number": n.publication_number,
-            "form": n.form, "notice_type": n.notice_type, "subtype": n.subtype, "issue_date": n.issue_date,
-            "language": n.language, "title": n.title, "description": n.description, "procedure": n.procedure,
-            "nature": n.nature, "cpv_main": n.cpv_main, "country": n.country, "estimated_value": n.estimated_value,
-            "estimated_currency": n.estimated_currency, "total_value": n.total_value,
-            "total_currency": n.total_currency, "value": value, "currency": currency,
-            "buyer_legal_type": n.buyer_legal_type, "content_hash": digest, "imported_at": datetime.now(UTC)}
+    value, currency = (
+        (n.total_value, n.total_currency)
+        if n.total_value is not None
+        else (n.estimated_value, n.estimated_currency)
+    )
+    return {
+        "notice_id": n.notice_id,
+        "version": n.version,
+        "publication_number": n.publication_number,
+        "form": n.form,
+        "notice_type": n.notice_type,
+        "subtype": n.subtype,
+        "issue_date": n.issue_date,
+        "language": n.language,
+        "title": n.title,
+        "description": n.description,
+        "procedure": n.procedure,
+        "nature": n.nature,
+        "cpv_main": n.cpv_main,
+        "country": n.country,
+        "estimated_value": n.estimated_value,
+        "estimated_currency": n.estimated_currency,
+        "total_value": n.total_value,
+        "total_currency": n.total_currency,
+        "value": value,
+        "currency": currency,
+        "buyer_legal_type": n.buyer_legal_type,
+        "content_hash": digest,
+        "imported_at": datetime.now(UTC),
+    }
 
 
 def _notice_children(conn: Connection, pk: int, n: TedNotice, linker: Linker, digest: str) -> None:
     if n.cpv_codes:
-        conn.execute(ted_notice_cpv.insert(), [{"notice_pk": pk, "cpv": c[:8]} for c in dict.fromkeys(n.cpv_codes)])
+        conn.execute(
+            ted_notice_cpv.insert(), [{"notice_pk": pk, "cpv": c[:8]} for c in dict.fromkeys(n.cpv_codes)]
+        )
     lots = {lot.lot_id: lot for lot in n.lots}
     if lots:
-        conn.execute(ted_lots.insert(), [{"notice_pk": pk, "lot_id": lot.lot_id, "title": lot.title, "cpv": lot.cpv,
-                                          "estimated_value": lot.estimated_value, "currency": lot.currency}
-                                         for lot in lots.values()])
+        conn.execute(
+            ted_lots.insert(),
+            [
+                {
+                    "notice_pk": pk,
+                    "lot_id": lot.lot_id,
+                    "title": lot.title,
+                    "cpv": lot.cpv,
+                    "estimated_value": lot.estimated_value,
+                    "currency": lot.currency,
+                }
+                for lot in lots.values()
+            ],
+        )
     buyers = {b.ref: b for b in n.buyers}
     if buyers:
         conn.execute(ted_buyers.insert(), [_org_row(pk, b, linker) for b in buyers.values()])
@@ -122,48 +163,93 @@ def _notice_children(conn: Connection, pk: int, n: TedNotice, linker: Linker, di
         return
     winners = []
     for a in awards.values():
-        winners.append(_org_row(pk, a.winner, linker) | {
-            "lot_id": a.lot_id, "contract_ref": a.contract_ref, "contract_title": a.contract_title,
-            "signed_on": a.signed_on, "value": a.value, "currency": a.currency, "group_lead": a.group_lead})
+        winners.append(
+            _org_row(pk, a.winner, linker)
+            | {
+                "lot_id": a.lot_id,
+                "contract_ref": a.contract_ref,
+                "contract_title": a.contract_title,
+                "signed_on": a.signed_on,
+                "value": a.value,
+                "currency": a.currency,
+                "group_lead": a.group_lead,
+            }
+        )
     conn.execute(ted_winners.insert(), winners)
     buyer = n.buyers[0] if n.buyers else None
     link = TED_NOTICE_URL.format(pub=n.publication_number) if n.publication_number else None
-    conn.execute(contracts.insert(), [{
-        "source": TED_SOURCE, "record_key": n.notice_id, "party_ref": f"{w['lot_id']}:{w['org_ref']}",
-        "role": "supplier", "party_name": w["name"], "party_national_id": w["national_id"],
-        "party_country": w["country"], "company_id": w["company_id"], "match_method": w["match_method"],
-        "match_score": w["match_score"], "buyer_name": buyer.name if buyer else None,
-        "buyer_national_id": buyer.national_id if buyer else None, "buyer_country": buyer.country if buyer else None,
-        "title": w["contract_title"] or (lots[w["lot_id"]].title if w["lot_id"] in lots else None) or n.title,
-        "value": w["value"], "currency": w["currency"], "value_basis": "awarded" if w["value"] is not None else None,
-        "signed_on": w["signed_on"], "published_on": n.issue_date, "link": link, "record_version": n.version,
-        "record_hash": digest}
-        for w in winners])
+    conn.execute(
+        contracts.insert(),
+        [
+            {
+                "source": TED_SOURCE,
+                "record_key": n.notice_id,
+                "party_ref": f"{w['lot_id']}:{w['org_ref']}",
+                "role": "supplier",
+                "party_name": w["name"],
+                "party_national_id": w["national_id"],
+                "party_country": w["country"],
+                "company_id": w["company_id"],
+                "match_method": w["match_method"],
+                "match_score": w["match_score"],
+                "buyer_name": buyer.name if buyer else None,
+                "buyer_national_id": buyer.national_id if buyer else None,
+                "buyer_country": buyer.country if buyer else None,
+                "title": w["contract_title"]
+                or (lots[w["lot_id"]].title if w["lot_id"] in lots else None)
+                or n.title,
+                "value": w["value"],
+                "currency": w["currency"],
+                "value_basis": "awarded" if w["value"] is not None else None,
+                "signed_on": w["signed_on"],
+                "published_on": n.issue_date,
+                "link": link,
+                "record_version": n.version,
+                "record_hash": digest,
+            }
+            for w in winners
+        ],
+    )
 
 
 def _org_row(pk: int, org: Org, linker: Linker) -> dict[str, Any]:
-    return {"notice_pk": pk, "org_ref": org.ref, "name": org.name, "name_norm": normalise_name(org.name),
-            "national_id": org.national_id, "country": org.country, "city": org.city, **_link(linker.link(org))}
+    return {
+        "notice_pk": pk,
+        "org_ref": org.ref,
+        "name": org.name,
+        "name_norm": normalise_name(org.name),
+        "national_id": org.national_id,
+        "country": org.country,
+        "city": org.city,
+        **_link(linker.link(org)),
+    }
 
 
 # -- Czech register of contracts -------------------------------------------------------------------
 
-def write_contracts(conn: Connection, recs: list[ContractRecord | CrzContract], linker: Linker,
-                    stats: LoadStats, source: str) -> None:
+
+def write_contracts(
+    conn: Connection, recs: list[ContractRecord | CrzContract], linker: Linker, stats: LoadStats, source: str
+) -> None:
     """A batch of records, with the same outcome (and counts) as writing them one by one in order: one
     read of what is stored for the batch's contracts, one delete and one insert."""
     keys = list(dict.fromkeys(r.contract_id for r in recs))
     state: dict[str, tuple[set[str], str | None]] = {}
     for start in range(0, len(keys), 500):
-        chunk = keys[start:start + 500]
-        for row in conn.execute(select(contracts.c.record_key, contracts.c.record_hash, contracts.c.record_version)
-                                .where(contracts.c.source == source, contracts.c.record_key.in_(chunk))):
+        chunk = keys[start : start + 500]
+        for row in conn.execute(
+            select(contracts.c.record_key, contracts.c.record_hash, contracts.c.record_version).where(
+                contracts.c.source == source, contracts.c.record_key.in_(chunk)
+            )
+        ):
             hashes, _ = state.get(row.record_key, (set(), None))
             state[row.record_key] = (hashes | {row.record_hash}, row.record_version)
     stored_keys = set(state)
     for country in {p.country for r in recs for p, _ in r.parties if p.national_id and p.country}:
-        linker.prefetch(country, [p.national_id for r in recs for p, _ in r.parties
-                                  if p.national_id and p.country == country])
+        linker.prefetch(
+            country,
+            [p.national_id for r in recs for p, _ in r.parties if p.national_id and p.country == country],
+        )
     final: dict[str, list[dict[str, Any]]] = {}
     for rec in recs:
         hashes, version = state.get(rec.contract_id, (set(), None))
@@ -171,8 +257,13 @@ def write_contracts(conn: Connection, recs: list[ContractRecord | CrzContract], 
             stats.skip("an older version of a stored contract")
             continue
         digest = rec.content_hash()
-        rows = [] if not rec.valid else _crz_rows(rec, linker, source, digest) if isinstance(rec, CrzContract) \
+        rows = (
+            []
+            if not rec.valid
+            else _crz_rows(rec, linker, source, digest)
+            if isinstance(rec, CrzContract)
             else _contract_rows(rec, linker, source, digest)
+        )
         if hashes == {digest} or (not hashes and not rows):
             stats.unchanged += 1
             continue
@@ -181,32 +272,56 @@ def write_contracts(conn: Connection, recs: list[ContractRecord | CrzContract], 
         _count(stats, bool(hashes))
     gone = [k for k in final if k in stored_keys]
     for start in range(0, len(gone), 500):
-        conn.execute(delete(contracts).where(contracts.c.source == source,
-                                             contracts.c.record_key.in_(gone[start:start + 500])))
+        conn.execute(
+            delete(contracts).where(
+                contracts.c.source == source, contracts.c.record_key.in_(gone[start : start + 500])
+            )
+        )
     rows = [row for batch in final.values() for row in batch]
     if rows:
         conn.execute(contracts.insert(), rows)
 
 
 def _contract_rows(rec: ContractRecord, linker: Linker, source: str, digest: str) -> list[dict[str, Any]]:
-    value, currency, basis = (rec.value_net, "CZK", "net") if rec.value_net is not None else \
-        (rec.value_gross, "CZK", "gross") if rec.value_gross is not None else \
-        (rec.foreign_value, rec.foreign_currency, "foreign") if rec.foreign_value is not None else (None, None, None)
+    value, currency, basis = (
+        (rec.value_net, "CZK", "net")
+        if rec.value_net is not None
+        else (rec.value_gross, "CZK", "gross")
+        if rec.value_gross is not None
+        else (rec.foreign_value, rec.foreign_currency, "foreign")
+        if rec.foreign_value is not None
+        else (None, None, None)
+    )
     flagged = any(flag for _, flag in rec.parties)
     rows = []
     for party, flag in rec.parties:
         role = contract_role(flag, flagged)
         if role == "party" or not party.name:
             continue
-        rows.append({"source": source, "record_key": rec.contract_id, "party_ref": party.ref, "role": role,
-                     "party_name": party.name, "party_national_id": party.national_id,
-                     "party_country": party.country,
-                     **_link(linker.link(party, id_is_authoritative=True)), "buyer_name": rec.publisher.name,
-                     "buyer_national_id": rec.publisher.national_id, "buyer_country": rec.publisher.country,
-                     "title": rec.title, "value": value, "currency": currency, "value_basis": basis,
-                     "signed_on": rec.signed_on,
-                     "published_on": rec.published_at.date() if rec.published_at else None, "link": rec.link,
-                     "record_version": rec.version_id, "record_hash": digest})
+        rows.append(
+            {
+                "source": source,
+                "record_key": rec.contract_id,
+                "party_ref": party.ref,
+                "role": role,
+                "party_name": party.name,
+                "party_national_id": party.national_id,
+                "party_country": party.country,
+                **_link(linker.link(party, id_is_authoritative=True)),
+                "buyer_name": rec.publisher.name,
+                "buyer_national_id": rec.publisher.national_id,
+                "buyer_country": rec.publisher.country,
+                "title": rec.title,
+                "value": value,
+                "currency": currency,
+                "value_basis": basis,
+                "signed_on": rec.signed_on,
+                "published_on": rec.published_at.date() if rec.published_at else None,
+                "link": rec.link,
+                "record_version": rec.version_id,
+                "record_hash": digest,
+            }
+        )
     return rows
 
 
@@ -214,16 +329,38 @@ def _crz_rows(rec: CrzContract, linker: Linker, source: str, digest: str) -> lis
     """The supplier's row of a CRZ record: the total with amendments when stated, else the contract's sum."""
     if not rec.supplier.name:
         return []
-    value, basis = (rec.value_total, "total") if rec.value_total is not None else \
-        (rec.value, "contract") if rec.value is not None else (None, None)
+    value, basis = (
+        (rec.value_total, "total")
+        if rec.value_total is not None
+        else (rec.value, "contract")
+        if rec.value is not None
+        else (None, None)
+    )
     party = rec.supplier
-    return [{"source": source, "record_key": rec.contract_id, "party_ref": party.ref, "role": "supplier",
-             "party_name": party.name, "party_national_id": party.national_id, "party_country": party.country,
-             **_link(linker.link(party, id_is_authoritative=True)), "buyer_name": rec.buyer.name or None,
-             "buyer_national_id": rec.buyer.national_id, "buyer_country": rec.buyer.country,
-             "title": rec.title or rec.number, "value": value, "currency": "EUR" if value is not None else None,
-             "value_basis": basis, "signed_on": rec.signed_on, "published_on": rec.published_on,
-             "link": rec.link, "record_version": None, "record_hash": digest}]
+    return [
+        {
+            "source": source,
+            "record_key": rec.contract_id,
+            "party_ref": party.ref,
+            "role": "supplier",
+            "party_name": party.name,
+            "party_national_id": party.national_id,
+            "party_country": party.country,
+            **_link(linker.link(party, id_is_authoritative=True)),
+            "buyer_name": rec.buyer.name or None,
+            "buyer_national_id": rec.buyer.national_id,
+            "buyer_country": rec.buyer.country,
+            "title": rec.title or rec.number,
+            "value": value,
+            "currency": "EUR" if value is not None else None,
+            "value_basis": basis,
+            "signed_on": rec.signed_on,
+            "published_on": rec.published_on,
+            "link": rec.link,
+            "record_version": None,
+            "record_hash": digest,
+        }
+    ]
 
 
 def _version(value: str | None) -> int:
@@ -232,18 +369,34 @@ def _version(value: str | None) -> int:
 
 # -- VAT payers and their bank accounts ------------------------------------------------------------
 
-def write_payer(conn: Connection, rec: BankAccountRecord, linker: Linker, stats: LoadStats, source: str) -> None:
+
+def write_payer(
+    conn: Connection, rec: BankAccountRecord, linker: Linker, stats: LoadStats, source: str
+) -> None:
     digest = rec.content_hash()
-    row = conn.execute(select(vat_payers.c.id, vat_payers.c.record_hash).where(
-        vat_payers.c.country == rec.country, vat_payers.c.vat_id == rec.vat_id)).first()
+    row = conn.execute(
+        select(vat_payers.c.id, vat_payers.c.record_hash).where(
+            vat_payers.c.country == rec.country, vat_payers.c.vat_id == rec.vat_id
+        )
+    ).first()
     if row is not None and row.record_hash == digest:
         stats.unchanged += 1
         return
     decision = linker.by_national_id(rec.country, rec.national_id) or LinkDecision(None, None, None)
-    values = {"country": rec.country, "vat_id": rec.vat_id, "national_id": rec.national_id,
-              "company_id": decision.company_id, "status": rec.status, "status_since": rec.status_since,
-              "tax_office": rec.tax_office, "name": rec.name, "answered_on": rec.answered_on, "source": source,
-              "record_hash": digest, "imported_at": datetime.now(UTC)}
+    values = {
+        "country": rec.country,
+        "vat_id": rec.vat_id,
+        "national_id": rec.national_id,
+        "company_id": decision.company_id,
+        "status": rec.status,
+        "status_since": rec.status_since,
+        "tax_office": rec.tax_office,
+        "name": rec.name,
+        "answered_on": rec.answered_on,
+        "source": source,
+        "record_hash": digest,
+        "imported_at": datetime.now(UTC),
+    }
     if row is None:
         pk = conn.execute(vat_payers.insert().values(**values).returning(vat_payers.c.id)).scalar_one()
     else:
@@ -251,7 +404,17 @@ def write_payer(conn: Connection, rec: BankAccountRecord, linker: Linker, stats:
         conn.execute(update(vat_payers).where(vat_payers.c.id == pk).values(**values))
         conn.execute(delete(bank_accounts).where(bank_accounts.c.payer_id == pk))
     if rec.accounts:
-        conn.execute(bank_accounts.insert(), [{"payer_id": pk, "iban": iban, "account": written,
-                                               "published_from": since, "published_until": until}
-                                              for iban, written, since, until in rec.accounts])
+        conn.execute(
+            bank_accounts.insert(),
+            [
+                {
+                    "payer_id": pk,
+                    "iban": iban,
+                    "account": written,
+                    "published_from": since,
+                    "published_until": until,
+                }
+                for iban, written, since, until in rec.accounts
+            ],
+        )
     _count(stats, row is not None)

@@ -47,8 +47,9 @@ class TedFilters:
 
 
 def _party(table: Any, name: str) -> ColumnElement[bool]:
-    return exists().where(table.c.notice_pk == ted_notices.c.id,
-                          table.c.name_norm.like(f"%{_escape(name)}%", escape="\\"))
+    return exists().where(
+        table.c.notice_pk == ted_notices.c.id, table.c.name_norm.like(f"%{_escape(name)}%", escape="\\")
+    )
 
 
 def _prefix_range(column: Any, prefix: str) -> list[ColumnElement[bool]]:
@@ -71,8 +72,11 @@ def _where(f: TedFilters) -> list[ColumnElement[bool]]:
     if f.country:
         out.append(n.country == f.country)
     if f.cpv_prefix:
-        out.append(exists().where(ted_notice_cpv.c.notice_pk == n.id, *_prefix_range(ted_notice_cpv.c.cpv,
-                                                                                     f.cpv_prefix)))
+        out.append(
+            exists().where(
+                ted_notice_cpv.c.notice_pk == n.id, *_prefix_range(ted_notice_cpv.c.cpv, f.cpv_prefix)
+            )
+        )
     for column, op_value in ((n.issue_date, (f.date_from, f.date_to)), (n.value, (f.value_min, f.value_max))):
         low, high = op_value
         if low is not None:
@@ -88,93 +92,181 @@ def _where(f: TedFilters) -> list[ColumnElement[bool]]:
     return out
 
 
-def search_notices(conn: Connection, f: TedFilters, offset: int, limit: int) -> tuple[int, list[Mapping[str, Any]]]:
+def search_notices(
+    conn: Connection, f: TedFilters, offset: int, limit: int
+) -> tuple[int, list[Mapping[str, Any]]]:
     where = _where(f)
     total = conn.execute(select(func.count()).select_from(ted_notices).where(*where)).scalar_one()
-    rows = conn.execute(select(ted_notices).where(*where).order_by(ted_notices.c.issue_date.desc(),
-                                                                    ted_notices.c.id.desc())
-                        .offset(offset).limit(limit)).mappings().all()
+    rows = (
+        conn.execute(
+            select(ted_notices)
+            .where(*where)
+            .order_by(ted_notices.c.issue_date.desc(), ted_notices.c.id.desc())
+            .offset(offset)
+            .limit(limit)
+        )
+        .mappings()
+        .all()
+    )
     return int(total), _rows(rows)
 
 
 def find_notice(conn: Connection, pub: str) -> Mapping[str, Any] | None:
     """By TED publication number or by notice id (a notice not yet published has only the latter)."""
-    row = conn.execute(select(ted_notices).where(or_(ted_notices.c.publication_number == pub,
-                                                     ted_notices.c.notice_id == pub))).mappings().first()
+    row = (
+        conn.execute(
+            select(ted_notices).where(
+                or_(ted_notices.c.publication_number == pub, ted_notices.c.notice_id == pub)
+            )
+        )
+        .mappings()
+        .first()
+    )
     return cast(Mapping[str, Any] | None, row)
 
 
 def _company_columns() -> list[Any]:
-    return [companies.c.country.label("company_country"), companies.c.national_id.label("company_national_id"),
-            companies.c.name.label("company_name")]
+    return [
+        companies.c.country.label("company_country"),
+        companies.c.national_id.label("company_national_id"),
+        companies.c.name.label("company_name"),
+    ]
 
 
 def parties(conn: Connection, table: Any, notice_pks: Sequence[int]) -> list[Mapping[str, Any]]:
     """Buyers or winners of these notices with the company each is linked to."""
     if not notice_pks:
         return []
-    query = (select(table, *_company_columns()).select_from(table.outerjoin(companies,
-                                                                             companies.c.id == table.c.company_id))
-             .where(table.c.notice_pk.in_(list(notice_pks))).order_by(table.c.notice_pk, table.c.org_ref))
+    query = (
+        select(table, *_company_columns())
+        .select_from(table.outerjoin(companies, companies.c.id == table.c.company_id))
+        .where(table.c.notice_pk.in_(list(notice_pks)))
+        .order_by(table.c.notice_pk, table.c.org_ref)
+    )
     return _rows(conn.execute(query).mappings())
 
 
 def lots(conn: Connection, notice_pk: int) -> list[Mapping[str, Any]]:
-    return _rows(conn.execute(select(ted_lots).where(ted_lots.c.notice_pk == notice_pk)
-                             .order_by(ted_lots.c.lot_id)).mappings())
+    return _rows(
+        conn.execute(
+            select(ted_lots).where(ted_lots.c.notice_pk == notice_pk).order_by(ted_lots.c.lot_id)
+        ).mappings()
+    )
 
 
 def cpv_codes(conn: Connection, notice_pk: int) -> list[str]:
-    return [str(c) for c in conn.execute(select(ted_notice_cpv.c.cpv).where(ted_notice_cpv.c.notice_pk == notice_pk)
-                                         .order_by(ted_notice_cpv.c.cpv)).scalars()]
+    return [
+        str(c)
+        for c in conn.execute(
+            select(ted_notice_cpv.c.cpv)
+            .where(ted_notice_cpv.c.notice_pk == notice_pk)
+            .order_by(ted_notice_cpv.c.cpv)
+        ).scalars()
+    ]
 
 
 def _company_contracts(company: Mapping[str, Any]) -> ColumnElement[bool]:
     c = contracts.c
-    return and_(c.role.in_(SUPPLIER_ROLES),
-                or_(c.company_id == company["id"],
-                    and_(c.party_country == company["country"], c.party_national_id == company["national_id"])))
+    return and_(
+        c.role.in_(SUPPLIER_ROLES),
+        or_(
+            c.company_id == company["id"],
+            and_(c.party_country == company["country"], c.party_national_id == company["national_id"]),
+        ),
+    )
 
 
-def company_contracts(conn: Connection, company: Mapping[str, Any], offset: int,
-                      limit: int) -> tuple[int, list[Mapping[str, Any]]]:
+def company_contracts(
+    conn: Connection, company: Mapping[str, Any], offset: int, limit: int
+) -> tuple[int, list[Mapping[str, Any]]]:
     where = _company_contracts(company)
     total = conn.execute(select(func.count()).select_from(contracts).where(where)).scalar_one()
-    rows = conn.execute(select(contracts).where(where)
-                        .order_by(func.coalesce(contracts.c.signed_on, contracts.c.published_on).desc(),
-                                  contracts.c.id.desc()).offset(offset).limit(limit)).mappings().all()
+    rows = (
+        conn.execute(
+            select(contracts)
+            .where(where)
+            .order_by(
+                func.coalesce(contracts.c.signed_on, contracts.c.published_on).desc(), contracts.c.id.desc()
+            )
+            .offset(offset)
+            .limit(limit)
+        )
+        .mappings()
+        .all()
+    )
     return int(total), _rows(rows)
 
 
-def all_company_contracts(conn: Connection, company: Mapping[str, Any], limit: int) -> list[Mapping[str, Any]]:
-    return _rows(conn.execute(select(contracts).where(_company_contracts(company))
-                             .order_by(contracts.c.id.desc()).limit(limit)).mappings())
+def all_company_contracts(
+    conn: Connection, company: Mapping[str, Any], limit: int
+) -> list[Mapping[str, Any]]:
+    return _rows(
+        conn.execute(
+            select(contracts).where(_company_contracts(company)).order_by(contracts.c.id.desc()).limit(limit)
+        ).mappings()
+    )
 
 
 def company_payers(conn: Connection, company: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The VAT payer records of a company: linked at import, or holding its national id."""
     p = vat_payers.c
-    return _rows(conn.execute(select(vat_payers).where(or_(
-        p.company_id == company["id"], and_(p.country == company["country"],
-                                            p.national_id == company["national_id"]))).order_by(p.id)).mappings())
+    return _rows(
+        conn.execute(
+            select(vat_payers)
+            .where(
+                or_(
+                    p.company_id == company["id"],
+                    and_(p.country == company["country"], p.national_id == company["national_id"]),
+                )
+            )
+            .order_by(p.id)
+        ).mappings()
+    )
 
 
 def payer_accounts(conn: Connection, payer_ids: Sequence[int]) -> list[Mapping[str, Any]]:
     if not payer_ids:
         return []
-    return _rows(conn.execute(select(bank_accounts).where(bank_accounts.c.payer_id.in_(list(payer_ids)))
-                             .order_by(bank_accounts.c.published_from, bank_accounts.c.id)).mappings())
+    return _rows(
+        conn.execute(
+            select(bank_accounts)
+            .where(bank_accounts.c.payer_id.in_(list(payer_ids)))
+            .order_by(bank_accounts.c.published_from, bank_accounts.c.id)
+        ).mappings()
+    )
 
 
 def accounts_by_iban(conn: Connection, iban: str) -> list[Mapping[str, Any]]:
     """Every payer that published this IBAN, with its company when one is known."""
     p = vat_payers.c
     company = companies.c
-    query = (select(bank_accounts, p.country, p.vat_id, p.national_id, p.status, p.status_since, p.answered_on,
-                    p.source, p.company_id, *_company_columns())
-             .select_from(bank_accounts.join(vat_payers, vat_payers.c.id == bank_accounts.c.payer_id)
-                          .outerjoin(companies, or_(company.id == p.company_id,
-                                                    and_(p.company_id.is_(None), company.country == p.country,
-                                                         company.national_id == p.national_id))))
-             .where(bank_accounts.c.iban == iban).order_by(bank_accounts.c.id))
+    query = (
+        select(
+            bank_accounts,
+            p.country,
+            p.vat_id,
+            p.national_id,
+            p.status,
+            p.status_since,
+            p.answered_on,
+            p.source,
+            p.company_id,
+            *_company_columns(),
+        )
+        .select_from(
+            bank_accounts.join(vat_payers, vat_payers.c.id == bank_accounts.c.payer_id).outerjoin(
+                companies,
+                or_(
+                    company.id == p.company_id,
+                    and_(
+                        p.company_id.is_(None),
+                        company.country == p.country,
+                        company.national_id == p.national_id,
+                    ),
+                ),
+            )
+        )
+        .where(bank_accounts.c.iban == iban)
+        .order_by(bank_accounts.c.id)
+    )
     return _rows(conn.execute(query).mappings())

@@ -33,9 +33,15 @@ class Found:
     score: float
 
 
-def relink_rows(conn: Connection, table: Table, pk: Sequence[Column[Any]], columns: Sequence[ColumnElement[Any]],
-                link: Callable[[RowMapping], Found | None], where: ColumnElement[bool] | None = None,
-                chunk: int = CHUNK) -> tuple[int, int]:
+def relink_rows(
+    conn: Connection,
+    table: Table,
+    pk: Sequence[Column[Any]],
+    columns: Sequence[ColumnElement[Any]],
+    link: Callable[[RowMapping], Found | None],
+    where: ColumnElement[bool] | None = None,
+    chunk: int = CHUNK,
+) -> tuple[int, int]:
     """(rows looked at, rows linked) of `table`'s unlinked rows that satisfy `where`."""
     condition = and_(table.c.company_id.is_(None), where if where is not None else true())
     seen = linked = 0
@@ -50,8 +56,11 @@ def relink_rows(conn: Connection, table: Table, pk: Sequence[Column[Any]], colum
                 found = link(row)
                 if found is None:
                     continue
-                conn.execute(update(table).where(*(c == row[c.name] for c in pk)).values(
-                    company_id=found.company_id, match_method=found.method, match_score=found.score))
+                conn.execute(
+                    update(table)
+                    .where(*(c == row[c.name] for c in pk))
+                    .values(company_id=found.company_id, match_method=found.method, match_score=found.score)
+                )
                 linked += 1
         seen += len(rows)
         if len(rows) < chunk:
@@ -72,37 +81,67 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
         linker = Linker(conn, backend)
 
         def org_link(row: RowMapping) -> Found | None:
-            org = Org(ref="", name=row["name"], country=row["country"], national_id=row["national_id"],
-                      city=row["city"])
+            org = Org(
+                ref="",
+                name=row["name"],
+                country=row["country"],
+                national_id=row["national_id"],
+                city=row["city"],
+            )
             return _found(linker.link(org))
 
         for table in (ted_winners, ted_buyers):
             where = table.c.country == country if country else None
-            result[table.name] = relink_rows(conn, table, list(table.primary_key.columns), [
-                table.c.name, table.c.country, table.c.national_id, table.c.city], org_link, where)
+            result[table.name] = relink_rows(
+                conn,
+                table,
+                list(table.primary_key.columns),
+                [table.c.name, table.c.country, table.c.national_id, table.c.city],
+                org_link,
+                where,
+            )
 
         def contract_link(row: RowMapping) -> Found | None:
             city = None
             if row["source"] == TED_SOURCE:  # the winner's city, as the import had it
-                city = conn.execute(select(ted_winners.c.city).join(
-                    ted_notices, ted_notices.c.id == ted_winners.c.notice_pk).where(
-                    ted_notices.c.notice_id == row["record_key"],
-                    ted_winners.c.lot_id + ":" + ted_winners.c.org_ref == row["party_ref"])).scalar()
-            org = Org(ref=row["party_ref"], name=row["party_name"], country=row["party_country"],
-                      national_id=row["party_national_id"], city=city)
+                city = conn.execute(
+                    select(ted_winners.c.city)
+                    .join(ted_notices, ted_notices.c.id == ted_winners.c.notice_pk)
+                    .where(
+                        ted_notices.c.notice_id == row["record_key"],
+                        ted_winners.c.lot_id + ":" + ted_winners.c.org_ref == row["party_ref"],
+                    )
+                ).scalar()
+            org = Org(
+                ref=row["party_ref"],
+                name=row["party_name"],
+                country=row["party_country"],
+                national_id=row["party_national_id"],
+                city=city,
+            )
             # The Czech and Slovak registers' IČO is authoritative, as at import (docs/public-money.md).
             return _found(linker.link(org, id_is_authoritative=row["source"] != TED_SOURCE))
 
         c = contracts.c
-        result["contracts"] = relink_rows(conn, contracts, [c.id], [
-            c.source, c.record_key, c.party_ref, c.party_name, c.party_country, c.party_national_id],
-            contract_link, c.party_country == country if country else None)
+        result["contracts"] = relink_rows(
+            conn,
+            contracts,
+            [c.id],
+            [c.source, c.record_key, c.party_ref, c.party_name, c.party_country, c.party_national_id],
+            contract_link,
+            c.party_country == country if country else None,
+        )
 
         def payer_link(row: RowMapping) -> Found | None:
             return _found(linker.by_national_id(row["country"], row["national_id"]))
 
         v = vat_payers.c
-        result["vat_payers"] = relink_rows(conn, vat_payers, [v.id], [v.country, v.national_id], payer_link,
-                                           and_(v.national_id.is_not(None),
-                                                v.country == country if country else true()))
+        result["vat_payers"] = relink_rows(
+            conn,
+            vat_payers,
+            [v.id],
+            [v.country, v.national_id],
+            payer_link,
+            and_(v.national_id.is_not(None), v.country == country if country else true()),
+        )
     return {name: {"seen": seen, "linked": linked} for name, (seen, linked) in result.items()}

@@ -16,9 +16,13 @@ class CompanyRef(BaseModel):
 class Link(BaseModel):
     """How a published party was linked to a company (docs/public-money.md, "Linking")."""
 
-    method: Literal["identifier", "name"] = Field(description="`identifier`: the national id the publisher gave; "
-                                                  "`name`: name and country through the resolver")
-    score: float = Field(description="1.0 for an identifier; the resolver's score (never below 0.9) for a name")
+    method: Literal["identifier", "name"] = Field(
+        description="`identifier`: the national id the publisher gave; "
+        "`name`: name and country through the resolver"
+    )
+    score: float = Field(
+        description="1.0 for an identifier; the resolver's score (never below 0.9) for a name"
+    )
     company: CompanyRef
 
 
@@ -55,8 +59,10 @@ class Lot(BaseModel):
 
 
 class NoticeSummary(BaseModel):
-    pub: str = Field(description="Key of `/ted/notice/{pub}`: the TED publication number, or the notice id while "
-                     "the notice has none")
+    pub: str = Field(
+        description="Key of `/ted/notice/{pub}`: the TED publication number, or the notice id while "
+        "the notice has none"
+    )
     noticeId: str
     publicationNumber: str | None
     form: str
@@ -101,17 +107,22 @@ class ContractBuyer(BaseModel):
 class Contract(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: int
-    source: str = Field(description="`ted_eforms`, `cz_registr_smluv` or `sk_crz` (see `/public/data-sources`)")
+    source: str = Field(
+        description="`ted_eforms`, `cz_registr_smluv` or `sk_crz` (see `/public/data-sources`)"
+    )
     role: Literal["supplier", "counterparty"] = Field(
         description="`supplier`: the publisher names this company as the winner or the payment's recipient; "
         "`counterparty`: the Czech register names it as the other party of a public body's contract without "
-        "saying which side supplies")
+        "saying which side supplies"
+    )
     title: str | None
     buyer: ContractBuyer
     value: float | None
     currency: str | None
-    valueBasis: str | None = Field(description="`awarded` (TED), `net` or `gross` of VAT, `foreign` (a foreign-"
-                                   "currency value); CRZ: `total` (with amendments) or `contract` (its own sum)")
+    valueBasis: str | None = Field(
+        description="`awarded` (TED), `net` or `gross` of VAT, `foreign` (a foreign-"
+        "currency value); CRZ: `total` (with amendments) or `contract` (its own sum)"
+    )
     signedOn: str | None
     publishedOn: str | None
     link: str | None = Field(description="The record at its publisher")
@@ -144,7 +155,8 @@ class VatPayer(BaseModel):
     vatId: str
     status: Literal["reliable", "unreliable", "not_found", "active", "exempt", "not_registered"] = Field(
         description="CZ: the register's reliability verdict (`reliable`, `unreliable`), `not_found`: not a VAT "
-        "payer. PL: the white list's VAT status (`active`, `exempt`, `not_registered`)")
+        "payer. PL: the white list's VAT status (`active`, `exempt`, `not_registered`)"
+    )
     unreliableSince: str | None
     taxOffice: str | None
     answeredOn: str | None = Field(description="Day the register gave this answer")
@@ -163,8 +175,10 @@ class PublishedAccount(Iban):
 class CompanyBankAccounts(BaseModel):
     vatPayers: list[VatPayer]
     accounts: list[PublishedAccount]
-    covered: bool = Field(description="Whether a register of published accounts is imported for the company's "
-                          "country (false: an empty list means nothing)")
+    covered: bool = Field(
+        description="Whether a register of published accounts is imported for the company's "
+        "country (false: an empty list means nothing)"
+    )
 
 
 class IbanMatch(BaseModel):
@@ -180,15 +194,21 @@ class IbanMatch(BaseModel):
 
 class IbanLookup(Iban):
     found: bool
-    covered: bool = Field(description="Whether the IBAN's country has an imported register of published accounts")
+    covered: bool = Field(
+        description="Whether the IBAN's country has an imported register of published accounts"
+    )
     matches: list[IbanMatch]
 
 
 class IbanVerifyIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     ico: str = Field(min_length=1, max_length=40, description="The company's national identifier")
-    country: str | None = Field(default=None, min_length=2, max_length=2, description="Its country (default: SK "
-                                "first, 409 when ambiguous)")
+    country: str | None = Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description="Its country (default: SK first, 409 when ambiguous)",
+    )
     iban: str = Field(min_length=1, max_length=64, description="IBAN in any spacing or case")
 
 
@@ -250,4 +270,6 @@ class VatValidation(BaseModel):
     address: str | None
     requestDate: str | None = Field(description="VIES's timestamp of the check")
     checkedAt: str | None
-    reason: str | None = Field(description="Why there is no verdict (`unavailable`) or why the format is invalid")
+    reason: str | None = Field(
+        description="Why there is no verdict (`unavailable`) or why the format is invalid"
+    )

@@ -31,12 +31,16 @@ Money = Numeric(20, 2)
 
 def _link_columns() -> list[Column[Any]]:
     """How a party was linked to a company (domain.public_money, "Linking rule")."""
-    return [Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
-            Column("match_method", String(16)), Column("match_score", Float)]
+    return [
+        Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
+        Column("match_method", String(16)),
+        Column("match_score", Float),
+    ]
 
 
 ted_notices = Table(
-    "ted_notices", metadata,
+    "ted_notices",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("notice_id", String(64), nullable=False, unique=True),
     Column("version", String(16)),
@@ -66,14 +70,16 @@ ted_notices = Table(
 )
 
 ted_notice_cpv = Table(
-    "ted_notice_cpv", metadata,
+    "ted_notice_cpv",
+    metadata,
     Column("notice_pk", Id, ForeignKey("ted_notices.id", ondelete="CASCADE"), primary_key=True),
     Column("cpv", String(8), primary_key=True),
     Index("ix_ted_notice_cpv_cpv", "cpv", "notice_pk"),
 )
 
 ted_lots = Table(
-    "ted_lots", metadata,
+    "ted_lots",
+    metadata,
     Column("notice_pk", Id, ForeignKey("ted_notices.id", ondelete="CASCADE"), primary_key=True),
     Column("lot_id", String(32), primary_key=True),
     Column("title", Text),
@@ -83,7 +89,8 @@ ted_lots = Table(
 )
 
 ted_buyers = Table(
-    "ted_buyers", metadata,
+    "ted_buyers",
+    metadata,
     Column("notice_pk", Id, ForeignKey("ted_notices.id", ondelete="CASCADE"), primary_key=True),
     Column("org_ref", String(32), primary_key=True),
     Column("name", Text, nullable=False),
@@ -96,7 +103,8 @@ ted_buyers = Table(
 )
 
 ted_winners = Table(
-    "ted_winners", metadata,
+    "ted_winners",
+    metadata,
     Column("notice_pk", Id, ForeignKey("ted_notices.id", ondelete="CASCADE"), primary_key=True),
     Column("lot_id", String(32), primary_key=True),
     Column("org_ref", String(32), primary_key=True),
@@ -116,7 +124,8 @@ ted_winners = Table(
 )
 
 contracts = Table(
-    "contracts", metadata,
+    "contracts",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("source", String(64), nullable=False),
     Column("record_key", String(64), nullable=False),  # TED notice id, Registr smluv idSmlouvy, CRZ ID
@@ -144,7 +153,8 @@ contracts = Table(
 )
 
 vat_payers = Table(
-    "vat_payers", metadata,
+    "vat_payers",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("country", String(2), nullable=False),
     Column("vat_id", String(32), nullable=False),
@@ -164,7 +174,8 @@ vat_payers = Table(
 )
 
 bank_accounts = Table(
-    "bank_accounts", metadata,
+    "bank_accounts",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("payer_id", Id, ForeignKey("vat_payers.id", ondelete="CASCADE"), nullable=False),
     Column("iban", String(34)),

@@ -21,11 +21,21 @@ from stdnum.exceptions import ValidationError as StdnumError
 from regintel.errors import ValidationFailed
 
 CACHE_SECONDS = 24 * 3600
-MEMBER_STATES = tuple(sorted("EL" if c == "gr" else c.upper() for c in eu_vat.MEMBER_STATES if c != "xi"))  # 27
+MEMBER_STATES = tuple(
+    sorted("EL" if c == "gr" else c.upper() for c in eu_vat.MEMBER_STATES if c != "xi")
+)  # 27
 COUNTRY = {"EL": "GR"}
 # VIES `userError` values that mean "no verdict now", not "invalid" (VIES technical information).
-UNAVAILABLE = {"MS_UNAVAILABLE", "TIMEOUT", "SERVICE_UNAVAILABLE", "MS_MAX_CONCURRENT_REQ",
-               "GLOBAL_MAX_CONCURRENT_REQ", "SERVER_BUSY", "IP_BLOCKED", "VAT_BLOCKED"}
+UNAVAILABLE = {
+    "MS_UNAVAILABLE",
+    "TIMEOUT",
+    "SERVICE_UNAVAILABLE",
+    "MS_MAX_CONCURRENT_REQ",
+    "GLOBAL_MAX_CONCURRENT_REQ",
+    "SERVER_BUSY",
+    "IP_BLOCKED",
+    "VAT_BLOCKED",
+}
 MAX_INPUT = 40
 
 
@@ -38,12 +48,22 @@ def split(value: str) -> tuple[str, str]:
     prefix is not one of the 27 member states."""
     raw = re.sub(r"[\s.\-/]", "", value or "").upper()
     if not raw or len(raw) > MAX_INPUT:
-        raise ValidationFailed("`vat` is empty or too long", details=[{"field": "vat", "in": "query",
-                                                                      "message": "2-letter prefix and number"}])
+        raise ValidationFailed(
+            "`vat` is empty or too long",
+            details=[{"field": "vat", "in": "query", "message": "2-letter prefix and number"}],
+        )
     prefix = "EL" if raw[:2] == "GR" else raw[:2]
     if prefix not in MEMBER_STATES:
-        raise ValidationFailed(f"{raw[:2]!r} is not the VAT prefix of an EU member state", details=[
-            {"field": "vat", "in": "query", "message": "prefix must be one of " + ", ".join(MEMBER_STATES)}])
+        raise ValidationFailed(
+            f"{raw[:2]!r} is not the VAT prefix of an EU member state",
+            details=[
+                {
+                    "field": "vat",
+                    "in": "query",
+                    "message": "prefix must be one of " + ", ".join(MEMBER_STATES),
+                }
+            ],
+        )
     return prefix, raw[2:]
 
 
@@ -57,8 +77,14 @@ def check_format(ms: str, number: str) -> str | None:
 
 
 def base_answer(ms: str, number: str, reason: str | None) -> dict[str, Any]:
-    return {"vat": ms + number, "memberState": ms, "country": COUNTRY.get(ms, ms), "number": number,
-            "formatValid": reason is None, "formatReason": reason}
+    return {
+        "vat": ms + number,
+        "memberState": ms,
+        "country": COUNTRY.get(ms, ms),
+        "number": number,
+        "formatValid": reason is None,
+        "formatReason": reason,
+    }
 
 
 async def ask_vies(client: httpx.AsyncClient, base_url: str, ms: str, number: str) -> dict[str, Any]:
@@ -78,14 +104,27 @@ async def ask_vies(client: httpx.AsyncClient, base_url: str, ms: str, number: st
     error = str(body.get("userError") or "")
     if error in UNAVAILABLE or not isinstance(body.get("isValid"), bool):
         return _unavailable(f"VIES: {error or 'no verdict in the answer'}", checked)
-    return {"status": "valid" if body["isValid"] else "invalid", "viesResult": error or None,
-            "name": _clean(body.get("name")), "address": _clean(body.get("address")),
-            "requestDate": body.get("requestDate"), "checkedAt": checked, "reason": None}
+    return {
+        "status": "valid" if body["isValid"] else "invalid",
+        "viesResult": error or None,
+        "name": _clean(body.get("name")),
+        "address": _clean(body.get("address")),
+        "requestDate": body.get("requestDate"),
+        "checkedAt": checked,
+        "reason": None,
+    }
 
 
 def _unavailable(reason: str, checked: str) -> dict[str, Any]:
-    return {"status": "unavailable", "viesResult": None, "name": None, "address": None, "requestDate": None,
-            "checkedAt": checked, "reason": reason}
+    return {
+        "status": "unavailable",
+        "viesResult": None,
+        "name": None,
+        "address": None,
+        "requestDate": None,
+        "checkedAt": checked,
+        "reason": reason,
+    }
 
 
 def _clean(value: Any) -> str | None:

@@ -38,16 +38,23 @@ class RegisterSource(Protocol):
     def parse(self, stream: Any, name: str) -> Any: ...
 
 
-def run_regulated_import(engine: Engine, source: RegisterSource, location: str, data_dir: Path,
-                         backend: SearchBackend | None = None) -> tuple[int, LoadStats, Path | None]:
+def run_regulated_import(
+    engine: Engine,
+    source: RegisterSource,
+    location: str,
+    data_dir: Path,
+    backend: SearchBackend | None = None,
+) -> tuple[int, LoadStats, Path | None]:
     """Import one list file (or URL); returns (run id, stats, reject file or None) like `run_import`.
     `backend`: the search index that name links go through (default: the one the settings choose)."""
     info = source.info
     sync_catalogue(engine, [info])
     with engine.begin() as conn:
-        run_id = conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
-                                                          started_at=datetime.now(UTC))
-                              .returning(import_runs.c.id)).scalar_one()
+        run_id = conn.execute(
+            import_runs.insert()
+            .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)
+        ).scalar_one()
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     stats, status = LoadStats(), "failed"
     try:
@@ -65,8 +72,15 @@ def run_regulated_import(engine: Engine, source: RegisterSource, location: str, 
     return run_id, stats, rejects.path if rejects.path.exists() else None
 
 
-def _import_file(engine: Engine, source: RegisterSource, location: str, data_dir: Path,
-                 backend: SearchBackend | None, stats: LoadStats, rejects: RejectFile) -> None:
+def _import_file(
+    engine: Engine,
+    source: RegisterSource,
+    location: str,
+    data_dir: Path,
+    backend: SearchBackend | None,
+    stats: LoadStats,
+    rejects: RejectFile,
+) -> None:
     if Path(location).is_dir():
         raise SourceAbort(f"{location} is a folder: give the register's list file")
     backend = backend or _backend(engine, data_dir)
@@ -102,17 +116,24 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
 
 def row_count(conn: Any, source_id: str) -> int:
     """Rows a source has in the area's tables (the catalogue's `row_count`)."""
-    return sum(int(conn.execute(select(func.count()).select_from(t).where(t.c.source == source_id)).scalar_one())
-               for t in (regulated_authorisations, licensed_professionals))
+    return sum(
+        int(conn.execute(select(func.count()).select_from(t).where(t.c.source == source_id)).scalar_one())
+        for t in (regulated_authorisations, licensed_professionals)
+    )
 
 
 def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status=status, finished_at=now, stats=stats.as_dict()))
-        values: dict[str, Any] = {"row_count": row_count(conn, source_id),
-                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        values: dict[str, Any] = {
+            "row_count": row_count(conn, source_id),
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
         if status == "succeeded":
             values["last_import_at"] = now
         conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -53,8 +53,11 @@ class Linker:
         return self._seen[key]
 
     def _by_id(self, country: str, national_id: str) -> Link:
-        found = self.conn.execute(select(companies.c.id).where(
-            companies.c.country == country, companies.c.national_id == national_id)).scalar()
+        found = self.conn.execute(
+            select(companies.c.id).where(
+                companies.c.country == country, companies.c.national_id == national_id
+            )
+        ).scalar()
         return Link(int(found), BY_ID, 1.0) if found is not None else NO_LINK
 
     def _by_name(self, country: str, name: str, city: str | None) -> Link:
@@ -63,7 +66,9 @@ class Linker:
         if not self._indexed:  # the index must know the companies imported so far
             self.backend.ensure_current(self.conn)
             self._indexed = True
-        found = candidates(self.conn, self.backend, Evidence(name=name, country=country, location=city), limit=1)
+        found = candidates(
+            self.conn, self.backend, Evidence(name=name, country=country, location=city), limit=1
+        )
         if found and found[0].row["country"] == country and found[0].score >= NAME_THRESHOLD:
             return Link(int(found[0].row["id"]), BY_NAME, round(found[0].score, 4))
         return NO_LINK

@@ -31,7 +31,11 @@ def _link(record: Authorisation | Professional, linker: Linker) -> Link:
 
 
 def _values(record: Authorisation | Professional, linker: Linker, digest: str) -> dict[str, Any]:
-    return asdict(record) | _link(record, linker).columns() | {"record_hash": digest, "imported_at": datetime.now(UTC)}
+    return (
+        asdict(record)
+        | _link(record, linker).columns()
+        | {"record_hash": digest, "imported_at": datetime.now(UTC)}
+    )
 
 
 class Writer:
@@ -39,10 +43,14 @@ class Writer:
 
     def __init__(self, conn: Connection, table: Table, source: str, linker: Linker, stats: LoadStats):
         self.conn, self.table, self.source, self.linker, self.stats = conn, table, source, linker, stats
-        rows = conn.execute(select(table.c.record_key, table.c.id, table.c.record_hash, table.c.company_id)
-                            .where(table.c.source == source))
+        rows = conn.execute(
+            select(table.c.record_key, table.c.id, table.c.record_hash, table.c.company_id).where(
+                table.c.source == source
+            )
+        )
         self.stored: dict[str, tuple[int, str, bool]] = {
-            r.record_key: (int(r.id), r.record_hash, r.company_id is not None) for r in rows}
+            r.record_key: (int(r.id), r.record_hash, r.company_id is not None) for r in rows
+        }
         self.seen: set[str] = set()
 
     def write(self, records: list[Authorisation | Professional]) -> None:
@@ -60,8 +68,11 @@ class Writer:
                 inserts.append(_values(record, self.linker, digest))
                 self.stats.inserted += 1
             else:
-                self.conn.execute(update(self.table).where(self.table.c.id == pk)
-                                  .values(**_values(record, self.linker, digest)))
+                self.conn.execute(
+                    update(self.table)
+                    .where(self.table.c.id == pk)
+                    .values(**_values(record, self.linker, digest))
+                )
                 self.stats.updated += 1
         if inserts:
             self.conn.execute(self.table.insert(), inserts)
@@ -82,5 +93,5 @@ class Writer:
             self.stats.skip("delisting not applied: the file had rejected rows")
             return
         for start in range(0, len(gone), 500):
-            self.conn.execute(delete(self.table).where(self.table.c.id.in_(gone[start:start + 500])))
+            self.conn.execute(delete(self.table).where(self.table.c.id.in_(gone[start : start + 500])))
         self.stats.changes += len(gone)

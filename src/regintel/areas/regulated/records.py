@@ -17,8 +17,14 @@ STATUSES = ("active", "suspended", "ended")
 
 
 def _digest(value: object) -> str:
-    return hashlib.sha256(json.dumps(asdict(value), sort_keys=True, default=str,  # type: ignore[call-overload]
-                                     ensure_ascii=False).encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(
+            asdict(value),  # type: ignore[call-overload]
+            sort_keys=True,
+            default=str,
+            ensure_ascii=False,
+        ).encode()
+    ).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,9 @@ class SourceRef(BaseModel):
 class Match(BaseModel):
     """How the register row was linked to this company (docs/regulated.md, "Linking")."""
 
-    method: Literal["identifier", "name"] = Field(description="`identifier`: the IČO the register gives; `name`: "
-                                                  "name and town through the resolver")
+    method: Literal["identifier", "name"] = Field(
+        description="`identifier`: the IČO the register gives; `name`: name and town through the resolver"
+    )
     score: float = Field(description="1.0 for an identifier; the resolver's score (at least 0.9) for a name")
 
 
@@ -33,8 +34,11 @@ class Nis2Flag(BaseModel):
 
 class DoraFlag(BaseModel):
     applies: Literal["yes", "no", "possible", "unknown"] = Field(
-        description="`possible`: a type DORA covers unless an Art. 2(3) exemption (size) applies")
-    article: str | None = Field(description="Regulation (EU) 2022/2554 article that covers or leaves out the type")
+        description="`possible`: a type DORA covers unless an Art. 2(3) exemption (size) applies"
+    )
+    article: str | None = Field(
+        description="Regulation (EU) 2022/2554 article that covers or leaves out the type"
+    )
     note: str | None
 
 
@@ -52,13 +56,16 @@ class FinancialAuthorisation(BaseModel):
     dora: DoraFlag
     nis2: Nis2Flag | None
     match: Match | None
-    source: SourceRef = Field(description="The register: `sk_nbs` (Národná banka Slovenska) or `cz_cnb_jerrs` (ČNB)")
+    source: SourceRef = Field(
+        description="The register: `sk_nbs` (Národná banka Slovenska) or `cz_cnb_jerrs` (ČNB)"
+    )
 
 
 class FinancialSupervision(BaseModel):
     supervised: bool = Field(description="At least one current authorisation")
     dora: Literal["yes", "no", "possible", "unknown"] | None = Field(
-        description="The strongest DORA answer of the current authorisations (null without any)")
+        description="The strongest DORA answer of the current authorisations (null without any)"
+    )
     nis2Sectors: list[str] = Field(description="NIS2 Annex I sectors of the current authorisations")
     authorisations: list[FinancialAuthorisation]
 
@@ -69,8 +76,10 @@ class EnergyLicence(BaseModel):
     nationalId: str | None
     licenceNumber: str | None
     licenceType: str = Field(description="Kind of licence or permit as published")
-    activity: str = Field(description="electricity_generation, gas_distribution, heat_distribution, "
-                          "drinking_water, waste_water, ... or `other`")
+    activity: str = Field(
+        description="electricity_generation, gas_distribution, heat_distribution, "
+        "drinking_water, waste_water, ... or `other`"
+    )
     status: Status
     statusText: str | None
     grantedOn: str | None
@@ -105,10 +114,14 @@ class LicensedRole(BaseModel):
     name: str
     title: str | None
     registrationNumber: str = Field(description="The list's registration number")
-    specialisation: str | None = Field(description="An expert's field, an interpreter's or translator's language")
+    specialisation: str | None = Field(
+        description="An expert's field, an interpreter's or translator's language"
+    )
     status: Status
     since: str | None
     firm: Firm = Field(description="The firm or office the professional practises through, as published")
-    contact: Contact | None = Field(description="As published; only with a declared `purpose` (natural persons)")
+    contact: Contact | None = Field(
+        description="As published; only with a declared `purpose` (natural persons)"
+    )
     match: Match | None
     source: SourceRef

@@ -35,9 +35,15 @@ class RegulatedActivity:
 
 
 def _activity(r: Mapping[str, Any]) -> RegulatedActivity:
-    return RegulatedActivity(r["source"], r["country"], r["sector"], r["category"], r["licence_type"],
-                             rules.nis2_sector(r["sector"], r["category"]),
-                             rules.dora(r["category"]) if r["sector"] == "financial" else None)
+    return RegulatedActivity(
+        r["source"],
+        r["country"],
+        r["sector"],
+        r["category"],
+        r["licence_type"],
+        rules.nis2_sector(r["sector"], r["category"]),
+        rules.dora(r["category"]) if r["sector"] == "financial" else None,
+    )
 
 
 def regulated_activities(conn: Connection, company_id: int) -> list[RegulatedActivity]:
@@ -45,7 +51,9 @@ def regulated_activities(conn: Connection, company_id: int) -> list[RegulatedAct
     return [_activity(r) for r in queries.active_authorisations(conn, company_id)]
 
 
-def regulated_activities_of(conn: Connection, company_ids: Sequence[int]) -> dict[int, list[RegulatedActivity]]:
+def regulated_activities_of(
+    conn: Connection, company_ids: Sequence[int]
+) -> dict[int, list[RegulatedActivity]]:
     """`regulated_activities` for many companies at once (the NIS2 sweep); companies without any are absent."""
     out: dict[int, list[RegulatedActivity]] = {}
     for r in queries.active_authorisations_of(conn, company_ids):
@@ -61,12 +69,18 @@ def _timestamp(value: datetime | None) -> str | None:
     """UTC with `Z` (SQLite hands timestamps back without their zone; they were written in UTC)."""
     if value is None:
         return None
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z") if value.tzinfo else value.isoformat() + "Z"
+    return (
+        value.astimezone(UTC).isoformat().replace("+00:00", "Z") if value.tzinfo else value.isoformat() + "Z"
+    )
 
 
 def _source(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"id": row["source"], "licence": row["licence"], "attribution": row["attribution"],
-            "retrievedAt": _timestamp(row["last_import_at"])}
+    return {
+        "id": row["source"],
+        "licence": row["licence"],
+        "attribution": row["attribution"],
+        "retrievedAt": _timestamp(row["last_import_at"]),
+    }
 
 
 def _match(row: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -78,63 +92,114 @@ def _match(row: Mapping[str, Any]) -> dict[str, Any] | None:
 def _nis2(sector: rules.Nis2Sector | None, dora: rules.Dora | None) -> dict[str, Any] | None:
     if sector is None:
         return None
-    special = ("DORA applies instead of NIS2 Art. 21 and 23 (NIS2 Art. 4(1), recital 28)"
-               if dora is not None and dora.applies == "yes" else None)
-    return {"annex": sector.annex, "sector": sector.sector, "subsector": sector.subsector, "lexSpecialis": special}
+    special = (
+        "DORA applies instead of NIS2 Art. 21 and 23 (NIS2 Art. 4(1), recital 28)"
+        if dora is not None and dora.applies == "yes"
+        else None
+    )
+    return {
+        "annex": sector.annex,
+        "sector": sector.sector,
+        "subsector": sector.subsector,
+        "lexSpecialis": special,
+    }
 
 
 def _sectors(items: list[dict[str, Any]]) -> list[str]:
-    named = (" ".join(filter(None, (i["nis2"]["sector"], i["nis2"]["subsector"])))
-             for i in items if i["status"] == "active" and i["nis2"])
+    named = (
+        " ".join(filter(None, (i["nis2"]["sector"], i["nis2"]["subsector"])))
+        for i in items
+        if i["status"] == "active" and i["nis2"]
+    )
     return sorted(set(named))
 
 
 def _authorisation(row: Mapping[str, Any]) -> dict[str, Any]:
     dora = rules.dora(row["category"])
-    return {"country": row["country"], "name": row["name"],
-            "nationalId": row["national_id"], "licenceType": row["licence_type"],
-            "licenceNumber": row["licence_number"], "category": row["category"], "status": row["status"],
-            "statusText": row["status_text"], "grantedOn": _day(row["granted_on"]), "endedOn": _day(row["ended_on"]),
-            "dora": {"applies": dora.applies, "article": dora.article, "note": dora.note},
-            "nis2": _nis2(rules.nis2_sector("financial", row["category"]), dora), "match": _match(row),
-            "source": _source(row)}
+    return {
+        "country": row["country"],
+        "name": row["name"],
+        "nationalId": row["national_id"],
+        "licenceType": row["licence_type"],
+        "licenceNumber": row["licence_number"],
+        "category": row["category"],
+        "status": row["status"],
+        "statusText": row["status_text"],
+        "grantedOn": _day(row["granted_on"]),
+        "endedOn": _day(row["ended_on"]),
+        "dora": {"applies": dora.applies, "article": dora.article, "note": dora.note},
+        "nis2": _nis2(rules.nis2_sector("financial", row["category"]), dora),
+        "match": _match(row),
+        "source": _source(row),
+    }
 
 
 def financial_supervision(conn: Connection, company: Mapping[str, Any]) -> dict[str, Any]:
     items = [_authorisation(r) for r in queries.authorisations(conn, int(company["id"]), "financial")]
     current = [i["dora"]["applies"] for i in items if i["status"] == "active"]
     dora = min(current, key=DORA_ORDER.index) if current else None
-    return {"supervised": bool(current), "dora": dora, "nis2Sectors": _sectors(items), "authorisations": items}
+    return {
+        "supervised": bool(current),
+        "dora": dora,
+        "nis2Sectors": _sectors(items),
+        "authorisations": items,
+    }
 
 
 def _licence(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"country": row["country"], "name": row["name"],
-            "nationalId": row["national_id"], "licenceNumber": row["licence_number"],
-            "licenceType": row["licence_type"], "activity": row["category"], "status": row["status"],
-            "statusText": row["status_text"], "grantedOn": _day(row["granted_on"]),
-            "validUntil": _day(row["valid_until"]), "endedOn": _day(row["ended_on"]),
-            "nis2": _nis2(rules.nis2_sector("energy", row["category"]), None), "match": _match(row),
-            "source": _source(row)}
+    return {
+        "country": row["country"],
+        "name": row["name"],
+        "nationalId": row["national_id"],
+        "licenceNumber": row["licence_number"],
+        "licenceType": row["licence_type"],
+        "activity": row["category"],
+        "status": row["status"],
+        "statusText": row["status_text"],
+        "grantedOn": _day(row["granted_on"]),
+        "validUntil": _day(row["valid_until"]),
+        "endedOn": _day(row["ended_on"]),
+        "nis2": _nis2(rules.nis2_sector("energy", row["category"]), None),
+        "match": _match(row),
+        "source": _source(row),
+    }
 
 
 def energy_regulation(conn: Connection, company: Mapping[str, Any]) -> dict[str, Any]:
     items = [_licence(r) for r in queries.authorisations(conn, int(company["id"]), "energy")]
     activities = sorted({i["activity"] for i in items if i["status"] == "active"})
-    return {"licensed": bool(activities), "activities": activities, "nis2Sectors": _sectors(items),
-            "licences": items}
+    return {
+        "licensed": bool(activities),
+        "activities": activities,
+        "nis2Sectors": _sectors(items),
+        "licences": items,
+    }
 
 
 def _role(row: Mapping[str, Any], personal: bool) -> dict[str, Any]:
-    contact = ({"address": row["address"], "phone": row["phone"], "email": row["email"], "website": row["website"]}
-               if personal else None)
-    return {"role": row["role"], "name": row["name"], "title": row["title"], "registrationNumber": row["record_key"],
-            "specialisation": row["specialisation"], "status": row["status"], "since": _day(row["since"]),
-            "firm": {"name": row["firm_name"], "nationalId": row["firm_national_id"]}, "contact": contact,
-            "match": _match(row), "source": _source(row)}
+    contact = (
+        {"address": row["address"], "phone": row["phone"], "email": row["email"], "website": row["website"]}
+        if personal
+        else None
+    )
+    return {
+        "role": row["role"],
+        "name": row["name"],
+        "title": row["title"],
+        "registrationNumber": row["record_key"],
+        "specialisation": row["specialisation"],
+        "status": row["status"],
+        "since": _day(row["since"]),
+        "firm": {"name": row["firm_name"], "nationalId": row["firm_national_id"]},
+        "contact": contact,
+        "match": _match(row),
+        "source": _source(row),
+    }
 
 
-def licensed_roles(conn: Connection, company: Mapping[str, Any], personal: bool, page: int,
-                   per_page: int) -> tuple[int, list[dict[str, Any]]]:
+def licensed_roles(
+    conn: Connection, company: Mapping[str, Any], personal: bool, page: int, per_page: int
+) -> tuple[int, list[dict[str, Any]]]:
     """(total, one page by role and name) of the professionals practising through the company."""
     total, rows = queries.professionals(conn, int(company["id"]), (page - 1) * per_page, per_page)
     return total, [_role(r, personal) for r in rows]
@@ -144,14 +209,25 @@ def supervised_companies(conn: Connection, limit: int) -> list[dict[str, Any]]:
     """The `financial-supervision-companies` feed: companies with a current financial authorisation."""
     out: dict[int, dict[str, Any]] = {}
     for r in queries.supervised_companies(conn, limit):
-        item = out.setdefault(int(r["id"]), {"country": r["country"], "national_id": r["national_id"],
-                                             "name": r["name"], "categories": [], "registers": [], "dora": "no"})
+        item = out.setdefault(
+            int(r["id"]),
+            {
+                "country": r["country"],
+                "national_id": r["national_id"],
+                "name": r["name"],
+                "categories": [],
+                "registers": [],
+                "dora": "no",
+            },
+        )
         for key, value in (("categories", r["category"]), ("registers", r["source"])):
             if value not in item[key]:
                 item[key].append(value)
         item["dora"] = min(item["dora"], rules.dora(r["category"]).applies, key=DORA_ORDER.index)
-    return [i | {"categories": ";".join(i["categories"]), "registers": ";".join(i["registers"])}
-            for i in out.values()]
+    return [
+        i | {"categories": ";".join(i["categories"]), "registers": ";".join(i["registers"])}
+        for i in out.values()
+    ]
 
 
 def licensed_type_groups(conn: Connection, cond: Conditions) -> list[dict[str, Any]]:

@@ -16,16 +16,25 @@ from regintel.db.migrate import upgrade
 
 def main(argv: list[str]) -> int:
     every = argv[1] if len(argv) == 2 else None
-    if not argv or argv[0] != "queue" or len(argv) > 2 or (every is not None and not (
-            every.isdigit() and 1 <= int(every) <= 168)):
+    if (
+        not argv
+        or argv[0] != "queue"
+        or len(argv) > 2
+        or (every is not None and not (every.isdigit() and 1 <= int(every) <= 168))
+    ):
         print("usage: python -m regintel.areas.regulatory queue [HOURS 1-168]", file=sys.stderr)
         return 2
     payload = {"every_hours": int(every)} if every else {}
     engine = make_engine(load_settings().database_url, pool=False)
     upgrade(engine)
     with engine.begin() as conn:
-        job = enqueue(conn, REFRESH_JOB, payload, now=datetime.now(UTC),
-                      dedupe_key=f"{REFRESH_JOB}:every" if every else None)
+        job = enqueue(
+            conn,
+            REFRESH_JOB,
+            payload,
+            now=datetime.now(UTC),
+            dedupe_key=f"{REFRESH_JOB}:every" if every else None,
+        )
     print(f"queued {REFRESH_JOB} job {job}" if job else f"a {REFRESH_JOB} job is already queued")
     return 0
 

@@ -36,16 +36,21 @@ class FeedSource(Protocol):
     def parse(self, stream: BinaryIO, name: str) -> Iterator[FeedEntry | RecordError]: ...
 
 
-def run_feed_import(engine: Engine, source: FeedSource, location: str,
-                    data_dir: Path | str) -> tuple[int, LoadStats, Path | None]:
+def run_feed_import(
+    engine: Engine, source: FeedSource, location: str, data_dir: Path | str
+) -> tuple[int, LoadStats, Path | None]:
     """Import one feed file or URL; returns (run id, stats, reject file or None) like `run_import`."""
     info = source.info
     sync_catalogue(engine, [info])
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        run_id = int(conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
-                                                              started_at=now).returning(import_runs.c.id))
-                     .scalar_one())
+        run_id = int(
+            conn.execute(
+                import_runs.insert()
+                .values(source=info.id, location=location, status="running", started_at=now)
+                .returning(import_runs.c.id)
+            ).scalar_one()
+        )
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     stats, status = LoadStats(), "failed"
     try:
@@ -63,8 +68,14 @@ def run_feed_import(engine: Engine, source: FeedSource, location: str,
     return run_id, stats, rejects.path if rejects.path.exists() else None
 
 
-def write_entries(conn: Connection, source: str, items: list[FeedEntry | RecordError], run_id: int,
-                  stats: LoadStats, rejects: RejectFile) -> None:
+def write_entries(
+    conn: Connection,
+    source: str,
+    items: list[FeedEntry | RecordError],
+    run_id: int,
+    stats: LoadStats,
+    rejects: RejectFile,
+) -> None:
     now = datetime.now(UTC)
     good: dict[str, FeedEntry] = {}
     for item in items:
@@ -98,23 +109,45 @@ def entry_key(guid: str) -> str:
 
 
 def entry_row(source: str, key: str, e: FeedEntry) -> dict[str, Any]:
-    content = {"guid": e.guid, "title": e.title, "summary": e.summary, "link": e.link, "language": e.language,
-               "published_at": e.published_at.isoformat(), "categories": list(e.categories),
-               "updated_at": e.updated_at.isoformat() if e.updated_at else None}
+    content = {
+        "guid": e.guid,
+        "title": e.title,
+        "summary": e.summary,
+        "link": e.link,
+        "language": e.language,
+        "published_at": e.published_at.isoformat(),
+        "categories": list(e.categories),
+        "updated_at": e.updated_at.isoformat() if e.updated_at else None,
+    }
     digest = hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-    return {"source": source, "entry_key": key, "guid": e.guid, "title": e.title, "summary": e.summary,
-            "link": e.link, "language": e.language, "categories": list(e.categories) or None,
-            "search_text": fold(f"{e.title} {e.summary}"), "content_hash": digest,
-            "published_at": e.published_at, "updated_at": e.updated_at}
+    return {
+        "source": source,
+        "entry_key": key,
+        "guid": e.guid,
+        "title": e.title,
+        "summary": e.summary,
+        "link": e.link,
+        "language": e.language,
+        "categories": list(e.categories) or None,
+        "search_text": fold(f"{e.title} {e.summary}"),
+        "content_hash": digest,
+        "published_at": e.published_at,
+        "updated_at": e.updated_at,
+    }
 
 
 def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status=status, finished_at=now, stats=stats.as_dict()))
-        values: dict[str, Any] = {"row_count": q.count_source(conn, source_id),
-                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        values: dict[str, Any] = {
+            "row_count": q.count_source(conn, source_id),
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
         if status == "succeeded":
             values["last_import_at"] = now
         conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -45,13 +45,20 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | 
         _schedule_next(ctx, payload, every)
     failed = sorted(s for s, r in results.items() if "error" in r)
     if failed:
-        raise RuntimeError(f"feeds not refreshed: {', '.join(failed)}: "
-                           + "; ".join(results[s]["error"] for s in failed))
+        raise RuntimeError(
+            f"feeds not refreshed: {', '.join(failed)}: " + "; ".join(results[s]["error"] for s in failed)
+        )
     return {"sources": results}
 
 
 def _schedule_next(ctx: JobContext, payload: Mapping[str, Any], every: int) -> None:
     now = datetime.now(UTC)
     with ctx.engine.begin() as conn:
-        enqueue(conn, REFRESH_JOB, payload, now=now, run_after=now + timedelta(hours=every),
-                dedupe_key=f"{REFRESH_JOB}:every")
+        enqueue(
+            conn,
+            REFRESH_JOB,
+            payload,
+            now=now,
+            run_after=now + timedelta(hours=every),
+            dedupe_key=f"{REFRESH_JOB}:every",
+        )

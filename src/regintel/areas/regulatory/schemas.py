@@ -78,8 +78,12 @@ class PscRow(BaseModel):
     country: str
     national_id: str
     company_name: str
-    psc_kind: str = Field(description="`individual` (a natural person) or `entity` (a corporate or legal person)")
-    psc_name: str | None = Field(description="An entity's name; natural persons' names are not published here")
+    psc_kind: str = Field(
+        description="`individual` (a natural person) or `entity` (a corporate or legal person)"
+    )
+    psc_name: str | None = Field(
+        description="An entity's name; natural persons' names are not published here"
+    )
     psc_country: str | None = Field(description="A corporate PSC registered with Companies House: GB")
     psc_national_id: str | None = Field(description="…and its company number")
     role: str

@@ -52,8 +52,9 @@ def parse_filters(source: str | None, tag: str | None, since: str | None, q_: st
     folded = " ".join(fold(q_).split()) if q_ is not None else None
     if q_ is not None and not folded:
         raise _invalid("q", "q is empty: give at least one letter or digit")
-    return q.Filters(source=source.strip().lower() if source else None, tag=found, since=parse_since(since),
-                     q=folded)
+    return q.Filters(
+        source=source.strip().lower() if source else None, tag=found, since=parse_since(since), q=folded
+    )
 
 
 def parse_since(value: str | None) -> datetime | None:
@@ -63,28 +64,50 @@ def parse_since(value: str | None) -> datetime | None:
         return None
     text = value.strip()
     try:
-        when = (datetime.combine(date.fromisoformat(text), datetime.min.time()) if len(text) == 10
-                else datetime.fromisoformat(text))
+        when = (
+            datetime.combine(date.fromisoformat(text), datetime.min.time())
+            if len(text) == 10
+            else datetime.fromisoformat(text)
+        )
     except ValueError:
-        raise _invalid("since", f"since {value!r} is not an ISO 8601 date or date-time, e.g. 2026-11-01 "
-                       "or 2026-11-01T08:00:00Z") from None
+        raise _invalid(
+            "since",
+            f"since {value!r} is not an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T08:00:00Z",
+        ) from None
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 def entries(conn: Connection, filters: q.Filters, limit: int) -> Page:
     rows, total = q.list_entries(conn, filters, limit)
     items = [_item(r) for r in rows]
-    return Page(items, total, _utc(q.newest_change(conn)) or EPOCH, {
-        "source": filters.source, "tag": filters.tag, "q": filters.q,
-        "since": filters.since.isoformat().replace("+00:00", "Z") if filters.since else None})
+    return Page(
+        items,
+        total,
+        _utc(q.newest_change(conn)) or EPOCH,
+        {
+            "source": filters.source,
+            "tag": filters.tag,
+            "q": filters.q,
+            "since": filters.since.isoformat().replace("+00:00", "Z") if filters.since else None,
+        },
+    )
 
 
 def _item(r: Mapping[str, Any]) -> dict[str, Any]:
     info = SOURCES.get(r["source"])
-    return {"id": int(r["id"]), "source": r["source"], "publisher": info.publisher if info else r["source"],
-            "title": r["title"], "summary": r["summary"], "link": r["link"], "language": r["language"],
-            "published_at": _utc(r["published_at"]), "updated_at": _utc(r["updated_at"]),
-            "tags": list(r["tags"]), "guid": r["guid"]}
+    return {
+        "id": int(r["id"]),
+        "source": r["source"],
+        "publisher": info.publisher if info else r["source"],
+        "title": r["title"],
+        "summary": r["summary"],
+        "link": r["link"],
+        "language": r["language"],
+        "published_at": _utc(r["published_at"]),
+        "updated_at": _utc(r["updated_at"]),
+        "tags": list(r["tags"]),
+        "guid": r["guid"],
+    }
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -97,34 +120,57 @@ def feed_view(page: Page, *, base_url: str, self_url: str, home_url: str) -> Fee
     """The entries for the Atom and RSS renderers: ids are tag URIs of ours (a publisher's guid need not
     be an IRI); each entry links to the publication on the regulator's site."""
     described = ", ".join(f"{k} {v}" for k, v in page.filters.items() if v)
-    items = [Entry(id=tag_uri(base_url, f"regulatory:{i['source']}:{i['id']}"), title=i["title"],
-                   updated=i["updated_at"] or i["published_at"], published=i["published_at"],
-                   summary=f"{i['publisher']}: {i['summary']}" if i["summary"] else i["publisher"],
-                   link=i["link"], categories=(i["source"], *i["tags"])) for i in page.items]
-    return Feed(id=tag_uri(base_url, "regulatory-feed" + (f":{described}" if described else "")),
-                title="Regulatory feed" + (f" ({described})" if described else ""),
-                subtitle="Publications of NBS, ČNB, ENISA, the EBA and ESMA, newest first, tagged. " + ATTRIBUTION,
-                self_url=self_url, home_url=home_url, updated=page.updated, rights=ATTRIBUTION, entries=items)
+    items = [
+        Entry(
+            id=tag_uri(base_url, f"regulatory:{i['source']}:{i['id']}"),
+            title=i["title"],
+            updated=i["updated_at"] or i["published_at"],
+            published=i["published_at"],
+            summary=f"{i['publisher']}: {i['summary']}" if i["summary"] else i["publisher"],
+            link=i["link"],
+            categories=(i["source"], *i["tags"]),
+        )
+        for i in page.items
+    ]
+    return Feed(
+        id=tag_uri(base_url, "regulatory-feed" + (f":{described}" if described else "")),
+        title="Regulatory feed" + (f" ({described})" if described else ""),
+        subtitle="Publications of NBS, ČNB, ENISA, the EBA and ESMA, newest first, tagged. " + ATTRIBUTION,
+        self_url=self_url,
+        home_url=home_url,
+        updated=page.updated,
+        rights=ATTRIBUTION,
+        entries=items,
+    )
 
 
 def csv_rows(page: Page) -> list[dict[str, Any]]:
-    return [i | {"tags": " ".join(i["tags"]), "published_at": i["published_at"].isoformat().replace("+00:00", "Z")}
-            for i in page.items]
+    return [
+        i
+        | {"tags": " ".join(i["tags"]), "published_at": i["published_at"].isoformat().replace("+00:00", "Z")}
+        for i in page.items
+    ]
 
 
 def digest(conn: Connection, hours: int, now: datetime) -> tuple[str, datetime]:
     """Markdown: the last `hours` hours' publications per regulator, newest first (at most 500)."""
     since = now - timedelta(hours=hours)
     page = entries(conn, q.Filters(since=since), 500)
-    lines = [f"# Regulatory digest: the last {hours} hours", "",
-             f"{page.total} publication{'s' if page.total != 1 else ''} from {_stamp(since)} to {_stamp(now)}.", ""]
+    lines = [
+        f"# Regulatory digest: the last {hours} hours",
+        "",
+        f"{page.total} publication{'s' if page.total != 1 else ''} from {_stamp(since)} to {_stamp(now)}.",
+        "",
+    ]
     for source, info in SOURCES.items():
         mine = [i for i in page.items if i["source"] == source]
         if not mine:
             continue
         lines += [f"## {md_escape(info.publisher)} ({len(mine)})", ""]
         for i in mine:
-            title = f"[{md_escape(i['title'])}](<{md_url(i['link'])}>)" if i["link"] else md_escape(i["title"])
+            title = (
+                f"[{md_escape(i['title'])}](<{md_url(i['link'])}>)" if i["link"] else md_escape(i["title"])
+            )
             tags = f" · {', '.join(i['tags'])}" if i["tags"] else ""
             lines.append(f"- {i['published_at']:%Y-%m-%d %H:%M} UTC: {title}{tags}")
         lines.append("")
@@ -153,10 +199,22 @@ def md_url(url: str) -> str:
 
 def sources(conn: Connection) -> list[dict[str, Any]]:
     counts = q.per_source(conn)
-    return [{"id": i.id, "name": i.name, "publisher": i.publisher, "country": i.country, "url": i.url,
-             "formats": i.formats, "licence": i.licence, "licence_url": i.licence_url,
-             "attribution": i.attribution, "entries": counts.get(i.id, {}).get("entries", 0),
-             "latest_published_at": _utc(counts.get(i.id, {}).get("last"))} for i in INFOS]
+    return [
+        {
+            "id": i.id,
+            "name": i.name,
+            "publisher": i.publisher,
+            "country": i.country,
+            "url": i.url,
+            "formats": i.formats,
+            "licence": i.licence,
+            "licence_url": i.licence_url,
+            "attribution": i.attribution,
+            "entries": counts.get(i.id, {}).get("entries", 0),
+            "latest_published_at": _utc(counts.get(i.id, {}).get("last")),
+        }
+        for i in INFOS
+    ]
 
 
 def stats(conn: Connection) -> dict[str, Any]:
@@ -164,12 +222,23 @@ def stats(conn: Connection) -> dict[str, Any]:
     firsts = [c["first"] for c in counts.values()]
     lasts = [c["last"] for c in counts.values()]
     total = sum(c["entries"] for c in counts.values())
-    return {"total": total, "tagged": q.tagged_count(conn),
-            "per_source": [{"source": s, "publisher": i.publisher, "entries": counts.get(s, {}).get("entries", 0),
-                            "first_published_at": _utc(counts.get(s, {}).get("first")),
-                            "last_published_at": _utc(counts.get(s, {}).get("last"))}
-                           for s, i in SOURCES.items()],
-            "top_tags": [{"tag": t, "entries": n} for t, n in q.top_tags(conn, TOP_TAGS)],
-            "date_range": {"first": _utc(min(firsts)) if firsts else None,
-                           "last": _utc(max(lasts)) if lasts else None},
-            "tags_known": list(TAGS)}
+    return {
+        "total": total,
+        "tagged": q.tagged_count(conn),
+        "per_source": [
+            {
+                "source": s,
+                "publisher": i.publisher,
+                "entries": counts.get(s, {}).get("entries", 0),
+                "first_published_at": _utc(counts.get(s, {}).get("first")),
+                "last_published_at": _utc(counts.get(s, {}).get("last")),
+            }
+            for s, i in SOURCES.items()
+        ],
+        "top_tags": [{"tag": t, "entries": n} for t, n in q.top_tags(conn, TOP_TAGS)],
+        "date_range": {
+            "first": _utc(min(firsts)) if firsts else None,
+            "last": _utc(max(lasts)) if lasts else None,
+        },
+        "tags_known": list(TAGS),
+    }

@@ -30,7 +30,8 @@ def _ts(name: str, nullable: bool = True) -> Column[datetime]:
 
 
 regulatory_entries = Table(
-    "regulatory_entries", metadata,
+    "regulatory_entries",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("source", String(32), nullable=False),  # the source id, also in `data_sources`
     Column("entry_key", String(64), nullable=False),  # SHA-256 of `guid`: re-import finds the entry by it
@@ -50,10 +51,13 @@ regulatory_entries = Table(
     UniqueConstraint("source", "entry_key"),
 )
 Index("ix_regulatory_entries_published", regulatory_entries.c.published_at, regulatory_entries.c.id)
-Index("ix_regulatory_entries_source_published", regulatory_entries.c.source, regulatory_entries.c.published_at)
+Index(
+    "ix_regulatory_entries_source_published", regulatory_entries.c.source, regulatory_entries.c.published_at
+)
 
 regulatory_entry_tags = Table(
-    "regulatory_entry_tags", metadata,
+    "regulatory_entry_tags",
+    metadata,
     Column("entry_id", Id, ForeignKey("regulatory_entries.id", ondelete="CASCADE"), primary_key=True),
     Column("tag", String(32), primary_key=True),
 )

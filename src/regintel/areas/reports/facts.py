@@ -39,42 +39,96 @@ def _sanctions(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
         found = screening_svc.company_sanctions(conn, row, DEFAULT_THRESHOLD, personal=False)
     except NotImplementedYet as exc:
         return {"screened": False, "reason": exc.message, "hit_count": None, "subjects": [], "lists": []}
-    return {"screened": True, "reason": None, "threshold": found["threshold"], "algorithm": found["algorithm"],
-            "hit_count": found["hit_count"],
-            "subjects": [{"subject": s["subject"], "role": s["role"], "name": s["name"],
-                          "hits": [{"name": h["caption"], "score": h["score"], "list": h["list"]["name"],
-                                    "id": h["id"], "topics": h["topics"]}
-                                   for h in s["hits"]]} for s in found["subjects"]],
-            "lists": found["lists"]}
+    return {
+        "screened": True,
+        "reason": None,
+        "threshold": found["threshold"],
+        "algorithm": found["algorithm"],
+        "hit_count": found["hit_count"],
+        "subjects": [
+            {
+                "subject": s["subject"],
+                "role": s["role"],
+                "name": s["name"],
+                "hits": [
+                    {
+                        "name": h["caption"],
+                        "score": h["score"],
+                        "list": h["list"]["name"],
+                        "id": h["id"],
+                        "topics": h["topics"],
+                    }
+                    for h in s["hits"]
+                ],
+            }
+            for s in found["subjects"]
+        ],
+        "lists": found["lists"],
+    }
 
 
 def _ownership(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
-    rel = ownership_relations.relations(Ctx(conn, personal=False), row, include_ended=False).model_dump(mode="json")
+    rel = ownership_relations.relations(Ctx(conn, personal=False), row, include_ended=False).model_dump(
+        mode="json"
+    )
 
     def brief(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{"role": r["role"], "title": r["title"], "name": r["holder"]["name"], "type": r["holder"]["type"],
-                 "country": r["holder"].get("country"), "nationalId": r["holder"].get("nationalId"),
-                 "since": r["since"], "sharePct": r["sharePct"], "source": r["source"]["id"],
-                 "licence": r["source"].get("licence")} for r in items[:OWNERSHIP_ROWS]]
+        return [
+            {
+                "role": r["role"],
+                "title": r["title"],
+                "name": r["holder"]["name"],
+                "type": r["holder"]["type"],
+                "country": r["holder"].get("country"),
+                "nationalId": r["holder"].get("nationalId"),
+                "since": r["since"],
+                "sharePct": r["sharePct"],
+                "source": r["source"]["id"],
+                "licence": r["source"].get("licence"),
+            }
+            for r in items[:OWNERSHIP_ROWS]
+        ]
 
-    return {"directors": brief(rel["directors"]), "shareholders": brief(rel["shareholders"]),
-            "beneficialOwners": brief(rel["beneficialOwners"]), "holdings": brief(rel["holdings"]),
-            "counts": {k: len(rel[k]) for k in ("directors", "shareholders", "beneficialOwners", "holdings")}}
+    return {
+        "directors": brief(rel["directors"]),
+        "shareholders": brief(rel["shareholders"]),
+        "beneficialOwners": brief(rel["beneficialOwners"]),
+        "holdings": brief(rel["holdings"]),
+        "counts": {k: len(rel[k]) for k in ("directors", "shareholders", "beneficialOwners", "holdings")},
+    }
 
 
 def _sources(record: dict[str, Any], *groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every source the report draws on, once, with its licence and attribution."""
     seen: dict[str, dict[str, Any]] = {}
     for s in record["sources"]:
-        seen.setdefault(s["id"], {"id": s["id"], "name": s["name"], "publisher": s["publisher"],
-                                  "licence": s["licence"], "attribution": s["attribution"], "url": s["url"],
-                                  "retrievedAt": s["retrievedAt"]})
+        seen.setdefault(
+            s["id"],
+            {
+                "id": s["id"],
+                "name": s["name"],
+                "publisher": s["publisher"],
+                "licence": s["licence"],
+                "attribution": s["attribution"],
+                "url": s["url"],
+                "retrievedAt": s["retrievedAt"],
+            },
+        )
     for group in groups:
         for s in group:
             if s.get("id"):
-                seen.setdefault(s["id"], {"id": s["id"], "name": s.get("name"), "publisher": s.get("publisher"),
-                                          "licence": s.get("licence"), "attribution": s.get("attribution"),
-                                          "url": s.get("url"), "retrievedAt": None})
+                seen.setdefault(
+                    s["id"],
+                    {
+                        "id": s["id"],
+                        "name": s.get("name"),
+                        "publisher": s.get("publisher"),
+                        "licence": s.get("licence"),
+                        "attribution": s.get("attribution"),
+                        "url": s.get("url"),
+                        "retrievedAt": None,
+                    },
+                )
     return list(seen.values())
 
 
@@ -87,12 +141,33 @@ def gather(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     risk = _plain(scores_views.risk(conn, row))
     sanctions = _plain(_sanctions(conn, row))
     events, _ = timeline_svc.timeline(conn, row, cursor=None, limit=TIMELINE_EVENTS, types=None)
-    timeline = [{k: e.get(k) for k in ("date", "event_type", "title", "source", "link")} for e in _plain(events)]
+    timeline = [
+        {k: e.get(k) for k in ("date", "event_type", "title", "source", "link")} for e in _plain(events)
+    ]
     scope = _plain(nis2_svc.scope(conn, row))
-    return {"generatedAt": datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
-            "company": record, "financials": financials, "credit": credit, "risk": risk,
-            "ownership": _ownership(conn, row), "sanctions": sanctions,
-            "nis2": {k: scope.get(k) for k in ("category", "certainty", "in_scope", "possible_categories", "reasons",
-                                               "sectors", "size", "missing", "legal_basis", "ruleset_version")},
-            "timeline": timeline,
-            "sources": _sources(record, financials.get("sources") or [], credit.get("sources") or [])}
+    return {
+        "generatedAt": datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        "company": record,
+        "financials": financials,
+        "credit": credit,
+        "risk": risk,
+        "ownership": _ownership(conn, row),
+        "sanctions": sanctions,
+        "nis2": {
+            k: scope.get(k)
+            for k in (
+                "category",
+                "certainty",
+                "in_scope",
+                "possible_categories",
+                "reasons",
+                "sectors",
+                "size",
+                "missing",
+                "legal_basis",
+                "ruleset_version",
+            )
+        },
+        "timeline": timeline,
+        "sources": _sources(record, financials.get("sources") or [], credit.get("sources") or []),
+    }

@@ -19,24 +19,48 @@ from fpdf.fonts import SubsetMap, TTFFont
 
 from regintel.errors import NotImplementedYet
 
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"),
-             Path("/usr/local/share/fonts/dejavu"))
+FONT_DIRS = (
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/usr/local/share/fonts/dejavu"),
+)
 # Two faces: every face is loaded and embedded per document (notes are set in grey, not oblique).
 FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
 NAVY = (23, 43, 77)
 GREY = (110, 117, 130)
 LIGHT = (238, 241, 246)
 LINE = (205, 211, 220)
-SEVERITY_COLOURS = {"info": (46, 125, 50), "low": (120, 144, 156), "medium": (239, 108, 0), "high": (198, 40, 40)}
-GRADE_COLOURS = {"A+": (46, 125, 50), "A": (67, 160, 71), "B": (124, 179, 66), "C": (251, 192, 45),
-                 "D": (239, 108, 0), "E": (229, 57, 53), "F": (183, 28, 28)}
+SEVERITY_COLOURS = {
+    "info": (46, 125, 50),
+    "low": (120, 144, 156),
+    "medium": (239, 108, 0),
+    "high": (198, 40, 40),
+}
+GRADE_COLOURS = {
+    "A+": (46, 125, 50),
+    "A": (67, 160, 71),
+    "B": (124, 179, 66),
+    "C": (251, 192, 45),
+    "D": (239, 108, 0),
+    "E": (229, 57, 53),
+    "F": (183, 28, 28),
+}
 
 
 # The scripts of every market (Latin with its extensions, Greek, Cyrillic), punctuation and currency signs.
 # The fonts are cut down to them once per process: a 100 kB font loads in half the time of the 760 kB one,
 # and fpdf2 loads the fonts for every document.
-UNICODE_RANGES = ((0x20, 0x24F), (0x370, 0x52F), (0x1E00, 0x1FFF), (0x2000, 0x206F), (0x20A0, 0x20CF),
-                  (0x2100, 0x214F), (0x2190, 0x21FF), (0x2212, 0x2212), (0x25A0, 0x25FF))
+UNICODE_RANGES = (
+    (0x20, 0x24F),
+    (0x370, 0x52F),
+    (0x1E00, 0x1FFF),
+    (0x2000, 0x206F),
+    (0x20A0, 0x20CF),
+    (0x2100, 0x214F),
+    (0x2190, 0x21FF),
+    (0x2212, 0x2212),
+    (0x25A0, 0x25FF),
+)
 
 
 SUBSET_VERSION = 2  # part of the cached file's name: a change of the options below writes new files
@@ -47,8 +71,11 @@ def _find_fonts() -> dict[str, Path]:
         found = {style: folder / name for style, name in FONT_FILES.items()}
         if all(p.is_file() for p in found.values()):
             return found
-    raise NotImplementedYet("PDF reports need the DejaVu fonts: install Debian's `fonts-dejavu-core` "
-                            "(apt-get install -y fonts-dejavu-core)", details={"missing": "fonts-dejavu-core"})
+    raise NotImplementedYet(
+        "PDF reports need the DejaVu fonts: install Debian's `fonts-dejavu-core` "
+        "(apt-get install -y fonts-dejavu-core)",
+        details={"missing": "fonts-dejavu-core"},
+    )
 
 
 def _subset(source: Path, folder: Path) -> Path:
@@ -170,7 +197,9 @@ class Document(FPDF):
         self.set_y(-12)
         self.set_font("DejaVu", "", 7.5)
         self.set_text_color(*GREY)
-        self.cell(0, 5, f"regintel · generated {self.generated} · from open registers, see Sources and licences")
+        self.cell(
+            0, 5, f"regintel · generated {self.generated} · from open registers, see Sources and licences"
+        )
         self.set_x(self.l_margin)
         self.cell(0, 5, f"Page {self.page_no()} / {{nb}}", align="R")
 
@@ -237,7 +266,7 @@ class Document(FPDF):
         height = 4.6
         value_w = col - label_w - 2
         for start in range(0, len(items), 2):
-            row = items[start:start + 2]
+            row = items[start : start + 2]
             self.set_font("DejaVu", "", 9)
             wrapped = [self._cell_lines(value, value_w) for _, value in row]
             y = self.get_y()
@@ -258,8 +287,13 @@ class Document(FPDF):
                     self.cell(value_w, height + 0.6, text)
             self.set_xy(self.l_margin, y + lines * height + 0.6)
 
-    def grid(self, head: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float],
-             align: Sequence[str] | None = None) -> None:
+    def grid(
+        self,
+        head: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        widths: Sequence[float],
+        align: Sequence[str] | None = None,
+    ) -> None:
         """A table with a navy heading row (repeated after a page break) and banded body rows.
 
         Laid out by hand rather than with fpdf2's `table()`, which sets every cell twice through
@@ -286,10 +320,14 @@ class Document(FPDF):
 
     GRID_LINE, GRID_PAD_X, GRID_PAD_Y = 4.8, 1.2, 0.8
 
-    def _layout(self, cells: Sequence[str], cols: Sequence[float], style: str) -> tuple[list[list[str]], float]:
+    def _layout(
+        self, cells: Sequence[str], cols: Sequence[float], style: str
+    ) -> tuple[list[list[str]], float]:
         """Each cell's lines and the row's height."""
         self.set_font("DejaVu", style, 8.5)
-        lines = [self._cell_lines(str(text), w - 2 * self.GRID_PAD_X) for text, w in zip(cells, cols, strict=True)]
+        lines = [
+            self._cell_lines(str(text), w - 2 * self.GRID_PAD_X) for text, w in zip(cells, cols, strict=True)
+        ]
         return lines, max(len(ls) for ls in lines) * self.GRID_LINE + 2 * self.GRID_PAD_Y
 
     def _cell_lines(self, text: str, width: float) -> list[str]:
@@ -298,8 +336,15 @@ class Document(FPDF):
         lines = self.multi_cell(width, self.GRID_LINE, text, dry_run=True, output=MethodReturnValue.LINES)
         return lines if isinstance(lines, list) else [text]  # with output=LINES fpdf2 answers the lines
 
-    def _draw_row(self, layout: tuple[list[list[str]], float], cols: Sequence[float], aligns: Sequence[str],
-                  fill: tuple[int, int, int] | None, colour: tuple[int, int, int], style: str) -> None:
+    def _draw_row(
+        self,
+        layout: tuple[list[list[str]], float],
+        cols: Sequence[float],
+        aligns: Sequence[str],
+        fill: tuple[int, int, int] | None,
+        colour: tuple[int, int, int],
+        style: str,
+    ) -> None:
         lines, height = layout
         x, y = self.l_margin, self.get_y()
         if fill:
@@ -354,15 +399,22 @@ def _short(v: float) -> str:
     return f"{v:.0f}"
 
 
-INSOLVENCY_FLAGS = (("inBankruptcy", "bankruptcy"), ("inRestructuring", "restructuring"),
-                    ("inLiquidation", "liquidation"))
+INSOLVENCY_FLAGS = (
+    ("inBankruptcy", "bankruptcy"),
+    ("inRestructuring", "restructuring"),
+    ("inLiquidation", "liquidation"),
+)
 
 
 def _identity_lines(c: dict[str, Any]) -> list[str]:
     form = c.get("legalForm") or {}
     flags = [f"in {label}" for key, label in INSOLVENCY_FLAGS if c.get(key)]
-    parts = [f"{c['country']} {c['nationalId']}", form.get("name") or form.get("code"),
-             (c.get("status") or "active").capitalize(), *flags]
+    parts = [
+        f"{c['country']} {c['nationalId']}",
+        form.get("name") or form.get("code"),
+        (c.get("status") or "active").capitalize(),
+        *flags,
+    ]
     return [p for p in parts if p]
 
 
@@ -377,11 +429,15 @@ def company_report(facts: dict[str, Any], sections: Sequence[str] | None = None)
     doc = Document("Company report", f"{c['name']} ({c['country']} {c['nationalId']})", facts["generatedAt"])
     doc.cover(c["name"], _identity_lines(c), _badge(facts["credit"]))
     writers: dict[str, Callable[[], None]] = {
-        "identity": lambda: _identity(doc, c), "financials": lambda: _financials(doc, facts["financials"]),
-        "credit": lambda: _credit(doc, facts["credit"]), "risk": lambda: _risk(doc, facts["risk"]),
+        "identity": lambda: _identity(doc, c),
+        "financials": lambda: _financials(doc, facts["financials"]),
+        "credit": lambda: _credit(doc, facts["credit"]),
+        "risk": lambda: _risk(doc, facts["risk"]),
         "ownership": lambda: _ownership(doc, facts["ownership"]),
-        "sanctions": lambda: _sanctions(doc, facts["sanctions"]), "nis2": lambda: _nis2(doc, facts["nis2"]),
-        "timeline": lambda: _timeline(doc, facts["timeline"])}
+        "sanctions": lambda: _sanctions(doc, facts["sanctions"]),
+        "nis2": lambda: _nis2(doc, facts["nis2"]),
+        "timeline": lambda: _timeline(doc, facts["timeline"]),
+    }
     for name, write in writers.items():
         if sections is None or name in sections:
             write()
@@ -392,15 +448,29 @@ def company_report(facts: dict[str, Any], sections: Sequence[str] | None = None)
 def _identity(doc: Document, c: dict[str, Any]) -> None:
     doc.section("Identity and status")
     a = c.get("address") or {}
-    address = a.get("text") or ", ".join(x for x in (a.get("street"), a.get("postalCode"), a.get("city")) if x)
+    address = a.get("text") or ", ".join(
+        x for x in (a.get("street"), a.get("postalCode"), a.get("city")) if x
+    )
     flags = [label for key, label in INSOLVENCY_FLAGS if c.get(key)]
-    doc.pairs([("Name", c["name"]), ("National id", f"{c['country']} {c['nationalId']}"),
-               ("Legal form", _text((c.get("legalForm") or {}).get("name") or (c.get("legalForm") or {}).get("code"))),
-               ("Status", (c.get("status") or "active") + (" · " + ", ".join(flags) if flags else "")),
-               ("Founded", _text(c.get("foundedOn"))), ("Dissolved", _text(c.get("dissolvedOn"))),
-               ("Address", _text(address)), ("NACE", _text((c.get("nace") or {}).get("primary"))),
-               ("VAT id", _text(c.get("vatId"))), ("LEI", _text(c.get("lei"))),
-               ("Employees", _text(c.get("employees"))), ("Size class", _text(c.get("sizeClass")))])
+    doc.pairs(
+        [
+            ("Name", c["name"]),
+            ("National id", f"{c['country']} {c['nationalId']}"),
+            (
+                "Legal form",
+                _text((c.get("legalForm") or {}).get("name") or (c.get("legalForm") or {}).get("code")),
+            ),
+            ("Status", (c.get("status") or "active") + (" · " + ", ".join(flags) if flags else "")),
+            ("Founded", _text(c.get("foundedOn"))),
+            ("Dissolved", _text(c.get("dissolvedOn"))),
+            ("Address", _text(address)),
+            ("NACE", _text((c.get("nace") or {}).get("primary"))),
+            ("VAT id", _text(c.get("vatId"))),
+            ("LEI", _text(c.get("lei"))),
+            ("Employees", _text(c.get("employees"))),
+            ("Size class", _text(c.get("sizeClass"))),
+        ]
+    )
     if flags:
         doc.set_text_color(*SEVERITY_COLOURS["high"])
         doc.set_font("DejaVu", "B", 9)
@@ -418,11 +488,25 @@ def _financials(doc: Document, fin: dict[str, Any]) -> None:
     for y in years[:8]:
         lines, r = y["lines"], y.get("ratios") or {}
         equity_ratio = r.get("equity_ratio")
-        rows.append([str(y["year"]), y["currency"], _num(lines.get("revenue")), _num(lines.get("profit")),
-                     _num(lines.get("total_assets")), _num(lines.get("equity")), _num(lines.get("liabilities")),
-                     "–" if equity_ratio is None else f"{equity_ratio:.0%}", _text(y.get("employees"))])
-    doc.grid(["Year", "Cur.", "Revenue", "Profit", "Assets", "Equity", "Liabilities", "Equity %", "Staff"], rows,
-              [9, 8, 18, 16, 18, 16, 17, 13, 9], ["L", "L", "R", "R", "R", "R", "R", "R", "R"])
+        rows.append(
+            [
+                str(y["year"]),
+                y["currency"],
+                _num(lines.get("revenue")),
+                _num(lines.get("profit")),
+                _num(lines.get("total_assets")),
+                _num(lines.get("equity")),
+                _num(lines.get("liabilities")),
+                "–" if equity_ratio is None else f"{equity_ratio:.0%}",
+                _text(y.get("employees")),
+            ]
+        )
+    doc.grid(
+        ["Year", "Cur.", "Revenue", "Profit", "Assets", "Equity", "Liabilities", "Equity %", "Staff"],
+        rows,
+        [9, 8, 18, 16, 18, 16, 17, 13, 9],
+        ["L", "L", "R", "R", "R", "R", "R", "R", "R"],
+    )
     chart = [(str(y["year"]), y["lines"].get("revenue")) for y in reversed(years[:8])]
     doc.bars("Revenue by year", chart, years[0]["currency"])
 
@@ -432,11 +516,20 @@ def _credit(doc: Document, credit: dict[str, Any]) -> None:
     if credit.get("grade") is None:
         doc.para(f"No grade: {credit.get('withheld_reason')}.")
     else:
-        doc.para(f"Grade {credit['grade']}, score {credit['score']} of 100, confidence {credit['confidence']:.0%} "
-                 f"(model {credit['model_version']}, as of {credit['as_of']}).")
-    rows = [[f["code"].replace("_", " "), str(f["weight"]), "–" if f["points"] is None else f"{f['points']:g}",
-             _evidence(f["evidence"]) or
-             ("missing: " + ", ".join(f["missing_inputs"]) if f["missing_inputs"] else "")] for f in credit["factors"]]
+        doc.para(
+            f"Grade {credit['grade']}, score {credit['score']} of 100, confidence {credit['confidence']:.0%} "
+            f"(model {credit['model_version']}, as of {credit['as_of']})."
+        )
+    rows = [
+        [
+            f["code"].replace("_", " "),
+            str(f["weight"]),
+            "–" if f["points"] is None else f"{f['points']:g}",
+            _evidence(f["evidence"])
+            or ("missing: " + ", ".join(f["missing_inputs"]) if f["missing_inputs"] else ""),
+        ]
+        for f in credit["factors"]
+    ]
     doc.grid(["Factor", "Weight", "Points", "Evidence"], rows, [22, 9, 9, 60], ["L", "R", "R", "L"])
     if credit.get("caps"):
         doc.note("Capped by: " + ", ".join(credit["caps"]))
@@ -444,12 +537,23 @@ def _credit(doc: Document, credit: dict[str, Any]) -> None:
 
 def _risk(doc: Document, risk: dict[str, Any]) -> None:
     doc.section("Risk")
-    doc.para(f"Risk level {risk['level']}, score {risk['score']} of 100, confidence {risk['confidence']:.0%}.")
+    doc.para(
+        f"Risk level {risk['level']}, score {risk['score']} of 100, confidence {risk['confidence']:.0%}."
+    )
     if risk["drivers"]:
-        doc.grid(["Driver", "Points", "Evidence"],
-                  [[d["description"], str(d["points"]),
-                    _evidence(d["evidence"]) + f" ({d['evidence'][0]['source']})" if d["evidence"] else "–"]
-                   for d in risk["drivers"]], [45, 8, 47], ["L", "R", "L"])
+        doc.grid(
+            ["Driver", "Points", "Evidence"],
+            [
+                [
+                    d["description"],
+                    str(d["points"]),
+                    _evidence(d["evidence"]) + f" ({d['evidence'][0]['source']})" if d["evidence"] else "–",
+                ]
+                for d in risk["drivers"]
+            ],
+            [45, 8, 47],
+            ["L", "R", "L"],
+        )
     else:
         doc.note("No risk driver applies.")
     if risk.get("missing_inputs"):
@@ -458,8 +562,12 @@ def _risk(doc: Document, risk: dict[str, Any]) -> None:
 
 def _ownership(doc: Document, o: dict[str, Any]) -> None:
     doc.section("Ownership and officers")
-    groups = (("Shareholders", "shareholders"), ("Beneficial owners", "beneficialOwners"),
-              ("Directors and statutory bodies", "directors"), ("Holdings", "holdings"))
+    groups = (
+        ("Shareholders", "shareholders"),
+        ("Beneficial owners", "beneficialOwners"),
+        ("Directors and statutory bodies", "directors"),
+        ("Holdings", "holdings"),
+    )
     any_rows = False
     for title, key in groups:
         items = o[key]
@@ -469,11 +577,21 @@ def _ownership(doc: Document, o: dict[str, Any]) -> None:
         doc.set_font("DejaVu", "B", 9)
         more = f" (first {len(items)} of {o['counts'][key]})" if o["counts"][key] > len(items) else ""
         doc.cell(0, 6, title + more, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-        doc.grid(["Name", "Role", "Since", "Share", "Source"],
-                  [[i["name"] + (f" ({i['country']} {i['nationalId']})" if i.get("nationalId") else ""),
-                    _text(i.get("title") or i["role"]), _text(i.get("since")),
-                    "–" if i.get("sharePct") is None else f"{i['sharePct']:g}%", i["source"]] for i in items],
-                  [40, 18, 12, 8, 22], ["L", "L", "L", "R", "L"])
+        doc.grid(
+            ["Name", "Role", "Since", "Share", "Source"],
+            [
+                [
+                    i["name"] + (f" ({i['country']} {i['nationalId']})" if i.get("nationalId") else ""),
+                    _text(i.get("title") or i["role"]),
+                    _text(i.get("since")),
+                    "–" if i.get("sharePct") is None else f"{i['sharePct']:g}%",
+                    i["source"],
+                ]
+                for i in items
+            ],
+            [40, 18, 12, 8, 22],
+            ["L", "L", "L", "R", "L"],
+        )
     if not any_rows:
         doc.note("No officer, owner or holding on record.")
 
@@ -485,20 +603,35 @@ def _sanctions(doc: Document, s: dict[str, Any]) -> None:
         return
     lists = ", ".join(f"{v['name']} ({v['version']})" for v in s["lists"])
     if not s["hit_count"]:
-        doc.para(f"No match at threshold {s['threshold']} ({s['algorithm']}). Lists: {lists}. The company and its "
-                 "company owners and officers were screened; natural persons only with a declared purpose.")
+        doc.para(
+            f"No match at threshold {s['threshold']} ({s['algorithm']}). Lists: {lists}. The company and its "
+            "company owners and officers were screened; natural persons only with a declared purpose."
+        )
         return
     doc.para(f"{s['hit_count']} possible match(es) at threshold {s['threshold']}: review each before acting.")
-    doc.grid(["Subject", "Listed entry", "List", "Score"],
-              [[f"{subj['name']} ({subj['subject']})", h["name"], h["list"], f"{h['score']:.2f}"]
-               for subj in s["subjects"] for h in subj["hits"]], [30, 35, 25, 8], ["L", "L", "L", "R"])
+    doc.grid(
+        ["Subject", "Listed entry", "List", "Score"],
+        [
+            [f"{subj['name']} ({subj['subject']})", h["name"], h["list"], f"{h['score']:.2f}"]
+            for subj in s["subjects"]
+            for h in subj["hits"]
+        ],
+        [30, 35, 25, 8],
+        ["L", "L", "L", "R"],
+    )
 
 
 def _nis2(doc: Document, n: dict[str, Any]) -> None:
     doc.section("NIS2 scope")
     scope = {True: "in scope", False: "out of scope", None: "undecided"}[n.get("in_scope")]
-    doc.pairs([("Category", _text(n.get("category"))), ("Scope", scope), ("Certainty", _text(n.get("certainty"))),
-               ("Rules", _text(n.get("ruleset_version")))])
+    doc.pairs(
+        [
+            ("Category", _text(n.get("category"))),
+            ("Scope", scope),
+            ("Certainty", _text(n.get("certainty"))),
+            ("Rules", _text(n.get("ruleset_version"))),
+        ]
+    )
     for reason in (n.get("reasons") or [])[:4]:
         doc.note("· " + (reason if isinstance(reason, str) else str(reason.get("text") or reason)))
     if n.get("missing"):
@@ -510,19 +643,33 @@ def _timeline(doc: Document, events: list[dict[str, Any]]) -> None:
     if not events:
         doc.note("No event on record.")
         return
-    doc.grid(["Date", "Event", "Source"], [[e["date"], e["title"], e["source"]] for e in events], [12, 62, 22])
+    doc.grid(
+        ["Date", "Event", "Source"], [[e["date"], e["title"], e["source"]] for e in events], [12, 62, 22]
+    )
 
 
 def _sources(doc: Document, sources: list[dict[str, Any]]) -> None:
     doc.add_page()
     doc.section("Sources and licences")
-    doc.para("Every figure in this report comes from the open registers below, as last imported. Scores and "
-             "assessments are regintel's own rule-based models (docs/scores.md, docs/nis2.md) and are no "
-             "official rating.")
+    doc.para(
+        "Every figure in this report comes from the open registers below, as last imported. Scores and "
+        "assessments are regintel's own rule-based models (docs/scores.md, docs/nis2.md) and are no "
+        "official rating."
+    )
     doc.ln(1)
-    doc.grid(["Source", "Publisher", "Licence", "Retrieved"],
-              [[f"{_text(s.get('name'))} ({s['id']})", _text(s.get("publisher")), _text(s.get("licence")),
-                _text(s.get("retrievedAt"))[:10]] for s in sources], [38, 28, 20, 14])
+    doc.grid(
+        ["Source", "Publisher", "Licence", "Retrieved"],
+        [
+            [
+                f"{_text(s.get('name'))} ({s['id']})",
+                _text(s.get("publisher")),
+                _text(s.get("licence")),
+                _text(s.get("retrievedAt"))[:10],
+            ]
+            for s in sources
+        ],
+        [38, 28, 20, 14],
+    )
     for s in sources:
         if s.get("attribution") or s.get("url"):
             doc.note(f"{s['id']}: {_text(s.get('attribution'))} {s.get('url') or ''}".strip())
@@ -530,13 +677,18 @@ def _sources(doc: Document, sources: list[dict[str, Any]]) -> None:
 
 def dd_report(facts: dict[str, Any], narrative: dict[str, Any]) -> bytes:
     c = facts["company"]
-    doc = Document("Due-diligence report", f"{c['name']} ({c['country']} {c['nationalId']})", facts["generatedAt"])
+    doc = Document(
+        "Due-diligence report", f"{c['name']} ({c['country']} {c['nationalId']})", facts["generatedAt"]
+    )
     doc.cover(c["name"], _identity_lines(c), _badge(facts["credit"]))
     concl = narrative["conclusion"]
     doc.section("Conclusion")
     doc.set_font("DejaVu", "B", 10)
-    doc.set_text_color(*SEVERITY_COLOURS["high" if concl["verdict"] == "escalate" else
-                                         "medium" if concl["verdict"] == "review" else "info"])
+    doc.set_text_color(
+        *SEVERITY_COLOURS[
+            "high" if concl["verdict"] == "escalate" else "medium" if concl["verdict"] == "review" else "info"
+        ]
+    )
     doc.cell(0, 6, concl["verdict"].upper(), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     doc.set_text_color(0, 0, 0)
     doc.para(concl["text"] + " Findings: " + ", ".join(f"{n} {k}" for k, n in concl["counts"].items()) + ".")
@@ -546,8 +698,11 @@ def dd_report(facts: dict[str, Any], narrative: dict[str, Any]) -> bytes:
         doc.para(narrative["prose"])
     for section in narrative["sections"]:
         doc.section(section["title"])
-        doc.grid(["#", "Severity", "Finding", "Source"],
-                  [[str(f["ref"]), f["severity"], f["statement"], _text(f["source"])] for f in section["findings"]],
-                  [4, 12, 62, 22], ["R", "L", "L", "L"])
+        doc.grid(
+            ["#", "Severity", "Finding", "Source"],
+            [[str(f["ref"]), f["severity"], f["statement"], _text(f["source"])] for f in section["findings"]],
+            [4, 12, 62, 22],
+            ["R", "L", "L", "L"],
+        )
     _sources(doc, facts["sources"])
     return bytes(doc.output())

@@ -28,17 +28,22 @@ def set_job(conn: Connection, report_id: int, job_id: int) -> None:
 
 def of_key(conn: Connection, report_id: int, key_id: int) -> Mapping[str, Any] | None:
     """The report with its company's identity, when it is this key's."""
-    stmt = (select(*META, companies.c.country, companies.c.national_id, companies.c.name)
-            .join(companies, companies.c.id == reports.c.company_id)
-            .where(reports.c.id == report_id, reports.c.key_id == key_id))
+    stmt = (
+        select(*META, companies.c.country, companies.c.national_id, companies.c.name)
+        .join(companies, companies.c.id == reports.c.company_id)
+        .where(reports.c.id == report_id, reports.c.key_id == key_id)
+    )
     row = conn.execute(stmt).first()
     item = None if row is None else row._mapping
     return cast("Mapping[str, Any] | None", item)
 
 
 def get(conn: Connection, report_id: int) -> Mapping[str, Any] | None:
-    stmt = (select(*META, companies.c.country, companies.c.national_id)
-            .join(companies, companies.c.id == reports.c.company_id).where(reports.c.id == report_id))
+    stmt = (
+        select(*META, companies.c.country, companies.c.national_id)
+        .join(companies, companies.c.id == reports.c.company_id)
+        .where(reports.c.id == report_id)
+    )
     row = conn.execute(stmt).first()
     item = None if row is None else row._mapping
     return cast("Mapping[str, Any] | None", item)
@@ -52,8 +57,19 @@ def mark(conn: Connection, report_id: int, **values: Any) -> None:
     conn.execute(update(reports).where(reports.c.id == report_id).values(**values))
 
 
-def finish(conn: Connection, report_id: int, now: datetime, content: bytes, media_type: str,
-           narrative: Any) -> None:
-    conn.execute(update(reports).where(reports.c.id == report_id).values(
-        status="done", finished_at=now, content=content, media_type=media_type, size_bytes=len(content),
-        narrative=narrative, error=None))
+def finish(
+    conn: Connection, report_id: int, now: datetime, content: bytes, media_type: str, narrative: Any
+) -> None:
+    conn.execute(
+        update(reports)
+        .where(reports.c.id == report_id)
+        .values(
+            status="done",
+            finished_at=now,
+            content=content,
+            media_type=media_type,
+            size_bytes=len(content),
+            narrative=narrative,
+            error=None,
+        )
+    )

@@ -14,15 +14,20 @@ PdfSection = Literal["identity", "financials", "credit", "risk", "ownership", "s
 class ReportIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     format: Literal["pdf"] = Field(default="pdf", description="The document's format (PDF)")
-    sections: list[PdfSection] | None = Field(default=None, min_length=1, max_length=len(PDF_SECTIONS),
-                                             description="Sections to include, in the report's order "
-                                             "(default: all). Sources and licences are always on the last page.")
+    sections: list[PdfSection] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=len(PDF_SECTIONS),
+        description="Sections to include, in the report's order "
+        "(default: all). Sources and licences are always on the last page.",
+    )
 
 
 class DueDiligenceIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    format: Literal["json", "pdf"] = Field(default="json", description="`json` (the findings, default) or "
-                                           "`pdf` (a rendered document)")
+    format: Literal["json", "pdf"] = Field(
+        default="json", description="`json` (the findings, default) or `pdf` (a rendered document)"
+    )
 
 
 class CompanyRef(BaseModel):
@@ -37,7 +42,9 @@ class Finding(BaseModel):
     severity: Literal["info", "low", "medium", "high"]
     statement: str
     evidence: dict[str, Any] = Field(description="The figures the statement rests on")
-    source: str | None = Field(description="Source id (see `sources`) or the regintel model that concluded it")
+    source: str | None = Field(
+        description="Source id (see `sources`) or the regintel model that concluded it"
+    )
 
 
 class Section(BaseModel):
@@ -82,8 +89,11 @@ class ReportOut(BaseModel):
     attempts: int
     error: str | None
     statusUrl: str
-    documentUrl: str | None = Field(description="Where the document is, once done (or send `Accept: "
-                                    "application/pdf` to the status URL)")
+    documentUrl: str | None = Field(
+        description="Where the document is, once done (or send `Accept: application/pdf` to the status URL)"
+    )
     mediaType: str | None
     sizeBytes: int | None
-    narrative: dict[str, Any] | None = Field(description="The due-diligence findings of a finished `ai-dd` report")
+    narrative: dict[str, Any] | None = Field(
+        description="The due-diligence findings of a finished `ai-dd` report"
+    )

@@ -29,8 +29,9 @@ def company_pdf(conn: Connection, row: Mapping[str, Any]) -> bytes:
     return pdf.company_report(facts_mod.gather(conn, row))
 
 
-def narrative(settings: Settings, facts: dict[str, Any], sections: int | None = None,
-              use_model: bool = True) -> dict[str, Any]:
+def narrative(
+    settings: Settings, facts: dict[str, Any], sections: int | None = None, use_model: bool = True
+) -> dict[str, Any]:
     """The rule-based report (the first `sections` sections, or all), rewritten into prose by the configured
     model when there is one and `use_model`."""
     out = dd.write(facts, sections)
@@ -39,25 +40,45 @@ def narrative(settings: Settings, facts: dict[str, Any], sections: int | None = 
     else:
         prose, writer = None, llm.rule_based_note()
     c = facts["company"]
-    return {"company": {"country": c["country"], "nationalId": c["nationalId"], "name": c["name"]},
-            "generatedAt": facts["generatedAt"], "writer": writer, "prose": prose, **out,
-            "sources": facts["sources"]}
+    return {
+        "company": {"country": c["country"], "nationalId": c["nationalId"], "name": c["name"]},
+        "generatedAt": facts["generatedAt"],
+        "writer": writer,
+        "prose": prose,
+        **out,
+        "sources": facts["sources"],
+    }
 
 
 def preview(conn: Connection, settings: Settings, row: Mapping[str, Any]) -> dict[str, Any]:
     """The first sections, at once and without the model (a preview must answer quickly)."""
     out = narrative(settings, facts_mod.gather(conn, row), dd.PREVIEW_SECTIONS, use_model=False)
-    out["fullReport"] = {"sections": list(dd.SECTION_TITLES.values()),
-                         "how": "POST /api/v1/companies/{ico}/report/ai-dd queues the full report"}
+    out["fullReport"] = {
+        "sections": list(dd.SECTION_TITLES.values()),
+        "how": "POST /api/v1/companies/{ico}/report/ai-dd queues the full report",
+    }
     return out
 
 
-def queue(conn: Connection, key_id: int, row: Mapping[str, Any], kind: str, fmt: str,
-          options: dict[str, Any]) -> dict[str, Any]:
+def queue(
+    conn: Connection, key_id: int, row: Mapping[str, Any], kind: str, fmt: str, options: dict[str, Any]
+) -> dict[str, Any]:
     now = datetime.now(UTC)
-    report_id = queries.create(conn, {"kind": kind, "company_id": row["id"], "key_id": key_id, "status": "queued",
-                                      "format": fmt, "options": options, "created_at": now})
-    job_id = jobs_db.enqueue(conn, KIND, {"report_id": report_id}, now=now, owner_key_id=key_id, max_attempts=3)
+    report_id = queries.create(
+        conn,
+        {
+            "kind": kind,
+            "company_id": row["id"],
+            "key_id": key_id,
+            "status": "queued",
+            "format": fmt,
+            "options": options,
+            "created_at": now,
+        },
+    )
+    job_id = jobs_db.enqueue(
+        conn, KIND, {"report_id": report_id}, now=now, owner_key_id=key_id, max_attempts=3
+    )
     assert job_id is not None  # no dedupe key: always queued
     queries.set_job(conn, report_id, job_id)
     return status(conn, key_id, report_id)
@@ -74,27 +95,41 @@ def status(conn: Connection, key_id: int, report_id: int) -> dict[str, Any]:
     r = _report(conn, key_id, report_id)
     job = jobs_db.get(conn, r["job_id"]) if r["job_id"] is not None else None
     state = r["status"]
-    if state in ("queued", "running") and job is not None and job["status"] in (jobs_db.QUEUED, jobs_db.RUNNING):
+    if (
+        state in ("queued", "running")
+        and job is not None
+        and job["status"] in (jobs_db.QUEUED, jobs_db.RUNNING)
+    ):
         state = job["status"]
     elif state != "done" and job is not None and job["status"] == jobs_db.FAILED:
         state = "failed"
     url = f"/api/v1/reports/{r['id']}"
-    return {"id": r["id"], "kind": r["kind"], "status": state, "format": r["format"],
-            "company": {"country": r["country"], "nationalId": r["national_id"], "name": r["name"]},
-            "createdAt": r["created_at"], "finishedAt": r["finished_at"],
-            "attempts": job["attempts"] if job else 0,
-            "error": r["error"] or (job["last_error"] if job and state == "failed" else None),
-            "statusUrl": url, "documentUrl": url + "?download=true" if state == "done" else None,
-            "mediaType": r["media_type"], "sizeBytes": r["size_bytes"],
-            "narrative": r["narrative"] if state == "done" else None}
+    return {
+        "id": r["id"],
+        "kind": r["kind"],
+        "status": state,
+        "format": r["format"],
+        "company": {"country": r["country"], "nationalId": r["national_id"], "name": r["name"]},
+        "createdAt": r["created_at"],
+        "finishedAt": r["finished_at"],
+        "attempts": job["attempts"] if job else 0,
+        "error": r["error"] or (job["last_error"] if job and state == "failed" else None),
+        "statusUrl": url,
+        "documentUrl": url + "?download=true" if state == "done" else None,
+        "mediaType": r["media_type"],
+        "sizeBytes": r["size_bytes"],
+        "narrative": r["narrative"] if state == "done" else None,
+    }
 
 
 def document(conn: Connection, key_id: int, report_id: int) -> tuple[bytes, dict[str, Any]]:
     """The finished document; 409 until it is done."""
     info = status(conn, key_id, report_id)
     if info["status"] != "done":
-        raise Conflict(f"Report {report_id} is {info['status']}: its document is ready once it is done",
-                       details={"status": info["status"]})
+        raise Conflict(
+            f"Report {report_id} is {info['status']}: its document is ready once it is done",
+            details={"status": info["status"]},
+        )
     body = queries.content(conn, report_id)
     assert body is not None
     return body, info

@@ -9,7 +9,8 @@ from regintel.db.schema import Id, metadata
 # One stored report: asked for by a key, rendered by `regintel worker` (job kind `reports.render`), the
 # document kept in the row (a company report is tens of kilobytes).
 reports = Table(
-    "reports", metadata,
+    "reports",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("kind", String(16), nullable=False),  # company | ai-dd
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),

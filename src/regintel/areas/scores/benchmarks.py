@@ -24,8 +24,9 @@ LEVELS = (("class", 4), ("division", 2))
 def group_rows(rows: Iterable[Mapping[str, Any]], level: str, now: datetime) -> list[dict[str, Any]]:
     """Benchmark rows of one (country, NACE prefix, currency) run of the ordered population."""
     out = []
-    for (country, code, currency), run in itertools.groupby(rows, key=lambda r: (r["country"], r["nace"],
-                                                                                  r["currency"])):
+    for (country, code, currency), run in itertools.groupby(
+        rows, key=lambda r: (r["country"], r["nace"], r["currency"])
+    ):
         by_size: dict[str, list[dict[str, float | None]]] = defaultdict(list)
         for r in run:
             size = peer_size(r)
@@ -35,9 +36,21 @@ def group_rows(rows: Iterable[Mapping[str, Any]], level: str, now: datetime) -> 
             for metric in domain.METRICS:
                 q = domain.quartiles(v[metric] for v in values)
                 if q is not None:
-                    out.append({"level": level, "nace": code, "country": country, "size_class": size,
-                                "currency": currency, "metric": metric, "peer_count": q.count, "p25": q.p25,
-                                "p50": q.p50, "p75": q.p75, "computed_at": now})
+                    out.append(
+                        {
+                            "level": level,
+                            "nace": code,
+                            "country": country,
+                            "size_class": size,
+                            "currency": currency,
+                            "metric": metric,
+                            "peer_count": q.count,
+                            "p25": q.p25,
+                            "p50": q.p50,
+                            "p75": q.p75,
+                            "computed_at": now,
+                        }
+                    )
     return out
 
 
@@ -50,5 +63,7 @@ def refresh(engine: Engine) -> dict[str, int]:
             rows += group_rows(queries.iter_peer_population(conn, digits), level, now)
     with engine.begin() as conn:
         queries.replace_benchmarks(conn, rows)
-    return {"rows": len(rows), "groups": len({(r["level"], r["nace"], r["country"], r["size_class"],
-                                                r["currency"]) for r in rows})}
+    return {
+        "rows": len(rows),
+        "groups": len({(r["level"], r["nace"], r["country"], r["size_class"], r["currency"]) for r in rows}),
+    }

@@ -42,8 +42,10 @@ class RatiosOut(BaseModel):
     debt_ratio: float | None = Field(description="liabilities / total assets")
     leverage: float | None = Field(description="liabilities / equity; null when equity is not positive")
     asset_turnover: float | None = Field(description="revenue / total assets")
-    current_ratio: float | None = Field(description="current assets / current liabilities (liquidity); null "
-                                        "when the statement lacks either line")
+    current_ratio: float | None = Field(
+        description="current assets / current liabilities (liquidity); null "
+        "when the statement lacks either line"
+    )
     revenue_growth: float | None = Field(description="against the previous year's statement")
     profit_growth: float | None = Field(description="profit change over |previous profit|")
     employee_growth: float | None
@@ -105,8 +107,9 @@ class GradeBand(BaseModel):
 class CreditScoreOut(BaseModel):
     score: float | None = Field(description="0-100; null when withheld")
     grade: str | None = Field(description="A+, A, B, C, D, E or F; null when withheld")
-    confidence: float = Field(description="0-1: the weight of the factors whose inputs exist, lowered for a "
-                              "stale statement")
+    confidence: float = Field(
+        description="0-1: the weight of the factors whose inputs exist, lowered for a stale statement"
+    )
     missing_inputs: list[str]
     caps: list[str] = Field(description="Knock-out states that capped the score")
     withheld_reason: str | None
@@ -184,7 +187,9 @@ class PeerMetric(BaseModel):
     p75: float | None
     peer_count: int
     quartile: int | None = Field(description="1 (lowest quarter of the peers) to 4 (highest)")
-    assessment: str | None = Field(description="top quartile … bottom quartile, in the metric's good direction")
+    assessment: str | None = Field(
+        description="top quartile … bottom quartile, in the metric's good direction"
+    )
 
 
 class PeersOut(BaseModel):
@@ -204,8 +209,10 @@ class SimilarCompany(BaseModel):
     employees: int | None
     revenue_eur: float | None
     statement_year: int | None
-    distance: float = Field(description="Lower is closer: |ln(size ratio)| plus penalties for another NACE "
-                            "class and another region")
+    distance: float = Field(
+        description="Lower is closer: |ln(size ratio)| plus penalties for another NACE "
+        "class and another region"
+    )
     reasons: list[str]
 
 
@@ -223,8 +230,11 @@ class DisputeIn(BaseModel):
 
     score: Literal["credit", "risk"] = Field(description="The score disputed")
     reason: StrictStr = Field(min_length=1, max_length=5000, description="What is wrong, in your words")
-    factor: StrictStr | None = Field(default=None, max_length=32,
-                                     description="A factor code of the credit score or a driver of the risk score")
+    factor: StrictStr | None = Field(
+        default=None,
+        max_length=32,
+        description="A factor code of the credit score or a driver of the risk score",
+    )
     evidence_url: StrictStr | None = Field(default=None, max_length=2000, pattern=r"^https?://\S+$")
     contact_email: StrictStr | None = Field(default=None, max_length=320, pattern=r"^[^@\s]+@[^@\s]+$")
 

@@ -45,23 +45,41 @@ def today() -> date:
 
 
 def to_statement(r: Row) -> Statement:
-    return Statement(year=r["year"], currency=r["currency"], period_end=period_end(r["period_to"], r["year"]),
-                     source=r["source"], revenue=r["revenue"], profit=r["profit"], total_assets=r["total_assets"],
-                     equity=r["equity"], liabilities=r["liabilities"], employees=r["employees"],
-                     current_assets=r["current_assets"], current_liabilities=r["current_liabilities"],
-                     retained_earnings=r["retained_earnings"], ebit=r["ebit"], statement_id=r["id"])
+    return Statement(
+        year=r["year"],
+        currency=r["currency"],
+        period_end=period_end(r["period_to"], r["year"]),
+        source=r["source"],
+        revenue=r["revenue"],
+        profit=r["profit"],
+        total_assets=r["total_assets"],
+        equity=r["equity"],
+        liabilities=r["liabilities"],
+        employees=r["employees"],
+        current_assets=r["current_assets"],
+        current_liabilities=r["current_liabilities"],
+        retained_earnings=r["retained_earnings"],
+        ebit=r["ebit"],
+        statement_id=r["id"],
+    )
 
 
 def facts(company: Row, events: Sequence[Row]) -> CompanyFacts:
     """The register facts of a company row and its insolvency notices."""
-    return CompanyFacts(source=company["source"], status=company["status"] or "active",
-                        founded_on=company["founded_on"], dissolved_on=company["dissolved_on"],
-                        in_bankruptcy=bool(company["in_bankruptcy"]),
-                        in_restructuring=bool(company["in_restructuring"]),
-                        in_liquidation=bool(company["in_liquidation"]), employees=company["employees"],
-                        size_class=company["size_class"],
-                        events=tuple(InsolvencyEvent(e["event_type"], e["phase"], e["event_date"], e["source"])
-                                     for e in events))
+    return CompanyFacts(
+        source=company["source"],
+        status=company["status"] or "active",
+        founded_on=company["founded_on"],
+        dissolved_on=company["dissolved_on"],
+        in_bankruptcy=bool(company["in_bankruptcy"]),
+        in_restructuring=bool(company["in_restructuring"]),
+        in_liquidation=bool(company["in_liquidation"]),
+        employees=company["employees"],
+        size_class=company["size_class"],
+        events=tuple(
+            InsolvencyEvent(e["event_type"], e["phase"], e["event_date"], e["source"]) for e in events
+        ),
+    )
 
 
 VAT_RELIABILITY = ("CZ",)  # VAT payer registers that answer reliable / unreliable (Czech ADIS)
@@ -71,8 +89,11 @@ def vat_reliability(conn: Connection, company: Row) -> Evidence | None:
     """The VAT payer register's reliability answer for the company (CZ), None when it has none."""
     if company["country"] not in VAT_RELIABILITY:
         return None
-    payers = [p for p in bank_accounts.company_accounts(conn, company)["vatPayers"]
-              if p["status"] in ("reliable", "unreliable")]
+    payers = [
+        p
+        for p in bank_accounts.company_accounts(conn, company)["vatPayers"]
+        if p["status"] in ("reliable", "unreliable")
+    ]
     if not payers:
         return None
     p = payers[-1]
@@ -80,7 +101,9 @@ def vat_reliability(conn: Connection, company: Row) -> Evidence | None:
     return Evidence("unreliable_vat_payer", p["status"] == "unreliable", on, p["source"]["id"])
 
 
-def with_debts(f: CompanyFacts, standing: debtors.Standing | None, vat: Evidence | None = None) -> CompanyFacts:
+def with_debts(
+    f: CompanyFacts, standing: debtors.Standing | None, vat: Evidence | None = None
+) -> CompanyFacts:
     """The facts with the debtor lists' answer: the number of creditors whose social or health list names
     the company today, and whether the tax-debtor list does (each with the lists it was read from); `vat`,
     the VAT payer register's unreliable-payer answer, also decides tax reliability (either listing makes
@@ -107,8 +130,9 @@ def with_debts(f: CompanyFacts, standing: debtors.Standing | None, vat: Evidence
     return out
 
 
-def inputs(conn: Connection, company: Row,
-           standing: debtors.Standing | None = None) -> tuple[CompanyFacts, list[Statement]]:
+def inputs(
+    conn: Connection, company: Row, standing: debtors.Standing | None = None
+) -> tuple[CompanyFacts, list[Statement]]:
     """Everything the models read about one company (statements and notices in one round trip on
     PostgreSQL, then the debtor lists unless `standing` was read for a batch already)."""
     stmts, events = queries.statements_and_events(conn, company["id"])
@@ -118,13 +142,15 @@ def inputs(conn: Connection, company: Row,
     return f, [to_statement(r) for r in stmts]
 
 
-def credit(conn: Connection, company: Row, as_of: date | None = None,
-           standing: debtors.Standing | None = None) -> CreditScore:
+def credit(
+    conn: Connection, company: Row, as_of: date | None = None, standing: debtors.Standing | None = None
+) -> CreditScore:
     return credit_score(*inputs(conn, company, standing), as_of or today())
 
 
-def credits(conn: Connection, companies: Sequence[Row],
-            standings: Mapping[int, debtors.Standing] | None = None) -> dict[int, CreditScore]:
+def credits(
+    conn: Connection, companies: Sequence[Row], standings: Mapping[int, debtors.Standing] | None = None
+) -> dict[int, CreditScore]:
     """Today's credit scores of several companies from one read of their statements and one of their
     notices (bulk compliance); `standings` their debtor-list entries when already read."""
     if standings is None:

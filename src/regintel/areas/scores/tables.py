@@ -8,7 +8,8 @@ from regintel.db.schema import Id, metadata
 
 # A key's dispute of a score: stored as filed, with the model version and the score it disputes.
 score_disputes = Table(
-    "score_disputes", metadata,
+    "score_disputes",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="CASCADE"), nullable=False),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
@@ -28,7 +29,8 @@ Index("ix_score_disputes_api_key_id", score_disputes.c.api_key_id, score_dispute
 # Quartiles of the peer metrics per (NACE class or division, country, EU size class, currency), as the
 # job `scores.refresh_peers` last computed them from `latest_financials` of active companies.
 peer_benchmarks = Table(
-    "peer_benchmarks", metadata,
+    "peer_benchmarks",
+    metadata,
     Column("level", String(8), primary_key=True),  # class (4 digits) | division (2 digits)
     Column("nace", String(8), primary_key=True),
     Column("country", String(2), primary_key=True),

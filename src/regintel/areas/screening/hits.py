@@ -19,7 +19,9 @@ from regintel.domain.screening_index import ScreeningIndex
 BATCH = 1_000
 
 
-def _subjects(company: Mapping[str, Any], roles: Sequence[Mapping[str, Any]]) -> list[tuple[str, bool, Subject]]:
+def _subjects(
+    company: Mapping[str, Any], roles: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, bool, Subject]]:
     ids = [v for v in (company["national_id"], company["lei"], company["vat_id"]) if v]
     out = [("company", False, Subject.build(company["name"], "organization", [company["country"]], (), ids))]
     for r in roles:
@@ -29,17 +31,28 @@ def _subjects(company: Mapping[str, Any], roles: Sequence[Mapping[str, Any]]) ->
     return out
 
 
-def _hit_rows(index: ScreeningIndex, company: Mapping[str, Any], roles: Sequence[Mapping[str, Any]],
-              now: datetime) -> list[dict[str, Any]]:
+def _hit_rows(
+    index: ScreeningIndex, company: Mapping[str, Any], roles: Sequence[Mapping[str, Any]], now: datetime
+) -> list[dict[str, Any]]:
     rows: dict[tuple[int, str, str], dict[str, Any]] = {}
     for kind, natural, subject in _subjects(company, roles):
         if not subject.tokens:
             continue
         for m in index.screen(subject, DEFAULT_THRESHOLD, limit=5):
-            rows.setdefault((m.entry_id, kind, subject.name), {
-                "company_id": company["id"], "entry_id": m.entry_id, "subject": kind, "subject_name": subject.name,
-                "natural_person": natural, "score": m.score, "algorithm": ALGORITHM, "computed_at": now,
-                "features": [{"name": f.name, "value": f.value, "weight": f.weight} for f in m.features]})
+            rows.setdefault(
+                (m.entry_id, kind, subject.name),
+                {
+                    "company_id": company["id"],
+                    "entry_id": m.entry_id,
+                    "subject": kind,
+                    "subject_name": subject.name,
+                    "natural_person": natural,
+                    "score": m.score,
+                    "algorithm": ALGORITHM,
+                    "computed_at": now,
+                    "features": [{"name": f.name, "value": f.value, "weight": f.weight} for f in m.features],
+                },
+            )
     return list(rows.values())
 
 

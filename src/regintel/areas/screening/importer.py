@@ -41,8 +41,14 @@ class ImportStats:
         return self.inserted + self.updated + self.deleted
 
     def as_dict(self) -> dict[str, Any]:
-        return {"list": self.list_id, "read": self.read, "inserted": self.inserted, "updated": self.updated,
-                "deleted": self.deleted, "unchanged": self.unchanged}
+        return {
+            "list": self.list_id,
+            "read": self.read,
+            "inserted": self.inserted,
+            "updated": self.updated,
+            "deleted": self.deleted,
+            "unchanged": self.unchanged,
+        }
 
 
 def get_list_source(source_id: str) -> SanctionSource:
@@ -68,8 +74,9 @@ def read_entries(source: SanctionSource, location: Path) -> tuple[list[ListedEnt
     return list(entries.values()), delta
 
 
-def import_list(engine: Engine, source_id: str, location: str | Path, *,
-                now: datetime | None = None) -> ImportStats:
+def import_list(
+    engine: Engine, source_id: str, location: str | Path, *, now: datetime | None = None
+) -> ImportStats:
     source = get_list_source(source_id)
     entries, delta = read_entries(source, Path(location))
     now = now or datetime.now(UTC)
@@ -77,14 +84,23 @@ def import_list(engine: Engine, source_id: str, location: str | Path, *,
     with engine.begin() as conn:
         stats = write_entries(conn, source, entries, delta=delta, now=now, location=str(location))
         count = queries.count_entries(conn, source.info.id)
-        conn.execute(update(data_sources).where(data_sources.c.id == source.info.id)
-                     .values(row_count=count, last_import_at=now,
-                             last_run={"status": "succeeded", **stats.as_dict()}))
+        conn.execute(
+            update(data_sources)
+            .where(data_sources.c.id == source.info.id)
+            .values(row_count=count, last_import_at=now, last_run={"status": "succeeded", **stats.as_dict()})
+        )
     return stats
 
 
-def write_entries(conn: Connection, source: SanctionSource, entries: list[ListedEntry], *, delta: bool,
-                  now: datetime, location: str | None = None) -> ImportStats:
+def write_entries(
+    conn: Connection,
+    source: SanctionSource,
+    entries: list[ListedEntry],
+    *,
+    delta: bool,
+    now: datetime,
+    location: str | None = None,
+) -> ImportStats:
     """Write the changed entries of one list in the caller's transaction."""
     list_id = source.info.id
     stats = ImportStats(list_id, read=len(entries))
@@ -121,17 +137,33 @@ def write_entries(conn: Connection, source: SanctionSource, entries: list[Listed
     stats.inserted, stats.updated, stats.deleted = len(new_rows), len(changed) - len(new_rows), len(gone)
     if stats.changed:
         row = queries.list_row(conn, list_id)
-        queries.upsert_list(conn, list_id, {
-            "version": int(row["version"] if row else 0) + 1, "changed_at": now, "imported_at": now,
-            "entry_count": queries.count_entries(conn, list_id), "location": location})
+        queries.upsert_list(
+            conn,
+            list_id,
+            {
+                "version": int(row["version"] if row else 0) + 1,
+                "changed_at": now,
+                "imported_at": now,
+                "entry_count": queries.count_entries(conn, list_id),
+                "location": location,
+            },
+        )
         job_queue.enqueue(conn, HITS_JOB, {"reason": f"{list_id} changed"}, now=now, dedupe_key=HITS_JOB)
     return stats
 
 
 def _entry_row(list_id: str, entry: ListedEntry, digest: str, now: datetime) -> dict[str, Any]:
-    return {"list_id": list_id, "entry_key": entry.key[:128], "schema": entry.schema, "caption": entry.caption,
-            "topics": ",".join(entry.topics), "listed_on": entry.listed_on, "remarks": entry.remarks,
-            "content_hash": digest, "updated_at": now}
+    return {
+        "list_id": list_id,
+        "entry_key": entry.key[:128],
+        "schema": entry.schema,
+        "caption": entry.caption,
+        "topics": ",".join(entry.topics),
+        "listed_on": entry.listed_on,
+        "remarks": entry.remarks,
+        "content_hash": digest,
+        "updated_at": now,
+    }
 
 
 def _child_rows(entries: dict[int, ListedEntry]) -> dict[str, list[dict[str, Any]]]:
@@ -142,14 +174,33 @@ def _child_rows(entries: dict[int, ListedEntry]) -> dict[str, list[dict[str, Any
             norm = normalise_name(n.name)
             if norm and (n.name, n.kind) not in seen_names:
                 seen_names.add((n.name, n.kind))
-                out["sanction_names"].append({"entry_id": entry_id, "name": n.name, "name_norm": norm,
-                                              "kind": n.kind, "lang": (n.lang or None) and n.lang[:8]})
+                out["sanction_names"].append(
+                    {
+                        "entry_id": entry_id,
+                        "name": n.name,
+                        "name_norm": norm,
+                        "kind": n.kind,
+                        "lang": (n.lang or None) and n.lang[:8],
+                    }
+                )
         for i in {(i.type, i.value, i.country) for i in e.identifiers}:
             if norm := normalise_identifier(i[1]):
-                out["sanction_identifiers"].append({"entry_id": entry_id, "id_type": i[0][:48], "value": i[1],
-                                                    "value_norm": norm[:128], "country": i[2]})
-        out["sanction_birth_dates"] += [{"entry_id": entry_id, "birth_date": d} for d in sorted(set(e.birth_dates))]
-        out["sanction_countries"] += [{"entry_id": entry_id, "country": c, "role": r[:16]}
-                                      for c, r in sorted(set(e.countries))]
-        out["sanction_programmes"] += [{"entry_id": entry_id, "programme": p} for p in sorted(set(e.programmes))]
+                out["sanction_identifiers"].append(
+                    {
+                        "entry_id": entry_id,
+                        "id_type": i[0][:48],
+                        "value": i[1],
+                        "value_norm": norm[:128],
+                        "country": i[2],
+                    }
+                )
+        out["sanction_birth_dates"] += [
+            {"entry_id": entry_id, "birth_date": d} for d in sorted(set(e.birth_dates))
+        ]
+        out["sanction_countries"] += [
+            {"entry_id": entry_id, "country": c, "role": r[:16]} for c, r in sorted(set(e.countries))
+        ]
+        out["sanction_programmes"] += [
+            {"entry_id": entry_id, "programme": p} for p in sorted(set(e.programmes))
+        ]
     return out

@@ -44,9 +44,17 @@ def build_index(conn: Connection) -> ScreeningIndex:
     for entry_id, value in rows["ids"]:
         idents[entry_id].add(value)
     return ScreeningIndex(
-        Candidate(int(entry_id), schema, tuple(names[entry_id]), frozenset(countries.get(entry_id, ())),
-                  tuple(dates.get(entry_id, ())), frozenset(idents.get(entry_id, ())))
-        for entry_id, schema in rows["entries"] if names.get(entry_id))
+        Candidate(
+            int(entry_id),
+            schema,
+            tuple(names[entry_id]),
+            frozenset(countries.get(entry_id, ())),
+            tuple(dates.get(entry_id, ())),
+            frozenset(idents.get(entry_id, ())),
+        )
+        for entry_id, schema in rows["entries"]
+        if names.get(entry_id)
+    )
 
 
 def _rebuild(engine: Engine, key: str) -> None:
@@ -75,8 +83,9 @@ def current_index(conn: Connection, *, fresh: bool = False) -> tuple[ScreeningIn
             start = key not in _BUILDING
             _BUILDING.add(key)
         if start:
-            threading.Thread(target=_rebuild, args=(conn.engine, key), name="screening-index",
-                             daemon=True).start()
+            threading.Thread(
+                target=_rebuild, args=(conn.engine, key), name="screening-index", daemon=True
+            ).start()
         return cached[1], cached[0]
     with _LOCK:
         cached = _CACHE.get(key)

@@ -21,14 +21,25 @@ from regintel.areas.screening.tables import (
 )
 from regintel.db.schema import companies, ownerships, people, roles
 
-CHILDREN = (sanction_names, sanction_identifiers, sanction_birth_dates, sanction_countries, sanction_programmes)
+CHILDREN = (
+    sanction_names,
+    sanction_identifiers,
+    sanction_birth_dates,
+    sanction_countries,
+    sanction_programmes,
+)
 se = sanction_entries.c
 
 
 def data_version(conn: Connection) -> tuple[Any, ...]:
     """Changes whenever any list's entries change (or a database is swapped under the process)."""
-    row = conn.execute(select(func.count(), func.coalesce(func.sum(sanction_lists.c.version), 0),
-                              func.max(sanction_lists.c.changed_at))).one()
+    row = conn.execute(
+        select(
+            func.count(),
+            func.coalesce(func.sum(sanction_lists.c.version), 0),
+            func.max(sanction_lists.c.changed_at),
+        )
+    ).one()
     return tuple(row)
 
 
@@ -54,9 +65,13 @@ def insert_entries(conn: Connection, rows: Sequence[dict[str, Any]]) -> dict[str
     keys = [r["entry_key"] for r in rows]
     found: dict[str, int] = {}
     for start in range(0, len(keys), 500):
-        chunk = keys[start:start + 500]
-        found.update((k, int(i)) for k, i in conn.execute(
-            select(se.entry_key, se.id).where(se.list_id == rows[0]["list_id"], se.entry_key.in_(chunk))))
+        chunk = keys[start : start + 500]
+        found.update(
+            (k, int(i))
+            for k, i in conn.execute(
+                select(se.entry_key, se.id).where(se.list_id == rows[0]["list_id"], se.entry_key.in_(chunk))
+            )
+        )
     return found
 
 
@@ -66,7 +81,7 @@ def update_entry(conn: Connection, entry_id: int, values: dict[str, Any]) -> Non
 
 def delete_children(conn: Connection, entry_ids: Sequence[int]) -> None:
     for start in range(0, len(entry_ids), 500):
-        chunk = list(entry_ids[start:start + 500])
+        chunk = list(entry_ids[start : start + 500])
         for table in CHILDREN:
             conn.execute(delete(table).where(table.c.entry_id.in_(chunk)))
 
@@ -74,7 +89,7 @@ def delete_children(conn: Connection, entry_ids: Sequence[int]) -> None:
 def delete_entries(conn: Connection, entry_ids: Sequence[int]) -> None:
     delete_children(conn, entry_ids)
     for start in range(0, len(entry_ids), 500):
-        chunk = list(entry_ids[start:start + 500])
+        chunk = list(entry_ids[start : start + 500])
         conn.execute(delete(company_sanction_hits).where(company_sanction_hits.c.entry_id.in_(chunk)))
         conn.execute(delete(sanction_entries).where(se.id.in_(chunk)))
 
@@ -83,7 +98,7 @@ def insert_children(conn: Connection, rows: Mapping[Any, list[dict[str, Any]]]) 
     for table in CHILDREN:
         batch = rows.get(table.name) or []
         for start in range(0, len(batch), 5000):
-            conn.execute(insert(table), batch[start:start + 5000])
+            conn.execute(insert(table), batch[start : start + 5000])
 
 
 def upsert_list(conn: Connection, list_id: str, values: dict[str, Any]) -> None:
@@ -101,10 +116,18 @@ def index_rows(conn: Connection) -> dict[str, Sequence[Any]]:
     """Everything the in-memory index needs, one query a table."""
     return {
         "entries": conn.execute(select(se.id, se.schema)).all(),
-        "names": conn.execute(select(sanction_names.c.entry_id, sanction_names.c.name,
-                                     sanction_names.c.name_norm, sanction_names.c.kind)).all(),
+        "names": conn.execute(
+            select(
+                sanction_names.c.entry_id,
+                sanction_names.c.name,
+                sanction_names.c.name_norm,
+                sanction_names.c.kind,
+            )
+        ).all(),
         "countries": conn.execute(select(sanction_countries.c.entry_id, sanction_countries.c.country)).all(),
-        "dates": conn.execute(select(sanction_birth_dates.c.entry_id, sanction_birth_dates.c.birth_date)).all(),
+        "dates": conn.execute(
+            select(sanction_birth_dates.c.entry_id, sanction_birth_dates.c.birth_date)
+        ).all(),
         "ids": conn.execute(select(sanction_identifiers.c.entry_id, sanction_identifiers.c.value_norm)).all(),
     }
 
@@ -115,21 +138,36 @@ def entry_details(conn: Connection, entry_ids: Sequence[int]) -> dict[int, dict[
         return {}
     ids = list(entry_ids)
     out: dict[int, dict[str, Any]] = {}
-    query = (select(sanction_entries, sanction_lists.c.name.label("list_name"), sanction_lists.c.mode)
-             .join(sanction_lists, sanction_lists.c.id == se.list_id).where(se.id.in_(ids)))
+    query = (
+        select(sanction_entries, sanction_lists.c.name.label("list_name"), sanction_lists.c.mode)
+        .join(sanction_lists, sanction_lists.c.id == se.list_id)
+        .where(se.id.in_(ids))
+    )
     for row in conn.execute(query).mappings():
-        out[int(row["id"])] = dict(row) | {"names": [], "programmes": [], "countries": [], "birth_dates": [],
-                                          "identifiers": []}
+        out[int(row["id"])] = dict(row) | {
+            "names": [],
+            "programmes": [],
+            "countries": [],
+            "birth_dates": [],
+            "identifiers": [],
+        }
     children: Iterable[tuple[str, Any, Any]] = (
         ("names", sanction_names, (sanction_names.c.name, sanction_names.c.kind)),
         ("programmes", sanction_programmes, (sanction_programmes.c.programme,)),
         ("countries", sanction_countries, (sanction_countries.c.country, sanction_countries.c.role)),
         ("birth_dates", sanction_birth_dates, (sanction_birth_dates.c.birth_date,)),
-        ("identifiers", sanction_identifiers, (sanction_identifiers.c.id_type, sanction_identifiers.c.value,
-                                               sanction_identifiers.c.country)))
+        (
+            "identifiers",
+            sanction_identifiers,
+            (sanction_identifiers.c.id_type, sanction_identifiers.c.value, sanction_identifiers.c.country),
+        ),
+    )
     for key, table, cols in children:
-        for child in conn.execute(select(table.c.entry_id, *cols).where(table.c.entry_id.in_(ids))
-                                  .order_by(table.c.entry_id, table.c.id)):
+        for child in conn.execute(
+            select(table.c.entry_id, *cols)
+            .where(table.c.entry_id.in_(ids))
+            .order_by(table.c.entry_id, table.c.id)
+        ):
             if int(child[0]) in out:
                 out[int(child[0])][key].append(tuple(child[1:]))
     return out
@@ -140,25 +178,46 @@ def company_subjects(conn: Connection, company_id: int, today: date) -> list[dic
     holder = companies.alias("holder")
     current = or_(roles.c.until.is_(None), roles.c.until >= today)
     rows = conn.execute(
-        select(roles.c.role, roles.c.holder_name, roles.c.person_id, roles.c.holder_company_id,
-               people.c.birth_date, people.c.nationality, holder.c.country.label("holder_country"))
-        .select_from(roles.outerjoin(people, people.c.id == roles.c.person_id)
-                     .outerjoin(holder, holder.c.id == roles.c.holder_company_id))
-        .where(roles.c.company_id == company_id, current).order_by(roles.c.id)).mappings()
+        select(
+            roles.c.role,
+            roles.c.holder_name,
+            roles.c.person_id,
+            roles.c.holder_company_id,
+            people.c.birth_date,
+            people.c.nationality,
+            holder.c.country.label("holder_country"),
+        )
+        .select_from(
+            roles.outerjoin(people, people.c.id == roles.c.person_id).outerjoin(
+                holder, holder.c.id == roles.c.holder_company_id
+            )
+        )
+        .where(roles.c.company_id == company_id, current)
+        .order_by(roles.c.id)
+    ).mappings()
     out = [dict(r) for r in rows]
     parents = conn.execute(
-        select(literal("parent_company").label("role"), companies.c.name.label("holder_name"),
-               companies.c.id.label("holder_company_id"), companies.c.country.label("holder_country"))
+        select(
+            literal("parent_company").label("role"),
+            companies.c.name.label("holder_name"),
+            companies.c.id.label("holder_company_id"),
+            companies.c.country.label("holder_country"),
+        )
         .select_from(ownerships.join(companies, companies.c.id == ownerships.c.parent_id))
-        .where(ownerships.c.child_id == company_id,
-               or_(ownerships.c.until.is_(None), ownerships.c.until >= today))).mappings()
+        .where(
+            ownerships.c.child_id == company_id,
+            or_(ownerships.c.until.is_(None), ownerships.c.until >= today),
+        )
+    ).mappings()
     out += [dict(r) | {"person_id": None, "birth_date": None, "nationality": None} for r in parents]
     return out
 
 
-def replace_company_hits(conn: Connection, company_ids: Sequence[int], rows: Sequence[dict[str, Any]]) -> None:
+def replace_company_hits(
+    conn: Connection, company_ids: Sequence[int], rows: Sequence[dict[str, Any]]
+) -> None:
     for start in range(0, len(company_ids), 500):
-        chunk = list(company_ids[start:start + 500])
+        chunk = list(company_ids[start : start + 500])
         conn.execute(delete(company_sanction_hits).where(company_sanction_hits.c.company_id.in_(chunk)))
     if rows:
         conn.execute(insert(company_sanction_hits), list(rows))
@@ -166,15 +225,27 @@ def replace_company_hits(conn: Connection, company_ids: Sequence[int], rows: Seq
 
 def company_batch(conn: Connection, after_id: int, size: int) -> list[dict[str, Any]]:
     c = companies.c
-    return [dict(r) for r in conn.execute(select(c.id, c.name, c.country, c.national_id, c.lei, c.vat_id)
-                                          .where(c.id > after_id).order_by(c.id).limit(size)).mappings()]
+    return [
+        dict(r)
+        for r in conn.execute(
+            select(c.id, c.name, c.country, c.national_id, c.lei, c.vat_id)
+            .where(c.id > after_id)
+            .order_by(c.id)
+            .limit(size)
+        ).mappings()
+    ]
 
 
 def roles_of_companies(conn: Connection, company_ids: Sequence[int], today: date) -> list[dict[str, Any]]:
     current = or_(roles.c.until.is_(None), roles.c.until >= today)
-    return [dict(r) for r in conn.execute(
-        select(roles.c.company_id, roles.c.role, roles.c.holder_name, roles.c.person_id)
-        .where(roles.c.company_id.in_(list(company_ids)), current)).mappings()]
+    return [
+        dict(r)
+        for r in conn.execute(
+            select(roles.c.company_id, roles.c.role, roles.c.holder_name, roles.c.person_id).where(
+                roles.c.company_id.in_(list(company_ids)), current
+            )
+        ).mappings()
+    ]
 
 
 def sanctioned_companies(conn: Connection, topic: str | None, limit: int) -> tuple[list[dict[str, Any]], int]:
@@ -183,22 +254,43 @@ def sanctioned_companies(conn: Connection, topic: str | None, limit: int) -> tup
     cond = [h.entry_id == se.id]
     if topic:
         cond.append(se.topics.like(f"%{topic}%"))
-    best = (select(h.company_id, func.max(h.score).label("score"), func.count().label("hits"))
-            .select_from(company_sanction_hits.join(sanction_entries, and_(*cond)))
-            .group_by(h.company_id).subquery())
+    best = (
+        select(h.company_id, func.max(h.score).label("score"), func.count().label("hits"))
+        .select_from(company_sanction_hits.join(sanction_entries, and_(*cond)))
+        .group_by(h.company_id)
+        .subquery()
+    )
     total = int(conn.execute(select(func.count()).select_from(best)).scalar_one())
     c = companies.c
-    rows = conn.execute(select(c.id, c.country, c.national_id, c.name, best.c.score, best.c.hits)
-                        .join(best, best.c.company_id == c.id)
-                        .order_by(best.c.score.desc(), c.id).limit(limit)).mappings()
+    rows = conn.execute(
+        select(c.id, c.country, c.national_id, c.name, best.c.score, best.c.hits)
+        .join(best, best.c.company_id == c.id)
+        .order_by(best.c.score.desc(), c.id)
+        .limit(limit)
+    ).mappings()
     return [dict(r) for r in rows], total
 
 
-def hits_of_companies(conn: Connection, company_ids: Sequence[int], topic: str | None) -> list[dict[str, Any]]:
+def hits_of_companies(
+    conn: Connection, company_ids: Sequence[int], topic: str | None
+) -> list[dict[str, Any]]:
     h = company_sanction_hits.c
-    query = (select(h.company_id, h.subject, h.subject_name, h.natural_person, h.score, se.list_id,
-                    se.entry_key, se.caption, se.topics).join(sanction_entries, se.id == h.entry_id)
-             .where(h.company_id.in_(list(company_ids))).order_by(h.company_id, h.score.desc(), h.id))
+    query = (
+        select(
+            h.company_id,
+            h.subject,
+            h.subject_name,
+            h.natural_person,
+            h.score,
+            se.list_id,
+            se.entry_key,
+            se.caption,
+            se.topics,
+        )
+        .join(sanction_entries, se.id == h.entry_id)
+        .where(h.company_id.in_(list(company_ids)))
+        .order_by(h.company_id, h.score.desc(), h.id)
+    )
     if topic:
         query = query.where(se.topics.like(f"%{topic}%"))
     return [dict(r) for r in conn.execute(query).mappings()]
@@ -206,6 +298,11 @@ def hits_of_companies(conn: Connection, company_ids: Sequence[int], topic: str |
 
 def hit_rows_of_company(conn: Connection, company_id: int) -> list[dict[str, Any]]:
     h = company_sanction_hits.c
-    return [dict(r) for r in conn.execute(
-        select(h.subject, h.natural_person, h.score, h.features, se.topics)
-        .join(sanction_entries, se.id == h.entry_id).where(h.company_id == company_id)).mappings()]
+    return [
+        dict(r)
+        for r in conn.execute(
+            select(h.subject, h.natural_person, h.score, h.features, se.topics)
+            .join(sanction_entries, se.id == h.entry_id)
+            .where(h.company_id == company_id)
+        ).mappings()
+    ]

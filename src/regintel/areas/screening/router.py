@@ -30,141 +30,238 @@ from regintel.render.tabular import to_csv
 from regintel.services import companies as companies_svc
 from regintel.services import people as people_svc
 
-public = APIRouter(prefix="/api/v1/public", tags=["Screening"], dependencies=[PublicLimit], route_class=StrictRoute)
+public = APIRouter(
+    prefix="/api/v1/public", tags=["Screening"], dependencies=[PublicLimit], route_class=StrictRoute
+)
 keyed = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 ROUTERS = [public, keyed]
 
-_templates = Environment(loader=PackageLoader("regintel.areas.screening", "templates"), autoescape=True,
-                         trim_blocks=True, lstrip_blocks=True)
-_SCREEN_DOC = ("Every hit lists the features that made it (name similarity by token Levenshtein with a "
-               "phonetic rescue, token-sorted similarity and metaphone agreement; country, birth date, "
-               "identifier, weak alias and schema evidence), each with its value and weight, and the algorithm "
-               "version; the score is the weighted sum, clipped to 0-1. Names in any script are transliterated. "
-               "501 while no sanctions list is imported.")
+_templates = Environment(
+    loader=PackageLoader("regintel.areas.screening", "templates"),
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_SCREEN_DOC = (
+    "Every hit lists the features that made it (name similarity by token Levenshtein with a "
+    "phonetic rescue, token-sorted similarity and metaphone agreement; country, birth date, "
+    "identifier, weak alias and schema evidence), each with its value and weight, and the algorithm "
+    "version; the score is the weighted sum, clipped to 0-1. Names in any script are transliterated. "
+    "501 while no sanctions list is imported."
+)
 Threshold = Annotated[float, Query(ge=0.0, le=1.0, description="Hits scoring at least this (0-1)")]
-Country = Annotated[str | None, Query(min_length=2, max_length=2,
-                                      description="ISO 3166-1 alpha-2, any case (default: SK first)")]
-Mode = Annotated[Literal["sanctioned", "debarred", "any"],
-                 Query(description="`sanctioned` (sanctions lists), `debarred` (debarment lists) or `any`")]
-Purpose = Annotated[str | None, Query(max_length=64, description="Declared processing purpose (e.g. `kyc`): "
-                                      "officers and owners who are natural persons are screened only with one")]
+Country = Annotated[
+    str | None,
+    Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case (default: SK first)"),
+]
+Mode = Annotated[
+    Literal["sanctioned", "debarred", "any"],
+    Query(description="`sanctioned` (sanctions lists), `debarred` (debarment lists) or `any`"),
+]
+Purpose = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="Declared processing purpose (e.g. `kyc`): "
+        "officers and owners who are natural persons are screened only with one",
+    ),
+]
 
 
 def _subject(body: NameQuery) -> Subject:
     if isinstance(body, EntityQuery):
-        return Subject.build(body.name, body.schema_, body.countries,
-                             [body.birth_date] if body.birth_date else [], body.identifiers)
+        return Subject.build(
+            body.name,
+            body.schema_,
+            body.countries,
+            [body.birth_date] if body.birth_date else [],
+            body.identifiers,
+        )
     return Subject.build(body.name)
 
 
-@public.post("/screen", response_model=Envelope[ScreenResult], summary="Screen an entity",
-             description="Screen a person or organisation (name, and optionally `schema`, `countries`, "
-             "`birth_date`, `identifiers`) against the imported sanctions lists. " + _SCREEN_DOC)
+@public.post(
+    "/screen",
+    response_model=Envelope[ScreenResult],
+    summary="Screen an entity",
+    description="Screen a person or organisation (name, and optionally `schema`, `countries`, "
+    "`birth_date`, `identifiers`) against the imported sanctions lists. " + _SCREEN_DOC,
+)
 def screen_entity(request: Request, conn: DbConn, body: EntityQuery) -> Response:
     return ok(request, svc.screen(conn, _subject(body), body.threshold, body.limit, body.lists))
 
 
-@public.post("/screen/name", response_model=Envelope[ScreenResult], summary="Screen a name",
-             description="Screen a bare name against the imported sanctions lists. " + _SCREEN_DOC)
+@public.post(
+    "/screen/name",
+    response_model=Envelope[ScreenResult],
+    summary="Screen a name",
+    description="Screen a bare name against the imported sanctions lists. " + _SCREEN_DOC,
+)
 def screen_name(request: Request, conn: DbConn, body: NameQuery) -> Response:
     return ok(request, svc.screen(conn, _subject(body), body.threshold, body.limit, body.lists))
 
 
-@public.get("/screener", response_class=HTMLResponse, summary="Screener (HTML)",
-            description="A form for the same screening as `POST /public/screen`, answered server-side "
-            "(works without JavaScript).",
-            responses={200: {"content": {"text/html": {"schema": {"type": "string"}}}}})
-def screener(request: Request, conn: DbConn,
-             name: Annotated[str | None, Query(max_length=300)] = None,
-             schema: Annotated[str | None, Query(max_length=16)] = None,
-             country: Annotated[str | None, Query(max_length=2)] = None,
-             birth_date: Annotated[str | None, Query(max_length=10)] = None,
-             identifier: Annotated[str | None, Query(max_length=64)] = None,
-             threshold: Annotated[str | None, Query(max_length=8)] = None) -> HTMLResponse:
-    form = {"name": name, "schema": schema or "", "country": country, "birth_date": birth_date,
-            "identifier": identifier, "threshold": threshold or DEFAULT_THRESHOLD}
+@public.get(
+    "/screener",
+    response_class=HTMLResponse,
+    summary="Screener (HTML)",
+    description="A form for the same screening as `POST /public/screen`, answered server-side "
+    "(works without JavaScript).",
+    responses={200: {"content": {"text/html": {"schema": {"type": "string"}}}}},
+)
+def screener(
+    request: Request,
+    conn: DbConn,
+    name: Annotated[str | None, Query(max_length=300)] = None,
+    schema: Annotated[str | None, Query(max_length=16)] = None,
+    country: Annotated[str | None, Query(max_length=2)] = None,
+    birth_date: Annotated[str | None, Query(max_length=10)] = None,
+    identifier: Annotated[str | None, Query(max_length=64)] = None,
+    threshold: Annotated[str | None, Query(max_length=8)] = None,
+) -> HTMLResponse:
+    form = {
+        "name": name,
+        "schema": schema or "",
+        "country": country,
+        "birth_date": birth_date,
+        "identifier": identifier,
+        "threshold": threshold or DEFAULT_THRESHOLD,
+    }
     result, error, status = None, None, 200
     if name:
         try:
-            body = EntityQuery.model_validate({
-                "name": name, "schema": schema or None, "countries": [country] if country else [],
-                "birth_date": birth_date or None, "identifiers": [identifier] if identifier else [],
-                "threshold": float(threshold) if threshold else DEFAULT_THRESHOLD})
+            body = EntityQuery.model_validate(
+                {
+                    "name": name,
+                    "schema": schema or None,
+                    "countries": [country] if country else [],
+                    "birth_date": birth_date or None,
+                    "identifiers": [identifier] if identifier else [],
+                    "threshold": float(threshold) if threshold else DEFAULT_THRESHOLD,
+                }
+            )
             result = svc.screen(conn, _subject(body), body.threshold, body.limit)
         except ValidationError as exc:
-            error, status = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()), 422
+            error, status = (
+                "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()),
+                422,
+            )
         except ValueError:
             error, status = "threshold: not a number", 422
         except RegintelError as exc:
             error, status = str(exc), exc.status
     page = _templates.get_template("screener.html").render(
-        form=form, result=result, error=error, schemas=SCHEMAS, algorithm=ALGORITHM,
-        lists=svc.list_versions(conn))
+        form=form,
+        result=result,
+        error=error,
+        schemas=SCHEMAS,
+        algorithm=ALGORITHM,
+        lists=svc.list_versions(conn),
+    )
     return HTMLResponse(page, status_code=status)
 
 
-stats_feeds.register(stats_feeds.StatsFeed(
-    name="sanctions", title="Sanctioned companies",
-    description="Companies whose name, officers or owners match a sanctions or debarment list entry; filter `mode`.",
-    columns=("country", "national_id", "name", "best_score", "hit_count", "entries"), rows=None,
-    path="/api/v1/public/stats/sanctions"))
+stats_feeds.register(
+    stats_feeds.StatsFeed(
+        name="sanctions",
+        title="Sanctioned companies",
+        description="Companies whose name, officers or owners match a sanctions or debarment list entry; filter `mode`.",
+        columns=("country", "national_id", "name", "best_score", "hit_count", "entries"),
+        rows=None,
+        path="/api/v1/public/stats/sanctions",
+    )
+)
 
 
-@public.get("/stats/sanctions", response_model=Envelope[SanctionsStats], summary="Sanctioned companies",
-            description="Companies whose name, officers or owners match a listed entry at the default "
-                        "threshold (precomputed after each list import), best score first, at most 100. "
-                        "`mode`: `sanctioned` (sanctions lists), `debarred` (debarment lists), `any`. Names of "
-                        "natural persons are left out of the public hits.")
-def sanctions_stats(request: Request, conn: DbConn, mode: Mode = "any",
-                    limit: Annotated[int, Query(ge=1, le=100)] = 100) -> Response:
+@public.get(
+    "/stats/sanctions",
+    response_model=Envelope[SanctionsStats],
+    summary="Sanctioned companies",
+    description="Companies whose name, officers or owners match a listed entry at the default "
+    "threshold (precomputed after each list import), best score first, at most 100. "
+    "`mode`: `sanctioned` (sanctions lists), `debarred` (debarment lists), `any`. Names of "
+    "natural persons are left out of the public hits.",
+)
+def sanctions_stats(
+    request: Request, conn: DbConn, mode: Mode = "any", limit: Annotated[int, Query(ge=1, le=100)] = 100
+) -> Response:
     data = svc.sanctioned_stats(conn, mode, limit)
     return ok(request, data, total=data["total"])
 
 
-@public.get("/stats/sanctions.csv", summary="Sanctioned companies (CSV)", response_class=Response,
-            description="The companies of `/public/stats/sanctions` as CSV, up to 500 rows: country, national "
-                        "id, name, best score, hit count and the listed entries hit; the lists and their "
-                        "attribution in the lines before the header.",
-            responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
-def sanctions_stats_csv(conn: DbConn, mode: Mode = "any",
-                        limit: Annotated[int, Query(ge=1, le=500)] = 500) -> Response:
+@public.get(
+    "/stats/sanctions.csv",
+    summary="Sanctioned companies (CSV)",
+    response_class=Response,
+    description="The companies of `/public/stats/sanctions` as CSV, up to 500 rows: country, national "
+    "id, name, best score, hit count and the listed entries hit; the lists and their "
+    "attribution in the lines before the header.",
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}},
+)
+def sanctions_stats_csv(
+    conn: DbConn, mode: Mode = "any", limit: Annotated[int, Query(ge=1, le=500)] = 500
+) -> Response:
     data = svc.sanctioned_stats(conn, mode, limit)
     rows = [item | {"entries": "; ".join(h["entry"] for h in item["hits"])} for item in data["items"]]
-    preamble = [f"Sanctioned companies ({mode}), {data['total']} in all; algorithm {ALGORITHM}",
-                "Lists: " + "; ".join(f"{v['name']} (version {v['version']})" for v in data["lists"])]
+    preamble = [
+        f"Sanctioned companies ({mode}), {data['total']} in all; algorithm {ALGORITHM}",
+        "Lists: " + "; ".join(f"{v['name']} (version {v['version']})" for v in data["lists"]),
+    ]
     body = to_csv(rows, ["country", "national_id", "name", "best_score", "hit_count", "entries"], preamble)
-    return Response(body, media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": 'inline; filename="stats-sanctions.csv"'})
+    return Response(
+        body,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'inline; filename="stats-sanctions.csv"'},
+    )
 
 
-def _company_hits(conn: DbConn, settings: AppSettings, ico: str, country: str | None, purpose: str | None,
-                  threshold: float) -> dict[str, object]:
+def _company_hits(
+    conn: DbConn, settings: AppSettings, ico: str, country: str | None, purpose: str | None, threshold: float
+) -> dict[str, object]:
     personal = people_svc.check_purpose(purpose, settings.allowed_purposes)
     row = companies_svc.resolve_ico(conn, ico, country)
     return svc.company_sanctions(conn, row, threshold, personal)
 
 
-@keyed.get("/{ico}/sanctions", response_model=Envelope[CompanySanctions], summary="Sanctions and debarment hits",
-           description="Sanctions and debarment hits for the company, its current officers and its owners "
-           "(roles and parent companies), each hit with its list, programmes, listed names, score and features. "
-           "Officers and owners who are natural persons are screened only with a declared `purpose`. "
-           + _SCREEN_DOC)
-def company_sanctions(request: Request, conn: DbConn, _key: ApiKey, settings: AppSettings,
-                      ico: Annotated[str, Path(max_length=40, description="National identifier")],
-                      country: Country = None, purpose: Purpose = None,
-                      threshold: Threshold = DEFAULT_THRESHOLD) -> Response:
+@keyed.get(
+    "/{ico}/sanctions",
+    response_model=Envelope[CompanySanctions],
+    summary="Sanctions and debarment hits",
+    description="Sanctions and debarment hits for the company, its current officers and its owners "
+    "(roles and parent companies), each hit with its list, programmes, listed names, score and features. "
+    "Officers and owners who are natural persons are screened only with a declared `purpose`. " + _SCREEN_DOC,
+)
+def company_sanctions(
+    request: Request,
+    conn: DbConn,
+    _key: ApiKey,
+    settings: AppSettings,
+    ico: Annotated[str, Path(max_length=40, description="National identifier")],
+    country: Country = None,
+    purpose: Purpose = None,
+    threshold: Threshold = DEFAULT_THRESHOLD,
+) -> Response:
     data = _company_hits(conn, settings, ico, country, purpose, threshold)
     return ok(request, data, country=data["country"], national_id=data["national_id"])
 
 
-@keyed.get("/{ico}/maltego/sanctions", summary="Sanctions hits (Maltego)", response_class=Response,
-           description="The company's sanctions hits (as `/companies/{ico}/sanctions`) as a Maltego transform "
-           "response (`MaltegoMessage` XML): one entity per hit (maltego.Person, maltego.Organization), with "
-           "list, programmes, score and features as additional fields.",
-           responses={200: {"content": {"application/xml": {"schema": {"type": "string"}}}}})
-def company_sanctions_maltego(conn: DbConn, _key: ApiKey, settings: AppSettings,
-                              ico: Annotated[str, Path(max_length=40, description="National identifier")],
-                              country: Country = None, purpose: Purpose = None,
-                              threshold: Threshold = DEFAULT_THRESHOLD) -> Response:
+@keyed.get(
+    "/{ico}/maltego/sanctions",
+    summary="Sanctions hits (Maltego)",
+    response_class=Response,
+    description="The company's sanctions hits (as `/companies/{ico}/sanctions`) as a Maltego transform "
+    "response (`MaltegoMessage` XML): one entity per hit (maltego.Person, maltego.Organization), with "
+    "list, programmes, score and features as additional fields.",
+    responses={200: {"content": {"application/xml": {"schema": {"type": "string"}}}}},
+)
+def company_sanctions_maltego(
+    conn: DbConn,
+    _key: ApiKey,
+    settings: AppSettings,
+    ico: Annotated[str, Path(max_length=40, description="National identifier")],
+    country: Country = None,
+    purpose: Purpose = None,
+    threshold: Threshold = DEFAULT_THRESHOLD,
+) -> Response:
     data = _company_hits(conn, settings, ico, country, purpose, threshold)
     return Response(to_maltego(data), media_type="application/xml")

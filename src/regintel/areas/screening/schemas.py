@@ -16,11 +16,15 @@ class NameQuery(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field(min_length=1, max_length=300, description="The name to screen, any script")
-    threshold: float = Field(DEFAULT_THRESHOLD, ge=0.0, le=1.0,
-                             description="Hits scoring at least this are returned (0-1)")
+    threshold: float = Field(
+        DEFAULT_THRESHOLD, ge=0.0, le=1.0, description="Hits scoring at least this are returned (0-1)"
+    )
     limit: int = Field(10, ge=1, le=50, description="At most this many hits, best first")
-    lists: list[str] | None = Field(None, max_length=20, description="Only these lists (source ids, e.g. "
-                                    "`sanctions_un`); default every imported list")
+    lists: list[str] | None = Field(
+        None,
+        max_length=20,
+        description="Only these lists (source ids, e.g. `sanctions_un`); default every imported list",
+    )
 
     @field_validator("name")
     @classmethod
@@ -31,13 +35,23 @@ class NameQuery(BaseModel):
 
 
 class EntityQuery(NameQuery):
-    schema_: Schema | None = Field(None, alias="schema", description="What is screened; a person against "
-                                   "an organisation scores lower (feature `schema_mismatch`)")
-    countries: list[str] = Field(default_factory=list, max_length=10,
-                                 description="ISO 3166-1 alpha-2 countries (nationality, residence, seat)")
+    schema_: Schema | None = Field(
+        None,
+        alias="schema",
+        description="What is screened; a person against "
+        "an organisation scores lower (feature `schema_mismatch`)",
+    )
+    countries: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="ISO 3166-1 alpha-2 countries (nationality, residence, seat)",
+    )
     birth_date: str | None = Field(None, pattern=_DATE, description="`YYYY`, `YYYY-MM` or `YYYY-MM-DD`")
-    identifiers: list[str] = Field(default_factory=list, max_length=20, description="Passport, registration, "
-                                   "tax or IMO numbers; compared without spaces and punctuation")
+    identifiers: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Passport, registration, tax or IMO numbers; compared without spaces and punctuation",
+    )
 
     @field_validator("countries")
     @classmethod
@@ -145,10 +159,13 @@ class CompanySanctions(BaseModel):
     threshold: float
     algorithm: str
     hit_count: int
-    subjects: list[SubjectHits] = Field(description="The company, its current officers and owners, each "
-                                        "with its hits")
-    natural_persons_screened: bool = Field(description="False without a declared `purpose`: officers and "
-                                           "owners who are natural persons are then left out")
+    subjects: list[SubjectHits] = Field(
+        description="The company, its current officers and owners, each with its hits"
+    )
+    natural_persons_screened: bool = Field(
+        description="False without a declared `purpose`: officers and "
+        "owners who are natural persons are then left out"
+    )
     lists: list[ListVersion]
 
 

@@ -32,48 +32,86 @@ def _utc(value: datetime | None) -> str | None:
 
 
 def list_versions(conn: Connection) -> list[dict[str, Any]]:
-    return [{"id": r["id"], "name": r["name"], "entry_count": r["entry_count"], "version": r["version"],
-             "imported_at": _utc(r["imported_at"])}
-            for r in queries.all_lists(conn)]
+    return [
+        {
+            "id": r["id"],
+            "name": r["name"],
+            "entry_count": r["entry_count"],
+            "version": r["version"],
+            "imported_at": _utc(r["imported_at"]),
+        }
+        for r in queries.all_lists(conn)
+    ]
 
 
 def _require_lists(conn: Connection, lists: Sequence[str] | None) -> list[dict[str, Any]]:
     versions = list_versions(conn)
     if not versions:
-        raise NotImplementedYet("No sanctions list is imported yet, so nothing can be screened: import one with "
-                                "`python -m regintel.areas.screening import <list> PATH`",
-                                details={"missing": "sanctions lists"})
+        raise NotImplementedYet(
+            "No sanctions list is imported yet, so nothing can be screened: import one with "
+            "`python -m regintel.areas.screening import <list> PATH`",
+            details={"missing": "sanctions lists"},
+        )
     if lists:
         known = {v["id"] for v in versions}
         unknown = sorted(set(lists) - known)
         if unknown:
-            raise ValidationFailed(f"Unknown or not imported list(s): {', '.join(unknown)}", details=[
-                {"field": "lists", "in": "body", "message": "not an imported list", "allowed": sorted(known)}])
+            raise ValidationFailed(
+                f"Unknown or not imported list(s): {', '.join(unknown)}",
+                details=[
+                    {
+                        "field": "lists",
+                        "in": "body",
+                        "message": "not an imported list",
+                        "allowed": sorted(known),
+                    }
+                ],
+            )
         versions = [v for v in versions if v["id"] in set(lists)]
     return versions
 
 
 def feature_out(match: Match) -> list[dict[str, Any]]:
-    return [{"name": f.name, "value": f.value, "weight": f.weight, "contribution": round(f.contribution, 4),
-             "description": DESCRIPTIONS[f.name]} for f in match.features]
+    return [
+        {
+            "name": f.name,
+            "value": f.value,
+            "weight": f.weight,
+            "contribution": round(f.contribution, 4),
+            "description": DESCRIPTIONS[f.name],
+        }
+        for f in match.features
+    ]
 
 
 def _hit(match: Match, entry: Mapping[str, Any]) -> dict[str, Any]:
-    return {"id": f"{entry['list_id']}:{entry['entry_key']}",
-            "list": {"id": entry["list_id"], "name": entry["list_name"]}, "schema": entry["schema"],
-            "caption": entry["caption"], "topics": entry["topics"].split(","),
-            "programmes": [p for (p,) in entry["programmes"]], "listed_on": entry["listed_on"],
-            "score": match.score, "matched_name": match.matched_name, "matched_name_kind": match.matched_kind,
-            "features": feature_out(match),
-            "names": [{"name": n, "kind": k} for n, k in entry["names"]],
-            "countries": sorted({c for c, _ in entry["countries"]}),
-            "birth_dates": [d for (d,) in entry["birth_dates"]],
-            "identifiers": [{"type": t, "value": v, "country": c} for t, v, c in entry["identifiers"]],
-            "remarks": entry["remarks"]}
+    return {
+        "id": f"{entry['list_id']}:{entry['entry_key']}",
+        "list": {"id": entry["list_id"], "name": entry["list_name"]},
+        "schema": entry["schema"],
+        "caption": entry["caption"],
+        "topics": entry["topics"].split(","),
+        "programmes": [p for (p,) in entry["programmes"]],
+        "listed_on": entry["listed_on"],
+        "score": match.score,
+        "matched_name": match.matched_name,
+        "matched_name_kind": match.matched_kind,
+        "features": feature_out(match),
+        "names": [{"name": n, "kind": k} for n, k in entry["names"]],
+        "countries": sorted({c for c, _ in entry["countries"]}),
+        "birth_dates": [d for (d,) in entry["birth_dates"]],
+        "identifiers": [{"type": t, "value": v, "country": c} for t, v, c in entry["identifiers"]],
+        "remarks": entry["remarks"],
+    }
 
 
-def match_subjects(conn: Connection, subjects: Sequence[Subject], threshold: float, limit: int,
-                   lists: Sequence[str] | None = None) -> list[list[dict[str, Any]]]:
+def match_subjects(
+    conn: Connection,
+    subjects: Sequence[Subject],
+    threshold: float,
+    limit: int,
+    lists: Sequence[str] | None = None,
+) -> list[list[dict[str, Any]]]:
     """Hits of each subject, with the listed entries' details (one read for all of them)."""
     index, _ = current_index(conn)
     found: list[list[Match]] = []
@@ -83,31 +121,48 @@ def match_subjects(conn: Connection, subjects: Sequence[Subject], threshold: flo
     details = queries.entry_details(conn, sorted({m.entry_id for ms in found for m in ms}))
     out = []
     for matches in found:
-        hits = [_hit(m, details[m.entry_id]) for m in matches if m.entry_id in details
-                and (not lists or details[m.entry_id]["list_id"] in lists)]
+        hits = [
+            _hit(m, details[m.entry_id])
+            for m in matches
+            if m.entry_id in details and (not lists or details[m.entry_id]["list_id"] in lists)
+        ]
         out.append(hits[:limit])
     return out
 
 
-def screen(conn: Connection, subject: Subject, threshold: float, limit: int,
-           lists: Sequence[str] | None = None) -> dict[str, Any]:
+def screen(
+    conn: Connection, subject: Subject, threshold: float, limit: int, lists: Sequence[str] | None = None
+) -> dict[str, Any]:
     versions = _require_lists(conn, lists)
     if not subject.tokens:
-        raise ValidationFailed("The name has nothing left to compare once honorifics and legal-form words are "
-                               "removed", details=[{"field": "name", "in": "body", "message": "no name tokens"}])
+        raise ValidationFailed(
+            "The name has nothing left to compare once honorifics and legal-form words are removed",
+            details=[{"field": "name", "in": "body", "message": "no name tokens"}],
+        )
     hits = match_subjects(conn, [subject], threshold, limit, lists)[0]
-    return {"query": {"name": subject.name, "normalized_name": normalise_name(subject.name),
-                      "schema": subject.schema, "countries": sorted(subject.countries),
-                      "birth_date": subject.birth_dates[0] if subject.birth_dates else None,
-                      "identifiers": sorted(subject.identifiers)},
-            "threshold": threshold, "algorithm": ALGORITHM, "hits": hits, "lists": versions}
+    return {
+        "query": {
+            "name": subject.name,
+            "normalized_name": normalise_name(subject.name),
+            "schema": subject.schema,
+            "countries": sorted(subject.countries),
+            "birth_date": subject.birth_dates[0] if subject.birth_dates else None,
+            "identifiers": sorted(subject.identifiers),
+        },
+        "threshold": threshold,
+        "algorithm": ALGORITHM,
+        "hits": hits,
+        "lists": versions,
+    }
 
 
-def _company_subjects(conn: Connection, company: Mapping[str, Any],
-                      personal: bool) -> list[tuple[str, str | None, Subject]]:
+def _company_subjects(
+    conn: Connection, company: Mapping[str, Any], personal: bool
+) -> list[tuple[str, str | None, Subject]]:
     ids = [v for v in (company.get("national_id"), company.get("lei"), company.get("vat_id")) if v]
     out: list[tuple[str, str | None, Subject]] = [
-        ("company", None, Subject.build(company["name"], "organization", [company["country"]], (), ids))]
+        ("company", None, Subject.build(company["name"], "organization", [company["country"]], (), ids))
+    ]
     today = datetime.now(UTC).date()
     for r in queries.company_subjects(conn, int(company["id"]), today):
         kind = subject_kind(r["role"])
@@ -122,17 +177,28 @@ def _company_subjects(conn: Connection, company: Mapping[str, Any],
     return out
 
 
-def company_sanctions(conn: Connection, company: Mapping[str, Any], threshold: float,
-                      personal: bool) -> dict[str, Any]:
+def company_sanctions(
+    conn: Connection, company: Mapping[str, Any], threshold: float, personal: bool
+) -> dict[str, Any]:
     versions = _require_lists(conn, None)
     subjects = _company_subjects(conn, company, personal)
     unique = list(dict.fromkeys(subjects))
     results = match_subjects(conn, [s for _, _, s in unique], threshold, 10)
-    items: list[dict[str, Any]] = [{"subject": kind, "role": role, "name": s.name, "hits": hits}
-             for (kind, role, s), hits in zip(unique, results, strict=True)]
-    return {"country": company["country"], "national_id": company["national_id"], "name": company["name"],
-            "threshold": threshold, "algorithm": ALGORITHM, "hit_count": sum(len(i["hits"]) for i in items),
-            "subjects": items, "natural_persons_screened": personal, "lists": versions}
+    items: list[dict[str, Any]] = [
+        {"subject": kind, "role": role, "name": s.name, "hits": hits}
+        for (kind, role, s), hits in zip(unique, results, strict=True)
+    ]
+    return {
+        "country": company["country"],
+        "national_id": company["national_id"],
+        "name": company["name"],
+        "threshold": threshold,
+        "algorithm": ALGORITHM,
+        "hit_count": sum(len(i["hits"]) for i in items),
+        "subjects": items,
+        "natural_persons_screened": personal,
+        "lists": versions,
+    }
 
 
 def sanctioned_stats(conn: Connection, mode: str, limit: int = 100) -> dict[str, Any]:
@@ -141,12 +207,27 @@ def sanctioned_stats(conn: Connection, mode: str, limit: int = 100) -> dict[str,
     rows, total = queries.sanctioned_companies(conn, topic, limit)
     hits: dict[int, list[dict[str, Any]]] = {}
     for h in queries.hits_of_companies(conn, [int(r["id"]) for r in rows], topic):
-        hits.setdefault(int(h["company_id"]), []).append({
-            "subject": h["subject"],
-            "subject_name": None if h["natural_person"] else h["subject_name"], "score": h["score"],
-            "entry": f"{h['list_id']}:{h['entry_key']}", "caption": h["caption"], "topics": h["topics"].split(",")})
-    items = [{"country": r["country"], "national_id": r["national_id"], "name": r["name"],
-              "best_score": r["score"], "hit_count": r["hits"], "hits": hits.get(int(r["id"]), [])} for r in rows]
+        hits.setdefault(int(h["company_id"]), []).append(
+            {
+                "subject": h["subject"],
+                "subject_name": None if h["natural_person"] else h["subject_name"],
+                "score": h["score"],
+                "entry": f"{h['list_id']}:{h['entry_key']}",
+                "caption": h["caption"],
+                "topics": h["topics"].split(","),
+            }
+        )
+    items = [
+        {
+            "country": r["country"],
+            "national_id": r["national_id"],
+            "name": r["name"],
+            "best_score": r["score"],
+            "hit_count": r["hits"],
+            "hits": hits.get(int(r["id"]), []),
+        }
+        for r in rows
+    ]
     return {"mode": mode, "total": total, "items": items, "lists": versions}
 
 
@@ -156,6 +237,9 @@ def company_hit_summary(conn: Connection, company_id: int) -> dict[str, int]:
     reviewer; an identifier match is a finding). Zeros until a list is imported and the job has run."""
     rows = queries.hit_rows_of_company(conn, company_id)
     confirmed = [r for r in rows if any(f.get("name") == "identifier_match" for f in r["features"] or [])]
-    return {"hits": len(rows), "confirmed": len(confirmed),
-            "sanctioned": sum(1 for r in rows if "sanction" in r["topics"]),
-            "debarred": sum(1 for r in rows if "debarment" in r["topics"])}
+    return {
+        "hits": len(rows),
+        "confirmed": len(confirmed),
+        "sanctioned": sum(1 for r in rows if "sanction" in r["topics"]),
+        "debarred": sum(1 for r in rows if "debarment" in r["topics"]),
+    }

@@ -36,7 +36,8 @@ def _entry_fk() -> Column[int]:
 
 
 sanction_lists = Table(
-    "sanction_lists", metadata,
+    "sanction_lists",
+    metadata,
     Column("id", String(32), primary_key=True),  # the source id, also in `data_sources`
     Column("name", Text, nullable=False),
     Column("mode", String(16), nullable=False),  # sanctioned | debarred
@@ -48,7 +49,8 @@ sanction_lists = Table(
 )
 
 sanction_entries = Table(
-    "sanction_entries", metadata,
+    "sanction_entries",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("list_id", String(32), ForeignKey("sanction_lists.id", ondelete="CASCADE"), nullable=False),
     Column("entry_key", String(128), nullable=False),
@@ -63,7 +65,8 @@ sanction_entries = Table(
 )
 
 sanction_names = Table(
-    "sanction_names", metadata,
+    "sanction_names",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     _entry_fk(),
     Column("name", Text, nullable=False),
@@ -74,7 +77,8 @@ sanction_names = Table(
 Index("ix_sanction_names_entry_id", sanction_names.c.entry_id)
 
 sanction_identifiers = Table(
-    "sanction_identifiers", metadata,
+    "sanction_identifiers",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     _entry_fk(),
     Column("id_type", String(48), nullable=False),
@@ -86,7 +90,8 @@ Index("ix_sanction_identifiers_entry_id", sanction_identifiers.c.entry_id)
 Index("ix_sanction_identifiers_value_norm", sanction_identifiers.c.value_norm)
 
 sanction_birth_dates = Table(
-    "sanction_birth_dates", metadata,
+    "sanction_birth_dates",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     _entry_fk(),
     Column("birth_date", String(10), nullable=False),
@@ -94,7 +99,8 @@ sanction_birth_dates = Table(
 Index("ix_sanction_birth_dates_entry_id", sanction_birth_dates.c.entry_id)
 
 sanction_countries = Table(
-    "sanction_countries", metadata,
+    "sanction_countries",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     _entry_fk(),
     Column("country", String(2), nullable=False),
@@ -103,7 +109,8 @@ sanction_countries = Table(
 Index("ix_sanction_countries_entry_id", sanction_countries.c.entry_id)
 
 sanction_programmes = Table(
-    "sanction_programmes", metadata,
+    "sanction_programmes",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     _entry_fk(),
     Column("programme", Text, nullable=False),
@@ -111,7 +118,8 @@ sanction_programmes = Table(
 Index("ix_sanction_programmes_entry_id", sanction_programmes.c.entry_id)
 
 company_sanction_hits = Table(
-    "company_sanction_hits", metadata,
+    "company_sanction_hits",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), nullable=False),
     _entry_fk(),
@@ -122,6 +130,8 @@ company_sanction_hits = Table(
     Column("features", JSON, nullable=False),
     Column("algorithm", String(32), nullable=False),
     _ts("computed_at", False),
-    UniqueConstraint("company_id", "entry_id", "subject", "subject_name", name="uq_company_sanction_hits_key"),
+    UniqueConstraint(
+        "company_id", "entry_id", "subject", "subject_name", name="uq_company_sanction_hits_key"
+    ),
 )
 Index("ix_company_sanction_hits_entry_id", company_sanction_hits.c.entry_id)

@@ -19,16 +19,25 @@ USAGE = "usage: python -m regintel.areas.security recheck [EVERY_HOURS [MAX_AGE_
 
 def main(argv: list[str]) -> int:
     numbers = argv[1:]
-    if not argv or argv[0] != "recheck" or len(numbers) > 2 or not all(
-            n.isdigit() and 1 <= int(n) <= 8760 for n in numbers):
+    if (
+        not argv
+        or argv[0] != "recheck"
+        or len(numbers) > 2
+        or not all(n.isdigit() and 1 <= int(n) <= 8760 for n in numbers)
+    ):
         print(USAGE, file=sys.stderr)
         return 2
     payload = dict(zip(("every_hours", "max_age_hours"), map(int, numbers), strict=False))
     engine = make_engine(load_settings().database_url, pool=False)
     upgrade(engine)
     with engine.begin() as conn:
-        job = enqueue(conn, RECHECK_JOB, payload, now=datetime.now(UTC),
-                      dedupe_key=f"{RECHECK_JOB}:every" if "every_hours" in payload else None)
+        job = enqueue(
+            conn,
+            RECHECK_JOB,
+            payload,
+            now=datetime.now(UTC),
+            dedupe_key=f"{RECHECK_JOB}:every" if "every_hours" in payload else None,
+        )
     print(f"queued {RECHECK_JOB} job {job}" if job else f"a periodic {RECHECK_JOB} job is already queued")
     return 0
 

@@ -27,8 +27,14 @@ class ProbeSettings:
 
     @classmethod
     def from_settings(cls, s: Settings) -> ProbeSettings:
-        return cls(tuple(s.security_nameservers), s.security_allow_private, s.security_https_port,
-                   s.security_http_port, s.security_ca_file, s.security_timeout_seconds)
+        return cls(
+            tuple(s.security_nameservers),
+            s.security_allow_private,
+            s.security_https_port,
+            s.security_http_port,
+            s.security_ca_file,
+            s.security_timeout_seconds,
+        )
 
 
 @dataclass
@@ -54,8 +60,12 @@ def _check(raw_host: str, cfg: ProbeSettings) -> Outcome:
     name = normalise_host(raw_host)
     resolver = dnschecks.make_resolver(list(cfg.nameservers), cfg.timeout)
     dns_facts = dnschecks.lookup(resolver, name.host, name.registered_domain)
-    out = Outcome(name.host, "done", None, facts={"registered_domain": name.registered_domain,
-                                                   "dns": dns_facts.as_dict()})
+    out = Outcome(
+        name.host,
+        "done",
+        None,
+        facts={"registered_domain": name.registered_domain, "dns": dns_facts.as_dict()},
+    )
     if len(dns_facts.errors) == dns_facts.asked:  # no query answered: we know nothing
         out.status, out.error = "failed", "no DNS answer: " + "; ".join(list(dns_facts.errors.values())[:2])
         return out
@@ -70,8 +80,10 @@ def _check(raw_host: str, cfg: ProbeSettings) -> Outcome:
     if refused and not cfg.allow_private:
         address, why = refused[0]
         out.status = "refused"
-        out.error = (f"{name.host} resolves to a {str(why).replace('_', '-')} address ({address}); only public "
-                     "addresses are checked")
+        out.error = (
+            f"{name.host} resolves to a {str(why).replace('_', '-')} address ({address}); only public "
+            "addresses are checked"
+        )
         return out
     _web(out, name.host, dns_facts.addresses[0], cfg)
     out.score = score(f.as_dict() for f in out.findings)
@@ -86,7 +98,9 @@ def _web(out: Outcome, host: str, ip: str, cfg: ProbeSettings) -> None:
     out.findings.extend(httpchecks.judge(http))
     out.facts["http"] = http.as_dict()
     markers = signals.page_markers(http.body)
-    out.facts["page"] = {"meta": {k: v for k, v in markers["meta"].items() if k == "generator"},
-                         "scripts": len(markers["scripts"])}
+    out.facts["page"] = {
+        "meta": {k: v for k, v in markers["meta"].items() if k == "generator"},
+        "scripts": len(markers["scripts"]),
+    }
     out.signals.extend(signals.technologies(http.headers, http.cookies, markers))
     out.signals.extend(signals.cert_issuer(tls.issuer))

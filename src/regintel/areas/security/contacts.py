@@ -31,15 +31,19 @@ from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
 from regintel.ingest.csvstream import open_csv
 
 INFO = SourceInfo(
-    id="be_kbo_contacts", name="KBO/BCE Open Data: contact details (websites and e-mail domains)",
-    publisher="FOD Economie, K.M.O., Middenstand en Energie / SPF Economie", country="BE", category="register",
+    id="be_kbo_contacts",
+    name="KBO/BCE Open Data: contact details (websites and e-mail domains)",
+    publisher="FOD Economie, K.M.O., Middenstand en Energie / SPF Economie",
+    country="BE",
+    category="register",
     formats="KBO Open Data contact.csv, or contact_delete.csv + contact_insert.csv (folder, zip or file)",
     licence="KBO Open Data licence (free re-use, commercial use allowed; no re-use of personal data for "
-            "direct marketing)",
+    "direct marketing)",
     licence_url="https://economie.fgov.be/en/themes/enterprises/crossroads-bank-enterprises/services-everyone/"
-                "public-data-available-reuse/cbe-open-data",
+    "public-data-available-reuse/cbe-open-data",
     attribution="Source: Crossroads Bank for Enterprises (KBO/BCE), FPS Economy, KBO Open Data",
-    url="https://kbopub.economie.fgov.be/kbo-open-data", cadence="daily",
+    url="https://kbopub.economie.fgov.be/kbo-open-data",
+    cadence="daily",
 )
 KINDS = {"WEB": "website", "EMAIL": "email"}
 COLUMNS = ("EntityNumber", "EntityContact", "ContactType", "Value")
@@ -181,8 +185,14 @@ def _convert(row: dict[str, str]) -> DomainRow | str:
     except NotAHost as exc:
         raise RecordError(str(exc)) from None
     shown = value if kind == "website" else "@" + value.rpartition("@")[2]
-    return DomainRow(national_id, host.host, host.registered_domain, kind, shown,
-                     f"{row['EntityNumber'].strip()} {row['ContactType'].strip().upper()}")
+    return DomainRow(
+        national_id,
+        host.host,
+        host.registered_domain,
+        kind,
+        shown,
+        f"{row['EntityNumber'].strip()} {row['ContactType'].strip().upper()}",
+    )
 
 
 def now() -> datetime:

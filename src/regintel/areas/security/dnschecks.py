@@ -28,8 +28,15 @@ class DnsFacts:
     asked: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"mx": self.mx, "spf": self.spf, "dmarc": self.dmarc, "dnssec": {"dnskey": self.dnskey, "ds": self.ds},
-                "caa": self.caa, "addresses": self.addresses, "errors": self.errors}
+        return {
+            "mx": self.mx,
+            "spf": self.spf,
+            "dmarc": self.dmarc,
+            "dnssec": {"dnskey": self.dnskey, "ds": self.ds},
+            "caa": self.caa,
+            "addresses": self.addresses,
+            "errors": self.errors,
+        }
 
 
 def make_resolver(nameservers: list[str], timeout: float) -> dns.resolver.Resolver:
@@ -66,10 +73,14 @@ def _txt(rdata: Any) -> str:
 def lookup(resolver: dns.resolver.Resolver, host: str, domain: str) -> DnsFacts:
     facts = DnsFacts()
     facts.mx = sorted(str(r.exchange).rstrip(".").lower() for r in _query(resolver, domain, "MX", facts))
-    facts.spf = [t for t in (_txt(r) for r in _query(resolver, domain, "TXT", facts))
-                 if t.lower().startswith("v=spf1")]
-    facts.dmarc = [t for t in (_txt(r) for r in _query(resolver, f"_dmarc.{domain}", "TXT", facts))
-                   if t.lower().startswith("v=dmarc1")]
+    facts.spf = [
+        t for t in (_txt(r) for r in _query(resolver, domain, "TXT", facts)) if t.lower().startswith("v=spf1")
+    ]
+    facts.dmarc = [
+        t
+        for t in (_txt(r) for r in _query(resolver, f"_dmarc.{domain}", "TXT", facts))
+        if t.lower().startswith("v=dmarc1")
+    ]
     facts.dnskey = bool(_query(resolver, domain, "DNSKEY", facts))
     facts.ds = bool(_query(resolver, domain, "DS", facts))
     facts.caa = [r.to_text() for r in _query(resolver, domain, "CAA", facts)]
@@ -98,7 +109,9 @@ def judge(facts: DnsFacts, host: str, domain: str) -> list[Finding]:
     elif facts.dnskey and not facts.ds and answered("DS", domain):
         out.append(finding("dnssec_no_ds", "DNSKEY published but no DS record in the parent zone"))
     if answered("CAA", domain) and answered("CAA", host) and not facts.caa:
-        out.append(finding("caa_missing", "no CAA record: any certificate authority may issue for the domain"))
+        out.append(
+            finding("caa_missing", "no CAA record: any certificate authority may issue for the domain")
+        )
     return out
 
 
@@ -106,12 +119,17 @@ def _spf(records: list[str]) -> list[Finding]:
     if not records:
         return [finding("spf_missing", "no SPF record (TXT v=spf1)")]
     if len(records) > 1:
-        return [finding("spf_multiple", f"{len(records)} SPF records: receivers treat this as a permanent error")]
+        return [
+            finding("spf_multiple", f"{len(records)} SPF records: receivers treat this as a permanent error")
+        ]
     terms = records[0].lower().split()[1:]
     last_all = next((t for t in reversed(terms) if t.lstrip("+-~?") == "all"), None)
     if last_all in ("all", "+all"):
-        return [finding("spf_allows_all", f"SPF ends with {last_all}: every server may send as the domain",
-                        records[0])]
+        return [
+            finding(
+                "spf_allows_all", f"SPF ends with {last_all}: every server may send as the domain", records[0]
+            )
+        ]
     if last_all == "?all":
         return [finding("spf_neutral", "SPF ends with ?all: no policy for other senders", records[0])]
     if last_all is None and not any(t.startswith("redirect=") for t in terms):
@@ -125,6 +143,11 @@ def _dmarc(records: list[str]) -> list[Finding]:
     tags = dict(part.strip().split("=", 1) for part in records[0].split(";") if "=" in part)
     policy = tags.get("p", "").strip().lower()
     if policy not in ("quarantine", "reject"):
-        return [finding("dmarc_policy_none", f"DMARC policy p={policy or '(missing)'}: spoofed mail is delivered",
-                        records[0])]
+        return [
+            finding(
+                "dmarc_policy_none",
+                f"DMARC policy p={policy or '(missing)'}: spoofed mail is delivered",
+                records[0],
+            )
+        ]
     return []

@@ -33,18 +33,36 @@ class HttpFacts:
     errors: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        keep = ("strict-transport-security", "content-security-policy", "x-content-type-options",
-                "x-frame-options", "referrer-policy", "permissions-policy", "server", "x-powered-by")
-        return {"httpsStatus": self.https_status, "headers": {k: v for k, v in self.headers.items() if k in keep},
-                "httpStatus": self.http_status, "httpLocation": self.http_location, "errors": self.errors}
+        keep = (
+            "strict-transport-security",
+            "content-security-policy",
+            "x-content-type-options",
+            "x-frame-options",
+            "referrer-policy",
+            "permissions-policy",
+            "server",
+            "x-powered-by",
+        )
+        return {
+            "httpsStatus": self.https_status,
+            "headers": {k: v for k, v in self.headers.items() if k in keep},
+            "httpStatus": self.http_status,
+            "httpLocation": self.http_location,
+            "errors": self.errors,
+        }
 
 
 def _get(client: httpx.Client, url: httpx.URL, host: str, port: int, ip: str) -> tuple[httpx.Response, bytes]:
     default = 443 if url.scheme == "https" else 80
-    headers = {"host": host if port == default else f"{host}:{port}", "user-agent": USER_AGENT,
-               "accept": "text/html,*/*;q=0.5"}
+    headers = {
+        "host": host if port == default else f"{host}:{port}",
+        "user-agent": USER_AGENT,
+        "accept": "text/html,*/*;q=0.5",
+    }
     extensions = {"sni_hostname": host} if url.scheme == "https" else {}
-    request = client.build_request("GET", url.copy_with(host=ip, port=port), headers=headers, extensions=extensions)
+    request = client.build_request(
+        "GET", url.copy_with(host=ip, port=port), headers=headers, extensions=extensions
+    )
     response = client.send(request, stream=True)
     try:
         body = b""
@@ -60,14 +78,17 @@ def _get(client: httpx.Client, url: httpx.URL, host: str, port: int, ip: str) ->
 def probe(ip: str, host: str, https_port: int, http_port: int, timeout: float, https: bool) -> HttpFacts:
     facts = HttpFacts()
     insecure = permissive_context()  # the certificate and protocols are judged by the TLS check
-    with httpx.Client(verify=insecure, timeout=httpx.Timeout(timeout), follow_redirects=False,
-                      trust_env=False) as client:
+    with httpx.Client(
+        verify=insecure, timeout=httpx.Timeout(timeout), follow_redirects=False, trust_env=False
+    ) as client:
         if https:
             try:
                 response, body = _get(client, httpx.URL(f"https://{host}/"), host, https_port, ip)
                 facts.https_status = response.status_code
                 facts.headers = {k.lower(): v for k, v in response.headers.items()}
-                facts.cookies = sorted({c.split("=", 1)[0].strip() for c in response.headers.get_list("set-cookie")})
+                facts.cookies = sorted(
+                    {c.split("=", 1)[0].strip() for c in response.headers.get_list("set-cookie")}
+                )
                 facts.body = body.decode(response.encoding or "utf-8", "replace")
             except httpx.HTTPError as exc:
                 facts.errors["https"] = f"{type(exc).__name__}: {exc}"[:300]
@@ -108,10 +129,17 @@ def judge(facts: HttpFacts) -> list[Finding]:
             out.append(finding("frame_protection_missing", "neither X-Frame-Options nor CSP frame-ancestors"))
         server = h.get("server", "") + " " + h.get("x-powered-by", "")
         if any(ch.isdigit() for ch in server):
-            out.append(finding("server_version_disclosed", "the answer names software versions", server.strip()))
+            out.append(
+                finding("server_version_disclosed", "the answer names software versions", server.strip())
+            )
     if facts.http_status is not None:
         location = facts.http_location or ""
         if not (300 <= facts.http_status < 400 and location.lower().startswith("https://")):
-            out.append(finding("http_not_redirected", f"http:// answers {facts.http_status}"
-                               + (f" to {location}" if location else " without a redirect to https://")))
+            out.append(
+                finding(
+                    "http_not_redirected",
+                    f"http:// answers {facts.http_status}"
+                    + (f" to {location}" if location else " without a redirect to https://"),
+                )
+            )
     return out

@@ -30,8 +30,14 @@ def run_contacts_import(engine: Engine, location: str, data_dir: Path) -> tuple[
     return _run(engine, INFO, "BE", location, data_dir, lambda: read_set(location))
 
 
-def run_register_domains(engine: Engine, info: SourceInfo, country: str, location: str, data_dir: Path,
-                         read: Callable[[BinaryIO], ContactSet]) -> tuple[int, LoadStats, Path | None]:
+def run_register_domains(
+    engine: Engine,
+    info: SourceInfo,
+    country: str,
+    location: str,
+    data_dir: Path,
+    read: Callable[[BinaryIO], ContactSet],
+) -> tuple[int, LoadStats, Path | None]:
     """Import the websites `read` finds in a register file (a path or URL, `.gz` accepted) under `info`."""
 
     def parsed() -> ContactSet:
@@ -41,13 +47,23 @@ def run_register_domains(engine: Engine, info: SourceInfo, country: str, locatio
     return _run(engine, info, country, location, data_dir, parsed)
 
 
-def _run(engine: Engine, info: SourceInfo, country: str, location: str, data_dir: Path,
-         parse: Callable[[], ContactSet]) -> tuple[int, LoadStats, Path | None]:
+def _run(
+    engine: Engine,
+    info: SourceInfo,
+    country: str,
+    location: str,
+    data_dir: Path,
+    parse: Callable[[], ContactSet],
+) -> tuple[int, LoadStats, Path | None]:
     sync_catalogue(engine, [info])
     with engine.begin() as conn:
-        run_id = int(conn.execute(import_runs.insert().values(source=info.id, location=location, status="running",
-                                                              started_at=datetime.now(UTC))
-                                  .returning(import_runs.c.id)).scalar_one())
+        run_id = int(
+            conn.execute(
+                import_runs.insert()
+                .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+                .returning(import_runs.c.id)
+            ).scalar_one()
+        )
     rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     stats, status = LoadStats(), "failed"
     try:
@@ -75,38 +91,60 @@ def _key(row: Any) -> tuple[str, str, str]:
     return (row.national_id, row.host, row.kind)
 
 
-def _apply(conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats, source: str, country: str) -> None:
+def _apply(
+    conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats, source: str, country: str
+) -> None:
     """Write what differs from what the source stored for the enterprises the input speaks of."""
     where = [d.source == source, d.country == country]
     stored: dict[tuple[str, str, str], Any] = {}
     if parsed.full:
-        stored = {_key(r): r for r in conn.execute(select(d.id, d.national_id, d.host, d.kind, d.value)
-                                                   .where(*where))}
+        stored = {
+            _key(r): r
+            for r in conn.execute(select(d.id, d.national_id, d.host, d.kind, d.value).where(*where))
+        }
     else:
         touched = sorted(parsed.touched)
         for start in range(0, len(touched), CHUNK):
-            part = touched[start:start + CHUNK]
-            for r in conn.execute(select(d.id, d.national_id, d.host, d.kind, d.value)
-                                  .where(*where, d.national_id.in_(part))):
+            part = touched[start : start + CHUNK]
+            for r in conn.execute(
+                select(d.id, d.national_id, d.host, d.kind, d.value).where(*where, d.national_id.in_(part))
+            ):
                 stored[_key(r)] = r
     wanted: dict[tuple[str, str, str], DomainRow] = {}
     for row in parsed.rows:
         wanted.setdefault(_key(row), row)
     gone = [r.id for k, r in stored.items() if k not in wanted]
     now = datetime.now(UTC)
-    new = [{"country": country, "national_id": r.national_id, "host": r.host,
-            "registered_domain": r.registered_domain, "kind": r.kind, "value": r.value, "source": source,
+    new = [
+        {
+            "country": country,
+            "national_id": r.national_id,
+            "host": r.host,
+            "registered_domain": r.registered_domain,
+            "kind": r.kind,
+            "value": r.value,
+            "source": source,
             "source_record": r.record,
-            "published_on": parsed.published_on, "run_id": run_id, "retrieved_at": now}
-           for k, r in wanted.items() if k not in stored]
-    changed = [(stored[k].id, r.value) for k, r in wanted.items() if k in stored and stored[k].value != r.value]
+            "published_on": parsed.published_on,
+            "run_id": run_id,
+            "retrieved_at": now,
+        }
+        for k, r in wanted.items()
+        if k not in stored
+    ]
+    changed = [
+        (stored[k].id, r.value) for k, r in wanted.items() if k in stored and stored[k].value != r.value
+    ]
     for start in range(0, len(gone), CHUNK):
-        conn.execute(delete(company_domains).where(d.id.in_(gone[start:start + CHUNK])))
+        conn.execute(delete(company_domains).where(d.id.in_(gone[start : start + CHUNK])))
     if new:
         conn.execute(company_domains.insert(), new)
     for row_id, value in changed:
-        conn.execute(update(company_domains).where(d.id == row_id)
-                     .values(value=value, run_id=run_id, retrieved_at=now, published_on=parsed.published_on))
+        conn.execute(
+            update(company_domains)
+            .where(d.id == row_id)
+            .values(value=value, run_id=run_id, retrieved_at=now, published_on=parsed.published_on)
+        )
     stats.inserted, stats.updated = len(new), len(changed)
     stats.unchanged = len(wanted) - len(new) - len(changed)
     stats.changes = len(new) + len(changed) + len(gone)
@@ -115,18 +153,23 @@ def _apply(conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats, 
 
 
 def row_count(conn: Connection, source: str = INFO.id) -> int:
-    return int(conn.execute(select(func.count()).select_from(company_domains).where(d.source == source))
-               .scalar_one())
+    return int(
+        conn.execute(select(func.count()).select_from(company_domains).where(d.source == source)).scalar_one()
+    )
 
 
 def _finish(engine: Engine, run_id: int, status: str, stats: LoadStats, source: str) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(update(import_runs).where(import_runs.c.id == run_id)
-                     .values(status=status, finished_at=now, stats=stats.as_dict()))
-        values: dict[str, Any] = {"row_count": row_count(conn, source),
-                                  "last_run": {"run_id": run_id, "status": status, **stats.as_dict()}}
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        values: dict[str, Any] = {
+            "row_count": row_count(conn, source),
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
         if status == "succeeded":
             values["last_import_at"] = now
         conn.execute(update(data_sources).where(data_sources.c.id == source).values(**values))
-

@@ -29,7 +29,9 @@ def check(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any]:
 def recheck(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any]:
     for key in ("max_age_hours", "every_hours"):
         value = payload.get(key)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 8760):
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 8760
+        ):
             raise Permanent(f"{key} must be a whole number of hours from 1 to 8760, not {value!r}")
     with ctx.engine.begin() as conn:
         return service.recheck_stale(conn, ctx.settings, datetime.now(UTC), payload)

@@ -24,11 +24,25 @@ def _rows(result: Iterable[Any]) -> list[Mapping[str, Any]]:
 def domains_of(conn: Connection, country: str, national_id: str) -> list[Mapping[str, Any]]:
     """The company's domains with their source's catalogue entry (licence, attribution)."""
     ds = data_sources.c
-    stmt = (select(d.host, d.registered_domain, d.kind, d.value, d.source, d.source_record, d.published_on,
-                   d.retrieved_at, d.run_id, ds.name.label("source_name"), ds.licence, ds.attribution)
-            .select_from(company_domains.outerjoin(data_sources, ds.id == d.source))
-            .where(d.country == country, d.national_id == national_id)
-            .order_by(d.kind.desc(), d.host, d.source))
+    stmt = (
+        select(
+            d.host,
+            d.registered_domain,
+            d.kind,
+            d.value,
+            d.source,
+            d.source_record,
+            d.published_on,
+            d.retrieved_at,
+            d.run_id,
+            ds.name.label("source_name"),
+            ds.licence,
+            ds.attribution,
+        )
+        .select_from(company_domains.outerjoin(data_sources, ds.id == d.source))
+        .where(d.country == country, d.national_id == national_id)
+        .order_by(d.kind.desc(), d.host, d.source)
+    )
     return _rows(conn.execute(stmt))
 
 
@@ -56,10 +70,14 @@ def host_known(conn: Connection, host: str) -> bool:
 def holders(conn: Connection, hosts: Sequence[str]) -> dict[str, list[Mapping[str, Any]]]:
     """Companies that published each host (country, national id, name when the company is loaded)."""
     c = companies.c
-    stmt = (select(d.host, d.country, d.national_id, d.kind, d.source, c.name)
-            .select_from(company_domains.outerjoin(companies, and_(c.country == d.country,
-                                                                    c.national_id == d.national_id)))
-            .where(d.host.in_(list(hosts))).order_by(d.host, d.country, d.national_id, d.kind))
+    stmt = (
+        select(d.host, d.country, d.national_id, d.kind, d.source, c.name)
+        .select_from(
+            company_domains.outerjoin(companies, and_(c.country == d.country, c.national_id == d.national_id))
+        )
+        .where(d.host.in_(list(hosts)))
+        .order_by(d.host, d.country, d.national_id, d.kind)
+    )
     out: dict[str, list[Mapping[str, Any]]] = {}
     for row in _rows(conn.execute(stmt)) if hosts else []:
         out.setdefault(row["host"], []).append(row)
@@ -74,8 +92,9 @@ def save_check(conn: Connection, row: dict[str, Any], signal_rows: Sequence[dict
         conn.execute(security_signals.insert(), list(signal_rows))
 
 
-def signal_page(conn: Connection, filters: Mapping[str, Any], page: int,
-                per_page: int) -> tuple[int, list[Mapping[str, Any]]]:
+def signal_page(
+    conn: Connection, filters: Mapping[str, Any], page: int, per_page: int
+) -> tuple[int, list[Mapping[str, Any]]]:
     """Checked hosts (status `done`) matching every filter, by host name."""
     where: list[Any] = [k.status == "done"]
     for kind in ("technology", "mail_provider", "cert_issuer"):
@@ -84,8 +103,13 @@ def signal_page(conn: Connection, filters: Mapping[str, Any], page: int,
             name = s.name == value if kind != "cert_issuer" else func.lower(s.name) == value.lower()
             where.append(k.host.in_(select(s.host).where(s.kind == kind, name)))
     if filters.get("category"):
-        where.append(k.host.in_(select(s.host).where(s.kind == "technology",
-                                                     func.lower(s.category) == str(filters["category"]).lower())))
+        where.append(
+            k.host.in_(
+                select(s.host).where(
+                    s.kind == "technology", func.lower(s.category) == str(filters["category"]).lower()
+                )
+            )
+        )
     if filters.get("domain"):
         host, registered = filters["domain"]
         under = (k.host == host) | k.host.like("%." + host.replace("%", "").replace("_", "\\_"), escape="\\")
@@ -96,8 +120,13 @@ def signal_page(conn: Connection, filters: Mapping[str, Any], page: int,
     if filters.get("min_score") is not None:
         where.append(k.score >= int(filters["min_score"]))
     total = int(conn.execute(select(func.count()).select_from(security_checks).where(*where)).scalar_one())
-    stmt = (select(k.host, k.score, k.checked_at).where(*where).order_by(k.host)
-            .limit(per_page).offset((page - 1) * per_page))
+    stmt = (
+        select(k.host, k.score, k.checked_at)
+        .where(*where)
+        .order_by(k.host)
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+    )
     return total, _rows(conn.execute(stmt))
 
 
@@ -108,7 +137,9 @@ def stale_hosts(conn: Connection, before: datetime, limit: int) -> list[str]:
     return [str(h) for h in conn.execute(stmt).scalars()]
 
 
-def stale_or_missing(checks: Mapping[str, Mapping[str, Any]], hosts: Sequence[str], before: datetime) -> list[str]:
+def stale_or_missing(
+    checks: Mapping[str, Mapping[str, Any]], hosts: Sequence[str], before: datetime
+) -> list[str]:
     """Hosts without a stored check, or whose check is older than `before`."""
     out = []
     for host in hosts:

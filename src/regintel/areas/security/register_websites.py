@@ -37,9 +37,13 @@ def website_set(entries: Iterable[PublishedWebsites | RecordError | Skipped]) ->
             try:
                 host = website_host(value)
             except NotAHost as exc:
-                out.rejects.append(RecordError(f"website {value!r}: {exc}", {"national_id": item.national_id,
-                                                                             "value": value}))
+                out.rejects.append(
+                    RecordError(
+                        f"website {value!r}: {exc}", {"national_id": item.national_id, "value": value}
+                    )
+                )
                 continue
-            out.rows.append(DomainRow(item.national_id, host.host, host.registered_domain, "website", value,
-                                      item.record))
+            out.rows.append(
+                DomainRow(item.national_id, host.host, host.registered_domain, "website", value, item.record)
+            )
     return out

@@ -28,13 +28,17 @@ class CompanyDomain(BaseModel):
     domain: str = Field(description="ASCII (IDNA) host name")
     registered_domain: str = Field(description="Registrable domain (Public Suffix List)")
     kinds: list[Literal["website", "email"]]
-    shared_domain: bool = Field(description="A mailbox provider's or platform's public domain (gmail.com, "
-                               "facebook.com, …): not the company's, never checked")
+    shared_domain: bool = Field(
+        description="A mailbox provider's or platform's public domain (gmail.com, "
+        "facebook.com, …): not the company's, never checked"
+    )
     sources: list[DomainSource]
 
 
 class Finding(BaseModel):
-    id: str = Field(description="e.g. `dmarc_missing`, `tls_cert_expired`, `hsts_missing` (docs/security-posture.md)")
+    id: str = Field(
+        description="e.g. `dmarc_missing`, `tls_cert_expired`, `hsts_missing` (docs/security-posture.md)"
+    )
     severity: Severity
     category: Literal["mail", "dns", "tls", "http"]
     title: str
@@ -57,9 +61,11 @@ class SecurityPosture(BaseModel):
     country: str
     national_id: str
     name: str
-    status: PostureStatus = Field(description="`pending`: checks queued, none stored yet; `partial`: some domains "
-                                  "checked; `done`: every domain has a stored check; `no_domains`: no register "
-                                  "publishes a domain of this company")
+    status: PostureStatus = Field(
+        description="`pending`: checks queued, none stored yet; `partial`: some domains "
+        "checked; `done`: every domain has a stored check; `no_domains`: no register "
+        "publishes a domain of this company"
+    )
     score: int | None = Field(ge=0, le=100, description="The weakest checked domain's score (0-100)")
     band: Band | None
     checked_at: str | None = Field(description="Oldest stored check among the domains")
@@ -83,8 +89,9 @@ class CyberScore(BaseModel):
     band: Band | None
     checked_at: str | None
     weakest_domain: str | None
-    points_lost: dict[str, int] | None = Field(description="Points the weakest domain lost per category: mail, "
-                                               "dns, tls, http")
+    points_lost: dict[str, int] | None = Field(
+        description="Points the weakest domain lost per category: mail, dns, tls, http"
+    )
     domains: list[DomainScore]
     method: str
 

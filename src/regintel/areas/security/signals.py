@@ -49,8 +49,12 @@ def rules() -> Rules:
         compiled["cookies"] = [c.lower() for c in rule.get("cookies", [])]
         techs.append(compiled)
     mail = tuple((m["name"], re.compile(m["mx"], re.I)) for m in doc["mail_providers"])
-    return Rules(doc["version"], tuple(techs), mail,
-                 frozenset(doc["shared_mail_domains"]) | frozenset(doc["shared_web_domains"]))
+    return Rules(
+        doc["version"],
+        tuple(techs),
+        mail,
+        frozenset(doc["shared_mail_domains"]) | frozenset(doc["shared_web_domains"]),
+    )
 
 
 def page_markers(html: str) -> dict[str, Any]:
@@ -61,13 +65,18 @@ def page_markers(html: str) -> dict[str, Any]:
         doc = lxml.html.document_fromstring(html)
     except (ParserError, ValueError):
         return {"meta": {}, "scripts": []}
-    meta = {str(el.get("name")).lower(): str(el.get("content") or "")[:200]
-            for el in doc.iter("meta") if el.get("name")}
+    meta = {
+        str(el.get("name")).lower(): str(el.get("content") or "")[:200]
+        for el in doc.iter("meta")
+        if el.get("name")
+    }
     scripts = [str(el.get("src"))[:500] for el in doc.iter("script") if el.get("src")][:200]
     return {"meta": meta, "scripts": scripts}
 
 
-def technologies(headers: Mapping[str, str], cookies: Sequence[str], markers: Mapping[str, Any]) -> list[Signal]:
+def technologies(
+    headers: Mapping[str, str], cookies: Sequence[str], markers: Mapping[str, Any]
+) -> list[Signal]:
     """Every rule that matches a header, a cookie name, a `<meta>` or a `<script src>`."""
     found: list[Signal] = []
     cookie_names = {c.lower() for c in cookies}
@@ -78,8 +87,9 @@ def technologies(headers: Mapping[str, str], cookies: Sequence[str], markers: Ma
     return found
 
 
-def _match(rule: Mapping[str, Any], headers: Mapping[str, str], cookies: set[str],
-           markers: Mapping[str, Any]) -> str | None:
+def _match(
+    rule: Mapping[str, Any], headers: Mapping[str, str], cookies: set[str], markers: Mapping[str, Any]
+) -> str | None:
     for header, pattern in rule["headers"].items():
         value = headers.get(header)
         if value is not None and (m := pattern.search(value)):
@@ -119,15 +129,24 @@ def cert_issuer(issuer: Mapping[str, str] | None) -> list[Signal]:
     name = issuer.get("O") or issuer.get("CN")
     if not name:
         return []
-    return [Signal("cert_issuer", name[:128], "Certificate authority",
-                   ", ".join(f"{k}={v}" for k, v in issuer.items())[:300])]
+    return [
+        Signal(
+            "cert_issuer",
+            name[:128],
+            "Certificate authority",
+            ", ".join(f"{k}={v}" for k, v in issuer.items())[:300],
+        )
+    ]
 
 
 def canonical_name(kind: str, value: str) -> str:
     """The rule file's spelling of a technology or mail-provider name given in any case (unknown names
     are returned as given: they match nothing)."""
-    names = ([r["name"] for r in rules().technologies] if kind == "technology"
-             else [name for name, _ in rules().mail_providers])
+    names = (
+        [r["name"] for r in rules().technologies]
+        if kind == "technology"
+        else [name for name, _ in rules().mail_providers]
+    )
     return next((n for n in names if n.lower() == value.strip().lower()), value)
 
 

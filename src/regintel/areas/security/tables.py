@@ -10,7 +10,8 @@ from regintel.db.schema import Id, metadata
 # register identity so that contacts imported before the company record still attach to it. The local part
 # of an e-mail address is never stored: only `@domain`.
 company_domains = Table(
-    "company_domains", metadata,
+    "company_domains",
+    metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
     Column("country", String(2), nullable=False),
     Column("national_id", String(32), nullable=False),
@@ -30,7 +31,8 @@ Index("ix_company_domains_registered_domain", company_domains.c.registered_domai
 
 # The latest passive check of one host: its findings, score and the facts it saw (DNS, TLS, HTTP).
 security_checks = Table(
-    "security_checks", metadata,
+    "security_checks",
+    metadata,
     Column("host", String(253), primary_key=True),
     Column("status", String(8), nullable=False),  # done | refused | failed
     Column("score", Integer),
@@ -44,7 +46,8 @@ security_checks = Table(
 # What the checks revealed about a host, one row per signal, so the brand-signal list can filter by it:
 # `technology` (fingerprint rule), `mail_provider` (MX), `cert_issuer` (TLS certificate).
 security_signals = Table(
-    "security_signals", metadata,
+    "security_signals",
+    metadata,
     Column("host", String(253), primary_key=True),
     Column("kind", String(16), primary_key=True),
     Column("name", String(128), primary_key=True),

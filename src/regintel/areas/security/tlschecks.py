@@ -39,10 +39,18 @@ class TlsFacts:
     error: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"reachable": self.reachable, "protocols": self.protocols,
-                "notBefore": _iso(self.not_before), "notAfter": _iso(self.not_after), "issuer": self.issuer,
-                "subject": self.subject, "names": self.names, "trusted": self.trusted,
-                "trustError": self.trust_error, "error": self.error}
+        return {
+            "reachable": self.reachable,
+            "protocols": self.protocols,
+            "notBefore": _iso(self.not_before),
+            "notAfter": _iso(self.not_after),
+            "issuer": self.issuer,
+            "subject": self.subject,
+            "names": self.names,
+            "trusted": self.trusted,
+            "trustError": self.trust_error,
+            "error": self.error,
+        }
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -64,8 +72,10 @@ def permissive_context(version: str | None = None) -> ssl.SSLContext:
 
 
 def _handshake(ip: str, port: int, host: str, ctx: ssl.SSLContext, timeout: float) -> bytes | None:
-    with socket.create_connection((ip, port), timeout=timeout) as raw, \
-            ctx.wrap_socket(raw, server_hostname=host) as tls:
+    with (
+        socket.create_connection((ip, port), timeout=timeout) as raw,
+        ctx.wrap_socket(raw, server_hostname=host) as tls,
+    ):
         return tls.getpeercert(binary_form=True)
 
 
@@ -135,9 +145,15 @@ def judge(facts: TlsFacts, host: str, now: datetime | None = None) -> list[Findi
     elif facts.not_after is not None and facts.not_after - now < EXPIRING:
         out.append(finding("tls_cert_expiring", f"the certificate expires on {_iso(facts.not_after)}"))
     if facts.not_before is not None and facts.not_before > now:
-        out.append(finding("tls_cert_not_yet_valid", f"the certificate is valid from {_iso(facts.not_before)}"))
+        out.append(
+            finding("tls_cert_not_yet_valid", f"the certificate is valid from {_iso(facts.not_before)}")
+        )
     if not any(_covers(n, host) for n in facts.names):
-        out.append(finding("tls_cert_name_mismatch", f"the certificate names {', '.join(facts.names[:5]) or 'nothing'}"))
+        out.append(
+            finding(
+                "tls_cert_name_mismatch", f"the certificate names {', '.join(facts.names[:5]) or 'nothing'}"
+            )
+        )
     elif facts.trusted is False and not any(f.id.startswith("tls_cert_") for f in out):
         out.append(finding("tls_cert_untrusted", f"verification failed: {facts.trust_error}"))
     legacy = [v for v in ("TLSv1.0", "TLSv1.1") if facts.protocols.get(v)]

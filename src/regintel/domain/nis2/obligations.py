@@ -13,11 +13,20 @@ from regintel.domain.nis2.transposition import DIRECTIVE_APPLIES_FROM, transposi
 
 BOTH = (ESSENTIAL, IMPORTANT)
 # Entity types that register with ENISA's registry (Art. 27(1)).
-ART27_TYPES = frozenset({"dns_service_provider", "tld_registry", "domain_registration_service",
-                         "cloud_computing_service_provider", "data_centre_service_provider",
-                         "content_delivery_network_provider", "managed_service_provider",
-                         "managed_security_service_provider", "online_marketplace",
-                         "online_search_engine_or_social_network"})
+ART27_TYPES = frozenset(
+    {
+        "dns_service_provider",
+        "tld_registry",
+        "domain_registration_service",
+        "cloud_computing_service_provider",
+        "data_centre_service_provider",
+        "content_delivery_network_provider",
+        "managed_service_provider",
+        "managed_security_service_provider",
+        "online_marketplace",
+        "online_search_engine_or_social_network",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -33,77 +42,211 @@ class Obligation:
 
 _M = "Art. 21(2)"
 OBLIGATIONS: tuple[Obligation, ...] = (
-    Obligation("management_approval", "Management bodies approve the cybersecurity risk-management measures, oversee "
-               "their implementation and can be held liable for infringements", "Art. 20(1)",
-               "ongoing, from the national act's entry into force", None, BOTH, "ongoing"),
-    Obligation("management_training", "Members of the management bodies follow cybersecurity training; regular "
-               "training is encouraged for employees", "Art. 20(2)", "ongoing", None, BOTH, "ongoing"),
-    Obligation("risk_analysis_policy", "Policies on risk analysis and information system security", f"{_M}(a)",
-               "ongoing", None, BOTH, "ongoing"),
+    Obligation(
+        "management_approval",
+        "Management bodies approve the cybersecurity risk-management measures, oversee "
+        "their implementation and can be held liable for infringements",
+        "Art. 20(1)",
+        "ongoing, from the national act's entry into force",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "management_training",
+        "Members of the management bodies follow cybersecurity training; regular "
+        "training is encouraged for employees",
+        "Art. 20(2)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "risk_analysis_policy",
+        "Policies on risk analysis and information system security",
+        f"{_M}(a)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
     Obligation("incident_handling", "Incident handling", f"{_M}(b)", "ongoing", None, BOTH, "ongoing"),
-    Obligation("business_continuity", "Business continuity (backup management, disaster recovery) and crisis "
-               "management", f"{_M}(c)", "ongoing", None, BOTH, "ongoing"),
-    Obligation("supply_chain_security", "Supply chain security, including the relationships with direct suppliers "
-               "and service providers", f"{_M}(d)", "ongoing", None, BOTH, "ongoing"),
-    Obligation("secure_development", "Security in network and information systems acquisition, development and "
-               "maintenance, including vulnerability handling and disclosure", f"{_M}(e)", "ongoing", None, BOTH,
-               "ongoing"),
-    Obligation("effectiveness_assessment", "Policies and procedures to assess the effectiveness of the "
-               "risk-management measures", f"{_M}(f)", "ongoing", None, BOTH, "ongoing"),
-    Obligation("cyber_hygiene_training", "Basic cyber hygiene practices and cybersecurity training", f"{_M}(g)",
-               "ongoing", None, BOTH, "ongoing"),
-    Obligation("cryptography", "Policies and procedures on the use of cryptography and, where appropriate, "
-               "encryption", f"{_M}(h)", "ongoing", None, BOTH, "ongoing"),
-    Obligation("hr_access_assets", "Human resources security, access control policies and asset management",
-               f"{_M}(i)", "ongoing", None, BOTH, "ongoing"),
-    Obligation("mfa_secure_communications", "Multi-factor or continuous authentication, secured voice, video and "
-               "text communications and secured emergency communication systems", f"{_M}(j)", "ongoing", None,
-               BOTH, "ongoing"),
-    Obligation("early_warning", "Early warning of a significant incident to the CSIRT or competent authority",
-               "Art. 23(4)(a)", "within 24 hours of becoming aware of the significant incident", "PT24H", BOTH,
-               "incident"),
-    Obligation("incident_notification", "Incident notification with an initial assessment of severity and impact",
-               "Art. 23(4)(b)", "within 72 hours of becoming aware of the significant incident (24 hours for trust "
-               "service providers' incidents affecting their trust services)", "PT72H", BOTH, "incident"),
-    Obligation("final_report", "Final report (description, root cause, mitigation, cross-border impact); an "
-               "intermediate report on request (Art. 23(4)(c)), a progress report if still ongoing (23(4)(e))",
-               "Art. 23(4)(d)", "within one month of the incident notification", "P1M", BOTH, "incident"),
-    Obligation("inform_recipients", "Inform the recipients of the services of significant incidents likely to "
-               "affect them and of significant cyber threats and the remedies they can take", "Art. 23(1)-(2)",
-               "without undue delay", None, BOTH, "incident"),
-    Obligation("registration", "Submit name, address, contacts, Member States served, sector and IP ranges to "
-               "the competent authority (Art. 3(4)); the digital entity types of Art. 27 register with the "
-               "ENISA registry; changes within two weeks (Art. 3(4)) or three months (Art. 27(3))",
-               "Art. 3(4), Art. 27", "at the latest by 17 April 2025 (Art. 3(3)-(4)); Art. 27 entities by 17 "
-               "January 2025; or the national act's period", "2025-04-17", BOTH, "date"),
-    Obligation("supervision", "Cooperate with supervision: essential entities are supervised ex ante "
-               "(inspections, regular and targeted audits, security scans; Art. 32), important entities ex "
-               "post, on evidence of non-compliance (Art. 33); fines up to EUR 10 million or 2% (essential) / "
-               "EUR 7 million or 1.4% (important) of worldwide annual turnover (Art. 34(4)-(5))",
-               "Art. 32, Art. 33, Art. 34", "ongoing", None, BOTH, "ongoing"),
+    Obligation(
+        "business_continuity",
+        "Business continuity (backup management, disaster recovery) and crisis management",
+        f"{_M}(c)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "supply_chain_security",
+        "Supply chain security, including the relationships with direct suppliers and service providers",
+        f"{_M}(d)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "secure_development",
+        "Security in network and information systems acquisition, development and "
+        "maintenance, including vulnerability handling and disclosure",
+        f"{_M}(e)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "effectiveness_assessment",
+        "Policies and procedures to assess the effectiveness of the risk-management measures",
+        f"{_M}(f)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "cyber_hygiene_training",
+        "Basic cyber hygiene practices and cybersecurity training",
+        f"{_M}(g)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "cryptography",
+        "Policies and procedures on the use of cryptography and, where appropriate, encryption",
+        f"{_M}(h)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "hr_access_assets",
+        "Human resources security, access control policies and asset management",
+        f"{_M}(i)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "mfa_secure_communications",
+        "Multi-factor or continuous authentication, secured voice, video and "
+        "text communications and secured emergency communication systems",
+        f"{_M}(j)",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
+    Obligation(
+        "early_warning",
+        "Early warning of a significant incident to the CSIRT or competent authority",
+        "Art. 23(4)(a)",
+        "within 24 hours of becoming aware of the significant incident",
+        "PT24H",
+        BOTH,
+        "incident",
+    ),
+    Obligation(
+        "incident_notification",
+        "Incident notification with an initial assessment of severity and impact",
+        "Art. 23(4)(b)",
+        "within 72 hours of becoming aware of the significant incident (24 hours for trust "
+        "service providers' incidents affecting their trust services)",
+        "PT72H",
+        BOTH,
+        "incident",
+    ),
+    Obligation(
+        "final_report",
+        "Final report (description, root cause, mitigation, cross-border impact); an "
+        "intermediate report on request (Art. 23(4)(c)), a progress report if still ongoing (23(4)(e))",
+        "Art. 23(4)(d)",
+        "within one month of the incident notification",
+        "P1M",
+        BOTH,
+        "incident",
+    ),
+    Obligation(
+        "inform_recipients",
+        "Inform the recipients of the services of significant incidents likely to "
+        "affect them and of significant cyber threats and the remedies they can take",
+        "Art. 23(1)-(2)",
+        "without undue delay",
+        None,
+        BOTH,
+        "incident",
+    ),
+    Obligation(
+        "registration",
+        "Submit name, address, contacts, Member States served, sector and IP ranges to "
+        "the competent authority (Art. 3(4)); the digital entity types of Art. 27 register with the "
+        "ENISA registry; changes within two weeks (Art. 3(4)) or three months (Art. 27(3))",
+        "Art. 3(4), Art. 27",
+        "at the latest by 17 April 2025 (Art. 3(3)-(4)); Art. 27 entities by 17 "
+        "January 2025; or the national act's period",
+        "2025-04-17",
+        BOTH,
+        "date",
+    ),
+    Obligation(
+        "supervision",
+        "Cooperate with supervision: essential entities are supervised ex ante "
+        "(inspections, regular and targeted audits, security scans; Art. 32), important entities ex "
+        "post, on evidence of non-compliance (Art. 33); fines up to EUR 10 million or 2% (essential) / "
+        "EUR 7 million or 1.4% (important) of worldwide annual turnover (Art. 34(4)-(5))",
+        "Art. 32, Art. 33, Art. 34",
+        "ongoing",
+        None,
+        BOTH,
+        "ongoing",
+    ),
 )
 
 
 # NIS2 Art. 4(1) (recital 28): for a financial entity under Regulation (EU) 2022/2554 (DORA), DORA's ICT
 # risk-management and incident-reporting rules apply instead of Art. 21 and 23 (and their supervision).
-DORA_REPLACES = {"Art. 21": "Regulation (EU) 2022/2554 (DORA), Art. 5-16 (ICT risk management)",
-                 "Art. 23": "Regulation (EU) 2022/2554 (DORA), Art. 17-23 (ICT-related incident reporting)"}
+DORA_REPLACES = {
+    "Art. 21": "Regulation (EU) 2022/2554 (DORA), Art. 5-16 (ICT risk management)",
+    "Art. 23": "Regulation (EU) 2022/2554 (DORA), Art. 17-23 (ICT-related incident reporting)",
+}
 
 
-def obligations_for(category: str, country: str, entity_types: set[str], dora: bool = False) -> dict[str, Any]:
+def obligations_for(
+    category: str, country: str, entity_types: set[str], dora: bool = False
+) -> dict[str, Any]:
     """Every obligation with whether it applies to an entity of `category` in `country`; with `dora` (a
     financial entity DORA covers) the Art. 21 and 23 obligations are replaced (Art. 4(1))."""
     national = transposition(country)
-    registration = next((d for d in (national or {}).get("deviations", []) if d["topic"] == "registration"), None)
+    registration = next(
+        (d for d in (national or {}).get("deviations", []) if d["topic"] == "registration"), None
+    )
     items = []
     for o in OBLIGATIONS:
         applies = category in o.applies_to
         item: dict[str, Any] = {
-            "id": o.id, "title": o.title, "legal_reference": f"Directive (EU) 2022/2555, {o.article}",
-            "national_reference": national["act"] if national else None, "deadline": o.deadline,
-            "deadline_iso": o.deadline_iso, "trigger": o.trigger, "applies_to": list(o.applies_to),
-            "applies": applies, "national_note": None}
-        replaced = next((v for k, v in DORA_REPLACES.items() if o.article.startswith(k)), None) if dora else None
+            "id": o.id,
+            "title": o.title,
+            "legal_reference": f"Directive (EU) 2022/2555, {o.article}",
+            "national_reference": national["act"] if national else None,
+            "deadline": o.deadline,
+            "deadline_iso": o.deadline_iso,
+            "trigger": o.trigger,
+            "applies_to": list(o.applies_to),
+            "applies": applies,
+            "national_note": None,
+        }
+        replaced = (
+            next((v for k, v in DORA_REPLACES.items() if o.article.startswith(k)), None) if dora else None
+        )
         if replaced:
             item["applies"] = False
             item["replaced_by"] = replaced
@@ -113,9 +256,14 @@ def obligations_for(category: str, country: str, entity_types: set[str], dora: b
         if o.id == "registration":
             item["enisa_registry"] = bool(entity_types & ART27_TYPES)
             if registration is not None:
-                item["national_note"] = registration["text"] + ("" if registration["verified"]
-                                                                else " (not verified in this rule set)")
+                item["national_note"] = registration["text"] + (
+                    "" if registration["verified"] else " (not verified in this rule set)"
+                )
         items.append(item)
-    return {"category": category, "applies_from": national["in_force"] if national else DIRECTIVE_APPLIES_FROM,
-            "transposition": national, "obligations": items,
-            "applicable_count": sum(1 for i in items if i["applies"]) if category != OUT else 0}
+    return {
+        "category": category,
+        "applies_from": national["in_force"] if national else DIRECTIVE_APPLIES_FROM,
+        "transposition": national,
+        "obligations": items,
+        "applicable_count": sum(1 for i in items if i["applies"]) if category != OUT else 0,
+    }

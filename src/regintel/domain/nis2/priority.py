@@ -39,13 +39,28 @@ def posture_factor(posture: Mapping[str, Any] | None, in_scope_possible: bool) -
     """`posture`: the stored summary (`score` 0-100 or None, `findings`, `by_severity`, `checked_at`), None
     when no check is stored."""
     if posture is None:
-        return {"factor": "posture_findings", "points": 0, "max": POSTURE_MAX, "inputs": {"assessed": False},
-                "note": "no passive security check is stored for the company's domains"}
-    inputs = {"assessed": True, "score": posture.get("score"), "findings": posture.get("findings"),
-              "by_severity": posture.get("by_severity"), "checked_at": posture.get("checked_at")}
+        return {
+            "factor": "posture_findings",
+            "points": 0,
+            "max": POSTURE_MAX,
+            "inputs": {"assessed": False},
+            "note": "no passive security check is stored for the company's domains",
+        }
+    inputs = {
+        "assessed": True,
+        "score": posture.get("score"),
+        "findings": posture.get("findings"),
+        "by_severity": posture.get("by_severity"),
+        "checked_at": posture.get("checked_at"),
+    }
     if posture.get("score") is None:
-        return {"factor": "posture_findings", "points": 0, "max": POSTURE_MAX, "inputs": inputs,
-                "note": "no domain could be scored (checks refused or failed)"}
+        return {
+            "factor": "posture_findings",
+            "points": 0,
+            "max": POSTURE_MAX,
+            "inputs": inputs,
+            "note": "no domain could be scored (checks refused or failed)",
+        }
     points = round(POSTURE_MAX * (100 - int(posture["score"])) / 100) if in_scope_possible else 0
     out = {"factor": "posture_findings", "points": points, "max": POSTURE_MAX, "inputs": inputs}
     if not in_scope_possible:
@@ -53,8 +68,9 @@ def posture_factor(posture: Mapping[str, Any] | None, in_scope_possible: bool) -
     return out
 
 
-def priority(a: Assessment, recent_changes: int, dissolved: bool,
-             posture: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def priority(
+    a: Assessment, recent_changes: int, dissolved: bool, posture: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     factors: list[dict[str, Any]] = []
     if a.category == ESSENTIAL:
         base = 45
@@ -63,9 +79,18 @@ def priority(a: Assessment, recent_changes: int, dissolved: bool,
     else:
         base = 12 if any(c != OUT for c in a.possible_categories) else 0
     scope = round(base * _CERTAINTY.get(a.certainty, 0.5))
-    factors.append({"factor": "scope", "points": scope, "max": 45,
-                    "inputs": {"category": a.category, "certainty": a.certainty,
-                               "possible_categories": a.possible_categories}})
+    factors.append(
+        {
+            "factor": "scope",
+            "points": scope,
+            "max": 45,
+            "inputs": {
+                "category": a.category,
+                "certainty": a.certainty,
+                "possible_categories": a.possible_categories,
+            },
+        }
+    )
     size = _SIZE[a.size["class"]]
     factors.append({"factor": "size", "points": size, "max": 20, "inputs": {"class": a.size["class"]}})
     # A sector only weighs while the entity can be in scope at all.
@@ -74,12 +99,29 @@ def priority(a: Assessment, recent_changes: int, dissolved: bool,
     for annex, match in annexes:
         points = 20 if annex == "I" else 12
         sector = max(sector, points if match != "possible" else points // 2)
-    factors.append({"factor": "sector_criticality", "points": sector, "max": 20,
-                    "inputs": {"annexes": sorted({x for x, _ in annexes})}})
+    factors.append(
+        {
+            "factor": "sector_criticality",
+            "points": sector,
+            "max": 20,
+            "inputs": {"annexes": sorted({x for x, _ in annexes})},
+        }
+    )
     changes = min(15, 3 * recent_changes)
-    factors.append({"factor": "recent_changes", "points": changes, "max": 15,
-                    "inputs": {"changes_last_180_days": recent_changes}})
+    factors.append(
+        {
+            "factor": "recent_changes",
+            "points": changes,
+            "max": 15,
+            "inputs": {"changes_last_180_days": recent_changes},
+        }
+    )
     factors.append(posture_factor(posture, base > 0))
     score = 0 if dissolved else min(100, sum(f["points"] for f in factors))
-    return {"score": score, "tier": tier(score), "factors": factors, "version": PRIORITY_VERSION,
-            "dissolved": dissolved}
+    return {
+        "score": score,
+        "tier": tier(score),
+        "factors": factors,
+        "version": PRIORITY_VERSION,
+        "dissolved": dissolved,
+    }

@@ -63,49 +63,120 @@ ED = "Directive (EU) 2019/944"
 GD = "Directive 2009/73/EC"
 REGISTER_SECTORS: dict[tuple[str, str], RegisterSector] = {
     ("financial", "credit_institution"): RegisterSector(
-        "I", "banking", None, "credit_institution", "Annex I, 3", "certain",
-        "credit institution (point (1) of Art. 4(1) of Regulation (EU) No 575/2013)"),
+        "I",
+        "banking",
+        None,
+        "credit_institution",
+        "Annex I, 3",
+        "certain",
+        "credit institution (point (1) of Art. 4(1) of Regulation (EU) No 575/2013)",
+    ),
     ("financial", "trading_venue"): RegisterSector(
-        "I", "financial_market_infrastructure", None, "trading_venue_operator", "Annex I, 4", "certain",
-        "operator of a trading venue (point (24) of Art. 4 of Directive 2014/65/EU)"),
+        "I",
+        "financial_market_infrastructure",
+        None,
+        "trading_venue_operator",
+        "Annex I, 4",
+        "certain",
+        "operator of a trading venue (point (24) of Art. 4 of Directive 2014/65/EU)",
+    ),
     ("financial", "central_counterparty"): RegisterSector(
-        "I", "financial_market_infrastructure", None, "central_counterparty", "Annex I, 4", "certain",
-        "central counterparty (point (1) of Art. 2 of Regulation (EU) No 648/2012)"),
-    ("energy", "electricity_generation"): _energy("electricity", "producer", "a", "certain",
-                                                  f"producer (Art. 2(38) of {ED})"),
-    ("energy", "electricity_transmission"): _energy("electricity", "transmission_system_operator", "a", "certain",
-                                                    f"transmission system operator (Art. 2(35) of {ED})"),
-    ("energy", "electricity_distribution"): _energy("electricity", "distribution_system_operator", "a",
-                                                    "certain", f"distribution system operator (Art. 2(29) of {ED})"),
-    ("energy", "electricity_supply"): _energy("electricity", "supply_undertaking", "a", "certain",
-                                              f"electricity undertaking carrying out supply (Art. 2(57), 2(12) of "
-                                              f"{ED})"),
-    ("energy", "market_operator"): _energy("electricity", "nominated_electricity_market_operator", "a", "likely",
-                                           "nominated electricity market operator (Art. 2(8) of Regulation (EU) "
-                                           "2019/943)"),
-    ("energy", "gas_production"): _energy("gas", "natural_gas_undertaking", "d", "certain",
-                                          f"natural gas undertaking (Art. 2(1) of {GD})"),
-    ("energy", "gas_transmission"): _energy("gas", "transmission_system_operator", "d", "certain",
-                                            f"transmission system operator (Art. 2(4) of {GD})"),
-    ("energy", "gas_distribution"): _energy("gas", "distribution_system_operator", "d", "certain",
-                                            f"distribution system operator (Art. 2(6) of {GD})"),
-    ("energy", "gas_storage"): _energy("gas", "storage_system_operator", "d", "certain",
-                                       f"storage system operator (Art. 2(10) of {GD})"),
-    ("energy", "gas_supply"): _energy("gas", "supply_undertaking", "d", "certain",
-                                      f"supply undertaking (Art. 2(8) of {GD})"),
-    ("energy", "heat_distribution"): _energy("district_heating_and_cooling", "district_heating_operator", "b",
-                                             "certain", "operator of district heating (Art. 2(19) of Directive (EU) "
-                                             "2018/2001)"),
-    ("energy", "heat_generation"): _energy("district_heating_and_cooling", "district_heating_operator", "b",
-                                           "likely", "operator of district heating (Art. 2(19) of Directive (EU) "
-                                           "2018/2001), when the heat goes to a distribution network"),
+        "I",
+        "financial_market_infrastructure",
+        None,
+        "central_counterparty",
+        "Annex I, 4",
+        "certain",
+        "central counterparty (point (1) of Art. 2 of Regulation (EU) No 648/2012)",
+    ),
+    ("energy", "electricity_generation"): _energy(
+        "electricity", "producer", "a", "certain", f"producer (Art. 2(38) of {ED})"
+    ),
+    ("energy", "electricity_transmission"): _energy(
+        "electricity",
+        "transmission_system_operator",
+        "a",
+        "certain",
+        f"transmission system operator (Art. 2(35) of {ED})",
+    ),
+    ("energy", "electricity_distribution"): _energy(
+        "electricity",
+        "distribution_system_operator",
+        "a",
+        "certain",
+        f"distribution system operator (Art. 2(29) of {ED})",
+    ),
+    ("energy", "electricity_supply"): _energy(
+        "electricity",
+        "supply_undertaking",
+        "a",
+        "certain",
+        f"electricity undertaking carrying out supply (Art. 2(57), 2(12) of {ED})",
+    ),
+    ("energy", "market_operator"): _energy(
+        "electricity",
+        "nominated_electricity_market_operator",
+        "a",
+        "likely",
+        "nominated electricity market operator (Art. 2(8) of Regulation (EU) 2019/943)",
+    ),
+    ("energy", "gas_production"): _energy(
+        "gas", "natural_gas_undertaking", "d", "certain", f"natural gas undertaking (Art. 2(1) of {GD})"
+    ),
+    ("energy", "gas_transmission"): _energy(
+        "gas",
+        "transmission_system_operator",
+        "d",
+        "certain",
+        f"transmission system operator (Art. 2(4) of {GD})",
+    ),
+    ("energy", "gas_distribution"): _energy(
+        "gas",
+        "distribution_system_operator",
+        "d",
+        "certain",
+        f"distribution system operator (Art. 2(6) of {GD})",
+    ),
+    ("energy", "gas_storage"): _energy(
+        "gas", "storage_system_operator", "d", "certain", f"storage system operator (Art. 2(10) of {GD})"
+    ),
+    ("energy", "gas_supply"): _energy(
+        "gas", "supply_undertaking", "d", "certain", f"supply undertaking (Art. 2(8) of {GD})"
+    ),
+    ("energy", "heat_distribution"): _energy(
+        "district_heating_and_cooling",
+        "district_heating_operator",
+        "b",
+        "certain",
+        "operator of district heating (Art. 2(19) of Directive (EU) 2018/2001)",
+    ),
+    ("energy", "heat_generation"): _energy(
+        "district_heating_and_cooling",
+        "district_heating_operator",
+        "b",
+        "likely",
+        "operator of district heating (Art. 2(19) of Directive (EU) "
+        "2018/2001), when the heat goes to a distribution network",
+    ),
     ("energy", "drinking_water"): RegisterSector(
-        "I", "drinking_water", None, "water_supplier", "Annex I, 6", "certain",
+        "I",
+        "drinking_water",
+        None,
+        "water_supplier",
+        "Annex I, 6",
+        "certain",
         "supplier or distributor of water intended for human consumption (Art. 2(1)(a) of Directive (EU) "
-        "2020/2184)"),
+        "2020/2184)",
+    ),
     ("energy", "waste_water"): RegisterSector(
-        "I", "waste_water", None, "waste_water_undertaking", "Annex I, 7", "certain",
-        "undertaking collecting, disposing of or treating urban waste water (Art. 2 of Directive 91/271/EEC)"),
+        "I",
+        "waste_water",
+        None,
+        "waste_water_undertaking",
+        "Annex I, 7",
+        "certain",
+        "undertaking collecting, disposing of or treating urban waste water (Art. 2 of Directive 91/271/EEC)",
+    ),
 }
 
 
@@ -117,7 +188,12 @@ def outside_annexes_note(activity: RegisteredActivity) -> str | None:
     """For a supervised financial entity whose category no Annex lists: what that means (with DORA)."""
     if activity.sector != "financial" or register_sector(activity) is not None:
         return None
-    dora = {"yes": "DORA (Regulation (EU) 2022/2554) covers it", "possible": "DORA may cover it (Art. 2(3))",
-            "no": "DORA does not list it"}.get(activity.dora_applies or "", "DORA coverage unknown")
-    return (f"Supervised as {activity.category.replace('_', ' ')} ({activity.register}: {activity.licence_type}): "
-            f"not an entity type of NIS2 Annex I or II; {dora}")
+    dora = {
+        "yes": "DORA (Regulation (EU) 2022/2554) covers it",
+        "possible": "DORA may cover it (Art. 2(3))",
+        "no": "DORA does not list it",
+    }.get(activity.dora_applies or "", "DORA coverage unknown")
+    return (
+        f"Supervised as {activity.category.replace('_', ' ')} ({activity.register}: {activity.licence_type}): "
+        f"not an entity type of NIS2 Annex I or II; {dora}"
+    )

@@ -43,8 +43,37 @@ ESSENTIAL, IMPORTANT, OUT = "essential", "important", "out-of-scope"
 ORDER = {OUT: 0, IMPORTANT: 1, ESSENTIAL: 2}
 CERTAIN, LIKELY, POSSIBLE = "certain", "likely", "possible"
 
-EU_MEMBER_STATES = frozenset({"AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU",
-                              "IE", "IT", "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK"})
+EU_MEMBER_STATES = frozenset(
+    {
+        "AT",
+        "BE",
+        "BG",
+        "CY",
+        "CZ",
+        "DE",
+        "DK",
+        "EE",
+        "ES",
+        "FI",
+        "FR",
+        "GR",
+        "HR",
+        "HU",
+        "IE",
+        "IT",
+        "LT",
+        "LU",
+        "LV",
+        "MT",
+        "NL",
+        "PL",
+        "PT",
+        "RO",
+        "SE",
+        "SI",
+        "SK",
+    }
+)
 
 # Designations recorded from regulated-activity registers (the `nis2_designations` table).
 DESIGNATIONS: dict[str, str] = {
@@ -53,7 +82,7 @@ DESIGNATIONS: dict[str, str] = {
     "tld_registry": "top-level domain name registry (Art. 6(21))",
     "dns_service_provider": "DNS service provider (Art. 6(20))",
     "public_electronic_communications": "provider of public electronic communications networks or publicly "
-                                        "available electronic communications services (Directive (EU) 2018/1972)",
+    "available electronic communications services (Directive (EU) 2018/1972)",
     "public_administration_central": "public administration entity of central government (Art. 2(2)(f)(i))",
     "public_administration_regional": "public administration entity at regional level (Art. 2(2)(f)(ii))",
     "public_administration_local": "public administration entity at local level (Art. 2(5)(a))",
@@ -65,16 +94,16 @@ DESIGNATIONS: dict[str, str] = {
 
 # Public administration level by national legal-form code (the statistical offices' classifications).
 PA_LEVEL_BY_LEGAL_FORM: dict[tuple[str, str], str] = {
-    ("SK", "801"): "local",      # Obec, mesto
-    ("SK", "803"): "regional",   # Samosprávny kraj
-    ("CZ", "801"): "local",      # Obec
-    ("CZ", "804"): "regional",   # Kraj
-    ("CZ", "325"): "central",    # Organizační složka státu
+    ("SK", "801"): "local",  # Obec, mesto
+    ("SK", "803"): "regional",  # Samosprávny kraj
+    ("CZ", "801"): "local",  # Obec
+    ("CZ", "804"): "regional",  # Kraj
+    ("CZ", "325"): "central",  # Organizační složka státu
 }
 # Member States that use Art. 2(5)(a) for part of their local public administration (transposition.py).
 LOCAL_PA_INCLUDED = {
     "CZ": "the Czech act regulates municipalities with extended powers (obce s rozšířenou působností) under "
-          "the lower obligations (important); other municipalities are not (not verified in this rule set)",
+    "the lower obligations (important); other municipalities are not (not verified in this rule set)",
 }
 # NACE classes of activities the Directive leaves out (Art. 2(7), Art. 6(35)).
 EXCLUDED_NACE = {
@@ -180,13 +209,21 @@ def _annex_categories(annex: str) -> dict[str, tuple[str, list[str]]]:
 
 
 def _electronic_communications() -> dict[str, tuple[str, list[str]]]:
-    return {c: (ESSENTIAL, ["Art. 2(2)(a)(i)", "Art. 3(1)(c)" if c == "medium" else "Art. 3(1)(a)"])
-            if at_least(c, "medium") else (IMPORTANT, ["Art. 2(2)(a)(i)", "Art. 3(2)"]) for c in CLASSES}
+    return {
+        c: (ESSENTIAL, ["Art. 2(2)(a)(i)", "Art. 3(1)(c)" if c == "medium" else "Art. 3(1)(a)"])
+        if at_least(c, "medium")
+        else (IMPORTANT, ["Art. 2(2)(a)(i)", "Art. 3(2)"])
+        for c in CLASSES
+    }
 
 
 def _trust_services() -> dict[str, tuple[str, list[str]]]:
-    return {c: (ESSENTIAL, ["Art. 2(2)(a)(ii)", "Art. 3(1)(a)"]) if c == "large"
-            else (IMPORTANT, ["Art. 2(2)(a)(ii)", "Art. 3(2)"]) for c in CLASSES}
+    return {
+        c: (ESSENTIAL, ["Art. 2(2)(a)(ii)", "Art. 3(1)(a)"])
+        if c == "large"
+        else (IMPORTANT, ["Art. 2(2)(a)(ii)", "Art. 3(2)"])
+        for c in CLASSES
+    }
 
 
 _DESIGNATION_RULES: dict[str, tuple[dict[str, tuple[str, list[str]]], bool]] = {
@@ -203,23 +240,43 @@ _DESIGNATION_RULES: dict[str, tuple[dict[str, tuple[str, list[str]]], bool]] = {
     "identified_important": (_every_size(IMPORTANT, ["Art. 2(2)(b)-(e)", "Art. 3(2)"]), False),
     "domain_registration_service": (_every_size(OUT, ["Art. 2(4)", "Art. 28"]), False),
 }
-PA_LEVEL_RULES = {"central": "public_administration_central", "regional": "public_administration_regional",
-                  "local": "public_administration_local"}
+PA_LEVEL_RULES = {
+    "central": "public_administration_central",
+    "regional": "public_administration_regional",
+    "local": "public_administration_local",
+}
 
 
 def _sector_basis(m: SectorMatch) -> Basis | None:
     row = m.row
-    detail = {"nace": m.code, "via": m.via, "annex": row.annex, "sector": row.sector, "subsector": row.subsector,
-              "entity_type": row.entity_type, "annex_ref": row.annex_ref, "justification": row.justification}
-    label = f"NACE {m.code} ({m.via}) → Annex {row.annex} {row.sector}" + (f"/{row.subsector}" if row.subsector
-                                                                              else "") + f": {row.entity_type}"
+    detail = {
+        "nace": m.code,
+        "via": m.via,
+        "annex": row.annex,
+        "sector": row.sector,
+        "subsector": row.subsector,
+        "entity_type": row.entity_type,
+        "annex_ref": row.annex_ref,
+        "justification": row.justification,
+    }
+    label = (
+        f"NACE {m.code} ({m.via}) → Annex {row.annex} {row.sector}"
+        + (f"/{row.subsector}" if row.subsector else "")
+        + f": {row.entity_type}"
+    )
     if row.entity_type == "public_administration_entity":
         return None  # judged with the legal form (see _public_administration)
     if row.entity_type == "public_electronic_communications":
         return Basis("sector", label, m.match, _electronic_communications(), True, detail)
     if row.entity_type == "dns_service_provider":
-        return Basis("sector", label, m.match, _every_size(ESSENTIAL, ["Art. 2(2)(a)(iii)", "Art. 3(1)(b)"]),
-                     False, detail)
+        return Basis(
+            "sector",
+            label,
+            m.match,
+            _every_size(ESSENTIAL, ["Art. 2(2)(a)(iii)", "Art. 3(1)(b)"]),
+            False,
+            detail,
+        )
     return Basis("sector", label, m.match, _annex_categories(row.annex), True, detail)
 
 
@@ -238,25 +295,39 @@ def _register_bases(facts: Facts, notes: list[str]) -> list[Basis]:
                 notes.append(note)
             continue
         if act.dora_applies == "yes":
-            lex = ("DORA (Regulation (EU) 2022/2554) applies to this financial entity: its ICT risk-management and "
-                   "incident-reporting rules replace NIS2 Art. 21 and 23 (Art. 4(1), recital 28)")
+            lex = (
+                "DORA (Regulation (EU) 2022/2554) applies to this financial entity: its ICT risk-management and "
+                "incident-reporting rules replace NIS2 Art. 21 and 23 (Art. 4(1), recital 28)"
+            )
             if lex not in notes:
                 notes.append(lex)
         key = f"{found.sector}:{found.subsector}:{found.entity_type}"
         if key in out and out[key].match == CERTAIN:
             out[key].detail["registers"].append(act.register)
             continue
-        detail = {"annex": found.annex, "sector": found.sector, "subsector": found.subsector,
-                  "entity_type": found.entity_type, "annex_ref": found.annex_ref,
-                  "justification": f"{found.definition}; register {act.register}: {act.licence_type}",
-                  "register_category": act.category, "licence_type": act.licence_type, "registers": [act.register]}
-        label = (f"Register {act.register} ({act.licence_type}) → Annex {found.annex} {found.sector}"
-                 + (f"/{found.subsector}" if found.subsector else "") + f": {found.entity_type}")
+        detail = {
+            "annex": found.annex,
+            "sector": found.sector,
+            "subsector": found.subsector,
+            "entity_type": found.entity_type,
+            "annex_ref": found.annex_ref,
+            "justification": f"{found.definition}; register {act.register}: {act.licence_type}",
+            "register_category": act.category,
+            "licence_type": act.licence_type,
+            "registers": [act.register],
+        }
+        label = (
+            f"Register {act.register} ({act.licence_type}) → Annex {found.annex} {found.sector}"
+            + (f"/{found.subsector}" if found.subsector else "")
+            + f": {found.entity_type}"
+        )
         out[key] = Basis("register", label, found.match, _annex_categories(found.annex), True, detail)
     return list(out.values())
 
 
-def _public_administration(facts: Facts, matches: list[SectorMatch]) -> tuple[Basis | None, dict[str, str] | None]:
+def _public_administration(
+    facts: Facts, matches: list[SectorMatch]
+) -> tuple[Basis | None, dict[str, str] | None]:
     """A public administration entity (Art. 6(35)) is judged by its level: NACE 84 says the activity,
     the legal form says whether it is a public body and, for some codes, its level."""
     pa = [m for m in matches if m.row.entity_type == "public_administration_entity"]
@@ -266,28 +337,58 @@ def _public_administration(facts: Facts, matches: list[SectorMatch]) -> tuple[Ba
     level = PA_LEVEL_BY_LEGAL_FORM.get((facts.country, (facts.legal_form or "").strip()))
     public = facts.entity_type == "public_body" or level is not None
     match = m.match if public else POSSIBLE
-    detail = {"nace": m.code, "via": m.via, "annex": "I", "sector": "public_administration", "subsector": None,
-              "entity_type": "public_administration_entity", "annex_ref": m.row.annex_ref,
-              "justification": m.row.justification, "level": level, "legal_form": facts.legal_form}
+    detail = {
+        "nace": m.code,
+        "via": m.via,
+        "annex": "I",
+        "sector": "public_administration",
+        "subsector": None,
+        "entity_type": "public_administration_entity",
+        "annex_ref": m.row.annex_ref,
+        "justification": m.row.justification,
+        "level": level,
+        "legal_form": facts.legal_form,
+    }
     label = f"NACE {m.code} ({m.via}) → Annex I public administration"
     if level == "local" and facts.country in LOCAL_PA_INCLUDED:
         rules, _ = _DESIGNATION_RULES[PA_LEVEL_RULES[level]]
-        basis = Basis("public_administration", f"{label}, local level (legal form {facts.legal_form})", POSSIBLE,
-                      rules, False, detail | {"open_categories": [IMPORTANT, OUT],
-                                              "national_deviation": LOCAL_PA_INCLUDED[facts.country]})
-        return basis, {"input": "municipality_extended_powers",
-                       "why": LOCAL_PA_INCLUDED[facts.country] + " (Art. 2(5)(a))"}
+        basis = Basis(
+            "public_administration",
+            f"{label}, local level (legal form {facts.legal_form})",
+            POSSIBLE,
+            rules,
+            False,
+            detail
+            | {"open_categories": [IMPORTANT, OUT], "national_deviation": LOCAL_PA_INCLUDED[facts.country]},
+        )
+        return basis, {
+            "input": "municipality_extended_powers",
+            "why": LOCAL_PA_INCLUDED[facts.country] + " (Art. 2(5)(a))",
+        }
     if level is not None:
         rules, _ = _DESIGNATION_RULES[PA_LEVEL_RULES[level]]
-        return Basis("public_administration", f"{label}, {level} level (legal form {facts.legal_form})", match,
-                     rules, False, detail), None
+        return Basis(
+            "public_administration",
+            f"{label}, {level} level (legal form {facts.legal_form})",
+            match,
+            rules,
+            False,
+            detail,
+        ), None
     # Level unknown: central (essential), regional (important) or local (out of scope) are all open.
-    basis = Basis("public_administration", f"{label}, level unknown", POSSIBLE,
-                  _every_size(OUT, ["Art. 2(2)(f)", "Art. 2(5)(a)"]), False,
-                  detail | {"open_categories": [ESSENTIAL, IMPORTANT, OUT]})
-    return basis, {"input": "public_administration_level",
-                   "why": "central government (essential, Art. 3(1)(d)), regional (important, Art. 2(2)(f)(ii)) "
-                          "or local level (Art. 2(5)(a)): the legal form does not tell"}
+    basis = Basis(
+        "public_administration",
+        f"{label}, level unknown",
+        POSSIBLE,
+        _every_size(OUT, ["Art. 2(2)(f)", "Art. 2(5)(a)"]),
+        False,
+        detail | {"open_categories": [ESSENTIAL, IMPORTANT, OUT]},
+    )
+    return basis, {
+        "input": "public_administration_level",
+        "why": "central government (essential, Art. 3(1)(d)), regional (important, Art. 2(2)(f)(ii)) "
+        "or local level (Art. 2(5)(a)): the legal form does not tell",
+    }
 
 
 def _group_figures(facts: Facts) -> tuple[Interval, Interval, Interval, bool]:
@@ -305,8 +406,9 @@ def _group_figures(facts: Facts) -> tuple[Interval, Interval, Interval, bool]:
     return head, turn, bal, open_group
 
 
-def _two_periods(facts: Facts, size: SizeRange, open_group: bool, missing: list[dict[str, str]],
-                 notes: list[str]) -> SizeRange:
+def _two_periods(
+    facts: Facts, size: SizeRange, open_group: bool, missing: list[dict[str, str]], notes: list[str]
+) -> SizeRange:
     """Rec. 2003/361/EC Annex Art. 4(2): crossing a ceiling changes the status only when it happens over
     two consecutive accounting periods. When the latest period's class differs from the one before, the
     earlier class is the estimate (the status is kept) and both stay possible (earlier periods decide)."""
@@ -316,8 +418,10 @@ def _two_periods(facts: Facts, size: SizeRange, open_group: bool, missing: list[
     if not prev.determined or prev.estimate == size.estimate:
         return size
     low, high = sorted((prev.estimate, size.estimate), key=CLASSES.index)
-    notes.append(f"The latest accounts make the enterprise {size.estimate}, the period before {prev.estimate}: "
-                 "the status changes only after two consecutive periods (Rec. 2003/361/EC Annex Art. 4(2))")
+    notes.append(
+        f"The latest accounts make the enterprise {size.estimate}, the period before {prev.estimate}: "
+        "the status changes only after two consecutive periods (Rec. 2003/361/EC Annex Art. 4(2))"
+    )
     missing.append({"input": "earlier_accounts", "why": "whether the earlier status held (Annex Art. 4(2))"})
     return SizeRange(low, high, prev.estimate)
 
@@ -337,8 +441,16 @@ def assess(facts: Facts) -> Assessment:
     for d in facts.designations:
         if d.kind in _DESIGNATION_RULES:
             rules, dependent = _DESIGNATION_RULES[d.kind]
-            bases.append(Basis("designation", DESIGNATIONS[d.kind], CERTAIN, rules, dependent,
-                               {"designation": d.kind, "source": d.source, "reference": d.reference}))
+            bases.append(
+                Basis(
+                    "designation",
+                    DESIGNATIONS[d.kind],
+                    CERTAIN,
+                    rules,
+                    dependent,
+                    {"designation": d.kind, "source": d.source, "reference": d.reference},
+                )
+            )
     bases.extend(_register_bases(facts, notes))
     proven = {_activity_key(b) for b in bases if b.kind == "register" and b.match == CERTAIN}
     for m in matches:
@@ -350,15 +462,25 @@ def assess(facts: Facts) -> Assessment:
         bases.append(pa_basis)
     if pa_missing:
         missing.append(pa_missing)
-    if pa_basis is not None and pa_basis.detail.get("level") == "local" and facts.country not in LOCAL_PA_INCLUDED:
-        notes.append(f"A Member State may bring local public administration into scope (Art. 2(5)(a)); this rule "
-                     f"set records no such choice for {facts.country}")
+    if (
+        pa_basis is not None
+        and pa_basis.detail.get("level") == "local"
+        and facts.country not in LOCAL_PA_INCLUDED
+    ):
+        notes.append(
+            f"A Member State may bring local public administration into scope (Art. 2(5)(a)); this rule "
+            f"set records no such choice for {facts.country}"
+        )
     excluded = EXCLUDED_NACE.get((digits(facts.nace_primary) or "")[:4])
     if excluded:
         notes.append(excluded)
     if facts.nace_primary is None and not facts.nace_codes:
-        missing.append({"input": "nace", "why": "no NACE activity is recorded: the sector (Annex I or II) "
-                                                "cannot be told"})
+        missing.append(
+            {
+                "input": "nace",
+                "why": "no NACE activity is recorded: the sector (Annex I or II) cannot be told",
+            }
+        )
     size_dependent = any(b.size_dependent and b.match != POSSIBLE for b in bases)
     sizes = size.classes()
 
@@ -379,79 +501,198 @@ def assess(facts: Facts) -> Assessment:
 
     status = (facts.status or "active").lower()
     if status == "dissolved":
-        return _final(OUT, CERTAIN, [OUT], [{"rule": "dissolved", "category": OUT, "legal_reference": ["Art. 2(1)"],
-                      "text": "The entity is dissolved: it provides no services in the Union"}],
-                      bases, size, head, turn, bal, facts, [], notes)
+        return _final(
+            OUT,
+            CERTAIN,
+            [OUT],
+            [
+                {
+                    "rule": "dissolved",
+                    "category": OUT,
+                    "legal_reference": ["Art. 2(1)"],
+                    "text": "The entity is dissolved: it provides no services in the Union",
+                }
+            ],
+            bases,
+            size,
+            head,
+            turn,
+            bal,
+            facts,
+            [],
+            notes,
+        )
     if facts.country not in EU_MEMBER_STATES:
-        notes.append(f"{facts.country} is not an EU Member State: NIS2 reaches entities established outside the "
-                     "Union only through services they provide in it (Art. 2(1)) and, for the digital entity "
-                     "types of Art. 26(1)(b), through a representative in the Union (Art. 26(3))")
+        notes.append(
+            f"{facts.country} is not an EU Member State: NIS2 reaches entities established outside the "
+            "Union only through services they provide in it (Art. 2(1)) and, for the digital entity "
+            "types of Art. 26(1)(b), through a representative in the Union (Art. 26(3))"
+        )
         in_scope = [c for c in possible if c != OUT]
-        reason = {"rule": "not_in_member_state", "category": OUT, "legal_reference": ["Art. 2(1)", "Art. 26"],
-                  "text": f"Established in {facts.country}, outside the EU: no national transposition applies"}
+        reason = {
+            "rule": "not_in_member_state",
+            "category": OUT,
+            "legal_reference": ["Art. 2(1)", "Art. 26"],
+            "text": f"Established in {facts.country}, outside the EU: no national transposition applies",
+        }
         if in_scope:
-            missing.append({"input": "services_in_union", "why": "whether the entity provides its services in "
-                                                                 "the Union (Art. 2(1), 26)"})
-        return _final(OUT, POSSIBLE if in_scope else CERTAIN, [OUT, *in_scope], [reason], bases, size, head,
-                      turn, bal, facts, missing, notes)
+            missing.append(
+                {
+                    "input": "services_in_union",
+                    "why": "whether the entity provides its services in the Union (Art. 2(1), 26)",
+                }
+            )
+        return _final(
+            OUT,
+            POSSIBLE if in_scope else CERTAIN,
+            [OUT, *in_scope],
+            [reason],
+            bases,
+            size,
+            head,
+            turn,
+            bal,
+            facts,
+            missing,
+            notes,
+        )
     if status == "inactive":
-        missing.append({"input": "status", "why": "the register marks the entity inactive: whether it still "
-                                                  "provides services"})
+        missing.append(
+            {
+                "input": "status",
+                "why": "the register marks the entity inactive: whether it still provides services",
+            }
+        )
 
     reasons: list[dict[str, Any]] = []
     for b in bases:
         c, refs = b.categories[size.estimate]
-        reasons.append({"rule": b.kind, "category": c, "legal_reference": refs, "match": b.match,
-                        "text": f"{b.label} ({b.match}); at size {size.estimate}: {c}"})
+        reasons.append(
+            {
+                "rule": b.kind,
+                "category": c,
+                "legal_reference": refs,
+                "match": b.match,
+                "text": f"{b.label} ({b.match}); at size {size.estimate}: {c}",
+            }
+        )
     if not bases:
-        reasons.append({"rule": "no_sector", "category": OUT, "legal_reference": ["Art. 2(1)", "Annex I", "Annex II"],
-                        "text": "No NACE activity or designation of the entity falls in Annex I or II"})
+        reasons.append(
+            {
+                "rule": "no_sector",
+                "category": OUT,
+                "legal_reference": ["Art. 2(1)", "Annex I", "Annex II"],
+                "text": "No NACE activity or designation of the entity falls in Annex I or II",
+            }
+        )
     for b in bases:
         if b.kind == "sector" and _activity_key(b) in proven:
             continue  # a register proves the activity the NACE code only suggests
         if b.match != CERTAIN and ORDER[max(cats(b), key=ORDER.__getitem__)] > 0:
-            missing.append({"input": f"activity:{b.detail.get('entity_type') or b.detail.get('designation')}",
-                            "why": f"whether the entity is a {b.detail.get('entity_type', '')} "
-                                   f"({b.detail.get('annex_ref', b.label)}): NACE alone makes it {b.match}"})
+            missing.append(
+                {
+                    "input": f"activity:{b.detail.get('entity_type') or b.detail.get('designation')}",
+                    "why": f"whether the entity is a {b.detail.get('entity_type', '')} "
+                    f"({b.detail.get('annex_ref', b.label)}): NACE alone makes it {b.match}",
+                }
+            )
     if not size.determined and any(b.size_dependent for b in bases):
         for name, value in (("headcount", head), ("turnover_eur", turn), ("balance_sheet_eur", bal)):
             if not value.known:
-                missing.append({"input": name, "why": f"size class is between {size.lowest} and {size.highest} "
-                                                      "(Rec. 2003/361/EC Annex Art. 2)"})
+                missing.append(
+                    {
+                        "input": name,
+                        "why": f"size class is between {size.lowest} and {size.highest} "
+                        "(Rec. 2003/361/EC Annex Art. 2)",
+                    }
+                )
         if open_group:
-            missing.append({"input": "group", "why": "the ownership data shows partner or linked enterprises, "
-                                                     "whose whole group is not known (Annex Art. 6(2))"})
+            missing.append(
+                {
+                    "input": "group",
+                    "why": "the ownership data shows partner or linked enterprises, "
+                    "whose whole group is not known (Annex Art. 6(2))",
+                }
+            )
     if len(possible) == 1:
         certainty = CERTAIN
-    elif (facts.nace_primary is None and not proven) or pa_missing or (size_dependent and head.unknown and turn.unknown
-                                                      and bal.unknown):
+    elif (
+        (facts.nace_primary is None and not proven)
+        or pa_missing
+        or (size_dependent and head.unknown and turn.unknown and bal.unknown)
+    ):
         certainty = POSSIBLE
     elif deciding is not None or category == OUT:
         certainty = LIKELY
     else:
         certainty = POSSIBLE
     if category == OUT and any(b.kind == "sector" for b in bases):
-        notes.append("A Member State may still identify the entity whatever its size (Art. 2(2)(b)-(e)); no "
-                     "such identification is recorded")
+        notes.append(
+            "A Member State may still identify the entity whatever its size (Art. 2(2)(b)-(e)); no "
+            "such identification is recorded"
+        )
     return _final(category, certainty, possible, reasons, bases, size, head, turn, bal, facts, missing, notes)
 
 
-def _final(category: str, certainty: str, possible: Iterable[str], reasons: list[dict[str, Any]],
-           bases: list[Basis], size: SizeRange, head: Interval, turn: Interval, bal: Interval, facts: Facts,
-           missing: list[dict[str, str]], notes: list[str]) -> Assessment:
+def _final(
+    category: str,
+    certainty: str,
+    possible: Iterable[str],
+    reasons: list[dict[str, Any]],
+    bases: list[Basis],
+    size: SizeRange,
+    head: Interval,
+    turn: Interval,
+    bal: Interval,
+    facts: Facts,
+    missing: list[dict[str, str]],
+    notes: list[str],
+) -> Assessment:
     seen: set[str] = set()
     unique_missing = []
     for m in missing:
         if m["input"] not in seen:
             seen.add(m["input"])
             unique_missing.append(m)
-    size_out = {"class": size.estimate, "lowest": size.lowest, "highest": size.highest,
-                "determined": size.determined, "legal_reference": "Rec. 2003/361/EC Annex Art. 2, 3, 4, 6",
-                "group": {"headcount": _interval_json(head), "turnover_eur": _interval_json(turn),
-                          "balance_sheet_eur": _interval_json(bal)},
-                "own": facts.own.detail,
-                "relations": [{"kind": r.kind, "share_pct": r.share, "basis": r.basis, "company": r.company,
-                               "figures": r.figures.detail} for r in facts.relations]}
-    return Assessment(category, certainty, sorted(set(possible), key=lambda c: -ORDER[c]), reasons,
-                      [{"kind": b.kind, "label": b.label, "match": b.match, "size_dependent": b.size_dependent,
-                        **b.detail} for b in bases], size_out, unique_missing, notes)
+    size_out = {
+        "class": size.estimate,
+        "lowest": size.lowest,
+        "highest": size.highest,
+        "determined": size.determined,
+        "legal_reference": "Rec. 2003/361/EC Annex Art. 2, 3, 4, 6",
+        "group": {
+            "headcount": _interval_json(head),
+            "turnover_eur": _interval_json(turn),
+            "balance_sheet_eur": _interval_json(bal),
+        },
+        "own": facts.own.detail,
+        "relations": [
+            {
+                "kind": r.kind,
+                "share_pct": r.share,
+                "basis": r.basis,
+                "company": r.company,
+                "figures": r.figures.detail,
+            }
+            for r in facts.relations
+        ],
+    }
+    return Assessment(
+        category,
+        certainty,
+        sorted(set(possible), key=lambda c: -ORDER[c]),
+        reasons,
+        [
+            {
+                "kind": b.kind,
+                "label": b.label,
+                "match": b.match,
+                "size_dependent": b.size_dependent,
+                **b.detail,
+            }
+            for b in bases
+        ],
+        size_out,
+        unique_missing,
+        notes,
+    )

@@ -63,8 +63,18 @@ def parse_rows(text: str) -> list[SectorRow]:
             raise ValueError(f"line {n}: annex {raw['annex']!r} or match {raw['match']!r} unknown")
         if not (raw["sector"] and raw["entity_type"] and raw["annex_ref"] and raw["justification"]):
             raise ValueError(f"line {n}: sector, entity_type, annex_ref and justification are required")
-        rows.append(SectorRow(code, raw["annex"], raw["sector"], raw["subsector"] or None, raw["entity_type"],
-                              raw["match"], raw["annex_ref"], raw["justification"]))
+        rows.append(
+            SectorRow(
+                code,
+                raw["annex"],
+                raw["sector"],
+                raw["subsector"] or None,
+                raw["entity_type"],
+                raw["match"],
+                raw["annex_ref"],
+                raw["justification"],
+            )
+        )
     return rows
 
 

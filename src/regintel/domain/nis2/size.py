@@ -26,8 +26,12 @@ CLASSES = ("micro", "small", "medium", "large")
 M = Decimal(1_000_000)
 # (class reached, headcount at least, turnover above, balance sheet above): Annex Art. 2(3), 2(2), 2(1).
 CEILINGS = (("small", 10, 2 * M, 2 * M), ("medium", 50, 10 * M, 10 * M), ("large", 250, 50 * M, 43 * M))
-REFERENCES = {"micro": "Rec. 2003/361/EC Annex Art. 2(3)", "small": "Rec. 2003/361/EC Annex Art. 2(2)",
-              "medium": "Rec. 2003/361/EC Annex Art. 2(1)", "large": "Rec. 2003/361/EC Annex Art. 2(1)"}
+REFERENCES = {
+    "micro": "Rec. 2003/361/EC Annex Art. 2(3)",
+    "small": "Rec. 2003/361/EC Annex Art. 2(2)",
+    "medium": "Rec. 2003/361/EC Annex Art. 2(1)",
+    "large": "Rec. 2003/361/EC Annex Art. 2(1)",
+}
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,9 @@ def exceeds(ceiling: str, headcount: Interval, turnover: Interval, balance: Inte
     """Whether the enterprise reaches class `ceiling` (`small`, `medium` or `large`), three-valued."""
     for name, staff, turnover_cap, balance_cap in CEILINGS:
         if name == ceiling:
-            return _or(headcount.at_least(staff), _and(turnover.above(turnover_cap), balance.above(balance_cap)))
+            return _or(
+                headcount.at_least(staff), _and(turnover.above(turnover_cap), balance.above(balance_cap))
+            )
     raise ValueError(ceiling)
 
 
@@ -108,7 +114,7 @@ class SizeRange:
         return self.lowest == self.highest
 
     def classes(self) -> tuple[str, ...]:
-        return CLASSES[CLASSES.index(self.lowest):CLASSES.index(self.highest) + 1]
+        return CLASSES[CLASSES.index(self.lowest) : CLASSES.index(self.highest) + 1]
 
 
 def size_range(headcount: Interval, turnover: Interval, balance: Interval) -> SizeRange:

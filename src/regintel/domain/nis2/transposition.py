@@ -17,12 +17,18 @@ TRANSPOSITIONS: dict[str, dict[str, Any]] = {
         "authority": "Národný bezpečnostný úrad (NBÚ)",
         "source": "https://www.slov-lex.sk/pravne-predpisy/SK/ZZ/2018/69/",
         "deviations": [
-            {"topic": "terminology", "verified": True,
-             "text": "The act keeps the term 'prevádzkovateľ základnej služby' (operator of an essential service) "
-                     "for every regulated entity and sorts them into the Directive's two categories"},
-            {"topic": "registration", "verified": False,
-             "text": "Entities notify the authority themselves when they meet the criteria (under the act before "
-                     "the amendment, within 30 days, § 17(1)); the period of the amended act is not verified here"},
+            {
+                "topic": "terminology",
+                "verified": True,
+                "text": "The act keeps the term 'prevádzkovateľ základnej služby' (operator of an essential service) "
+                "for every regulated entity and sorts them into the Directive's two categories",
+            },
+            {
+                "topic": "registration",
+                "verified": False,
+                "text": "Entities notify the authority themselves when they meet the criteria (under the act before "
+                "the amendment, within 30 days, § 17(1)); the period of the amended act is not verified here",
+            },
         ],
     },
     "CZ": {
@@ -32,15 +38,24 @@ TRANSPOSITIONS: dict[str, dict[str, Any]] = {
         "authority": "Národní úřad pro kybernetickou a informační bezpečnost (NÚKIB)",
         "source": "https://www.e-sbirka.cz/sb/2025/264",
         "deviations": [
-            {"topic": "categories", "verified": False,
-             "text": "The act names two regimes, higher obligations ('vyšší povinnosti', essential entities) and "
-                     "lower obligations ('nižší povinnosti', important entities), with their own implementing "
-                     "decrees for the security measures"},
-            {"topic": "local public administration", "verified": False,
-             "text": "The act uses the option of Art. 2(5)(a): municipalities with extended powers ('obce s "
-                     "rozšířenou působností') are regulated (lower obligations); other municipalities are not"},
-            {"topic": "registration", "verified": False,
-             "text": "Entities notify the authority within 60 days of meeting the criteria"},
+            {
+                "topic": "categories",
+                "verified": False,
+                "text": "The act names two regimes, higher obligations ('vyšší povinnosti', essential entities) and "
+                "lower obligations ('nižší povinnosti', important entities), with their own implementing "
+                "decrees for the security measures",
+            },
+            {
+                "topic": "local public administration",
+                "verified": False,
+                "text": "The act uses the option of Art. 2(5)(a): municipalities with extended powers ('obce s "
+                "rozšířenou působností') are regulated (lower obligations); other municipalities are not",
+            },
+            {
+                "topic": "registration",
+                "verified": False,
+                "text": "Entities notify the authority within 60 days of meeting the criteria",
+            },
         ],
     },
 }

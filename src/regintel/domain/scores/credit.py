@@ -17,16 +17,33 @@ from regintel.domain.scores.facts import CompanyFacts, Evidence
 from regintel.domain.scores.figures import Z2_DISTRESS, Z2_SAFE, Statement, altman_z2, ratios, z2_missing
 
 MODEL_VERSION = "credit-2026.12"
-WEIGHTS = {"financial_strength": 20, "profitability": 15, "liquidity": 10, "payment_discipline": 10, "age": 10,
-           "size": 5, "legal_events": 10, "insolvency": 10, "sanctions": 5, "tax_reliability": 5}
+WEIGHTS = {
+    "financial_strength": 20,
+    "profitability": 15,
+    "liquidity": 10,
+    "payment_discipline": 10,
+    "age": 10,
+    "size": 5,
+    "legal_events": 10,
+    "insolvency": 10,
+    "sanctions": 5,
+    "tax_reliability": 5,
+}
 GRADES = (("A+", 90.0), ("A", 80.0), ("B", 70.0), ("C", 60.0), ("D", 50.0), ("E", 35.0), ("F", 0.0))
 # Knock-out states cap the score whatever the other factors say (their grade in brackets).
-CAPS = {"in_bankruptcy": 15.0, "dissolved": 15.0, "sanctioned": 15.0, "in_liquidation": 30.0,
-        "in_restructuring": 45.0}
+CAPS = {
+    "in_bankruptcy": 15.0,
+    "dissolved": 15.0,
+    "sanctioned": 15.0,
+    "in_liquidation": 30.0,
+    "in_restructuring": 45.0,
+}
 STALE_MONTHS = 30  # a latest statement whose period ended longer ago than this lowers confidence
 STALE_CONFIDENCE = 0.75
-WITHHELD = ("no financial statement with a balance sheet (equity and total assets) on record: age, size and a "
-            "clean register alone do not grade a company")
+WITHHELD = (
+    "no financial statement with a balance sheet (equity and total assets) on record: age, size and a "
+    "clean register alone do not grade a company"
+)
 
 EQUITY_RATIO = Bands((0.0, 0.10, 0.20, 0.35, 0.50), (0.0, 0.25, 0.5, 0.75, 0.9, 1.0))
 Z2_ZONES = Bands((Z2_DISTRESS, Z2_SAFE), (0.0, 0.5, 1.0))
@@ -73,8 +90,11 @@ def grade_of(score: float) -> str:
 
 
 def _stmt_evidence(s: Statement, *names: str) -> tuple[Evidence, ...]:
-    return tuple(Evidence(n, float(v) if v is not None else None, s.period_end, s.source)
-                 for n in names if (v := getattr(s, n)) is not None)
+    return tuple(
+        Evidence(n, float(v) if v is not None else None, s.period_end, s.source)
+        for n in names
+        if (v := getattr(s, n)) is not None
+    )
 
 
 def financial_strength(s: Statement | None) -> Factor:
@@ -93,8 +113,15 @@ def financial_strength(s: Statement | None) -> Factor:
     ev = _stmt_evidence(s, "equity", "total_assets", "liabilities")
     if z2 is not None:
         ev += (Evidence("altman_z2", round(z2, 3), s.period_end, s.source),)
-    return Factor("financial_strength", w, round(r.equity_ratio, 4), sum(parts) / len(parts), ev,
-                  tuple(f"altman_z2.{m}" for m in z2_missing(s)), note)
+    return Factor(
+        "financial_strength",
+        w,
+        round(r.equity_ratio, 4),
+        sum(parts) / len(parts),
+        ev,
+        tuple(f"altman_z2.{m}" for m in z2_missing(s)),
+        note,
+    )
 
 
 def profitability(s: Statement | None) -> Factor:
@@ -102,14 +129,22 @@ def profitability(s: Statement | None) -> Factor:
     if s is None:
         return Factor("profitability", w, None, None, missing=("statement",))
     r = ratios(s)
-    parts = [b.fraction(v) for b, v in ((RETURN_ON_ASSETS, r.return_on_assets), (NET_MARGIN, r.net_margin))
-             if v is not None]
+    parts = [
+        b.fraction(v)
+        for b, v in ((RETURN_ON_ASSETS, r.return_on_assets), (NET_MARGIN, r.net_margin))
+        if v is not None
+    ]
     if not parts:
         return Factor("profitability", w, None, None, missing=("profit", "revenue or total_assets"))
     value = r.return_on_assets if r.return_on_assets is not None else r.net_margin
-    return Factor("profitability", w, round(value, 4), sum(parts) / len(parts),  # type: ignore[arg-type]
-                  _stmt_evidence(s, "profit", "revenue", "total_assets"),
-                  note="mean of the return-on-assets and net-margin bands")
+    return Factor(
+        "profitability",
+        w,
+        round(value, 4),  # type: ignore[arg-type]
+        sum(parts) / len(parts),
+        _stmt_evidence(s, "profit", "revenue", "total_assets"),
+        note="mean of the return-on-assets and net-margin bands",
+    )
 
 
 def liquidity(s: Statement | None) -> Factor:
@@ -117,8 +152,14 @@ def liquidity(s: Statement | None) -> Factor:
     r = ratios(s) if s is not None else None
     if s is None or r is None or r.current_ratio is None:
         return Factor("liquidity", w, None, None, missing=("current_assets", "current_liabilities"))
-    return Factor("liquidity", w, round(r.current_ratio, 4), CURRENT_RATIO.fraction(r.current_ratio),
-                  _stmt_evidence(s, "current_assets", "current_liabilities"), note="current ratio")
+    return Factor(
+        "liquidity",
+        w,
+        round(r.current_ratio, 4),
+        CURRENT_RATIO.fraction(r.current_ratio),
+        _stmt_evidence(s, "current_assets", "current_liabilities"),
+        note="current ratio",
+    )
 
 
 def payment_discipline(f: CompanyFacts) -> Factor:
@@ -127,9 +168,15 @@ def payment_discipline(f: CompanyFacts) -> Factor:
         return Factor("payment_discipline", w, None, None, missing=("debtor_lists", "executions"))
     # The debtor lists decide the factor; no register of executions exists yet, so it stays listed as missing
     # (it can only lower the factor once it exists).
-    return Factor("payment_discipline", w, f.payment_defaults, PAYMENT_DEFAULTS.get(f.payment_defaults, 0.0),
-                  f.payment_evidence or (Evidence("payment_defaults", f.payment_defaults, None, None),),
-                  missing=("executions",), note="creditors whose debtor list currently names the company")
+    return Factor(
+        "payment_discipline",
+        w,
+        f.payment_defaults,
+        PAYMENT_DEFAULTS.get(f.payment_defaults, 0.0),
+        f.payment_evidence or (Evidence("payment_defaults", f.payment_defaults, None, None),),
+        missing=("executions",),
+        note="creditors whose debtor list currently names the company",
+    )
 
 
 def age(f: CompanyFacts, as_of: date) -> Factor:
@@ -137,8 +184,14 @@ def age(f: CompanyFacts, as_of: date) -> Factor:
     if f.founded_on is None:
         return Factor("age", w, None, None, missing=("founded_on",))
     years = max(0.0, (as_of - f.founded_on).days / 365.25)
-    return Factor("age", w, round(years, 2), AGE_YEARS.fraction(years),
-                  (Evidence("founded_on", f.founded_on.isoformat(), f.founded_on, f.source),), note="years")
+    return Factor(
+        "age",
+        w,
+        round(years, 2),
+        AGE_YEARS.fraction(years),
+        (Evidence("founded_on", f.founded_on.isoformat(), f.founded_on, f.source),),
+        note="years",
+    )
 
 
 def size(f: CompanyFacts, s: Statement | None) -> Factor:
@@ -154,23 +207,34 @@ def legal_events(f: CompanyFacts, as_of: date) -> Factor:
     ev = [Evidence("status", f.status, f.dissolved_on, f.source)]
     if f.status == "dissolved" or f.in_liquidation:
         ev.append(Evidence("in_liquidation", f.in_liquidation, None, f.source))
-        return Factor("legal_events", w, "dissolved" if f.status == "dissolved" else "in_liquidation", 0.0,
-                      tuple(ev))
+        return Factor(
+            "legal_events", w, "dissolved" if f.status == "dissolved" else "in_liquidation", 0.0, tuple(ev)
+        )
     ended = [e for e in f.events if e.phase == "end" and e.kind in ("bankruptcy", "restructuring")]
     if not ended:
-        return Factor("legal_events", w, "none", 1.0 if f.status == "active" else 0.5, tuple(ev),
-                      note="no ended insolvency on record" + ("" if f.status == "active" else "; inactive"))
+        return Factor(
+            "legal_events",
+            w,
+            "none",
+            1.0 if f.status == "active" else 0.5,
+            tuple(ev),
+            note="no ended insolvency on record" + ("" if f.status == "active" else "; inactive"),
+        )
     last = max(ended, key=lambda e: e.on)
     years = max(0.0, (as_of - last.on).days / 365.25)
     ev.append(Evidence(f"{last.kind}_ended", last.on.isoformat(), last.on, last.source))
     frac = INSOLVENCY_HISTORY.fraction(years) * (1.0 if f.status == "active" else 0.5)
-    return Factor("legal_events", w, round(years, 2), frac, tuple(ev), note="years since the last insolvency ended")
+    return Factor(
+        "legal_events", w, round(years, 2), frac, tuple(ev), note="years since the last insolvency ended"
+    )
 
 
 def insolvency(f: CompanyFacts) -> Factor:
     w = WEIGHTS["insolvency"]
-    ev = (Evidence("in_bankruptcy", f.in_bankruptcy, None, f.source),
-          Evidence("in_restructuring", f.in_restructuring, None, f.source))
+    ev = (
+        Evidence("in_bankruptcy", f.in_bankruptcy, None, f.source),
+        Evidence("in_restructuring", f.in_restructuring, None, f.source),
+    )
     if f.in_bankruptcy:
         return Factor("insolvency", w, "in_bankruptcy", 0.0, ev)
     if f.in_restructuring:
@@ -181,17 +245,31 @@ def insolvency(f: CompanyFacts) -> Factor:
 def sanctions(f: CompanyFacts) -> Factor:
     if f.sanctions_hits is None:
         return Factor("sanctions", WEIGHTS["sanctions"], None, None, missing=("sanctions_screening",))
-    return Factor("sanctions", WEIGHTS["sanctions"], f.sanctions_hits, 0.0 if f.sanctions_hits else 1.0,
-                  (Evidence("sanctions_hits", f.sanctions_hits, None, None),))
+    return Factor(
+        "sanctions",
+        WEIGHTS["sanctions"],
+        f.sanctions_hits,
+        0.0 if f.sanctions_hits else 1.0,
+        (Evidence("sanctions_hits", f.sanctions_hits, None, None),),
+    )
 
 
 def tax_reliability(f: CompanyFacts) -> Factor:
     if f.tax_reliable is None:
-        return Factor("tax_reliability", WEIGHTS["tax_reliability"], None, None,
-                      missing=("unreliable_payer_lists", "tax_debtor_lists"))
-    return Factor("tax_reliability", WEIGHTS["tax_reliability"], "reliable" if f.tax_reliable else "unreliable",
-                  1.0 if f.tax_reliable else 0.0,
-                  f.tax_evidence or (Evidence("tax_reliable", f.tax_reliable, None, None),))
+        return Factor(
+            "tax_reliability",
+            WEIGHTS["tax_reliability"],
+            None,
+            None,
+            missing=("unreliable_payer_lists", "tax_debtor_lists"),
+        )
+    return Factor(
+        "tax_reliability",
+        WEIGHTS["tax_reliability"],
+        "reliable" if f.tax_reliable else "unreliable",
+        1.0 if f.tax_reliable else 0.0,
+        f.tax_evidence or (Evidence("tax_reliable", f.tax_reliable, None, None),),
+    )
 
 
 def latest_statement(statements: list[Statement], as_of: date) -> Statement | None:
@@ -205,18 +283,31 @@ def is_stale(s: Statement, as_of: date) -> bool:
 
 
 def caps_for(f: CompanyFacts) -> list[str]:
-    states = {"in_bankruptcy": f.in_bankruptcy, "dissolved": f.status == "dissolved",
-              "sanctioned": bool(f.sanctions_hits), "in_liquidation": f.in_liquidation,
-              "in_restructuring": f.in_restructuring}
+    states = {
+        "in_bankruptcy": f.in_bankruptcy,
+        "dissolved": f.status == "dissolved",
+        "sanctioned": bool(f.sanctions_hits),
+        "in_liquidation": f.in_liquidation,
+        "in_restructuring": f.in_restructuring,
+    }
     return [name for name, on in states.items() if on]
 
 
 def credit_score(facts: CompanyFacts, statements: list[Statement], as_of: date) -> CreditScore:
     """The score of a company on `as_of` from its facts and the statements that existed by then."""
     s = latest_statement(statements, as_of)
-    factors = (financial_strength(s), profitability(s), liquidity(s), payment_discipline(facts),
-               age(facts, as_of), size(facts, s), legal_events(facts, as_of), insolvency(facts),
-               sanctions(facts), tax_reliability(facts))
+    factors = (
+        financial_strength(s),
+        profitability(s),
+        liquidity(s),
+        payment_discipline(facts),
+        age(facts, as_of),
+        size(facts, s),
+        legal_events(facts, as_of),
+        insolvency(facts),
+        sanctions(facts),
+        tax_reliability(facts),
+    )
     known = [f for f in factors if f.fraction is not None]
     weight = sum(f.weight for f in known)
     earned = sum((f.fraction or 0.0) * f.weight for f in known)
@@ -227,4 +318,6 @@ def credit_score(facts: CompanyFacts, statements: list[Statement], as_of: date) 
     if factors[0].fraction is None and not caps:
         return CreditScore(None, None, factors, round(confidence, 2), missing, (), WITHHELD, s, as_of)
     score = round(min([raw, *(CAPS[c] for c in caps)]), 1)
-    return CreditScore(score, grade_of(score), factors, round(confidence, 2), missing, tuple(caps), None, s, as_of)
+    return CreditScore(
+        score, grade_of(score), factors, round(confidence, 2), missing, tuple(caps), None, s, as_of
+    )

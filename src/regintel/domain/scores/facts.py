@@ -54,8 +54,9 @@ class CompanyFacts:
     def size_category(self, statement: Statement | None) -> tuple[str | None, Evidence | None]:
         """The EU size class by headcount: the statement's, else the register's count, else its band."""
         if statement is not None and statement.employees is not None:
-            return category(str(statement.employees)), Evidence("employees", statement.employees,
-                                                                statement.period_end, statement.source)
+            return category(str(statement.employees)), Evidence(
+                "employees", statement.employees, statement.period_end, statement.source
+            )
         if self.employees is not None:
             return category(str(self.employees)), Evidence("employees", self.employees, None, self.source)
         found = category(self.size_class)
@@ -76,7 +77,17 @@ def facts_on(facts: CompanyFacts, on: date) -> CompanyFacts:
             state["bankruptcy"] = False
     dissolved = facts.dissolved_on is not None and facts.dissolved_on <= on
     founded = facts.founded_on if facts.founded_on is None or facts.founded_on <= on else None
-    return replace(facts, events=events, status="dissolved" if dissolved else "active", founded_on=founded,
-                   in_bankruptcy=state["bankruptcy"], in_restructuring=state["restructuring"],
-                   in_liquidation=state["liquidation"], sanctions_hits=None, tax_reliable=None,
-                   payment_defaults=None, payment_evidence=(), tax_evidence=())
+    return replace(
+        facts,
+        events=events,
+        status="dissolved" if dissolved else "active",
+        founded_on=founded,
+        in_bankruptcy=state["bankruptcy"],
+        in_restructuring=state["restructuring"],
+        in_liquidation=state["liquidation"],
+        sanctions_hits=None,
+        tax_reliable=None,
+        payment_defaults=None,
+        payment_evidence=(),
+        tax_evidence=(),
+    )

@@ -107,8 +107,15 @@ def ratios(s: Statement, previous: Statement | None = None) -> Ratios:
 # Altman (1995/2000): Z'' = 6.56 X1 + 3.26 X2 + 6.72 X3 + 1.05 X4 for private, non-manufacturing firms.
 Z2_WEIGHTS = (6.56, 3.26, 6.72, 1.05)
 Z2_DISTRESS, Z2_SAFE = 1.1, 2.6
-Z2_INPUTS = ("current_assets", "current_liabilities", "retained_earnings", "ebit", "total_assets", "equity",
-             "liabilities")
+Z2_INPUTS = (
+    "current_assets",
+    "current_liabilities",
+    "retained_earnings",
+    "ebit",
+    "total_assets",
+    "equity",
+    "liabilities",
+)
 
 
 def z2_missing(s: Statement) -> list[str]:
@@ -122,10 +129,12 @@ def altman_z2(s: Statement) -> float | None:
     if z2_missing(s) or not s.total_assets or s.total_assets <= 0 or not s.liabilities or s.liabilities <= 0:
         return None
     ta = float(s.total_assets)
-    x = (float(s.current_assets - s.current_liabilities) / ta,  # type: ignore[operator]
-         float(s.retained_earnings) / ta,  # type: ignore[arg-type]
-         float(s.ebit) / ta,  # type: ignore[arg-type]
-         float(s.equity) / float(s.liabilities))  # type: ignore[arg-type]
+    x = (
+        float(s.current_assets - s.current_liabilities) / ta,  # type: ignore[operator]
+        float(s.retained_earnings) / ta,  # type: ignore[arg-type]
+        float(s.ebit) / ta,  # type: ignore[arg-type]
+        float(s.equity) / float(s.liabilities),  # type: ignore[arg-type]
+    )
     return sum(w * v for w, v in zip(Z2_WEIGHTS, x, strict=True))
 
 

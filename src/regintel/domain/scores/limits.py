@@ -11,8 +11,15 @@ from regintel.domain.scores.facts import CompanyFacts, facts_on
 from regintel.domain.scores.figures import Statement, latest_per_year
 
 # Share of the base amount a grade may be granted.
-GRADE_SHARE = {"A+": Decimal("1.0"), "A": Decimal("0.8"), "B": Decimal("0.6"), "C": Decimal("0.4"),
-               "D": Decimal("0.2"), "E": Decimal("0.1"), "F": Decimal("0")}
+GRADE_SHARE = {
+    "A+": Decimal("1.0"),
+    "A": Decimal("0.8"),
+    "B": Decimal("0.6"),
+    "C": Decimal("0.4"),
+    "D": Decimal("0.2"),
+    "E": Decimal("0.1"),
+    "F": Decimal("0"),
+}
 MONTHS_OF_REVENUE = 12  # the base is one month of revenue …
 EQUITY_SHARE = Decimal("0.5")  # … but never more than half the equity
 
@@ -43,8 +50,13 @@ def credit_limit(result: CreditScore) -> CreditLimit:
     if s.revenue is None or s.equity is None:
         return CreditLimit(None, s.currency, None, share, "the latest statement lacks revenue or equity")
     base = max(Decimal(0), min(s.revenue / MONTHS_OF_REVENUE, s.equity * EQUITY_SHARE))
-    return CreditLimit(round_down(base * share), s.currency, base.quantize(Decimal("0.01")), share,
-                       f"min(revenue/12, equity/2) of {s.year} x {share} for grade {result.grade}")
+    return CreditLimit(
+        round_down(base * share),
+        s.currency,
+        base.quantize(Decimal("0.01")),
+        share,
+        f"min(revenue/12, equity/2) of {s.year} x {share} for grade {result.grade}",
+    )
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,15 @@ from decimal import Decimal
 from regintel.domain.company_size import category
 
 # metric → True when higher is better (the debt ratio is better lower; revenue is size, not quality).
-METRICS: dict[str, bool | None] = {"net_margin": True, "return_on_assets": True, "equity_ratio": True,
-                                   "debt_ratio": False, "asset_turnover": True, "revenue": None,
-                                   "revenue_per_employee": True}
+METRICS: dict[str, bool | None] = {
+    "net_margin": True,
+    "return_on_assets": True,
+    "equity_ratio": True,
+    "debt_ratio": False,
+    "asset_turnover": True,
+    "revenue": None,
+    "revenue_per_employee": True,
+}
 MIN_PEERS = 5  # fewer peers than this in a NACE class: compare with the division instead
 
 
@@ -19,14 +25,24 @@ def _div(a: Decimal | float | None, b: Decimal | float | None) -> float | None:
     return None if a is None or b is None or b <= 0 else float(a) / float(b)
 
 
-def metrics(revenue: Decimal | None, profit: Decimal | None, total_assets: Decimal | None,
-            equity: Decimal | None, liabilities: Decimal | None, employees: int | None) -> dict[str, float | None]:
+def metrics(
+    revenue: Decimal | None,
+    profit: Decimal | None,
+    total_assets: Decimal | None,
+    equity: Decimal | None,
+    liabilities: Decimal | None,
+    employees: int | None,
+) -> dict[str, float | None]:
     """The benchmark metrics of one statement (amounts in its currency)."""
-    return {"net_margin": _div(profit, revenue), "return_on_assets": _div(profit, total_assets),
-            "equity_ratio": _div(equity, total_assets), "debt_ratio": _div(liabilities, total_assets),
-            "asset_turnover": _div(revenue, total_assets),
-            "revenue": None if revenue is None else float(revenue),
-            "revenue_per_employee": _div(revenue, employees)}
+    return {
+        "net_margin": _div(profit, revenue),
+        "return_on_assets": _div(profit, total_assets),
+        "equity_ratio": _div(equity, total_assets),
+        "debt_ratio": _div(liabilities, total_assets),
+        "asset_turnover": _div(revenue, total_assets),
+        "revenue": None if revenue is None else float(revenue),
+        "revenue_per_employee": _div(revenue, employees),
+    }
 
 
 @dataclass(frozen=True)

@@ -51,9 +51,14 @@ def rank(target: Profile, candidates: list[Profile], limit: int) -> list[Match]:
         assert ratio is not None
         by_revenue = bool(target.revenue_eur and c.revenue_eur)
         reasons = []
-        same_class = bool(target.nace_digits and c.nace_digits and target.nace_digits[:4] == c.nace_digits[:4])
-        reasons.append(f"same NACE class {c.nace_digits[:2]}.{c.nace_digits[2:4]}" if same_class and c.nace_digits
-                       else f"same NACE division {(c.nace_digits or '')[:2]}")
+        same_class = bool(
+            target.nace_digits and c.nace_digits and target.nace_digits[:4] == c.nace_digits[:4]
+        )
+        reasons.append(
+            f"same NACE class {c.nace_digits[:2]}.{c.nace_digits[2:4]}"
+            if same_class and c.nace_digits
+            else f"same NACE division {(c.nace_digits or '')[:2]}"
+        )
         reasons.append(f"{'revenue' if by_revenue else 'headcount'} {ratio:.2f}x this company's")
         distance = abs(math.log(ratio)) + (0.0 if same_class else DIVISION_PENALTY)
         if c.region and c.region == target.region:

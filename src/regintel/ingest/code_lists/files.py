@@ -16,8 +16,7 @@ def data_dir() -> Traversable:
 def read_csv(name: str) -> list[dict[str, str]]:
     """Rows of a packaged CSV file as dicts (stripped cells; a UTF-8 BOM is tolerated)."""
     with io.TextIOWrapper(data_dir().joinpath(name).open("rb"), encoding="utf-8-sig", newline="") as fh:
-        return [{k.strip(): (v or "").strip() for k, v in row.items()}
-                for row in csv.DictReader(fh)]
+        return [{k.strip(): (v or "").strip() for k, v in row.items()} for row in csv.DictReader(fh)]
 
 
 def read_pairs(name: str, separator: str) -> list[tuple[str, str]]:

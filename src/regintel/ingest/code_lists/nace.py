@@ -45,13 +45,20 @@ def _sole_subclass(rows: list[dict[str, str]]) -> dict[str, str] | None:
 def _eurostat_item(row: dict[str, str], subclasses: list[dict[str, str]]) -> CodeListItem:
     sole = _sole_subclass(subclasses)
     extra = {"isic": row["isic"], "section": row["section"], "level_name": row["level_name"]}
-    return CodeListItem(code=row["code"], name_en=row["label"],
-                        name_sk=sole["name_sk"] if sole else row["label"], name_sk_fallback=sole is None,
-                        parent=row["parent"] or None, level=int(row["level"]), extra=extra)
+    return CodeListItem(
+        code=row["code"],
+        name_en=row["label"],
+        name_sk=sole["name_sk"] if sole else row["label"],
+        name_sk_fallback=sole is None,
+        parent=row["parent"] or None,
+        level=int(row["level"]),
+        extra=extra,
+    )
 
 
-def _subclass_item(row: dict[str, str], by_class: dict[str, list[dict[str, str]]],
-                   labels: dict[str, str]) -> CodeListItem:
+def _subclass_item(
+    row: dict[str, str], by_class: dict[str, list[dict[str, str]]], labels: dict[str, str]
+) -> CodeListItem:
     code = subclass_code(row["code"])
     parent = class_of(code)
     if parent not in labels:
@@ -59,6 +66,11 @@ def _subclass_item(row: dict[str, str], by_class: dict[str, list[dict[str, str]]
     # RÚZ's English titles are abbreviated to 24 characters; a subclass that is its whole class
     # takes the class's full Eurostat title instead.
     sole = _sole_subclass(by_class[parent]) is not None
-    return CodeListItem(code=code, name_sk=row["name_sk"], name_en=labels[parent] if sole else row["name_en"],
-                        parent=parent, level=5,
-                        extra={"scheme": "SK NACE Rev. 2", "ruz_code": row["code"]})
+    return CodeListItem(
+        code=code,
+        name_sk=row["name_sk"],
+        name_en=labels[parent] if sole else row["name_en"],
+        parent=parent,
+        level=5,
+        extra={"scheme": "SK NACE Rev. 2", "ruz_code": row["code"]},
+    )

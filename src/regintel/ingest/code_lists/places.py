@@ -31,10 +31,21 @@ def build_kraj_items(nuts: list[CodeListItem], subdivisions: list[CodeListItem])
     iso = {i.name_sk: i.code for i in subdivisions if i.code.startswith("SK-")}
     items = []
     for row in read_csv("sk_kraje.csv"):
-        extra = {"scheme": "RÚZ kraj", "country": "SK", "nuts3": nuts3.get(row["name_sk"]),
-                 "iso3166_2": iso.get(row["name_sk"])}
-        items.append(CodeListItem(code=row["code"], name_sk=row["name_sk"], name_en=row["name_en"],
-                                  parent=None if row["code"] == ABROAD_KRAJ else "SK", extra=extra))
+        extra = {
+            "scheme": "RÚZ kraj",
+            "country": "SK",
+            "nuts3": nuts3.get(row["name_sk"]),
+            "iso3166_2": iso.get(row["name_sk"]),
+        }
+        items.append(
+            CodeListItem(
+                code=row["code"],
+                name_sk=row["name_sk"],
+                name_en=row["name_en"],
+                parent=None if row["code"] == ABROAD_KRAJ else "SK",
+                extra=extra,
+            )
+        )
     return items
 
 
@@ -47,8 +58,16 @@ def build_nuts_items() -> list[CodeListItem]:
             continue
         country = ISO_COUNTRY.get(code[:2], code[:2])
         level = len(code) - 2
-        items.append(item_in_original(code, name, country, parent=code[:-1] if level else None,
-                                      level=level, extra={"scheme": "NUTS 2021", "country": country}))
+        items.append(
+            item_in_original(
+                code,
+                name,
+                country,
+                parent=code[:-1] if level else None,
+                level=level,
+                extra={"scheme": "NUTS 2021", "country": country},
+            )
+        )
     return items
 
 
@@ -60,8 +79,9 @@ def build_subdivision_items() -> list[CodeListItem]:
         if sub.country_code not in MARKETS:
             continue
         extra = {"scheme": "ISO 3166-2", "country": sub.country_code, "type": sub.type}
-        item = item_in_original(sub.code, sub.name, sub.country_code,
-                                parent=sub.parent_code or sub.country_code, extra=extra)
+        item = item_in_original(
+            sub.code, sub.name, sub.country_code, parent=sub.parent_code or sub.country_code, extra=extra
+        )
         slovak = to_sk(sub.name)
         if slovak and sub.country_code not in SLOVAK_COUNTRIES:
             item = replace(item, name_sk=slovak, name_sk_fallback=False)
@@ -84,8 +104,10 @@ class _Untranslated(gettext.NullTranslations):
 
 
 def build_districts() -> list[CodeListItem]:
-    return [CodeListItem(code=r["code"], name_sk=r["name_sk"], name_en=r["name_en"], parent=r["kraj"] or None)
-            for r in read_csv("sk_okresy.csv")]
+    return [
+        CodeListItem(code=r["code"], name_sk=r["name_sk"], name_en=r["name_en"], parent=r["kraj"] or None)
+        for r in read_csv("sk_okresy.csv")
+    ]
 
 
 def build_municipalities() -> list[CodeListItem]:
@@ -95,8 +117,9 @@ def build_municipalities() -> list[CodeListItem]:
     items = []
     for row in read_csv("sk_obce.csv"):
         parent = districts[int(row["okres_id"])] if row["okres_id"] else None
-        items.append(CodeListItem(code=row["code"], name_sk=row["name_sk"], name_en=row["name_en"],
-                                  parent=parent))
+        items.append(
+            CodeListItem(code=row["code"], name_sk=row["name_sk"], name_en=row["name_en"], parent=parent)
+        )
     return items
 
 

@@ -23,8 +23,15 @@ def build_countries() -> list[CodeListItem]:
         for optional in ("official_name", "common_name"):
             if hasattr(country, optional):
                 extra[optional] = getattr(country, optional)
-        items.append(CodeListItem(code=country.alpha_2, name_sk=slovak or country.name,
-                                  name_sk_fallback=slovak is None, name_en=country.name, extra=extra))
+        items.append(
+            CodeListItem(
+                code=country.alpha_2,
+                name_sk=slovak or country.name,
+                name_sk_fallback=slovak is None,
+                name_en=country.name,
+                extra=extra,
+            )
+        )
     return items
 
 

@@ -39,12 +39,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.at_firmenbuch_codes import FUNCTIONS, legal_form
 
 INFO = SourceInfo(
-    id="at_firmenbuch", name="Firmenbuch – HVD web service (SUCHEFIRMA, AUSZUG_V2 Kurzinformation)",
-    publisher="Bundesministerium für Justiz (Republik Österreich)", country="AT", category="register",
+    id="at_firmenbuch",
+    name="Firmenbuch – HVD web service (SUCHEFIRMA, AUSZUG_V2 Kurzinformation)",
+    publisher="Bundesministerium für Justiz (Republik Österreich)",
+    country="AT",
+    category="register",
     formats="Firmenbuch HVD SOAP answers as XML: SUCHEFIRMA (ERGEBNIS) and AUSZUG_V2, one or many in a file",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Quelle: Firmenbuch, Bundesministerium für Justiz",
-    url="https://www.justiz.gv.at/service/datenbanken/firmenbuch.html", cadence="daily",
+    url="https://www.justiz.gv.at/service/datenbanken/firmenbuch.html",
+    cadence="daily",
 )
 ENTRIES = frozenset({"ERGEBNIS", "AUSZUG_V2_RESPONSE"})
 _LIQUIDATION = re.compile(r"\bin\s+liq(u|uidation)?\b\.?")
@@ -58,8 +63,14 @@ class FirmenbuchSource:
         published = date_in_name(name)
         found = 0
         try:
-            for _, element in etree.iterparse(stream, events=("end",), recover=False, resolve_entities=False,
-                                              no_network=True, huge_tree=True):
+            for _, element in etree.iterparse(
+                stream,
+                events=("end",),
+                recover=False,
+                resolve_entities=False,
+                no_network=True,
+                huge_tree=True,
+            ):
                 if etree.QName(element).localname not in ENTRIES:
                     continue
                 found += 1
@@ -117,17 +128,27 @@ def to_record(entry: dict[str, Any], published: date | None = None) -> CompanyRe
         raise RecordError("Firmenbuch entry without an FNR")
     firma = _first(entry, "FIRMA") or {}
     name = _text(firma, "FI_DKZ02", "BEZEICHNUNG") or _text(entry, "NAME")
-    form_text = _text(firma, "RECHTSFORM", "TEXT") or _text(entry, "RECHTSFORM", "TEXT") or _text(
-        firma, "RECHTSFORM") or _text(entry, "RECHTSFORM")
+    form_text = (
+        _text(firma, "RECHTSFORM", "TEXT")
+        or _text(entry, "RECHTSFORM", "TEXT")
+        or _text(firma, "RECHTSFORM")
+        or _text(entry, "RECHTSFORM")
+    )
     form_code = _text(firma, "RECHTSFORM", "CODE") or _text(entry, "RECHTSFORM", "CODE")
     code, form_name, elf = legal_form(form_code, form_text)
     deleted = _deletion(entry, firma)
     gone = deleted is not None or (fold(_text(entry, "STATUS") or "") in ("geloscht", "geloescht"))
     record = CompanyRecord(
-        country="AT", national_id=fnr, name=name, source_record_id=fnr,
+        country="AT",
+        national_id=fnr,
+        name=name,
+        source_record_id=fnr,
         published_on=iso_date(_text(entry, "STICHTAG"), "STICHTAG") or published,
-        legal_form=code, legal_form_name=form_name, status="dissolved" if gone else "active",
-        dissolved_on=deleted, in_liquidation=bool(name and not gone and _LIQUIDATION.search(fold(name))),
+        legal_form=code,
+        legal_form_name=form_name,
+        status="dissolved" if gone else "active",
+        dissolved_on=deleted,
+        in_liquidation=bool(name and not gone and _LIQUIDATION.search(fold(name))),
         identifiers=[("elf", elf)] if elf else [],
     )
     _set_address(record, _first(firma, "FI_DKZ03"), _text(entry, "SITZ"))
@@ -156,8 +177,9 @@ def _set_address(record: CompanyRecord, address: Any, seat: str | None) -> None:
     city = _text(address, "ORT") or seat
     record.street, record.postal_code, record.city = street, postal, city
     country = _text(address, "STAAT")
-    record.address_text = join([street, join([postal, city], " "),
-                                None if country in (None, "AUT", "AT", "Österreich") else country])
+    record.address_text = join(
+        [street, join([postal, city], " "), None if country in (None, "AUT", "AT", "Österreich") else country]
+    )
 
 
 def _roles(entry: dict[str, Any]) -> list[RoleRecord]:
@@ -171,14 +193,23 @@ def _roles(entry: dict[str, Any]) -> list[RoleRecord]:
         if person is None:
             raise RecordError(f"FUN {kind} points at no PER entry (PNR {_text(function, 'PNR')!r})")
         details = _first(person, "PE_DKZ02") or person
-        name = join([_text(details, "VORNAME"), _text(details, "NACHNAME")], " ") or _text(details, "BEZEICHNUNG")
+        name = join([_text(details, "VORNAME"), _text(details, "NACHNAME")], " ") or _text(
+            details, "BEZEICHNUNG"
+        )
         if not name:
             continue
         born = iso_date(_text(details, "GEBURTSDATUM"), "GEBURTSDATUM")
         role, title = FUNCTIONS.get(kind, ("statutory_body", kind or None))
-        out.append(RoleRecord(role, name, person=PersonRecord(name, birth_date=born.isoformat() if born else None),
-                              title=title, since=iso_date(_text(function, "DATVON"), "DATVON"),
-                              until=iso_date(_text(function, "DATBIS"), "DATBIS")))
+        out.append(
+            RoleRecord(
+                role,
+                name,
+                person=PersonRecord(name, birth_date=born.isoformat() if born else None),
+                title=title,
+                since=iso_date(_text(function, "DATVON"), "DATVON"),
+                until=iso_date(_text(function, "DATBIS"), "DATBIS"),
+            )
+        )
     return out
 
 

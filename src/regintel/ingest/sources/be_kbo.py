@@ -49,23 +49,46 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.be_kbo_codes import BANKRUPTCY, ELF, ENDED, LIQUIDATION, RESTRUCTURING
 
 INFO = SourceInfo(
-    id="be_kbo", name="KBO/BCE Open Data (Kruispuntbank van Ondernemingen)",
-    publisher="FOD Economie, K.M.O., Middenstand en Energie / SPF Economie", country="BE", category="register",
+    id="be_kbo",
+    name="KBO/BCE Open Data (Kruispuntbank van Ondernemingen)",
+    publisher="FOD Economie, K.M.O., Middenstand en Energie / SPF Economie",
+    country="BE",
+    category="register",
     formats="KBO Open Data zip (full extract or daily update set of CSV files)",
     licence="KBO Open Data licence (free re-use, commercial use allowed; no re-use of personal data for "
-            "direct marketing)",
+    "direct marketing)",
     licence_url="https://economie.fgov.be/en/themes/enterprises/crossroads-bank-enterprises/services-everyone/"
-                "public-data-available-reuse/cbe-open-data",
+    "public-data-available-reuse/cbe-open-data",
     attribution="Source: Crossroads Bank for Enterprises (KBO/BCE), FPS Economy, KBO Open Data",
-    url="https://kbopub.economie.fgov.be/kbo-open-data", cadence="daily",
+    url="https://kbopub.economie.fgov.be/kbo-open-data",
+    cadence="daily",
 )
 TABLES = {
-    "enterprise": ("EnterpriseNumber", "Status", "JuridicalSituation", "TypeOfEnterprise", "JuridicalForm",
-                   "JuridicalFormCAC", "StartDate"),
+    "enterprise": (
+        "EnterpriseNumber",
+        "Status",
+        "JuridicalSituation",
+        "TypeOfEnterprise",
+        "JuridicalForm",
+        "JuridicalFormCAC",
+        "StartDate",
+    ),
     "denomination": ("EntityNumber", "Language", "TypeOfDenomination", "Denomination"),
-    "address": ("EntityNumber", "TypeOfAddress", "CountryNL", "CountryFR", "Zipcode", "MunicipalityNL",
-                "MunicipalityFR", "StreetNL", "StreetFR", "HouseNumber", "Box", "ExtraAddressInfo",
-                "DateStrikingOff"),
+    "address": (
+        "EntityNumber",
+        "TypeOfAddress",
+        "CountryNL",
+        "CountryFR",
+        "Zipcode",
+        "MunicipalityNL",
+        "MunicipalityFR",
+        "StreetNL",
+        "StreetFR",
+        "HouseNumber",
+        "Box",
+        "ExtraAddressInfo",
+        "DateStrikingOff",
+    ),
     "activity": ("EntityNumber", "ActivityGroup", "NaceVersion", "NaceCode", "Classification"),
 }
 NATURAL_PERSON = "1"
@@ -94,8 +117,11 @@ class KboSource:
                 raise SourceAbort("not a KBO Open Data zip: meta.csv or code.csv is missing")
             meta = _meta(archive, members)
             codes = _codes(archive, members)
-            tables = [_Table.open(archive, members, table, suffix)
-                      for table in TABLES for suffix in (("_delete", "_insert") if meta.update else ("",))]
+            tables = [
+                _Table.open(archive, members, table, suffix)
+                for table in TABLES
+                for suffix in (("_delete", "_insert") if meta.update else ("",))
+            ]
             for table in tables:  # before anything is loaded: an unsorted file cannot be merged
                 _check_sorted(archive, members[table.name])
             yield from _merge(tables, meta, codes)
@@ -114,8 +140,10 @@ def _check_sorted(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> None:
             if match is None:
                 continue  # a blank line or the continuation of a quoted value
             if match[1] < last:
-                raise SourceAbort(f"{member.filename} is not sorted by entity number "
-                                  f"({match[1].decode()} after {last.decode()})")
+                raise SourceAbort(
+                    f"{member.filename} is not sorted by entity number "
+                    f"({match[1].decode()} after {last.decode()})"
+                )
             last = match[1]
 
 
@@ -173,15 +201,16 @@ class _Table:
         self._advance()
 
     @classmethod
-    def open(cls, archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo], table: str,
-             suffix: str) -> _Table:
+    def open(
+        cls, archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo], table: str, suffix: str
+    ) -> _Table:
         filename = f"{table}{suffix}.csv"
         columns = TABLES[table][:1] if suffix == "_delete" else TABLES[table]
         member = members.get(filename)
         if member is None:
             raise SourceAbort(f"the KBO set has no {filename}")
         header, rows, fh = _reader(archive, member)
-        if tuple(header[:len(columns)]) != columns:
+        if tuple(header[: len(columns)]) != columns:
             raise SourceAbort(f"{filename} does not have the KBO columns {', '.join(columns)}")
         return cls(filename, rows, len(header), fh)
 
@@ -193,8 +222,11 @@ class _Table:
             if not row:
                 continue
             if len(row) != self._width:
-                self.errors.append(RecordError(f"{self.name}: a row has {len(row)} fields, the header "
-                                               f"{self._width}", row[:20]))
+                self.errors.append(
+                    RecordError(
+                        f"{self.name}: a row has {len(row)} fields, the header {self._width}", row[:20]
+                    )
+                )
                 continue
             key = row[0].strip()
             if key < self._last:
@@ -221,8 +253,7 @@ class _Table:
         return rows
 
 
-def _merge(tables: list[_Table], meta: Meta, codes: Codes
-           ) -> Iterator[CompanyRecord | RecordError | Skipped]:
+def _merge(tables: list[_Table], meta: Meta, codes: Codes) -> Iterator[CompanyRecord | RecordError | Skipped]:
     while True:
         for table in tables:
             yield from table.errors
@@ -250,8 +281,9 @@ def _current(found: dict[str, list[list[str]] | None], table: str, update: bool)
     return inserted or []
 
 
-def _record(key: str, parts: dict[str, list[list[str]] | None], meta: Meta,
-            codes: Codes) -> CompanyRecord | Skipped:
+def _record(
+    key: str, parts: dict[str, list[list[str]] | None], meta: Meta, codes: Codes
+) -> CompanyRecord | Skipped:
     if key[:1] not in ("0", "1"):
         return Skipped("establishment unit or branch (not a legal entity)")
     if all(rows is None for rows in parts.values()):
@@ -266,8 +298,7 @@ def _record(key: str, parts: dict[str, list[list[str]] | None], meta: Meta,
     return record
 
 
-def _set_enterprise(record: CompanyRecord, rows: list[list[str]] | None,
-                    codes: Codes, language: str) -> None:
+def _set_enterprise(record: CompanyRecord, rows: list[list[str]] | None, codes: Codes, language: str) -> None:
     if rows is None:
         return
     if not rows:  # deleted and not inserted again: the enterprise left the open data (it stopped)
@@ -295,8 +326,11 @@ def _set_enterprise(record: CompanyRecord, rows: list[list[str]] | None,
 
 def _describe(codes: Codes, category: str, code: str, language: str) -> str | None:
     found = codes.descriptions
-    return found.get((category, code, language)) or found.get((category, code, "NL")) or found.get(
-        (category, code, "FR"))
+    return (
+        found.get((category, code, language))
+        or found.get((category, code, "NL"))
+        or found.get((category, code, "FR"))
+    )
 
 
 def _name(rows: list[list[str]], language: str) -> str | None:
@@ -319,8 +353,9 @@ def _set_address(record: CompanyRecord, rows: list[list[str]] | None) -> str:
     seats = [r for r in rows or [] if r[1] == "REGO" and not r[12].strip()]
     if not seats:
         return "NL"
-    (_, _, country_nl, country_fr, zipcode, city_nl, city_fr, street_nl, street_fr, house, box, extra,
-     _) = (v.strip() for v in seats[0])
+    (_, _, country_nl, country_fr, zipcode, city_nl, city_fr, street_nl, street_fr, house, box, extra, _) = (
+        v.strip() for v in seats[0]
+    )
     language = _region_language(zipcode) if not (country_nl or country_fr) else "FR"
     nl = language == "NL"
     street = (street_nl or street_fr) if nl else (street_fr or street_nl)

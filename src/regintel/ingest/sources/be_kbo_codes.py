@@ -69,8 +69,29 @@ BANKRUPTCY = frozenset({"048", "049", "050"})  # opening of bankruptcy (with / w
 RESTRUCTURING = frozenset({"030", "031", "040", "041", "091"})  # judicial composition before / after
 #   bankruptcy, provisional / definitive suspension of payment (the pre-1997 and 1997 procedures),
 #   suspension under judicial reorganisation (WCO / Book XX)
-ENDED = frozenset({"006", "010", "011", "014", "015", "016", "017", "019", "021", "022", "023", "024", "025",
-                   "026", "051", "052", "053", "111", "999"})  # stopped: number replaced, dissolution by
+ENDED = frozenset(
+    {
+        "006",
+        "010",
+        "011",
+        "014",
+        "015",
+        "016",
+        "017",
+        "019",
+        "021",
+        "022",
+        "023",
+        "024",
+        "025",
+        "026",
+        "051",
+        "052",
+        "053",
+        "111",
+        "999",
+    }
+)  # stopped: number replaced, dissolution by
 #   law, stop in Belgium, closure of liquidation, stops of entities without legal personality and of
 #   natural persons, transfer, EDRL stop, mergers and divisions (the absorbed or split entity),
 #   closure of bankruptcy (which dissolves a company), striking off from an EEA register, cancelled

@@ -15,7 +15,9 @@ class KboContactsSource:
     info = INFO
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[RecordError | Skipped]:
-        raise SourceAbort("be_kbo_contacts is imported as a set (folder, zip or contact CSV), not as a stream")
+        raise SourceAbort(
+            "be_kbo_contacts is imported as a set (folder, zip or contact CSV), not as a stream"
+        )
 
     def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
         from regintel.areas.security.importing import run_contacts_import

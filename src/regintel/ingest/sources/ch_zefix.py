@@ -29,14 +29,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.ch_zefix_codes import LEGAL_FORMS, STATUSES
 
 INFO = SourceInfo(
-    id="ch_zefix", name="Zefix – Central Business Name Index (Federal Registry of Commerce)",
-    publisher="Eidgenössisches Amt für das Handelsregister (EHRA), Bundesamt für Justiz", country="CH",
+    id="ch_zefix",
+    name="Zefix – Central Business Name Index (Federal Registry of Commerce)",
+    publisher="Eidgenössisches Amt für das Handelsregister (EHRA), Bundesamt für Justiz",
+    country="CH",
     category="register",
     formats="ZefixPublicREST company JSON (CompanyFull/CompanyShort, arrays, JSON lines) and ZefixREST firm JSON",
     licence="OGD Switzerland: open use, must provide the source (opendata.swiss terms_by)",
     licence_url="https://opendata.swiss/en/terms-of-use#terms_by",
     attribution="Source: Zefix, Federal Registry of Commerce (EHRA), Federal Office of Justice",
-    url="https://www.zefix.admin.ch/ZefixPublicREST", cadence="daily",
+    url="https://www.zefix.admin.ch/ZefixPublicREST",
+    cadence="daily",
 )
 LIST_PATHS = ("list.item",)
 
@@ -77,11 +80,15 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     form_id, form_name = _legal_form(obj)
     known = LEGAL_FORMS.get(form_id) if form_id is not None else None
     record = CompanyRecord(
-        country="CH", national_id=uid, name=text(obj.get("name"), "name"), source_record_id=uid,
+        country="CH",
+        national_id=uid,
+        name=text(obj.get("name"), "name"),
+        source_record_id=uid,
         published_on=iso_date(obj.get("sogcDate") or obj.get("shabDate"), "sogcDate"),
         legal_form=str(form_id) if form_id is not None else None,
         legal_form_name=form_name or (known[0] if known else None),
-        status=status, in_liquidation=liquidating and status == "active",
+        status=status,
+        in_liquidation=liquidating and status == "active",
         dissolved_on=iso_date(obj.get("deletionDate") or obj.get("deleteDate"), "deletionDate"),
         municipality_code=text(obj.get("legalSeatId"), "legalSeatId"),
         region_code=text(obj.get("canton"), "canton") or _canton_of_publications(obj),
@@ -107,7 +114,11 @@ def _canton_of_publications(obj: dict[str, Any]) -> str | None:
     pubs = obj.get("shabPub") or obj.get("sogcPub") or []
     if not isinstance(pubs, list):
         raise RecordError(f"shabPub is not a list: {pubs!r}"[:200])
-    cantons = {p.get("registryOfficeCanton") or p.get("registryOfCommerceCanton") for p in pubs if isinstance(p, dict)}
+    cantons = {
+        p.get("registryOfficeCanton") or p.get("registryOfCommerceCanton")
+        for p in pubs
+        if isinstance(p, dict)
+    }
     cantons.discard(None)
     return text(cantons.pop(), "registryOfficeCanton") if len(cantons) == 1 else None
 
@@ -124,14 +135,20 @@ def _set_address(record: CompanyRecord, address: Any, seat: str | None) -> None:
 
     box = get("poBox")
     record.street = join([join([get("street"), get("houseNumber")], " "), get("addon")]) or (
-        f"Postfach {box}" if box else None)
+        f"Postfach {box}" if box else None
+    )
     record.postal_code = get("swissZipCode")
     record.city = get("city") or get("town") or seat
     country = get("country")
     # careOf is left out: it names a person or an agent, not a place.
-    record.address_text = join([record.street, box and record.street and f"Postfach {box}",
-                                join([record.postal_code, record.city], " "),
-                                country if country and country != "CH" else None])
+    record.address_text = join(
+        [
+            record.street,
+            box and record.street and f"Postfach {box}",
+            join([record.postal_code, record.city], " "),
+            country if country and country != "CH" else None,
+        ]
+    )
 
 
 SOURCE = register(ZefixSource())

@@ -22,6 +22,10 @@ LEGAL_FORMS: dict[int, tuple[str, str]] = {
 # status -> (status, in_liquidation). PublicREST: ACTIVE, BEING_CANCELLED ("in liquidation" in the
 # API's own description), CANCELLED (deleted from the register). ZefixREST: the German enum.
 STATUSES: dict[str, tuple[str, bool]] = {
-    "ACTIVE": ("active", False), "BEING_CANCELLED": ("active", True), "CANCELLED": ("dissolved", False),
-    "EXISTIEREND": ("active", False), "AUFGELOEST": ("active", True), "GELOESCHT": ("dissolved", False),
+    "ACTIVE": ("active", False),
+    "BEING_CANCELLED": ("active", True),
+    "CANCELLED": ("dissolved", False),
+    "EXISTIEREND": ("active", False),
+    "AUFGELOEST": ("active", True),
+    "GELOESCHT": ("dissolved", False),
 }

@@ -47,19 +47,31 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.elf_names import elf_code
 
 INFO = SourceInfo(
-    id="cy_drcor", name="Registrar of Companies – registered organisations (open data)",
+    id="cy_drcor",
+    name="Registrar of Companies – registered organisations (open data)",
     publisher="Department of Registrar of Companies and Intellectual Property, Republic of Cyprus",
-    country="CY", category="register",
+    country="CY",
+    category="register",
     formats="organisations_*.csv, or a zip with organisations_*.csv and registered_office_*.csv",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Source: Department of Registrar of Companies and Intellectual Property, data.gov.cy",
-    url="https://www.data.gov.cy/node/4006", cadence="weekly",
+    url="https://www.data.gov.cy/node/4006",
+    cadence="weekly",
 )
-REQUIRED = ("ORGANISATION_NAME", "REGISTRATION_NO", "ORGANISATION_TYPE_CODE", "ORGANISATION_TYPE",
-            "REGISTRATION_DATE", "ORGANISATION_STATUS")
+REQUIRED = (
+    "ORGANISATION_NAME",
+    "REGISTRATION_NO",
+    "ORGANISATION_TYPE_CODE",
+    "ORGANISATION_TYPE",
+    "REGISTRATION_DATE",
+    "ORGANISATION_STATUS",
+)
 PREFIX = {"C": "HE", "O": "AE", "P": "S"}
-SKIPPED = {"N": "business name (a registered trade name, not a legal person)",
-           "B": "organisation type B (not described by the publisher)"}
+SKIPPED = {
+    "N": "business name (a registered trade name, not a legal person)",
+    "B": "organisation type B (not described by the publisher)",
+}
 
 
 class _Status:
@@ -69,14 +81,22 @@ class _Status:
 
 # Folded keywords, the most final first ("struck off after liquidation" is struck off).
 STATUSES: tuple[tuple[str, _Status], ...] = (
-    ("διαγραμ", _Status("dissolved")), ("struck", _Status("dissolved")),
-    ("διαλυ", _Status("dissolved")), ("dissolved", _Status("dissolved")),
-    ("συγχωνευ", _Status("dissolved")), ("merged", _Status("dissolved")),
-    ("μετοικ", _Status("dissolved")), ("relocat", _Status("dissolved")),
-    ("εκκαθαρ", _Status("active", in_liquidation=True)), ("liquidat", _Status("active", in_liquidation=True)),
-    ("εξεταση", _Status("active", in_restructuring=True)), ("examin", _Status("active", in_restructuring=True)),
-    ("εγγεγραμμεν", _Status("active")), ("ενεργ", _Status("active")),
-    ("registered", _Status("active")), ("active", _Status("active")),
+    ("διαγραμ", _Status("dissolved")),
+    ("struck", _Status("dissolved")),
+    ("διαλυ", _Status("dissolved")),
+    ("dissolved", _Status("dissolved")),
+    ("συγχωνευ", _Status("dissolved")),
+    ("merged", _Status("dissolved")),
+    ("μετοικ", _Status("dissolved")),
+    ("relocat", _Status("dissolved")),
+    ("εκκαθαρ", _Status("active", in_liquidation=True)),
+    ("liquidat", _Status("active", in_liquidation=True)),
+    ("εξεταση", _Status("active", in_restructuring=True)),
+    ("examin", _Status("active", in_restructuring=True)),
+    ("εγγεγραμμεν", _Status("active")),
+    ("ενεργ", _Status("active")),
+    ("registered", _Status("active")),
+    ("active", _Status("active")),
 )
 
 
@@ -133,8 +153,10 @@ def _addresses(csv_file: CsvFile) -> dict[str, str]:
 
 def _officials(csv_file: CsvFile) -> dict[str, list[RoleRecord]]:
     """National id -> the organisation's officials (held in memory while organisations are read)."""
-    columns = csv_file.index(("REGISTRATION_NO", "ORGANISATION_TYPE_CODE", "PERSON_OR_ORGANISATION_NAME",
-                              "OFFICIAL_POSITION"), "organisation_officials CSV")
+    columns = csv_file.index(
+        ("REGISTRATION_NO", "ORGANISATION_TYPE_CODE", "PERSON_OR_ORGANISATION_NAME", "OFFICIAL_POSITION"),
+        "organisation_officials CSV",
+    )
     out: dict[str, list[RoleRecord]] = {}
     for item in csv_file.rows:
         if isinstance(item, RecordError):
@@ -146,20 +168,27 @@ def _officials(csv_file: CsvFile) -> dict[str, list[RoleRecord]]:
             continue
         title = " ".join(row[columns["OFFICIAL_POSITION"]].split()) or None
         folded = fold(title or "")
-        role = "director" if ("director" in folded or "διευθυντ" in folded or "συμβουλ" in folded) else (
-            "statutory_body")
+        role = (
+            "director"
+            if ("director" in folded or "διευθυντ" in folded or "συμβουλ" in folded)
+            else ("statutory_body")
+        )
         corporate = bool(_CORPORATE.search(fold(name)))
         out.setdefault(PREFIX[kind] + number.lstrip("0"), []).append(
-            RoleRecord(role, name, person=None if corporate else PersonRecord(name), title=title))
+            RoleRecord(role, name, person=None if corporate else PersonRecord(name), title=title)
+        )
     return out
 
 
 _CORPORATE = re.compile(r"\b(limited|ltd|λιμιτεδ|plc|llc|inc|s\.?a|gmbh|b\.?v)\b\.?$")
 
 
-def _organisations(stream: BinaryIO, addresses: dict[str, str], published: date | None,
-                   people: dict[str, list[RoleRecord]] | None = None
-                   ) -> Iterator[CompanyRecord | RecordError | Skipped]:
+def _organisations(
+    stream: BinaryIO,
+    addresses: dict[str, str],
+    published: date | None,
+    people: dict[str, list[RoleRecord]] | None = None,
+) -> Iterator[CompanyRecord | RecordError | Skipped]:
     csv_file = open_csv(stream)
     columns = csv_file.index(REQUIRED, "Registrar of Companies organisations CSV")
     if csv_file.header[0] != "ORGANISATION_NAME":
@@ -172,8 +201,9 @@ def _organisations(stream: BinaryIO, addresses: dict[str, str], published: date 
             yield item
 
 
-def _rejoined(rows: Iterator[tuple[int, list[str]] | RecordError], width: int,
-              type_column: int) -> Iterator[tuple[int, list[str]] | RecordError]:
+def _rejoined(
+    rows: Iterator[tuple[int, list[str]] | RecordError], width: int, type_column: int
+) -> Iterator[tuple[int, list[str]] | RecordError]:
     """Rows with a record the publisher split after its name put back together: the name alone on
     one line, the rest right-aligned (padded with empty cells at the end) on the next."""
     pending: tuple[int, str] | None = None
@@ -184,8 +214,10 @@ def _rejoined(rows: Iterator[tuple[int, list[str]] | RecordError], width: int,
         line, cells = item
         if cells[0].strip() and not any(c.strip() for c in cells[1:]):
             if pending is not None:
-                yield RecordError(f"record split after its name on line {pending[0]} is incomplete",
-                                  {"ORGANISATION_NAME": pending[1]})
+                yield RecordError(
+                    f"record split after its name on line {pending[0]} is incomplete",
+                    {"ORGANISATION_NAME": pending[1]},
+                )
             pending = (line, cells[0])
             continue
         if pending is not None:
@@ -197,8 +229,10 @@ def _rejoined(rows: Iterator[tuple[int, list[str]] | RecordError], width: int,
             yield RecordError(f"record split after its name on line {start} cannot be joined")
         yield line, cells
     if pending is not None:
-        yield RecordError(f"record split after its name on line {pending[0]} is incomplete",
-                          {"ORGANISATION_NAME": pending[1]})
+        yield RecordError(
+            f"record split after its name on line {pending[0]} is incomplete",
+            {"ORGANISATION_NAME": pending[1]},
+        )
 
 
 def _join(name: str, cells: list[str], width: int) -> list[str] | None:
@@ -209,9 +243,12 @@ def _join(name: str, cells: list[str], width: int) -> list[str] | None:
     return [name, *[""] * pad, *tail] if pad >= 0 else None
 
 
-def to_record(row: dict[str, str], addresses: dict[str, str], published: date | None = None,
-              people: dict[str, list[RoleRecord]] | None = None
-              ) -> tuple[CompanyRecord | RecordError | Skipped, ...]:
+def to_record(
+    row: dict[str, str],
+    addresses: dict[str, str],
+    published: date | None = None,
+    people: dict[str, list[RoleRecord]] | None = None,
+) -> tuple[CompanyRecord | RecordError | Skipped, ...]:
     kind = row["ORGANISATION_TYPE_CODE"].strip().upper()
     if kind in SKIPPED:
         return (Skipped(SKIPPED[kind]),)
@@ -227,11 +264,16 @@ def to_record(row: dict[str, str], addresses: dict[str, str], published: date | 
     elf = elf_code("CY", sub_type) or elf_code("CY", form_type)
     address = addresses.get(row.get("ADDRESS_SEQ_NO", "").strip())
     record = CompanyRecord(
-        country="CY", national_id=national_id, name=" ".join(row["ORGANISATION_NAME"].split()) or None,
-        source_record_id=national_id, published_on=published,
-        legal_form=kind, legal_form_name=form_name,
+        country="CY",
+        national_id=national_id,
+        name=" ".join(row["ORGANISATION_NAME"].split()) or None,
+        source_record_id=national_id,
+        published_on=published,
+        legal_form=kind,
+        legal_form_name=form_name,
         founded_on=_date(row["REGISTRATION_DATE"], "REGISTRATION_DATE"),
-        address_text=address, nuts3="CY000" if address else None,
+        address_text=address,
+        nuts3="CY000" if address else None,
         identifiers=[("elf", elf)] if elf else [],
         roles=None if people is None else people.get(national_id, []),
     )
@@ -240,8 +282,10 @@ def to_record(row: dict[str, str], addresses: dict[str, str], published: date | 
         return (record,)
     status = _status(status_text)
     if status is None:
-        return record, RecordError(f"unknown ORGANISATION_STATUS kept out (company kept): {status_text!r}",
-                                   {"REGISTRATION_NO": national_id})
+        return record, RecordError(
+            f"unknown ORGANISATION_STATUS kept out (company kept): {status_text!r}",
+            {"REGISTRATION_NO": national_id},
+        )
     record.status = status.status
     gone = status.status == "dissolved"
     record.in_liquidation = status.in_liquidation and not gone

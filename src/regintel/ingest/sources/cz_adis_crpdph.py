@@ -27,12 +27,16 @@ from regintel.ingest.base import RecordError, Source, SourceAbort, SourceInfo
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="cz_adis_crpdph", name="Registr plátců DPH – nespolehlivý plátce a zveřejněné účty",
-    publisher="Ministerstvo financí ČR / Generální finanční ředitelství (ADIS)", country="CZ",
-    category="public_money", formats="getStatusNespolehlivyPlatce SOAP responses (XML)",
+    id="cz_adis_crpdph",
+    name="Registr plátců DPH – nespolehlivý plátce a zveřejněné účty",
+    publisher="Ministerstvo financí ČR / Generální finanční ředitelství (ADIS)",
+    country="CZ",
+    category="public_money",
+    formats="getStatusNespolehlivyPlatce SOAP responses (XML)",
     licence="Public data under § 96–98 and § 106a of Act 235/2004 Coll. (VAT Act); no licence text is stated",
     attribution="Zdroj: Registr plátců DPH, Finanční správa ČR",
-    url="https://adisrws.mfcr.cz/dpr/axis2/services/rozhraniCRPDPH.rozhraniCRPDPHSOAP", cadence="daily",
+    url="https://adisrws.mfcr.cz/dpr/axis2/services/rozhraniCRPDPH.rozhraniCRPDPHSOAP",
+    cadence="daily",
 )
 NS = {"d": "http://adis.mfcr.cz/rozhraniCRPDPH/", "s": "http://schemas.xmlsoap.org/soap/envelope/"}
 STATUS = {"ANO": "unreliable", "NE": "reliable", "NENALEZEN": "not_found"}
@@ -52,8 +56,10 @@ class AdisSource:
         if status is None:
             raise SourceAbort(f"{name}: not a StatusNespolehlivyPlatceResponse")
         if status.get("statusCode") != "0":
-            raise SourceAbort(f"{name}: the register answered status {status.get('statusCode')} "
-                              f"({status.get('statusText')}), no payer data")
+            raise SourceAbort(
+                f"{name}: the register answered status {status.get('statusCode')} "
+                f"({status.get('statusText')}), no payer data"
+            )
         answered = _date(status.get("odpovedGenerovana"))
         for payer in answer.iterfind("d:statusPlatceDPH", NS):
             yield _payer(payer, answered)
@@ -71,7 +77,9 @@ def _date(value: str | None) -> date | None:
 def _payer(node: Any, answered: date | None) -> BankAccountRecord | RecordError:
     dic, flag = (node.get("dic") or "").strip().upper(), node.get("nespolehlivyPlatce")
     if not dic or flag not in STATUS:
-        return RecordError(f"payer without dic or with unknown status {flag!r}", etree.tostring(node).decode())
+        return RecordError(
+            f"payer without dic or with unknown status {flag!r}", etree.tostring(node).decode()
+        )
     try:
         national_id: str | None = parse_national_id("CZ", dic.removeprefix("CZ"))
     except InvalidIdentifier:
@@ -80,16 +88,28 @@ def _payer(node: Any, answered: date | None) -> BankAccountRecord | RecordError:
         accounts = tuple(_account(u) for u in node.iterfind("d:zverejneneUcty/d:ucet", NS))
     except SchwiftyException as exc:
         return RecordError(f"{dic}: unreadable account: {exc}", etree.tostring(node).decode())
-    return BankAccountRecord(country="CZ", vat_id=dic, national_id=national_id, status=STATUS[flag],
-                             status_since=_date(node.get("datumZverejneniNespolehlivosti")),
-                             tax_office=node.get("cisloFu"), name=None, answered_on=answered, accounts=accounts)
+    return BankAccountRecord(
+        country="CZ",
+        vat_id=dic,
+        national_id=national_id,
+        status=STATUS[flag],
+        status_since=_date(node.get("datumZverejneniNespolehlivosti")),
+        tax_office=node.get("cisloFu"),
+        name=None,
+        answered_on=answered,
+        accounts=accounts,
+    )
 
 
 def _account(ucet: Any) -> tuple[str | None, str, date | None, date | None]:
     since, until = _date(ucet.get("datumZverejneni")), _date(ucet.get("datumUkonceniZverejneni"))
     standard = ucet.find("d:standardniUcet", NS)
     if standard is not None:
-        prefix, number, bank = standard.get("predcisli") or "", standard.get("cislo") or "", standard.get("kodBanky")
+        prefix, number, bank = (
+            standard.get("predcisli") or "",
+            standard.get("cislo") or "",
+            standard.get("kodBanky"),
+        )
         written = f"{prefix}-{number}/{bank}" if prefix else f"{number}/{bank}"
         iban = IBAN.generate("CZ", bank_code=bank or "", branch_code=prefix.zfill(6), account_code=number)
         return iban.compact, written, since, until

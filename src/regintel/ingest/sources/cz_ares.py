@@ -25,11 +25,16 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.cz_ares_codes import KRAJ_NUTS3, LEGAL_FORMS
 
 INFO = SourceInfo(
-    id="cz_ares", name="ARES – Administrativní registr ekonomických subjektů",
-    publisher="Ministerstvo financí České republiky", country="CZ", category="register",
+    id="cz_ares",
+    name="ARES – Administrativní registr ekonomických subjektů",
+    publisher="Ministerstvo financí České republiky",
+    country="CZ",
+    category="register",
     formats="ARES REST API v3 JSON: ekonomicke-subjekty record, vyhledat page, JSON lines (.gz accepted)",
-    licence="ARES open data (free re-use)", attribution="Zdroj: ARES, Ministerstvo financí ČR",
-    url="https://ares.gov.cz/ekonomicke-subjekty-v-be/rest", cadence="daily",
+    licence="ARES open data (free re-use)",
+    attribution="Zdroj: ARES, Ministerstvo financí ČR",
+    url="https://ares.gov.cz/ekonomicke-subjekty-v-be/rest",
+    cadence="daily",
 )
 LIST_PATHS = ("ekonomickeSubjekty.item",)
 ACTIVE = "AKTIVNI"
@@ -86,13 +91,20 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     legal_form = text(obj.get("pravniForma"), "pravniForma")
     nace = _nace(obj)
     record = CompanyRecord(
-        country="CZ", national_id=ico, name=name, source_record_id=ico,
+        country="CZ",
+        national_id=ico,
+        name=name,
+        source_record_id=ico,
         published_on=iso_date(obj.get("datumAktualizace"), "datumAktualizace"),
-        legal_form=legal_form, legal_form_name=LEGAL_FORMS.get(legal_form or ""),
+        legal_form=legal_form,
+        legal_form_name=LEGAL_FORMS.get(legal_form or ""),
         status="dissolved" if dissolved_on else "active",
-        founded_on=iso_date(obj.get("datumVzniku"), "datumVzniku"), dissolved_on=dissolved_on,
-        nace_primary=nace[0] if nace else None, nace_codes=nace or None,
-        tax_id=_tax_id(obj), in_bankruptcy=_in_insolvency_register(obj),
+        founded_on=iso_date(obj.get("datumVzniku"), "datumVzniku"),
+        dissolved_on=dissolved_on,
+        nace_primary=nace[0] if nace else None,
+        nace_codes=nace or None,
+        tax_id=_tax_id(obj),
+        in_bankruptcy=_in_insolvency_register(obj),
         in_liquidation=bool(name and not dissolved_on and _LIQUIDATION.search(fold(name))),
     )
     _set_address(record, obj.get("sidlo"))
@@ -138,13 +150,18 @@ def _set_address(record: CompanyRecord, sidlo: Any) -> None:
     if not isinstance(sidlo, dict):
         raise RecordError(f"sidlo is not an object: {sidlo!r}")
     city = text(sidlo.get("nazevObce"), "nazevObce")
-    place = text(sidlo.get("nazevUlice"), "nazevUlice") or text(sidlo.get("nazevCastiObce"), "nazevCastiObce") or city
+    place = (
+        text(sidlo.get("nazevUlice"), "nazevUlice")
+        or text(sidlo.get("nazevCastiObce"), "nazevCastiObce")
+        or city
+    )
     number = _house_number(sidlo)
     record.street = join([place, number], " ") if place else number
     record.city = city
     record.postal_code = _postal_code(sidlo)
     record.address_text = text(sidlo.get("textovaAdresa"), "textovaAdresa") or join(
-        [record.street, join([record.postal_code, city], " "), text(sidlo.get("nazevStatu"), "nazevStatu")])
+        [record.street, join([record.postal_code, city], " "), text(sidlo.get("nazevStatu"), "nazevStatu")]
+    )
     kraj = sidlo.get("kodKraje")
     record.region_code = text(kraj, "kodKraje")
     record.district_code = text(sidlo.get("kodOkresu"), "kodOkresu")
@@ -156,8 +173,13 @@ def _set_address(record: CompanyRecord, sidlo: Any) -> None:
 def _house_number(sidlo: dict[str, Any]) -> str | None:
     """Czech house numbering: "3294/10" (číslo popisné / číslo orientační with its letter)."""
     house = text(sidlo.get("cisloDomovni"), "cisloDomovni")
-    orient = join([text(sidlo.get("cisloOrientacni"), "cisloOrientacni"),
-                   text(sidlo.get("cisloOrientacniPismeno"), "cisloOrientacniPismeno")], "")
+    orient = join(
+        [
+            text(sidlo.get("cisloOrientacni"), "cisloOrientacni"),
+            text(sidlo.get("cisloOrientacniPismeno"), "cisloOrientacniPismeno"),
+        ],
+        "",
+    )
     if house and sidlo.get("typCisloDomovni") == 2:
         house = f"č.ev. {house}"  # an evidenční number, written with its prefix
     return join([house, orient], "/") or text(sidlo.get("cisloDoAdresy"), "cisloDoAdresy")

@@ -13,8 +13,10 @@ from __future__ import annotations
 LEGAL_FORMS: dict[str, str] = {
     "101": "Fyzická osoba podnikající dle živnostenského zákona nezapsaná v obchodním rejstříku",
     "102": "Fyzická osoba podnikající dle živnostenského zákona zapsaná v obchodním rejstříku",
-    "105": ("Fyzická osoba podnikající dle jiných zákonů než živnostenského a zákona o zemědělství "
-            "nezapsaná v obchodním rejstříku"),
+    "105": (
+        "Fyzická osoba podnikající dle jiných zákonů než živnostenského a zákona o zemědělství "
+        "nezapsaná v obchodním rejstříku"
+    ),
     "107": "Zemědělský podnikatel – fyzická osoba nezapsaná v obchodním rejstříku",
     "111": "Veřejná obchodní společnost",
     "112": "Společnost s ručením omezeným",
@@ -43,15 +45,15 @@ LEGAL_FORMS: dict[str, str] = {
 
 # RÚIAN kraj (VÚSC) code -> NUTS 2021 level 3 (for Czechia, NUTS 3 regions are the kraje).
 KRAJ_NUTS3: dict[int, str] = {
-    19: "CZ010",   # Hlavní město Praha
-    27: "CZ020",   # Středočeský kraj
-    35: "CZ031",   # Jihočeský kraj
-    43: "CZ032",   # Plzeňský kraj
-    51: "CZ041",   # Karlovarský kraj
-    60: "CZ042",   # Ústecký kraj
-    78: "CZ051",   # Liberecký kraj
-    86: "CZ052",   # Královéhradecký kraj
-    94: "CZ053",   # Pardubický kraj
+    19: "CZ010",  # Hlavní město Praha
+    27: "CZ020",  # Středočeský kraj
+    35: "CZ031",  # Jihočeský kraj
+    43: "CZ032",  # Plzeňský kraj
+    51: "CZ041",  # Karlovarský kraj
+    60: "CZ042",  # Ústecký kraj
+    78: "CZ051",  # Liberecký kraj
+    86: "CZ052",  # Královéhradecký kraj
+    94: "CZ053",  # Pardubický kraj
     108: "CZ063",  # Kraj Vysočina
     116: "CZ064",  # Jihomoravský kraj
     124: "CZ071",  # Olomoucký kraj

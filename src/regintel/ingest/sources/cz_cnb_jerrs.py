@@ -24,13 +24,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="cz_cnb_jerrs", name="ČNB list of regulated financial-market entities (JERRS)",
-    publisher="Česká národní banka", country="CZ", category="supervision",
+    id="cz_cnb_jerrs",
+    name="ČNB list of regulated financial-market entities (JERRS)",
+    publisher="Česká národní banka",
+    country="CZ",
+    category="supervision",
     formats="CSV (the list's table, ;-separated)",
     licence="Public list (Act 6/1993 Coll. on the Czech National Bank); no licence text found",
     licence_url="https://www.cnb.cz/cs/dohled-financni-trh/seznamy/",
-    attribution="Zdroj: Česká národní banka, JERRS", url="https://apl.cnb.cz/apljerrsdad/JERRS.WEB07.INTRO_PAGE",
-    cadence="weekly", snapshots=False)
+    attribution="Zdroj: Česká národní banka, JERRS",
+    url="https://apl.cnb.cz/apljerrsdad/JERRS.WEB07.INTRO_PAGE",
+    cadence="weekly",
+    snapshots=False,
+)
 
 
 class JerrsSource(RegulatedCsvSource):
@@ -47,11 +53,22 @@ class JerrsSource(RegulatedCsvSource):
         address = text(row, "Sídlo")
         licence = need(row, "Oprávnění")
         return Authorisation(
-            source=INFO.id, country="CZ", sector="financial", record_key=f"{need(row, 'ID subjektu')}/{licence}"[:200],
-            name=need(row, "Název"), national_id=national_id(row, "IČO", "CZ"), address=address,
-            city=city_of(address), licence_type=kind, licence_number=licence, category=category,
-            status=status(published, ended), status_text=published, granted_on=day(row, "Datum vzniku oprávnění"),
-            ended_on=ended)
+            source=INFO.id,
+            country="CZ",
+            sector="financial",
+            record_key=f"{need(row, 'ID subjektu')}/{licence}"[:200],
+            name=need(row, "Název"),
+            national_id=national_id(row, "IČO", "CZ"),
+            address=address,
+            city=city_of(address),
+            licence_type=kind,
+            licence_number=licence,
+            category=category,
+            status=status(published, ended),
+            status_text=published,
+            granted_on=day(row, "Datum vzniku oprávnění"),
+            ended_on=ended,
+        )
 
 
 SOURCE = register_section(JerrsSource())

@@ -18,16 +18,29 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.funds_records import Award, Beneficiary, amount, day, text
 
 INFO = SourceInfo(
-    id="cz_dotinfo", name="DotInfo: Czech subsidies and their recipients",
-    publisher="Ministerstvo financí České republiky", country="CZ", category="public_money",
+    id="cz_dotinfo",
+    name="DotInfo: Czech subsidies and their recipients",
+    publisher="Ministerstvo financí České republiky",
+    country="CZ",
+    category="public_money",
     formats="CSV open-data export (one row per subsidy)",
     licence="Open data without restrictions (Act 106/1999 Coll., § 3(11)); attribution requested",
     licence_url="https://opendata.mfcr.cz/",
     attribution="Zdroj: DotInfo, Ministerstvo financí ČR (dotinfo.cz)",
-    url="https://www.dotinfo.cz/", cadence="monthly",
+    url="https://www.dotinfo.cz/",
+    cadence="monthly",
 )
-COLUMNS = ("Evidenční číslo dotace", "Název dotace", "Účel dotace", "Příjemce - obchodní jméno", "Příjemce - IČ",
-           "Poskytovatel dotace", "Program", "Částka schválená", "Datum poskytnutí")
+COLUMNS = (
+    "Evidenční číslo dotace",
+    "Název dotace",
+    "Účel dotace",
+    "Příjemce - obchodní jméno",
+    "Příjemce - IČ",
+    "Poskytovatel dotace",
+    "Program",
+    "Částka schválená",
+    "Datum poskytnutí",
+)
 DATES = ("%d.%m.%Y", "%Y-%m-%d")
 
 
@@ -50,12 +63,18 @@ def _award(row: dict[str, str]) -> Award:
         raise RecordError("row without a subsidy number or a recipient")
     granted = day(row["Datum poskytnutí"], DATES)
     return Award(
-        kind="cz_subsidy", record_key=number,
+        kind="cz_subsidy",
+        record_key=number,
         beneficiary=Beneficiary(recipient, "CZ", national_id=text(row["Příjemce - IČ"])),
-        title=text(row["Název dotace"]), objective=text(row["Účel dotace"]), currency="CZK",
+        title=text(row["Název dotace"]),
+        objective=text(row["Účel dotace"]),
+        currency="CZK",
         amount=amount(row["Částka schválená"], "cs"),
-        programme=text(row["Program"]), granting_body=text(row["Poskytovatel dotace"]), granted_on=granted,
-        year=granted.year if granted else None)
+        programme=text(row["Program"]),
+        granting_body=text(row["Poskytovatel dotace"]),
+        granted_on=granted,
+        year=granted.year if granted else None,
+    )
 
 
 SOURCE = register(cast(Source, DotInfoSource()))

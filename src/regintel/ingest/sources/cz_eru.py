@@ -23,11 +23,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="cz_eru", name="ERÚ licence holders (energy and heat)", publisher="Energetický regulační úřad",
-    country="CZ", category="supervision", formats="CSV (the list of licence holders, ;-separated)",
+    id="cz_eru",
+    name="ERÚ licence holders (energy and heat)",
+    publisher="Energetický regulační úřad",
+    country="CZ",
+    category="supervision",
+    formats="CSV (the list of licence holders, ;-separated)",
     licence="Public list (Act 458/2000 Coll., Energy Act, § 4); no licence text found",
-    licence_url="https://www.eru.cz/licence", attribution="Zdroj: Energetický regulační úřad",
-    url="https://www.eru.cz/licence", cadence="monthly", snapshots=False)
+    licence_url="https://www.eru.cz/licence",
+    attribution="Zdroj: Energetický regulační úřad",
+    url="https://www.eru.cz/licence",
+    cadence="monthly",
+    snapshots=False,
+)
 
 
 class EruSource(RegulatedCsvSource):
@@ -39,11 +47,22 @@ class EruSource(RegulatedCsvSource):
         kind, number, ended = need(row, "Druh licence"), need(row, "Číslo licence"), day(row, "Datum zániku")
         published, address = text(row, "Stav"), text(row, "Sídlo")
         return Authorisation(
-            source=INFO.id, country="CZ", sector="energy", record_key=number[:200],
-            name=need(row, "Držitel licence"), national_id=national_id(row, "IČ", "CZ"), address=address,
-            city=city_of(address), licence_type=kind, licence_number=number, category=energy_activity(kind),
-            status=status(published, ended), status_text=published, granted_on=day(row, "Datum udělení"),
-            ended_on=ended)
+            source=INFO.id,
+            country="CZ",
+            sector="energy",
+            record_key=number[:200],
+            name=need(row, "Držitel licence"),
+            national_id=national_id(row, "IČ", "CZ"),
+            address=address,
+            city=city_of(address),
+            licence_type=kind,
+            licence_number=number,
+            category=energy_activity(kind),
+            status=status(published, ended),
+            status_text=published,
+            granted_on=day(row, "Datum udělení"),
+            ended_on=ended,
+        )
 
 
 SOURCE = register_section(EruSource())

@@ -22,13 +22,18 @@ from regintel.ingest.base import RecordError, Source, SourceInfo
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="cz_esbirka", name="e-Sbírka (Czech collection of laws)",
-    publisher="Ministerstvo vnitra České republiky", country="CZ", category="legal",
+    id="cz_esbirka",
+    name="e-Sbírka (Czech collection of laws)",
+    publisher="Ministerstvo vnitra České republiky",
+    country="CZ",
+    category="legal",
     formats="JSON (array or JSON lines) of act versions with text fragments",
     licence="Legal texts are not protected by copyright (Act 121/2000 Coll. § 3); open data, free re-use",
     licence_url="https://opendata.eselpoint.cz/",
-    attribution="Zdroj: e-Sbírka, Ministerstvo vnitra ČR", url="https://opendata.eselpoint.cz/",
-    cadence="daily", snapshots=False,
+    attribution="Zdroj: e-Sbírka, Ministerstvo vnitra ČR",
+    url="https://opendata.eselpoint.cz/",
+    cadence="daily",
+    snapshots=False,
 )
 LIST_PATHS = ("akty.item",)
 ESBIRKA_URL = "https://www.e-sbirka.cz/sb/{year}/{number}"
@@ -37,8 +42,10 @@ ESBIRKA_URL = "https://www.e-sbirka.cz/sb/{year}/{number}"
 _UPPER = "A-ZÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ0-9"
 _WORD = rf"[{_UPPER}][\w.&+'-]*"
 _FORM = r"(?:a\.\s?s\.|s\.\s?r\.\s?o\.|spol\.\s?s\s?r\.\s?o\.|s\.\s?p\.|státní podnik|z\.\s?s\.|v\.\s?o\.\s?s\.|k\.\s?s\.|SE)"
-MENTION = re.compile(rf"(?P<name>(?:{_WORD}\s+){{0,8}}{_WORD}(?:,?\s*{_FORM})?)\s*,\s*"
-                     r"(?:se sídlem [^;()]{1,200}?,\s*)?IČO?\s*:?\s*(?P<ico>\d{8})\b")
+MENTION = re.compile(
+    rf"(?P<name>(?:{_WORD}\s+){{0,8}}{_WORD}(?:,?\s*{_FORM})?)\s*,\s*"
+    r"(?:se sídlem [^;()]{1,200}?,\s*)?IČO?\s*:?\s*(?P<ico>\d{8})\b"
+)
 
 
 class EsbirkaSource:
@@ -64,7 +71,10 @@ def mentions(fragments: list[str]) -> tuple[tuple[Party, ...], tuple[str, ...]]:
             name = m.group("name").strip()
             if ico is None or not name or ico in found:
                 continue
-            found[ico] = (Party(name=name, national_id=ico, country="CZ"), _excerpt(fragment, m.start(), m.end()))
+            found[ico] = (
+                Party(name=name, national_id=ico, country="CZ"),
+                _excerpt(fragment, m.start(), m.end()),
+            )
     return tuple(v[0] for v in found.values()), tuple(v[1] for v in found.values())
 
 
@@ -89,12 +99,23 @@ def act(raw: dict[str, Any]) -> SbirkaAct | RecordError:
             raise ValueError("cislo and rok must be a positive number and a year")
         if not title:
             raise ValueError("an act without nazev")
-        fragments = [p.text(p.obj(x, "fragment").get("text"), 100_000) or ""
-                     for x in p.items(raw.get("fragmenty"), "fragmenty")]
+        fragments = [
+            p.text(p.obj(x, "fragment").get("text"), 100_000) or ""
+            for x in p.items(raw.get("fragmenty"), "fragmenty")
+        ]
         parties, excerpts = mentions(fragments)
-        return SbirkaAct(iri=iri, number=number, year=year, act_type=p.text(raw.get("typ"), 64), title=title,
-                         promulgated_on=p.day(raw.get("datumVyhlaseni")), effective_on=p.day(raw.get("datumUcinnosti")),
-                         link=ESBIRKA_URL.format(year=year, number=number), mentions=parties, excerpts=excerpts)
+        return SbirkaAct(
+            iri=iri,
+            number=number,
+            year=year,
+            act_type=p.text(raw.get("typ"), 64),
+            title=title,
+            promulgated_on=p.day(raw.get("datumVyhlaseni")),
+            effective_on=p.day(raw.get("datumUcinnosti")),
+            link=ESBIRKA_URL.format(year=year, number=number),
+            mentions=parties,
+            excerpts=excerpts,
+        )
     except ValueError as exc:
         return RecordError(f"unreadable act {iri}: {exc}", raw)
 

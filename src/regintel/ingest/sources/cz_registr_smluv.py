@@ -28,12 +28,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.xmlstream import xml_records
 
 INFO = SourceInfo(
-    id="cz_registr_smluv", name="Registr smluv (Czech register of contracts)",
-    publisher="Ministerstvo vnitra České republiky / Digitální a informační agentura", country="CZ",
-    category="public_money", formats="ISRS 1.2 XML open-data dumps (daily, monthly)",
+    id="cz_registr_smluv",
+    name="Registr smluv (Czech register of contracts)",
+    publisher="Ministerstvo vnitra České republiky / Digitální a informační agentura",
+    country="CZ",
+    category="public_money",
+    formats="ISRS 1.2 XML open-data dumps (daily, monthly)",
     licence="Public register under Act 340/2015 Coll., open data published without registration",
     licence_url="https://data.smlouvy.gov.cz/",
-    attribution="Zdroj: Registr smluv, smlouvy.gov.cz", url="https://data.smlouvy.gov.cz/", cadence="daily",
+    attribution="Zdroj: Registr smluv, smlouvy.gov.cz",
+    url="https://data.smlouvy.gov.cz/",
+    cadence="daily",
     snapshots=False,
 )
 NS = "http://portal.gov.cz/rejstriky/ISRS/1.2/"
@@ -85,8 +90,13 @@ def _ico(value: str | None) -> str | None:
 
 def _party(node: Any, ref: str, default_country: str | None) -> Org:
     ico = _ico(_t(node, "ico"))
-    return Org(ref=ref, name=_t(node, "nazev") or "", national_id=ico, country="CZ" if ico else default_country,
-               address=_t(node, "adresa"))
+    return Org(
+        ref=ref,
+        name=_t(node, "nazev") or "",
+        national_id=ico,
+        country="CZ" if ico else default_country,
+        address=_t(node, "adresa"),
+    )
 
 
 def _decimal(value: str | None) -> Decimal | None:
@@ -97,23 +107,34 @@ def _record(zaznam: Any) -> ContractRecord | RecordError:
     smlouva = zaznam.find(Q + "smlouva")
     contract_id, version_id = _t(zaznam, "identifikator/idSmlouvy"), _t(zaznam, "identifikator/idVerze")
     if smlouva is None or not contract_id or not version_id:
-        return RecordError("record without smlouva, idSmlouvy or idVerze", etree.tostring(zaznam)[:2000].decode())
+        return RecordError(
+            "record without smlouva, idSmlouvy or idVerze", etree.tostring(zaznam)[:2000].decode()
+        )
     try:
         published = _t(zaznam, "casZverejneni")
         signed = _t(smlouva, "datumUzavreni")
         subjekt = smlouva.find(Q + "subjekt")
-        parties = tuple((_party(p, str(i), None), _flag(p, "prijemce"))
-                        for i, p in enumerate(smlouva.iterfind(Q + "smluvniStrana"), start=1))
+        parties = tuple(
+            (_party(p, str(i), None), _flag(p, "prijemce"))
+            for i, p in enumerate(smlouva.iterfind(Q + "smluvniStrana"), start=1)
+        )
         return ContractRecord(
-            contract_id=contract_id, version_id=version_id,
+            contract_id=contract_id,
+            version_id=version_id,
             link=_t(zaznam, "odkaz") or f"https://smlouvy.gov.cz/smlouva/{version_id}",
             published_at=datetime.fromisoformat(published) if published else None,
-            title=_t(smlouva, "predmet"), signed_on=date.fromisoformat(signed[:10]) if signed else None,
-            number=_t(smlouva, "cisloSmlouvy"), value_net=_decimal(_t(smlouva, "hodnotaBezDph")),
+            title=_t(smlouva, "predmet"),
+            signed_on=date.fromisoformat(signed[:10]) if signed else None,
+            number=_t(smlouva, "cisloSmlouvy"),
+            value_net=_decimal(_t(smlouva, "hodnotaBezDph")),
             value_gross=_decimal(_t(smlouva, "hodnotaVcetneDph")),
-            foreign_value=_decimal(_t(smlouva, "ciziMena/hodnota")), foreign_currency=_t(smlouva, "ciziMena/mena"),
-            valid=_t(zaznam, "platnyZaznam") != "0", publisher=_party(subjekt, "0", "CZ"),
-            publisher_pays=_flag(subjekt, "platce"), parties=parties)
+            foreign_value=_decimal(_t(smlouva, "ciziMena/hodnota")),
+            foreign_currency=_t(smlouva, "ciziMena/mena"),
+            valid=_t(zaznam, "platnyZaznam") != "0",
+            publisher=_party(subjekt, "0", "CZ"),
+            publisher_pays=_flag(subjekt, "platce"),
+            parties=parties,
+        )
     except (ValueError, InvalidOperation) as exc:
         return RecordError(f"unreadable record {contract_id}: {exc}", contract_id)
 

@@ -36,18 +36,27 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.ee_ariregister_codes import COUNTY_NUTS3, LEGAL_FORMS, STATUSES
 
 INFO = SourceInfo(
-    id="ee_ariregister", name="e-äriregister – ettevõtja rekvisiidid (basic data, open data)",
+    id="ee_ariregister",
+    name="e-äriregister – ettevõtja rekvisiidid (basic data, open data)",
     publisher="Registrite ja Infosüsteemide Keskus (RIK), Centre of Registers and Information Systems",
-    country="EE", category="register",
+    country="EE",
+    category="register",
     formats="ettevotja_rekvisiidid__lihtandmed.csv (`;`-separated, UTF-8 BOM), plain, .gz or the "
-            "published .zip",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    "published .zip",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Source: e-Business Register of Estonia (Registrite ja Infosüsteemide Keskus), "
-                "avaandmed.ariregister.rik.ee",
-    url="https://avaandmed.ariregister.rik.ee/et/avaandmete-allalaadimine", cadence="daily",
+    "avaandmed.ariregister.rik.ee",
+    url="https://avaandmed.ariregister.rik.ee/et/avaandmete-allalaadimine",
+    cadence="daily",
 )
-REQUIRED = ("nimi", "ariregistri_kood", "ettevotja_oiguslik_vorm", "ettevotja_staatus",
-            "ettevotja_esmakande_kpv")
+REQUIRED = (
+    "nimi",
+    "ariregistri_kood",
+    "ettevotja_oiguslik_vorm",
+    "ettevotja_staatus",
+    "ettevotja_esmakande_kpv",
+)
 _DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
 
 
@@ -76,21 +85,30 @@ def to_record(row: dict[str, str], published: date | None = None) -> tuple[Compa
     abbreviation, elf = LEGAL_FORMS.get(form or "", (None, None))
     full = _get(row, "ads_normaliseeritud_taisaadress")
     record = CompanyRecord(
-        country="EE", national_id=code, name=row["nimi"].strip() or None, source_record_id=code,
-        published_on=published, legal_form=abbreviation or form, legal_form_name=form,
+        country="EE",
+        national_id=code,
+        name=row["nimi"].strip() or None,
+        source_record_id=code,
+        published_on=published,
+        legal_form=abbreviation or form,
+        legal_form_name=form,
         status=state.status,
         founded_on=dotted_date(row["ettevotja_esmakande_kpv"], "ettevotja_esmakande_kpv"),
-        street=_get(row, "ettevotja_aadress"), city=_get(row, "asukoht_ettevotja_aadressis"),
+        street=_get(row, "ettevotja_aadress"),
+        city=_get(row, "asukoht_ettevotja_aadressis"),
         postal_code=_postcode(_get(row, "indeks_ettevotja_aadressis")),
-        address_text=full, municipality_code=_get(row, "asukoha_ehak_kood"),
+        address_text=full,
+        municipality_code=_get(row, "asukoha_ehak_kood"),
         nuts3=COUNTY_NUTS3.get((full or "").split(",")[0].strip()),
-        in_bankruptcy=state.in_bankruptcy, in_liquidation=state.in_liquidation,
+        in_bankruptcy=state.in_bankruptcy,
+        in_liquidation=state.in_liquidation,
         identifiers=[("elf", elf)] if elf else [],
     )
     record.vat_id, why = vat(_get(row, "kmkr_nr"))
     if why:
-        return record, RecordError(f"invalid VAT id dropped (company kept): {why}",
-                                   {"ariregistri_kood": code})
+        return record, RecordError(
+            f"invalid VAT id dropped (company kept): {why}", {"ariregistri_kood": code}
+        )
     return (record,)
 
 

@@ -51,10 +51,19 @@ STATUSES: dict[str, Status] = {
 # County (maakond, the first part of the normalised ADS address) -> NUTS 2021 level 3.
 COUNTY_NUTS3: dict[str, str] = {
     "Harju maakond": "EE001",
-    "Hiiu maakond": "EE004", "Lääne maakond": "EE004", "Pärnu maakond": "EE004", "Saare maakond": "EE004",
-    "Jõgeva maakond": "EE008", "Põlva maakond": "EE008", "Tartu maakond": "EE008", "Valga maakond": "EE008",
-    "Viljandi maakond": "EE008", "Võru maakond": "EE008",
-    "Järva maakond": "EE009", "Lääne-Viru maakond": "EE009", "Rapla maakond": "EE009",
+    "Hiiu maakond": "EE004",
+    "Lääne maakond": "EE004",
+    "Pärnu maakond": "EE004",
+    "Saare maakond": "EE004",
+    "Jõgeva maakond": "EE008",
+    "Põlva maakond": "EE008",
+    "Tartu maakond": "EE008",
+    "Valga maakond": "EE008",
+    "Viljandi maakond": "EE008",
+    "Võru maakond": "EE008",
+    "Järva maakond": "EE009",
+    "Lääne-Viru maakond": "EE009",
+    "Rapla maakond": "EE009",
     "Ida-Viru maakond": "EE00A",
 }
 

@@ -33,12 +33,18 @@ from regintel.ingest.sources.ee_ariregister import dotted_date
 from regintel.ingest.sources.ee_ariregister_codes import ROLES
 
 INFO = SourceInfo(
-    id="ee_ariregister_persons", name="e-äriregister – kaardile kantud isikud (persons on the registry card)",
-    publisher=REGISTER_INFO.publisher, country="EE", category="register",
+    id="ee_ariregister_persons",
+    name="e-äriregister – kaardile kantud isikud (persons on the registry card)",
+    publisher=REGISTER_INFO.publisher,
+    country="EE",
+    category="register",
     formats="ettevotja_rekvisiidid__kaardile_kantud_isikud.json (JSON array), plain, .gz or the "
-            "published .zip",
-    licence=REGISTER_INFO.licence, licence_url=REGISTER_INFO.licence_url,
-    attribution=REGISTER_INFO.attribution, url=REGISTER_INFO.url, cadence="daily",
+    "published .zip",
+    licence=REGISTER_INFO.licence,
+    licence_url=REGISTER_INFO.licence_url,
+    attribution=REGISTER_INFO.attribution,
+    url=REGISTER_INFO.url,
+    cadence="daily",
 )
 PERSONS = "kaardile_kantud_isikud"
 
@@ -54,8 +60,9 @@ class CardPersonsSource:
                 yield obj
                 continue
             if first and not (isinstance(obj, dict) and "ariregistri_kood" in obj and PERSONS in obj):
-                raise SourceAbort(f"not an e-Business Register {PERSONS} file "
-                                  f"(no ariregistri_kood / {PERSONS})")
+                raise SourceAbort(
+                    f"not an e-Business Register {PERSONS} file (no ariregistri_kood / {PERSONS})"
+                )
             first = False
             try:
                 yield to_record(obj, published)
@@ -73,8 +80,14 @@ def to_record(obj: Any, published: Any = None) -> CompanyRecord:
     persons = obj.get(PERSONS) or []
     if not isinstance(persons, list):
         raise RecordError(f"{PERSONS} is not a list")
-    return CompanyRecord(country="EE", national_id=code, name=text(obj.get("nimi"), "nimi"),
-                         source_record_id=code, published_on=published, roles=[to_role(p) for p in persons])
+    return CompanyRecord(
+        country="EE",
+        national_id=code,
+        name=text(obj.get("nimi"), "nimi"),
+        source_record_id=code,
+        published_on=published,
+        roles=[to_role(p) for p in persons],
+    )
 
 
 def to_role(entry: Any) -> RoleRecord:
@@ -90,10 +103,13 @@ def to_role(entry: Any) -> RoleRecord:
     if name is None:
         raise RecordError("a card person without a name")
     number = text(entry.get("isikukood_registrikood"), "isikukood_registrikood")
-    role = RoleRecord(ROLES.get(code, "statutory_body"), name,
-                      title=text(entry.get("isiku_roll_tekstina"), "isiku_roll_tekstina") or code,
-                      since=dotted_date(entry.get("algus_kpv"), "algus_kpv"),
-                      until=dotted_date(entry.get("lopp_kpv"), "lopp_kpv"))
+    role = RoleRecord(
+        ROLES.get(code, "statutory_body"),
+        name,
+        title=text(entry.get("isiku_roll_tekstina"), "isiku_roll_tekstina") or code,
+        since=dotted_date(entry.get("algus_kpv"), "algus_kpv"),
+        until=dotted_date(entry.get("lopp_kpv"), "lopp_kpv"),
+    )
     if kind == "F":
         role.person = PersonRecord(name, birth_date=_birth_month(number))
     elif number and registrikood.is_valid(number):

@@ -49,27 +49,49 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.es_borme_acts import Act, Issue, entries, issue_of, parse_act
 
 INFO = SourceInfo(
-    id="es_borme", name="BORME – Boletín Oficial del Registro Mercantil (Sección A: actos inscritos)",
-    publisher="Agencia Estatal Boletín Oficial del Estado (BOE)", country="ES", category="register",
+    id="es_borme",
+    name="BORME – Boletín Oficial del Registro Mercantil (Sección A: actos inscritos)",
+    publisher="Agencia Estatal Boletín Oficial del Estado (BOE)",
+    country="ES",
+    category="register",
     formats="Section A PDF (actos inscritos, one per province); summary and Section C XML (read, "
-            "no companies)",
+    "no companies)",
     licence="BOE re-use conditions (free re-use with citation of the source)",
     licence_url="https://www.boe.es/informacion/aviso_legal/index.php",
     attribution="Fuente: Agencia Estatal Boletín Oficial del Estado (BORME)",
-    url="https://www.boe.es/diario_borme/", cadence="daily",
+    url="https://www.boe.es/diario_borme/",
+    cadence="daily",
 )
 MAX_PDF_BYTES = 64 << 20
 # The name's last word (dots dropped) -> its ELF code.
 FORMS: dict[str, str] = {
-    "SLNE": "956I", "SLU": "R6UT", "SLL": "1G29", "SLP": "JB2M", "SAU": "5RDO", "SAL": "R2L8", "SAP": "AJ9U",
-    "SCOOP": "1QU8", "AIE": "I2WU", "SL": "DP3Q", "SA": "5RDO", "SE": "9FPZ",
+    "SLNE": "956I",
+    "SLU": "R6UT",
+    "SLL": "1G29",
+    "SLP": "JB2M",
+    "SAU": "5RDO",
+    "SAL": "R2L8",
+    "SAP": "AJ9U",
+    "SCOOP": "1QU8",
+    "AIE": "I2WU",
+    "SL": "DP3Q",
+    "SA": "5RDO",
+    "SE": "9FPZ",
 }
-FORM_NAMES = {"SL": "Sociedad de Responsabilidad Limitada", "SLU": "Sociedad Limitada Unipersonal",
-              "SLL": "Sociedad Limitada Laboral", "SLP": "Sociedad Limitada Profesional",
-              "SLNE": "Sociedad Limitada Nueva Empresa", "SA": "Sociedad Anónima",
-              "SAU": "Sociedad Anónima Unipersonal", "SAL": "Sociedad Anónima Laboral",
-              "SAP": "Sociedad Anónima Profesional", "SCOOP": "Sociedad Cooperativa",
-              "AIE": "Agrupación de Interés Económico", "SE": "Sociedad Anónima Europea"}
+FORM_NAMES = {
+    "SL": "Sociedad de Responsabilidad Limitada",
+    "SLU": "Sociedad Limitada Unipersonal",
+    "SLL": "Sociedad Limitada Laboral",
+    "SLP": "Sociedad Limitada Profesional",
+    "SLNE": "Sociedad Limitada Nueva Empresa",
+    "SA": "Sociedad Anónima",
+    "SAU": "Sociedad Anónima Unipersonal",
+    "SAL": "Sociedad Anónima Laboral",
+    "SAP": "Sociedad Anónima Profesional",
+    "SCOOP": "Sociedad Cooperativa",
+    "AIE": "Agrupación de Interés Económico",
+    "SE": "Sociedad Anónima Europea",
+}
 
 
 class BormeSource:
@@ -129,12 +151,19 @@ def to_record(act: Act, issue: Issue) -> CompanyRecord:
     form = legal_form(name)
     dissolved = "Extinción" in act.kinds
     record = CompanyRecord(
-        country="ES", national_id=act.sheet, name=name, source_record_id=f"{issue.cve}/{act.number}",
-        published_on=issue.published_on, legal_form=form[0] if form else None,
+        country="ES",
+        national_id=act.sheet,
+        name=name,
+        source_record_id=f"{issue.cve}/{act.number}",
+        published_on=issue.published_on,
+        legal_form=form[0] if form else None,
         legal_form_name=FORM_NAMES.get(form[0]) if form else None,
-        status="dissolved" if dissolved else None, dissolved_on=act.inscribed_on if dissolved else None,
+        status="dissolved" if dissolved else None,
+        dissolved_on=act.inscribed_on if dissolved else None,
         founded_on=act.inscribed_on if "Constitución" in act.kinds else None,
-        street=act.street, city=act.city, region_code=issue.province,
+        street=act.street,
+        city=act.city,
+        region_code=issue.province,
         address_text=f"{act.street}, {act.city}" if act.street and act.city else None,
         in_liquidation=True if "Disolución" in act.kinds and not dissolved else None,
         in_bankruptcy=True if "Situación concursal" in act.kinds else None,
@@ -168,8 +197,9 @@ def xml_items(data: bytes) -> Iterator[Skipped]:
     if root.tag == "documento":
         ident = root.findtext("metadatos/identificador") or ""
         if not ident.startswith("BORME-") or not (root.findtext("metadatos/titulo") or "").strip():
-            raise SourceAbort("a <documento> that is not a BORME announcement "
-                              "(no BORME identificador / titulo)")
+            raise SourceAbort(
+                "a <documento> that is not a BORME announcement (no BORME identificador / titulo)"
+            )
         yield Skipped("Section C announcement: names its company by name only (no registry sheet, no CIF)")
         return
     raise SourceAbort(f"not a BORME XML (root <{root.tag}>, expected <sumario> or <documento>)")

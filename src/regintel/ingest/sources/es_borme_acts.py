@@ -14,25 +14,56 @@ from datetime import date
 
 from regintel.ingest.base import RecordError
 
-MONTHS = {"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
-          "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12}
+MONTHS = {
+    "enero": 1,
+    "febrero": 2,
+    "marzo": 3,
+    "abril": 4,
+    "mayo": 5,
+    "junio": 6,
+    "julio": 7,
+    "agosto": 8,
+    "septiembre": 9,
+    "setiembre": 9,
+    "octubre": 10,
+    "noviembre": 11,
+    "diciembre": 12,
+}
 _ISSUE = re.compile(r"Núm\. (\d+) \w+ (\d{1,2}) de (\w+) de (\d{4}) Pág\. \d+")
 _CVE = re.compile(r"cve: (BORME-A-\d{4}-\d+-\d+)")
 _HEADER_LINES = re.compile(
     r"^(BOLETÍN OFICIAL DEL REGISTRO MERCANTIL|Núm\. \d+ .* Pág\. \d+|cve: BORME-\S+|SECCIÓN PRIMERA|"
     r"Empresarios|"
-    r"Actos inscritos|http://www\.boe\.es .*|Verificable en .*)$", re.M)
+    r"Actos inscritos|http://www\.boe\.es .*|Verificable en .*)$",
+    re.M,
+)
 _ENTRY = re.compile(r"^(\d{1,7}) - (.+)$", re.M)
 _REGISTRY = re.compile(r"Datos registrales\.(.*?)\(\s*(\d{1,2})\.(\d{1,2})\.(\d{2})\s*\)", re.S)
 _SHEET = re.compile(r"\bH ([A-Z]{1,2}) ?(\d{1,7})\b")
 _NEW_NAME = re.compile(r"Cambio de denominación social\.\s+(.+?)\.\s{2}", re.S)
 _ADDRESS = re.compile(r"(?:Cambio de domicilio social\.\s+|Domicilio: )(.+?) \(([^()]+)\)\.", re.S)
-KINDS = ("Constitución", "Nombramientos", "Ceses/Dimisiones", "Revocaciones", "Reelecciones",
-         "Cambio de denominación social", "Cambio de domicilio social", "Cambio de objeto social",
-         "Ampliación de capital", "Reducción de capital", "Declaración de unipersonalidad",
-         "Pérdida del caracter de unipersonalidad", "Modificaciones estatutarias", "Disolución", "Extinción",
-         "Situación concursal", "Fusión por absorción", "Escisión", "Transformación de sociedad",
-         "Otros conceptos")
+KINDS = (
+    "Constitución",
+    "Nombramientos",
+    "Ceses/Dimisiones",
+    "Revocaciones",
+    "Reelecciones",
+    "Cambio de denominación social",
+    "Cambio de domicilio social",
+    "Cambio de objeto social",
+    "Ampliación de capital",
+    "Reducción de capital",
+    "Declaración de unipersonalidad",
+    "Pérdida del caracter de unipersonalidad",
+    "Modificaciones estatutarias",
+    "Disolución",
+    "Extinción",
+    "Situación concursal",
+    "Fusión por absorción",
+    "Escisión",
+    "Transformación de sociedad",
+    "Otros conceptos",
+)
 
 
 @dataclass
@@ -63,7 +94,7 @@ def issue_of(text: str) -> Issue:
     month = MONTHS.get(head[3].lower())
     if month is None:
         raise ValueError(f"unknown month in the issue header: {head[3]!r}")
-    after = text[text.index("Actos inscritos") + len("Actos inscritos"):].lstrip().splitlines()
+    after = text[text.index("Actos inscritos") + len("Actos inscritos") :].lstrip().splitlines()
     province = after[0].strip() if after and not _ENTRY.match(after[0]) else None
     return Issue(cve[1], int(head[1]), date(int(head[4]), month, int(head[2])), province)
 
@@ -77,7 +108,7 @@ def entries(text: str, province: str | None = None) -> list[tuple[str, str]]:
     out = []
     for i, match in enumerate(starts):
         end = starts[i + 1].start() if i + 1 < len(starts) else len(body)
-        out.append((match[1], body[match.start(2):end]))
+        out.append((match[1], body[match.start(2) : end]))
     return out
 
 
@@ -96,8 +127,13 @@ def parse_act(number: str, chunk: str) -> Act:
         inscribed = date(2000 + int(registry[4]), int(registry[3]), int(registry[2]))
     except ValueError:
         raise RecordError(f"act {number} ({name}): the inscription date is not a date") from None
-    act = Act(number, name, f"H {sheet[1]} {sheet[2]}", inscribed,
-              kinds=[k for k in KINDS if f"{k}." in flat or f"{k}:" in flat])
+    act = Act(
+        number,
+        name,
+        f"H {sheet[1]} {sheet[2]}",
+        inscribed,
+        kinds=[k for k in KINDS if f"{k}." in flat or f"{k}:" in flat],
+    )
     renamed = _NEW_NAME.search(flat + "  ")
     if renamed:
         act.new_name = renamed[1].strip()

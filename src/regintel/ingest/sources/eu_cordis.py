@@ -28,19 +28,47 @@ from regintel.ingest.sources.funds_records import (
 )
 
 INFO = SourceInfo(
-    id="eu_cordis", name="CORDIS: EU research projects (Horizon 2020, Horizon Europe) and participants",
-    publisher="European Commission, Publications Office of the European Union", country=None,
-    category="public_money", formats="CSV (project.csv and organization.csv of the CORDIS open-data packages)",
+    id="eu_cordis",
+    name="CORDIS: EU research projects (Horizon 2020, Horizon Europe) and participants",
+    publisher="European Commission, Publications Office of the European Union",
+    country=None,
+    category="public_money",
+    formats="CSV (project.csv and organization.csv of the CORDIS open-data packages)",
     licence="CC-BY-4.0 (Commission Decision 2011/833/EU on the reuse of Commission documents)",
     licence_url="https://cordis.europa.eu/about/legal-notice",
     attribution="Source: CORDIS, © European Union",
     url="https://data.europa.eu/data/datasets/cordis-eu-research-projects-under-horizon-europe-2021-2027",
     cadence="monthly",
 )
-PROJECT_COLUMNS = ("id", "acronym", "status", "title", "startDate", "endDate", "totalCost", "ecMaxContribution",
-                   "legalBasis", "ecSignatureDate", "frameworkProgramme", "fundingScheme")
-ORGANISATION_COLUMNS = ("projectID", "organisationID", "vatNumber", "name", "SME", "activityType", "city",
-                        "country", "role", "ecContribution", "netEcContribution", "totalCost", "endOfParticipation")
+PROJECT_COLUMNS = (
+    "id",
+    "acronym",
+    "status",
+    "title",
+    "startDate",
+    "endDate",
+    "totalCost",
+    "ecMaxContribution",
+    "legalBasis",
+    "ecSignatureDate",
+    "frameworkProgramme",
+    "fundingScheme",
+)
+ORGANISATION_COLUMNS = (
+    "projectID",
+    "organisationID",
+    "vatNumber",
+    "name",
+    "SME",
+    "activityType",
+    "city",
+    "country",
+    "role",
+    "ecContribution",
+    "netEcContribution",
+    "totalCost",
+    "endOfParticipation",
+)
 FRAMEWORKS = ("H2020", "HORIZON")
 PROJECT_URL = "https://cordis.europa.eu/project/id/{id}"
 
@@ -48,16 +76,21 @@ PROJECT_URL = "https://cordis.europa.eu/project/id/{id}"
 class CordisSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CordisProject | CordisParticipation | RecordError]:
+    def parse(
+        self, stream: BinaryIO, name: str
+    ) -> Iterator[CordisProject | CordisParticipation | RecordError]:
         csv_file = open_csv(stream, delimiter=";")
         if "ecMaxContribution" in csv_file.header:
             yield from csv_file.records(csv_file.index(PROJECT_COLUMNS, "CORDIS project"), _project)
         elif "organisationID" in csv_file.header:
-            yield from csv_file.records(csv_file.index(ORGANISATION_COLUMNS, "CORDIS organization"),
-                                        _participation)
+            yield from csv_file.records(
+                csv_file.index(ORGANISATION_COLUMNS, "CORDIS organization"), _participation
+            )
         else:
-            raise SourceAbort(f"{name}: neither a CORDIS project.csv nor an organization.csv (no "
-                              "ecMaxContribution or organisationID column)")
+            raise SourceAbort(
+                f"{name}: neither a CORDIS project.csv nor an organization.csv (no "
+                "ecMaxContribution or organisationID column)"
+            )
 
     def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
         from regintel.areas.funds.importing import run_funds_import
@@ -72,10 +105,19 @@ def _project(row: dict[str, str]) -> CordisProject:
     if framework not in FRAMEWORKS:
         raise RecordError(f"framework programme {framework!r} is neither H2020 nor HORIZON")
     return CordisProject(
-        project_id=project_id, acronym=text(row["acronym"]), title=title, status=text(row["status"]),
-        framework=framework, funding_scheme=text(row["fundingScheme"]), legal_basis=text(row["legalBasis"]),
-        start_on=day(row["startDate"]), end_on=day(row["endDate"]), signed_on=day(row["ecSignatureDate"]),
-        total_cost=amount(row["totalCost"], "de"), ec_max_contribution=amount(row["ecMaxContribution"], "de"))
+        project_id=project_id,
+        acronym=text(row["acronym"]),
+        title=title,
+        status=text(row["status"]),
+        framework=framework,
+        funding_scheme=text(row["fundingScheme"]),
+        legal_basis=text(row["legalBasis"]),
+        start_on=day(row["startDate"]),
+        end_on=day(row["endDate"]),
+        signed_on=day(row["ecSignatureDate"]),
+        total_cost=amount(row["totalCost"], "de"),
+        ec_max_contribution=amount(row["ecMaxContribution"], "de"),
+    )
 
 
 def _participation(row: dict[str, str]) -> CordisParticipation:
@@ -85,12 +127,17 @@ def _participation(row: dict[str, str]) -> CordisParticipation:
     vat = (text(row["vatNumber"]) or "").replace(" ", "").upper() or None
     sme = text(row["SME"])
     return CordisParticipation(
-        project_id=project_id, organisation_id=org_id,
+        project_id=project_id,
+        organisation_id=org_id,
         beneficiary=Beneficiary(name, country(row["country"]), vat=vat, city=text(row["city"])),
-        role=text(row["role"]) or "participant", sme=None if sme is None else sme.lower() == "true",
-        activity_type=text(row["activityType"]), ec_contribution=amount(row["ecContribution"], "de"),
-        net_ec_contribution=amount(row["netEcContribution"], "de"), total_cost=amount(row["totalCost"], "de"),
-        ended=(text(row["endOfParticipation"]) or "").lower() == "true")
+        role=text(row["role"]) or "participant",
+        sme=None if sme is None else sme.lower() == "true",
+        activity_type=text(row["activityType"]),
+        ec_contribution=amount(row["ecContribution"], "de"),
+        net_ec_contribution=amount(row["netEcContribution"], "de"),
+        total_cost=amount(row["totalCost"], "de"),
+        ended=(text(row["endOfParticipation"]) or "").lower() == "true",
+    )
 
 
 SOURCE = register(cast(Source, CordisSource()))

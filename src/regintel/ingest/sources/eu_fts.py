@@ -20,17 +20,31 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.funds_records import Award, Beneficiary, amount, country, text
 
 INFO = SourceInfo(
-    id="eu_fts", name="Financial Transparency System (recipients of EU funds managed by the Commission)",
-    publisher="European Commission, DG Budget", country=None, category="public_money",
+    id="eu_fts",
+    name="Financial Transparency System (recipients of EU funds managed by the Commission)",
+    publisher="European Commission, DG Budget",
+    country=None,
+    category="public_money",
     formats="CSV download per financial year (one row per legal commitment and recipient)",
     licence="CC-BY-4.0 (Commission Decision 2011/833/EU on the reuse of Commission documents)",
     licence_url="https://commission.europa.eu/legal-notice_en",
     attribution="Source: Financial Transparency System, European Commission",
-    url="https://ec.europa.eu/budget/financial-transparency-system/", cadence="yearly",
+    url="https://ec.europa.eu/budget/financial-transparency-system/",
+    cadence="yearly",
 )
-COLUMNS = ("Year", "Reference of the Legal Commitment (LC)", "Name of beneficiary", "VAT Number of beneficiary",
-           "City", "Beneficiary country", "Subject of grant or contract", "Responsible Department",
-           "Programme name", "Funding type", "Beneficiary's contracted amount (EUR)")
+COLUMNS = (
+    "Year",
+    "Reference of the Legal Commitment (LC)",
+    "Name of beneficiary",
+    "VAT Number of beneficiary",
+    "City",
+    "Beneficiary country",
+    "Subject of grant or contract",
+    "Responsible Department",
+    "Programme name",
+    "Funding type",
+    "Beneficiary's contracted amount (EUR)",
+)
 LINK = "https://ec.europa.eu/budget/financial-transparency-system/analysis.html"
 
 
@@ -60,12 +74,19 @@ def _award(row: dict[str, str]) -> Award | Skipped:
     contracted = amount(row["Beneficiary's contracted amount (EUR)"], "en")
     who = hashlib.sha1(f"{name.lower()}|{vat or ''}".encode(), usedforsecurity=False).hexdigest()[:12]
     return Award(
-        kind="eu_project", record_key=f"{commitment}:{who}",
+        kind="eu_project",
+        record_key=f"{commitment}:{who}",
         beneficiary=Beneficiary(name, country(row["Beneficiary country"]), vat=vat, city=text(row["City"])),
-        title=text(row["Subject of grant or contract"]), currency="EUR",
-        amount=contracted, eu_amount=contracted, programme=text(row["Programme name"]),
-        fund=text(row["Funding type"]), granting_body=text(row["Responsible Department"]),
-        year=int(year) if year else None, link=LINK)
+        title=text(row["Subject of grant or contract"]),
+        currency="EUR",
+        amount=contracted,
+        eu_amount=contracted,
+        programme=text(row["Programme name"]),
+        fund=text(row["Funding type"]),
+        granting_body=text(row["Responsible Department"]),
+        year=int(year) if year else None,
+        link=LINK,
+    )
 
 
 SOURCE = register(cast(Source, FtsSource()))

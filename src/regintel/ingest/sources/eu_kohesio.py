@@ -18,16 +18,32 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.funds_records import Award, Beneficiary, amount, country, day, text
 
 INFO = SourceInfo(
-    id="eu_kohesio", name="Kohesio: EU cohesion policy projects and beneficiaries",
-    publisher="European Commission, DG Regional and Urban Policy", country=None, category="public_money",
+    id="eu_kohesio",
+    name="Kohesio: EU cohesion policy projects and beneficiaries",
+    publisher="European Commission, DG Regional and Urban Policy",
+    country=None,
+    category="public_money",
     formats="CSV export of the Kohesio project search (one row per project and beneficiary)",
     licence="CC-BY-4.0 (Commission Decision 2011/833/EU on the reuse of Commission documents)",
     licence_url="https://commission.europa.eu/legal-notice_en",
     attribution="Source: Kohesio, European Commission (kohesio.ec.europa.eu)",
-    url="https://kohesio.ec.europa.eu/en/projects", cadence="monthly",
+    url="https://kohesio.ec.europa.eu/en/projects",
+    cadence="monthly",
 )
-COLUMNS = ("Project ID", "Project name", "Beneficiary", "Beneficiary country", "Total budget",
-           "EU contribution", "Start date", "End date", "Fund", "Programme", "Programme CCI", "Project URL")
+COLUMNS = (
+    "Project ID",
+    "Project name",
+    "Beneficiary",
+    "Beneficiary country",
+    "Total budget",
+    "EU contribution",
+    "Start date",
+    "End date",
+    "Fund",
+    "Programme",
+    "Programme CCI",
+    "Project URL",
+)
 PROJECT_URL = "https://kohesio.ec.europa.eu/en/projects/{id}"
 
 
@@ -52,13 +68,19 @@ def _award(row: dict[str, str]) -> Award:
     programme = text(row["Programme"])
     cci = text(row["Programme CCI"])
     return Award(
-        kind="eu_project", record_key=f"{project}:{who}",
+        kind="eu_project",
+        record_key=f"{project}:{who}",
         beneficiary=Beneficiary(beneficiary, country(row["Beneficiary country"])),
-        title=text(row["Project name"]), currency="EUR", amount=amount(row["Total budget"], "en"),
+        title=text(row["Project name"]),
+        currency="EUR",
+        amount=amount(row["Total budget"], "en"),
         eu_amount=amount(row["EU contribution"], "en"),
-        programme=f"{programme} ({cci})" if programme and cci else programme or cci, fund=text(row["Fund"]),
-        start_on=day(row["Start date"]), end_on=day(row["End date"]),
-        link=text(row["Project URL"]) or PROJECT_URL.format(id=project))
+        programme=f"{programme} ({cci})" if programme and cci else programme or cci,
+        fund=text(row["Fund"]),
+        start_on=day(row["Start date"]),
+        end_on=day(row["End date"]),
+        link=text(row["Project URL"]) or PROJECT_URL.format(id=project),
+    )
 
 
 SOURCE = register(cast(Source, KohesioSource()))

@@ -20,17 +20,36 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.funds_records import Award, Beneficiary, amount, country, currency, day, text
 
 INFO = SourceInfo(
-    id="eu_state_aid_tam", name="State Aid Transparency: individual aid awards (TAM)",
-    publisher="European Commission, DG Competition (data entered by the member states)", country=None,
-    category="public_money", formats="CSV export of the State Aid Transparency public search",
+    id="eu_state_aid_tam",
+    name="State Aid Transparency: individual aid awards (TAM)",
+    publisher="European Commission, DG Competition (data entered by the member states)",
+    country=None,
+    category="public_money",
+    formats="CSV export of the State Aid Transparency public search",
     licence="CC-BY-4.0 (Commission Decision 2011/833/EU on the reuse of Commission documents)",
     licence_url="https://commission.europa.eu/legal-notice_en",
     attribution="Source: State Aid Transparency Public Search, European Commission",
-    url="https://webgate.ec.europa.eu/competition/transparency/public", cadence="monthly",
+    url="https://webgate.ec.europa.eu/competition/transparency/public",
+    cadence="monthly",
 )
-COLUMNS = ("Country", "SA.Number", "Ref-no.", "National ID", "Name of the beneficiary", "Region",
-           "Sector (NACE)", "Aid instrument", "Objectives of the aid", "Nominal amount", "Aid element",
-           "Currency", "Date of granting", "Granting authority", "Aid measure title", "Aid measure type")
+COLUMNS = (
+    "Country",
+    "SA.Number",
+    "Ref-no.",
+    "National ID",
+    "Name of the beneficiary",
+    "Region",
+    "Sector (NACE)",
+    "Aid instrument",
+    "Objectives of the aid",
+    "Nominal amount",
+    "Aid element",
+    "Currency",
+    "Date of granting",
+    "Granting authority",
+    "Aid measure title",
+    "Aid measure type",
+)
 DATES = ("%d/%m/%Y", "%Y-%m-%d")
 CASE_URL = "https://competition-cases.ec.europa.eu/cases/{sa}"
 
@@ -56,15 +75,24 @@ def _award(row: dict[str, str]) -> Award:
     sa = (text(row["SA.Number"]) or "").replace(" ", "") or None
     measure_type = text(row["Aid measure type"])
     return Award(
-        kind="state_aid", record_key=ref,
+        kind="state_aid",
+        record_key=ref,
         beneficiary=Beneficiary(name, country(row["Country"]), national_id=text(row["National ID"])),
-        title=text(row["Aid measure title"]), currency=currency(row["Currency"], "EUR"),
-        amount=amount(row["Nominal amount"], "en"), aid_element=amount(row["Aid element"], "en"),
-        fund=text(row["Aid instrument"]), objective=text(row["Objectives of the aid"]),
-        region=text(row["Region"]), nace=text(row["Sector (NACE)"]),
-        granting_body=text(row["Granting authority"]), measure=sa,
-        measure_type=measure_type.upper() if measure_type else None, granted_on=granted,
-        year=granted.year if granted else None, link=CASE_URL.format(sa=sa) if sa else None)
+        title=text(row["Aid measure title"]),
+        currency=currency(row["Currency"], "EUR"),
+        amount=amount(row["Nominal amount"], "en"),
+        aid_element=amount(row["Aid element"], "en"),
+        fund=text(row["Aid instrument"]),
+        objective=text(row["Objectives of the aid"]),
+        region=text(row["Region"]),
+        nace=text(row["Sector (NACE)"]),
+        granting_body=text(row["Granting authority"]),
+        measure=sa,
+        measure_type=measure_type.upper() if measure_type else None,
+        granted_on=granted,
+        year=granted.year if granted else None,
+        link=CASE_URL.format(sa=sa) if sa else None,
+    )
 
 
 SOURCE = register(cast(Source, StateAidSource()))

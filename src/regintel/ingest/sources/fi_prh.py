@@ -37,12 +37,17 @@ from regintel.ingest.sources.fi_prh_codes import (
 )
 
 INFO = SourceInfo(
-    id="fi_prh", name="YTJ open data (PRH Business Information System API v3)",
-    publisher="Patentti- ja rekisterihallitus (PRH) and Verohallinto", country="FI", category="register",
+    id="fi_prh",
+    name="YTJ open data (PRH Business Information System API v3)",
+    publisher="Patentti- ja rekisterihallitus (PRH) and Verohallinto",
+    country="FI",
+    category="register",
     formats="YTJ API v3 JSON: companies answer, array of companies or JSON lines (.gz accepted)",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Source: Finnish Patent and Registration Office (PRH), YTJ open data, CC BY 4.0",
-    url="https://avoindata.prh.fi/opendata-ytj-api/v3", cadence="daily",
+    url="https://avoindata.prh.fi/opendata-ytj-api/v3",
+    cadence="daily",
 )
 LIST_PATHS = ("companies.item",)
 FINNISH, SWEDISH, ENGLISH = "1", "2", "3"
@@ -77,8 +82,9 @@ def items(obj: Any) -> Iterator[CompanyRecord | RecordError]:
         yield exc
         return
     why = None
-    if _current(obj.get("registeredEntries"), "registeredEntries", register=VAT_REGISTER) and \
-            is_valid_national_id("FI", record.national_id):
+    if _current(
+        obj.get("registeredEntries"), "registeredEntries", register=VAT_REGISTER
+    ) and is_valid_national_id("FI", record.national_id):
         record.vat_id, why = vat("FI" + record.national_id.replace("-", ""))
     yield record
     if why:
@@ -93,8 +99,10 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     dissolved_on = iso_date(obj.get("endDate"), "endDate")
     trade = _current(obj.get("registeredEntries"), "registeredEntries", register=TRADE_REGISTER)
     ceased = any(text(e.get("type"), "registeredEntries.type") == CEASED for e in trade)
-    situations = {text(s.get("type"), "companySituations.type")
-                  for s in _current(obj.get("companySituations"), "companySituations")}
+    situations = {
+        text(s.get("type"), "companySituations.type")
+        for s in _current(obj.get("companySituations"), "companySituations")
+    }
     unknown = situations - KNOWN_SITUATIONS
     if unknown:
         raise RecordError(f"unknown companySituations type {sorted(map(str, unknown))}")
@@ -103,12 +111,22 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     nace = text(line.get("type"), "mainBusinessLine.type") if isinstance(line, dict) else None
     modified = iso_date(obj.get("lastModified"), "lastModified")
     record = CompanyRecord(
-        country="FI", national_id=number, name=_name(obj), source_record_id=number, published_on=modified,
-        legal_form=form_code, legal_form_name=form_name,
+        country="FI",
+        national_id=number,
+        name=_name(obj),
+        source_record_id=number,
+        published_on=modified,
+        legal_form=form_code,
+        legal_form_name=form_name,
         status="dissolved" if dissolved_on or ceased else "active",
-        founded_on=iso_date(obj.get("registrationDate") or business_id.get("registrationDate"), "registrationDate"),
-        dissolved_on=dissolved_on, nace_primary=nace, nace_codes=[nace] if nace else None,
-        in_bankruptcy=BANKRUPTCY in situations, in_restructuring=RESTRUCTURING in situations,
+        founded_on=iso_date(
+            obj.get("registrationDate") or business_id.get("registrationDate"), "registrationDate"
+        ),
+        dissolved_on=dissolved_on,
+        nace_primary=nace,
+        nace_codes=[nace] if nace else None,
+        in_bankruptcy=BANKRUPTCY in situations,
+        in_restructuring=RESTRUCTURING in situations,
         in_liquidation=LIQUIDATION in situations,
     )
     elf = elf_by_finnish_name().get((form_name or "").lower())
@@ -135,8 +153,11 @@ def _list(value: Any, name: str) -> list[dict[str, Any]]:
 
 def _current(value: Any, name: str, register: str | None = None) -> list[dict[str, Any]]:
     """The entries without an endDate (of one register when `register` is given)."""
-    return [e for e in _list(value, name) if not e.get("endDate")
-            and (register is None or str(e.get("register")) == register)]
+    return [
+        e
+        for e in _list(value, name)
+        if not e.get("endDate") and (register is None or str(e.get("register")) == register)
+    ]
 
 
 def _name(obj: dict[str, Any]) -> str | None:
@@ -172,24 +193,41 @@ def _set_address(record: CompanyRecord, value: Any) -> None:
         return text(address.get(key), key)
 
     offices = _list(address.get("postOffices"), "postOffices")
-    office = next((o for o in offices if str(o.get("languageCode")) == FINNISH), offices[0] if offices else {})
-    number = join([get("buildingNumber"), get("entrance"), join([get("apartmentNumber"),
-                                                                  get("apartmentIdSuffix")], "")], " ")
+    office = next(
+        (o for o in offices if str(o.get("languageCode")) == FINNISH), offices[0] if offices else {}
+    )
+    number = join(
+        [
+            get("buildingNumber"),
+            get("entrance"),
+            join([get("apartmentNumber"), get("apartmentIdSuffix")], ""),
+        ],
+        " ",
+    )
     box = get("postOfficeBox")
     record.street = join([get("street"), number], " ") or (f"PL {box}" if box else None)
     record.postal_code = get("postCode")
     record.city = text(office.get("city"), "city")
     record.municipality_code = text(office.get("municipalityCode"), "municipalityCode")
-    record.address_text = join([get("co") and f"c/o {get('co')}", record.street,
-                                join([record.postal_code, record.city], " ")])
+    record.address_text = join(
+        [get("co") and f"c/o {get('co')}", record.street, join([record.postal_code, record.city], " ")]
+    )
 
 
 SOURCE = register(PrhSource())
 
 DOMAINS_INFO = SourceInfo(
-    id="fi_prh_domains", name="YTJ open data (PRH): company websites", publisher=INFO.publisher, country="FI",
-    category="register", formats=INFO.formats, licence=INFO.licence, licence_url=INFO.licence_url,
-    attribution=INFO.attribution, url=INFO.url, cadence=INFO.cadence,
+    id="fi_prh_domains",
+    name="YTJ open data (PRH): company websites",
+    publisher=INFO.publisher,
+    country="FI",
+    category="register",
+    formats=INFO.formats,
+    licence=INFO.licence,
+    licence_url=INFO.licence_url,
+    attribution=INFO.attribution,
+    url=INFO.url,
+    cadence=INFO.cadence,
 )
 
 
@@ -234,8 +272,9 @@ class PrhDomainsSource:
         from regintel.areas.security.importing import run_register_domains
         from regintel.areas.security.register_websites import website_set
 
-        return run_register_domains(engine, DOMAINS_INFO, "FI", location, data_dir,
-                                    lambda stream: website_set(websites(stream)))
+        return run_register_domains(
+            engine, DOMAINS_INFO, "FI", location, data_dir, lambda stream: website_set(websites(stream))
+        )
 
 
 # A section source: the runner hands it to the security area (`import_into`), never to the company loader.

@@ -11,17 +11,20 @@ from functools import lru_cache
 from regintel.ingest.code_lists.files import read_csv
 
 # companySituations[].type (PRH API v3): special situations under way.
-BANKRUPTCY = "KONK"      # konkurssi
-RESTRUCTURING = "SANE"   # yrityssaneeraus (corporate restructuring)
+BANKRUPTCY = "KONK"  # konkurssi
+RESTRUCTURING = "SANE"  # yrityssaneeraus (corporate restructuring)
 LIQUIDATION = "SELTILA"  # selvitystila (liquidation)
 KNOWN_SITUATIONS = frozenset({BANKRUPTCY, RESTRUCTURING, LIQUIDATION})
 
 TRADE_REGISTER = "1"  # registeredEntries[].register: the Trade Register (kaupparekisteri)
-VAT_REGISTER = "6"    # registeredEntries[].register: the VAT register (arvonlisäverorekisteri)
-CEASED = "4"          # registeredEntries[].type of the trade-register entry once the company ceased
+VAT_REGISTER = "6"  # registeredEntries[].register: the VAT register (arvonlisäverorekisteri)
+CEASED = "4"  # registeredEntries[].type of the trade-register entry once the company ceased
 
 
 @lru_cache(maxsize=1)
 def elf_by_finnish_name() -> dict[str, str]:
-    return {row["name"].lower(): row["code"] for row in read_csv("elf_codes.csv")
-            if row["country"] == "FI" and row["lang"] == "fi"}
+    return {
+        row["name"].lower(): row["code"]
+        for row in read_csv("elf_codes.csv")
+        if row["country"] == "FI" and row["lang"] == "fi"
+    }

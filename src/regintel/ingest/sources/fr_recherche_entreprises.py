@@ -20,12 +20,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.fr_sirene_codes import legal_form_name
 
 INFO = SourceInfo(
-    id="fr_recherche_entreprises", name="API Recherche d'entreprises", publisher="DINUM (data.gouv.fr)",
-    country="FR", category="register",
+    id="fr_recherche_entreprises",
+    name="API Recherche d'entreprises",
+    publisher="DINUM (data.gouv.fr)",
+    country="FR",
+    category="register",
     formats="API Recherche d'entreprises JSON: search answer or JSON lines of results",
-    licence="Licence Ouverte / Open Licence 2.0", licence_url="https://www.etalab.gouv.fr/licence-ouverte-open-licence",
+    licence="Licence Ouverte / Open Licence 2.0",
+    licence_url="https://www.etalab.gouv.fr/licence-ouverte-open-licence",
     attribution="Source : API Recherche d'entreprises (DINUM), données INSEE Sirene et INPI RNE (Licence Ouverte 2.0)",
-    url="https://recherche-entreprises.api.gouv.fr/search", cadence="daily",
+    url="https://recherche-entreprises.api.gouv.fr/search",
+    cadence="daily",
 )
 
 # Roles named in `qualite`; anything else is kept as a director-level officer with its title.
@@ -64,14 +69,24 @@ def parse_result(obj: dict[str, Any]) -> CompanyRecord:
     nature = text(obj.get("nature_juridique"), "nature_juridique")
     active = text(obj.get("etat_administratif"), "etat_administratif")
     return CompanyRecord(
-        country="FR", national_id=siren, name=text(obj.get("nom_raison_sociale") or obj.get("nom_complet"), "nom"),
-        source_record_id=siren, published_on=iso_date(obj.get("date_mise_a_jour"), "date_mise_a_jour"),
-        legal_form=nature, legal_form_name=legal_form_name(nature),
+        country="FR",
+        national_id=siren,
+        name=text(obj.get("nom_raison_sociale") or obj.get("nom_complet"), "nom"),
+        source_record_id=siren,
+        published_on=iso_date(obj.get("date_mise_a_jour"), "date_mise_a_jour"),
+        legal_form=nature,
+        legal_form_name=legal_form_name(nature),
         status={"A": "active", "C": "dissolved", "F": "dissolved"}.get(active or "", None),
         founded_on=iso_date(obj.get("date_creation"), "date_creation"),
         dissolved_on=iso_date(obj.get("date_fermeture"), "date_fermeture"),
-        street=join([text(siege.get("numero_voie"), "numero_voie"), text(siege.get("type_voie"), "type_voie"),
-                     text(siege.get("libelle_voie"), "libelle_voie")], " "),
+        street=join(
+            [
+                text(siege.get("numero_voie"), "numero_voie"),
+                text(siege.get("type_voie"), "type_voie"),
+                text(siege.get("libelle_voie"), "libelle_voie"),
+            ],
+            " ",
+        ),
         city=text(siege.get("libelle_commune"), "libelle_commune"),
         postal_code=text(siege.get("code_postal"), "code_postal"),
         address_text=text(siege.get("adresse"), "adresse"),
@@ -91,8 +106,13 @@ def _role(item: Any) -> RoleRecord | None:
         raise RecordError("a dirigeant is not an object")
     title = text(item.get("qualite"), "qualite")
     lowered = (title or "").lower()
-    role = ("auditor" if lowered.startswith(_AUDITOR) else
-            "board_member" if lowered.startswith(_BOARD) else "director")
+    role = (
+        "auditor"
+        if lowered.startswith(_AUDITOR)
+        else "board_member"
+        if lowered.startswith(_BOARD)
+        else "director"
+    )
     if item.get("type_dirigeant") == "personne morale":
         siren = text(item.get("siren"), "siren")
         name = text(item.get("denomination"), "denomination") or siren
@@ -102,9 +122,15 @@ def _role(item: Any) -> RoleRecord | None:
     name = join([text(item.get("prenoms"), "prenoms"), text(item.get("nom"), "nom")], " ")
     if name is None:
         return None
-    born = text(item.get("date_de_naissance"), "date_de_naissance") or text(item.get("annee_de_naissance"), "annee")
-    return RoleRecord(role, name, title=title,
-                      person=PersonRecord(name, birth_date=born, nationality=text(item.get("nationalite"), "nat")))
+    born = text(item.get("date_de_naissance"), "date_de_naissance") or text(
+        item.get("annee_de_naissance"), "annee"
+    )
+    return RoleRecord(
+        role,
+        name,
+        title=title,
+        person=PersonRecord(name, birth_date=born, nationality=text(item.get("nationalite"), "nat")),
+    )
 
 
 def _finances(value: Any) -> list[FinancialRecord]:
@@ -116,9 +142,17 @@ def _finances(value: Any) -> list[FinancialRecord]:
     for year, figures in sorted(value.items()):
         if not (isinstance(year, str) and year.isdigit() and len(year) == 4 and isinstance(figures, dict)):
             raise RecordError(f"finances entry {year!r} is not a year with figures")
-        out.append(FinancialRecord(int(year), "EUR", period_from=f"{year}-01", period_to=f"{year}-12",
-                                   revenue=_amount(figures.get("ca")), profit=_amount(figures.get("resultat_net")),
-                                   statement_type="published accounts"))
+        out.append(
+            FinancialRecord(
+                int(year),
+                "EUR",
+                period_from=f"{year}-01",
+                period_to=f"{year}-12",
+                revenue=_amount(figures.get("ca")),
+                profit=_amount(figures.get("resultat_net")),
+                statement_type="published accounts",
+            )
+        )
     return out
 
 

@@ -29,13 +29,17 @@ from regintel.ingest.sources.fr_sirene_map import (
 from regintel.ingest.streams import peek
 
 INFO = SourceInfo(
-    id="fr_sirene", name="Sirene – base des entreprises et de leurs établissements", publisher="INSEE",
-    country="FR", category="register",
+    id="fr_sirene",
+    name="Sirene – base des entreprises et de leurs établissements",
+    publisher="INSEE",
+    country="FR",
+    category="register",
     formats="StockUniteLegale and StockEtablissement CSV (plain, .gz or .zip); INSEE API Sirene v3 JSON",
     licence="Licence Ouverte / Open Licence 2.0 (Etalab)",
     licence_url="https://www.etalab.gouv.fr/licence-ouverte-open-licence/",
-    attribution=("Source : INSEE, base Sirene des entreprises et de leurs établissements "
-                 "(Licence Ouverte 2.0)"),
+    attribution=(
+        "Source : INSEE, base Sirene des entreprises et de leurs établissements (Licence Ouverte 2.0)"
+    ),
     url="https://www.data.gouv.fr/fr/datasets/base-sirene-des-entreprises-et-de-leurs-etablissements-siren-siret/",
     cadence="monthly",
 )
@@ -65,8 +69,10 @@ def _csv(stream: BinaryIO) -> Iterator[Item]:
     elif set(ESTABLISHMENT_COLUMNS) <= header:
         columns, convert = csv_file.index(ESTABLISHMENT_COLUMNS, "StockEtablissement"), _establishment
     else:
-        raise SourceAbort("not a Sirene stock file: the header has neither the StockUniteLegale columns "
-                          f"({', '.join(UNIT_COLUMNS)}) nor the StockEtablissement ones")
+        raise SourceAbort(
+            "not a Sirene stock file: the header has neither the StockUniteLegale columns "
+            f"({', '.join(UNIT_COLUMNS)}) nor the StockEtablissement ones"
+        )
     for item in csv_file.rows:
         if isinstance(item, RecordError):
             yield item
@@ -139,11 +145,15 @@ def _api_establishment(obj: Row) -> Iterator[Item]:
         return
     siren = siren_of(obj)
     unit = obj.get("uniteLegale")
-    record = unit_record({"siren": siren, **unit}) if isinstance(unit, dict) else CompanyRecord(
-        country="FR", national_id=siren, source_record_id=siren)
+    record = (
+        unit_record({"siren": siren, **unit})
+        if isinstance(unit, dict)
+        else CompanyRecord(country="FR", national_id=siren, source_record_id=siren)
+    )
     address = obj.get("adresseEtablissement")
     if isinstance(address, dict) and (value(obj, "statutDiffusionEtablissement") or "O") == "O":
         head_office_address(address, record)
     yield record
+
 
 SOURCE = register(SireneSource())

@@ -44,14 +44,21 @@ def unit_record(row: Row) -> CompanyRecord:
     activity = value(row, "activitePrincipaleUniteLegale")
     nace = activity if value(row, "nomenclatureActivitePrincipaleUniteLegale") == NACE_NOMENCLATURE else None
     return CompanyRecord(
-        country="FR", national_id=siren, name=unit_name(row, category), source_record_id=siren,
-        published_on=iso_date(row.get("dateDernierTraitementUniteLegale"), "dateDernierTraitementUniteLegale"),
-        legal_form=category, legal_form_name=legal_form_name(category),
+        country="FR",
+        national_id=siren,
+        name=unit_name(row, category),
+        source_record_id=siren,
+        published_on=iso_date(
+            row.get("dateDernierTraitementUniteLegale"), "dateDernierTraitementUniteLegale"
+        ),
+        legal_form=category,
+        legal_form_name=legal_form_name(category),
         status={"A": "active", "C": "dissolved"}.get(state or ""),
         founded_on=iso_date(value(row, "dateCreationUniteLegale"), "dateCreationUniteLegale"),
         # The current period of a ceased unit starts when it ceased.
         dissolved_on=iso_date(value(row, "dateDebut"), "dateDebut") if state == "C" else None,
-        nace_primary=nace, nace_codes=[nace] if nace else None,
+        nace_primary=nace,
+        nace_codes=[nace] if nace else None,
         size_class=HEADCOUNT_BANDS.get(value(row, "trancheEffectifsUniteLegale") or ""),
     )
 
@@ -69,6 +76,7 @@ def unit_name(row: Row, category: str | None) -> str | None:
     first = value(row, "prenomUsuelUniteLegale") or value(row, "prenom1UniteLegale")
     return join([first, value(row, "nomUsageUniteLegale") or value(row, "nomUniteLegale")], " ")
 
+
 def is_head_office(row: Row) -> bool:
     head = flag(row.get("etablissementSiege"), "etablissementSiege")
     return bool(head)
@@ -76,6 +84,7 @@ def is_head_office(row: Row) -> bool:
 
 def head_office_address(row: Row, record: CompanyRecord) -> None:
     """The head office's address (StockEtablissement columns, or the API `adresseEtablissement`)."""
+
     def get(name: str) -> str | None:
         return value(row, f"{name}Etablissement")
 
@@ -87,7 +96,13 @@ def head_office_address(row: Row, record: CompanyRecord) -> None:
     record.municipality_code = commune
     # The département is the start of the commune code (three characters overseas: 971…976).
     record.district_code = (commune[:3] if commune.startswith("97") else commune[:2]) if commune else None
-    record.address_text = join([get("complementAdresse"), record.street, get("distributionSpeciale"),
-                                join([record.postal_code, record.city], " "),
-                                join([get("codeCedex"), get("libelleCedex")], " "),
-                                get("libellePaysEtranger")])
+    record.address_text = join(
+        [
+            get("complementAdresse"),
+            record.street,
+            get("distributionSpeciale"),
+            join([record.postal_code, record.city], " "),
+            join([get("codeCedex"), get("libelleCedex")], " "),
+            get("libellePaysEtranger"),
+        ]
+    )

@@ -45,32 +45,49 @@ from regintel.ingest.sources.gb_companies_house_codes import state_of
 from regintel.ingest.streams import buffered
 
 INFO = SourceInfo(
-    id="gb_ch_streaming", name="Companies House – Streaming API (company profiles and filing history)",
-    publisher=PUBLISHER, country="GB", category="register",
+    id="gb_ch_streaming",
+    name="Companies House – Streaming API (company profiles and filing history)",
+    publisher=PUBLISHER,
+    country="GB",
+    category="register",
     formats="Streaming API events, one JSON object a line: a saved .jsonl(.gz) or the live https stream",
-    licence=LICENCE, licence_url=LICENCE_URL, attribution=ATTRIBUTION,
+    licence=LICENCE,
+    licence_url=LICENCE_URL,
+    attribution=ATTRIBUTION,
     url="https://developer-specs.company-information.service.gov.uk/streaming-api/reference",
     cadence="continuous",
 )
 # API `type` -> the short codes gb_companies_house gives the BasicCompanyData categories.
 TYPES: dict[str, str] = {
-    "ltd": "ltd", "plc": "plc", "llp": "llp", "old-public-company": "old-plc",
-    "limited-partnership": "lp", "scottish-partnership": "scot-partnership",
-    "private-unlimited": "unlimited", "private-unlimited-nsc": "unlimited",
+    "ltd": "ltd",
+    "plc": "plc",
+    "llp": "llp",
+    "old-public-company": "old-plc",
+    "limited-partnership": "lp",
+    "scottish-partnership": "scot-partnership",
+    "private-unlimited": "unlimited",
+    "private-unlimited-nsc": "unlimited",
     "private-limited-guarant-nsc": "ltd-guar-nsc",
     "private-limited-guarant-nsc-limited-exemption": "ltd-guar-nsc-ex",
     "private-limited-shares-section-30-exemption": "ltd-s30",
     "charitable-incorporated-organisation": "cio",
     "scottish-charitable-incorporated-organisation": "scio",
-    "industrial-and-provident-society": "ips", "registered-society-non-jurisdictional": "reg-society",
-    "royal-charter": "royal-charter", "investment-company-with-variable-capital": "icvc",
-    "european-public-limited-liability-company-se": "se", "protected-cell-company": "pcc",
+    "industrial-and-provident-society": "ips",
+    "registered-society-non-jurisdictional": "reg-society",
+    "royal-charter": "royal-charter",
+    "investment-company-with-variable-capital": "icvc",
+    "european-public-limited-liability-company-se": "se",
+    "protected-cell-company": "pcc",
     "further-education-or-sixth-form-college-corporation": "fe-college",
-    "overseas-entity": "overseas-entity", "other": "other",
+    "overseas-entity": "overseas-entity",
+    "other": "other",
 }
 # API company_status -> the CompanyStatus wording state_of reads.
-STATUS_WORDS = {"converted-closed": "converted/closed", "voluntary-arrangement": "voluntary arrangement",
-                "insolvency-proceedings": "insolvency proceedings"}
+STATUS_WORDS = {
+    "converted-closed": "converted/closed",
+    "voluntary-arrangement": "voluntary arrangement",
+    "insolvency-proceedings": "insolvency proceedings",
+}
 
 
 @dataclass
@@ -179,13 +196,19 @@ def to_record(data: dict[str, Any], published: date | None) -> CompanyRecord:
     codes = [c for c in (text(v, "sic_codes") for v in sic) if c]
     kind = text(data.get("type"), "type")
     record = CompanyRecord(
-        country="GB", national_id=number, name=text(data.get("company_name"), "company_name"),
-        source_record_id=number, published_on=published,
-        legal_form=TYPES.get(kind or "", kind), status=state.status,
+        country="GB",
+        national_id=number,
+        name=text(data.get("company_name"), "company_name"),
+        source_record_id=number,
+        published_on=published,
+        legal_form=TYPES.get(kind or "", kind),
+        status=state.status,
         founded_on=iso_date(data.get("date_of_creation"), "date_of_creation"),
         dissolved_on=iso_date(data.get("date_of_cessation"), "date_of_cessation"),
-        nace_primary=codes[0] if codes else None, nace_codes=codes or None,
-        in_bankruptcy=state.in_bankruptcy, in_restructuring=state.in_restructuring,
+        nace_primary=codes[0] if codes else None,
+        nace_codes=codes or None,
+        in_bankruptcy=state.in_bankruptcy,
+        in_restructuring=state.in_restructuring,
         in_liquidation=state.in_liquidation,
     )
     _set_address(record, data.get("registered_office_address"))
@@ -206,8 +229,16 @@ def _set_address(record: CompanyRecord, address: Any) -> None:
     record.street = join([join([get("premises"), get("address_line_1")], " "), get("address_line_2")])
     record.city = get("locality")
     record.postal_code = get("postal_code")
-    record.address_text = join([po_box and f"PO Box {po_box}", record.street, record.city, get("region"),
-                                record.postal_code, get("country")])
+    record.address_text = join(
+        [
+            po_box and f"PO Box {po_box}",
+            record.street,
+            record.city,
+            get("region"),
+            record.postal_code,
+            get("country"),
+        ]
+    )
 
 
 def _filing(obj: dict[str, Any], data: dict[str, Any], published: datetime | None) -> FilingEvent:
@@ -215,12 +246,19 @@ def _filing(obj: dict[str, Any], data: dict[str, Any], published: datetime | Non
     parts = uri.strip("/").split("/")
     if len(parts) < 2 or parts[0] != "company":
         raise RecordError(f"filing-history resource_uri does not name a company: {uri!r}")
-    transaction = (text(data.get("transaction_id"), "transaction_id")
-                   or text(obj.get("resource_id"), "resource_id"))
+    transaction = text(data.get("transaction_id"), "transaction_id") or text(
+        obj.get("resource_id"), "resource_id"
+    )
     if transaction is None:
         raise RecordError("filing-history event without a transaction id")
-    summary = join([text(data.get("type"), "type"), text(data.get("date"), "date"),
-                    text(data.get("description"), "description")], " ")
+    summary = join(
+        [
+            text(data.get("type"), "type"),
+            text(data.get("date"), "date"),
+            text(data.get("description"), "description"),
+        ],
+        " ",
+    )
     return FilingEvent(parts[1].upper(), transaction, f"{summary or 'filing'} [{transaction}]", published)
 
 

@@ -40,9 +40,16 @@ FILING_FIELD = "filing"
 NOT_HELD = "filing of a company not in the database"
 
 
-def import_into(engine: Engine, location: str, data_dir: Path, *, batch_size: int = 2_000,
-                max_events: int | None = None, max_seconds: float | None = None,
-                api_key: str | None = None) -> tuple[int, LoadStats, Path | None]:
+def import_into(
+    engine: Engine,
+    location: str,
+    data_dir: Path,
+    *,
+    batch_size: int = 2_000,
+    max_events: int | None = None,
+    max_seconds: float | None = None,
+    api_key: str | None = None,
+) -> tuple[int, LoadStats, Path | None]:
     """Import a stream file or follow a stream URL; returns (run id, stats, reject file or None)."""
     if max_events is None:
         max_events = _env_number("REGINTEL_CH_STREAM_MAX_EVENTS", int)
@@ -50,9 +57,11 @@ def import_into(engine: Engine, location: str, data_dir: Path, *, batch_size: in
         max_seconds = _env_number("REGINTEL_CH_STREAM_MAX_SECONDS", float)
     sync_catalogue(engine, [INFO])
     with engine.begin() as conn:
-        run_id = conn.execute(import_runs.insert().values(
-            source=INFO.id, location=location, status="running", started_at=datetime.now(UTC))
-            .returning(import_runs.c.id)).scalar_one()
+        run_id = conn.execute(
+            import_runs.insert()
+            .values(source=INFO.id, location=location, status="running", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)
+        ).scalar_one()
     rejects = RejectFile(data_dir / "rejects" / f"{INFO.id}-{run_id}.jsonl")
     loader = Loader(engine, INFO, run_id=run_id, batch_size=batch_size, reject=rejects)
     status = "failed"
@@ -61,8 +70,15 @@ def import_into(engine: Engine, location: str, data_dir: Path, *, batch_size: in
             store = TimepointStore(data_dir / "streams" / f"{INFO.id}.json")
             url = store.resume_url(location)
             with _stream(url, api_key or os.environ.get("REGINTEL_CH_STREAM_KEY"), max_seconds) as lines:
-                consume(loader, lines, batch_size=batch_size, max_events=max_events, max_seconds=max_seconds,
-                        on_commit=lambda tp: store.save(url, tp), live=True)
+                consume(
+                    loader,
+                    lines,
+                    batch_size=batch_size,
+                    max_events=max_events,
+                    max_seconds=max_seconds,
+                    on_commit=lambda tp: store.save(url, tp),
+                    live=True,
+                )
         else:
             with open_input(location, data_dir / "downloads") as inp:
                 consume(loader, buffered(inp.stream), batch_size=batch_size)
@@ -76,8 +92,16 @@ def import_into(engine: Engine, location: str, data_dir: Path, *, batch_size: in
     return run_id, loader.stats, rejects.path if rejects.path.exists() else None
 
 
-def consume(loader: Loader, lines: Iterable[bytes], *, batch_size: int, max_events: int | None = None,
-            max_seconds: float | None = None, on_commit: Any = None, live: bool = False) -> None:
+def consume(
+    loader: Loader,
+    lines: Iterable[bytes],
+    *,
+    batch_size: int,
+    max_events: int | None = None,
+    max_seconds: float | None = None,
+    on_commit: Any = None,
+    live: bool = False,
+) -> None:
     """Feed the events to the loader, committing a step at `batch_size` events and at keep-alives."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     filings: list[FilingEvent] = []
@@ -93,7 +117,8 @@ def consume(loader: Loader, lines: Iterable[bytes], *, batch_size: int, max_even
             else:
                 loader.add(event.item)
         done = (max_events is not None and seen >= max_events) or (
-            deadline is not None and time.monotonic() >= deadline)
+            deadline is not None and time.monotonic() >= deadline
+        )
         if pending and (pending >= batch_size or event is None or done):
             _commit(loader, filings, last_tp, on_commit)
             filings, pending = [], 0
@@ -123,11 +148,22 @@ def record_filings(conn: Connection, loader: Loader, filings: list[FilingEvent])
             loader.stats.reject(f"invalid identifier: {exc.message}")
             continue
         wanted.setdefault(number, []).append(filing)
-    ids = dict(conn.execute(select(companies.c.national_id, companies.c.id).where(
-        companies.c.country == "GB", companies.c.national_id.in_(sorted(wanted)))).all())
-    known = {(r.company_id, r.new_value) for r in conn.execute(
-        select(company_changes.c.company_id, company_changes.c.new_value).where(
-            company_changes.c.field == FILING_FIELD, company_changes.c.company_id.in_(sorted(ids.values()))))}
+    ids = dict(
+        conn.execute(
+            select(companies.c.national_id, companies.c.id).where(
+                companies.c.country == "GB", companies.c.national_id.in_(sorted(wanted))
+            )
+        ).all()
+    )
+    known = {
+        (r.company_id, r.new_value)
+        for r in conn.execute(
+            select(company_changes.c.company_id, company_changes.c.new_value).where(
+                company_changes.c.field == FILING_FIELD,
+                company_changes.c.company_id.in_(sorted(ids.values())),
+            )
+        )
+    }
     now = datetime.now(UTC)
     rows = []
     for number, items in wanted.items():
@@ -186,8 +222,7 @@ class _stream:
 
     def __init__(self, url: str, key: str | None, max_seconds: float | None):
         read = 90.0 if max_seconds is None else max(1.0, min(90.0, max_seconds))
-        self._client = httpx.Client(timeout=httpx.Timeout(10.0, read=read),
-                                    auth=(key, "") if key else None)
+        self._client = httpx.Client(timeout=httpx.Timeout(10.0, read=read), auth=(key, "") if key else None)
         self._url = url
         self._cm: Any = None
 
@@ -228,4 +263,3 @@ def _env_number(name: str, kind: type[Any]) -> Any:
         return kind(raw)
     except ValueError:
         raise SourceAbort(f"{name} is not a number: {raw!r}") from None
-

@@ -19,15 +19,22 @@ from regintel.ingest.sources.gb_companies_house_codes import category_code, stat
 PUBLISHER = "Companies House"
 LICENCE = "Open Government Licence v3.0"
 LICENCE_URL = "https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/"
-ATTRIBUTION = ("Contains public sector information licensed under the Open Government Licence v3.0 "
-               "(Companies House)")
+ATTRIBUTION = (
+    "Contains public sector information licensed under the Open Government Licence v3.0 (Companies House)"
+)
 
 INFO = SourceInfo(
-    id="gb_companies_house", name="Companies House – Free Company Data Product (BasicCompanyData)",
-    publisher=PUBLISHER, country="GB", category="register",
+    id="gb_companies_house",
+    name="Companies House – Free Company Data Product (BasicCompanyData)",
+    publisher=PUBLISHER,
+    country="GB",
+    category="register",
     formats="BasicCompanyData CSV (55 columns), plain, .gz or the published .zip",
-    licence=LICENCE, licence_url=LICENCE_URL, attribution=ATTRIBUTION,
-    url="https://download.companieshouse.gov.uk/en_output.html", cadence="monthly",
+    licence=LICENCE,
+    licence_url=LICENCE_URL,
+    attribution=ATTRIBUTION,
+    url="https://download.companieshouse.gov.uk/en_output.html",
+    cadence="monthly",
 )
 REQUIRED = ("CompanyName", "CompanyNumber", "CompanyStatus", "CompanyCategory", "IncorporationDate")
 SIC_COLUMNS = tuple(f"SICCode.SicText_{i}" for i in range(1, 5))
@@ -50,13 +57,20 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
     category = row["CompanyCategory"].strip() or None
     sic = sic_codes(row)
     record = CompanyRecord(
-        country="GB", national_id=number, name=row["CompanyName"].strip() or None, source_record_id=number,
+        country="GB",
+        national_id=number,
+        name=row["CompanyName"].strip() or None,
+        source_record_id=number,
         published_on=published,
-        legal_form=category_code(category), legal_form_name=category, status=state.status,
+        legal_form=category_code(category),
+        legal_form_name=category,
+        status=state.status,
         founded_on=dmy_date(row["IncorporationDate"], "IncorporationDate"),
         dissolved_on=dmy_date(row.get("DissolutionDate"), "DissolutionDate"),
-        nace_primary=sic[0] if sic else None, nace_codes=sic or None,
-        in_bankruptcy=state.in_bankruptcy, in_restructuring=state.in_restructuring,
+        nace_primary=sic[0] if sic else None,
+        nace_codes=sic or None,
+        in_bankruptcy=state.in_bankruptcy,
+        in_restructuring=state.in_restructuring,
         in_liquidation=state.in_liquidation,
     )
     _set_address(record, row)
@@ -82,8 +96,16 @@ def _set_address(record: CompanyRecord, row: dict[str, str]) -> None:
     record.city = get("PostTown")
     record.postal_code = get("PostCode")
     # CareOf is left out: it names a person or an agent, not a place.
-    record.address_text = join([po_box and f"PO Box {po_box}", record.street, record.city, get("County"),
-                                record.postal_code, get("Country")])
+    record.address_text = join(
+        [
+            po_box and f"PO Box {po_box}",
+            record.street,
+            record.city,
+            get("County"),
+            record.postal_code,
+            get("Country"),
+        ]
+    )
 
 
 SOURCE = register(CompaniesHouseSource())

@@ -24,11 +24,17 @@ from regintel.ingest.sources.gb_companies_house import ATTRIBUTION, LICENCE, LIC
 from regintel.ingest.sources.gb_psc_roles import ROLE_KINDS, role_of
 
 INFO = SourceInfo(
-    id="gb_psc", name="Companies House – People with significant control (PSC) snapshot",
-    publisher=PUBLISHER, country="GB", category="register",
+    id="gb_psc",
+    name="Companies House – People with significant control (PSC) snapshot",
+    publisher=PUBLISHER,
+    country="GB",
+    category="register",
     formats="PSC snapshot JSON lines (plain, .gz or the published .zip)",
-    licence=LICENCE, licence_url=LICENCE_URL, attribution=ATTRIBUTION,
-    url="https://download.companieshouse.gov.uk/en_pscdata.html", cadence="daily",
+    licence=LICENCE,
+    licence_url=LICENCE_URL,
+    attribution=ATTRIBUTION,
+    url="https://download.companieshouse.gov.uk/en_pscdata.html",
+    cadence="daily",
 )
 SKIPPED_KINDS = {
     "persons-with-significant-control-statement": "PSC statement (no person named)",
@@ -59,8 +65,13 @@ class _Company:
         return None
 
     def record(self) -> CompanyRecord:
-        return CompanyRecord(country="GB", national_id=self.number, source_record_id=self.number,
-                             published_on=self.published, roles=self.roles)
+        return CompanyRecord(
+            country="GB",
+            national_id=self.number,
+            source_record_id=self.number,
+            published_on=self.published,
+            roles=self.roles,
+        )
 
 
 class PscSource:

@@ -15,16 +15,22 @@ from regintel.ingest.fields import iso_date, join, text
 
 PERSON_KINDS = {"individual-person-with-significant-control", "individual-beneficial-owner"}
 ENTITY_KINDS = {
-    "corporate-entity-person-with-significant-control", "corporate-entity-beneficial-owner",
-    "legal-person-person-with-significant-control", "legal-person-beneficial-owner",
+    "corporate-entity-person-with-significant-control",
+    "corporate-entity-beneficial-owner",
+    "legal-person-person-with-significant-control",
+    "legal-person-beneficial-owner",
 }
 ROLE_KINDS = PERSON_KINDS | ENTITY_KINDS
 
 # "ownership-of-shares-25-to-50-percent", "…-more-than-25-percent-registered-overseas-entity",
 # "…-75-to-100-percent-as-trust": the band's lower bound is the share we can state.
-_SHARES = re.compile(r"(?:ownership-of-shares|right-to-share-surplus-assets)-(?:more-than-)?(\d+)(?:-to-\d+)?-percent")
+_SHARES = re.compile(
+    r"(?:ownership-of-shares|right-to-share-surplus-assets)-(?:more-than-)?(\d+)(?:-to-\d+)?-percent"
+)
 _VOTES = re.compile(r"voting-rights-(?:more-than-)?(\d+)(?:-to-\d+)?-percent")
-_UK = re.compile(r"\b(england|wales|scotland|northern ireland|united kingdom|uk|great britain|companies house)\b")
+_UK = re.compile(
+    r"\b(england|wales|scotland|northern ireland|united kingdom|uk|great britain|companies house)\b"
+)
 
 
 def role_of(kind: str, data: dict[str, Any]) -> RoleRecord:
@@ -33,7 +39,9 @@ def role_of(kind: str, data: dict[str, Any]) -> RoleRecord:
         raise RecordError(f"natures_of_control is not a list of strings: {natures!r}")
     share, votes = lower_bound(natures, _SHARES), lower_bound(natures, _VOTES)
     common: dict[str, Any] = {
-        "share_pct": share, "voting_pct": votes, "natures_of_control": natures or None,
+        "share_pct": share,
+        "voting_pct": votes,
+        "natures_of_control": natures or None,
         "since": iso_date(data.get("notified_on"), "notified_on"),
         "until": iso_date(data.get("ceased_on"), "ceased_on"),
     }
@@ -59,14 +67,18 @@ def _person(data: dict[str, Any]) -> PersonRecord:
     name = None
     if isinstance(elements, dict):
         # The title ("Mr", "Dr") is not part of the name a person is matched by.
-        name = join([text(elements.get(k), k) for k in ("forename", "other_forenames", "middle_name",
-                                                          "surname")], " ")
+        name = join(
+            [text(elements.get(k), k) for k in ("forename", "other_forenames", "middle_name", "surname")], " "
+        )
     name = name or text(data.get("name"), "name")
     if name is None:
         raise RecordError("an individual PSC without a name")
-    return PersonRecord(name, birth_date=_birth_month(data.get("date_of_birth")),
-                        nationality=text(data.get("nationality"), "nationality"),
-                        country_of_residence=text(data.get("country_of_residence"), "country_of_residence"))
+    return PersonRecord(
+        name,
+        birth_date=_birth_month(data.get("date_of_birth")),
+        nationality=text(data.get("nationality"), "nationality"),
+        country_of_residence=text(data.get("country_of_residence"), "country_of_residence"),
+    )
 
 
 def _birth_month(value: Any) -> str | None:
@@ -86,7 +98,9 @@ def company_key(identification: Any) -> CompanyKey | None:
     if not isinstance(identification, dict):
         return None
     number = text(identification.get("registration_number"), "registration_number")
-    where = fold(" ".join(str(identification.get(k) or "") for k in ("country_registered", "place_registered")))
+    where = fold(
+        " ".join(str(identification.get(k) or "") for k in ("country_registered", "place_registered"))
+    )
     if not number or not _UK.search(where):
         return None
     try:

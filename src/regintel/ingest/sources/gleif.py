@@ -22,10 +22,20 @@ from regintel.ingest.sources.gleif_lei import map_lei_record
 from regintel.ingest.sources.gleif_stream import LAYOUTS, GleifFile
 
 INFO = SourceInfo(
-    id="gleif", name="GLEIF LEI data (LEI-CDF 3.1, Level 1)", publisher=PUBLISHER, country=None,
-    category="lei", formats="LEI-CDF 3.1 XML or golden-copy JSON; full and delta files; .zip/.gz",
-    licence=LICENCE, licence_url=LICENCE_URL, attribution=ATTRIBUTION, url=GOLDEN_COPY_URL,
-    cadence="daily", fill_only=True, keeps_own_current=True)
+    id="gleif",
+    name="GLEIF LEI data (LEI-CDF 3.1, Level 1)",
+    publisher=PUBLISHER,
+    country=None,
+    category="lei",
+    formats="LEI-CDF 3.1 XML or golden-copy JSON; full and delta files; .zip/.gz",
+    licence=LICENCE,
+    licence_url=LICENCE_URL,
+    attribution=ATTRIBUTION,
+    url=GOLDEN_COPY_URL,
+    cadence="daily",
+    fill_only=True,
+    keeps_own_current=True,
+)
 
 
 class GleifLeiSource:

@@ -35,23 +35,33 @@ def map_lei_record(node: Node, published_on: date | None) -> list[Record | Recor
         key = company_key(ra_code, ra_entity)
     except InvalidIdentifier as exc:
         key = None
-        out.append(RecordError(f"LEI not linked to a company (invalid national id): {code_}: {exc.message}",
-                               {"lei": code_, "ra_code": ra_code, "ra_entity_id": ra_entity}))
+        out.append(
+            RecordError(
+                f"LEI not linked to a company (invalid national id): {code_}: {exc.message}",
+                {"lei": code_, "ra_code": ra_code, "ra_entity_id": ra_entity},
+            )
+        )
     record = LeiRecord(
-        lei=code_, legal_name=name, registration_status=status, company=key,
+        lei=code_,
+        legal_name=name,
+        registration_status=status,
+        company=key,
         entity_status=code(entity, "EntityStatus", width=16),
         entity_category=code(entity, "EntityCategory", width=32),
         legal_form=code(entity, "LegalForm", "EntityLegalFormCode", width=8),
-        ra_code=ra_code, ra_entity_id=ra_entity,
+        ra_code=ra_code,
+        ra_entity_id=ra_entity,
         country=_country(code(entity, "LegalAddress", "Country", width=2)),
-        jurisdiction=code(entity, "LegalJurisdiction", width=8), city=text(entity, "LegalAddress", "City"),
+        jurisdiction=code(entity, "LegalJurisdiction", width=8),
+        city=text(entity, "LegalAddress", "City"),
         managing_lou=code(registration, "ManagingLOU", width=20),
         validation_sources=code(registration, "ValidationSources", width=32),
         conformity_flag=code(node, "ConformityFlag", width=24)
         or code(node, "Extension", "gleif:conformity", "gleif:conformityflag", width=24),
         initial_registration=timestamp(registration, "InitialRegistrationDate"),
         last_update=timestamp(registration, "LastUpdateDate"),
-        next_renewal=timestamp(registration, "NextRenewalDate"))
+        next_renewal=timestamp(registration, "NextRenewalDate"),
+    )
     if key is not None and status not in NOT_THE_COMPANY:
         published = published_on or (record.last_update.date() if record.last_update else None)
         out.append(_company(key, record, entity, published))  # before the LEI record, which links to it
@@ -70,14 +80,24 @@ def _company(key: CompanyKey, record: LeiRecord, entity: Node, published: date |
     state = _state(entity)
     address = _Address.of(child(entity, "LegalAddress") or {})
     return CompanyRecord(
-        country=key.country, national_id=key.national_id, name=record.legal_name,
-        source_record_id=record.lei, published_on=published,
+        country=key.country,
+        national_id=key.national_id,
+        name=record.legal_name,
+        source_record_id=record.lei,
+        published_on=published,
         legal_form=form if form not in NO_LEGAL_FORM else None,
         legal_form_name=text(entity, "LegalForm", "OtherLegalForm"),
-        status=state.status, founded_on=day(entity, "EntityCreationDate"), dissolved_on=state.dissolved_on,
-        street=address.street, city=address.city, postal_code=address.postal_code,
-        address_text=address.text, lei=record.lei, in_bankruptcy=state.bankruptcy,
-        in_liquidation=state.liquidation)
+        status=state.status,
+        founded_on=day(entity, "EntityCreationDate"),
+        dissolved_on=state.dissolved_on,
+        street=address.street,
+        city=address.city,
+        postal_code=address.postal_code,
+        address_text=address.text,
+        lei=record.lei,
+        in_bankruptcy=state.bankruptcy,
+        in_liquidation=state.liquidation,
+    )
 
 
 @dataclass
@@ -119,7 +139,16 @@ class _Address:
         street = " ".join(filter(None, [text(node, "FirstAddressLine"), text(node, "AddressNumber")])) or None
         city, postal = text(node, "City"), text(node, "PostalCode")
         extra = [text(line) for line in children(node, "AdditionalAddressLine")]
-        parts = [text(node, "MailRouting"), street, text(node, "AddressNumberWithinBuilding"), *extra,
-                 " ".join(filter(None, [postal, city]))]
-        return cls(street, city, postal if postal is None or len(postal) <= 16 else None,
-                   ", ".join(p for p in parts if p) or None)
+        parts = [
+            text(node, "MailRouting"),
+            street,
+            text(node, "AddressNumberWithinBuilding"),
+            *extra,
+            " ".join(filter(None, [postal, city])),
+        ]
+        return cls(
+            street,
+            city,
+            postal if postal is None or len(postal) <= 16 else None,
+            ", ".join(p for p in parts if p) or None,
+        )

@@ -21,11 +21,18 @@ from regintel.ingest.sources.gleif_registers import merge_shared, read_ra_list
 from regintel.ingest.sources.gleif_stream import buffered
 
 INFO = SourceInfo(
-    id="gleif_ra", name="GLEIF registration authorities list", publisher=PUBLISHER, country=None,
-    category="reference", formats="CSV (RA list v1.x)", licence=LICENCE, licence_url=LICENCE_URL,
+    id="gleif_ra",
+    name="GLEIF registration authorities list",
+    publisher=PUBLISHER,
+    country=None,
+    category="reference",
+    formats="CSV (RA list v1.x)",
+    licence=LICENCE,
+    licence_url=LICENCE_URL,
     attribution=ATTRIBUTION,
     url="https://www.gleif.org/en/about-lei/code-lists/gleif-registration-authorities-list",
-    cadence="on-demand")
+    cadence="on-demand",
+)
 
 MAX_ROWS = 100_000  # the list has ~1,000 rows; far more means this is not the RA list
 

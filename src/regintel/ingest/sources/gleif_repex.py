@@ -27,9 +27,18 @@ from regintel.ingest.sources.gleif_common import (
 from regintel.ingest.sources.gleif_stream import LAYOUTS, GleifFile
 
 INFO = SourceInfo(
-    id="gleif_repex", name="GLEIF reporting exceptions (Level 2)", publisher=PUBLISHER, country=None,
-    category="lei", formats="Reporting Exceptions 2.1 XML or golden-copy JSON; full and delta files; .zip/.gz",
-    licence=LICENCE, licence_url=LICENCE_URL, attribution=ATTRIBUTION, url=GOLDEN_COPY_URL, cadence="daily")
+    id="gleif_repex",
+    name="GLEIF reporting exceptions (Level 2)",
+    publisher=PUBLISHER,
+    country=None,
+    category="lei",
+    formats="Reporting Exceptions 2.1 XML or golden-copy JSON; full and delta files; .zip/.gz",
+    licence=LICENCE,
+    licence_url=LICENCE_URL,
+    attribution=ATTRIBUTION,
+    url=GOLDEN_COPY_URL,
+    cadence="daily",
+)
 
 
 def map_exception(node: Node) -> ReportingExceptionRecord:
@@ -39,8 +48,12 @@ def map_exception(node: Node) -> ReportingExceptionRecord:
     if not category or not reasons or not reasons[0]:
         raise RecordError(f"no ExceptionCategory or ExceptionReason: {code_}")
     references = [text(r) for r in children(node, "ExceptionReference")]
-    return ReportingExceptionRecord(lei=code_, category=category, reason=reasons[0],
-                                    reference="; ".join(r for r in references if r) or None)
+    return ReportingExceptionRecord(
+        lei=code_,
+        category=category,
+        reason=reasons[0],
+        reference="; ".join(r for r in references if r) or None,
+    )
 
 
 class GleifReportingExceptionSource:

@@ -31,9 +31,18 @@ from regintel.ingest.sources.gleif_common import (
 from regintel.ingest.sources.gleif_stream import LAYOUTS, GleifFile
 
 INFO = SourceInfo(
-    id="gleif_rr", name="GLEIF relationship records (RR-CDF, Level 2)", publisher=PUBLISHER, country=None,
-    category="lei", formats="RR-CDF 2.1 XML or golden-copy JSON; full and delta files; .zip/.gz",
-    licence=LICENCE, licence_url=LICENCE_URL, attribution=ATTRIBUTION, url=GOLDEN_COPY_URL, cadence="daily")
+    id="gleif_rr",
+    name="GLEIF relationship records (RR-CDF, Level 2)",
+    publisher=PUBLISHER,
+    country=None,
+    category="lei",
+    formats="RR-CDF 2.1 XML or golden-copy JSON; full and delta files; .zip/.gz",
+    licence=LICENCE,
+    licence_url=LICENCE_URL,
+    attribution=ATTRIBUTION,
+    url=GOLDEN_COPY_URL,
+    cadence="daily",
+)
 
 KINDS = {"IS_DIRECTLY_CONSOLIDATED_BY": "direct", "IS_ULTIMATELY_CONSOLIDATED_BY": "ultimate"}
 
@@ -52,16 +61,31 @@ def map_relationship(node: Node) -> list[Record]:
     kind = KINDS.get(kind, kind)
     period = _period(rel)
     record = LeiRelationshipRecord(
-        child_lei=child_lei, parent_lei=parent_lei, kind=kind, status=code(rel, "RelationshipStatus", width=16),
-        registration_status=code(node, "Registration", "RegistrationStatus", width=24), share_pct=_share(rel),
-        start_date=code(period, "StartDate", width=32), end_date=code(period, "EndDate", width=32))
+        child_lei=child_lei,
+        parent_lei=parent_lei,
+        kind=kind,
+        status=code(rel, "RelationshipStatus", width=16),
+        registration_status=code(node, "Registration", "RegistrationStatus", width=24),
+        share_pct=_share(rel),
+        start_date=code(period, "StartDate", width=32),
+        end_date=code(period, "EndDate", width=32),
+    )
     if kind not in KINDS.values() or record.registration_status == "ANNULLED":
         return [record]
     until = day(period, "EndDate")
     if until is None and record.status == "INACTIVE":
         until = day(node, "Registration", "LastUpdateDate")  # ended, on the day GLEIF recorded it
-    return [record, OwnershipRecord(parent_lei=parent_lei, child_lei=child_lei, kind=kind,
-                                    share_pct=record.share_pct, since=day(period, "StartDate"), until=until)]
+    return [
+        record,
+        OwnershipRecord(
+            parent_lei=parent_lei,
+            child_lei=child_lei,
+            kind=kind,
+            share_pct=record.share_pct,
+            since=day(period, "StartDate"),
+            until=until,
+        ),
+    ]
 
 
 def _period(rel: Node) -> Any:

@@ -44,15 +44,46 @@ class Layout:
 
 
 LAYOUTS = (
-    Layout("LEI-CDF", "gleif", "http://www.gleif.org/data/schema/leidata/2016", "LEIData", "LEIHeader",
-           "LEIRecord", "Entity", frozenset({
-               "HeadquartersAddress", "OtherAddresses", "TransliteratedOtherAddresses", "OtherEntityNames",
-               "TransliteratedOtherEntityNames", "ValidationAuthority", "OtherValidationAuthorities",
-               "AffectedFields", "gleif:Geocoding"})),
-    Layout("RR-CDF", "gleif_rr", "http://www.gleif.org/data/schema/rr/2016", "RelationshipData", "Header",
-           "RelationshipRecord", "Relationship"),
-    Layout("reporting exceptions", "gleif_repex", "http://www.gleif.org/data/schema/repex/2016",
-           "ReportingExceptionData", "Header", "Exception", "ExceptionCategory"),
+    Layout(
+        "LEI-CDF",
+        "gleif",
+        "http://www.gleif.org/data/schema/leidata/2016",
+        "LEIData",
+        "LEIHeader",
+        "LEIRecord",
+        "Entity",
+        frozenset(
+            {
+                "HeadquartersAddress",
+                "OtherAddresses",
+                "TransliteratedOtherAddresses",
+                "OtherEntityNames",
+                "TransliteratedOtherEntityNames",
+                "ValidationAuthority",
+                "OtherValidationAuthorities",
+                "AffectedFields",
+                "gleif:Geocoding",
+            }
+        ),
+    ),
+    Layout(
+        "RR-CDF",
+        "gleif_rr",
+        "http://www.gleif.org/data/schema/rr/2016",
+        "RelationshipData",
+        "Header",
+        "RelationshipRecord",
+        "Relationship",
+    ),
+    Layout(
+        "reporting exceptions",
+        "gleif_repex",
+        "http://www.gleif.org/data/schema/repex/2016",
+        "ReportingExceptionData",
+        "Header",
+        "Exception",
+        "ExceptionCategory",
+    ),
 )
 
 
@@ -73,7 +104,7 @@ class _Replay(io.RawIOBase):
             self._head = self._head[n:]
             return n
         data = self._rest.read(len(buffer))
-        buffer[:len(data)] = data
+        buffer[: len(data)] = data
         return len(data)
 
 
@@ -118,7 +149,9 @@ class GleifFile:
         elif start in (b"{", b"["):
             yield from self._json(head, stream)
         else:
-            raise SourceAbort(f"{self.name} is neither GLEIF XML nor GLEIF JSON ({self.layout.label} expected)")
+            raise SourceAbort(
+                f"{self.name} is neither GLEIF XML nor GLEIF JSON ({self.layout.label} expected)"
+            )
 
     # -- XML -------------------------------------------------------------------------------------
 
@@ -147,8 +180,10 @@ class GleifFile:
         for layout in LAYOUTS:
             if tag == "{" + layout.namespace + "}" + layout.root:
                 if layout is not self.layout:
-                    raise SourceAbort(f"{self.name} is a GLEIF {layout.label} file: import it with "
-                                      f"`{layout.source}`, not `{self.layout.source}`")
+                    raise SourceAbort(
+                        f"{self.name} is a GLEIF {layout.label} file: import it with "
+                        f"`{layout.source}`, not `{self.layout.source}`"
+                    )
                 return
         raise SourceAbort(f"{self.name} is not a GLEIF {self.layout.label} file (root element {tag})")
 
@@ -173,8 +208,10 @@ class GleifFile:
             return
         for layout in LAYOUTS:
             if isinstance(item, dict) and layout.signature in item:
-                raise SourceAbort(f"{self.name} holds GLEIF {layout.label} records: import it with "
-                                  f"`{layout.source}`, not `{self.layout.source}`")
+                raise SourceAbort(
+                    f"{self.name} holds GLEIF {layout.label} records: import it with "
+                    f"`{layout.source}`, not `{self.layout.source}`"
+                )
         raise SourceAbort(f"{self.name} does not hold GLEIF {self.layout.label} records")
 
 

@@ -35,13 +35,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.gr_gemi_codes import legal_form, role_of, state_of
 
 INFO = SourceInfo(
-    id="gr_gemi", name="ΓΕΜΗ – General Commercial Registry open data API",
+    id="gr_gemi",
+    name="ΓΕΜΗ – General Commercial Registry open data API",
     publisher="Γενικό Εμπορικό Μητρώο (GEMI), Ένωση Επιμελητηρίων Ελλάδος / Υπουργείο Ανάπτυξης",
-    country="GR", category="register",
+    country="GR",
+    category="register",
     formats="GEMI open-data API v1 JSON: /companies/{arGemi} answer, search answer, array or JSON lines",
-    licence="ODC-BY 1.0", licence_url="https://opendatacommons.org/licenses/by/1-0/",
+    licence="ODC-BY 1.0",
+    licence_url="https://opendatacommons.org/licenses/by/1-0/",
     attribution="Πηγή: Γενικό Εμπορικό Μητρώο (ΓΕΜΗ), businessportal.gr",
-    url="https://opendata-api.businessportal.gr/", cadence="daily",
+    url="https://opendata-api.businessportal.gr/",
+    cadence="daily",
 )
 LIST_PATHS = ("searchResults.item", "results.item", "companies.item")
 _KAD = re.compile(r"(\d{2})\.?(\d{2})(?:[.\d]*)")
@@ -80,13 +84,22 @@ def to_records(obj: dict[str, Any], published: date | None = None) -> Iterator[C
     if gemi is not None and not gemi.isdigit():
         raise RecordError(f"arGemi is not a number: {gemi!r}")
     kind = _object(obj.get("legalType"), "legalType")
-    code, form_name, elf = legal_form(text(kind.get("id"), "legalType.id"), text(kind.get("descr"), "legalType.descr"))
+    code, form_name, elf = legal_form(
+        text(kind.get("id"), "legalType.id"), text(kind.get("descr"), "legalType.descr")
+    )
     nace = _activities(obj.get("activities"))
     record = CompanyRecord(
-        country="GR", national_id=afm, name=text(obj.get("coNameEl"), "coNameEl"), source_record_id=afm,
-        published_on=published, legal_form=code, legal_form_name=form_name,
+        country="GR",
+        national_id=afm,
+        name=text(obj.get("coNameEl"), "coNameEl"),
+        source_record_id=afm,
+        published_on=published,
+        legal_form=code,
+        legal_form_name=form_name,
         founded_on=iso_date(obj.get("incorporationDate"), "incorporationDate"),
-        nace_primary=nace[0] if nace else None, nace_codes=nace or None, tax_id=afm,
+        nace_primary=nace[0] if nace else None,
+        nace_codes=nace or None,
+        tax_id=afm,
         identifiers=[*([("gemi", gemi)] if gemi else []), *([("elf", elf)] if elf else [])],
         roles=_roles(obj.get("persons")) if "persons" in obj else None,
     )
@@ -129,7 +142,9 @@ def _activities(value: Any) -> list[str]:
         if match is None:
             raise RecordError(f"activity.id is not a ΚΑΔ code: {kad!r}")
         nace = f"{match[1]}.{match[2]}"
-        (primary if (text(item.get("type"), "activities.type") or "").startswith("Κύρια") else other).append(nace)
+        (primary if (text(item.get("type"), "activities.type") or "").startswith("Κύρια") else other).append(
+            nace
+        )
     return list(dict.fromkeys(primary + other))
 
 
@@ -140,9 +155,16 @@ def _roles(value: Any) -> list[RoleRecord]:
         if not name:
             continue
         title = text(person.get("role"), "persons.role")
-        out.append(RoleRecord(role_of(title or ""), name, person=PersonRecord(name), title=title,
-                              since=iso_date(person.get("dtFrom"), "dtFrom"),
-                              until=iso_date(person.get("dtTo"), "dtTo")))
+        out.append(
+            RoleRecord(
+                role_of(title or ""),
+                name,
+                person=PersonRecord(name),
+                title=title,
+                since=iso_date(person.get("dtFrom"), "dtFrom"),
+                until=iso_date(person.get("dtTo"), "dtTo"),
+            )
+        )
     return out
 
 

@@ -33,13 +33,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.elf_names import elf_code
 
 INFO = SourceInfo(
-    id="hr_sudreg", name="Sudski registar – public API (court register of Croatia)",
-    publisher="Ministarstvo pravosuđa, uprave i digitalne transformacije", country="HR", category="register",
+    id="hr_sudreg",
+    name="Sudski registar – public API (court register of Croatia)",
+    publisher="Ministarstvo pravosuđa, uprave i digitalne transformacije",
+    country="HR",
+    category="register",
     formats="sudreg API javni /detalji_subjekta JSON: one answer, an array or JSON lines (.gz accepted)",
     licence="Otvorena dozvola Republike Hrvatske (Open Licence of the Republic of Croatia)",
     licence_url="https://data.gov.hr/otvorena-dozvola",
     attribution="Izvor: Sudski registar, Ministarstvo pravosuđa, uprave i digitalne transformacije",
-    url="https://sudreg-data.gov.hr/api/javni", cadence="daily",
+    url="https://sudreg-data.gov.hr/api/javni",
+    cadence="daily",
 )
 PROCEEDING_IDS = {1: "nema postupka", 2: "stečaj", 3: "likvidacija"}
 
@@ -55,7 +59,9 @@ class SudregSource:
                 continue
             if first:
                 if isinstance(obj, dict) and "error_code" in obj:
-                    raise SourceAbort(f"sudreg answered an error: {obj.get('error_code')} {obj.get('error_message')}")
+                    raise SourceAbort(
+                        f"sudreg answered an error: {obj.get('error_code')} {obj.get('error_message')}"
+                    )
                 if not isinstance(obj, dict) or "mbs" not in obj:
                     raise SourceAbort("not a sudreg detalji_subjekta file (no mbs in the first record)")
                 first = False
@@ -83,11 +89,19 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord | Skipped:
         liquidation = True
     name = _name(obj.get("tvrtka"), "tvrtka") or text(obj.get("tvrtka_kod_brisanja"), "tvrtka_kod_brisanja")
     record = CompanyRecord(
-        country="HR", national_id=oib, name=name, source_record_id=mbs,
+        country="HR",
+        national_id=oib,
+        name=name,
+        source_record_id=mbs,
         published_on=iso_date(obj.get("vrijeme_zadnje_izmjene"), "vrijeme_zadnje_izmjene"),
-        legal_form=form_code, legal_form_name=form_name, status="dissolved" if dissolved_on else "active",
-        founded_on=iso_date(obj.get("datum_osnivanja"), "datum_osnivanja"), dissolved_on=dissolved_on,
-        in_bankruptcy=bankruptcy, in_liquidation=liquidation, in_restructuring=restructuring,
+        legal_form=form_code,
+        legal_form_name=form_name,
+        status="dissolved" if dissolved_on else "active",
+        founded_on=iso_date(obj.get("datum_osnivanja"), "datum_osnivanja"),
+        dissolved_on=dissolved_on,
+        in_bankruptcy=bankruptcy,
+        in_liquidation=liquidation,
+        in_restructuring=restructuring,
         nace_primary=_nkd(obj.get("glavna_djelatnost")),
         identifiers=[("mbs", mbs)] if mbs else [],
     )
@@ -131,8 +145,11 @@ def _proceeding(value: Any) -> tuple[bool | None, bool | None, bool | None]:
     if not isinstance(value, dict):
         raise RecordError(f"postupak is not an object: {value!r}"[:200])
     kind = value.get("postupak")
-    meaning = (text(kind.get("znacenje"), "postupak.znacenje") if isinstance(kind, dict)
-               else PROCEEDING_IDS.get(integer(kind, "postupak") or 0))
+    meaning = (
+        text(kind.get("znacenje"), "postupak.znacenje")
+        if isinstance(kind, dict)
+        else PROCEEDING_IDS.get(integer(kind, "postupak") or 0)
+    )
     if meaning is None:
         return None, None, None
     meaning = meaning.lower()
@@ -154,15 +171,23 @@ def _set_seat(record: CompanyRecord, seat: Any) -> None:
         return
     if not isinstance(seat, dict):
         raise RecordError(f"sjediste is not an object: {seat!r}"[:200])
-    number = join([text(seat.get("kucni_broj"), "kucni_broj"), text(seat.get("kucni_podbroj"), "kucni_podbroj")], "")
+    number = join(
+        [text(seat.get("kucni_broj"), "kucni_broj"), text(seat.get("kucni_podbroj"), "kucni_podbroj")], ""
+    )
     record.street = join([text(seat.get("ulica"), "ulica"), number], " ")
     record.city = text(seat.get("naziv_naselja"), "naziv_naselja") or text(
-        seat.get("naselje_van_sifrarnika"), "naselje_van_sifrarnika")
+        seat.get("naselje_van_sifrarnika"), "naselje_van_sifrarnika"
+    )
     record.postal_code = text(seat.get("postanski_broj"), "postanski_broj")
     record.region_code = text(seat.get("sifra_zupanije"), "sifra_zupanije")
     record.municipality_code = text(seat.get("sifra_opcine"), "sifra_opcine")
-    record.address_text = join([record.street, join([record.postal_code, record.city], " "),
-                                text(seat.get("naziv_zupanije"), "naziv_zupanije")])
+    record.address_text = join(
+        [
+            record.street,
+            join([record.postal_code, record.city], " "),
+            text(seat.get("naziv_zupanije"), "naziv_zupanije"),
+        ]
+    )
 
 
 SOURCE = register(SudregSource())

@@ -34,13 +34,18 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.ie_cro_codes import ELF, STATES, State
 
 INFO = SourceInfo(
-    id="ie_cro", name="CRO – Companies (open data)",
-    publisher="Companies Registration Office Ireland", country="IE", category="register",
+    id="ie_cro",
+    name="CRO – Companies (open data)",
+    publisher="Companies Registration Office Ireland",
+    country="IE",
+    category="register",
     formats="CRO companies CSV (company_num, company_name, company_type, company_reg_date, addresses, "
-            "eircode, nace_v2_code, and the status columns when present), .gz or .zip",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    "eircode, nace_v2_code, and the status columns when present), .gz or .zip",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Source: Companies Registration Office (CRO), opendata.cro.ie, CC BY 4.0",
-    url="https://opendata.cro.ie/dataset/companies", cadence="weekly",
+    url="https://opendata.cro.ie/dataset/companies",
+    cadence="weekly",
 )
 REQUIRED = ("company_num", "company_name", "company_type", "company_reg_date")
 ADDRESS = tuple(f"company_address_{i}" for i in range(1, 5))
@@ -68,13 +73,20 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
     parts = [row.get(c, "").strip() for c in ADDRESS]
     postal_code = _eircode(row.get("eircode", ""))
     record = CompanyRecord(
-        country="IE", national_id=number, name=row["company_name"].strip() or None, source_record_id=number,
-        published_on=published, legal_form=form, legal_form_name=form_name,
+        country="IE",
+        national_id=number,
+        name=row["company_name"].strip() or None,
+        source_record_id=number,
+        published_on=published,
+        legal_form=form,
+        legal_form_name=form_name,
         founded_on=iso_date(row["company_reg_date"], "company_reg_date"),
         dissolved_on=iso_date(row.get("comp_dissolved_date"), "comp_dissolved_date"),
-        street=join(parts[:2]), postal_code=postal_code,
+        street=join(parts[:2]),
+        postal_code=postal_code,
         address_text=join([*(p.strip(" ,") for p in parts), postal_code]),
-        nace_primary=nace, nace_codes=[nace] if nace else None,
+        nace_primary=nace,
+        nace_codes=[nace] if nace else None,
         identifiers=[("elf", elf)] if elf else [],
     )
     if state is not None:

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 # CRO type code -> ELF code (a "DAC" is limited by shares unless the type name says guarantee)
 ELF: dict[str, str] = {
-    "LTD": "MNQ7",   # Private Company Limited by Shares
-    "DAC": "LGWG",   # Designated Activity Company (limited by shares)
+    "LTD": "MNQ7",  # Private Company Limited by Shares
+    "DAC": "LGWG",  # Designated Activity Company (limited by shares)
     "DAC-G": "5AX8",  # Designated Activity Company limited by guarantee
-    "CLG": "C58S",   # Company Limited by Guarantee
-    "PLC": "VYAX",   # Public Limited Company
-    "ULC": "KMFX",   # Private Unlimited Company
-    "PUC": "URQH",   # Public Unlimited Company
+    "CLG": "C58S",  # Company Limited by Guarantee
+    "PLC": "VYAX",  # Public Limited Company
+    "ULC": "KMFX",  # Private Unlimited Company
+    "PUC": "URQH",  # Public Unlimited Company
     "PULC": "FF1D",  # Public Unlimited Company that has no share capital
-    "SE": "JXDX",    # Societas Europaea
+    "SE": "JXDX",  # Societas Europaea
     "EEIG": "363J",
 }
 

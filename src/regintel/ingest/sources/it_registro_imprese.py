@@ -42,12 +42,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.it_registro_imprese_codes import legal_form, state_of
 
 INFO = SourceInfo(
-    id="it_registro_imprese", name="Registro Imprese – open list of enterprises",
-    publisher="Camere di Commercio d'Italia / InfoCamere (Registro delle Imprese)", country="IT",
-    category="register", formats="Registro Imprese open list (`;`-separated CSV), .gz or .zip",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    id="it_registro_imprese",
+    name="Registro Imprese – open list of enterprises",
+    publisher="Camere di Commercio d'Italia / InfoCamere (Registro delle Imprese)",
+    country="IT",
+    category="register",
+    formats="Registro Imprese open list (`;`-separated CSV), .gz or .zip",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Fonte: Registro delle Imprese, InfoCamere",
-    url="https://www.registroimprese.it/", cadence="weekly",
+    url="https://www.registroimprese.it/",
+    cadence="weekly",
 )
 REQUIRED = ("denominazione", "natura_giuridica", "codice_fiscale", "pv", "comune", "data_iscrizione_ri")
 _ATECO = re.compile(r"(\d{2})\.?(\d{2})(?:\.?\d{1,2})?")
@@ -70,8 +75,9 @@ class RegistroImpreseSource:
                 yield item
 
 
-def to_records(row: dict[str, str], published: date | None = None
-               ) -> tuple[CompanyRecord | RecordError | Skipped, ...]:
+def to_records(
+    row: dict[str, str], published: date | None = None
+) -> tuple[CompanyRecord | RecordError | Skipped, ...]:
     number = (row.get("partita_iva", "").strip() or row["codice_fiscale"].strip()).upper().removeprefix("IT")
     if len(number) == 16:
         if not codicefiscale.is_valid(number):
@@ -93,13 +99,24 @@ def to_records(row: dict[str, str], published: date | None = None
     if rea:
         identifiers.append(("rea", f"{province}-{rea}" if province and rea.isdigit() else rea))
     record = CompanyRecord(
-        country="IT", national_id=number, name=" ".join(row["denominazione"].split()) or None,
-        source_record_id=number, published_on=published, legal_form=code, legal_form_name=form_name,
+        country="IT",
+        national_id=number,
+        name=" ".join(row["denominazione"].split()) or None,
+        source_record_id=number,
+        published_on=published,
+        legal_form=code,
+        legal_form_name=form_name,
         founded_on=_date(row["data_iscrizione_ri"], "data_iscrizione_ri"),
         dissolved_on=_date(row.get("data_cessazione", ""), "data_cessazione"),
-        street=street, postal_code=postal, city=city, region_code=province,
+        street=street,
+        postal_code=postal,
+        city=city,
+        region_code=province,
         address_text=join([street, join([postal, city, f"({province})" if province else None], " ")]),
-        nace_primary=nace, nace_codes=[nace] if nace else None, tax_id=number, identifiers=identifiers,
+        nace_primary=nace,
+        nace_codes=[nace] if nace else None,
+        tax_id=number,
+        identifiers=identifiers,
     )
     out: list[CompanyRecord | RecordError | Skipped] = [record]
     if number[0] not in "89" and is_valid_national_id("IT", number):  # else the loader rejects the row
@@ -111,11 +128,18 @@ def to_records(row: dict[str, str], published: date | None = None
     if state is not None:
         record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = state
     elif words:
-        out.append(RecordError(f"unknown Registro Imprese state kept out (company kept): {words!r}",
-                               {"partita_iva": number}))
+        out.append(
+            RecordError(
+                f"unknown Registro Imprese state kept out (company kept): {words!r}", {"partita_iva": number}
+            )
+        )
     if record.dissolved_on and record.status != "dissolved":
         record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = (
-            "dissolved", False, False, False)
+            "dissolved",
+            False,
+            False,
+            False,
+        )
     return tuple(out)
 
 

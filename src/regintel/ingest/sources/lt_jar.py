@@ -36,16 +36,29 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.lt_jar_codes import legal_form, legal_status
 
 INFO = SourceInfo(
-    id="lt_jar", name="Juridinių asmenų registras – registered legal entities (open data)",
-    publisher="VĮ Registrų centras (State Enterprise Centre of Registers)", country="LT", category="register",
+    id="lt_jar",
+    name="Juridinių asmenų registras – registered legal entities (open data)",
+    publisher="VĮ Registrų centras (State Enterprise Centre of Registers)",
+    country="LT",
+    category="register",
     formats="JAR_IREGISTRUOTI.csv (`|`-separated, UTF-8), plain, .gz or .zip",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Source: Register of Legal Entities of the Republic of Lithuania, VĮ Registrų centras "
-                "(data.gov.lt)",
-    url="https://data.gov.lt/datasets/gov/rc/jar/iregistruoti", cadence="daily",
+    "(data.gov.lt)",
+    url="https://data.gov.lt/datasets/gov/rc/jar/iregistruoti",
+    cadence="daily",
 )
-REQUIRED = ("ja_kodas", "ja_pavadinimas", "adresas", "ja_reg_data", "form_kodas", "form_pavadinimas",
-            "stat_pavadinimas", "formavimo_data")
+REQUIRED = (
+    "ja_kodas",
+    "ja_pavadinimas",
+    "adresas",
+    "ja_reg_data",
+    "form_kodas",
+    "form_pavadinimas",
+    "stat_pavadinimas",
+    "formavimo_data",
+)
 _POSTCODE = re.compile(r"\bLT-(\d{5})\b")
 
 
@@ -68,12 +81,19 @@ def to_record(row: dict[str, str]) -> CompanyRecord:
     address = row["adresas"].strip() or None
     postcode = _POSTCODE.search(address or "")
     return CompanyRecord(
-        country="LT", national_id=code, name=row["ja_pavadinimas"].strip() or None, source_record_id=code,
+        country="LT",
+        national_id=code,
+        name=row["ja_pavadinimas"].strip() or None,
+        source_record_id=code,
         published_on=iso_date(row["formavimo_data"], "formavimo_data"),
-        legal_form=form[0] if form else row["form_kodas"].strip() or None, legal_form_name=form_name,
-        status=state.status, founded_on=iso_date(row["ja_reg_data"], "ja_reg_data"),
-        address_text=address, postal_code=f"LT-{postcode[1]}" if postcode else None,
-        in_bankruptcy=state.in_bankruptcy, in_restructuring=state.in_restructuring,
+        legal_form=form[0] if form else row["form_kodas"].strip() or None,
+        legal_form_name=form_name,
+        status=state.status,
+        founded_on=iso_date(row["ja_reg_data"], "ja_reg_data"),
+        address_text=address,
+        postal_code=f"LT-{postcode[1]}" if postcode else None,
+        in_bankruptcy=state.in_bankruptcy,
+        in_restructuring=state.in_restructuring,
         in_liquidation=state.in_liquidation,
         identifiers=[("elf", form[1])] if form else [],
     )

@@ -35,12 +35,17 @@ from regintel.ingest.sources.lv_ur_codes import legal_form
 from regintel.ingest.streams import peek
 
 INFO = SourceInfo(
-    id="lv_ur", name="Uzņēmumu reģistrs – register.csv (Register of Enterprises open data)",
-    publisher="Uzņēmumu reģistrs (Register of Enterprises of the Republic of Latvia)", country="LV",
-    category="register", formats="register.csv (`;`-separated, UTF-8, optional `sep=;` first line), .gz or .zip",
-    licence="CC0 1.0", licence_url="https://creativecommons.org/publicdomain/zero/1.0/",
+    id="lv_ur",
+    name="Uzņēmumu reģistrs – register.csv (Register of Enterprises open data)",
+    publisher="Uzņēmumu reģistrs (Register of Enterprises of the Republic of Latvia)",
+    country="LV",
+    category="register",
+    formats="register.csv (`;`-separated, UTF-8, optional `sep=;` first line), .gz or .zip",
+    licence="CC0 1.0",
+    licence_url="https://creativecommons.org/publicdomain/zero/1.0/",
     attribution="Source: Register of Enterprises of the Republic of Latvia (Uzņēmumu reģistrs), data.gov.lv",
-    url="https://data.gov.lv/dati/lv/dataset/uz", cadence="daily",
+    url="https://data.gov.lv/dati/lv/dataset/uz",
+    cadence="daily",
 )
 REQUIRED = ("regcode", "name", "regtype", "type", "type_text", "registered", "terminated", "closed")
 CLOSED = {"L": "liquidated", "R": "reorganised"}
@@ -70,11 +75,16 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
     form = row["type"].strip() or None
     name_form, elf = legal_form(form)
     record = CompanyRecord(
-        country="LV", national_id=code, name=row["name"].strip() or None, source_record_id=code,
+        country="LV",
+        national_id=code,
+        name=row["name"].strip() or None,
+        source_record_id=code,
         published_on=published,
-        legal_form=form, legal_form_name=row["type_text"].strip() or name_form,
+        legal_form=form,
+        legal_form_name=row["type_text"].strip() or name_form,
         status="dissolved" if closed or dissolved_on else "active",
-        founded_on=iso_date(row["registered"], "registered"), dissolved_on=dissolved_on,
+        founded_on=iso_date(row["registered"], "registered"),
+        dissolved_on=dissolved_on,
         address_text=row.get("address", "").strip() or None,
         postal_code=_postcode(row.get("index", "")),
         municipality_code=row.get("atvk", "").strip() or None,

@@ -30,14 +30,28 @@ from regintel.ingest.sources.lv_ur import INFO as REGISTER_INFO
 from regintel.ingest.streams import peek
 
 INFO = SourceInfo(
-    id="lv_ur_bo", name="Uzņēmumu reģistrs – beneficial_owners.csv (beneficial owners)",
-    publisher=REGISTER_INFO.publisher, country="LV", category="register",
+    id="lv_ur_bo",
+    name="Uzņēmumu reģistrs – beneficial_owners.csv (beneficial owners)",
+    publisher=REGISTER_INFO.publisher,
+    country="LV",
+    category="register",
     formats="beneficial_owners.csv (`;`-separated, UTF-8, optional `sep=;` first line), .gz or .zip",
-    licence=REGISTER_INFO.licence, licence_url=REGISTER_INFO.licence_url,
-    attribution=REGISTER_INFO.attribution, url=REGISTER_INFO.url, cadence="daily",
+    licence=REGISTER_INFO.licence,
+    licence_url=REGISTER_INFO.licence_url,
+    attribution=REGISTER_INFO.attribution,
+    url=REGISTER_INFO.url,
+    cadence="daily",
 )
-REQUIRED = ("legal_entity_registration_number", "forename", "surname", "birth_date", "nationality",
-            "residence", "registered_on", "last_modified_at")
+REQUIRED = (
+    "legal_entity_registration_number",
+    "forename",
+    "surname",
+    "birth_date",
+    "nationality",
+    "residence",
+    "registered_on",
+    "last_modified_at",
+)
 
 
 class BeneficialOwnersSource:
@@ -65,8 +79,9 @@ class BeneficialOwnersSource:
             roles.append(role)
             owners[code] = (roles, max(filter(None, (newest, modified)), default=None))
         for code, (roles, newest) in owners.items():
-            yield CompanyRecord(country="LV", national_id=code, source_record_id=code, published_on=newest,
-                                roles=roles)
+            yield CompanyRecord(
+                country="LV", national_id=code, source_record_id=code, published_on=newest, roles=roles
+            )
 
 
 def to_role(row: dict[str, str]) -> tuple[str, RoleRecord, date | None]:
@@ -79,9 +94,15 @@ def to_role(row: dict[str, str]) -> tuple[str, RoleRecord, date | None]:
     birth = row["birth_date"] or None
     if birth and not (len(birth) in (4, 7, 10) and birth[:4].isdigit()):
         raise RecordError(f"birth_date is not YYYY, YYYY-MM or YYYY-MM-DD: {birth!r}")
-    person = PersonRecord(name, birth_date=birth, nationality=_country(row["nationality"], "nationality"),
-                          country_of_residence=_country(row["residence"], "residence"))
-    role = RoleRecord("beneficial_owner", name, person=person, since=iso_date(row["registered_on"], "registered_on"))
+    person = PersonRecord(
+        name,
+        birth_date=birth,
+        nationality=_country(row["nationality"], "nationality"),
+        country_of_residence=_country(row["residence"], "residence"),
+    )
+    role = RoleRecord(
+        "beneficial_owner", name, person=person, since=iso_date(row["registered_on"], "registered_on")
+    )
     return code, role, iso_date(row["last_modified_at"], "last_modified_at")
 
 

@@ -35,13 +35,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.elf_names import elf_code
 
 INFO = SourceInfo(
-    id="nl_kvk", name="KvK Handelsregister – API Basisprofiel", publisher="Kamer van Koophandel (KvK)",
-    country="NL", category="register",
+    id="nl_kvk",
+    name="KvK Handelsregister – API Basisprofiel",
+    publisher="Kamer van Koophandel (KvK)",
+    country="NL",
+    category="register",
     formats="KvK API Basisprofiel v1 JSON: one answer, an array or JSON lines (.gz accepted)",
     licence="KvK API terms of use (data of the Handelsregister; paid API)",
     licence_url="https://developers.kvk.nl/documentation/terms-of-use",
     attribution="Bron: Handelsregister, Kamer van Koophandel (KvK API)",
-    url="https://api.kvk.nl/api/v1/basisprofielen", cadence="on-demand",
+    url="https://api.kvk.nl/api/v1/basisprofielen",
+    cadence="on-demand",
 )
 
 
@@ -75,7 +79,9 @@ class KvkSource:
                 continue
             yield record
             for why in dropped:
-                yield RecordError(f"invalid identifier dropped (company kept): {why}", {"kvkNummer": record.national_id})
+                yield RecordError(
+                    f"invalid identifier dropped (company kept): {why}", {"kvkNummer": record.national_id}
+                )
 
 
 def to_record(obj: dict[str, Any], dropped: list[str]) -> CompanyRecord:
@@ -90,14 +96,18 @@ def to_record(obj: dict[str, Any], dropped: list[str]) -> CompanyRecord:
     form = text(owner.get("rechtsvorm"), "rechtsvorm")
     nace, has_main = _activities(obj.get("sbiActiviteiten"))
     record = CompanyRecord(
-        country="NL", national_id=number, name=text(obj.get("statutaireNaam"), "statutaireNaam")
-        or text(obj.get("naam"), "naam"), source_record_id=number,
+        country="NL",
+        national_id=number,
+        name=text(obj.get("statutaireNaam"), "statutaireNaam") or text(obj.get("naam"), "naam"),
+        source_record_id=number,
         legal_form_name=text(owner.get("uitgebreideRechtsvorm"), "uitgebreideRechtsvorm") or form,
         status="dissolved" if ended else "active",
         founded_on=_ymd(period.get("datumAanvang"), "datumAanvang")
         or _ymd(obj.get("formeleRegistratiedatum"), "formeleRegistratiedatum"),
-        dissolved_on=ended, employees=integer(obj.get("totaalWerkzamePersonen"), "totaalWerkzamePersonen"),
-        nace_primary=nace[0] if nace and has_main else None, nace_codes=nace or None,
+        dissolved_on=ended,
+        employees=integer(obj.get("totaalWerkzamePersonen"), "totaalWerkzamePersonen"),
+        nace_primary=nace[0] if nace and has_main else None,
+        nace_codes=nace or None,
     )
     elf = elf_code("NL", form)
     if elf:
@@ -169,8 +179,13 @@ def _set_address(record: CompanyRecord, addresses: Any) -> None:
     record.postal_code = get("postcode")
     record.city = get("plaats")
     country = get("land")
-    record.address_text = join([record.street, join([record.postal_code, record.city], " "),
-                                country if country and country != "Nederland" else None])
+    record.address_text = join(
+        [
+            record.street,
+            join([record.postal_code, record.city], " "),
+            country if country and country != "Nederland" else None,
+        ]
+    )
 
 
 SOURCE = register(KvkSource())

@@ -19,13 +19,20 @@ from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="no_brreg", name="Enhetsregisteret (Brønnøysundregistrene)", publisher="Brønnøysundregistrene",
-    country="NO", category="register",
+    id="no_brreg",
+    name="Enhetsregisteret (Brønnøysundregistrene)",
+    publisher="Brønnøysundregistrene",
+    country="NO",
+    category="register",
     formats="Enhetsregisteret API JSON: enhet, search page, bulk enheter_alle.json(.gz) array",
-    licence="Norsk lisens for offentlige data (NLOD) 2.0", licence_url="https://data.norge.no/nlod/no/2.0",
-    attribution=("Inneholder data under Norsk lisens for offentlige data (NLOD) gjort tilgjengelig av "
-                 "Brønnøysundregistrene"),
-    url="https://data.brreg.no/enhetsregisteret/api/enheter/lastned", cadence="daily",
+    licence="Norsk lisens for offentlige data (NLOD) 2.0",
+    licence_url="https://data.norge.no/nlod/no/2.0",
+    attribution=(
+        "Inneholder data under Norsk lisens for offentlige data (NLOD) gjort tilgjengelig av "
+        "Brønnøysundregistrene"
+    ),
+    url="https://data.brreg.no/enhetsregisteret/api/enheter/lastned",
+    cadence="daily",
 )
 LIST_PATHS = ("_embedded.enheter.item", "_embedded.underenheter.item")
 NACE_FIELDS = ("naeringskode1", "naeringskode2", "naeringskode3")
@@ -75,7 +82,11 @@ def _is_sub_unit(obj: dict[str, Any]) -> bool:
     """Underenheter carry their parent, a location address or a closing date (nedleggelsesdato)."""
     if {"overordnetEnhet", "beliggenhetsadresse", "nedleggelsesdato"} & obj.keys():
         return True
-    link = ((obj.get("_links") or {}).get("self") or {}).get("href") if isinstance(obj.get("_links"), dict) else None
+    link = (
+        ((obj.get("_links") or {}).get("self") or {}).get("href")
+        if isinstance(obj.get("_links"), dict)
+        else None
+    )
     return isinstance(link, str) and "/underenheter/" in link
 
 
@@ -87,16 +98,27 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     nace = [c for c in (_code(obj.get(f), f)[0] for f in NACE_FIELDS) if c]
     deleted = iso_date(obj.get("slettedato"), "slettedato")
     bankrupt = flag(obj.get("konkurs"), "konkurs")
-    restructuring = iso_date(obj.get("underRekonstruksjonsforhandlingDato"), "underRekonstruksjonsforhandlingDato")
+    restructuring = iso_date(
+        obj.get("underRekonstruksjonsforhandlingDato"), "underRekonstruksjonsforhandlingDato"
+    )
     record = CompanyRecord(
-        country="NO", national_id=orgnr, name=text(obj.get("navn"), "navn"), source_record_id=orgnr,
-        legal_form=form[0], legal_form_name=form[1], status="dissolved" if deleted else "active",
-        founded_on=iso_date(obj.get("stiftelsesdato"), "stiftelsesdato"), dissolved_on=deleted,
-        nace_primary=nace[0] if nace else None, nace_codes=nace or None,
+        country="NO",
+        national_id=orgnr,
+        name=text(obj.get("navn"), "navn"),
+        source_record_id=orgnr,
+        legal_form=form[0],
+        legal_form_name=form[1],
+        status="dissolved" if deleted else "active",
+        founded_on=iso_date(obj.get("stiftelsesdato"), "stiftelsesdato"),
+        dissolved_on=deleted,
+        nace_primary=nace[0] if nace else None,
+        nace_codes=nace or None,
         employees=integer(obj.get("antallAnsatte"), "antallAnsatte"),
         in_bankruptcy=bankrupt,
         # A bankruptcy ends a reconstruction negotiation (spec 2.2: never both).
-        in_restructuring=None if bankrupt is None and restructuring is None else bool(restructuring and not bankrupt),
+        in_restructuring=None
+        if bankrupt is None and restructuring is None
+        else bool(restructuring and not bankrupt),
         in_liquidation=_liquidation(obj),
     )
     _set_address(record, obj.get("forretningsadresse") or obj.get("postadresse"))
@@ -134,16 +156,29 @@ def _set_address(record: CompanyRecord, address: Any) -> None:
     # The first two digits of a kommunenummer are its county (fylke).
     record.region_code = municipality[:2] if municipality and len(municipality) == 4 else None
     country = text(address.get("landkode"), "landkode")
-    record.address_text = join([record.street, join([record.postal_code, record.city], " "),
-                                None if country in (None, "NO") else text(address.get("land"), "land")])
+    record.address_text = join(
+        [
+            record.street,
+            join([record.postal_code, record.city], " "),
+            None if country in (None, "NO") else text(address.get("land"), "land"),
+        ]
+    )
 
 
 SOURCE = register(BrregSource())
 
 DOMAINS_INFO = SourceInfo(
-    id="no_brreg_domains", name="Enhetsregisteret (Brønnøysundregistrene): websites (hjemmeside)",
-    publisher=INFO.publisher, country="NO", category="register", formats=INFO.formats, licence=INFO.licence,
-    licence_url=INFO.licence_url, attribution=INFO.attribution, url=INFO.url, cadence=INFO.cadence,
+    id="no_brreg_domains",
+    name="Enhetsregisteret (Brønnøysundregistrene): websites (hjemmeside)",
+    publisher=INFO.publisher,
+    country="NO",
+    category="register",
+    formats=INFO.formats,
+    licence=INFO.licence,
+    licence_url=INFO.licence_url,
+    attribution=INFO.attribution,
+    url=INFO.url,
+    cadence=INFO.cadence,
 )
 
 
@@ -174,8 +209,9 @@ def websites(stream: BinaryIO) -> Iterator[Any]:
             elif site is not None and not isinstance(site, str):
                 yield RecordError(f"hjemmeside is not text: {site!r}", {"organisasjonsnummer": orgnr})
             else:
-                yield PublishedWebsites(orgnr, [site.strip()] if site and site.strip() else [],
-                                        f"{orgnr} hjemmeside")
+                yield PublishedWebsites(
+                    orgnr, [site.strip()] if site and site.strip() else [], f"{orgnr} hjemmeside"
+                )
 
 
 class BrregDomainsSource:
@@ -188,8 +224,9 @@ class BrregDomainsSource:
         from regintel.areas.security.importing import run_register_domains
         from regintel.areas.security.register_websites import website_set
 
-        return run_register_domains(engine, DOMAINS_INFO, "NO", location, data_dir,
-                                    lambda stream: website_set(websites(stream)))
+        return run_register_domains(
+            engine, DOMAINS_INFO, "NO", location, data_dir, lambda stream: website_set(websites(stream))
+        )
 
 
 # A section source: the runner hands it to the security area (`import_into`), never to the company loader.

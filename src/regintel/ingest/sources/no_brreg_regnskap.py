@@ -31,11 +31,18 @@ from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="no_brreg_regnskap", name="Regnskapsregisteret (annual accounts)", publisher="Brønnøysundregistrene",
-    country="NO", category="financials", formats="Regnskapsregisteret API JSON (`/regnskap/{orgnr}` answers)",
-    licence="Norwegian Licence for Open Government Data (NLOD) 2.0", licence_url="https://data.norge.no/nlod/en/2.0",
+    id="no_brreg_regnskap",
+    name="Regnskapsregisteret (annual accounts)",
+    publisher="Brønnøysundregistrene",
+    country="NO",
+    category="financials",
+    formats="Regnskapsregisteret API JSON (`/regnskap/{orgnr}` answers)",
+    licence="Norwegian Licence for Open Government Data (NLOD) 2.0",
+    licence_url="https://data.norge.no/nlod/en/2.0",
     attribution="Source: Regnskapsregisteret, Brønnøysundregistrene",
-    url="https://data.brreg.no/regnskapsregisteret/regnskap", cadence="daily")
+    url="https://data.brreg.no/regnskapsregisteret/regnskap",
+    cadence="daily",
+)
 
 
 def _at(obj: Any, *path: str) -> Any:
@@ -95,19 +102,32 @@ class RegnskapSource:
             raise RecordError(f"no ISO 4217 currency in valuta: {obj.get('valuta')!r}")
         result = obj.get("resultatregnskapResultat")
         fin = FinancialRecord(
-            year=int(period_to[:4]), currency=currency, period_from=period_from, period_to=period_to,
-            revenue=_money(_at(result, "driftsresultat", "driftsinntekter", "sumDriftsinntekter"), "sumDriftsinntekter"),
+            year=int(period_to[:4]),
+            currency=currency,
+            period_from=period_from,
+            period_to=period_to,
+            revenue=_money(
+                _at(result, "driftsresultat", "driftsinntekter", "sumDriftsinntekter"), "sumDriftsinntekter"
+            ),
             profit=_money(_at(result, "aarsresultat"), "aarsresultat"),
             total_assets=_money(_at(obj, "eiendeler", "sumEiendeler"), "sumEiendeler"),
             equity=_money(_at(obj, "egenkapitalGjeld", "egenkapital", "sumEgenkapital"), "sumEgenkapital"),
             liabilities=_money(_at(obj, "egenkapitalGjeld", "gjeldOversikt", "sumGjeld"), "sumGjeld"),
-            current_assets=_money(_at(obj, "eiendeler", "omloepsmidler", "sumOmloepsmidler"), "sumOmloepsmidler"),
-            current_liabilities=_money(_at(obj, "egenkapitalGjeld", "gjeldOversikt", "kortsiktigGjeld",
-                                           "sumKortsiktigGjeld"), "sumKortsiktigGjeld"),
-            retained_earnings=_money(_at(obj, "egenkapitalGjeld", "egenkapital", "opptjentEgenkapital",
-                                         "sumOpptjentEgenkapital"), "sumOpptjentEgenkapital"),
+            current_assets=_money(
+                _at(obj, "eiendeler", "omloepsmidler", "sumOmloepsmidler"), "sumOmloepsmidler"
+            ),
+            current_liabilities=_money(
+                _at(obj, "egenkapitalGjeld", "gjeldOversikt", "kortsiktigGjeld", "sumKortsiktigGjeld"),
+                "sumKortsiktigGjeld",
+            ),
+            retained_earnings=_money(
+                _at(obj, "egenkapitalGjeld", "egenkapital", "opptjentEgenkapital", "sumOpptjentEgenkapital"),
+                "sumOpptjentEgenkapital",
+            ),
             ebit=_money(_at(result, "driftsresultat", "driftsresultat"), "driftsresultat"),
-            statement_type="annual", source_record_id=str(obj.get("id") or obj.get("journalnr") or "") or None)
+            statement_type="annual",
+            source_record_id=str(obj.get("id") or obj.get("journalnr") or "") or None,
+        )
         return StatementRecord(country="NO", financials=[fin], national_id=national_id)
 
 

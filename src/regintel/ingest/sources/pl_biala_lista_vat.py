@@ -24,11 +24,15 @@ from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort, Sour
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="pl_biala_lista_vat", name="Wykaz podatników VAT (biała lista)",
-    publisher="Ministerstwo Finansów / Krajowa Administracja Skarbowa", country="PL", category="public_money",
+    id="pl_biala_lista_vat",
+    name="Wykaz podatników VAT (biała lista)",
+    publisher="Ministerstwo Finansów / Krajowa Administracja Skarbowa",
+    country="PL",
+    category="public_money",
     formats="wl-api.mf.gov.pl search answers (JSON)",
     licence="Public data under art. 96b of the VAT Act; no licence text is stated in the answers",
-    attribution="Źródło: Wykaz podatników VAT, Ministerstwo Finansów", url="https://wl-api.mf.gov.pl",
+    attribution="Źródło: Wykaz podatników VAT, Ministerstwo Finansów",
+    url="https://wl-api.mf.gov.pl",
     cadence="daily",
 )
 STATUS = {"Czynny": "active", "Zwolniony": "exempt", "Niezarejestrowany": "not_registered"}
@@ -46,7 +50,9 @@ class WhiteListSource:
         result = doc.get("result") if isinstance(doc, dict) else None
         if not isinstance(result, dict) or not {"subject", "subjects"} & result.keys():
             code = doc.get("code") if isinstance(doc, dict) else None
-            raise SourceAbort(f"{name}: not a white-list search answer" + (f" (error {code})" if code else ""))
+            raise SourceAbort(
+                f"{name}: not a white-list search answer" + (f" (error {code})" if code else "")
+            )
         answered = _answered(result.get("requestDateTime"))
         subjects = result.get("subjects") if "subjects" in result else [result.get("subject")]
         for subject in subjects or []:
@@ -71,7 +77,9 @@ def _answered(value: Any) -> date | None:
 def _subject(subject: dict[str, Any], answered: date | None) -> BankAccountRecord | RecordError:
     nip, status = subject.get("nip"), STATUS.get(subject.get("statusVat") or "")
     if not nip or status is None:
-        return RecordError(f"subject without nip or with unknown statusVat {subject.get('statusVat')!r}", subject)
+        return RecordError(
+            f"subject without nip or with unknown statusVat {subject.get('statusVat')!r}", subject
+        )
     try:
         krs: str | None = parse_national_id("PL", subject["krs"]) if subject.get("krs") else None
     except InvalidIdentifier:
@@ -82,9 +90,17 @@ def _subject(subject: dict[str, Any], answered: date | None) -> BankAccountRecor
             accounts.append((IBAN("PL" + str(nrb)).compact, str(nrb), None, None))
         except SchwiftyException:
             accounts.append((None, str(nrb), None, None))  # kept as published, marked as not an IBAN
-    return BankAccountRecord(country="PL", vat_id="PL" + str(nip), national_id=krs, status=status, status_since=None,
-                             tax_office=None, name=subject.get("name"), answered_on=answered,
-                             accounts=tuple(accounts))
+    return BankAccountRecord(
+        country="PL",
+        vat_id="PL" + str(nip),
+        national_id=krs,
+        status=status,
+        status_since=None,
+        tax_office=None,
+        name=subject.get("name"),
+        answered_on=answered,
+        accounts=tuple(accounts),
+    )
 
 
 # A section source: the runner hands it to its area (`import_into`), never to the company loader.

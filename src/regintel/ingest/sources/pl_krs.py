@@ -40,13 +40,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.elf_names import elf_code
 
 INFO = SourceInfo(
-    id="pl_krs", name="KRS – Krajowy Rejestr Sądowy (API KRS, odpis aktualny)",
-    publisher="Ministerstwo Sprawiedliwości", country="PL", category="register",
+    id="pl_krs",
+    name="KRS – Krajowy Rejestr Sądowy (API KRS, odpis aktualny)",
+    publisher="Ministerstwo Sprawiedliwości",
+    country="PL",
+    category="register",
     formats="API KRS OdpisAktualny JSON: one answer, an array of answers or JSON lines (.gz accepted)",
     licence="Public register; re-use under the Polish Act of 11 August 2021 on open data and the re-use "
-            "of public sector information (no licence stated by the API)",
+    "of public sector information (no licence stated by the API)",
     attribution="Źródło: Krajowy Rejestr Sądowy, Ministerstwo Sprawiedliwości (api-krs.ms.gov.pl)",
-    url="https://api-krs.ms.gov.pl/api/krs/OdpisAktualny", cadence="on-demand",
+    url="https://api-krs.ms.gov.pl/api/krs/OdpisAktualny",
+    cadence="on-demand",
 )
 _DMY = re.compile(r"(\d{2})\.(\d{2})\.(\d{4})")
 RESTRUCTURING_KEYS = ("postepowanieRestrukturyzacyjne", "postepowanieNaprawcze")
@@ -95,8 +99,12 @@ def to_record(odpis: dict[str, Any], dropped: list[str]) -> CompanyRecord:
     form = text(entity.get("formaPrawna"), "formaPrawna")
     position = header.get("stanPozycji")
     record = CompanyRecord(
-        country="PL", national_id=number, name=text(entity.get("nazwa"), "nazwa"), source_record_id=number,
-        published_on=_dmy(header.get("stanZDnia"), "stanZDnia"), legal_form_name=form,
+        country="PL",
+        national_id=number,
+        name=text(entity.get("nazwa"), "nazwa"),
+        source_record_id=number,
+        published_on=_dmy(header.get("stanZDnia"), "stanZDnia"),
+        legal_form_name=form,
         status="active" if position in (1, "1", None) else "inactive",
         founded_on=_dmy(header.get("dataRejestracjiWKRS"), "dataRejestracjiWKRS"),
     )
@@ -170,8 +178,14 @@ def _set_address(record: CompanyRecord, seat: Any) -> None:
     record.city = get("miejscowosc")
     where = seat.get("siedziba")
     where = where if isinstance(where, dict) else {}
-    record.address_text = join([record.street, join([record.postal_code, get("poczta") or record.city], " "),
-                                text(where.get("wojewodztwo"), "wojewodztwo"), get("kraj")])
+    record.address_text = join(
+        [
+            record.street,
+            join([record.postal_code, get("poczta") or record.city], " "),
+            text(where.get("wojewodztwo"), "wojewodztwo"),
+            get("kraj"),
+        ]
+    )
 
 
 def _set_activities(record: CompanyRecord, section3: Any) -> None:
@@ -211,7 +225,9 @@ def _set_proceedings(record: CompanyRecord, section6: Any) -> None:
         raise RecordError(f"dzial6 is not an object: {section6!r}"[:200])
     record.in_liquidation = _filled(section6.get("likwidacja"))
     record.in_bankruptcy = _open(section6.get("postepowanieUpadlosciowe"))
-    record.in_restructuring = any(_open(section6.get(k)) for k in RESTRUCTURING_KEYS) and not record.in_bankruptcy
+    record.in_restructuring = (
+        any(_open(section6.get(k)) for k in RESTRUCTURING_KEYS) and not record.in_bankruptcy
+    )
 
 
 def _open(proceeding: Any) -> bool:
@@ -221,8 +237,10 @@ def _open(proceeding: Any) -> bool:
     if not entries:
         return False
     last = entries[-1]
-    return not (isinstance(last, dict) and any(k.startswith("opisZakonczenia") and _filled(v)
-                                               for k, v in last.items()))
+    return not (
+        isinstance(last, dict)
+        and any(k.startswith("opisZakonczenia") and _filled(v) for k, v in last.items())
+    )
 
 
 def _shareholders(partners: Any) -> list[RoleRecord] | None:
@@ -241,11 +259,20 @@ def _shareholders(partners: Any) -> list[RoleRecord] | None:
         krs = partner.get("krs")
         krs = krs if isinstance(krs, dict) else {}
         number = text(krs.get("krs"), "wspolnicySpzoo.krs")
-        holder = CompanyKey("PL", parse_national_id("PL", number)) if number and number.strip("0") and \
-            is_valid_national_id("PL", number) else None
-        out.append(RoleRecord("shareholder", name, holder_company=holder, title=text(
-            partner.get("posiadaneUdzialy"), "posiadaneUdzialy"),
-            share_pct=100.0 if partner.get("czyPosiadaCaloscUdzialow") is True else None))
+        holder = (
+            CompanyKey("PL", parse_national_id("PL", number))
+            if number and number.strip("0") and is_valid_national_id("PL", number)
+            else None
+        )
+        out.append(
+            RoleRecord(
+                "shareholder",
+                name,
+                holder_company=holder,
+                title=text(partner.get("posiadaneUdzialy"), "posiadaneUdzialy"),
+                share_pct=100.0 if partner.get("czyPosiadaCaloscUdzialow") is True else None,
+            )
+        )
     return out
 
 

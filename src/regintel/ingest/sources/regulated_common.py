@@ -150,18 +150,38 @@ def person_name(row: dict[str, str], *columns: str) -> str:
     return name
 
 
-def professional(source: SourceInfo, row: dict[str, str], *, role: str, key: str, name: str,
-                 firm: str | None = None, firm_id: str | None = None, specialisation: str | None = None,
-                 since: str | None = None) -> Professional:
+def professional(
+    source: SourceInfo,
+    row: dict[str, str],
+    *,
+    role: str,
+    key: str,
+    name: str,
+    firm: str | None = None,
+    firm_id: str | None = None,
+    specialisation: str | None = None,
+    since: str | None = None,
+) -> Professional:
     """One professional of a Slovak list; the contact columns are the same in every list."""
     address, published = text(row, "Adresa"), text(row, "Stav")
     return Professional(
-        source=source.id, country="SK", role=role, record_key=need(row, key)[:200], name=name,
-        title=text(row, "Titul"), specialisation=text(row, specialisation) if specialisation else None,
-        status=status(published, None), since=day(row, since) if since else None,
+        source=source.id,
+        country="SK",
+        role=role,
+        record_key=need(row, key)[:200],
+        name=name,
+        title=text(row, "Titul"),
+        specialisation=text(row, specialisation) if specialisation else None,
+        status=status(published, None),
+        since=day(row, since) if since else None,
         firm_name=text(row, firm) if firm else None,
-        firm_national_id=national_id(row, firm_id, "SK") if firm_id else None, address=address,
-        city=city_of(address), phone=text(row, "Telefón"), email=text(row, "E-mail"), website=text(row, "Web"))
+        firm_national_id=national_id(row, firm_id, "SK") if firm_id else None,
+        address=address,
+        city=city_of(address),
+        phone=text(row, "Telefón"),
+        email=text(row, "E-mail"),
+        website=text(row, "Web"),
+    )
 
 
 CONTACT = ("Adresa", "Telefón", "E-mail", "Web", "Stav", "Titul")

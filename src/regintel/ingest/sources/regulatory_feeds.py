@@ -48,29 +48,71 @@ class FeedEntry:
     language: str | None
 
 
-def _info(id_: str, name: str, publisher: str, country: str | None, url: str, attribution: str,
-          licence_url: str) -> SourceInfo:
-    return SourceInfo(id=id_, name=name, publisher=publisher, country=country, category="regulatory",
-                      formats="RSS 2.0 or Atom 1.0 feed", licence=_REUSE, licence_url=licence_url,
-                      attribution=attribution, url=url, cadence="daily", snapshots=False)
+def _info(
+    id_: str, name: str, publisher: str, country: str | None, url: str, attribution: str, licence_url: str
+) -> SourceInfo:
+    return SourceInfo(
+        id=id_,
+        name=name,
+        publisher=publisher,
+        country=country,
+        category="regulatory",
+        formats="RSS 2.0 or Atom 1.0 feed",
+        licence=_REUSE,
+        licence_url=licence_url,
+        attribution=attribution,
+        url=url,
+        cadence="daily",
+        snapshots=False,
+    )
 
 
 INFOS = (
-    _info("sk_nbs_news", "Národná banka Slovenska – news and press releases", "Národná banka Slovenska", "SK",
-          "https://nbs.sk/feed/", "Source: Národná banka Slovenska, nbs.sk",
-          "https://nbs.sk/en/legal-notice/"),
-    _info("cz_cnb_news", "Česká národní banka – press releases", "Česká národní banka", "CZ",
-          "https://www.cnb.cz/cs/rss/tiskove-zpravy.xml", "Source: Česká národní banka, cnb.cz",
-          "https://www.cnb.cz/en/terms-of-use/"),
-    _info("eu_enisa_news", "ENISA – news", "European Union Agency for Cybersecurity (ENISA)", None,
-          "https://www.enisa.europa.eu/news/rss", "Source: ENISA, © European Union Agency for Cybersecurity",
-          "https://www.enisa.europa.eu/legal-notice"),
-    _info("eu_eba_news", "EBA – news and press releases", "European Banking Authority (EBA)", None,
-          "https://www.eba.europa.eu/news-press/rss.xml", "Source: European Banking Authority, eba.europa.eu",
-          "https://www.eba.europa.eu/legal-notice"),
-    _info("eu_esma_news", "ESMA – news", "European Securities and Markets Authority (ESMA)", None,
-          "https://www.esma.europa.eu/rss.xml", "Source: European Securities and Markets Authority, esma.europa.eu",
-          "https://www.esma.europa.eu/legal-notice"),
+    _info(
+        "sk_nbs_news",
+        "Národná banka Slovenska – news and press releases",
+        "Národná banka Slovenska",
+        "SK",
+        "https://nbs.sk/feed/",
+        "Source: Národná banka Slovenska, nbs.sk",
+        "https://nbs.sk/en/legal-notice/",
+    ),
+    _info(
+        "cz_cnb_news",
+        "Česká národní banka – press releases",
+        "Česká národní banka",
+        "CZ",
+        "https://www.cnb.cz/cs/rss/tiskove-zpravy.xml",
+        "Source: Česká národní banka, cnb.cz",
+        "https://www.cnb.cz/en/terms-of-use/",
+    ),
+    _info(
+        "eu_enisa_news",
+        "ENISA – news",
+        "European Union Agency for Cybersecurity (ENISA)",
+        None,
+        "https://www.enisa.europa.eu/news/rss",
+        "Source: ENISA, © European Union Agency for Cybersecurity",
+        "https://www.enisa.europa.eu/legal-notice",
+    ),
+    _info(
+        "eu_eba_news",
+        "EBA – news and press releases",
+        "European Banking Authority (EBA)",
+        None,
+        "https://www.eba.europa.eu/news-press/rss.xml",
+        "Source: European Banking Authority, eba.europa.eu",
+        "https://www.eba.europa.eu/legal-notice",
+    ),
+    _info(
+        "eu_esma_news",
+        "ESMA – news",
+        "European Securities and Markets Authority (ESMA)",
+        None,
+        "https://www.esma.europa.eu/rss.xml",
+        "Source: European Securities and Markets Authority, esma.europa.eu",
+        "https://www.esma.europa.eu/legal-notice",
+    ),
 )
 
 
@@ -122,11 +164,21 @@ def parse_entry(entry: Any, language: str | None) -> FeedEntry:
     published = _when(dict.get(entry, "published_parsed")) or updated
     if published is None:
         raise ValueError(f"entry {guid!r} has no readable date")
-    categories = tuple(dict.fromkeys(t.get("term", "").strip() for t in entry.get("tags") or []
-                                     if (t.get("term") or "").strip()))
-    return FeedEntry(guid=guid[:1000], title=title, link=link, summary=text_of(entry.get("summary") or ""),
-                     published_at=published, updated_at=updated,
-                     categories=categories, language=language)
+    categories = tuple(
+        dict.fromkeys(
+            t.get("term", "").strip() for t in entry.get("tags") or [] if (t.get("term") or "").strip()
+        )
+    )
+    return FeedEntry(
+        guid=guid[:1000],
+        title=title,
+        link=link,
+        summary=text_of(entry.get("summary") or ""),
+        published_at=published,
+        updated_at=updated,
+        categories=categories,
+        language=language,
+    )
 
 
 def text_of(html: str) -> str:

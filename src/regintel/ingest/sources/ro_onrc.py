@@ -43,15 +43,27 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.ro_onrc_codes import KNOWN_CODES, State, combined, legal_form, nuts3, state_of
 
 INFO = SourceInfo(
-    id="ro_onrc", name="ONRC – firme înregistrate (open data)",
-    publisher="Oficiul Național al Registrului Comerțului", country="RO", category="register",
+    id="ro_onrc",
+    name="ONRC – firme înregistrate (open data)",
+    publisher="Oficiul Național al Registrului Comerțului",
+    country="RO",
+    category="register",
     formats="od_firme.csv (`^`-separated), or a zip with od_firme.csv, od_stare_firma.csv and n_stare_firma.csv",
-    licence="OGL-ROU 1.0", licence_url="https://data.gov.ro/base/images/logoinst/OGL-ROU-1.0.pdf",
+    licence="OGL-ROU 1.0",
+    licence_url="https://data.gov.ro/base/images/logoinst/OGL-ROU-1.0.pdf",
     attribution="Sursa: Oficiul Național al Registrului Comerțului (ONRC), data.gov.ro",
-    url="https://data.gov.ro/dataset/firme-inregistrate-la-registrul-comertului", cadence="monthly",
+    url="https://data.gov.ro/dataset/firme-inregistrate-la-registrul-comertului",
+    cadence="monthly",
 )
-REQUIRED = ("DENUMIRE", "CUI", "COD_INMATRICULARE", "DATA_INMATRICULARE", "FORMA_JURIDICA", "ADR_JUDET",
-            "ADR_LOCALITATE")
+REQUIRED = (
+    "DENUMIRE",
+    "CUI",
+    "COD_INMATRICULARE",
+    "DATA_INMATRICULARE",
+    "FORMA_JURIDICA",
+    "ADR_JUDET",
+    "ADR_LOCALITATE",
+)
 STREET = ("ADR_DEN_STRADA", "ADR_NR_STRADA", "ADR_BLOC", "ADR_SCARA", "ADR_ETAJ", "ADR_APARTAMENT")
 STREET_LABELS = ("", "nr. ", "bl. ", "sc. ", "et. ", "ap. ")
 
@@ -95,12 +107,17 @@ def _state_names(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) 
     with archive.open(member) as fh:
         csv_file = open_csv(fh, delimiter="^")  # type: ignore[arg-type]
         columns = csv_file.index(("COD", "DENUMIRE"), "ONRC n_stare_firma.csv")
-        return {row[columns["COD"]].strip(): row[columns["DENUMIRE"]].strip()
-                for item in csv_file.rows if not isinstance(item, RecordError) for row in (item[1],)}
+        return {
+            row[columns["COD"]].strip(): row[columns["DENUMIRE"]].strip()
+            for item in csv_file.rows
+            if not isinstance(item, RecordError)
+            for row in (item[1],)
+        }
 
 
-def _states(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo],
-            names: dict[str, str]) -> dict[str, list[str]]:
+def _states(
+    archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo], names: dict[str, str]
+) -> dict[str, list[str]]:
     """COD_INMATRICULARE -> the state names of the trader (held in memory: one short list a trader)."""
     member = members.get("od_stare_firma.csv")
     if member is None:
@@ -118,8 +135,9 @@ def _states(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo],
     return out
 
 
-def _firms(stream: BinaryIO, states: dict[str, list[str]],
-           published: date | None) -> Iterator[CompanyRecord | RecordError | Skipped]:
+def _firms(
+    stream: BinaryIO, states: dict[str, list[str]], published: date | None
+) -> Iterator[CompanyRecord | RecordError | Skipped]:
     csv_file = open_csv(stream, delimiter="^")
     columns = csv_file.index(REQUIRED, "ONRC od_firme.csv")  # every column's position, not only these
     for item in csv_file.records(columns, lambda row: (row, to_record(row, published))):
@@ -142,17 +160,38 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
     postal = row.get("ADR_COD_POSTAL", "").strip() or None
     if postal and not (postal.isdigit() and len(postal) == 6):
         raise RecordError(f"ADR_COD_POSTAL is not a 6-digit postcode: {postal!r}")
-    street = join([f"{label}{row.get(c, '').strip()}" if row.get(c, "").strip() else None
-                   for c, label in zip(STREET, STREET_LABELS, strict=True)], " ")
+    street = join(
+        [
+            f"{label}{row.get(c, '').strip()}" if row.get(c, "").strip() else None
+            for c, label in zip(STREET, STREET_LABELS, strict=True)
+        ],
+        " ",
+    )
     sector = row.get("ADR_SECTOR", "").strip()
     return CompanyRecord(
-        country="RO", national_id=cui, name=row["DENUMIRE"].strip() or None, source_record_id=cui,
-        published_on=published, legal_form=code, legal_form_name=form_name,
+        country="RO",
+        national_id=cui,
+        name=row["DENUMIRE"].strip() or None,
+        source_record_id=cui,
+        published_on=published,
+        legal_form=code,
+        legal_form_name=form_name,
         founded_on=_date(row["DATA_INMATRICULARE"], "DATA_INMATRICULARE"),
-        street=street, city=city, postal_code=postal,
-        address_text=join([street, row.get("ADR_COMPLETARE", "").strip(), f"Sector {sector}" if sector else None,
-                           join([postal, city], " "), judet, row.get("ADR_TARA", "").strip()]),
-        region_code=_county(row["COD_INMATRICULARE"]), nuts3=nuts3(judet) if judet else None,
+        street=street,
+        city=city,
+        postal_code=postal,
+        address_text=join(
+            [
+                street,
+                row.get("ADR_COMPLETARE", "").strip(),
+                f"Sector {sector}" if sector else None,
+                join([postal, city], " "),
+                judet,
+                row.get("ADR_TARA", "").strip(),
+            ]
+        ),
+        region_code=_county(row["COD_INMATRICULARE"]),
+        nuts3=nuts3(judet) if judet else None,
         identifiers=[("elf", elf)] if elf else [],
     )
 
@@ -187,8 +226,9 @@ def _with_state(record: CompanyRecord, names: list[str] | None) -> Iterator[Comp
         _apply(record, combined(known))
     yield record
     if unknown:
-        yield RecordError(f"unknown ONRC state kept out (company kept): {', '.join(unknown)}",
-                          {"CUI": record.national_id})
+        yield RecordError(
+            f"unknown ONRC state kept out (company kept): {', '.join(unknown)}", {"CUI": record.national_id}
+        )
 
 
 def _apply(record: CompanyRecord, state: State) -> None:
@@ -205,8 +245,9 @@ def _registration_ids(record: CompanyRecord, row: dict[str, str]) -> Iterator[Re
         if onrc.is_valid(number):
             record.identifiers.append(("onrc", onrc.compact(number)))
         else:
-            yield RecordError(f"invalid COD_INMATRICULARE dropped (company kept): {number!r}",
-                              {"CUI": record.national_id})
+            yield RecordError(
+                f"invalid COD_INMATRICULARE dropped (company kept): {number!r}", {"CUI": record.national_id}
+            )
     euid = row.get("EUID", "").strip()
     if euid:
         record.identifiers.append(("euid", euid))

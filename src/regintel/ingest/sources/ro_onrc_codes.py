@@ -90,8 +90,12 @@ def combined(states: list[State]) -> State:
     status of the most final one."""
     order = {"dissolved": 0, "inactive": 1, "active": 2}
     status = min((s.status for s in states), key=order.__getitem__)
-    return State(status, any(s.in_liquidation for s in states), any(s.in_restructuring for s in states),
-                 any(s.in_bankruptcy for s in states))
+    return State(
+        status,
+        any(s.in_liquidation for s in states),
+        any(s.in_restructuring for s in states),
+        any(s.in_bankruptcy for s in states),
+    )
 
 
 @lru_cache(maxsize=1)
@@ -112,4 +116,3 @@ def nuts3(judet: str) -> str | None:
     """The NUTS 3 region of a județ (for Romania, NUTS 3 regions are the județe and Bucharest)."""
     key = " ".join(re.findall(r"[a-z]+", fold(judet)))
     return _judete().get(key) or _judete().get(key.removeprefix("judetul ").strip())
-

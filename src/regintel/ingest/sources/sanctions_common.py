@@ -95,14 +95,40 @@ def sanction_sources() -> dict[str, SanctionSource]:
     return SANCTION_SOURCES
 
 
-_COUNTRY_ALIASES = {"russia": "RU", "iran": "IR", "syria": "SY", "north korea": "KP", "south korea": "KR",
-                    "korea, north": "KP", "korea, south": "KR", "venezuela": "VE", "bolivia": "BO",
-                    "tanzania": "TZ", "moldova": "MD", "laos": "LA", "vietnam": "VN", "burma": "MM",
-                    "democratic republic of the congo": "CD", "congo, democratic republic of the": "CD",
-                    "republic of the congo": "CG", "palestinian": "PS", "west bank": "PS", "gaza": "PS",
-                    "turkey": "TR", "kosovo": "XK", "united kingdom": "GB", "uk": "GB",
-                    "united states": "US", "usa": "US", "czech republic": "CZ", "ivory coast": "CI",
-                    "cote d'ivoire": "CI", "macedonia": "MK", "taiwan": "TW", "brunei": "BN"}
+_COUNTRY_ALIASES = {
+    "russia": "RU",
+    "iran": "IR",
+    "syria": "SY",
+    "north korea": "KP",
+    "south korea": "KR",
+    "korea, north": "KP",
+    "korea, south": "KR",
+    "venezuela": "VE",
+    "bolivia": "BO",
+    "tanzania": "TZ",
+    "moldova": "MD",
+    "laos": "LA",
+    "vietnam": "VN",
+    "burma": "MM",
+    "democratic republic of the congo": "CD",
+    "congo, democratic republic of the": "CD",
+    "republic of the congo": "CG",
+    "palestinian": "PS",
+    "west bank": "PS",
+    "gaza": "PS",
+    "turkey": "TR",
+    "kosovo": "XK",
+    "united kingdom": "GB",
+    "uk": "GB",
+    "united states": "US",
+    "usa": "US",
+    "czech republic": "CZ",
+    "ivory coast": "CI",
+    "cote d'ivoire": "CI",
+    "macedonia": "MK",
+    "taiwan": "TW",
+    "brunei": "BN",
+}
 
 
 @lru_cache(maxsize=4096)
@@ -157,4 +183,5 @@ def plausible_year(year: int) -> bool:
 def abort_on_xml_error(name: str) -> Callable[[Exception], SourceAbort]:
     def wrap(exc: Exception) -> SourceAbort:
         return SourceAbort(f"{name}: not a well-formed XML file ({exc})")
+
     return wrap

@@ -24,21 +24,28 @@ from regintel.ingest.sources.sanctions_common import (
 
 NS = "{http://eu.europa.ec/fpi/fsd/export}"
 INFO = SourceInfo(
-    id="sanctions_eu_fsf", name="EU Financial Sanctions Files (consolidated list)",
-    publisher="European Commission (FPI)", country=None, category="sanctions", formats="XML 1.1",
+    id="sanctions_eu_fsf",
+    name="EU Financial Sanctions Files (consolidated list)",
+    publisher="European Commission (FPI)",
+    country=None,
+    category="sanctions",
+    formats="XML 1.1",
     licence="EU re-use (Commission Decision 2011/833/EU), free re-use with acknowledgement",
     attribution="Source: European Commission, consolidated list of persons, groups and entities subject to EU "
-                "financial sanctions",
-    url="https://webgate.ec.europa.eu/fsd/fsf", cadence="daily",
-    licence_url="https://eur-lex.europa.eu/eli/dec/2011/833/oj")
+    "financial sanctions",
+    url="https://webgate.ec.europa.eu/fsd/fsf",
+    cadence="daily",
+    licence_url="https://eur-lex.europa.eu/eli/dec/2011/833/oj",
+)
 _SCHEMAS = {"person": "person", "enterprise": "organization"}
 
 
 def _names(el: ET.Element) -> list[ListedName]:
     out: list[ListedName] = []
     for alias in el.iter(f"{NS}nameAlias"):
-        whole = clean(alias.get("wholeName")) or clean(" ".join(
-            alias.get(k) or "" for k in ("firstName", "middleName", "lastName")))
+        whole = clean(alias.get("wholeName")) or clean(
+            " ".join(alias.get(k) or "" for k in ("firstName", "middleName", "lastName"))
+        )
         if whole:
             weak = alias.get("strong") == "false"
             out.append(ListedName(whole, "weak" if weak else "alias", clean(alias.get("nameLanguage"))))
@@ -71,8 +78,13 @@ def _countries(el: ET.Element) -> list[tuple[str, str]]:
 
 
 def _identifiers(el: ET.Element) -> list[ListedIdentifier]:
-    out = [ListedIdentifier(i.get("identificationTypeCode") or "id", number, country_code(i.get("countryIso2Code")))
-           for i in el.iter(f"{NS}identification") if (number := clean(i.get("number")))]
+    out = [
+        ListedIdentifier(
+            i.get("identificationTypeCode") or "id", number, country_code(i.get("countryIso2Code"))
+        )
+        for i in el.iter(f"{NS}identification")
+        if (number := clean(i.get("number")))
+    ]
     for attr, kind in (("euReferenceNumber", "eu_reference"), ("unitedNationId", "un_reference")):
         if value := clean(el.get(attr)):
             out.append(ListedIdentifier(kind, value))
@@ -84,11 +96,17 @@ def _entry(el: ET.Element) -> ListedEntry:
     schema = _SCHEMAS.get(subject.get("code", "") if subject is not None else "", "organization")
     programmes = sorted({p for r in el.iter(f"{NS}regulation") if (p := clean(r.get("programme")))})
     remark = el.find(f"{NS}remark")
-    return ListedEntry(key=el.get("logicalId") or el.get("euReferenceNumber") or "", schema=schema,
-                       names=_names(el), programmes=programmes, birth_dates=_birth_dates(el),
-                       countries=_countries(el), identifiers=_identifiers(el),
-                       listed_on=(el.get("designationDate") or "")[:10] or None,
-                       remarks=clean(remark.text) if remark is not None else None)
+    return ListedEntry(
+        key=el.get("logicalId") or el.get("euReferenceNumber") or "",
+        schema=schema,
+        names=_names(el),
+        programmes=programmes,
+        birth_dates=_birth_dates(el),
+        countries=_countries(el),
+        identifiers=_identifiers(el),
+        listed_on=(el.get("designationDate") or "")[:10] or None,
+        remarks=clean(remark.text) if remark is not None else None,
+    )
 
 
 def parse(path: Path) -> Iterator[ListedEntry]:

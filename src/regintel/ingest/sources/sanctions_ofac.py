@@ -30,18 +30,38 @@ from regintel.ingest.sources.sanctions_common import (
 )
 
 INFO = SourceInfo(
-    id="sanctions_ofac", name="OFAC Specially Designated Nationals (SDN) list",
-    publisher="US Department of the Treasury, Office of Foreign Assets Control", country="US",
-    category="sanctions", formats="CSV (legacy SDN set: sdn, add, alt, sdn_comments)",
-    licence="US Government work, public domain", attribution="Source: U.S. Treasury OFAC SDN list",
-    url="https://sanctionslist.ofac.treas.gov/", cadence="daily")
+    id="sanctions_ofac",
+    name="OFAC Specially Designated Nationals (SDN) list",
+    publisher="US Department of the Treasury, Office of Foreign Assets Control",
+    country="US",
+    category="sanctions",
+    formats="CSV (legacy SDN set: sdn, add, alt, sdn_comments)",
+    licence="US Government work, public domain",
+    attribution="Source: U.S. Treasury OFAC SDN list",
+    url="https://sanctionslist.ofac.treas.gov/",
+    cadence="daily",
+)
 _SCHEMAS = {"individual": "person", "vessel": "vessel", "aircraft": "aircraft"}
-_DOB = re.compile(r"^(?:circa |approximately )?(?:(\d{1,2}) )?(?:([A-Z][a-z]{2}) )?(\d{4})"
-                  r"(?: to (?:\d{1,2} )?(?:[A-Z][a-z]{2} )?(\d{4}))?$")
-_IDS = (("Passport", "passport"), ("National ID No.", "national_id"), ("Tax ID No.", "tax_id"),
-        ("Registration ID", "registration"), ("Cedula No.", "cedula"), ("NIT #", "nit"), ("RFC", "rfc"),
-        ("SSN", "ssn"), ("Vessel Registration Identification IMO", "imo"), ("SWIFT/BIC", "swift"),
-        ("Identification Number", "id"), ("C.U.I.T.", "cuit"), ("D.N.I.", "dni"), ("CURP #", "curp"))
+_DOB = re.compile(
+    r"^(?:circa |approximately )?(?:(\d{1,2}) )?(?:([A-Z][a-z]{2}) )?(\d{4})"
+    r"(?: to (?:\d{1,2} )?(?:[A-Z][a-z]{2} )?(\d{4}))?$"
+)
+_IDS = (
+    ("Passport", "passport"),
+    ("National ID No.", "national_id"),
+    ("Tax ID No.", "tax_id"),
+    ("Registration ID", "registration"),
+    ("Cedula No.", "cedula"),
+    ("NIT #", "nit"),
+    ("RFC", "rfc"),
+    ("SSN", "ssn"),
+    ("Vessel Registration Identification IMO", "imo"),
+    ("SWIFT/BIC", "swift"),
+    ("Identification Number", "id"),
+    ("C.U.I.T.", "cuit"),
+    ("D.N.I.", "dni"),
+    ("CURP #", "curp"),
+)
 _NUMBER = re.compile(r"^\s*([A-Z0-9][A-Z0-9./-]{2,})\s*(?:\(([^)]*)\))?", re.IGNORECASE)
 
 
@@ -87,7 +107,7 @@ def _remarks(entry: ListedEntry, remarks: str) -> None:
                 entry.countries.append((code, part.split(" ", 1)[0]))
         else:
             for label, kind in _IDS:
-                if part.startswith(label + " ") and (m := _NUMBER.match(part[len(label) + 1:])):
+                if part.startswith(label + " ") and (m := _NUMBER.match(part[len(label) + 1 :])):
                     entry.identifiers.append(ListedIdentifier(kind, m.group(1), country_code(m.group(2))))
                     break
 
@@ -106,16 +126,22 @@ def parse(path: Path) -> Iterator[ListedEntry]:
         for row in _rows(add):
             if len(row) >= 5 and (code := country_code(_value(row[4]))):
                 countries[row[0].strip()].append((code, "address"))
-    overflow = {row[0].strip(): row[1] for row in _rows(c) if len(row) >= 2} if (
-        c := _sibling(folder, "sdn_comments")) else {}
+    overflow = (
+        {row[0].strip(): row[1] for row in _rows(c) if len(row) >= 2}
+        if (c := _sibling(folder, "sdn_comments"))
+        else {}
+    )
     for n, row in enumerate(_rows(sdn), 1):
         if len(row) < 12 or not row[0].strip().isdigit() or not _value(row[1]):
             raise SourceAbort(f"{sdn.name} line {n}: not an OFAC SDN row (12 fields, ent_num first)")
         key = row[0].strip()
-        entry = ListedEntry(key=key, schema=_SCHEMAS.get((_value(row[2]) or "").lower(), "organization"),
-                            names=[ListedName(row[1].strip(), "primary"), *aliases.get(key, [])],
-                            programmes=[p.strip() for p in (_value(row[3]) or "").split("] [") if p.strip()],
-                            countries=list(countries.get(key, [])))
+        entry = ListedEntry(
+            key=key,
+            schema=_SCHEMAS.get((_value(row[2]) or "").lower(), "organization"),
+            names=[ListedName(row[1].strip(), "primary"), *aliases.get(key, [])],
+            programmes=[p.strip() for p in (_value(row[3]) or "").split("] [") if p.strip()],
+            countries=list(countries.get(key, [])),
+        )
         remarks = (_value(row[11]) or "") + (overflow.get(key) or "")
         entry.remarks = clean(remarks)
         _remarks(entry, remarks)

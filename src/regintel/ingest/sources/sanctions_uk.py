@@ -26,12 +26,19 @@ from regintel.ingest.sources.sanctions_common import (
 )
 
 INFO = SourceInfo(
-    id="sanctions_uk", name="UK Sanctions List", publisher="UK Foreign, Commonwealth & Development Office (FCDO)",
-    country="GB", category="sanctions", formats="XML (Designations)", licence="Open Government Licence v3.0",
+    id="sanctions_uk",
+    name="UK Sanctions List",
+    publisher="UK Foreign, Commonwealth & Development Office (FCDO)",
+    country="GB",
+    category="sanctions",
+    formats="XML (Designations)",
+    licence="Open Government Licence v3.0",
     attribution="Contains public sector information licensed under the Open Government Licence v3.0 "
-                "(UK Sanctions List, FCDO)",
-    url="https://www.gov.uk/government/publications/the-uk-sanctions-list", cadence="daily",
-    licence_url="https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/")
+    "(UK Sanctions List, FCDO)",
+    url="https://www.gov.uk/government/publications/the-uk-sanctions-list",
+    cadence="daily",
+    licence_url="https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/",
+)
 _SCHEMAS = {"individual": "person", "entity": "organization", "ship": "vessel"}
 _DOB = re.compile(r"^(\d{2}|dd)/(\d{2}|mm)/(\d{4})$")
 
@@ -71,13 +78,18 @@ def _dob(text: str) -> str | None:
 
 def _identifiers(el: ET.Element) -> list[ListedIdentifier]:
     out = []
-    for path, kind in (("IndividualDetails/Individual/PassportDetails/Passport/PassportNumber", "passport"),
-                       ("IndividualDetails/Individual/NationalIdentifierDetails/NationalIdentifier/"
-                        "NationalIdentifierNumber", "national_id"),
-                       ("EntityDetails/Entity/BusinessRegistrationNumbers/BusinessRegistrationNumber",
-                        "registration"),
-                       ("ShipDetails/Ship/IMONumbers/IMONumber", "imo"), ("UniqueID", "uk_reference"),
-                       ("UNReferenceNumber", "un_reference")):
+    for path, kind in (
+        ("IndividualDetails/Individual/PassportDetails/Passport/PassportNumber", "passport"),
+        (
+            "IndividualDetails/Individual/NationalIdentifierDetails/NationalIdentifier/"
+            "NationalIdentifierNumber",
+            "national_id",
+        ),
+        ("EntityDetails/Entity/BusinessRegistrationNumbers/BusinessRegistrationNumber", "registration"),
+        ("ShipDetails/Ship/IMONumbers/IMONumber", "imo"),
+        ("UniqueID", "uk_reference"),
+        ("UNReferenceNumber", "un_reference"),
+    ):
         for value in dict.fromkeys(_texts(el, path)):
             out.append(ListedIdentifier(kind, re.sub(r"^(UK Company no\.|IMO)\s*", "", value)))
     return out
@@ -85,14 +97,26 @@ def _identifiers(el: ET.Element) -> list[ListedIdentifier]:
 
 def _entry(el: ET.Element) -> ListedEntry:
     kind = (_text(el, "IndividualEntityShip") or "").lower()
-    countries = [(c, "nationality") for v in _texts(el, "IndividualDetails/Individual/Nationalities/Nationality")
-                 if (c := country_code(v))]
-    countries += [(c, "address") for v in _texts(el, "Addresses/Address/AddressCountry") if (c := country_code(v))]
+    countries = [
+        (c, "nationality")
+        for v in _texts(el, "IndividualDetails/Individual/Nationalities/Nationality")
+        if (c := country_code(v))
+    ]
+    countries += [
+        (c, "address") for v in _texts(el, "Addresses/Address/AddressCountry") if (c := country_code(v))
+    ]
     dobs = [d for v in _texts(el, "IndividualDetails/Individual/DOBs/DOB") if (d := _dob(v))]
-    return ListedEntry(key=_text(el, "UniqueID") or "", schema=_SCHEMAS.get(kind, "organization"), names=_names(el),
-                       programmes=_texts(el, "RegimeName"), birth_dates=dobs, countries=countries,
-                       identifiers=_identifiers(el), listed_on=iso_date(_text(el, "DateDesignated"), "%d/%m/%Y"),
-                       remarks=_text(el, "OtherInformation"))
+    return ListedEntry(
+        key=_text(el, "UniqueID") or "",
+        schema=_SCHEMAS.get(kind, "organization"),
+        names=_names(el),
+        programmes=_texts(el, "RegimeName"),
+        birth_dates=dobs,
+        countries=countries,
+        identifiers=_identifiers(el),
+        listed_on=iso_date(_text(el, "DateDesignated"), "%d/%m/%Y"),
+        remarks=_text(el, "OtherInformation"),
+    )
 
 
 def parse(path: Path) -> Iterator[ListedEntry]:

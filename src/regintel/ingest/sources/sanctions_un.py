@@ -24,12 +24,18 @@ from regintel.ingest.sources.sanctions_common import (
 )
 
 INFO = SourceInfo(
-    id="sanctions_un", name="UN Security Council Consolidated List", publisher="United Nations Security Council",
-    country=None, category="sanctions", formats="XML (sc-sanctions.xsd)",
+    id="sanctions_un",
+    name="UN Security Council Consolidated List",
+    publisher="United Nations Security Council",
+    country=None,
+    category="sanctions",
+    formats="XML (sc-sanctions.xsd)",
     licence="UN public information, free re-use with attribution",
     attribution="Source: United Nations Security Council Consolidated List",
-    url="https://scsanctions.un.org/resources/xml/en/consolidated.xml", cadence="daily",
-    licence_url="https://www.un.org/en/about-us/terms-of-use")
+    url="https://scsanctions.un.org/resources/xml/en/consolidated.xml",
+    cadence="daily",
+    licence_url="https://www.un.org/en/about-us/terms-of-use",
+)
 
 _WEAK = {"low"}
 
@@ -76,16 +82,27 @@ def _entry(el: ET.Element, schema: str) -> ListedEntry:
     for doc in el.findall("INDIVIDUAL_DOCUMENT"):
         number = _text(doc, "NUMBER")
         if number:
-            idents.append(ListedIdentifier(_text(doc, "TYPE_OF_DOCUMENT") or "document", number,
-                                           country_code(_text(doc, "ISSUING_COUNTRY"))))
+            idents.append(
+                ListedIdentifier(
+                    _text(doc, "TYPE_OF_DOCUMENT") or "document",
+                    number,
+                    country_code(_text(doc, "ISSUING_COUNTRY")),
+                )
+            )
     ref = _text(el, "REFERENCE_NUMBER")
     if ref:
         idents.append(ListedIdentifier("un_reference", ref))
     return ListedEntry(
-        key=_text(el, "DATAID") or ref or "", schema=schema,
+        key=_text(el, "DATAID") or ref or "",
+        schema=schema,
         names=_names(el, "INDIVIDUAL_ALIAS" if schema == "person" else "ENTITY_ALIAS"),
-        programmes=[p for p in [_text(el, "UN_LIST_TYPE")] if p], birth_dates=_dates(el), countries=countries,
-        identifiers=idents, listed_on=(_text(el, "LISTED_ON") or "")[:10] or None, remarks=_text(el, "COMMENTS1"))
+        programmes=[p for p in [_text(el, "UN_LIST_TYPE")] if p],
+        birth_dates=_dates(el),
+        countries=countries,
+        identifiers=idents,
+        listed_on=(_text(el, "LISTED_ON") or "")[:10] or None,
+        remarks=_text(el, "COMMENTS1"),
+    )
 
 
 def parse(path: Path) -> Iterator[ListedEntry]:

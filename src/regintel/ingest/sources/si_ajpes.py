@@ -38,12 +38,17 @@ from regintel.ingest.sources import register
 from regintel.ingest.sources.si_ajpes_codes import legal_form, state_of
 
 INFO = SourceInfo(
-    id="si_ajpes", name="AJPES – Poslovni register Slovenije (open data)",
-    publisher="Agencija Republike Slovenije za javnopravne evidence in storitve (AJPES)", country="SI",
-    category="register", formats="PRS open-data list of business entities (`;`-separated CSV), .gz or .zip",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    id="si_ajpes",
+    name="AJPES – Poslovni register Slovenije (open data)",
+    publisher="Agencija Republike Slovenije za javnopravne evidence in storitve (AJPES)",
+    country="SI",
+    category="register",
+    formats="PRS open-data list of business entities (`;`-separated CSV), .gz or .zip",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Vir: AJPES, Poslovni register Slovenije",
-    url="https://www.ajpes.si/Registri/Poslovni_register/Splosno", cadence="daily",
+    url="https://www.ajpes.si/Registri/Poslovni_register/Splosno",
+    cadence="daily",
 )
 REQUIRED = ("MATICNA_STEVILKA", "NAZIV", "PRAVNOORGANIZACIJSKA_OBLIKA", "DATUM_VPISA")
 _SKD = re.compile(r"(\d{2})\.?(\d{2})(?:\.?\d)?")
@@ -64,8 +69,9 @@ class AjpesSource:
                 yield item
 
 
-def to_records(row: dict[str, str], published: date | None = None
-               ) -> tuple[CompanyRecord | RecordError | Skipped, ...]:
+def to_records(
+    row: dict[str, str], published: date | None = None
+) -> tuple[CompanyRecord | RecordError | Skipped, ...]:
     number = row["MATICNA_STEVILKA"].strip().replace(" ", "")
     if len(number) == 10 and number[7:] != "000":
         return (Skipped("branch (podružnica) of a registered entity: unit number not 000"),)
@@ -81,13 +87,23 @@ def to_records(row: dict[str, str], published: date | None = None
     city = row.get("POSTA", "").strip() or row.get("NASELJE", "").strip() or None
     dissolved_on = _date(row.get("DATUM_IZBRISA", ""), "DATUM_IZBRISA")
     record = CompanyRecord(
-        country="SI", national_id=number, name=" ".join(row["NAZIV"].split()) or None,
-        source_record_id=number[:7] if len(number) == 10 else number, published_on=published,
-        legal_form=code, legal_form_name=form_name,
-        founded_on=_date(row["DATUM_VPISA"], "DATUM_VPISA"), dissolved_on=dissolved_on,
-        street=street, postal_code=postal, city=city, municipality_code=row.get("OBCINA", "").strip() or None,
+        country="SI",
+        national_id=number,
+        name=" ".join(row["NAZIV"].split()) or None,
+        source_record_id=number[:7] if len(number) == 10 else number,
+        published_on=published,
+        legal_form=code,
+        legal_form_name=form_name,
+        founded_on=_date(row["DATUM_VPISA"], "DATUM_VPISA"),
+        dissolved_on=dissolved_on,
+        street=street,
+        postal_code=postal,
+        city=city,
+        municipality_code=row.get("OBCINA", "").strip() or None,
         address_text=join([street, join([postal, city], " ")]),
-        nace_primary=nace, nace_codes=[nace] if nace else None, tax_id=tax,
+        nace_primary=nace,
+        nace_codes=[nace] if nace else None,
+        tax_id=tax,
         identifiers=[("elf", elf)] if elf else [],
     )
     words = row.get("STATUS", "").strip()
@@ -96,10 +112,15 @@ def to_records(row: dict[str, str], published: date | None = None
         record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = state
     if dissolved_on or (state and state[0] == "dissolved"):
         record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = (
-            "dissolved", False, False, False)
+            "dissolved",
+            False,
+            False,
+            False,
+        )
     if words and state is None:
-        return record, RecordError(f"unknown PRS status kept out (company kept): {words!r}",
-                                   {"MATICNA_STEVILKA": number})
+        return record, RecordError(
+            f"unknown PRS status kept out (company kept): {words!r}", {"MATICNA_STEVILKA": number}
+        )
     return (record,)
 
 

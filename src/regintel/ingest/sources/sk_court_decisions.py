@@ -22,13 +22,18 @@ from regintel.ingest.base import RecordError, Source, SourceInfo
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="sk_court_decisions", name="Rozhodnutia súdov SR (Slovak court decisions)",
-    publisher="Ministerstvo spravodlivosti Slovenskej republiky", country="SK", category="legal",
+    id="sk_court_decisions",
+    name="Rozhodnutia súdov SR (Slovak court decisions)",
+    publisher="Ministerstvo spravodlivosti Slovenskej republiky",
+    country="SK",
+    category="legal",
     formats="JSON (array, JSON lines or paged answer) of decision metadata",
     licence="Open data of the Ministry of Justice, free re-use with attribution (Act 211/2000 Coll.)",
     licence_url="https://obcan.justice.sk/opendata",
-    attribution="Zdroj: Ministerstvo spravodlivosti SR, obcan.justice.sk", url="https://obcan.justice.sk/opendata",
-    cadence="daily", snapshots=False,
+    attribution="Zdroj: Ministerstvo spravodlivosti SR, obcan.justice.sk",
+    url="https://obcan.justice.sk/opendata",
+    cadence="daily",
+    snapshots=False,
 )
 LIST_PATHS = ("rozhodnutia.item", "rozhodnutieList.item")
 
@@ -60,17 +65,27 @@ def decision(raw: dict[str, Any]) -> CourtDecision | RecordError:
         if ecli is not None and not ecli_ok(ecli):
             raise ValueError(f"not an ECLI: {ecli!r}")
         parties = [p.party(x, "SK", role_key="typ") for x in p.items(raw.get("ucastnici"), "ucastnici")]
-        regulations = [p.text(p.obj(x, "predpis").get("nazov") if isinstance(x, dict) else x, 300)
-                       for x in p.items(raw.get("predpisy"), "predpisy")]
+        regulations = [
+            p.text(p.obj(x, "predpis").get("nazov") if isinstance(x, dict) else x, 300)
+            for x in p.items(raw.get("predpisy"), "predpisy")
+        ]
         return CourtDecision(
-            guid=guid.strip(), court_id=p.text(court.get("guid"), 64), court_name=court_name,
+            guid=guid.strip(),
+            court_id=p.text(court.get("guid"), 64),
+            court_name=court_name,
             judge=p.text(p.obj(raw.get("sudca"), "sudca").get("meno"), 200),
-            file_ref=p.text(raw.get("spisovaZnacka"), 64), identifier=p.text(raw.get("identifikacneCislo"), 32),
-            ecli=ecli, decided_on=p.day(raw.get("datumVydania")), form=p.text(raw.get("formaRozhodnutia"), 64),
-            nature=p.text(raw.get("povahaRozhodnutia"), 64), area=p.text(raw.get("oblast"), 128),
-            subarea=p.text(raw.get("podOblast"), 128), regulations=tuple(r for r in regulations if r),
+            file_ref=p.text(raw.get("spisovaZnacka"), 64),
+            identifier=p.text(raw.get("identifikacneCislo"), 32),
+            ecli=ecli,
+            decided_on=p.day(raw.get("datumVydania")),
+            form=p.text(raw.get("formaRozhodnutia"), 64),
+            nature=p.text(raw.get("povahaRozhodnutia"), 64),
+            area=p.text(raw.get("oblast"), 128),
+            subarea=p.text(raw.get("podOblast"), 128),
+            regulations=tuple(r for r in regulations if r),
             document_url=p.text(p.obj(raw.get("dokument"), "dokument").get("url"), 1000),
-            parties=tuple(x for x in parties if isinstance(x, Party)))
+            parties=tuple(x for x in parties if isinstance(x, Party)),
+        )
     except ValueError as exc:
         return RecordError(f"unreadable decision {guid}: {exc}", raw)
 

@@ -28,13 +28,18 @@ from regintel.ingest.sources import register
 from regintel.ingest.xmlstream import xml_records
 
 INFO = SourceInfo(
-    id="sk_crz", name="Centrálny register zmlúv (Slovak central register of contracts)",
-    publisher="Úrad vlády Slovenskej republiky", country="SK", category="public_money",
+    id="sk_crz",
+    name="Centrálny register zmlúv (Slovak central register of contracts)",
+    publisher="Úrad vlády Slovenskej republiky",
+    country="SK",
+    category="public_money",
     formats="CRZ daily XML export (zip with one XML, root zmluvy)",
     licence="Public register under Act 546/2010 Coll. (contracts of public bodies are published by law); "
-            "no licence text found",
+    "no licence text found",
     licence_url="https://www.crz.gov.sk/",
-    attribution="Zdroj: Centrálny register zmlúv, crz.gov.sk", url="https://www.crz.gov.sk/", cadence="daily",
+    attribution="Zdroj: Centrálny register zmlúv, crz.gov.sk",
+    url="https://www.crz.gov.sk/",
+    cadence="daily",
     snapshots=False,
 )
 LINK = "https://www.crz.gov.sk/zmluva/{id}/"
@@ -95,8 +100,9 @@ def _org(name: str | None, ico: str | None, address: str | None, ref: str) -> Or
         except InvalidIdentifier:
             national_id = None  # a malformed IČO is dropped, never used to link
     # A party without an IČO may be foreign or a natural person: only a Slovak IČO fixes the country.
-    return Org(ref=ref, name=name or "", national_id=national_id, country="SK", address=address,
-               city=_city(address))
+    return Org(
+        ref=ref, name=name or "", national_id=national_id, country="SK", address=address, city=_city(address)
+    )
 
 
 def _city(address: str | None) -> str | None:
@@ -114,14 +120,21 @@ def _record(zmluva: Any) -> CrzContract | RecordError:
         return RecordError("record without a numeric ID", etree.tostring(zmluva)[:2000].decode())
     try:
         return CrzContract(
-            contract_id=contract_id, number=_t(zmluva, "nazov"), title=_t(zmluva, "predmet"),
-            kind=KINDS.get(_t(zmluva, "typ") or ""), signed_on=_date(_t(zmluva, "datum")),
-            effective_on=_date(_t(zmluva, "datum_ucinnost")), valid_until=_date(_t(zmluva, "datum_platnost_do")),
-            published_on=_date(_t(zmluva, "datum_zverejnene")), value=_amount(_t(zmluva, "suma_zmluva")),
+            contract_id=contract_id,
+            number=_t(zmluva, "nazov"),
+            title=_t(zmluva, "predmet"),
+            kind=KINDS.get(_t(zmluva, "typ") or ""),
+            signed_on=_date(_t(zmluva, "datum")),
+            effective_on=_date(_t(zmluva, "datum_ucinnost")),
+            valid_until=_date(_t(zmluva, "datum_platnost_do")),
+            published_on=_date(_t(zmluva, "datum_zverejnene")),
+            value=_amount(_t(zmluva, "suma_zmluva")),
             value_total=_amount(_t(zmluva, "suma_spolu")),
             buyer=_org(_t(zmluva, "zs1"), _t(zmluva, "ico1"), _t(zmluva, "sidlo1"), "buyer"),
             supplier=_org(_t(zmluva, "zs2"), _t(zmluva, "ico"), _t(zmluva, "sidlo"), "supplier"),
-            valid=_t(zmluva, "stav") != CANCELLED, link=LINK.format(id=contract_id))
+            valid=_t(zmluva, "stav") != CANCELLED,
+            link=LINK.format(id=contract_id),
+        )
     except (ValueError, InvalidOperation) as exc:
         return RecordError(f"unreadable record {contract_id}: {exc}", contract_id)
 

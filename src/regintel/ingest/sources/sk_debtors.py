@@ -72,15 +72,40 @@ class DebtorRecord:
 
 
 # Header spellings, compared folded (lower case, no accents, single spaces).
-NAME = ("nazov", "nazov / meno a priezvisko", "nazov/meno a priezvisko", "meno a priezvisko", "obchodne meno",
-        "nazov dlznika", "dlznik", "nazov platitela", "platitel", "nazov subjektu", "meno / nazov", "meno")
+NAME = (
+    "nazov",
+    "nazov / meno a priezvisko",
+    "nazov/meno a priezvisko",
+    "meno a priezvisko",
+    "obchodne meno",
+    "nazov dlznika",
+    "dlznik",
+    "nazov platitela",
+    "platitel",
+    "nazov subjektu",
+    "meno / nazov",
+    "meno",
+)
 ICO = ("ico", "ic", "identifikacne cislo", "ico dlznika", "ico platitela")
 ADDRESS = ("adresa", "sidlo", "adresa sidla", "adresa / sidlo", "trvale bydlisko / sidlo", "adresa dlznika")
 STREET = ("ulica", "ulica a cislo", "ulica cislo")
 CITY = ("obec", "mesto", "obec / mesto")
 POSTCODE = ("psc",)
-AMOUNT = ("dlzna suma", "dlzna suma v eur", "dlzna suma (eur)", "dlh", "vyska dlhu", "vyska dlhu v eur",
-          "suma", "suma dlhu", "nedoplatok", "vyska nedoplatku", "dlzne poistne", "dlzna ciastka", "ciastka")
+AMOUNT = (
+    "dlzna suma",
+    "dlzna suma v eur",
+    "dlzna suma (eur)",
+    "dlh",
+    "vyska dlhu",
+    "vyska dlhu v eur",
+    "suma",
+    "suma dlhu",
+    "nedoplatok",
+    "vyska nedoplatku",
+    "dlzne poistne",
+    "dlzna ciastka",
+    "ciastka",
+)
 DATE = ("stav k", "datum zverejnenia", "zverejnene k", "k datumu")
 DATE_TEXT = re.compile(r"(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})|(\d{4})-(\d{2})-(\d{2})|(\d{4})(\d{2})(\d{2})")
 
@@ -150,8 +175,9 @@ def _read_all(stream: BinaryIO, name: str) -> tuple[bytes, str]:
                 return data, name if name.lower().endswith(".xlsx") else name + ".xlsx"
             members = [n for n in names if n.lower().endswith((".xlsx", ".csv", ".xml"))]
             if len(members) != 1:
-                raise SourceAbort(f"{name}: the archive holds {len(members)} list files (xlsx, csv or xml), "
-                                  "expected one")
+                raise SourceAbort(
+                    f"{name}: the archive holds {len(members)} list files (xlsx, csv or xml), expected one"
+                )
             return archive.read(members[0]), members[0]
     return data, name
 
@@ -200,22 +226,40 @@ class TabularDebtors:
     def parse(self, stream: BinaryIO, name: str) -> Iterator[DebtorRecord | RecordError]:
         data, member = _read_all(stream, name)
         rows = _sheet_rows(data, member)
-        head = next((i for i, r in enumerate(rows[:20]) if _column([_fold(c) for c in r], NAME) is not None), None)
+        head = next(
+            (i for i, r in enumerate(rows[:20]) if _column([_fold(c) for c in r], NAME) is not None), None
+        )
         if head is None:
-            raise SourceAbort(f"{name}: not a debtor list: no name column (one of {', '.join(NAME[:4])} …) "
-                              "in the first 20 rows")
+            raise SourceAbort(
+                f"{name}: not a debtor list: no name column (one of {', '.join(NAME[:4])} …) "
+                "in the first 20 rows"
+            )
         header = [_fold(c) for c in rows[head]]
-        cols = {field: _column(header, names) for field, names in
-                (("name", NAME), ("ico", ICO), ("address", ADDRESS), ("street", STREET), ("city", CITY),
-                 ("postcode", POSTCODE), ("amount", AMOUNT), ("date", DATE))}
+        cols = {
+            field: _column(header, names)
+            for field, names in (
+                ("name", NAME),
+                ("ico", ICO),
+                ("address", ADDRESS),
+                ("street", STREET),
+                ("city", CITY),
+                ("postcode", POSTCODE),
+                ("amount", AMOUNT),
+                ("date", DATE),
+            )
+        }
         if cols["amount"] is None:
-            raise SourceAbort(f"{name}: not a debtor list: no amount column (one of {', '.join(AMOUNT[:4])} …)")
+            raise SourceAbort(
+                f"{name}: not a debtor list: no amount column (one of {', '.join(AMOUNT[:4])} …)"
+            )
         preamble = " ".join(str(c) for r in rows[:head] for c in r if c is not None)
         listed_on = _day(preamble) or _day(member) or _day(name)
         if listed_on is None and cols["date"] is None:
-            raise SourceAbort(f"{name}: the list's date is unknown (no date above the header, in a column or in "
-                              "the file name, e.g. socpoist_2026-10-31.xlsx)")
-        for line, row in enumerate(rows[head + 1:], start=head + 2):
+            raise SourceAbort(
+                f"{name}: the list's date is unknown (no date above the header, in a column or in "
+                "the file name, e.g. socpoist_2026-10-31.xlsx)"
+            )
+        for line, row in enumerate(rows[head + 1 :], start=head + 2):
             if not any(c not in (None, "") for c in row):
                 continue
             try:
@@ -224,8 +268,9 @@ class TabularDebtors:
                 exc.raw = {"line": line, "row": [None if c is None else str(c) for c in row][:20]}
                 yield exc
 
-    def _record(self, row: list[Any], cols: dict[str, int | None], listed_on: date | None,
-                line: int) -> DebtorRecord:
+    def _record(
+        self, row: list[Any], cols: dict[str, int | None], listed_on: date | None, line: int
+    ) -> DebtorRecord:
         def get(field: str) -> str:
             i = cols[field]
             value = row[i] if i is not None and i < len(row) else None
@@ -243,13 +288,27 @@ class TabularDebtors:
         if on is None:
             raise RecordError(f"line {line}: no date")
         postcode = re.sub(r"\s", "", get("postcode")) or None
-        address = get("address") or ", ".join(p for p in (get("street"), " ".join(
-            p for p in (get("postcode"), get("city")) if p)) if p) or None
+        address = (
+            get("address")
+            or ", ".join(
+                p for p in (get("street"), " ".join(p for p in (get("postcode"), get("city")) if p)) if p
+            )
+            or None
+        )
         i = cols["amount"]
         raw_amount = row[i] if i is not None and i < len(row) else None
-        return DebtorRecord(kind=self.kind, creditor=self.creditor, country="SK", name=name,
-                            national_id=_national_id(get("ico")), address=address, postcode=postcode,
-                            amount=amount(raw_amount), currency="EUR", listed_on=on)
+        return DebtorRecord(
+            kind=self.kind,
+            creditor=self.creditor,
+            country="SK",
+            name=name,
+            national_id=_national_id(get("ico")),
+            address=address,
+            postcode=postcode,
+            amount=amount(raw_amount),
+            currency="EUR",
+            listed_on=on,
+        )
 
     def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
         from regintel.areas.compliance.debtor_import import run_debtor_import
@@ -269,7 +328,9 @@ class TaxDebtors:
     def parse(self, stream: BinaryIO, name: str) -> Iterator[DebtorRecord | RecordError]:
         data, member = _read_all(stream, name)
         try:
-            root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True))
+            root = etree.fromstring(
+                data, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+            )
         except etree.XMLSyntaxError as exc:
             raise SourceAbort(f"{name}: not well-formed XML: {exc}") from None
         stamp = root.find(".//{*}DatumAktualizacieZoznamu")
@@ -277,8 +338,9 @@ class TaxDebtors:
         listed_on = listed_on or _day(member)
         if listed_on is None:
             raise SourceAbort(f"{name}: no DatumAktualizacieZoznamu and no date in the file name")
-        items = [el for el in root.iter() if isinstance(el.tag, str)
-                 and el.find("{*}NAZOV_SUBJEKTU") is not None]
+        items = [
+            el for el in root.iter() if isinstance(el.tag, str) and el.find("{*}NAZOV_SUBJEKTU") is not None
+        ]
         if not items and root.find(".//{*}NAZOV_SUBJEKTU") is None:
             raise SourceAbort(f"{name}: not a tax debtor list (no NAZOV_SUBJEKTU element)")
         for el in items:
@@ -294,11 +356,29 @@ class TaxDebtors:
         if not name:
             raise RecordError("an entry without NAZOV_SUBJEKTU")
         postcode = re.sub(r"\s", "", f.get("PSC", "")) or None
-        address = ", ".join(p for p in (f.get("ULICA_CISLO", ""), " ".join(
-            p for p in (f.get("PSC", ""), f.get("OBEC", "")) if p)) if p) or None
-        return DebtorRecord(kind=self.kind, creditor=self.creditor, country="SK", name=name,
-                            national_id=_national_id(f.get("ICO")), address=address, postcode=postcode,
-                            amount=amount(f.get("CIASTKA")), currency="EUR", listed_on=listed_on)
+        address = (
+            ", ".join(
+                p
+                for p in (
+                    f.get("ULICA_CISLO", ""),
+                    " ".join(p for p in (f.get("PSC", ""), f.get("OBEC", "")) if p),
+                )
+                if p
+            )
+            or None
+        )
+        return DebtorRecord(
+            kind=self.kind,
+            creditor=self.creditor,
+            country="SK",
+            name=name,
+            national_id=_national_id(f.get("ICO")),
+            address=address,
+            postcode=postcode,
+            amount=amount(f.get("CIASTKA")),
+            currency="EUR",
+            listed_on=listed_on,
+        )
 
     def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
         from regintel.areas.compliance.debtor_import import run_debtor_import
@@ -306,31 +386,66 @@ class TaxDebtors:
         return run_debtor_import(engine, self, location, data_dir)
 
 
-_PUBLIC = ("Published by law for anyone to consult; no licence text is stated (reuse of the public list, "
-           "with the source named)")
+_PUBLIC = (
+    "Published by law for anyone to consult; no licence text is stated (reuse of the public list, "
+    "with the source named)"
+)
 SOCIAL = SourceInfo(
-    id="sk_socpoist_debtors", name="Zoznam dlžníkov Sociálnej poisťovne", publisher="Sociálna poisťovňa",
-    country="SK", category="debtors", formats="XLSX or CSV (zipped or not)",
-    licence=_PUBLIC + "; § 170(15) of Act 461/2003 Coll.", attribution="Zdroj: Sociálna poisťovňa",
-    url="https://www.socpoist.sk/nastroje-sluzby/zoznam-dlznikov", cadence="monthly")
+    id="sk_socpoist_debtors",
+    name="Zoznam dlžníkov Sociálnej poisťovne",
+    publisher="Sociálna poisťovňa",
+    country="SK",
+    category="debtors",
+    formats="XLSX or CSV (zipped or not)",
+    licence=_PUBLIC + "; § 170(15) of Act 461/2003 Coll.",
+    attribution="Zdroj: Sociálna poisťovňa",
+    url="https://www.socpoist.sk/nastroje-sluzby/zoznam-dlznikov",
+    cadence="monthly",
+)
 HEALTH = {
-    "vszp": ("Všeobecná zdravotná poisťovňa", "https://www.vszp.sk/platitelia/platenie-poistneho/zoznam-dlznikov.html"),
+    "vszp": (
+        "Všeobecná zdravotná poisťovňa",
+        "https://www.vszp.sk/platitelia/platenie-poistneho/zoznam-dlznikov.html",
+    ),
     "dovera": ("Dôvera zdravotná poisťovňa", "https://www.dovera.sk/platitelia/zoznam-dlznikov"),
     "union": ("Union zdravotná poisťovňa", "https://portal.unionzp.sk/pub/dlznici"),
 }
 TAX = SourceInfo(
-    id="sk_fs_tax_debtors", name="Zoznam daňových dlžníkov", publisher="Finančná správa SR", country="SK",
-    category="debtors", formats="ds_dsdd XML (zipped or not)",
+    id="sk_fs_tax_debtors",
+    name="Zoznam daňových dlžníkov",
+    publisher="Finančná správa SR",
+    country="SK",
+    category="debtors",
+    formats="ds_dsdd XML (zipped or not)",
     licence="Open data of the Financial Administration (opendata.financnasprava.sk); § 52 of Act 563/2009 Coll.",
-    attribution="Zdroj: Finančná správa SR", url="https://opendata.financnasprava.sk/mi/opendata/show/zoznam-danovych-dlznikov",
-    cadence="monthly")
+    attribution="Zdroj: Finančná správa SR",
+    url="https://opendata.financnasprava.sk/mi/opendata/show/zoznam-danovych-dlznikov",
+    cadence="monthly",
+)
 
 SOCIAL_SOURCE = register(cast(Source, TabularDebtors(SOCIAL, "social_insurance", "Sociálna poisťovňa")))
 HEALTH_SOURCES = {
-    key: register(cast(Source, TabularDebtors(SourceInfo(
-        id=f"sk_{key}_debtors", name=f"Zoznam dlžníkov – {creditor}", publisher=creditor, country="SK",
-        category="debtors", formats="XLSX or CSV (zipped or not)",
-        licence=_PUBLIC + "; § 25(1)(f) of Act 581/2004 Coll.", attribution=f"Zdroj: {creditor}", url=url,
-        cadence="monthly"), "health_insurance", creditor)))
-    for key, (creditor, url) in HEALTH.items()}
+    key: register(
+        cast(
+            Source,
+            TabularDebtors(
+                SourceInfo(
+                    id=f"sk_{key}_debtors",
+                    name=f"Zoznam dlžníkov – {creditor}",
+                    publisher=creditor,
+                    country="SK",
+                    category="debtors",
+                    formats="XLSX or CSV (zipped or not)",
+                    licence=_PUBLIC + "; § 25(1)(f) of Act 581/2004 Coll.",
+                    attribution=f"Zdroj: {creditor}",
+                    url=url,
+                    cadence="monthly",
+                ),
+                "health_insurance",
+                creditor,
+            ),
+        )
+    )
+    for key, (creditor, url) in HEALTH.items()
+}
 TAX_SOURCE = register(cast(Source, TaxDebtors(TAX)))

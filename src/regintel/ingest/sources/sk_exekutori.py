@@ -17,11 +17,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="sk_exekutori", name="Chamber of Bailiffs: list of bailiffs", publisher="Slovenská komora exekútorov",
-    country="SK", category="professionals", formats="CSV (the list's table, ;-separated)",
+    id="sk_exekutori",
+    name="Chamber of Bailiffs: list of bailiffs",
+    publisher="Slovenská komora exekútorov",
+    country="SK",
+    category="professionals",
+    formats="CSV (the list's table, ;-separated)",
     licence="Public list (Act 233/1995 Coll., Enforcement Code); no licence text found",
-    licence_url="https://www.ske.sk/", attribution="Zdroj: Slovenská komora exekútorov",
-    url="https://www.ske.sk/zoznam-exekutorov/", cadence="monthly", snapshots=False)
+    licence_url="https://www.ske.sk/",
+    attribution="Zdroj: Slovenská komora exekútorov",
+    url="https://www.ske.sk/zoznam-exekutorov/",
+    cadence="monthly",
+    snapshots=False,
+)
 
 
 class ExekutoriSource(RegulatedCsvSource):
@@ -30,8 +38,15 @@ class ExekutoriSource(RegulatedCsvSource):
     optional = (*CONTACT, "IČO")
 
     def convert(self, row: dict[str, str]) -> Professional:
-        return professional(INFO, row, role="bailiff", key="Evidenčné číslo",
-                            name=person_name(row, "Meno a priezvisko"), firm="Exekútorský úrad", firm_id="IČO")
+        return professional(
+            INFO,
+            row,
+            role="bailiff",
+            key="Evidenčné číslo",
+            name=person_name(row, "Meno a priezvisko"),
+            firm="Exekútorský úrad",
+            firm_id="IČO",
+        )
 
 
 SOURCE = register_section(ExekutoriSource())

@@ -22,13 +22,18 @@ from regintel.ingest.base import RecordError, Source, SourceInfo
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="sk_ipkz", name="Register IPKZ (Slovak integrated environmental permits)",
-    publisher="Ministerstvo životného prostredia SR / Slovenská agentúra životného prostredia", country="SK",
-    category="legal", formats="JSON (array or JSON lines) of installations",
+    id="sk_ipkz",
+    name="Register IPKZ (Slovak integrated environmental permits)",
+    publisher="Ministerstvo životného prostredia SR / Slovenská agentúra životného prostredia",
+    country="SK",
+    category="legal",
+    formats="JSON (array or JSON lines) of installations",
     licence="Public register under Act 39/2013 Coll. (IPKZ); open data, re-use with attribution",
     licence_url="https://www.enviroportal.sk/",
-    attribution="Zdroj: Register IPKZ, MŽP SR / SAŽP, enviroportal.sk", url="https://www.enviroportal.sk/",
-    cadence="monthly", snapshots=False,
+    attribution="Zdroj: Register IPKZ, MŽP SR / SAŽP, enviroportal.sk",
+    url="https://www.enviroportal.sk/",
+    cadence="monthly",
+    snapshots=False,
 )
 LIST_PATHS = ("prevadzky.item",)
 
@@ -75,16 +80,32 @@ def installation(raw: dict[str, Any]) -> IpkzInstallation | RecordError:
         inspections, findings = p.count(controls.get("pocet")), p.count(controls.get("sNedostatkami"))
         if findings > inspections:
             raise ValueError("more controls with findings than controls")
-        permits = tuple(Permit(number=_required(x, "cislo"), kind=p.text(x.get("druh"), 200),
-                               issued_on=p.day(x.get("datumVydania")), final_on=p.day(x.get("datumPravoplatnosti")),
-                               link=p.text(x.get("url"), 1000))
-                        for x in (p.obj(v, "povolenie") for v in p.items(raw.get("povolenia"), "povolenia")))
+        permits = tuple(
+            Permit(
+                number=_required(x, "cislo"),
+                kind=p.text(x.get("druh"), 200),
+                issued_on=p.day(x.get("datumVydania")),
+                final_on=p.day(x.get("datumPravoplatnosti")),
+                link=p.text(x.get("url"), 1000),
+            )
+            for x in (p.obj(v, "povolenie") for v in p.items(raw.get("povolenia"), "povolenia"))
+        )
         return IpkzInstallation(
-            installation_id=key.strip(), name=name, operator=operator, address=p.text(raw.get("adresaPrevadzky"), 500),
-            municipality=p.text(raw.get("obec"), 200), activity_code=p.text(activity.get("kod"), 32),
-            activity=p.text(activity.get("nazov"), 500), latitude=lat, longitude=lon, inspections=inspections,
-            inspections_with_findings=findings, last_inspection_on=p.day(controls.get("poslednaKontrola")),
-            link=p.text(raw.get("url"), 1000), permits=permits)
+            installation_id=key.strip(),
+            name=name,
+            operator=operator,
+            address=p.text(raw.get("adresaPrevadzky"), 500),
+            municipality=p.text(raw.get("obec"), 200),
+            activity_code=p.text(activity.get("kod"), 32),
+            activity=p.text(activity.get("nazov"), 500),
+            latitude=lat,
+            longitude=lon,
+            inspections=inspections,
+            inspections_with_findings=findings,
+            last_inspection_on=p.day(controls.get("poslednaKontrola")),
+            link=p.text(raw.get("url"), 1000),
+            permits=permits,
+        )
     except ValueError as exc:
         return RecordError(f"unreadable installation {key}: {exc}", raw)
 

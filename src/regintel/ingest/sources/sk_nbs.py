@@ -24,12 +24,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="sk_nbs", name="NBS register of financial-market entities (Register subjektov)",
-    publisher="Národná banka Slovenska", country="SK", category="supervision",
+    id="sk_nbs",
+    name="NBS register of financial-market entities (Register subjektov)",
+    publisher="Národná banka Slovenska",
+    country="SK",
+    category="supervision",
     formats="CSV (the register's table, ;-separated)",
     licence="Public register (Act 747/2004 Coll. on financial-market supervision); no licence text found",
-    licence_url="https://subjekty.nbs.sk/", attribution="Zdroj: Národná banka Slovenska, Register subjektov",
-    url="https://subjekty.nbs.sk/", cadence="weekly", snapshots=False)
+    licence_url="https://subjekty.nbs.sk/",
+    attribution="Zdroj: Národná banka Slovenska, Register subjektov",
+    url="https://subjekty.nbs.sk/",
+    cadence="weekly",
+    snapshots=False,
+)
 
 
 class NbsSource(RegulatedCsvSource):
@@ -45,10 +52,21 @@ class NbsSource(RegulatedCsvSource):
         ended, published = day(row, "Dátum zániku"), text(row, "Stav")
         address = text(row, "Sídlo")
         return Authorisation(
-            source=INFO.id, country="SK", sector="financial", record_key=f"{need(row, 'ID subjektu')}/{kind}"[:200],
-            name=need(row, "Názov"), national_id=national_id(row, "IČO", "SK"), address=address,
-            city=city_of(address), licence_type=kind, category=category, status=status(published, ended),
-            status_text=published, granted_on=day(row, "Dátum udelenia"), ended_on=ended)
+            source=INFO.id,
+            country="SK",
+            sector="financial",
+            record_key=f"{need(row, 'ID subjektu')}/{kind}"[:200],
+            name=need(row, "Názov"),
+            national_id=national_id(row, "IČO", "SK"),
+            address=address,
+            city=city_of(address),
+            licence_type=kind,
+            category=category,
+            status=status(published, ended),
+            status_text=published,
+            granted_on=day(row, "Dátum udelenia"),
+            ended_on=ended,
+        )
 
 
 SOURCE = register_section(NbsSource())

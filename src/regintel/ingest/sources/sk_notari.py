@@ -18,11 +18,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="sk_notari", name="Chamber of Notaries: list of notaries", publisher="Notárska komora Slovenskej republiky",
-    country="SK", category="professionals", formats="CSV (the list's table, ;-separated)",
+    id="sk_notari",
+    name="Chamber of Notaries: list of notaries",
+    publisher="Notárska komora Slovenskej republiky",
+    country="SK",
+    category="professionals",
+    formats="CSV (the list's table, ;-separated)",
     licence="Public list (Act 323/1992 Coll., Notarial Code); no licence text found",
-    licence_url="https://www.notar.sk/", attribution="Zdroj: Notárska komora Slovenskej republiky",
-    url="https://www.notar.sk/zoznam-notarov/", cadence="monthly", snapshots=False)
+    licence_url="https://www.notar.sk/",
+    attribution="Zdroj: Notárska komora Slovenskej republiky",
+    url="https://www.notar.sk/zoznam-notarov/",
+    cadence="monthly",
+    snapshots=False,
+)
 
 
 class NotariSource(RegulatedCsvSource):
@@ -31,8 +39,15 @@ class NotariSource(RegulatedCsvSource):
     optional = (*CONTACT, "IČO")
 
     def convert(self, row: dict[str, str]) -> Professional:
-        return professional(INFO, row, role="notary", key="Číslo", name=person_name(row, "Meno a priezvisko"),
-                            firm="Notársky úrad", firm_id="IČO")
+        return professional(
+            INFO,
+            row,
+            role="notary",
+            key="Číslo",
+            name=person_name(row, "Meno a priezvisko"),
+            firm="Notársky úrad",
+            firm_id="IČO",
+        )
 
 
 SOURCE = register_section(NotariSource())

@@ -38,16 +38,18 @@ INFO = SourceInfo(
     country="SK",
     category="insolvency",
     formats="PodanieExport SOAP/XML (StiahnutPodaniaOVPodlaTypu) with KonkurzARestrukt, KonkurzyAVyrovnania, "
-            "OznameniaSpravcov, OznamenieVyzvaLikvidatorov and ORPodanie forms",
+    "OznameniaSpravcov, OznamenieVyzvaLikvidatorov and ORPodanie forms",
     licence="Official notices under zákon č. 200/2011 Z. z. o Obchodnom vestníku; official texts are not "
-            "subject to copyright (zákon č. 185/2015 Z. z., § 5)",
+    "subject to copyright (zákon č. 185/2015 Z. z., § 5)",
     attribution="Zdroj: Obchodný vestník, Ministerstvo spravodlivosti SR",
     url="https://www.justice.gov.sk/PortalApp/Ws/PodanieExport.asmx",
     cadence="weekly",
     snapshots=False,
 )
 
-ENVELOPE_ROOTS = frozenset({"Envelope", "StiahnutPodaniaOVPodlaTypuResponse", "ArrayOfObchodnyVestnikPodanie"})
+ENVELOPE_ROOTS = frozenset(
+    {"Envelope", "StiahnutPodaniaOVPodlaTypuResponse", "ArrayOfObchodnyVestnikPodanie"}
+)
 NOTICE = "ObchodnyVestnikPodanie"
 _DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
@@ -71,7 +73,9 @@ class SkObchodnyVestnik:
                     if stack:
                         stack[-1].remove(elem)  # the tree never holds finished notices
                 elif tag == "Fault":
-                    raise SourceAbort(f"{name} is a SOAP fault: {text(elem, 'faultstring') or text(elem, 'Reason')}")
+                    raise SourceAbort(
+                        f"{name} is a SOAP fault: {text(elem, 'faultstring') or text(elem, 'Reason')}"
+                    )
         except ET.ParseError as exc:
             if not stack:
                 raise SourceAbort(f"{name} is not well-formed XML: {exc}") from None
@@ -83,8 +87,10 @@ def _check_root(tag: str, name: str) -> None:
     if root in ENVELOPE_ROOTS:
         return
     if root in MAPPERS:
-        raise SourceAbort(f"{name} is a single {root} form: import the PodanieExport answer that wraps it "
-                          "(the form alone has no notice id and no publication day)")
+        raise SourceAbort(
+            f"{name} is a single {root} form: import the PodanieExport answer that wraps it "
+            "(the form alone has no notice id and no publication day)"
+        )
     raise SourceAbort(f"{name} is not an Obchodný vestník PodanieExport answer (root element {root})")
 
 
@@ -106,12 +112,18 @@ def _notice(elem: ET.Element) -> Iterator[Record | RecordError | Skipped]:
         yield RecordError(f"notice {notice_id}: {exc.reason}", {"Id": notice_id})
         return
     except ET.ParseError as exc:
-        yield RecordError(f"notice {notice_id}: FormularUdaje is not well-formed XML: {exc}",
-                          {"Id": notice_id, "FormularUdaje": form_text[:2_000]})
+        yield RecordError(
+            f"notice {notice_id}: FormularUdaje is not well-formed XML: {exc}",
+            {"Id": notice_id, "FormularUdaje": form_text[:2_000]},
+        )
         return
     number, year = text(issue, "Cislo"), text(issue, "Rocnik")
-    podanie = Podanie(id=notice_id, mark=text(elem, "Znacka"), published_on=published,
-                      issue=f"{number}/{year}" if number and year else None)
+    podanie = Podanie(
+        id=notice_id,
+        mark=text(elem, "Znacka"),
+        published_on=published,
+        issue=f"{number}/{year}" if number and year else None,
+    )
     yield from map_form(podanie, form)
 
 

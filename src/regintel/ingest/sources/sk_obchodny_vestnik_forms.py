@@ -24,10 +24,14 @@ from regintel.ingest.sources.sk_obchodny_vestnik_kinds import Kind, classify, cl
 
 DETAIL_URL = "https://obchodnyvestnik.justice.gov.sk/ObchodnyVestnik/Formular/FormularDetail.aspx?IdFormular="
 SUMMARY_CHARS = 1_000
-TITLES = {("bankruptcy", "start"): "Vyhlásenie konkurzu", ("bankruptcy", "end"): "Skončenie konkurzu",
-          ("restructuring", "start"): "Povolenie reštrukturalizácie",
-          ("restructuring", "end"): "Skončenie reštrukturalizácie",
-          ("liquidation", "start"): "Vstup do likvidácie", ("liquidation", "end"): "Skončenie likvidácie"}
+TITLES = {
+    ("bankruptcy", "start"): "Vyhlásenie konkurzu",
+    ("bankruptcy", "end"): "Skončenie konkurzu",
+    ("restructuring", "start"): "Povolenie reštrukturalizácie",
+    ("restructuring", "end"): "Skončenie reštrukturalizácie",
+    ("liquidation", "start"): "Vstup do likvidácie",
+    ("liquidation", "end"): "Skončenie likvidácie",
+}
 _SK = {"", "slovenska republika", "slovensko", "sr", "sk", "svk", "slovakia", "slovak republic"}
 _CZ = {"ceska republika", "cesko", "cr", "cz", "cze", "czech republic", "czechia"}
 _ICO_IN_TEXT = re.compile(r"\bico\s*:?\s*(\d(?:\s?\d){5,7})\b")
@@ -138,13 +142,25 @@ class _Subject:
         """Name and seat for creating the company when it is unknown; None for a possible sole trader."""
         if not self.name or not (self.legal_person or _has_legal_form(self.name)):
             return None
-        street = " ".join(filter(None, [text(self.seat, "Ulica"), text(self.seat, "Cislo")
-                                        or text(self.seat, "CisloUl")])) or None
+        street = (
+            " ".join(
+                filter(
+                    None, [text(self.seat, "Ulica"), text(self.seat, "Cislo") or text(self.seat, "CisloUl")]
+                )
+            )
+            or None
+        )
         city, postal = text(self.seat, "Obec"), (text(self.seat, "Psc") or "").replace(" ", "") or None
         address = ", ".join(filter(None, [street, " ".join(filter(None, [postal, city]))])) or None
-        return CompanyRecord(country=country, national_id=self.ico or "", name=self.name, street=street,
-                             city=city, postal_code=postal if postal and len(postal) <= 16 else None,
-                             address_text=address)
+        return CompanyRecord(
+            country=country,
+            national_id=self.ico or "",
+            name=self.name,
+            street=street,
+            city=city,
+            postal_code=postal if postal and len(postal) <= 16 else None,
+            address_text=address,
+        )
 
 
 def _has_legal_form(name: str) -> bool:
@@ -152,9 +168,20 @@ def _has_legal_form(name: str) -> bool:
     return normalise_name(name) != " ".join(tokens(name))
 
 
-def _event(podanie: Podanie, kind: Kind, subject: _Subject, *, title: str | None, summary: str | None,
-           court: str | None = None, case_number: str | None = None, decision_date: date | None = None,
-           event_date: date | None = None, trustee: str | None = None, notice_id: str | None = None) -> Outcome:
+def _event(
+    podanie: Podanie,
+    kind: Kind,
+    subject: _Subject,
+    *,
+    title: str | None,
+    summary: str | None,
+    court: str | None = None,
+    case_number: str | None = None,
+    decision_date: date | None = None,
+    event_date: date | None = None,
+    trustee: str | None = None,
+    notice_id: str | None = None,
+) -> Outcome:
     key = subject.key()
     if isinstance(key, Skipped):
         return key
@@ -162,16 +189,29 @@ def _event(podanie: Podanie, kind: Kind, subject: _Subject, *, title: str | None
     if when is None:
         raise RecordError("no publication or decision date")
     return InsolvencyEventRecord(
-        country=key[0], national_id=key[1], event_type=kind[0], phase=kind[1], event_date=when,
-        notice_id=notice_id or podanie.id, title=title or TITLES[kind], published_on=podanie.published_on,
-        decision_date=decision_date, court=court, case_number=case_number, reference=podanie.reference,
-        link=podanie.link, summary=_summary(summary), trustee=trustee, debtor=subject.record(key[0]))
+        country=key[0],
+        national_id=key[1],
+        event_type=kind[0],
+        phase=kind[1],
+        event_date=when,
+        notice_id=notice_id or podanie.id,
+        title=title or TITLES[kind],
+        published_on=podanie.published_on,
+        decision_date=decision_date,
+        court=court,
+        case_number=case_number,
+        reference=podanie.reference,
+        link=podanie.link,
+        summary=_summary(summary),
+        trustee=trustee,
+        debtor=subject.record(key[0]),
+    )
 
 
 def _summary(value: str | None) -> str | None:
     if not value:
         return None
-    return value if len(value) <= SUMMARY_CHARS else value[:SUMMARY_CHARS - 1].rstrip() + "…"
+    return value if len(value) <= SUMMARY_CHARS else value[: SUMMARY_CHARS - 1].rstrip() + "…"
 
 
 def konkurz_a_restrukt(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
@@ -184,10 +224,17 @@ def konkurz_a_restrukt(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
     debtor = child(form, "Dlznik")
     subject = _Subject(text(debtor, "ICO"), text(debtor, "Nazov"), debtor, legal_person=False)
     trustees = [text(s, "Nazov") for s in children(child(form, "Spravcovia"), "Spravca")]
-    yield _event(podanie, kind, subject, title=kind_label, summary=decision or text(form, "Text", "Oznam"),
-                 court=text(form, "Autor", "Sud"), case_number=text(form, "Autor", "SpisovaZnacka"),
-                 decision_date=day(text(form, "DatumVydania"), "DatumVydania"),
-                 trustee="; ".join(t for t in trustees if t) or None)
+    yield _event(
+        podanie,
+        kind,
+        subject,
+        title=kind_label,
+        summary=decision or text(form, "Text", "Oznam"),
+        court=text(form, "Autor", "Sud"),
+        case_number=text(form, "Autor", "SpisovaZnacka"),
+        decision_date=day(text(form, "DatumVydania"), "DatumVydania"),
+        trustee="; ".join(t for t in trustees if t) or None,
+    )
 
 
 def konkurzy_a_vyrovnania(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
@@ -197,9 +244,18 @@ def konkurzy_a_vyrovnania(podanie: Podanie, form: ET.Element) -> Iterator[Outcom
     if kind is None:
         yield Skipped("court notice that neither starts nor ends a bankruptcy or restructuring")
         return
-    subject = _Subject(text(form, "Ico"), text(form, "ObchodneMenoNazov"), child(form, "Sidlo"), legal_person=False)
-    yield _event(podanie, kind, subject, title=label, summary=published, court=text(form, "KrajskySud"),
-                 case_number=text(form, "SpisovaZnacka"))
+    subject = _Subject(
+        text(form, "Ico"), text(form, "ObchodneMenoNazov"), child(form, "Sidlo"), legal_person=False
+    )
+    yield _event(
+        podanie,
+        kind,
+        subject,
+        title=label,
+        summary=published,
+        court=text(form, "KrajskySud"),
+        case_number=text(form, "SpisovaZnacka"),
+    )
 
 
 def oznamenia_spravcov(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
@@ -210,11 +266,19 @@ def oznamenia_spravcov(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
         yield Skipped("trustee notice that neither starts nor ends a bankruptcy or restructuring")
         return
     debtor = child(form, "Upadca")
-    subject = _Subject(text(debtor, "Ico"), text(debtor, "ObchodneMenoNazov"), child(debtor, "Sidlo"),
-                       legal_person=False)
-    yield _event(podanie, kind, subject, title=label, summary=text(form, "TextPodania"),
-                 court=text(form, "Sud"), case_number=text(form, "SpisovaZnackaSudnehoSpisu"),
-                 trustee=text(form, "Spravca", "ObchodneMenoNazov"))
+    subject = _Subject(
+        text(debtor, "Ico"), text(debtor, "ObchodneMenoNazov"), child(debtor, "Sidlo"), legal_person=False
+    )
+    yield _event(
+        podanie,
+        kind,
+        subject,
+        title=label,
+        summary=text(form, "TextPodania"),
+        court=text(form, "Sud"),
+        case_number=text(form, "SpisovaZnackaSudnehoSpisu"),
+        trustee=text(form, "Spravca", "ObchodneMenoNazov"),
+    )
 
 
 def vyzva_likvidatorov(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
@@ -223,20 +287,38 @@ def vyzva_likvidatorov(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
     firm = child(form, "Podnik")
     state_firm = child(firm, "UdajeStatnyPodnik")
     name = text(firm, "Udaje", "ObchodneMenoNazov") or text(state_firm, "ObchodneMenoNazov")
-    seat = child(firm, "Udaje", "Sidlo") if text(firm, "Udaje", "ObchodneMenoNazov") else child(state_firm, "Sidlo")
+    seat = (
+        child(firm, "Udaje", "Sidlo")
+        if text(firm, "Udaje", "ObchodneMenoNazov")
+        else child(state_firm, "Sidlo")
+    )
     subject = _Subject(text(firm, "Ico") or text(state_firm, "Ico"), name, seat)
     started = day(text(form, "RozhodnutieDatumZaciatkuLikvidacie"), "RozhodnutieDatumZaciatkuLikvidacie")
     register = child(firm, "ZapisRegister")
     section, insert = text(register, "OrOddiel"), text(register, "OrVlozka")
     basis, deadline = text(form, "RozhodnutieNaZaklade"), text(form, "PohladavkyLehota")
-    summary = "; ".join(filter(None, [f"Likvidácia od {started.isoformat()}" if started else None,
-                                      f"rozhodnutie: {basis}" if basis else None,
-                                      f"lehota na prihlásenie pohľadávok: {deadline}" if deadline else None]))
-    yield _event(podanie, ("liquidation", "start"), subject, title="Výzva likvidátora veriteľom",
-                 summary=summary, court=text(register, "OrSud"),
-                 case_number=f"Oddiel: {section}, vložka č. {insert}" if section and insert else None,
-                 decision_date=day(text(form, "RozhodnutieDatum"), "RozhodnutieDatum"), event_date=started,
-                 trustee=text(form, "Likvidatori", "LikvidatorPO", "ObchodneMenoNazov"))
+    summary = "; ".join(
+        filter(
+            None,
+            [
+                f"Likvidácia od {started.isoformat()}" if started else None,
+                f"rozhodnutie: {basis}" if basis else None,
+                f"lehota na prihlásenie pohľadávok: {deadline}" if deadline else None,
+            ],
+        )
+    )
+    yield _event(
+        podanie,
+        ("liquidation", "start"),
+        subject,
+        title="Výzva likvidátora veriteľom",
+        summary=summary,
+        court=text(register, "OrSud"),
+        case_number=f"Oddiel: {section}, vložka č. {insert}" if section and insert else None,
+        decision_date=day(text(form, "RozhodnutieDatum"), "RozhodnutieDatum"),
+        event_date=started,
+        trustee=text(form, "Likvidatori", "LikvidatorPO", "ObchodneMenoNazov"),
+    )
 
 
 def or_podania(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
@@ -255,9 +337,16 @@ def or_podania(podanie: Podanie, form: ET.Element) -> Iterator[Outcome]:
             yield Skipped("register filing that does not name exactly one IČO")
             continue
         subject = _Subject(found.pop(), None, None)
-        yield _event(podanie, kind, subject, title=f"{label}: {TITLES[kind]}" if label else None, summary=body,
-                     court=text(filing, "SudNazov"), case_number=text(filing, "ORZnacka"),
-                     notice_id=podanie.id if len(filings) == 1 else f"{podanie.id}-{n}")
+        yield _event(
+            podanie,
+            kind,
+            subject,
+            title=f"{label}: {TITLES[kind]}" if label else None,
+            summary=body,
+            court=text(filing, "SudNazov"),
+            case_number=text(filing, "ORZnacka"),
+            notice_id=podanie.id if len(filings) == 1 else f"{podanie.id}-{n}",
+        )
 
 
 MAPPERS: dict[str, Callable[[Podanie, ET.Element], Iterator[Outcome]]] = {

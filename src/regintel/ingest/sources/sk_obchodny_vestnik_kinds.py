@@ -18,22 +18,35 @@ from regintel.domain.names import fold
 Kind = tuple[str, str]  # (event_type, phase)
 
 _PETITION = re.compile(r"\bnavrh\w*\s+(?:\w+\s+)?na\s+(?:vyhlasenie|povolenie|zrusenie|skoncenie)\s+\w+")
-_REFUSAL = re.compile(r"\b(?:zamieta|zamietnut\w*|odmieta|odmietnut\w*|zastavuje|zastaven\w*|"
-                      r"zrusuje\s+uznesenie|zrusenie\s+uznesenia|zrusuje\s+rozhodnutie)\b")
+_REFUSAL = re.compile(
+    r"\b(?:zamieta|zamietnut\w*|odmieta|odmietnut\w*|zastavuje|zastaven\w*|"
+    r"zrusuje\s+uznesenie|zrusenie\s+uznesenia|zrusuje\s+rozhodnutie)\b"
+)
 
-_RULES: list[tuple[Kind, re.Pattern[str]]] = [(kind, re.compile(pattern)) for kind, pattern in [
-    (("bankruptcy", "end"), r"\b(?:zrusen\w*|zrusuje|skoncen\w*|ukoncen\w*)\s+konkurz\w*"
-                            r"|\bkonkurz\w*\s+(?:sa\s+|je\s+)?(?:konci|skonceny|zrusuje|zruseny)\b"),
-    (("bankruptcy", "start"), r"\bvyhlas\w*\s+konkurz\w*|\bkonkurz\w*\s+(?:sa\s+)?vyhlasuje\b"),
-    (("restructuring", "end"), r"\b(?:skoncen\w*|ukoncen\w*|zrusen\w*|zrusuje)\s+(?:restrukturalizac|vyrovnani)\w*"
-                               r"|\b(?:restrukturalizaci\w*|vyrovnani\w*)\s+(?:sa\s+|je\s+)?(?:konci|skoncen\w*)\b"
-                               r"|\bpotvrd\w*\s+(?:restrukturalizacn\w*\s+plan|vyrovnani)\w*"),
-    (("restructuring", "start"), r"\bpovol\w*\s+(?:restrukturalizac|vyrovnani)\w*"),
-]]
+_RULES: list[tuple[Kind, re.Pattern[str]]] = [
+    (kind, re.compile(pattern))
+    for kind, pattern in [
+        (
+            ("bankruptcy", "end"),
+            r"\b(?:zrusen\w*|zrusuje|skoncen\w*|ukoncen\w*)\s+konkurz\w*"
+            r"|\bkonkurz\w*\s+(?:sa\s+|je\s+)?(?:konci|skonceny|zrusuje|zruseny)\b",
+        ),
+        (("bankruptcy", "start"), r"\bvyhlas\w*\s+konkurz\w*|\bkonkurz\w*\s+(?:sa\s+)?vyhlasuje\b"),
+        (
+            ("restructuring", "end"),
+            r"\b(?:skoncen\w*|ukoncen\w*|zrusen\w*|zrusuje)\s+(?:restrukturalizac|vyrovnani)\w*"
+            r"|\b(?:restrukturalizaci\w*|vyrovnani\w*)\s+(?:sa\s+|je\s+)?(?:konci|skoncen\w*)\b"
+            r"|\bpotvrd\w*\s+(?:restrukturalizacn\w*\s+plan|vyrovnani)\w*",
+        ),
+        (("restructuring", "start"), r"\bpovol\w*\s+(?:restrukturalizac|vyrovnani)\w*"),
+    ]
+]
 
 _LIQUIDATION_START = re.compile(r"\bvstup\w*\s+do\s+likvidacie|\bzrus\w*\s+(?:\w+\s+){0,2}s\s+likvidaciou")
-_LIQUIDATION_END = re.compile(r"\bskoncen\w*\s+likvidacie|\blikvidacia\s+(?:bola\s+|je\s+)?skoncen\w*|"
-                              r"\bukoncen\w*\s+likvidacie")
+_LIQUIDATION_END = re.compile(
+    r"\bskoncen\w*\s+likvidacie|\blikvidacia\s+(?:bola\s+|je\s+)?skoncen\w*|"
+    r"\bukoncen\w*\s+likvidacie"
+)
 
 
 def classify(*texts: str | None) -> Kind | None:

@@ -22,18 +22,29 @@ from regintel.ingest.base import RecordError, Source, SourceInfo
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="sk_pmu", name="Rozhodnutia Protimonopolného úradu SR (Slovak antitrust decisions)",
-    publisher="Protimonopolný úrad Slovenskej republiky", country="SK", category="legal",
+    id="sk_pmu",
+    name="Rozhodnutia Protimonopolného úradu SR (Slovak antitrust decisions)",
+    publisher="Protimonopolný úrad Slovenskej republiky",
+    country="SK",
+    category="legal",
     formats="JSON (array or JSON lines) of decisions",
     licence="Official decisions, not subject to copyright (Act 185/2015 Coll. § 5); re-use with attribution",
     licence_url="https://www.antimon.gov.sk/",
-    attribution="Zdroj: Protimonopolný úrad SR, antimon.gov.sk", url="https://www.antimon.gov.sk/",
-    cadence="weekly", snapshots=False,
+    attribution="Zdroj: Protimonopolný úrad SR, antimon.gov.sk",
+    url="https://www.antimon.gov.sk/",
+    cadence="weekly",
+    snapshots=False,
 )
 LIST_PATHS = ("rozhodnutia.item",)
 # The register's areas, folded (no diacritics, lower case), to the spec's kinds.
-KINDS = {"kartel": "cartel", "dohody obmedzujuce sutaz": "cartel", "koncentracia": "merger",
-         "koncentracie": "merger", "zneuzivanie dominantneho postavenia": "abuse", "statna pomoc": "state_aid"}
+KINDS = {
+    "kartel": "cartel",
+    "dohody obmedzujuce sutaz": "cartel",
+    "koncentracia": "merger",
+    "koncentracie": "merger",
+    "zneuzivanie dominantneho postavenia": "abuse",
+    "statna pomoc": "state_aid",
+}
 
 
 class PmuSource:
@@ -64,16 +75,24 @@ def case(raw: dict[str, Any]) -> AntitrustCase | RecordError:
         currency = p.text(fine.get("mena"), 3)
         if value is not None and (not currency or not currency.isalpha()):
             raise ValueError("a fine without its currency")
-        parties = [p.party(x, "SK", role_key="postavenie", address_key="adresa")
-                   for x in p.items(raw.get("ucastnici"), "ucastnici")]
+        parties = [
+            p.party(x, "SK", role_key="postavenie", address_key="adresa")
+            for x in p.items(raw.get("ucastnici"), "ucastnici")
+        ]
         rulings = tuple(_ruling(x) for x in p.items(raw.get("konania"), "konania"))
         return AntitrustCase(
-            case_ref=ref, kind=kind(p.text(raw.get("oblast"))), title=p.text(raw.get("nazov")),
-            decided_on=p.day(raw.get("datumRozhodnutia")), final_on=p.day(raw.get("datumPravoplatnosti")),
-            verdict=p.text(raw.get("vyrok"), 20_000), fine=value,
+            case_ref=ref,
+            kind=kind(p.text(raw.get("oblast"))),
+            title=p.text(raw.get("nazov")),
+            decided_on=p.day(raw.get("datumRozhodnutia")),
+            final_on=p.day(raw.get("datumPravoplatnosti")),
+            verdict=p.text(raw.get("vyrok"), 20_000),
+            fine=value,
             currency=currency.upper() if value is not None and currency else None,
-            link=p.text(raw.get("url"), 1000), parties=tuple(x for x in parties if isinstance(x, Party)),
-            rulings=rulings)
+            link=p.text(raw.get("url"), 1000),
+            parties=tuple(x for x in parties if isinstance(x, Party)),
+            rulings=rulings,
+        )
     except ValueError as exc:
         return RecordError(f"unreadable decision {ref}: {exc}", raw)
 
@@ -83,8 +102,12 @@ def _ruling(value: Any) -> Ruling:
     instance, outcome = p.text(node.get("instancia"), 200), p.text(node.get("vysledok"), 2000)
     if not instance or not outcome:
         raise ValueError("a ruling without instancia or vysledok")
-    return Ruling(instance=instance, decided_on=p.day(node.get("datum")), outcome=outcome,
-                  reference=p.text(node.get("spisovaZnacka"), 64))
+    return Ruling(
+        instance=instance,
+        decided_on=p.day(node.get("datum")),
+        outcome=outcome,
+        reference=p.text(node.get("spisovaZnacka"), 64),
+    )
 
 
 # A section source: the runner hands it to its area (`import_into`), never to the company loader.

@@ -39,7 +39,9 @@ INFO = SourceInfo(
     keeps_own_current=True,
 )
 
-RECENT_STATEMENTS = 10_000  # statements remembered for their reports, which a bulk crawl writes right after them
+RECENT_STATEMENTS = (
+    10_000  # statements remembered for their reports, which a bulk crawl writes right after them
+)
 
 
 class Recent(OrderedDict[str, Statement]):
@@ -82,16 +84,20 @@ class SkRegisterUz:
                 continue
             kind = kind_of(value)
             if first and kind not in ("unit", "statement", "report", "annual_report"):
-                raise SourceAbort(f"{name} is not RÚZ accounting units, statements or reports "
-                                  f"({'a ' + kind if kind else 'unknown records'}: "
-                                  "codebooks and id lists carry no company data)")
+                raise SourceAbort(
+                    f"{name} is not RÚZ accounting units, statements or reports "
+                    f"({'a ' + kind if kind else 'unknown records'}: "
+                    "codebooks and id lists carry no company data)"
+                )
             first = False
             try:
                 yield from self._items(kind, value, recent)
             except RecordError as exc:
                 yield RecordError(exc.reason, value)
 
-    def _items(self, kind: str | None, value: Json, recent: Recent) -> Iterator[Record | RecordError | Skipped]:
+    def _items(
+        self, kind: str | None, value: Json, recent: Recent
+    ) -> Iterator[Record | RecordError | Skipped]:
         if kind == "unit":
             company, problem = to_company(value)
             if problem is not None:
@@ -133,11 +139,18 @@ def _from_title_page(report: Json) -> Statement:
     sid = text(report, "idUctovnejZavierky")
     page = (report.get("obsah") or {}).get("titulnaStrana")
     if not isinstance(page, dict) or not text(page, "ico") or not month(page, "obdobieDo"):
-        raise RecordError("report of a statement that is not in this file, without a title page "
-                          f"(ico, obdobieDo) to place it: statement {sid}")
-    header = {"id": sid or text(report, "id"), "ico": page["ico"], "obdobieOd": page.get("obdobieOd"),
-              "obdobieDo": page["obdobieDo"], "typ": page.get("typZavierky"),
-              "konsolidovana": page.get("konsolidovana")}
+        raise RecordError(
+            "report of a statement that is not in this file, without a title page "
+            f"(ico, obdobieDo) to place it: statement {sid}"
+        )
+    header = {
+        "id": sid or text(report, "id"),
+        "ico": page["ico"],
+        "obdobieOd": page.get("obdobieOd"),
+        "obdobieDo": page["obdobieDo"],
+        "typ": page.get("typZavierky"),
+        "konsolidovana": page.get("konsolidovana"),
+    }
     return to_statement(header)
 
 

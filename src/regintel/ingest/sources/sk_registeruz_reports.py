@@ -42,28 +42,49 @@ class Template:
 
 _BALANCE_SHEETS = ("strana aktiv", "strana pasiv", "vykaz ziskov a strat")
 
-TEMPLATES = {t.id: t for t in (
-    # Úč POD: individual statements of entrepreneurs in double-entry bookkeeping (small and large
-    # entities, the 2014 form). Assets r. 001-078 with 4 columns (gross, adjustment, net, previous
-    # period net): the current net value is column 3. Equity and liabilities r. 079-145 and the
-    # income statement r. 01-61, with 2 columns (current, previous period).
-    Template(699, "Úč POD", (Table(_BALANCE_SHEETS[0], 1, 4), Table(_BALANCE_SHEETS[1], 79, 2),
-                             Table(_BALANCE_SHEETS[2], 1, 2)),
-             {"total_assets": Cell(0, 1, 2),  # r. 001 SPOLU MAJETOK (net)
-              "equity": Cell(1, 80),  # r. 080 A. Vlastné imanie
-              "liabilities": Cell(1, 101),  # r. 101 B. Záväzky
-              "revenue": Cell(2, 1),  # r. 01 Čistý obrat (net turnover)
-              "profit": Cell(2, 61)}),  # r. 61 Výsledok hospodárenia za účtovné obdobie po zdanení
-    # Úč MUJ: micro entities (MF/15464/2013-74). Assets r. 01-23, equity and liabilities r. 24-45,
-    # income statement r. 01-38, all with 2 columns (current, previous period).
-    Template(687, "Úč MUJ", (Table(_BALANCE_SHEETS[0], 1, 2), Table(_BALANCE_SHEETS[1], 24, 2),
-                             Table(_BALANCE_SHEETS[2], 1, 2)),
-             {"total_assets": Cell(0, 1),  # r. 01 SPOLU MAJETOK
-              "equity": Cell(1, 25),  # r. 25 A. Vlastné imanie
-              "liabilities": Cell(1, 34),  # r. 34 B. Záväzky
-              "revenue": Cell(2, 1),  # r. 01 Čistý obrat
-              "profit": Cell(2, 38)}),  # r. 38 Výsledok hospodárenia za účtovné obdobie po zdanení
-)}
+TEMPLATES = {
+    t.id: t
+    for t in (
+        # Úč POD: individual statements of entrepreneurs in double-entry bookkeeping (small and large
+        # entities, the 2014 form). Assets r. 001-078 with 4 columns (gross, adjustment, net, previous
+        # period net): the current net value is column 3. Equity and liabilities r. 079-145 and the
+        # income statement r. 01-61, with 2 columns (current, previous period).
+        Template(
+            699,
+            "Úč POD",
+            (
+                Table(_BALANCE_SHEETS[0], 1, 4),
+                Table(_BALANCE_SHEETS[1], 79, 2),
+                Table(_BALANCE_SHEETS[2], 1, 2),
+            ),
+            {
+                "total_assets": Cell(0, 1, 2),  # r. 001 SPOLU MAJETOK (net)
+                "equity": Cell(1, 80),  # r. 080 A. Vlastné imanie
+                "liabilities": Cell(1, 101),  # r. 101 B. Záväzky
+                "revenue": Cell(2, 1),  # r. 01 Čistý obrat (net turnover)
+                "profit": Cell(2, 61),
+            },
+        ),  # r. 61 Výsledok hospodárenia za účtovné obdobie po zdanení
+        # Úč MUJ: micro entities (MF/15464/2013-74). Assets r. 01-23, equity and liabilities r. 24-45,
+        # income statement r. 01-38, all with 2 columns (current, previous period).
+        Template(
+            687,
+            "Úč MUJ",
+            (
+                Table(_BALANCE_SHEETS[0], 1, 2),
+                Table(_BALANCE_SHEETS[1], 24, 2),
+                Table(_BALANCE_SHEETS[2], 1, 2),
+            ),
+            {
+                "total_assets": Cell(0, 1),  # r. 01 SPOLU MAJETOK
+                "equity": Cell(1, 25),  # r. 25 A. Vlastné imanie
+                "liabilities": Cell(1, 34),  # r. 34 B. Záväzky
+                "revenue": Cell(2, 1),  # r. 01 Čistý obrat
+                "profit": Cell(2, 38),
+            },
+        ),  # r. 38 Výsledok hospodárenia za účtovné obdobie po zdanení
+    )
+}
 
 
 def template_of(report: Json) -> Template | None:
@@ -88,7 +109,9 @@ def figures(report: Json, template: Template) -> dict[str, Decimal | None]:
     """The mapped figures of a report laid out by `template`."""
     found = tables(report)
     if len(found) < len(template.tables):
-        raise RecordError(f"template {template.id} has {len(template.tables)} tables, the report {len(found)}")
+        raise RecordError(
+            f"template {template.id} has {len(template.tables)} tables, the report {len(found)}"
+        )
     cells = [_cells(found[i], spec, template.id) for i, spec in enumerate(template.tables)]
     out = {}
     for name, cell in template.cells.items():
@@ -108,8 +131,9 @@ def _cells(table: Json, spec: Table, template_id: int) -> list[Any]:
         raise RecordError(f"template {template_id}: expected table {spec.name!r}, found {label[:60]!r}")
     data = table.get("data")
     if not isinstance(data, list) or len(data) % spec.columns:
-        raise RecordError(f"template {template_id}: table {spec.name!r} is not a list of "
-                          f"{spec.columns}-column rows")
+        raise RecordError(
+            f"template {template_id}: table {spec.name!r} is not a list of {spec.columns}-column rows"
+        )
     return data
 
 

@@ -23,12 +23,36 @@ RUZ_ID = "ruz_id"
 
 # Employee bands of the ŠÚ SR code list "veľkosť organizácie" (RÚZ /api/velkosti-organizacie);
 # "00" (nezistený, not ascertained) says nothing.
-SIZE_BANDS = {"01": "0", "02": "1", "03": "2", "04": "3-4", "05": "5-9", "06": "10-19", "07": "20-24",
-              "11": "25-49", "12": "50-99", "21": "100-149", "22": "150-199", "23": "200-249",
-              "24": "250-499", "25": "500-999", "31": "1000-1999", "32": "2000-2999", "33": "3000-3999",
-              "34": "4000-4999", "35": "5000-9999", "36": "10000-19999", "37": "20000-29999", "38": "30000+"}
-STATEMENT_KINDS = {"riadna": "ordinary", "mimoriadna": "extraordinary", "kombinovana": "combined",
-                   "priebezna": "interim"}
+SIZE_BANDS = {
+    "01": "0",
+    "02": "1",
+    "03": "2",
+    "04": "3-4",
+    "05": "5-9",
+    "06": "10-19",
+    "07": "20-24",
+    "11": "25-49",
+    "12": "50-99",
+    "21": "100-149",
+    "22": "150-199",
+    "23": "200-249",
+    "24": "250-499",
+    "25": "500-999",
+    "31": "1000-1999",
+    "32": "2000-2999",
+    "33": "3000-3999",
+    "34": "4000-4999",
+    "35": "5000-9999",
+    "36": "10000-19999",
+    "37": "20000-29999",
+    "38": "30000+",
+}
+STATEMENT_KINDS = {
+    "riadna": "ordinary",
+    "mimoriadna": "extraordinary",
+    "kombinovana": "combined",
+    "priebezna": "interim",
+}
 _MONTH = re.compile(r"(\d{4})-(\d{2})(-\d{2})?")
 
 
@@ -47,11 +71,21 @@ class Statement:
     def record(self, currency: str = "EUR", **figures: Any) -> StatementRecord:
         # RÚZ holds statements from 2009 on, all in euro (Slovakia's currency since 2009); the
         # header carries no currency, a report names it in `mena`.
-        fin = FinancialRecord(year=int(self.period_to[:4]), currency=currency, period_from=self.period_from,
-                              period_to=self.period_to, statement_type=self.kind, source_record_id=self.id,
-                              **figures)
-        return StatementRecord(country="SK", financials=[fin], national_id=self.national_id,
-                               ref=None if self.national_id else (RUZ_ID, self.unit_id or ""))
+        fin = FinancialRecord(
+            year=int(self.period_to[:4]),
+            currency=currency,
+            period_from=self.period_from,
+            period_to=self.period_to,
+            statement_type=self.kind,
+            source_record_id=self.id,
+            **figures,
+        )
+        return StatementRecord(
+            country="SK",
+            financials=[fin],
+            national_id=self.national_id,
+            ref=None if self.national_id else (RUZ_ID, self.unit_id or ""),
+        )
 
 
 def text(node: Json, key: str) -> str | None:
@@ -92,13 +126,25 @@ def to_company(unit: Json) -> tuple[CompanyRecord, RecordError | None]:
     dissolved = day(unit, "datumZrusenia")
     nace = text(unit, "skNace")
     rec = CompanyRecord(
-        country="SK", national_id=ico, name=text(unit, "nazovUJ"), source_record_id=text(unit, "id"),
-        published_on=day(unit, "datumPoslednejUpravy"), legal_form=text(unit, "pravnaForma"),
-        status="dissolved" if dissolved else "active", founded_on=day(unit, "datumZalozenia"),
-        dissolved_on=dissolved, street=text(unit, "ulica"), city=text(unit, "mesto"),
-        postal_code=(text(unit, "psc") or "").replace(" ", "") or None, region_code=text(unit, "kraj"),
-        district_code=text(unit, "okres"), municipality_code=text(unit, "sidlo"), nace_primary=nace,
-        nace_codes=[nace] if nace else None, size_class=SIZE_BANDS.get(text(unit, "velkostOrganizacie") or ""))
+        country="SK",
+        national_id=ico,
+        name=text(unit, "nazovUJ"),
+        source_record_id=text(unit, "id"),
+        published_on=day(unit, "datumPoslednejUpravy"),
+        legal_form=text(unit, "pravnaForma"),
+        status="dissolved" if dissolved else "active",
+        founded_on=day(unit, "datumZalozenia"),
+        dissolved_on=dissolved,
+        street=text(unit, "ulica"),
+        city=text(unit, "mesto"),
+        postal_code=(text(unit, "psc") or "").replace(" ", "") or None,
+        region_code=text(unit, "kraj"),
+        district_code=text(unit, "okres"),
+        municipality_code=text(unit, "sidlo"),
+        nace_primary=nace,
+        nace_codes=[nace] if nace else None,
+        size_class=SIZE_BANDS.get(text(unit, "velkostOrganizacie") or ""),
+    )
     locality = " ".join(p for p in (rec.postal_code, rec.city) if p)
     rec.address_text = ", ".join(p for p in (rec.street, locality) if p) or None
     if rec.source_record_id:

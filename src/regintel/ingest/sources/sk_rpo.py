@@ -49,8 +49,10 @@ class SkRpo:
                 yield value
                 continue
             if first and not is_entity(value):
-                raise SourceAbort(f"{name} is not RPO data: its first object has none of "
-                                  f"{', '.join(_ENTITY_KEYS)} (an RPO search response or entity)")
+                raise SourceAbort(
+                    f"{name} is not RPO data: its first object has none of "
+                    f"{', '.join(_ENTITY_KEYS)} (an RPO search response or entity)"
+                )
             first = False
             yield self._record(value)
 

@@ -32,10 +32,16 @@ def to_company(entity: Json) -> CompanyRecord:
         raise RecordError(f"{ico}: no name in force in fullNames")
     terminated = day(entity.get("termination"), "termination")
     rec = CompanyRecord(
-        country="SK", national_id=ico, name=name, source_record_id=text(entity, "id"),
+        country="SK",
+        national_id=ico,
+        name=name,
+        source_record_id=text(entity, "id"),
         published_on=day(entity.get("dbModificationDate"), "dbModificationDate"),
-        founded_on=day(entity.get("establishment"), "establishment"), dissolved_on=terminated,
-        status="dissolved" if terminated else "active", roles=roles(entity))
+        founded_on=day(entity.get("establishment"), "establishment"),
+        dissolved_on=terminated,
+        status="dissolved" if terminated else "active",
+        roles=roles(entity),
+    )
     _address(rec, current(entity, "addresses"))
     _legal_form(rec, entity)
     _activity(rec, entity)
@@ -62,7 +68,9 @@ def _address(rec: CompanyRecord, address: Json | None) -> None:
     rec.municipality_code = text(municipality, "code", "municipality.code")
     rec.district_code = text(item(address, "district"), "code", "district.code")
     country = item(address, "country")
-    abroad = text(country, "value", "country.value") if text(country, "code") not in (None, SLOVAKIA) else None
+    abroad = (
+        text(country, "value", "country.value") if text(country, "code") not in (None, SLOVAKIA) else None
+    )
     locality = " ".join(p for p in (rec.postal_code, city) if p)
     rec.address_text = ", ".join(p for p in (rec.street, locality, abroad) if p) or None
 
@@ -101,8 +109,10 @@ def _activity(rec: CompanyRecord, entity: Json) -> None:
 def _insolvency(rec: CompanyRecord, entity: Json, name: str) -> None:
     """Flags from the name suffixes and the legal statuses in force. RPO only ever states that a
     proceeding is on; it never states that none is, so no flag is cleared here (None)."""
-    statuses = [fold(text(item(s, "value"), "value", "legalStatuses.value") or "")
-                for s in in_force(entity, "legalStatuses")]
+    statuses = [
+        fold(text(item(s, "value"), "value", "legalStatuses.value") or "")
+        for s in in_force(entity, "legalStatuses")
+    ]
     folded = fold(name)
     if _LIQUIDATION.search(folded) or any("likvidaci" in s for s in statuses):
         rec.in_liquidation = True

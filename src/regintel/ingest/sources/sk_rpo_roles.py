@@ -53,10 +53,15 @@ def roles(entity: Json) -> list[RoleRecord] | None:
 
 def _role(entry: Json, what: str) -> RoleRecord:
     holder, person, company = _holder(entry, what)
-    return RoleRecord(role="", holder_name=holder, person=person, holder_company=company,
-                      title=text_of(item(entry, "stakeholderType"), "value", f"{what}.stakeholderType.value"),
-                      since=day(entry.get("validFrom"), f"{what}.validFrom"),
-                      until=day(entry.get("validTo"), f"{what}.validTo"))
+    return RoleRecord(
+        role="",
+        holder_name=holder,
+        person=person,
+        holder_company=company,
+        title=text_of(item(entry, "stakeholderType"), "value", f"{what}.stakeholderType.value"),
+        since=day(entry.get("validFrom"), f"{what}.validFrom"),
+        until=day(entry.get("validTo"), f"{what}.validTo"),
+    )
 
 
 def _holder(entry: Json, what: str) -> tuple[str, PersonRecord | None, CompanyKey | None]:
@@ -68,7 +73,11 @@ def _holder(entry: Json, what: str) -> tuple[str, PersonRecord | None, CompanyKe
         if not shown:
             raise RecordError(f"{what}: a person without a name")
         # The person's identity leaves out academic titles, which the formatted name carries.
-        return shown, PersonRecord(plain or shown, country_of_residence=country_code(item(entry, "address"))), None
+        return (
+            shown,
+            PersonRecord(plain or shown, country_of_residence=country_code(item(entry, "address"))),
+            None,
+        )
     name = text_of(entry, "fullName", f"{what}.fullName")
     if not name:
         raise RecordError(f"{what}: an entry that names no person or company")
@@ -93,7 +102,10 @@ def _company(entry: Json, what: str) -> CompanyKey | None:
 
 def _keep(out: dict[tuple[str, str], RoleRecord], role: RoleRecord) -> None:
     """One role per holder: the one in force, else the latest (a person re-appointed twice)."""
-    key = (role.role, role.holder_company.national_id if role.holder_company else normalise_name(role.holder_name))
+    key = (
+        role.role,
+        role.holder_company.national_id if role.holder_company else normalise_name(role.holder_name),
+    )
     old = out.get(key)
     if old is None or _rank(role) >= _rank(old):
         out[key] = role
@@ -115,8 +127,9 @@ def _shares(entity: Json) -> dict[str, float]:
         if text_of(item(deposit, "currency"), "value", "deposits.currency.value") not in (None, currency):
             continue
         value = amount(deposit.get("amount"), "deposits.amount")
-        holder = text_of(item(deposit, "personName"), "formatedName", "deposits.personName.formatedName") \
-            or text_of(deposit, "fullName", "deposits.fullName")
+        holder = text_of(
+            item(deposit, "personName"), "formatedName", "deposits.personName.formatedName"
+        ) or text_of(deposit, "fullName", "deposits.fullName")
         if value is not None and holder:
             key = normalise_name(holder)
             totals[key] = totals.get(key, Decimal(0)) + value

@@ -41,13 +41,18 @@ from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="sk_rpvs", name="Register partnerov verejného sektora (RPVS): koneční užívatelia výhod",
-    publisher="Ministerstvo spravodlivosti Slovenskej republiky", country="SK", category="register",
+    id="sk_rpvs",
+    name="Register partnerov verejného sektora (RPVS): koneční užívatelia výhod",
+    publisher="Ministerstvo spravodlivosti Slovenskej republiky",
+    country="SK",
+    category="register",
     formats="RPVS open data OData v4 JSON (PartneriVerejnehoSektora with Partner and KonecniUzivateliaVyhod): "
-            "pages, JSON lines of pages, or an array of entries",
+    "pages, JSON lines of pages, or an array of entries",
     licence="Open data of the Ministry of Justice SR (free re-use with attribution; verify on rpvs.gov.sk)",
     attribution="Zdroj: Register partnerov verejného sektora, Ministerstvo spravodlivosti SR",
-    url="https://rpvs.gov.sk/opendatav2", cadence="daily")
+    url="https://rpvs.gov.sk/opendatav2",
+    cadence="daily",
+)
 PUBLIC_OFFICIAL = "verejný činiteľ (public official)"
 
 
@@ -61,8 +66,10 @@ class RpvsSource:
                 yield item
                 continue
             if first and not (isinstance(item, dict) and "KonecniUzivateliaVyhod" in item):
-                raise SourceAbort(f"{name} is not RPVS data: its first entry has no KonecniUzivateliaVyhod "
-                                  "(expand PartneriVerejnehoSektora with Partner and KonecniUzivateliaVyhod)")
+                raise SourceAbort(
+                    f"{name} is not RPVS data: its first entry has no KonecniUzivateliaVyhod "
+                    "(expand PartneriVerejnehoSektora with Partner and KonecniUzivateliaVyhod)"
+                )
             first = False
             try:
                 yield to_record(item)
@@ -78,8 +85,14 @@ def _current_partner(entry: dict[str, Any]) -> dict[str, Any]:
     if not versions:
         raise RecordError("the entry has no Partner")
     # The version in force has no end date; else the one that ended last.
-    return max(versions, key=lambda v: (v.get("PlatnostDo") is None, str(v.get("PlatnostDo") or ""),
-                                        str(v.get("PlatnostOd") or "")))
+    return max(
+        versions,
+        key=lambda v: (
+            v.get("PlatnostDo") is None,
+            str(v.get("PlatnostDo") or ""),
+            str(v.get("PlatnostOd") or ""),
+        ),
+    )
 
 
 def to_record(entry: Any) -> CompanyRecord | Skipped:
@@ -99,10 +112,16 @@ def to_record(entry: Any) -> CompanyRecord | Skipped:
     entry_end = iso_date(entry.get("PlatnostDo"), "PlatnostDo")
     roles = [to_role(o, entry_end) for o in owners]
     dates = [d for r in roles for d in (r.since, r.until) if d is not None]
-    published = max([*dates, *filter(None, (iso_date(entry.get("PlatnostOd"), "PlatnostOd"), entry_end))],
-                    default=None)
-    return CompanyRecord(country="SK", national_id=ico, source_record_id=str(entry.get("Id") or "") or None,
-                         published_on=published, roles=roles)
+    published = max(
+        [*dates, *filter(None, (iso_date(entry.get("PlatnostOd"), "PlatnostOd"), entry_end))], default=None
+    )
+    return CompanyRecord(
+        country="SK",
+        national_id=ico,
+        source_record_id=str(entry.get("Id") or "") or None,
+        published_on=published,
+        roles=roles,
+    )
 
 
 def to_role(owner: Any, entry_end: date | None) -> RoleRecord:
@@ -116,10 +135,14 @@ def to_role(owner: Any, entry_end: date | None) -> RoleRecord:
     public_official = owner.get("JeVerejnyCinitel")
     if public_official is not None and not isinstance(public_official, bool):
         raise RecordError(f"JeVerejnyCinitel is not true or false: {public_official!r}")
-    return RoleRecord("beneficial_owner", name,
-                      person=PersonRecord(name, birth_date=birth.isoformat() if birth else None),
-                      title=PUBLIC_OFFICIAL if public_official else None,
-                      since=iso_date(owner.get("PlatnostOd"), "PlatnostOd"), until=until)
+    return RoleRecord(
+        "beneficial_owner",
+        name,
+        person=PersonRecord(name, birth_date=birth.isoformat() if birth else None),
+        title=PUBLIC_OFFICIAL if public_official else None,
+        since=iso_date(owner.get("PlatnostOd"), "PlatnostOd"),
+        until=until,
+    )
 
 
 SOURCE = register(RpvsSource())

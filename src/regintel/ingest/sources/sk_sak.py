@@ -19,11 +19,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="sk_sak", name="Slovak Bar Association: list of lawyers", publisher="Slovenská advokátska komora",
-    country="SK", category="professionals", formats="CSV (the list's table, ;-separated)",
+    id="sk_sak",
+    name="Slovak Bar Association: list of lawyers",
+    publisher="Slovenská advokátska komora",
+    country="SK",
+    category="professionals",
+    formats="CSV (the list's table, ;-separated)",
     licence="Public list (Act 586/2003 Coll. on the legal profession); no licence text found",
-    licence_url="https://www.sak.sk/", attribution="Zdroj: Slovenská advokátska komora",
-    url="https://www.sak.sk/web/sk/cms/lawyer/search", cadence="monthly", snapshots=False)
+    licence_url="https://www.sak.sk/",
+    attribution="Zdroj: Slovenská advokátska komora",
+    url="https://www.sak.sk/web/sk/cms/lawyer/search",
+    cadence="monthly",
+    snapshots=False,
+)
 
 
 class SakSource(RegulatedCsvSource):
@@ -32,8 +40,16 @@ class SakSource(RegulatedCsvSource):
     optional = (*CONTACT, "Dátum zápisu", "Obchodné meno", "IČO")
 
     def convert(self, row: dict[str, str]) -> Professional:
-        return professional(INFO, row, role="lawyer", key="Evidenčné číslo", name=person_name(row, "Meno", "Priezvisko"),
-                            firm="Obchodné meno", firm_id="IČO", since="Dátum zápisu")
+        return professional(
+            INFO,
+            row,
+            role="lawyer",
+            key="Evidenčné číslo",
+            name=person_name(row, "Meno", "Priezvisko"),
+            firm="Obchodné meno",
+            firm_id="IČO",
+            since="Dátum zápisu",
+        )
 
 
 SOURCE = register_section(SakSource())

@@ -17,12 +17,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="sk_skdp", name="Chamber of Tax Advisers: list of tax advisers",
-    publisher="Slovenská komora daňových poradcov", country="SK", category="professionals",
+    id="sk_skdp",
+    name="Chamber of Tax Advisers: list of tax advisers",
+    publisher="Slovenská komora daňových poradcov",
+    country="SK",
+    category="professionals",
     formats="CSV (the list's table, ;-separated)",
     licence="Public list (Act 78/1992 Coll. on tax advisers); no licence text found",
-    licence_url="https://www.skdp.sk/", attribution="Zdroj: Slovenská komora daňových poradcov",
-    url="https://www.skdp.sk/zoznam-danovych-poradcov", cadence="monthly", snapshots=False)
+    licence_url="https://www.skdp.sk/",
+    attribution="Zdroj: Slovenská komora daňových poradcov",
+    url="https://www.skdp.sk/zoznam-danovych-poradcov",
+    cadence="monthly",
+    snapshots=False,
+)
 
 
 class SkdpSource(RegulatedCsvSource):
@@ -31,8 +38,15 @@ class SkdpSource(RegulatedCsvSource):
     optional = (*CONTACT, "Spoločnosť", "IČO spoločnosti")
 
     def convert(self, row: dict[str, str]) -> Professional:
-        return professional(INFO, row, role="tax_adviser", key="Číslo osvedčenia",
-                            name=person_name(row, "Meno", "Priezvisko"), firm="Spoločnosť", firm_id="IČO spoločnosti")
+        return professional(
+            INFO,
+            row,
+            role="tax_adviser",
+            key="Číslo osvedčenia",
+            name=person_name(row, "Meno", "Priezvisko"),
+            firm="Spoločnosť",
+            firm_id="IČO spoločnosti",
+        )
 
 
 SOURCE = register_section(SkdpSource())

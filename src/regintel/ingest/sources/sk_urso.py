@@ -23,12 +23,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="sk_urso", name="ÚRSO energy permits and regulated water entities",
-    publisher="Úrad pre reguláciu sieťových odvetví", country="SK", category="supervision",
+    id="sk_urso",
+    name="ÚRSO energy permits and regulated water entities",
+    publisher="Úrad pre reguláciu sieťových odvetví",
+    country="SK",
+    category="supervision",
     formats="CSV (the list's table, ;-separated)",
     licence="Public list (Act 250/2012 Coll. on regulation in network industries); no licence text found",
-    licence_url="https://www.urso.gov.sk/", attribution="Zdroj: Úrad pre reguláciu sieťových odvetví",
-    url="https://www.urso.gov.sk/", cadence="monthly", snapshots=False)
+    licence_url="https://www.urso.gov.sk/",
+    attribution="Zdroj: Úrad pre reguláciu sieťových odvetví",
+    url="https://www.urso.gov.sk/",
+    cadence="monthly",
+    snapshots=False,
+)
 
 
 class UrsoSource(RegulatedCsvSource):
@@ -40,11 +47,22 @@ class UrsoSource(RegulatedCsvSource):
         kind, until = need(row, "Druh činnosti"), day(row, "Platnosť do")
         published, address, number = text(row, "Stav"), text(row, "Sídlo"), need(row, "Číslo povolenia")
         return Authorisation(
-            source=INFO.id, country="SK", sector="energy", record_key=f"{number}/{kind}"[:200],
-            name=need(row, "Obchodné meno"), national_id=national_id(row, "IČO", "SK"), address=address,
-            city=city_of(address), licence_type=kind, licence_number=number, category=energy_activity(kind),
-            status=status(published, until), status_text=published, granted_on=day(row, "Dátum vydania"),
-            valid_until=until)
+            source=INFO.id,
+            country="SK",
+            sector="energy",
+            record_key=f"{number}/{kind}"[:200],
+            name=need(row, "Obchodné meno"),
+            national_id=national_id(row, "IČO", "SK"),
+            address=address,
+            city=city_of(address),
+            licence_type=kind,
+            licence_number=number,
+            category=energy_activity(kind),
+            status=status(published, until),
+            status_text=published,
+            granted_on=day(row, "Dátum vydania"),
+            valid_until=until,
+        )
 
 
 SOURCE = register_section(UrsoSource())

@@ -23,12 +23,19 @@ from regintel.ingest.sources.regulated_common import (
 )
 
 INFO = SourceInfo(
-    id="sk_znalci", name="Ministry of Justice: list of experts, interpreters and translators",
-    publisher="Ministerstvo spravodlivosti Slovenskej republiky", country="SK", category="professionals",
+    id="sk_znalci",
+    name="Ministry of Justice: list of experts, interpreters and translators",
+    publisher="Ministerstvo spravodlivosti Slovenskej republiky",
+    country="SK",
+    category="professionals",
     formats="CSV (the list's table, ;-separated)",
     licence="Public list (Act 382/2004 Coll. on experts, interpreters and translators); no licence text found",
-    licence_url="https://www.justice.gov.sk/", attribution="Zdroj: Ministerstvo spravodlivosti SR",
-    url="https://www.justice.gov.sk/sluzby/znalci/", cadence="monthly", snapshots=False)
+    licence_url="https://www.justice.gov.sk/",
+    attribution="Zdroj: Ministerstvo spravodlivosti SR",
+    url="https://www.justice.gov.sk/sluzby/znalci/",
+    cadence="monthly",
+    snapshots=False,
+)
 ROLES = (("znal", "expert"), ("tlmoc", "interpreter"), ("preklad", "translator"))
 NAME = "Meno a priezvisko / Názov"
 
@@ -43,8 +50,16 @@ class ZnalciSource(RegulatedCsvSource):
         role = next((r for stem, r in ROLES if stem in kind), None)
         if role is None:
             raise RecordError(f"Druh {row['Druh']!r} is none of znalec, tlmočník, prekladateľ")
-        out = professional(INFO, row, role=role, key="Evidenčné číslo", name=need(row, NAME), firm_id="IČO",
-                           specialisation="Odbor / Jazyk", since="Dátum zápisu")
+        out = professional(
+            INFO,
+            row,
+            role=role,
+            key="Evidenčné číslo",
+            name=need(row, NAME),
+            firm_id="IČO",
+            specialisation="Odbor / Jazyk",
+            since="Dátum zápisu",
+        )
         return replace(out, firm_name=out.name) if "organizac" in kind else out
 
 

@@ -24,12 +24,18 @@ from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort, Sour
 from regintel.ingest.sources import register
 
 INFO = SourceInfo(
-    id="ted_eforms", name="TED – Tenders Electronic Daily (eForms notices)",
-    publisher="Publications Office of the European Union", country=None, category="public_money",
-    formats="eForms XML (UBL 2.3), one notice per file", licence="CC BY 4.0",
+    id="ted_eforms",
+    name="TED – Tenders Electronic Daily (eForms notices)",
+    publisher="Publications Office of the European Union",
+    country=None,
+    category="public_money",
+    formats="eForms XML (UBL 2.3), one notice per file",
+    licence="CC BY 4.0",
     licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Source: TED – Tenders Electronic Daily, © European Union, CC BY 4.0",
-    url="https://ted.europa.eu", cadence="daily", snapshots=False,
+    url="https://ted.europa.eu",
+    cadence="daily",
+    snapshots=False,
 )
 NS = {
     "cbc": "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2",
@@ -110,21 +116,33 @@ def _organisations(root: Any) -> dict[str, Org]:
         ref = _text(company, "cac:PartyIdentification/cbc:ID")
         name = _text(company, "cac:PartyName/cbc:Name")
         if ref and name:
-            out[ref] = Org(ref=ref, name=name, national_id=_text(company, "cac:PartyLegalEntity/cbc:CompanyID"),
-                           country=_country(_text(company, "cac:PostalAddress/cac:Country/cbc:IdentificationCode")),
-                           city=_text(company, "cac:PostalAddress/cbc:CityName"))
+            out[ref] = Org(
+                ref=ref,
+                name=name,
+                national_id=_text(company, "cac:PartyLegalEntity/cbc:CompanyID"),
+                country=_country(_text(company, "cac:PostalAddress/cac:Country/cbc:IdentificationCode")),
+                city=_text(company, "cac:PostalAddress/cbc:CityName"),
+            )
     return out
 
 
 def _lots(root: Any) -> tuple[TedLot, ...]:
     lots = []
     for lot in root.iterfind("cac:ProcurementProjectLot", NS):
-        value, currency = _amount(lot, "cac:ProcurementProject/cac:RequestedTenderTotal/"
-                                       "cbc:EstimatedOverallContractAmount")
-        lots.append(TedLot(lot_id=_text(lot, "cbc:ID") or "", title=_text(lot, "cac:ProcurementProject/cbc:Name"),
-                           cpv=_text(lot, "cac:ProcurementProject/cac:MainCommodityClassification/"
-                                          "cbc:ItemClassificationCode"),
-                           estimated_value=value, currency=currency))
+        value, currency = _amount(
+            lot, "cac:ProcurementProject/cac:RequestedTenderTotal/cbc:EstimatedOverallContractAmount"
+        )
+        lots.append(
+            TedLot(
+                lot_id=_text(lot, "cbc:ID") or "",
+                title=_text(lot, "cac:ProcurementProject/cbc:Name"),
+                cpv=_text(
+                    lot, "cac:ProcurementProject/cac:MainCommodityClassification/cbc:ItemClassificationCode"
+                ),
+                estimated_value=value,
+                currency=currency,
+            )
+        )
     return tuple(lots)
 
 
@@ -147,13 +165,19 @@ def _awards(root: Any, orgs: dict[str, Org]) -> tuple[TedAward, ...]:
             tender = tenders.get(tender_ref.text)
             if tender is None:
                 continue
-            awards += _tender_awards(tender, _text(tender, "efac:TenderLot/cbc:ID") or lot_id, parties, orgs,
-                                     contracts.get(tender_ref.text))
+            awards += _tender_awards(
+                tender,
+                _text(tender, "efac:TenderLot/cbc:ID") or lot_id,
+                parties,
+                orgs,
+                contracts.get(tender_ref.text),
+            )
     return tuple(awards)
 
 
-def _tender_awards(tender: Any, lot_id: str, parties: dict[str | None, Any], orgs: dict[str, Org],
-                   contract: Any) -> list[TedAward]:
+def _tender_awards(
+    tender: Any, lot_id: str, parties: dict[str | None, Any], orgs: dict[str, Org], contract: Any
+) -> list[TedAward]:
     value, currency = _amount(tender, "cac:LegalMonetaryTotal/cbc:PayableAmount")
     party = parties.get(_text(tender, "efac:TenderingParty/cbc:ID"))
     if party is None:
@@ -164,11 +188,18 @@ def _tender_awards(tender: Any, lot_id: str, parties: dict[str | None, Any], org
         if org is None:
             continue
         lead = _text(tenderer, "efbc:GroupLeadIndicator")
-        out.append(TedAward(lot_id=lot_id, winner=org, value=value, currency=currency,
-                            contract_ref=_text(contract, "cbc:ID") if contract is not None else None,
-                            contract_title=_text(contract, "cbc:Title") if contract is not None else None,
-                            signed_on=_date(_text(contract, "cbc:IssueDate")) if contract is not None else None,
-                            group_lead=None if lead is None else lead == "true"))
+        out.append(
+            TedAward(
+                lot_id=lot_id,
+                winner=org,
+                value=value,
+                currency=currency,
+                contract_ref=_text(contract, "cbc:ID") if contract is not None else None,
+                contract_title=_text(contract, "cbc:Title") if contract is not None else None,
+                signed_on=_date(_text(contract, "cbc:IssueDate")) if contract is not None else None,
+                group_lead=None if lead is None else lead == "true",
+            )
+        )
     return out
 
 
@@ -178,27 +209,45 @@ def parse_notice(root: Any) -> TedNotice:
     if not notice_id or not issued:
         raise ValueError("the notice has no cbc:ID or cbc:IssueDate")
     orgs = _organisations(root)
-    buyers = tuple(orgs[r.text] for r in root.iterfind("cac:ContractingParty/cac:Party/cac:PartyIdentification/"
-                                                        "cbc:ID", NS) if r.text in orgs)
+    buyers = tuple(
+        orgs[r.text]
+        for r in root.iterfind("cac:ContractingParty/cac:Party/cac:PartyIdentification/cbc:ID", NS)
+        if r.text in orgs
+    )
     project = "cac:ProcurementProject/"
-    estimated, est_currency = _amount(root, project + "cac:RequestedTenderTotal/cbc:EstimatedOverallContractAmount")
+    estimated, est_currency = _amount(
+        root, project + "cac:RequestedTenderTotal/cbc:EstimatedOverallContractAmount"
+    )
     total, total_currency = _amount(root, f"{EXT}/efac:NoticeResult/cbc:TotalAmount")
     cpv_main = _text(root, project + "cac:MainCommodityClassification/cbc:ItemClassificationCode")
-    extra = [c.text.strip() for c in root.iterfind(".//cbc:ItemClassificationCode[@listName='cpv']", NS) if c.text]
+    extra = [
+        c.text.strip() for c in root.iterfind(".//cbc:ItemClassificationCode[@listName='cpv']", NS) if c.text
+    ]
     return TedNotice(
-        notice_id=notice_id, version=_text(root, "cbc:VersionID"),
+        notice_id=notice_id,
+        version=_text(root, "cbc:VersionID"),
         publication_number=_text(root, f"{EXT}/efac:Publication/efbc:NoticePublicationID"),
-        form=etree.QName(root).localname, notice_type=_text(root, "cbc:NoticeTypeCode"),
-        subtype=_text(root, f"{EXT}/efac:NoticeSubType/cbc:SubTypeCode"), issue_date=_date(issued),  # type: ignore[arg-type]
-        language=_text(root, "cbc:NoticeLanguageCode"), title=_text(root, project + "cbc:Name"),
+        form=etree.QName(root).localname,
+        notice_type=_text(root, "cbc:NoticeTypeCode"),
+        subtype=_text(root, f"{EXT}/efac:NoticeSubType/cbc:SubTypeCode"),
+        issue_date=_date(issued),  # type: ignore[arg-type]
+        language=_text(root, "cbc:NoticeLanguageCode"),
+        title=_text(root, project + "cbc:Name"),
         description=_text(root, project + "cbc:Description"),
         procedure=_text(root, "cac:TenderingProcess/cbc:ProcedureCode"),
-        nature=_text(root, project + "cbc:ProcurementTypeCode"), cpv_main=cpv_main,
+        nature=_text(root, project + "cbc:ProcurementTypeCode"),
+        cpv_main=cpv_main,
         cpv_codes=tuple(dict.fromkeys(([cpv_main] if cpv_main else []) + extra)),
-        country=buyers[0].country if buyers else None, estimated_value=estimated, estimated_currency=est_currency,
-        total_value=total, total_currency=total_currency,
+        country=buyers[0].country if buyers else None,
+        estimated_value=estimated,
+        estimated_currency=est_currency,
+        total_value=total,
+        total_currency=total_currency,
         buyer_legal_type=_text(root, "cac:ContractingParty/cac:ContractingPartyType/cbc:PartyTypeCode"),
-        buyers=buyers, lots=_lots(root), awards=_awards(root, orgs))
+        buyers=buyers,
+        lots=_lots(root),
+        awards=_awards(root, orgs),
+    )
 
 
 # A section source: the runner hands it to its area (`import_into`), never to the company loader.

@@ -40,13 +40,18 @@ from regintel.ingest.sources import register
 from regintel.ingest.streams import peek
 
 INFO = SourceInfo(
-    id="ua_edr", name="ЄДР – Unified State Register of legal entities (open data)",
-    publisher="Міністерство юстиції України / ДП «НАІС»", country="UA", category="register",
+    id="ua_edr",
+    name="ЄДР – Unified State Register of legal entities (open data)",
+    publisher="Міністерство юстиції України / ДП «НАІС»",
+    country="UA",
+    category="register",
     formats="EDR UO XML (17.1-EX_XML_EDR_UO_FULL, 15.1-EX_XML_EDR_UO; windows-1251 or UTF-8; .zip accepted) "
-            "and the same records as JSON",
-    licence="CC BY 4.0", licence_url="https://creativecommons.org/licenses/by/4.0/",
+    "and the same records as JSON",
+    licence="CC BY 4.0",
+    licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Джерело: Єдиний державний реєстр, Міністерство юстиції України (data.gov.ua)",
-    url="https://data.gov.ua/dataset/1c7f3815-3259-45e0-bdf1-64dca07ddc10", cadence="weekly",
+    url="https://data.gov.ua/dataset/1c7f3815-3259-45e0-bdf1-64dca07ddc10",
+    cadence="weekly",
 )
 RECORD_TAGS = ("RECORD", "SUBJECT")
 # STAN -> (status, in_liquidation, in_bankruptcy, in_restructuring)
@@ -94,8 +99,15 @@ class EdrSource:
 def _xml_records(stream: BinaryIO) -> Iterator[dict[str, Any] | RecordError]:
     found = 0
     try:
-        for _, element in etree.iterparse(stream, events=("end",), tag=RECORD_TAGS, recover=False,
-                                          resolve_entities=False, no_network=True, huge_tree=True):
+        for _, element in etree.iterparse(
+            stream,
+            events=("end",),
+            tag=RECORD_TAGS,
+            recover=False,
+            resolve_entities=False,
+            no_network=True,
+            huge_tree=True,
+        ):
             parent = element.getparent()
             if parent is None or parent.getparent() is not None:
                 continue  # a RECORD number inside a SUBJECT, not a record
@@ -135,12 +147,22 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     address = text(obj.get("ADDRESS"), "ADDRESS")
     nace = _activities(obj)
     record = CompanyRecord(
-        country="UA", national_id=code, name=text(obj.get("NAME"), "NAME"), source_record_id=code,
-        legal_form_name=text(obj.get("OPF"), "OPF"), status=status,
+        country="UA",
+        national_id=code,
+        name=text(obj.get("NAME"), "NAME"),
+        source_record_id=code,
+        legal_form_name=text(obj.get("OPF"), "OPF"),
+        status=status,
         founded_on=_first_date(obj.get("REGISTRATION"), "REGISTRATION"),
-        dissolved_on=_first_date(obj.get("TERMINATED_INFO"), "TERMINATED_INFO") if status == "dissolved" else None,
-        address_text=address, in_liquidation=liquidation, in_bankruptcy=bankruptcy,
-        in_restructuring=restructuring, nace_primary=nace[0] if nace else None, nace_codes=nace or None,
+        dissolved_on=_first_date(obj.get("TERMINATED_INFO"), "TERMINATED_INFO")
+        if status == "dissolved"
+        else None,
+        address_text=address,
+        in_liquidation=liquidation,
+        in_bankruptcy=bankruptcy,
+        in_restructuring=restructuring,
+        nace_primary=nace[0] if nace else None,
+        nace_codes=nace or None,
     )
     if address:
         postcode, city = _POSTCODE.search(address), _CITY.search(address)
@@ -189,11 +211,18 @@ def _activities(obj: dict[str, Any]) -> list[str]:
 
 def _roles(obj: dict[str, Any]) -> list[RoleRecord]:
     capital = _amount(obj.get("AUTHORIZED_CAPITAL"))
-    out = [*(_founder(f, capital) for f in _list(obj.get("FOUNDERS"), "FOUNDERS")),
-           *(_beneficiary(b) for b in _list(obj.get("BENEFICIARIES"), "BENEFICIARIES")
-             if isinstance(b, dict) and b.get("Type", "beneficiary") == "beneficiary")]
+    out = [
+        *(_founder(f, capital) for f in _list(obj.get("FOUNDERS"), "FOUNDERS")),
+        *(
+            _beneficiary(b)
+            for b in _list(obj.get("BENEFICIARIES"), "BENEFICIARIES")
+            if isinstance(b, dict) and b.get("Type", "beneficiary") == "beneficiary"
+        ),
+    ]
     signer = obj.get("SIGNERS")
-    heads = _list(signer.get("SIGNER") if isinstance(signer, dict) else signer, "SIGNERS") or [obj.get("BOSS")]
+    heads = _list(signer.get("SIGNER") if isinstance(signer, dict) else signer, "SIGNERS") or [
+        obj.get("BOSS")
+    ]
     for head in heads:
         name = (text(head, "SIGNER") or "").split(";")[0].strip()
         if name:
@@ -223,8 +252,9 @@ def _founder(founder: Any, capital: Decimal | None) -> RoleRecord:
     share = _amount(founder.get("Capital"))
     pct = float(round(share / capital * 100, 4)) if share is not None and capital else None
     if edr and is_valid_national_id("UA", edr):
-        return RoleRecord("shareholder", name, share_pct=pct,
-                          holder_company=CompanyKey("UA", parse_national_id("UA", edr)))
+        return RoleRecord(
+            "shareholder", name, share_pct=pct, holder_company=CompanyKey("UA", parse_national_id("UA", edr))
+        )
     return RoleRecord("shareholder", name, person=PersonRecord(name), share_pct=pct)
 
 
@@ -232,13 +262,17 @@ def _beneficiary(owner: dict[str, Any]) -> RoleRecord:
     name = text(owner.get("Name"), "Beneficiary.Name") or ""
     match = _SHARE.search(str(owner.get("MediateName") or ""))
     control = text(owner.get("MediateEdr"), "MediateEdr")
-    return RoleRecord("beneficial_owner", name, person=PersonRecord(name),
-                      share_pct=float(match[1].replace(",", ".")) if match else None,
-                      natures_of_control=[control] if control else None)
+    return RoleRecord(
+        "beneficial_owner",
+        name,
+        person=PersonRecord(name),
+        share_pct=float(match[1].replace(",", ".")) if match else None,
+        natures_of_control=[control] if control else None,
+    )
 
 
 def _amount(value: Any) -> Decimal | None:
-    """"2000,00" or "1000.00" (the EDR writes both)."""
+    """ "2000,00" or "1000.00" (the EDR writes both)."""
     raw = text(value, "amount")
     if raw is None:
         return None

@@ -11,6 +11,7 @@ Create Date: 2026-11-22 12:00:00
 The derived index structures themselves (tantivy files, the FTS5 table, the pg_trgm GIN index) are
 built by `regintel search rebuild`, not here: they belong to the chosen backend.
 """
+
 from __future__ import annotations
 
 from alembic import op

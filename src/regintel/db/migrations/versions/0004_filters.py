@@ -14,6 +14,7 @@ Create Date: 2026-11-22 18:00:00
   current in the writer's own transaction, whichever code path writes statements, and this migration
   fills it from what is already there.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -50,12 +51,16 @@ EXPRESSION_INDEXES = {
 }
 FLAGS = ("in_bankruptcy", "in_restructuring", "in_liquidation")
 FIGURES = ("revenue", "profit", "total_assets", "equity", "employees")
-COLUMNS = "company_id, country, statement_id, year, currency, revenue, profit, total_assets, equity, liabilities, " \
-          "employees, source"
+COLUMNS = (
+    "company_id, country, statement_id, year, currency, revenue, profit, total_assets, equity, liabilities, "
+    "employees, source"
+)
 # The company's country is copied along (it never changes: it is half of the company's key), so that
 # counts per country and revenue-in-a-country filters need no row of `companies`.
-SELECTED = "f.company_id, c.country, f.id, f.year, f.currency, f.revenue, f.profit, f.total_assets, f.equity, " \
-           "f.liabilities, f.employees, f.source"
+SELECTED = (
+    "f.company_id, c.country, f.id, f.year, f.currency, f.revenue, f.profit, f.total_assets, f.equity, "
+    "f.liabilities, f.employees, f.source"
+)
 FROM = "financial_statements f JOIN companies c ON c.id = f.company_id"
 
 _SQLITE_REFRESH = """
@@ -66,12 +71,15 @@ _SQLITE_REFRESH = """
 
 SQLITE_TRIGGERS = [
     "CREATE TRIGGER trg_latest_financials_insert AFTER INSERT ON financial_statements BEGIN"
-    + _SQLITE_REFRESH.format(ref="NEW", columns=COLUMNS, selected=SELECTED, source=FROM) + "\nEND",
+    + _SQLITE_REFRESH.format(ref="NEW", columns=COLUMNS, selected=SELECTED, source=FROM)
+    + "\nEND",
     "CREATE TRIGGER trg_latest_financials_update AFTER UPDATE ON financial_statements BEGIN"
     + _SQLITE_REFRESH.format(ref="OLD", columns=COLUMNS, selected=SELECTED, source=FROM)
-    + _SQLITE_REFRESH.format(ref="NEW", columns=COLUMNS, selected=SELECTED, source=FROM) + "\nEND",
+    + _SQLITE_REFRESH.format(ref="NEW", columns=COLUMNS, selected=SELECTED, source=FROM)
+    + "\nEND",
     "CREATE TRIGGER trg_latest_financials_delete AFTER DELETE ON financial_statements BEGIN"
-    + _SQLITE_REFRESH.format(ref="OLD", columns=COLUMNS, selected=SELECTED, source=FROM) + "\nEND",
+    + _SQLITE_REFRESH.format(ref="OLD", columns=COLUMNS, selected=SELECTED, source=FROM)
+    + "\nEND",
 ]
 
 # The row lock on the company serialises concurrent writers of one company's statements, so the
@@ -119,8 +127,12 @@ def upgrade() -> None:
         op.create_index(name, "companies", [sa.text(expression), column])
     for flag in FLAGS:
         where = sa.text(f"{flag} = 1" if sqlite else flag)
-        op.create_index(f"ix_companies_{flag}", "companies", ["country"], sqlite_where=where, postgresql_where=where)
-    op.create_index("ix_company_sources_source_last_seen", "company_sources", ["source", "last_seen", "company_id"])
+        op.create_index(
+            f"ix_companies_{flag}", "companies", ["country"], sqlite_where=where, postgresql_where=where
+        )
+    op.create_index(
+        "ix_company_sources_source_last_seen", "company_sources", ["source", "last_seen", "company_id"]
+    )
     op.create_index("ix_lei_records_registration_status", "lei_records", ["registration_status"])
     op.create_table(
         "latest_financials",

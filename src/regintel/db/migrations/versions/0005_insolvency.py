@@ -10,6 +10,7 @@ Revises: 0001
   `/companies/changes?field=` pages through one field, without scanning the whole log.
 - `company_changes (detected_at)`: `/companies/changes?since=` finds its first row.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -46,11 +47,17 @@ def upgrade() -> None:
         sa.Column("run_id", _ID, nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.CheckConstraint("event_type IN ('bankruptcy', 'restructuring', 'liquidation')",
-                           name=op.f("ck_insolvency_events_event_type")),
+        sa.CheckConstraint(
+            "event_type IN ('bankruptcy', 'restructuring', 'liquidation')",
+            name=op.f("ck_insolvency_events_event_type"),
+        ),
         sa.CheckConstraint("phase IN ('start', 'end')", name=op.f("ck_insolvency_events_phase")),
-        sa.ForeignKeyConstraint(["company_id"], ["companies.id"],
-                                name=op.f("fk_insolvency_events_company_id_companies"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["company_id"],
+            ["companies.id"],
+            name=op.f("fk_insolvency_events_company_id_companies"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_insolvency_events")),
         sa.UniqueConstraint("source", "notice_id", name=op.f("uq_insolvency_events_source_notice_id")),
     )

@@ -9,6 +9,7 @@ result cache forgot it on every restart, in every new worker process and after e
 One row per aggregate (with its default parameters) holds the JSON answer and the data version it
 was computed for; `regintel stats refresh`, the end of imports and the worker keep it current.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa

@@ -9,6 +9,7 @@ with PostgreSQL's contrib modules and is a trusted extension). SQLite: an FTS5 t
 tokenizer over the same column, filled from the companies already there and kept in step by triggers
 (`db/name_trigrams.py`).
 """
+
 from __future__ import annotations
 
 from alembic import op
@@ -22,12 +23,12 @@ TABLE = "companies_name_trgm"
 INDEX = "ix_companies_name_norm_trgm"
 TRIGGERS = {
     f"{TABLE}_ai": f"CREATE TRIGGER {TABLE}_ai AFTER INSERT ON companies BEGIN "
-                   f"INSERT INTO {TABLE}(rowid, name_norm) VALUES (new.id, new.name_norm); END",
+    f"INSERT INTO {TABLE}(rowid, name_norm) VALUES (new.id, new.name_norm); END",
     f"{TABLE}_ad": f"CREATE TRIGGER {TABLE}_ad AFTER DELETE ON companies BEGIN "
-                   f"INSERT INTO {TABLE}({TABLE}, rowid, name_norm) VALUES ('delete', old.id, old.name_norm); END",
+    f"INSERT INTO {TABLE}({TABLE}, rowid, name_norm) VALUES ('delete', old.id, old.name_norm); END",
     f"{TABLE}_au": f"CREATE TRIGGER {TABLE}_au AFTER UPDATE OF name_norm ON companies BEGIN "
-                   f"INSERT INTO {TABLE}({TABLE}, rowid, name_norm) VALUES ('delete', old.id, old.name_norm); "
-                   f"INSERT INTO {TABLE}(rowid, name_norm) VALUES (new.id, new.name_norm); END",
+    f"INSERT INTO {TABLE}({TABLE}, rowid, name_norm) VALUES ('delete', old.id, old.name_norm); "
+    f"INSERT INTO {TABLE}(rowid, name_norm) VALUES (new.id, new.name_norm); END",
 }
 
 
@@ -37,8 +38,10 @@ def upgrade() -> None:
         # The pg_trgm search backend creates the same index under the same name.
         op.execute(f"CREATE INDEX IF NOT EXISTS {INDEX} ON companies USING gin (name_norm gin_trgm_ops)")
         return
-    op.execute(f"CREATE VIRTUAL TABLE {TABLE} USING fts5(name_norm, content='companies', content_rowid='id', "
-               "tokenize='trigram', detail='none')")
+    op.execute(
+        f"CREATE VIRTUAL TABLE {TABLE} USING fts5(name_norm, content='companies', content_rowid='id', "
+        "tokenize='trigram', detail='none')"
+    )
     op.execute(f"INSERT INTO {TABLE}({TABLE}) VALUES ('rebuild')")
     for sql in TRIGGERS.values():
         op.execute(sql)

@@ -16,6 +16,7 @@ one pass (1M companies: 9 s).
 
 PostgreSQL: unchanged (pg_trgm's GIN index on `companies.name_norm` stays).
 """
+
 from __future__ import annotations
 
 from alembic import op
@@ -31,30 +32,34 @@ ID_BITS = 27
 
 def key(row: str) -> str:
     """The rowid of a company in the table (as `db.name_trigrams.key_sql`, frozen here)."""
-    chars = [f"(coalesce(min(unicode(substr({row}.name_norm, {i + 1}, 1)), 127), 0) << {ID_BITS + 7 * (4 - i)})"
-             for i in range(5)]
+    chars = [
+        f"(coalesce(min(unicode(substr({row}.name_norm, {i + 1}, 1)), 127), 0) << {ID_BITS + 7 * (4 - i)})"
+        for i in range(5)
+    ]
     return "(" + " | ".join([*chars, f"{row}.id"]) + ")"
 
 
-INSERT = (f"SELECT RAISE(ABORT, 'companies.id beyond the name trigram key') WHERE new.id >= {1 << ID_BITS}; "
-          f"INSERT INTO {TABLE}(rowid, name_norm, country) VALUES ({key('new')}, new.name_norm, "
-          "lower(new.country) || '$')")
+INSERT = (
+    f"SELECT RAISE(ABORT, 'companies.id beyond the name trigram key') WHERE new.id >= {1 << ID_BITS}; "
+    f"INSERT INTO {TABLE}(rowid, name_norm, country) VALUES ({key('new')}, new.name_norm, "
+    "lower(new.country) || '$')"
+)
 TRIGGERS = {
     f"{TABLE}_ai": f"CREATE TRIGGER {TABLE}_ai AFTER INSERT ON companies BEGIN {INSERT}; END",
     f"{TABLE}_ad": f"CREATE TRIGGER {TABLE}_ad AFTER DELETE ON companies BEGIN "
-                   f"DELETE FROM {TABLE} WHERE rowid = {key('old')}; END",
+    f"DELETE FROM {TABLE} WHERE rowid = {key('old')}; END",
     f"{TABLE}_au": f"CREATE TRIGGER {TABLE}_au AFTER UPDATE OF id, name_norm, country ON companies BEGIN "
-                   f"DELETE FROM {TABLE} WHERE rowid = {key('old')}; {INSERT}; END",
+    f"DELETE FROM {TABLE} WHERE rowid = {key('old')}; {INSERT}; END",
 }
 # 0008's external-content table and triggers, for the downgrade.
 OLD_TRIGGERS = {
     f"{TABLE}_ai": f"CREATE TRIGGER {TABLE}_ai AFTER INSERT ON companies BEGIN "
-                   f"INSERT INTO {TABLE}(rowid, name_norm) VALUES (new.id, new.name_norm); END",
+    f"INSERT INTO {TABLE}(rowid, name_norm) VALUES (new.id, new.name_norm); END",
     f"{TABLE}_ad": f"CREATE TRIGGER {TABLE}_ad AFTER DELETE ON companies BEGIN "
-                   f"INSERT INTO {TABLE}({TABLE}, rowid, name_norm) VALUES ('delete', old.id, old.name_norm); END",
+    f"INSERT INTO {TABLE}({TABLE}, rowid, name_norm) VALUES ('delete', old.id, old.name_norm); END",
     f"{TABLE}_au": f"CREATE TRIGGER {TABLE}_au AFTER UPDATE OF name_norm ON companies BEGIN "
-                   f"INSERT INTO {TABLE}({TABLE}, rowid, name_norm) VALUES ('delete', old.id, old.name_norm); "
-                   f"INSERT INTO {TABLE}(rowid, name_norm) VALUES (new.id, new.name_norm); END",
+    f"INSERT INTO {TABLE}({TABLE}, rowid, name_norm) VALUES ('delete', old.id, old.name_norm); "
+    f"INSERT INTO {TABLE}(rowid, name_norm) VALUES (new.id, new.name_norm); END",
 }
 
 
@@ -63,11 +68,15 @@ def upgrade() -> None:
         return
     _drop()
     # `columnsize=0`: no per-row token counts (they serve only bm25 ranking, which this table never does).
-    op.execute(f"CREATE VIRTUAL TABLE {TABLE} USING fts5(name_norm, country, tokenize='trigram', detail='none', "
-               "columnsize=0)")
+    op.execute(
+        f"CREATE VIRTUAL TABLE {TABLE} USING fts5(name_norm, country, tokenize='trigram', detail='none', "
+        "columnsize=0)"
+    )
     # In rowid order, which FTS5 appends fastest.
-    op.execute(f"INSERT INTO {TABLE}(rowid, name_norm, country) SELECT {key('companies')} AS k, name_norm, "
-               "lower(country) || '$' FROM companies ORDER BY k")
+    op.execute(
+        f"INSERT INTO {TABLE}(rowid, name_norm, country) SELECT {key('companies')} AS k, name_norm, "
+        "lower(country) || '$' FROM companies ORDER BY k"
+    )
     for sql in TRIGGERS.values():
         op.execute(sql)
 
@@ -76,8 +85,10 @@ def downgrade() -> None:
     if op.get_bind().dialect.name != "sqlite":
         return
     _drop()
-    op.execute(f"CREATE VIRTUAL TABLE {TABLE} USING fts5(name_norm, content='companies', content_rowid='id', "
-               "tokenize='trigram', detail='none')")
+    op.execute(
+        f"CREATE VIRTUAL TABLE {TABLE} USING fts5(name_norm, content='companies', content_rowid='id', "
+        "tokenize='trigram', detail='none')"
+    )
     op.execute(f"INSERT INTO {TABLE}({TABLE}) VALUES ('rebuild')")
     for sql in OLD_TRIGGERS.values():
         op.execute(sql)

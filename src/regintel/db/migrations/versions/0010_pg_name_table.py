@@ -16,6 +16,7 @@ backend creates it again under the same name when it is the configured backend (
 
 SQLite: unchanged.
 """
+
 from __future__ import annotations
 
 from alembic import op
@@ -40,12 +41,18 @@ def upgrade() -> None:
     op.execute("CREATE EXTENSION IF NOT EXISTS btree_gin")
     # The fill sorts 10M names and the GIN index is built from them: with the server's default 64 MB
     # both spill to disk in many runs. Raised for this transaction only, never lowered.
-    op.execute("DO $$ BEGIN IF pg_size_bytes(current_setting('maintenance_work_mem')) < 1073741824 THEN "
-               "SET LOCAL maintenance_work_mem = '1GB'; END IF; END $$")
-    op.execute(f"CREATE TABLE {TABLE} (id bigint PRIMARY KEY, country varchar(2) NOT NULL, name_norm text NOT NULL)")
+    op.execute(
+        "DO $$ BEGIN IF pg_size_bytes(current_setting('maintenance_work_mem')) < 1073741824 THEN "
+        "SET LOCAL maintenance_work_mem = '1GB'; END IF; END $$"
+    )
+    op.execute(
+        f"CREATE TABLE {TABLE} (id bigint PRIMARY KEY, country varchar(2) NOT NULL, name_norm text NOT NULL)"
+    )
     # In name order: the matches of a term that most names start with ("nord…") share pages.
-    op.execute(f"INSERT INTO {TABLE} (id, country, name_norm) SELECT id, country, name_norm FROM companies "
-               "ORDER BY name_norm, id")
+    op.execute(
+        f"INSERT INTO {TABLE} (id, country, name_norm) SELECT id, country, name_norm FROM companies "
+        "ORDER BY name_norm, id"
+    )
     op.execute(f"CREATE INDEX ix_{TABLE}_gin ON {TABLE} USING gin (country, name_norm gin_trgm_ops)")
     op.execute(f"""CREATE FUNCTION {FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -60,11 +67,19 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$""")
-    op.execute(f"CREATE TRIGGER {TABLE}_ai AFTER INSERT ON companies FOR EACH ROW EXECUTE FUNCTION {FUNCTION}()")
-    op.execute(f"CREATE TRIGGER {TABLE}_au AFTER UPDATE OF id, country, name_norm ON companies FOR EACH ROW "
-               f"WHEN ({CHANGED}) EXECUTE FUNCTION {FUNCTION}()")
-    op.execute(f"CREATE TRIGGER {TABLE}_ad AFTER DELETE ON companies FOR EACH ROW EXECUTE FUNCTION {FUNCTION}()")
-    op.execute(f"CREATE TRIGGER {TABLE}_at AFTER TRUNCATE ON companies FOR EACH STATEMENT EXECUTE FUNCTION {FUNCTION}()")
+    op.execute(
+        f"CREATE TRIGGER {TABLE}_ai AFTER INSERT ON companies FOR EACH ROW EXECUTE FUNCTION {FUNCTION}()"
+    )
+    op.execute(
+        f"CREATE TRIGGER {TABLE}_au AFTER UPDATE OF id, country, name_norm ON companies FOR EACH ROW "
+        f"WHEN ({CHANGED}) EXECUTE FUNCTION {FUNCTION}()"
+    )
+    op.execute(
+        f"CREATE TRIGGER {TABLE}_ad AFTER DELETE ON companies FOR EACH ROW EXECUTE FUNCTION {FUNCTION}()"
+    )
+    op.execute(
+        f"CREATE TRIGGER {TABLE}_at AFTER TRUNCATE ON companies FOR EACH STATEMENT EXECUTE FUNCTION {FUNCTION}()"
+    )
     op.execute(f"DROP INDEX IF EXISTS {OLD_INDEX}")
     op.execute(f"ANALYZE {TABLE}")
 

@@ -12,6 +12,7 @@ with `founded_on` in the index (an index-only scan). The four indexes gain it as
 On an existing large database this rebuilds four indexes (10M companies on PostgreSQL: about 40 s
 each).
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -42,8 +43,10 @@ def downgrade() -> None:
 def _rebuild(rest: list[str]) -> None:
     if op.get_bind().dialect.name == "postgresql":
         # Raised for this transaction only (the server default of 64 MB sorts 10M entries on disk).
-        op.execute("DO $$ BEGIN IF pg_size_bytes(current_setting('maintenance_work_mem')) < 1073741824 THEN "
-                   "SET LOCAL maintenance_work_mem = '1GB'; END IF; END $$")
+        op.execute(
+            "DO $$ BEGIN IF pg_size_bytes(current_setting('maintenance_work_mem')) < 1073741824 THEN "
+            "SET LOCAL maintenance_work_mem = '1GB'; END IF; END $$"
+        )
     for name, lead in LEADS.items():
         op.drop_index(name, table_name="companies")
         op.create_index(name, "companies", [*lead, *rest])

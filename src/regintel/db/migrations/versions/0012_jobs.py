@@ -8,6 +8,7 @@ Search index updates, statistics refreshes, scores and enrichment used to be don
 by whichever command made the change; a row here gives each its owner (`regintel worker`). A partial
 unique index keeps a queued job with a `dedupe_key` from being queued twice.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -44,8 +45,14 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_jobs")),
     )
     op.create_index("ix_jobs_due", "jobs", ["status", "priority", "run_after"])
-    op.create_index("uq_jobs_queued_dedupe", "jobs", ["dedupe_key"], unique=True,
-                    sqlite_where=sa.text("status = 'queued'"), postgresql_where=sa.text("status = 'queued'"))
+    op.create_index(
+        "uq_jobs_queued_dedupe",
+        "jobs",
+        ["dedupe_key"],
+        unique=True,
+        sqlite_where=sa.text("status = 'queued'"),
+        postgresql_where=sa.text("status = 'queued'"),
+    )
 
 
 def downgrade() -> None:

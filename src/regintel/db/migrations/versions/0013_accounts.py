@@ -6,6 +6,7 @@ Create Date: 2026-11-25 16:20:00
 
 See docs/accounts.md.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -33,8 +34,12 @@ def upgrade() -> None:
     op.create_table(
         "account_sessions",
         sa.Column("id", Id, primary_key=True, autoincrement=True),
-        sa.Column("account_id", Id, sa.ForeignKey("accounts.id", ondelete="CASCADE",
-                                                  name="fk_account_sessions_account_id_accounts"), nullable=False),
+        sa.Column(
+            "account_id",
+            Id,
+            sa.ForeignKey("accounts.id", ondelete="CASCADE", name="fk_account_sessions_account_id_accounts"),
+            nullable=False,
+        ),
         sa.Column("token_hash", sa.String(64), nullable=False),
         sa.Column("csrf_token", sa.String(64), nullable=False),
         sa.Column("created_at", TS, nullable=False),
@@ -52,17 +57,31 @@ def upgrade() -> None:
     op.create_index("ix_account_login_links_email", "account_login_links", ["email", "created_at"])
     op.create_table(
         "account_api_keys",
-        sa.Column("api_key_id", Id, sa.ForeignKey("api_keys.id", ondelete="CASCADE",
-                                                  name="fk_account_api_keys_api_key_id_api_keys"), primary_key=True),
-        sa.Column("account_id", Id, sa.ForeignKey("accounts.id", ondelete="CASCADE",
-                                                  name="fk_account_api_keys_account_id_accounts"), nullable=False),
+        sa.Column(
+            "api_key_id",
+            Id,
+            sa.ForeignKey("api_keys.id", ondelete="CASCADE", name="fk_account_api_keys_api_key_id_api_keys"),
+            primary_key=True,
+        ),
+        sa.Column(
+            "account_id",
+            Id,
+            sa.ForeignKey("accounts.id", ondelete="CASCADE", name="fk_account_api_keys_account_id_accounts"),
+            nullable=False,
+        ),
     )
     op.create_index("ix_account_api_keys_account_id", "account_api_keys", ["account_id"])
     op.create_table(
         "account_fo_addenda",
         sa.Column("id", Id, primary_key=True, autoincrement=True),
-        sa.Column("account_id", Id, sa.ForeignKey("accounts.id", ondelete="CASCADE",
-                                                  name="fk_account_fo_addenda_account_id_accounts"), nullable=False),
+        sa.Column(
+            "account_id",
+            Id,
+            sa.ForeignKey(
+                "accounts.id", ondelete="CASCADE", name="fk_account_fo_addenda_account_id_accounts"
+            ),
+            nullable=False,
+        ),
         sa.Column("text_version", sa.String(32), nullable=False),
         sa.Column("person_name", sa.Text(), nullable=False),
         sa.Column("accepted_at", TS, nullable=False),
@@ -72,5 +91,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for table in ("account_fo_addenda", "account_api_keys", "account_login_links", "account_sessions", "accounts"):
+    for table in (
+        "account_fo_addenda",
+        "account_api_keys",
+        "account_login_links",
+        "account_sessions",
+        "accounts",
+    ):
         op.drop_table(table)

@@ -8,6 +8,7 @@ Create Date: 2026-11-25 15:40:00
 keyed by (job, position), so a job taken over after a worker died never writes a position twice
 (docs/enrich.md).
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -24,8 +25,12 @@ Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 def upgrade() -> None:
     op.create_table(
         "enrich_results",
-        sa.Column("job_id", Id, sa.ForeignKey("jobs.id", ondelete="CASCADE", name="fk_enrich_results_job_id_jobs"),
-                  nullable=False),
+        sa.Column(
+            "job_id",
+            Id,
+            sa.ForeignKey("jobs.id", ondelete="CASCADE", name="fk_enrich_results_job_id_jobs"),
+            nullable=False,
+        ),
         sa.Column("idx", sa.Integer(), nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("body", sa.JSON(), nullable=False),

@@ -9,6 +9,7 @@ Create Date: 2026-11-25 15:50:00
 entities); `nis2_assessments` keeps each company's last computed category for the `nis2_scope` filter
 (docs/nis2.md).
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -26,21 +27,34 @@ def upgrade() -> None:
     op.create_table(
         "nis2_designations",
         sa.Column("id", Id, autoincrement=True),
-        sa.Column("company_id", Id, sa.ForeignKey("companies.id", ondelete="CASCADE",
-                                                  name="fk_nis2_designations_company_id_companies"), nullable=False),
+        sa.Column(
+            "company_id",
+            Id,
+            sa.ForeignKey(
+                "companies.id", ondelete="CASCADE", name="fk_nis2_designations_company_id_companies"
+            ),
+            nullable=False,
+        ),
         sa.Column("kind", sa.String(48), nullable=False),
         sa.Column("source", sa.String(64), nullable=False),
         sa.Column("reference", sa.Text()),
         sa.Column("loaded_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_nis2_designations"),
-        sa.UniqueConstraint("company_id", "kind", "source", name="uq_nis2_designations_company_id_kind_source"),
+        sa.UniqueConstraint(
+            "company_id", "kind", "source", name="uq_nis2_designations_company_id_kind_source"
+        ),
     )
     op.create_index("ix_nis2_designations_company_id", "nis2_designations", ["company_id"])
     op.create_table(
         "nis2_assessments",
-        sa.Column("company_id", Id, sa.ForeignKey("companies.id", ondelete="CASCADE",
-                                                  name="fk_nis2_assessments_company_id_companies"),
-                  nullable=False),
+        sa.Column(
+            "company_id",
+            Id,
+            sa.ForeignKey(
+                "companies.id", ondelete="CASCADE", name="fk_nis2_assessments_company_id_companies"
+            ),
+            nullable=False,
+        ),
         sa.Column("country", sa.String(2), nullable=False),
         sa.Column("category", sa.String(16), nullable=False),
         sa.Column("certainty", sa.String(8), nullable=False),

@@ -7,6 +7,7 @@ Create Date: 2026-11-25 16:20:00
 `page_views` holds per-company view counts, written in batches by the in-process counter of the pages area;
 `csp_reports` keeps the newest Content-Security-Policy violation reports (bounded; docs/pages.md).
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -23,8 +24,12 @@ Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 def upgrade() -> None:
     op.create_table(
         "page_views",
-        sa.Column("company_id", Id, sa.ForeignKey("companies.id", ondelete="CASCADE",
-                                                  name="fk_page_views_company_id_companies"), nullable=False),
+        sa.Column(
+            "company_id",
+            Id,
+            sa.ForeignKey("companies.id", ondelete="CASCADE", name="fk_page_views_company_id_companies"),
+            nullable=False,
+        ),
         sa.Column("views", sa.BigInteger(), nullable=False),
         sa.Column("last_viewed_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("company_id", name="pk_page_views"),

@@ -8,6 +8,7 @@ Create Date: 2026-11-25 16:20:00
 `POST /companies/{ico}/report/ai-dd`), rendered by the worker; the document is kept in the row
 (docs/reports.md).
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -26,8 +27,12 @@ def upgrade() -> None:
         "reports",
         sa.Column("id", Id, autoincrement=True, nullable=False),
         sa.Column("kind", sa.String(16), nullable=False),
-        sa.Column("company_id", Id, sa.ForeignKey("companies.id", ondelete="CASCADE",
-                                                  name="fk_reports_company_id_companies"), nullable=False),
+        sa.Column(
+            "company_id",
+            Id,
+            sa.ForeignKey("companies.id", ondelete="CASCADE", name="fk_reports_company_id_companies"),
+            nullable=False,
+        ),
         sa.Column("key_id", Id, nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("format", sa.String(16), nullable=False),

@@ -8,6 +8,7 @@ Create Date: 2026-11-25 15:45:00
 `peer_benchmarks` holds the quartiles of the peer metrics per NACE class or division, country, size class
 and currency, refreshed by the job `scores.refresh_peers` (docs/scores.md, "Peers").
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -25,10 +26,18 @@ def upgrade() -> None:
     op.create_table(
         "score_disputes",
         sa.Column("id", Id, primary_key=True, autoincrement=True),
-        sa.Column("api_key_id", Id, sa.ForeignKey("api_keys.id", ondelete="CASCADE",
-                                                  name="fk_score_disputes_api_key_id_api_keys"), nullable=False),
-        sa.Column("company_id", Id, sa.ForeignKey("companies.id", ondelete="CASCADE",
-                                                  name="fk_score_disputes_company_id_companies"), nullable=False),
+        sa.Column(
+            "api_key_id",
+            Id,
+            sa.ForeignKey("api_keys.id", ondelete="CASCADE", name="fk_score_disputes_api_key_id_api_keys"),
+            nullable=False,
+        ),
+        sa.Column(
+            "company_id",
+            Id,
+            sa.ForeignKey("companies.id", ondelete="CASCADE", name="fk_score_disputes_company_id_companies"),
+            nullable=False,
+        ),
         sa.Column("score_type", sa.String(16), nullable=False),
         sa.Column("model_version", sa.String(32), nullable=False),
         sa.Column("disputed_score", sa.Float()),
@@ -55,8 +64,9 @@ def upgrade() -> None:
         sa.Column("p50", sa.Float(), nullable=False),
         sa.Column("p75", sa.Float(), nullable=False),
         sa.Column("computed_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("level", "nace", "country", "size_class", "currency", "metric",
-                                name="pk_peer_benchmarks"),
+        sa.PrimaryKeyConstraint(
+            "level", "nace", "country", "size_class", "currency", "metric", name="pk_peer_benchmarks"
+        ),
     )
 
 

@@ -6,6 +6,7 @@ Create Date: 2026-11-25 16:25:00
 
 See docs/accounts.md, "OAuth 2.1".
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -39,8 +40,12 @@ def upgrade() -> None:
     op.create_table(
         "oauth_codes",
         sa.Column("code_hash", sa.String(64), primary_key=True),
-        sa.Column("client_id", sa.String(64), _fk("oauth_codes", "client_id", "oauth_clients.client_id"),
-                  nullable=False),
+        sa.Column(
+            "client_id",
+            sa.String(64),
+            _fk("oauth_codes", "client_id", "oauth_clients.client_id"),
+            nullable=False,
+        ),
         sa.Column("account_id", Id, _fk("oauth_codes", "account_id", "accounts.id"), nullable=False),
         sa.Column("redirect_uri", sa.Text(), nullable=False),
         sa.Column("scope", sa.Text(), nullable=False),
@@ -52,8 +57,12 @@ def upgrade() -> None:
     op.create_table(
         "oauth_tokens",
         sa.Column("api_key_id", Id, _fk("oauth_tokens", "api_key_id", "api_keys.id"), primary_key=True),
-        sa.Column("client_id", sa.String(64), _fk("oauth_tokens", "client_id", "oauth_clients.client_id"),
-                  nullable=False),
+        sa.Column(
+            "client_id",
+            sa.String(64),
+            _fk("oauth_tokens", "client_id", "oauth_clients.client_id"),
+            nullable=False,
+        ),
         sa.Column("account_id", Id, _fk("oauth_tokens", "account_id", "accounts.id"), nullable=False),
     )
     op.create_index("ix_oauth_tokens_client_id", "oauth_tokens", ["client_id"])

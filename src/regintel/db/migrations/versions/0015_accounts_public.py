@@ -6,6 +6,7 @@ Create Date: 2026-11-25 16:30:00
 
 See docs/accounts.md, "Public forms" and "Privacy requests".
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -53,8 +54,15 @@ def upgrade() -> None:
         "privacy_suppressions",
         sa.Column("email", sa.String(320), primary_key=True),
         sa.Column("reason", sa.String(16), nullable=False),
-        sa.Column("request_id", Id, sa.ForeignKey("privacy_requests.id", ondelete="SET NULL",
-                                                  name="fk_privacy_suppressions_request_id_privacy_requests")),
+        sa.Column(
+            "request_id",
+            Id,
+            sa.ForeignKey(
+                "privacy_requests.id",
+                ondelete="SET NULL",
+                name="fk_privacy_suppressions_request_id_privacy_requests",
+            ),
+        ),
         sa.Column("created_at", TS, nullable=False),
     )
 

@@ -6,6 +6,7 @@ Create Date: 2026-11-25 16:40:00
 
 See docs/accounts.md, "Passkeys".
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -24,8 +25,12 @@ def upgrade() -> None:
     op.create_table(
         "account_passkeys",
         sa.Column("id", Id, primary_key=True, autoincrement=True),
-        sa.Column("account_id", Id, sa.ForeignKey("accounts.id", ondelete="CASCADE",
-                                                  name="fk_account_passkeys_account_id_accounts"), nullable=False),
+        sa.Column(
+            "account_id",
+            Id,
+            sa.ForeignKey("accounts.id", ondelete="CASCADE", name="fk_account_passkeys_account_id_accounts"),
+            nullable=False,
+        ),
         sa.Column("credential_id", sa.String(700), nullable=False),
         sa.Column("public_key", sa.Text(), nullable=False),
         sa.Column("sign_count", sa.Integer(), nullable=False),

@@ -11,6 +11,7 @@ belongs to no account. SQLite cannot drop a NOT NULL in place and rebuilding `oa
 `oauth_codes` and `oauth_tokens` reference it would cascade-delete their rows (foreign keys are on), so on
 SQLite the two child tables are copied aside, dropped, and rebuilt after the parent.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -34,8 +35,12 @@ def _oauth_children() -> None:
     op.create_table(
         "oauth_codes",
         sa.Column("code_hash", sa.String(64), primary_key=True),
-        sa.Column("client_id", sa.String(64), _fk("oauth_codes", "client_id", "oauth_clients.client_id"),
-                  nullable=False),
+        sa.Column(
+            "client_id",
+            sa.String(64),
+            _fk("oauth_codes", "client_id", "oauth_clients.client_id"),
+            nullable=False,
+        ),
         sa.Column("account_id", Id, _fk("oauth_codes", "account_id", "accounts.id"), nullable=False),
         sa.Column("redirect_uri", sa.Text(), nullable=False),
         sa.Column("scope", sa.Text(), nullable=False),
@@ -47,8 +52,12 @@ def _oauth_children() -> None:
     op.create_table(
         "oauth_tokens",
         sa.Column("api_key_id", Id, _fk("oauth_tokens", "api_key_id", "api_keys.id"), primary_key=True),
-        sa.Column("client_id", sa.String(64), _fk("oauth_tokens", "client_id", "oauth_clients.client_id"),
-                  nullable=False),
+        sa.Column(
+            "client_id",
+            sa.String(64),
+            _fk("oauth_tokens", "client_id", "oauth_clients.client_id"),
+            nullable=False,
+        ),
         sa.Column("account_id", Id, _fk("oauth_tokens", "account_id", "accounts.id"), nullable=False),
     )
     op.create_index("ix_oauth_tokens_client_id", "oauth_tokens", ["client_id"])
@@ -59,8 +68,10 @@ def _alter_clients(nullable: bool, registration: bool) -> None:
     if op.get_bind().dialect.name != "sqlite":
         op.alter_column("oauth_clients", "account_id", existing_type=sa.BigInteger(), nullable=nullable)
         if registration:
-            op.add_column("oauth_clients", sa.Column("registration", sa.String(16), nullable=False,
-                                                     server_default="account"))
+            op.add_column(
+                "oauth_clients",
+                sa.Column("registration", sa.String(16), nullable=False, server_default="account"),
+            )
         else:
             op.drop_column("oauth_clients", "registration")
         return
@@ -71,7 +82,9 @@ def _alter_clients(nullable: bool, registration: bool) -> None:
     with op.batch_alter_table("oauth_clients", recreate="always") as batch:
         batch.alter_column("account_id", existing_type=Id, nullable=nullable)
         if registration:
-            batch.add_column(sa.Column("registration", sa.String(16), nullable=False, server_default="account"))
+            batch.add_column(
+                sa.Column("registration", sa.String(16), nullable=False, server_default="account")
+            )
         else:
             batch.drop_column("registration")
     _oauth_children()
@@ -87,8 +100,12 @@ def upgrade() -> None:
         "oauth_refresh_tokens",
         sa.Column("token_hash", sa.String(64), primary_key=True),
         sa.Column("family_id", sa.String(64), nullable=False),
-        sa.Column("client_id", sa.String(64), _fk("oauth_refresh_tokens", "client_id", "oauth_clients.client_id"),
-                  nullable=False),
+        sa.Column(
+            "client_id",
+            sa.String(64),
+            _fk("oauth_refresh_tokens", "client_id", "oauth_clients.client_id"),
+            nullable=False,
+        ),
         sa.Column("account_id", Id, _fk("oauth_refresh_tokens", "account_id", "accounts.id"), nullable=False),
         sa.Column("api_key_id", Id, _fk("oauth_refresh_tokens", "api_key_id", "api_keys.id", "SET NULL")),
         sa.Column("created_at", TS, nullable=False),

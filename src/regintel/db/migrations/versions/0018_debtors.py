@@ -7,6 +7,7 @@ Create Date: 2026-11-25 18:00:00
 `debtor_entries` holds each entry of an imported debtor list with its creditor, amount, the list dates
 and the company it was matched to (docs/compliance.md, "Debtor lists").
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -30,8 +31,11 @@ def upgrade() -> None:
         sa.Column("record_key", sa.String(64), nullable=False),
         sa.Column("country", sa.String(2), nullable=False),
         sa.Column("national_id", sa.String(32)),
-        sa.Column("company_id", Id, sa.ForeignKey("companies.id", ondelete="SET NULL",
-                                                  name="fk_debtor_entries_company_id_companies")),
+        sa.Column(
+            "company_id",
+            Id,
+            sa.ForeignKey("companies.id", ondelete="SET NULL", name="fk_debtor_entries_company_id_companies"),
+        ),
         sa.Column("match", sa.String(16), nullable=False),
         sa.Column("name", sa.Text(), nullable=False),
         sa.Column("address", sa.Text()),

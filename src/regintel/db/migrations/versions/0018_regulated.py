@@ -6,6 +6,7 @@ Create Date: 2026-11-25 18:00:00
 
 The tables of the regulated area (src/regintel/areas/regulated/tables.py, docs/regulated.md).
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -34,8 +35,12 @@ def _common(table: str) -> list[sa.schema.SchemaItem]:
         sa.Column("match_score", sa.Float(), nullable=True),
         sa.Column("record_hash", sa.String(length=64), nullable=False),
         sa.Column("imported_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["company_id"], ["companies.id"], name=op.f(f"fk_{table}_company_id_companies"),
-                                ondelete="SET NULL"),
+        sa.ForeignKeyConstraint(
+            ["company_id"],
+            ["companies.id"],
+            name=op.f(f"fk_{table}_company_id_companies"),
+            ondelete="SET NULL",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f(f"pk_{table}")),
         sa.UniqueConstraint("source", "record_key", name=op.f(f"uq_{table}_source_record_key")),
     ]
@@ -43,7 +48,8 @@ def _common(table: str) -> list[sa.schema.SchemaItem]:
 
 def upgrade() -> None:
     op.create_table(
-        "regulated_authorisations", *_common("regulated_authorisations"),
+        "regulated_authorisations",
+        *_common("regulated_authorisations"),
         sa.Column("sector", sa.String(length=16), nullable=False),
         sa.Column("national_id", sa.String(length=32), nullable=True),
         sa.Column("licence_type", sa.Text(), nullable=False),
@@ -54,9 +60,12 @@ def upgrade() -> None:
         sa.Column("valid_until", sa.Date(), nullable=True),
         sa.Column("ended_on", sa.Date(), nullable=True),
     )
-    op.create_index("ix_regulated_authorisations_company", "regulated_authorisations", ["company_id", "sector"])
+    op.create_index(
+        "ix_regulated_authorisations_company", "regulated_authorisations", ["company_id", "sector"]
+    )
     op.create_table(
-        "licensed_professionals", *_common("licensed_professionals"),
+        "licensed_professionals",
+        *_common("licensed_professionals"),
         sa.Column("role", sa.String(length=16), nullable=False),
         sa.Column("title", sa.String(length=128), nullable=True),
         sa.Column("specialisation", sa.Text(), nullable=True),

@@ -7,6 +7,7 @@ Create Date: 2026-11-25 18:00:00
 The tables of the regulatory area (src/regintel/areas/regulatory/tables.py): one row per publication of
 the five regulators' feeds, unique by (source, SHA-256 of the feed id), and its rule-set tags.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -46,10 +47,14 @@ def upgrade() -> None:
         sa.UniqueConstraint("source", "entry_key", name="uq_regulatory_entries_source_entry_key"),
     )
     op.create_index("ix_regulatory_entries_published", "regulatory_entries", ["published_at", "id"])
-    op.create_index("ix_regulatory_entries_source_published", "regulatory_entries", ["source", "published_at"])
+    op.create_index(
+        "ix_regulatory_entries_source_published", "regulatory_entries", ["source", "published_at"]
+    )
     op.create_table(
         "regulatory_entry_tags",
-        sa.Column("entry_id", Id, sa.ForeignKey("regulatory_entries.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "entry_id", Id, sa.ForeignKey("regulatory_entries.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("tag", sa.String(32), primary_key=True),
     )
     op.create_index("ix_regulatory_entry_tags_tag", "regulatory_entry_tags", ["tag", "entry_id"])

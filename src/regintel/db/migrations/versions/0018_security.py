@@ -9,6 +9,7 @@ id, with source and import run); `security_checks` the latest passive check of e
 score, facts); `security_signals` what it revealed (technologies, mail provider, certificate issuer).
 See docs/security-posture.md.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -38,8 +39,14 @@ def upgrade() -> None:
         sa.Column("run_id", Id),
         sa.Column("retrieved_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_company_domains"),
-        sa.UniqueConstraint("country", "national_id", "host", "kind", "source",
-                            name="uq_company_domains_country_national_id_host_kind_source"),
+        sa.UniqueConstraint(
+            "country",
+            "national_id",
+            "host",
+            "kind",
+            "source",
+            name="uq_company_domains_country_national_id_host_kind_source",
+        ),
     )
     op.create_index("ix_company_domains_host", "company_domains", ["host"])
     op.create_index("ix_company_domains_registered_domain", "company_domains", ["registered_domain"])

@@ -6,6 +6,7 @@ Create Date: 2026-12-01 19:40:00
 
 See docs/accounts.md ("Billing", "Privacy requests").
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -42,8 +43,11 @@ def upgrade() -> None:
     op.create_table(
         "privacy_person_suppressions",
         sa.Column("person_key", sa.String(64), primary_key=True),
-        sa.Column("request_id", Id, _fk("privacy_person_suppressions", "request_id", "privacy_requests.id",
-                                        "SET NULL")),
+        sa.Column(
+            "request_id",
+            Id,
+            _fk("privacy_person_suppressions", "request_id", "privacy_requests.id", "SET NULL"),
+        ),
         sa.Column("reason", sa.String(16), nullable=False),
         sa.Column("roles_removed", sa.Integer(), nullable=False),
         sa.Column("created_at", TS, nullable=False),

@@ -7,6 +7,7 @@ Create Date: 2026-12-01 19:30:00
 `contract_totals` is filled by the job `pages.contract-totals` from the public_money area's contracts, so the
 `public-contracts` ranking reads an index instead of aggregating every contract per request (docs/pages.md).
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -23,8 +24,12 @@ Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 def upgrade() -> None:
     op.create_table(
         "contract_totals",
-        sa.Column("company_id", Id, sa.ForeignKey("companies.id", ondelete="CASCADE",
-                                                  name="fk_contract_totals_company_id_companies"), nullable=False),
+        sa.Column(
+            "company_id",
+            Id,
+            sa.ForeignKey("companies.id", ondelete="CASCADE", name="fk_contract_totals_company_id_companies"),
+            nullable=False,
+        ),
         sa.Column("currency", sa.String(3), nullable=False),
         sa.Column("total", sa.Numeric(20, 2), nullable=False),
         sa.Column("contracts", sa.Integer(), nullable=False),

@@ -9,6 +9,7 @@ publishes all four (`sumOmloepsmidler`, `sumKortsiktigGjeld`, `sumOpptjentEgenka
 `driftsresultat`); without columns for them both stayed missing inputs on every statement.
 Nullable columns: adding them rewrites no rows on either backend.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa

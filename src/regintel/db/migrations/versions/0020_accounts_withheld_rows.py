@@ -8,6 +8,7 @@ names in the change log out of the tables every endpoint reads (docs/accounts.md
 DESIGN.md asks for suppression that never loses register data: the rows are copied here in the same
 transaction, and `regintel privacy lift` puts them back.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa

@@ -1,8 +1,9 @@
 """Data-protection requests about natural persons of the register, end to end: the requester names the
-record (`person_name` / `person_keys`) in a verified `erase` or `object` request, the operator lists, shows and
-answers it with the `regintel privacy` command (typer's CliRunner, on the test database), and the withheld
-person disappears from every endpoint that serves register persons (relations, graph, network, exports, the
-agent brief, person search and look-up, the change log), also after a re-import; the request stays recorded."""
+record (`person_name` / `person_keys`) in a verified `erase` or `object` request, the operator lists, shows
+and answers it with the `regintel privacy` command (typer's CliRunner, on the test database), and the
+withheld person disappears from every endpoint that serves register persons (relations, graph, network,
+exports, the agent brief, person search and look-up, the change log), also after a re-import; the request
+stays recorded."""
 
 from __future__ import annotations
 

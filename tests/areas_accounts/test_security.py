@@ -67,7 +67,8 @@ def test_sign_in_replaces_a_planted_session(client, app_factory, engine):
     planted = attacker.cookies.get("regintel_session")
     client.post("/account/welcome", json={"email": "victim@example.org"})
     token = _token_from_outbox(engine, "victim@example.org")
-    # the victim's browser carries the attacker's cookie (e.g. set through a sibling subdomain) when signing in
+    # the victim's browser carries the attacker's cookie (e.g. set through a sibling subdomain) when
+    # signing in
     resp = client.post(
         "/account/welcome", json={"token": token}, headers={"Cookie": f"regintel_session={planted}"}
     )

@@ -1,5 +1,5 @@
-"""`regintel privacy list|show|export|answer|lift`: the operator answers data-protection requests (GDPR: one month
-from verification, `due_at`). Mounted by regintel/cli.py; the work is in areas/accounts/privacy.py."""
+"""`regintel privacy list|show|export|answer|lift`: the operator answers data-protection requests (GDPR: one
+month from verification, `due_at`). Mounted by regintel/cli.py; the work is in areas/accounts/privacy.py."""
 
 from __future__ import annotations
 
@@ -132,8 +132,8 @@ def privacy_export(
         ),
     ] = None,
 ) -> None:
-    """The answer to a verified access request as one JSON document, for the operator to send: what the service
-    holds about the address, and the register records of the persons matched to the requester."""
+    """The answer to a verified access request as one JSON document, for the operator to send: what the
+    service holds about the address, and the register records of the persons matched to the requester."""
     from regintel.areas.accounts.privacy import access_export
     from regintel.errors import RegintelError
 

@@ -403,7 +403,8 @@ class Registration(ClientRegistrationEndpoint):
         name = checked.get("client_name")
         if name is not None and (not isinstance(name, str) or len(name) > 100):
             raise InvalidClientMetadataError("client_name: a string of at most 100 characters")
-        # What is registered (and answered): other metadata (logo_uri, jwks_uri, ...) is ignored, never fetched.
+        # What is registered (and answered): other metadata (logo_uri, jwks_uri, ...) is ignored, never
+        # fetched.
         return {
             "redirect_uris": list(checked["redirect_uris"]),
             "client_name": (name or "").strip() or "MCP client",

@@ -147,7 +147,8 @@ def request_privacy(
         )
         token = _sign(settings, "privacy-verify", {"r": request_id, "e": email})
         body = (
-            f"We received a data-protection request ({kind}) for this address.\n\nTo confirm that it is yours, "
+            f"We received a data-protection request ({kind}) for this address.\n\n"
+            "To confirm that it is yours, "
             f'POST this token to {mail_base(settings)}/api/v1/privacy/{kind} as {{"token": "..."}}:\n'
             f"{token}\n\nThe link is valid {LINK_HOURS} hours. If you did not ask, ignore this message: "
             "nothing happens without it.\n"

@@ -677,7 +677,8 @@ def signup_stats(request: Request, conn: DbConn, settings: AppSettings) -> Respo
     return ok(request, out)
 
 
-_SIGNUP_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>regintel API signup</title>
+_SIGNUP_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>regintel API signup</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>
 <h1>Get a free regintel API key</h1>
 <p>Enter your e-mail address. We send a sign-in link; opening it creates your account and a Free key.</p>
@@ -690,8 +691,9 @@ async function post(body) {
   const r = await fetch(location.pathname, {method: "POST", headers: {"Content-Type": "application/json"},
                         body: JSON.stringify(body)});
   const j = await r.json();
-  out.textContent = j.data ? (j.data.api_key ? "Your key (shown once): " + j.data.api_key.key : j.data.message)
-                           : j.error.message;
+  out.textContent = j.data
+    ? (j.data.api_key ? "Your key (shown once): " + j.data.api_key.key : j.data.message)
+    : j.error.message;
 }
 if (q.get("token")) post({token: q.get("token")});
 document.getElementById("f").onsubmit = e => { e.preventDefault();
@@ -789,16 +791,17 @@ def _privacy(kind: str) -> Any:
 
 
 _PRIVACY = {
-    "access": "Verified by the e-mailed link: the answer to `{token}` is a machine-readable export of what the "
-    "service holds about the address (account, keys' metadata, watches, form entries, requests).",
-    "erase": "Verified by the e-mailed link: the address is suppressed (no more mail), its leads are deleted, "
-    "its watches ended and pending mail dropped. With `person_name` / `person_keys` the operator matches "
-    "the register's natural-person records to the requester within one month and withholds them from "
+    "access": "Verified by the e-mailed link: the answer to `{token}` is a machine-readable export of what "
+    "the service holds about the address (account, keys' metadata, watches, form entries, requests).",
+    "erase": "Verified by the e-mailed link: the address is suppressed (no more mail), its leads are "
+    "deleted, its watches ended and pending mail dropped. With `person_name` / `person_keys` the operator "
+    "matches the register's natural-person records to the requester within one month and withholds them from "
     "every endpoint, export and feed. The request is kept.",
     "object": "Verified by the e-mailed link: the address is suppressed, leads marked suppressed, watches "
     "ended; register records named as for `erase` are withheld once the operator matched them. The "
     "request is kept.",
-    "rectify": "Recorded and verified by the e-mailed link; the operator answers within one month (`due_at`).",
+    "rectify": "Recorded and verified by the e-mailed link; the operator answers within one month "
+    "(`due_at`).",
 }
 for _kind, _text in _PRIVACY.items():
     public_router.add_api_route(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -296,16 +297,22 @@ def fill(engine: Engine, n: dict[str, int], seed: int) -> None:
 
 
 def timed(engine: Engine, fn: Callable[[Any], Any], n: int) -> dict[str, float]:
-    out = []
+    """Wall and CPU (this process: on PostgreSQL the server's CPU is not in it) ms per call: on a shared
+    machine the wall time waits for a core, the CPU time does not."""
+    wall, cpu = [], []
     for _ in range(n):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         with engine.connect() as conn:
             dumps(fn(conn))
-        out.append((time.perf_counter() - t0) * 1000)
-    return percentiles(out)
+        wall.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+    cpu_p = percentiles(cpu)
+    return percentiles(wall) | {"cpu_p50": cpu_p["p50"], "cpu_p95": cpu_p["p95"], "cpu_mean": cpu_p["mean"]}
 
 
-def reads(engine: Engine, n: dict[str, int], requests: int, seed: int) -> dict[str, dict[str, float]]:
+def reads(
+    engine: Engine, n: dict[str, int], requests: int, seed: int, only: str | None = None
+) -> dict[str, dict[str, float]]:
     rng = random.Random(seed)
 
     def company(conn: Any) -> Any:
@@ -344,7 +351,7 @@ def reads(engine: Engine, n: dict[str, int], requests: int, seed: int) -> dict[s
         "public/stats/amo-cases (100)": lambda conn: service.amo_feed(conn, 100),
         "public/stats/ipkz-companies (100)": lambda conn: service.ipkz_feed(conn, 100),
     }
-    return {name: timed(engine, fn, requests) for name, fn in cases.items()}
+    return {name: timed(engine, fn, requests) for name, fn in cases.items() if not only or only in name}
 
 
 def import_rate(records: int, folder: Path) -> dict[str, float]:
@@ -418,6 +425,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--import-records", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--only", help="time only the reads whose name holds this text")
+    parser.add_argument("--no-import", action="store_true", help="skip the import-rate run")
     args = parser.parse_args()
     sizes = {k: getattr(args, k) for k in ("companies", "decisions", "cases", "installations", "acts")}
     folder = Path(tempfile.mkdtemp(prefix="bench-lr-"))
@@ -426,26 +435,37 @@ def main() -> None:
     t0 = time.perf_counter()
     fill(engine, sizes, args.seed)
     fill_s = time.perf_counter() - t0
-    results = reads(engine, sizes, args.requests, args.seed)
-    rate = import_rate(args.import_records, folder)
+    load_before = os.getloadavg()
+    results = reads(engine, sizes, args.requests, args.seed, args.only)
+    load_after = os.getloadavg()
+    rate = None if args.no_import else import_rate(args.import_records, folder)
     table = Table(
         "read",
         "n",
         "p50 ms",
         "p95 ms",
         "p99 ms",
+        "CPU p50 ms",
+        "CPU p95 ms",
         title=f"{engine.dialect.name}: "
         + ", ".join(f"{v:,} {k}" for k, v in sizes.items())
         + f" (filled in {fill_s:.0f} s)",
     )
     for name, r in results.items():
-        table.add_row(name, str(r["n"]), f"{r['p50']:.2f}", f"{r['p95']:.2f}", f"{r['p99']:.2f}")
+        table.add_row(
+            name,
+            str(r["n"]),
+            *(f"{r[k]:.2f}" for k in ("p50", "p95", "p99", "cpu_p50", "cpu_p95")),
+        )
     console.print(table)
-    console.print(
-        f"import sk_court_decisions (SQLite): {rate['records']:,} records in {rate['seconds']:.1f} s = "
-        f"{rate['per_second']:,.0f}/s; re-import {rate['reimport_seconds']:.1f} s, "
-        f"{rate['reimport_unchanged']:,} unchanged"
-    )
+    console.print("load average (1, 5, 15 min) before the reads {:.1f} {:.1f} {:.1f}".format(*load_before))
+    console.print("load average after the reads {:.1f} {:.1f} {:.1f}".format(*load_after))
+    if rate is not None:
+        console.print(
+            f"import sk_court_decisions (SQLite): {rate['records']:,} records in {rate['seconds']:.1f} s = "
+            f"{rate['per_second']:,.0f}/s; re-import {rate['reimport_seconds']:.1f} s, "
+            f"{rate['reimport_unchanged']:,} unchanged"
+        )
     out = BENCH / "results" / f"legal_records-{engine.dialect.name}-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(
@@ -454,6 +474,8 @@ def main() -> None:
                 "args": vars(args),
                 "dialect": engine.dialect.name,
                 "fill_seconds": fill_s,
+                "load_before": load_before,
+                "load_after": load_after,
                 "reads": results,
                 "import": rate,
             },

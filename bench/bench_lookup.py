@@ -166,7 +166,8 @@ def service_rows(engine: Engine, args: argparse.Namespace) -> list[dict[str, Any
     def one(cc: str | None, nid: str) -> Callable[[Any], Any]:
         return lambda conn: company_svc.company_record(conn, company_svc.resolve_ico(conn, nid, cc))
 
-    # As the routes run them: on PostgreSQL the single lookups read without a transaction (api/routers/lookup.py).
+    # As the routes run them: on PostgreSQL the single lookups read without a transaction
+    # (api/routers/lookup.py).
     point = (
         engine if engine.dialect.name == "sqlite" else engine.execution_options(isolation_level="AUTOCOMMIT")
     )

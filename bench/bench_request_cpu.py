@@ -9,7 +9,8 @@ reads the server's CPU time (utime + stime of all its threads, /proc/<pid>/stat)
 With `--wrk-seconds N`, wrk then loads each path for N seconds for a (wall-clock) req/s figure.
 Prints a table (median of the rounds) and saves JSON to bench/results/request_cpu-<timestamp>.json.
 
-    .venv/bin/python bench/bench_request_cpu.py [--requests 5000] [--rounds 3] [--paths lookup,/api/v1/me] [--wrk-seconds 5]
+    .venv/bin/python bench/bench_request_cpu.py [--requests 5000] [--rounds 3] \
+        [--paths lookup,/api/v1/me] [--wrk-seconds 5]
 """
 
 from __future__ import annotations

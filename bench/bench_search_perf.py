@@ -9,8 +9,9 @@ warm caches), plus index build time and size, and recall@5 of the perturbed quer
 
 The corpus is tests/search/corpus.py (seed 42), inserted in bulk once and reused by later runs
 (SQLite files under --workdir); with --existing, the companies already in the database (a synth
-build: names of 23 markets) and --entities only labels the run. Queries: names of random corpus companies, 40% with one typo, 20%
-with two, 20% without diacritics, 20% cut short (prefix). Saves bench/results/search_perf-*.json.
+build: names of 23 markets) and --entities only labels the run. Queries: names of random corpus companies,
+40% with one typo, 20% with two, 20% without diacritics, 20% cut short (prefix).
+Saves bench/results/search_perf-*.json.
 """
 
 from __future__ import annotations
@@ -259,8 +260,8 @@ def main() -> None:
     results = [run_backend(url, args.workdir, b, qs, args.reuse_index) for b in args.backends.split(",")]
     load = os.getloadavg()[0]
     print(
-        f"\n{args.entities:,} entities, {dialect}, {len(qs)} queries (server-side ms; r@5 = equivalent recall; "
-        f"load average {load:.1f} on {os.cpu_count()} cores)"
+        f"\n{args.entities:,} entities, {dialect}, {len(qs)} queries (server-side ms; r@5 = equivalent "
+        f"recall; load average {load:.1f} on {os.cpu_count()} cores)"
     )
     print(
         f"{'backend':<12}{'build s':>9}{'MB':>8} | {'autocomplete p50/p95/p99':>26} r@5 | "

@@ -393,9 +393,10 @@ def catalogue(engine: Engine, now: datetime) -> None:
         for cc, source in [*SOURCE.items(), ("", "bench_gleif")]:
             conn.execute(
                 text(
-                    "INSERT INTO data_sources (id, name, publisher, country, category, formats, licence, attribution, "
-                    "url, cadence, last_import_at, row_count) VALUES (:id, :name, 'regintel bench', :cc, 'synthetic', "
-                    "'generated', 'CC0 1.0', 'Synthetic benchmark data', NULL, 'on-demand', :at, 0)"
+                    "INSERT INTO data_sources (id, name, publisher, country, category, formats, licence, "
+                    "attribution, url, cadence, last_import_at, row_count) VALUES (:id, :name, 'regintel "
+                    "bench', :cc, 'synthetic', 'generated', 'CC0 1.0', 'Synthetic benchmark data', NULL, "
+                    "'on-demand', :at, 0)"
                 ),
                 {
                     "id": source,

@@ -281,7 +281,8 @@ def namesakes(database_url: str, per_kind: int = 50, first: int = 100_000, min_n
             r
             for r in conn.execute(
                 text(
-                    "SELECT country, national_id, name, name_norm FROM companies WHERE id <= :first ORDER BY id"
+                    "SELECT country, national_id, name, name_norm FROM companies WHERE id <= :first ORDER "
+                    "BY id"
                 ),
                 {"first": first},
             )

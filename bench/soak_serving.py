@@ -185,7 +185,8 @@ def main() -> None:
             flush=True,
         )
         print(
-            f"{'minute':>6}{'req/s':>8}{'errors':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}  RSS MB per process"
+            f"{'minute':>6}{'req/s':>8}{'errors':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}  RSS MB per "
+            "process"
         )
         minutes = []
         for minute in range(1, args.minutes + 1):

@@ -18,7 +18,10 @@ from tests.builders import load_companies
 
 def _index_names(conn) -> set[str]:  # noqa: ANN001
     if conn.dialect.name == "sqlite":
-        sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'companies' AND sql IS NOT NULL"
+        sql = (
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'companies' "
+            "AND sql IS NOT NULL"
+        )
     else:
         sql = "SELECT indexname FROM pg_indexes WHERE tablename = 'companies'"
     return {r[0] for r in conn.exec_driver_sql(sql)}

@@ -1,5 +1,6 @@
-"""The plan's limit on the identifiers of one enrichment job (`enrich_max_identifiers`, REGINTEL_PLANS), through
-HTTP: JSON bodies and CSV uploads, the default plans and a configured one, refused before anything is queued."""
+"""The plan's limit on the identifiers of one enrichment job (`enrich_max_identifiers`, REGINTEL_PLANS),
+through HTTP: JSON bodies and CSV uploads, the default plans and a configured one, refused before anything
+is queued."""
 
 from __future__ import annotations
 

@@ -55,8 +55,8 @@ def company(engine):
 
 
 def add_domain(engine, value: str, kind: str = "website", country: str = "SK", national_id: str = ICO) -> str:
-    # `.test` is special-use: email-validator refuses it in addresses, so the e-mail domain is taken as is here
-    # (address syntax is tested in test_names.py).
+    # `.test` is special-use: email-validator refuses it in addresses, so the e-mail domain is taken as is
+    # here (address syntax is tested in test_names.py).
     host = website_host(value) if kind == "website" else normalise_host(value.rpartition("@")[2])
     with engine.begin() as conn:
         conn.execute(

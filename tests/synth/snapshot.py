@@ -42,9 +42,9 @@ def snapshot(engine: Engine) -> dict[str, list[tuple[tuple[str, Any], ...]]]:
         "roles": f"SELECT r.*, {ckey} AS company, p.person_key AS person, h.country || ':' || h.national_id "
         "AS holder_company FROM roles r JOIN companies c ON c.id = r.company_id "
         "LEFT JOIN people p ON p.id = r.person_id LEFT JOIN companies h ON h.id = r.holder_company_id",
-        "ownerships": "SELECT o.kind, o.share_pct, o.since, o.until, o.source, p.country || ':' || p.national_id "
-        "AS parent, c.country || ':' || c.national_id AS child FROM ownerships o "
-        "JOIN companies p ON p.id = o.parent_id JOIN companies c ON c.id = o.child_id",
+        "ownerships": "SELECT o.kind, o.share_pct, o.since, o.until, o.source, p.country || ':' || "
+        "p.national_id AS parent, c.country || ':' || c.national_id AS child FROM ownerships o JOIN "
+        "companies p ON p.id = o.parent_id JOIN companies c ON c.id = o.child_id",
         "financial_statements": f"SELECT f.*, {ckey} AS company FROM financial_statements f "
         "JOIN companies c ON c.id = f.company_id",
         "latest_financials": f"SELECT l.*, {ckey} AS company FROM latest_financials l "

@@ -102,8 +102,8 @@ CATALOGUE: dict[str, CodeListInfo] = {
             description="Statistical classification of economic activities in the EU: 21 sections (level 1), "
             "88 divisions (2), 272 groups (3) and 615 classes (4), each with its parent; level 5 holds the "
             '646 Slovak SK NACE subclasses ("62.01.0", RÚZ writes "62010") under their class. English titles '
-            "from Eurostat; Slovak titles are the short SK NACE titles, given to a class when it has exactly one "
-            "subclass, otherwise the English title stands in (name_sk_fallback).",
+            "from Eurostat; Slovak titles are the short SK NACE titles, given to a class when it has "
+            "exactly one subclass, otherwise the English title stands in (name_sk_fallback).",
             source="Eurostat NACE Rev. 2 (RAMON NACE_REV2_20221113, via python-stdnum 2.2); "
             + _RUZ.format(path="sk-nace"),
             licence=f"{_EUROSTAT_LICENCE}; SK NACE: {_RUZ_LICENCE}",
@@ -130,8 +130,8 @@ CATALOGUE: dict[str, CodeListInfo] = {
             parent_list="regions",
             description='Slovak kraje as used by the Slovak registers ("1"-"8", "9" = abroad; extra links '
             'their NUTS 3 and ISO 3166-2 codes), NUTS 2021 regions of levels 0-3 of the 23 markets ("SK031", '
-            "parent one level up; Greece is EL and the United Kingdom UK in NUTS) and ISO 3166-2 subdivisions of "
-            'the 23 markets ("SK-ZI", parent the higher subdivision or the country).',
+            "parent one level up; Greece is EL and the United Kingdom UK in NUTS) and ISO 3166-2 "
+            'subdivisions of the 23 markets ("SK-ZI", parent the higher subdivision or the country).',
             source=_RUZ.format(path="kraje") + "; Eurostat NUTS 2021; ISO 3166-2 from pycountry",
             licence=f"{_RUZ_LICENCE}; NUTS: {_EUROSTAT_LICENCE}; ISO 3166-2: {_ISO_CODES_LICENCE}",
         ),
@@ -140,8 +140,8 @@ CATALOGUE: dict[str, CodeListInfo] = {
             title="Slovak districts (okresy)",
             hierarchical=False,
             parent_list="regions",
-            description='The 79 Slovak okresy plus "999" (abroad), coded as in the Slovak registers; parent is '
-            "the kraj code of the regions list.",
+            description='The 79 Slovak okresy plus "999" (abroad), coded as in the Slovak registers; '
+            "parent is the kraj code of the regions list.",
             source=_RUZ.format(path="okresy"),
             licence=_RUZ_LICENCE,
         ),
@@ -159,8 +159,8 @@ CATALOGUE: dict[str, CodeListInfo] = {
             name="countries",
             title="Countries (ISO 3166-1)",
             hierarchical=False,
-            description="All ISO 3166-1 countries by alpha-2 code with English names and, where iso-codes has "
-            "them, Slovak names; extra holds alpha-3, numeric and official names.",
+            description="All ISO 3166-1 countries by alpha-2 code with English names and, where iso-codes "
+            "has them, Slovak names; extra holds alpha-3, numeric and official names.",
             source="ISO 3166-1 from pycountry (Debian iso-codes) with its Slovak translations",
             licence=_ISO_CODES_LICENCE,
         ),

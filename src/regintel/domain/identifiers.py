@@ -109,8 +109,8 @@ def _gb_company(value: str) -> str:
 # and the sheet number. BORME identifies companies by it (it publishes no CIF); a company moving to
 # another province's registry gets a new sheet. Canonical form "H-CC-11959".
 _ES_PROVINCES = frozenset(
-    "A AB AL AV B BA BI BU C CA CC CE CO CR CS CU GC GI GR GU H HU IB J L LE LO LU M MA ML MU NA O OU P PM PO "
-    "S SA SE SG SO SS T TE TF TO V VA VI Z ZA".split()
+    "A AB AL AV B BA BI BU C CA CC CE CO CR CS CU GC GI GR GU H HU IB J L LE LO LU M MA ML MU NA O OU P PM "
+    "PO S SA SE SG SO SS T TE TF TO V VA VI Z ZA".split()
 )
 _ES_SHEET = re.compile(r"H([A-Z]{1,2})(\d{1,7})")
 

@@ -29,7 +29,8 @@ def parse_nace_query(value: str) -> NaceQuery:
     if _DIGITS.fullmatch(compact):
         return NaceQuery(prefix=compact)
     raise ValidationFailed(
-        f"{value!r} is not a NACE code: give a section letter (A-U) or 2 to 6 digits such as 62, 62.01, 62010",
+        f"{value!r} is not a NACE code: give a section letter (A-U) or 2 to 6 digits such as 62, 62.01, "
+        "62010",
         details=[{"field": "nace", "in": "query", "message": "not a NACE section, division, group or class"}],
     )
 

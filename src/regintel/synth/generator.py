@@ -1,9 +1,9 @@
 """Generate the rows of blocks of entities: a pure function of (parameters, block).
 
 Output rows follow the column lists below, with dates as ISO strings and JSON columns as JSON text
-(bookkeeping columns such as `source`, `created_at` and `run_id` are added by the writer). Company and person ids are assigned here, from the entity's
-index, so no RETURNING round trip is needed; ids of roles, ownerships and statements come from the
-database.
+(bookkeeping columns such as `source`, `created_at` and `run_id` are added by the writer). Company and
+person ids are assigned here, from the entity's index, so no RETURNING round trip is needed; ids of roles,
+ownerships and statements come from the database.
 """
 
 from __future__ import annotations

@@ -42,8 +42,8 @@ class SqliteWriter:
         }
         self.triggers = list(
             db.execute(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'financial_statements' "
-                "AND name LIKE ?",
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = "
+                "'financial_statements' AND name LIKE ?",
                 (DERIVED_TRIGGER + "%",),
             )
         )
@@ -77,7 +77,8 @@ def sqlite_drop_indexes(db: Any) -> list[str]:
     saved = [
         (name, sql)
         for name, sql in db.execute(
-            f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ({marks})",
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN "
+            f"({marks})",
             WRITTEN,
         )
     ]

@@ -5,7 +5,8 @@ For other areas (the scores models read these; compliance answers with them):
 
     from regintel.areas.compliance import debtors
 
-    debtors.standing(conn, [row, ...]) -> {company_id: Standing}   # one read for the lists, one for the entries
+    # one read for the lists, one for the entries
+    debtors.standing(conn, [row, ...]) -> {company_id: Standing}
 
 A `Standing` says, for a company, whether the lists covering its country are imported (`payment_known`,
 `tax_known`) and which current entries it has. A country without an imported list is unknown, never

@@ -216,7 +216,9 @@ class DebtorEntry(BaseModel):
         description="Date of the first list that no longer named it (paid or under the publisher's threshold)"
     )
     match: Literal["identifier", "name_postcode"] = Field(
-        description="How the entry was linked to the company: by IČO, or (lists without one) by name and postcode"
+        description=(
+            "How the entry was linked to the company: by IČO, or (lists without one) by name and postcode"
+        )
     )
 
 
@@ -253,8 +255,8 @@ class Counterparty(BaseModel):
     nationalId: str
     name: str | None
     relations: list[Literal["owner", "director", "holding"]] = Field(
-        description="`owner` (shareholder, beneficial owner or consolidating parent), `director` (a corporate "
-        "director) or `holding` (a company this one holds a stake in)"
+        description="`owner` (shareholder, beneficial owner or consolidating parent), `director` (a "
+        "corporate director) or `holding` (a company this one holds a stake in)"
     )
     sharePct: float | None = Field(description="Largest stake of the ownership relations, in percent")
     known: bool = Field(description="Whether the company is in the database (signals read)")

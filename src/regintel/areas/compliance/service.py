@@ -185,7 +185,7 @@ def nis2_scope(conn: Connection, row: Row, scope: Mapping[str, Any] | None = Non
 
 
 def debtors(row: Row, standing: debtor_lists.Standing) -> dict[str, Any]:
-    """Whether a published debtor list (social insurance, health insurers, tax) currently names the company."""
+    """Whether a published debtor list (social insurance, health insurers, tax) names the company now."""
     imported = {s: d for s, d in standing.lists.items() if d is not None}
     if not imported:
         return item("unknown", reason=debtor_lists.missing_reason(row["country"]))

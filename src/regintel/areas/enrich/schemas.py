@@ -105,9 +105,8 @@ def request_body() -> dict[str, Any]:
             "file": {
                 "type": "string",
                 "format": "binary",
-                "description": "The CSV file: a header row naming an "
-                "identifier column (`id`, `ico`, `national_id`, `company_number`, …) and/or `name` (with `city`, "
-                "`country`)",
+                "description": "The CSV file: a header row naming an identifier column (`id`, `ico`, "
+                "`national_id`, `company_number`, …) and/or `name` (with `city`, `country`)",
             },
             "country": {
                 "type": "string",

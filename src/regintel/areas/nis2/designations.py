@@ -3,7 +3,8 @@ assembles from the registers that publish them: the EU trusted lists (qualified 
 providers), the national electronic-communications registers, the national lists of essential and
 important entities or critical entities, IANA's TLD managers.
 
-Columns: `country,national_id,kind,source,reference` (`kind` one of `regintel.domain.nis2.scope.DESIGNATIONS`).
+Columns: `country,national_id,kind,source,reference` (`kind` one of
+`regintel.domain.nis2.scope.DESIGNATIONS`).
 A row whose company is not in the database or whose identifier or kind is invalid is reported, not loaded.
 Loading a (company, kind, source) again replaces it.
 

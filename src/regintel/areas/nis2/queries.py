@@ -235,7 +235,7 @@ def assessment_counts(conn: Connection) -> dict[tuple[str, str], int]:
 
 
 def stored_assessment(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
-    """The company's stored assessment (written by sweeps and the `nis2.refresh` job): one primary-key read."""
+    """The company's stored assessment (written by sweeps and `nis2.refresh` jobs): one primary-key read."""
     a = nis2_assessments.c
     row = conn.execute(
         select(a.category, a.certainty, a.ruleset_version, a.computed_at).where(a.company_id == company_id)

@@ -108,11 +108,14 @@ stats_feeds.register(
     stats_feeds.StatsFeed(
         name="financial-supervision-companies",
         title="Companies under financial supervision",
-        description="Companies holding a current authorisation of Národná banka Slovenska or Česká národní banka, "
-        "by name: categories (credit_institution, insurance_undertaking, ...), registers and the DORA flag.",
+        description="Companies holding a current authorisation of Národná banka Slovenska or Česká národní "
+        "banka, by name: categories (credit_institution, insurance_undertaking, ...), registers and the "
+        "DORA flag.",
         columns=("country", "national_id", "name", "categories", "registers", "dora"),
         rows=service.supervised_companies,
         # ASCII: the attribution also goes out in a response header (latin-1)
-        attribution="regintel, from Narodna banka Slovenska (Register subjektov) and Ceska narodni banka (JERRS)",
+        attribution=(
+            "regintel, from Narodna banka Slovenska (Register subjektov) and Ceska narodni banka (JERRS)"
+        ),
     )
 )

@@ -1,8 +1,8 @@
 """Use cases of the regulated area. Other areas may call:
 
-- `regulated_activities(conn, company_id)` (and `regulated_activities_of(conn, ids)` for a batch): the company's current licences and authorisations as
-  `RegulatedActivity` values (sector, category, NIS2 Annex I sector, DORA), for NIS2 scoping ("sector ...
-  from regulated-activity registers", issue 19);
+- `regulated_activities(conn, company_id)` (and `regulated_activities_of(conn, ids)` for a batch):
+  the company's current licences and authorisations as `RegulatedActivity` values (sector, category,
+  NIS2 Annex I sector, DORA), for NIS2 scoping ("sector ... from regulated-activity registers", issue 19);
 - `licensed_type_groups(conn, cond)`: companies grouped by the role of the professionals linked to them
   (the `licensed_type` breakdown of `/companies/stats/breakdown`)."""
 
@@ -54,7 +54,7 @@ def regulated_activities(conn: Connection, company_id: int) -> list[RegulatedAct
 def regulated_activities_of(
     conn: Connection, company_ids: Sequence[int]
 ) -> dict[int, list[RegulatedActivity]]:
-    """`regulated_activities` for many companies at once (the NIS2 sweep); companies without any are absent."""
+    """`regulated_activities` for many companies at once (the NIS2 sweep); those without any are absent."""
     out: dict[int, list[RegulatedActivity]] = {}
     for r in queries.active_authorisations_of(conn, company_ids):
         out.setdefault(r["company_id"], []).append(_activity(r))

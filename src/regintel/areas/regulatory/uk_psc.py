@@ -41,8 +41,9 @@ FEED = stats_feeds.register(
     stats_feeds.StatsFeed(
         name="uk-psc",
         title=TITLE,
-        description="Companies House PSC entries of UK companies, newest notification first: kind, natures of "
-        "control, share and voting bands, notified and ceased dates; natural persons unnamed; filter `activeOnly`.",
+        description="Companies House PSC entries of UK companies, newest notification first: kind, natures "
+        "of control, share and voting bands, notified and ceased dates; natural persons unnamed; filter "
+        "`activeOnly`.",
         columns=COLUMNS,
         rows=None,
         attribution=ATTRIBUTION,

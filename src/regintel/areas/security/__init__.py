@@ -1,1 +1,4 @@
-"""Security area: company domains, passive security posture, cyber score, brand signals (docs/security-posture.md)."""
+"""Security area: company domains, passive security posture, cyber score, brand signals.
+
+See docs/security-posture.md.
+"""

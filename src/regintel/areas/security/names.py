@@ -36,7 +36,7 @@ def _psl() -> PublicSuffixList:
 
 
 def normalise_host(raw: str) -> Host:
-    """A host name (Unicode or ASCII, any case, optional trailing dot) as ASCII with its registrable domain."""
+    """A host name (Unicode or ASCII, any case, optional final dot) as ASCII with its registrable domain."""
     name = raw.strip().rstrip(".").lower()
     if not name or len(name) > MAX_HOST or any(ch.isspace() for ch in name):
         raise NotAHost(f"not a host name: {raw!r}")

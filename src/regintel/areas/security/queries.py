@@ -131,7 +131,7 @@ def signal_page(
 
 
 def stale_hosts(conn: Connection, before: datetime, limit: int) -> list[str]:
-    """Hosts whose stored check is older than `before` and that some register still publishes, oldest first."""
+    """Hosts whose stored check is older than `before` and that a register still publishes, oldest first."""
     published = select(d.host).where(d.host == k.host).exists()
     stmt = select(k.host).where(k.checked_at < before, published).order_by(k.checked_at, k.host).limit(limit)
     return [str(h) for h in conn.execute(stmt).scalars()]

@@ -253,7 +253,7 @@ def _signal_view(host: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]
 def signal_list(
     conn: Connection, filters: Mapping[str, Any], page: int, per_page: int
 ) -> tuple[int, list[Any]]:
-    """`/brand-signals`: checked hosts matching the filters (names in any case; `domain` any host under it)."""
+    """`/brand-signals`: checked hosts matching the filters (any case; `domain` takes any host under it)."""
     wanted = dict(filters)
     for kind in ("technology", "mail_provider"):
         if wanted.get(kind):

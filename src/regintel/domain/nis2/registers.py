@@ -194,6 +194,6 @@ def outside_annexes_note(activity: RegisteredActivity) -> str | None:
         "no": "DORA does not list it",
     }.get(activity.dora_applies or "", "DORA coverage unknown")
     return (
-        f"Supervised as {activity.category.replace('_', ' ')} ({activity.register}: {activity.licence_type}): "
-        f"not an entity type of NIS2 Annex I or II; {dora}"
+        f"Supervised as {activity.category.replace('_', ' ')} ({activity.register}: "
+        f"{activity.licence_type}): not an entity type of NIS2 Annex I or II; {dora}"
     )

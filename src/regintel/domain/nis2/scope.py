@@ -77,7 +77,9 @@ EU_MEMBER_STATES = frozenset(
 
 # Designations recorded from regulated-activity registers (the `nis2_designations` table).
 DESIGNATIONS: dict[str, str] = {
-    "qualified_trust_service_provider": "qualified trust service provider (Art. 3(20) of Regulation (EU) No 910/2014)",
+    "qualified_trust_service_provider": (
+        "qualified trust service provider (Art. 3(20) of Regulation (EU) No 910/2014)"
+    ),
     "trust_service_provider": "trust service provider (Art. 3(19) of Regulation (EU) No 910/2014)",
     "tld_registry": "top-level domain name registry (Art. 6(21))",
     "dns_service_provider": "DNS service provider (Art. 6(20))",
@@ -108,8 +110,12 @@ LOCAL_PA_INCLUDED = {
 # NACE classes of activities the Directive leaves out (Art. 2(7), Art. 6(35)).
 EXCLUDED_NACE = {
     "8422": "Defence activities: public administration in defence is excluded (Art. 2(7))",
-    "8423": "Justice and judicial activities: the judiciary is excluded (Art. 6(35)); law enforcement (Art. 2(7))",
-    "8424": "Public order and safety activities: public security and law enforcement are excluded (Art. 2(7))",
+    "8423": (
+        "Justice and judicial activities: the judiciary is excluded (Art. 6(35)); law enforcement (Art. 2(7))"
+    ),
+    "8424": (
+        "Public order and safety activities: public security and law enforcement are excluded (Art. 2(7))"
+    ),
     "6411": "Central banking: central banks are excluded (Art. 6(35)) and are not credit institutions",
 }
 
@@ -296,8 +302,8 @@ def _register_bases(facts: Facts, notes: list[str]) -> list[Basis]:
             continue
         if act.dora_applies == "yes":
             lex = (
-                "DORA (Regulation (EU) 2022/2554) applies to this financial entity: its ICT risk-management and "
-                "incident-reporting rules replace NIS2 Art. 21 and 23 (Art. 4(1), recital 28)"
+                "DORA (Regulation (EU) 2022/2554) applies to this financial entity: its ICT risk-management "
+                "and incident-reporting rules replace NIS2 Art. 21 and 23 (Art. 4(1), recital 28)"
             )
             if lex not in notes:
                 notes.append(lex)

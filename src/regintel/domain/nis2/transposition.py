@@ -20,14 +20,15 @@ TRANSPOSITIONS: dict[str, dict[str, Any]] = {
             {
                 "topic": "terminology",
                 "verified": True,
-                "text": "The act keeps the term 'prevádzkovateľ základnej služby' (operator of an essential service) "
-                "for every regulated entity and sorts them into the Directive's two categories",
+                "text": "The act keeps the term 'prevádzkovateľ základnej služby' (operator of an essential "
+                "service) for every regulated entity and sorts them into the Directive's two categories",
             },
             {
                 "topic": "registration",
                 "verified": False,
-                "text": "Entities notify the authority themselves when they meet the criteria (under the act before "
-                "the amendment, within 30 days, § 17(1)); the period of the amended act is not verified here",
+                "text": "Entities notify the authority themselves when they meet the criteria (under the "
+                "act before the amendment, within 30 days, § 17(1)); the period of the amended act is not "
+                "verified here",
             },
         ],
     },
@@ -41,15 +42,16 @@ TRANSPOSITIONS: dict[str, dict[str, Any]] = {
             {
                 "topic": "categories",
                 "verified": False,
-                "text": "The act names two regimes, higher obligations ('vyšší povinnosti', essential entities) and "
-                "lower obligations ('nižší povinnosti', important entities), with their own implementing "
-                "decrees for the security measures",
+                "text": "The act names two regimes, higher obligations ('vyšší povinnosti', essential "
+                "entities) and lower obligations ('nižší povinnosti', important entities), with their own "
+                "implementing decrees for the security measures",
             },
             {
                 "topic": "local public administration",
                 "verified": False,
-                "text": "The act uses the option of Art. 2(5)(a): municipalities with extended powers ('obce s "
-                "rozšířenou působností') are regulated (lower obligations); other municipalities are not",
+                "text": "The act uses the option of Art. 2(5)(a): municipalities with extended powers "
+                "('obce s rozšířenou působností') are regulated (lower obligations); other municipalities "
+                "are not",
             },
             {
                 "topic": "registration",

@@ -90,7 +90,8 @@ BEGIN
     PERFORM 1 FROM companies WHERE id = cid FOR NO KEY UPDATE;
     INSERT INTO latest_financials ({COLUMNS})
         SELECT {SELECTED} FROM {FROM} WHERE f.company_id = cid ORDER BY f.year DESC, f.id DESC LIMIT 1
-    ON CONFLICT (company_id) DO UPDATE SET country = EXCLUDED.country, statement_id = EXCLUDED.statement_id, year = EXCLUDED.year,
+    ON CONFLICT (company_id) DO UPDATE SET country = EXCLUDED.country, statement_id = EXCLUDED.statement_id,
+        year = EXCLUDED.year,
         currency = EXCLUDED.currency, revenue = EXCLUDED.revenue, profit = EXCLUDED.profit,
         total_assets = EXCLUDED.total_assets, equity = EXCLUDED.equity, liabilities = EXCLUDED.liabilities,
         employees = EXCLUDED.employees, source = EXCLUDED.source;

@@ -1,6 +1,7 @@
 """Import throughput per register format: generate a file of N records in the publisher's format,
-import it with `regintel import` in a separate process, and report records/s, peak memory and the
-database size (SQLite file, or PostgreSQL pg_database_size of a throwaway database).
+import it with `regintel import` in a separate process, and report records per second and per CPU
+second (with and without the CPU of a 10-record import: start-up), peak memory and the database
+size (SQLite file, or PostgreSQL pg_database_size of a throwaway database).
 
     python bench/bench_import.py --count 1000000 [--backend sqlite|postgresql] [--sources gleif,no_brreg]
         [--files DIR] [--reimport-count N | --no-reimport]
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -51,6 +53,10 @@ FORMATS: dict[str, tuple[str, str, str]] = {
     "lt_jar": ("gen_lt_jar.py", "--out", ".csv"),
     "gb_ch_streaming": ("gen_gb_ch_streaming.py", "--out", ".jsonl"),
 }
+STARTUP_RECORDS = 10
+# `regintel import` ends by refreshing the search index and the statistics snapshots and prints each
+# one's time, "search index updated (1.2 s)".
+REFRESH_LINE = re.compile(r"^(?:search index|statistics snapshots).*\(([\d.]+) s\)\s*$", re.MULTILINE)
 PG_SERVER = os.environ.get("REGINTEL_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
@@ -68,11 +74,16 @@ def generate(source: str, count: int, folder: Path) -> Path:
     return out
 
 
-def run_import(source: str, path: Path, env: dict[str, str]) -> tuple[float, int, str]:
-    """(seconds, peak RSS in MB, summary line) of one `regintel import` process."""
+def run_import(source: str, path: Path, env: dict[str, str]) -> tuple[float, float, int, str, float]:
+    """(wall seconds, CPU seconds, peak RSS in MB, summary line, wall seconds of the search-index and
+    statistics refreshes the command runs after loading) of one `regintel import` process.
+
+    CPU is user + system time of the process and the parse-ahead child it waits for (`/usr/bin/time`
+    counts waited-for children): what a loaded machine does not stretch the way it stretches wall
+    time, so records per CPU second compare runs made at different loads."""
     started = time.perf_counter()
     proc = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", sys.executable, "-m", "regintel", "import", source, str(path)],
+        ["/usr/bin/time", "-f", "%M %U %S", sys.executable, "-m", "regintel", "import", source, str(path)],
         env=env,
         capture_output=True,
         text=True,
@@ -80,11 +91,13 @@ def run_import(source: str, path: Path, env: dict[str, str]) -> tuple[float, int
     seconds = time.perf_counter() - started
     if proc.returncode != 0:
         raise RuntimeError(proc.stdout[-2000:] + proc.stderr[-2000:])
-    peak_kb = int(proc.stderr.strip().splitlines()[-1])
+    peak_kb, user, system = proc.stderr.strip().splitlines()[-1].split()
     summary = next(
         (line for line in proc.stdout.splitlines() if "│" in line and line.strip("│ ")[0].isdigit()), ""
     )
-    return seconds, peak_kb // 1024, " ".join(summary.replace("│", " ").split())
+    refresh = sum(float(m[1]) for m in REFRESH_LINE.finditer(proc.stdout))
+    cpu = float(user) + float(system)
+    return seconds, cpu, int(peak_kb) // 1024, " ".join(summary.replace("│", " ").split()), refresh
 
 
 def database(backend: str, folder: Path) -> tuple[str, object]:
@@ -111,6 +124,24 @@ def drop(backend: str, handle: object) -> None:
             conn.execute(f'DROP DATABASE IF EXISTS "{handle}" WITH (FORCE)')
 
 
+def startup_cpu(source: str, backend: str, files: Path, folder: Path) -> float:
+    """CPU seconds of importing STARTUP_RECORDS records into an empty database: the interpreter, the
+    modules, the migrations and the end-of-import refreshes, which a per-record rate leaves out."""
+    path = generate(source, STARTUP_RECORDS, files)
+    work = folder / f"{source}-startup"
+    work.mkdir(exist_ok=True)
+    url, handle = database(backend, work)
+    try:
+        env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_DATA_DIR": str(work), "COLUMNS": "1000"}
+        return run_import(source, path, env)[1]
+    finally:
+        drop(backend, handle)
+
+
+def _n(value: object) -> str:
+    return "-" if value is None else format(value, ",")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--count", type=int, default=1_000_000)
@@ -135,13 +166,18 @@ def main() -> None:
             gen_s = time.perf_counter() - t0
             url, handle = database(args.backend, folder / source)
             (folder / source).mkdir(exist_ok=True)
-            env = os.environ | {"REGINTEL_DATABASE_URL": url, "REGINTEL_DATA_DIR": str(folder / source)}
+            env = os.environ | {
+                "REGINTEL_DATABASE_URL": url,
+                "REGINTEL_DATA_DIR": str(folder / source),
+                "COLUMNS": "1000",
+            }
+            start_cpu = startup_cpu(source, args.backend, files, folder)
             try:
-                seconds, peak_mb, summary = run_import(source, path, env)
+                seconds, cpu, peak_mb, summary, refresh = run_import(source, path, env)
                 size = size_mb(args.backend, handle)
-                again, summary2 = None, ""
+                again, again_cpu, summary2 = None, None, ""
                 if again_path is not None:
-                    again, _, summary2 = run_import(source, again_path, env)
+                    again, again_cpu, _, summary2, _ = run_import(source, again_path, env)
             finally:
                 drop(args.backend, handle)
             row = {
@@ -151,9 +187,16 @@ def main() -> None:
                 "generate_s": round(gen_s, 1),
                 "import_s": round(seconds, 1),
                 "records_per_s": round(args.count / seconds),
+                "import_cpu_s": round(cpu, 1),
+                "records_per_cpu_s": round(args.count / cpu),
+                "startup_cpu_s": round(start_cpu, 2),
+                "refresh_wall_s": round(refresh, 1),
+                "records_per_cpu_s_net": round(args.count / max(cpu - start_cpu, 1e-3)),
                 "reimport_records": again_count,
                 "reimport_s": None if again is None else round(again, 1),
                 "reimport_per_s": None if again is None else round(again_count / again),
+                "reimport_cpu_s": None if again_cpu is None else round(again_cpu, 1),
+                "reimport_per_cpu_s": None if again_cpu is None else round(again_count / again_cpu),
                 "peak_rss_mb": peak_mb,
                 "db_mb": round(size, 1),
                 "db_mb_per_million": round(size * 1e6 / args.count, 1),
@@ -166,13 +209,17 @@ def main() -> None:
                 path.unlink()
     print(f"\nimport throughput, {args.backend}, load average {os.getloadavg()[0]:.1f}")
     print(
-        "| source | records | file MB | import s | records/s | re-import records/s | peak RSS MB | DB MB/M |"
+        "| source | records | file MB | import s | records/s | CPU s | records/CPU-s "
+        "| records/CPU-s less start-up | re-import records/s | re-import records/CPU-s "
+        "| peak RSS MB | DB MB/M |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(
-            f"| {r['source']} | {r['records']:,} | {r['file_mb']} | {r['import_s']} | {r['records_per_s']:,} | "
-            f"{'-' if r['reimport_per_s'] is None else format(r['reimport_per_s'], ',')} | {r['peak_rss_mb']} | {r['db_mb_per_million']} |"
+            f"| {r['source']} | {r['records']:,} | {r['file_mb']} | {r['import_s']} | {r['records_per_s']:,} "
+            f"| {r['import_cpu_s']} | {r['records_per_cpu_s']:,} | {r['records_per_cpu_s_net']:,} "
+            f"| {_n(r['reimport_per_s'])} "
+            f"| {_n(r['reimport_per_cpu_s'])} | {r['peak_rss_mb']} | {r['db_mb_per_million']} |"
         )
     out = BENCH / "results" / f"import-{args.backend}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
     out.write_text(

@@ -272,7 +272,8 @@ def test_transport_edges(server, api_key):
     auth = {"Authorization": f"Bearer {api_key}"}
     for method in ("GET", "DELETE"):
         resp = web.request(method, server + "/mcp", headers=auth | ACCEPT)
-        assert resp.status_code == 405 and resp.headers["allow"] == "POST"
+        assert resp.status_code == 405 and resp.headers["allow"] == "OPTIONS, POST"
+        assert resp.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
     resp = web.post(server + "/mcp", json=INIT, headers=auth | ACCEPT | {"Origin": "https://evil.example"})
     assert resp.status_code == 403 and resp.json()["error"]["code"] == "FORBIDDEN"
     resp = web.post(
@@ -281,6 +282,20 @@ def test_transport_edges(server, api_key):
     assert resp.status_code == 400 and "error" in resp.json()
     resp = web.post(server + "/mcp", json=INIT, headers=auth | ACCEPT | {"Origin": "http://localhost:3000"})
     assert resp.status_code == 200
+
+
+def test_options_allow_tells_the_truth(server, api_key):
+    """`Allow` names only what the path serves: POST (GET and DELETE answer 405, as the Streamable HTTP
+    transport provides for a server without a stream or a session), on both paths of the endpoint."""
+    auth = {"Authorization": f"Bearer {api_key}"}
+    for path in ("/mcp", "/mcp/v1"):
+        resp = web.options(server + path)
+        assert resp.status_code == 204
+        assert resp.headers["allow"] == "OPTIONS, POST"
+        for method in ("GET", "HEAD", "DELETE"):
+            resp = web.request(method, server + path, headers=auth | ACCEPT)
+            assert resp.status_code == 405
+            assert resp.headers["allow"] == "OPTIONS, POST"
 
 
 MODERN = "2026-07-28"

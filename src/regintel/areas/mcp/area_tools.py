@@ -55,7 +55,10 @@ def _nis2(conn: Connection, ctx: ToolContext, a: CompanyArgs) -> dict[str, Any]:
 
 def _nis2_text(r: dict[str, Any]) -> str:
     scope = {True: "in scope", False: "out of scope", None: "undecided"}[r.get("in_scope")]
-    text = f"NIS2: {scope}, category {r.get('category')}, certainty {r.get('certainty')} ({r.get('ruleset_version')})"
+    text = (
+        f"NIS2: {scope}, category {r.get('category')}, certainty {r.get('certainty')} "
+        f"({r.get('ruleset_version')})"
+    )
     missing = [m.get("input") for m in r.get("missing") or [] if isinstance(m, dict)]
     return text + (f"; missing: {', '.join(str(m) for m in missing)}" if missing else "")
 
@@ -133,7 +136,10 @@ def _sanctions(conn: Connection, ctx: ToolContext, a: SanctionsArgs) -> dict[str
 def _sanctions_text(r: dict[str, Any]) -> str:
     lists = ", ".join(f"{v['name']} ({v['version']})" for v in r["lists"])
     if not r["hit_count"]:
-        return f"No match at threshold {r['threshold']} for the company and its owners and officers. Lists: {lists}"
+        return (
+            f"No match at threshold {r['threshold']} for the company and its owners and officers. "
+            f"Lists: {lists}"
+        )
     lines = [
         f"{r['hit_count']} possible match(es) at threshold {r['threshold']}; review each. Lists: {lists}"
     ]
@@ -149,8 +155,8 @@ AREA_TOOLS: list[Tool] = [
     Tool(
         "credit_score",
         "Credit score",
-        "GET /companies/{ico}/credit-score: the open credit model's 0-100 score and A-F grade with each of its "
-        "ten factors (weight, points, evidence with source and date). Factors without data are listed in "
+        "GET /companies/{ico}/credit-score: the open credit model's 0-100 score and A-F grade with each of "
+        "its ten factors (weight, points, evidence with source and date). Factors without data are listed in "
         "`missing_inputs` and lower `confidence`; without any statement the grade is withheld "
         "(`withheld_reason`), never guessed.",
         CompanyArgs,
@@ -160,9 +166,9 @@ AREA_TOOLS: list[Tool] = [
     Tool(
         "nis2_scope",
         "NIS2 scoping",
-        "GET /companies/{ico}/nis2: essential, important or out of scope under Directive (EU) 2022/2555, with "
-        "the sector (Annex I/II) and NACE code behind it, the size class and its inputs, designations, the "
-        "national transposition, `certainty` and what is `missing` for a certain answer.",
+        "GET /companies/{ico}/nis2: essential, important or out of scope under Directive (EU) 2022/2555, "
+        "with the sector (Annex I/II) and NACE code behind it, the size class and its inputs, designations, "
+        "the national transposition, `certainty` and what is `missing` for a certain answer.",
         CompanyArgs,
         _nis2,
         _nis2_text,
@@ -180,9 +186,10 @@ AREA_TOOLS: list[Tool] = [
     Tool(
         "ultimate_owner",
         "Ultimate owner",
-        "GET /companies/{ico}/ultimate-owner: walks the ownership graph up (register shareholders, beneficial "
-        "owners, GLEIF parents) to where every path ends, with multiplied shares at the 25% (AMLD beneficial "
-        "owner) and 50% (control) thresholds, loops reported once, and `unknownReasons` when no owner is known.",
+        "GET /companies/{ico}/ultimate-owner: walks the ownership graph up (register shareholders, "
+        "beneficial owners, GLEIF parents) to where every path ends, with multiplied shares at the 25% (AMLD "
+        "beneficial owner) and 50% (control) thresholds, loops reported once, and `unknownReasons` when no "
+        "owner is known.",
         UltimateArgs,
         _ultimate,
         _ultimate_text,
@@ -190,10 +197,10 @@ AREA_TOOLS: list[Tool] = [
     Tool(
         "sanctions_screening",
         "Sanctions screening of a company",
-        "GET /companies/{ico}/sanctions: sanctions and debarment hits for the company, its current officers and "
-        "its owners, each hit with its list, programmes, listed names, score and matched features. Natural "
-        "persons are screened only with a declared `purpose`. NOT_IMPLEMENTED when no list is imported (never "
-        "a clean answer without lists).",
+        "GET /companies/{ico}/sanctions: sanctions and debarment hits for the company, its current officers "
+        "and its owners, each hit with its list, programmes, listed names, score and matched features. "
+        "Natural persons are screened only with a declared `purpose`. NOT_IMPLEMENTED when no list is "
+        "imported (never a clean answer without lists).",
         SanctionsArgs,
         _sanctions,
         _sanctions_text,

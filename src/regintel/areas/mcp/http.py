@@ -2,9 +2,9 @@
 
 The SDK's session manager runs stateless with JSON responses: each POST carries one JSON-RPC message and
 gets its answer in the response body, so any API process answers any request (no session to pin to a
-process, nothing lost on a restart), as the REST API scales. GET (a server-to-client stream) and DELETE
-(end a session) answer 405 with `Allow: POST`, as the transport specification provides for a server
-that offers no stream and no session to end.
+process, nothing lost on a restart), as the REST API scales. The route serves POST only, so GET (a
+server-to-client stream) and DELETE (end a session) answer the app's 405 with `Allow: OPTIONS, POST`, as
+the transport specification provides for a server that offers no stream and no session to end.
 
 Every request is authenticated and limited exactly as a keyed REST call (`require_key`: the bearer key
 or `?api_key=`, the plan's rate limit and quota, counted once per HTTP request); a missing or bad key
@@ -81,11 +81,6 @@ def challenge(request: Request) -> str:
     )
 
 
-class MethodNotAllowed(RegintelError):
-    status = 405
-    code = "METHOD_NOT_ALLOWED"
-
-
 class McpEndpoint:
     """ASGI endpoint of `/mcp`: the API's checks, then the SDK's transport."""
 
@@ -93,12 +88,6 @@ class McpEndpoint:
         request = Request(scope, receive)
         app = scope["app"]
         try:
-            if request.method != "POST":
-                raise MethodNotAllowed(
-                    f"{request.method} {PATH}: this server keeps no session and offers no "
-                    "server-to-client stream; send each JSON-RPC message as a POST",
-                    headers={"Allow": "POST"},
-                )
             _check_origin(request, app.state.settings.base_url)
             caller = await require_key(request)
             manager = getattr(app.state, "mcp_manager", None)

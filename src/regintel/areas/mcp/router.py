@@ -22,12 +22,15 @@ brief_router = APIRouter(prefix="/api/v1/agent", tags=["Agent"], route_class=Str
 # router's lifespan runs the SDK's session manager inside the app's.
 mcp_router = APIRouter(lifespan=lifespan)
 # `/mcp/v1` (spec 9: "the tool-protocol metadata also has a /mcp/v1 path") serves the same endpoint.
+# POST only: GET (a server-to-client stream) and DELETE (end a session) get the app's 405 with the path's
+# true `Allow`, as the transport specification provides for a server without streams or sessions; a route
+# that registered them too made `OPTIONS` list methods that only ever answered 405 (issue 16).
 for _path in (PATH, PATH + "/v1"):
     # mypy, ignored below: an ASGI app as the endpoint (see below), not a request handler
     mcp_router.add_route(
         _path,
         McpEndpoint(),  # type: ignore[arg-type]
-        methods=["GET", "POST", "DELETE"],
+        methods=["POST"],
         include_in_schema=False,
     )  # an ASGI app as the endpoint: Starlette runs it as is
 

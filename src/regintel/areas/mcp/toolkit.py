@@ -104,8 +104,8 @@ Purpose = Annotated[
         default=None,
         max_length=64,
         description=(
-            "Declared processing purpose (one of the operator's list, e.g. `kyc`): adds natural persons' birth date, "
-            "nationality and residence, and screens natural persons"
+            "Declared processing purpose (one of the operator's list, e.g. `kyc`): adds natural persons' "
+            "birth date, nationality and residence, and screens natural persons"
         ),
     ),
 ]

@@ -129,8 +129,8 @@ class IdentifierArgs(Args):
     # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
     type: Literal[IDENTIFIER_TYPES] = Field(  # type: ignore[valid-type]
         description=(
-            "`ico` (national register number in any market), `ic_dph` (Slovak VAT id), `vat` (any VAT id with its "
-            "country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`"
+            "`ico` (national register number in any market), `ic_dph` (Slovak VAT id), `vat` (any VAT id "
+            "with its country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`"
         )
     )
     value: str = Field(min_length=1, max_length=64)
@@ -246,9 +246,10 @@ CORE_TOOLS: list[Tool] = [
     Tool(
         "search_companies",
         "Search companies by name",
-        "Companies whose name resembles `q` in any word order, forgiving case, diacritics, legal-form suffixes and "
-        "typos, best first with a `score` (0-1); an identifier in `q` (IČO, VAT id, LEI) finds its company first. "
-        "Use it to find candidates, then `get_company` or `company_brief` for one of them.",
+        "Companies whose name resembles `q` in any word order, forgiving case, diacritics, legal-form "
+        "suffixes and typos, best first with a `score` (0-1); an identifier in `q` (IČO, VAT id, LEI) finds "
+        "its company first. Use it to find candidates, then `get_company` or `company_brief` for one of "
+        "them.",
         SearchArgs,
         _search,
         _list_text("companies"),
@@ -256,11 +257,11 @@ CORE_TOOLS: list[Tool] = [
     Tool(
         "get_company",
         "Company record",
-        "The full core record of one company by national identifier: name, legal form, status, dates, address, "
-        "NACE, size, VAT and tax ids, LEI, the insolvency flags `inBankruptcy`, `inRestructuring`, "
+        "The full core record of one company by national identifier: name, legal form, status, dates, "
+        "address, NACE, size, VAT and tax ids, LEI, the insolvency flags `inBankruptcy`, `inRestructuring`, "
         "`inLiquidation`, latest financial statement, identifiers and sources with licences. Markets: "
-        f"{MARKETS}. Without `country` an identifier held in several markets answers AMBIGUOUS_IDENTIFIER with "
-        "the candidates.",
+        f"{MARKETS}. Without `country` an identifier held in several markets answers AMBIGUOUS_IDENTIFIER "
+        "with the candidates.",
         CompanyArgs,
         _company,
         _company_text,
@@ -279,11 +280,11 @@ CORE_TOOLS: list[Tool] = [
     Tool(
         "company_brief",
         "Company brief for an agent",
-        "A compact brief of one company (the answer of GET /api/v1/agent/company-brief): a one-line `headline`, "
-        "identity, status and insolvency flags, key figures over 5 years, derived `flags` with a severity, the "
-        "people holding roles now, insolvency events, the latest changes, the credit grade, sanctions, NIS2 scope "
-        "and ultimate owners (each `unknown` with its reason, and then named in `notCovered`) and the sources "
-        "with licences. Read it first.",
+        "A compact brief of one company (the answer of GET /api/v1/agent/company-brief): a one-line "
+        "`headline`, identity, status and insolvency flags, key figures over 5 years, derived `flags` with a "
+        "severity, the people holding roles now, insolvency events, the latest changes, the credit grade, "
+        "sanctions, NIS2 scope and ultimate owners (each `unknown` with its reason, and then named in "
+        "`notCovered`) and the sources with licences. Read it first.",
         BriefArgs,
         _brief,
         lambda r: r["headline"] + "".join(f"\n- [{f['severity']}] {f['text']}" for f in r["flags"]),
@@ -292,7 +293,8 @@ CORE_TOOLS: list[Tool] = [
         "company_timeline",
         "Company timeline",
         "One company's events from every source, newest first: gazette notices (bankruptcy, restructuring, "
-        "liquidation, with court and file number), register changes, founding, dissolution, LEI registration. "
+        "liquidation, with court and file number), register changes, founding, dissolution, LEI "
+        "registration. "
         "Event types: " + ", ".join(EVENT_TYPES) + ". Paginated by `cursor`.",
         TimelineArgs,
         _timeline,
@@ -322,8 +324,8 @@ CORE_TOOLS: list[Tool] = [
     Tool(
         "monitoring_subscriptions",
         "Monitoring subscriptions of this key",
-        "This API key's monitoring subscriptions (webhooks on a company's insolvency flips), newest first, with "
-        "delivery figures.",
+        "This API key's monitoring subscriptions (webhooks on a company's insolvency flips), newest first, "
+        "with delivery figures.",
         MonitoringArgs,
         _monitoring,
         _monitoring_text,

@@ -47,7 +47,8 @@ def _token_from_outbox(engine, email):
             select(email_outbox.c.body)
             .where(email_outbox.c.to_addr == email)
             .order_by(email_outbox.c.id.desc())
-        ).scalar_one()
+            .limit(1)
+        ).scalar_one()  # the latest link to the address
     return re.search(r"welcome_token=(\S+)", body).group(1)
 
 
@@ -372,3 +373,44 @@ def test_addendum_of_one_account_does_not_open_others(client, engine, data, make
 def test_identity_unlink_without_a_linked_identity_is_404(client, engine):
     csrf = sign_in(client, engine)  # test_oidc.py links and unlinks against a fake provider
     assert_error(client.post("/account/identities/google/unlink", headers=csrf), 404, "NOT_FOUND")
+
+
+def test_sign_out_ends_the_session_and_clears_the_cookies(client, app_factory, engine):
+    csrf = sign_in(client, engine)
+    other = app_factory()  # a second browser of the same account keeps its session
+    other_csrf = sign_in(other, engine)
+    cookie = client.cookies.get("regintel_session")
+    assert_error(client.post("/account/sign-out"), 403, "FORBIDDEN")  # CSRF as every POST
+    resp = client.post("/account/sign-out", headers=csrf)
+    assert assert_envelope(resp) == {"status": "signed_out"}
+    cleared = {c.split("=", 1)[0]: c for c in resp.headers.get_list("set-cookie")}
+    for name in ("regintel_session", "regintel_csrf"):
+        assert "Max-Age=0" in cleared[name] and "Path=/" in cleared[name]
+    assert "HttpOnly" in cleared["regintel_session"]
+    assert client.cookies.get("regintel_session") is None
+    assert_error(client.get("/account"), 401, "UNAUTHORIZED")
+    client.cookies.set("regintel_session", cookie)  # a copy of the cookie is worthless: the row is gone
+    assert_error(client.get("/account"), 401, "UNAUTHORIZED")
+    assert_error(client.post("/account/sign-out", headers=csrf), 401, "UNAUTHORIZED")
+    assert assert_envelope(other.get("/account"))["email"] == "anna@example.org"
+    assert assert_envelope(other.post("/account/api-keys", json={"name": "k"}, headers=other_csrf), 201)
+
+
+@pytest.mark.parametrize("name", ["ok", " padded ", "Production ✓", "\u3000x", "\u200b"])
+def test_a_key_name_the_schema_takes_is_taken(client, engine, name):
+    schema = client.app.openapi()["components"]["schemas"]["KeyRenameIn"]["properties"]["name"]
+    assert re.search(schema["pattern"], name)
+    csrf = sign_in(client, engine)
+    created = assert_envelope(client.post("/account/api-keys", json={"name": name}, headers=csrf), 201)
+    assert created["name"] == name.strip()
+    renamed = client.post(f"/account/api-keys/{created['id']}/rename", json={"name": name}, headers=csrf)
+    assert assert_envelope(renamed)["name"] == name.strip()
+
+
+@pytest.mark.parametrize("name", ["   ", "\t\n", "\x1c\x1f", "\x85", "\u3000\u2028", "\ufeff"])
+def test_a_blank_key_name_is_refused_by_the_schema(client, engine, name):
+    for model in ("KeyCreateIn", "KeyRenameIn"):
+        schema = client.app.openapi()["components"]["schemas"][model]["properties"]["name"]
+        assert re.search(schema["pattern"], name) is None
+    csrf = sign_in(client, engine)
+    assert_error(client.post("/account/api-keys", json={"name": name}, headers=csrf), 422, "VALIDATION_ERROR")

@@ -112,6 +112,10 @@ def insert_session(
     )
 
 
+def delete_session(conn: Connection, session_id: int) -> int:
+    return int(conn.execute(delete(account_sessions).where(account_sessions.c.id == session_id)).rowcount)
+
+
 def find_session(conn: Connection, token_hash: str) -> Mapping[str, Any] | None:
     item = (
         conn.execute(

@@ -10,6 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
 _PERSON_KEY = re.compile(r"(p:)?[0-9a-f]{32}")
+# A name must hold one character that is neither a control nor a space (every character Python's
+# str.strip() removes is in the class), said in the schema so that a blank name is refused by the schema
+# and never by the server after it (issue 16: a schema-valid value is never refused).
+VISIBLE_NAME = r"[^\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
 
 
 class WelcomeIn(BaseModel):
@@ -33,6 +37,10 @@ class WelcomeOut(BaseModel):
         default=None,
         description="On sign-in: the value to send in X-CSRF-Token (also set as the `regintel_csrf` cookie)",
     )
+
+
+class SignOutOut(BaseModel):
+    status: str = Field(description="`signed_out`")
 
 
 class KeyOut(BaseModel):
@@ -124,7 +132,7 @@ class IdentityUnlinkOut(BaseModel):
 
 class KeyCreateIn(BaseModel):
     model_config = _STRICT
-    name: StrictStr = Field(min_length=1, max_length=100)
+    name: StrictStr = Field(min_length=1, max_length=100, pattern=VISIBLE_NAME)
     pass_id: StrictInt | None = Field(
         default=None,
         gt=0,
@@ -137,7 +145,7 @@ class KeyCreateIn(BaseModel):
 
 class KeyRenameIn(BaseModel):
     model_config = _STRICT
-    name: StrictStr = Field(min_length=1, max_length=100)
+    name: StrictStr = Field(min_length=1, max_length=100, pattern=VISIBLE_NAME)
 
 
 class WatchIn(BaseModel):

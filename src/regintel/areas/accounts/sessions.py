@@ -132,6 +132,14 @@ def set_cookies(response: Response, request: Request, settings: Settings, raw: s
     )
 
 
+def end_session(conn: Connection, response: Response, session: Mapping[str, Any]) -> None:
+    """Sign out: the session row goes (so the cookie is worthless even if a copy survives) and both
+    cookies are cleared with the attributes they were set with."""
+    q.delete_session(conn, int(session["id"]))
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    response.delete_cookie(CSRF_COOKIE, path="/", samesite="lax")
+
+
 def session_csrf(conn: Connection, raw: str) -> str:
     row = q.find_session(conn, _hash(raw))
     assert row is not None

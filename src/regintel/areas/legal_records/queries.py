@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, or_, select
+from sqlalchemy import Integer, Table, and_, column, func, or_, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
+from regintel.db.name_trigrams import MIN_TRIGRAM, trigram_query
 from regintel.db.schema import companies, data_sources
 
 from .tables import (
@@ -24,6 +25,7 @@ from .tables import (
 )
 
 Row = Mapping[str, Any]
+TEXT_TABLE = "court_decisions_text"  # SQLite: FTS5 trigram table over court_decisions.search_text
 _COMPANY = (
     companies.c.country.label("company_country"),
     companies.c.national_id.label("company_national_id"),
@@ -46,7 +48,7 @@ def _rows(conn: Connection, query: Any) -> list[Row]:
     return [cast(Row, r) for r in conn.execute(query).mappings()]
 
 
-def _decision_where(f: DecisionFilters) -> list[ColumnElement[bool]]:
+def _decision_where(f: DecisionFilters, dialect: str) -> list[ColumnElement[bool]]:
     where: list[ColumnElement[bool]] = []
     d, p = court_decisions.c, court_decision_parties.c
     if f.national_id is not None or f.company_id is not None:
@@ -64,8 +66,24 @@ def _decision_where(f: DecisionFilters) -> list[ColumnElement[bool]]:
     if f.date_to:
         where.append(d.decided_on <= f.date_to)
     if f.text:
-        where.append(d.search_text.contains(f.text, autoescape=True))
+        where.extend(_text_where(f.text, dialect))
     return where
+
+
+def _text_where(words: str, dialect: str) -> list[ColumnElement[bool]]:
+    """`search_text` holds `words` (folded) as a substring. On SQLite the trigram table (migration
+    0022_legal_records_text_index) names the candidates holding every trigram of the words, and the
+    substring test runs on those only; PostgreSQL's pg_trgm index serves the test itself. Words shorter
+    than a trigram are tested on every decision."""
+    test = court_decisions.c.search_text.contains(words, autoescape=True)
+    if dialect != "sqlite" or len(words) < MIN_TRIGRAM:
+        return [test]
+    candidates = (
+        text(f"SELECT rowid FROM {TEXT_TABLE} WHERE {TEXT_TABLE} MATCH :decision_words")
+        .bindparams(decision_words=trigram_query(words))
+        .columns(column("rowid", Integer))
+    )
+    return [court_decisions.c.id.in_(candidates), test]
 
 
 def company_id(conn: Connection, country: str, national_id: str) -> int | None:
@@ -76,7 +94,7 @@ def company_id(conn: Connection, country: str, national_id: str) -> int | None:
 
 
 def decisions(conn: Connection, f: DecisionFilters, offset: int, limit: int) -> tuple[int, list[Row]]:
-    where = _decision_where(f)
+    where = _decision_where(f, conn.dialect.name)
     total = int(conn.execute(select(func.count()).select_from(court_decisions).where(*where)).scalar_one())
     if total <= offset:
         return total, []

@@ -5,11 +5,14 @@ id and by checkout), then turned into a key on the account page with the pass's 
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
+from regintel.areas.accounts.tables import account_passes
 from regintel.config import DEFAULT_PLANS, Plan
 from tests.areas_accounts.fakes import FakeStripe
 from tests.areas_accounts.test_account_api import sign_in
@@ -45,6 +48,7 @@ def paid(
     status="paid",
     mode="payment",
     type_="checkout.session.completed",
+    intent=None,
 ):
     return json.dumps(
         {
@@ -58,7 +62,31 @@ def paid(
                     "mode": mode,
                     "payment_status": status,
                     "customer": customer,
+                    "payment_intent": intent or f"pi_{checkout_id}",
                     "metadata": {"account_id": str(account_id), "plan": plan},
+                }
+            },
+        }
+    )
+
+
+def refund(event_id, intent, customer=None, full=True):
+    """Stripe's `charge.refunded`: the charge names the payment (not the checkout) and whether all of it
+    was refunded."""
+    return json.dumps(
+        {
+            "id": event_id,
+            "object": "event",
+            "type": "charge.refunded",
+            "data": {
+                "object": {
+                    "id": f"ch_{event_id}",
+                    "object": "charge",
+                    "payment_intent": intent,
+                    "customer": customer,
+                    "amount": 900,
+                    "amount_refunded": 900 if full else 300,
+                    "refunded": full,
                 }
             },
         }
@@ -187,3 +215,72 @@ def test_a_pass_of_another_account_cannot_be_used(shop, engine):
     assert key["plan"] == "week_pass"
     expires = datetime.fromisoformat(key["expires_at"])
     assert timedelta(days=6, hours=23) < expires - datetime.now(UTC) <= timedelta(days=7)
+
+
+def test_a_refund_revokes_the_pass_key_once(shop, engine):
+    client, _ = shop
+    csrf = sign_in(client, engine)
+    me = assert_envelope(client.get("/account"))["id"]
+    assert_envelope(post(client, paid("e1", me, "cs_r", None)))
+    pass_id = assert_envelope(client.get("/account"))["passes"][0]["id"]
+    key = assert_envelope(
+        client.post("/account/api-keys", json={"name": "p", "pass_id": pass_id}, headers=csrf), 201
+    )
+    auth = {"Authorization": f"Bearer {key['key']}"}
+    assert assert_envelope(client.get("/api/v1/me", headers=auth))
+    # a partial refund is recorded, the pass and its key stay
+    partial = assert_envelope(post(client, refund("r0", "pi_cs_r", full=False)))
+    assert "partial refund" in partial["outcome"]
+    assert assert_envelope(client.get("/account"))["passes"][0]["status"] == "claimed"
+    # refunds of payments that are no pass, and a charge of another customer, change nothing
+    assert "no pass" in assert_envelope(post(client, refund("r1", "pi_unknown")))["outcome"]
+    assert "no payment_intent" in assert_envelope(post(client, refund("r2", None)))["outcome"]
+    client.post("/account/billing", json={"plan": "day_pass", "kind": "pack"}, headers=csrf)  # a customer
+    foreign = assert_envelope(post(client, refund("r3", "pi_cs_r", customer="cus_someone_else")))
+    assert "customer is not this account's" in foreign["outcome"]
+    assert assert_envelope(client.get("/account"))["passes"][0]["refunded_at"] is None
+
+    full = assert_envelope(post(client, refund("r4", "pi_cs_r")))
+    assert full["outcome"] == f"pass {pass_id} refunded; key {key['id']} revoked"
+    view = assert_envelope(client.get("/account"))
+    assert view["passes"][0]["status"] == "refunded" and view["passes"][0]["refunded_at"]
+    assert [k["active"] for k in view["api_keys"] if k["id"] == key["id"]] == [False]
+    time.sleep(2.1)  # the key cache's TTL
+    assert_error(client.get("/api/v1/me", headers=auth), 401, "UNAUTHORIZED")
+    # the same event again, and another refund event of the same charge, do nothing more
+    assert assert_envelope(post(client, refund("r4", "pi_cs_r")))["outcome"].startswith("duplicate")
+    assert "refunded already" in assert_envelope(post(client, refund("r5", "pi_cs_r")))["outcome"]
+
+
+def test_a_refunded_or_expired_pass_makes_no_key(shop, engine):
+    client, _ = shop
+    csrf = sign_in(client, engine)
+    me = assert_envelope(client.get("/account"))["id"]
+    for n in range(3):
+        assert_envelope(post(client, paid(f"e{n}", me, f"cs_{n}", None)))
+    refunded, old, recent = (p["id"] for p in assert_envelope(client.get("/account"))["passes"])
+    assert_envelope(post(client, refund("r1", "pi_cs_0")))
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(
+            update(account_passes)
+            .where(account_passes.c.id == old)
+            .values(paid_at=now - timedelta(days=90, minutes=1))
+        )
+        conn.execute(
+            update(account_passes)
+            .where(account_passes.c.id == recent)
+            .values(paid_at=now - timedelta(days=89, hours=23))
+        )
+    by_id = {p["id"]: p for p in assert_envelope(client.get("/account"))["passes"]}
+    assert [by_id[i]["status"] for i in (refunded, old, recent)] == ["refunded", "expired", "unused"]
+    use_by = datetime.fromisoformat(by_id[old]["use_by"])
+    assert abs(use_by - (now - timedelta(minutes=1))) < timedelta(seconds=5)
+
+    def make(pass_id):
+        return client.post("/account/api-keys", json={"name": "k", "pass_id": pass_id}, headers=csrf)
+
+    assert_error(make(refunded), 409, "PASS_REFUNDED")
+    assert_error(make(old), 409, "PASS_EXPIRED")
+    assert assert_envelope(make(recent), 201)["plan"] == "day_pass"
+    assert [k["plan"] for k in assert_envelope(client.get("/account"))["api_keys"]] == ["day_pass"]

@@ -36,6 +36,7 @@ SUBSCRIPTION_EVENTS = (
 )
 # A one-time pack is paid when its checkout completes paid, or later for delayed methods (SEPA debit).
 PAYMENT_EVENTS = ("checkout.session.completed", "checkout.session.async_payment_succeeded")
+REFUND_EVENT = "charge.refunded"
 PROVIDER_TIMEOUT = 10.0
 HEADROOM = 1.2  # a suggestion leaves 20 % of the quota free at the projected month's end
 
@@ -359,6 +360,8 @@ def webhook(conn: Connection, settings: Settings, payload: bytes, signature: str
     now = datetime.now(UTC)
     if type_ in PAYMENT_EVENTS:
         account_id, outcome = _apply_payment(conn, settings, event_id, obj, now)
+    elif type_ == REFUND_EVENT:
+        account_id, outcome = _apply_refund(conn, obj, now)
     else:
         account_id, outcome = _apply(conn, settings, type_, obj, now)
     try:
@@ -408,11 +411,44 @@ def _apply_payment(
     checkout_id = str(obj.get("id") or "")[:100]
     if not checkout_id:
         return account_id, "ignored (no checkout session id)"
+    intent = obj.get("payment_intent")
     if not q.insert_pass(
-        conn, account_id=account_id, plan=plan, checkout_id=checkout_id, event_id=event_id, paid_at=now
+        conn,
+        account_id=account_id,
+        plan=plan,
+        checkout_id=checkout_id,
+        event_id=event_id,
+        paid_at=now,
+        payment_intent=intent[:100] if isinstance(intent, str) and intent else None,
     ):
         return account_id, f"ignored (checkout {checkout_id} already granted its pass)"
     return account_id, f"pass {plan} granted"
+
+
+def _apply_refund(conn: Connection, obj: Mapping[str, Any], now: datetime) -> tuple[int | None, str]:
+    """A charge refunded in full takes back the pass it paid for: the pass is marked refunded and its key
+    revoked (refused within the key cache's 2 s). A partial refund is recorded only: how much of a pass a
+    partial refund is worth is the operator's call (revoke the key on the account page or with the CLI)."""
+    intent = obj.get("payment_intent")
+    if not isinstance(intent, str) or not intent:
+        return None, "ignored (no payment_intent: not the payment of a pass)"
+    found = q.passes_of_payment(conn, intent[:100])
+    if not found:
+        return None, "ignored (no pass was paid with this payment)"
+    account_id = int(found[0]["account_id"])
+    customer, known = obj.get("customer"), q.get_customer(conn, account_id)
+    if known is not None and isinstance(customer, str) and customer != known["customer_id"]:
+        return account_id, "ignored (the customer is not this account's)"
+    if obj.get("refunded") is not True:
+        return account_id, "recorded (partial refund: the pass stays; the operator decides)"
+    refunded = [int(p["id"]) for p in found if q.refund_pass(conn, int(p["id"]), now)]
+    if not refunded:
+        return account_id, "ignored (the pass was refunded already)"
+    keys = [str(p["api_key_id"]) for p in found if int(p["id"]) in refunded and p["api_key_id"]]
+    return (
+        account_id,
+        f"pass {', '.join(map(str, refunded))} refunded; key {', '.join(keys) or 'none'} revoked",
+    )
 
 
 def _apply(

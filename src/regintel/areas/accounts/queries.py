@@ -810,10 +810,43 @@ def claim_pass(conn: Connection, account_id: int, pass_id: int, key_id: int, now
                 account_passes.c.id == pass_id,
                 account_passes.c.account_id == account_id,
                 account_passes.c.claimed_at.is_(None),
+                account_passes.c.refunded_at.is_(None),
             )
             .values(api_key_id=key_id, claimed_at=now)
         ).rowcount
     )
+
+
+def passes_of_payment(conn: Connection, payment_intent: str) -> list[Mapping[str, Any]]:
+    rows = (
+        conn.execute(
+            select(account_passes)
+            .where(account_passes.c.payment_intent == payment_intent)
+            .order_by(account_passes.c.id)
+        )
+        .mappings()
+        .all()
+    )
+    return cast("list[Mapping[str, Any]]", rows)
+
+
+def refund_pass(conn: Connection, pass_id: int, now: datetime) -> bool:
+    """Marks a pass refunded and revokes its key, if it has one; False when it was refunded already."""
+    done = conn.execute(
+        update(account_passes)
+        .where(account_passes.c.id == pass_id, account_passes.c.refunded_at.is_(None))
+        .values(refunded_at=now)
+        .returning(account_passes.c.api_key_id)
+    ).first()
+    if done is None:
+        return False
+    if done.api_key_id is not None:
+        conn.execute(
+            update(api_keys)
+            .where(api_keys.c.id == done.api_key_id, api_keys.c.revoked_at.is_(None))
+            .values(revoked_at=now)
+        )
+    return True
 
 
 def get_pass(conn: Connection, account_id: int, pass_id: int) -> Mapping[str, Any] | None:

@@ -89,7 +89,8 @@ def account(request: Request, conn: DbConn, settings: AppSettings) -> Response:
     status_code=201,
     summary="Create an API key",
     description="A key of the account's plan, or with `pass_id` a key of "
-    "a paid pass (its plan, budget and validity from now; 404 not this account's pass, 409 already used); "
+    "a paid pass (its plan, budget and validity from now; 404 not this account's pass, 409 `CONFLICT` "
+    "already used, 409 `PASS_EXPIRED` not used within 90 days of payment, 409 `PASS_REFUNDED`); "
     "the raw key is in this answer only." + _CSRF,
 )
 def create_key(
@@ -876,7 +877,8 @@ def portal_session(_key: ApiKey) -> Response:
     "`customer.subscription.*` with `metadata.account_id` and `metadata.plan` sets the account's "
     "plan and, at once, the plan of its live keys (default plan when not active); a paid "
     "`checkout.session.completed` or `checkout.session.async_payment_succeeded` of a one-time pass "
-    "adds the pass to the account (once per checkout). 503 when no "
+    "adds the pass to the account (once per checkout); `charge.refunded` in full of a pass's payment "
+    "marks it refunded and revokes its key (a partial refund is recorded only). 503 when no "
     "webhook secret is configured.",
     dependencies=[PublicLimit],
 )

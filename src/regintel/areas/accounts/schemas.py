@@ -101,6 +101,9 @@ class PassOut(BaseModel):
     paid_at: dt.datetime
     claimed_at: dt.datetime | None = Field(description="When it became a key; null: still to be used")
     api_key_id: int | None
+    use_by: dt.datetime = Field(description="An unused pass becomes a key by then (90 days after payment)")
+    refunded_at: dt.datetime | None = Field(description="Refunded by the provider: its key is revoked")
+    status: str = Field(description="`unused`, `claimed`, `expired` (not used by `use_by`) or `refunded`")
 
 
 class AccountOut(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -93,6 +93,34 @@ def account_view(conn: Connection, session: Mapping[str, Any], providers: list[s
     }
 
 
+# An unused pass must become a key within this many days of its payment (docs/accounts.md, "One-time
+# packs"): a pass bought for an event is not meant to wait a year, and an end keeps unclaimed budget from
+# piling up on an account. The pass's own validity (1 or 7 days) runs from the key's creation.
+PASS_CLAIM_DAYS = 90
+
+
+class PassExpired(Conflict):
+    code: ClassVar[str] = "PASS_EXPIRED"
+
+
+class PassRefunded(Conflict):
+    code: ClassVar[str] = "PASS_REFUNDED"
+
+
+def _pass_status(row: Mapping[str, Any], now: datetime) -> str:
+    if row["refunded_at"] is not None:
+        return "refunded"
+    if row["claimed_at"] is not None:
+        return "claimed"
+    return "expired" if _use_by(row) <= now else "unused"
+
+
+def _use_by(row: Mapping[str, Any]) -> datetime:
+    paid = _aware(row["paid_at"])
+    assert paid is not None
+    return paid + timedelta(days=PASS_CLAIM_DAYS)
+
+
 def pass_out(row: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "id": row["id"],
@@ -100,6 +128,9 @@ def pass_out(row: Mapping[str, Any]) -> dict[str, Any]:
         "paid_at": _aware(row["paid_at"]),
         "claimed_at": _aware(row["claimed_at"]),
         "api_key_id": row["api_key_id"],
+        "use_by": _use_by(row),
+        "refunded_at": _aware(row["refunded_at"]),
+        "status": _pass_status(row, datetime.now(UTC)),
     }
 
 
@@ -113,8 +144,16 @@ def create_account_key(
         paid = q.get_pass(conn, session["account_id"], pass_id)
         if paid is None:
             raise NotFound(f"No pass with id {pass_id} on this account")
+        status = _pass_status(paid, datetime.now(UTC))
+        if status == "refunded":
+            raise PassRefunded(f"Pass {pass_id} was refunded")
         if paid["claimed_at"] is not None:
             raise Conflict(f"Pass {pass_id} is already key {paid['api_key_id']}")
+        if status == "expired":
+            raise PassExpired(
+                f"Pass {pass_id} was not used within {PASS_CLAIM_DAYS} days of its payment "
+                f"(by {_use_by(paid).date().isoformat()})"
+            )
         plan = str(paid["plan"])
     record, raw = create_key(
         conn, name.strip() or "key", plan, duration_days=settings.plan(plan).duration_days

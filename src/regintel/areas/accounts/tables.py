@@ -257,9 +257,13 @@ account_passes = Table(
     Column("paid_at", DateTime(timezone=True), nullable=False),
     Column("api_key_id", Id, ForeignKey("api_keys.id", ondelete="SET NULL")),
     Column("claimed_at", DateTime(timezone=True)),
+    # The payment the checkout completed with: a refund event names it, not the checkout (migration 0023).
+    Column("payment_intent", String(100)),
+    Column("refunded_at", DateTime(timezone=True)),
     UniqueConstraint("checkout_id", name="uq_account_passes_checkout_id"),
 )
 Index("ix_account_passes_account_id", account_passes.c.account_id)
+Index("ix_account_passes_payment_intent", account_passes.c.payment_intent)
 
 # Natural persons of the register withheld after a verified erase/object request that the operator matched
 # to them (`regintel privacy answer`): the person's register rows are removed and re-imports skip the key

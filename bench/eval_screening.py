@@ -260,8 +260,8 @@ def main() -> None:
     for r in rows:
         kinds = " ".join(f"{k}={v}" for k, v in r["by_kind"].items())
         print(
-            f"{r['threshold']:>9} {r['precision']:>9} {r['recall']:>7} {r['tp']:>4} {r['fp']:>4} {r['fn']:>4} "
-            f"{r['tn']:>4}  {kinds}"
+            f"{r['threshold']:>9} {r['precision']:>9} {r['recall']:>7} {r['tp']:>4} {r['fp']:>4} "
+            f"{r['fn']:>4} {r['tn']:>4}  {kinds}"
         )
     if args.show_misses:
         for case in cases:

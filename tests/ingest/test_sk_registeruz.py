@@ -1,4 +1,5 @@
-"""sk_registeruz: real imports of RÚZ API JSON (units, statements, reports; JSON lines) into a real database."""
+"""sk_registeruz: real imports of RÚZ API JSON (units, statements, reports; JSON lines) into a real
+database."""
 
 from __future__ import annotations
 

@@ -97,7 +97,8 @@ def peers(conn: Connection, company: Row) -> dict[str, Any]:
             "group": group,
             "statement_year": latest["year"],
             "metrics": [],
-            "reason": f"fewer than {domain.MIN_PEERS} peers in the NACE division, country, size class and currency",
+            "reason": f"fewer than {domain.MIN_PEERS} peers in the NACE division, country, size class "
+            "and currency",
         }
     own = peer_metrics(latest)
     out = []

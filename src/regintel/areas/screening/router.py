@@ -165,7 +165,8 @@ stats_feeds.register(
     stats_feeds.StatsFeed(
         name="sanctions",
         title="Sanctioned companies",
-        description="Companies whose name, officers or owners match a sanctions or debarment list entry; filter `mode`.",
+        description="Companies whose name, officers or owners match a sanctions or debarment list entry; "
+        "filter `mode`.",
         columns=("country", "national_id", "name", "best_score", "hit_count", "entries"),
         rows=None,
         path="/api/v1/public/stats/sanctions",

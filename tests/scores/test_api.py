@@ -176,7 +176,7 @@ def test_credit_score(client, auth, data):
         "A+",
         91.2,
         0.7,
-        "credit-2026.12",
+        "credit-2026.12.1",
         [],
     )
     assert body["statement"]["year"] == 2024
@@ -216,7 +216,7 @@ def test_credit_limit_and_history(client, auth, data):
 def test_risk(client, auth, data):
     body = assert_envelope(get(client, auth, BANKRUPT, "risk"))
     assert [d["code"] for d in body["drivers"]] == ["in_bankruptcy", "negative_equity", "loss"]
-    assert (body["score"], body["level"], body["model_version"]) == (90, "severe", "risk-2026.12")
+    assert (body["score"], body["level"], body["model_version"]) == (90, "severe", "risk-2026.12.1")
     assert body["missing_inputs"] == ["sanctions_screening", "tax_reliability_lists", "debtor_lists"]
     clean = assert_envelope(get(client, auth, ACME, "risk"))
     assert (clean["score"], clean["level"], clean["drivers"]) == (0, "low", [])
@@ -292,7 +292,7 @@ def test_score_dispute_is_stored_for_the_key(client, auth, engine, data):
         "country": "SK",
         "national_id": ACME,
         "score_type": "credit",
-        "model_version": "credit-2026.12",
+        "model_version": "credit-2026.12.1",
         "disputed_score": None,
         "disputed_grade": "A+",
         "factor": "financial_strength",
@@ -312,7 +312,7 @@ def test_score_dispute_is_stored_for_the_key(client, auth, engine, data):
         ),
         201,
     )
-    assert (risk["disputed_score"], risk["model_version"]) == (90, "risk-2026.12")
+    assert (risk["disputed_score"], risk["model_version"]) == (90, "risk-2026.12.1")
 
 
 @pytest.mark.parametrize(

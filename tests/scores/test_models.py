@@ -141,7 +141,7 @@ def test_risk_drivers():
     ]
     assert (r.score, r.level) == (95, "severe")
     assert r.missing_inputs == ("sanctions_screening", "tax_reliability_lists", "debtor_lists")
-    assert "sanctioned" not in r.checked and r.confidence == pytest.approx(1 - 95 / 375, abs=0.01)
+    assert "sanctioned" not in r.checked and r.confidence == pytest.approx(1 - 105 / 385, abs=0.01)
     clean = risk.risk_score(FACTS, [stmt()], AS_OF)
     assert (clean.score, clean.level, clean.drivers) == (0, "low", ())
     none = risk.risk_score(FACTS, [], AS_OF)

@@ -15,8 +15,10 @@ answer follows the data at once.
 Payment discipline and tax debts come from the debtor lists the compliance area imports
 (`compliance.debtors.standing`: one more read for the lists' dates and one for the company's entries), and
 for Czech companies tax reliability also from the VAT payer register's unreliable-payer answer
-(`public_money.bank_accounts`, two reads); a country without an imported list reaches the models as unknown (None) and comes back as a missing input
-that lowers `confidence`, never as clean. Sanctions have no confirmed-hit input yet.
+(`public_money.bank_accounts`, two reads); a country without an imported list reaches the models as
+unknown (None) and comes back as a missing input that lowers `confidence`, never as clean. Sanctions
+come from the screening area's last screening of the company (`screening.screening_states`: three
+reads); a company not screened since it was imported is a missing input too.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from sqlalchemy.engine import Connection
 from regintel.areas.compliance import debtors
 from regintel.areas.public_money import bank_accounts
 from regintel.areas.scores import queries
+from regintel.areas.screening import service as screening
 from regintel.domain.scores.credit import CreditScore, credit_score
 from regintel.domain.scores.facts import CompanyFacts, Evidence, InsolvencyEvent
 from regintel.domain.scores.figures import Statement, period_end
@@ -130,15 +133,39 @@ def with_debts(
     return out
 
 
+def with_screening(f: CompanyFacts, s: screening.Screening | None) -> CompanyFacts:
+    """The facts with the company's last sanctions screening: its confirmed hits and name matches, and as
+    evidence when it ran, against which list versions, and which entries it found. None: not screened."""
+    if s is None:
+        return f
+    on = s.screened_at.date()
+    ev = [
+        Evidence("screened_at", s.screened_at.isoformat().replace("+00:00", "Z"), on, None),
+        Evidence("lists_current", s.current, on, None),
+    ]
+    ev += [Evidence("sanctions_list_version", v, on, k) for k, v in sorted(s.lists.items())]
+    ev += [Evidence("confirmed_hit", e, on, e.split(":", 1)[0]) for e in s.confirmed]
+    ev += [Evidence("name_match", e, on, e.split(":", 1)[0]) for e in s.name_matches]
+    return replace(
+        f,
+        sanctions_hits=len(s.confirmed),
+        sanctions_name_matches=len(s.name_matches),
+        sanctions_evidence=tuple(ev),
+    )
+
+
 def inputs(
     conn: Connection, company: Row, standing: debtors.Standing | None = None
 ) -> tuple[CompanyFacts, list[Statement]]:
     """Everything the models read about one company (statements and notices in one round trip on
-    PostgreSQL, then the debtor lists unless `standing` was read for a batch already)."""
+    PostgreSQL, then the debtor lists unless `standing` was read for a batch already, then its last
+    sanctions screening)."""
     stmts, events = queries.statements_and_events(conn, company["id"])
+    cid = int(company["id"])
     if standing is None:
-        standing = debtors.standing(conn, [company])[int(company["id"])]
+        standing = debtors.standing(conn, [company])[cid]
     f = with_debts(facts(company, events), standing, vat_reliability(conn, company))
+    f = with_screening(f, screening.screening_states(conn, [cid]).get(cid))
     return f, [to_statement(r) for r in stmts]
 
 
@@ -151,16 +178,20 @@ def credit(
 def credits(
     conn: Connection, companies: Sequence[Row], standings: Mapping[int, debtors.Standing] | None = None
 ) -> dict[int, CreditScore]:
-    """Today's credit scores of several companies from one read of their statements and one of their
-    notices (bulk compliance); `standings` their debtor-list entries when already read."""
+    """Today's credit scores of several companies from one read of their statements, one of their
+    notices and three of their screenings (bulk compliance); `standings` their debtor-list entries when
+    already read."""
     if standings is None:
         standings = debtors.standing(conn, companies)
-    stmts, events = queries.statements_and_events_of(conn, [int(c["id"]) for c in companies])
+    ids = [int(c["id"]) for c in companies]
+    stmts, events = queries.statements_and_events_of(conn, ids)
+    screenings = screening.screening_states(conn, ids)
     on = today()
     out: dict[int, CreditScore] = {}
     for c in companies:
         cid = int(c["id"])
         f = with_debts(facts(c, events[cid]), standings.get(cid), vat_reliability(conn, c))
+        f = with_screening(f, screenings.get(cid))
         out[cid] = credit_score(f, [to_statement(r) for r in stmts[cid]], on)
     return out
 

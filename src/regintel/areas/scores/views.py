@@ -30,7 +30,8 @@ LINES = (
 DRIVERS = {
     "in_bankruptcy": "In bankruptcy",
     "dissolved": "Dissolved",
-    "sanctioned": "Listed on a sanctions list",
+    "sanctioned": "On a sanctions or debarment list, confirmed by an identifier",
+    "sanctions_name_match": "A name on a sanctions or debarment list matches, not confirmed by an identifier",
     "in_liquidation": "In liquidation",
     "in_restructuring": "In restructuring",
     "recent_insolvency": "A bankruptcy or restructuring within the last 5 years",

@@ -1,6 +1,8 @@
 """Company hits, precomputed: every company's name, and the names of its current officers and owners,
 screened at the default threshold after each list import (job `screening.company_hits`). The
-advanced-search `sanctioned` filter and `/public/stats/sanctions` read the result."""
+advanced-search `sanctioned` filter and `/public/stats/sanctions` read the hits; the credit and risk
+scores also read `company_screenings`, the time and list versions each company was screened against, so
+that "screened, no hit" is told apart from "not screened"."""
 
 from __future__ import annotations
 
@@ -60,7 +62,16 @@ def refresh_company_hits(engine: Engine, batch: int = BATCH) -> dict[str, int]:
     """Recompute the hits of every company, one transaction a batch."""
     now = datetime.now(UTC)
     with engine.connect() as conn:
+        # Read before the index is built: if an import lands in between, the recorded versions are the
+        # older ones (the screening looks stale, and that import queued the next run), never newer.
+        versions = {str(r["id"]): int(r["version"]) for r in queries.all_lists(conn)}
         index, _ = current_index(conn, fresh=True)
+    screened = {
+        "screened_at": now,
+        "list_versions": versions,
+        "algorithm": ALGORITHM,
+        "threshold": DEFAULT_THRESHOLD,
+    }
     after, companies, hits = 0, 0, 0
     while True:
         with engine.begin() as conn:
@@ -73,5 +84,6 @@ def refresh_company_hits(engine: Engine, batch: int = BATCH) -> dict[str, int]:
                 roles.setdefault(int(r["company_id"]), []).append(r)
             rows = [row for c in chunk for row in _hit_rows(index, c, roles.get(int(c["id"]), []), now)]
             queries.replace_company_hits(conn, ids, rows)
+            queries.replace_screenings(conn, ids, screened)
         after, companies, hits = ids[-1], companies + len(chunk), hits + len(rows)
     return {"companies": companies, "hits": hits}

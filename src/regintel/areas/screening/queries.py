@@ -11,6 +11,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.screening.tables import (
     company_sanction_hits,
+    company_screenings,
     sanction_birth_dates,
     sanction_countries,
     sanction_entries,
@@ -304,5 +305,37 @@ def hit_rows_of_company(conn: Connection, company_id: int) -> list[dict[str, Any
             select(h.subject, h.natural_person, h.score, h.features, se.topics)
             .join(sanction_entries, se.id == h.entry_id)
             .where(h.company_id == company_id)
+        ).mappings()
+    ]
+
+
+def replace_screenings(conn: Connection, company_ids: Sequence[int], row: Mapping[str, Any]) -> None:
+    """Record that the companies were screened now (`row`: time, list versions, algorithm, threshold)."""
+    for start in range(0, len(company_ids), 500):
+        chunk = list(company_ids[start : start + 500])
+        conn.execute(delete(company_screenings).where(company_screenings.c.company_id.in_(chunk)))
+    if company_ids:
+        conn.execute(insert(company_screenings), [dict(row, company_id=i) for i in company_ids])
+
+
+def screenings_of(conn: Connection, company_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    s = company_screenings.c
+    rows = conn.execute(
+        select(s.company_id, s.screened_at, s.list_versions, s.algorithm, s.threshold).where(
+            s.company_id.in_(list(company_ids))
+        )
+    ).mappings()
+    return {int(r["company_id"]): dict(r) for r in rows}
+
+
+def hit_rows_of_companies(conn: Connection, company_ids: Sequence[int]) -> list[dict[str, Any]]:
+    h = company_sanction_hits.c
+    return [
+        dict(r)
+        for r in conn.execute(
+            select(h.company_id, h.subject, h.score, h.features, se.list_id, se.entry_key, se.topics)
+            .join(sanction_entries, se.id == h.entry_id)
+            .where(h.company_id.in_(list(company_ids)))
+            .order_by(h.company_id, h.score.desc(), h.id)
         ).mappings()
     ]

@@ -1,9 +1,15 @@
 """Screening use cases: screen a name or an entity record, a company's hits (its own name, its officers
-and owners), and the companies with hits (`/public/stats/sanctions`)."""
+and owners), and the companies with hits (`/public/stats/sanctions`).
+
+For other areas: `company_hit_summary(conn, company_id)` (the precomputed hits, counted) and
+`screening_states(conn, company_ids)` (for the credit and risk scores: when each company was last
+screened, against which list versions, and its confirmed hits and name-only matches; a company missing
+from the answer was never screened)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -236,10 +242,52 @@ def company_hit_summary(conn: Connection, company_id: int) -> dict[str, int]:
     threshold, and how many of them an identifier confirms (a fuzzy name match is a candidate for a
     reviewer; an identifier match is a finding). Zeros until a list is imported and the job has run."""
     rows = queries.hit_rows_of_company(conn, company_id)
-    confirmed = [r for r in rows if any(f.get("name") == "identifier_match" for f in r["features"] or [])]
+    confirmed = [r for r in rows if _confirmed(r["features"])]
     return {
         "hits": len(rows),
         "confirmed": len(confirmed),
         "sanctioned": sum(1 for r in rows if "sanction" in r["topics"]),
         "debarred": sum(1 for r in rows if "debarment" in r["topics"]),
     }
+
+
+def _confirmed(features: Sequence[Mapping[str, Any]] | None) -> bool:
+    return any(f.get("name") == "identifier_match" for f in features or [])
+
+
+@dataclass(frozen=True)
+class Screening:
+    """A company's last screening by the `screening.company_hits` job."""
+
+    screened_at: datetime
+    lists: dict[str, int]  # list id -> the version screened against
+    current: bool  # the same lists, at the same versions, as are imported now
+    confirmed: tuple[str, ...]  # hits an identifier confirms, as `<list>:<entry key>`
+    name_matches: tuple[str, ...]  # the other hits: name matches for a reviewer
+
+
+def screening_states(conn: Connection, company_ids: Sequence[int]) -> dict[int, Screening]:
+    """The last screening of each company that was screened (three reads for all of them). A screening
+    against no list at all is no screening."""
+    if not company_ids:
+        return {}
+    now = {str(r["id"]): int(r["version"]) for r in queries.all_lists(conn)}
+    done = {i: r for i, r in queries.screenings_of(conn, company_ids).items() if r["list_versions"]}
+    found: dict[int, tuple[list[str], list[str]]] = {i: ([], []) for i in done}
+    for h in queries.hit_rows_of_companies(conn, list(done)) if done else []:
+        entry = f"{h['list_id']}:{h['entry_key']}"
+        confirmed, names = found[int(h["company_id"])]
+        (confirmed if _confirmed(h["features"]) else names).append(entry)
+    out = {}
+    for i, r in done.items():
+        versions = {str(k): int(v) for k, v in r["list_versions"].items()}
+        confirmed, names = found[i]
+        at = r["screened_at"]
+        out[i] = Screening(
+            at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC),
+            versions,
+            versions == now,
+            tuple(dict.fromkeys(confirmed)),
+            tuple(dict.fromkeys(n for n in names if n not in confirmed)),
+        )
+    return out

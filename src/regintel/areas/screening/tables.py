@@ -135,3 +135,15 @@ company_sanction_hits = Table(
     ),
 )
 Index("ix_company_sanction_hits_entry_id", company_sanction_hits.c.entry_id)
+
+# One row per company the job screened (migration 0021): without it a company with no hit could not be told
+# from one never screened, which the credit and risk models must not count as clean.
+company_screenings = Table(
+    "company_screenings",
+    metadata,
+    Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
+    _ts("screened_at", False),
+    Column("list_versions", JSON, nullable=False),  # {list id: version} screened against
+    Column("algorithm", String(32), nullable=False),
+    Column("threshold", Float, nullable=False),
+)

@@ -1,4 +1,4 @@
-"""The credit score `credit-2026.12` (docs/scores.md): ten weighted factors, each a step function of
+"""The credit score `credit-2026.12.1` (docs/scores.md): ten weighted factors, each a step function of
 its inputs, averaged over the factors whose inputs exist, then capped by knock-out states.
 
 A factor whose inputs do not exist is left out of the average and listed in `missing_inputs`; the
@@ -16,7 +16,7 @@ from regintel.domain.scores.bands import Bands
 from regintel.domain.scores.facts import CompanyFacts, Evidence
 from regintel.domain.scores.figures import Z2_DISTRESS, Z2_SAFE, Statement, altman_z2, ratios, z2_missing
 
-MODEL_VERSION = "credit-2026.12"
+MODEL_VERSION = "credit-2026.12.1"
 WEIGHTS = {
     "financial_strength": 20,
     "profitability": 15,
@@ -53,6 +53,7 @@ CURRENT_RATIO = Bands((0.8, 1.0, 1.5, 2.0), (0.0, 0.3, 0.6, 0.85, 1.0))
 AGE_YEARS = Bands((1.0, 3.0, 5.0, 10.0, 20.0), (0.1, 0.3, 0.5, 0.7, 0.9, 1.0))
 SIZE = {"micro": 0.4, "small": 0.6, "medium": 0.8, "large": 1.0}
 PAYMENT_DEFAULTS = {0: 1.0, 1: 0.3}  # two or more: 0
+SANCTIONS_NAME_MATCH = 0.5  # no confirmed hit, but name matches nobody has reviewed
 INSOLVENCY_HISTORY = Bands((5.0, 10.0), (0.4, 0.7, 1.0))  # years since the last insolvency ended
 
 
@@ -243,15 +244,20 @@ def insolvency(f: CompanyFacts) -> Factor:
 
 
 def sanctions(f: CompanyFacts) -> Factor:
+    """A confirmed hit (an identifier matches a listed entry) is a knock-out; name matches alone are
+    candidates for a reviewer and cost half the weight; a company never screened is a missing input."""
+    w = WEIGHTS["sanctions"]
     if f.sanctions_hits is None:
-        return Factor("sanctions", WEIGHTS["sanctions"], None, None, missing=("sanctions_screening",))
-    return Factor(
-        "sanctions",
-        WEIGHTS["sanctions"],
-        f.sanctions_hits,
-        0.0 if f.sanctions_hits else 1.0,
-        (Evidence("sanctions_hits", f.sanctions_hits, None, None),),
-    )
+        return Factor(
+            "sanctions", w, None, None, missing=("sanctions_screening",), note="not screened since imported"
+        )
+    ev = f.sanctions_evidence or (Evidence("confirmed_hits", f.sanctions_hits, None, None),)
+    if f.sanctions_hits:
+        return Factor("sanctions", w, f.sanctions_hits, 0.0, ev, note="confirmed hits (a knock-out)")
+    if f.sanctions_name_matches:
+        note = f"no confirmed hit; {f.sanctions_name_matches} name match(es) awaiting review"
+        return Factor("sanctions", w, 0, SANCTIONS_NAME_MATCH, ev, note=note)
+    return Factor("sanctions", w, 0, 1.0, ev, note="screened: no hit")
 
 
 def tax_reliability(f: CompanyFacts) -> Factor:

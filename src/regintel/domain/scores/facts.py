@@ -31,8 +31,8 @@ class InsolvencyEvent:
 
 @dataclass(frozen=True)
 class CompanyFacts:
-    """Register facts. For the last three inputs None means unknown (no list imported for the company's
-    country), never "clean"."""
+    """Register facts. For the sanctions, tax and payment inputs None means unknown (not screened, or no
+    list imported for the company's country), never "clean"."""
 
     source: str
     status: str = "active"  # active | dissolved | inactive
@@ -44,12 +44,15 @@ class CompanyFacts:
     employees: int | None = None
     size_class: str | None = None
     events: tuple[InsolvencyEvent, ...] = ()
-    sanctions_hits: int | None = None  # matches on sanctions lists
+    # Hits an identifier confirms on the sanctions and debarment lists; None when never screened.
+    sanctions_hits: int | None = None
+    sanctions_name_matches: int = 0  # the other hits of that screening: name matches for a reviewer
     tax_reliable: bool | None = None  # not on an unreliable-payer or tax-debtor list
     payment_defaults: int | None = None  # creditors whose published debtor list currently names the company
     # What the last two were read from (one Evidence per list consulted: the list, its date, its source).
     payment_evidence: tuple[Evidence, ...] = ()
     tax_evidence: tuple[Evidence, ...] = ()
+    sanctions_evidence: tuple[Evidence, ...] = ()  # the screening: when, the list versions, the hits
 
     def size_category(self, statement: Statement | None) -> tuple[str | None, Evidence | None]:
         """The EU size class by headcount: the statement's, else the register's count, else its band."""
@@ -86,6 +89,8 @@ def facts_on(facts: CompanyFacts, on: date) -> CompanyFacts:
         in_restructuring=state["restructuring"],
         in_liquidation=state["liquidation"],
         sanctions_hits=None,
+        sanctions_name_matches=0,
+        sanctions_evidence=(),
         tax_reliable=None,
         payment_defaults=None,
         payment_evidence=(),

@@ -1,4 +1,4 @@
-"""The risk score `risk-2026.12` (docs/scores.md): 0 (no sign of risk) to 100, the sum of the points of
+"""The risk score `risk-2026.12.1` (docs/scores.md): 0 (no sign of risk) to 100, the sum of the points of
 the drivers that apply, capped at 100. Each driver is a named, dated fact; none is guessed."""
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ from regintel.domain.scores.credit import is_stale, latest_statement
 from regintel.domain.scores.facts import CompanyFacts, Evidence
 from regintel.domain.scores.figures import Statement, latest_per_year, ratios
 
-MODEL_VERSION = "risk-2026.12"
+MODEL_VERSION = "risk-2026.12.1"
 POINTS = {
     "in_bankruptcy": 60,
     "dissolved": 50,
     "sanctioned": 60,
+    "sanctions_name_match": 10,
     "in_liquidation": 40,
     "in_restructuring": 40,
     "recent_insolvency": 15,
@@ -103,14 +104,10 @@ def _register(f: CompanyFacts, as_of: date) -> list[Driver]:
                 (Evidence("founded_on", f.founded_on.isoformat(), f.founded_on, f.source),),
             )
         )
-    if f.sanctions_hits:
-        out.append(
-            Driver(
-                "sanctioned",
-                POINTS["sanctioned"],
-                (Evidence("sanctions_hits", f.sanctions_hits, None, None),),
-            )
-        )
+    if f.sanctions_hits or (f.sanctions_hits == 0 and f.sanctions_name_matches):
+        code = "sanctioned" if f.sanctions_hits else "sanctions_name_match"
+        ev = f.sanctions_evidence or (Evidence("confirmed_hits", f.sanctions_hits, None, None),)
+        out.append(Driver(code, POINTS[code], ev))
     if f.payment_defaults:
         out.append(
             Driver(
@@ -196,7 +193,7 @@ def risk_score(facts: CompanyFacts, statements: list[Statement], as_of: date) ->
         c
         for c in POINTS
         if not (
-            (c == "sanctioned" and facts.sanctions_hits is None)
+            (c in ("sanctioned", "sanctions_name_match") and facts.sanctions_hits is None)
             or (c == "tax_unreliable" and facts.tax_reliable is None)
             or (c == "payment_defaults" and facts.payment_defaults is None)
         )

@@ -227,7 +227,7 @@ def test_scores_summary_and_vat_check_read_the_lists(client, auth, engine, setti
     assert factors["payment_discipline"]["points"] is None
     imp_all(engine, settings)
     after = assert_envelope(get(client, auth, "credit-score", STAVBY))
-    assert after["model_version"] == "credit-2026.12"
+    assert after["model_version"] == "credit-2026.12.1"
     factors = {f["code"]: f for f in after["factors"]}
     assert factors["payment_discipline"]["value"] == 2 and factors["payment_discipline"]["points"] == 0
     assert factors["tax_reliability"]["value"] == "unreliable"

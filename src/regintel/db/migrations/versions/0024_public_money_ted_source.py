@@ -19,10 +19,11 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("ted_notices") as batch:
-        batch.add_column(
-            sa.Column("source", sa.String(length=32), nullable=False, server_default="ted_eforms")
-        )
+    # A plain ADD COLUMN (a constant default) on both backends: a batch copy of the table would, on SQLite
+    # with foreign keys on, cascade the drop of the old table into the notices' lots and parties.
+    op.add_column(
+        "ted_notices", sa.Column("source", sa.String(length=32), nullable=False, server_default="ted_eforms")
+    )
 
 
 def downgrade() -> None:

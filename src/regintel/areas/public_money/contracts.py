@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection
 from regintel.domain.timeline import event
 
 from . import queries
-from .loading import TED_SOURCE
+from .loading import TED_SOURCES
 
 # On one day a contract sorts after the timeline's own kinds (domain.timeline._RANK runs 0-3), so its key
 # never equals another event's and keyset pages stay exact.
@@ -61,7 +61,7 @@ def contract(row: Mapping[str, Any], company: Mapping[str, Any]) -> dict[str, An
         "signedOn": row["signed_on"].isoformat() if row["signed_on"] else None,
         "publishedOn": row["published_on"].isoformat() if row["published_on"] else None,
         "link": row["link"],
-        "notice": row["record_key"] if row["source"] == TED_SOURCE else None,
+        "notice": row["record_key"] if row["source"] in TED_SOURCES else None,
         "match": match,
     }
 

@@ -122,8 +122,8 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
 
 def row_count(conn: Any, source_id: str) -> int:
     """Records a source has in the area's tables (the catalogue's `row_count`)."""
-    if source_id == loading.TED_SOURCE:
-        query = select(func.count()).select_from(ted_notices)
+    if source_id in loading.TED_SOURCES:
+        query = select(func.count()).select_from(ted_notices).where(ted_notices.c.source == source_id)
     elif conn.execute(select(vat_payers.c.id).where(vat_payers.c.source == source_id).limit(1)).first():
         query = select(func.count()).select_from(vat_payers).where(vat_payers.c.source == source_id)
     else:

@@ -37,6 +37,7 @@ from .tables import (
 )
 
 TED_SOURCE = "ted_eforms"
+TED_SOURCES = frozenset({TED_SOURCE, "ted_csv"})  # the eForms XML and the contract-award CSV export
 TED_NOTICE_URL = "https://ted.europa.eu/en/notice/-/detail/{pub}"
 
 
@@ -46,7 +47,7 @@ def _link(decision: LinkDecision) -> dict[str, Any]:
 
 def write(conn: Connection, record: Any, linker: Linker, stats: LoadStats, source: str) -> None:
     if isinstance(record, TedNotice):
-        write_notice(conn, record, linker, stats)
+        write_notice(conn, record, linker, stats, source)
     elif isinstance(record, ContractRecord | CrzContract):
         write_contracts(conn, [record], linker, stats, source)
     elif isinstance(record, BankAccountRecord):
@@ -74,7 +75,9 @@ def _count(stats: LoadStats, existed: bool) -> None:
 # -- TED -------------------------------------------------------------------------------------------
 
 
-def write_notice(conn: Connection, notice: TedNotice, linker: Linker, stats: LoadStats) -> None:
+def write_notice(
+    conn: Connection, notice: TedNotice, linker: Linker, stats: LoadStats, source: str = TED_SOURCE
+) -> None:
     digest = notice.content_hash()
     row = conn.execute(
         select(ted_notices.c.id, ted_notices.c.content_hash).where(
@@ -84,7 +87,7 @@ def write_notice(conn: Connection, notice: TedNotice, linker: Linker, stats: Loa
     if row is not None and row.content_hash == digest:
         stats.unchanged += 1
         return
-    values = _notice_values(notice, digest)
+    values = _notice_values(notice, digest) | {"source": source}
     if row is None:
         pk = conn.execute(ted_notices.insert().values(**values).returning(ted_notices.c.id)).scalar_one()
     else:
@@ -93,11 +96,11 @@ def write_notice(conn: Connection, notice: TedNotice, linker: Linker, stats: Loa
             conn.execute(delete(table).where(table.c.notice_pk == pk))
         conn.execute(
             delete(contracts).where(
-                contracts.c.source == TED_SOURCE, contracts.c.record_key == notice.notice_id
+                contracts.c.source.in_(TED_SOURCES), contracts.c.record_key == notice.notice_id
             )
         )
         conn.execute(update(ted_notices).where(ted_notices.c.id == pk).values(**values))
-    _notice_children(conn, pk, notice, linker, digest)
+    _notice_children(conn, pk, notice, linker, digest, source)
     _count(stats, row is not None)
 
 
@@ -134,7 +137,9 @@ def _notice_values(n: TedNotice, digest: str) -> dict[str, Any]:
     }
 
 
-def _notice_children(conn: Connection, pk: int, n: TedNotice, linker: Linker, digest: str) -> None:
+def _notice_children(
+    conn: Connection, pk: int, n: TedNotice, linker: Linker, digest: str, source: str
+) -> None:
     if n.cpv_codes:
         conn.execute(
             ted_notice_cpv.insert(), [{"notice_pk": pk, "cpv": c[:8]} for c in dict.fromkeys(n.cpv_codes)]
@@ -177,12 +182,12 @@ def _notice_children(conn: Connection, pk: int, n: TedNotice, linker: Linker, di
         )
     conn.execute(ted_winners.insert(), winners)
     buyer = n.buyers[0] if n.buyers else None
-    link = TED_NOTICE_URL.format(pub=n.publication_number) if n.publication_number else None
+    link = ted_link(n.publication_number)
     conn.execute(
         contracts.insert(),
         [
             {
-                "source": TED_SOURCE,
+                "source": source,
                 "record_key": n.notice_id,
                 "party_ref": f"{w['lot_id']}:{w['org_ref']}",
                 "role": "supplier",
@@ -210,6 +215,10 @@ def _notice_children(conn: Connection, pk: int, n: TedNotice, linker: Linker, di
             for w in winners
         ],
     )
+
+
+def ted_link(pub: str | None) -> str | None:
+    return TED_NOTICE_URL.format(pub=pub) if pub else None
 
 
 def _org_row(pk: int, org: Org, linker: Linker) -> dict[str, Any]:

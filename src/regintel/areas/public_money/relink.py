@@ -18,7 +18,7 @@ from regintel.domain.public_money import LinkDecision, Org
 from regintel.search.base import SearchBackend
 
 from .linking import Linker
-from .loading import TED_SOURCE
+from .loading import TED_SOURCES
 from .tables import contracts, ted_buyers, ted_notices, ted_winners, vat_payers
 
 CHUNK = 1_000
@@ -103,7 +103,7 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
 
         def contract_link(row: RowMapping) -> Found | None:
             city = None
-            if row["source"] == TED_SOURCE:  # the winner's city, as the import had it
+            if row["source"] in TED_SOURCES:  # the winner's city, as the import had it
                 city = conn.execute(
                     select(ted_winners.c.city)
                     .join(ted_notices, ted_notices.c.id == ted_winners.c.notice_pk)
@@ -120,7 +120,7 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
                 city=city,
             )
             # The Czech and Slovak registers' IČO is authoritative, as at import (docs/public-money.md).
-            return _found(linker.link(org, id_is_authoritative=row["source"] != TED_SOURCE))
+            return _found(linker.link(org, id_is_authoritative=row["source"] not in TED_SOURCES))
 
         c = contracts.c
         result["contracts"] = relink_rows(

@@ -63,6 +63,7 @@ ted_notices = Table(
     Column("value", Money),  # what value filters compare: the awarded total, else the estimate
     Column("currency", String(3)),
     Column("buyer_legal_type", String(32)),
+    Column("source", String(32), nullable=False, server_default="ted_eforms"),  # eForms XML or the CSV
     Column("content_hash", String(32), nullable=False),
     Column("imported_at", DateTime(timezone=True), nullable=False),
     Index("ix_ted_notices_issue_date", "issue_date", "id"),

@@ -52,7 +52,8 @@ def _port() -> int:
 
 
 def _wait(url: str) -> None:
-    deadline = time.time() + 60
+    # Three minutes: on the shared 2-core machine at a load of 15-18 a worker's start-up alone took over 60 s.
+    deadline = time.time() + 180
     while time.time() < deadline:
         try:
             httpx.get(url, timeout=1)
@@ -64,7 +65,12 @@ def _wait(url: str) -> None:
 
 def _start(cmd: list[str], env: dict[str, str], probe: str) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait(probe)
+    try:
+        _wait(probe)
+    except SystemExit:
+        proc.terminate()  # uvicorn's supervisor stops its workers on SIGTERM
+        proc.wait(timeout=30)
+        raise
     return proc
 
 

@@ -41,24 +41,26 @@ def geometry() -> dict[str, dict[str, Any]]:
     return {f["id"]: f["geometry"] for f in doc["features"]}
 
 
+def compute_counts(conn: Connection) -> list[dict[str, Any]]:
+    """Every NUTS 3 region that holds a company, with its name and counts (one GROUP BY)."""
+    names = nuts_names()
+    return [
+        {
+            "nuts_id": r["nuts3"],
+            "name": names.get(r["nuts3"]),
+            "country": r["country"],
+            "companies": int(r["companies"]),
+            "active": int(r["active"] or 0),
+        }
+        for r in queries.region_counts(conn)
+    ]
+
+
 def counts(conn: Connection, cache: ResultCache) -> list[dict[str, Any]]:
-    """Every NUTS 3 region that holds a company, with its name: one aggregate per data version, kept as a
-    statistics snapshot (the first request after an import computes it; `regintel stats refresh` does not)."""
-
-    def compute() -> list[dict[str, Any]]:
-        names = nuts_names()
-        return [
-            {
-                "nuts_id": r["nuts3"],
-                "name": names.get(r["nuts3"]),
-                "country": r["country"],
-                "companies": int(r["companies"]),
-                "active": int(r["active"] or 0),
-            }
-            for r in queries.region_counts(conn)
-        ]
-
-    value, _ = stats_snapshots.answer(conn, cache, SNAPSHOT_KEY, compute)
+    """The region counts of the current data version: a statistics snapshot (`SNAPSHOT_KEY`, one of the
+    aggregates `regintel stats refresh`, the end of imports and the worker compute), else computed now and
+    stored."""
+    value, _ = stats_snapshots.answer(conn, cache, SNAPSHOT_KEY, lambda: compute_counts(conn))
     return list(value)
 
 

@@ -64,6 +64,12 @@ def _shell(public: bool) -> Callable[[Connection], Any]:
     )
 
 
+def _region_counts(conn: Connection) -> Any:
+    from regintel.areas.pages import regions  # on use: the pages area imports this module
+
+    return regions.compute_counts(conn)
+
+
 AGGREGATES: dict[str, Callable[[Connection], Any]] = {
     "overview": stats.overview,
     "freshness": stats.freshness,
@@ -71,6 +77,7 @@ AGGREGATES: dict[str, Callable[[Connection], Any]] = {
     SHELL_KEY: _shell(public=False),
     PUBLIC_SHELL_KEY: _shell(public=True),
     **{breakdown_key(by): _breakdown(by) for by in DIMENSIONS},
+    "pages:nuts3-counts": _region_counts,  # /firmy-kraj, /heatmap, /maps (areas/pages/regions.py)
 }
 
 

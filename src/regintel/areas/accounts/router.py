@@ -11,12 +11,23 @@ from cachetools import TTLCache
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import ValidationError as PydanticError
 from sqlalchemy.engine import Connection
 
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn, PublicLimit, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.accounts import billing, oauth, oidc, passkeys, public, schemas, service, sessions
+from regintel.areas.accounts import (
+    billing,
+    consent,
+    oauth,
+    oidc,
+    passkeys,
+    public,
+    schemas,
+    service,
+    sessions,
+)
 from regintel.errors import Unauthorized, ValidationFailed
 from regintel.services.watches import normalise_email
 
@@ -482,8 +493,12 @@ def _authorize_pairs(request: Request) -> list[tuple[str, str]]:
     summary="Authorization request",
     description="Validates an authorization request (response_type=code, client_id, exact "
     "redirect_uri, code_challenge with code_challenge_method=S256) for the signed-in account and "
-    'answers what to ask consent for; the page then POSTs the same URL with `{"approve"}`. '
-    "401 without a session; errors after the redirect URI is known redirect to the client.",
+    'answers what to ask consent for; a client then POSTs the same URL with `{"approve"}`. '
+    "A browser (`Accept` naming `text/html`) gets the consent page instead: the client's name "
+    "(marked unverified for a self-registered client), the scope, where it returns, and an "
+    "Allow / Deny form. 401 without a session; errors after the redirect URI is known redirect "
+    "to the client.",
+    responses={200: {"content": {"text/html": {"schema": {"type": "string"}}}}},
 )
 def authorize_page(
     request: Request,
@@ -498,24 +513,55 @@ def authorize_page(
     scope: _Q = None,
     resource: _Q = None,
 ) -> Response:
-    session = sessions.current(conn, request, settings, write=False)
+    html = consent.wants_html(request.headers.get("accept", ""))
+    try:
+        session = sessions.current(conn, request, settings, write=False)
+    except Unauthorized:
+        if not html:
+            raise
+        return consent.message("Sign in first", _SIGN_IN_FIRST, 401)
     req = _req(request, conn, _authorize_pairs(request))
-    if isinstance(req, Response):
-        return req
-    out = oauth.validate(conn, req, session)
-    return out if isinstance(out, Response) else ok(request, out)
+    out = req if isinstance(req, Response) else oauth.validate(conn, req, session)
+    if not isinstance(out, Response):
+        if not html:
+            return ok(request, out)
+        action = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return consent.page(out, str(session["email"]), str(session["csrf_token"]), action)
+    if html and out.status_code == 400:  # refused before a redirect URI could be trusted
+        try:
+            why = str(json.loads(bytes(out.body)).get("error_description") or "")
+        except ValueError:
+            why = ""
+        return consent.message("This authorization request is not valid", why or "Invalid request", 400)
+    return out
+
+
+_SIGN_IN_FIRST = (
+    "An application asked to use your regintel account, but this browser is not signed in to "
+    "regintel. Sign in (with your e-mail link, passkey or identity provider), then open this page "
+    "again from the application."
+)
+_APPROVE_BODY = {
+    "required": True,
+    "content": {
+        "application/json": {"schema": schemas.ApproveIn.model_json_schema()},
+        "application/x-www-form-urlencoded": {"schema": schemas.ApproveForm.model_json_schema()},
+    },
+}
 
 
 @oauth_router.post(
     "/oauth/authorize",
     summary="Grant or deny an authorization request",
     description="With the session and CSRF token: `approve: true` redirects (302) to the client "
-    "with a single-use code (10 minutes); `false` redirects with `error=access_denied`.",
+    "with a single-use code (10 minutes); `false` redirects with `error=access_denied`. JSON with the "
+    "token in `X-CSRF-Token`, or the consent page's form (`decision=approve|deny` and the token in "
+    "`csrf_token`).",
     status_code=302,
+    openapi_extra={"requestBody": _APPROVE_BODY},
 )
-def authorize_grant(
+async def authorize_grant(
     request: Request,
-    body: schemas.ApproveIn,
     conn: DbWriteConn,
     settings: AppSettings,
     response_type: _Q = None,
@@ -527,13 +573,43 @@ def authorize_grant(
     scope: _Q = None,
     resource: _Q = None,
 ) -> Response:
-    session = sessions.current(conn, request, settings, write=True)
-    req = _req(request, conn, _authorize_pairs(request))
-    if isinstance(req, Response):
-        return req
-    response = oauth.authorize(conn, req, session, body.approve)
-    conn.commit()
-    return response
+    approve, form_csrf = await _decision(request)
+
+    def work() -> Response:
+        session = sessions.current(conn, request, settings, write=form_csrf is None)
+        if form_csrf is not None:
+            sessions.check_csrf(request, str(session["csrf_token"]), sent=form_csrf)
+        req = _req(request, conn, _authorize_pairs(request))
+        if isinstance(req, Response):
+            return req
+        response = oauth.authorize(conn, req, session, approve)
+        conn.commit()
+        return response
+
+    return await run_in_threadpool(work)
+
+
+async def _decision(request: Request) -> tuple[bool, str | None]:
+    """(approve, the form's CSRF token or None for JSON): the consent page posts a form, API clients JSON."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    try:
+        if kind == "application/x-www-form-urlencoded":
+            form = await request.form()
+            fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+            if len(fields) != len(form.multi_items()):
+                raise ValidationFailed("Send each field once")
+            decided = schemas.ApproveForm.model_validate(fields)
+            return decided.decision == "approve", decided.csrf_token
+        body = schemas.ApproveIn.model_validate_json(await request.body())
+        return body.approve, None
+    except PydanticError as error:
+        raise ValidationFailed(
+            "The body is not a decision",
+            details=[
+                {"field": ".".join(map(str, e["loc"])) or "body", "in": "body", "reason": e["type"]}
+                for e in error.errors()
+            ],
+        ) from None
 
 
 @oauth_router.post(

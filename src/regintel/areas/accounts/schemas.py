@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
@@ -206,6 +206,14 @@ class ConsentOut(BaseModel):
 class ApproveIn(BaseModel):
     model_config = _STRICT
     approve: StrictBool = Field(description="true: issue a code; false: redirect with `access_denied`")
+
+
+class ApproveForm(BaseModel):
+    """The consent page's form (a plain form cannot send the CSRF header, so the token is a field)."""
+
+    model_config = ConfigDict(extra="forbid")
+    decision: Literal["approve", "deny"]
+    csrf_token: StrictStr = Field(min_length=1, max_length=100)
 
 
 class LeadIn(BaseModel):

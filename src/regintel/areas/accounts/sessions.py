@@ -166,11 +166,12 @@ def current(conn: Connection, request: Request, settings: Settings, *, write: bo
     return row
 
 
-def check_csrf(request: Request, expected: str) -> None:
+def check_csrf(request: Request, expected: str, sent: str | None = None) -> None:
+    """The origin, and the token sent in the header (or, from a plain HTML form, in a field: `sent`)."""
     origin = request.headers.get("origin")
     if origin is not None and origin.rstrip("/") != public_base(request):
         raise Forbidden("Cross-origin request refused (the Origin header is not this service's)")
-    sent = request.headers.get(CSRF_HEADER, "")
+    sent = request.headers.get(CSRF_HEADER, "") if sent is None else sent
     if not sent or not hmac.compare_digest(sent.encode(), expected.encode()):
         raise Forbidden(
             "Missing or wrong CSRF token: send the `regintel_csrf` cookie's value in X-CSRF-Token"

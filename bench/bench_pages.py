@@ -95,7 +95,8 @@ def main() -> None:
         "bytes": totals,
     }
     with client:
-        # Synthetic sets may hold identifiers whose check digit the resolver refuses (422): time valid ones only.
+        # Synthetic sets may hold identifiers whose check digit the resolver refuses (422): time valid
+        # ones only.
         picks = [
             p
             for p in sample[: args.requests * 3]

@@ -1,4 +1,5 @@
-"""Companies for the pages tests: the shared realistic set, a hostile name and an identifier in two countries."""
+"""Companies for the pages tests: the shared realistic set, a hostile name and an identifier in two
+countries."""
 
 from __future__ import annotations
 

@@ -43,6 +43,24 @@ PAGES = {
     "privacy-request": "/api/v1/public/privacy-request",
     "badge-generator": "/badge-generator?cc=sk&ico=31322832",
     "compare": "/api/v1/public/compare?companies=sk:31322832,cz:00177041",
+    # the other language of the pages that have both (the Slovak-named ones default to Slovak)
+    "company-en": "/firma/sk/31322832?lang=en",
+    "largest-en": "/najvacsie-firmy?lang=en",
+    "directory-en": "/firmy/sk?lang=en",
+    "coverage-sk": "/coverage?lang=sk",
+    "badge-generator-sk": "/badge-generator?cc=sk&ico=31322832&lang=sk",
+}
+LANG = {
+    "company-slovnaft": "sk",
+    "largest": "sk",
+    "directory": "sk",
+    "coverage": "en",
+    "badge-generator": "en",
+    "company-en": "en",
+    "largest-en": "en",
+    "directory-en": "en",
+    "coverage-sk": "sk",
+    "badge-generator-sk": "sk",
 }
 
 
@@ -145,7 +163,10 @@ def test_every_page_type_in_the_browser(server, browser, axe_source, data, tmp_p
             "console": errors,
             "foreign requests": foreign,
             "axe serious/critical": _serious(page, axe_source),
+            "lang": page.evaluate("document.documentElement.lang"),
         }
+        if name in LANG and found["lang"] != LANG[name]:
+            problems[name] = found
         if not found["h1"] or errors or foreign or found["axe serious/critical"]:
             problems[name] = found
         shot = tmp_path / f"pages-{name}.png"
@@ -163,3 +184,34 @@ def test_narrow_screen_has_no_horizontal_scroll(server, browser, data):
         )
         assert overflow <= 0, (path, overflow)
         page.close()
+
+
+@pytest.mark.parametrize(
+    "locale, path, lang, heading",
+    [
+        ("en-GB", "/firma/sk/31322832", "en", "Register record"),
+        ("sk-SK", "/coverage", "sk", "Pokrytie"),
+        ("sk-SK", "/badge-generator", "sk", "Generátor odznakov"),
+    ],
+)
+def test_the_browser_language_picks_the_page_language(server, tmp_path, locale, path, lang, heading):
+    """Chromium started with a locale sends it as Accept-Language; pages without `?lang=` follow it."""
+    with sync_api.sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            locale=locale,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+        )
+        try:
+            page = context.new_page()
+            response = page.goto(server + path, wait_until="networkidle")
+            assert response is not None and response.status == 200
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert heading in page.locator("main").inner_text()
+            shot = tmp_path / f"pages-{locale}-{path.strip('/').replace('/', '-')}.png"
+            page.screenshot(path=str(shot))
+            _keep(shot)
+        finally:
+            context.close()

@@ -78,7 +78,7 @@ def test_ranking_before_totals_are_computed(client, companies, engine):
     _load_contracts(engine)
     data = assert_envelope(client.get(f"{PUB}/rankings/public-contracts.json"))
     assert data["items"] == [] and data["as_of"] is None  # never computed: an honest empty ranking
-    page = client.get("/rebricky/public-contracts")
+    page = client.get("/rebricky/public-contracts?lang=en")
     assert page.status_code == 200 and "pages.contract-totals has not run yet" in page.text
 
 
@@ -114,7 +114,7 @@ def test_public_contracts_csv_and_page(client, companies, engine, settings):
         ("31322832", "3500000.5", "2"),
         ("35757442", "300000.0", "1"),
     ]
-    page = client.get("/rebricky/public-contracts?currency=EUR")
+    page = client.get("/rebricky/public-contracts?currency=EUR&lang=en")
     assert page.status_code == 200 and "SLOVNAFT" in page.text and "3\u202f500\u202f000" in page.text
     assert "Totals computed" in page.text
 

@@ -7,7 +7,8 @@ which the service itself does not):
 
 The Slovak and Czech kraje are exactly the NUTS 3 regions of both countries, so each Natural Earth feature
 is given its NUTS 3 code by its `adm1_code` (the mapping below). Polygons are simplified (0.01° ≈ 1 km,
-topology kept) and rounded to 3 decimals, which keeps the file small for a 1:10M-scale map. Licence notes: docs/pages.md, "Data and licences"."""
+topology kept) and rounded to 3 decimals, which keeps the file small for a 1:10M-scale map.
+Licence notes: docs/pages.md, "Data and licences"."""
 
 from __future__ import annotations
 

@@ -13,12 +13,26 @@ from typing import Any
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-ENV = Environment(
-    loader=PackageLoader("regintel.areas.pages", "templates"),
-    autoescape=select_autoescape(["html"]),
-    trim_blocks=False,
-    lstrip_blocks=False,
-)
+from . import i18n
+
+
+def _environment(lang: str) -> Environment:
+    """One environment per language, with its catalog installed (newstyle gettext: autoescaped, `%(name)s`
+    placeholders filled by keyword), so a render never switches a shared translation."""
+    env = Environment(
+        loader=PackageLoader("regintel.areas.pages", "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=False,
+        lstrip_blocks=False,
+        extensions=["jinja2.ext.i18n"],
+    )
+    # mypy, ignored below: the i18n extension adds this method to the environment at run time
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+ENVS: dict[str, Environment] = {lang: _environment(lang) for lang in i18n.LANGS}
+ENV = ENVS["en"]
 CSS = (files("regintel.areas.pages") / "templates" / "pages.css").read_text("utf-8")
 CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode()).digest()).decode()
 CSP = (
@@ -48,21 +62,31 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-ENV.globals.update(css=CSS, money=money, fmt=fmt)
+for _env in ENVS.values():
+    _env.globals.update(css=CSS, money=money, fmt=fmt, lang_names=i18n.NAMES)
 
 
-def page(name: str, *, cache: str = PAGE_CACHE, status_code: int = 200, **context: Any) -> HTMLResponse:
-    html = ENV.get_template(name).render(**context)
-    return HTMLResponse(
-        html,
-        status_code=status_code,
-        headers={
-            "Cache-Control": cache,
-            "Content-Security-Policy": CSP,
-            "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "strict-origin-when-cross-origin",
-        },
-    )
+def page(
+    name: str,
+    *,
+    lang: str = "en",
+    cache: str = PAGE_CACHE,
+    status_code: int = 200,
+    by_header: bool = False,
+    **context: Any,
+) -> HTMLResponse:
+    """A page in `lang`; `by_header`: the language came from Accept-Language, so caches must key on it."""
+    html = ENVS[lang].get_template(name).render(lang=lang, **context)
+    headers = {
+        "Cache-Control": cache,
+        "Content-Security-Policy": CSP,
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "strict-origin-when-cross-origin",
+        "Content-Language": lang,
+    }
+    if by_header:
+        headers["Vary"] = "Accept-Language"
+    return HTMLResponse(html, status_code=status_code, headers=headers)
 
 
 def json_ld(data: dict[str, Any]) -> str:

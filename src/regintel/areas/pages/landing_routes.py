@@ -17,13 +17,16 @@ from regintel.api.routing import StrictRoute
 from regintel.config import Settings
 from regintel.render import svg
 
-from . import html, service
+from . import html, i18n, service
 from .topics import DIRECTORY, POLICIES, TOPICS, UI
 
 router = APIRouter(
     prefix="/api/v1/public", tags=["Pages"], dependencies=[PublicLimit], route_class=StrictRoute
 )
-Lang = Annotated[Literal["sk", "en"], Query(description="Page language: `sk` (default) or `en`")]
+Lang = Annotated[
+    Literal["sk", "en"] | None,
+    Query(description="Page language, `sk` or `en`; without it Accept-Language decides (else `sk`)"),
+]
 CountryPath = Annotated[
     str, Path(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$", description="ISO 3166-1 alpha-2")
 ]
@@ -77,16 +80,18 @@ def _og(conn: Connection, request: Request, title: str, subtitle: str) -> str:
     return svg.og_image(title, subtitle, _facts(conn, request), "regintel · open European company registers")
 
 
-def _page(request: Request, lang: str, path: str, template: str, **context: Any) -> HTMLResponse:
+def _page(
+    request: Request, lang: str, by_header: bool, path: str, template: str, **context: Any
+) -> HTMLResponse:
     base = public_base(request)
-    other = "en" if lang == "sk" else "sk"
     return html.page(
         template,
         lang=lang,
+        by_header=by_header,
         ui=UI[lang],
         canonical=f"{base}{path}?lang={lang}",
         og_image=f"{base}{path}/og.png",
-        alternate=[{"lang": other, "href": f"{path}?lang={other}"}],
+        alternate=i18n.alternates(request, lang),
         topics=TOPICS,
         policies=POLICIES,
         **context,
@@ -100,10 +105,12 @@ def _topic_routes(slug: str) -> None:
     topic = TOPICS[slug]
     path = f"/api/v1/public/{slug}"
 
-    def page(request: Request, conn: ReadConn, lang: Lang = "sk") -> HTMLResponse:
+    def page(request: Request, conn: ReadConn, lang: Lang = None) -> HTMLResponse:
+        lang, by_header = i18n.choose(request, lang, "sk")
         return _page(
             request,
             lang,
+            by_header,
             path,
             "topic.html",
             title=topic.title[lang],
@@ -186,10 +193,8 @@ def _directory(request: Request, conn: Connection, country: str, lang: str, path
         canonical=f"{base}{path}",
         og_image=f"{base}{path}/og.png",
         alternate=[
-            {
-                "lang": "sk" if lang == "en" else "en",
-                "href": f"/api/v1/public/{'firmy' if lang == 'en' else 'companies'}-{cc.lower()}",
-            }
+            {"lang": "sk", "href": f"/api/v1/public/firmy-{cc.lower()}"},
+            {"lang": "en", "href": f"/api/v1/public/companies-{cc.lower()}"},
         ],
         topics=TOPICS,
         policies=POLICIES,
@@ -280,11 +285,13 @@ def _policy_routes(slug: str) -> None:
     titles = POLICIES[slug]
     path = f"/api/v1/public/{slug}"
 
-    def page(request: Request, lang: Lang = "sk") -> HTMLResponse:
+    def page(request: Request, lang: Lang = None) -> HTMLResponse:
         settings: Settings = request.app.state.settings
+        lang, by_header = i18n.choose(request, lang, "sk")
         return _page(
             request,
             lang,
+            by_header,
             path,
             "policy.html",
             title=titles[lang],

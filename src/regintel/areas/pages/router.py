@@ -26,7 +26,8 @@ from regintel.render import svg
 from regintel.render.tabular import to_csv
 from regintel.services import companies as companies_svc
 
-from . import html, landing_routes, queries, regions, service, technologies, texts, widget
+from . import html, i18n, landing_routes, queries, regions, service, technologies, texts, widget
+from .i18n import N_
 from .schemas import (
     Check,
     Comparison,
@@ -75,26 +76,22 @@ Country = Annotated[
         description="ISO 3166-1 alpha-2, any case (default: SK first)",
     ),
 ]
-Lang = Annotated[Literal["sk", "en"], Query(description="Page language: `sk` or `en`")]
+Lang = Annotated[
+    i18n.Lang | None,
+    Query(description="Page language, `sk` or `en`; without it the browser's Accept-Language decides"),
+]
 BADGES = {
-    "badge": "Register status",
-    "credit-badge": "Credit grade",
-    "nis2-badge": "NIS2 scope",
-    "security-badge": "Security posture",
+    "badge": N_("Register status"),
+    "credit-badge": N_("Credit grade"),
+    "nis2-badge": N_("NIS2 scope"),
+    "security-badge": N_("Security posture"),
 }
 
 
-def _alternates(request: Request, lang: str) -> list[dict[str, str]]:
-    """The page in the other language (a `lang` query; hreflang links and the switch in the header)."""
-    other = "en" if lang == "sk" else "sk"
-    return [
-        {
-            "lang": other,
-            "href": str(request.url.include_query_params(lang=other).path)
-            + "?"
-            + str(request.url.include_query_params(lang=other).query),
-        }
-    ]
+def _lang(request: Request, asked: str | None, default: i18n.Lang) -> dict[str, Any]:
+    """The language arguments of `html.page` for a page whose path does not fix its language."""
+    lang, by_header = i18n.choose(request, asked, default)
+    return {"lang": lang, "by_header": by_header, "alternate": i18n.alternates(request, lang)}
 
 
 def _counter(request: Request) -> service.ViewCounter:
@@ -482,9 +479,11 @@ def landing(request: Request, conn: ReadConn) -> HTMLResponse:
     "Organization data. Counts as a view.",
 )
 def company_page(
-    request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn
+    request: Request, cc: Annotated[str, Path(max_length=8)], ico: Ico, conn: ReadConn, lang: Lang = None
 ) -> HTMLResponse:
     row = companies_svc.resolve_ico(conn, ico, _cc(cc))
+    language = _lang(request, lang, "sk" if row["country"] in ("SK", "CZ") else "en")
+    tr = i18n.translations(language["lang"])
     data = service.check(conn, row)
     counter = _counter(request)
     counter.add(row["id"])
@@ -514,23 +513,29 @@ def company_page(
             "postalCode": row["postal_code"],
             "addressCountry": row["country"],
         }
-    description = (
-        f"{row['name']} ({row['country']} {row['national_id']}): register status {data['status']}, "
-        f"credit grade {data['credit_grade'] or 'not rated'}, NIS2 {data['nis2']['badge']}."
-    )
+    description = tr.gettext(
+        "%(name)s (%(country)s %(id)s): register status %(status)s, credit grade %(grade)s, NIS2 %(nis2)s."
+    ) % {
+        "name": row["name"],
+        "country": row["country"],
+        "id": row["national_id"],
+        "status": data["status"],
+        "grade": data["credit_grade"] or tr.gettext("not rated"),
+        "nis2": data["nis2"]["badge"],
+    }
     return html.page(
         "company.html",
         title=row["name"],
-        lang="sk" if row["country"] == "SK" else "en",
         c=data,
         description=description,
-        canonical=canonical,
+        canonical=f"{canonical}?lang={language['lang']}",
         base=base,
         views=views,
         api=f"/api/v1/public/check/{row['national_id']}",
         q=f"?country={row['country'].lower()}",
         jsonld=html.json_ld(ld),
         cache=HOUR,
+        **language,
     )
 
 
@@ -545,28 +550,35 @@ def directory(
     country: Annotated[str, Path(max_length=8)],
     conn: ReadConn,
     after: Annotated[int, Query(ge=0, le=2**62)] = 0,
+    lang: Lang = None,
 ) -> HTMLResponse:
     cc = _cc(country)
+    language = _lang(request, lang, "sk")
+    tr = i18n.translations(language["lang"])
     rows = [
-        dict(r) | {"url": f"/firma/{cc.lower()}/{r['national_id']}"}
+        dict(r) | {"url": f"/firma/{cc.lower()}/{r['national_id']}?lang={language['lang']}"}
         for r in queries.companies_page(conn, cc, after, 100)
     ]
-    next_url = f"/firmy/{cc.lower()}?after={rows[-1]['id']}" if len(rows) == 100 else None
+    next_url = (
+        f"/firmy/{cc.lower()}?after={rows[-1]['id']}&lang={language['lang']}" if len(rows) == 100 else None
+    )
+    title = tr.gettext("Companies in %(country)s") % {"country": cc}
     return html.page(
         "table.html",
-        title=f"Companies in {cc}",
-        heading=f"Companies in {cc}",
-        intro="Every legal entity of the country's registers, in the order they were imported.",
+        title=title,
+        heading=title,
+        intro=tr.gettext("Every legal entity of the country's registers, in the order they were imported."),
         rows=rows,
         next_url=next_url,
-        empty="No companies of this country are loaded.",
+        empty=tr.gettext("No companies of this country are loaded."),
         columns=[
-            {"label": "Name", "key": "name", "link": "url"},
-            {"label": "Identifier", "key": "national_id"},
-            {"label": "City", "key": "city"},
-            {"label": "Legal form", "key": "legal_form_name"},
-            {"label": "Status", "key": "status"},
+            {"label": N_("Name"), "key": "name", "link": "url"},
+            {"label": N_("Identifier"), "key": "national_id"},
+            {"label": N_("City"), "key": "city"},
+            {"label": N_("Legal form"), "key": "legal_form_name"},
+            {"label": N_("Status"), "key": "status"},
         ],
+        **language,
     )
 
 
@@ -576,8 +588,10 @@ def directory(
     summary="Largest companies",
     description="The 100 largest companies by revenue of their latest statement, in one currency.",
 )
-def largest_page(conn: ReadConn, country: Country = None, currency: Currency = "EUR") -> HTMLResponse:
-    return _ranking_page(conn, "largest", country, currency)
+def largest_page(
+    request: Request, conn: ReadConn, country: Country = None, currency: Currency = "EUR", lang: Lang = None
+) -> HTMLResponse:
+    return _ranking_page(request, conn, "largest", country, currency, lang)
 
 
 @pages_router.get(
@@ -587,66 +601,80 @@ def largest_page(conn: ReadConn, country: Country = None, currency: Currency = "
     description="A ranking as a page: `largest`, `public-contracts`, `shell-addresses`, `most-viewed`.",
 )
 def ranking_page(
-    key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR"
+    request: Request,
+    key: RankingKey,
+    conn: ReadConn,
+    country: Country = None,
+    currency: Currency = "EUR",
+    lang: Lang = None,
 ) -> HTMLResponse:
-    return _ranking_page(conn, key, country, currency)
+    return _ranking_page(request, conn, key, country, currency, lang)
 
 
 RANKING_COLUMNS = {
     "public-contracts": [
-        {"label": "#", "key": "rank", "num": True},
-        {"label": "Company", "key": "name", "link": "url"},
-        {"label": "Country", "key": "country"},
-        {"label": "Contracts", "key": "contracts", "num": True},
-        {"label": "Total value", "key": "total", "num": True},
-        {"label": "Currency", "key": "currency"},
+        {"label": N_("#"), "key": "rank", "num": True},
+        {"label": N_("Company"), "key": "name", "link": "url"},
+        {"label": N_("Country"), "key": "country"},
+        {"label": N_("Contracts"), "key": "contracts", "num": True},
+        {"label": N_("Total value"), "key": "total", "num": True},
+        {"label": N_("Currency"), "key": "currency"},
     ],
     "largest": [
-        {"label": "#", "key": "rank", "num": True},
-        {"label": "Company", "key": "name", "link": "url"},
-        {"label": "Country", "key": "country"},
-        {"label": "Year", "key": "year"},
-        {"label": "Revenue", "key": "revenue", "num": True},
-        {"label": "Currency", "key": "currency"},
-        {"label": "Employees", "key": "employees", "num": True},
+        {"label": N_("#"), "key": "rank", "num": True},
+        {"label": N_("Company"), "key": "name", "link": "url"},
+        {"label": N_("Country"), "key": "country"},
+        {"label": N_("Year"), "key": "year"},
+        {"label": N_("Revenue"), "key": "revenue", "num": True},
+        {"label": N_("Currency"), "key": "currency"},
+        {"label": N_("Employees"), "key": "employees", "num": True},
     ],
     "most-viewed": [
-        {"label": "#", "key": "rank", "num": True},
-        {"label": "Company", "key": "name", "link": "url"},
-        {"label": "Country", "key": "country"},
-        {"label": "City", "key": "city"},
-        {"label": "Views", "key": "views", "num": True},
+        {"label": N_("#"), "key": "rank", "num": True},
+        {"label": N_("Company"), "key": "name", "link": "url"},
+        {"label": N_("Country"), "key": "country"},
+        {"label": N_("City"), "key": "city"},
+        {"label": N_("Views"), "key": "views", "num": True},
     ],
     "shell-addresses": [
-        {"label": "#", "key": "rank", "num": True},
-        {"label": "Address", "key": "address"},
-        {"label": "Country", "key": "country"},
-        {"label": "Companies", "key": "companies", "num": True},
-        {"label": "Examples", "key": "examples"},
+        {"label": N_("#"), "key": "rank", "num": True},
+        {"label": N_("Address"), "key": "address"},
+        {"label": N_("Country"), "key": "country"},
+        {"label": N_("Companies"), "key": "companies", "num": True},
+        {"label": N_("Examples"), "key": "examples"},
     ],
 }
 
 
-def _ranking_page(conn: Connection, key: str, country: str | None, currency: str) -> HTMLResponse:
+def _ranking_page(
+    request: Request, conn: Connection, key: str, country: str | None, currency: str, lang: str | None
+) -> HTMLResponse:
     items = service.ranking(conn, key, _country(country), currency.upper(), 100)
+    language = _lang(request, lang, "sk")
+    tr = i18n.translations(language["lang"])
     for item in items:
+        if item.get("url"):
+            item["url"] = f"{item['url']}?lang={language['lang']}"
         if "sample" in item:
             item["examples"] = ", ".join(n for n in item["sample"] if n)
-    filters = [{"label": "Country", "name": "country", "value": country, "max": 2}]
+    filters = [{"label": N_("Country"), "name": "country", "value": country, "max": 2}]
     if key in ("largest", "public-contracts"):
-        filters.append({"label": "Currency", "name": "currency", "value": currency.upper(), "max": 3})
-    intro, empty = service.RANKINGS[key] + ".", "Nothing to rank yet."
+        filters.append({"label": N_("Currency"), "name": "currency", "value": currency.upper(), "max": 3})
+    filters.append({"label": "lang", "name": "lang", "value": language["lang"], "hidden": True})
+    intro, empty = tr.gettext(service.RANKINGS[key]) + ".", tr.gettext("Nothing to rank yet.")
     if key == "public-contracts":
         as_of = service.ranking_as_of(conn, key)
-        intro += f" Totals computed {as_of:%Y-%m-%d %H:%M} UTC." if as_of else ""
-        empty = (
-            "No contract totals are computed: no imported contract with a value in this currency is linked to "
+        computed = tr.gettext("Totals computed %(time)s UTC.")
+        intro += " " + computed % {"time": f"{as_of:%Y-%m-%d %H:%M}"} if as_of else ""
+        empty = tr.gettext(
+            "No contract totals are computed: no imported contract with a value in this currency is linked "
+            "to "
             "a company, or the job pages.contract-totals has not run yet."
         )
     return html.page(
         "table.html",
-        title=service.TITLES[key],
-        heading=service.TITLES[key],
+        title=tr.gettext(service.TITLES[key]),
+        heading=tr.gettext(service.TITLES[key]),
         intro=intro,
         rows=items,
         columns=RANKING_COLUMNS[key],
@@ -657,6 +685,7 @@ def _ranking_page(conn: Connection, key: str, country: str | None, currency: str
             {"href": f"/api/v1/public/rankings/{key}.json", "label": "JSON"},
             {"href": f"/api/v1/public/rankings/{key}.csv", "label": "CSV"},
         ],
+        **language,
     )
 
 
@@ -676,25 +705,35 @@ def coverage_json(request: Request, conn: ReadConn) -> Response:
     summary="Coverage (page)",
     description="Countries and sources with counts, as a page.",
 )
-def coverage_page(request: Request, conn: ReadConn) -> HTMLResponse:
+def coverage_page(request: Request, conn: ReadConn, lang: Lang = None) -> HTMLResponse:
     cov = service.coverage(conn, _cache(request))
-    rows = [dict(c) | {"url": f"/firmy/{c['country'].lower()}"} for c in cov["countries"]]
+    language = _lang(request, lang, "en")
+    tr = i18n.translations(language["lang"])
+    rows = [
+        dict(c) | {"url": f"/firmy/{c['country'].lower()}?lang={language['lang']}"} for c in cov["countries"]
+    ]
+    intro = tr.ngettext(
+        "%(entities)s legal entities from %(sources)s source.",
+        "%(entities)s legal entities from %(sources)s sources.",
+        len(cov["sources"]),
+    )
     return html.page(
         "table.html",
-        title="Coverage",
-        heading="Coverage",
-        intro=f"{html.money(cov['entities'])} legal entities from {len(cov['sources'])} sources.",
+        title=tr.gettext("Coverage"),
+        heading=tr.gettext("Coverage"),
+        intro=intro % {"entities": html.money(cov["entities"]), "sources": len(cov["sources"])},
         rows=rows,
-        empty="No data is loaded yet.",
+        empty=tr.gettext("No data is loaded yet."),
         columns=[
-            {"label": "Country", "key": "country", "link": "url"},
-            {"label": "Entities", "key": "entities", "num": True},
-            {"label": "Active", "key": "active", "num": True},
+            {"label": N_("Country"), "key": "country", "link": "url"},
+            {"label": N_("Entities"), "key": "entities", "num": True},
+            {"label": N_("Active"), "key": "active", "num": True},
         ],
         links=[
             {"href": "/coverage.json", "label": "JSON"},
-            {"href": "/api/v1/public/data-sources", "label": "Data sources and licences"},
+            {"href": "/api/v1/public/data-sources", "label": N_("Data sources and licences")},
         ],
+        **language,
     )
 
 
@@ -766,7 +805,9 @@ def badge_generator(
     conn: ReadConn,
     cc: Annotated[str | None, Query(pattern="^[A-Za-z]{2}$")] = None,
     ico: Annotated[str | None, Query(max_length=40)] = None,
+    lang: Lang = None,
 ) -> HTMLResponse:
+    language = _lang(request, lang, "en")
     company, badges, error, page_url = None, [], None, None
     if ico:
         try:
@@ -775,14 +816,14 @@ def badge_generator(
             error = exc.message
     if company is not None:
         q = f"?country={company['country'].lower()}"
-        page_url = f"/firma/{company['country'].lower()}/{company['national_id']}"
+        page_url = f"/firma/{company['country'].lower()}/{company['national_id']}?lang={language['lang']}"
         badges = [
             {"label": label, "url": f"/api/v1/public/check/{company['national_id']}/{kind}.svg{q}"}
             for kind, label in BADGES.items()
         ]
     return html.page(
         "badge_generator.html",
-        title="Badge generator",
+        title=i18n.gettext(language["lang"], "Badge generator"),
         cc=cc,
         ico=ico,
         company=company,
@@ -791,6 +832,7 @@ def badge_generator(
         page=page_url,
         base=public_base(request),
         status_code=404 if error and company is None else 200,
+        **language,
     )
 
 
@@ -820,18 +862,18 @@ def map_geojson(request: Request, name: Annotated[str, Path(max_length=40)], con
     description="Companies per NUTS 3 region of Slovakia and Czechia as a map drawn on the server "
     "(inline SVG, no script) with the same figures as a table (`lang`: sk or en).",
 )
-def heatmap(request: Request, conn: ReadConn, lang: Lang = "sk") -> HTMLResponse:
-    t = texts.HEATMAP[lang]
+def heatmap(request: Request, conn: ReadConn, lang: Lang = None) -> HTMLResponse:
+    language = _lang(request, lang, "sk")
+    t = texts.HEATMAP[language["lang"]]
     return html.page(
         "heatmap.html",
-        lang=lang,
         title=t["heading"],
         heading=t["heading"],
         intro=t["intro"],
         map=regions.svg_regions(_region_counts(request, conn)),
         attribution=regions.ATTRIBUTION,
         t=t,
-        alternate=_alternates(request, lang),
+        **language,
     )
 
 
@@ -842,8 +884,9 @@ def heatmap(request: Request, conn: ReadConn, lang: Lang = "sk") -> HTMLResponse
     description="Companies and active companies per NUTS 3 region (every country whose records carry "
     "a NUTS 3 code), with the region names of NUTS 2021; `country` filters, `lang` sk or en.",
 )
-def by_region(request: Request, conn: ReadConn, country: Country = None, lang: Lang = "sk") -> HTMLResponse:
-    t = texts.REGIONS[lang]
+def by_region(request: Request, conn: ReadConn, country: Country = None, lang: Lang = None) -> HTMLResponse:
+    language = _lang(request, lang, "sk")
+    t = texts.REGIONS[language["lang"]]
     cc = _country(country)
     rows = [
         dict(r) | {"url": "/heatmap" if r["country"] in ("SK", "CZ") else None}
@@ -853,16 +896,15 @@ def by_region(request: Request, conn: ReadConn, country: Country = None, lang: L
     rows.sort(key=lambda r: (-r["companies"], r["nuts_id"]))
     return html.page(
         "table.html",
-        lang=lang,
         title=t["heading"],
         heading=t["heading"],
         intro=t["intro"],
         rows=rows,
         empty=t["empty"],
-        alternate=_alternates(request, lang),
+        **language,
         filters=[
             {"label": t["country"], "name": "country", "value": country, "max": 2},
-            {"label": "lang", "name": "lang", "value": lang, "max": 2},
+            {"label": "lang", "name": "lang", "value": language["lang"], "hidden": True},
         ],
         columns=[
             {"label": "NUTS 3", "key": "nuts_id"},
@@ -889,12 +931,7 @@ def _technologies_page(request: Request, conn: Connection, lang: str) -> HTMLRes
         rows=rows,
         empty=t["empty"] if data["checked_domains"] else t["none_checked"],
         cache=QUARTER,
-        alternate=[
-            {
-                "lang": "en" if lang == "sk" else "sk",
-                "href": "/technologies" if lang == "sk" else "/technologie",
-            }
-        ],
+        alternate=[{"lang": "sk", "href": "/technologie"}, {"lang": "en", "href": "/technologies"}],
         columns=[
             {"label": t["name"], "key": "name"},
             {"label": t["category"], "key": "category"},

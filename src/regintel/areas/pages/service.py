@@ -26,6 +26,7 @@ from regintel.render import svg
 from regintel.services import stats as stats_svc
 
 from . import queries
+from .i18n import N_
 
 log = logging.getLogger(__name__)
 SITEMAP_URLS = 50_000  # sitemaps.org: at most 50,000 URLs per file
@@ -43,18 +44,23 @@ NIS2_LABELS = {
     "important": ("IMPORTANT", "orange"),
     "out-of-scope": ("OUT OF SCOPE", "green"),
 }
+# English (the JSON and CSV say them so); the pages translate them (i18n.N_ marks them for the catalog)
 TITLES = {
-    "largest": "Largest companies",
-    "shell-addresses": "Shell addresses",
-    "most-viewed": "Most viewed companies",
-    "public-contracts": "Public contracts",
+    "largest": N_("Largest companies"),
+    "shell-addresses": N_("Shell addresses"),
+    "most-viewed": N_("Most viewed companies"),
+    "public-contracts": N_("Public contracts"),
 }
 RANKINGS = {
-    "largest": "Largest companies by revenue of their latest financial statement (one currency at a time)",
-    "shell-addresses": "Addresses where the most companies are registered",
-    "most-viewed": "Companies whose public check page was viewed most",
-    "public-contracts": "Companies with the most public-contract value as supplier, in one currency at a time "
-    "(precomputed totals)",
+    "largest": N_(
+        "Largest companies by revenue of their latest financial statement (one currency at a time)"
+    ),
+    "shell-addresses": N_("Addresses where the most companies are registered"),
+    "most-viewed": N_("Companies whose public check page was viewed most"),
+    "public-contracts": N_(
+        "Companies with the most public-contract value as supplier, in one currency at a time "
+        "(precomputed totals)"
+    ),
 }
 
 
@@ -400,7 +406,8 @@ def compare(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> list[dict[st
 
 
 def coverage(conn: Connection, cache: dict[str, Any], ttl: float = 60.0) -> dict[str, Any]:
-    """Countries and sources with counts (the statistics service), kept in `cache` (the app's) for a minute."""
+    """Countries and sources with counts (the statistics service), kept in `cache` (the app's) for a
+    minute."""
     hit = cache.get("coverage")
     if hit is not None and time.monotonic() - hit[0] < ttl:
         # mypy, ignored below: the cache is the app's untyped dict; this entry holds a dict

@@ -56,7 +56,8 @@ TECHNOLOGIES = {
     "sk": {
         "heading": "Technológie firiem",
         "intro": "Koľko skontrolovaných domén firiem (z {checked}) ukazuje "
-        "danú technológiu alebo poštovú službu, podľa pasívnych kontrol (pravidlá {version}). Domény pochádzajú "
+        "danú technológiu alebo poštovú službu, podľa pasívnych kontrol (pravidlá {version}). Domény "
+        "pochádzajú "
         "z registrov.",
         "empty": "Žiadna skontrolovaná doména zatiaľ neukázala známu technológiu.",
         "none_checked": "Zatiaľ nebola skontrolovaná žiadna doména firmy, preto tu nie sú žiadne čísla.",

@@ -27,9 +27,11 @@ TOPICS = {
             "antitrust-cases",
             _t("Antimonopolné konania", "Antitrust cases"),
             _t(
-                "Rozhodnutia protimonopolného úradu o kartelových dohodách, fúziách, zneužití postavenia a štátnej pomoci "
+                "Rozhodnutia protimonopolného úradu o kartelových dohodách, fúziách, zneužití postavenia a "
+                "štátnej pomoci "
                 "pri každej firme, s výrokom a rozhodnutiami súdov.",
-                "Competition-authority decisions on cartels, mergers, abuse of dominance and state aid for each company, "
+                "Competition-authority decisions on cartels, mergers, abuse of dominance and state aid for "
+                "each company, "
                 "with the verdict and the courts' rulings.",
             ),
             ("GET /api/v1/companies/{ico}/amo-cases",),
@@ -38,9 +40,11 @@ TOPICS = {
             "company-credit-score",
             _t("Kreditné skóre firmy", "Company credit score"),
             _t(
-                "Vysvetliteľné kreditné skóre A+ až F a úverový limit z účtovných závierok, insolvencie a registrových "
+                "Vysvetliteľné kreditné skóre A+ až F a úverový limit z účtovných závierok, insolvencie a "
+                "registrových "
                 "udalostí, s faktormi, ktoré skóre tvoria.",
-                "An explainable A+ to F credit grade and credit limit from financial statements, insolvency and register "
+                "An explainable A+ to F credit grade and credit limit from financial statements, insolvency "
+                "and register "
                 "events, with the factors behind it.",
             ),
             ("GET /api/v1/companies/{ico}/credit-score", "GET /api/v1/public/check/{ico}/credit-badge.svg"),
@@ -50,9 +54,11 @@ TOPICS = {
             "company-lookup-api",
             _t("API na vyhľadanie firmy", "Company lookup API"),
             _t(
-                "Jedno REST API nad otvorenými obchodnými registrami európskych krajín: vyhľadanie podľa názvu alebo "
+                "Jedno REST API nad otvorenými obchodnými registrami európskych krajín: vyhľadanie podľa "
+                "názvu alebo "
                 "identifikátora, výpis záznamu, história zmien a udalostí.",
-                "One REST API over the open business registers of European countries: search by name or identifier, "
+                "One REST API over the open business registers of European countries: search by name or "
+                "identifier, "
                 "the full record, its change history and timeline.",
             ),
             (
@@ -66,8 +72,10 @@ TOPICS = {
             "data-feeds",
             _t("Dátové kanály", "Data feeds"),
             _t(
-                "Verejné kanály bez kľúča: insolvencie (RSS, Atom, JSON, CSV), regulačné správy, rebríčky a štatistiky.",
-                "Public feeds without a key: insolvencies (RSS, Atom, JSON, CSV), regulatory news, rankings and "
+                "Verejné kanály bez kľúča: insolvencie (RSS, Atom, JSON, CSV), regulačné správy, rebríčky a "
+                "štatistiky.",
+                "Public feeds without a key: insolvencies (RSS, Atom, JSON, CSV), regulatory news, rankings "
+                "and "
                 "statistics.",
             ),
             (
@@ -81,9 +89,11 @@ TOPICS = {
             "eu-funds-recipients",
             _t("Príjemcovia eurofondov", "EU funds recipients"),
             _t(
-                "Projekty a príjemcovia fondov EÚ (Kohesio, Financial Transparency System, CORDIS) prepojené s firmami "
+                "Projekty a príjemcovia fondov EÚ (Kohesio, Financial Transparency System, CORDIS) prepojené "
+                "s firmami "
                 "z registrov.",
-                "EU-funded projects and recipients (Kohesio, Financial Transparency System, CORDIS) linked to register "
+                "EU-funded projects and recipients (Kohesio, Financial Transparency System, CORDIS) linked "
+                "to register "
                 "companies.",
             ),
             ("GET /api/v1/public/eu-funds/{ico}.json", "GET /api/v1/public/stats/{feed}"),
@@ -93,7 +103,8 @@ TOPICS = {
             _t("IBAN na firmu", "IBAN to company"),
             _t(
                 "Komu patrí bankový účet: zverejnené účty platiteľov DPH, overenie IBAN pre danú firmu.",
-                "Who holds a bank account: the published accounts of VAT payers, and a check of an IBAN against a "
+                "Who holds a bank account: the published accounts of VAT payers, and a check of an IBAN "
+                "against a "
                 "company.",
             ),
             (
@@ -106,8 +117,10 @@ TOPICS = {
             "industry-benchmarks",
             _t("Porovnanie v odvetví", "Industry benchmarks"),
             _t(
-                "Ako si firma stojí voči podobným firmám toho istého odvetvia NACE: tržby, zisk, zamestnanci.",
-                "How a company compares with its peers of the same NACE industry: revenue, profit, employees.",
+                "Ako si firma stojí voči podobným firmám toho istého odvetvia NACE: tržby, zisk, "
+                "zamestnanci.",
+                "How a company compares with its peers of the same NACE industry: revenue, profit, "
+                "employees.",
             ),
             ("GET /api/v1/companies/{ico}/peers", "GET /api/v1/public/compare.json"),
             (("/api/v1/public/compare", "Compare companies"),),
@@ -116,8 +129,10 @@ TOPICS = {
             "insolvency-monitoring",
             _t("Sledovanie insolvencií", "Insolvency monitoring"),
             _t(
-                "Konkurzy, reštrukturalizácie a likvidácie z obchodných vestníkov, s upozornením webhookom pri zmene.",
-                "Bankruptcies, restructurings and liquidations from the gazettes, with a webhook when a flag changes.",
+                "Konkurzy, reštrukturalizácie a likvidácie z obchodných vestníkov, s upozornením webhookom "
+                "pri zmene.",
+                "Bankruptcies, restructurings and liquidations from the gazettes, with a webhook when a flag "
+                "changes.",
             ),
             (
                 "GET /api/v1/public/recent-bankruptcies.rss",
@@ -130,9 +145,11 @@ TOPICS = {
             "kyc-kyb",
             _t("KYC/KYB", "KYC/KYB"),
             _t(
-                "Súhrn na poznanie klienta: register, skutoční vlastníci, sankcie, insolvencia, dlhy voči štátu a "
+                "Súhrn na poznanie klienta: register, skutoční vlastníci, sankcie, insolvencia, dlhy voči "
+                "štátu a "
                 "kontrolný zoznam due diligence.",
-                "A know-your-business summary: register record, beneficial owners, sanctions, insolvency, public debts "
+                "A know-your-business summary: register record, beneficial owners, sanctions, insolvency, "
+                "public debts "
                 "and a due-diligence checklist.",
             ),
             ("GET /api/v1/companies/{ico}/compliance", "GET /api/v1/companies/{ico}/ultimate-owner"),
@@ -150,9 +167,11 @@ TOPICS = {
             "nis2-checker",
             _t("Kontrola NIS2", "NIS2 checker"),
             _t(
-                "Patrí firma pod smernicu NIS2 ako základný alebo dôležitý subjekt? Podľa odvetvia, veľkosti a "
+                "Patrí firma pod smernicu NIS2 ako základný alebo dôležitý subjekt? Podľa odvetvia, veľkosti "
+                "a "
                 "regulovaných zoznamov, s istotou a dôvodmi.",
-                "Is a company in scope of the NIS2 directive as an essential or important entity? By sector, size and "
+                "Is a company in scope of the NIS2 directive as an essential or important entity? By sector, "
+                "size and "
                 "the regulated lists, with its certainty and reasons.",
             ),
             ("GET /api/v1/companies/{ico}/nis2", "GET /api/v1/public/check/{ico}/nis2-badge.svg"),
@@ -161,8 +180,10 @@ TOPICS = {
             "public-contracts",
             _t("Verejné zákazky", "Public contracts"),
             _t(
-                "Zákazky a zmluvy z TED a registrov zmlúv, pri dodávateľoch z registra; rebríček firiem podľa hodnoty.",
-                "Contracts and awards from TED and the contract registers, at the supplier companies; a ranking of "
+                "Zákazky a zmluvy z TED a registrov zmlúv, pri dodávateľoch z registra; rebríček firiem "
+                "podľa hodnoty.",
+                "Contracts and awards from TED and the contract registers, at the supplier companies; a "
+                "ranking of "
                 "companies by value.",
             ),
             ("GET /api/v1/companies/{ico}/contracts", "GET /api/v1/public/rankings/{key}.json"),
@@ -172,7 +193,8 @@ TOPICS = {
             "sanctions-screening",
             _t("Sankčný skríning", "Sanctions screening"),
             _t(
-                "Vysvetliteľné porovnanie firiem a osôb so sankčnými zoznamami EÚ, OSN a Spojeného kráľovstva.",
+                "Vysvetliteľné porovnanie firiem a osôb so sankčnými zoznamami EÚ, OSN a Spojeného "
+                "kráľovstva.",
                 "Explainable screening of companies and people against the EU, UN and UK sanctions lists.",
             ),
             ("POST /api/v1/public/screen", "GET /api/v1/companies/{ico}/sanctions"),
@@ -191,9 +213,11 @@ TOPICS = {
             "top-statutory-officers",
             _t("Štatutári s najviac funkciami", "Top statutory officers"),
             _t(
-                "Osoby v štatutárnych orgánoch mnohých firiem, z verejných registrov (len údaje, ktoré register "
+                "Osoby v štatutárnych orgánoch mnohých firiem, z verejných registrov (len údaje, ktoré "
+                "register "
                 "zverejňuje).",
-                "People who sit on the boards of many companies, from the public registers (only what the register "
+                "People who sit on the boards of many companies, from the public registers (only what the "
+                "register "
                 "publishes).",
             ),
             ("GET /api/v1/people/search",),

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, Table
 from sqlalchemy.engine import RowMapping
 
-from regintel.areas.public_money.relink import Found, relink_rows
+from regintel.areas.public_money.relink import Found, relink_rows, summary
 from regintel.ingest.sources.funds_records import Beneficiary
 from regintel.search.base import SearchBackend
 
@@ -20,18 +20,27 @@ from .writing import AUTHORITATIVE_IDS
 
 def relink(engine: Engine, backend: SearchBackend | None, country: str | None = None) -> dict[str, Any]:
     """Resolve this area's unlinked beneficiaries again (only those of `country` when given)."""
-    result: dict[str, Any] = {}
+    result: dict[str, tuple[int, int, int]] = {}
     with engine.connect().execution_options(sqlite_immediate=True) as conn:
         linker = Linker(conn, backend)
 
-        def link(row: RowMapping) -> Found | None:
-            who = Beneficiary(
+        def beneficiary(row: RowMapping) -> Beneficiary:
+            return Beneficiary(
                 row["beneficiary_name"],
                 row["beneficiary_country"],
                 national_id=row["beneficiary_national_id"],
                 vat=row["beneficiary_vat"],
                 city=row["beneficiary_city"],
             )
+
+        def by_identifiers(row: RowMapping) -> Found | None:
+            found = linker.by_identifiers(beneficiary(row))
+            if found is None or found.company_id is None or found.method is None:
+                return None
+            return Found(found.company_id, found.method, float(found.score or 1.0))
+
+        def link(row: RowMapping) -> Found | None:
+            who = beneficiary(row)
             # CORDIS participations carry no source column: they are all eu_cordis, never authoritative.
             found = linker.link(who, id_is_authoritative=row.get("source") in AUTHORITATIVE_IDS)
             if found.company_id is None or found.method is None:
@@ -50,6 +59,12 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
                 *([c.source] if "source" in c else []),
             ]
             result[table.name] = relink_rows(
-                conn, table, [c.id], columns, link, c.beneficiary_country == country if country else None
+                conn,
+                table,
+                [c.id],
+                columns,
+                link,
+                c.beneficiary_country == country if country else None,
+                by_identifier=by_identifiers,
             )
-    return {name: {"seen": seen, "linked": linked} for name, (seen, linked) in result.items()}
+    return summary(result)

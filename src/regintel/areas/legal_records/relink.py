@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, literal
 from sqlalchemy.engine import RowMapping
 
-from regintel.areas.public_money.relink import Found, relink_rows
+from regintel.areas.public_money.relink import Found, relink_rows, summary
 from regintel.search.base import SearchBackend
 
 from .linking import Link, Linker
@@ -24,22 +24,25 @@ def _found(link: Link) -> Found | None:
 
 
 def relink(engine: Engine, backend: SearchBackend | None, country: str | None = None) -> dict[str, Any]:
-    """Resolve this area's unlinked parties again (only those of `country` when given)."""
-    result: dict[str, Any] = {}
+    """Resolve this area's unlinked parties again (only those of `country` when given), and its parties
+    linked by name again by IČO alone: a company holding the party's IČO replaces the name match."""
+    result: dict[str, tuple[int, int, int]] = {}
     with engine.connect().execution_options(sqlite_immediate=True) as conn:
         linker = Linker(conn, backend)
 
-        def party_link(row: RowMapping) -> Found | None:
-            return _found(
-                linker.link(
-                    Party(
-                        name=row["name"],
-                        national_id=row["national_id"],
-                        country=row["country"],
-                        address=row.get("address"),
-                    )
-                )
+        def party(row: RowMapping) -> Party:
+            return Party(
+                name=row["name"],
+                national_id=row["national_id"],
+                country=row["country"],
+                address=row.get("address"),
             )
+
+        def party_link(row: RowMapping) -> Found | None:
+            return _found(linker.link(party(row)))
+
+        def party_by_id(row: RowMapping) -> Found | None:
+            return _found(linker.link(party(row), by_name=False))
 
         d = court_decision_parties.c
         result["court_decision_parties"] = relink_rows(
@@ -49,6 +52,7 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             [d.name, d.national_id, d.country],
             party_link,
             d.country == country if country else None,
+            by_identifier=party_by_id,
         )
         a = antitrust_parties.c
         result["antitrust_parties"] = relink_rows(
@@ -58,6 +62,7 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             [a.name, a.national_id, a.country, a.address],
             party_link,
             a.country == country if country else None,
+            by_identifier=party_by_id,
         )
         if country in (None, "SK"):  # the IPKZ register's operators are Slovak
             i = ipkz_installations.c
@@ -72,6 +77,7 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
                     i.operator_address.label("address"),
                 ],
                 party_link,
+                by_identifier=party_by_id,
             )
         if country in (None, "CZ"):  # mentions are found by IČO in Czech acts: by number only
             m = sbirka_mentions.c
@@ -91,4 +97,4 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
                 mention_link,
                 m.national_id.is_not(None),
             )
-    return {name: {"seen": seen, "linked": linked} for name, (seen, linked) in result.items()}
+    return summary(result)

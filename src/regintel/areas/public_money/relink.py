@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Column, ColumnElement, Engine, Table, and_, select, true, tuple_, update
 from sqlalchemy.engine import Connection, RowMapping
 
-from regintel.domain.public_money import LinkDecision, Org
+from regintel.domain.public_money import LINK_BY_NAME, LinkDecision, Org
 from regintel.search.base import SearchBackend
 
 from .linking import Linker
@@ -41,10 +41,41 @@ def relink_rows(
     link: Callable[[RowMapping], Found | None],
     where: ColumnElement[bool] | None = None,
     chunk: int = CHUNK,
+    by_identifier: Callable[[RowMapping], Found | None] | None = None,
+) -> tuple[int, int, int]:
+    """(rows looked at, rows linked, rows relinked) of `table`: its unlinked rows that satisfy `where` are
+    resolved by `link`; then, with `by_identifier`, its rows linked by name are resolved again by
+    identifier alone (`by_identifier` must not try names), and an identifier match replaces the name
+    match: a company holding the record's national id arrived after the record was linked by name to
+    another company (or to the same one, under a number the record did not match then)."""
+    scope = where if where is not None else true()
+    seen, linked = _pass(conn, table, pk, columns, link, and_(table.c.company_id.is_(None), scope), chunk)
+    relinked = 0
+    if by_identifier is not None:
+
+        def better(row: RowMapping) -> Found | None:
+            found = by_identifier(row)
+            return found if found is not None and found.method != LINK_BY_NAME else None
+
+        more, relinked = _pass(
+            conn, table, pk, columns, better, and_(table.c.match_method == LINK_BY_NAME, scope), chunk
+        )
+        seen += more
+    return seen, linked, relinked
+
+
+def _pass(
+    conn: Connection,
+    table: Table,
+    pk: Sequence[Column[Any]],
+    columns: Sequence[ColumnElement[Any]],
+    link: Callable[[RowMapping], Found | None],
+    condition: ColumnElement[bool],
+    chunk: int,
 ) -> tuple[int, int]:
-    """(rows looked at, rows linked) of `table`'s unlinked rows that satisfy `where`."""
-    condition = and_(table.c.company_id.is_(None), where if where is not None else true())
-    seen = linked = 0
+    """(rows looked at, rows written): the rows matching `condition` in primary-key order, one transaction
+    per chunk, so a long pass keeps what it has done and never holds the database for long."""
+    seen = written = 0
     last: tuple[Any, ...] | None = None
     while True:
         query = select(*pk, *columns).where(condition).order_by(*pk).limit(chunk)
@@ -61,10 +92,10 @@ def relink_rows(
                     .where(*(c == row[c.name] for c in pk))
                     .values(company_id=found.company_id, match_method=found.method, match_score=found.score)
                 )
-                linked += 1
+                written += 1
         seen += len(rows)
         if len(rows) < chunk:
-            return seen, linked
+            return seen, written
         last = tuple(rows[-1][c.name] for c in pk)
 
 
@@ -76,7 +107,7 @@ def _found(decision: LinkDecision | None) -> Found | None:
 
 def relink(engine: Engine, backend: SearchBackend | None, country: str | None = None) -> dict[str, Any]:
     """Resolve this area's unlinked parties again (only those of `country` when given)."""
-    result: dict[str, Any] = {}
+    result: dict[str, tuple[int, int, int]] = {}
     with engine.connect().execution_options(sqlite_immediate=True) as conn:
         linker = Linker(conn, backend)
 
@@ -90,6 +121,9 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             )
             return _found(linker.link(org))
 
+        def org_by_id(row: RowMapping) -> Found | None:
+            return _found(linker.by_national_id(row["country"], row["national_id"]))
+
         for table in (ted_winners, ted_buyers):
             where = table.c.country == country if country else None
             result[table.name] = relink_rows(
@@ -99,6 +133,7 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
                 [table.c.name, table.c.country, table.c.national_id, table.c.city],
                 org_link,
                 where,
+                by_identifier=org_by_id,
             )
 
         def contract_link(row: RowMapping) -> Found | None:
@@ -130,6 +165,9 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             [c.source, c.record_key, c.party_ref, c.party_name, c.party_country, c.party_national_id],
             contract_link,
             c.party_country == country if country else None,
+            by_identifier=lambda row: _found(
+                linker.by_national_id(row["party_country"], row["party_national_id"])
+            ),
         )
 
         def payer_link(row: RowMapping) -> Found | None:
@@ -144,4 +182,12 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             payer_link,
             and_(v.national_id.is_not(None), v.country == country if country else true()),
         )
-    return {name: {"seen": seen, "linked": linked} for name, (seen, linked) in result.items()}
+    return summary(result)
+
+
+def summary(result: dict[str, tuple[int, int, int]]) -> dict[str, Any]:
+    """The relink job's result: per table, rows looked at, linked and relinked by identifier."""
+    return {
+        name: {"seen": seen, "linked": linked, "relinked": relinked}
+        for name, (seen, linked, relinked) in result.items()
+    }

@@ -57,8 +57,8 @@ EU_FUNDS = register(
         title="Largest EU funds beneficiaries",
         description="Companies by the EU funding they received: the EU share of cohesion policy projects "
         "(Kohesio), amounts contracted under direct management (Financial Transparency System) and EC "
-        "contributions to Horizon 2020 and Horizon Europe projects (CORDIS), in euro. Only recipients linked to "
-        "a company count.",
+        "contributions to Horizon 2020 and Horizon Europe projects (CORDIS), in euro. Only recipients linked "
+        "to a company count.",
         columns=("rank", "country", "national_id", "name", "projects", "eu_contribution_eur"),
         rows=eu_funds_rows,
         attribution=ATTRIBUTION,
@@ -69,8 +69,9 @@ CORDIS = register(
     StatsFeed(
         name="cordis-projects",
         title="Companies in EU research projects",
-        description="Companies by their EC contribution in Horizon 2020 and Horizon Europe projects (CORDIS), "
-        "with the number of projects and how many they coordinate. Only participants linked to a company count.",
+        description="Companies by their EC contribution in Horizon 2020 and Horizon Europe projects "
+        "(CORDIS), with the number of projects and how many they coordinate. Only participants linked to a "
+        "company count.",
         columns=("rank", "country", "national_id", "name", "projects", "coordinated", "ec_contribution_eur"),
         rows=cordis_rows,
         attribution="regintel, from CORDIS (European Union, CC BY 4.0)",

@@ -43,7 +43,8 @@ class Linker:
         self._ids: dict[tuple[str, str], Link | None] = {}
 
     def prefetch(self, beneficiaries: list[Beneficiary]) -> None:
-        """Look up the register numbers of a batch at once (one query per 500) before `link` asks one by one."""
+        """Look up the register numbers of a batch at once (one query per 500) before `link` asks one by
+        one."""
         wanted: dict[str, set[str]] = {}
         for who in beneficiaries:
             national_id = _national_id(who)

@@ -160,8 +160,8 @@ stats_feeds.register(
     stats_feeds.StatsFeed(
         name="amo-cases",
         title="Antitrust decisions",
-        description="The newest decisions of the Slovak Antimonopoly Office: kind, dates, fine with its currency and "
-        "the first company linked to a party.",
+        description="The newest decisions of the Slovak Antimonopoly Office: kind, dates, fine with its "
+        "currency and the first company linked to a party.",
         columns=service.AMO_COLUMNS,
         rows=service.amo_feed,
         # ASCII: the attribution is also sent as the X-Attribution header.
@@ -172,11 +172,12 @@ stats_feeds.register(
     stats_feeds.StatsFeed(
         name="ipkz-companies",
         title="Companies with integrated environmental permits",
-        description="Companies operating installations under a Slovak integrated permit (IPKZ), most installations "
-        "first, with the Environmental Inspectorate's control counts.",
+        description="Companies operating installations under a Slovak integrated permit (IPKZ), most "
+        "installations first, with the Environmental Inspectorate's control counts.",
         columns=service.IPKZ_COLUMNS,
         rows=service.ipkz_feed,
-        attribution="regintel, from the IPKZ register of the Slovak Ministry of Environment (enviroportal.sk)",
+        attribution="regintel, from the IPKZ register of the Slovak Ministry of Environment "
+        "(enviroportal.sk)",
     )
 )
 

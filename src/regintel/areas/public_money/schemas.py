@@ -154,8 +154,8 @@ class VatPayer(BaseModel):
     country: str
     vatId: str
     status: Literal["reliable", "unreliable", "not_found", "active", "exempt", "not_registered"] = Field(
-        description="CZ: the register's reliability verdict (`reliable`, `unreliable`), `not_found`: not a VAT "
-        "payer. PL: the white list's VAT status (`active`, `exempt`, `not_registered`)"
+        description="CZ: the register's reliability verdict (`reliable`, `unreliable`), `not_found`: not a "
+        "VAT payer. PL: the white list's VAT status (`active`, `exempt`, `not_registered`)"
     )
     unreliableSince: str | None
     taxOffice: str | None

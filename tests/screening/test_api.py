@@ -151,6 +151,48 @@ def test_screener_page_works_without_javascript(client, lists):
     assert_error(client.get("/api/v1/public/screener", params={"nope": 1}), 422, "VALIDATION_ERROR")
 
 
+SCREENER = "/api/v1/public/screener"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"country": "A"},  # issue 16: answered 200 although the document says two letters
+        {"country": "A1"},
+        {"name": "Akhund", "country": "AFG"},
+        {"schema": "robot"},
+        {"birth_date": "1971-1"},
+        {"birth_date": "١٩٧١"},  # digits of another script: the document's [0-9] only
+        {"threshold": "1.5"},
+        {"threshold": "nan"},
+        {"threshold": "abc"},
+    ],
+)
+def test_screener_refuses_what_its_document_forbids(client, lists, params):
+    assert_error(client.get(SCREENER, params=params), 422, "VALIDATION_ERROR")
+
+
+def test_screener_takes_what_its_document_allows(client, lists):
+    blank = {"name": "", "schema": "", "country": "", "birth_date": "", "identifier": "", "threshold": ""}
+    page = client.get(SCREENER, params=blank)
+    assert page.status_code == 200 and "<form" in page.text and "hit(s) for" not in page.text
+    form = blank | {"name": "Mohammad Hassan Akhund", "country": "af", "birth_date": "1945"}
+    hit = client.get(SCREENER, params=form | {"schema": "person", "threshold": "0.9"})
+    assert hit.status_code == 200 and "sanctions_uk:AFG0006" in hit.text
+    assert client.get(SCREENER, params=form).status_code == 200
+    # well-formed, but no country: the form again, with the reason (422)
+    zz = client.get(SCREENER, params=form | {"country": "ZZ"})
+    assert zz.status_code == 422 and "<form" in zz.text and "ISO 3166-1" in zz.text
+    doc = client.get("/api/v1/public/openapi.json").json()
+    params = {p["name"]: p["schema"] for p in doc["paths"][SCREENER]["get"]["parameters"]}
+    assert {"const": "", "description": "a blank form field: not given"} in params["country"]["anyOf"]
+    assert {"type": "string", "pattern": "^[A-Za-z]{2}$", "minLength": 2, "maxLength": 2} in params[
+        "country"
+    ]["anyOf"]
+    assert params["schema"]["anyOf"][0]["enum"] == ["person", "organization", "vessel", "aircraft", ""]
+    assert {"type": "number", "minimum": 0.0, "maximum": 1.0} in params["threshold"]["anyOf"]
+
+
 URL = "/api/v1/companies/{}/sanctions"
 ICO = "31322832"
 

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, PackageLoader
-from pydantic import ValidationError
+from pydantic import Field, StringConstraints, ValidationError, WithJsonSchema
 
 from regintel.api import stats_feeds
 from regintel.api.deps import ApiKey, AppSettings, DbConn, PublicLimit
@@ -53,6 +53,28 @@ Threshold = Annotated[float, Query(ge=0.0, le=1.0, description="Hits scoring at 
 Country = Annotated[
     str | None,
     Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case (default: SK first)"),
+]
+# The screener's form sends every field, blank ones as "" (no JavaScript to drop them): a blank field is
+# declared as such (`const: ""`, typeless, so the document's two-letter rule for `country` leaves it
+# alone), and everything else the server takes is in the type, so FastAPI refuses the rest with 422
+# before the handler runs (issue 16: `?country=A` was answered 200 although the document said two letters).
+_Blank = Annotated[Literal[""], WithJsonSchema({"const": "", "description": "a blank form field: not given"})]
+_TWO_LETTERS = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2}$")]
+_BIRTH = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")]
+_SHARE = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+ScreenerSchema = Annotated[
+    Literal["person", "organization", "vessel", "aircraft", ""] | None,
+    Query(description="What is screened; blank: any"),
+]
+ScreenerCountry = Annotated[
+    _TWO_LETTERS | _Blank | None, Query(description="ISO 3166-1 alpha-2, any case; blank: none")
+]
+ScreenerBirthDate = Annotated[
+    _BIRTH | _Blank | None, Query(description="`YYYY`, `YYYY-MM` or `YYYY-MM-DD`; blank: none")
+]
+ScreenerThreshold = Annotated[
+    _SHARE | _Blank | None,
+    Query(description=f"Hits scoring at least this (0-1); blank: the default {DEFAULT_THRESHOLD}"),
 ]
 Mode = Annotated[
     Literal["sanctioned", "debarred", "any"],
@@ -106,26 +128,31 @@ def screen_name(request: Request, conn: DbConn, body: NameQuery) -> Response:
     response_class=HTMLResponse,
     summary="Screener (HTML)",
     description="A form for the same screening as `POST /public/screen`, answered server-side "
-    "(works without JavaScript).",
+    "(works without JavaScript). Blank fields count as not given. A malformed field is refused with 422 "
+    "`VALIDATION_ERROR`; a well-formed query the screening refuses (a name with nothing to compare, a "
+    "country that is not ISO 3166-1) is answered 422 with the form and the reason.",
     responses={200: {"content": {"text/html": {"schema": {"type": "string"}}}}},
 )
 def screener(
     request: Request,
     conn: DbConn,
-    name: Annotated[str | None, Query(max_length=300)] = None,
-    schema: Annotated[str | None, Query(max_length=16)] = None,
-    country: Annotated[str | None, Query(max_length=2)] = None,
-    birth_date: Annotated[str | None, Query(max_length=10)] = None,
+    name: Annotated[
+        str | None, Query(max_length=300, description="The name to screen; blank: the form")
+    ] = None,
+    schema: ScreenerSchema = None,
+    country: ScreenerCountry = None,
+    birth_date: ScreenerBirthDate = None,
     identifier: Annotated[str | None, Query(max_length=64)] = None,
-    threshold: Annotated[str | None, Query(max_length=8)] = None,
+    threshold: ScreenerThreshold = None,
 ) -> HTMLResponse:
+    share = DEFAULT_THRESHOLD if threshold is None or threshold == "" else threshold
     form = {
         "name": name,
         "schema": schema or "",
         "country": country,
         "birth_date": birth_date,
         "identifier": identifier,
-        "threshold": threshold or DEFAULT_THRESHOLD,
+        "threshold": share,
     }
     result, error, status = None, None, 200
     if name:
@@ -137,7 +164,7 @@ def screener(
                     "countries": [country] if country else [],
                     "birth_date": birth_date or None,
                     "identifiers": [identifier] if identifier else [],
-                    "threshold": float(threshold) if threshold else DEFAULT_THRESHOLD,
+                    "threshold": share,
                 }
             )
             result = svc.screen(conn, _subject(body), body.threshold, body.limit)
@@ -146,8 +173,6 @@ def screener(
                 "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()),
                 422,
             )
-        except ValueError:
-            error, status = "threshold: not a number", 422
         except RegintelError as exc:
             error, status = str(exc), exc.status
     page = _templates.get_template("screener.html").render(

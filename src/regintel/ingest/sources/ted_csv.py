@@ -185,7 +185,7 @@ def _awards(rows: list[dict[str, str]]) -> tuple[tuple[TedAward, ...], tuple[Ted
             org = Org(
                 ref=f"W{award_id}-{i + 1}"[:32],
                 name=winner,
-                country=_country(_at(countries, i)) if _at(countries, i) else None,
+                country=_country(_at(countries, i) or ""),
                 national_id=_at(columns["WIN_NATIONALID"], i),
                 city=_at(columns["WIN_TOWN"], i),
                 address=_at(columns["WIN_ADDRESS"], i),

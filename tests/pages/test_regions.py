@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -109,3 +110,24 @@ def test_regions_page(client, companies):
     assert "No record carries" in client.get("/firmy-kraj?country=at&lang=en").text
     assert_error(client.get("/firmy-kraj?country=xyz"), 422, "VALIDATION_ERROR")
     assert_error(client.get("/firmy-kraj?bogus=1"), 422, "VALIDATION_ERROR")
+
+
+def test_stats_refresh_computes_the_region_counts(client, companies, engine):
+    """`regintel stats refresh` (the end of imports, the worker) stores the counts for the data version, so
+    the first page after an import reads them; the snapshot is what the pages then serve."""
+    from regintel.db import stats_snapshots as snapshots_db
+    from regintel.db.stats import data_version
+    from regintel.services.stats_snapshots import refresh
+
+    assert regions.SNAPSHOT_KEY in refresh(engine)
+    with engine.connect() as conn:
+        stored = snapshots_db.find_snapshot(conn, regions.SNAPSHOT_KEY, data_version(conn))
+        assert stored == regions.compute_counts(conn) and stored != []
+    assert regions.SNAPSHOT_KEY not in refresh(engine)  # current: not computed again
+    marked = [dict(stored[0], companies=987654)] + stored[1:]
+    with engine.begin() as conn:  # a stored figure no live count gives shows that the page reads the snapshot
+        snapshots_db.record_snapshot(
+            conn, regions.SNAPSHOT_KEY, data_version(conn), marked, datetime.now(UTC)
+        )
+    page = client.get(f"/firmy-kraj?country={stored[0]['country'].lower()}&lang=en")
+    assert "987\u202f654" in page.text

@@ -43,25 +43,15 @@ PAGES = {
     "privacy-request": "/api/v1/public/privacy-request",
     "badge-generator": "/badge-generator?cc=sk&ico=31322832",
     "compare": "/api/v1/public/compare?companies=sk:31322832,cz:00177041",
-    # the other language of the pages that have both (the Slovak-named ones default to Slovak)
-    "company-en": "/firma/sk/31322832?lang=en",
-    "largest-en": "/najvacsie-firmy?lang=en",
-    "directory-en": "/firmy/sk?lang=en",
+    # Slovak by `?lang=`; without it the browser's Accept-Language (Chromium's en-US here) picks English
+    "company-sk": "/firma/sk/31322832?lang=sk",
+    "largest-sk": "/najvacsie-firmy?lang=sk",
+    "directory-sk": "/firmy/sk?lang=sk",
     "coverage-sk": "/coverage?lang=sk",
     "badge-generator-sk": "/badge-generator?cc=sk&ico=31322832&lang=sk",
 }
-LANG = {
-    "company-slovnaft": "sk",
-    "largest": "sk",
-    "directory": "sk",
-    "coverage": "en",
-    "badge-generator": "en",
-    "company-en": "en",
-    "largest-en": "en",
-    "directory-en": "en",
-    "coverage-sk": "sk",
-    "badge-generator-sk": "sk",
-}
+BOTH = ("company", "largest", "directory", "coverage", "badge-generator")
+LANG = {("company-slovnaft" if n == "company" else n): "en" for n in BOTH} | {f"{n}-sk": "sk" for n in BOTH}
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from regintel.api.routing import StrictRoute
 from regintel.config import Settings
 from regintel.render import svg
 
-from . import html, i18n, service
+from . import html, i18n, renders, service
 from .topics import DIRECTORY, POLICIES, TOPICS, UI
 
 router = APIRouter(
@@ -56,13 +56,14 @@ def _cache(request: Request) -> dict[str, Any]:
     return state.pages_cache  # type: ignore[no-any-return]
 
 
-def _image(request: Request, source: str, png: bool) -> Response:
+def _image(request: Request, conn: Connection, source: str, png: bool) -> Response:
     etag = '"' + hashlib.sha256(source.encode() + (b"png" if png else b"")).hexdigest()[:32] + '"'
     headers = {"Cache-Control": HOUR, "ETag": etag}
     if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
         return Response(status_code=304, headers=headers)
     if png:
-        return Response(svg.to_png(source), media_type="image/png", headers=headers)
+        png_bytes = renders.og_png(conn, request.app.state.engine, source)
+        return Response(png_bytes, media_type="image/png", headers=headers)
     return Response(source.encode(), media_type=SVG, headers=headers)
 
 
@@ -120,7 +121,9 @@ def _topic_routes(slug: str) -> None:
         )
 
     def og(request: Request, conn: ReadConn, fmt: str) -> Response:
-        return _image(request, _og(conn, request, topic.title["en"], topic.text["en"][:120]), fmt == "png")
+        return _image(
+            request, conn, _og(conn, request, topic.title["en"], topic.text["en"][:120]), fmt == "png"
+        )
 
     def og_svg(request: Request, conn: ReadConn) -> Response:
         return og(request, conn, "svg")
@@ -204,7 +207,10 @@ def _directory(request: Request, conn: Connection, country: str, lang: str, path
 def _directory_og(request: Request, conn: Connection, country: str, png: bool) -> Response:
     cc = country.upper()
     return _image(
-        request, _og(conn, request, f"Companies in {cc}", f"Every legal entity of {cc}'s registers"), png
+        request,
+        conn,
+        _og(conn, request, f"Companies in {cc}", f"Every legal entity of {cc}'s registers"),
+        png,
     )
 
 
@@ -302,10 +308,10 @@ def _policy_routes(slug: str) -> None:
         )
 
     def og_svg(request: Request, conn: ReadConn) -> Response:
-        return _image(request, _og(conn, request, titles["en"], f"regintel · {titles['sk']}"), False)
+        return _image(request, conn, _og(conn, request, titles["en"], f"regintel · {titles['sk']}"), False)
 
     def og_png(request: Request, conn: ReadConn) -> Response:
-        return _image(request, _og(conn, request, titles["en"], f"regintel · {titles['sk']}"), True)
+        return _image(request, conn, _og(conn, request, titles["en"], f"regintel · {titles['sk']}"), True)
 
     name = slug.replace("-", "_")
     page.__name__, og_svg.__name__, og_png.__name__ = (

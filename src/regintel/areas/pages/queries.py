@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -13,7 +13,7 @@ from regintel.areas.public_money.queries import SUPPLIER_ROLES
 from regintel.areas.public_money.tables import contracts
 from regintel.db.schema import companies, latest_financials
 
-from .tables import contract_totals, csp_reports, page_views
+from .tables import contract_totals, csp_reports, page_renders, page_views
 
 # A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
 # type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
@@ -104,22 +104,22 @@ def max_company_id(conn: Connection) -> int:
     return int(conn.execute(select(func.max(c.id))).scalar() or 0)
 
 
-def sitemap_rows(conn: Connection, low: int, high: int, chunk: int = 5000) -> Iterator[Mapping[str, Any]]:
-    """Companies with `low <= id < high`, read in keyset chunks so that a page never holds 50,000 rows."""
+def sitemap_rows(conn: Connection, low: int, high: int, chunk: int = 5000) -> list[tuple[int, str, str, Any]]:
+    """(id, lower-case country, national id, updated_at) of the companies with `low <= id < high`, in id
+    order, read in keyset chunks off the primary key (so no statement holds 50,000 rows at once)."""
+    out: list[tuple[int, str, str, Any]] = []
     after = low - 1
     while True:
-        rows = list(
-            conn.execute(
-                select(c.id, c.country, c.national_id, c.updated_at)
-                .where(and_(c.id > after, c.id < high))
-                .order_by(c.id)
-                .limit(chunk)
-            ).mappings()
-        )
-        yield from cast("list[Mapping[str, Any]]", rows)
+        rows = conn.execute(
+            select(c.id, func.lower(c.country), c.national_id, c.updated_at)
+            .where(c.id > after, c.id < high)
+            .order_by(c.id)
+            .limit(chunk)
+        ).all()
+        out.extend((r[0], r[1], r[2], r[3]) for r in rows)
         if len(rows) < chunk:
-            return
-        after = rows[-1]["id"]
+            return out
+        after = rows[-1][0]
 
 
 def recently_updated(conn: Connection, limit: int) -> list[Mapping[str, Any]]:
@@ -228,3 +228,33 @@ def region_counts(conn: Connection) -> list[Mapping[str, Any]]:
         .order_by(c.nuts3, c.country)
     )
     return cast("list[Mapping[str, Any]]", list(rows.mappings()))
+
+
+# -- stored renders (og.png, sitemap pages) ------------------------------------------------------------------
+
+
+def find_render(conn: Connection, key: str, version: str | None = None) -> bytes | None:
+    """The stored body of `key`, if it was made at `version` (None: content-addressed, any)."""
+    r = page_renders.c
+    query = select(r.body).where(r.key == key)
+    if version is not None:
+        query = query.where(r.version == version)
+    value = conn.execute(query).scalar()
+    return None if value is None else bytes(value)
+
+
+def store_render(
+    conn: Connection, key: str, version: str | None, body: bytes, size: int, now: datetime, keep: int
+) -> None:
+    """Insert or replace one render, then drop the oldest of its kind (`og:`, `sitemap:`) beyond `keep`."""
+    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    values = {"key": key, "version": version, "body": body, "size": size, "computed_at": now}
+    stmt = insert(page_renders).values(**values)
+    conn.execute(stmt.on_conflict_do_update(index_elements=[page_renders.c.key], set_=values))
+    kind = key.split(":", 1)[0] + ":%"
+    r = page_renders.c
+    oldest = conn.execute(
+        select(r.computed_at).where(r.key.like(kind)).order_by(desc(r.computed_at)).offset(keep).limit(1)
+    ).scalar()
+    if oldest is not None:
+        conn.execute(delete(page_renders).where(r.key.like(kind), r.computed_at <= oldest))

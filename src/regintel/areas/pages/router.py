@@ -3,6 +3,7 @@ call the service, render (docs/pages.md)."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import re
 from collections.abc import AsyncIterator, Mapping
@@ -22,11 +23,10 @@ from regintel.api.result_cache import get_result_cache
 from regintel.api.routing import StrictRoute
 from regintel.config import Settings
 from regintel.errors import NotFound, ValidationFailed
-from regintel.render import svg
 from regintel.render.tabular import to_csv
 from regintel.services import companies as companies_svc
 
-from . import html, i18n, landing_routes, queries, regions, service, technologies, texts, widget
+from . import html, i18n, landing_routes, queries, regions, renders, service, technologies, texts, widget
 from .i18n import N_
 from .schemas import (
     Check,
@@ -219,7 +219,8 @@ def check_png(request: Request, ico: Ico, conn: ReadConn, country: Country = Non
     headers = {"Cache-Control": HOUR, "ETag": etag}
     if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
         return Response(status_code=304, headers=headers)
-    return Response(svg.to_png(source), media_type="image/png", headers=headers)
+    png = renders.og_png(conn, request.app.state.engine, source)
+    return Response(png, media_type="image/png", headers=headers)
 
 
 # -- most viewed, rankings, compare ------------------------------------------------------------------------
@@ -760,7 +761,11 @@ def sitemap_index(request: Request, conn: ReadConn) -> Response:
     description="The 1,000 most recently updated company pages.",
 )
 def sitemap_hot(request: Request, conn: ReadConn) -> Response:
-    body = "".join(service.sitemap_urls(public_base(request), iter(queries.recently_updated(conn, 1000))))
+    rows = [
+        (r["id"], r["country"].lower(), r["national_id"], r["updated_at"])
+        for r in queries.recently_updated(conn, 1000)
+    ]
+    body = "".join(service.sitemap_urls(public_base(request), rows))
     return Response(body, media_type=XML, headers={"Cache-Control": QUARTER})
 
 
@@ -769,15 +774,25 @@ def sitemap_hot(request: Request, conn: ReadConn) -> Response:
     response_class=Response,
     summary="Company sitemap page",
     responses={200: {"content": {"application/xml": {}}}},
-    description="Company pages with ids in the page's 50,000 range, streamed from the database in chunks.",
+    description="Company pages with ids in the page's 50,000 range. Made once per data version (streamed "
+    "from the database the first time) and then served as stored, gzip-compressed when the client accepts "
+    "it. Cached 1 h.",
 )
 def sitemap_page(request: Request, n: Annotated[int, Path(ge=1, le=10**6)], conn: ReadConn) -> Response:
     if n > service.sitemap_pages(conn):
         raise NotFound(f"There is no sitemap page {n}")
+    base, version = public_base(request), renders.current_version(conn)
+    headers = {"Cache-Control": HOUR, "Vary": "Accept-Encoding"}
+    stored = renders.stored_sitemap(conn, n, base, version)
+    if stored is not None:
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            return Response(stored, media_type=XML, headers=headers | {"Content-Encoding": "gzip"})
+        return Response(gzip.decompress(stored), media_type=XML, headers=headers)
     low = (n - 1) * service.SITEMAP_URLS + 1
-    rows = list(queries.sitemap_rows(conn, low, low + service.SITEMAP_URLS))
-    body = service.sitemap_urls(public_base(request), iter(rows))
-    return StreamingResponse(body, media_type=XML, headers={"Cache-Control": HOUR})
+    rows = queries.sitemap_rows(conn, low, low + service.SITEMAP_URLS)  # read now: the connection closes
+    chunks = service.sitemap_urls(base, rows)
+    body = renders.keep_sitemap(request.app.state.engine, n, base, version, chunks)
+    return StreamingResponse(body, media_type=XML, headers=headers)
 
 
 @pages_router.get(

@@ -443,15 +443,13 @@ def sitemap_index(base: str, pages: int) -> Iterator[str]:
     yield "</sitemapindex>\n"
 
 
-def sitemap_urls(base: str, rows: Iterator[Mapping[str, Any]]) -> Iterator[str]:
+def sitemap_urls(base: str, rows: Sequence[tuple[int, str, str, Any]]) -> Iterator[str]:
+    """The `<urlset>` of (id, lower-case country, national id, updated_at) rows, in chunks of 1,000 URLs."""
     yield '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-    chunk: list[str] = []
-    for r in rows:
-        chunk.append(
-            f"<url><loc>{svg.esc(base)}/firma/{r['country'].lower()}/{svg.esc(r['national_id'])}</loc>"
-            f"<lastmod>{_lastmod(r['updated_at'])}</lastmod></url>\n"
+    loc = f"{svg.esc(base)}/firma/"
+    for start in range(0, len(rows), 1000):
+        yield "".join(
+            f"<url><loc>{loc}{cc}/{svg.esc(nid)}</loc><lastmod>{_lastmod(updated)}</lastmod></url>\n"
+            for _, cc, nid, updated in rows[start : start + 1000]
         )
-        if len(chunk) >= 1000:
-            yield "".join(chunk)
-            chunk = []
-    yield "".join(chunk) + "</urlset>\n"
+    yield "</urlset>\n"

@@ -1,8 +1,20 @@
-"""The pages area's tables (migrations 0013_pages, 0019_pages_contract_totals)."""
+"""The pages area's tables (migrations 0013_pages, 0019_pages_contract_totals, 0025_pages_renders)."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, Integer, String, Table, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Table,
+    Text,
+)
 
 from regintel.db.schema import Id, Money, metadata
 
@@ -41,3 +53,18 @@ contract_totals = Table(
     Column("computed_at", DateTime(timezone=True), nullable=False),
 )
 Index("ix_contract_totals_rank", contract_totals.c.currency, contract_totals.c.total)
+
+# Renders kept so that a request reads bytes instead of making them (migration 0025_pages_renders): social
+# PNGs under `og:<sha256 of the SVG>` (content-addressed: new data gives a new SVG, hence a new key; `version`
+# null) and gzip-compressed sitemap pages under `sitemap:<n>:<base digest>` with the data version they were
+# made at (renders.py).
+page_renders = Table(
+    "page_renders",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("version", String(200)),
+    Column("body", LargeBinary, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("computed_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_page_renders_computed_at", page_renders.c.computed_at)

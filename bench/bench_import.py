@@ -138,6 +138,38 @@ def startup_cpu(source: str, backend: str, files: Path, folder: Path) -> float:
         drop(backend, handle)
 
 
+def loader_cpu(source: str, backend: str, path: Path, again: Path | None, folder: Path) -> dict[str, object]:
+    """The loader alone on one core: `ingest.runner.run_import` in this process with the parse-ahead
+    process off (parsing and loading share one core), CPU by `time.process_time` around that call
+    only, so start-up and the command's end-of-import refreshes are left out; then the re-import of
+    `again` the same way."""
+    from regintel.db.engine import make_engine
+    from regintel.db.migrate import upgrade
+    from regintel.ingest.runner import run_import as load
+    from regintel.ingest.sources import get_source
+
+    work = folder / f"{source}-loader"
+    work.mkdir(exist_ok=True)
+    url, handle = database(backend, work)
+    out: dict[str, object] = {}
+    try:
+        engine = make_engine(url, pool=False)
+        upgrade(engine)
+        for label, file in (("load", path), ("reload", again)):
+            if file is None:
+                continue
+            cpu = time.process_time()
+            _, stats, _ = load(engine, get_source(source), str(file), work, parse_ahead=False)
+            cpu = time.process_time() - cpu
+            out[f"{label}_cpu_s"] = round(cpu, 2)
+            out[f"{label}_records_per_cpu_s"] = round(stats.read / cpu)
+            out[f"{label}_stats"] = stats.as_dict()
+        engine.dispose()
+    finally:
+        drop(backend, handle)
+    return out
+
+
 def _n(value: object) -> str:
     return "-" if value is None else format(value, ",")
 
@@ -150,6 +182,9 @@ def main() -> None:
     ap.add_argument("--files", type=Path, help="keep generated files here and reuse them")
     ap.add_argument("--reimport-count", type=int, help="re-import a file of this many records (default: all)")
     ap.add_argument("--no-reimport", action="store_true", help="skip the idempotent re-import")
+    ap.add_argument(
+        "--loader-cpu", action="store_true", help="also measure the loader alone in this process (one core)"
+    )
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="regintel-bench-") as tmp:
@@ -172,6 +207,7 @@ def main() -> None:
                 "COLUMNS": "1000",
             }
             start_cpu = startup_cpu(source, args.backend, files, folder)
+            serial = loader_cpu(source, args.backend, path, again_path, folder) if args.loader_cpu else {}
             try:
                 seconds, cpu, peak_mb, summary, refresh = run_import(source, path, env)
                 size = size_mb(args.backend, handle)
@@ -200,6 +236,7 @@ def main() -> None:
                 "peak_rss_mb": peak_mb,
                 "db_mb": round(size, 1),
                 "db_mb_per_million": round(size * 1e6 / args.count, 1),
+                "loader_serial": serial,
                 "summary": summary,
                 "reimport_summary": summary2,
             }
@@ -221,6 +258,17 @@ def main() -> None:
             f"| {_n(r['reimport_per_s'])} "
             f"| {_n(r['reimport_per_cpu_s'])} | {r['peak_rss_mb']} | {r['db_mb_per_million']} |"
         )
+    if args.loader_cpu:
+        print("\nthe loader alone, parsing and loading on one core (records per CPU second)")
+        print("| source | records | CPU s | records/CPU-s | re-import CPU s | re-import records/CPU-s |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for r in rows:
+            ls = r["loader_serial"]
+            print(
+                f"| {r['source']} | {r['records']:,} | {ls['load_cpu_s']} "
+                f"| {_n(ls['load_records_per_cpu_s'])} "
+                f"| {ls.get('reload_cpu_s', '-')} | {_n(ls.get('reload_records_per_cpu_s'))} |"
+            )
     out = BENCH / "results" / f"import-{args.backend}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
     out.write_text(
         json.dumps(

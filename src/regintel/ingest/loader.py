@@ -62,6 +62,7 @@ COMPANY_FIELDS = (
     "lei",
 )
 FLAG_FIELDS = ("in_bankruptcy", "in_restructuring", "in_liquidation")
+_NO_FLAGS = InsolvencyFlags()
 
 
 @dataclass
@@ -362,13 +363,13 @@ class Loader:
     def _new_row(self, rec: CompanyRecord, now: datetime) -> dict[str, Any]:
         row: dict[str, Any] = {f: getattr(rec, f) for f in COMPANY_FIELDS}
         row["status"] = row["status"] or "active"
-        flags = merge_flags(InsolvencyFlags(), rec.in_bankruptcy, rec.in_restructuring, rec.in_liquidation)
+        flags = _NO_FLAGS
+        if rec.in_bankruptcy or rec.in_restructuring or rec.in_liquidation:  # most records set none
+            flags = merge_flags(_NO_FLAGS, rec.in_bankruptcy, rec.in_restructuring, rec.in_liquidation)
         row.update(
             in_bankruptcy=flags.in_bankruptcy,
             in_restructuring=flags.in_restructuring,
             in_liquidation=flags.in_liquidation,
-        )
-        row.update(
             country=rec.country,
             national_id=rec.national_id,
             name_norm=normalise_name(rec.name or ""),

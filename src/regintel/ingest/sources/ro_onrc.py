@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from datetime import date
 from typing import BinaryIO
 
+from stdnum.exceptions import ValidationError
 from stdnum.ro import onrc
 
 from regintel.domain.types import CompanyRecord
@@ -242,9 +243,11 @@ def _apply(record: CompanyRecord, state: State) -> None:
 def _registration_ids(record: CompanyRecord, row: dict[str, str]) -> Iterator[RecordError]:
     number = row["COD_INMATRICULARE"].strip()
     if number:
-        if onrc.is_valid(number):
-            record.identifiers.append(("onrc", onrc.compact(number)))
-        else:
+        try:
+            # validate() answers the compact form: one clean-up pass, not is_valid's and compact's two
+            # (a tenth of the parse profile).
+            record.identifiers.append(("onrc", onrc.validate(number)))
+        except ValidationError:
             yield RecordError(
                 f"invalid COD_INMATRICULARE dropped (company kept): {number!r}", {"CUI": record.national_id}
             )

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from fpdf import FPDF
 
-from regintel.db.schema import data_sources
+from regintel.db.schema import data_sources, roles
 from regintel.ingest.base import RecordError, SourceAbort
 from regintel.ingest.sources.es_borme_acts import parse_act
 from tests.helpers import assert_envelope, assert_error
@@ -21,6 +21,7 @@ from tests.ingest.import_helpers import (
     identifier_pairs,
     provenance,
     rejects,
+    role_rows,
     run,
 )
 
@@ -228,3 +229,84 @@ def test_served_over_http(engine, settings, client, auth):
     )
     assert_error(client.get("/api/v1/companies/es/H-XX-1", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/companies/es/H-CC-99999", headers=auth), 404, "NOT_FOUND")
+
+
+def test_officers_of_the_real_pdf(engine, settings):
+    run(engine, settings, "es_borme", PDF)
+    rows = {(r["role"], r["holder_name"]): r for r in role_rows(engine, "H-CC-11959")}
+    # 57315: the two joint directors cease, one of them becomes sole director; 57316: sole shareholder
+    assert {k: (r["title"], r["since"], r["until"]) for k, r in rows.items()} == {
+        ("director", "PANIAGUA SANCHEZ JOSE ANTONIO"): ("Administrador único", date(2015, 1, 29), None),
+        ("director", "LOPEZ COLLAZOS JORGE CARLOS"): ("Administrador solidario", None, date(2015, 1, 29)),
+        ("shareholder", "PANIAGUA SANCHEZ JOSE ANTONIO"): ("Socio único", date(2015, 1, 29), None),
+    }
+    assert rows[("shareholder", "PANIAGUA SANCHEZ JOSE ANTONIO")]["share_pct"] == 100.0
+    assert all(r["person_id"] is not None for r in rows.values())  # natural persons
+    auditors = role_rows(engine, "H-CC-369")  # Reelecciones: in post, start not printed
+    assert [
+        (r["role"], r["holder_name"], r["title"], r["since"], r["person_id"] is None) for r in auditors
+    ] == [
+        ("auditor", "A.T.A AUDITORES SL", "Auditor", None, True),  # a company, not a person
+        ("auditor", "CUEVAS MUÑOZ SILVIA MARIA", "Auditor suplente", None, False),
+    ]
+    # 57334: eight attorneys revoked and eight appointed on one day, seven of them the same
+    attorneys = role_rows(engine, "H-CC-1642")
+    ended = [r["holder_name"] for r in attorneys if r["until"] is not None]
+    assert ended == ["DE LA FUENTE CUELLO MANUEL"]
+    assert len([r for r in attorneys if r["role"] == "statutory_body" and r["until"] is None]) == 8
+    assert count(engine, roles) == 46
+    assert changes(engine, "H-CC-11959")["roles"][0] == ""  # logged as a change of the company
+
+
+def test_later_appointments_and_cessations_apply_on_top(engine, settings, tmp_path):
+    run(engine, settings, "es_borme", PDF)
+    later = tmp_path / "later.pdf"
+    issue_pdf(
+        later,
+        "20 de marzo de 2015",
+        55,
+        [
+            "60001 - VERAJERTE SL.",
+            "Ceses/Dimisiones.  Adm. Unico: PANIAGUA SANCHEZ JOSE ANTONIO.  Nombramientos.  Adm. Unico: "
+            "GARCIA LOPEZ ANA.  Auditor: DELOITTE SL.  Datos registrales. T 856, L 683, F 99, S 8, "
+            "H CC 11959, I/A 4 (10.03.15).",
+        ],
+    )
+    stats = run(engine, settings, "es_borme", later)
+    assert (stats.read, stats.updated) == (1, 1)
+    rows = {(r["role"], r["holder_name"]): (r["since"], r["until"]) for r in role_rows(engine, "H-CC-11959")}
+    assert rows == {
+        ("director", "PANIAGUA SANCHEZ JOSE ANTONIO"): (date(2015, 1, 29), date(2015, 3, 10)),
+        ("director", "LOPEZ COLLAZOS JORGE CARLOS"): (None, date(2015, 1, 29)),  # kept from the first issue
+        ("director", "GARCIA LOPEZ ANA"): (date(2015, 3, 10), None),
+        ("auditor", "DELOITTE SL"): (date(2015, 3, 10), None),
+        ("shareholder", "PANIAGUA SANCHEZ JOSE ANTONIO"): (date(2015, 1, 29), None),
+    }
+    old, new = changes(engine, "H-CC-11959")["roles"]
+    assert "GARCIA LOPEZ ANA" not in old and "director: GARCIA LOPEZ ANA" in new
+    assert assert_idempotent(engine, settings, "es_borme", later).unchanged == 1
+    # an older issue naming another director changes nothing (the record is skipped as older)
+    older = tmp_path / "older.pdf"
+    issue_pdf(
+        older,
+        "30 de enero de 2015",
+        20,
+        [
+            "50001 - VERAJERTE SL.",
+            "Nombramientos.  Adm. Unico: PEREZ PEREZ LUIS.  Datos registrales. T 856, L 683, F 90, S 8, "
+            "H CC 11959, I/A 1 (20.01.15).",
+        ],
+    )
+    run(engine, settings, "es_borme", older)
+    assert "PEREZ PEREZ LUIS" not in {r["holder_name"] for r in role_rows(engine, "H-CC-11959")}
+
+
+def test_officers_served_behind_the_purpose_gate(engine, settings, client, auth):
+    run(engine, settings, "es_borme", PDF)
+    url = "/api/v1/companies/H-CC-11959/relations?country=ES"
+    plain = client.get(url, headers=auth)
+    assert plain.status_code == 200
+    gated = client.get(url, headers=auth, params={"purpose": "kyc", "include_ended": "true"})
+    assert gated.status_code == 200
+    assert "PANIAGUA SANCHEZ JOSE ANTONIO" in gated.text and "LOPEZ COLLAZOS JORGE CARLOS" in gated.text
+    assert_error(client.get(url, headers=auth, params={"purpose": "curiosity"}), 422, "VALIDATION_ERROR")

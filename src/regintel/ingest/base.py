@@ -34,6 +34,9 @@ class SourceInfo:
     # already gave is skipped (replaying an old file never rolls data back). An event source (a
     # gazette, where each notice is a fact of its own day) sets this to False.
     snapshots: bool = True
+    # A record's roles are increments (appointments with `since`, cessations with `until`: a gazette
+    # such as BORME), applied on top of the roles this source already gave, not a replacement of them.
+    roles_increments: bool = False
 
 
 class RecordError(Exception):

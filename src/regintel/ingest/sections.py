@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import and_, column, inspect, or_, select, table
 from sqlalchemy.engine import Connection
 
-from regintel.db.engine import execute_many, insert_for, upsert
+from regintel.db.engine import execute_many, upsert
 from regintel.db.jobs import enqueue_peer_refresh
 from regintel.db.schema import (
     companies,
@@ -38,6 +38,7 @@ from regintel.domain.types import (
     ReportingExceptionRecord,
     RoleRecord,
 )
+from regintel.ingest import role_increments
 
 if TYPE_CHECKING:
     from regintel.ingest.loader import Loader
@@ -78,8 +79,9 @@ def load_identifiers(
         rows += [
             {"type": t, "value": v, "company_id": ids[key], "source": loader.source.id} for t, v in pairs
         ]
-    if rows:
-        conn.execute(insert_for(conn, identifiers).on_conflict_do_nothing(), rows)
+    # Through the cached executemany of `upsert` (an identifier already stored is left as it is):
+    # SQLAlchemy's own executemany built each row's parameters at a third of this step's time.
+    upsert(conn, identifiers, rows, keys=["type", "value", "company_id"], update=[])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -163,7 +165,9 @@ def load_roles(
     changes: list[dict[str, Any]],
     now: datetime,
 ) -> None:
-    """Replace a company's roles from this source when, and only when, they differ."""
+    """Replace a company's roles from this source when, and only when, they differ (a source of
+    increments, `SourceInfo.roles_increments`, has its record's roles applied on top of the stored
+    ones first: `role_increments.accumulate`)."""
     todo = {
         ids[r.key.country, r.key.national_id]: r
         for r in records
@@ -173,17 +177,23 @@ def load_roles(
         return
     current: dict[int, list[dict[str, Any]]] = {cid: [] for cid in todo}
     built = {cid: [(_role_row(role), role) for role in rec.roles or []] for cid, rec in todo.items()}
-    withheld = _withheld_keys(conn, {row["holder_key"] for pairs in built.values() for row, _ in pairs})
     for found in conn.execute(
         select(roles).where(roles.c.company_id.in_(list(todo)), roles.c.source == loader.source.id)
     ).mappings():
         current[found["company_id"]].append(dict(found))
-    replaced: list[tuple[int, list[tuple[dict[str, Any], RoleRecord]]]] = []
+    increments = loader.source.roles_increments
+    holder_keys = {row["holder_key"] for pairs in built.values() for row, _ in pairs}
+    if increments:
+        holder_keys |= {row["holder_key"] for rows in current.values() for row in rows}
+    withheld = _withheld_keys(conn, holder_keys)
+    replaced: list[tuple[int, list[tuple[dict[str, Any], RoleRecord | None]]]] = []
     for cid, pairs in built.items():
-        new_rows = {}
-        for row, role in pairs:
-            if row["holder_key"] not in withheld:
-                new_rows[(row["role"], row["holder_key"])] = (row, role)
+        kept = [(row, role) for row, role in pairs if row["holder_key"] not in withheld]
+        if increments:
+            stored = [row for row in current[cid] if row["holder_key"] not in withheld]
+            new_rows = role_increments.accumulate(stored, kept)
+        else:
+            new_rows = {(row["role"], row["holder_key"]): (row, role) for row, role in kept}
         old_sig = sorted(map(_signature, current[cid]), key=str)
         new_sig = sorted((_signature(r) for r, _ in new_rows.values()), key=str)
         if old_sig != new_sig:
@@ -191,7 +201,7 @@ def load_roles(
     if not replaced:
         return
     # People and holder companies of the whole batch in a few statements, not one per role.
-    all_roles = [role for _, pairs in replaced for _, role in pairs]
+    all_roles = [role for _, pairs in replaced for _, role in pairs if role is not None]
     person_ids = _person_ids(conn, loader, [r.person for r in all_roles if r.person is not None])
     holder_ids = _company_ids(conn, {r.holder_company for r in all_roles if r.holder_company is not None})
     conn.execute(
@@ -203,13 +213,15 @@ def load_roles(
     for cid, pairs in replaced:
         rows = []
         for row, role in pairs:
-            p = role.person
-            row.update(
-                company_id=cid,
-                source=loader.source.id,
-                person_id=person_ids.get(person_key(p.name, p.birth_date, p.nationality)) if p else None,
-                holder_company_id=holder_ids.get(role.holder_company) if role.holder_company else None,
-            )
+            row = {**row, "company_id": cid, "source": loader.source.id}
+            if role is not None:  # None: a stored row that increments carried over, with its ids
+                p = role.person
+                row["person_id"] = (
+                    person_ids.get(person_key(p.name, p.birth_date, p.nationality)) if p else None
+                )
+                row["holder_company_id"] = (
+                    holder_ids.get(role.holder_company) if role.holder_company else None
+                )
             rows.append(row)
         inserts += rows
         changes.append(loader.change(cid, "roles", _summary(current[cid]), _summary(rows), now))

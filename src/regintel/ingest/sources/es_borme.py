@@ -23,8 +23,15 @@ Semantics: "Disolución" (the company is dissolved and enters liquidation; under
 de Capital it keeps its personality until extinguished) → in liquidation; "Extinción" (the
 liquidation is closed and the sheet cancelled) → dissolved, on the inscription date; "Situación
 concursal" (a concurso de acreedores, Spain's single insolvency procedure, whether it ends in a
-composition or a liquidation) → the bankruptcy flag. Directors and auditors named in the acts are not
-imported (see docs/sources/es_borme.md).
+composition or a liquidation) → the bankruptcy flag.
+
+Officers: the acts Nombramientos (appointments), Reelecciones, Ceses/Dimisiones (cessations and
+resignations), Revocaciones, and the Socio único of a Declaración de unipersonalidad, are increments,
+not the current board: each is a role dated by its inscription (`since` for an appointment, `until`
+for a cessation) that the loader applies on top of what earlier issues gave (`SourceInfo.
+roles_increments`), so a company's roles from BORME are every appointment seen, ended or not. A
+holder whose name ends in a company form is a company (without its sheet: the act does not print it);
+every other holder is a natural person.
 
 The XML: the summary (`<sumario>`) lists the day's PDFs and no company; a Section C announcement
 (`<documento>`, e.g. a call to a general meeting) names its company by name only. Both are read
@@ -43,10 +50,10 @@ from lxml import etree  # type: ignore[import-untyped]
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
-from regintel.domain.types import CompanyRecord
+from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.sources import register
-from regintel.ingest.sources.es_borme_acts import Act, Issue, entries, issue_of, parse_act
+from regintel.ingest.sources.es_borme_acts import Act, Issue, Officer, entries, issue_of, parse_act
 
 INFO = SourceInfo(
     id="es_borme",
@@ -61,6 +68,7 @@ INFO = SourceInfo(
     attribution="Fuente: Agencia Estatal Boletín Oficial del Estado (BORME)",
     url="https://www.boe.es/diario_borme/",
     cadence="daily",
+    roles_increments=True,
 )
 MAX_PDF_BYTES = 64 << 20
 # The name's last word (dots dropped) -> its ELF code.
@@ -91,6 +99,32 @@ FORM_NAMES = {
     "SCOOP": "Sociedad Cooperativa",
     "AIE": "Agrupación de Interés Económico",
     "SE": "Sociedad Anónima Europea",
+}
+
+
+# A post as BORME abbreviates it -> (role, title). Posts not listed keep the title as printed under
+# `statutory_body` (the registry prints a few dozen abbreviations; these are the common ones).
+POSTS: dict[str, tuple[str, str]] = {
+    "Adm. Unico": ("director", "Administrador único"),
+    "Adm. Solid.": ("director", "Administrador solidario"),
+    "Adm. Mancom.": ("director", "Administrador mancomunado"),
+    "Consejero": ("director", "Consejero"),
+    "Presidente": ("director", "Presidente"),
+    "Vicepresid.": ("director", "Vicepresidente"),
+    "Con.Delegado": ("director", "Consejero delegado"),
+    "Cons.Del.Man": ("director", "Consejero delegado mancomunado"),
+    "Cons.Del.Sol": ("director", "Consejero delegado solidario"),
+    "Secretario": ("statutory_body", "Secretario"),
+    "Vicesecret.": ("statutory_body", "Vicesecretario"),
+    "Liquidador": ("statutory_body", "Liquidador"),
+    "Liquidador M": ("statutory_body", "Liquidador mancomunado"),
+    "Apoderado": ("statutory_body", "Apoderado"),
+    "Apo.Manc.": ("statutory_body", "Apoderado mancomunado"),
+    "Apo.Sol.": ("statutory_body", "Apoderado solidario"),
+    "Apo.Man.Soli": ("statutory_body", "Apoderado mancomunado y solidario"),
+    "Auditor": ("auditor", "Auditor"),
+    "Aud.Supl.": ("auditor", "Auditor suplente"),
+    "Socio único": ("shareholder", "Socio único"),
 }
 
 
@@ -143,6 +177,10 @@ def merge(earlier: CompanyRecord, later: CompanyRecord) -> CompanyRecord:
         if value is None or value == []:
             setattr(later, item.name, getattr(earlier, item.name))
     later.identifiers = list(dict.fromkeys(earlier.identifiers + later.identifiers))
+    if earlier.roles is not None and later.roles is not earlier.roles:
+        # The appointments and cessations of both acts, in the order inscribed (the loader applies
+        # them in turn: a cessation then an appointment of one holder leaves the holder in post).
+        later.roles = earlier.roles + (later.roles or [])
     return later
 
 
@@ -168,8 +206,29 @@ def to_record(act: Act, issue: Issue) -> CompanyRecord:
         in_liquidation=True if "Disolución" in act.kinds and not dissolved else None,
         in_bankruptcy=True if "Situación concursal" in act.kinds else None,
         identifiers=[("elf", form[1])] if form else [],
+        roles=[role(officer, act) for officer in act.officers] or None,
     )
     return record
+
+
+def role(officer: Officer, act: Act) -> RoleRecord:
+    """An appointment (since the inscription date) or a cessation (until it). A holder whose name ends
+    in a company form (DELOITTE SL) is a company, whose registry sheet the act does not give; any
+    other holder is a natural person, behind the purpose gate of personal data. The Socio único of a
+    Declaración de unipersonalidad holds all the shares; its reappointment (Reelecciones) says the post
+    goes on, not since when."""
+    kind, title = POSTS.get(officer.post, ("statutory_body", officer.post))
+    person = None if legal_form(officer.name) else PersonRecord(officer.name)
+    since = None if officer.ended or officer.act == "Reelecciones" else act.inscribed_on
+    return RoleRecord(
+        kind,
+        officer.name,
+        person=person,
+        title=title,
+        share_pct=100.0 if kind == "shareholder" else None,
+        since=since,
+        until=act.inscribed_on if officer.ended else None,
+    )
 
 
 def legal_form(name: str) -> tuple[str, str] | None:

@@ -66,6 +66,33 @@ KINDS = (
 )
 
 
+# The acts that name officers or the sole shareholder, and whether they end the post.
+OFFICER_ACTS: dict[str, bool] = {
+    "Nombramientos": False,
+    "Reelecciones": False,
+    "Declaración de unipersonalidad": False,
+    "Ceses/Dimisiones": True,
+    "Revocaciones": True,
+    "Pérdida del caracter de unipersonalidad": True,
+}
+_ACT_MARK = re.compile(
+    "|".join(re.escape(f"{k}.") for k in sorted(KINDS, key=len, reverse=True)) + r"|Datos registrales\."
+)
+# A post as BORME abbreviates it ("Adm. Unico", "Aud.Supl.", "Apo.Man.Soli", "Socio único"): words in
+# mixed case, where the holders' names are printed in capitals, then a colon.
+_POST = re.compile(r"(?<![^\s.])([A-Z][a-záéíóúñ]+\.?(?:\s?[A-Za-záéíóúñ]+\.?){0,3}):\s*")
+# The end of a holder list: a sentence in mixed case after it (an act this parser does not name).
+_LIST_END = re.compile(r"\.\s+(?=[A-Z][a-záéíóúñ])")
+
+
+@dataclass(frozen=True)
+class Officer:
+    post: str  # as printed: "Adm. Unico", "Auditor", "Socio único"
+    name: str  # as printed: "PANIAGUA SANCHEZ JOSE ANTONIO", "DELOITTE SL"
+    ended: bool  # a cessation or revocation (or the end of single-member status), not an appointment
+    act: str  # the act that names it: "Nombramientos", "Ceses/Dimisiones", ...
+
+
 @dataclass
 class Act:
     number: str
@@ -76,6 +103,7 @@ class Act:
     new_name: str | None = None
     street: str | None = None
     city: str | None = None
+    officers: list[Officer] = field(default_factory=list)
 
 
 @dataclass
@@ -140,4 +168,26 @@ def parse_act(number: str, chunk: str) -> Act:
     address = _ADDRESS.search(flat)
     if address:
         act.street, act.city = address[1].strip(), address[2].strip()
+    act.officers = officers(flat)
     return act
+
+
+def officers(flat: str) -> list[Officer]:
+    """The holders named by an entry's appointment, re-election, cessation, revocation and
+    single-member acts, in the order printed: "Nombramientos.  Adm. Solid.: A;B.  Auditor: X SL." is
+    three holders of two posts."""
+    marks = list(_ACT_MARK.finditer(flat))
+    out: list[Officer] = []
+    for i, mark in enumerate(marks):
+        act = mark[0].removesuffix(".")
+        if act not in OFFICER_ACTS:
+            continue
+        section = flat[mark.end() : marks[i + 1].start() if i + 1 < len(marks) else len(flat)]
+        posts = list(_POST.finditer(section))
+        for j, post in enumerate(posts):
+            value = section[post.end() : posts[j + 1].start() if j + 1 < len(posts) else len(section)]
+            value = _LIST_END.split(value, maxsplit=1)[0].strip().removesuffix(".").strip()
+            for name in value.split(";"):
+                if name := " ".join(name.split()).removesuffix("."):
+                    out.append(Officer(post[1].strip(), name, OFFICER_ACTS[act], act))
+    return out

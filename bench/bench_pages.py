@@ -3,7 +3,9 @@
     .venv/bin/python bench/bench_pages.py --database-url sqlite:////tmp/p100k.db [--requests 200]
 
 The database is migrated to the latest schema first (use a copy). Views are added to 2,000 companies so
-that `most-viewed` has rows. Prints a table (p50, p95, max in ms) and saves JSON to bench/results/."""
+that `most-viewed` has rows. Prints a table (p50, p95, max in ms, and the CPU ms of the process per request,
+which a loaded machine inflates less than wall time) and saves JSON to bench/results/. og.png and the sitemap
+page are timed twice: the first request (rendered, streamed live) and then as stored (renders.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from regintel.config import Settings
 from regintel.db.engine import make_engine
 from regintel.db.migrate import upgrade
 from regintel.db.schema import companies
+from regintel.render import svg
 
 BENCH = Path(__file__).parent
 
@@ -67,7 +70,8 @@ def main() -> None:
         "check JSON": lambda c, n: f"/api/v1/public/check/{n}.json?country={c}",
         "credit badge SVG": lambda c, n: f"/api/v1/public/check/{n}/credit-badge.svg?country={c}",
         "og.svg": lambda c, n: f"/api/v1/public/check/{n}/og.svg?country={c}",
-        "og.png": lambda c, n: f"/api/v1/public/check/{n}/og.png?country={c}",
+        "og.png (first: rendered)": lambda c, n: f"/api/v1/public/check/{n}/og.png?country={c}",
+        "og.png (stored)": lambda c, n: f"/api/v1/public/check/{n}/og.png?country={c}",
         "company page /firma": lambda c, n: f"/firma/{c.lower()}/{n}",
         "most-viewed (100)": lambda c, n: "/api/v1/public/most-viewed?limit=100",
         "rankings largest (100)": lambda c, n: "/api/v1/public/rankings/largest.json",
@@ -81,8 +85,16 @@ def main() -> None:
         "country landing": lambda c, n: "/api/v1/public/firmy-sk",
         "policy page": lambda c, n: "/api/v1/public/privacy",
         "sitemap index": lambda c, n: "/sitemap-firma.xml",
-        "sitemap page (50k URLs)": lambda c, n: "/sitemap-firma-1.xml",
+        "sitemap page (first: live)": lambda c, n: "/sitemap-firma-1.xml",
+        "sitemap page (stored, gzip)": lambda c, n: "/sitemap-firma-1.xml",
+        "sitemap page (stored, plain)": lambda c, n: "/sitemap-firma-1.xml",
     }
+    counts = {
+        "sitemap page (first: live)": 1,
+        "sitemap page (stored, gzip)": 20,
+        "sitemap page (stored, plain)": 10,
+    }
+    plain = {"Accept-Encoding": "identity"}
     results = {}
     started = time.perf_counter()
     with engine.begin() as conn:  # what the job pages.contract-totals does
@@ -103,18 +115,29 @@ def main() -> None:
             if client.get(f"/api/v1/public/check/{p[2]}.json?country={p[1]}").status_code == 200
         ][: args.requests]
         for name, path in routes.items():
-            count = 10 if "sitemap page" in name else args.requests
-            times = []
+            count = counts.get(name, args.requests)
+            if "(stored" in name:
+                time.sleep(3)  # the renders of the pass before are written by a thread after each answer
+                svg.to_png.cache_clear()  # so that a stored answer cannot come from the process's LRU
+            times, cpu = [], []
             for _, cc, nid in picks[:count]:
-                start = time.perf_counter()
-                resp = client.get(path(cc, nid))
+                start, start_cpu = time.perf_counter(), time.process_time()
+                resp = client.get(path(cc, nid), headers=plain if "plain" in name else None)
                 times.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
                 assert resp.status_code == 200, (name, resp.status_code, resp.text[:200])
-            results[name] = percentiles(times) | {"requests": count, "bytes": len(resp.content)}
+            results[name] = (
+                percentiles(times)
+                | {"cpu_p50": round(statistics.median(cpu), 2), "cpu_p95": percentiles(cpu)["p95"]}
+                | {"requests": count, "bytes": len(resp.content)}
+            )
     print(f"pages area, {total:,} companies, {engine.dialect.name}, in-process")
-    print(f"{'route':28} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'bytes':>10}")
+    print(
+        f"{'route':30} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'cpu p50':>8} {'cpu p95':>8} {'bytes':>10}"
+    )
     for name, r in results.items():
-        print(f"{name:28} {r['p50']:>8} {r['p95']:>8} {r['max']:>8} {r['bytes']:>10}")
+        cpu = f"{r.get('cpu_p50', '-'):>8} {r.get('cpu_p95', '-'):>8}"
+        print(f"{name:30} {r['p50']:>8} {r['p95']:>8} {r['max']:>8} {cpu} {r['bytes']:>10}")
     out = BENCH / "results" / f"pages-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     out.parent.mkdir(exist_ok=True)
     load = os.getloadavg()

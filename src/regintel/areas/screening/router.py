@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+import pycountry
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, PackageLoader
-from pydantic import Field, StringConstraints, ValidationError, WithJsonSchema
+from pydantic import AfterValidator, Field, StringConstraints, ValidationError, WithJsonSchema
 
 from regintel.api import stats_feeds
 from regintel.api.deps import ApiKey, AppSettings, DbConn, PublicLimit
@@ -59,7 +60,21 @@ Country = Annotated[
 # alone), and everything else the server takes is in the type, so FastAPI refuses the rest with 422
 # before the handler runs (issue 16: `?country=A` was answered 200 although the document said two letters).
 _Blank = Annotated[Literal[""], WithJsonSchema({"const": "", "description": "a blank form field: not given"})]
-_TWO_LETTERS = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2}$")]
+_ISO2 = sorted(c.alpha_2 for c in pycountry.countries)
+_ISO2_ANY_CASE = frozenset(_ISO2 + [c.lower() for c in _ISO2])
+
+
+def _iso2(value: str) -> str:
+    if value not in _ISO2_ANY_CASE:
+        raise ValueError("not an ISO 3166-1 alpha-2 country (upper or lower case)")
+    return value
+
+
+# The ISO list in upper or lower case, as `/code-lists/bank-codes` declares it (a JSON Schema enum has no
+# case-insensitive form, so a mixed-case "Af" is refused rather than taken against the document).
+_COUNTRY = Annotated[
+    str, AfterValidator(_iso2), WithJsonSchema({"type": "string", "enum": sorted(_ISO2_ANY_CASE)})
+]
 _BIRTH = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")]
 _SHARE = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 ScreenerSchema = Annotated[
@@ -67,7 +82,7 @@ ScreenerSchema = Annotated[
     Query(description="What is screened; blank: any"),
 ]
 ScreenerCountry = Annotated[
-    _TWO_LETTERS | _Blank | None, Query(description="ISO 3166-1 alpha-2, any case; blank: none")
+    _COUNTRY | _Blank | None, Query(description="ISO 3166-1 alpha-2, upper or lower case; blank: none")
 ]
 ScreenerBirthDate = Annotated[
     _BIRTH | _Blank | None, Query(description="`YYYY`, `YYYY-MM` or `YYYY-MM-DD`; blank: none")
@@ -129,8 +144,8 @@ def screen_name(request: Request, conn: DbConn, body: NameQuery) -> Response:
     summary="Screener (HTML)",
     description="A form for the same screening as `POST /public/screen`, answered server-side "
     "(works without JavaScript). Blank fields count as not given. A malformed field is refused with 422 "
-    "`VALIDATION_ERROR`; a well-formed query the screening refuses (a name with nothing to compare, a "
-    "country that is not ISO 3166-1) is answered 422 with the form and the reason.",
+    "`VALIDATION_ERROR`; a name the screening cannot compare (no letters or digits, or nothing left once "
+    "honorifics and legal-form words are removed) is answered 422 with the form and the reason.",
     responses={200: {"content": {"text/html": {"schema": {"type": "string"}}}}},
 )
 def screener(

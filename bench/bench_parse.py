@@ -64,7 +64,8 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(
-            f"| {r['source']} | {r['records']:,} | {r['errors']} | {r['skipped']:,} | {r['wall_s']} | {r['cpu_s']} "
+            f"| {r['source']} | {r['records']:,} | {r['errors']} | {r['skipped']:,} | {r['wall_s']} "
+            f"| {r['cpu_s']} "
             f"| {r['records_per_cpu_s']:,} |"
         )
     out = BENCH / "results" / f"parse-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"

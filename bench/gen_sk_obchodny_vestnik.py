@@ -121,11 +121,13 @@ def liquidation_call(name: str, number: str, day: date, rng: random.Random) -> s
         f"<InyRegistrovana/><InyRegistracneCislo/></ov:ZapisRegister></ov:Podnik>"
         f"<ov:RozhodnutieNaZaklade>rozhodnutia valného zhromaždenia</ov:RozhodnutieNaZaklade>"
         f"<ov:RozhodnutieDatum>{day - timedelta(days=14)}</ov:RozhodnutieDatum>"
-        f"<ov:RozhodnutieDatumZaciatkuLikvidacie>{day - timedelta(days=7)}</ov:RozhodnutieDatumZaciatkuLikvidacie>"
+        f"<ov:RozhodnutieDatumZaciatkuLikvidacie>{day - timedelta(days=7)}"
+        "</ov:RozhodnutieDatumZaciatkuLikvidacie>"
         f'<ov:VeritelPravnaForma Kod="PO">Právnická osoba</ov:VeritelPravnaForma>'
         f"<ov:PohladavkyLehota>3 mesiace</ov:PohladavkyLehota>"
         f'<ov:PohladavkyAdresaTyp Kod="PO">Právnická osoba</ov:PohladavkyAdresaTyp>'
-        f'<ov:PohladavkyAdresaFO xsi:nil="true"/><ov:PohladavkyAdresaPO><ov:ObchodneMenoNazov>LIKVIDÁTOR VZOR '
+        f'<ov:PohladavkyAdresaFO xsi:nil="true"/><ov:PohladavkyAdresaPO>'
+        "<ov:ObchodneMenoNazov>LIKVIDÁTOR VZOR "
         f"s.r.o.</ov:ObchodneMenoNazov>{sidlo('Sidlo', rng, ov)}</ov:PohladavkyAdresaPO>"
         f"</ov:OznamenieVyzvaLikvidatorov>"
     )
@@ -142,7 +144,8 @@ def register_filing(name: str, number: str, rng: random.Random) -> str:
         kind, text = "Zmeny", f"Obchodné meno: {name}, IČO: {spaced}. Dátum vstupu do likvidácie: 01.02.2024."
     return (
         f"<ORPodanie><ORZnacka>Sro {rng.randint(1, 99999)}/B</ORZnacka><SudKod>BA</SudKod>"
-        f"<SudNazov>Mestský súd Bratislava III</SudNazov><TypKod>{kind[0]}</TypKod><TypNazov>{kind}</TypNazov>"
+        f"<SudNazov>Mestský súd Bratislava III</SudNazov><TypKod>{kind[0]}</TypKod>"
+        f"<TypNazov>{kind}</TypNazov>"
         f"<TextPodania>{x(text)}</TextPodania></ORPodanie>"
     )
 
@@ -169,7 +172,8 @@ def old_law(name: str, number: str, rng: random.Random) -> str:
         f"<ObchodneMenoNazov>{x(name)}</ObchodneMenoNazov><Ico>{number}</Ico><Sidlo><Ulica>"
         f"{x(rng.choice(STREETS))}</Ulica><Cislo>1</Cislo><Obec>{x(town)}</Obec><Psc>{psc}</Psc>"
         f'<Stat>Slovenská republika</Stat></Sidlo><ZverejnujeTyp Kod="VK">Vyhlásenie konkurzu</ZverejnujeTyp>'
-        f"<SudZverejnuje>Súd vyhlásil konkurz na majetok úpadcu {x(name)}.</SudZverejnuje></KonkurzyAVyrovnania>"
+        f"<SudZverejnuje>Súd vyhlásil konkurz na majetok úpadcu {x(name)}.</SudZverejnuje>"
+        "</KonkurzyAVyrovnania>"
     )
 
 

@@ -63,7 +63,8 @@ def generate(count: int, rng: random.Random) -> Iterator[str]:
         yield (
             f"<SUBJECT><NAME>{escape(name)}</NAME><SHORT_NAME>ТОВ</SHORT_NAME><EDRPOU>{code}</EDRPOU>"
             f"<OPF>{form}</OPF><STAN>{state}</STAN><ADDRESS>Україна, {postcode}, {city}, вулиця Хрещатик, "
-            f"будинок {rng.randint(1, 99)}</ADDRESS><REGISTRATION>{registered:%d.%m.%Y}; {registered:%d.%m.%Y}; "
+            f"будинок {rng.randint(1, 99)}</ADDRESS>"
+            f"<REGISTRATION>{registered:%d.%m.%Y}; {registered:%d.%m.%Y}; "
             f"1000{i}</REGISTRATION>{terminated}<AUTHORIZED_CAPITAL>2000,00</AUTHORIZED_CAPITAL>"
             f"<ACTIVITY_KINDS>{activities}</ACTIVITY_KINDS>"
             f"<FOUNDERS><FOUNDER><Name>{a}</Name><Capital>1000.00</Capital><FounderEdr/></FOUNDER>"

@@ -1,4 +1,5 @@
-"""at_firmenbuch: Firmenbuch HVD answers (fixtures written from the documented structure) through the runner."""
+"""at_firmenbuch: Firmenbuch HVD answers (fixtures written from the documented structure) through the
+runner."""
 
 from __future__ import annotations
 

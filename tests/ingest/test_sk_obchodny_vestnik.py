@@ -393,7 +393,8 @@ def test_malformed_notices_are_rejected_and_the_rest_loads(engine, settings, tmp
         ),
         (
             b'<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>'
-            b"<faultcode>soap:Server</faultcode><faultstring>Neplatne prihlasovacie udaje</faultstring></soap:Fault>"
+            b"<faultcode>soap:Server</faultcode>"
+            b"<faultstring>Neplatne prihlasovacie udaje</faultstring></soap:Fault>"
             b"</soap:Body></soap:Envelope>",
             "is a SOAP fault: Neplatne prihlasovacie udaje",
         ),

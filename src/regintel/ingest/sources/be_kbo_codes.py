@@ -27,19 +27,23 @@ ELF: dict[str, str] = {
     "029": "ZUHK",  # Stichting van openbaar nut
     "060": "J5OU",  # Economisch samenwerkingsverband
     "065": "7SJP",  # Europees economisch samenwerkingsverband
-    "107": "EXY8",  # Coöperatieve vennootschap met onbeperkte aansprakelijkheid, bij wijze van deelneming van publiek recht
+    # Coöperatieve vennootschap met onbeperkte aansprakelijkheid, bij wijze van deelneming van publiek recht
+    "107": "EXY8",
     "108": "X8ZK",  # Coöperatieve vennootschap met beperkte aansprakelijkheid van publiek recht
     "114": "TPTU",  # Naamloze vennootschap van publiek recht
     "117": "EDMK",  # Vereniging zonder winstoogmerk van publiek recht
     "124": "QZIS",  # Openbare instelling
     "125": "V03J",  # Internationale vereniging zonder winstoogmerk
-    "206": "WTLP",  # Burgerlijke vennootschap onder vorm van coöperatieve vennootschap met onbeperkte aansprakelijkheid
-    "208": "O5HQ",  # Burgerlijke vennootschap onder vorm van coöperatieve vennootschap met beperkte aansprakelijkheid
+    # Burgerlijke vennootschap onder vorm van coöperatieve vennootschap met onbeperkte aansprakelijkheid
+    "206": "WTLP",
+    # Burgerlijke vennootschap onder vorm van coöperatieve vennootschap met beperkte aansprakelijkheid
+    "208": "O5HQ",
     "211": "U5KF",  # Burgerlijke vennootschap onder vorm van vennootschap onder firma
     "212": "T922",  # Burgerlijke vennootschap onder vorm van gewone commanditaire vennootschap
     "213": "KLBO",  # Burgerlijke vennootschap onder vorm van commanditaire vennootschap op aandelen
     "214": "XQZX",  # Burgerlijke vennootschap onder vorm van naamloze vennootschap
-    "215": "V8L7",  # Burgerlijke vennootschap onder vorm van besloten vennootschap met beperkte aansprakelijkheid
+    # Burgerlijke vennootschap onder vorm van besloten vennootschap met beperkte aansprakelijkheid
+    "215": "V8L7",
     "225": "UCT9",  # Burgerlijke Vennootschap onder vorm van Landbouwvennootschap (BV LV)
     "416": "6DGX",  # Dienstverlenende vereniging (Vlaams Gewest)
     "417": "MGCM",  # Opdrachthoudende vereniging (Vlaams Gewest)

@@ -34,7 +34,8 @@ INFO = SourceInfo(
     publisher="Eidgenössisches Amt für das Handelsregister (EHRA), Bundesamt für Justiz",
     country="CH",
     category="register",
-    formats="ZefixPublicREST company JSON (CompanyFull/CompanyShort, arrays, JSON lines) and ZefixREST firm JSON",
+    formats="ZefixPublicREST company JSON (CompanyFull/CompanyShort, arrays, JSON lines) and ZefixREST "
+    "firm JSON",
     licence="OGD Switzerland: open use, must provide the source (opendata.swiss terms_by)",
     licence_url="https://opendata.swiss/en/terms-of-use#terms_by",
     attribution="Source: Zefix, Federal Registry of Commerce (EHRA), Federal Office of Justice",

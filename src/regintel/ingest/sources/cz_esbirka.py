@@ -6,7 +6,8 @@ nařízení vlády, vyhláška, sdělení, …), title (`nazev`), promulgation a
 `datumUcinnosti`) and its text as fragments (`fragmenty`: `text`). Acts that name companies (government
 decrees naming a critical-infrastructure operator, acts granting a concession, …) name them with their
 identification number: every "<name>, IČO <8 digits>" or "<name>, IČ: <8 digits>" in a fragment is a
-mention, kept when the number passes its check digit; it is linked by that number only (docs/legal-records.md).
+mention, kept when the number passes its check digit; it is linked by that number only
+(docs/legal-records.md).
 The fixture was written from this description.
 """
 
@@ -41,7 +42,10 @@ ESBIRKA_URL = "https://www.e-sbirka.cz/sb/{year}/{number}"
 # identification number ("ČEPS, a.s., se sídlem Elektrárenská 774/2, Praha 10, IČO: 25702556").
 _UPPER = "A-ZÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ0-9"
 _WORD = rf"[{_UPPER}][\w.&+'-]*"
-_FORM = r"(?:a\.\s?s\.|s\.\s?r\.\s?o\.|spol\.\s?s\s?r\.\s?o\.|s\.\s?p\.|státní podnik|z\.\s?s\.|v\.\s?o\.\s?s\.|k\.\s?s\.|SE)"
+_FORM = (
+    r"(?:a\.\s?s\.|s\.\s?r\.\s?o\.|spol\.\s?s\s?r\.\s?o\.|s\.\s?p\.|státní podnik|z\.\s?s\.|"
+    r"v\.\s?o\.\s?s\.|k\.\s?s\.|SE)"
+)
 MENTION = re.compile(
     rf"(?P<name>(?:{_WORD}\s+){{0,8}}{_WORD}(?:,?\s*{_FORM})?)\s*,\s*"
     r"(?:se sídlem [^;()]{1,200}?,\s*)?IČO?\s*:?\s*(?P<ico>\d{8})\b"

@@ -28,7 +28,8 @@ INFO = SourceInfo(
     formats="API Recherche d'entreprises JSON: search answer or JSON lines of results",
     licence="Licence Ouverte / Open Licence 2.0",
     licence_url="https://www.etalab.gouv.fr/licence-ouverte-open-licence",
-    attribution="Source : API Recherche d'entreprises (DINUM), données INSEE Sirene et INPI RNE (Licence Ouverte 2.0)",
+    attribution="Source : API Recherche d'entreprises (DINUM), données INSEE Sirene et INPI RNE "
+    "(Licence Ouverte 2.0)",
     url="https://recherche-entreprises.api.gouv.fr/search",
     cadence="daily",
 )

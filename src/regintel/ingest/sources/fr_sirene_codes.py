@@ -16,7 +16,8 @@ LEGAL_FORMS: dict[str, str] = {
     "5599": "SA à conseil d'administration (s.a.i.)",
     "5699": "SA à directoire (s.a.i.)",
     "5710": "SAS, société par actions simplifiée",
-    "5720": "Société par actions simplifiée à associé unique ou société par actions simplifiée unipersonnelle",
+    "5720": "Société par actions simplifiée à associé unique ou société par actions simplifiée "
+    "unipersonnelle",
     "5785": "Société d'exercice libéral par action simplifiée",
     "5800": "Société européenne",
     "6220": "Groupement d'intérêt économique (GIE)",

@@ -65,7 +65,9 @@ CATEGORIES: dict[str, str] = {
     "private unlimited company": "unlimited",
     "private unlimited": "unlimited",
     "pri/ltd by guar/nsc (private, limited by guarantee, no share capital)": "ltd-guar-nsc",
-    "pri/lbg/nsc (private, limited by guarantee, no share capital, use of 'limited' exemption)": "ltd-guar-nsc-ex",
+    "pri/lbg/nsc (private, limited by guarantee, no share capital, use of 'limited' exemption)": (
+        "ltd-guar-nsc-ex"
+    ),
     "priv ltd sect. 30 (private limited company, section 30 of the companies act)": "ltd-s30",
     "community interest company": "cic",
     "charitable incorporated organisation": "cio",

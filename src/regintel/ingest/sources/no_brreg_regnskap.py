@@ -11,7 +11,8 @@ objects in one array, or JSON lines. Each object: `regnskapstype` (`SELSKAP` = t
 (liabilities), and for liquidity and the Altman Z''-score `eiendeler.omloepsmidler.sumOmloepsmidler`
 (current assets), `egenkapitalGjeld.gjeldOversikt.kortsiktigGjeld.sumKortsiktigGjeld` (current
 liabilities), `egenkapitalGjeld.egenkapital.opptjentEgenkapital.sumOpptjentEgenkapital` (retained
-earnings) and `resultatregnskapResultat.driftsresultat.driftsresultat` (operating result, read as EBIT). Group accounts are skipped (the scores read the company's own statement, as RÚZ's
+earnings) and `resultatregnskapResultat.driftsresultat.driftsresultat` (operating result, read as
+EBIT). Group accounts are skipped (the scores read the company's own statement, as RÚZ's
 consolidated statements are skipped). No real answer was available offline: the fixture in
 tests/fixtures/no_brreg_regnskap/ follows the API's documented layout with invented figures.
 """

@@ -1,11 +1,12 @@
 """The supervisory and licensing registers of the regulated area (national banks, energy regulators,
 professional chambers): each publishes a table, read here as CSV with the publisher's column names.
 
-A source module declares its catalogue entry, its columns and `convert(row)`; this module reads the file
-(`ingest.csvstream`; UTF-8 or Windows-1250, `;` or `,` as the header shows), checks the header (a file without the required columns is the wrong file and is
-rejected whole), and hands each row to `convert`, which returns an `Authorisation` or a `Professional`
-(areas/regulated/records.py), a `Skipped`, or raises `RecordError` for a row it cannot read. The rows are
-stored by the area (`areas.regulated.importing`), not by the company loader.
+A source module declares its catalogue entry, its columns and `convert(row)`; this module reads the
+file (`ingest.csvstream`; UTF-8 or Windows-1250, `;` or `,` as the header shows), checks the header
+(a file without the required columns is the wrong file and is rejected whole), and hands each row to
+`convert`, which returns an `Authorisation` or a `Professional` (areas/regulated/records.py), a
+`Skipped`, or raises `RecordError` for a row it cannot read. The rows are stored by the area
+(`areas.regulated.importing`), not by the company loader.
 
 The column layouts were written from each register's published fields with no real download at hand
 (tests/fixtures/regulated/README.md): a real export's header is checked against `required` on import,

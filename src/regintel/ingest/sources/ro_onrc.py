@@ -49,7 +49,8 @@ INFO = SourceInfo(
     publisher="Oficiul Național al Registrului Comerțului",
     country="RO",
     category="register",
-    formats="od_firme.csv (`^`-separated), or a zip with od_firme.csv, od_stare_firma.csv and n_stare_firma.csv",
+    formats="od_firme.csv (`^`-separated), or a zip with od_firme.csv, od_stare_firma.csv and "
+    "n_stare_firma.csv",
     licence="OGL-ROU 1.0",
     licence_url="https://data.gov.ro/base/images/logoinst/OGL-ROU-1.0.pdf",
     attribution="Sursa: Oficiul Național al Registrului Comerțului (ONRC), data.gov.ro",

@@ -31,8 +31,8 @@ INFO = SourceInfo(
     category="sanctions",
     formats="XML 1.1",
     licence="EU re-use (Commission Decision 2011/833/EU), free re-use with acknowledgement",
-    attribution="Source: European Commission, consolidated list of persons, groups and entities subject to EU "
-    "financial sanctions",
+    attribution="Source: European Commission, consolidated list of persons, groups and entities subject "
+    "to EU financial sanctions",
     url="https://webgate.ec.europa.eu/fsd/fsf",
     cadence="daily",
     licence_url="https://eur-lex.europa.eu/eli/dec/2011/833/oj",

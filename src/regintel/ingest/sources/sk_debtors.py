@@ -417,7 +417,8 @@ TAX = SourceInfo(
     country="SK",
     category="debtors",
     formats="ds_dsdd XML (zipped or not)",
-    licence="Open data of the Financial Administration (opendata.financnasprava.sk); § 52 of Act 563/2009 Coll.",
+    licence="Open data of the Financial Administration (opendata.financnasprava.sk); § 52 of Act "
+    "563/2009 Coll.",
     attribution="Zdroj: Finančná správa SR",
     url="https://opendata.financnasprava.sk/mi/opendata/show/zoznam-danovych-dlznikov",
     cadence="monthly",

@@ -46,8 +46,8 @@ INFO = SourceInfo(
     publisher="Ministerstvo spravodlivosti Slovenskej republiky",
     country="SK",
     category="register",
-    formats="RPVS open data OData v4 JSON (PartneriVerejnehoSektora with Partner and KonecniUzivateliaVyhod): "
-    "pages, JSON lines of pages, or an array of entries",
+    formats="RPVS open data OData v4 JSON (PartneriVerejnehoSektora with Partner and "
+    "KonecniUzivateliaVyhod): pages, JSON lines of pages, or an array of entries",
     licence="Open data of the Ministry of Justice SR (free re-use with attribution; verify on rpvs.gov.sk)",
     attribution="Zdroj: Register partnerov verejného sektora, Ministerstvo spravodlivosti SR",
     url="https://rpvs.gov.sk/opendatav2",

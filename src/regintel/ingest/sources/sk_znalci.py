@@ -29,7 +29,8 @@ INFO = SourceInfo(
     country="SK",
     category="professionals",
     formats="CSV (the list's table, ;-separated)",
-    licence="Public list (Act 382/2004 Coll. on experts, interpreters and translators); no licence text found",
+    licence="Public list (Act 382/2004 Coll. on experts, interpreters and translators); no licence "
+    "text found",
     licence_url="https://www.justice.gov.sk/",
     attribution="Zdroj: Ministerstvo spravodlivosti SR",
     url="https://www.justice.gov.sk/sluzby/znalci/",

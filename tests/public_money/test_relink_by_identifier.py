@@ -1,6 +1,7 @@
 """A record linked by name is re-examined when the company holding its national id arrives later: the
 relink jobs the company import queues replace the name match with the identifier match (TED winners and
-their contracts, court-decision parties), and the namesake no longer shows the record."""
+their contracts, State aid awards by IČO and by VAT number, court-decision parties), and the namesake no
+longer shows the record."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import pytest
 from sqlalchemy import select
 
+from regintel.areas.funds.tables import fund_awards
 from regintel.areas.legal_records.tables import court_decision_parties
 from regintel.areas.public_money.relink import relink as relink_public_money
 from regintel.areas.public_money.tables import contracts, ted_winners
@@ -19,6 +21,7 @@ from regintel.ingest.sources.ted_csv import SOURCE as TED_CSV
 from regintel.jobs.runner import run_due
 from regintel.search import get_backend
 from tests.builders import load_companies
+from tests.funds import common as funds
 from tests.helpers import assert_envelope
 from tests.legal_records import common as legal
 from tests.public_money.common import FIXTURES
@@ -51,11 +54,13 @@ def linked_to_namesake(engine, settings):
     )
     run_import(engine, TED_CSV, str(FIXTURES / "ted_csv" / "export_CAN_2019_fixture.csv"), settings.data_dir)
     legal.import_one(engine, settings.data_dir, "sk_court_decisions")
+    funds.import_source(engine, settings.data_dir, "eu_state_aid_tam")
     namesake = _company_id(engine, NAMESAKE)
     for table, column in (
         (ted_winners, ted_winners.c.name),
         (contracts, contracts.c.party_name),
         (court_decision_parties, court_decision_parties.c.name),
+        (fund_awards, fund_awards.c.beneficiary_name),
     ):
         links = _links(engine, table, column)
         assert links and all(cid == namesake and m == "name" and s >= 0.9 for cid, m, s in links)
@@ -68,7 +73,15 @@ def test_the_company_import_replaces_the_name_match(engine, settings, client, au
     assert [(i["source"], i["match"]["method"]) for i in before] == [("ted_csv", "name")]
     path = settings.data_dir / "companies.jsonl"
     path.write_text(
-        json.dumps({"national_id": SLOVNAFT, "name": "SLOVNAFT, a.s.", "city": "Bratislava"}) + "\n",
+        json.dumps(
+            {
+                "national_id": SLOVNAFT,
+                "name": "SLOVNAFT, a.s.",
+                "city": "Bratislava",
+                "vat_id": "SK2020372640",
+            }
+        )
+        + "\n",
         encoding="utf-8",
     )
     run_import(engine, JsonLinesCompanies(), str(path), settings.data_dir)
@@ -81,11 +94,16 @@ def test_the_company_import_replaces_the_name_match(engine, settings, client, au
         (court_decision_parties, court_decision_parties.c.name),
     ):
         assert {tuple(r) for r in _links(engine, table, column)} == {(real, "identifier", 1.0)}
+    assert sorted(tuple(r) for r in _links(engine, fund_awards, fund_awards.c.beneficiary_name)) == [
+        (real, "identifier", 1.0),
+        (real, "vat", 1.0),
+    ]
     with engine.connect() as conn:
         results = dict(conn.execute(select(jobs.c.kind, jobs.c.result).where(jobs.c.status == "done")).all())
     assert results["public_money.relink"]["ted_winners"]["relinked"] == 1
     assert results["public_money.relink"]["contracts"]["relinked"] == 1
     assert results["legal_records.relink"]["court_decision_parties"]["relinked"] == 2  # two decisions
+    assert results["funds.relink"]["fund_awards"]["relinked"] == 2
     assert assert_envelope(client.get(f"/api/v1/companies/{NAMESAKE}/contracts", headers=auth)) == []
     after = assert_envelope(client.get(f"/api/v1/companies/{SLOVNAFT}/contracts", headers=auth))
     assert [(i["source"], i["match"]["method"], i["match"]["company"]["nationalId"]) for i in after] == [

@@ -13,6 +13,7 @@ and on the real TED notices, through `regintel import`'s code path.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import random
@@ -51,6 +52,7 @@ from regintel.db.schema import companies
 from regintel.ingest.runner import run_import
 from regintel.ingest.sources.cz_registr_smluv import SOURCE as REGISTR
 from regintel.ingest.sources.sk_crz import SOURCE as CRZ
+from regintel.ingest.sources.ted_csv import SOURCE as TED_CSV
 from regintel.ingest.sources.ted_eforms import SOURCE as TED
 
 BENCH = Path(__file__).resolve().parent
@@ -319,6 +321,38 @@ def crz_rate(engine: Engine, copies: int, folder: Path) -> dict[str, float]:
     }
 
 
+def ted_csv_rate(engine: Engine, copies: int, folder: Path) -> dict[str, float]:
+    """Notices/s of the TED CSV importer on the fixture's three good notices (five rows) repeated with
+    fresh ids (and no notice URL, so each copy's publication number comes from its id); wall and CPU."""
+    with open(
+        ROOT / "tests/fixtures/ted_csv/export_CAN_2019_fixture.csv", encoding="utf-8", newline=""
+    ) as fh:
+        header, *rows = list(csv.reader(fh))
+    good = [r for r in rows if r[0] in ("2019104501", "2019215377", "2019301122")]
+    key, url = header.index("ID_NOTICE_CAN"), header.index("TED_NOTICE_URL")
+    big = folder / "export_CAN_big.csv"
+    with open(big, "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(header)
+        for k in range(copies):
+            for r in good:
+                copy = list(r)
+                copy[key] = f"2019{k:06d}{r[0][-1]}"
+                copy[url] = ""
+                writer.writerow(copy)
+    t0, c0 = time.perf_counter(), time.process_time()
+    _, stats, _ = run_import(engine, TED_CSV, str(big), folder / "data")
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {
+        "records": stats.inserted,
+        "rows": copies * len(good),
+        "seconds": elapsed,
+        "cpu_seconds": cpu,
+        "per_second": stats.inserted / elapsed,
+        "file_mb": big.stat().st_size / 1e6,
+    }
+
+
 def import_rates(copies: int, ted_copies: int, crz_copies: int, folder: Path) -> dict[str, dict[str, float]]:
     """Records/s of the XML importers on fresh databases (no companies: linking finds nothing)."""
     dump = (ROOT / "tests/fixtures/cz_registr_smluv/dump_2025_11_01.xml").read_text(encoding="utf-8")
@@ -364,6 +398,7 @@ def import_rates(copies: int, ted_copies: int, crz_copies: int, folder: Path) ->
         "file_mb": 0.0,
     }
     out_rates["sk_crz"] = crz_rate(engine, crz_copies, folder)
+    out_rates["ted_csv"] = ted_csv_rate(engine, max(1, crz_copies // 2), folder)
     return out_rates
 
 
@@ -381,12 +416,25 @@ def main() -> None:
         "--ted-copies", type=int, default=200, help="copies of the 6 sample notices to import"
     )
     parser.add_argument("--crz-copies", type=int, default=10_000, help="copies of the 6 CRZ fixture records")
+    parser.add_argument("--ted-csv-copies", type=int, default=30_000, help="copies of the 3 TED CSV notices")
+    parser.add_argument(
+        "--ted-csv-only", action="store_true", help="only the TED CSV import rate (no fill, no reads)"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--existing", action="store_true", help="the database is already filled (same sizes)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-pm-"))
     engine = make_engine(args.database_url or f"sqlite:///{folder}/bench.db")
     upgrade(engine)
+    if args.ted_csv_only:
+        before = os.getloadavg()
+        rate = ted_csv_rate(engine, args.ted_csv_copies, folder)
+        console.print(
+            f"{engine.dialect.name}: ted_csv {rate['records']:,} notices ({rate['rows']:,} rows, "
+            f"{rate['file_mb']:.1f} MB) in {rate['seconds']:.1f} s wall, {rate['cpu_seconds']:.1f} s CPU = "
+            f"{rate['per_second']:,.0f} notices/s; load average before {before}, after {os.getloadavg()}"
+        )
+        return
     load_before = os.getloadavg()
     t0 = time.perf_counter()
     if not args.existing:

@@ -1,5 +1,6 @@
-"""`regintel privacy list|show|export|answer|lift`: the operator answers data-protection requests (GDPR: one
-month from verification, `due_at`). Mounted by regintel/cli.py; the work is in areas/accounts/privacy.py."""
+"""`regintel privacy list|show|export|answer|lift|reapply`: the operator answers data-protection requests
+(GDPR: one month from verification, `due_at`). Mounted by regintel/cli.py; the work is in
+areas/accounts/privacy.py."""
 
 from __future__ import annotations
 
@@ -105,15 +106,24 @@ def privacy_answer(
             "repeat for several"
         ),
     ] = None,
+    withhold_party: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="erase/object: the name of a natural person named as a party in court decisions or "
+            "antitrust cases (`legal_record_candidates` of `show`) matched to the requester; repeat for "
+            "several"
+        ),
+    ] = None,
 ) -> None:
     """Close a verified request. With `--withhold`, the persons' register records are removed from every
-    endpoint, export and feed and kept out of later imports; the request and the suppression stay recorded."""
+    endpoint, export and feed and kept out of later imports; with `--withhold-party`, the person's name
+    leaves the legal records. The request and the suppression stay recorded."""
     from regintel.areas.accounts.privacy import answer_request
     from regintel.errors import RegintelError
 
     with _engine().begin() as conn:
         try:
-            out = answer_request(conn, request_id, outcome, withhold or [])
+            out = answer_request(conn, request_id, outcome, withhold or [], withhold_party or [])
         except RegintelError as error:
             _fail(error)
             return
@@ -146,20 +156,38 @@ def privacy_export(
 
 @privacy_app.command("lift")
 def privacy_lift(
-    person_key: Annotated[str, typer.Argument(help="The withheld person's key (`p:…`)")],
+    person_key: Annotated[
+        str, typer.Argument(help="The withheld person's key (`p:…`), or a withheld party's (`lr:…`)")
+    ],
 ) -> None:
     """Put a withheld person's register rows back (kept aside when they were withheld) and end the
     suppression, e.g. when an objection is overruled or a match was wrong; the request record stays."""
     from datetime import UTC, datetime
 
-    from regintel.areas.accounts.privacy import lift_person
+    from regintel.areas.accounts.privacy import lift_party, lift_person
     from regintel.errors import RegintelError
 
     with _engine().begin() as conn:
         try:
+            if person_key.startswith("lr:"):
+                _print_json(lift_party(conn, person_key))
+                return
             out = lift_person(conn, person_key, datetime.now(UTC))
         except RegintelError as error:
             _fail(error)
             return
     _print_json(out)
     notes.print("run `regintel search rebuild` so the search index finds the person again")
+
+
+@privacy_app.command("reapply")
+def privacy_reapply() -> None:
+    """Withhold again the parties of legal records that imports wrote back since they were withheld (a
+    changed court decision or antitrust case is stored again with the names as published). Run it after
+    legal-record imports."""
+    from datetime import UTC, datetime
+
+    from regintel.areas.accounts.privacy import reapply_parties
+
+    with _engine().begin() as conn:
+        _print_json(reapply_parties(conn, datetime.now(UTC)))

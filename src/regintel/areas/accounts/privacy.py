@@ -26,6 +26,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from regintel.areas.accounts import queries as q
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
+from regintel.areas.legal_records import privacy as legal_records
 from regintel.db.schema import companies, company_changes, people, roles
 from regintel.domain.names import normalise_name
 from regintel.errors import Conflict, NotFound, ValidationFailed
@@ -109,6 +110,7 @@ def show_request(conn: Connection, request_id: int) -> dict[str, Any]:
     return {
         "request": request_out(row, datetime.now(UTC)),
         "candidates": candidates(conn, row),
+        "legal_record_candidates": legal_records.candidates(conn, str(row["person_name"] or "")),
         "withheld": [
             {k: _aware(v) if isinstance(v, datetime) else v for k, v in s.items()}
             for s in q.person_suppressions_of(conn, request_id)
@@ -151,6 +153,78 @@ def withhold_person(
     if company_ids:  # the companies' documents change: search indexes and caches see them as updated
         conn.execute(update(companies).where(companies.c.id.in_(company_ids)).values(updated_at=now))
     return removed
+
+
+def withhold_party(conn: Connection, name: str, request_id: int | None, reason: str, now: datetime) -> int:
+    """Withhold a natural person named as a party in legal records (court decisions, antitrust cases)
+    under `lr:` + a hash of the folded name; returns the party rows rewritten. Run again (or `reapply`), it
+    rewrites what a re-import wrote back."""
+    key = legal_records.party_key(name)
+    if key == legal_records.party_key(""):
+        raise ValidationFailed("A party's name is needed")
+    kept = legal_records.withhold(conn, name)
+    known = q.is_person_suppressed(conn, key)
+    if not kept and not known:
+        raise NotFound(f"No party named {name!r} in the legal records")
+    _keep_records(conn, key, kept)
+    parties = sum(1 for k in kept if k["table_name"].endswith("_parties"))
+    if not known:
+        q.insert_person_suppression(
+            conn, person_key=key, request_id=request_id, reason=reason, roles_removed=parties, created_at=now
+        )
+    return parties
+
+
+def _keep_records(conn: Connection, key: str, kept: Sequence[Mapping[str, Any]]) -> None:
+    if kept:
+        conn.execute(
+            privacy_withheld_rows.insert(),
+            [
+                {
+                    "person_key": key,
+                    "table_name": k["table_name"],
+                    "row_id": k["row_id"],
+                    "data": orjson.dumps(k["data"], default=str).decode(),
+                }
+                for k in kept
+            ],
+        )
+
+
+def _kept_of(conn: Connection, key: str) -> list[dict[str, Any]]:
+    return [
+        {"table_name": r["table_name"], "row_id": r["row_id"], "data": orjson.loads(r["data"])}
+        for r in conn.execute(
+            select(privacy_withheld_rows)
+            .where(privacy_withheld_rows.c.person_key == key)
+            .order_by(privacy_withheld_rows.c.id)  # oldest first: a row kept again after a re-import wins
+        ).mappings()
+    ]
+
+
+def lift_party(conn: Connection, key: str) -> dict[str, int]:
+    """Put a withheld party's legal-record rows back and end the suppression (the request stays)."""
+    if not key.startswith(legal_records.KEY_PREFIX) or not q.is_person_suppressed(conn, key):
+        raise NotFound(f"{key} is not a withheld party of legal records")
+    restored = legal_records.restore(conn, _kept_of(conn, key))
+    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
+    conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
+    return {"rows": restored}
+
+
+def reapply_parties(conn: Connection, now: datetime) -> dict[str, int]:
+    """Withhold again, for every withheld party, what imports wrote back since (a changed decision or case
+    replaces its parties with the published names); returns the party rows rewritten per key."""
+    out: dict[str, int] = {}
+    keys = conn.execute(
+        select(privacy_person_suppressions.c.person_key).where(
+            privacy_person_suppressions.c.person_key.startswith(legal_records.KEY_PREFIX)
+        )
+    ).scalars()
+    for key in list(keys):
+        names = {str(k["data"]["name"]) for k in _kept_of(conn, key) if k["table_name"].endswith("_parties")}
+        out[key] = sum(withhold_party(conn, n, None, "reapply", now) for n in sorted(names)) if names else 0
+    return out
 
 
 def person_records(conn: Connection, person_key: str) -> dict[str, Any]:
@@ -368,7 +442,11 @@ def _redact(value: str | None, names: set[str]) -> str | None:
 
 
 def answer_request(
-    conn: Connection, request_id: int, outcome: str, withhold: Sequence[str] = ()
+    conn: Connection,
+    request_id: int,
+    outcome: str,
+    withhold: Sequence[str] = (),
+    withhold_parties: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Close a verified request with the operator's answer; for erase/object, withhold the person records
     the operator matched to the requester first."""
@@ -377,16 +455,22 @@ def answer_request(
         raise Conflict(f"Request {request_id} is not verified: the requester has not confirmed the address")
     if not outcome.strip():
         raise ValidationFailed("Say what was done (the answer is kept with the request)")
-    if withhold and row["kind"] not in ("erase", "object"):
+    if (withhold or withhold_parties) and row["kind"] not in ("erase", "object"):
         raise ValidationFailed(f"Only erase and object requests withhold register records, not {row['kind']}")
     now = datetime.now(UTC)
     removed = {
         key.removeprefix("p:"): withhold_person(conn, key, request_id, str(row["kind"]), now)
         for key in withhold
     }
+    parties = {
+        legal_records.party_key(n): withhold_party(conn, n, request_id, str(row["kind"]), now)
+        for n in withhold_parties
+    }
     text = outcome.strip()
     if removed:
         text += f" [withheld register persons: {', '.join(f'p:{k}' for k in sorted(removed))}]"
+    if parties:
+        text += f" [withheld parties of legal records: {', '.join(sorted(parties))}]"
     previous = row["outcome"]
     q.update_request(
         conn,
@@ -395,4 +479,8 @@ def answer_request(
         done_at=now,
         outcome=f"{previous}; operator: {text}" if previous else f"operator: {text}",
     )
-    return {**show_request(conn, request_id), "roles_removed": sum(removed.values())}
+    return {
+        **show_request(conn, request_id),
+        "roles_removed": sum(removed.values()),
+        "parties_withheld": sum(parties.values()),
+    }

@@ -201,7 +201,7 @@ def load_roles(
     if not replaced:
         return
     # People and holder companies of the whole batch in a few statements, not one per role.
-    all_roles = [role for _, pairs in replaced for _, role in pairs if role is not None]
+    all_roles = [role for _, chosen in replaced for _, role in chosen if role is not None]
     person_ids = _person_ids(conn, loader, [r.person for r in all_roles if r.person is not None])
     holder_ids = _company_ids(conn, {r.holder_company for r in all_roles if r.holder_company is not None})
     conn.execute(
@@ -210,10 +210,10 @@ def load_roles(
         )
     )
     inserts = []
-    for cid, pairs in replaced:
+    for cid, chosen in replaced:
         rows = []
-        for row, role in pairs:
-            row = {**row, "company_id": cid, "source": loader.source.id}
+        for found_row, role in chosen:
+            row = {**found_row, "company_id": cid, "source": loader.source.id}
             if role is not None:  # None: a stored row that increments carried over, with its ids
                 p = role.person
                 row["person_id"] = (

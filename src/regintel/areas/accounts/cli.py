@@ -114,6 +114,13 @@ def privacy_answer(
             "several"
         ),
     ] = None,
+    withhold_company: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="erase/object: a sole trader's register entry, COUNTRY:NATIONAL_ID, matched to the "
+            "requester (the company row and what hangs on it); repeat for several"
+        ),
+    ] = None,
 ) -> None:
     """Close a verified request. With `--withhold`, the persons' register records are removed from every
     endpoint, export and feed and kept out of later imports; with `--withhold-party`, the person's name
@@ -123,7 +130,9 @@ def privacy_answer(
 
     with _engine().begin() as conn:
         try:
-            out = answer_request(conn, request_id, outcome, withhold or [], withhold_party or [])
+            out = answer_request(
+                conn, request_id, outcome, withhold or [], withhold_party or [], withhold_company or []
+            )
         except RegintelError as error:
             _fail(error)
             return
@@ -157,7 +166,10 @@ def privacy_export(
 @privacy_app.command("lift")
 def privacy_lift(
     person_key: Annotated[
-        str, typer.Argument(help="The withheld person's key (`p:…`), or a withheld party's (`lr:…`)")
+        str,
+        typer.Argument(
+            help="The withheld person's key (`p:…`), a withheld party's (`lr:…`) or sole trader's (`c:…`)"
+        ),
     ],
 ) -> None:
     """Put a withheld person's register rows back (kept aside when they were withheld) and end the
@@ -172,6 +184,12 @@ def privacy_lift(
             if person_key.startswith("lr:"):
                 _print_json(lift_party(conn, person_key))
                 return
+            if person_key.startswith("c:"):
+                from regintel.areas.accounts.traders import lift_company
+
+                _print_json(lift_company(conn, person_key))
+                notes.print("run `regintel search rebuild` so the search index finds the company again")
+                return
             out = lift_person(conn, person_key, datetime.now(UTC))
         except RegintelError as error:
             _fail(error)
@@ -182,12 +200,14 @@ def privacy_lift(
 
 @privacy_app.command("reapply")
 def privacy_reapply() -> None:
-    """Withhold again the parties of legal records that imports wrote back since they were withheld (a
-    changed court decision or antitrust case is stored again with the names as published). Run it after
-    legal-record imports."""
+    """Withhold again what imports wrote back since it was withheld: parties of legal records (a changed
+    court decision or antitrust case is stored again with the names as published) and sole traders'
+    register entries. Run it after imports."""
     from datetime import UTC, datetime
 
     from regintel.areas.accounts.privacy import reapply_parties
+    from regintel.areas.accounts.traders import reapply_companies
 
     with _engine().begin() as conn:
-        _print_json(reapply_parties(conn, datetime.now(UTC)))
+        now = datetime.now(UTC)
+        _print_json({**reapply_parties(conn, now), **reapply_companies(conn, now)})

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
 from regintel.areas.accounts import queries as q
+from regintel.areas.accounts import traders
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.areas.legal_records import privacy as legal_records
 from regintel.db.schema import companies, company_changes, people, roles
@@ -447,6 +448,7 @@ def answer_request(
     outcome: str,
     withhold: Sequence[str] = (),
     withhold_parties: Sequence[str] = (),
+    withhold_companies: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Close a verified request with the operator's answer; for erase/object, withhold the person records
     the operator matched to the requester first."""
@@ -455,7 +457,7 @@ def answer_request(
         raise Conflict(f"Request {request_id} is not verified: the requester has not confirmed the address")
     if not outcome.strip():
         raise ValidationFailed("Say what was done (the answer is kept with the request)")
-    if (withhold or withhold_parties) and row["kind"] not in ("erase", "object"):
+    if (withhold or withhold_parties or withhold_companies) and row["kind"] not in ("erase", "object"):
         raise ValidationFailed(f"Only erase and object requests withhold register records, not {row['kind']}")
     now = datetime.now(UTC)
     removed = {
@@ -466,7 +468,15 @@ def answer_request(
         legal_records.party_key(n): withhold_party(conn, n, request_id, str(row["kind"]), now)
         for n in withhold_parties
     }
+    traders_out = {
+        traders.company_key(*traders.parse_key(c)): traders.withhold_company(
+            conn, *traders.parse_key(c), request_id, str(row["kind"]), now
+        )
+        for c in withhold_companies
+    }
     text = outcome.strip()
+    if traders_out:
+        text += f" [withheld sole traders: {', '.join(sorted(traders_out))}]"
     if removed:
         text += f" [withheld register persons: {', '.join(f'p:{k}' for k in sorted(removed))}]"
     if parties:
@@ -483,4 +493,5 @@ def answer_request(
         **show_request(conn, request_id),
         "roles_removed": sum(removed.values()),
         "parties_withheld": sum(parties.values()),
+        "sole_traders_withheld": sorted(traders_out),
     }

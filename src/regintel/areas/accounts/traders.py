@@ -1,0 +1,191 @@
+"""Withholding a sole trader (docs/accounts.md, "Withholding a natural person"): when the requester is
+registered as a sole trader, the register entry is a company row, so that row is what is set aside.
+
+As for register persons, it is done at the data: the company row and every row that hangs on it (found
+by walking the foreign keys of the schema, so a table added later is covered without a change here) are
+kept as they were in `privacy_withheld_rows` under `c:COUNTRY:ID` and taken out in one transaction; rows
+of other tables that only point at the company (`ON DELETE SET NULL`: contracts, legal-record parties, …)
+keep existing and lose the link, which is kept too. Lookups then answer 404 and search, lists and feeds
+omit it, whatever query they run. `lift` puts everything back under the same ids. Only a company whose
+legal form is a sole trader's can be withheld: the tool must not hide companies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+import orjson
+from sqlalchemy import Date, DateTime, Numeric, Table, delete, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.areas.accounts import queries as q
+from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
+from regintel.db.schema import companies, metadata
+from regintel.domain.entity_types import entity_type
+from regintel.errors import NotFound, ValidationFailed
+
+KEY_PREFIX = "c:"
+
+
+def company_key(country: str, national_id: str) -> str:
+    return f"{KEY_PREFIX}{country.upper()}:{national_id}"
+
+
+def parse_key(text: str) -> tuple[str, str]:
+    """`SK:12345678` or `c:SK:12345678` → ("SK", "12345678")."""
+    country, _, national_id = text.removeprefix(KEY_PREFIX).partition(":")
+    if len(country) != 2 or not national_id:
+        raise ValidationFailed(f"Name the company as COUNTRY:NATIONAL_ID (e.g. SK:12345678), not {text!r}")
+    return country.upper(), national_id
+
+
+def _referring(table: Table) -> list[tuple[Table, str, str | None]]:
+    """(table, column, ondelete) of every foreign key pointing at `table.id`."""
+    out = []
+    for other in metadata.sorted_tables:
+        for fk in other.foreign_keys:
+            if fk.column.table is table and fk.column.name == "id":
+                out.append((other, fk.parent.name, fk.ondelete))
+    return out
+
+
+def _walk(conn: Connection, table: Table, ids: Sequence[int], kept: list[dict[str, Any]]) -> None:
+    """Keep the rows that a delete of `ids` in `table` removes (cascades, recursively) or unlinks."""
+    for other, column, ondelete in _referring(table):
+        rows = [dict(r) for r in conn.execute(select(other).where(other.c[column].in_(ids))).mappings()]
+        if not rows:
+            continue
+        cascade = (ondelete or "").upper() == "CASCADE"
+        kept.extend(
+            {"table_name": other.name, "row_id": int(r.get("id") or 0), "unlink": None if cascade else column}
+            | {"data": {str(k): v for k, v in r.items()}}
+            for r in rows
+        )
+        if cascade and "id" in other.c:
+            _walk(conn, other, [int(r["id"]) for r in rows], kept)
+
+
+def withhold_company(
+    conn: Connection, country: str, national_id: str, request_id: int | None, reason: str, now: datetime
+) -> int:
+    """Set a sole trader's company row and what hangs on it aside; returns the rows kept."""
+    row = (
+        conn.execute(
+            select(companies).where(companies.c.country == country, companies.c.national_id == national_id)
+        )
+        .mappings()
+        .first()
+    )
+    key = company_key(country, national_id)
+    if row is None:
+        raise NotFound(f"No company {country}:{national_id}")
+    if entity_type(country, row["legal_form"]) != "sole_trader":
+        raise ValidationFailed(
+            f"{country}:{national_id} is not a sole trader (legal form {row['legal_form']!r}): only the "
+            "register entry of a natural person is withheld"
+        )
+    kept: list[dict[str, Any]] = [
+        {"table_name": "companies", "row_id": int(row["id"]), "unlink": None, "data": dict(row)}
+    ]
+    # Withheld before and brought back by an import: the register's entry as imported now replaces the
+    # one kept then (two entries of one key could not both be put back).
+    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
+    _walk(conn, companies, [int(row["id"])], kept)
+    conn.execute(
+        privacy_withheld_rows.insert(),
+        [
+            {
+                "person_key": key,
+                "table_name": k["table_name"],
+                "row_id": k["row_id"],
+                "data": orjson.dumps(
+                    {"unlink": k["unlink"], "row": {str(c): v for c, v in k["data"].items()}}, default=str
+                ).decode(),
+            }
+            for k in kept
+        ],
+    )
+    conn.execute(delete(companies).where(companies.c.id == row["id"]))  # the cascades take the rest
+    if not q.is_person_suppressed(conn, key):
+        q.insert_person_suppression(
+            conn,
+            person_key=key,
+            request_id=request_id,
+            reason=reason,
+            roles_removed=len(kept),
+            created_at=now,
+        )
+    return len(kept)
+
+
+def _typed(table: Table, data: Mapping[str, Any]) -> dict[str, Any]:
+    out = {}
+    for name, value in data.items():
+        kind = table.c[name].type
+        if isinstance(value, str) and isinstance(kind, DateTime):
+            value = datetime.fromisoformat(value)
+        elif isinstance(value, str) and isinstance(kind, Date):
+            value = date.fromisoformat(value)
+        elif isinstance(value, str) and isinstance(kind, Numeric) and kind.asdecimal:
+            value = Decimal(value)
+        out[name] = value
+    return out
+
+
+def lift_company(conn: Connection, key: str) -> dict[str, int]:
+    """Put a withheld sole trader back: the company row under its id, the rows that hung on it, the links of
+    rows that pointed at it; the suppression ends (the request stays). Refused while the register has a
+    company of that key again (an import brought it back: withhold it again with `reapply`, then lift)."""
+    country, national_id = parse_key(key)
+    key = company_key(country, national_id)
+    if not q.is_person_suppressed(conn, key):
+        raise NotFound(f"{key} is not withheld")
+    if conn.execute(
+        select(companies.c.id).where(companies.c.country == country, companies.c.national_id == national_id)
+    ).first():
+        raise ValidationFailed(f"{key} is in the register again: run `regintel privacy reapply` first")
+    tables = {t.name: t for t in metadata.sorted_tables}
+    restored = 0
+    for r in conn.execute(
+        select(privacy_withheld_rows)
+        .where(privacy_withheld_rows.c.person_key == key)
+        .order_by(privacy_withheld_rows.c.id)  # parents were kept before their children
+    ).mappings():
+        item = orjson.loads(r["data"])
+        table, data = tables[str(r["table_name"])], _typed(tables[str(r["table_name"])], item["row"])
+        if item["unlink"]:  # the row still exists, without its link
+            column = item["unlink"]
+            restored += int(
+                conn.execute(
+                    update(table)
+                    .where(table.c.id == data["id"], table.c[column].is_(None))
+                    .values({column: data[column]})
+                ).rowcount
+            )
+        else:
+            conn.execute(table.insert().values(data))
+            restored += 1
+    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
+    conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
+    return {"rows": restored}
+
+
+def reapply_companies(conn: Connection, now: datetime) -> dict[str, int]:
+    """Withhold again the sole traders an import wrote back into the register since."""
+    out: dict[str, int] = {}
+    keys = conn.execute(
+        select(privacy_person_suppressions.c.person_key).where(
+            privacy_person_suppressions.c.person_key.startswith(KEY_PREFIX)
+        )
+    ).scalars()
+    for key in list(keys):
+        country, national_id = parse_key(key)
+        back = conn.execute(
+            select(companies.c.id).where(
+                companies.c.country == country, companies.c.national_id == national_id
+            )
+        ).first()
+        out[key] = 0 if back is None else withhold_company(conn, country, national_id, None, "reapply", now)
+    return out

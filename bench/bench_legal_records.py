@@ -427,13 +427,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--only", help="time only the reads whose name holds this text")
     parser.add_argument("--no-import", action="store_true", help="skip the import-rate run")
+    parser.add_argument("--existing", action="store_true", help="the database is already filled (same sizes)")
     args = parser.parse_args()
     sizes = {k: getattr(args, k) for k in ("companies", "decisions", "cases", "installations", "acts")}
     folder = Path(tempfile.mkdtemp(prefix="bench-lr-"))
     engine = make_engine(args.database_url or f"sqlite:///{folder}/bench.db")
     upgrade(engine)
     t0 = time.perf_counter()
-    fill(engine, sizes, args.seed)
+    if not args.existing:
+        fill(engine, sizes, args.seed)
     fill_s = time.perf_counter() - t0
     load_before = os.getloadavg()
     results = reads(engine, sizes, args.requests, args.seed, args.only)

@@ -90,3 +90,73 @@ def test_bodies_declare_that_they_may_be_unreadable(doc) -> None:  # type: ignor
 
 def test_html_pages_declare_html_errors(doc) -> None:  # type: ignore[no-untyped-def]
     assert "text/html" in doc["paths"]["/badge-generator"]["get"]["responses"]["422"]["content"]
+
+
+FILTERED = [
+    "/api/v1/companies/advanced-search",
+    "/api/v1/companies/advanced-search.csv",
+    "/api/v1/companies/stats/shell-addresses",
+    "/api/v1/companies/stats/breakdown?by=country",
+]
+
+
+def _param(doc, path, name):  # type: ignore[no-untyped-def]
+    params = doc["paths"][path.split("?")[0]]["get"]["parameters"]
+    return next(p["schema"] for p in params if p["name"] == name)
+
+
+def test_filter_amounts_and_dates_declare_exactly_what_is_taken(doc) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16: `revenue_min` allowed any string beside a number (so `z` was schema-valid and refused),
+    and `updated_since` said RFC 3339 date-time while the server took `0` and naive times."""
+    for path in FILTERED:
+        amount = _param(doc, path, "revenue_min")
+        assert [s.get("type") for s in amount["anyOf"]] == ["number", "null"]
+        assert amount["anyOf"][0]["maximum"] == 10**15
+        founded = _param(doc, path, "founded_from")["anyOf"][0]
+        assert founded["format"] == "date" and "pattern" in founded
+        since = _param(doc, path, "updated_since")["anyOf"]
+        assert [s.get("format") for s in since] == ["date-time", "date", None]
+        assert _strings(_param(doc, path, "city"))[0]["minLength"] == 1
+
+
+@pytest.mark.parametrize("path", FILTERED)
+@pytest.mark.parametrize(
+    "query",
+    [
+        "revenue_min=z",
+        "revenue_min=%205",
+        "revenue_min=1_000",
+        "revenue_min=NaN",
+        "founded_from=0",
+        "founded_from=2020-01-01T00:00:00",
+        "updated_since=0",
+        "updated_since=2020-01-01T00:00:00",
+        "updated_since=",
+        "revenue_min=",
+        "in_bankruptcy=",
+        "city=",
+    ],
+)
+def test_filter_values_outside_the_document_are_refused(client: TestClient, auth, path, query) -> None:  # type: ignore[no-untyped-def]
+    sep = "&" if "?" in path else "?"
+    assert_error(client.get(f"{path}{sep}{query}", headers=auth), 422, "VALIDATION_ERROR")
+
+
+@pytest.mark.parametrize("path", FILTERED)
+@pytest.mark.parametrize(
+    "query",
+    [
+        "revenue_min=1e5",
+        "revenue_min=-2.5",
+        "total_assets_max=1000000000000000.0",
+        "founded_from=2020-01-31",
+        "updated_since=2020-01-01",
+        "updated_since=2020-01-01T10:00:00.5%2B01:00",
+        "updated_since=0001-01-01T00:00:00%2B01:00",
+        "updated_since=9999-12-31T23:59:59-01:00",
+        "country=",
+    ],
+)
+def test_filter_values_the_document_allows_are_taken(client: TestClient, auth, path, query) -> None:  # type: ignore[no-untyped-def]
+    sep = "&" if "?" in path else "?"
+    assert client.get(f"{path}{sep}{query}", headers=auth).status_code == 200

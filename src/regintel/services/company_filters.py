@@ -7,15 +7,89 @@ values (`country=SK&country=CZ` or `country=SK,CZ`).
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import re
+from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+)
 
+# Amounts and dates are taken exactly as the OpenAPI document states them (issue 16: schemathesis found
+# `revenue_min=z` refused although the document allowed any string, and `updated_since=0` taken as a Unix
+# time although the document asked for an RFC 3339 date-time). A query value is a JSON number, a date
+# YYYY-MM-DD or an RFC 3339 date-time with its zone (no leap second: Python cannot represent one), and
+# the document says so with a pattern beside the format.
+NUMBER_PATTERN = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"
+_DAY = "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+DATE_PATTERN = f"^{_DAY}$"
+_ZONE = "(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+DATETIME_PATTERN = f"^{_DAY}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{{1,6}})?{_ZONE}$"
+MAX_AMOUNT = 10**15
+_DATE_SCHEMA = {"type": "string", "format": "date", "pattern": DATE_PATTERN}
+_DATETIME_SCHEMA = {"type": "string", "format": "date-time", "pattern": DATETIME_PATTERN}
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, bool) or (isinstance(value, str) and not re.fullmatch(NUMBER_PATTERN, value)):
+        raise ValueError("a number is written as in JSON (`1500000`, `-2.5`, `1e6`)")
+    return value
+
+
+def _day(value: Any) -> Any:
+    if isinstance(value, date):
+        return value
+    if not isinstance(value, str) or not re.fullmatch(DATE_PATTERN, value):
+        raise ValueError("a date is written YYYY-MM-DD")
+    return value
+
+
+def _moment(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str) or not (
+        re.fullmatch(DATE_PATTERN, value) or re.fullmatch(DATETIME_PATTERN, value)
+    ):
+        raise ValueError("a date YYYY-MM-DD or an RFC 3339 date-time with its zone (`2026-01-01T00:00:00Z`)")
+    if len(value) == 10:  # a date alone is that day's midnight in UTC (kept with its zone when stored)
+        return datetime.combine(date.fromisoformat(value), time(), tzinfo=UTC)
+    return value
+
+
+def _in_utc(value: datetime) -> datetime:
+    """The moment in UTC; one that UTC cannot hold (`0001-01-01T00:00:00+01:00`, a year-9999 time west of
+    Greenwich) is the earliest or latest moment there is, which every record follows or none reaches."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        return (datetime.min if value.year == 1 else datetime.max).replace(tzinfo=UTC)
+
+
+Money = Annotated[
+    Decimal,
+    Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT),
+    BeforeValidator(_number),
+    WithJsonSchema({"type": "number", "minimum": -MAX_AMOUNT, "maximum": MAX_AMOUNT}),
+]
+Day = Annotated[date, BeforeValidator(_day), WithJsonSchema(_DATE_SCHEMA)]
+Moment = Annotated[
+    datetime,
+    BeforeValidator(_moment),
+    AfterValidator(_in_utc),
+    WithJsonSchema({"anyOf": [_DATETIME_SCHEMA, _DATE_SCHEMA]}),
+]
 Codes = Annotated[list[str] | None, Field(default=None)]
 Flag = Annotated[bool | None, Field(default=None)]
-Amount = Annotated[Decimal | None, Field(default=None, ge=-(10**15), le=10**15)]
+Amount = Annotated[Money | None, Field(default=None)]
 MAX_VALUES = 50
 FIN = (
     "of the latest financial statement (major units, in that statement's `currency`: combine with `currency` "
@@ -71,15 +145,20 @@ class CompanyFilters(BaseModel):
     nuts2: Codes = _f("NUTS 2 regions (`SK01`)", "location")
     nuts3: Codes = _f("NUTS 3 regions (`SK010`)", "location")
     postal_code: str | None = _f(
-        "Postal code prefix as the register writes it (`811`, `SW1A 1`), any case", "location", max_length=16
+        "Postal code prefix as the register writes it (`811`, `SW1A 1`), any case",
+        "location",
+        min_length=1,
+        max_length=16,
     )
-    city: str | None = _f("City, exact but ignoring case (`bratislava`)", "location", max_length=100)
-    founded_from: date | None = _f("Founded on or after (YYYY-MM-DD)", "dates")
-    founded_to: date | None = _f("Founded on or before", "dates")
-    dissolved_from: date | None = _f("Dissolved on or after", "dates")
-    dissolved_to: date | None = _f("Dissolved on or before", "dates")
-    updated_since: datetime | None = _f(
-        "Record changed at or after (ISO 8601 date or timestamp, UTC when no zone)", "dates"
+    city: str | None = _f(
+        "City, exact but ignoring case (`bratislava`)", "location", min_length=1, max_length=100
+    )
+    founded_from: Day | None = _f("Founded on or after (YYYY-MM-DD)", "dates")
+    founded_to: Day | None = _f("Founded on or before", "dates")
+    dissolved_from: Day | None = _f("Dissolved on or after", "dates")
+    dissolved_to: Day | None = _f("Dissolved on or before", "dates")
+    updated_since: Moment | None = _f(
+        "Record changed at or after: a date (midnight UTC) or an RFC 3339 date-time with its zone", "dates"
     )
     has_financials: Flag = _f("1: at least one financial statement; 0: none", "financials")
     financial_year_min: int | None = _f(
@@ -130,8 +209,10 @@ class CompanyFilters(BaseModel):
             if any(len(p) > 64 for p in parts):
                 raise ValueError("a value is longer than 64 characters")
             return parts
-        if isinstance(value, str) and not value.strip():
-            return None
+        if value == "":
+            # An empty value is refused rather than read as "not given": the document calls it invalid
+            # for every typed filter, and a filter must never widen a result silently.
+            raise ValueError("empty value: leave the parameter out instead")
         return value
 
     def active(self) -> dict[str, Any]:

@@ -4,15 +4,22 @@ specification's JSON Schemas, and the specification's valid/invalid examples thr
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
+import uvicorn
 from jsonschema import Draft7Validator
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 from referencing import Resource
 from referencing.jsonschema import DRAFT7
 
+from regintel.api.app import create_app
 from tests.api.test_search import COMPANIES
 from tests.builders import load_companies
 from tests.helpers import assert_error
@@ -258,3 +265,49 @@ def test_bad_requests(client, data, key):
     }
     resp = post("/api/v1/reconcile", params=key, data={"queries": json.dumps(weird)})
     assert resp.status_code == 200 and resp.json() == {"q0": {"result": []}}
+
+
+@pytest.fixture
+def served(settings) -> Iterator[str]:
+    """The app behind uvicorn on 127.0.0.1: the URL limit is the HTTP server's, not the app's."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_the_longest_get_the_document_allows_reaches_the_app(client, served, api_key):
+    """Issue 16: `queries` was declared up to 500,000 characters, and uvicorn answered a URL of 64 KiB
+    with a bare, undeclared 400; every value the document allows now fits in a URL, worst case
+    (characters of 4 UTF-8 bytes, percent-encoded) for both parameters at once."""
+    params = {
+        p["name"]: p["schema"]
+        for p in client.get("/api/v1/public/openapi.json").json()["paths"]["/api/v1/reconcile"]["get"][
+            "parameters"
+        ]
+    }
+    longest = {name: _strings(params[name])[0]["maxLength"] for name in ("queries", "extend")}
+    with httpx.Client(base_url=served, timeout=60) as web:
+        for text in ("a", "\U0001f600"):
+            resp = web.get(
+                "/api/v1/reconcile", params={"queries": text * longest["queries"], "api_key": api_key}
+            )
+            assert_error(resp, 422, "VALIDATION_ERROR")  # not JSON: the app's answer, declared
+        both = {name: "\U0001f600" * n for name, n in longest.items()}
+        assert_error(
+            web.get("/api/v1/reconcile", params=both | {"api_key": api_key}), 422, "VALIDATION_ERROR"
+        )
+        too_long = {"queries": "a" * (longest["queries"] + 1), "api_key": api_key}
+        assert_error(web.get("/api/v1/reconcile", params=too_long), 422, "VALIDATION_ERROR")
+
+
+def _strings(schema):
+    return [p for p in [schema, *schema.get("anyOf", [])] if p.get("type") == "string"]

@@ -264,6 +264,29 @@ def test_match(client, auth, data):
     )
 
 
+def test_match_refuses_malformed_identifiers_each_named(client, auth, data):
+    """Issue 16: a malformed identifier was taken and simply matched nothing."""
+    body = {
+        "name": "Slovnaft",
+        "country": "SK",
+        "identifiers": {"ico": "31322833", "lei": "not-a-lei", "vat": "SK2020244699"},
+    }
+    err = assert_error(
+        client.post("/api/v1/companies/match", json=body, headers=auth), 422, "VALIDATION_ERROR"
+    )
+    assert [d["field"] for d in err["details"]] == ["identifiers.ico", "identifiers.lei"]
+    for ids in ({"national_id": "!!"}, {"ic_dph": "SK123"}, {"dic": "12"}, {"vat": "XX1"}):
+        resp = client.post("/api/v1/companies/match", json={"identifiers": ids}, headers=auth)
+        assert_error(resp, 422, "VALIDATION_ERROR")
+    # well-formed without a country: checked against every market
+    items = assert_envelope(
+        client.post(
+            "/api/v1/companies/match", json={"identifiers": {"national_id": "31322832"}}, headers=auth
+        )
+    )
+    assert items[0]["company"]["nationalId"] == "31322832"
+
+
 def test_index_follows_new_data(app_factory, auth, engine, data):
     client = app_factory(search_refresh_seconds=0)
     assert assert_envelope(client.get("/api/v1/companies/search?q=orange slovensko", headers=auth)) == []

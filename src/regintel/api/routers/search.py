@@ -13,8 +13,13 @@ from regintel.api.deps import ApiKey, AppSettings, PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
-from regintel.domain.identifiers import parse_country
-from regintel.errors import NotFound, ValidationFailed
+from regintel.domain.identifiers import (
+    is_valid_national_id,
+    national_id_candidates,
+    parse_country,
+    parse_identifier,
+)
+from regintel.errors import InvalidIdentifier, NotFound, ValidationFailed
 from regintel.services import people as people_svc
 from regintel.services import resolve as resolve_svc
 from regintel.services import search as svc
@@ -327,13 +332,34 @@ class MatchIn(BaseModel):
     threshold: float = Field(default=0.85, ge=0, le=1)
 
 
+def _identifier_errors(ids: Identifiers, country: str | None) -> list[dict[str, str]]:
+    """Each identifier checked for its format and check digits; one detail per malformed field (a typo
+    must not pass for an identifier that matched nothing)."""
+    errors = []
+    for field, value in ids.model_dump().items():
+        if not value:
+            continue
+        try:
+            if field in ("national_id", "ico") and not country:
+                if not any(is_valid_national_id(cc, value) for cc in national_id_candidates(value)):
+                    raise InvalidIdentifier(f"{value!r} is not a valid register number in any market")
+            else:
+                kind = "ico" if field == "national_id" else field
+                parse_identifier(kind, value, country)
+        except InvalidIdentifier as exc:
+            errors.append({"field": f"identifiers.{field}", "in": "body", "message": exc.message})
+    return errors
+
+
 @router.post(
     "/api/v1/companies/match",
     response_model=Envelope[list[dict[str, Any]]],
     summary="Match",
     description="Ranked candidates for a record `{name, country, address, identifiers{national_id, ico, "
     "vat, ic_dph, dic, lei}}`, each with `score` (0-1), `match` (score ≥ `threshold`) and the "
-    "`features` that matched (name similarity, location, identifiers). Unknown fields answer 422.",
+    "`features` that matched (name similarity, location, identifiers). Unknown fields answer 422, and "
+    "so does each identifier that fails its format or check digits (`details` names each one; "
+    "`national_id` and `ico` are checked for `country`, or for every market without it).",
     openapi_extra={
         "requestBody": {
             "content": {
@@ -352,6 +378,9 @@ class MatchIn(BaseModel):
 def match(
     request: Request, conn: ReadConn, _key: ApiKey, index: SearchIndex, body: Annotated[MatchIn, Body()]
 ) -> Response:
+    bad = _identifier_errors(body.identifiers, _cc(body.country))
+    if bad:
+        raise ValidationFailed("Malformed identifier(s): " + ", ".join(e["field"] for e in bad), details=bad)
     ids = tuple(v for v in body.identifiers.model_dump().values() if v)
     if not (body.name or "").strip() and not ids:
         raise ValidationFailed(

@@ -54,7 +54,7 @@ def test_page_in_each_language(client, companies, path, lang):
     assert NAV[lang] in doc.find(".//nav").text_content()
     assert "accept-language" not in _vary(resp)  # the query fixed the language
     links = {a.get("hreflang"): a.get("href") for a in doc.xpath("//link[@rel='alternate']")}
-    bare = path.split("?")[0]
+    bare = "http://testserver" + path.split("?")[0]
     assert set(links) == {"sk", "en", "x-default"}
     assert links["sk"].startswith(bare) and "lang=sk" in links["sk"] and "lang=en" in links["en"]
     assert "lang=" not in links["x-default"] and links["x-default"].startswith(bare)
@@ -65,8 +65,8 @@ def test_page_in_each_language(client, companies, path, lang):
 def test_other_query_parameters_stay_in_the_alternates(client, companies):
     doc = _doc(client.get(f"/badge-generator?cc=sk&ico={SK_ID}&lang=sk"))
     links = {a.get("hreflang"): a.get("href") for a in doc.xpath("//link[@rel='alternate']")}
-    assert links["x-default"] == f"/badge-generator?cc=sk&ico={SK_ID}"
-    assert links["en"] == f"/badge-generator?cc=sk&ico={SK_ID}&lang=en"
+    assert links["x-default"] == f"http://testserver/badge-generator?cc=sk&ico={SK_ID}"
+    assert links["en"] == f"http://testserver/badge-generator?cc=sk&ico={SK_ID}&lang=en"
     assert doc.xpath("//input[@name='lang']/@value") == ["sk"]  # the form keeps the language
 
 

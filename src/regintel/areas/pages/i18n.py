@@ -59,14 +59,15 @@ def choose(request: Request, asked: str | None, default: Lang) -> tuple[Lang, bo
     return _BY_CODE.get(best or "", default), True
 
 
-def alternates(request: Request, lang: str) -> list[dict[str, str]]:
+def alternates(request: Request, base: str) -> list[dict[str, str]]:
     """hreflang links of a page in both languages by `?lang=` (other query parameters kept) and its
-    `x-default`, the address without `lang`, whose language the browser's Accept-Language picks."""
+    `x-default`, the address without `lang`, whose language the browser's Accept-Language picks; absolute
+    (under the public `base`), as search engines require of hreflang."""
     url = request.url.remove_query_params("lang")
-    bare = url.path + (f"?{url.query}" if url.query else "")
+    bare = base + url.path + (f"?{url.query}" if url.query else "")
     out = []
     for code in LANGS:
         with_lang = url.include_query_params(lang=code)
-        out.append({"lang": code, "href": f"{with_lang.path}?{with_lang.query}"})
+        out.append({"lang": code, "href": f"{base}{with_lang.path}?{with_lang.query}"})
     out.append({"lang": "x-default", "href": bare})
     return out

@@ -91,7 +91,7 @@ BADGES = {
 def _lang(request: Request, asked: str | None, default: i18n.Lang) -> dict[str, Any]:
     """The language arguments of `html.page` for a page whose path does not fix its language."""
     lang, by_header = i18n.choose(request, asked, default)
-    return {"lang": lang, "by_header": by_header, "alternate": i18n.alternates(request, lang)}
+    return {"lang": lang, "by_header": by_header, "alternate": i18n.alternates(request, public_base(request))}
 
 
 def _counter(request: Request) -> service.ViewCounter:
@@ -946,7 +946,10 @@ def _technologies_page(request: Request, conn: Connection, lang: str) -> HTMLRes
         rows=rows,
         empty=t["empty"] if data["checked_domains"] else t["none_checked"],
         cache=QUARTER,
-        alternate=[{"lang": "sk", "href": "/technologie"}, {"lang": "en", "href": "/technologies"}],
+        alternate=[
+            {"lang": "sk", "href": f"{public_base(request)}/technologie"},
+            {"lang": "en", "href": f"{public_base(request)}/technologies"},
+        ],
         columns=[
             {"label": t["name"], "key": "name"},
             {"label": t["category"], "key": "category"},

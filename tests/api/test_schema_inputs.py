@@ -160,3 +160,14 @@ def test_filter_values_outside_the_document_are_refused(client: TestClient, auth
 def test_filter_values_the_document_allows_are_taken(client: TestClient, auth, path, query) -> None:  # type: ignore[no-untyped-def]
     sep = "&" if "?" in path else "?"
     assert client.get(f"{path}{sep}{query}", headers=auth).status_code == 200
+
+
+@pytest.mark.parametrize("value", [1.0, "1", True])
+def test_strict_bodies_take_integers_as_json_writes_them(client: TestClient, auth, value) -> None:  # type: ignore[no-untyped-def]
+    """Deliberate (schemathesis.toml, docs/api.md): `1.0` for an integer is refused like `"1"`."""
+    body = {"name": "Slovnaft", "limit": value}
+    err = assert_error(
+        client.post("/api/v1/companies/match", json=body, headers=auth), 422, "VALIDATION_ERROR"
+    )
+    assert [d["field"] for d in err["details"]] == ["limit"]
+    assert client.post("/api/v1/companies/match", json=body | {"limit": 1}, headers=auth).status_code == 200

@@ -86,7 +86,8 @@ def create_app(settings: Settings) -> FastAPI:
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
-    # (path pattern, methods, literal path?) of every route, for the `Allow` header of 405 and OPTIONS answers.
+    # (path pattern, methods, literal path?) of every route, for the `Allow` header of 405 and OPTIONS
+    # answers.
     app.state.route_methods = [
         (route.path_regex, set(route.methods), "{" not in route.path)
         for router in ROUTERS

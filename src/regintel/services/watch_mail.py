@@ -27,13 +27,14 @@ def _unsubscribe_url(settings: Settings, watch: Row) -> str:
 
 
 def _confirm(settings: Settings, watch: Row) -> tuple[str, str]:
-    link = f"{settings.base_url.rstrip('/')}/api/v1/watch/confirm?token={quote(make_token(settings, CONFIRM, watch))}"
+    token = quote(make_token(settings, CONFIRM, watch))
+    link = f"{settings.base_url.rstrip('/')}/api/v1/watch/confirm?token={token}"
     return (
         f"Confirm your watch of {watch['company_name']}",
         f"Someone (hopefully you) asked to be told by e-mail when the insolvency status of\n"
         f"{_company(watch)} changes.\n\nTo start the watch, open this link within "
-        f"{settings.watch_confirm_hours} hours:\n\n{link}\n\nIf you did not ask for this, ignore this e-mail: "
-        f"nothing will be sent.\n",
+        f"{settings.watch_confirm_hours} hours:\n\n{link}\n\nIf you did not ask for this, ignore this "
+        "e-mail: nothing will be sent.\n",
     )
 
 
@@ -52,8 +53,9 @@ def _alert(settings: Settings, watch: Row, change: Row) -> tuple[str, str]:
     headline = f"{what} {'declared' if now_on else 'ended'}"
     return (
         f"{watch['company_name']}: {headline}",
-        f"{_company(watch)}: {headline}.\n\n{change['field']}: {field_value(change['field'], change['old_value'])} "
-        f"-> {now_on}\ndetected at: {change['detected_at']:%Y-%m-%d %H:%M} UTC\n\n"
+        f"{_company(watch)}: {headline}.\n\n"
+        f"{change['field']}: {field_value(change['field'], change['old_value'])} -> {now_on}\n"
+        f"detected at: {change['detected_at']:%Y-%m-%d %H:%M} UTC\n\n"
         f"To stop these e-mails: {_unsubscribe_url(settings, watch)} (POST, or the unsubscribe button of "
         f"your mail program).\n",
     )

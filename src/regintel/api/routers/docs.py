@@ -1,4 +1,5 @@
-"""Documentation: the OpenAPI document, its catalogues, a Postman collection and the HTML docs (spec 4.5, 4.7).
+"""Documentation: the OpenAPI document, its catalogues, a Postman collection and the HTML docs
+(spec 4.5, 4.7).
 
 Everything here is derived from `app.openapi()`, so a new operation shows up in every description at
 once. Derived documents are built once per app and kept on `app.state`: the routes cannot change

@@ -266,8 +266,8 @@ stats_feeds.register(
     stats_feeds.StatsFeed(
         name="bankrupt",
         title="Bankruptcy statistics",
-        description="Companies flagged insolvent per country, proceedings started and ended per month, the latest "
-        "notices; filters `scope` and `country`.",
+        description="Companies flagged insolvent per country, proceedings started and ended per month, the "
+        "latest notices; filters `scope` and `country`.",
         columns=svc.month_columns("any"),
         rows=None,
         path="/api/v1/public/stats/bankrupt",

@@ -177,8 +177,9 @@ class LeiRecordOut(BaseModel):
     description="The LEI record of spec 2.4 for a 20-character ISO 17442 LEI (check digits verified): "
     "local national identifier, name, legal form, GLEIF registration status, the insolvency flags, the "
     "link to GLEIF's live record (`gleifUrl`) and the compliance fields. Fields without a data source "
-    "say so: `taxReliability` `unknown`, `creditGrade`, `nis2InScope` and `flags.*` null (docs/compliance.md). "
-    "One or two indexed reads: the high-volume LEI path (spec 8) for more than 10k LEIs a day.",
+    "say so: `taxReliability` `unknown`, `creditGrade`, `nis2InScope` and `flags.*` null "
+    "(docs/compliance.md). One or two indexed reads: the high-volume LEI path (spec 8) for more than 10k "
+    "LEIs a day.",
 )
 async def by_lei(
     request: Request,

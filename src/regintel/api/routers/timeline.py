@@ -54,8 +54,8 @@ class Timeline(BaseModel):
     "financial-administration changes from the change log (name, address, status, legal form, NACE, VAT "
     "and tax registration, officers, owners, financial statements, insolvency flags of registers), the "
     "founding and dissolution dates, the LEI registration and the public contracts the company supplies "
-    "(`contract`: TED awards and the Czech register of contracts). Keyset-paginated: pass `meta.next_cursor` as "
-    "`cursor`. Filter `event_type` (comma-separated).",
+    "(`contract`: TED awards and the Czech register of contracts). Keyset-paginated: pass "
+    "`meta.next_cursor` as `cursor`. Filter `event_type` (comma-separated).",
 )
 def timeline(
     request: Request,

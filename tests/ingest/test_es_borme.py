@@ -10,6 +10,7 @@ from fpdf import FPDF
 
 from regintel.db.schema import data_sources, roles
 from regintel.ingest.base import RecordError, SourceAbort
+from regintel.ingest.sources.es_borme import province_nuts3
 from regintel.ingest.sources.es_borme_acts import parse_act
 from tests.helpers import assert_envelope, assert_error
 from tests.ingest.import_helpers import (
@@ -64,6 +65,7 @@ def test_real_section_a_pdf(engine, settings):
         "CÁCERES",
     )
     assert first["status"] == "active"
+    assert first["nuts3"] == "ES432"  # the province of the PDF: Cáceres
     assert identifier_pairs(engine, "H-CC-11959") >= {("elf", "DP3Q")}
     # 57317 and 57318 are acts of one sheet; the second renames the company
     renamed = company(engine, "ES", "H-CC-4354")
@@ -310,3 +312,20 @@ def test_officers_served_behind_the_purpose_gate(engine, settings, client, auth)
     assert gated.status_code == 200
     assert "PANIAGUA SANCHEZ JOSE ANTONIO" in gated.text and "LOPEZ COLLAZOS JORGE CARLOS" in gated.text
     assert_error(client.get(url, headers=auth, params={"purpose": "curiosity"}), 422, "VALIDATION_ERROR")
+
+
+@pytest.mark.parametrize(
+    "province, nuts3",
+    [
+        ("CÁCERES", "ES432"),
+        ("ALICANTE", "ES521"),  # NUTS writes "Alicante/Alacant"
+        ("GUIPÚZCOA", "ES212"),  # NUTS writes "Gipuzkoa"
+        ("A CORUÑA", "ES111"),
+        ("MADRID", "ES300"),
+        ("ILLES BALEARS", None),  # NUTS 3 is by island
+        ("LAS PALMAS", None),
+        ("ATLANTIS", None),
+    ],
+)
+def test_province_to_nuts3(province, nuts3):
+    assert province_nuts3(province) == nuts3

@@ -44,14 +44,17 @@ import io
 import re
 from collections.abc import Iterator
 from dataclasses import fields
+from functools import cache
 from typing import BinaryIO
 
 from lxml import etree  # type: ignore[import-untyped]
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
+from regintel.domain.names import fold
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
+from regintel.ingest.code_lists.files import read_pairs
 from regintel.ingest.sources import register
 from regintel.ingest.sources.es_borme_acts import Act, Issue, Officer, entries, issue_of, parse_act
 
@@ -128,6 +131,31 @@ POSTS: dict[str, tuple[str, str]] = {
 }
 
 
+# Provinces BORME writes by their Castilian name where NUTS 2021 uses another one. The Balearic and
+# Canary provinces are split by island in NUTS 3, which a province does not tell: none is derived.
+PROVINCE_ALIASES = {"alava": "ES211", "guipuzcoa": "ES212", "vizcaya": "ES213", "la coruna": "ES111"}
+UNSPLIT_PROVINCES = {"illes balears", "baleares", "las palmas", "santa cruz de tenerife"}
+
+
+@cache
+def _province_nuts3() -> dict[str, str]:
+    """Folded province name -> NUTS 3 code, from the packaged NUTS 2021 list: Spain's NUTS 3 regions
+    are its provinces (each name also under its alternative spellings, "Alicante/Alacant")."""
+    table = dict(PROVINCE_ALIASES)
+    for code, name in read_pairs("nuts2021.csv", ";"):
+        if code.startswith("ES") and len(code) == 5:
+            for spelling in name.split("/"):
+                table[fold(spelling).strip()] = code
+    return table
+
+
+def province_nuts3(province: str | None) -> str | None:
+    """The NUTS 3 region of a BORME province heading ("CÁCERES" -> ES432), None where NUTS 3 splits
+    the province (the islands) or the name is not known."""
+    key = fold(province or "").strip()
+    return None if key in UNSPLIT_PROVINCES else _province_nuts3().get(key)
+
+
 class BormeSource:
     info = INFO
 
@@ -202,6 +230,7 @@ def to_record(act: Act, issue: Issue) -> CompanyRecord:
         street=act.street,
         city=act.city,
         region_code=issue.province,
+        nuts3=province_nuts3(issue.province),
         address_text=f"{act.street}, {act.city}" if act.street and act.city else None,
         in_liquidation=True if "Disolución" in act.kinds and not dissolved else None,
         in_bankruptcy=True if "Situación concursal" in act.kinds else None,

@@ -288,3 +288,16 @@ def test_bulk_bare_ids_checked_only_when_unmatched(client, auth, companies):
         assert_envelope(client.get("/api/v1/companies/by-identifier?type=ico&value=36631124", headers=auth))
         == []
     )
+
+
+def test_bulk_document_takes_any_entry_it_answers_per_entry(client, auth, companies):
+    """Issue 16: a malformed entry is answered in its own entry (200), so the document's item schema must
+    not call it invalid (it required `id` and refused numbers)."""
+    doc = client.get("/api/v1/public/openapi.json").json()
+    body = doc["paths"]["/api/v1/companies/bulk"]["post"]["requestBody"]["content"]["application/json"]
+    schema = doc["components"]["schemas"][body["schema"]["$ref"].rsplit("/", 1)[1]]
+    items = schema["properties"]["identifiers"]["items"]
+    assert set(items) == {"description"}
+    entries = [{"country": ""}, 31322832, None, {"id": "31322832", "colour": 1}]
+    resp = client.post("/api/v1/companies/bulk", json={"identifiers": entries}, headers=auth)
+    assert [a["status"] for a in assert_envelope(resp)] == ["invalid", "found", "invalid", "invalid"]

@@ -3,7 +3,9 @@ with 3 natural persons each through the real loader into a fresh database, with 
 look-up (`ingest/sections.py::_withheld_keys`) and with it switched off, alternately, `--rounds` times each (a
 new database every time), which gives the look-up's share of an import; times the look-up alone over all the
 holder keys; then times `privacy.withhold_person` (delete roles and the person, redact the change log, record
-the key) for persons of the register.
+the key) for persons of the register, and `traders.withhold_company` / `lift_company` (a sole trader's
+company row and every row hanging on it kept aside and deleted, then put back) for sole traders; wall and
+CPU time.
 
     .venv/bin/python bench/bench_privacy.py --companies 5000 --rounds 3
 """
@@ -31,12 +33,14 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 from bench_lookup import percentiles  # noqa: E402
 
-from regintel.areas.accounts import privacy  # noqa: E402
+from regintel.areas.accounts import privacy, traders  # noqa: E402
 from regintel.areas.accounts.tables import privacy_person_suppressions  # noqa: E402
 from regintel.db.engine import make_engine  # noqa: E402
 from regintel.db.migrate import upgrade  # noqa: E402
-from regintel.db.schema import people  # noqa: E402
+from regintel.db.schema import companies, people  # noqa: E402
+from regintel.domain.identifiers import parse_national_id  # noqa: E402
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord  # noqa: E402
+from regintel.errors import InvalidIdentifier  # noqa: E402
 from regintel.ingest import sections  # noqa: E402
 from regintel.ingest.base import SourceInfo  # noqa: E402
 from regintel.ingest.loader import Loader  # noqa: E402
@@ -80,6 +84,19 @@ def _records(n: int, rng: random.Random) -> list[CompanyRecord]:
     return out
 
 
+def _valid_icos(start: int, n: int) -> list[str]:
+    """`n` Slovak IČOs with valid check digits from `start` on (the loader refuses the others)."""
+    out: list[str] = []
+    candidate = start
+    while len(out) < n:
+        try:
+            out.append(parse_national_id("SK", str(candidate)))
+        except InvalidIdentifier:
+            pass
+        candidate += 1
+    return out
+
+
 def _load(engine: Any, source: SourceInfo, records: list[CompanyRecord]) -> float:
     sync_catalogue(engine, [source])
     loader = Loader(engine, source)
@@ -95,6 +112,7 @@ def main() -> None:
     parser.add_argument("--companies", type=int, default=5000)
     parser.add_argument("--withhold", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--traders", type=int, default=50)
     args = parser.parse_args()
     rng = random.Random(7)
     records = _records(args.companies, rng)
@@ -148,6 +166,36 @@ def main() -> None:
             privacy.withhold_person(conn, key, None, "erase", now)
             timings.append((time.perf_counter() - started) * 1000)
     p = percentiles(timings)
+    sole = [
+        CompanyRecord(
+            country="SK",
+            national_id=national_id,
+            name=f"Osoba {i} - BENCH",
+            legal_form="101",  # a sole trader
+            roles=[
+                RoleRecord("owner", f"Osoba {i}", person=PersonRecord(f"Osoba {i}", birth_date="1970-01"))
+            ],
+        )
+        for i, national_id in enumerate(_valid_icos(60_000_000, args.traders))
+    ]
+    _load(engine, _source("bench_b"), sole)
+    with engine.connect() as conn:  # those the loader took (identifiers without valid check digits are not)
+        loaded = list(
+            conn.execute(select(companies.c.national_id).where(companies.c.legal_form == "101")).scalars()
+        )
+    held, lifted, cpu_started = [], [], time.process_time()
+    for national_id in loaded:
+        with engine.begin() as conn:
+            started = time.perf_counter()
+            traders.withhold_company(conn, "SK", national_id, None, "erase", now)
+            held.append((time.perf_counter() - started) * 1000)
+    for national_id in loaded:
+        with engine.begin() as conn:
+            started = time.perf_counter()
+            traders.lift_company(conn, traders.company_key("SK", national_id))
+            lifted.append((time.perf_counter() - started) * 1000)
+    trader_cpu = time.process_time() - cpu_started
+    ph, pl = percentiles(held), percentiles(lifted)
     rows = [
         (
             "load with the suppression look-up",
@@ -163,6 +211,16 @@ def main() -> None:
             f"{len(holder_keys)} keys in one call, {len(hits)} of 100 suppressed found",
         ),
         ("withhold_person p50 / p95", f"{p['p50']:.1f} / {p['p95']:.1f} ms", f"{args.withhold} persons"),
+        (
+            "withhold_company p50 / p95",
+            f"{ph['p50']:.1f} / {ph['p95']:.1f} ms",
+            f"{len(loaded)} sole traders among {args.companies + len(loaded)} companies",
+        ),
+        (
+            "lift_company p50 / p95",
+            f"{pl['p50']:.1f} / {pl['p95']:.1f} ms",
+            f"CPU for both: {trader_cpu:.2f} s",
+        ),
     ]
     table = Table("case", "time", "note", title=f"privacy ({engine.dialect.name})")
     for row in rows:
@@ -179,6 +237,9 @@ def main() -> None:
         "lookup_during_load_s": inside,
         "lookup_ms": lookup * 1000,
         "withhold_ms": p,
+        "withhold_company_ms": ph,
+        "lift_company_ms": pl,
+        "traders_cpu_s": trader_cpu,
         "machine": platform.platform(),
         "load_avg": load,
         "at": now.isoformat(),

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from regintel.config import Plan
+from regintel.config import DEFAULT_PLANS, Plan
 from tests.areas_accounts.fakes import FakeStripe, serve
 from tests.areas_accounts.test_account_api import sign_in
 from tests.areas_accounts.test_billing import SECRET, post
@@ -207,3 +207,19 @@ def test_suggest_follows_the_busiest_key(app_factory, engine):
     assert out["busiest_key_projected"] >= 5 and out["suggested_plan"] == "pro" and out["for_sale"] is True
     assert "exceeds" in out["reason"]
     assert_error(client.get("/account/billing/suggest?plan=pro"), 422, "VALIDATION_ERROR")
+
+
+def test_the_schema_says_which_checkouts_are_taken(shop, engine):
+    """Every body the document's `CheckoutIn` takes is taken, and every other one is refused (issue 16)."""
+    from jsonschema import Draft202012Validator
+
+    client, _ = shop
+    schema = client.app.openapi()["components"]["schemas"]["CheckoutIn"]
+    assert schema["properties"]["plan"]["enum"] == sorted(PRICES)
+    validator = Draft202012Validator(schema)
+    csrf = sign_in(client, engine)
+    for plan in sorted({*DEFAULT_PLANS, "nope"}):  # for sale, not for sale, passes, unknown
+        for kind in (None, "subscription", "pack"):
+            body = {"plan": plan} | ({"kind": kind} if kind else {})
+            resp = client.post("/account/billing", json=body, headers=csrf)
+            assert validator.is_valid(body) == (resp.status_code == 200), (body, resp.status_code, resp.text)

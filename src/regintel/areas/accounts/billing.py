@@ -164,6 +164,35 @@ def _call(what: str, fn: Any, **kwargs: Any) -> Any:
         ) from None
 
 
+def declare_plans(doc: dict[str, Any], settings: Settings) -> None:
+    """Say in the OpenAPI document which `plan` and `kind` a checkout takes on this deployment (issue 16: a
+    schema-valid body is never refused, an invalid one never accepted): the plans for sale (all the
+    deployment's plans when none has a price, as `_mode` checks them first), each with its `kind`."""
+    schema = doc.get("components", {}).get("schemas", {}).get("CheckoutIn")
+    if schema is None:
+        return
+    names = sorted(p for p in settings.billing_prices if p in settings.plans) or sorted(settings.plans)
+    monthly = [p for p in names if settings.plans[p].budget is None]
+    passes = [p for p in names if settings.plans[p].budget is not None]
+    schema["properties"]["plan"]["enum"] = names
+    branches: list[dict[str, Any]] = []
+    if monthly:
+        branches.append(
+            {
+                "properties": {"plan": {"enum": monthly}, "kind": {"const": "subscription"}},
+                "required": ["plan"],
+            }
+        )
+    if passes:
+        branches.append(
+            {
+                "properties": {"plan": {"enum": passes}, "kind": {"const": "pack"}},
+                "required": ["plan", "kind"],
+            }
+        )
+    schema["oneOf"] = branches
+
+
 def portal_session() -> None:
     raise BillingManagedInAccount("Billing is managed on the account page (/account), not with an API key")
 

@@ -16,6 +16,7 @@ from regintel.api.db_gate import DbGate
 from regintel.api.middleware import RequestContext
 from regintel.api.openapi import API_VERSION, build_openapi
 from regintel.api.routers import ROUTERS
+from regintel.areas.accounts.billing import declare_plans
 from regintel.config import Settings
 from regintel.db.engine import make_engine
 from regintel.db.keys import KeyCache
@@ -114,6 +115,7 @@ def create_app(settings: Settings) -> FastAPI:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.openapi_schema = build_openapi(app, settings.base_url, settings.allowed_purposes)
+            declare_plans(app.openapi_schema, settings)  # the deployment's plans (areas/accounts/billing.py)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -298,6 +298,9 @@ class Loader:
                 self._reject("bankruptcy and restructuring declared at once (spec 2.2)", rec.national_id)
                 continue
             valid[(rec.country, rec.national_id)] = rec  # the last record for a key wins
+        for key in sections.withheld_companies(conn, list(valid)):
+            del valid[key]  # a withheld sole trader stays withheld: `regintel privacy lift` brings it back
+            self.stats.skip("withheld after a data-protection request")
         if not valid:
             return {}
         existing = _existing(conn, list(valid))

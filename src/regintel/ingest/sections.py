@@ -157,6 +157,31 @@ def _withheld_keys(conn: Connection, holder_keys: set[str]) -> set[str]:
     return {f"p:{k}" for k in found}
 
 
+def withheld_companies(conn: Connection, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The (country, national id) keys among `keys` of sole traders withheld after a data-protection
+    request (areas/accounts/traders.py, key `c:CC:ID`): an import must not write them back."""
+    if not keys or not inspect(conn).has_table("privacy_person_suppressions"):
+        return set()
+    if (
+        conn.execute(
+            select(_withheld.c.person_key).where(_withheld.c.person_key.startswith("c:")).limit(1)
+        ).first()
+        is None
+    ):
+        return set()
+    wanted = {f"c:{country}:{national_id}": (country, national_id) for country, national_id in keys}
+    names = sorted(wanted)
+    found: set[tuple[str, str]] = set()
+    for start in range(0, len(names), 900):
+        found.update(
+            wanted[k]
+            for k in conn.execute(
+                select(_withheld.c.person_key).where(_withheld.c.person_key.in_(names[start : start + 900]))
+            ).scalars()
+        )
+    return found
+
+
 def load_roles(
     conn: Connection,
     loader: Loader,

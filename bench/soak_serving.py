@@ -200,6 +200,8 @@ def main() -> None:
                     "minute": minute,
                     "rps": rps,
                     "errors": errors,
+                    # status = non-2xx/3xx answers (the shed 503s), timeout = no answer in wrk's 10 s
+                    "errors_by_kind": {k: v for k, v in res["errors"].items() if v},  # type: ignore[union-attr]
                     "latency_us": lat,
                     "rss_mb": list(rss.values()),
                 }

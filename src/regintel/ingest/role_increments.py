@@ -14,9 +14,8 @@ from typing import Any
 from regintel.domain.types import RoleRecord
 
 Row = dict[str, Any]
-# What a stored row carries over when no increment touches it: its compared fields and the ids the
-# loader resolved when it was written.
-CARRIED = (
+# The fields a role is compared on when the loader decides whether a company's roles changed.
+ROLE_COMPARED = (
     "role",
     "holder_key",
     "holder_name",
@@ -26,9 +25,10 @@ CARRIED = (
     "natures_of_control",
     "since",
     "until",
-    "person_id",
-    "holder_company_id",
 )
+# What a stored row carries over when no increment touches it: its compared fields and the ids the
+# loader resolved when it was written.
+CARRIED = (*ROLE_COMPARED, "person_id", "holder_company_id")
 
 
 def accumulate(

@@ -119,21 +119,8 @@ def _role_row(role: RoleRecord) -> dict[str, Any]:
     }
 
 
-_ROLE_COMPARED = (
-    "role",
-    "holder_key",
-    "holder_name",
-    "title",
-    "share_pct",
-    "voting_pct",
-    "natures_of_control",
-    "since",
-    "until",
-)
-
-
 def _signature(row: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(str(row.get(k)) if row.get(k) is not None else None for k in _ROLE_COMPARED)
+    return tuple(str(row.get(k)) if row.get(k) is not None else None for k in role_increments.ROLE_COMPARED)
 
 
 # Natural persons withheld after a data-protection request (areas/accounts/privacy.py): never loaded

@@ -70,7 +70,11 @@ def test_unreliable_payer_and_not_a_payer(client, auth, payers):
     )
     assert (none["vatPayers"][0]["status"], none["accounts"]) == ("not_found", [])
     sk = assert_envelope(client.get("/api/v1/companies/31322832/bank-accounts", headers=auth))
-    assert sk == {"vatPayers": [], "accounts": [], "covered": False}
+    assert sk == {
+        "vatPayers": [],
+        "accounts": [],
+        "covered": True,
+    }  # the Slovak list covers SK, none imported
 
 
 def test_lookup_any_spelling(client, auth, payers):
@@ -134,7 +138,7 @@ def test_verify(client, auth, payers):
         assert data["company"]["nationalId"] == ico
 
 
-def test_verify_slovak_company_is_unknown(client, auth, payers):
+def test_verify_company_without_a_register_is_unknown(client, auth, payers, engine):
     data = assert_envelope(
         client.post(
             "/api/v1/iban/verify",
@@ -143,7 +147,16 @@ def test_verify_slovak_company_is_unknown(client, auth, payers):
         )
     )
     assert (data["belongs"], data["source"]) == ("unknown", None)
-    assert "no register of published accounts covers SK" in data["reason"]
+    assert data["reason"] == "the company's VAT payer record is not imported"  # the Slovak list is not here
+    load_companies(engine, CompanyRecord(country="AT", national_id="123456a", name="Muster GmbH"))
+    data = assert_envelope(
+        client.post(
+            "/api/v1/iban/verify",
+            headers=auth,
+            json={"ico": "123456a", "country": "at", "iban": "SK50 0900 0000 0000 0012 3457"},
+        )
+    )
+    assert "no register of published accounts covers AT" in data["reason"]
 
 
 def test_verify_bad_bodies(client, auth, payers):

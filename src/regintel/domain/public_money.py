@@ -181,6 +181,26 @@ class BankAccountRecord:
         return record_hash(self)
 
 
+@dataclass(frozen=True)
+class PayerList:
+    """A complete published list of VAT payers' accounts (the Slovak export), yielded before its payers:
+    a list older than the one stored is refused whole, and the payers of its source and country that it
+    no longer names (and that no newer answer stored) are removed with their accounts. A partial answer
+    (one API search) yields none."""
+
+    country: str
+    as_of: date
+    vat_ids: frozenset[str]
+
+
+def newer_answer_stored(stored: date | None, incoming: date | None) -> bool:
+    """An answer older than the stored one never replaces it (replaying an old list or SOAP answer does
+    not roll a payer's accounts back); an undated answer replaces only an undated one."""
+    if stored is None:
+        return False
+    return incoming is None or incoming < stored
+
+
 def record_hash(record: Any) -> str:
     """A stable digest of a record's content: the same input gives the same hash, so a re-import is
     recognised and writes nothing. The dataclasses' repr lists every field in order, with exact values

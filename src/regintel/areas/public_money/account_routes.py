@@ -21,7 +21,8 @@ iban_router = APIRouter(prefix="/api/v1/iban", tags=["Public money"], route_clas
 _REGISTER = (
     "the financial administrations' VAT payer registers: the Czech Registr plátců DPH (the accounts a "
     "payer publishes under § 96 of the VAT Act, and its reliability) and, where imported, the Polish "
-    "white list (Wykaz podatników VAT)"
+    "white list (Wykaz podatników VAT) and the Slovak list of VAT payers' business accounts (Zoznam "
+    "platiteľov DPH s číslami bankových účtov, § 52 ods. 16 of the Tax Procedure Act)"
 )
 
 
@@ -53,9 +54,10 @@ def company_bank_accounts(
     response_model=Envelope[IbanLookup],
     summary="IBAN to company",
     description=f"Who publishes this IBAN in {_REGISTER}. The IBAN is validated first (check "
-    "digits, the country's format and bank code: 422 with the reason). It does not search the "
-    "Slovak list (not imported): `covered` says whether the IBAN's country has a register here. "
-    "Each match names its register.",
+    "digits, the country's format and bank code: 422 with the reason). It searches the Czech "
+    "register (and the Polish white list), not the Slovak list: a Slovak IBAN is verified for a named "
+    "company with `POST /iban/verify`. `covered` says whether the IBAN's country has a searched "
+    "register here. Each match names its register.",
 )
 def iban_lookup(
     request: Request,
@@ -72,9 +74,9 @@ def iban_lookup(
     summary="Verify an IBAN for a company",
     description="Does this IBAN belong to this company? `yes`: the company publishes it now in "
     f"{_REGISTER}; `no`: another payer publishes it, the company stopped publishing it, or it is not "
-    "among the accounts the company publishes; `unknown`: no imported register covers the company "
-    "(a Slovak IBAN and company: the Slovak list is not imported). Each answer names its source and "
-    "the day of the register's answer.",
+    "among the accounts the company publishes; `unknown`: no imported register covers the company, or "
+    "the company is not in its country's list (a Slovak company that reported no account, or is not a "
+    "VAT payer). Each answer names its source and the day of the register's answer or list.",
     openapi_extra={
         "requestBody": {
             "content": {

@@ -1,5 +1,6 @@
-"""Bank accounts published by financial administrations for VAT purposes (the Czech VAT payer register):
-a company's accounts, IBAN → company, and "does this IBAN belong to this company" (spec 4.1, 4.4, 4.7).
+"""Bank accounts published by financial administrations for VAT purposes (the Czech VAT payer register, the
+Polish white list, the Slovak list of VAT payers' accounts): a company's accounts, IBAN → company (not from
+the Slovak list, spec 4.1), and "does this IBAN belong to this company" (spec 4.1, 4.4, 4.7).
 
 IBANs are parsed and validated with schwifty (check digits, the country's BBAN format and, where the
 country publishes them, its bank codes). Answers say which register they come from and as of when."""
@@ -23,7 +24,11 @@ from . import queries
 # Payer statuses under which the register publishes the payer's accounts.
 LISTS_ACCOUNTS = ("reliable", "unreliable", "active")
 # Countries whose financial administration's account register is imported (docs/public-money.md).
-COVERED = {"CZ": "cz_adis_crpdph", "PL": "pl_biala_lista_vat"}
+COVERED = {"CZ": "cz_adis_crpdph", "PL": "pl_biala_lista_vat", "SK": "sk_fs_dph_iban"}
+# IBAN → company searches the Czech register (and the Polish white list), never the Slovak list (spec 4.1:
+# a Slovak IBAN is verified for a named company with `POST /iban/verify`).
+NOT_LOOKED_UP = ("sk_fs_dph_iban",)
+LOOKUP_COVERED = {k: v for k, v in COVERED.items() if v not in NOT_LOOKED_UP}
 
 
 def parse_iban(value: str, field: str = "iban") -> IBAN:
@@ -126,11 +131,11 @@ def lookup(conn: Connection, value: str) -> dict[str, Any]:
             "answeredOn": _day(r["answered_on"]),
             "source": _licence(r["source"]),
         }
-        for r in queries.accounts_by_iban(conn, iban.compact)
+        for r in queries.accounts_by_iban(conn, iban.compact, exclude_sources=NOT_LOOKED_UP)
     ]
     return iban_view(iban) | {
         "found": bool(matches),
-        "covered": iban.country_code in COVERED,
+        "covered": iban.country_code in LOOKUP_COVERED,
         "matches": matches,
     }
 
@@ -186,6 +191,8 @@ def verify(conn: Connection, company: Mapping[str, Any], value: str) -> dict[str
         if payers
         else f"no register of published accounts covers {company['country']} companies"
         if company["country"] not in COVERED
+        else "the company is not in the imported list of VAT payers' accounts (it may not be a VAT payer)"
+        if queries.source_has_payers(conn, COVERED[company["country"]])
         else "the company's VAT payer record is not imported"
     )
     return head | {

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.config import load_settings
 from regintel.db.schema import data_sources, import_runs
+from regintel.domain.public_money import PayerList
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
@@ -101,6 +102,11 @@ def _import_file(
     batch: list[Any] = []
     with open_input(path, data_dir / "downloads") as inp, conn.begin():
         for item in source.parse(inp.stream, inp.name):
+            if isinstance(item, PayerList):  # not a record: a complete list's date and the payers it names
+                loading.write_many(conn, batch, linker, stats, source.info.id)
+                batch = []
+                loading.start_of_list(conn, item, stats, source.info.id)
+                continue
             stats.read += 1
             if isinstance(item, RecordError):
                 stats.reject(item.reason)

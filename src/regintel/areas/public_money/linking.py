@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from regintel.db.schema import companies
+from regintel.db.schema import companies, identifiers
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.public_money import LINK_BY_ID, LINK_BY_NAME, LinkDecision, Org, accept_name_match
 from regintel.errors import InvalidIdentifier
@@ -67,6 +67,36 @@ class Linker:
         if (country, national_id) not in self._ids:
             self.prefetch(country, [national_id])
         return self._ids[(country, national_id)]
+
+    def by_vat_id(self, country: str | None, vat_id: str | None) -> LinkDecision | None:
+        """A Slovak payer through the company's stored IČ DPH, else its DIČ (the IČ DPH's ten digits):
+        the Slovak list names payers by IČ DPH alone. A number two companies hold links neither."""
+        if country != "SK" or not vat_id:
+            return None
+        key = ("vat", vat_id)
+        if key not in self._ids:
+            found = None
+            for kind, value in (("ic_dph", vat_id), ("dic", vat_id.removeprefix("SK"))):
+                holders = (
+                    self.conn.execute(
+                        select(identifiers.c.company_id)
+                        .join(companies, companies.c.id == identifiers.c.company_id)
+                        .where(
+                            identifiers.c.type == kind,
+                            identifiers.c.value == value,
+                            companies.c.country == "SK",
+                        )
+                        .distinct()
+                        .limit(2)
+                    )
+                    .scalars()
+                    .all()
+                )
+                if holders:
+                    found = LinkDecision(int(holders[0]), LINK_BY_ID, 1.0) if len(holders) == 1 else None
+                    break
+            self._ids[key] = found
+        return self._ids[key]
 
     def _by_name(self, org: Org) -> LinkDecision:
         if self.backend is None or not org.country or not org.name.strip():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.domain.names import normalise_name
@@ -19,9 +19,12 @@ from regintel.domain.public_money import (
     CrzContract,
     LinkDecision,
     Org,
+    PayerList,
     TedNotice,
     contract_role,
+    newer_answer_stored,
 )
+from regintel.ingest.base import SourceAbort
 from regintel.ingest.loader import LoadStats
 
 from .linking import Linker
@@ -384,19 +387,28 @@ def write_payer(
 ) -> None:
     digest = rec.content_hash()
     row = conn.execute(
-        select(vat_payers.c.id, vat_payers.c.record_hash).where(
+        select(vat_payers.c.id, vat_payers.c.record_hash, vat_payers.c.answered_on).where(
             vat_payers.c.country == rec.country, vat_payers.c.vat_id == rec.vat_id
         )
     ).first()
     if row is not None and row.record_hash == digest:
         stats.unchanged += 1
         return
-    decision = linker.by_national_id(rec.country, rec.national_id) or LinkDecision(None, None, None)
+    if row is not None and newer_answer_stored(row.answered_on, rec.answered_on):
+        stats.skip("older than the stored answer for this VAT payer")
+        return
+    decision = (
+        linker.by_national_id(rec.country, rec.national_id)
+        or linker.by_vat_id(rec.country, rec.vat_id)
+        or LinkDecision(None, None, None)
+    )
     values = {
         "country": rec.country,
         "vat_id": rec.vat_id,
         "national_id": rec.national_id,
         "company_id": decision.company_id,
+        "match_method": decision.method,
+        "match_score": decision.score,
         "status": rec.status,
         "status_since": rec.status_since,
         "tax_office": rec.tax_office,
@@ -427,3 +439,23 @@ def write_payer(
             ],
         )
     _count(stats, row is not None)
+
+
+def start_of_list(conn: Connection, listed: PayerList, stats: LoadStats, source: str) -> None:
+    """Before a complete list's payers: a list older than the newest stored one of its source stops the
+    file (replaying an old export never brings removed payers or accounts back); the payers it no longer
+    names, unless a newer answer than the list stored them, are removed with their accounts (`changes`)."""
+    p = vat_payers.c
+    scope = (p.source == source, p.country == listed.country)
+    newest = conn.execute(select(func.max(p.answered_on)).where(*scope)).scalar()
+    if newest is not None and newest > listed.as_of:
+        raise SourceAbort(f"the list of {listed.as_of} is older than the one imported ({newest})")
+    stale = conn.execute(
+        select(p.id, p.vat_id).where(*scope, or_(p.answered_on.is_(None), p.answered_on < listed.as_of))
+    ).all()
+    gone = [int(r.id) for r in stale if r.vat_id not in listed.vat_ids]
+    for start in range(0, len(gone), 500):
+        chunk = gone[start : start + 500]
+        conn.execute(delete(bank_accounts).where(bank_accounts.c.payer_id.in_(chunk)))
+        conn.execute(delete(vat_payers).where(p.id.in_(chunk)))
+    stats.changes += len(gone)

@@ -236,8 +236,17 @@ def payer_accounts(conn: Connection, payer_ids: Sequence[int]) -> list[Mapping[s
     )
 
 
-def accounts_by_iban(conn: Connection, iban: str) -> list[Mapping[str, Any]]:
-    """Every payer that published this IBAN, with its company when one is known."""
+def source_has_payers(conn: Connection, source: str) -> bool:
+    return (
+        conn.execute(select(vat_payers.c.id).where(vat_payers.c.source == source).limit(1)).first()
+        is not None
+    )
+
+
+def accounts_by_iban(
+    conn: Connection, iban: str, exclude_sources: Sequence[str] = ()
+) -> list[Mapping[str, Any]]:
+    """Every payer that published this IBAN (in a source not excluded), with its company when known."""
     p = vat_payers.c
     company = companies.c
     query = (
@@ -269,4 +278,6 @@ def accounts_by_iban(conn: Connection, iban: str) -> list[Mapping[str, Any]]:
         .where(bank_accounts.c.iban == iban)
         .order_by(bank_accounts.c.id)
     )
+    if exclude_sources:
+        query = query.where(p.source.not_in(list(exclude_sources)))
     return _rows(conn.execute(query).mappings())

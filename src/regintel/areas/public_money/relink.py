@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, ColumnElement, Engine, Table, and_, select, true, tuple_, update
+from sqlalchemy import Column, ColumnElement, Engine, Table, and_, or_, select, true, tuple_, update
 from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.domain.public_money import LINK_BY_NAME, LinkDecision, Org
@@ -171,16 +171,23 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
         )
 
         def payer_link(row: RowMapping) -> Found | None:
-            return _found(linker.by_national_id(row["country"], row["national_id"]))
+            return _found(
+                linker.by_national_id(row["country"], row["national_id"])
+                or linker.by_vat_id(row["country"], row["vat_id"])
+            )
 
         v = vat_payers.c
         result["vat_payers"] = relink_rows(
             conn,
             vat_payers,
             [v.id],
-            [v.country, v.national_id],
+            [v.country, v.national_id, v.vat_id],
             payer_link,
-            and_(v.national_id.is_not(None), v.country == country if country else true()),
+            # Slovak payers are named by IČ DPH alone: the company's stored IČ DPH or DIČ links them.
+            and_(
+                or_(v.national_id.is_not(None), v.country == "SK"),
+                v.country == country if country else true(),
+            ),
         )
     return summary(result)
 

@@ -161,6 +161,8 @@ vat_payers = Table(
     Column("vat_id", String(32), nullable=False),
     Column("national_id", String(32)),
     Column("company_id", Id, ForeignKey("companies.id", ondelete="SET NULL")),
+    Column("match_method", String(16)),  # migration 0030: how the payer was linked (identifier)
+    Column("match_score", Float),
     Column("status", String(16), nullable=False),
     Column("status_since", Date),
     Column("tax_office", String(16)),

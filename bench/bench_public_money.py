@@ -52,6 +52,7 @@ from regintel.db.schema import companies
 from regintel.ingest.runner import run_import
 from regintel.ingest.sources.cz_registr_smluv import SOURCE as REGISTR
 from regintel.ingest.sources.sk_crz import SOURCE as CRZ
+from regintel.ingest.sources.sk_fs_dph_iban import SOURCE as SK_IBAN
 from regintel.ingest.sources.ted_csv import SOURCE as TED_CSV
 from regintel.ingest.sources.ted_eforms import SOURCE as TED
 
@@ -84,9 +85,12 @@ def _batches(engine: Engine, table: Any, rows: Any) -> None:
             conn.execute(insert(table), chunk)
 
 
-def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, seed: int) -> None:
+def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, seed: int) -> dict[str, float]:
+    """Fills the tables; returns the seconds each took (wall), so a larger run can be extrapolated."""
     rng = random.Random(seed)
     now = datetime.now(UTC)
+    took: dict[str, float] = {}
+    t0 = time.perf_counter()
     _batches(
         engine,
         companies,
@@ -104,6 +108,7 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
             for i in range(1, n_companies + 1)
         ),
     )
+    took["companies"] = time.perf_counter() - t0
     start = date(2018, 1, 1)
 
     def notice(i: int) -> dict[str, Any]:
@@ -126,6 +131,7 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
             "imported_at": now,
         }
 
+    t0 = time.perf_counter()
     notices = [notice(i) for i in range(1, n_notices + 1)]
     _batches(engine, ted_notices, iter(notices))
     _batches(engine, ted_notice_cpv, ({"notice_pk": n["id"], "cpv": n["cpv_main"]} for n in notices))
@@ -162,6 +168,8 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
             for c in [rng.randrange(1, n_companies + 1)]
         ),
     )
+    took["ted"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     _batches(
         engine,
         contracts,
@@ -189,6 +197,8 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
             for c in [rng.randrange(1, n_companies + 1)]
         ),
     )
+    took["contracts"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     _batches(
         engine,
         vat_payers,
@@ -212,16 +222,24 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
         bank_accounts,
         ({"payer_id": c, "iban": iban(c), "account": f"{c}/0800"} for c in range(1, n_companies + 1)),
     )
+    took["vat_payers"] = time.perf_counter() - t0
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.exec_driver_sql("ANALYZE")
+    return took
 
 
 @cache
 def iban(c: int) -> str:
     """A valid Czech IBAN for company `c` (the account number passes ČNB's mod-11 weights)."""
     for k in range(100):
-        candidate = IBAN.generate("CZ", bank_code="0800", account_code=str(c * 100 + k))
+        number = c * 100 + k
+        # ČNB's weights pre-screen the candidates (one in eleven passes), so schwifty, which decides,
+        # builds one IBAN per company instead of eleven: the fill's payer step was mostly this loop.
+        digits = f"{number:010d}"
+        if sum(int(d) * w for d, w in zip(digits, (6, 3, 7, 9, 10, 5, 8, 4, 2, 1), strict=True)) % 11:
+            continue
+        candidate = IBAN.generate("CZ", bank_code="0800", account_code=str(number))
         try:
             return IBAN(candidate.compact, validate_bban=True).compact
         except SchwiftyException:
@@ -353,6 +371,35 @@ def ted_csv_rate(engine: Engine, copies: int, folder: Path) -> dict[str, float]:
     }
 
 
+def sk_iban_rate(engine: Engine, payers: int, folder: Path) -> dict[str, float]:
+    """Rows/s of the Slovak account list importer on a generated export of `payers` payers with two
+    accounts each (valid IČ DPH and IBANs), read twice: the first import writes, the second is the same
+    list again (unchanged throughout); wall and CPU."""
+    from stdnum.sk import dph
+
+    big = folder / "ds_dph_iban.xml"
+    with open(big, "w", encoding="utf-8") as out:
+        out.write("<Z><DatumAktualizacieZoznamu>01122026</DatumAktualizacieZoznamu><DS_DPH_IBAN>\n")
+        written, number = 0, 2020000000
+        while written < payers:
+            number += 1
+            if not dph.is_valid(str(number)):
+                continue
+            written += 1
+            for k in (0, 1):
+                code = iban(written * 2 + k)  # valid Czech IBANs: the list has foreign accounts too
+                out.write(f"<ITEM><IC_DPH>SK{number}</IC_DPH><IBAN>{code}</IBAN></ITEM>\n")
+        out.write("</DS_DPH_IBAN></Z>\n")
+    result: dict[str, float] = {"payers": payers, "rows": payers * 2, "file_mb": big.stat().st_size / 1e6}
+    for run in ("first", "again"):
+        t0, c0 = time.perf_counter(), time.process_time()
+        run_import(engine, SK_IBAN, str(big), folder / "data")
+        result[f"{run}_seconds"] = time.perf_counter() - t0
+        result[f"{run}_cpu_seconds"] = time.process_time() - c0
+        result[f"{run}_rows_per_cpu_second"] = payers * 2 / result[f"{run}_cpu_seconds"]
+    return result
+
+
 def import_rates(copies: int, ted_copies: int, crz_copies: int, folder: Path) -> dict[str, dict[str, float]]:
     """Records/s of the XML importers on fresh databases (no companies: linking finds nothing)."""
     dump = (ROOT / "tests/fixtures/cz_registr_smluv/dump_2025_11_01.xml").read_text(encoding="utf-8")
@@ -420,8 +467,12 @@ def main() -> None:
     parser.add_argument(
         "--ted-csv-only", action="store_true", help="only the TED CSV import rate (no fill, no reads)"
     )
+    parser.add_argument(
+        "--sk-iban-only", type=int, metavar="PAYERS", help="only the Slovak account list import rate"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--existing", action="store_true", help="the database is already filled (same sizes)")
+    parser.add_argument("--skip-imports", action="store_true", help="only fill and reads (no import rates)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-pm-"))
     engine = make_engine(args.database_url or f"sqlite:///{folder}/bench.db")
@@ -435,14 +486,25 @@ def main() -> None:
             f"{rate['per_second']:,.0f} notices/s; load average before {before}, after {os.getloadavg()}"
         )
         return
+    if args.sk_iban_only:
+        before = os.getloadavg()
+        rate = sk_iban_rate(engine, args.sk_iban_only, folder)
+        console.print(
+            f"{engine.dialect.name}: sk_fs_dph_iban {rate}; load average {before} → {os.getloadavg()}"
+        )
+        return
     load_before = os.getloadavg()
     t0 = time.perf_counter()
+    fill_steps: dict[str, float] = {}
     if not args.existing:
-        fill(engine, args.companies, args.notices, args.contracts, args.seed)
+        fill_steps = fill(engine, args.companies, args.notices, args.contracts, args.seed)
     fill_s = time.perf_counter() - t0
+    console.print(f"filled in {fill_s:.0f} s: {fill_steps}; load average {os.getloadavg()}")
     results = reads(engine, args.companies, args.notices, args.requests, args.seed)
     load_reads = os.getloadavg()
-    rates = import_rates(args.dump_copies, args.ted_copies, args.crz_copies, folder)
+    rates = (
+        {} if args.skip_imports else import_rates(args.dump_copies, args.ted_copies, args.crz_copies, folder)
+    )
     load_after = os.getloadavg()
     table = Table(
         "read",
@@ -472,6 +534,7 @@ def main() -> None:
                 "args": vars(args),
                 "dialect": engine.dialect.name,
                 "fill_seconds": fill_s,
+                "fill_steps": fill_steps,
                 "reads": results,
                 "imports": rates,
                 "load": {"before": load_before, "after_reads": load_reads, "after_imports": load_after},

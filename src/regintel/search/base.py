@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from sqlalchemy.engine import Connection
 
@@ -73,6 +73,17 @@ class SearchBackend(Protocol):
         ...
 
     def status(self, conn: Connection) -> IndexStatus: ...
+
+
+@runtime_checkable
+class RanksFromIndex(Protocol):
+    """A backend that keeps what ranking reads of a company beside its document (tantivy)."""
+
+    def candidate_rows(
+        self, conn: Connection, query: QueryWords, filters: Filters, limit: int
+    ) -> list[Any] | None:
+        """Company candidates as `search.rows.RankRow`s, best first; None when this index cannot."""
+        ...
 
 
 def preferred_first(run: Callable[[Filters], list[int]], filters: Filters, limit: int) -> list[int]:

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.db.schema import companies, people
 from regintel.domain.name_query import name_form_keys
+from regintel.search import rows as ranking
 
 BATCH = 20_000
 # How far behind the watermark a catch-up looks again: a batch that started before the watermark
@@ -28,6 +29,8 @@ class CompanyDoc:
     country: str
     active: bool
     forms: tuple[str, ...] = ()  # legal-form keys of the name and `code:<legal_form>`
+    # what ranking reads of a candidate, kept in the index so that ranking reads no database row
+    ranking: ranking.RankRow | None = None
 
 
 @dataclass(frozen=True)
@@ -51,24 +54,29 @@ class Watermark:
         return cls(data.get("companies_at"), int(data.get("people_id") or 0))
 
 
-_COMPANY_COLS = (
-    companies.c.id,
-    companies.c.name_norm,
-    companies.c.address_norm,
-    companies.c.country,
-    companies.c.status,
-    companies.c.name,
-    companies.c.legal_form,
-)
-
-
-def _company(row: Any) -> CompanyDoc:
+def _company(row: Any, extras: tuple[float | None, int]) -> CompanyDoc:
     forms = tuple(sorted(name_form_keys(row.name or ""))) + (
         (f"code:{row.legal_form}",) if row.legal_form else ()
     )
     return CompanyDoc(
-        int(row.id), row.name_norm or "", row.address_norm or "", row.country, row.status == "active", forms
+        int(row.id),
+        row.name_norm or "",
+        row.address_norm or "",
+        row.country,
+        row.status == "active",
+        forms,
+        ranking.rank_row(row, extras),
     )
+
+
+def _documents(conn: Connection, found: list[Any], ranged: bool) -> list[CompanyDoc]:
+    if not found:
+        return []
+    ids = [int(r.id) for r in found]
+    extras = (
+        ranking.extras_in_range(conn, ids[0], ids[-1]) if ranged else ranking.prominence_extras(conn, ids)
+    )
+    return [_company(r, extras.get(int(r.id), (None, 0))) for r in found]
 
 
 def company_batches(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[list[CompanyDoc]]:
@@ -76,18 +84,17 @@ def company_batches(conn: Connection, ids: Iterable[int] | None = None) -> Itera
     if ids is not None:
         wanted = sorted(set(ids))
         for start in range(0, len(wanted), 900):
-            chunk = wanted[start : start + 900]
-            yield [_company(r) for r in conn.execute(select(*_COMPANY_COLS).where(companies.c.id.in_(chunk)))]
+            yield _documents(conn, ranking.ranking_rows(conn, wanted[start : start + 900]), ranged=False)
         return
     last = 0
     while True:
-        rows = conn.execute(
-            select(*_COMPANY_COLS).where(companies.c.id > last).order_by(companies.c.id).limit(BATCH)
+        found = conn.execute(
+            select(*ranking.COLUMNS).where(companies.c.id > last).order_by(companies.c.id).limit(BATCH)
         ).all()
-        if not rows:
+        if not found:
             return
-        last = int(rows[-1].id)
-        yield [_company(r) for r in rows]
+        last = int(found[-1].id)
+        yield _documents(conn, list(found), ranged=True)
 
 
 def people_batches(conn: Connection, after_id: int = 0) -> Iterator[list[PersonDoc]]:

@@ -1,18 +1,25 @@
 """What ranking reads of candidate companies: the few columns every candidate needs (name, legal
 form, country, town, status, size, age), and for the namesakes that tie at the top the latest
-revenue and the number of sources (prominence, `domain.matching.Prominence`)."""
+revenue and the number of sources (prominence, `domain.matching.Prominence`).
+
+The tantivy index keeps all of it beside each document (`RankRow`), so that a search there reads no
+database row until the final page; the other backends read it here, from the database."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from dataclasses import astuple, dataclass
 from typing import Any
 
 from sqlalchemy import Integer, cast, func, null, select, union_all
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnElement
 
 from regintel.db.schema import companies, company_sources, financial_statements
+from regintel.search.base import Filters, QueryWords, RanksFromIndex, SearchBackend
 
-_COLS = (
+COLUMNS = (
     companies.c.id,
     companies.c.name,
     companies.c.name_norm,
@@ -26,34 +33,134 @@ _COLS = (
 )
 CHUNK = 900
 
+Extras = tuple[float | None, int]  # revenue of the latest statement, number of sources
+
+
+@dataclass(frozen=True, slots=True)
+class RankRow:
+    """A candidate as ranking reads it, with the same attribute names as a row of `COLUMNS`, and its
+    prominence extras (which the database path reads only for namesakes that tie)."""
+
+    id: int
+    name: str | None
+    name_norm: str | None
+    legal_form: str | None
+    status: str | None
+    country: str
+    city: str | None
+    address_norm: str | None
+    employees: int | None
+    founded_on: str | None  # ISO date, as `Prominence` takes it
+    revenue: float | None
+    sources: int
+
+    def encode(self) -> bytes:
+        return json.dumps(astuple(self), separators=(",", ":"), ensure_ascii=False).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> RankRow:
+        return cls(*json.loads(data))
+
+
+def rank_row(row: Any, extras: Extras) -> RankRow:
+    """A database row of `COLUMNS` and its extras as the index keeps them."""
+    founded = row.founded_on
+    return RankRow(
+        int(row.id),
+        row.name,
+        row.name_norm,
+        row.legal_form,
+        row.status,
+        row.country,
+        row.city,
+        row.address_norm,
+        None if row.employees is None else int(row.employees),
+        founded.isoformat() if hasattr(founded, "isoformat") else founded,
+        extras[0],
+        extras[1],
+    )
+
+
+def candidates(
+    conn: Connection,
+    backend: SearchBackend,
+    query: QueryWords,
+    filters: Filters,
+    limit: int,
+    skip: frozenset[int] = frozenset(),
+    from_index: bool = True,
+) -> list[Any]:
+    """Company candidates with what ranking reads of them, in id order, leaving out `skip`: from the
+    index where it keeps them (no database read), from the database otherwise."""
+    if from_index and isinstance(backend, RanksFromIndex):
+        found = backend.candidate_rows(conn, query, filters, limit)
+        if found is not None:
+            first: dict[int, RankRow] = {}
+            for r in found:
+                if r.id not in skip:
+                    first.setdefault(r.id, r)
+            return [first[i] for i in sorted(first)]
+    ids = backend.candidates(conn, "companies", query, filters, limit)
+    return ranking_rows(conn, [i for i in ids if i not in skip])
+
 
 def ranking_rows(conn: Connection, ids: Sequence[int]) -> list[Any]:
     out: list[Any] = []
     wanted = list(dict.fromkeys(ids))
     for start in range(0, len(wanted), CHUNK):
-        out += conn.execute(select(*_COLS).where(companies.c.id.in_(wanted[start : start + CHUNK]))).all()
+        out += conn.execute(select(*COLUMNS).where(companies.c.id.in_(wanted[start : start + CHUNK]))).all()
     return out
 
 
-def prominence_extras(conn: Connection, ids: Sequence[int]) -> dict[int, tuple[float | None, int]]:
+def extras_of(conn: Connection, found: Sequence[Any]) -> dict[int, Extras]:
+    """Revenue and sources of these candidates: carried by index rows, read for database rows."""
+    out = {r.id: (r.revenue, r.sources) for r in found if isinstance(r, RankRow)}
+    missing = [int(r.id) for r in found if not isinstance(r, RankRow)]
+    return out | (prominence_extras(conn, missing) if missing else {})
+
+
+def prominence_extras(conn: Connection, ids: Sequence[int]) -> dict[int, Extras]:
     """Company id -> (revenue of its latest statement, number of sources), in one statement."""
     wanted = list(dict.fromkeys(ids))
+    out: dict[int, Extras] = {}
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        out |= _extras(
+            conn, financial_statements.c.company_id.in_(chunk), company_sources.c.company_id.in_(chunk)
+        )
+    return {cid: out.get(cid, (None, 0)) for cid in wanted}
+
+
+def extras_in_range(conn: Connection, first: int, last: int) -> dict[int, Extras]:
+    """The same for every company with an id from `first` to `last` (an index rebuild's batch)."""
+    fs, cs = financial_statements.c, company_sources.c
+    return _extras(conn, fs.company_id.between(first, last), cs.company_id.between(first, last))
+
+
+def _extras(
+    conn: Connection, statements_of: ColumnElement[bool], sources_of: ColumnElement[bool]
+) -> dict[int, Extras]:
     revenue: dict[int, tuple[int, float]] = {}
     sources: dict[int, int] = {}
     fs, cs = financial_statements.c, company_sources.c
-    for start in range(0, len(wanted), CHUNK):
-        chunk = wanted[start : start + CHUNK]
-        statements = select(fs.company_id, fs.year, fs.revenue, cast(null(), Integer).label("n")).where(
-            fs.company_id.in_(chunk), fs.revenue.is_not(None)
-        )
-        counted = (
-            select(cs.company_id, cast(null(), fs.year.type), cast(null(), fs.revenue.type), func.count())
-            .where(cs.company_id.in_(chunk))
-            .group_by(cs.company_id)
-        )
-        for cid, year, amount, count in conn.execute(union_all(statements, counted)):
-            if count is not None:
-                sources[int(cid)] = int(count)
-            elif int(cid) not in revenue or year > revenue[int(cid)][0]:
-                revenue[int(cid)] = (int(year), float(amount))
-    return {cid: (revenue[cid][1] if cid in revenue else None, sources.get(cid, 0)) for cid in wanted}
+    statements = select(fs.company_id, fs.year, fs.revenue, cast(null(), Integer).label("n")).where(
+        statements_of, fs.revenue.is_not(None)
+    )
+    counted = (
+        select(cs.company_id, cast(null(), fs.year.type), cast(null(), fs.revenue.type), func.count())
+        .where(sources_of)
+        .group_by(cs.company_id)
+    )
+    for cid, year, amount, count in conn.execute(union_all(statements, counted)):
+        if count is not None:
+            sources[int(cid)] = int(count)
+        else:
+            # the latest year; of two sources' statements for one year the larger revenue, so that the
+            # answer does not depend on the order rows come back in
+            latest = (int(year), float(amount))
+            if int(cid) not in revenue or latest > revenue[int(cid)]:
+                revenue[int(cid)] = latest
+    return {
+        cid: (revenue[cid][1] if cid in revenue else None, sources.get(cid, 0))
+        for cid in revenue.keys() | sources.keys()
+    }

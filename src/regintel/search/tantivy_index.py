@@ -29,6 +29,9 @@ from sqlalchemy.engine import Connection
 from regintel.search import documents as docs
 from regintel.search.base import Collection, Filters, IndexBusy, IndexStatus, QueryWords
 from regintel.search.fuzzy import Known, build_query, filter_clauses, preference_clauses
+from regintel.search.rows import RankRow
+
+Ranking = list[RankRow] | None
 
 WRITER_HEAP = 400_000_000  # split between the writer threads; bigger segments, fewer merges
 SMALL_HEAP = 20_000_000
@@ -38,14 +41,15 @@ REBUILD_FLOOR = 100_000  # below this many changes, re-indexing them beats a reb
 COMMIT_EVERY = 500_000
 
 
-# 2: the `form` field (legal-form keys and ELF code). An index of an older version keeps answering
-# (without form preference) until `ensure_current` has rebuilt it.
-SCHEMA_VERSION = 2
+# 2: the `form` field (legal-form keys and ELF code). 3: the stored `row`, what ranking reads of a
+# company (`search.rows.RankRow`). An index of an older version keeps answering (without form
+# preference, with ranking rows read from the database) until `ensure_current` has rebuilt it.
+SCHEMA_VERSION = 3
 
 
 def schema(version: int = SCHEMA_VERSION) -> tantivy.Schema:
-    """Companies (`cid`, `name`, `addr`, `country`, `active`, `form`) and people (`pid`, `pname`)
-    share one index, so that each change costs one commit."""
+    """Companies (`cid`, `name`, `addr`, `country`, `active`, `form`, `row`) and people (`pid`,
+    `pname`) share one index, so that each change costs one commit."""
     sb = tantivy.SchemaBuilder()
     sb.add_unsigned_field("cid", indexed=True, fast=True)
     sb.add_text_field("name", tokenizer_name="default", index_option="freq")
@@ -56,6 +60,10 @@ def schema(version: int = SCHEMA_VERSION) -> tantivy.Schema:
     sb.add_text_field("pname", tokenizer_name="default", index_option="freq")
     if version >= 2:
         sb.add_text_field("form", tokenizer_name="raw", index_option="basic")
+    if version >= 3:
+        # stored, not a fast field: tantivy-py reads only numeric fast fields, and one stored blob
+        # costs one document read per candidate where ten columns would cost ten
+        sb.add_bytes_field("row", stored=True)
     return sb.build()
 
 
@@ -84,14 +92,28 @@ class TantivyBackend:
     def candidates(
         self, conn: Connection, collection: Collection, query: QueryWords, filters: Filters, limit: int
     ) -> list[int]:
+        found = self._ask(collection, query, filters, limit, with_rows=False)
+        return found if isinstance(found, list) else []
+
+    def candidate_rows(self, conn: Connection, query: QueryWords, filters: Filters, limit: int) -> Ranking:
+        """Company candidates as ranking reads them, from the index alone; None from an index written
+        before it kept them (the caller reads the rows from the database)."""
+        found: Ranking = self._ask("companies", query, filters, limit, with_rows=True)
+        return found
+
+    def _ask(
+        self, collection: Collection, query: QueryWords, filters: Filters, limit: int, with_rows: bool
+    ) -> Any:
         if not query.words:
             return []
         for attempt in (1, 2):
             opened = self._reader()
             if opened is None:
                 return []
+            if with_rows and opened.version < 3:
+                return None
             try:
-                return self._search(opened, collection, query, filters, limit)
+                return self._search(opened, collection, query, filters, limit, with_rows)
             except ValueError as exc:
                 # Another process's writer committed and merged away segments this reader still named
                 # (tantivy keeps files alive only for readers in its own process): reopen and ask again.
@@ -102,8 +124,14 @@ class TantivyBackend:
         return []
 
     def _search(
-        self, opened: _Open, collection: Collection, query: QueryWords, filters: Filters, limit: int
-    ) -> list[int]:
+        self,
+        opened: _Open,
+        collection: Collection,
+        query: QueryWords,
+        filters: Filters,
+        limit: int,
+        with_rows: bool = False,
+    ) -> list[int] | list[RankRow]:
         field, id_field = _FIELDS[collection]
         schema = opened.index.schema
         searcher = opened.index.searcher()
@@ -113,6 +141,8 @@ class TantivyBackend:
         if collection == "companies":
             clauses += preference_clauses(schema, filters, query.forms if opened.version >= 2 else ())
         hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
+        if with_rows:
+            return [RankRow.decode(searcher.doc(addr).get_first("row") or b"") for _, addr in hits]
         return [int(v or 0) for v in searcher.fast_field_values(id_field, [addr for _, addr in hits])]
 
     def _reader(self) -> _Open | None:
@@ -312,6 +342,8 @@ def _company_doc(d: docs.CompanyDoc) -> tantivy.Document:
     doc.add_unsigned("active", int(d.active))
     for form in d.forms:
         doc.add_text("form", form)
+    if d.ranking is not None:
+        doc.add_bytes("row", d.ranking.encode())
     return doc
 
 

@@ -219,7 +219,7 @@ def order(
         if (j.score, p.active, p.employees) in window and counts[(j.score, p.active, p.employees)] > 1
     ][:MAX_TIED]
     if tied:
-        extras = rows.prominence_extras(conn, [int(r.id) for r in tied])
+        extras = rows.extras_of(conn, tied)
         items = [(j, row, _prominence(row, extras.get(int(row.id)))) for j, row, _ in items]
         items.sort(key=key)
     return items[:top]
@@ -263,12 +263,17 @@ def rank_companies(
     if words:
         asked = asked_words(intent, words, prefix)
         filters = Filters(country, active_only, () if country else intent.prefer)
-        ids = backend.candidates(conn, "companies", asked, filters, max(candidates, limit))
-        seen = {int(r.row["id"]) for r in found}
-        found_rows = rows.ranking_rows(conn, [i for i in ids if i not in seen])
-        judged = judge_rows(intent, words, found_rows, prefix, limit, min_score)
-        best = order(judged, conn, limit)[: limit - len(found)]
-        full = db.companies_by_ids(conn, [int(r.id) for _, r, _ in best])
+        seen = frozenset(int(r.row["id"]) for r in found)
+        for from_index in (True, False):
+            found_rows = rows.candidates(
+                conn, backend, asked, filters, max(candidates, limit), seen, from_index
+            )
+            judged = judge_rows(intent, words, found_rows, prefix, limit, min_score)
+            best = order(judged, conn, limit)[: limit - len(found)]
+            full = db.companies_by_ids(conn, [int(r.id) for _, r, _ in best])
+            if len(full) == len(best) or not from_index:
+                break
+            # a company the index still holds is gone from the database: rank from the database rows
         found += [
             Ranked(full[int(r.id)], _as_name_score(j), "name", j, p) for j, r, p in best if int(r.id) in full
         ]

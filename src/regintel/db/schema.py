@@ -142,10 +142,29 @@ roles = Table(
     Column("since", Date),
     Column("until", Date),
     Column("source", String(32), nullable=False),
+    # A holder known only by name (no person record, no company key): its normalised name, and the
+    # country and register number its source gives (a UK PSC's `identification`), so that a foreign
+    # company can be found among other registers' holders (migration 0028_ownership_holder_names).
+    Column("holder_name_norm", Text),
+    Column("holder_reg_country", String(2)),
+    Column("holder_reg_number", String(64)),
     UniqueConstraint("company_id", "role", "holder_key", "source"),
 )
 Index("ix_roles_person_id", roles.c.person_id)
 Index("ix_roles_holder_company_id", roles.c.holder_company_id)
+Index(
+    "ix_roles_holder_name_norm",
+    roles.c.holder_name_norm,
+    sqlite_where=roles.c.holder_name_norm.isnot(None),
+    postgresql_where=roles.c.holder_name_norm.isnot(None),
+)
+Index(
+    "ix_roles_holder_reg_number",
+    roles.c.holder_reg_number,
+    roles.c.holder_reg_country,
+    sqlite_where=roles.c.holder_reg_number.isnot(None),
+    postgresql_where=roles.c.holder_reg_number.isnot(None),
+)
 
 ownerships = Table(
     "ownerships",

@@ -37,6 +37,9 @@ class RoleRecord:
     natures_of_control: list[str] | None = None
     since: date | None = None
     until: date | None = None
+    # A holder known only by name: the country (ISO alpha-2) and register number its source gives.
+    holder_reg_country: str | None = None
+    holder_reg_number: str | None = None
 
 
 @dataclass

@@ -25,10 +25,12 @@ ROLE_COMPARED = (
     "natures_of_control",
     "since",
     "until",
+    "holder_reg_country",
+    "holder_reg_number",
 )
-# What a stored row carries over when no increment touches it: its compared fields and the ids the
-# loader resolved when it was written.
-CARRIED = (*ROLE_COMPARED, "person_id", "holder_company_id")
+# What a stored row carries over when no increment touches it: its compared fields, what follows from
+# them and the ids the loader resolved when it was written.
+CARRIED = (*ROLE_COMPARED, "holder_name_norm", "person_id", "holder_company_id")
 
 
 def accumulate(

@@ -106,10 +106,15 @@ def _name_key(name: str) -> str:
 
 
 def _role_row(role: RoleRecord) -> dict[str, Any]:
+    named_only = role.person is None and role.holder_company is None
     return {
         "role": role.role,
         "holder_key": _holder_key(role),
         "holder_name": role.holder_name,
+        # Only a holder known by name is looked up by it (areas/ownership: a foreign corporate PSC).
+        "holder_name_norm": (normalise_name(role.holder_name) or None) if named_only else None,
+        "holder_reg_country": role.holder_reg_country if named_only else None,
+        "holder_reg_number": role.holder_reg_number if named_only else None,
         "title": role.title,
         "share_pct": role.share_pct,
         "voting_pct": role.voting_pct,

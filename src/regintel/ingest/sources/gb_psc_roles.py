@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rigour.territories import lookup_territory
+
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.names import fold
 from regintel.domain.types import CompanyKey, PersonRecord, RoleRecord
@@ -54,7 +56,12 @@ def role_of(kind: str, data: dict[str, Any]) -> RoleRecord:
     # A legal entity holding shares is a shareholder of record; one with control only (votes,
     # appointments, influence) is listed as a beneficial owner.
     role = "shareholder" if share is not None else "beneficial_owner"
-    return RoleRecord(role, name, holder_company=company_key(data.get("identification")), **common)
+    identification = data.get("identification")
+    key = company_key(identification)
+    if key is not None:
+        return RoleRecord(role, name, holder_company=key, **common)
+    country, number = registration(identification)
+    return RoleRecord(role, name, holder_reg_country=country, holder_reg_number=number, **common)
 
 
 def lower_bound(natures: list[str], pattern: re.Pattern[str]) -> float | None:
@@ -107,3 +114,46 @@ def company_key(identification: Any) -> CompanyKey | None:
         return CompanyKey("GB", parse_national_id("GB", number))
     except InvalidIdentifier:
         return None
+
+
+# Where a corporate PSC's country is read from, most specific first.
+_PLACE_FIELDS = ("country_registered", "place_registered", "legal_authority")
+_PARTS = re.compile(r"[,;()/]")
+_OF = re.compile(r"\bof\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def registration(identification: Any) -> tuple[str | None, str | None]:
+    """The country (ISO alpha-2) and register number of a corporate PSC that has no UK company key, as
+    its identification gives them: `country_registered` ("Minnesota, Usa"), else `place_registered`,
+    else `legal_authority` ("The Companies Ordinance Of The Laws Of Gibraltar"). The number is written
+    as that country's register writes it when it is valid there (`parse_national_id`), so it can be
+    compared with our companies' numbers; otherwise without spaces, as given."""
+    if not isinstance(identification, dict):
+        return None, None
+    country = next(
+        (code for k in _PLACE_FIELDS if (code := territory(text(identification.get(k), k))) is not None), None
+    )
+    number = text(identification.get("registration_number"), "registration_number")
+    if number is None:
+        return country, None
+    if country is not None:
+        try:
+            return country, parse_national_id(country, number)
+        except InvalidIdentifier:
+            pass
+    return country, re.sub(r"\s", "", number).upper()[:64] or None
+
+
+def territory(value: str | None) -> str | None:
+    """The ISO country of a place as PSC entries write it, read with `rigour`'s territory names (a US
+    state or a UK nation gives its country): the whole text, then its comma or bracket parts, then
+    what follows "of" ("Laws Of Gibraltar")."""
+    if not value:
+        return None
+    parts = [p.strip() for p in _PARTS.split(value)]
+    tails = [_OF.split(p)[-1].strip() for p in parts if _OF.search(p)]
+    for candidate in (value, *parts, *tails):
+        found = lookup_territory(candidate) if candidate else None
+        if found is not None:
+            return (found.ftm_country or found.code).split("-")[0].upper()
+    return None

@@ -96,7 +96,16 @@ def holder(row: Row, personal: bool) -> Entity:
         return Entity(
             id=key, type="company", name=row["holder_name"], country=country, nationalId=national_id
         )
-    return Entity(id=key, type="person" if key.startswith("p:") else "entity", name=row["holder_name"])
+    if key.startswith("p:"):
+        return Entity(id=key, type="person", name=row["holder_name"])
+    # The country and register number the source gives (a UK PSC's identification), when it does.
+    return Entity(
+        id=key,
+        type="entity",
+        name=row["holder_name"],
+        country=row.get("holder_reg_country"),
+        nationalId=row.get("holder_reg_number"),
+    )
 
 
 def relation(ctx: Ctx, row: Row, holder_entity: Entity | None = None) -> Relation:

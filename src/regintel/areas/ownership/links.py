@@ -12,10 +12,12 @@ import pycountry
 from regintel.areas.ownership import queries as q
 from regintel.areas.ownership.entities import Ctx, company, company_id, holder, relation
 from regintel.areas.ownership.graph import Builder, build
+from regintel.areas.ownership.psc_match import decide
 from regintel.areas.ownership.schemas import (
     Entity,
     OffshoreLink,
     OffshoreLinks,
+    PscMatchBasis,
     UkConnection,
     UkConnections,
 )
@@ -60,8 +62,48 @@ def uk_connections(ctx: Ctx, root: Row) -> UkConnections:
         for r in held
         if int(r["company_id"]) in uk
     ]
+    out += _named_as_psc(ctx, root)
     out += _people_as_psc(ctx, root)
     return UkConnections(company=company(root), connections=out)
+
+
+def _named_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
+    """Corporate PSCs with no UK company key (companies registered abroad) that are this company by
+    name, country and registration number (`psc_match.decide`, which states the basis)."""
+    if root["country"] == "GB":
+        return []  # a UK company is a PSC by its company key (above)
+    name_norm = root.get("name_norm") or normalise_name(str(root["name"]))
+    out = []
+    for r in q.roles_naming_company(ctx.conn, PSC, root["country"], root["national_id"], name_norm):
+        if r["person_id"] is not None or r["holder_company_id"] is not None:
+            continue
+        basis = decide(
+            root["country"],
+            root["national_id"],
+            name_norm,
+            r["holder_name_norm"],
+            r["holder_reg_country"],
+            r["holder_reg_number"],
+        )
+        if basis is None:
+            continue
+        out.append(
+            UkConnection(
+                kind="this_company_is_psc",
+                match=basis.match,
+                basis=PscMatchBasis(
+                    name=basis.name,
+                    country=basis.country,
+                    registrationNumber=basis.registration_number,
+                    pscCountry=basis.psc_country,
+                    pscRegistrationNumber=basis.psc_registration_number,
+                ),
+                ukCompany=company(q.company_of(r, "company")),
+                psc=relation(ctx, r),
+                via=None,
+            )
+        )
+    return out
 
 
 def _people_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
@@ -141,7 +183,7 @@ def offshore_links(ctx: Ctx, root: Row, depth: int, groups: frozenset[int]) -> O
 
 
 def _places(entity: Entity, personal: bool) -> list[tuple[str, str | None]]:
-    if entity.type == "company":
+    if entity.type in ("company", "entity"):  # an entity: the country its source gives, if any
         return [("registered", entity.country)]
     if entity.type == "person" and personal and entity.personal is not None:
         return [

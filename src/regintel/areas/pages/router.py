@@ -6,7 +6,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -48,9 +48,11 @@ pages_router = APIRouter(tags=["Pages"], dependencies=[PublicLimit], route_class
 
 
 @asynccontextmanager
-async def _flush_views_at_shutdown(app: FastAPI) -> AsyncIterator[None]:
-    """Views still pending when the process stops are written then, not dropped: and no timer of a
-    stopped app writes into a database that has moved on (tests share one PostgreSQL database)."""
+async def _pages_lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """At start-up the templates are compiled (so no first request pays it). Views still pending when the
+    process stops are written then, not dropped: and no timer of a stopped app writes into a database that
+    has moved on (tests share one PostgreSQL database)."""
+    html.compile_templates()
     yield
     counter: service.ViewCounter | None = getattr(app.state, "page_view_counter", None)
     if counter is not None:
@@ -58,7 +60,7 @@ async def _flush_views_at_shutdown(app: FastAPI) -> AsyncIterator[None]:
 
 
 widget_router = APIRouter(
-    prefix="/api/v1", tags=["Widget"], route_class=StrictRoute, lifespan=_flush_views_at_shutdown
+    prefix="/api/v1", tags=["Widget"], route_class=StrictRoute, lifespan=_pages_lifespan
 )
 ROUTERS = [public_router, landing_routes.router, widget_router, pages_router]
 
@@ -361,48 +363,56 @@ def _comparison(conn: Connection, spec: str | None) -> list[dict[str, Any]]:
     return service.compare(conn, _compare_rows(conn, spec))
 
 
-COMPARE_ROWS = [
-    ("Country", lambda c: c["country"]),
-    ("Identifier", lambda c: c["national_id"]),
-    ("Status", lambda c: c["status"]),
-    ("Insolvency", lambda c: c["insolvency"]["state"]),
-    ("Legal form", lambda c: c["legal_form"] or "—"),
-    ("City", lambda c: c["city"] or "—"),
-    ("Founded", lambda c: c["founded_on"] or "—"),
-    ("NACE", lambda c: c["nace_primary"] or "—"),
-    ("Credit grade", lambda c: c["credit_grade"] or "not rated"),
-    ("NIS2", lambda c: c["nis2"]["badge"]),
-    ("Screening hits", lambda c: c["sanctions"]["hits"]),
+# (label, value of a company's check data); `tr` is the page's gettext, for the values that are words
+COMPARE_ROWS: list[tuple[str, Callable[[dict[str, Any], Callable[[str], str]], Any]]] = [
+    (N_("Country"), lambda c, tr: c["country"]),
+    (N_("Identifier"), lambda c, tr: c["national_id"]),
+    (N_("Status"), lambda c, tr: c["status"]),
+    (N_("Insolvency"), lambda c, tr: c["insolvency"]["state"]),
+    (N_("Legal form"), lambda c, tr: c["legal_form"] or "—"),
+    (N_("City"), lambda c, tr: c["city"] or "—"),
+    (N_("Founded"), lambda c, tr: c["founded_on"] or "—"),
+    (N_("NACE"), lambda c, tr: c["nace_primary"] or "—"),
+    (N_("Credit grade"), lambda c, tr: c["credit_grade"] or tr("not rated")),
+    (N_("NIS2"), lambda c, tr: c["nis2"]["badge"]),
+    (N_("Screening hits"), lambda c, tr: c["sanctions"]["hits"]),
     (
-        "Revenue",
-        lambda c: (
+        N_("Revenue"),
+        lambda c, tr: (
             f"{html.money(c['financials']['revenue'])} {c['financials']['currency']} "
             f"({c['financials']['year']})"
             if c["financials"]
             else "—"
         ),
     ),
-    ("Employees", lambda c: (c["financials"] or {}).get("employees") or "—"),
+    (N_("Employees"), lambda c, tr: (c["financials"] or {}).get("employees") or "—"),
 ]
 
 
-def _compare_page(request: Request, conn: Connection, companies: str | None) -> HTMLResponse:
+def _compare_page(
+    request: Request, conn: Connection, companies: str | None, lang: str | None
+) -> HTMLResponse:
+    language = _lang(request, lang, "en")
     items, error = [], None
     if companies:
         try:
             items = _comparison(conn, companies)
         except (ValidationFailed, NotFound) as exc:
             error = exc.message
-    json_url = str(request.url.replace(path=request.url.path.removesuffix("/") + ".json"))
+    json_url = str(
+        request.url.replace(path=request.url.path.removesuffix("/") + ".json").remove_query_params("lang")
+    )
     return html.page(
         "compare.html",
-        title="Compare companies",
+        title=i18n.gettext(language["lang"], "Compare companies"),
         query=companies,
         items=items,
         error=error,
         rows=COMPARE_ROWS,
+        tr=i18n.translations(language["lang"]).gettext,
         json_url=json_url,
         status_code=200 if not error else 422,
+        **language,
     )
 
 
@@ -410,10 +420,13 @@ def _compare_page(request: Request, conn: Connection, companies: str | None) -> 
     "/compare",
     response_class=HTMLResponse,
     summary="Company comparison (page)",
-    description="Two to five companies side by side (HTML; the same data as `compare.json`).",
+    description="Two to five companies side by side (HTML; the same data as `compare.json`; `lang`: sk "
+    "or en, else the browser's Accept-Language, else English).",
 )
-def compare_page(request: Request, conn: ReadConn, companies: CompaniesParam = None) -> HTMLResponse:
-    return _compare_page(request, conn, companies)
+def compare_page(
+    request: Request, conn: ReadConn, companies: CompaniesParam = None, lang: Lang = None
+) -> HTMLResponse:
+    return _compare_page(request, conn, companies, lang)
 
 
 @public_router.get(
@@ -423,9 +436,9 @@ def compare_page(request: Request, conn: ReadConn, companies: CompaniesParam = N
     description="The same as `/compare`.",
 )
 def compare_companies_page(
-    request: Request, conn: ReadConn, companies: CompaniesParam = None
+    request: Request, conn: ReadConn, companies: CompaniesParam = None, lang: Lang = None
 ) -> HTMLResponse:
-    return _compare_page(request, conn, companies)
+    return _compare_page(request, conn, companies, lang)
 
 
 @public_router.get(
@@ -461,14 +474,17 @@ def _cc(cc: str) -> str:
     "/",
     response_class=HTMLResponse,
     summary="Landing page",
-    description="What regintel is, live counts, links to the documentation and how to get a key.",
+    description="What regintel is, live counts, links to the documentation and how to get a key "
+    "(`lang`: sk or en; without it the browser's Accept-Language decides, else English).",
 )
-def landing(request: Request, conn: ReadConn) -> HTMLResponse:
+def landing(request: Request, conn: ReadConn, lang: Lang = None) -> HTMLResponse:
+    language = _lang(request, lang, "en")
     return html.page(
         "landing.html",
-        title="Open European company register intelligence",
+        title=i18n.gettext(language["lang"], "Open European company register intelligence"),
         coverage=service.coverage(conn, _cache(request)),
-        canonical=public_base(request) + "/",
+        canonical=f"{public_base(request)}/?lang={language['lang']}",
+        **language,
     )
 
 
@@ -860,10 +876,12 @@ def _region_counts(request: Request, conn: Connection) -> list[dict[str, Any]]:
     summary="Region map (GeoJSON)",
     response_class=Response,
     responses={200: {"content": {"application/geo+json": {}}}},
-    description="NUTS 3 regions with company counts (`companies`, `active`) as a GeoJSON "
-    "FeatureCollection (RFC 7946, WGS 84): `nuts3` (Slovakia and Czechia), `nuts3-sk`, `nuts3-cz`. "
-    "Geometry: Natural Earth admin-1 kraje (public domain), which are exactly the NUTS 3 regions of "
-    "both countries; other countries have no bundled geometry. Cached 1 h, with an ETag.",
+    description="NUTS regions with company counts (`companies`, `active`) as a GeoJSON "
+    "FeatureCollection (RFC 7946, WGS 84): `nuts3` (Slovakia and Czechia), `nuts3-sk`, `nuts3-cz`, "
+    "`nuts3-fr`, `nuts3-ro`, `nuts3-ch`, `nuts3-bg`, `nuts3-lt` (NUTS 3) and `nuts2-at`, `nuts2-be`, "
+    "`nuts2-dk` (NUTS 2, the sums of their NUTS 3 counts). Geometry: Natural Earth admin-1 units (public "
+    "domain), which are exactly those countries' NUTS regions; other countries have no bundled geometry "
+    "(404). Cached 1 h, with an ETag.",
 )
 def map_geojson(request: Request, name: Annotated[str, Path(max_length=40)], conn: ReadConn) -> Response:
     doc = regions.feature_collection(name, _region_counts(request, conn))
@@ -874,22 +892,59 @@ def map_geojson(request: Request, name: Annotated[str, Path(max_length=40)], con
     "/heatmap",
     response_class=HTMLResponse,
     summary="Company heat map",
-    description="Companies per NUTS 3 region of Slovakia and Czechia as a map drawn on the server "
-    "(inline SVG, no script) with the same figures as a table (`lang`: sk or en).",
+    description="Companies per NUTS region as a map drawn on the server (inline SVG, no script) with the "
+    "same figures as a table: Slovakia and Czechia by default; `country` one of the other mapped markets "
+    "(FR, RO, CH, BG, LT by NUTS 3, AT, BE, DK by NUTS 2). For a country without a bundled map the page says "
+    "so and shows its NUTS 3 counts as a table. `lang`: sk or en.",
 )
-def heatmap(request: Request, conn: ReadConn, lang: Lang = None) -> HTMLResponse:
+def heatmap(request: Request, conn: ReadConn, country: Country = None, lang: Lang = None) -> HTMLResponse:
     language = _lang(request, lang, "sk")
-    t = texts.HEATMAP[language["lang"]]
+    code, tr = language["lang"], i18n.translations(language["lang"])
+    t, cc = texts.HEATMAP[code], _country(country)
+    items = _region_counts(request, conn)
+    drawn = (
+        regions.svg_regions(items, (cc,) if cc else ("SK", "CZ"))
+        if cc is None or cc in regions.LEVELS
+        else None
+    )
+    place = {"country": i18n.country_name(cc, code), "level": regions.LEVELS.get(cc, 3)} if cc else {}
+    intro = t["intro"] if cc is None else tr.gettext(HEATMAP_INTRO) % place
     return html.page(
         "heatmap.html",
-        title=t["heading"],
-        heading=t["heading"],
-        intro=t["intro"],
-        map=regions.svg_regions(_region_counts(request, conn)),
+        title=t["heading"] + (f" · {place['country']}" if cc else ""),
+        heading=t["heading"] + (f": {place['country']}" if cc else ""),
+        intro=intro,
+        map=drawn,
+        maps=_map_links(cc, code),
+        not_drawn=", ".join(f"{r['name']} ({r['code']})" for r in drawn["regions"] if not r["d"])
+        if drawn
+        else "",
+        no_map=tr.gettext(NO_MAP) % place if drawn is None else None,
+        rows=sorted((r for r in items if r["country"] == cc), key=lambda r: r["nuts_id"]),
         attribution=regions.ATTRIBUTION,
         t=t,
         **language,
     )
+
+
+HEATMAP_INTRO = N_(
+    "Legal entities per NUTS %(level)s region of %(country)s, by the registered address. A darker colour "
+    "means more companies."
+)
+NO_MAP = N_(
+    "There is no region map of %(country)s: its bundled admin-1 boundaries are not its NUTS regions one to "
+    "one, so they cannot be drawn as such. Its companies per NUTS 3 region are in the table."
+)
+
+
+def _map_links(current: str | None, lang: str) -> list[dict[str, Any]]:
+    """The heat map's other maps: Slovakia and Czechia together, then each mapped market."""
+    links = [{"label": "SK + CZ", "href": f"/heatmap?lang={lang}", "current": current is None}]
+    for cc in sorted(c for c in regions.LEVELS if c not in ("SK", "CZ")):
+        links.append(
+            {"label": cc, "href": f"/heatmap?country={cc.lower()}&lang={lang}", "current": cc == current}
+        )
+    return links
 
 
 @pages_router.get(
@@ -904,7 +959,12 @@ def by_region(request: Request, conn: ReadConn, country: Country = None, lang: L
     t = texts.REGIONS[language["lang"]]
     cc = _country(country)
     rows = [
-        dict(r) | {"url": "/heatmap" if r["country"] in ("SK", "CZ") else None}
+        dict(r)
+        | {
+            "url": f"/heatmap?country={r['country'].lower()}&lang={language['lang']}"
+            if r["country"] in regions.LEVELS
+            else None
+        }
         for r in _region_counts(request, conn)
         if cc is None or r["country"] == cc
     ]
@@ -1039,9 +1099,9 @@ async def csp_report(request: Request) -> Response:
     response_class=HTMLResponse,
     summary="Key dashboard",
     description="The usage of the key given as `api_key` (or a Bearer header). The key is never "
-    "written into the page.",
+    "written into the page. `lang`: sk or en, else the browser's Accept-Language, else English.",
 )
-def dashboard(request: Request, caller: ApiKey) -> HTMLResponse:
+def dashboard(request: Request, caller: ApiKey, lang: Lang = None) -> HTMLResponse:
     settings: Settings = request.app.state.settings
     key, quota = caller.key, caller.quota
     plan = settings.plan(key.plan)
@@ -1066,7 +1126,17 @@ def dashboard(request: Request, caller: ApiKey) -> HTMLResponse:
         "created_at": key.created_at.date(),
         "expires_at": key.expires_at.date() if key.expires_at else None,
     }
-    return html.page("dashboard.html", title="Dashboard", me=me, cache="private, no-store")
+    # No hreflang alternates or language switch: their addresses would repeat the page's own query, which
+    # holds the key (the key is never written into the page).
+    code, by_header = i18n.choose(request, lang, "en")
+    return html.page(
+        "dashboard.html",
+        title=i18n.gettext(code, "Dashboard"),
+        me=me,
+        cache="private, no-store",
+        lang=code,
+        by_header=by_header,
+    )
 
 
 # -- widget ------------------------------------------------------------------------------------------------

@@ -134,7 +134,20 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
     t0 = time.perf_counter()
     notices = [notice(i) for i in range(1, n_notices + 1)]
     _batches(engine, ted_notices, iter(notices))
-    _batches(engine, ted_notice_cpv, ({"notice_pk": n["id"], "cpv": n["cpv_main"]} for n in notices))
+    _batches(
+        engine,
+        ted_notice_cpv,
+        (
+            {
+                "notice_pk": n["id"],
+                "cpv": n["cpv_main"],
+                "division": n["cpv_main"][:2],
+                "country": n["country"],
+                "issue_date": n["issue_date"],
+            }
+            for n in notices
+        ),
+    )
     _batches(
         engine,
         ted_buyers,

@@ -47,6 +47,10 @@ FILTER_CASES = [
     ({"buyer": "rouen habitat"}, {FRA}),
     ({"winner": "RAMBOLL"}, {UKRI}),
     ({"winner": "healthcare", "country": "GB", "cpv": "33"}, {VEAT}),
+    # the three filters of the benchmark, answered from the CPV index (ix_ted_notice_cpv_search) alone
+    ({"country": "gb", "cpv": "71", "date_from": "2020-04-10", "date_to": "2020-04-30"}, {UKRI}),
+    ({"country": "gb", "cpv": "71", "date_from": "2020-04-15", "date_to": "2020-04-30"}, set()),
+    ({"country": "fr", "cpv": "7131"}, set()),
     ({"winner": "nobody at all"}, set()),
 ]
 

@@ -145,7 +145,17 @@ def _notice_children(
 ) -> None:
     if n.cpv_codes:
         conn.execute(
-            ted_notice_cpv.insert(), [{"notice_pk": pk, "cpv": c[:8]} for c in dict.fromkeys(n.cpv_codes)]
+            ted_notice_cpv.insert(),
+            [
+                {
+                    "notice_pk": pk,
+                    "cpv": c[:8],
+                    "division": c[:2],
+                    "country": n.country,
+                    "issue_date": n.issue_date,
+                }
+                for c in dict.fromkeys(n.cpv_codes)
+            ],
         )
     lots = {lot.lot_id: lot for lot in n.lots}
     if lots:

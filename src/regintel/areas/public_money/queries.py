@@ -66,17 +66,31 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+def _only_cpv_country_dates(f: TedFilters) -> bool:
+    return all(v is None for v in (f.value_min, f.value_max, f.currency, f.buyer_name, f.winner_name))
+
+
+def _cpv_entries(prefix: str, f: TedFilters) -> list[ColumnElement[bool]]:
+    """The `ted_notice_cpv` entries a CPV filter matches, narrowed by country and period when given: one
+    range of `ix_ted_notice_cpv_search` (division, country, issue date), whatever the number of notices."""
+    c = ted_notice_cpv.c
+    out = [c.division == prefix[:2], *_prefix_range(c.cpv, prefix)]
+    if f.country:
+        out.append(c.country == f.country)
+    if f.date_from is not None:
+        out.append(c.issue_date >= f.date_from)
+    if f.date_to is not None:
+        out.append(c.issue_date <= f.date_to)
+    return out
+
+
 def _where(f: TedFilters) -> list[ColumnElement[bool]]:
     n = ted_notices.c
     out: list[ColumnElement[bool]] = []
     if f.country:
         out.append(n.country == f.country)
     if f.cpv_prefix:
-        out.append(
-            exists().where(
-                ted_notice_cpv.c.notice_pk == n.id, *_prefix_range(ted_notice_cpv.c.cpv, f.cpv_prefix)
-            )
-        )
+        out.append(n.id.in_(select(ted_notice_cpv.c.notice_pk).where(*_cpv_entries(f.cpv_prefix, f))))
     for column, op_value in ((n.issue_date, (f.date_from, f.date_to)), (n.value, (f.value_min, f.value_max))):
         low, high = op_value
         if low is not None:
@@ -95,16 +109,29 @@ def _where(f: TedFilters) -> list[ColumnElement[bool]]:
 def search_notices(
     conn: Connection, f: TedFilters, offset: int, limit: int
 ) -> tuple[int, list[Mapping[str, Any]]]:
-    where = _where(f)
-    total = conn.execute(select(func.count()).select_from(ted_notices).where(*where)).scalar_one()
-    rows = (
-        conn.execute(
-            select(ted_notices)
-            .where(*where)
-            .order_by(ted_notices.c.issue_date.desc(), ted_notices.c.id.desc())
-            .offset(offset)
-            .limit(limit)
+    """(total, one page newest first). With a CPV filter and no other filter than country and period, the
+    count and the page's ids come from `ix_ted_notice_cpv_search` alone, so their cost follows the matches,
+    not the notices of the country and period; the page's rows are then read by id."""
+    n = ted_notices.c
+    if f.cpv_prefix and _only_cpv_country_dates(f):
+        c = ted_notice_cpv.c
+        entries = _cpv_entries(f.cpv_prefix, f)
+        total = conn.execute(select(func.count(func.distinct(c.notice_pk))).where(*entries)).scalar_one()
+        page = (
+            select(c.notice_pk, c.issue_date)
+            .where(*entries)
+            .distinct()
+            .order_by(c.issue_date.desc(), c.notice_pk.desc())
         )
+    else:
+        where = _where(f)
+        total = conn.execute(select(func.count()).select_from(ted_notices).where(*where)).scalar_one()
+        page = select(n.id).where(*where).order_by(n.issue_date.desc(), n.id.desc())
+    ids = [int(r[0]) for r in conn.execute(page.offset(offset).limit(limit))]
+    if not ids:
+        return int(total), []
+    rows = (
+        conn.execute(select(ted_notices).where(n.id.in_(ids)).order_by(n.issue_date.desc(), n.id.desc()))
         .mappings()
         .all()
     )

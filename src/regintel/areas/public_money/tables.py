@@ -75,7 +75,13 @@ ted_notice_cpv = Table(
     metadata,
     Column("notice_pk", Id, ForeignKey("ted_notices.id", ondelete="CASCADE"), primary_key=True),
     Column("cpv", String(8), primary_key=True),
+    # Migration 0030_public_money_ted_cpv_search: the notice's country and day beside each of its codes,
+    # so a CPV + country + period search reads only its matches from one index (docs/public-money.md).
+    Column("division", String(2)),
+    Column("country", String(2)),
+    Column("issue_date", Date),
     Index("ix_ted_notice_cpv_cpv", "cpv", "notice_pk"),
+    Index("ix_ted_notice_cpv_search", "division", "country", "issue_date", "cpv", "notice_pk"),
 )
 
 ted_lots = Table(

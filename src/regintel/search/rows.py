@@ -140,27 +140,32 @@ def extras_in_range(conn: Connection, first: int, last: int) -> dict[int, Extras
 def _extras(
     conn: Connection, statements_of: ColumnElement[bool], sources_of: ColumnElement[bool]
 ) -> dict[int, Extras]:
-    revenue: dict[int, tuple[int, float]] = {}
-    sources: dict[int, int] = {}
+    """One row per company: the revenue of its latest year's statement (of two registers' statements
+    for that year the larger, so that the answer does not depend on the order rows come back in), or
+    its number of sources; grouped in the database, since a rebuild reads every company's."""
     fs, cs = financial_statements.c, company_sources.c
-    statements = select(fs.company_id, fs.year, fs.revenue, cast(null(), Integer).label("n")).where(
-        statements_of, fs.revenue.is_not(None)
+    latest = (
+        select(fs.company_id, func.max(fs.year).label("year"))
+        .where(statements_of, fs.revenue.is_not(None))
+        .group_by(fs.company_id)
+        .subquery()
+    )
+    revenue = (
+        select(fs.company_id, func.max(fs.revenue), cast(null(), Integer).label("n"))
+        .join(latest, (latest.c.company_id == fs.company_id) & (latest.c.year == fs.year))
+        .where(fs.revenue.is_not(None))
+        .group_by(fs.company_id)
     )
     counted = (
-        select(cs.company_id, cast(null(), fs.year.type), cast(null(), fs.revenue.type), func.count())
+        select(cs.company_id, cast(null(), fs.revenue.type), func.count())
         .where(sources_of)
         .group_by(cs.company_id)
     )
-    for cid, year, amount, count in conn.execute(union_all(statements, counted)):
+    amounts: dict[int, float] = {}
+    sources: dict[int, int] = {}
+    for cid, amount, count in conn.execute(union_all(revenue, counted)):
         if count is not None:
             sources[int(cid)] = int(count)
         else:
-            # the latest year; of two sources' statements for one year the larger revenue, so that the
-            # answer does not depend on the order rows come back in
-            latest = (int(year), float(amount))
-            if int(cid) not in revenue or latest > revenue[int(cid)]:
-                revenue[int(cid)] = latest
-    return {
-        cid: (revenue[cid][1] if cid in revenue else None, sources.get(cid, 0))
-        for cid in revenue.keys() | sources.keys()
-    }
+            amounts[int(cid)] = float(amount)
+    return {cid: (amounts.get(cid), sources.get(cid, 0)) for cid in amounts.keys() | sources.keys()}

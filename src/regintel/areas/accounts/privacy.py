@@ -28,6 +28,7 @@ from regintel.areas.accounts import queries as q
 from regintel.areas.accounts import traders
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.areas.legal_records import privacy as legal_records
+from regintel.areas.screening import privacy as screening
 from regintel.db.schema import companies, company_changes, people, roles
 from regintel.domain.names import normalise_name
 from regintel.errors import Conflict, NotFound, ValidationFailed
@@ -140,6 +141,7 @@ def withhold_person(
         conn.execute(select(people).where(people.c.id == person.id)).mappings().all(),
     )
     _keep(conn, person_key, roles, held_rows)
+    _keep(conn, person_key, screening.TABLE, screening.withhold_hits(conn, company_ids, names))
     removed = int(conn.execute(delete(roles).where(held)).rowcount)
     _redact_changes(conn, person_key, company_ids, names)
     conn.execute(delete(people).where(people.c.id == person.id))
@@ -157,9 +159,10 @@ def withhold_person(
 
 
 def withhold_party(conn: Connection, name: str, request_id: int | None, reason: str, now: datetime) -> int:
-    """Withhold a natural person named as a party in legal records (court decisions, antitrust cases)
-    under `lr:` + a hash of the folded name; returns the party rows rewritten. Run again (or `reapply`), it
-    rewrites what a re-import wrote back."""
+    """Withhold a natural person named in legal records (court decisions, antitrust cases, IPKZ operators,
+    e-Sbírka mentions) under `lr:` + a hash of the folded name; returns the party rows rewritten. Imports
+    withhold the key in what they write from then on (`legal_records.loading`); run again (or `reapply`),
+    it rewrites what was written otherwise (e.g. by an importer of an older release)."""
     key = legal_records.party_key(name)
     if key == legal_records.party_key(""):
         raise ValidationFailed("A party's name is needed")
@@ -167,29 +170,13 @@ def withhold_party(conn: Connection, name: str, request_id: int | None, reason: 
     known = q.is_person_suppressed(conn, key)
     if not kept and not known:
         raise NotFound(f"No party named {name!r} in the legal records")
-    _keep_records(conn, key, kept)
-    parties = sum(1 for k in kept if k["table_name"].endswith("_parties"))
+    legal_records.keep(conn, key, kept)
+    parties = sum(1 for k in kept if legal_records.named(k) is not None)
     if not known:
         q.insert_person_suppression(
             conn, person_key=key, request_id=request_id, reason=reason, roles_removed=parties, created_at=now
         )
     return parties
-
-
-def _keep_records(conn: Connection, key: str, kept: Sequence[Mapping[str, Any]]) -> None:
-    if kept:
-        conn.execute(
-            privacy_withheld_rows.insert(),
-            [
-                {
-                    "person_key": key,
-                    "table_name": k["table_name"],
-                    "row_id": k["row_id"],
-                    "data": orjson.dumps(k["data"], default=str).decode(),
-                }
-                for k in kept
-            ],
-        )
 
 
 def _kept_of(conn: Connection, key: str) -> list[dict[str, Any]]:
@@ -214,8 +201,9 @@ def lift_party(conn: Connection, key: str) -> dict[str, int]:
 
 
 def reapply_parties(conn: Connection, now: datetime) -> dict[str, int]:
-    """Withhold again, for every withheld party, what imports wrote back since (a changed decision or case
-    replaces its parties with the published names); returns the party rows rewritten per key."""
+    """Withhold again, for every withheld party, what was written back since without withholding (imports
+    withhold by themselves; a restore of a backup or an older importer do not); returns the party rows
+    rewritten per key."""
     out: dict[str, int] = {}
     keys = conn.execute(
         select(privacy_person_suppressions.c.person_key).where(
@@ -223,7 +211,7 @@ def reapply_parties(conn: Connection, now: datetime) -> dict[str, int]:
         )
     ).scalars()
     for key in list(keys):
-        names = {str(k["data"]["name"]) for k in _kept_of(conn, key) if k["table_name"].endswith("_parties")}
+        names = {n for k in _kept_of(conn, key) if (n := legal_records.named(k)) is not None}
         out[key] = sum(withhold_party(conn, n, None, "reapply", now) for n in sorted(names)) if names else 0
     return out
 
@@ -329,7 +317,7 @@ def access_export(conn: Connection, request_id: int, persons: Sequence[str]) -> 
     }
 
 
-def _keep(conn: Connection, person_key: str, table: Table, rows: Sequence[Mapping[Any, Any]]) -> None:
+def _keep(conn: Connection, person_key: str, table: Table | str, rows: Sequence[Mapping[Any, Any]]) -> None:
     """Keep rows as they are before they are taken out or rewritten (dates as ISO text, amounts as text)."""
     if rows:
         conn.execute(
@@ -337,7 +325,7 @@ def _keep(conn: Connection, person_key: str, table: Table, rows: Sequence[Mappin
             [
                 {
                     "person_key": person_key,
-                    "table_name": table.name,
+                    "table_name": table if isinstance(table, str) else table.name,
                     "row_id": int(r["id"]),
                     "data": orjson.dumps({str(k): v for k, v in r.items()}, default=str).decode(),
                 }
@@ -398,6 +386,7 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
     ]
     if restored:
         conn.execute(roles.insert(), restored)
+    hits = screening.restore_hits(conn, [h for h in kept[screening.TABLE] if int(h["company_id"]) in present])
     for change in kept["company_changes"]:
         conn.execute(
             update(company_changes)
@@ -410,7 +399,12 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
     )
     if present:
         conn.execute(update(companies).where(companies.c.id.in_(sorted(present))).values(updated_at=now))
-    return {"people": len(new_ids), "roles": len(restored), "changes": len(kept["company_changes"])}
+    return {
+        "people": len(new_ids),
+        "roles": len(restored),
+        "changes": len(kept["company_changes"]),
+        "sanction_hits": hits,
+    }
 
 
 def _redact_changes(conn: Connection, person_key: str, company_ids: Sequence[int], names: set[str]) -> None:

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 from regintel.domain.names import fold, tokens
 from regintel.ingest.loader import LoadStats
 
+from . import privacy
 from .linking import Linker
 from .records import AntitrustCase, CourtDecision, IpkzInstallation, SbirkaAct, content_hash
 from .tables import (
@@ -34,6 +35,17 @@ class Writer:
 
     def __init__(self, conn: Connection, linker: Linker, stats: LoadStats, source: str, run_id: int):
         self.conn, self.linker, self.stats, self.source, self.run_id = conn, linker, stats, source, run_id
+        self._withheld: frozenset[str] | None = None
+
+    def _withhold(self, kind: privacy.Kind, pk: int | None) -> None:
+        """A record written with the names as published: parties withheld after a data-protection request
+        are withheld in it at once (read inside the file's transaction, on its first written record)."""
+        if pk is None:
+            return
+        if self._withheld is None:
+            self._withheld = privacy.withheld_keys(self.conn)
+        if self._withheld:
+            privacy.withhold_on_import(self.conn, kind, pk, self._withheld)
 
     def write(self, record: Any) -> None:
         if isinstance(record, CourtDecision):
@@ -54,12 +66,13 @@ class Writer:
         values: dict[str, Any],
         digest: str,
         children: tuple[Table, str, list[dict[str, Any]]] | None,
-    ) -> None:
-        """Insert or replace one record and its child rows, unless stored with the same hash."""
+    ) -> int | None:
+        """Insert or replace one record and its child rows, unless stored with the same hash; returns the
+        record's id when it was written."""
         row = self.conn.execute(select(table.c.id, table.c.record_hash).where(*where)).first()
         if row is not None and row.record_hash == digest:
             self.stats.unchanged += 1
-            return
+            return None
         values = values | {
             "source": self.source,
             "record_hash": digest,
@@ -79,6 +92,7 @@ class Writer:
                 self.conn.execute(delete(child).where(child.c[fk] == pk))
             if rows:
                 self.conn.execute(child.insert(), [r | {fk: pk} for r in rows])
+        return int(pk)
 
     def _decision(self, d: CourtDecision) -> None:
         parties = [
@@ -129,13 +143,14 @@ class Writer:
             "document_url": d.document_url,
             "search_text": search,
         }
-        self._store(
+        pk = self._store(
             court_decisions,
             [court_decisions.c.guid == d.guid],
             values,
             content_hash(d),
             (court_decision_parties, "decision_pk", parties),
         )
+        self._withhold(privacy.COURT, pk)
 
     def _case(self, c: AntitrustCase) -> None:
         parties = [
@@ -162,13 +177,14 @@ class Writer:
             "link": c.link,
             "rulings": [_json(asdict(r)) for r in c.rulings],
         }
-        self._store(
+        pk = self._store(
             antitrust_cases,
             [antitrust_cases.c.source == self.source, antitrust_cases.c.case_ref == c.case_ref],
             values,
             content_hash(c),
             (antitrust_parties, "case_pk", parties),
         )
+        self._withhold(privacy.ANTITRUST, pk)
 
     def _installation(self, n: IpkzInstallation) -> None:
         op = n.operator
@@ -191,7 +207,7 @@ class Writer:
             "permits": [_json(asdict(x)) for x in n.permits],
             **self.linker.link(op).columns(),
         }
-        self._store(
+        pk = self._store(
             ipkz_installations,
             [
                 ipkz_installations.c.source == self.source,
@@ -201,6 +217,7 @@ class Writer:
             content_hash(n),
             None,
         )
+        self._withhold(privacy.IPKZ, pk)
 
     def _act(self, a: SbirkaAct) -> None:
         mentions = [
@@ -223,13 +240,14 @@ class Writer:
             "effective_on": a.effective_on,
             "link": a.link,
         }
-        self._store(
+        pk = self._store(
             sbirka_acts,
             [sbirka_acts.c.iri == a.iri],
             values,
             content_hash(a),
             (sbirka_mentions, "act_pk", mentions),
         )
+        self._withhold(privacy.ESBIRKA, pk)
 
 
 def _json(value: dict[str, Any]) -> dict[str, Any]:

@@ -1,37 +1,133 @@
-"""Withholding a natural person named as a party in legal records (court decisions, antitrust cases) after
-a verified erase or object request the operator matched to them (docs/accounts.md, "Withholding a natural
-person"). Called by areas/accounts/privacy.py, which keeps the legal record of the request.
+"""Withholding a natural person named in legal records (court decisions, antitrust cases, IPKZ
+installations they operate, Czech collection-of-laws mentions) after a verified erase or object request
+the operator matched to them (docs/accounts.md, "Withholding a natural person"). Called by
+areas/accounts/privacy.py, which keeps the legal record of the request, and by this area's importer
+(`loading.Writer`), so that an import never writes a withheld name back.
 
 Legal records carry no person key: a party is a name as the court or the authority published it (with an
 IČO when it is an entrepreneur). A person is therefore named by their name, folded (case and diacritics
-aside), and withholding is done at the data, as for register persons: each party row naming them is
-rewritten (`[withheld]`, its identifier, address and company link cleared), the words of the name leave
-the decision's `search_text` (so `q=` cannot find it, and SQLite's trigram table follows by its triggers),
-and the name leaves an antitrust case's title and verdict. Every row is returned as it was before, for the
-caller to keep, and `restore` puts them back. `reapply` rewrites the rows an import wrote again (a changed
-record replaces its parties with the published names)."""
+aside), and withholding is done at the data, as for register persons: each row naming them is rewritten
+(`[withheld]`, its identifier, address and company link cleared), the name (and identifier) leave the
+texts around it: a decision's `search_text` (so `q=` cannot find it, and SQLite's trigram table follows by
+its triggers), an antitrust case's title and verdict, an act's title and the mention's excerpt, an
+installation's name. Every row is kept as it was before in `privacy_withheld_rows`, and `restore` puts them
+back."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table, select, update
+import orjson
+from sqlalchemy import Table, column, delete, inspect, select, table, update
 from sqlalchemy.engine import Connection
 
 from regintel.domain.names import tokens
 
-from .tables import antitrust_cases, antitrust_parties, court_decision_parties, court_decisions
+from .tables import (
+    antitrust_cases,
+    antitrust_parties,
+    court_decision_parties,
+    court_decisions,
+    ipkz_installations,
+    sbirka_acts,
+    sbirka_mentions,
+)
 
 WITHHELD = "[withheld]"
 KEY_PREFIX = "lr:"
 MAX_CANDIDATES = 50
-_PARTIES: tuple[tuple[Table, str, Table], ...] = (
-    (court_decision_parties, "decision_pk", court_decisions),
-    (antitrust_parties, "case_pk", antitrust_cases),
+_LINK = ("company_id", "match_method", "match_score")
+
+# The accounts area's suppression tables, named rather than imported (the area's own tables stay its
+# own): the keys withheld, and the rows kept as they were, in the one format both areas read.
+_suppressions = table("privacy_person_suppressions", column("person_key"))
+_kept_rows = table(
+    "privacy_withheld_rows", column("person_key"), column("table_name"), column("row_id"), column("data")
 )
+
+
+@dataclass(frozen=True)
+class Kind:
+    """Where legal records name a party: the rows (`table`, keyed by `keys`, the first one the record's
+    id), the name and identifier columns, what else of the row is cleared or has the name replaced, and
+    the record the rows belong to with its texts (`parent`, None when the row is the record)."""
+
+    label: str
+    table: Table
+    keys: tuple[str, ...]
+    name: str
+    national_id: str
+    cleared: tuple[str, ...]
+    replaced: tuple[str, ...]
+    parent: Table | None
+    parent_texts: tuple[str, ...]
+    ref: str
+
+    @property
+    def record(self) -> Table:
+        return self.parent if self.parent is not None else self.table
+
+
+COURT = Kind(
+    "court_decision",
+    court_decision_parties,
+    ("decision_pk", "position"),
+    "name",
+    "national_id",
+    ("national_id", *_LINK),
+    (),
+    court_decisions,
+    ("search_text",),
+    "file_ref",
+)
+ANTITRUST = Kind(
+    "antitrust_case",
+    antitrust_parties,
+    ("case_pk", "position"),
+    "name",
+    "national_id",
+    ("national_id", "address", *_LINK),
+    (),
+    antitrust_cases,
+    ("title", "verdict"),
+    "case_ref",
+)
+IPKZ = Kind(
+    "ipkz_installation",
+    ipkz_installations,
+    ("id",),
+    "operator_name",
+    "operator_national_id",
+    ("operator_national_id", "operator_address", *_LINK),
+    ("name",),
+    None,
+    (),
+    "installation_id",
+)
+ESBIRKA = Kind(
+    "esbirka_act",
+    sbirka_mentions,
+    ("act_pk", "position"),
+    "name",
+    "national_id",
+    ("national_id", *_LINK),
+    ("excerpt",),
+    sbirka_acts,
+    ("title",),
+    "iri",
+)
+KINDS = (COURT, ANTITRUST, IPKZ, ESBIRKA)
+_BY_TABLE = {k.table.name: k for k in KINDS}
+
+
+def named(kept: Mapping[str, Any]) -> str | None:
+    """The name a kept row held, when it is a row naming a party (not a record's texts)."""
+    kind = _BY_TABLE.get(str(kept["table_name"]))
+    return None if kind is None else str(kept["data"][kind.name])
 
 
 def party_key(name: str) -> str:
@@ -39,44 +135,63 @@ def party_key(name: str) -> str:
     return KEY_PREFIX + hashlib.sha256(" ".join(tokens(name)).encode()).hexdigest()[:32]
 
 
-def _rows_naming(conn: Connection, table: Table, name: str) -> list[dict[str, Any]]:
-    """Party rows whose name folds to `name`'s words. Names are compared folded, which SQL cannot do on
-    both backends alike, so the names are read (two narrow columns and the name; an operator's action,
-    not a request) and the matching rows then in full."""
+def withheld_keys(conn: Connection) -> frozenset[str]:
+    """The party keys withheld now (few: one per upheld request), for an import to honour."""
+    if not inspect(conn).has_table("privacy_person_suppressions"):
+        return frozenset()
+    return frozenset(
+        conn.execute(
+            select(_suppressions.c.person_key).where(_suppressions.c.person_key.startswith(KEY_PREFIX))
+        ).scalars()
+    )
+
+
+def _plain(row: Mapping[Any, Any]) -> dict[str, Any]:
+    return {str(k): v for k, v in row.items()}  # plain str keys (column names may be a str subclass)
+
+
+def _rows_naming(
+    conn: Connection, kind: Kind, name: str, record_id: int | None = None
+) -> list[dict[str, Any]]:
+    """Rows whose name folds to `name`'s words. Names are compared folded, which SQL cannot do on both
+    backends alike, so the names are read (the keys and the name; an operator's action, not a request)
+    and the matching rows then in full."""
     words = tokens(name)
     if not words:
         return []
-    fk = "decision_pk" if table is court_decision_parties else "case_pk"
-    hits = [
-        (r[0], r[1])
-        for r in conn.execute(
-            select(table.c[fk], table.c.position, table.c.name).where(table.c.name != WITHHELD)
-        )
-        if tokens(r[2]) == words
-    ]
+    t = kind.table
+    query = select(*(t.c[k] for k in kind.keys), t.c[kind.name]).where(t.c[kind.name] != WITHHELD)
+    if record_id is not None:
+        query = query.where(t.c[kind.keys[0]] == record_id)
+    hits = [tuple(r)[:-1] for r in conn.execute(query) if tokens(r[-1]) == words]
     return [
-        {str(k): v for k, v in row.items()}  # plain str keys (column names may be a str subclass)
-        for pk, position in hits
+        _plain(row)
+        for key in hits
         for row in conn.execute(
-            select(table).where(table.c[fk] == pk, table.c.position == position)
+            select(t).where(*(t.c[k] == v for k, v in zip(kind.keys, key, strict=True)))
         ).mappings()
     ]
 
 
 def candidates(conn: Connection, name: str) -> list[dict[str, Any]]:
-    """Parties of legal records with this name (for `regintel privacy show`), each with its record."""
+    """Rows of legal records with this name (for `regintel privacy show`), each with its record."""
     out: list[dict[str, Any]] = []
-    for table, fk, parent in _PARTIES:
-        for r in _rows_naming(conn, table, name)[:MAX_CANDIDATES]:
-            record = conn.execute(select(parent).where(parent.c.id == r[fk])).mappings().first()
-            ref = "" if record is None else str(record.get("file_ref") or record.get("case_ref") or "")
+    for kind in KINDS:
+        for r in _rows_naming(conn, kind, name)[:MAX_CANDIDATES]:
+            record = (
+                r
+                if kind.parent is None
+                else conn.execute(select(kind.parent).where(kind.parent.c.id == r[kind.keys[0]]))
+                .mappings()
+                .first()
+            )
             out.append(
                 {
-                    "kind": "court_decision" if table is court_decision_parties else "antitrust_case",
-                    "record": ref,
-                    "name": r["name"],
-                    "role": r["role"],
-                    "national_id": r["national_id"],
+                    "kind": kind.label,
+                    "record": "" if record is None else str(record[kind.ref] or ""),
+                    "name": r[kind.name],
+                    "role": r.get("role") or ("operator" if kind is IPKZ else "mentioned"),
+                    "national_id": r[kind.national_id],
                     "key": party_key(name),
                 }
             )
@@ -84,47 +199,51 @@ def candidates(conn: Connection, name: str) -> list[dict[str, Any]]:
 
 
 def withhold(conn: Connection, name: str) -> list[dict[str, Any]]:
-    """Rewrite every party row and record text naming `name`; returns what was there before, as
+    """Rewrite every row and record text naming `name`; returns what was there before, as
     `{"table_name", "row_id", "data"}` rows for the caller to keep (an empty list: nobody by that name)."""
+    return [k for kind in KINDS for k in _withhold_rows(conn, kind, _rows_naming(conn, kind, name), name)]
+
+
+def _withhold_rows(
+    conn: Connection, kind: Kind, rows: Sequence[Mapping[str, Any]], name: str
+) -> list[dict[str, Any]]:
     kept: list[dict[str, Any]] = []
-    words = tokens(name)
-    for table, fk, parent in _PARTIES:
-        rows = _rows_naming(conn, table, name)
-        for r in rows:
-            kept.append({"table_name": table.name, "row_id": int(r[fk]), "data": dict(r)})
-            conn.execute(
-                update(table)
-                .where(table.c[fk] == r[fk], table.c.position == r["position"])
-                .values(_redacted(table))
-            )
+    t, fk = kind.table, kind.keys[0]
+    changed = (kind.name, *kind.cleared, *kind.replaced)
+    for r in rows:
+        said = [str(r[kind.name]), *([str(r[kind.national_id])] if r[kind.national_id] else [])]
+        values: dict[str, Any] = {kind.name: WITHHELD} | {c: None for c in kind.cleared}
+        values |= {c: _replace(r[c], said) for c in kind.replaced}
+        kept.append(
+            {"table_name": t.name, "row_id": int(r[fk]), "data": {c: r[c] for c in (*kind.keys, *changed)}}
+        )
+        conn.execute(update(t).where(*(t.c[k] == r[k] for k in kind.keys)).values(values))
+    if kind.parent is not None:
+        words, ids = tokens(name), [str(r[kind.national_id]) for r in rows if r[kind.national_id]]
         for record_id in sorted({int(r[fk]) for r in rows}):
-            kept.extend(_redact_record(conn, parent, record_id, words, [r["name"] for r in rows]))
+            names = [str(r[kind.name]) for r in rows if int(r[fk]) == record_id]
+            kept.extend(_redact_record(conn, kind, record_id, words, names, ids))
     return kept
 
 
-def _redacted(table: Table) -> dict[str, Any]:
-    values: dict[str, Any] = {
-        "name": WITHHELD,
-        "national_id": None,
-        "company_id": None,
-        "match_method": None,
-        "match_score": None,
-    }
-    if "address" in table.c:
-        values["address"] = None
-    return values
-
-
 def _redact_record(
-    conn: Connection, parent: Table, record_id: int, words: Sequence[str], names: Iterable[str]
+    conn: Connection,
+    kind: Kind,
+    record_id: int,
+    words: Sequence[str],
+    names: Sequence[str],
+    national_ids: Sequence[str],
 ) -> list[dict[str, Any]]:
+    parent = kind.record
     row = conn.execute(select(parent).where(parent.c.id == record_id)).mappings().first()
     if row is None:
         return []
-    columns = ["search_text"] if parent is court_decisions else ["title", "verdict"]
-    before = {c: row[c] for c in columns}
+    before = {c: row[c] for c in kind.parent_texts}
     after = {
-        c: _drop_words(v, words) if c == "search_text" else _replace(v, names) for c, v in before.items()
+        c: _drop_words(v, [words, *(tokens(i) for i in national_ids)])
+        if c == "search_text"
+        else _replace(v, names)
+        for c, v in before.items()
     }
     if after == before:
         return []
@@ -132,31 +251,82 @@ def _redact_record(
     return [{"table_name": parent.name, "row_id": record_id, "data": {"id": record_id, **before}}]
 
 
-def _drop_words(text: str | None, words: Sequence[str]) -> str | None:
-    """`search_text` is folded words separated by spaces: the name's run of words goes."""
-    if text is None or not words:
-        return text
-    return re.sub(rf"(^| ){re.escape(' '.join(words))}(?= |$)", " ", text).strip()
+def _drop_words(text: str | None, runs: Iterable[Sequence[str]]) -> str | None:
+    """`search_text` is folded words separated by spaces: the name's run of words (and the identifier's)
+    goes."""
+    for words in runs:
+        if text is not None and words:
+            text = re.sub(rf"(^| ){re.escape(' '.join(words))}(?= |$)", " ", text).strip()
+    return text
 
 
 def _replace(text: str | None, names: Iterable[str]) -> str | None:
     if text is None:
         return None
-    for name in sorted(set(names), key=len, reverse=True):
+    for name in sorted(set(names), key=len, reverse=True):  # a longer name first: a shorter one inside stays
         text = text.replace(name, WITHHELD)
     return text
 
 
+def keep(conn: Connection, key: str, kept: Sequence[Mapping[str, Any]]) -> None:
+    """Keep rows as they were before `withhold` rewrote them, under the party's key."""
+    if kept:
+        conn.execute(
+            _kept_rows.insert(),
+            [
+                {
+                    "person_key": key,
+                    "table_name": k["table_name"],
+                    "row_id": k["row_id"],
+                    "data": orjson.dumps(k["data"], default=str).decode(),
+                }
+                for k in kept
+            ],
+        )
+
+
+def withhold_on_import(conn: Connection, kind: Kind, record_id: int, keys: frozenset[str]) -> int:
+    """An import has just written record `record_id` (new, or changed and replaced with the names as
+    published): withhold in it every party under a key in `keys` and keep what the import wrote, so the
+    name is never served and a lift restores the record as imported. What was kept of the record's older
+    version goes: that version is no longer the register's. Returns the rows withheld."""
+    parts = (kind.table.name,) if kind.parent is None else (kind.table.name, kind.parent.name)
+    conn.execute(
+        delete(_kept_rows).where(
+            _kept_rows.c.person_key.startswith(KEY_PREFIX),
+            _kept_rows.c.table_name.in_(parts),
+            _kept_rows.c.row_id == record_id,
+        )
+    )
+    t = kind.table
+    names = {
+        str(n)
+        for n in conn.execute(select(t.c[kind.name]).where(t.c[kind.keys[0]] == record_id)).scalars()
+        if party_key(str(n)) in keys
+    }
+    withheld = 0
+    for name in sorted(names):
+        rows = _rows_naming(conn, kind, name, record_id)
+        keep(conn, party_key(name), _withhold_rows(conn, kind, rows, name))
+        withheld += len(rows)
+    return withheld
+
+
 def restore(conn: Connection, kept: Sequence[Mapping[str, Any]]) -> int:
-    """Put kept rows back as they were (records deleted since stay deleted); returns the rows restored."""
-    tables = {t.name: (t, fk) for t, fk, _ in _PARTIES} | {p.name: (p, "id") for _, _, p in _PARTIES}
+    """Put kept rows back as they were, oldest first (records deleted since stay deleted, and a row that
+    names someone else by now, after an import, stays as it is); returns the rows restored."""
+    parents = {k.parent.name: k.parent for k in KINDS if k.parent is not None}
     restored = 0
     for item in kept:
-        table, fk = tables[str(item["table_name"])]
         data = dict(item["data"])
-        where = [table.c[fk] == data[fk]] + ([table.c.position == data["position"]] if fk != "id" else [])
-        values = {k: v for k, v in data.items() if k not in (fk, "position")}
-        restored += int(conn.execute(update(table).where(*where).values(values)).rowcount)
+        if (kind := _BY_TABLE.get(str(item["table_name"]))) is not None:
+            t, keys = kind.table, kind.keys
+            where = [*(t.c[k] == data[k] for k in keys), t.c[kind.name] == WITHHELD]
+        else:
+            t, keys = parents[str(item["table_name"])], ("id",)
+            where = [t.c.id == data["id"]]
+        values = {k: v for k, v in data.items() if k not in keys}
+        restored += int(conn.execute(update(t).where(*where).values(values)).rowcount)
     return restored
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from regintel.api.company_path import CompanyRow
@@ -258,14 +258,6 @@ def offshore_links_by_key(
     return _offshore(request, conn, settings, row, purpose, depth, groups)
 
 
-def _graph_for_export(
-    conn: Any, settings: Settings, ico: str, country: str | None, purpose: str | None, depth: int, limit: int
-) -> tuple[Any, Graph]:
-    ctx = context(conn, settings, purpose)
-    row = companies_svc.resolve_ico(conn, ico, country)
-    return row, graph_svc.graph(ctx, row, depth, limit, include_ended=False)
-
-
 def _csv(chunks: Any, row: Any, name: str) -> StreamingResponse:
     filename = f"{row['country']}-{row['national_id']}-{name}.csv"
     return StreamingResponse(
@@ -278,6 +270,40 @@ def _csv(chunks: Any, row: Any, name: str) -> StreamingResponse:
 CSV_RESPONSE: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}}, "description": "CSV"}}
 ExportDepth = Annotated[int, Query(ge=1, le=5, description="Hops from the company")]
 ExportLimit = Annotated[int, Query(ge=1, le=2000, description="Most entities")]
+
+
+def export_graph(
+    ico: Ico,
+    conn: DbConn,
+    _key: ApiKey,
+    settings: AppSettings,
+    country: Country = None,
+    purpose: Purpose = None,
+    depth: ExportDepth = 2,
+    limit: ExportLimit = 500,
+) -> tuple[Any, Graph]:
+    """The parameters every neighbourhood export takes, and the company with its `/graph`."""
+    ctx = context(conn, settings, purpose)
+    row = companies_svc.resolve_ico(conn, ico, country)
+    return row, graph_svc.graph(ctx, row, depth, limit, include_ended=False)
+
+
+def export_relations(
+    ico: Ico,
+    conn: DbConn,
+    _key: ApiKey,
+    settings: AppSettings,
+    country: Country = None,
+    purpose: Purpose = None,
+    include_ended: IncludeEnded = False,
+) -> Relations:
+    """The parameters of the relation exports, and the company's `/relations`."""
+    ctx = context(conn, settings, purpose)
+    return relations_svc.relations(ctx, companies_svc.resolve_ico(conn, ico, country), include_ended)
+
+
+Neighbourhood = Annotated[tuple[Any, Graph], Depends(export_graph)]
+CompanyRelations = Annotated[Relations, Depends(export_relations)]
 I2_DESC = (
     "IBM i2 Analyst's Notebook import CSV of the company's neighbourhood (the `/graph` of the same "
     "`depth` and `limit`). Entities and links share the `Identity` column, so one import specification "
@@ -293,17 +319,8 @@ I2_DESC = (
     responses=CSV_RESPONSE,
     description=I2_DESC,
 )
-def i2_entities(
-    ico: Ico,
-    conn: DbConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    country: Country = None,
-    purpose: Purpose = None,
-    depth: ExportDepth = 2,
-    limit: ExportLimit = 500,
-) -> StreamingResponse:
-    row, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
+def i2_entities(neighbourhood: Neighbourhood) -> StreamingResponse:
+    row, graph = neighbourhood
     return _csv(exports.i2_entities(graph), row, "i2-entities")
 
 
@@ -314,17 +331,8 @@ def i2_entities(
     responses=CSV_RESPONSE,
     description=I2_DESC,
 )
-def i2_links(
-    ico: Ico,
-    conn: DbConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    country: Country = None,
-    purpose: Purpose = None,
-    depth: ExportDepth = 2,
-    limit: ExportLimit = 500,
-) -> StreamingResponse:
-    row, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
+def i2_links(neighbourhood: Neighbourhood) -> StreamingResponse:
+    row, graph = neighbourhood
     return _csv(exports.i2_links(graph), row, "i2-links")
 
 
@@ -350,25 +358,8 @@ def _xml(body: bytes) -> Response:
     description="Companies linked to this one (parents, subsidiaries, "
     "companies sharing people, up to `depth` hops). " + MALTEGO,
 )
-def maltego_companies(
-    ico: Ico,
-    conn: DbConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    country: Country = None,
-    purpose: Purpose = None,
-    depth: ExportDepth = 2,
-    limit: ExportLimit = 500,
-) -> Response:
-    _, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
-    return _xml(exports.maltego(exports.companies(graph)))
-
-
-def _relations(
-    conn: Any, settings: Settings, ico: str, country: str | None, purpose: str | None, include_ended: bool
-) -> Relations:
-    ctx = context(conn, settings, purpose)
-    return relations_svc.relations(ctx, companies_svc.resolve_ico(conn, ico, country), include_ended)
+def maltego_companies(neighbourhood: Neighbourhood) -> Response:
+    return _xml(exports.maltego(exports.companies(neighbourhood[1])))
 
 
 @router.get(
@@ -378,18 +369,8 @@ def _relations(
     responses=XML_RESPONSE,
     description="Directors, statutory bodies and other officers. " + MALTEGO,
 )
-def maltego_officers(
-    ico: Ico,
-    conn: DbConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    country: Country = None,
-    purpose: Purpose = None,
-    include_ended: IncludeEnded = False,
-) -> Response:
-    return _xml(
-        exports.maltego(exports.officers(_relations(conn, settings, ico, country, purpose, include_ended)))
-    )
+def maltego_officers(found: CompanyRelations) -> Response:
+    return _xml(exports.maltego(exports.officers(found)))
 
 
 @router.get(
@@ -399,18 +380,8 @@ def maltego_officers(
     responses=XML_RESPONSE,
     description="Shareholders and beneficial owners. " + MALTEGO,
 )
-def maltego_owners(
-    ico: Ico,
-    conn: DbConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    country: Country = None,
-    purpose: Purpose = None,
-    include_ended: IncludeEnded = False,
-) -> Response:
-    return _xml(
-        exports.maltego(exports.owners(_relations(conn, settings, ico, country, purpose, include_ended)))
-    )
+def maltego_owners(found: CompanyRelations) -> Response:
+    return _xml(exports.maltego(exports.owners(found)))
 
 
 @router.get(
@@ -423,17 +394,8 @@ def maltego_owners(
     "linking them, ids `regintel-<entity id>`. Built with the `followthemoney` model, so every value "
     "is cleaned by its property type; loads into Aleph, yente or nomenklatura as it is." + PERSONS,
 )
-def ftm(
-    ico: Ico,
-    conn: DbConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    country: Country = None,
-    purpose: Purpose = None,
-    depth: ExportDepth = 2,
-    limit: ExportLimit = 500,
-) -> StreamingResponse:
-    row, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
+def ftm(neighbourhood: Neighbourhood) -> StreamingResponse:
+    row, graph = neighbourhood
     return StreamingResponse(
         standards.ndjson(standards.ftm(graph)),
         media_type="application/x-ndjson",
@@ -455,15 +417,5 @@ def ftm(
     "Record ids are the API's entity ids; statement ids are content hashes, so an unchanged record keeps "
     "its statement id. The body is the bare statement array (no envelope), as BODS tools expect." + PERSONS,
 )
-def bods(
-    ico: Ico,
-    conn: DbConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    country: Country = None,
-    purpose: Purpose = None,
-    depth: ExportDepth = 2,
-    limit: ExportLimit = 500,
-) -> Response:
-    _, graph = _graph_for_export(conn, settings, ico, country, purpose, depth, limit)
-    return Response(dumps(standards.bods(graph, date.today())), media_type="application/json")
+def bods(neighbourhood: Neighbourhood) -> Response:
+    return Response(dumps(standards.bods(neighbourhood[1], date.today())), media_type="application/json")

@@ -77,6 +77,8 @@ _COMMON = {
     "409": "`AMBIGUOUS_IDENTIFIER` (an identifier held in several countries: add `country`; candidates in "
     "`details`) or `CONFLICT` (the resource is not in a state for this, e.g. a job not finished)",
     "404": "`NOT_FOUND`: no such resource (or no company with the identifier given)",
+    "414": "`URI_TOO_LONG`: the path and query string are over 65,535 bytes, more than the server reads "
+    "(api/http_protocol.py); a valid request always fits",
     "422": "Invalid input (`VALIDATION_ERROR`, with the offending fields; also for unknown query parameters)",
     "429": "`RATE_LIMITED` (per-key window or shared limiter) or `QUOTA_EXCEEDED`",
     "500": "`INTERNAL_ERROR`",

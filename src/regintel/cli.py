@@ -57,6 +57,7 @@ def serve(
 
     import uvicorn
 
+    from regintel.api.http_protocol import HttpProtocol
     from regintel.db.migrate import upgrade
     from regintel.ingest.seed import seed_reference_data
 
@@ -101,6 +102,7 @@ def serve(
             access_log=False,
             proxy_headers=settings.trust_forwarded_for,
             timeout_worker_healthcheck=30,
+            http=HttpProtocol,
         )
     finally:
         if workers > 1:

@@ -240,7 +240,15 @@ def revoke_addendum(request: Request, conn: DbWriteConn, settings: AppSettings) 
 Provider = Annotated[
     str, Path(max_length=40, pattern=r"^[A-Za-z0-9_.-]+$", description="A configured provider")
 ]
-_Cb = Annotated[str | None, Query(max_length=4000)]
+# What a provider returns (RFC 6749 section 4.1.2 and appendix A, RFC 9207, OpenID Connect session
+# management) is printable ASCII (VSCHAR, %x20-7E). Saying so, with a length per parameter, keeps the longest
+# valid callback, percent-encoded at 3 bytes a character, at 50,259 bytes: within the 65,535 of a request
+# target uvicorn parses (api/http_protocol.py; issue 16). Eleven of 4,000 characters of any script did not.
+VSCHAR = "^[ -~]*$"
+
+
+def _cb(max_length: int) -> Any:
+    return Query(max_length=max_length, pattern=VSCHAR)
 
 
 @router.get(
@@ -290,17 +298,17 @@ def identity_callback(
     provider: Provider,
     conn: DbWriteConn,
     settings: AppSettings,
-    code: _Cb = None,
-    state: _Cb = None,
-    error: _Cb = None,
-    error_description: _Cb = None,
-    error_uri: _Cb = None,
-    iss: _Cb = None,
-    session_state: _Cb = None,
-    scope: _Cb = None,
-    authuser: _Cb = None,
-    prompt: _Cb = None,
-    hd: _Cb = None,
+    code: Annotated[str | None, _cb(4000)] = None,
+    state: Annotated[str | None, _cb(1000)] = None,  # ours: 32 characters
+    error: Annotated[str | None, _cb(200)] = None,
+    error_description: Annotated[str | None, _cb(4000)] = None,
+    error_uri: Annotated[str | None, _cb(2000)] = None,
+    iss: Annotated[str | None, _cb(2000)] = None,
+    session_state: Annotated[str | None, _cb(1000)] = None,
+    scope: Annotated[str | None, _cb(2000)] = None,
+    authuser: Annotated[str | None, _cb(100)] = None,
+    prompt: Annotated[str | None, _cb(200)] = None,
+    hd: Annotated[str | None, _cb(253)] = None,  # a domain name
 ) -> Response:
     signed_in = None
     if request.cookies.get(sessions.SESSION_COOKIE):
@@ -432,7 +440,9 @@ def billing_suggest(request: Request, conn: DbConn, settings: AppSettings) -> Re
 
 
 oauth_router = APIRouter(tags=["OAuth"], route_class=StrictRoute, dependencies=[PublicLimit])
-_Q = Annotated[str | None, Query(max_length=2000)]
+# RFC 6749 appendix A, RFC 7636 and RFC 8707: printable ASCII, so eight of them fit a request target
+# (48,000 bytes at most percent-encoded; any script, 12 bytes a character, did not).
+_Q = Annotated[str | None, Query(max_length=2000, pattern=VSCHAR)]
 
 
 @oauth_router.get(

@@ -21,6 +21,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from regintel.api.app import create_app
+from regintel.api.http_protocol import HttpProtocol
 from regintel.config import Plan, Settings
 from regintel.db.engine import make_engine
 from regintel.db.keys import create_key
@@ -80,7 +81,8 @@ def served(demo: Demo) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     app = create_app(demo.settings.model_copy(update={"base_url": base}))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3))
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3, http=HttpProtocol)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -234,8 +234,35 @@ def _mcp_item() -> dict[str, Any]:
 _NO_CONTROLS = "^[^\\u0000-\\u001f\\u007f]*$"
 
 
+# A boolean query parameter takes what pydantic reads as one, in any case: `true`/`false` as OpenAPI writes
+# them, and `1`/`0`, `yes`/`no`, `on`/`off`, `t`/`f`, `y`/`n` (the filters' descriptions use `1`/`0`, and
+# people type them into URLs). Said in the schema beside `boolean`, so the document and the server take the
+# same values (issue 16); any other value is a 422.
+_BOOL_WORDS = ("true", "false", "1", "0", "yes", "no", "on", "off", "t", "f", "y", "n")
+_BOOL_TEXT = {
+    "type": "string",
+    "pattern": "^("
+    + "|".join("".join(f"[{c.upper()}{c}]" if c.isalpha() else c for c in w) for w in _BOOL_WORDS)
+    + ")$",
+    "description": "also `1`/`0`, `yes`/`no`, `on`/`off`, `t`/`f`, `y`/`n`, in any case",
+}
+
+
+def _boolean_spellings(param: dict[str, Any]) -> None:
+    schema = param.get("schema", {})
+    if param.get("in") != "query":
+        return
+    if schema.get("type") == "boolean":
+        rest = {k: v for k, v in schema.items() if k != "type"}
+        schema.clear()
+        schema.update(rest, anyOf=[{"type": "boolean"}, dict(_BOOL_TEXT)])
+    elif any(part.get("type") == "boolean" for part in schema.get("anyOf", [])):
+        schema["anyOf"].insert(1, dict(_BOOL_TEXT))
+
+
 def _constrain_parameters(op: dict[str, Any], purposes: list[str]) -> None:
     for param in op.get("parameters", []):
+        _boolean_spellings(param)
         schema = param.get("schema", {})
         if param.get("name") == "purpose" and purposes:
             for part in [schema, *schema.get("anyOf", [])]:

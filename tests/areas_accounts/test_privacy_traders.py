@@ -73,3 +73,52 @@ def test_a_sole_trader_is_withheld_and_lifted(client, auth, engine, cli):  # noq
     assert assert_envelope(lifted["company"])["name"] == TRADER.name
     assert _names(lifted["search"]) == [TRADER.name]
     cli("lift", "c:SK:44483767", code=2)  # no longer withheld
+
+
+def test_a_lift_after_sqlite_gave_the_id_to_another_company(client, auth, engine, cli):  # noqa: F811
+    """SQLite gives a new row the highest id + 1: the newest company withheld, the next one imported takes
+    its id (PostgreSQL does not reuse it). The lift brings the trader back under a new id, its role with it,
+    and the other company keeps its own id, name and role."""
+    from sqlalchemy import select
+
+    from regintel.db.schema import companies, roles
+
+    newco = CompanyRecord(
+        country="SK",
+        national_id="35757442",
+        name="NOVA s.r.o.",
+        legal_form="112",
+        roles=[RoleRecord(role="director", holder_name="Eva Malá", person=PersonRecord("Eva Malá"))],
+    )
+
+    def held() -> dict[str, tuple[int, list[str]]]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(companies.c.id, companies.c.national_id)).all()
+            return {
+                str(n): (
+                    int(i),
+                    sorted(
+                        conn.execute(select(roles.c.holder_name).where(roles.c.company_id == i)).scalars()
+                    ),
+                )
+                for i, n in rows
+            }
+
+    load_companies(engine, ESET, TRADER)  # the trader is the newest row
+    trader_id = held()["44483767"][0]
+    request_id = _file_request(client, engine, kind="erase")
+    cli("answer", str(request_id), "--outcome", "Erased", "--withhold-company", "SK:44483767")
+    load_companies(engine, newco)
+    if engine.dialect.name == "sqlite":
+        assert held()["35757442"][0] == trader_id  # the id was given again: the case the lift must handle
+
+    assert json.loads(cli("lift", "c:SK:44483767"))["rows"] >= 3
+    after = held()
+    assert after["35757442"] == (after["35757442"][0], ["Eva Malá"])
+    assert after["44483767"][1] == ["Ján Horváth"] and after["44483767"][0] != after["35757442"][0]
+    assert assert_envelope(client.get("/api/v1/companies/44483767?country=sk", headers=auth))["name"] == (
+        TRADER.name
+    )
+    assert assert_envelope(client.get("/api/v1/companies/35757442?country=sk", headers=auth))["name"] == (
+        "NOVA s.r.o."
+    )

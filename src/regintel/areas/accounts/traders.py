@@ -6,7 +6,8 @@ by walking the foreign keys of the schema, so a table added later is covered wit
 kept as they were in `privacy_withheld_rows` under `c:COUNTRY:ID` and taken out in one transaction; rows
 of other tables that only point at the company (`ON DELETE SET NULL`: contracts, legal-record parties, …)
 keep existing and lose the link, which is kept too. Lookups then answer 404 and search, lists and feeds
-omit it, whatever query they run. `lift` puts everything back under the same ids. Only a company whose
+omit it, whatever query they run. `lift` puts everything back under the same ids
+(under new ones where SQLite gave an id to another row meanwhile). Only a company whose
 legal form is a sole trader's can be withheld: the tool must not hide companies."""
 
 from __future__ import annotations
@@ -148,6 +149,10 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
         raise ValidationFailed(f"{key} is in the register again: run `regintel privacy reapply` first")
     tables = {t.name: t for t in metadata.sorted_tables}
     restored = 0
+    # SQLite gives a new row the highest id + 1, so the id of a withheld newest row may belong to another
+    # row by now (PostgreSQL's sequences never reuse one): such a row comes back under a new id, and the
+    # rows kept after it that point at it follow (`moved`: (table, old id) → new id).
+    moved: dict[tuple[str, int], int] = {}
     for r in conn.execute(
         select(privacy_withheld_rows)
         .where(privacy_withheld_rows.c.person_key == key)
@@ -155,6 +160,10 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
     ).mappings():
         item = orjson.loads(r["data"])
         table, data = tables[str(r["table_name"])], _typed(tables[str(r["table_name"])], item["row"])
+        for fk in table.foreign_keys:
+            target = (fk.column.table.name, data.get(fk.parent.name))
+            if fk.column.name == "id" and target in moved:
+                data[fk.parent.name] = moved[target]
         if item["unlink"]:  # the row still exists, without its link
             column = item["unlink"]
             restored += int(
@@ -164,9 +173,16 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
                     .values({column: data[column]})
                 ).rowcount
             )
+            continue
+        old_id = data.get("id")
+        if old_id is not None and conn.execute(select(table.c.id).where(table.c.id == old_id)).first():
+            new_id = conn.execute(
+                table.insert().values({k: v for k, v in data.items() if k != "id"}).returning(table.c.id)
+            ).scalar_one()
+            moved[(table.name, int(old_id))] = int(new_id)
         else:
             conn.execute(table.insert().values(data))
-            restored += 1
+        restored += 1
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
     conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
     return {"rows": restored}

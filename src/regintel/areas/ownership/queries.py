@@ -263,39 +263,32 @@ def reporting_exceptions(conn: Connection, leis: Iterable[str]) -> list[Row]:
 
 def lei_parents(conn: Connection, leis: Iterable[str]) -> list[Row]:
     """GLEIF relationships in which these LEIs are the child, with the parent's LEI record if held."""
-
-    def make(chunk: list[str]) -> Select[Any]:
-        return (
-            select(
-                lei_relationships,
-                lei_records.c.legal_name,
-                lei_records.c.country.label("parent_country"),
-                lei_records.c.jurisdiction.label("parent_jurisdiction"),
-                lei_records.c.company_id.label("parent_company_id"),
-            )
-            .outerjoin(lei_records, lei_records.c.lei == lei_relationships.c.parent_lei)
-            .where(lei_relationships.c.child_lei.in_(chunk))
-            .order_by(lei_relationships.c.child_lei, lei_relationships.c.kind, lei_relationships.c.parent_lei)
-        )
-
-    return _run(conn, make, leis)
+    return _lei_related(conn, leis, "parent")
 
 
 def lei_children(conn: Connection, leis: Iterable[str]) -> list[Row]:
     """GLEIF relationships in which these LEIs are the parent, with the child's LEI record if held."""
+    return _lei_related(conn, leis, "child")
+
+
+def _lei_related(conn: Connection, leis: Iterable[str], side: str) -> list[Row]:
+    """The relationships whose other end is `side` (`parent` or `child`), that end's record labelled
+    `<side>_country`, `<side>_jurisdiction`, `<side>_company_id`."""
+    other = lei_relationships.c[f"{side}_lei"]
+    ours = lei_relationships.c["child_lei" if side == "parent" else "parent_lei"]
 
     def make(chunk: list[str]) -> Select[Any]:
         return (
             select(
                 lei_relationships,
                 lei_records.c.legal_name,
-                lei_records.c.country.label("child_country"),
-                lei_records.c.jurisdiction.label("child_jurisdiction"),
-                lei_records.c.company_id.label("child_company_id"),
+                lei_records.c.country.label(f"{side}_country"),
+                lei_records.c.jurisdiction.label(f"{side}_jurisdiction"),
+                lei_records.c.company_id.label(f"{side}_company_id"),
             )
-            .outerjoin(lei_records, lei_records.c.lei == lei_relationships.c.child_lei)
-            .where(lei_relationships.c.parent_lei.in_(chunk))
-            .order_by(lei_relationships.c.parent_lei, lei_relationships.c.kind, lei_relationships.c.child_lei)
+            .outerjoin(lei_records, lei_records.c.lei == other)
+            .where(ours.in_(chunk))
+            .order_by(ours, lei_relationships.c.kind, other)
         )
 
     return _run(conn, make, leis)

@@ -172,3 +172,22 @@ def test_a_company_gone_from_the_database_is_not_shown(engine, index):
         items, _ = svc.search(conn, index, "Alfachem sp. z o.o.", "PL", 5, 1)
     assert PL_NAMESAKES[0].national_id not in {i["nationalId"] for i in items}
     assert len(items) == 5 and {i["name"] for i in items} == {"Alfachem sp. z o.o."}
+
+
+def test_the_copy_follows_new_statements_and_sources(engine, index):
+    """What the index keeps of a company changes when a later import changes it: a statement, a second
+    register describing it (both move the company's `updated_at`, which the catch-up follows)."""
+    big = PL_NAMESAKES[0]
+    load_companies(
+        engine,
+        dataclasses.replace(
+            big, financials=[FinancialRecord(year=2025, currency="PLN", revenue=Decimal("123"))]
+        ),
+    )
+    load_companies(engine, big, source=SECOND)
+    with engine.begin() as conn:
+        assert index.ensure_current(conn) == "updated"
+    with engine.connect() as conn:
+        found = index.candidate_rows(conn, QueryWords(("alfachem",)), Filters(country="PL"), 100)
+    row = next(r for r in found if r.city == "Kraków")
+    assert (row.revenue, row.sources) == (123.0, 2)

@@ -35,3 +35,25 @@ def test_templates_are_compiled_at_start_up(settings):
         names = [n for n in html.ENV.list_templates() if n.endswith(".html")]
         for env in html.ENVS.values():
             assert {key[1] for key in env.cache} >= set(names)  # type: ignore[union-attr]
+
+
+def test_start_up_compiles_a_company_check(settings, companies, engine):
+    """One company's check is built at start-up (service.warm_queries), so the statements of the check,
+    the page, the badges and the image are compiled before the first request."""
+    from regintel.areas.pages import service
+
+    with TestClient(create_app(settings)) as client:
+        cache = client.app.state.engine._compiled_cache  # type: ignore[attr-defined]
+        warmed = len(cache)
+        assert warmed > 5
+        assert client.get("/api/v1/public/check/12345679.json?country=sk").status_code == 200
+        assert len(cache) - warmed <= 1  # at most one statement of another company's check is new
+    assert service.warm_queries(engine) is True
+
+
+def test_start_up_without_companies(settings, engine):
+    from regintel.areas.pages import service
+
+    assert service.warm_queries(engine) is False
+    with TestClient(create_app(settings)) as client:
+        assert client.get("/coverage.json").status_code == 200

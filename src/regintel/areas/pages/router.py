@@ -49,10 +49,12 @@ pages_router = APIRouter(tags=["Pages"], dependencies=[PublicLimit], route_class
 
 @asynccontextmanager
 async def _pages_lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """At start-up the templates are compiled (so no first request pays it). Views still pending when the
+    """At start-up the templates are compiled and one company's check is built, so that no first request
+    pays for compiling them. Views still pending when the
     process stops are written then, not dropped: and no timer of a stopped app writes into a database that
     has moved on (tests share one PostgreSQL database)."""
     html.compile_templates()
+    await anyio.to_thread.run_sync(service.warm_queries, app.state.engine)
     yield
     counter: service.ViewCounter | None = getattr(app.state, "page_view_counter", None)
     if counter is not None:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, select
 
 from regintel.areas.nis2 import service as nis2_svc
 from regintel.areas.scores import service as scores_svc
@@ -23,6 +23,7 @@ from regintel.db.company_filters import Conditions
 from regintel.db.schema import companies
 from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
+from regintel.services import companies as companies_svc
 from regintel.services import stats as stats_svc
 
 from . import queries
@@ -453,3 +454,21 @@ def sitemap_urls(base: str, rows: Sequence[tuple[int, str, str, Any]]) -> Iterat
             for _, cc, nid, updated in rows[start : start + 1000]
         )
     yield "</urlset>\n"
+
+
+def warm_queries(engine: Engine) -> bool:
+    """Build one company's check data and social image at start-up, so that the first real request finds
+    their SQL compiled (SQLAlchemy's compiled cache, lambda statements analysed): 60-100 ms of CPU that the
+    first company page, check, badge or image of each process paid otherwise (docs/pages.md, "First
+    renders"). Reads only; nothing to do while no company is loaded."""
+    with engine.connect() as conn:
+        first = conn.execute(
+            select(companies.c.country, companies.c.national_id).order_by(companies.c.id).limit(1)
+        ).first()
+        if first is None:
+            return False
+        row = companies_svc.resolve_ico(conn, first.national_id, first.country)
+        check(conn, row)
+        og_svg(conn, row)
+        status_badge(row)
+    return True

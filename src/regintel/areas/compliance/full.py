@@ -58,7 +58,7 @@ def _timeline(conn: Connection, row: Row) -> Any:
 
 
 def _bank_accounts(conn: Connection, row: Row) -> Any:
-    if row["country"] not in bank_accounts.COVERED:
+    if bank_accounts.imported_register(conn, row["country"]) is None:
         raise Absent(f"no register of VAT payers' bank accounts is imported for {row['country']}")
     return bank_accounts.company_accounts(conn, row)
 

@@ -134,7 +134,7 @@ def vat_liability(conn: Connection, row: Row) -> dict[str, Any]:
     """VAT registration from the register's identifiers, the payer status and the published accounts of
     the VAT payer register where one is imported (CZ, PL); `unknown` with the reason elsewhere."""
     registered = row["vat_id"]
-    covered = row["country"] in bank_accounts.COVERED
+    covered = bank_accounts.imported_register(conn, row["country"]) is not None
     accounts = bank_accounts.company_accounts(conn, row) if covered else None
     tax = service.tax_reliability(conn, row)
     if registered:

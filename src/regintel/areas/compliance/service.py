@@ -132,12 +132,12 @@ def beneficial_ownership(conn: Connection, row: Row, result: Any = None) -> dict
 
 def tax_reliability(conn: Connection, row: Row) -> dict[str, Any]:
     """The VAT payer status of the financial administration's register (Czech ADIS answers)."""
-    covered = row["country"] in bank_accounts.COVERED
+    covered = row["country"] in bank_accounts.STATUS_COVERED
     if not covered:
         return item(
             "unknown",
             reason=f"no tax-reliability register is imported for {row['country']} "
-            f"(covered: {', '.join(sorted(bank_accounts.COVERED))})",
+            f"(covered: {', '.join(sorted(bank_accounts.STATUS_COVERED))})",
         )
     payers = bank_accounts.company_accounts(conn, row)["vatPayers"]
     if not payers:

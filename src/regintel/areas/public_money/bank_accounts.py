@@ -29,6 +29,16 @@ COVERED = {"CZ": "cz_adis_crpdph", "PL": "pl_biala_lista_vat", "SK": "sk_fs_dph_
 # a Slovak IBAN is verified for a named company with `POST /iban/verify`).
 NOT_LOOKED_UP = ("sk_fs_dph_iban",)
 LOOKUP_COVERED = {k: v for k, v in COVERED.items() if v not in NOT_LOOKED_UP}
+# Registers whose answers carry the payer's tax reliability (Czech ADIS, Polish white list); the Slovak
+# list publishes accounts only, so a Slovak company's reliability stays unknown.
+STATUS_COVERED = {k: COVERED[k] for k in ("CZ", "PL")}
+
+
+def imported_register(conn: Connection, country: str) -> str | None:
+    """The country's account register when it is covered and a list of it has been imported: before
+    that an empty answer says nothing about the company."""
+    source = COVERED.get(country)
+    return source if source is not None and queries.source_has_payers(conn, source) else None
 
 
 def parse_iban(value: str, field: str = "iban") -> IBAN:

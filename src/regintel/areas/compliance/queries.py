@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, func, insert, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance.tables import debtor_entries
+from regintel.db.prepared import Prepared
 from regintel.db.schema import companies
 from regintel.db.schema import financial_statements as fs
 
@@ -143,13 +144,26 @@ def company_debts(conn: Connection, company_ids: Sequence[int]) -> list[Mapping[
 def newest_list_dates(conn: Connection, sources: Sequence[str]) -> dict[str, Any]:
     """source → the date of its newest imported list (None when never imported): one statement, one index
     probe per source."""
-    de = debtor_entries
-    cols = [
-        select(func.max(de.c.last_listed_on)).where(de.c.source == s).scalar_subquery().label(f"s{i}")
-        for i, s in enumerate(sources)
-    ]
-    row = conn.execute(select(*cols)).one()
-    return {s: row[i] for i, s in enumerate(sources)}
+    key = tuple(sources)
+    prepared = _NEWEST_DATES.get(key)
+    if prepared is None:
+        de = debtor_entries
+        cols = [
+            select(func.max(de.c.last_listed_on))
+            .where(de.c.source == bindparam(f"p{i}"))
+            .scalar_subquery()
+            .label(f"s{i}")
+            for i in range(len(key))
+        ]
+        prepared = _NEWEST_DATES[key] = Prepared(select(*cols))
+    row = prepared.first(conn, **{f"p{i}": s for i, s in enumerate(key)}) or {}
+    return {s: row.get(f"s{i}") for i, s in enumerate(key)}
+
+
+# One compiled statement per set of sources (a country's lists: a handful in all), because the LEI
+# record and every credit score ask (db/prepared.py); built by SQLAlchemy each time it cost more than
+# the rest of the LEI record.
+_NEWEST_DATES: dict[tuple[str, ...], Prepared] = {}
 
 
 def companies_by_keys(conn: Connection, keys: Sequence[tuple[str, str]]) -> list[Mapping[str, Any]]:

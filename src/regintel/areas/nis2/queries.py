@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, tuple_
+from sqlalchemy import and_, bindparam, delete, func, or_, select, tuple_
 from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2.tables import nis2_assessments, nis2_designations
 from regintel.db.engine import insert_for
+from regintel.db.prepared import Prepared
 from regintel.db.schema import (
     companies,
     company_changes,
@@ -234,11 +235,17 @@ def assessment_counts(conn: Connection) -> dict[tuple[str, str], int]:
     return {(country, category): int(n) for country, category, n in rows}
 
 
+# Compiled once (db/prepared.py): the LEI record reads it on every call.
+_STORED = Prepared(
+    select(
+        nis2_assessments.c.category,
+        nis2_assessments.c.certainty,
+        nis2_assessments.c.ruleset_version,
+        nis2_assessments.c.computed_at,
+    ).where(nis2_assessments.c.company_id == bindparam("company_id"))
+)
+
+
 def stored_assessment(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
     """The company's stored assessment (written by sweeps and `nis2.refresh` jobs): one primary-key read."""
-    a = nis2_assessments.c
-    row = conn.execute(
-        select(a.category, a.certainty, a.ruleset_version, a.computed_at).where(a.company_id == company_id)
-    ).first()
-    # RowMapping is typed Mapping[str | Column, Any] (a Mapping's key is invariant): cast, no run-time change.
-    return cast("Mapping[str, Any] | None", None if row is None else row._mapping)
+    return _STORED.first(conn, company_id=company_id)

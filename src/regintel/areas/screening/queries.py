@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, literal, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.screening.tables import (
@@ -20,6 +20,7 @@ from regintel.areas.screening.tables import (
     sanction_names,
     sanction_programmes,
 )
+from regintel.db.prepared import Prepared
 from regintel.db.schema import companies, ownerships, people, roles
 
 CHILDREN = (
@@ -49,8 +50,14 @@ def list_row(conn: Connection, list_id: str) -> dict[str, Any] | None:
     return dict(row) if row is not None else None
 
 
+# The reads of a single company's screening state run on every LEI record, company record and score, so
+# they are compiled once (db/prepared.py): through SQLAlchemy's execution they were most of the LEI
+# record's cost once screening joined the credit score.
+_LISTS = Prepared(select(sanction_lists).order_by(sanction_lists.c.id))
+
+
 def all_lists(conn: Connection) -> list[dict[str, Any]]:
-    return [dict(r) for r in conn.execute(select(sanction_lists).order_by(sanction_lists.c.id)).mappings()]
+    return _LISTS.all(conn)
 
 
 def existing_entries(conn: Connection, list_id: str) -> dict[str, tuple[int, str]]:
@@ -297,16 +304,31 @@ def hits_of_companies(
     return [dict(r) for r in conn.execute(query).mappings()]
 
 
+_h = company_sanction_hits.c
+_HITS_OF_COMPANY = Prepared(
+    select(_h.subject, _h.natural_person, _h.score, _h.features, se.topics)
+    .join(sanction_entries, se.id == _h.entry_id)
+    .where(_h.company_id == bindparam("company_id"))
+)
+_SCREENING_OF_COMPANY = Prepared(
+    select(
+        company_screenings.c.company_id,
+        company_screenings.c.screened_at,
+        company_screenings.c.list_versions,
+        company_screenings.c.algorithm,
+        company_screenings.c.threshold,
+    ).where(company_screenings.c.company_id == bindparam("company_id"))
+)
+_LISTED_HITS_OF_COMPANY = Prepared(
+    select(_h.company_id, _h.subject, _h.score, _h.features, se.list_id, se.entry_key, se.topics)
+    .join(sanction_entries, se.id == _h.entry_id)
+    .where(_h.company_id == bindparam("company_id"))
+    .order_by(_h.company_id, _h.score.desc(), _h.id)
+)
+
+
 def hit_rows_of_company(conn: Connection, company_id: int) -> list[dict[str, Any]]:
-    h = company_sanction_hits.c
-    return [
-        dict(r)
-        for r in conn.execute(
-            select(h.subject, h.natural_person, h.score, h.features, se.topics)
-            .join(sanction_entries, se.id == h.entry_id)
-            .where(h.company_id == company_id)
-        ).mappings()
-    ]
+    return _HITS_OF_COMPANY.all(conn, company_id=company_id)
 
 
 def replace_screenings(conn: Connection, company_ids: Sequence[int], row: Mapping[str, Any]) -> None:
@@ -319,6 +341,9 @@ def replace_screenings(conn: Connection, company_ids: Sequence[int], row: Mappin
 
 
 def screenings_of(conn: Connection, company_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    if len(company_ids) == 1:
+        row = _SCREENING_OF_COMPANY.first(conn, company_id=int(company_ids[0]))
+        return {} if row is None else {int(row["company_id"]): row}
     s = company_screenings.c
     rows = conn.execute(
         select(s.company_id, s.screened_at, s.list_versions, s.algorithm, s.threshold).where(
@@ -329,6 +354,8 @@ def screenings_of(conn: Connection, company_ids: Sequence[int]) -> dict[int, dic
 
 
 def hit_rows_of_companies(conn: Connection, company_ids: Sequence[int]) -> list[dict[str, Any]]:
+    if len(company_ids) == 1:
+        return _LISTED_HITS_OF_COMPANY.all(conn, company_id=int(company_ids[0]))
     h = company_sanction_hits.c
     return [
         dict(r)

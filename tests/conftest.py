@@ -23,6 +23,9 @@ from regintel.db.migrate import upgrade
 from regintel.db.schema import metadata
 from regintel.ingest.seed import seed_reference_data
 
+# Thousands of apps start in the suite; the start-up warm work (about 1 s of CPU each) is tested on its own
+# in tests/pages/test_first_render.py. Set before any Settings is made, so subprocess servers inherit it.
+os.environ.setdefault("REGINTEL_WARM_START", "false")
 PG_URL = os.environ.get("REGINTEL_TEST_POSTGRES_URL")
 BACKEND = "postgresql" if PG_URL else "sqlite"
 REFERENCE_TABLES = frozenset({"code_lists", "code_list_items"})

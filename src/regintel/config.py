@@ -259,6 +259,11 @@ class Settings(BaseSettings):
         description="Worker threads of one API process for "
         "blocking work (database reads on PostgreSQL, counters, sync handlers).",
     )
+    warm_start: bool = Field(
+        default=True,
+        description="At start-up, build FastAPI's route contexts, compile the pages' templates and one "
+        "company's check, so that no first request pays for them (about 1 s of CPU a process).",
+    )
     max_inflight_requests: int = Field(
         default=1_000,
         gt=0,

@@ -20,7 +20,7 @@ def test_first_request_builds_no_route(settings, monkeypatch):
         return context
 
     monkeypatch.setattr(fastapi.routing._EffectiveRouteContext, "from_api_route", staticmethod(counting))
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings.model_copy(update={"warm_start": True}))) as client:
         at_start = len(built)
         assert at_start > 200  # every route of every router, while the app starts
         assert client.get("/coverage.json").status_code == 200
@@ -31,7 +31,7 @@ def test_first_request_builds_no_route(settings, monkeypatch):
 def test_templates_are_compiled_at_start_up(settings):
     for env in html.ENVS.values():
         env.cache.clear()  # type: ignore[union-attr]
-    with TestClient(create_app(settings)):
+    with TestClient(create_app(settings.model_copy(update={"warm_start": True}))):
         names = [n for n in html.ENV.list_templates() if n.endswith(".html")]
         for env in html.ENVS.values():
             assert {key[1] for key in env.cache} >= set(names)  # type: ignore[union-attr]
@@ -42,7 +42,7 @@ def test_start_up_compiles_a_company_check(settings, companies, engine):
     the page, the badges and the image are compiled before the first request."""
     from regintel.areas.pages import service
 
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings.model_copy(update={"warm_start": True}))) as client:
         cache = client.app.state.engine._compiled_cache  # type: ignore[attr-defined]
         warmed = len(cache)
         assert warmed > 5
@@ -55,5 +55,5 @@ def test_start_up_without_companies(settings, engine):
     from regintel.areas.pages import service
 
     assert service.warm_queries(engine) is False
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings.model_copy(update={"warm_start": True}))) as client:
         assert client.get("/coverage.json").status_code == 200

@@ -69,7 +69,8 @@ def create_app(settings: Settings) -> FastAPI:
         # Few threads: with anyio's default of 40 runnable threads contending for the GIL, the event
         # loop waited up to a switch interval (5 ms) per hand-over and throughput fell with concurrency.
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
-        build_routes(app.router)
+        if settings.warm_start:
+            build_routes(app.router)
         yield
         if app.state.inline_conn is not None:
             app.state.inline_conn.close()

@@ -53,8 +53,9 @@ async def _pages_lifespan(app: FastAPI) -> AsyncIterator[None]:
     pays for compiling them. Views still pending when the
     process stops are written then, not dropped: and no timer of a stopped app writes into a database that
     has moved on (tests share one PostgreSQL database)."""
-    html.compile_templates()
-    await anyio.to_thread.run_sync(service.warm_queries, app.state.engine)
+    if app.state.settings.warm_start:
+        html.compile_templates()
+        await anyio.to_thread.run_sync(service.warm_queries, app.state.engine)
     yield
     counter: service.ViewCounter | None = getattr(app.state, "page_view_counter", None)
     if counter is not None:

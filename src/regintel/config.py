@@ -260,7 +260,7 @@ class Settings(BaseSettings):
         "blocking work (database reads on PostgreSQL, counters, sync handlers).",
     )
     warm_start: bool = Field(
-        default=True,
+        default=False,
         description="At start-up, build FastAPI's route contexts, compile the pages' templates and one "
         "company's check, so that no first request pays for them (about 1 s of CPU a process).",
     )

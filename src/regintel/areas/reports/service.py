@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.areas.reports import facts as facts_mod
-from regintel.areas.reports import llm, pdf, queries
+from regintel.areas.reports import llm, queries
 from regintel.config import Settings
 from regintel.db import jobs as jobs_db
 from regintel.domain import due_diligence as dd
@@ -25,6 +25,9 @@ PDF = "application/pdf"
 
 
 def company_pdf(conn: Connection, row: Mapping[str, Any]) -> bytes:
+    # Imported here: fpdf and fontTools cost every API worker about 0.3 s at start-up for one route.
+    from regintel.areas.reports import pdf
+
     pdf.font_paths()  # 501 before any work when the fonts are missing
     return pdf.company_report(facts_mod.gather(conn, row))
 

@@ -32,6 +32,22 @@ REFERENCE_TABLES = frozenset({"code_lists", "code_list_items"})
 load_tables()  # the areas' tables join `metadata`, so every test starts with them empty
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, only the tests that reach the database run: those on the database fixtures and those
+    marked `postgres`. The rest (pure domain code, parsers, validators, servers on their own SQLite file)
+    would repeat the SQLite pass's answer at the cost of half the CI's time."""
+    if not PG_URL:
+        return
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        reaches = "template_url" in getattr(item, "fixturenames", ()) or item.get_closest_marker("postgres")
+        (keep if reaches else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 def pytest_report_header() -> str:
     return f"regintel database backend: {BACKEND}" + (
         "" if PG_URL else " (PostgreSQL tests skip: set REGINTEL_TEST_POSTGRES_URL to run them)"

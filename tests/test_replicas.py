@@ -29,7 +29,7 @@ from regintel.ingest.seed import seed_reference_data
 from tests.api.companies_fixture import RECORDS
 from tests.builders import load_companies
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.postgres]  # a replica cluster of its own
 BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
 
 

@@ -9,6 +9,7 @@ from regintel.db import lookup as lookup_db
 from regintel.db.prepared import Prepared
 from regintel.db.schema import companies, financial_statements, lei_records
 from regintel.ingest.demo import load_demo
+from tests.builders import make_company
 
 STATEMENTS = {"find": db._FIND, "identifiers": db._IDENTIFIERS, "sources": db._SOURCES, "latest": db._LATEST}
 
@@ -64,3 +65,58 @@ def test_the_private_sqlalchemy_attributes_the_shortcuts_read_still_exist():
         assert isinstance(compiled._bind_processors, dict)
         assert all(len(col) >= 4 for col in compiled._result_columns)
         assert callable(Integer()._cached_result_processor)
+
+
+class _Counting:
+    """A DB-API connection whose cursors count the statements they send (the reads of db/prepared.py go
+    straight to the driver, past SQLAlchemy's events)."""
+
+    def __init__(self, driver, sent: list[str]):
+        self._driver, self._sent = driver, sent
+
+    def cursor(self, *args, **kwargs):
+        inner, sent = self._driver.cursor(*args, **kwargs), self._sent
+
+        class Cursor:
+            def execute(self, sql, *rest):
+                sent.append(sql)
+                return inner.execute(sql, *rest)
+
+            def __getattr__(self, name):
+                return getattr(inner, name)
+
+        return Cursor()
+
+    def __getattr__(self, name):
+        return getattr(self._driver, name)
+
+
+def test_read_ahead_answers_the_same_reads_from_one_round_trip(engine, monkeypatch):
+    from regintel.db.prepared import read_ahead, run_together
+
+    make_company(engine, national_id="31322832", name="SLOVNAFT, a.s.")
+    make_company(engine, national_id="35763469", name="Slovak Telekom, a.s.")
+    name = Prepared(select(companies.c.name).where(companies.c.national_id == bindparam("n")))
+    reads = [(name, {"n": "31322832"}, True), (name, {"n": "35763469"}, False)]
+    with engine.connect() as conn:
+        sent: list[str] = []
+        counting = _Counting(conn.connection.driver_connection, sent)
+        with monkeypatch.context() as patch:
+            patch.setattr(type(conn.connection), "driver_connection", property(lambda _self: counting))
+            with read_ahead(conn, reads):
+                ahead = len(sent)
+                assert name.first(conn, n="31322832") == {"name": "SLOVNAFT, a.s."}
+                assert name.all(conn, n="35763469") == [{"name": "Slovak Telekom, a.s."}]
+                assert name.all(conn, n="35763469") == [{"name": "Slovak Telekom, a.s."}]  # as often as asked
+                assert run_together(conn, [(name, {"n": "31322832"}, True)]) == [[{"name": "SLOVNAFT, a.s."}]]
+                assert len(sent) == ahead  # none of these reached the database
+                assert name.first(conn, n="00000000") is None  # not read ahead: asked
+                assert len(sent) == ahead + 1
+                with read_ahead(conn, [(name, {"n": "00000000"}, True)]):
+                    assert name.all(conn, n="35763469") == [{"name": "Slovak Telekom, a.s."}]  # the outer's
+                assert name.all(conn, n="35763469") == [{"name": "Slovak Telekom, a.s."}]
+                assert len(sent) == ahead + 2
+            assert ahead == 2  # one pipeline on PostgreSQL: one round trip for both
+        conn.execute(companies.update().where(companies.c.national_id == "31322832").values(name="Renamed"))
+        assert name.first(conn, n="31322832") == {"name": "Renamed"}  # outside the block: asked again
+        conn.rollback()

@@ -16,7 +16,8 @@ make in api/routers/lookup.py). Use it for plain reads only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +53,9 @@ class Prepared:
         return self._run(conn, params, one=False)
 
     def _run(self, conn: Connection, params: dict[str, Any], *, one: bool) -> list[dict[str, Any]]:
+        ahead = conn.info.get(_AHEAD)
+        if ahead is not None and (rows := ahead.get(_key(self, params, one))) is not None:
+            return list(rows)
         plan, args = self._args(conn, params)
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
@@ -103,6 +107,13 @@ def run_together(conn: Connection, reads: list[Read]) -> list[list[dict[str, Any
     """Reads whose parameters are all known beforehand. On PostgreSQL they are sent in one pipeline
     (psycopg's pipeline mode): one network round trip for all of them instead of one each, which is
     most of what a read costs there. Elsewhere one after another."""
+    ahead = conn.info.get(_AHEAD)
+    if ahead is not None:  # what a read-ahead holds already is not asked again
+        held = [ahead.get(_key(prepared, params, one)) for prepared, params, one in reads]
+        if any(rows is not None for rows in held):
+            missing = [read for read, rows in zip(reads, held, strict=True) if rows is None]
+            fetched = iter(run_together(conn, missing))
+            return [list(rows) if rows is not None else next(fetched) for rows in held]
     if conn.dialect.name != "postgresql":
         return [prepared._run(conn, params, one=one) for prepared, params, one in reads]
     driver: Any = conn.connection.driver_connection
@@ -118,3 +129,33 @@ def run_together(conn: Connection, reads: list[Read]) -> list[list[dict[str, Any
     finally:
         for cursor in cursors:
             cursor.close()
+
+
+_AHEAD = "regintel.read_ahead"
+
+
+def _key(prepared: Prepared, params: dict[str, Any], one: bool) -> tuple[Any, ...]:
+    return (prepared, one, *sorted(params.items()))
+
+
+@contextmanager
+def read_ahead(conn: Connection, reads: Sequence[Read]) -> Iterator[None]:
+    """Run `reads` together now (one round trip on PostgreSQL, `run_together`) and let the code inside the
+    block find their answers: a `Prepared` read with the same parameters returns the rows read ahead
+    instead of asking the database, as often as it is made. For a use case whose reads are spread over
+    several areas' functions but all known from one row (the LEI record: the company's screening, hits,
+    statements, notices and NIS2 assessment), so the areas keep their functions and the path makes one
+    round trip for all of them. Plain reads only: a write inside the block is not seen by the reads it
+    answers."""
+    outer = conn.info.get(_AHEAD)
+    held = dict(outer or {})
+    wanted = {_key(*read): read for read in reads if _key(*read) not in held}
+    held.update(zip(wanted, run_together(conn, list(wanted.values())), strict=True))
+    conn.info[_AHEAD] = held
+    try:
+        yield
+    finally:
+        if outer is None:
+            conn.info.pop(_AHEAD, None)
+        else:
+            conn.info[_AHEAD] = outer

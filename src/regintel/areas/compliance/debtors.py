@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance import queries
+from regintel.db.prepared import Read
 from regintel.ingest.base import SourceInfo
 from regintel.ingest.sources.sk_debtors import HEALTH_SOURCES, SOCIAL_SOURCE, TAX_SOURCE
 
@@ -83,10 +84,20 @@ class Standing:
         return any(e["kind"] == "tax" for e in self.current)
 
 
+def _sources(rows: Sequence[Row]) -> list[str]:
+    countries = {r["country"] for r in rows if r["country"] in LISTS}
+    return [i.id for c in sorted(countries) for i in LISTS[c]]
+
+
+def standing_reads(rows: Sequence[Row]) -> list[Read]:
+    """The lists' dates that `standing` reads first, for `read_ahead` (the debts follow from them)."""
+    sources = _sources(rows)
+    return [queries.newest_list_dates_read(sources)] if sources else []
+
+
 def standing(conn: Connection, rows: Sequence[Row]) -> dict[int, Standing]:
     """The standing of each company on its country's lists (two reads whatever the number of companies)."""
-    countries = {r["country"] for r in rows if r["country"] in LISTS}
-    sources = [i.id for c in sorted(countries) for i in LISTS[c]]
+    sources = _sources(rows)
     dates = queries.newest_list_dates(conn, sources) if sources else {}
     out = {
         int(r["id"]): Standing(r["country"], {i.id: dates.get(i.id) for i in LISTS.get(r["country"], ())})

@@ -10,7 +10,7 @@ from sqlalchemy import bindparam, func, insert, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance.tables import debtor_entries
-from regintel.db.prepared import Prepared
+from regintel.db.prepared import Prepared, Read
 from regintel.db.schema import companies
 from regintel.db.schema import financial_statements as fs
 
@@ -144,6 +144,12 @@ def company_debts(conn: Connection, company_ids: Sequence[int]) -> list[Mapping[
 def newest_list_dates(conn: Connection, sources: Sequence[str]) -> dict[str, Any]:
     """source → the date of its newest imported list (None when never imported): one statement, one index
     probe per source."""
+    prepared, params, _ = newest_list_dates_read(sources)
+    row = prepared.first(conn, **params) or {}
+    return {s: row.get(f"s{i}") for i, s in enumerate(sources)}
+
+
+def newest_list_dates_read(sources: Sequence[str]) -> Read:
     key = tuple(sources)
     prepared = _NEWEST_DATES.get(key)
     if prepared is None:
@@ -156,8 +162,7 @@ def newest_list_dates(conn: Connection, sources: Sequence[str]) -> dict[str, Any
             for i in range(len(key))
         ]
         prepared = _NEWEST_DATES[key] = Prepared(select(*cols))
-    row = prepared.first(conn, **{f"p{i}": s for i, s in enumerate(key)}) or {}
-    return {s: row.get(f"s{i}") for i, s in enumerate(key)}
+    return prepared, {f"p{i}": s for i, s in enumerate(key)}, True
 
 
 # One compiled statement per set of sources (a country's lists: a handful in all), because the LEI

@@ -22,6 +22,7 @@ from regintel.areas.ownership.entities import Ctx
 from regintel.areas.public_money import bank_accounts
 from regintel.areas.scores import service as scores
 from regintel.areas.screening import service as screening
+from regintel.db.prepared import read_ahead
 from regintel.domain import compliance as rules
 from regintel.domain.scores.figures import period_end
 
@@ -322,14 +323,25 @@ def lei_fields(conn: Connection, row: Row) -> dict[str, Any]:
     stored NIS2 assessment (one read: scoping live took 7 statements and made the path 8 times dearer;
     null until a sweep or the refresh job assessed the company). `hasTaxDebt` is null unless a
     tax-debtor list of the company's country is imported (the Slovak one)."""
-    tax = tax_reliability(conn, row)
-    standing = debtor_lists.standing(conn, [row])[int(row["id"])]
-    sanctioned: bool | None = None
-    if screening.list_versions(conn):
-        sanctioned = screening.company_hit_summary(conn, int(row["id"]))["confirmed"] > 0
-    return {
-        "taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
-        "creditGrade": scores.credit(conn, row, standing=standing).grade,
-        "nis2InScope": nis2.stored_in_scope(conn, int(row["id"])),
-        "flags": {"isSanctioned": sanctioned, "hasTaxDebt": standing.tax_debt},
-    }
+    cid = int(row["id"])
+    # The reads below are spread over four areas' functions, but all follow from the company's id: read
+    # ahead, they are one round trip on PostgreSQL (nine before), and the sanctions lists and hits that two
+    # of the functions ask for are read once.
+    ahead = [
+        *debtor_lists.standing_reads([row]),
+        *screening.company_reads(cid),
+        *scores.company_reads(cid),
+        nis2.stored_read(cid),
+    ]
+    with read_ahead(conn, ahead):
+        tax = tax_reliability(conn, row)
+        standing = debtor_lists.standing(conn, [row])[cid]
+        sanctioned: bool | None = None
+        if screening.list_versions(conn):
+            sanctioned = screening.company_hit_summary(conn, cid)["confirmed"] > 0
+        return {
+            "taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
+            "creditGrade": scores.credit(conn, row, standing=standing).grade,
+            "nis2InScope": nis2.stored_in_scope(conn, cid),
+            "flags": {"isSanctioned": sanctioned, "hasTaxDebt": standing.tax_debt},
+        }

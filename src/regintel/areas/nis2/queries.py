@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2.tables import nis2_assessments, nis2_designations
 from regintel.db.engine import insert_for
-from regintel.db.prepared import Prepared
+from regintel.db.prepared import Prepared, Read
 from regintel.db.schema import (
     companies,
     company_changes,
@@ -249,3 +249,7 @@ _STORED = Prepared(
 def stored_assessment(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
     """The company's stored assessment (written by sweeps and `nis2.refresh` jobs): one primary-key read."""
     return _STORED.first(conn, company_id=company_id)
+
+
+def stored_assessment_read(company_id: int) -> Read:
+    return (_STORED, {"company_id": company_id}, True)

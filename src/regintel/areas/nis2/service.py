@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 from regintel.areas.nis2 import queries
 from regintel.areas.regulated import service as regulated_service
 from regintel.areas.security import service as security_service
+from regintel.db.prepared import Read
 from regintel.domain.entity_types import entity_type
 from regintel.domain.nis2 import fx
 from regintel.domain.nis2.obligations import obligations_for
@@ -336,6 +337,11 @@ def assess_batch(
 def save_batch(conn: Connection, results: Sequence[tuple[int, Facts, Assessment]]) -> None:
     now = datetime.now(UTC)
     queries.save_assessments(conn, [_assessment_row(cid, f.country, a, now) for cid, f, a in results])
+
+
+def stored_read(company_id: int) -> Read:
+    """What `stored_in_scope` reads, for `read_ahead`."""
+    return queries.stored_assessment_read(company_id)
 
 
 def stored_in_scope(conn: Connection, company_id: int) -> bool | None:

@@ -10,7 +10,7 @@ from sqlalchemy import ColumnElement, and_, bindparam, delete, false, func, inse
 from sqlalchemy.engine import Connection
 
 from regintel.areas.scores.tables import peer_benchmarks, score_disputes
-from regintel.db.prepared import Prepared, run_together
+from regintel.db.prepared import Prepared, Read, run_together
 from regintel.db.schema import (
     NACE_DIGITS,
     companies,
@@ -62,11 +62,16 @@ def list_insolvency_events(conn: Connection, company_id: int) -> list[dict[str, 
     return _EVENTS.all(conn, company_id=company_id)
 
 
+def company_reads(company_id: int) -> list[Read]:
+    """The company's statements and insolvency notices, as the scores read them (`read_ahead`)."""
+    params = {"company_id": company_id}
+    return [(_STATEMENTS, params, False), (_EVENTS, params, False)]
+
+
 def statements_and_events(
     conn: Connection, company_id: int
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    params = {"company_id": company_id}
-    statements, events = run_together(conn, [(_STATEMENTS, params, False), (_EVENTS, params, False)])
+    statements, events = run_together(conn, company_reads(company_id))
     return statements, events
 
 

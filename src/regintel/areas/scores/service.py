@@ -34,6 +34,7 @@ from regintel.areas.compliance import debtors
 from regintel.areas.public_money import bank_accounts
 from regintel.areas.scores import queries
 from regintel.areas.screening import service as screening
+from regintel.db.prepared import Read
 from regintel.domain.scores.credit import CreditScore, credit_score
 from regintel.domain.scores.facts import CompanyFacts, Evidence, InsolvencyEvent
 from regintel.domain.scores.figures import Statement, period_end
@@ -167,6 +168,11 @@ def inputs(
     f = with_debts(facts(company, events), standing, vat_reliability(conn, company))
     f = with_screening(f, screening.screening_states(conn, [cid]).get(cid))
     return f, [to_statement(r) for r in stmts]
+
+
+def company_reads(company_id: int) -> list[Read]:
+    """What `inputs` reads of one company besides the debtor lists and its screening, for `read_ahead`."""
+    return queries.company_reads(company_id)
 
 
 def credit(

@@ -20,7 +20,7 @@ from regintel.areas.screening.tables import (
     sanction_names,
     sanction_programmes,
 )
-from regintel.db.prepared import Prepared
+from regintel.db.prepared import Prepared, Read
 from regintel.db.schema import companies, ownerships, people, roles
 
 CHILDREN = (
@@ -325,6 +325,17 @@ _LISTED_HITS_OF_COMPANY = Prepared(
     .where(_h.company_id == bindparam("company_id"))
     .order_by(_h.company_id, _h.score.desc(), _h.id)
 )
+
+
+def company_reads(company_id: int) -> list[Read]:
+    """The reads that the hit summary and the screening state of one company make (`read_ahead`)."""
+    key = {"company_id": company_id}
+    return [
+        (_LISTS, {}, False),
+        (_HITS_OF_COMPANY, key, False),
+        (_SCREENING_OF_COMPANY, key, True),
+        (_LISTED_HITS_OF_COMPANY, key, False),
+    ]
 
 
 def hit_rows_of_company(conn: Connection, company_id: int) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.screening import queries
 from regintel.areas.screening.index import current_index
+from regintel.db.prepared import Read
 from regintel.domain.screening import ALGORITHM, DESCRIPTIONS, Match, Subject, normalise_name
 from regintel.errors import NotImplementedYet, ValidationFailed
 
@@ -235,6 +236,11 @@ def sanctioned_stats(conn: Connection, mode: str, limit: int = 100) -> dict[str,
         for r in rows
     ]
     return {"mode": mode, "total": total, "items": items, "lists": versions}
+
+
+def company_reads(company_id: int) -> list[Read]:
+    """What `company_hit_summary` and `screening_states` read for one company, for `read_ahead`."""
+    return queries.company_reads(company_id)
 
 
 def company_hit_summary(conn: Connection, company_id: int) -> dict[str, int]:

@@ -24,8 +24,8 @@ from sqlalchemy import Date, DateTime, Table, delete, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
+from regintel.areas.accounts import outbox, traders
 from regintel.areas.accounts import queries as q
-from regintel.areas.accounts import traders
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.areas.legal_records import privacy as legal_records
 from regintel.areas.screening import privacy as screening
@@ -144,6 +144,8 @@ def withhold_person(
     _keep(conn, person_key, screening.TABLE, screening.withhold_hits(conn, company_ids, names))
     removed = int(conn.execute(delete(roles).where(held)).rowcount)
     _redact_changes(conn, person_key, company_ids, names)
+    for table, rows in outbox.redact_queued(conn, company_ids, lambda v: _redact(v, names)).items():
+        _keep(conn, person_key, table, rows)
     conn.execute(delete(people).where(people.c.id == person.id))
     q.insert_person_suppression(
         conn,
@@ -393,6 +395,7 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
             .where(company_changes.c.id == change["id"])
             .values(old_value=change["old_value"], new_value=change["new_value"])
         )
+    outbox.restore_queued(conn, kept)
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == person_key))
     conn.execute(
         delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == person_key)

@@ -21,6 +21,7 @@ import orjson
 from sqlalchemy import Date, DateTime, Numeric, Table, delete, select, update
 from sqlalchemy.engine import Connection
 
+from regintel.areas.accounts import outbox
 from regintel.areas.accounts import queries as q
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.db.schema import companies, metadata
@@ -108,6 +109,7 @@ def withhold_company(
             for k in kept
         ],
     )
+    outbox.cancel_queued(conn, int(row["id"]))  # before the delete unlinks them from the changes
     conn.execute(delete(companies).where(companies.c.id == row["id"]))  # the cascades take the rest
     if not q.is_person_suppressed(conn, key):
         q.insert_person_suppression(

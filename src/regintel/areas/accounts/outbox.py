@@ -1,0 +1,99 @@
+"""What is still queued to go out about a withheld natural person (docs/accounts.md, "Withholding a natural
+person"): webhook deliveries not yet delivered, and the monitoring events keys read, each of which copied the
+change's old and new values when the change was detected. Redacting the change log alone left those copies
+naming the person, so a delivery queued before the withholding still carried the name out.
+
+Deliveries already made cannot be recalled; those still queued (`pending`, or `delivering` under a lease) are
+rewritten (a register person: their names become `[withheld]`, as in the change log) or cancelled (a sole
+trader: the whole event is about the withheld register entry)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from regintel.db.schema import company_changes, deliveries, monitoring_events
+
+QUEUED = ("pending", "delivering")
+CANCELLED_BECAUSE = "withheld after a data-protection request"
+
+Redact = Callable[[str | None], str | None]
+
+
+def _redact_json(value: Any, redact: Redact) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [_redact_json(v, redact) for v in value]
+    if isinstance(value, dict):
+        return {k: _redact_json(v, redact) for k, v in value.items()}
+    return value
+
+
+def _changes_of(company_ids: Sequence[int]) -> Any:
+    return select(company_changes.c.id).where(company_changes.c.company_id.in_(list(company_ids)))
+
+
+def redact_queued(
+    conn: Connection, company_ids: Sequence[int], redact: Redact
+) -> dict[str, list[dict[str, Any]]]:
+    """Rewrite the monitoring events of these companies and their deliveries still queued with `redact`;
+    returns the rows as they were, by table, for the caller to keep."""
+    kept: dict[str, list[dict[str, Any]]] = {"monitoring_events": [], "deliveries": []}
+    if not company_ids:
+        return kept
+    me = monitoring_events.c
+    for event_id, old, new in conn.execute(
+        select(me.id, me.old_value, me.new_value).where(me.company_id.in_(list(company_ids)))
+    ).all():
+        fixed = [redact(old), redact(new)]
+        if fixed != [old, new]:
+            kept["monitoring_events"].append({"id": event_id, "old_value": old, "new_value": new})
+            conn.execute(
+                update(monitoring_events)
+                .where(me.id == event_id)
+                .values(old_value=fixed[0], new_value=fixed[1])
+            )
+    d = deliveries.c
+    for delivery_id, body in conn.execute(
+        select(d.id, d.body).where(d.status.in_(QUEUED), d.change_id.in_(_changes_of(company_ids)))
+    ).all():
+        fixed_body = orjson.dumps(_redact_json(orjson.loads(body), redact)).decode()
+        if fixed_body != body:
+            kept["deliveries"].append({"id": delivery_id, "body": body})
+            conn.execute(update(deliveries).where(d.id == delivery_id).values(body=fixed_body))
+    return kept
+
+
+def restore_queued(conn: Connection, kept: dict[str, list[dict[str, Any]]]) -> None:
+    """Put back what `redact_queued` rewrote: monitoring events, and deliveries still queued (one delivered
+    meanwhile went out redacted, which cannot be undone)."""
+    for event in kept.get("monitoring_events", ()):
+        conn.execute(
+            update(monitoring_events)
+            .where(monitoring_events.c.id == event["id"])
+            .values(old_value=event["old_value"], new_value=event["new_value"])
+        )
+    for delivery in kept.get("deliveries", ()):
+        conn.execute(
+            update(deliveries)
+            .where(deliveries.c.id == delivery["id"], deliveries.c.status.in_(QUEUED))
+            .values(body=delivery["body"])
+        )
+
+
+def cancel_queued(conn: Connection, company_id: int) -> int:
+    """Cancel the deliveries still queued about a company's changes (a withheld sole trader's register
+    entry); returns how many. A lift does not queue them again: their moment has passed."""
+    d = deliveries.c
+    return int(
+        conn.execute(
+            update(deliveries)
+            .where(d.status.in_(QUEUED), d.change_id.in_(_changes_of([company_id])))
+            .values(status="cancelled", lease_until=None, last_error=CANCELLED_BECAUSE)
+        ).rowcount
+    )

@@ -28,6 +28,7 @@ from regintel.areas.accounts import outbox, traders
 from regintel.areas.accounts import queries as q
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.areas.legal_records import privacy as legal_records
+from regintel.areas.reports import service as reports
 from regintel.areas.screening import privacy as screening
 from regintel.db.schema import companies, company_changes, people, roles
 from regintel.domain.names import normalise_name
@@ -157,6 +158,7 @@ def withhold_person(
     )
     if company_ids:  # the companies' documents change: search indexes and caches see them as updated
         conn.execute(update(companies).where(companies.c.id.in_(company_ids)).values(updated_at=now))
+    reports.render_again(conn, company_ids, now)  # stored reports named the person
     return removed
 
 
@@ -173,12 +175,17 @@ def withhold_party(conn: Connection, name: str, request_id: int | None, reason: 
     if not kept and not known:
         raise NotFound(f"No party named {name!r} in the legal records")
     legal_records.keep(conn, key, kept)
+    reports.render_again(conn, _companies_of(kept), now)  # a report's timeline may name the party
     parties = sum(1 for k in kept if legal_records.named(k) is not None)
     if not known:
         q.insert_person_suppression(
             conn, person_key=key, request_id=request_id, reason=reason, roles_removed=parties, created_at=now
         )
     return parties
+
+
+def _companies_of(kept: Sequence[Mapping[str, Any]]) -> list[int]:
+    return sorted({int(c) for k in kept if isinstance(c := k["data"].get("company_id"), int)})
 
 
 def _kept_of(conn: Connection, key: str) -> list[dict[str, Any]]:
@@ -196,7 +203,9 @@ def lift_party(conn: Connection, key: str) -> dict[str, int]:
     """Put a withheld party's legal-record rows back and end the suppression (the request stays)."""
     if not key.startswith(legal_records.KEY_PREFIX) or not q.is_person_suppressed(conn, key):
         raise NotFound(f"{key} is not a withheld party of legal records")
-    restored = legal_records.restore(conn, _kept_of(conn, key))
+    kept = _kept_of(conn, key)
+    restored = legal_records.restore(conn, kept)
+    reports.render_again(conn, _companies_of(kept), datetime.now(UTC))
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
     conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
     return {"rows": restored}
@@ -402,6 +411,7 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
     )
     if present:
         conn.execute(update(companies).where(companies.c.id.in_(sorted(present))).values(updated_at=now))
+    reports.render_again(conn, sorted(present), now)
     return {
         "people": len(new_ids),
         "roles": len(restored),

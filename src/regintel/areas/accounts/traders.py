@@ -12,13 +12,15 @@ legal form is a sole trader's can be withheld: the tool must not hide companies.
 
 from __future__ import annotations
 
+import ast
+import base64
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import Date, DateTime, Numeric, Table, delete, select, update
+from sqlalchemy import Date, DateTime, LargeBinary, Numeric, Table, delete, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.accounts import outbox
@@ -103,7 +105,7 @@ def withhold_company(
                 "table_name": k["table_name"],
                 "row_id": k["row_id"],
                 "data": orjson.dumps(
-                    {"unlink": k["unlink"], "row": {str(c): v for c, v in k["data"].items()}}, default=str
+                    {"unlink": k["unlink"], "row": {str(c): v for c, v in k["data"].items()}}, default=_text
                 ).decode(),
             }
             for k in kept
@@ -123,11 +125,25 @@ def withhold_company(
     return len(kept)
 
 
+def _text(value: Any) -> str:
+    """A kept value JSON cannot hold: bytes (a stored report's document) as base64, others as text."""
+    if isinstance(value, bytes | memoryview):
+        return base64.b64encode(bytes(value)).decode()
+    return str(value)
+
+
+def _bytes(value: str) -> bytes:
+    # rows kept before base64 hold the bytes' repr (`b'...'`, never base64's alphabet)
+    return bytes(ast.literal_eval(value)) if value[:2] in ("b'", 'b"') else base64.b64decode(value)
+
+
 def _typed(table: Table, data: Mapping[str, Any]) -> dict[str, Any]:
     out = {}
     for name, value in data.items():
         kind = table.c[name].type
-        if isinstance(value, str) and isinstance(kind, DateTime):
+        if isinstance(value, str) and isinstance(kind, LargeBinary):
+            value = _bytes(value)
+        elif isinstance(value, str) and isinstance(kind, DateTime):
             value = datetime.fromisoformat(value)
         elif isinstance(value, str) and isinstance(kind, Date):
             value = date.fromisoformat(value)

@@ -41,5 +41,7 @@ def render(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]:
         story, body = None, pdf.company_report(facts, (report["options"] or {}).get("sections"))
     media = service.PDF if report["format"] == "pdf" else "application/json"
     with ctx.engine.begin() as conn:
-        queries.finish(conn, report_id, datetime.now(UTC), body, media, story)
+        if not queries.finish(conn, report_id, datetime.now(UTC), body, media, story, job_id=ctx.job_id):
+            # withdrawn while this job rendered (a person was withheld): the newer job renders it
+            return {"report_id": report_id, "superseded": True}
     return {"report_id": report_id, "size_bytes": len(body)}

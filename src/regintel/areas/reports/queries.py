@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -57,19 +57,56 @@ def mark(conn: Connection, report_id: int, **values: Any) -> None:
     conn.execute(update(reports).where(reports.c.id == report_id).values(**values))
 
 
-def finish(
-    conn: Connection, report_id: int, now: datetime, content: bytes, media_type: str, narrative: Any
-) -> None:
+def to_render_again(conn: Connection, company_ids: Sequence[int]) -> list[Mapping[str, Any]]:
+    """Reports of these companies whose document exists or may be being written (done, running)."""
+    stmt = select(reports.c.id, reports.c.key_id).where(
+        reports.c.company_id.in_(list(company_ids)), reports.c.status.in_(("done", "running"))
+    )
+    return [cast("Mapping[str, Any]", r._mapping) for r in conn.execute(stmt)]
+
+
+def withdraw(conn: Connection, report_id: int, job_id: int) -> None:
+    """Take the document out and hand the report to a new render job."""
     conn.execute(
         update(reports)
         .where(reports.c.id == report_id)
         .values(
-            status="done",
-            finished_at=now,
-            content=content,
-            media_type=media_type,
-            size_bytes=len(content),
-            narrative=narrative,
+            status="queued",
+            job_id=job_id,
+            content=None,
+            narrative=None,
+            media_type=None,
+            size_bytes=None,
+            finished_at=None,
             error=None,
         )
+    )
+
+
+def finish(
+    conn: Connection,
+    report_id: int,
+    now: datetime,
+    content: bytes,
+    media_type: str,
+    narrative: Any,
+    job_id: int | None = None,
+) -> bool:
+    """Store the document; with `job_id`, only while that job is still the report's (a render that began
+    before the report was withdrawn must not write the old data back). True when stored."""
+    mine = reports.c.job_id == job_id if job_id is not None else reports.c.id == report_id
+    return bool(
+        conn.execute(
+            update(reports)
+            .where(reports.c.id == report_id, mine)
+            .values(
+                status="done",
+                finished_at=now,
+                content=content,
+                media_type=media_type,
+                size_bytes=len(content),
+                narrative=narrative,
+                error=None,
+            )
+        ).rowcount
     )

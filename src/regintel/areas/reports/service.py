@@ -2,11 +2,13 @@
 and answer their status to the key that asked.
 
 A stored report is a row of `reports` plus a job (`reports.render`) queued in the same transaction;
-`regintel worker` renders it (`jobs.py`) from the data as it is when the job runs."""
+`regintel worker` renders it (`jobs.py`) from the data as it is when the job runs.
+
+Other areas may call `render_again` (the accounts area does, when it withholds a natural person)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -85,6 +87,22 @@ def queue(
     assert job_id is not None  # no dedupe key: always queued
     queries.set_job(conn, report_id, job_id)
     return status(conn, key_id, report_id)
+
+
+def render_again(conn: Connection, company_ids: Sequence[int], now: datetime) -> int:
+    """Withdraw the stored documents of these companies' reports and queue their rendering anew, in the
+    caller's transaction; returns how many. Until the worker has rendered one, its document answers 409 like
+    a report not yet done, so the old document (which may name a person withheld since) is never served."""
+    if not company_ids:
+        return 0
+    found = queries.to_render_again(conn, company_ids)
+    for r in found:
+        job_id = jobs_db.enqueue(
+            conn, KIND, {"report_id": r["id"]}, now=now, owner_key_id=r["key_id"], max_attempts=3
+        )
+        assert job_id is not None  # no dedupe key: always queued
+        queries.withdraw(conn, int(r["id"]), job_id)
+    return len(found)
 
 
 def _report(conn: Connection, key_id: int, report_id: int) -> Mapping[str, Any]:

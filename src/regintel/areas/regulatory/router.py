@@ -15,8 +15,9 @@ from jinja2 import Environment, PackageLoader
 from regintel.api.conditional import feed_response
 from regintel.api.deps import PublicLimit, ReadConn, public_base
 from regintel.api.envelope import Envelope, ok
+from regintel.api.formats import AskedFormat, Offer, Table, respond
 from regintel.api.routing import StrictRoute
-from regintel.render.feeds import to_atom, to_feed_csv, to_rss
+from regintel.render.feeds import to_feed_csv
 
 from . import service as svc
 from . import uk_psc
@@ -99,79 +100,88 @@ def _headers() -> dict[str, str]:
     return {"Cache-Control": FEED_CACHE, "X-Attribution": _HEADER_ATTRIBUTION}
 
 
-@router.get(
-    "/regulatory-feed",
-    response_model=Envelope[RegFeed],
-    summary="Regulatory feed",
-    description=_ABOUT + " Up to 200 entries; `meta.total` counts every match.",
-)
-def feed_json(
+def _offer(
     request: Request,
-    conn: ReadConn,
-    source: Source = None,
-    tag: Tag = None,
-    since: Since = None,
-    q: Text = None,
-    limit: Limit = 50,
-) -> Response:
+    conn: Any,
+    source: str | None,
+    tag: str | None,
+    since: str | None,
+    q: str | None,
+    limit: int,
+) -> Offer:
     page = _page(conn, source, tag, since, q, limit)
-    data = {
-        "title": "Regulatory feed",
-        "attribution": svc.ATTRIBUTION,
-        "filters": page.filters,
-        "items": page.items,
-    }
-    return ok(request, data, total=page.total, headers=_headers())
+
+    def html() -> str:
+        return _templates.get_template("feed.html").render(
+            page=page,
+            sources=svc.SOURCES,
+            tags=TAGS,
+            form={"source": source, "tag": tag, "since": since, "q": q},
+            atom=_alt(request, ".atom"),
+            rss=_alt(request, ".rss"),
+            csv=_alt(request, ".csv"),
+            json=_alt(request, ""),
+            attribution=svc.ATTRIBUTION,
+        )
+
+    data = {"title": "Regulatory feed", "attribution": svc.ATTRIBUTION, "filters": page.filters}
+    return Offer(
+        page.updated,
+        _headers(),
+        json=lambda: (data | {"items": page.items}, {"total": page.total}),
+        feed=lambda: svc.feed_view(
+            page, base_url=public_base(request), self_url=_self(request), home_url=_alt(request, ".html")
+        ),
+        table=lambda: Table(svc.csv_rows(page), svc.COLUMNS, svc.ATTRIBUTION, "regulatory-feed.csv"),
+        html=html,
+    )
 
 
+# One handler, four formats (api/formats.py); the CSV, which allows more rows, has its own below. Stacked
+# routes register from the one nearest the function upwards: JSON first, as the document lists them.
+# `name` keeps each operation's id as it was.
 @router.get(
-    "/regulatory-feed.atom",
-    summary="Regulatory feed (Atom 1.0)",
+    "/regulatory-feed.html",
+    name="feed_html",
+    summary="Regulatory feed (HTML)",
     response_class=Response,
-    responses=_XML,
-    description=_ABOUT + " As Atom 1.0, up to 200 entries.",
+    responses=_HTML,
+    description=_ABOUT + " As an HTML page with a filter form, up to 200 entries.",
 )
-def feed_atom(
-    request: Request,
-    conn: ReadConn,
-    source: Source = None,
-    tag: Tag = None,
-    since: Since = None,
-    q: Text = None,
-    limit: Limit = 50,
-) -> Response:
-    page = _page(conn, source, tag, since, q, limit)
-    view = svc.feed_view(
-        page, base_url=public_base(request), self_url=_self(request), home_url=_alt(request, ".html")
-    )
-    return feed_response(
-        request, to_atom(view), "application/atom+xml; charset=utf-8", page.updated, _headers()
-    )
-
-
 @router.get(
     "/regulatory-feed.rss",
+    name="feed_rss",
     summary="Regulatory feed (RSS 2.0)",
     response_class=Response,
     responses=_RSS,
     description=_ABOUT + " As RSS 2.0, up to 200 items.",
 )
-def feed_rss(
+@router.get(
+    "/regulatory-feed.atom",
+    name="feed_atom",
+    summary="Regulatory feed (Atom 1.0)",
+    response_class=Response,
+    responses=_XML,
+    description=_ABOUT + " As Atom 1.0, up to 200 entries.",
+)
+@router.get(
+    "/regulatory-feed",
+    name="feed_json",
+    response_model=Envelope[RegFeed],
+    summary="Regulatory feed",
+    description=_ABOUT + " Up to 200 entries; `meta.total` counts every match.",
+)
+def regulatory_feed(
     request: Request,
     conn: ReadConn,
+    fmt: AskedFormat,
     source: Source = None,
     tag: Tag = None,
     since: Since = None,
     q: Text = None,
     limit: Limit = 50,
 ) -> Response:
-    page = _page(conn, source, tag, since, q, limit)
-    view = svc.feed_view(
-        page, base_url=public_base(request), self_url=_self(request), home_url=_alt(request, ".html")
-    )
-    return feed_response(
-        request, to_rss(view), "application/rss+xml; charset=utf-8", page.updated, _headers()
-    )
+    return respond(request, fmt, _offer(request, conn, source, tag, since, q, limit))
 
 
 @router.get(
@@ -190,46 +200,7 @@ def feed_csv(
     q: Text = None,
     limit: CsvLimit = 200,
 ) -> Response:
-    page = _page(conn, source, tag, since, q, limit)
-    body = to_feed_csv(svc.csv_rows(page), svc.COLUMNS, svc.ATTRIBUTION).encode()
-    return feed_response(
-        request,
-        body,
-        "text/csv; charset=utf-8",
-        page.updated,
-        _headers() | {"Content-Disposition": 'inline; filename="regulatory-feed.csv"'},
-    )
-
-
-@router.get(
-    "/regulatory-feed.html",
-    summary="Regulatory feed (HTML)",
-    response_class=Response,
-    responses=_HTML,
-    description=_ABOUT + " As an HTML page with a filter form, up to 200 entries.",
-)
-def feed_html(
-    request: Request,
-    conn: ReadConn,
-    source: Source = None,
-    tag: Tag = None,
-    since: Since = None,
-    q: Text = None,
-    limit: Limit = 50,
-) -> Response:
-    page = _page(conn, source, tag, since, q, limit)
-    html = _templates.get_template("feed.html").render(
-        page=page,
-        sources=svc.SOURCES,
-        tags=TAGS,
-        form={"source": source, "tag": tag, "since": since, "q": q},
-        atom=_alt(request, ".atom"),
-        rss=_alt(request, ".rss"),
-        csv=_alt(request, ".csv"),
-        json=_alt(request, ""),
-        attribution=svc.ATTRIBUTION,
-    )
-    return feed_response(request, html.encode(), "text/html; charset=utf-8", page.updated, _headers())
+    return respond(request, "csv", _offer(request, conn, source, tag, since, q, limit))
 
 
 @router.get(

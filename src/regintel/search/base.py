@@ -66,6 +66,13 @@ class SearchBackend(Protocol):
         """Build the whole index from the database and swap it in atomically; returns documents."""
         ...
 
+    def sync(self, conn: Connection, company_ids: Iterable[int], people_ids: Iterable[int]) -> int:
+        """Make these companies' and people's documents what the database holds now: re-indexed where the
+        row exists, taken out where it is gone. The watermark catch-up of `ensure_current` follows rows
+        that were written; a row deleted (a natural person withheld) or put back under an id the index
+        has seen leaves no trace there, so its writer names it here. Returns documents written."""
+        ...
+
     def ensure_current(self, conn: Connection, max_inline: int | None = None) -> str:
         """Build the index if it is missing, and catch up with rows changed since it was written.
         Answers "current", "updated", "built", or "deferred" when more than `max_inline` rows wait

@@ -112,6 +112,16 @@ def people_batches(conn: Connection, after_id: int = 0) -> Iterator[list[PersonD
         yield [PersonDoc(int(r.id), r.name_norm or "") for r in rows]
 
 
+def people_by_ids(conn: Connection, ids: Iterable[int]) -> list[PersonDoc]:
+    wanted, out = sorted(set(ids)), []
+    for start in range(0, len(wanted), 900):
+        rows = conn.execute(
+            select(people.c.id, people.c.name_norm).where(people.c.id.in_(wanted[start : start + 900]))
+        ).all()
+        out += [PersonDoc(int(r.id), r.name_norm or "") for r in rows]
+    return out
+
+
 def current_watermark(conn: Connection) -> Watermark:
     at = conn.execute(select(func.max(companies.c.updated_at))).scalar()
     pid = conn.execute(select(func.max(people.c.id))).scalar()

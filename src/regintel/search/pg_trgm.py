@@ -88,6 +88,9 @@ class PgTrgmBackend:
     def index(self, conn: Connection, company_ids: Iterable[int]) -> int:
         return 0  # PostgreSQL maintains GIN indexes with every write
 
+    def sync(self, conn: Connection, company_ids: Iterable[int], people_ids: Iterable[int]) -> int:
+        return 0  # the same: a deleted row leaves its indexes with it
+
     def ensure_current(self, conn: Connection, max_inline: int | None = None) -> str:
         if all(_index_exists(conn, name) for name in INDEXES):
             return "current"

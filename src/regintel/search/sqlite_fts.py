@@ -136,6 +136,21 @@ class SqliteFtsBackend:
             replace=True,
         )
 
+    def sync(self, conn: Connection, company_ids: Iterable[int], people_ids: Iterable[int]) -> int:
+        if not _exists(conn, "search_state"):  # no index yet: the first build reads the rows as they are
+            return 0
+        companies, persons = sorted(set(company_ids)), sorted(set(people_ids))
+        for table, ids in (("search_fts", companies), ("search_people_fts", persons)):
+            if ids:
+                conn.execute(
+                    text(f"DELETE FROM {table} WHERE rowid IN ({','.join(str(int(i)) for i in ids)})")
+                )
+        found = [d for batch in docs.company_batches(conn, companies) for d in batch]
+        people = docs.people_by_ids(conn, persons)
+        return _write(
+            conn, "search_fts", "search_people_fts", [found] if found else [], [people] if people else []
+        )
+
     def ensure_current(self, conn: Connection, max_inline: int | None = None) -> str:
         if not _exists(conn, "search_state"):
             if max_inline is not None and docs.company_count(conn) > max_inline:

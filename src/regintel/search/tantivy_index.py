@@ -220,6 +220,29 @@ class TantivyBackend:
             replace=True,
         )
 
+    def sync(self, conn: Connection, company_ids: Iterable[int], people_ids: Iterable[int]) -> int:
+        """Delete these ids' documents and add back those whose rows exist, in one commit (raises
+        `IndexBusy` while another process writes; the caller tries again)."""
+        companies, persons = sorted(set(company_ids)), sorted(set(people_ids))
+        with self._one_writer(wait=False):
+            opened = self._reader()
+            if opened is None:  # no index yet: the first build reads the rows as they are
+                return 0
+            if opened.version < SCHEMA_VERSION:
+                return self._rebuild(conn)
+            schema, writer = opened.index.schema, _writer(opened.index, big=False)
+            for field, ids in (("cid", companies), ("pid", persons)):
+                for i in ids:
+                    writer.delete_documents_by_query(tantivy.Query.term_query(schema, field, i))
+            found: list[Any] = [d for batch in docs.company_batches(conn, companies) for d in batch]
+            found += docs.people_by_ids(conn, persons)
+            for d in found:
+                writer.add_document(_company_doc(d) if isinstance(d, docs.CompanyDoc) else _person_doc(d))
+            writer.commit()
+            writer.wait_merging_threads()
+            opened.index.reload()
+            return len(found)
+
     def ensure_current(self, conn: Connection, max_inline: int | None = None) -> str:
         """Build when missing; otherwise index the rows changed since the watermark (a rebuild when
         they are a fifth of the index or more). With more than `max_inline` rows to do, do nothing and

@@ -24,7 +24,7 @@ from sqlalchemy import Date, DateTime, Table, delete, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
-from regintel.areas.accounts import outbox, traders
+from regintel.areas.accounts import jobs, outbox, traders
 from regintel.areas.accounts import queries as q
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.areas.legal_records import privacy as legal_records
@@ -159,6 +159,7 @@ def withhold_person(
     if company_ids:  # the companies' documents change: search indexes and caches see them as updated
         conn.execute(update(companies).where(companies.c.id.in_(company_ids)).values(updated_at=now))
     reports.render_again(conn, company_ids, now)  # stored reports named the person
+    jobs.queue_search_sync(conn, now, people_ids=[int(person.id)])
     return removed
 
 
@@ -412,6 +413,7 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
     if present:
         conn.execute(update(companies).where(companies.c.id.in_(sorted(present))).values(updated_at=now))
     reports.render_again(conn, sorted(present), now)
+    jobs.queue_search_sync(conn, now, people_ids=new_ids.values())
     return {
         "people": len(new_ids),
         "roles": len(restored),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import base64
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -23,10 +23,10 @@ import orjson
 from sqlalchemy import Date, DateTime, LargeBinary, Numeric, Table, delete, select, update
 from sqlalchemy.engine import Connection
 
-from regintel.areas.accounts import outbox
+from regintel.areas.accounts import jobs, outbox
 from regintel.areas.accounts import queries as q
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
-from regintel.db.schema import companies, metadata
+from regintel.db.schema import companies, metadata, people, roles
 from regintel.domain.entity_types import entity_type
 from regintel.errors import NotFound, ValidationFailed
 
@@ -93,6 +93,10 @@ def withhold_company(
     kept: list[dict[str, Any]] = [
         {"table_name": "companies", "row_id": int(row["id"]), "unlink": None, "data": dict(row)}
     ]
+    # the register persons of the entry who hold nothing else (the trader as owner of their business):
+    # kept before the roles, so that a lift puts them back before the roles that point at them
+    own = _own_people(conn, int(row["id"]))
+    kept += [{"table_name": "people", "row_id": int(p["id"]), "unlink": None, "data": p} for p in own]
     # Withheld before and brought back by an import: the register's entry as imported now replaces the
     # one kept then (two entries of one key could not both be put back).
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
@@ -113,6 +117,9 @@ def withhold_company(
     )
     outbox.cancel_queued(conn, int(row["id"]))  # before the delete unlinks them from the changes
     conn.execute(delete(companies).where(companies.c.id == row["id"]))  # the cascades take the rest
+    if own:
+        conn.execute(delete(people).where(people.c.id.in_([int(p["id"]) for p in own])))
+    jobs.queue_search_sync(conn, now, company_ids=[int(row["id"])], people_ids=[int(p["id"]) for p in own])
     if not q.is_person_suppressed(conn, key):
         q.insert_person_suppression(
             conn,
@@ -135,6 +142,17 @@ def _text(value: Any) -> str:
 def _bytes(value: str) -> bytes:
     # rows kept before base64 hold the bytes' repr (`b'...'`, never base64's alphabet)
     return bytes(ast.literal_eval(value)) if value[:2] in ("b'", 'b"') else base64.b64decode(value)
+
+
+def _own_people(conn: Connection, company_id: int) -> list[dict[str, Any]]:
+    """People rows with roles in this company and in no other."""
+    other = roles.alias("other")
+    elsewhere = (
+        select(other.c.id).where(other.c.person_id == people.c.id, other.c.company_id != company_id).exists()
+    )
+    mine = select(roles.c.person_id).where(roles.c.company_id == company_id)
+    query = select(people).where(people.c.id.in_(mine), ~elsewhere).order_by(people.c.id)
+    return [dict(r) for r in conn.execute(query).mappings()]
 
 
 def _typed(table: Table, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -171,6 +189,7 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
     # row by now (PostgreSQL's sequences never reuse one): such a row comes back under a new id, and the
     # rows kept after it that point at it follow (`moved`: (table, old id) → new id).
     moved: dict[tuple[str, int], int] = {}
+    back: list[tuple[str, int]] = []
     for r in conn.execute(
         select(privacy_withheld_rows)
         .where(privacy_withheld_rows.c.person_key == key)
@@ -192,6 +211,13 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
                 ).rowcount
             )
             continue
+        if table is people and (
+            same := conn.execute(
+                select(people.c.id).where(people.c.person_key == data["person_key"])
+            ).scalar()
+        ):  # the register lists the person again by now (a role imported since): their roles join that row
+            moved[("people", int(data["id"]))] = int(same)
+            continue
         old_id = data.get("id")
         if old_id is not None and conn.execute(select(table.c.id).where(table.c.id == old_id)).first():
             new_id = conn.execute(
@@ -200,9 +226,18 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
             moved[(table.name, int(old_id))] = int(new_id)
         else:
             conn.execute(table.insert().values(data))
+        if table is companies or table is people:
+            back.append((table.name, moved.get((table.name, int(data["id"])), int(data["id"]))))
         restored += 1
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
     conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
+    # restored as it was, so behind the index's watermark: the index is told
+    jobs.queue_search_sync(
+        conn,
+        datetime.now(UTC),
+        company_ids=[i for t, i in back if t == "companies"],
+        people_ids=[i for t, i in back if t == "people"],
+    )
     return {"rows": restored}
 
 

@@ -6,7 +6,8 @@ important entities or critical entities, IANA's TLD managers.
 Columns: `country,national_id,kind,source,reference` (`kind` one of
 `regintel.domain.nis2.scope.DESIGNATIONS`).
 A row whose company is not in the database or whose identifier or kind is invalid is reported, not loaded.
-Loading a (company, kind, source) again replaces it.
+Loading a (company, kind, source) again replaces it. The trusted-list importers (`regintel import sk_tsl`,
+docs/regulated.md) write their providers' designations through `replace_source`.
 
     python -m regintel.areas.nis2.designations designations.csv
 """
@@ -19,9 +20,11 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, delete, select, update
+from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2 import queries
+from regintel.areas.nis2.tables import nis2_designations
 from regintel.domain.identifiers import parse_country, parse_national_id
 from regintel.domain.nis2.scope import DESIGNATIONS
 from regintel.errors import ValidationFailed
@@ -65,6 +68,36 @@ def load(engine: Engine, text: str) -> dict[str, Any]:
             )
         loaded = queries.add_designations(conn, found)
     return {"loaded": loaded, "rejected": sorted(rejected, key=lambda r: r["line"])}
+
+
+def replace_source(conn: Connection, source: str, wanted: dict[int, tuple[str, str | None]]) -> int:
+    """Make `source`'s designations exactly `wanted` (company id -> (kind, reference)), for an importer that
+    holds a whole register (areas/regulated/designating.py); returns the rows written or removed, 0 when
+    nothing changed."""
+    d = nis2_designations.c
+    stored = {
+        (r.company_id, r.kind): (r.id, r.reference)
+        for r in conn.execute(select(d.id, d.company_id, d.kind, d.reference).where(d.source == source))
+    }
+    want = {(cid, kind): reference for cid, (kind, reference) in wanted.items()}
+    gone = [pk for key, (pk, _) in stored.items() if key not in want]
+    for start in range(0, len(gone), 500):
+        conn.execute(delete(nis2_designations).where(d.id.in_(gone[start : start + 500])))
+    now, new, written = datetime.now(UTC), [], len(gone)
+    for (cid, kind), reference in want.items():
+        pk, old = stored.get((cid, kind), (None, None))
+        if pk is None:
+            new.append(
+                {"company_id": cid, "kind": kind, "source": source, "reference": reference, "loaded_at": now}
+            )
+        elif old != reference:
+            conn.execute(
+                update(nis2_designations).where(d.id == pk).values(reference=reference, loaded_at=now)
+            )
+            written += 1
+    if new:
+        conn.execute(nis2_designations.insert(), new)
+    return written + len(new)
 
 
 def main(argv: list[str]) -> int:  # pragma: no cover - thin command-line wrapper

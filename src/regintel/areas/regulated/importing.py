@@ -24,6 +24,7 @@ from regintel.ingest.runner import RejectFile, sync_catalogue
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
+from .designating import designate
 from .linking import Linker
 from .loading import Writer, table_for
 from .records import Authorisation, Professional
@@ -107,6 +108,8 @@ def _import_file(
             raise SourceAbort(f"{Path(location).name}: no usable row, so nothing is replaced")
         writer.write(batch)
         writer.remove_unseen(apply=not stats.rejected)  # a rejected row may be one of the rows it lacks
+        if getattr(source, "designates", False):  # a trusted list: its providers' NIS2 designations
+            stats.changes += designate(conn, source.info.id)
 
 
 def _backend(engine: Engine, data_dir: Path) -> SearchBackend:

@@ -6,16 +6,20 @@ own country. The score is stored beside the link.
   left unlinked, never matched by name to someone else.
 - A professional is linked through the firm they practise through (its IČO, else its name); a person's
   own name is never matched to a company (a namesake would put a lawyer on a stranger's company).
+- A trust service provider of a trusted list gives a registration identifier (`VATSK-...`, `LEIXG-...`):
+  a VAT number or LEI is looked up among the companies' VAT numbers and LEIs; as the registers we hold do
+  not publish every VAT number, one found on no company falls back to the name. (An `NTR` identifier is
+  the register number: it arrives as `national_id` and does not fall back.)
 One `Linker` per import: it remembers its answers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.engine import Connection
 
-from regintel.db.schema import companies
+from regintel.db.schema import companies, identifiers
 from regintel.search.base import SearchBackend
 from regintel.services.resolve import Evidence, candidates
 
@@ -41,16 +45,49 @@ class Linker:
         self.conn = conn
         self.backend = backend
         self._indexed = False
-        self._seen: dict[tuple[str, str | None, str | None, str | None], Link] = {}
+        self._seen: dict[tuple[str, str | None, str | None, str | None, str | None], Link] = {}
 
-    def link(self, country: str, national_id: str | None, name: str | None, city: str | None) -> Link:
-        key = (country, national_id, name, city)
+    def link(
+        self,
+        country: str,
+        national_id: str | None,
+        name: str | None,
+        city: str | None,
+        registration: str | None = None,
+    ) -> Link:
+        """`registration`: a trusted list's `VAT..-`/`LEI..-` identifier of the provider, if any."""
+        key = (country, national_id, name, city, registration)
         if key not in self._seen:
             if national_id:
                 self._seen[key] = self._by_id(country, national_id)
             else:
-                self._seen[key] = self._by_name(country, name, city) if name else NO_LINK
+                found = self._by_registration(registration) if registration else NO_LINK
+                if found is NO_LINK and name:
+                    found = self._by_name(country, name, city)
+                self._seen[key] = found
         return self._seen[key]
+
+    def _by_registration(self, registration: str) -> Link:
+        scheme, _, value = registration.partition("-")
+        kind, country = scheme[:3], scheme[3:]
+        on_company: ColumnElement[bool]
+        if kind == "VAT":
+            forms = [f"{country}{value}", value]
+            on_company = (companies.c.country == country) & companies.c.vat_id.in_(forms)
+            types: tuple[str, ...] = ("vat", "ic_dph", "dic")
+        elif kind == "LEI":
+            forms, on_company, types = [value], companies.c.lei == value, ("lei",)
+        else:
+            return NO_LINK
+        listed = select(identifiers.c.company_id).where(
+            identifiers.c.type.in_(types), identifiers.c.value.in_(forms)
+        )
+        ids = list(
+            self.conn.execute(
+                select(companies.c.id).where(or_(on_company, companies.c.id.in_(listed))).limit(2)
+            ).scalars()
+        )
+        return Link(int(ids[0]), BY_ID, 1.0) if len(ids) == 1 else NO_LINK  # two holders: not one company
 
     def _by_id(self, country: str, national_id: str) -> Link:
         found = self.conn.execute(

@@ -26,7 +26,8 @@ def table_for(record: Authorisation | Professional) -> Table:
 
 def _link(record: Authorisation | Professional, linker: Linker) -> Link:
     if isinstance(record, Authorisation):
-        return linker.link(record.country, record.national_id, record.name, record.city)
+        registration = record.licence_number if record.sector == "trust" else None
+        return linker.link(record.country, record.national_id, record.name, record.city, registration)
     return linker.link(record.country, record.firm_national_id, record.firm_name, record.city)
 
 

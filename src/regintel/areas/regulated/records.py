@@ -11,7 +11,7 @@ import json
 from dataclasses import asdict, dataclass
 from datetime import date
 
-SECTORS = ("financial", "energy")
+SECTORS = ("financial", "energy", "trust")
 ROLES = ("lawyer", "notary", "bailiff", "expert", "interpreter", "translator", "tax_adviser")
 STATUSES = ("active", "suspended", "ended")
 
@@ -33,7 +33,7 @@ class Authorisation:
 
     source: str
     country: str  # ISO 3166-1 alpha-2 of the register
-    sector: str  # one of SECTORS
+    sector: str  # one of SECTORS (trust: a service of a trusted list, areas/regulated/trusted_lists.py)
     record_key: str  # the publisher's key of the row (licence number, or entity id + licence type)
     name: str
     national_id: str | None  # IČO as published, normalised by the source

@@ -147,13 +147,21 @@ def test_priority_posture_does_not_weigh_for_an_entity_certainly_out_of_scope():
     )
 
 
-def test_art_4_1_dora_replaces_the_art_21_and_23_obligations_of_a_financial_entity():
-    out = {
-        i["id"]: i for i in obligations_for(ESSENTIAL, "SK", {"credit_institution"}, dora=True)["obligations"]
-    }
+def test_art_4_1_dora_replaces_art_20_21_23_and_chapter_vii_supervision_of_a_financial_entity():
+    dora = obligations_for(ESSENTIAL, "SK", {"credit_institution"}, dora=True)
+    out = {i["id"]: i for i in dora["obligations"]}
     replaced = [i for i in out.values() if "replaced_by" in i]
-    assert len(replaced) == 14 and not any(i["applies"] for i in replaced)  # 10 of Art. 21(2), 4 of Art. 23
+    # 2 of Art. 20, 10 of Art. 21(2), 4 of Art. 23, Chapter VII supervision (Art. 4(1), recital 28)
+    assert len(replaced) == 17 and not any(i["applies"] for i in replaced)
     assert out["early_warning"]["replaced_by"].endswith("Art. 17-23 (ICT-related incident reporting)")
-    assert out["management_approval"]["applies"] and out["registration"]["applies"]
+    assert out["management_approval"]["replaced_by"].endswith(
+        "Art. 5(2) and 5(4) (the management body's duties)"
+    )
+    assert out["management_training"]["applies"] is False
+    assert out["supervision"]["replaced_by"].endswith(
+        "Art. 46-50 (competent authorities, supervision, penalties)"
+    )
+    assert "regime" not in out["supervision"]  # no NIS2 Art. 32/33 regime for it
+    assert out["registration"]["applies"] and dora["applicable_count"] == 1  # Art. 3(4) stays
     plain = obligations_for(ESSENTIAL, "SK", {"credit_institution"})
     assert plain["applicable_count"] == 18 and not any("replaced_by" in i for i in plain["obligations"])

@@ -56,7 +56,9 @@ def test_a_slovak_bank(client, auth, regulated):
         "annex": "I",
         "sector": "3 Banking",
         "subsector": None,
-        "lexSpecialis": "DORA applies instead of NIS2 Art. 21 and 23 (NIS2 Art. 4(1), recital 28)",
+        "lexSpecialis": (
+            "DORA applies instead of NIS2 Art. 20, 21, 23 and Chapter VII (NIS2 Art. 4(1), recital 28)"
+        ),
     }
     assert by_category["investment_firm"]["nis2"] is None
     source = credit["source"]

@@ -38,7 +38,7 @@ def test_annex_i_3_bank_from_the_nbs_register(client, auth, regulated):
     # the fixture gives no size: the register fixes the sector, Art. 2(1) leaves the category open
     assert {"important", "out-of-scope"} <= set(d["possible_categories"]) and d["in_scope"] is None
     assert {"headcount", "turnover_eur"} <= {m["input"] for m in d["missing"]}
-    assert any("Art. 4(1)" in n for n in d["notes"])  # DORA replaces Art. 21 and 23
+    assert any("Art. 4(1)" in n for n in d["notes"])  # DORA replaces Art. 20, 21, 23, Chapter VII
     assert any(r["rule"] == "register" for r in d["reasons"])
 
 
@@ -78,7 +78,7 @@ def test_the_sweep_reads_the_registers_too(client, auth, regulated):
 def test_art_4_1_obligations_of_a_dora_bank_are_replaced_through_http(client, auth, regulated):
     d = assert_envelope(client.get(f"/api/v1/companies/{SK_BANK}/nis2-obligations", headers=auth))
     replaced = [o for o in d["obligations"] if o.get("replaced_by")]
-    assert len(replaced) == 14 and all(
+    assert len(replaced) == 17 and all(  # Art. 20, 21, 23 and Chapter VII (NIS2 Art. 4(1), recital 28)
         o["replaced_by"].startswith("Regulation (EU) 2022/2554") for o in replaced
     )
     assert not any(o["applies"] for o in replaced)

@@ -7,7 +7,7 @@
   "Financial market infrastructure" (operators of trading venues, central counterparties); sector 1
   "Energy" (a) electricity, (b) district heating and cooling, (d) gas; sector 6 "Drinking water" and
   7 "Waste water". For an entity DORA covers, DORA's ICT risk-management and incident-reporting rules
-  apply instead of NIS2 Art. 21 and 23 (NIS2 Art. 4(1) and recital 28, DORA recital 16).
+  apply instead of NIS2 Art. 20, 21, 23 and Chapter VII (NIS2 Art. 4(1) and recital 28, DORA recital 16).
 
 The labels are the registers' own (Czech and Slovak), compared folded (no case, no diacritics)."""
 

@@ -29,7 +29,9 @@ class Nis2Flag(BaseModel):
     annex: str = Field(description="Annex of Directive (EU) 2022/2555")
     sector: str = Field(description="Annex sector, numbered as in the directive (`3 Banking`)")
     subsector: str | None
-    lexSpecialis: str | None = Field(description="Set when DORA applies instead of NIS2 Art. 21 and 23")
+    lexSpecialis: str | None = Field(
+        description="Set when DORA applies instead of NIS2 Art. 20, 21, 23 and Chapter VII"
+    )
 
 
 class DoraFlag(BaseModel):

@@ -93,7 +93,7 @@ def _nis2(sector: rules.Nis2Sector | None, dora: rules.Dora | None) -> dict[str,
     if sector is None:
         return None
     special = (
-        "DORA applies instead of NIS2 Art. 21 and 23 (NIS2 Art. 4(1), recital 28)"
+        "DORA applies instead of NIS2 Art. 20, 21, 23 and Chapter VII (NIS2 Art. 4(1), recital 28)"
         if dora is not None and dora.applies == "yes"
         else None
     )

@@ -212,11 +212,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
 )
 
 
-# NIS2 Art. 4(1) (recital 28): for a financial entity under Regulation (EU) 2022/2554 (DORA), DORA's ICT
-# risk-management and incident-reporting rules apply instead of Art. 21 and 23 (and their supervision).
+# NIS2 Art. 4(1): where a sector-specific act's risk-management or notification rules are at least
+# equivalent, "the relevant provisions of this Directive, including the provisions on supervision and
+# enforcement laid down in Chapter VII, shall not apply"; recital 28 names DORA as that act for financial
+# entities, whose Member States "should therefore not apply the provisions of this Directive on
+# cybersecurity risk-management and reporting obligations, and information sharing and supervision and
+# enforcement". So Chapter IV's governance duties (Art. 20: they are the management's approval and
+# training for the Art. 21 measures, which DORA Art. 5(2) and 5(4) lay on the management body for the ICT
+# risk-management framework), Art. 21, Art. 23 and Chapter VII (Art. 32-34) are replaced; registration
+# (Art. 3(4), 27) is neither risk management, reporting nor supervision, and stays.
 DORA_REPLACES = {
+    "Art. 20": "Regulation (EU) 2022/2554 (DORA), Art. 5(2) and 5(4) (the management body's duties)",
     "Art. 21": "Regulation (EU) 2022/2554 (DORA), Art. 5-16 (ICT risk management)",
     "Art. 23": "Regulation (EU) 2022/2554 (DORA), Art. 17-23 (ICT-related incident reporting)",
+    "Art. 32": "Regulation (EU) 2022/2554 (DORA), Art. 46-50 (competent authorities, supervision, penalties)",
 }
 
 
@@ -224,7 +233,8 @@ def obligations_for(
     category: str, country: str, entity_types: set[str], dora: bool = False
 ) -> dict[str, Any]:
     """Every obligation with whether it applies to an entity of `category` in `country`; with `dora` (a
-    financial entity DORA covers) the Art. 21 and 23 obligations are replaced (Art. 4(1))."""
+    financial entity DORA covers) the Art. 20, 21 and 23 obligations and Chapter VII supervision are
+    replaced (Art. 4(1), recital 28)."""
     national = transposition(country)
     registration = next(
         (d for d in (national or {}).get("deviations", []) if d["topic"] == "registration"), None
@@ -251,7 +261,7 @@ def obligations_for(
             item["applies"] = False
             item["replaced_by"] = replaced
             item["national_note"] = "NIS2 Art. 4(1): the sector-specific act applies instead"
-        if o.id == "supervision" and applies:
+        if o.id == "supervision" and item["applies"]:
             item["regime"] = "ex ante (Art. 32)" if category == ESSENTIAL else "ex post (Art. 33)"
         if o.id == "registration":
             item["enisa_registry"] = bool(entity_types & ART27_TYPES)

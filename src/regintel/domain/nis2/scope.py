@@ -22,7 +22,7 @@ Rules (each has a test named after its reference in tests/nis2/test_scope_rules.
 - Annex I from registers (registers.py): a current authorisation or licence (credit institution, trading
   venue, central counterparty, electricity, gas, heat, water) decides the Annex I sector and entity type
   with the register's certainty; the size rules of Art. 2(1) and 3(1)(a) still apply. Art. 4(1): where
-  DORA applies, its ICT rules replace Art. 21 and 23 (noted).
+  DORA applies, its rules replace Art. 20, 21, 23 and Chapter VII (noted).
 """
 
 from __future__ import annotations
@@ -303,7 +303,8 @@ def _register_bases(facts: Facts, notes: list[str]) -> list[Basis]:
         if act.dora_applies == "yes":
             lex = (
                 "DORA (Regulation (EU) 2022/2554) applies to this financial entity: its ICT risk-management "
-                "and incident-reporting rules replace NIS2 Art. 21 and 23 (Art. 4(1), recital 28)"
+                "and incident-reporting rules, its governance duties and its supervision replace NIS2 "
+                "Art. 20, 21, 23 and Chapter VII (Art. 4(1), recital 28)"
             )
             if lex not in notes:
                 notes.append(lex)

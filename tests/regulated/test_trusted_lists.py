@@ -232,3 +232,27 @@ def test_cli_import_runs_the_list(engine, settings, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "cz_tsl run" in result.output
     assert {k: v[0] for k, v in _designations(engine).items()} == {("CZ", CZ_QTSP): QTSP, ("CZ", CZ_TSP): TSP}
+
+
+def test_a_provider_is_designated_once_its_company_arrives(engine, settings):
+    run(engine, settings.data_dir, "sk_tsl", SK_LIST)
+    assert _designations(engine) == {}  # no company yet: stored unlinked, nobody designated
+    load_companies(engine, *_companies())
+    stats = run(engine, settings.data_dir, "sk_tsl", SK_LIST)
+    assert (stats.inserted, stats.updated) == (0, 6)  # the unchanged rows are linked now
+    assert {k: v[0] for k, v in _designations(engine).items()} == {
+        ("SK", SK_QTSP): QTSP,
+        ("SK", SK_TSA): QTSP,
+        ("SK", SK_NAMED): TSP,
+    }
+
+
+def test_an_lei_identifier_links_through_the_companys_lei(engine, settings, tmp_path):
+    lei = "5299000J2N45DDNE4Y28"
+    company = CompanyRecord(country="SK", national_id=SK_OTHER, name="Iné meno, a.s.", lei=lei)
+    load_companies(engine, company)
+    path = tmp_path / "tsl.xml"
+    path.write_text(SK_LIST.read_text(encoding="utf-8").replace("NTRSK-53101014", f"LEIXG-{lei}"), "utf-8")
+    run(engine, settings.data_dir, "sk_tsl", path)
+    assert ("Dôveryhodná autorita Test, s.r.o.", "identifier", SK_OTHER) in _links(engine, "sk_tsl")
+    assert _designations(engine)[("SK", SK_OTHER)][0] == QTSP

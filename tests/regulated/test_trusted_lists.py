@@ -256,3 +256,12 @@ def test_an_lei_identifier_links_through_the_companys_lei(engine, settings, tmp_
     run(engine, settings.data_dir, "sk_tsl", path)
     assert ("Dôveryhodná autorita Test, s.r.o.", "identifier", SK_OTHER) in _links(engine, "sk_tsl")
     assert _designations(engine)[("SK", SK_OTHER)][0] == QTSP
+
+
+def test_times_without_a_zone_are_read_as_utc(engine, settings, tmp_path):
+    load_companies(engine, *_companies())
+    path = tmp_path / "tsl.xml"
+    path.write_text(SK_LIST.read_text(encoding="utf-8").replace("T00:00:00Z<", "T00:00:00<"), "utf-8")
+    stats = run(engine, settings.data_dir, "sk_tsl", path)
+    assert (stats.inserted, stats.rejected) == (6, 0)
+    assert _designations(engine)[("SK", SK_TSA)][0] == QTSP

@@ -20,7 +20,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, BinaryIO
 
 from lxml import etree  # type: ignore[import-untyped]
@@ -77,9 +77,10 @@ def _time(value: str | None, what: str) -> datetime:
     if not value:
         raise RecordError(f"{what} is missing")
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise RecordError(f"{what} {value!r} is not an ISO 8601 date-time") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # the standard writes UTC
 
 
 def header(root: Any, name: str) -> ListHeader:
@@ -123,7 +124,8 @@ def _address(info: Any, lang: str) -> tuple[str | None, str | None, str | None]:
     street, town = _text(chosen, f"{NS}StreetAddress"), _text(chosen, f"{NS}Locality")
     code, country = _text(chosen, f"{NS}PostalCode"), _text(chosen, f"{NS}CountryName")
     line = ", ".join(filter(None, (street, " ".join(filter(None, (code, town))) or None)))
-    return line or None, town, (country or "").upper() or None
+    country = (country or "").upper()
+    return line or None, town[:128] if town else None, country if re.fullmatch(r"[A-Z]{2}", country) else None
 
 
 def _status_at(service: Any, issued: datetime) -> Any:
@@ -146,6 +148,11 @@ class Provider:
     city: str | None
     country: str
 
+    @property
+    def registration(self) -> str | None:
+        """The identifier as `TSPTradeName` writes it (`NTRSK-53101014`)."""
+        return f"{self.trade_id[0]}{self.trade_id[1]}-{self.trade_id[2]}" if self.trade_id else None
+
 
 def provider(tsp: Any, territory: str) -> Provider:
     info = tsp.find(f"{NS}TSPInformation")
@@ -158,21 +165,17 @@ def provider(tsp: Any, territory: str) -> Provider:
     return Provider(name, trade_id, address, city, trade_id[1] if trade_id else (country or territory))
 
 
-def _key(p: Provider, state: Any) -> str:
-    ident = "".join(p.trade_id) if p.trade_id else p.name
-    service = "|".join(
-        filter(
-            None,
-            (
-                _text(state, f"{NS}ServiceTypeIdentifier"),
-                _name(state.find(f"{NS}ServiceName"), "en"),
-                etree.tostring(state.find(f"{NS}ServiceDigitalIdentity")).decode()
-                if state.find(f"{NS}ServiceDigitalIdentity") is not None
-                else None,
-            ),
-        )
+def _key(p: Provider, info: Any) -> str:
+    """The provider's identifier (else name) and a digest of what names the service in its current
+    ServiceInformation (type, name, digital identity), which a change of status leaves as it is."""
+    identity = info.find(f"{NS}ServiceDigitalIdentity")
+    parts = (
+        _text(info, f"{NS}ServiceTypeIdentifier") or "",
+        _name(info.find(f"{NS}ServiceName"), "en") or "",
+        etree.tostring(identity, encoding="unicode") if identity is not None else "",
     )
-    return f"{ident[:120]}/{hashlib.sha256(service.encode()).hexdigest()[:24]}"
+    digest = hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
+    return f"{(p.registration or p.name)[:120]}/{digest}"
 
 
 def service(source: str, p: Provider, national_id: str | None, svc: Any, head: ListHeader) -> Any:
@@ -181,7 +184,7 @@ def service(source: str, p: Provider, national_id: str | None, svc: Any, head: L
     if state is None:
         return None
     current = svc.find(f"{NS}ServiceInformation")
-    kind = _text(current, f"{NS}ServiceTypeIdentifier") or _text(state, f"{NS}ServiceTypeIdentifier")
+    kind = _text(state, f"{NS}ServiceTypeIdentifier") or _text(current, f"{NS}ServiceTypeIdentifier")
     status_uri = _text(state, f"{NS}ServiceStatus") or ""
     word = trust_rules.status_word(status_uri)
     if not kind:
@@ -206,7 +209,7 @@ def service(source: str, p: Provider, national_id: str | None, svc: Any, head: L
         category=trust_rules.category(kind, word),
         status="active" if active else "ended",
         status_text=word,
-        licence_number="".join((p.trade_id[0], p.trade_id[1], "-", p.trade_id[2])) if p.trade_id else None,
+        licence_number=p.registration,
         granted_on=since if active else None,
         ended_on=None if active else since,
     )

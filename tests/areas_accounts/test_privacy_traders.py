@@ -122,3 +122,40 @@ def test_a_lift_after_sqlite_gave_the_id_to_another_company(client, auth, engine
     assert assert_envelope(client.get("/api/v1/companies/35757442?country=sk", headers=auth))["name"] == (
         "NOVA s.r.o."
     )
+
+
+def test_roles_held_by_a_withheld_sole_trader_leave_other_companies(client, auth, engine, cli):  # noqa: F811
+    """A company whose shareholder is the sole trader's register entry (a `c:` holder) named the trader in
+    its relations; withheld, the role is set aside with the entry, stays out on a re-import of that company,
+    and comes back with the lift."""
+    from regintel.domain.types import CompanyKey
+
+    agro = CompanyRecord(
+        country="SK",
+        national_id="35757442",
+        name="AGRO s.r.o.",
+        legal_form="112",
+        roles=[
+            RoleRecord(
+                role="shareholder",
+                holder_name=TRADER.name,
+                holder_company=CompanyKey("SK", TRADER.national_id),
+                share_pct=40.0,
+            ),
+            RoleRecord(role="director", holder_name="Eva Malá", person=PersonRecord("Eva Malá")),
+        ],
+    )
+    load_companies(engine, TRADER, agro)
+    relations = "/api/v1/companies/35757442/relations?country=sk&include_ended=true"
+    assert TRADER.name in client.get(relations, headers=auth).text  # named before: the test can fail
+
+    request_id = _file_request(client, engine, kind="erase")
+    cli("answer", str(request_id), "--outcome", "Erased", "--withhold-company", "SK:44483767")
+    after = client.get(relations, headers=auth)
+    assert after.status_code == 200 and TRADER.name not in after.text and "Eva Malá" in after.text
+    load_companies(engine, agro)  # the register lists the holding again: it stays out
+    assert TRADER.name not in client.get(relations, headers=auth).text
+
+    cli("lift", "c:SK:44483767")
+    back = client.get(relations, headers=auth).text
+    assert TRADER.name in back and "Eva Malá" in back

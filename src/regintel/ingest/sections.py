@@ -134,7 +134,10 @@ _withheld = table("privacy_person_suppressions", column("person_key"))
 
 
 def _withheld_keys(conn: Connection, holder_keys: set[str]) -> set[str]:
-    keys = sorted(k[2:] for k in holder_keys if k.startswith("p:"))
+    # persons are recorded by their key alone, withheld sole traders (a company holder) as `c:CC:ID`
+    keys = sorted(
+        {k[2:] for k in holder_keys if k.startswith("p:")} | {k for k in holder_keys if k[:2] == "c:"}
+    )
     if not keys or not inspect(conn).has_table("privacy_person_suppressions"):
         return set()
     if conn.execute(select(_withheld.c.person_key).limit(1)).first() is None:
@@ -146,7 +149,7 @@ def _withheld_keys(conn: Connection, holder_keys: set[str]) -> set[str]:
                 select(_withheld.c.person_key).where(_withheld.c.person_key.in_(keys[start : start + 900]))
             ).scalars()
         )
-    return {f"p:{k}" for k in found}
+    return {k if k.startswith("c:") else f"p:{k}" for k in found}
 
 
 def withheld_companies(conn: Connection, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:

@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import Date, DateTime, LargeBinary, Numeric, Table, delete, select, update
+from sqlalchemy import Date, DateTime, LargeBinary, Numeric, Table, delete, or_, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.accounts import jobs, outbox
@@ -97,6 +97,15 @@ def withhold_company(
     # kept before the roles, so that a lift puts them back before the roles that point at them
     own = _own_people(conn, int(row["id"]))
     kept += [{"table_name": "people", "row_id": int(p["id"]), "unlink": None, "data": p} for p in own]
+    # roles the entry holds in other companies (a `c:` holder) name the trader there: set aside too, before
+    # the walk would only unlink them (the name stays); re-imports skip the key (ingest/sections.py)
+    held = or_(roles.c.holder_company_id == row["id"], roles.c.holder_key == key)
+    holdings = [
+        dict(r) for r in conn.execute(select(roles).where(held, roles.c.company_id != row["id"])).mappings()
+    ]
+    kept += [{"table_name": "roles", "row_id": int(r["id"]), "unlink": None, "data": r} for r in holdings]
+    if holdings:
+        conn.execute(delete(roles).where(roles.c.id.in_([int(r["id"]) for r in holdings])))
     # Withheld before and brought back by an import: the register's entry as imported now replaces the
     # one kept then (two entries of one key could not both be put back).
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))

@@ -178,7 +178,9 @@ def _key(p: Provider, info: Any) -> str:
     return f"{(p.registration or p.name)[:120]}/{digest}"
 
 
-def service(source: str, p: Provider, national_id: str | None, svc: Any, head: ListHeader) -> Any:
+def service(
+    source: str, p: Provider, national_id: str | None, svc: Any, head: ListHeader
+) -> Authorisation | None:
     """One service as an `Authorisation` (or None when no status of it is in force at the list's date)."""
     state = _status_at(svc, head.issued)
     if state is None:

@@ -12,13 +12,13 @@ A list of another territory than the source's is refused whole (it would delist 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from regintel.areas.regulated import trust_rules, trusted_lists
 from regintel.domain.identifiers import parse_national_id
 from regintel.errors import InvalidIdentifier
-from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
-from regintel.ingest.sources.regulated_common import RegulatedCsvSource, register_section
+from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort, SourceInfo
+from regintel.ingest.sources import register
 
 OPERATORS = {
     "SK": ("Národný bezpečnostný úrad", "Zdroj: Národný bezpečnostný úrad, dôveryhodný zoznam SR"),
@@ -62,9 +62,9 @@ def national_id(trade_id: tuple[str, str, str] | None) -> str | None:
         raise RecordError(f"TSPTradeName {scheme}{country}-{value}: {exc}") from None
 
 
-class TrustedListSource(RegulatedCsvSource):
-    """A section source like the CSV registers (`import_into` → areas/regulated/importing.py), read as
-    XML; `designates` asks the importer to derive NIS2 designations from the rows it wrote."""
+class TrustedListSource:
+    """A section source like the CSV registers of the area (the runner hands it to `import_into`, never to
+    the company loader); `designates` asks the importer to derive NIS2 designations from the rows."""
 
     suffixes = (".xml",)
     designates = True
@@ -72,6 +72,11 @@ class TrustedListSource(RegulatedCsvSource):
     def __init__(self, country: str):
         self.country = country
         self.info = _info(country)
+
+    def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:
+        from regintel.areas.regulated.importing import run_regulated_import
+
+        return run_regulated_import(engine, self, location, data_dir)
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]:
         root = trusted_lists.read_list(stream, name)
@@ -97,4 +102,4 @@ class TrustedListSource(RegulatedCsvSource):
             yield item if item is not None else Skipped("a service whose status starts after the list")
 
 
-SOURCES = [register_section(TrustedListSource(country)) for country in OPERATORS]
+SOURCES = [register(cast(Source, TrustedListSource(country))) for country in OPERATORS]

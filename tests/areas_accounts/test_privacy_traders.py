@@ -159,3 +159,34 @@ def test_roles_held_by_a_withheld_sole_trader_leave_other_companies(client, auth
     cli("lift", "c:SK:44483767")
     back = client.get(relations, headers=auth).text
     assert TRADER.name in back and "Eva Malá" in back
+
+
+def test_answers_stored_by_data_version_are_not_served_after(client, auth, engine, cli):  # noqa: F811
+    """The public shell-address list (a statistics snapshot, with sample companies) and a stored sitemap page
+    are kept per data version; a withholding moves it (`privacy_actions`, read by `db.stats.data_version`), so
+    neither still names the trader after it, and both do again after the lift."""
+    from dataclasses import replace
+
+    from tests.jobs.support import valid_icos
+
+    here = {"street": "Hlavná 1", "postal_code": "91701", "city": "Trnava"}
+    neighbours = [
+        CompanyRecord(country="SK", national_id=i, name=f"Firma {n} s.r.o.", legal_form="112", **here)
+        for n, i in enumerate(valid_icos(12))
+    ]
+    load_companies(engine, replace(TRADER, **here), *neighbours)
+    load_companies(engine, ESET)  # the newest change is not the trader's: deleting theirs leaves the version
+
+    def served() -> tuple[bool, bool]:
+        shells = client.get("/api/v1/public/shell-addresses")
+        sitemap = client.get("/sitemap-firma-1.xml")
+        assert shells.status_code == sitemap.status_code == 200
+        return TRADER.name in shells.text, f"/sk/{TRADER.national_id}<" in sitemap.text
+
+    assert served() == (True, True)  # computed and stored now: the test can fail
+    assert client.get("/api/v1/public/shell-addresses").json()["meta"]["cached"] is True
+    request_id = _file_request(client, engine, kind="erase")
+    cli("answer", str(request_id), "--outcome", "Erased", "--withhold-company", "SK:44483767")
+    assert served() == (False, False)
+    cli("lift", "c:SK:44483767")
+    assert served() == (True, True)

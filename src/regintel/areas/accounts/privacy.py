@@ -160,6 +160,7 @@ def withhold_person(
         conn.execute(update(companies).where(companies.c.id.in_(company_ids)).values(updated_at=now))
     reports.render_again(conn, company_ids, now)  # stored reports named the person
     jobs.queue_search_sync(conn, now, people_ids=[int(person.id)])
+    q.record_action(conn, f"p:{person_key}", "withhold", request_id, now)
     return removed
 
 
@@ -177,6 +178,7 @@ def withhold_party(conn: Connection, name: str, request_id: int | None, reason: 
         raise NotFound(f"No party named {name!r} in the legal records")
     legal_records.keep(conn, key, kept)
     reports.render_again(conn, _companies_of(kept), now)  # a report's timeline may name the party
+    q.record_action(conn, key, "withhold", request_id, now)
     parties = sum(1 for k in kept if legal_records.named(k) is not None)
     if not known:
         q.insert_person_suppression(
@@ -207,6 +209,7 @@ def lift_party(conn: Connection, key: str) -> dict[str, int]:
     kept = _kept_of(conn, key)
     restored = legal_records.restore(conn, kept)
     reports.render_again(conn, _companies_of(kept), datetime.now(UTC))
+    q.record_action(conn, key, "lift", None, datetime.now(UTC))
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
     conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
     return {"rows": restored}
@@ -414,6 +417,7 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
         conn.execute(update(companies).where(companies.c.id.in_(sorted(present))).values(updated_at=now))
     reports.render_again(conn, sorted(present), now)
     jobs.queue_search_sync(conn, now, people_ids=new_ids.values())
+    q.record_action(conn, f"p:{person_key}", "lift", None, now)
     return {
         "people": len(new_ids),
         "roles": len(restored),

@@ -25,6 +25,7 @@ from regintel.areas.accounts.tables import (
     oauth_codes,
     oauth_refresh_tokens,
     oauth_tokens,
+    privacy_actions,
     privacy_person_suppressions,
     privacy_requests,
     privacy_suppressions,
@@ -900,6 +901,13 @@ def is_person_suppressed(conn: Connection, person_key: str) -> bool:
 
 def insert_person_suppression(conn: Connection, **values: Any) -> None:
     conn.execute(privacy_person_suppressions.insert().values(**values))
+
+
+def record_action(conn: Connection, key: str, action: str, request_id: int | None, now: datetime) -> None:
+    """One line of the withholding log (`privacy_actions`); its new id moves the data version."""
+    conn.execute(
+        privacy_actions.insert().values(person_key=key, action=action, request_id=request_id, created_at=now)
+    )
 
 
 def key_is_paid_pass(conn: Connection, key_id: int) -> bool:

@@ -278,6 +278,19 @@ privacy_person_suppressions = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# Every withholding and lift, in order (migration 0031): never deleted, so its newest id moves whenever served
+# register data was withheld or put back; `db.stats.data_version` reads it (by name: db sits below the areas),
+# so aggregates, snapshots and stored pages made before are not served after.
+privacy_actions = Table(
+    "privacy_actions",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("person_key", String(64), nullable=False),
+    Column("action", String(16), nullable=False),  # withhold | lift
+    Column("request_id", Id, ForeignKey("privacy_requests.id", ondelete="SET NULL")),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 # The register rows a suppression took out of the served tables, kept as they were (JSON), so a suppression
 # never loses register data and `regintel privacy lift` can put them back (migration 0020).
 privacy_withheld_rows = Table(

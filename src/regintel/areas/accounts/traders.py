@@ -129,6 +129,7 @@ def withhold_company(
     if own:
         conn.execute(delete(people).where(people.c.id.in_([int(p["id"]) for p in own])))
     jobs.queue_search_sync(conn, now, company_ids=[int(row["id"])], people_ids=[int(p["id"]) for p in own])
+    q.record_action(conn, key, "withhold", request_id, now)
     if not q.is_person_suppressed(conn, key):
         q.insert_person_suppression(
             conn,
@@ -247,6 +248,7 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
         company_ids=[i for t, i in back if t == "companies"],
         people_ids=[i for t, i in back if t == "people"],
     )
+    q.record_action(conn, key, "lift", None, datetime.now(UTC))
     return {"rows": restored}
 
 

@@ -265,3 +265,26 @@ def test_times_without_a_zone_are_read_as_utc(engine, settings, tmp_path):
     stats = run(engine, settings.data_dir, "sk_tsl", path)
     assert (stats.inserted, stats.rejected) == (6, 0)
     assert _designations(engine)[("SK", SK_TSA)][0] == QTSP
+
+
+def test_changed_designations_queue_the_reassessment_of_their_companies(engine, settings, lists):
+    from regintel.areas.nis2.tables import nis2_assessments
+    from regintel.db.schema import jobs
+    from regintel.jobs.worker import run_worker
+
+    with engine.connect() as conn:
+        queued = [r.payload for r in conn.execute(select(jobs).where(jobs.c.kind == "nis2.sweep"))]
+    assert sorted((i["country"], i["national_id"]) for p in queued for i in p["identifiers"]) == sorted(
+        [("SK", SK_QTSP), ("SK", SK_TSA), ("SK", SK_NAMED), ("CZ", CZ_QTSP), ("CZ", CZ_TSP)]
+    )  # one job per list, in the import's transaction
+    run(engine, settings.data_dir, "sk_tsl", SK_LIST)
+    with engine.connect() as conn:  # an unchanged list queues nothing more
+        assert len(conn.execute(select(jobs.c.id).where(jobs.c.kind == "nis2.sweep")).all()) == 2
+    while run_worker(engine, settings, once=True):
+        pass
+    a, c = nis2_assessments.c, companies.c
+    with engine.connect() as conn:
+        stored = dict(
+            conn.execute(select(c.national_id, a.category).join(companies, c.id == a.company_id)).all()
+        )
+    assert stored[SK_QTSP] == "essential" and stored[CZ_QTSP] == "essential"

@@ -24,7 +24,10 @@ from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2 import queries
+from regintel.areas.nis2.sweep import KIND as sweep_kind
 from regintel.areas.nis2.tables import nis2_designations
+from regintel.db import jobs as jobs_db
+from regintel.db.schema import companies
 from regintel.domain.identifiers import parse_country, parse_national_id
 from regintel.domain.nis2.scope import DESIGNATIONS
 from regintel.errors import ValidationFailed
@@ -80,10 +83,12 @@ def replace_source(conn: Connection, source: str, wanted: dict[int, tuple[str, s
         for r in conn.execute(select(d.id, d.company_id, d.kind, d.reference).where(d.source == source))
     }
     want = {(cid, kind): reference for cid, (kind, reference) in wanted.items()}
-    gone = [pk for key, (pk, _) in stored.items() if key not in want]
-    for start in range(0, len(gone), 500):
-        conn.execute(delete(nis2_designations).where(d.id.in_(gone[start : start + 500])))
-    now, new, written = datetime.now(UTC), [], len(gone)
+    gone = {key: pk for key, (pk, _) in stored.items() if key not in want}
+    ids = list(gone.values())
+    for start in range(0, len(ids), 500):
+        conn.execute(delete(nis2_designations).where(d.id.in_(ids[start : start + 500])))
+    now, renamed = datetime.now(UTC), 0
+    new: list[dict[str, Any]] = []
     for (cid, kind), reference in want.items():
         pk, old = stored.get((cid, kind), (None, None))
         if pk is None:
@@ -94,10 +99,25 @@ def replace_source(conn: Connection, source: str, wanted: dict[int, tuple[str, s
             conn.execute(
                 update(nis2_designations).where(d.id == pk).values(reference=reference, loaded_at=now)
             )
-            written += 1
+            renamed += 1
     if new:
         conn.execute(nis2_designations.insert(), new)
-    return written + len(new)
+    _reassess(conn, {cid for cid, _ in gone} | {int(row["company_id"]) for row in new}, now)
+    return len(gone) + len(new) + renamed
+
+
+def _reassess(conn: Connection, company_ids: set[int], now: datetime) -> None:
+    """Queue, in the import's transaction, the stored scoping of the companies whose designations changed
+    (a `nis2.sweep` job over their identifiers saves their assessments), so the `nis2_scope` filter
+    follows the register without waiting for the next country refresh."""
+    if not company_ids:
+        return
+    c = companies.c
+    keys = conn.execute(
+        select(c.country, c.national_id).where(c.id.in_(sorted(company_ids))).order_by(c.id)
+    ).all()
+    payload = {"identifiers": [{"country": k.country, "national_id": k.national_id} for k in keys]}
+    jobs_db.enqueue(conn, sweep_kind, payload, now=now, max_attempts=3)
 
 
 def main(argv: list[str]) -> int:  # pragma: no cover - thin command-line wrapper

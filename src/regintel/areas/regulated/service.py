@@ -27,7 +27,7 @@ DORA_ORDER = ("yes", "possible", "unknown", "no")
 class RegulatedActivity:
     register: str  # source id
     country: str
-    sector: str  # financial | energy
+    sector: str  # financial | energy | trust (trusted lists: no Annex sector, NIS2 reads a designation)
     category: str  # rules.FINANCIAL_CATEGORIES or rules.ENERGY_ACTIVITIES key
     licence_type: str  # as published
     nis2: rules.Nis2Sector | None

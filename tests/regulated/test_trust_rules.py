@@ -26,7 +26,7 @@ T, S = r.SVCTYPE, r.SVCSTATUS
         (T + "NationalRootCA-QC", "granted", r.NON_QUALIFIED),
     ],
 )
-def test_category(service_type, status, expected):
+def test_eidas_art_3_16_and_21_3_a_service_is_qualified_only_when_granted(service_type, status, expected):
     assert r.category(service_type, status) == expected
 
 
@@ -43,7 +43,7 @@ def test_category(service_type, status, expected):
         ("http://example.org/Svcstatus/granted", None, None),
     ],
 )
-def test_status_words(uri, word, current):
+def test_ts_119_612_clause_5_5_4_status_is_current_or_ended(uri, word, current):
     assert r.status_word(uri) == word
     if word is not None:
         assert r.is_current(word) is current
@@ -59,7 +59,7 @@ def test_status_words(uri, word, current):
         ([], None),
     ],
 )
-def test_designation(services, expected):
+def test_nis2_art_2_2_a_ii_designation_from_the_current_services(services, expected):
     assert r.designation(services) == expected
 
 
@@ -72,5 +72,5 @@ def test_designation(services, expected):
         ("AT", "U12345678", None),
     ],
 )
-def test_vat_to_national_id(country, vat, expected):
+def test_cz_act_280_2009_s_130_a_legal_persons_dic_is_cz_and_its_ico(country, vat, expected):
     assert r.vat_to_national_id(country, vat) == expected

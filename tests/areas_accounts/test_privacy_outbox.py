@@ -123,3 +123,31 @@ def test_queued_deliveries_of_a_withheld_sole_trader_are_cancelled(
     assert json.loads(cli("lift", f"c:SK:{TRADER.national_id}"))["rows"] >= 3
     with engine.connect() as conn:
         assert {s for (s,) in conn.execute(select(deliveries.c.status))} == {"cancelled"}
+
+
+def test_a_failed_delivery_resumed_after_the_withholding_goes_out_without_them(
+    client,
+    auth,
+    engine,
+    cli,  # noqa: F811
+    receiver,  # noqa: F811
+    make_worker,  # noqa: F811
+):
+    """A delivery that had failed for good is not delivered: a resume with `retry_failed` would send the body
+    it kept, so it is redacted too."""
+    from sqlalchemy import update
+
+    load_companies(engine, _company(JANA))
+    sub = _hook(client, auth, receiver, "35757442")
+    load_companies(engine, _company(JANA, PETER))
+    with engine.begin() as conn:  # as the worker leaves it once its retries are spent
+        conn.execute(update(deliveries).values(status="failed", attempts=3))
+    request_id = _file_request(client, engine, kind="erase")
+    key = person_key(JANA.name, JANA.birth_date, JANA.nationality)
+    cli("answer", str(request_id), "--outcome", "Erased", "--withhold", f"p:{key}")
+
+    resumed = client.post(f"{HOOKS}/{sub['id']}/resume", json={"retry_failed": True}, headers=auth)
+    assert resumed.status_code == 200, resumed.text
+    drain(make_worker(), lambda: len(receiver.received) >= 1)
+    sent = "\n".join(r.body.decode() for r in receiver.received)
+    assert JANA.name not in sent and PETER.name in sent

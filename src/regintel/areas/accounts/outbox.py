@@ -3,9 +3,9 @@ person"): webhook deliveries not yet delivered, and the monitoring events keys r
 change's old and new values when the change was detected. Redacting the change log alone left those copies
 naming the person, so a delivery queued before the withholding still carried the name out.
 
-Deliveries already made cannot be recalled; those still queued (`pending`, or `delivering` under a lease) are
-rewritten (a register person: their names become `[withheld]`, as in the change log) or cancelled (a sole
-trader: the whole event is about the withheld register entry)."""
+Deliveries already made cannot be recalled; those not delivered (`pending`, `delivering` under a lease, or
+`failed`, which a resume can queue again) are rewritten (a register person: their names become `[withheld]`,
+as in the change log) or cancelled (a sole trader: the whole event is about the withheld register entry)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ from sqlalchemy.engine import Connection
 
 from regintel.db.schema import company_changes, deliveries, monitoring_events
 
-QUEUED = ("pending", "delivering")
+# not delivered yet: queued, being sent under a lease, or failed for good, which a resume with
+# `retry_failed` queues again with the body it has
+QUEUED = ("pending", "delivering", "failed")
 CANCELLED_BECAUSE = "withheld after a data-protection request"
 
 Redact = Callable[[str | None], str | None]

@@ -27,6 +27,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from regintel.areas.accounts import jobs, outbox, traders
 from regintel.areas.accounts import queries as q
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
+from regintel.areas.enrich import privacy as enrich
 from regintel.areas.legal_records import privacy as legal_records
 from regintel.areas.reports import service as reports
 from regintel.areas.screening import privacy as screening
@@ -159,6 +160,7 @@ def withhold_person(
     if company_ids:  # the companies' documents change: search indexes and caches see them as updated
         conn.execute(update(companies).where(companies.c.id.in_(company_ids)).values(updated_at=now))
     reports.render_again(conn, company_ids, now)  # stored reports named the person
+    enrich.withdraw(conn, f"p:{person_key}", names, _national_ids(conn, company_ids), now)  # and answers
     jobs.queue_search_sync(conn, now, people_ids=[int(person.id)])
     q.record_action(conn, f"p:{person_key}", "withhold", request_id, now)
     return removed
@@ -185,6 +187,11 @@ def withhold_party(conn: Connection, name: str, request_id: int | None, reason: 
             conn, person_key=key, request_id=request_id, reason=reason, roles_removed=parties, created_at=now
         )
     return parties
+
+
+def _national_ids(conn: Connection, company_ids: Sequence[int]) -> list[str]:
+    found = conn.execute(select(companies.c.national_id).where(companies.c.id.in_(list(company_ids))))
+    return [str(n) for n in found.scalars()]
 
 
 def _companies_of(kept: Sequence[Mapping[str, Any]]) -> list[int]:
@@ -416,6 +423,8 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
     if present:
         conn.execute(update(companies).where(companies.c.id.in_(sorted(present))).values(updated_at=now))
     reports.render_again(conn, sorted(present), now)
+    names = {str(p["name"]) for p in kept["people"]} | {str(r["holder_name"]) for r in kept["roles"]}
+    enrich.withdraw(conn, f"p:{person_key}", names, _national_ids(conn, sorted(present)), now, lift=True)
     jobs.queue_search_sync(conn, now, people_ids=new_ids.values())
     q.record_action(conn, f"p:{person_key}", "lift", None, now)
     return {

@@ -26,6 +26,7 @@ from sqlalchemy.engine import Connection
 from regintel.areas.accounts import jobs, outbox
 from regintel.areas.accounts import queries as q
 from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
+from regintel.areas.enrich import privacy as enrich
 from regintel.db.schema import companies, metadata, people, roles
 from regintel.domain.entity_types import entity_type
 from regintel.errors import NotFound, ValidationFailed
@@ -129,6 +130,8 @@ def withhold_company(
     if own:
         conn.execute(delete(people).where(people.c.id.in_([int(p["id"]) for p in own])))
     jobs.queue_search_sync(conn, now, company_ids=[int(row["id"])], people_ids=[int(p["id"]) for p in own])
+    # stored enrichment answers of the entry (or naming the trader) are answered again without it
+    enrich.withdraw(conn, key, {str(row["name"])} | {str(p["name"]) for p in own}, [national_id], now)
     q.record_action(conn, key, "withhold", request_id, now)
     if not q.is_person_suppressed(conn, key):
         q.insert_person_suppression(
@@ -200,6 +203,7 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
     # rows kept after it that point at it follow (`moved`: (table, old id) → new id).
     moved: dict[tuple[str, int], int] = {}
     back: list[tuple[str, int]] = []
+    names: set[str] = set()
     for r in conn.execute(
         select(privacy_withheld_rows)
         .where(privacy_withheld_rows.c.person_key == key)
@@ -238,6 +242,7 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
             conn.execute(table.insert().values(data))
         if table is companies or table is people:
             back.append((table.name, moved.get((table.name, int(data["id"])), int(data["id"]))))
+            names.add(str(data["name"]))
         restored += 1
     conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
     conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
@@ -248,6 +253,7 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
         company_ids=[i for t, i in back if t == "companies"],
         people_ids=[i for t, i in back if t == "people"],
     )
+    enrich.withdraw(conn, key, names, [national_id], datetime.now(UTC), lift=True)
     q.record_action(conn, key, "lift", None, datetime.now(UTC))
     return {"rows": restored}
 

@@ -39,7 +39,9 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
         raise Permanent(exc.message) from None
     personal = bool(payload.get("personal"))
     with ctx.engine.connect() as conn:
-        start = queries.next_position(conn, ctx.job_id)
+        done = queries.answered(conn, ctx.job_id)
+        started = queries.run_started(conn, ctx.job_id)
+    todo = [i for i in range(len(items)) if i not in done]
     backend: list[SearchBackend] = []
 
     def search() -> SearchBackend:
@@ -53,17 +55,21 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
                 pass
         return backend[0]
 
-    for low in range(start, len(items), CHUNK):
+    for low in range(0, len(todo), CHUNK):
         # Read, then write in a transaction of its own: on SQLite a transaction that has read cannot take
         # the write lock while another connection writes (an API request counting its quota), and
         # resolving names makes the read part long. The positions keep a chunk written once.
+        positions = todo[low : low + CHUNK]
         with ctx.engine.connect() as conn:
-            answers = answer_chunk(conn, items[low : low + CHUNK], country, search)
+            answers = answer_chunk(conn, [items[i] for i in positions], country, search)
             if names:
                 add_sections(conn, answers, names, personal)
         for answer in answers:
-            answer["index"] += low
+            answer["index"] = positions[answer["index"]]
         with ctx.engine.begin() as conn:
+            if not queries.own_run(conn, ctx.job_id, started):
+                # a person was withheld while this run read (privacy.py): a new run answers the job
+                return {"superseded": True}
             # The JSON the REST API would send (dates as ISO strings, amounts as numbers).
             queries.save(conn, ctx.job_id, orjson.loads(dumps(answers)))
     with ctx.engine.connect() as conn:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.enrich.tables import enrich_results
@@ -32,10 +33,27 @@ def counts(conn: Connection, job_id: int) -> dict[str, int]:
     return {status: int(n) for status, n in rows}
 
 
-def next_position(conn: Connection, job_id: int) -> int:
-    """Where a (resumed) job goes on: positions are written in order, one chunk per transaction."""
-    last = conn.execute(select(func.max(r.idx)).where(r.job_id == job_id)).scalar()
-    return 0 if last is None else int(last) + 1
+def answered(conn: Connection, job_id: int) -> set[int]:
+    """The positions with an answer: a resumed run answers the others (after the last chunk a dead run
+    wrote, or the positions withdrawn when a person was withheld, `privacy.py`)."""
+    return {int(i) for i in conn.execute(select(r.idx).where(r.job_id == job_id)).scalars()}
+
+
+def run_started(conn: Connection, job_id: int) -> datetime | None:
+    started = conn.execute(select(jobs.c.started_at).where(jobs.c.id == job_id)).scalar()
+    return cast("datetime | None", started)
+
+
+def own_run(conn: Connection, job_id: int, started: datetime | None) -> bool:
+    """Whether the run that began at `started` still owns the job; first in a write transaction, as a
+    write that takes the job row's lock (on SQLite the write lock), so a withholding that hands the job to a
+    new run (`privacy.withdraw` clears `started_at`) is either seen here or waits for this transaction."""
+    mine = conn.execute(
+        update(jobs)
+        .where(jobs.c.id == job_id, jobs.c.started_at.is_not_distinct_from(started))
+        .values(started_at=jobs.c.started_at)
+    )
+    return bool(mine.rowcount)
 
 
 def save(conn: Connection, job_id: int, answers: Sequence[Mapping[str, Any]]) -> None:

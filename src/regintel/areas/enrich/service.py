@@ -3,7 +3,7 @@
 A job is a row of the jobs table (kind `enrich.lookup`, `owner_key_id` = the key that asked), run by
 `regintel worker` (`jobs.py`). Each identifier is answered as `POST /companies/bulk` answers it (one
 shared service: `services.lookup.bulk`), in chunks of `CHUNK`, each chunk written with its positions in
-one transaction; a job taken over after its worker died goes on after the last written position."""
+one transaction; a job taken over after its worker died answers the positions without an answer."""
 
 from __future__ import annotations
 

@@ -70,13 +70,15 @@ def test_monthly_quota(app_factory, make_key):
         assert_envelope(resp)
         assert resp.headers["x-quota-limit"] == "3"
         assert resp.headers["x-quota-remaining"] == str(3 - used)
+    asked = time.time()  # before the server's clock read: Retry-After is at most a second over reset - asked
     resp = client.get(f"/api/v1/me?api_key={raw}")
     err = assert_error(resp, 429, "QUOTA_EXCEEDED")
     assert err["details"]["limit"] == 3
     assert resp.headers["x-quota-remaining"] == "0"
     reset = int(resp.headers["x-quota-reset"])
     assert reset > time.time()
-    assert 0 < int(resp.headers["retry-after"]) <= reset - time.time() + 1
+    # Measured from after the answer it failed on a busy machine: the request itself took a third of a second.
+    assert 0 < int(resp.headers["retry-after"]) <= reset - asked + 1
 
 
 def test_pass_budget(app_factory, make_key):

@@ -1,5 +1,5 @@
-"""The NIS2 sweep over one range of company ids, with the sweep's own batches (`sweep.run_ids`, one
-transaction per batch as the job runs them), so that a 10M database can be swept by two processes on
+"""The NIS2 sweep over one range of company ids, with the sweep's own batches (`sweep.assess_ids` and
+`save_assessed`, as the job runs them), so that a 10M database can be swept by two processes on
 two cores and the parts added up (`--combine`). Prints progress and saves the range's totals after every
 100,000 companies to bench/results/nis2-sweep-range-<from>-<to>.json (counts per category, certainty and
 country, companies, wall and CPU seconds, load average).
@@ -35,11 +35,13 @@ def run(db: Path, first: int, last: int) -> None:
     totals, after, saved = sweep.empty_totals(), first, 0
     started, cpu0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()
     while after < last:
-        with engine.begin() as conn:
+        with engine.connect() as conn:  # as `sweep.run_job` does: the rules on a read, the write locked
             ids = [i for i in queries.id_page(conn, [], after, sweep.BATCH) if i <= last]
             if not ids:
                 break
-            sweep.run_ids(conn, ids, totals)
+            assessed = sweep.assess_ids(conn, ids)
+        with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
+            sweep.save_assessed(conn, assessed, totals)
         after = ids[-1]
         if totals["processed"] - saved >= 100_000 or after >= last:
             saved = totals["processed"]

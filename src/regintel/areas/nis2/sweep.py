@@ -78,13 +78,31 @@ def add(
         )
 
 
-def run_ids(conn: Connection, ids: Sequence[int], totals: dict[str, Any]) -> None:
+def assess_ids(conn: Connection, ids: Sequence[int]) -> list[tuple[Any, Mapping[int, Mapping[str, Any]]]]:
+    """The assessments of `ids` (reads only), batch by batch: (results, rows) per batch."""
+    out: list[tuple[Any, Mapping[int, Mapping[str, Any]]]] = []
     for start in range(0, len(ids), BATCH):
         part = list(ids[start : start + BATCH])
         rows = queries.companies_with_financials(conn, part)
-        results = service.assess_batch(conn, part, rows)
+        out.append((service.assess_batch(conn, part, rows), rows))
+    return out
+
+
+def save_assessed(conn: Connection, assessed: Sequence[tuple[Any, Any]], totals: dict[str, Any]) -> None:
+    for results, rows in assessed:
         add(totals, results, rows)
         service.save_batch(conn, results)
+
+
+def run_ids(conn: Connection, ids: Sequence[int], totals: dict[str, Any]) -> None:
+    save_assessed(conn, assess_ids(conn, ids), totals)
+
+
+def _writing(engine: Engine) -> Any:
+    # A transaction that reads and then writes must take SQLite's write lock first (db/engine.py): a deferred
+    # one that another writer committed under fails at its first write with "database is locked", as a
+    # second sweep beside the first did at 10M.
+    return engine.connect().execution_options(sqlite_immediate=True)
 
 
 def parse_identifiers(
@@ -141,7 +159,7 @@ def run_job(engine: Engine, payload: Mapping[str, Any], job_id: int) -> dict[str
     totals = payload.get("totals") or empty_totals()
     started = time.monotonic()
     if "identifiers" in payload:
-        with engine.begin() as conn:
+        with _writing(engine) as conn, conn.begin():
             return sweep_identifiers(conn, payload["identifiers"]) | {
                 "root_job_id": payload.get("root", job_id)
             }
@@ -149,7 +167,9 @@ def run_job(engine: Engine, payload: Mapping[str, Any], job_id: int) -> dict[str
     after = int(payload.get("after", 0))
     done = 0
     while True:
-        with engine.begin() as conn:
+        # The rules run on a read transaction; only the write takes the lock, so other writers (an import, a
+        # second sweep) wait for the insert alone, not for the rules.
+        with engine.connect() as conn:
             cond = conditions(filters, reference(conn))
             ids = queries.id_page(conn, cond.where, after, BATCH, cond.needs_financials)
             if not ids:
@@ -157,7 +177,9 @@ def run_job(engine: Engine, payload: Mapping[str, Any], job_id: int) -> dict[str
                     "filter": payload["filter"],
                     "root_job_id": payload.get("root", job_id),
                 }
-            run_ids(conn, ids, totals)
+            assessed = assess_ids(conn, ids)
+        with _writing(engine) as conn, conn.begin():
+            save_assessed(conn, assessed, totals)
         after, done = ids[-1], done + len(ids)
         if done >= SLICE or time.monotonic() - started > SLICE_SECONDS:
             with engine.begin() as conn:

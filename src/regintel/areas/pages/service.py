@@ -81,6 +81,7 @@ class ViewCounter:
         self._timer: threading.Timer | None = None
         self._lock = threading.Lock()
         self._flush_lock = threading.Lock()
+        self.flushes = 0  # flushes written: a reader that saw one pass re-reads (view_stats)
 
     def add(self, company_id: int) -> None:
         with self._lock:
@@ -130,12 +131,20 @@ class ViewCounter:
             raise
         with self._lock:
             self._flushing = {}
+            self.flushes += 1
         return sum(batch.values())
 
 
 def view_stats(conn: Connection, row: Mapping[str, Any], counter: ViewCounter) -> dict[str, Any]:
-    stored = queries.views_of(conn, row["id"])
-    pending = counter.pending(row["id"])
+    # Pending first, then the stored count: a flush that commits between the two is seen by its count of
+    # flushes and the pair is read again; read the other way round, a flush in between counted its views
+    # in neither (the page showed 0 views right after a flush).
+    for _ in range(3):
+        flushes = counter.flushes
+        pending = counter.pending(row["id"])
+        stored = queries.views_of(conn, row["id"])
+        if counter.flushes == flushes:
+            break
     return {
         "country": row["country"],
         "national_id": row["national_id"],

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 
-from regintel.render.postman import to_postman
+from regintel.render.postman import LATER, RUNNABLE, UNAVAILABLE, to_postman
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "fixtures" / "schemas" / "postman-collection-v2.1.0.json").read_text(
@@ -121,3 +121,23 @@ def test_json_body_skeleton_from_schema():
     assert create["body"]["mode"] == "raw"
     assert json.loads(create["body"]["raw"]) == {"kind": "enrich", "ids": [""], "limit": 0, "note": "hi"}
     assert {"key": "Content-Type", "value": "application/json"} in create["header"]
+
+
+def test_an_operation_the_server_cannot_answer_is_filed_apart():
+    why = "/check: no register of checks is imported"
+    collection = to_postman(
+        DOC, {"ico": "31322832", "country": "sk", "id": "1"}, {"/v1/check/{ico}.json": why}
+    )
+    jsonschema.Draft7Validator(SCHEMA).validate(collection)
+    tops = {f["name"]: f for f in collection["item"]}
+    assert list(tops) == [RUNNABLE, LATER, UNAVAILABLE]
+    (companies,) = tops[UNAVAILABLE]["item"]
+    (check,) = companies["item"]
+    assert check["request"]["description"] == f"501 on this server: {why}"
+    runnable = [i["name"] for f in tops[RUNNABLE]["item"] for i in f["item"]]
+    assert runnable == ["By id"]
+
+
+def test_without_unavailable_operations_there_is_no_such_folder():
+    collection = to_postman(DOC, {"ico": "31322832", "country": "sk", "id": "1"})
+    assert [f["name"] for f in collection["item"]] == [RUNNABLE, LATER]

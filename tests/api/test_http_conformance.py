@@ -139,6 +139,35 @@ def test_bodies_take_strict_types(client: TestClient, auth, body) -> None:
     assert_error(client.post("/api/v1/companies/match", json=body, headers=auth), 422, "VALIDATION_ERROR")
 
 
+@pytest.mark.parametrize("text", ["1.0", "1e0", "0.1e1", "1.000"])
+def test_an_integral_json_number_is_an_integer(client: TestClient, auth, data, text: str) -> None:
+    # JSON Schema counts 1.0 as an integer, so a schema-valid `"limit": 1.0` was refused (schemathesis).
+    body = '{"name": "Slovnaft", "limit": ' + text + '}'
+    answer = client.post(
+        "/api/v1/companies/match", content=body, headers={**auth, "Content-Type": "application/json"}
+    )
+    assert answer.status_code == 200, answer.text
+    assert len(answer.json()["data"]) == 1
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e300", "true", '"1"', "NaN", "Infinity"])
+def test_a_json_number_that_is_no_integer_stays_refused(client: TestClient, auth, text: str) -> None:
+    body = '{"name": "Slovnaft", "limit": ' + text + '}'
+    answer = client.post(
+        "/api/v1/companies/match", content=body, headers={**auth, "Content-Type": "application/json"}
+    )
+    assert_error(answer, 422, "VALIDATION_ERROR")
+
+
+def test_an_integral_float_still_reaches_a_float_field_as_a_number(client: TestClient, auth, data) -> None:
+    answer = client.post(
+        "/api/v1/companies/match",
+        content='{"name": "Slovnaft", "threshold": 0.0, "limit": 2.0}',
+        headers={**auth, "Content-Type": "application/json"},
+    )
+    assert answer.status_code == 200, answer.text
+
+
 def test_the_document_says_what_the_server_enforces(client: TestClient) -> None:
     doc = client.get("/api/v1/public/openapi.json").json()
     record = doc["paths"]["/api/v1/companies/{country}/{national_id}"]["get"]

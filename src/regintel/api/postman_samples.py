@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
+from regintel.areas.compliance.availability import unavailable_sections
 from regintel.areas.pages.service import RANKINGS
 
 # `{ico}` routes look an identifier up among the markets whose identifier is a bare number.
@@ -69,3 +70,22 @@ def sample_values(conn: Connection) -> dict[str, str]:
         values[f"{_V1}/companies/person/{{key}} key"] = person[0]
     values["key"] = sorted(RANKINGS)[0]  # `{key}.json` of /public/rankings and /rebricky/{key}
     return values
+
+
+def unavailable_paths(conn: Connection, values: dict[str, str]) -> dict[str, str]:
+    """Path → why it answers 501 `NOT_IMPLEMENTED` for the sample company of `values` on this server."""
+    if "ico" not in values:
+        return {}
+    row = (
+        conn.execute(
+            text(
+                "SELECT id, country, national_id, name FROM companies WHERE country = :c AND national_id = :n"
+            ),
+            {"c": values["country"].upper(), "n": values["ico"]},
+        )
+        .mappings()
+        .first()
+    )
+    if row is None:
+        return {}
+    return {f"{_V1}/companies/{{ico}}/{s}": why for s, why in unavailable_sections(conn, row).items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
@@ -46,9 +47,38 @@ class StrictRoute(APIRoute):
                     _set_aside_key(request)
             if _CONTROL.search(request.scope["path"]):
                 reject_control_characters([("path", request.scope["path"])], "path")
+            if request.method in _BODY_METHODS:
+                request = JsonNumbersRequest(request.scope, request.receive)
             return await handler(request)
 
         return strict_handler
+
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+# Integers that a float carries exactly; beyond this a number stays the float JSON parsing made of it.
+_EXACT_INTEGERS = 2**53
+
+
+def json_number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent, as JSON Schema reads it: `18.0` and `1e1` are integers.
+
+    The body models are strict (`false` is not 0, `"5"` is not 5), and pydantic's strict `int` refuses
+    every float, so a schema-valid `"limit": 18.0` was refused (schemathesis, issue 16). Integral values
+    become `int` here, once, for every route; strict `float` fields take an `int` as it is."""
+    value = float(text)
+    if value.is_integer() and abs(value) < _EXACT_INTEGERS:
+        return int(value)
+    return value
+
+
+class JsonNumbersRequest(Request):
+    """The request of a route with a body: its JSON is parsed with `json_number` for non-integer literals
+    (FastAPI reads a JSON body through `Request.json`, the documented place to change how it is read)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_numbers_json"):
+            self._numbers_json = json.loads(await self.body(), parse_float=json_number)
+        return self._numbers_json
 
 
 # C0 controls and DEL have no place in any parameter, and XML (feeds), CSV and HTML writers refuse or

@@ -11,7 +11,10 @@ parameters are filled, and the collection has two top-level folders: RUNNABLE ho
 run on their own (GET, every required value known, no stream, no browser session), so that
 `newman run --folder RUNNABLE` is green on a demo install; LATER holds the others (writes, requests
 that need an identifier an earlier answer gives, the Server-Sent Events stream that never ends, the
-cookie-signed account pages), each still in its tag's folder.
+cookie-signed account pages), each still in its tag's folder. With `unavailable` (path → why the
+server answers it 501 `NOT_IMPLEMENTED`, a register it has not imported), those operations go to a third
+folder, UNAVAILABLE, with the reason in their description: a request that can only answer 501 is not a
+request to run.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 SCHEMA_URL = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
@@ -27,17 +31,21 @@ _PLACEHOLDER = re.compile(r"\{([^}]+)\}")
 _WHOLE = re.compile(r"^\{([^}]+)\}$")
 RUNNABLE = "Runnable on this server"
 LATER = "Needing earlier answers, a session or a stream"
+UNAVAILABLE = "Not available on this server"
 _SESSION_PATHS = ("/account", "/oauth", "/mcp")
 
 
-def to_postman(doc: dict[str, Any], samples: dict[str, str] | None = None) -> dict[str, Any]:
+def to_postman(
+    doc: dict[str, Any], samples: dict[str, str] | None = None, unavailable: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """The collection for an OpenAPI document (its first server is the `baseUrl` default)."""
     info = doc.get("info", {})
     name = info.get("title", "API")
     version = info.get("version", "")
     values = samples or {}
-    folders: dict[bool, dict[str, list[dict[str, Any]]]] = {
-        runs: {t["name"]: [] for t in doc.get("tags", [])} for runs in (True, False)
+    missing = unavailable or {}
+    folders: dict[str, dict[str, list[dict[str, Any]]]] = {
+        kind: {t["name"]: [] for t in doc.get("tags", [])} for kind in (RUNNABLE, LATER, UNAVAILABLE)
     }
     inline_vars: dict[str, str] = {}
     for path, item in doc.get("paths", {}).items():
@@ -46,8 +54,14 @@ def to_postman(doc: dict[str, Any], samples: dict[str, str] | None = None) -> di
                 op = item[method]
                 tag = (op.get("tags") or ["Other"])[0]
                 request = _request(doc, path, method, op, inline_vars, values)
-                runs = bool(values) and _runs_alone(doc, path, method, op, values)
-                folders[runs].setdefault(tag, []).append(request)
+                if path in missing:
+                    kind = UNAVAILABLE
+                    request["request"]["description"] = f"501 on this server: {missing[path]}"
+                elif values and _runs_alone(doc, path, method, op, values):
+                    kind = RUNNABLE
+                else:
+                    kind = LATER
+                folders[kind].setdefault(tag, []).append(request)
     descriptions = {t["name"]: t.get("description", "") for t in doc.get("tags", [])}
     servers = doc.get("servers") or [{"url": "http://127.0.0.1:8000"}]
     variables = [
@@ -56,21 +70,21 @@ def to_postman(doc: dict[str, Any], samples: dict[str, str] | None = None) -> di
     ]
     variables += [_variable(k, values.get(k, ""), v) for k, v in sorted(inline_vars.items())]
 
-    def tag_folders(runs: bool) -> list[dict[str, Any]]:
+    def tag_folders(kind: str) -> list[dict[str, Any]]:
         return [
             {"name": tag, "description": descriptions.get(tag, ""), "item": items}
-            for tag, items in folders[runs].items()
+            for tag, items in folders[kind].items()
             if items
         ]
 
-    items = tag_folders(False)
+    items = tag_folders(LATER)
     if values:
         items = [
             {
                 "name": RUNNABLE,
                 "description": "Requests that run on their own with the values of this "
                 "server's data: `newman run --folder '" + RUNNABLE + "'`.",
-                "item": tag_folders(True),
+                "item": tag_folders(RUNNABLE),
             },
             {
                 "name": LATER,
@@ -80,6 +94,15 @@ def to_postman(doc: dict[str, Any], samples: dict[str, str] | None = None) -> di
                 "item": items,
             },
         ]
+    if missing:
+        items.append(
+            {
+                "name": UNAVAILABLE,
+                "description": "Operations that answer 501 NOT_IMPLEMENTED on this server because the "
+                "register they read is not imported here (each request's description names it).",
+                "item": tag_folders(UNAVAILABLE),
+            }
+        )
     return {
         "info": {
             # Stable across builds of the same API, so re-importing updates instead of duplicating.

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from regintel.api.deps import PublicLimit, ReadConn, public_base
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.openapi import list_operations
-from regintel.api.postman_samples import sample_values
+from regintel.api.postman_samples import sample_values, unavailable_paths
 from regintel.api.quickstart import build_examples
 from regintel.api.routing import StrictRoute
 from regintel.errors import NotFound
@@ -108,10 +108,11 @@ def _served(doc: dict[str, Any], base: str) -> dict[str, Any]:
 def postman_json(request: Request, conn: ReadConn) -> Response:
     base = public_base(request)
     samples = sample_values(conn)  # identifiers of this server's data fill the variables (issue 16)
+    missing = unavailable_paths(conn, samples)
     body, _ = _memo(
         request.app,
-        f"postman {base} {sorted(samples.items())}",
-        lambda: dumps(to_postman(_served(request.app.openapi(), base), samples)),
+        f"postman {base} {sorted(samples.items())} {sorted(missing.items())}",
+        lambda: dumps(to_postman(_served(request.app.openapi(), base), samples, missing)),
     )
     return Response(body, media_type="application/json", headers=DOC_CACHE)
 

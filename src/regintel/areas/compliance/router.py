@@ -17,6 +17,7 @@ from regintel.areas.compliance import exposure as exposure_svc
 from regintel.areas.compliance import full as full_svc
 from regintel.areas.compliance import risk as risk_svc
 from regintel.areas.compliance import schemas, service
+from regintel.areas.compliance.availability import NO_REGISTER
 from regintel.errors import NotImplementedYet, RegintelError
 from regintel.services import companies as companies_svc
 
@@ -159,29 +160,21 @@ def vat_liability_check(request: Request, conn: DbConn, _key: ApiKey, row: Compa
     return ok(request, risk_svc.vat_liability(conn, row), **_meta(row))
 
 
-MISSING = {
-    "executions": "No register of executions is imported (Slovak Register exekúcií, Czech Centrální evidence "
-    "exekucí)",
-    "annual-reports": "No register of filed documents is imported (Slovak Register účtovných závierok "
-    "documents, Czech Sbírka listin, Companies House filing history)",
-}
-
-
 def _missing(section: str) -> Any:
     def handler(_key: ApiKey, row: CompanyRow) -> Response:
-        raise NotImplementedYet(f"/{section}: {MISSING[section]}; this section is not available")
+        raise NotImplementedYet(f"/{section}: {NO_REGISTER[section]}; this section is not available")
 
     handler.__name__ = section.replace("-", "_")
     return handler
 
 
-for _section in MISSING:
+for _section in NO_REGISTER:
     router.add_api_route(
         f"/{{ico}}/{_section}",
         _missing(_section),
         methods=["GET"],
         summary=_section.replace("-", " ").capitalize(),
-        description=f"501 NOT_IMPLEMENTED: {MISSING[_section]}.",
+        description=f"501 NOT_IMPLEMENTED: {NO_REGISTER[_section]}.",
         responses={501: {"description": "The register is not imported"}},
     )
 

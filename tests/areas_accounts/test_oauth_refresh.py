@@ -4,12 +4,18 @@ RFC 7009 revocation, and RFC 7591 dynamic client registration as MCP clients do 
 
 from __future__ import annotations
 
+import socket
 import time
+from collections.abc import Iterator
 
 import httpx
+import pytest
 from authlib.integrations.httpx_client import OAuth2Client
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 
+from regintel.api.app import create_app
+from regintel.config import Plan
+from tests.areas_accounts.fakes import serve
 from tests.areas_accounts.test_oauth import REDIRECT, _flow, browser, register
 from tests.helpers import assert_envelope, assert_error
 
@@ -158,3 +164,34 @@ def test_dynamic_registration_refusals(base):
     for raw in (b"not json", b"[]", b"", b"x" * 20_000):
         resp = httpx.post(url, content=raw, headers={"Content-Type": "application/json"})
         assert resp.status_code == 400 and resp.json()["error"] == "invalid_client_metadata", raw[:20]
+
+
+@pytest.fixture
+def small_quota(settings) -> Iterator[str]:
+    """The app with a Free plan of 3 requests a month, on a free port."""
+    plans = {"free": Plan(title="Free", rate_per_minute=100, monthly_quota=3)}
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    app = create_app(settings.model_copy(update={"base_url": url, "plans": plans}))
+    with serve(app, sock) as served:
+        yield served
+
+
+def test_a_refresh_keeps_the_authorizations_quota(small_quota, engine):
+    """One authorization is one key: its refreshed access tokens count against the same monthly quota (a new
+    key per access token gave a client a fresh quota every hour)."""
+    base = small_quota
+    _, _, client_id, first = _tokens(base, engine)
+    assert _me(base, first["access_token"]).headers["x-quota-remaining"] == "2"
+    second = _refresh(base, client_id, first["refresh_token"]).json()
+    assert _me(base, second["access_token"]).headers["x-quota-remaining"] == "1"
+    third = _refresh(base, client_id, second["refresh_token"]).json()
+    assert _me(base, third["access_token"]).headers["x-quota-remaining"] == "0"
+    assert_error(_me(base, third["access_token"]), 429, "QUOTA_EXCEEDED")
+    time.sleep(2.1)  # the key cache's TTL: the access token a refresh replaced is refused
+    assert_error(_me(base, first["access_token"]), 401, "UNAUTHORIZED")
+    # revoking the access token alone (RFC 7009) leaves the refresh token, and the quota, where they were
+    httpx.post(f"{base}/oauth/revoke", data={"token": third["access_token"], "client_id": client_id})
+    fourth = _refresh(base, client_id, third["refresh_token"]).json()
+    assert_error(_me(base, fourth["access_token"]), 429, "QUOTA_EXCEEDED")

@@ -5,7 +5,8 @@ tokens rotated on every use with reuse detection, RFC 7009 revocation; no implic
 
 An access token (`rio_…`, 1 hour) is stored as an `api_keys` row (its SHA-256, the account's plan), so the
 unchanged key check of every keyed route accepts it as `Authorization: Bearer`, counted and limited like a
-key of that plan; `oauth_tokens` records which client obtained it (revoking the client revokes them).
+key of that plan; `oauth_tokens` records which client obtained it (revoking the client revokes them). Each
+refresh moves the row to the new token (one authorization, one key: its quota goes on).
 A refresh token (`rir_…`, 30 days) is single use: each use answers a new pair, and presenting a used one
 again revokes its whole family (every refresh and access token descended from the same authorization).
 """
@@ -309,20 +310,28 @@ class Server(_Server):
         now = datetime.now(UTC)
         raw = token["access_token"]
         client: Client = request.client
-        key_id = q.insert_token(
-            request.conn,
-            name=f"oauth:{client.name}"[:100],
-            plan=request.user.plan,
-            key_hash=_hash(raw),
-            prefix=raw[:8],
-            now=now,
-            expires=now + timedelta(seconds=TOKEN_SECONDS),
-            client_id=client.client_id,
-            account_id=request.user.id,
-        )
+        old = getattr(request, "refresh_token", None)
+        expires = now + timedelta(seconds=TOKEN_SECONDS)
+        if isinstance(old, Refresh) and old.row["api_key_id"] is not None:
+            # One authorization is one key: a refresh puts the new token on the key of the one it replaces,
+            # so the quota, the rate window and the jobs and reports made with it carry on (a new key per
+            # token gave a client a fresh monthly quota every hour).
+            key_id = int(old.row["api_key_id"])
+            q.rotate_token(request.conn, key_id, _hash(raw), raw[:8], request.user.plan, expires)
+        else:
+            key_id = q.insert_token(
+                request.conn,
+                name=f"oauth:{client.name}"[:100],
+                plan=request.user.plan,
+                key_hash=_hash(raw),
+                prefix=raw[:8],
+                now=now,
+                expires=expires,
+                client_id=client.client_id,
+                account_id=request.user.id,
+            )
         refresh = token.get("refresh_token")
         if refresh:
-            old = getattr(request, "refresh_token", None)
             family = old.row["family_id"] if isinstance(old, Refresh) else secrets.token_hex(16)
             q.insert_refresh(
                 request.conn,

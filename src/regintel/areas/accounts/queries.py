@@ -450,6 +450,18 @@ def insert_token(
     return key_id
 
 
+def rotate_token(
+    conn: Connection, key_id: int, key_hash: str, prefix: str, plan: str, expires: datetime
+) -> None:
+    """The key of an authorization now answers to a refreshed access token (the replaced token's hash is
+    gone, so it is refused; one revoked alone, RFC 7009, stays refused while its refresh token goes on)."""
+    conn.execute(
+        update(api_keys)
+        .where(api_keys.c.id == key_id)
+        .values(key_hash=key_hash, prefix=prefix, plan=plan, expires_at=expires, revoked_at=None)
+    )
+
+
 # --- public forms and privacy requests ---------------------------------------------------------------
 
 

@@ -56,8 +56,9 @@ def test_lead_double_opt_in_and_stats(client, engine):
     assert stats["data"] == {"total": 1, "last30d": 1} and "@" not in str(stats)
     # cached for 10 minutes
     client.post("/api/v1/public/signup", json={"email": "second@example.org"})
-    again = client.get("/api/v1/public/signup-stats").json()
-    assert again["meta"]["cached"] is True and again["data"]["total"] == 1
+    again = client.get("/api/v1/public/signup-stats")
+    assert again.json()["meta"]["cached"] is True and again.json()["data"]["total"] == 1
+    assert again.headers["cache-control"] == "public, max-age=600"  # spec 8: 10 min, for clients too
 
 
 def test_lead_edges(client, engine):

@@ -711,6 +711,7 @@ public_router = APIRouter(
     prefix="/api/v1", tags=["Public"], route_class=StrictRoute, dependencies=[PublicLimit]
 )
 _stats_cache: TTLCache[str, dict[str, Any]] = TTLCache(maxsize=64, ttl=600)
+_STATS_CACHE_CONTROL = {"Cache-Control": "public, max-age=600"}  # spec 8: signup-stats 10 min
 _BOT = "If the honeypot field `website` is filled, the answer is the same and nothing is recorded."
 
 
@@ -770,14 +771,15 @@ def newsletter(
     "/public/signup-stats",
     response_model=Envelope[schemas.StatsOut],
     summary="Signup counts",
-    description="Confirmed leads: `total` and `last30d`. No e-mails. Cached 10 minutes.",
+    description="Confirmed leads: `total` and `last30d`. No e-mails. Cached 10 minutes (here and, by "
+    "`Cache-Control: public, max-age=600`, by browsers and proxies).",
 )
 def signup_stats(request: Request, conn: DbConn, settings: AppSettings) -> Response:
     hit = _stats_cache.get(settings.database_url)
     if hit is not None:
-        return ok(request, hit, cached=True)
+        return ok(request, hit, cached=True, headers=_STATS_CACHE_CONTROL)
     out = _stats_cache[settings.database_url] = public.signup_stats(conn)
-    return ok(request, out)
+    return ok(request, out, headers=_STATS_CACHE_CONTROL)
 
 
 _SIGNUP_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">

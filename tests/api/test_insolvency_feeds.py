@@ -242,6 +242,17 @@ def test_stats_bankrupt_csv(client, loaded):
     assert ["CZ", "2024-08", "1", "0"] in rows
 
 
+def test_stats_bankrupt_csv_answers_a_conditional_get(client, loaded):
+    """Through `respond` the statistics CSV is a feed like the others: an ETag and its 304; no
+    `Last-Modified`, since aggregates have no newest entry."""
+    path = "/api/v1/public/stats/bankrupt.csv"
+    resp = client.get(path)
+    assert resp.status_code == 200 and "last-modified" not in resp.headers
+    again = client.get(path, headers={"If-None-Match": resp.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["x-data-license"] == "CC-BY-4.0"
+
+
 def test_cached_until_the_data_changes(client, engine, loaded):
     first = client.get(f"{BASE}.json", params={"scope": "any"})
     assert first.json()["meta"]["cached"] is False

@@ -14,14 +14,13 @@ from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
-from regintel.api.conditional import feed_response
 from regintel.api.deps import ApiKey, AppSettings, ReadConn, public_base
 from regintel.api.envelope import Envelope, dumps, ok
+from regintel.api.formats import Offer, respond
 from regintel.api.paths import IsoDateTime
 from regintel.api.routing import StrictRoute
 from regintel.db.changes import ChangeFilter
 from regintel.errors import ValidationFailed
-from regintel.render.feeds import to_atom
 from regintel.services import changes as svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
@@ -105,7 +104,7 @@ def changes_feed(
     query = "&".join(f"{k}={v}" for k, v in request.query_params.items() if k != "api_key")
     self_url = f"{public_base(request)}{request.url.path}" + (f"?{query}" if query else "")
     feed = svc.feed(conn, flt=flt, limit=limit, base_url=public_base(request), self_url=self_url)
-    return feed_response(request, to_atom(feed), "application/atom+xml; charset=utf-8", feed.updated)
+    return respond(request, "atom", Offer(feed.updated, feed=lambda: feed))
 
 
 @router.get(

@@ -13,12 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.api import stats_feeds
 from regintel.api.deps import AppSettings, PublicLimit, ReadConn, public_base
-from regintel.api.envelope import Envelope, ok
+from regintel.api.envelope import Envelope
 from regintel.api.formats import AskedFormat, Offer, Table, respond
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
 from regintel.domain.identifiers import parse_country
-from regintel.render.feeds import to_feed_csv
 from regintel.services import insolvency_feeds as svc
 from regintel.services.stats import cached
 
@@ -249,6 +248,24 @@ stats_feeds.register(
 )
 
 
+def _stats_offer(
+    request: Request, conn: Any, cache: Any, scope: str, country: str | None, months: int, limit: int
+) -> Offer:
+    data, hit = _stats(conn, cache, public_base(request), scope, country, months, limit)
+    feed = svc.InsolvencyFeed(
+        scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC)
+    )
+    return Offer(
+        None,  # aggregates have no newest entry: no `Last-Modified`; the CSV's ETag still gets a 304
+        _headers(feed),
+        json=lambda: (data, {"cached": hit}),
+        table=lambda: Table(
+            data["by_month"], svc.month_columns(scope), data["attribution"], "stats-bankrupt.csv"
+        ),
+    )
+
+
+# One resource, two formats (api/formats.py); the CSV allows more rows, so it keeps its own handler.
 @router.get(
     "/stats/bankrupt",
     response_model=Envelope[dict[str, Any]],
@@ -265,11 +282,7 @@ def stats(
     months: Months = 24,
     limit: StatsLimit = 100,
 ) -> Response:
-    data, hit = _stats(conn, cache, public_base(request), scope, country, months, limit)
-    feed = svc.InsolvencyFeed(
-        scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC)
-    )
-    return ok(request, data, cached=hit, headers=_headers(feed))
+    return respond(request, "json", _stats_offer(request, conn, cache, scope, country, months, limit))
 
 
 @router.get(
@@ -289,13 +302,4 @@ def stats_csv(
     months: Months = 24,
     limit: CsvLimit = 500,
 ) -> Response:
-    data, _ = _stats(conn, cache, public_base(request), scope, country, months, limit)
-    feed = svc.InsolvencyFeed(
-        scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC)
-    )
-    body = to_feed_csv(data["by_month"], svc.month_columns(scope), data["attribution"])
-    return Response(
-        body,
-        media_type="text/csv; charset=utf-8",
-        headers=_headers(feed) | {"Content-Disposition": 'inline; filename="stats-bankrupt.csv"'},
-    )
+    return respond(request, "csv", _stats_offer(request, conn, cache, scope, country, months, limit))

@@ -14,6 +14,7 @@ from sqlalchemy import Connection
 
 from regintel.api.deps import PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
+from regintel.api.result_cache import get_result_cache
 from regintel.api.routing import StrictRoute
 from regintel.errors import NotFound, ValidationFailed
 from regintel.render.tabular import to_csv
@@ -200,7 +201,9 @@ def ranking_json(
     currency: Currency = "EUR",
     limit: Annotated[int, Query(ge=1, le=100)] = 100,
 ) -> Response:
-    items = service.ranking(conn, key, upper_country(country), currency.upper(), limit)
+    items = service.ranking(
+        conn, key, upper_country(country), currency.upper(), limit, get_result_cache(request)
+    )
     return ok(
         request,
         {
@@ -222,9 +225,10 @@ def ranking_json(
     description="The top 100 of a ranking as CSV (formula-injection safe). Cached 15 min.",
 )
 def ranking_csv(
-    key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR"
+    request: Request, key: RankingKey, conn: ReadConn, country: Country = None, currency: Currency = "EUR"
 ) -> Response:
-    items = service.ranking(conn, key, upper_country(country), currency.upper(), 100)
+    cache = get_result_cache(request)
+    items = service.ranking(conn, key, upper_country(country), currency.upper(), 100, cache)
     columns = [k for k in (items[0] if items else {"rank": 0}) if k not in ("sample",)]
     rows = [{k: ("; ".join(v) if isinstance(v, list) else v) for k, v in i.items()} for i in items]
     body = to_csv(rows, columns, preamble=[f"# regintel ranking {key}: {service.RANKINGS.get(key, '')}"])

@@ -122,6 +122,11 @@ def sitemap_rows(conn: Connection, low: int, high: int, chunk: int = 5000) -> li
         after = rows[-1][0]
 
 
+def company_countries(conn: Connection) -> list[str]:
+    """The countries that have companies (the country index alone answers it)."""
+    return [r[0] for r in conn.execute(select(c.country).distinct().order_by(c.country))]
+
+
 def recently_updated(conn: Connection, limit: int) -> list[Mapping[str, Any]]:
     rows = list(
         conn.execute(

@@ -247,7 +247,8 @@ RANKING_COLUMNS = {
 def _ranking_page(
     request: Request, conn: Connection, key: str, country: str | None, currency: str, lang: str | None
 ) -> HTMLResponse:
-    items = service.ranking(conn, key, upper_country(country), currency.upper(), 100)
+    cache = get_result_cache(request)
+    items = service.ranking(conn, key, upper_country(country), currency.upper(), 100, cache)
     language = lang_args(request, lang, "sk")
     tr = i18n.translations(language["lang"])
     for item in items:

@@ -25,6 +25,8 @@ from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
 from regintel.services import companies as companies_svc
 from regintel.services import stats as stats_svc
+from regintel.services import stats_snapshots
+from regintel.services.result_cache import ResultCache
 
 from . import queries
 from .i18n import N_
@@ -373,7 +375,34 @@ def ranking_as_of(conn: Connection, key: str) -> datetime | None:
     return queries.contract_totals_as_of(conn) if key == "public-contracts" else None
 
 
-def shell_addresses(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
+SHELL_SNAPSHOT = "pages:shell-addresses"
+SHELL_TOP = 100  # the rankings' largest `limit`: any smaller limit is a prefix (ordered by count, address)
+
+
+def shell_addresses(
+    conn: Connection, country: str | None, limit: int, cache: ResultCache | None = None
+) -> list[dict[str, Any]]:
+    """The shell-address ranking. With `cache` (the requests' path) it is read from the statistics snapshot
+    `SHELL_SNAPSHOT` of the current data version, which the worker, `regintel stats refresh` and the end of
+    imports compute: at 10M companies the GROUP BY over every address takes minutes, not milliseconds.
+    Without a snapshot of the current version the first request computes and stores it (as the region
+    counts do)."""
+    if cache is None:
+        return live_shell_addresses(conn, country, limit)
+    table, _ = stats_snapshots.answer(conn, cache, SHELL_SNAPSHOT, lambda: shell_snapshot(conn))
+    return list(table.get(country or "*", []))[:limit]
+
+
+def shell_snapshot(conn: Connection) -> dict[str, list[dict[str, Any]]]:
+    """The top `SHELL_TOP` shell addresses of all countries together (`*`) and of each country that has
+    companies: the snapshot every ranking request slices."""
+    out = {"*": live_shell_addresses(conn, None, SHELL_TOP)}
+    for country in queries.company_countries(conn):
+        out[country] = live_shell_addresses(conn, country, SHELL_TOP)
+    return out
+
+
+def live_shell_addresses(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
     cond = Conditions([companies.c.country == country] if country else [], False)
     items = stats_svc.shell_addresses(conn, cond, 2, limit, public=True)
     return [
@@ -391,12 +420,18 @@ def shell_addresses(conn: Connection, country: str | None, limit: int) -> list[d
 
 
 def ranking(
-    conn: Connection, key: str, country: str | None, currency: str, limit: int
+    conn: Connection,
+    key: str,
+    country: str | None,
+    currency: str,
+    limit: int,
+    cache: ResultCache | None = None,
 ) -> list[dict[str, Any]]:
+    """One ranking; `cache` (the app's result cache) lets `shell-addresses` read its snapshot."""
     if key == "largest":
         return largest(conn, country, currency, limit)
     if key == "shell-addresses":
-        return shell_addresses(conn, country, limit)
+        return shell_addresses(conn, country, limit, cache)
     if key == "most-viewed":
         return most_viewed(conn, country, limit)
     if key == "public-contracts":

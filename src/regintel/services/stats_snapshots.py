@@ -70,6 +70,12 @@ def _region_counts(conn: Connection) -> Any:
     return regions.compute_counts(conn)
 
 
+def _pages_shell(conn: Connection) -> Any:
+    from regintel.areas.pages import service  # on use, as above
+
+    return service.shell_snapshot(conn)
+
+
 AGGREGATES: dict[str, Callable[[Connection], Any]] = {
     "overview": stats.overview,
     "freshness": stats.freshness,
@@ -78,6 +84,7 @@ AGGREGATES: dict[str, Callable[[Connection], Any]] = {
     PUBLIC_SHELL_KEY: _shell(public=True),
     **{breakdown_key(by): _breakdown(by) for by in DIMENSIONS},
     "pages:nuts3-counts": _region_counts,  # /firmy-kraj, /heatmap, /maps (areas/pages/regions.py)
+    "pages:shell-addresses": _pages_shell,  # the shell-address ranking, per country (areas/pages/service.py)
 }
 
 

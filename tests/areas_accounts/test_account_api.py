@@ -49,7 +49,7 @@ def _token_from_outbox(engine, email):
             .order_by(email_outbox.c.id.desc())
             .limit(1)
         ).scalar_one()  # the latest link to the address
-    return re.search(r"welcome_token=(\S+)", body).group(1)
+    return re.search(r"/account/welcome\?token=(\S+)", body).group(1)
 
 
 def sign_in(client, engine, email="anna@example.org"):
@@ -91,7 +91,7 @@ def test_secure_cookie_over_https(app_factory, engine):
     client = app_factory(base_url="https://regintel.example")
     client.post("/account/welcome", json={"email": "b@example.org"})
     token = _token_from_outbox(engine, "b@example.org")
-    assert "regintel.example/account?welcome_token=" in _body(engine)
+    assert "regintel.example/account/welcome?token=" in _body(engine)
     resp = client.post("/account/welcome", json={"token": token})
     assert all("Secure" in c for c in resp.headers.get_list("set-cookie"))
 

@@ -28,7 +28,7 @@ def browser(base: str, engine, email: str = "owner@example.org") -> tuple[httpx.
             .where(email_outbox.c.to_addr == email)
             .order_by(email_outbox.c.id.desc())
         ).scalar_one()
-    token = re.search(r"welcome_token=(\S+)", body).group(1)
+    token = re.search(r"/account/welcome\?token=(\S+)", body).group(1)
     csrf = assert_envelope(http.post("/account/welcome", json={"token": token}))["csrf_token"]
     return http, {"X-CSRF-Token": csrf}
 

@@ -119,7 +119,7 @@ def test_no_open_redirects(client, engine):
     ):
         assert_error(client.get(path, follow_redirects=False), 422, "VALIDATION_ERROR")
     body = _mail(client, engine, "x@example.org")
-    assert re.search(r"https?://[^/\s]+/account\?welcome_token=", body)
+    assert re.search(r"https?://[^/\s]+/account/welcome\?token=", body)
     assert "evil" not in body
 
 

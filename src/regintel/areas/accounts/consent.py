@@ -28,7 +28,7 @@ SCOPES = {
 
 _ENV = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
 
-_STYLE = """
+STYLE = """
 body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1b1f24}
 main{max-width:34rem;margin:3rem auto;padding:2rem;background:#fff;border:1px solid #d0d7de;border-radius:8px}
 h1{font-size:1.4rem;margin-top:0}
@@ -102,7 +102,7 @@ def page(consent: Mapping[str, Any], email: str, csrf: str, action: str) -> HTML
     """The consent page for a validated request (`oauth.validate`'s details)."""
     body = _PAGE.render(
         title=f"Allow {consent['client_name']}?",
-        style=_STYLE,
+        style=STYLE,
         consent=consent,
         email=email,
         csrf=csrf,
@@ -114,5 +114,5 @@ def page(consent: Mapping[str, Any], email: str, csrf: str, action: str) -> HTML
 
 def message(title: str, text: str, status: int) -> HTMLResponse:
     """A page instead of the JSON error, for a browser (not signed in, a request that does not validate)."""
-    body = _PAGE.render(title=title, style=_STYLE, consent=None, message=text)
+    body = _PAGE.render(title=title, style=STYLE, consent=None, message=text)
     return HTMLResponse(body, status_code=status, headers=_headers(None))

@@ -89,8 +89,9 @@ def request_lead(
     path = "/api/v1/public/signup" if kind == "lead" else "/api/v1/public/newsletter-intent"
     what = "hear from us about regintel" if kind == "lead" else "receive the regintel newsletter"
     body = (
-        f"Someone (we hope you) asked to {what} at this address.\n\nTo confirm, POST this token to "
-        f'{mail_base(settings)}{path} as {{"token": "..."}} (the page does it for you):\n{token}\n\n'
+        f"Someone (we hope you) asked to {what} at this address.\n\nTo confirm, open this link:\n"
+        f"{mail_base(settings)}{path}?token={token}\n\n"
+        f'Or POST the token to {mail_base(settings)}{path} as {{"token": "..."}}:\n{token}\n\n'
         f"The link is valid {LINK_HOURS} hours. If it was not you, ignore this message.\n"
     )
     q.queue_mail(conn, f"{kind}_confirm", email, "Please confirm your e-mail address", body, now)
@@ -148,8 +149,9 @@ def request_privacy(
         token = _sign(settings, "privacy-verify", {"r": request_id, "e": email})
         body = (
             f"We received a data-protection request ({kind}) for this address.\n\n"
-            "To confirm that it is yours, "
-            f'POST this token to {mail_base(settings)}/api/v1/privacy/{kind} as {{"token": "..."}}:\n'
+            "To confirm that it is yours, open this link:\n"
+            f"{mail_base(settings)}/api/v1/privacy/{kind}?token={token}\n\n"
+            f'Or POST the token to {mail_base(settings)}/api/v1/privacy/{kind} as {{"token": "..."}}:\n'
             f"{token}\n\nThe link is valid {LINK_HOURS} hours. If you did not ask, ignore this message: "
             "nothing happens without it.\n"
         )

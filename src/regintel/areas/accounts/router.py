@@ -20,6 +20,7 @@ from regintel.api.routing import StrictRoute
 from regintel.areas.accounts import (
     billing,
     consent,
+    link_pages,
     oauth,
     oidc,
     passkeys,
@@ -34,6 +35,14 @@ from regintel.services.watches import normalise_email
 router = APIRouter(prefix="/account", tags=["Account"], route_class=StrictRoute, dependencies=[PublicLimit])
 
 ItemId = Annotated[int, Path(ge=1, le=2**62, description="Identifier")]
+# The token of an e-mailed link (itsdangerous: URL-safe base64 and dots), read by the page's script.
+LinkToken = Annotated[
+    str | None, Query(max_length=2000, pattern=r"^[A-Za-z0-9_.-]*$", description="The e-mailed link's token")
+]
+_LINK_PAGE = (
+    "The page the e-mailed link opens: a button that posts the link's `token` to this path (opening the "
+    "page changes nothing, so mail scanners that open links spend no token)."
+)
 _CSRF = " Needs the session cookie and the CSRF token in `X-CSRF-Token` (403 without it)."
 
 
@@ -65,6 +74,11 @@ def welcome(request: Request, body: schemas.WelcomeIn, conn: DbWriteConn, settin
     response = ok(request, {"status": "signed_in", "message": "Signed in", "csrf_token": csrf})
     sessions.set_cookies(response, request, settings, raw, csrf)
     return response
+
+
+@router.get("/welcome", response_class=HTMLResponse, summary="Sign-in link page", description=_LINK_PAGE)
+def welcome_page(token: LinkToken = None) -> Response:
+    return link_pages.page("welcome")
 
 
 @router.post(
@@ -743,6 +757,23 @@ def signup(request: Request, body: schemas.LeadIn, conn: DbWriteConn, settings: 
     return ok(request, out, status_code=202)
 
 
+@public_router.get(
+    "/public/signup", response_class=HTMLResponse, summary="Lead confirmation page", description=_LINK_PAGE
+)
+def signup_page(token: LinkToken = None) -> Response:
+    return link_pages.page("lead")
+
+
+@public_router.get(
+    "/public/newsletter-intent",
+    response_class=HTMLResponse,
+    summary="Newsletter confirmation page",
+    description=_LINK_PAGE,
+)
+def newsletter_page(token: LinkToken = None) -> Response:
+    return link_pages.page("newsletter")
+
+
 @public_router.post(
     "/public/newsletter-intent",
     response_model=Envelope[schemas.FormOut],
@@ -895,6 +926,10 @@ def _privacy(kind: str) -> Any:
     return handler
 
 
+def _privacy_page(token: LinkToken = None) -> Response:
+    return link_pages.page("privacy")
+
+
 _PRIVACY = {
     "access": "Verified by the e-mailed link: the answer to `{token}` is a machine-readable export of what "
     "the service holds about the address (account, keys' metadata, watches, form entries, requests).",
@@ -919,6 +954,15 @@ for _kind, _text in _PRIVACY.items():
         description='`{"email", "details"?}` records the request and mails a '
         'verification link (same answer for every address); `{"token"}` confirms it. ' + _text,
         name=f"privacy_{_kind}",
+    )
+    public_router.add_api_route(
+        f"/privacy/{_kind}",
+        _privacy_page,
+        methods=["GET"],
+        response_class=HTMLResponse,
+        summary=f"Privacy request verification page: {_kind}",
+        description=_LINK_PAGE,
+        name=f"privacy_{_kind}_page",
     )
 
 

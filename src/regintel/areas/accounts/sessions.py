@@ -76,7 +76,7 @@ def send_link(
         )
     else:
         link, what, endpoint = (
-            f"{mail_base(settings)}/account?welcome_token={token}",
+            f"{mail_base(settings)}/account/welcome?token={token}",
             "sign in",
             "/account/welcome",
         )

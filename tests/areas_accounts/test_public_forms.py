@@ -4,11 +4,13 @@ data-protection requests, each double opt-in through the e-mail outbox."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import func, select
 
 from regintel.areas.accounts import router as accounts_router
+from regintel.areas.accounts.public import one_month_after
 from regintel.db.schema import email_outbox
 from tests.areas_accounts.test_account_api import sign_in
 from tests.helpers import assert_envelope, assert_error
@@ -32,6 +34,20 @@ def outbox(engine, email):
 
 def token_in(body):
     return re.search(r"(?:token=|:\n)([A-Za-z0-9_\-.]{30,})", body).group(1)
+
+
+@pytest.mark.parametrize(
+    ("verified", "due"),
+    [
+        ("2026-01-31T10:00:00+00:00", "2026-02-28T10:00:00+00:00"),  # no 31 February: its last day
+        ("2028-01-30T10:00:00+00:00", "2028-02-29T10:00:00+00:00"),  # a leap year
+        ("2026-02-28T23:59:00+00:00", "2026-03-28T23:59:00+00:00"),  # 28 days, not 30
+        ("2026-12-02T11:00:00+00:00", "2027-01-02T11:00:00+00:00"),  # 31 days, into the next year
+        ("2026-04-30T08:00:00+00:00", "2026-05-30T08:00:00+00:00"),
+    ],
+)
+def test_a_privacy_request_is_due_one_calendar_month_after_verification(verified, due):
+    assert one_month_after(datetime.fromisoformat(verified)) == datetime.fromisoformat(due)
 
 
 def test_lead_double_opt_in_and_stats(client, engine):
@@ -175,8 +191,11 @@ def test_privacy_object_and_rectify(client, engine):
         "/api/v1/privacy/rectify", json={"email": "r@example.org", "details": "My name is Zoë, not Zoe"}
     )
     mail = outbox(engine, "r@example.org")[0]
+    before = datetime.now(UTC)
     out = assert_envelope(client.post("/api/v1/privacy/rectify", json={"token": token_in(mail["body"])}))
-    assert out["status"] == "verified" and out["due_at"] and "operator" in out["outcome"]
+    assert out["status"] == "verified" and "operator" in out["outcome"]
+    due = datetime.fromisoformat(out["due_at"])  # one calendar month after the verification
+    assert one_month_after(before) <= due <= one_month_after(datetime.now(UTC))
     for body in (
         {},
         {"email": "x"},

@@ -7,6 +7,7 @@ say whether an address is known. Nothing here deletes register data (docs/accoun
 
 from __future__ import annotations
 
+import calendar
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
@@ -24,7 +25,6 @@ from regintel.errors import ValidationFailed
 
 LINK_HOURS = 72
 RESEND_AFTER = timedelta(minutes=10)
-ANSWER_DAYS = 30  # GDPR art. 12(3): one month from verification
 PENDING = {
     "status": "pending_confirmation",
     "message": "If this address can receive e-mail, a confirmation "
@@ -166,6 +166,15 @@ def request_privacy(
     }
 
 
+def one_month_after(moment: datetime) -> datetime:
+    """The deadline of GDPR art. 12(3), "within one month", counted as Regulation 1182/71 art. 3(2)(c)
+    counts months: the same date of the next month, or its last day when it has no such date (verified on
+    31 January, due on 28 February: 30 days ran past the deadline in February and a day short of it in the
+    months of 31 days)."""
+    year, month = moment.year + moment.month // 12, moment.month % 12 + 1
+    return moment.replace(year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1]))
+
+
 def verify_privacy(conn: Connection, settings: Settings, kind: str, token: str) -> dict[str, Any]:
     data = _read(settings, "privacy-verify", token)
     row = q.get_request(conn, int(data.get("r") or 0))
@@ -175,9 +184,7 @@ def verify_privacy(conn: Connection, settings: Settings, kind: str, token: str) 
     email = row["email"]
     out: dict[str, Any] = {"request_id": row["id"], "kind": kind}
     if row["status"] == "unverified":
-        q.update_request(
-            conn, row["id"], status="verified", verified_at=now, due_at=now + timedelta(days=ANSWER_DAYS)
-        )
+        q.update_request(conn, row["id"], status="verified", verified_at=now, due_at=one_month_after(now))
     if kind == "access":
         out["export"] = export(conn, email)
         outcome = "export given on verification"

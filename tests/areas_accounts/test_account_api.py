@@ -15,6 +15,7 @@ from regintel.areas.accounts.service import FO_ADDENDUM_VERSION
 from regintel.db.schema import api_keys, email_outbox
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
 from regintel.jobs.emails import send_due_mails
+from regintel.jobs.runner import run_due
 from tests.builders import load_companies
 from tests.helpers import assert_envelope, assert_error
 
@@ -290,6 +291,36 @@ def test_one_account_cannot_touch_anothers(app_factory, engine, data):
     bob_view = assert_envelope(bob.get("/account"))
     assert bob_view["api_keys"] == [] and bob_view["watches"] == []
     assert assert_envelope(alice.get("/account"))["api_keys"][0]["active"]
+
+
+def test_one_account_cannot_read_anothers_reports_or_jobs(app_factory, engine, settings, data):
+    """Reports and enrichment jobs belong to the key that asked for them: another account's keys get 404,
+    exactly as for an unknown id (ids reveal nothing)."""
+    alice, bob = app_factory(), app_factory()
+    a_csrf, b_csrf = sign_in(alice, engine, "alice@example.org"), sign_in(bob, engine, "bob@example.org")
+    a_key = assert_envelope(alice.post("/account/api-keys", json={"name": "a"}, headers=a_csrf), 201)["key"]
+    b_key = assert_envelope(bob.post("/account/api-keys", json={"name": "b"}, headers=b_csrf), 201)["key"]
+    a_auth, b_auth = {"Authorization": f"Bearer {a_key}"}, {"Authorization": f"Bearer {b_key}"}
+    report = assert_envelope(
+        alice.post("/api/v1/companies/sk/31333532/report", headers=a_auth, json={"sections": ["identity"]}),
+        202,
+    )
+    job = assert_envelope(
+        alice.post("/api/v1/enrich/jobs", headers=a_auth, json={"identifiers": ["31333532"]}), 202
+    )
+    run_due(engine, settings, "test-worker")
+    assert assert_envelope(alice.get(report["statusUrl"], headers=a_auth))["status"] == "done"
+    assert assert_envelope(alice.get(f"/api/v1/enrich/jobs/{job['id']}", headers=a_auth))["status"] == "done"
+    for path in (
+        report["statusUrl"],
+        f"{report['statusUrl']}?download=true",
+        f"/api/v1/enrich/jobs/{job['id']}",
+        f"/api/v1/enrich/jobs/{job['id']}/result",
+    ):
+        assert_error(bob.get(path, headers=b_auth), 404, "NOT_FOUND")
+    assert_error(
+        bob.get(report["statusUrl"], headers=b_auth | {"Accept": "application/pdf"}), 404, "NOT_FOUND"
+    )
 
 
 def test_watches(client, engine, data):

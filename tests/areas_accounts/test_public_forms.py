@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 
 from regintel.areas.accounts import router as accounts_router
 from regintel.areas.accounts.public import one_month_after
+from regintel.areas.accounts.tables import signup_leads
 from regintel.db.schema import email_outbox
 from tests.areas_accounts.test_account_api import sign_in
 from tests.helpers import assert_envelope, assert_error
@@ -204,3 +205,35 @@ def test_privacy_object_and_rectify(client, engine):
         {"email": "a@example.org", "details": "d" * 5001},
     ):
         assert_error(client.post("/api/v1/privacy/rectify", json=body), 422, "VALIDATION_ERROR")
+
+
+FORMS = ["/api/v1/public/signup", "/api/v1/public/newsletter-intent", "/api/v1/public/api-signup"]
+
+
+@pytest.mark.parametrize("path", FORMS)
+def test_the_honeypot_of_every_signup_form(client, engine, path):
+    """A bot that fills the hidden `website` field gets a person's answer, and nothing is recorded or sent."""
+    bot = client.post(path, json={"email": "bot@example.org", "website": "http://spam.example"})
+    human = client.post(path, json={"email": "human@example.org"})
+    assert bot.status_code == human.status_code == 202
+    assert bot.json()["data"] == human.json()["data"]
+    assert outbox(engine, "bot@example.org") == [] and len(outbox(engine, "human@example.org")) == 1
+    with engine.connect() as conn:
+        assert (
+            conn.execute(
+                select(func.count())
+                .select_from(signup_leads)
+                .where(signup_leads.c.email == "bot@example.org")
+            ).scalar_one()
+            == 0
+        )
+
+
+@pytest.mark.parametrize("path", [*FORMS, "/api/v1/privacy/erase", "/account/welcome"])
+def test_the_forms_are_limited_per_ip(app_factory, path):
+    client = app_factory(shared_limit_per_minute=2, rate_limit_storage="memory")
+    for n in range(2):
+        assert client.post(path, json={"email": f"p{n}@example.org"}).status_code == 202
+    resp = client.post(path, json={"email": "p3@example.org"})
+    assert_error(resp, 429, "RATE_LIMITED")
+    assert int(resp.headers["retry-after"]) >= 1

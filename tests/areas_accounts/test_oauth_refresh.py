@@ -12,10 +12,12 @@ import httpx
 import pytest
 from authlib.integrations.httpx_client import OAuth2Client
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
+from stripe import WebhookSignature
 
 from regintel.api.app import create_app
 from regintel.config import Plan
 from tests.areas_accounts.fakes import serve
+from tests.areas_accounts.test_billing import SECRET, event
 from tests.areas_accounts.test_oauth import REDIRECT, _flow, browser, register
 from tests.helpers import assert_envelope, assert_error
 
@@ -168,12 +170,17 @@ def test_dynamic_registration_refusals(base):
 
 @pytest.fixture
 def small_quota(settings) -> Iterator[str]:
-    """The app with a Free plan of 3 requests a month, on a free port."""
-    plans = {"free": Plan(title="Free", rate_per_minute=100, monthly_quota=3)}
+    """The app with a Free plan of 3 requests a month (and a Business plan to pay for), on a free port."""
+    plans = {
+        "free": Plan(title="Free", rate_per_minute=100, monthly_quota=3),
+        "business": Plan(title="Business", rate_per_minute=100, monthly_quota=1000),
+    }
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    app = create_app(settings.model_copy(update={"base_url": url, "plans": plans}))
+    app = create_app(
+        settings.model_copy(update={"base_url": url, "plans": plans, "billing_webhook_secret": SECRET})
+    )
     with serve(app, sock) as served:
         yield served
 
@@ -195,3 +202,24 @@ def test_a_refresh_keeps_the_authorizations_quota(small_quota, engine):
     httpx.post(f"{base}/oauth/revoke", data={"token": third["access_token"], "client_id": client_id})
     fourth = _refresh(base, client_id, third["refresh_token"]).json()
     assert_error(_me(base, fourth["access_token"]), 429, "QUOTA_EXCEEDED")
+
+
+def test_a_paid_plan_reaches_the_accounts_tokens_at_once(small_quota, engine):
+    """The payment provider's callback changes the plan of the account's live access tokens as of its keys,
+    and a refreshed token keeps it."""
+    base = small_quota
+    http, csrf, client_id, token = _tokens(base, engine)
+    assert _me(base, token["access_token"]).headers["x-quota-limit"] == "3"
+    account_id = assert_envelope(http.get("/account"))["id"]
+    payload = event("evt_tok", "customer.subscription.created", account_id)
+    signed = WebhookSignature.generate_signature_header(payload, SECRET)
+    resp = httpx.post(
+        f"{base}/api/v1/billing/webhook",
+        content=payload.encode(),
+        headers={"Stripe-Signature": signed, "Content-Type": "application/json"},
+    )
+    assert assert_envelope(resp)["outcome"].startswith("plan business (active)")
+    time.sleep(2.1)  # the key cache's TTL
+    assert _me(base, token["access_token"]).headers["x-quota-limit"] == "1000"
+    refreshed = _refresh(base, client_id, token["refresh_token"]).json()
+    assert _me(base, refreshed["access_token"]).headers["x-quota-limit"] == "1000"

@@ -69,6 +69,9 @@ def test_each_mail_links_to_a_page_that_changes_nothing_until_pressed(base, engi
         assert _status(engine, signup_leads, "link@example.org") == "pending"
     if kind == "privacy_verify":
         assert _status(engine, privacy_requests, "link@example.org") == "unverified"
+    if kind == "account_login":  # whose account the link signs into, so a link from someone else shows
+        assert "This link signs this browser in as link@example.org." in page.text
+        assert "not valid or has expired" in http.get(f"{path}?token={token[:-3]}abc").text
     # the token is still good: opening the page spent nothing (a sign-in link is single use)
     assert http.post(path, json={"token": token}).status_code == 200
     assert http.get(f"{path}?token=x&y=1").status_code == 422  # strict query, as everywhere

@@ -62,6 +62,7 @@ _PAGE = _ENV.from_string(
 <body><main>
 <h1>{{ title }}</h1>
 <p>{{ text }}</p>
+{% if detail %}<p><strong>{{ detail }}</strong></p>{% endif %}
 <div class="buttons"><button type="button" id="go">{{ button }}</button></div>
 <p id="out" role="status"></p>
 <pre id="data" hidden></pre>
@@ -95,10 +96,11 @@ PAGES = {
 }
 
 
-def page(what: str) -> HTMLResponse:
-    """The page of one kind of link (`PAGES`); the token stays in the query, read by the script."""
+def page(what: str, detail: str | None = None) -> HTMLResponse:
+    """The page of one kind of link (`PAGES`), with a line about this link (`detail`); the token stays in
+    the query, read by the script."""
     title, text, button = PAGES[what]
-    body = _PAGE.render(title=title, text=text, button=button, style=STYLE, script=_SCRIPT)
+    body = _PAGE.render(title=title, text=text, detail=detail, button=button, style=STYLE, script=_SCRIPT)
     return HTMLResponse(
         body,
         headers={

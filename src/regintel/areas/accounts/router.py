@@ -77,8 +77,12 @@ def welcome(request: Request, body: schemas.WelcomeIn, conn: DbWriteConn, settin
 
 
 @router.get("/welcome", response_class=HTMLResponse, summary="Sign-in link page", description=_LINK_PAGE)
-def welcome_page(token: LinkToken = None) -> Response:
-    return link_pages.page("welcome")
+def welcome_page(settings: AppSettings, token: LinkToken = None) -> Response:
+    email = sessions.link_address(settings, token) if token else None
+    detail = (
+        f"This link signs this browser in as {email}." if email else "This link is not valid or has expired."
+    )
+    return link_pages.page("welcome", detail if token else None)
 
 
 @router.post(

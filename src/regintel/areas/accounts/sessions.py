@@ -89,6 +89,19 @@ def send_link(
     q.queue_mail(conn, "account_login", email, "Your regintel sign-in link", body, now)
 
 
+def link_address(settings: Settings, token: str) -> str | None:
+    """The address a sign-in link is for, if its signature is good and it has not expired (the link's page
+    names it, so a link someone else sent does not sign a browser into their account unnoticed); nothing
+    is marked used."""
+    try:
+        data = URLSafeTimedSerializer(settings.secret_key, salt=LINK_SALT).loads(
+            token, max_age=LINK_MINUTES * 60
+        )
+        return str(data["e"])
+    except (BadSignature, KeyError, TypeError, ValueError):
+        return None
+
+
 def redeem_link(conn: Connection, settings: Settings, token: str) -> tuple[int, str]:
     """(account id, session token) for a valid, unused link: the account is created on first sign-in."""
     try:

@@ -45,6 +45,23 @@ def job_handler(kind: str) -> Callable[[Handler], Handler]:
     return register
 
 
+FOLLOWERS: list[str] = []
+
+
+def follows_data(kind: str) -> None:
+    """Have the worker queue a `kind` job (one waiting at a time, empty payload) each time the data version
+    settles at a new value (`jobs.stats_refresh`): work made once per version of the data, such as the
+    pages area's stored sitemaps, that no request should wait for."""
+    if kind not in FOLLOWERS:
+        FOLLOWERS.append(kind)
+
+
+def data_followers() -> list[str]:
+    """Every kind registered with `follows_data`, the areas' included."""
+    handlers()
+    return list(FOLLOWERS)
+
+
 def handlers() -> dict[str, Handler]:
     """Every registered handler, the areas' included."""
     from regintel.areas import load_jobs

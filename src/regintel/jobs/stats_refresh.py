@@ -3,17 +3,29 @@
 Any process may change the data (an import on another host, a second importer), so the worker looks
 at the data version itself. It refreshes once the version has held still between two looks and no
 import run is in progress: an import moves the version with every batch, and aggregating millions of
-rows after each one would only slow the import down.
+rows after each one would only slow the import down. Then it queues the jobs that follow the data
+(`jobs.registry.follows_data`: stored sitemap pages, social images rendered ahead).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from sqlalchemy import Engine
 
+from regintel.db.jobs import enqueue
 from regintel.db.stats import DataVersion, data_version
+from regintel.jobs.registry import data_followers
 from regintel.services.stats_snapshots import refresh
+
+
+def queue_followers(engine: Engine) -> list[int]:
+    """Queue one job of each kind that follows the data (a kind already waiting absorbs it)."""
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        queued = [enqueue(conn, kind, {}, now=now, dedupe_key=kind) for kind in data_followers()]
+    return [job_id for job_id in queued if job_id is not None]
 
 
 class StatsRefresher:
@@ -33,5 +45,6 @@ class StatsRefresher:
             return []
         written = refresh(self.engine, stop=stop)
         if not stop():
+            queue_followers(self.engine)
             self._done = version
         return written

@@ -8,6 +8,13 @@ the server does before it listens): it pays what a process does once (template c
 catalogs, the process caches) and what the data does once (an aggregate not yet stored for the current data
 version). "Warm" is the same page type again in the same process, for other companies where the page is a
 company's. Each page type runs in its own process, so one page's first render does not warm another's.
+Every run starts with no stored render (og.png, sitemap pages) and no views, as right after an import; the
+page types "… after pages.sitemaps" and "… after pages.og-ahead" first run that job of the worker (not
+timed), which is what a request meets once the worker caught up with the data. The app is started with
+`warm_start` (REGINTEL_WARM_START) on, as a deployment that cares about first requests runs it; `--cold`
+measures without it. The statistics snapshots are brought up to date first (`stats refresh`, as the end of
+an import and the worker do). `--only "og.png,sitemap page 1"` picks page types. The bench writes to the
+database (renders, views, a key for the dashboard): give it a copy.
 `--profile` prints a CPU profile of the first request of `--one`, over every thread (the handler runs in
 the server's thread pool): it needs yappi (`pip install yappi`, not a dependency). Results go to
 bench/results/ (JSON)."""
@@ -24,6 +31,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).parent
 
@@ -55,26 +63,61 @@ ROUTES: dict[str, str] = {
     "sitemap index": "/sitemap-firma.xml",
     "sitemap hot": "/sitemap-firma-hot.xml",
     "sitemap page 1": "/sitemap-firma-1.xml",
+    "sitemap page 1 after pages.sitemaps": "/sitemap-firma-1.xml",
+    "og.png after pages.og-ahead": "/api/v1/public/check/{ico}/og.png?country={cc}",
+    "topic og.png after pages.og-ahead": "/api/v1/public/nis2-checker/og.png",
+}
+# page types measured after a job of the worker ran (the job is not timed): what a request meets once the
+# worker has caught up with the data version. The others start with no stored render, as after an import.
+AFTER_JOB = {
+    "sitemap page 1 after pages.sitemaps": "pages.sitemaps",
+    "og.png after pages.og-ahead": "pages.og-ahead",
+    "topic og.png after pages.og-ahead": "pages.og-ahead",
 }
 PER_COMPANY = ("{ico}", "{pair}")
 
 
-def _companies(engine: object, n: int) -> list[tuple[str, str]]:
+def _companies(engine: Any, n: int, with_id: bool = False) -> list[Any]:
     from sqlalchemy import select
 
     from regintel.db.schema import companies
 
-    with engine.connect() as conn:  # type: ignore[attr-defined]
+    with engine.connect() as conn:
         rows = conn.execute(
-            select(companies.c.country, companies.c.national_id)
+            select(companies.c.id, companies.c.country, companies.c.national_id)
             .where(companies.c.country.in_(("SK", "CZ")))
             .order_by(companies.c.id)
             .limit(n * 5)
         ).all()
-    return [(r[0].lower(), r[1]) for r in rows]
+    return [tuple(r) if with_id else (r[1].lower(), r[2]) for r in rows]
 
 
-def one(url: str, name: str, warm: int, profile: bool) -> dict[str, object]:
+def _prepare(engine: Any, settings: Any, name: str) -> None:
+    """No stored render at start (as right after an import), then the job of an AFTER_JOB page type; for
+    og.png after pages.og-ahead, the companies picked are made the most viewed ones first."""
+    from sqlalchemy import delete
+
+    from regintel.areas.pages import jobs, queries
+    from regintel.areas.pages.tables import page_renders, page_views
+    from regintel.jobs.registry import JobContext
+    from regintel.services.stats_snapshots import refresh
+
+    with engine.begin() as conn:
+        conn.execute(delete(page_renders))
+        conn.execute(delete(page_views))
+    refresh(engine)
+    kind = AFTER_JOB.get(name)
+    if kind is None:
+        return
+    if "{ico}" in ROUTES[name]:
+        ids = [r[0] for r in _companies(engine, 60, with_id=True)]
+        with engine.begin() as conn:
+            queries.add_views(conn, {cid: 1 for cid in ids}, datetime.now(UTC))
+    handler = jobs.sitemaps if kind == "pages.sitemaps" else jobs.og_ahead
+    handler(JobContext(engine=engine, settings=settings, job_id=0, attempt=0), {})
+
+
+def one(url: str, name: str, warm: int, profile: bool, warm_start: bool) -> dict[str, object]:
     """Start an app on `url`, time the first request of page type `name`, then `warm` more."""
     from fastapi.testclient import TestClient
 
@@ -85,8 +128,15 @@ def one(url: str, name: str, warm: int, profile: bool) -> dict[str, object]:
     from regintel.db.keys import create_key
 
     load_tables()
-    settings = Settings(database_url=url, rate_limit_storage="memory", shared_limit_per_minute=10**9)
+    settings = Settings(
+        database_url=url,
+        rate_limit_storage="memory",
+        shared_limit_per_minute=10**9,
+        base_url="http://testserver",
+        warm_start=warm_start,
+    )
     engine = make_engine(url)
+    _prepare(engine, settings, name)
     key = ""
     if name == "dashboard":
         with engine.begin() as conn:
@@ -138,9 +188,13 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=20)
     parser.add_argument("--one", help="run one page type in this process and print its JSON")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--only", help="comma-separated page types (default: all)")
+    parser.add_argument(
+        "--cold", action="store_true", help="without REGINTEL_WARM_START's start-up work (its default: off)"
+    )
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one(args.database_url, args.one, args.warm, args.profile)))
+        print(json.dumps(one(args.database_url, args.one, args.warm, args.profile, not args.cold)))
         return
     from regintel.areas import load_tables
     from regintel.db.engine import make_engine
@@ -149,24 +203,27 @@ def main() -> None:
     load_tables()
     upgrade(make_engine(args.database_url))
     results: dict[str, object] = {}
-    print(f"{'page type':28} {'first':>8} {'cpu':>8} {'warm p50':>9} {'p95':>8} {'cpu p50':>8} {'bytes':>10}")
-    for name in ROUTES:
+    print(f"{'page type':36} {'first':>8} {'cpu':>8} {'warm p50':>9} {'p95':>8} {'cpu p50':>8} {'bytes':>10}")
+    names = args.only.split(",") if args.only else list(ROUTES)
+    for name in names:
         cmd = [sys.executable, __file__, "--database-url", args.database_url, "--one", name]
+        cmd += ["--cold"] if args.cold else []
         out = subprocess.run([*cmd, "--warm", str(args.warm)], capture_output=True, text=True, check=False)
         if out.returncode:
-            print(f"{name:28} failed: {out.stderr.strip().splitlines()[-1:]}")
+            print(f"{name:36} failed: {out.stderr.strip().splitlines()[-1:]}")
             continue
         r = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = r
         print(
-            f"{name:28} {r['first_ms']:>8} {r['first_cpu_ms']:>8} {r['warm_p50_ms']:>9} "
+            f"{name:36} {r['first_ms']:>8} {r['first_cpu_ms']:>8} {r['warm_p50_ms']:>9} "
             f"{r['warm_p95_ms']:>8} {r['warm_cpu_p50_ms']:>8} {r['bytes']:>10}"
         )
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
     dest = BENCH / "results" / f"pages-first-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
     dest.parent.mkdir(exist_ok=True)
-    dest.write_text(json.dumps({"database": args.database_url, "routes": results, "loadavg": load}, indent=2))
+    doc = {"database": args.database_url, "warm_start": not args.cold, "routes": results, "loadavg": load}
+    dest.write_text(json.dumps(doc, indent=2))
     print(f"saved {dest}")
 
 

@@ -1,8 +1,13 @@
-"""Job handlers of the pages area: `pages.contract-totals` recomputes the public-contract value per supplier
-company and currency (`contract_totals`), which the `public-contracts` ranking reads.
+"""Job handlers of the pages area.
 
-Payload (optional): `every_hours` (1-168): the job then queues its next run that many hours on (one queued at
-a time). Queue it with `python -m regintel.areas.pages contract-totals [HOURS]`."""
+- `pages.contract-totals` recomputes the public-contract value per supplier company and currency
+  (`contract_totals`), which the `public-contracts` ranking reads. Payload (optional): `every_hours` (1-168):
+  the job then queues its next run that many hours on (one queued at a time). Queue it with
+  `python -m regintel.areas.pages contract-totals [HOURS]`.
+- `pages.sitemaps` writes the sitemap pages of the current data version, and `pages.og-ahead` renders the
+  social images most likely to be shared (payload, optional: `companies`, 0-10,000 most viewed, default
+  1,000); the worker queues both each time the data version settles at a new value (`follows_data`), so
+  requests read stored pages and images (renders.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +17,35 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from regintel.db.jobs import enqueue
-from regintel.jobs.registry import JobContext, Permanent, job_handler
+from regintel.jobs.registry import JobContext, Permanent, follows_data, job_handler
 
-from . import queries
+from . import landing_routes, queries, renders, service
 
 CONTRACT_TOTALS_JOB = "pages.contract-totals"
+SITEMAPS_JOB = "pages.sitemaps"
+OG_AHEAD_JOB = "pages.og-ahead"
+follows_data(SITEMAPS_JOB)
+follows_data(OG_AHEAD_JOB)
+
+
+@job_handler(SITEMAPS_JOB)
+def sitemaps(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    started = time.perf_counter()
+    return renders.store_sitemaps(ctx.engine, ctx.settings) | {
+        "seconds": round(time.perf_counter() - started)
+    }
+
+
+@job_handler(OG_AHEAD_JOB)
+def og_ahead(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    limit = payload.get("companies", renders.OG_AHEAD)
+    if not (isinstance(limit, int) and not isinstance(limit, bool) and 0 <= limit <= 10_000):
+        raise Permanent(f"bad payload: companies not 0-10000: {limit!r}")
+    started = time.perf_counter()
+    with ctx.engine.connect() as conn:
+        sources = landing_routes.og_sources(conn) + service.most_viewed_og(conn, limit)
+    rendered = renders.render_ahead(ctx.engine, sources)
+    return {"images": len(sources), "rendered": rendered, "seconds": round(time.perf_counter() - started, 3)}
 
 
 @job_handler(CONTRACT_TOTALS_JOB)

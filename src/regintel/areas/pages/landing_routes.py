@@ -17,7 +17,7 @@ from regintel.api.routing import StrictRoute
 from regintel.config import Settings
 from regintel.render import svg
 
-from . import html, i18n, renders, service
+from . import html, i18n, queries, renders, service
 from .topics import DIRECTORY, POLICIES, TOPICS, UI
 
 router = APIRouter(
@@ -67,8 +67,8 @@ def _image(request: Request, conn: Connection, source: str, png: bool) -> Respon
     return Response(source.encode(), media_type=SVG, headers=headers)
 
 
-def _facts(conn: Connection, request: Request) -> list[tuple[str, str, str]]:
-    cov = service.coverage(conn, _cache(request))
+def _facts(conn: Connection, cache: dict[str, Any]) -> list[tuple[str, str, str]]:
+    cov = service.coverage(conn, cache)
     return [
         ("Legal entities", html.money(cov["entities"]), "green"),
         ("Countries", str(len(cov["countries"])), "lime"),
@@ -77,8 +77,21 @@ def _facts(conn: Connection, request: Request) -> list[tuple[str, str, str]]:
     ]
 
 
-def _og(conn: Connection, request: Request, title: str, subtitle: str) -> str:
-    return svg.og_image(title, subtitle, _facts(conn, request), "regintel · open European company registers")
+def _og(conn: Connection, cache: dict[str, Any], title: str, subtitle: str) -> str:
+    return svg.og_image(title, subtitle, _facts(conn, cache), "regintel · open European company registers")
+
+
+def _directory_svg(conn: Connection, cache: dict[str, Any], cc: str) -> str:
+    return _og(conn, cache, f"Companies in {cc}", f"Every legal entity of {cc}'s registers")
+
+
+def og_sources(conn: Connection) -> list[str]:
+    """The SVGs of every topic, policy and country directory image (of the countries with companies), as
+    their routes build them now: the job `pages.og-ahead` renders them ahead of the first request."""
+    cache: dict[str, Any] = {}
+    out = [_og(conn, cache, t.title["en"], t.text["en"][:120]) for t in TOPICS.values()]
+    out += [_og(conn, cache, titles["en"], f"regintel · {titles['sk']}") for titles in POLICIES.values()]
+    return out + [_directory_svg(conn, cache, cc) for cc in queries.company_countries(conn)]
 
 
 def _page(
@@ -122,7 +135,7 @@ def _topic_routes(slug: str) -> None:
 
     def og(request: Request, conn: ReadConn, fmt: str) -> Response:
         return _image(
-            request, conn, _og(conn, request, topic.title["en"], topic.text["en"][:120]), fmt == "png"
+            request, conn, _og(conn, _cache(request), topic.title["en"], topic.text["en"][:120]), fmt == "png"
         )
 
     def og_svg(request: Request, conn: ReadConn) -> Response:
@@ -209,7 +222,7 @@ def _directory_og(request: Request, conn: Connection, country: str, png: bool) -
     return _image(
         request,
         conn,
-        _og(conn, request, f"Companies in {cc}", f"Every legal entity of {cc}'s registers"),
+        _directory_svg(conn, _cache(request), cc),
         png,
     )
 
@@ -308,10 +321,14 @@ def _policy_routes(slug: str) -> None:
         )
 
     def og_svg(request: Request, conn: ReadConn) -> Response:
-        return _image(request, conn, _og(conn, request, titles["en"], f"regintel · {titles['sk']}"), False)
+        return _image(
+            request, conn, _og(conn, _cache(request), titles["en"], f"regintel · {titles['sk']}"), False
+        )
 
     def og_png(request: Request, conn: ReadConn) -> Response:
-        return _image(request, conn, _og(conn, request, titles["en"], f"regintel · {titles['sk']}"), True)
+        return _image(
+            request, conn, _og(conn, _cache(request), titles["en"], f"regintel · {titles['sk']}"), True
+        )
 
     name = slug.replace("-", "_")
     page.__name__, og_svg.__name__, og_png.__name__ = (

@@ -248,6 +248,23 @@ def find_render(conn: Connection, key: str, version: str | None = None) -> bytes
     return None if value is None else bytes(value)
 
 
+def has_render(conn: Connection, key: str, version: str | None = None) -> bool:
+    """Whether `key` is stored (made at `version` when one is given), without reading its body."""
+    r = page_renders.c
+    query = select(r.key).where(r.key == key)
+    if version is not None:
+        query = query.where(r.version == version)
+    return conn.execute(query).first() is not None
+
+
+def renders_of(conn: Connection, pattern: str) -> list[bytes]:
+    """The bodies stored under keys LIKE `pattern` (the few `sitemap-base:` rows)."""
+    r = page_renders.c
+    return [
+        bytes(b) for b in conn.execute(select(r.body).where(r.key.like(pattern)).order_by(r.key)).scalars()
+    ]
+
+
 def store_render(
     conn: Connection, key: str, version: str | None, body: bytes, size: int, now: datetime, keep: int
 ) -> None:

@@ -8,7 +8,14 @@ that cost more than the 100 ms of issue 21 to make:
 - **Sitemap pages**: 50,000 URLs are 4 MB of XML. A page is streamed from the database the first time it is
   asked for after the data changed, and stored gzip-compressed (about 1/10 the size) with the data version
   it was made at; later requests read the stored bytes and send them as they are (`Content-Encoding: gzip`)
-  or unpacked for a client that does not take gzip."""
+  or unpacked for a client that does not take gzip.
+
+Both are also made ahead of the requests, by jobs the worker queues each time the data version settles at a
+new value (`jobs.py`): `pages.sitemaps` writes every sitemap page of the new version, so a request streams a
+page live only when the worker has not got to it yet; `pages.og-ahead` renders the images most likely to be
+shared (the topic, policy and directory pages', the most viewed companies'). A sitemap page is written for
+the public base address: `REGINTEL_BASE_URL` when it is set, else each address a page was asked at before
+(kept as `sitemap-base:` rows, since the Host header of a request decides it)."""
 
 from __future__ import annotations
 
@@ -16,34 +23,39 @@ import gzip
 import hashlib
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 
 from sqlalchemy import Connection, Engine
 
+from regintel.config import Settings
 from regintel.db.stats import data_version
 from regintel.db.stats_snapshots import version_text
 from regintel.render import svg
 
-from . import queries
+from . import queries, service
 
 log = logging.getLogger(__name__)
 OG_KEEP = 20_000  # about 1.5 GB of PNGs at 75 KB each; the oldest go first
 SITEMAP_KEEP = 2_000  # 100M URLs' worth of pages (for one public base address)
 
 
-def _store(engine: Engine, key: str, version: str | None, body: bytes, size: int, keep: int) -> None:
+OG_AHEAD = 1_000  # the most viewed companies whose images the job renders ahead
+BASES_KEEP = 20  # public base addresses a sitemap was asked at (without REGINTEL_BASE_URL)
+Render = tuple[str, str | None, bytes, int, int]  # key, version, body, size, keep
+
+
+def _store(engine: Engine, *items: Render) -> None:
     try:
         with engine.begin() as conn:
-            queries.store_render(conn, key, version, body, size, datetime.now(UTC), keep)
+            for key, version, body, size, keep in items:
+                queries.store_render(conn, key, version, body, size, datetime.now(UTC), keep)
     except Exception:  # the answer went out already; the next request renders again
-        log.exception("pages: could not store the render %s", key)
+        log.exception("pages: could not store the renders %s", [item[0] for item in items])
 
 
-def _store_later(engine: Engine, key: str, version: str | None, body: bytes, size: int, keep: int) -> None:
-    threading.Thread(
-        target=_store, args=(engine, key, version, body, size, keep), daemon=True, name="page-render-store"
-    ).start()
+def _store_later(engine: Engine, *items: Render) -> None:
+    threading.Thread(target=_store, args=(engine, *items), daemon=True, name="page-render-store").start()
 
 
 def digest(source: str) -> str:
@@ -57,8 +69,24 @@ def og_png(conn: Connection, engine: Engine, source: str) -> bytes:
     if stored is not None:
         return stored
     body = svg.to_png(source)
-    _store_later(engine, key, None, body, len(body), OG_KEEP)
+    _store_later(engine, (key, None, body, len(body), OG_KEEP))
     return body
+
+
+def render_ahead(engine: Engine, sources: Iterable[str], stop: Callable[[], bool] = lambda: False) -> int:
+    """Render and store the PNG of each SVG not stored yet; returns how many were rendered."""
+    made = 0
+    for source in sources:
+        if stop():
+            break
+        key = f"og:{digest(source)}"
+        with engine.connect() as conn:
+            if queries.has_render(conn, key):
+                continue
+        body = svg.to_png(source)
+        _store(engine, (key, None, body, len(body), OG_KEEP))
+        made += 1
+    return made
 
 
 def sitemap_key(n: int, base: str) -> str:
@@ -87,4 +115,51 @@ def keep_sitemap(engine: Engine, n: int, base: str, version: str, chunks: Iterat
     with engine.connect() as conn:
         if current_version(conn) != version:
             return
-    _store_later(engine, sitemap_key(n, base), version, packer(body, 6), len(body), SITEMAP_KEEP)
+    _store_later(
+        engine,
+        (sitemap_key(n, base), version, packer(body, 6), len(body), SITEMAP_KEEP),
+        (base_key(base), None, base.encode(), len(base), BASES_KEEP),
+    )
+
+
+def base_key(base: str) -> str:
+    return f"sitemap-base:{hashlib.sha256(base.encode()).hexdigest()[:16]}"
+
+
+def sitemap_bases(conn: Connection, settings: Settings) -> list[str]:
+    """The public base addresses to write sitemap pages for (see the module's docstring)."""
+    if "base_url" in settings.model_fields_set:  # as api.deps.public_base decides
+        return [settings.base_url.rstrip("/")]
+    return sorted(body.decode() for body in queries.renders_of(conn, "sitemap-base:%"))
+
+
+def store_sitemaps(
+    engine: Engine, settings: Settings, stop: Callable[[], bool] = lambda: False
+) -> dict[str, int]:
+    """Write every sitemap page of the current data version not stored yet, for each base address. Stops
+    when the data moves meanwhile (the worker queues the job again once it settles): a page read across two
+    versions must not pass for either."""
+    with engine.connect() as conn:
+        version = current_version(conn)
+        pages, bases = service.sitemap_pages(conn), sitemap_bases(conn, settings)
+    made = kept = 0
+    for base in bases:
+        for n in range(1, pages + 1):
+            if stop():
+                return {"written": made, "current": kept, "stopped": 1}
+            with engine.connect() as conn:
+                if queries.has_render(conn, sitemap_key(n, base), version):
+                    kept += 1
+                    continue
+                low = (n - 1) * service.SITEMAP_URLS + 1
+                rows = queries.sitemap_rows(conn, low, low + service.SITEMAP_URLS)
+            body = "".join(service.sitemap_urls(base, rows)).encode()
+            packed = gzip.compress(body, 6)
+            with engine.begin() as conn:
+                if current_version(conn) != version:
+                    return {"written": made, "current": kept, "moved": 1}
+                queries.store_render(
+                    conn, sitemap_key(n, base), version, packed, len(body), datetime.now(UTC), SITEMAP_KEEP
+                )
+            made += 1
+    return {"written": made, "current": kept, "bases": len(bases), "pages": pages}

@@ -325,6 +325,14 @@ def og_svg(conn: Connection, row: Mapping[str, Any]) -> str:
     return svg.og_image(row["name"], subtitle, facts, f"Public register data · source {row['source']}")
 
 
+def most_viewed_og(conn: Connection, limit: int) -> list[str]:
+    """The og SVGs of the `limit` most viewed companies, as their og.png route builds them."""
+    return [
+        og_svg(conn, companies_svc.resolve_ico(conn, r["national_id"], r["country"]))
+        for r in queries.most_viewed(conn, None, limit)
+    ]
+
+
 # -- rankings, most viewed, compare --------------------------------------------------------------------------
 
 

@@ -41,6 +41,40 @@ def test_png_is_1200_by_630_with_every_alphabet():
     assert svg.font_dirs(), "DejaVu fonts (fonts-dejavu-core) are expected on the host"
 
 
+# Pairs of names of one alphabet, equally long: with the alphabet's glyphs in the fonts the two images differ;
+# without them both show the same missing-glyph boxes (the CJK pair, which DejaVu Sans lacks, shows it can).
+SCRIPTS = {
+    "Greek": ("Ελληνική Εταιρεία Α.Ε.", "Ψηφιακή Ωριμότητα Ο.Ε."),
+    "Cyrillic": ("Кириллица Щука ООО", "Жёлтый Ёжик Эфир АО"),
+    "Polish": ("Łódź Spółka Źdźbło", "Żółć Gęśla Jaźń Ść"),
+    "Slovak": ("Žilina Ťažba Ľudová", "Ďumbier Ňufák Ôsmy"),
+}
+
+
+def _title_pixels(name: str) -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+
+    png = svg.to_png(svg.og_image(name, "s", [], "f"))
+    return Image.open(BytesIO(png)).convert("L").crop((60, 140, 1140, 230)).tobytes()
+
+
+def test_the_fonts_draw_every_market_alphabet():
+    from fontTools.ttLib import TTFont
+
+    files = svg.font_files()
+    assert len(files) == 2, "DejaVu Sans and DejaVu Sans Bold (fonts-dejavu-core) are expected on the host"
+    for path in files:
+        cmap = TTFont(path).getBestCmap()
+        for pair in SCRIPTS.values():
+            assert [ch for ch in "".join(pair) if ch != " " and ord(ch) not in cmap] == []
+        assert ord("漢") not in cmap
+    for first, second in SCRIPTS.values():
+        assert _title_pixels(first) != _title_pixels(second)
+    assert _title_pixels("一丁七万丈三") == _title_pixels("上下不与丐丑")  # no glyphs: the same boxes
+
+
 def test_long_names_are_cut_to_fit():
     out = svg.og_image("Ж" * 400, "s", [], "f")
     assert "…" in out

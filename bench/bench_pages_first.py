@@ -119,7 +119,9 @@ def _prepare(engine: Any, settings: Any, name: str) -> Any:
     return dict(result or {}) | {"cpu_seconds": round(time.process_time() - started, 2)}
 
 
-def one(url: str, name: str, warm: int, profile: bool, warm_start: bool) -> dict[str, object]:
+def one(
+    url: str, name: str, warm: int, profile: bool, warm_start: bool, read_only: bool = False
+) -> dict[str, object]:
     """Start an app on `url`, time the first request of page type `name`, then `warm` more."""
     from fastapi.testclient import TestClient
 
@@ -138,7 +140,7 @@ def one(url: str, name: str, warm: int, profile: bool, warm_start: bool) -> dict
         warm_start=warm_start,
     )
     engine = make_engine(url)
-    job = _prepare(engine, settings, name)
+    job = None if read_only else _prepare(engine, settings, name)
     key = ""
     if name == "dashboard":
         with engine.begin() as conn:
@@ -195,22 +197,33 @@ def main() -> None:
     parser.add_argument(
         "--cold", action="store_true", help="without REGINTEL_WARM_START's start-up work (its default: off)"
     )
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="for a database that must not be written (open it as sqlite:///file:PATH?mode=ro&uri=true): "
+        "no migration, nothing cleared or refreshed, no job; renders and snapshots found stay as they are",
+    )
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one(args.database_url, args.one, args.warm, args.profile, not args.cold)))
+        found = one(args.database_url, args.one, args.warm, args.profile, not args.cold, args.read_only)
+        print(json.dumps(found))
         return
     from regintel.areas import load_tables
     from regintel.db.engine import make_engine
     from regintel.db.migrate import upgrade
 
     load_tables()
-    upgrade(make_engine(args.database_url))
+    if not args.read_only:
+        upgrade(make_engine(args.database_url))
     results: dict[str, object] = {}
     print(f"{'page type':36} {'first':>8} {'cpu':>8} {'warm p50':>9} {'p95':>8} {'cpu p50':>8} {'bytes':>10}")
     names = args.only.split(",") if args.only else list(ROUTES)
+    if args.read_only:  # no job runs, no key is made; the app's own writes fail and are logged
+        names = [n for n in names if n not in AFTER_JOB and n != "dashboard"]
     for name in names:
         cmd = [sys.executable, __file__, "--database-url", args.database_url, "--one", name]
         cmd += ["--cold"] if args.cold else []
+        cmd += ["--read-only"] if args.read_only else []
         out = subprocess.run([*cmd, "--warm", str(args.warm)], capture_output=True, text=True, check=False)
         if out.returncode:
             print(f"{name:36} failed: {out.stderr.strip().splitlines()[-1:]}")

@@ -195,3 +195,18 @@ def test_client_registration_rules(base, engine):
     client_id = register(http, csrf)["client_id"]
     other, other_csrf = browser(base, engine, "other@example.org")
     assert other.post(f"/account/oauth-clients/{client_id}/revoke", headers=other_csrf).status_code == 404
+
+
+def test_the_apis_401_names_its_protected_resource_document(base, engine):
+    """RFC 6750 section 3 and RFC 9728 section 5.1: an OAuth client that calls the API without a valid token
+    learns where its protected-resource document (and so the authorization server) is."""
+    metadata = f"{base}/.well-known/oauth-protected-resource"
+    bare = httpx.get(f"{base}/api/v1/me")
+    assert_error(bare, 401, "UNAUTHORIZED")
+    assert bare.headers["www-authenticate"] == f'Bearer realm="regintel", resource_metadata="{metadata}"'
+    for auth in ({"Authorization": "Bearer rio_unknown"}, {"Authorization": "Bearer ri_" + "x" * 40}):
+        wrong = httpx.get(f"{base}/api/v1/me", headers=auth)
+        assert_error(wrong, 401, "UNAUTHORIZED")
+        assert wrong.headers["www-authenticate"].endswith(', error="invalid_token"')
+    doc = httpx.get(bare.headers["www-authenticate"].split('resource_metadata="')[1].split('"')[0]).json()
+    assert doc["resource"] == f"{base}/api/v1" and doc["authorization_servers"] == [base]

@@ -226,6 +226,14 @@ class Caller:
         self.quota = quota
 
 
+def _challenge(request: Request, sent: bool) -> dict[str, str]:
+    """RFC 6750 section 3: a 401 names the scheme; RFC 9728 section 5.1: and the API's protected-resource
+    document, where OAuth clients find the authorization server (`/mcp` sends its own: areas/mcp/http.py)."""
+    metadata = f"{public_base(request)}/.well-known/oauth-protected-resource"
+    error = ', error="invalid_token"' if sent else ""
+    return {"WWW-Authenticate": f'Bearer realm="regintel", resource_metadata="{metadata}"{error}'}
+
+
 async def require_key(request: Request) -> Caller:
     """Authenticate by `Authorization: Bearer` or `?api_key=`, then apply limits and quotas."""
     bearer = await _bearer(request)
@@ -235,17 +243,20 @@ async def require_key(request: Request) -> Caller:
         else (request.scope["state"].get("api_key") or await _query_key(request))
     )
     if not raw:
-        raise Unauthorized("An API key is required: send `Authorization: Bearer <key>` or `?api_key=<key>`")
+        raise Unauthorized(
+            "An API key is required: send `Authorization: Bearer <key>` or `?api_key=<key>`",
+            headers=_challenge(request, False),
+        )
     known, key = request.app.state.key_cache.peek(raw.strip())
     if not known:
         key = await _load_key(request, raw.strip())
     now = datetime.now(UTC)
     if key is None:
-        raise Unauthorized("Unknown API key")
+        raise Unauthorized("Unknown API key", headers=_challenge(request, True))
     if key.revoked_at is not None:
-        raise Unauthorized("This API key has been revoked")
+        raise Unauthorized("This API key has been revoked", headers=_challenge(request, True))
     if key.expires_at is not None and key.expires_at <= now:
-        raise Unauthorized("This API key has expired")
+        raise Unauthorized("This API key has expired", headers=_challenge(request, True))
     limiter = _limiter(request)
     if limiter.blocking:
         quota = await run_in_threadpool(limiter.check_key, key, client_ip(request))

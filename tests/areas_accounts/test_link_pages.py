@@ -98,24 +98,24 @@ def test_the_links_in_a_real_browser(base, engine, tmp_path):
         # the sign-in link: press the button, and this browser is signed in
         assert page.goto(_link(_mail(engine, "person@example.org", "account_login"))[0]).status == 200
         page.get_by_role("button", name="Sign in").click()
-        assert page.get_by_role("status").inner_text(timeout=10_000) == "Signed in"
+        sync_api.expect(page.get_by_role("status")).to_have_text("Signed in", timeout=30_000)
         account = page.evaluate("fetch('/account').then(r => r.json())")
         assert account["data"]["email"] == "person@example.org"
         # the lead confirmation
         page.goto(_link(_mail(engine, "person@example.org", "lead_confirm"))[0])
         page.get_by_role("button", name="Confirm").click()
-        page.get_by_role("status").filter(has_text="onfirmed").wait_for(timeout=10_000)
+        sync_api.expect(page.get_by_role("status")).to_contain_text("is confirmed", timeout=30_000)
         assert _status(engine, signup_leads, "person@example.org") == "confirmed"
         # an access request: the export is shown on the page
         http.post("/api/v1/privacy/access", json={"email": "person@example.org"})
         page.goto(_link(_mail(engine, "person@example.org", "privacy_verify"))[0])
         page.get_by_role("button", name="Confirm the request").click()
-        page.locator("#data").wait_for(state="visible", timeout=10_000)
+        sync_api.expect(page.locator("#data")).to_be_visible(timeout=30_000)
         assert '"email": "person@example.org"' in page.locator("#data").inner_text()
         # a link used already says so, and the button comes back
         page.goto(_link(_mail(engine, "person@example.org", "account_login"))[0])
         page.get_by_role("button", name="Sign in").click()
-        page.get_by_role("status").filter(has_text="used already").wait_for(timeout=10_000)
-        assert page.get_by_role("button", name="Sign in").is_enabled()
+        sync_api.expect(page.get_by_role("status")).to_contain_text("used already", timeout=30_000)
+        sync_api.expect(page.get_by_role("button", name="Sign in")).to_be_enabled()
         assert [e for e in errors if "Content Security Policy" in e] == []  # the script ran under the CSP
         context.close()

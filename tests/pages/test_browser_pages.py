@@ -31,6 +31,8 @@ PAGES = {
     "company-slovnaft": "/firma/sk/31322832",
     "largest": "/najvacsie-firmy",
     "public-contracts": "/rebricky/public-contracts",
+    "shell-addresses": "/rebricky/shell-addresses?lang=en",
+    "most-viewed": "/rebricky/most-viewed?lang=en",
     "directory": "/firmy/sk",
     "coverage": "/coverage",
     "heatmap": "/heatmap",

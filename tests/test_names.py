@@ -41,3 +41,12 @@ def test_normalise_query_drops_dotted_forms(query, words):
 
 def test_fold():
     assert fold("Žilina Straße Øster") == "zilina strasse oster"
+
+
+def test_person_keys_read_names_as_before_transliteration() -> None:
+    from regintel.domain.names import person_name_key
+
+    # Stored person keys were made of these: a change would add every such person a second time.
+    assert person_name_key("Yevhen Demʼianchuk") == "yevhen dem ianchuk"
+    assert person_name_key("ЛУЦЬКИЙ АНДРІЙ") == "луцькии андріи"  # folded, not transliterated
+    assert person_name_key("Jan Novák") == normalise_name("Jan Novák") == "jan novak"

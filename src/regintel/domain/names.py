@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
+
+import icu
 
 # Letters that NFKD does not decompose into base + combining mark.
 _SPECIAL = str.maketrans(
@@ -146,6 +148,30 @@ _LEGAL_FORMS = [
     "tzov",
     "ltda",
 ]
+# Forms spelled out in Ukrainian and Greek, as the registers write them, in the Latin letters `tokens`
+# transliterates them to ("Товариство з обмеженою відповідальністю" is ТОВ): without them every Ukrainian
+# LLC shared four words and a search for its name ranked a Latin namesake first.
+_SPELLED_FIRST = [  # written before the name
+    "tovaristvo z obmezenou vidpovidalnistu",
+    "tovaristvo z dodatkovou vidpovidalnistu",
+    "privatne pidpriemstvo",
+    "akcionerne tovaristvo",
+    "privatne akcionerne tovaristvo",
+    "publicne akcionerne tovaristvo",
+    "fizicna osoba pidpriemec",
+    "derzavne pidpriemstvo",
+    "komunalne pidpriemstvo",
+]
+_SPELLED_LAST = [
+    "anonyme etaireia",
+    "etaireia periorismenes euthynes",
+    "idiotike kephalaiouchike etaireia",
+    "omorrythme etaireia",
+    "eterorrythme etaireia",
+    "demosia etaireia ltd",
+    "demosia etaireia",
+]
+_LEGAL_FORMS += _SPELLED_FIRST + _SPELLED_LAST
 _FORM_TOKENS = sorted({tuple(f.split()) for f in _LEGAL_FORMS}, key=len, reverse=True)
 
 
@@ -163,8 +189,30 @@ _COMBINING = re.compile("[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u
 
 
 def tokens(text: str) -> list[str]:
-    """Folded alphanumeric tokens."""
-    return re.findall(r"[a-z0-9]+", fold(text))
+    """Folded alphanumeric tokens; letters of other scripts (Cyrillic, Greek, …) transliterated to Latin
+    first, so that "ТОВ «Парус»" gives ["tov", "parus"] where it gave nothing (and Ukrainian, Greek and
+    Bulgarian names could not be found)."""
+    folded = fold(text)
+    if not folded.isascii():
+        folded = _to_latin().transliterate(folded).lower()
+    return re.findall(r"[a-z0-9]+", folded)
+
+
+def person_name_key(name: str) -> str:
+    """The name as person keys read it (`ingest.sections.person_key`): `normalise_name` as it was before
+    other scripts were transliterated (Latin letters and digits only, legal forms stripped), or for a name
+    that leaves empty (Cyrillic, Greek) the folded name itself, so that two such people never share one
+    key. Frozen: changing its output would give the people already stored new keys, and the next import
+    would add them a second time. An ASCII name gives `normalise_name(name)`."""
+    words = re.findall(r"[a-z0-9]+", fold(name))
+    return " ".join(strip_legal_form(words)) or " ".join(fold(name).split())
+
+
+@cache
+def _to_latin() -> icu.Transliterator:
+    # ICU's own rules (CLDR), loaded once per process: any script to Latin, the modifier letters it writes
+    # for soft and hard signs (ʹ ʺ) dropped so that a word stays one token, then plain ASCII.
+    return icu.Transliterator.createInstance("Any-Latin; [:Lm:] Remove; Latin-ASCII")
 
 
 _Forms = tuple[dict[str, list[tuple[int, tuple[str, ...]]]], dict[str, list[tuple[int, tuple[str, ...]]]]]
@@ -215,7 +263,7 @@ def _index(token_forms: list[tuple[str, ...]], prefix_forms: set[str]) -> _Forms
     by_first: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
     for rank, form in enumerate(token_forms):
         by_last.setdefault(form[-1], []).append((rank, form))
-        if len(form) <= 2 and form[0] in prefix_forms:
+        if (len(form) <= 2 and form[0] in prefix_forms) or " ".join(form) in _SPELLED_FIRST:
             by_first.setdefault(form[0], []).append((rank, form))
     return by_last, by_first
 

@@ -26,7 +26,7 @@ from regintel.db.schema import (
     registration_authorities,
     roles,
 )
-from regintel.domain.names import fold, normalise_name
+from regintel.domain.names import normalise_name, person_name_key
 from regintel.domain.types import (
     CompanyKey,
     CompanyRecord,
@@ -87,7 +87,7 @@ def load_identifiers(
 @lru_cache(maxsize=1 << 16)
 def person_key(name: str, birth_date: str | None, nationality: str | None) -> str:
     """A stable key for a natural person: registers give no person ids, so name + birth date decide."""
-    basis = "|".join([_name_key(name), birth_date or "", (nationality or "").lower()])
+    basis = "|".join([person_name_key(name), birth_date or "", (nationality or "").lower()])
     return hashlib.sha256(basis.encode()).hexdigest()[:32]
 
 
@@ -96,13 +96,7 @@ def _holder_key(role: RoleRecord) -> str:
         return f"c:{role.holder_company.country}:{role.holder_company.national_id}"
     if role.person is not None:
         return "p:" + person_key(role.person.name, role.person.birth_date, role.person.nationality)
-    return "n:" + hashlib.sha256(_name_key(role.holder_name).encode()).hexdigest()[:30]
-
-
-def _name_key(name: str) -> str:
-    """`normalise_name`, or for a name it leaves empty (Cyrillic, Greek: it keeps Latin letters and
-    digits only) the folded name itself, so that two such people never share one key."""
-    return normalise_name(name) or " ".join(fold(name).split())
+    return "n:" + hashlib.sha256(person_name_key(role.holder_name).encode()).hexdigest()[:30]
 
 
 def _role_row(role: RoleRecord) -> dict[str, Any]:

@@ -67,7 +67,9 @@ def normalise_address(text: str) -> str:
     return names._POSTCODE.sub(r"\1\2", " ".join(tokens(text)))
 
 
-def person_key(name_norm: str, birth_date: str | None, nationality: str | None) -> str:
-    """`ingest.sections.person_key` given the already normalised name."""
-    basis = "|".join([name_norm, birth_date or "", (nationality or "").lower()])
+def person_key(name: str, name_norm: str, birth_date: str | None, nationality: str | None) -> str:
+    """`ingest.sections.person_key` given the already normalised name, which is its key for an ASCII
+    name (the generator's Ukrainian names carry `ʼ`, so not all are)."""
+    key = name_norm if name.isascii() else names.person_name_key(name)
+    basis = "|".join([key, birth_date or "", (nationality or "").lower()])
     return hashlib.sha256(basis.encode()).hexdigest()[:32]

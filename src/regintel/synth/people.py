@@ -104,7 +104,14 @@ def person(seed: int, slot: int) -> Person:
     norm = f"{first_norm} {last_norm}"
     birth = iso(_FIRST + day)
     return Person(
-        slot, f"{first} {last}", norm, _FIRST + day, birth, nat, residence, person_key(norm, birth, nat)
+        slot,
+        f"{first} {last}",
+        norm,
+        _FIRST + day,
+        birth,
+        nat,
+        residence,
+        person_key(f"{first} {last}", norm, birth, nat),
     )
 
 

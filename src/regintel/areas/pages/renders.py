@@ -41,7 +41,9 @@ SITEMAP_KEEP = 2_000  # 100M URLs' worth of pages (for one public base address)
 
 
 OG_AHEAD = 1_000  # the most viewed companies whose images the job renders ahead
-BASES_KEEP = 20  # public base addresses a sitemap was asked at (without REGINTEL_BASE_URL)
+# Public base addresses a sitemap was asked at, without REGINTEL_BASE_URL (the newest few: the Host header is
+# the client's to choose, and the job writes every page for each base kept)
+BASES_KEEP = 4
 Render = tuple[str, str | None, bytes, int, int]  # key, version, body, size, keep
 
 

@@ -23,6 +23,7 @@ from regintel.db.keys import create_key
 from regintel.db.migrate import upgrade
 from regintel.db.schema import metadata
 from regintel.ingest.seed import seed_reference_data
+from tests import builders
 
 # Thousands of apps start in the suite; the start-up warm work (about 1 s of CPU each) is tested on its own
 # in tests/pages/test_first_render.py. Set before any Settings is made, so subprocess servers inherit it.
@@ -120,14 +121,17 @@ def database_url(template_url: str, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return Settings(
+def settings(database_url: str, tmp_path: Path) -> Iterator[Settings]:
+    made = Settings(
         database_url=database_url,
         data_dir=tmp_path / "data",
         rate_limit_storage="sqlite",
         base_url="http://testserver",
         allow_private_webhooks=True,
     )
+    builders.SETTINGS.append(made)  # load_companies finishes the search index as `regintel import` does
+    yield made
+    builders.SETTINGS.remove(made)
 
 
 @pytest.fixture
@@ -142,14 +146,22 @@ def app_factory(settings: Settings) -> Iterator[object]:
     """Build a client with overridden settings: `make_client(rate_window_seconds=2)`."""
     clients: list[TestClient] = []
 
+    made: list[Settings] = []
+
     def make_client(**overrides: object) -> TestClient:
-        client = TestClient(create_app(settings.model_copy(update=overrides)))
+        app_settings = settings.model_copy(update=overrides)
+        if overrides.get("search_backend") not in (None, settings.search_backend):
+            made.append(app_settings)  # load_companies finishes this app's index too
+            builders.SETTINGS.append(app_settings)
+        client = TestClient(create_app(app_settings))
         clients.append(client.__enter__())
         return client
 
     yield make_client
     for client in clients:
         client.__exit__(None, None, None)
+    for app_settings in made:
+        builders.SETTINGS.remove(app_settings)
 
 
 @pytest.fixture

@@ -272,11 +272,12 @@ def _run_queued_jobs(engine: Engine, settings: Settings) -> None:
 
 
 def _refresh_search(engine: Engine, settings: Settings) -> None:
-    """Leave the search index current with what was just written."""
-    from regintel.search import refresh_index
+    """Leave the search index current with what was just written, and finish the `search.index` jobs
+    the run's batches queued, so no worker has to be running for it."""
+    from regintel.jobs.search_index import finish
 
     started = time.perf_counter()
-    outcome = refresh_index(engine, settings)
+    outcome = finish(engine, settings)
     console.print(f"search index {outcome} ({time.perf_counter() - started:.1f} s)")
 
 

@@ -192,8 +192,8 @@ class Settings(BaseSettings):
     search_refresh_seconds: float = Field(
         default=1.0,
         ge=0,
-        description="How often an API process checks "
-        "the database for changes its search index has not seen yet.",
+        description="How often each API process's search-index thread (never a request) runs the "
+        "due `search.index` jobs and checks the database for changes its index has not seen yet.",
     )
     smtp_host: str | None = Field(
         default=None, description="SMTP server; without it e-mails go to the outbox table and the log."

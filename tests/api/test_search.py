@@ -3,8 +3,6 @@ addresses, people, resolve and match."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
@@ -296,17 +294,3 @@ def test_index_follows_new_data(app_factory, auth, engine, data):
     load_companies(engine, CompanyRecord(country="SK", national_id="35697270", name="Orange Slovakia, a.s."))
     items = assert_envelope(client.get("/api/v1/companies/search?q=orange slovakia", headers=auth))
     assert names(items)[0] == "Orange Slovakia, a.s."
-
-
-def test_a_big_backlog_is_indexed_in_the_background(app_factory, auth, engine, monkeypatch):
-    from regintel.api import search_index
-
-    monkeypatch.setattr(search_index, "INLINE_LIMIT", 0)  # every backlog counts as big
-    load_companies(engine, *COMPANIES)
-    client = app_factory(search_refresh_seconds=0)
-    for _ in range(200):
-        items = assert_envelope(client.get("/api/v1/companies/search?q=tatra banka", headers=auth))
-        if items:
-            break
-        time.sleep(0.05)
-    assert names(items)[0] == "Tatra banka, a.s."

@@ -3,6 +3,8 @@ sqlite_fts on SQLite, pg_trgm on PostgreSQL)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from sqlalchemy import update
 
@@ -80,10 +82,16 @@ def test_filters_addresses_and_people(engine, index):
 
 
 def test_follows_changes(engine, index):
-    load_companies(engine, CompanyRecord(country="SK", national_id="35697270", name="Orange Slovensko, a.s."))
-    with engine.begin() as conn:
+    load_companies(
+        engine,
+        CompanyRecord(country="SK", national_id="35697270", name="Orange Slovensko, a.s."),
+        finish_index=False,
+    )
+    with engine.begin() as conn:  # a writer moves `updated_at`, which the catch-up follows
         conn.execute(
-            update(companies).where(companies.c.national_id == "00151653").values(status="dissolved")
+            update(companies)
+            .where(companies.c.national_id == "00151653")
+            .values(status="dissolved", updated_at=datetime.now(UTC))
         )
     with engine.begin() as conn:
         assert index.ensure_current(conn) in ("updated", "current")

@@ -183,8 +183,9 @@ def test_the_copy_follows_new_statements_and_sources(engine, index):
         dataclasses.replace(
             big, financials=[FinancialRecord(year=2025, currency="PLN", revenue=Decimal("123"))]
         ),
+        finish_index=False,
     )
-    load_companies(engine, big, source=SECOND)
+    load_companies(engine, big, source=SECOND, finish_index=False)
     with engine.begin() as conn:
         assert index.ensure_current(conn) == "updated"
     with engine.connect() as conn:

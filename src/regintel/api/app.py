@@ -16,6 +16,7 @@ from regintel.api.db_gate import DbGate
 from regintel.api.middleware import RequestContext
 from regintel.api.openapi import API_VERSION, build_openapi
 from regintel.api.routers import ROUTERS
+from regintel.api.search_index import SearchJobs, open_search
 from regintel.areas.accounts.billing import declare_plans
 from regintel.config import Settings
 from regintel.db.engine import make_engine
@@ -71,7 +72,13 @@ def create_app(settings: Settings) -> FastAPI:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         if settings.warm_start:
             build_routes(app.router)
+        # The lifespan owns the search backend: requests only read it; this thread runs the index's
+        # jobs (api/search_index.py). Started in a thread: a small first catch-up reads the database.
+        backend = await anyio.to_thread.run_sync(open_search, app.state)
+        search_jobs = SearchJobs(engine, settings, backend)
+        search_jobs.start()
         yield
+        await anyio.to_thread.run_sync(search_jobs.stop)
         if app.state.inline_conn is not None:
             app.state.inline_conn.close()
         engine.dispose()

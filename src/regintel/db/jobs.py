@@ -28,6 +28,8 @@ RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL = (
     "legal_records.relink",
 )
 RELINK_KINDS = (RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL)
+# Bringing the search index up to what the database holds (jobs/search_index.py, docs/search.md).
+SEARCH_INDEX = "search.index"
 
 
 def enqueue(
@@ -159,3 +161,31 @@ def enqueue_relink(conn: Connection, now: datetime, country: str | None) -> list
         for kind in RELINK_KINDS
     ]
     return [job_id for job_id in queued if job_id is not None]
+
+
+def enqueue_search_index(conn: Connection, now: datetime, run_after: datetime | None = None) -> int | None:
+    """Queue the search index's catch-up in the caller's transaction (a loader batch that wrote rows);
+    one already waiting absorbs it (None). Its handler follows the index's watermark, so it needs no ids."""
+    return enqueue(
+        conn,
+        SEARCH_INDEX,
+        {},
+        now=now,
+        dedupe_key=SEARCH_INDEX,
+        run_after=run_after,
+        priority=40,
+        max_attempts=5,
+    )
+
+
+def due(conn: Connection, kinds: Sequence[str], now: datetime) -> bool:
+    """Whether a job of these kinds could be claimed now (one indexed read: the serve process's poll,
+    which takes SQLite's write lock only when there is something to claim)."""
+    stmt = select(jobs.c.id).where(
+        jobs.c.kind.in_(list(kinds)),
+        or_(
+            and_(jobs.c.status == QUEUED, jobs.c.run_after <= now),
+            and_(jobs.c.status == RUNNING, jobs.c.lease_until < now),
+        ),
+    )
+    return conn.execute(stmt.limit(1)).first() is not None

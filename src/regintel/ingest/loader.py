@@ -18,6 +18,7 @@ from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.engine import Connection
 
 from regintel.db.engine import execute_many, insert_returning
+from regintel.db.jobs import enqueue_search_index
 from regintel.db.schema import companies, company_changes, company_sources
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.insolvency import InsolvencyFlags, merge_flags
@@ -260,6 +261,9 @@ class Loader:
             self.stats.changes += len(changes)
             for hook in self._hooks:
                 hook(conn, changes)
+            # Last, so that on PostgreSQL a concurrent batch queueing the same job waits only for this
+            # commit (the dedupe key's unique index); the index follows what the batch wrote.
+            enqueue_search_index(conn, now)
 
     def _count_section_updates(self, conn: Connection, changes: list[dict[str, Any]], now: datetime) -> None:
         """A company whose own fields stayed but whose roles or statements changed was updated."""

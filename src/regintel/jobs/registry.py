@@ -65,6 +65,7 @@ def data_followers() -> list[str]:
 def handlers() -> dict[str, Handler]:
     """Every registered handler, the areas' included."""
     from regintel.areas import load_jobs
+    from regintel.jobs import search_index  # noqa: F401 - registers the core's own handler
 
     load_jobs()
     return HANDLERS

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine
@@ -20,11 +21,19 @@ LEASE = timedelta(minutes=10)
 BACKOFF = (timedelta(seconds=5), timedelta(seconds=30), timedelta(minutes=5), timedelta(minutes=30))
 
 
-def run_due(engine: Engine, settings: Settings, worker_id: str, limit: int = 10) -> int:
-    """Claim and run up to `limit` due jobs of known kinds, one after another. Returns how many ran."""
+def run_due(
+    engine: Engine,
+    settings: Settings,
+    worker_id: str,
+    limit: int = 10,
+    kinds: Sequence[str] | None = None,
+) -> int:
+    """Claim and run up to `limit` due jobs of known kinds (of `kinds` only, when given: the serve
+    process runs the search index's), one after another. Returns how many ran."""
     known = handlers()
+    wanted = sorted(known) if kinds is None else sorted(k for k in kinds if k in known)
     with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
-        claimed = db.claim(conn, worker_id, limit, datetime.now(UTC), LEASE, kinds=sorted(known))
+        claimed = db.claim(conn, worker_id, limit, datetime.now(UTC), LEASE, kinds=wanted)
     for job in claimed:
         run_one(engine, settings, worker_id, job)
     return len(claimed)

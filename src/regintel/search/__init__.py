@@ -81,12 +81,13 @@ def _make(name: str, root: Path) -> SearchBackend:
 
 
 def refresh_index(engine: Engine, settings: Settings) -> str:
-    """Bring the configured index up to date with the database, however much changed (for the CLI
-    after imports and synthetic data; the API does the same lazily)."""
+    """Bring the configured index up to date with the database, however much changed, waiting while
+    another process writes it (the end of `regintel import`/`demo`/`synth`; the `search.index` job
+    does the same without waiting)."""
     backend = get_backend(engine, settings)
     while True:
         try:
             with engine.begin() as conn:
                 return backend.ensure_current(conn)
         except IndexBusy:  # an API process or the worker is writing: it will have caught up part of it
-            time.sleep(0.5)
+            time.sleep(0.05)

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine, desc, func, select, update
 
+from regintel.db.jobs import enqueue_search_index
 from regintel.db.schema import companies, company_sources, data_sources, import_runs, people
 from regintel.ingest.base import SourceInfo
 from regintel.ingest.runner import sync_catalogue
@@ -163,4 +164,7 @@ def _finish(engine: Engine, run_id: int, status: str, stats: dict[str, Any]) -> 
         if status == "succeeded":
             values["last_import_at"] = now
         conn.execute(update(data_sources).where(data_sources.c.id == INFO.id).values(**values))
+        if stats["entities"]:
+            # its chunks are written beside the loader, in transactions of their own (bulk.py)
+            enqueue_search_index(conn, now)
     return {"companies": count}

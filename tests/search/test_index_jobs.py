@@ -68,8 +68,8 @@ def test_requests_only_read_and_the_job_brings_new_companies(
         found, typed = _found(client, auth, "orange slovensko")
         if backend_name != "pg_trgm":  # pg_trgm is PostgreSQL's own index, current with every write
             assert found == [] and typed == []
-    with engine.connect() as conn:
-        assert backend.status(conn) == before  # the requests indexed nothing
+    with engine.connect() as conn:  # the requests indexed nothing (pg_trgm counts the table's rows)
+        assert backend.status(conn) == before or backend_name == "pg_trgm"
     assert [j["status"] for j in _search_jobs(engine) if j["id"] == queued[0]["id"]] == ["queued"]
 
     assert run_due(engine, app_settings, "test", kinds=[SEARCH_INDEX]) == 1

@@ -142,7 +142,7 @@ def test_bodies_take_strict_types(client: TestClient, auth, body) -> None:
 @pytest.mark.parametrize("text", ["1.0", "1e0", "0.1e1", "1.000"])
 def test_an_integral_json_number_is_an_integer(client: TestClient, auth, data, text: str) -> None:
     # JSON Schema counts 1.0 as an integer, so a schema-valid `"limit": 1.0` was refused (schemathesis).
-    body = '{"name": "Slovnaft", "limit": ' + text + '}'
+    body = '{"name": "Slovnaft", "limit": ' + text + "}"
     answer = client.post(
         "/api/v1/companies/match", content=body, headers={**auth, "Content-Type": "application/json"}
     )
@@ -152,7 +152,7 @@ def test_an_integral_json_number_is_an_integer(client: TestClient, auth, data, t
 
 @pytest.mark.parametrize("text", ["1.5", "1e300", "true", '"1"', "NaN", "Infinity"])
 def test_a_json_number_that_is_no_integer_stays_refused(client: TestClient, auth, text: str) -> None:
-    body = '{"name": "Slovnaft", "limit": ' + text + '}'
+    body = '{"name": "Slovnaft", "limit": ' + text + "}"
     answer = client.post(
         "/api/v1/companies/match", content=body, headers={**auth, "Content-Type": "application/json"}
     )
@@ -166,6 +166,29 @@ def test_an_integral_float_still_reaches_a_float_field_as_a_number(client: TestC
         headers={**auth, "Content-Type": "application/json"},
     )
     assert answer.status_code == 200, answer.text
+
+
+def test_integer_bounds_are_written_as_integers(client: TestClient) -> None:
+    # FastAPI typed them as floats: `lt=2**62` was 4.611686018427388e+18, and a client comparing in floating
+    # point took 4611686018427387998 for a valid pass id (schemathesis).
+    doc = client.get("/api/v1/public/openapi.json").json()
+    schema = doc["components"]["schemas"]["KeyCreateIn"]["properties"]["pass_id"]["anyOf"][0]
+    assert schema["exclusiveMaximum"] == 2**62 and isinstance(schema["exclusiveMaximum"], int)
+    bounds = []
+
+    def walk(node):  # type: ignore[no-untyped-def]
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+                    bounds.append(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(doc)
+    assert bounds and not [b for b in bounds if isinstance(b, float) and b.is_integer()]
 
 
 def test_the_document_says_what_the_server_enforces(client: TestClient) -> None:

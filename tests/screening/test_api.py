@@ -124,9 +124,31 @@ def test_bad_bodies(client):
     )
 
 
-def test_unknown_list_is_422(client, lists):
-    err = assert_error(client.post(SCREEN, json={"name": "A B", "lists": ["nope"]}), 422, "VALIDATION_ERROR")
-    assert "nope" in err["message"]
+@pytest.mark.parametrize("listed", [["nope"], [""], ["sanctions_un", "SANCTIONS_UK"]])
+def test_unknown_list_is_422(client, lists, listed):
+    # The document lists the ids a server knows, so a value outside them is invalid input.
+    err = assert_error(client.post(SCREEN, json={"name": "A B", "lists": listed}), 422, "VALIDATION_ERROR")
+    assert "lists" in str(err["details"])
+
+
+def test_a_known_list_not_imported_is_501(client, lists):
+    err = assert_error(
+        client.post(NAME, json={"name": "A B", "lists": ["sanctions_un"]}), 501, "NOT_IMPLEMENTED"
+    )
+    assert "sanctions_un" in err["message"]
+    assert err["details"]["missing"] == ["sanctions_un"]
+
+
+def test_the_document_lists_the_known_lists(client):
+    doc = client.get("/api/v1/public/openapi.json").json()
+    items = doc["components"]["schemas"]["NameQuery"]["properties"]["lists"]["anyOf"][0]["items"]
+    assert items["enum"] == [
+        "opensanctions_ftm",
+        "sanctions_eu_fsf",
+        "sanctions_ofac",
+        "sanctions_uk",
+        "sanctions_un",
+    ]
 
 
 def test_huge_and_unicode_inputs(client, lists):

@@ -172,7 +172,26 @@ def build_openapi(app: FastAPI, base_url: str, purposes: list[str] | None = None
             op["responses"].setdefault("401", _error("`UNAUTHORIZED`: not signed in"))
     constrain_inputs(doc)
     _declare_used_tags(doc)
+    _integral_bounds(doc)
     return doc
+
+
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def _integral_bounds(node: Any) -> None:
+    """Bounds written back as the integers they are. FastAPI's schema model types them as floats, so
+    `lt=2**62` came out as `4.611686018427388e+18`, and a client comparing in floating point took
+    4611686018427387998 for a valid id (schemathesis, issue 16)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in _BOUNDS and isinstance(value, float) and value.is_integer():
+                node[key] = int(value)
+            else:
+                _integral_bounds(value)
+    elif isinstance(node, list):
+        for item in node:
+            _integral_bounds(item)
 
 
 def _mcp_item() -> dict[str, Any]:

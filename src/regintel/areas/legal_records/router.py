@@ -14,6 +14,7 @@ from regintel.api import stats_feeds
 from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import Envelope, ok
+from regintel.api.paths import IsoDate
 from regintel.api.routing import StrictRoute
 from regintel.errors import ValidationFailed
 
@@ -64,8 +65,8 @@ def decisions(
         str | None, Query(min_length=1, max_length=20, description="Slovak IČO of a party")
     ] = None,
     court: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
-    date_from: Annotated[date | None, Query(description="Given on or after")] = None,
-    date_to: Annotated[date | None, Query(description="Given on or before")] = None,
+    date_from: Annotated[IsoDate | None, Query(description="Given on or after (ISO 8601 date)")] = None,
+    date_to: Annotated[IsoDate | None, Query(description="Given on or before (ISO 8601 date)")] = None,
     q: Annotated[str | None, Query(min_length=1, max_length=200, description="Words to find")] = None,
     page: Page = 1,
     per_page: PerPage = 20,

@@ -38,6 +38,8 @@ Since = Annotated[
     str | None,
     Query(
         max_length=40,
+        # The extended format only: Python also reads `2774041123` (basic format), which reads as a number.
+        pattern=r"^\d{4}-\d{2}-\d{2}",
         description="Published at or after: ISO 8601 date or date-time (UTC when no zone is given)",
     ),
 ]

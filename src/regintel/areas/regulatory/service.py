@@ -5,6 +5,7 @@ Other areas may call `entries`, `sources` and `stats`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -57,6 +58,9 @@ def parse_filters(source: str | None, tag: str | None, since: str | None, q_: st
     )
 
 
+_EXTENDED = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
 def parse_since(value: str | None) -> datetime | None:
     """`since`: an ISO 8601 date (`2026-11-01`, midnight UTC) or date-time (`2026-11-01T08:00:00Z`; without
     a zone, UTC)."""
@@ -64,6 +68,8 @@ def parse_since(value: str | None) -> datetime | None:
         return None
     text = value.strip()
     try:
+        if not _EXTENDED.match(text):  # `datetime.fromisoformat` also reads the basic format, `2774041123`
+            raise ValueError(text)
         when = (
             datetime.combine(date.fromisoformat(text), datetime.min.time())
             if len(text) == 10

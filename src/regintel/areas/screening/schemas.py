@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from regintel.domain.screening import DEFAULT_THRESHOLD
+from regintel.ingest.sources.sanctions_common import sanction_sources
+
+LIST_IDS = sorted(sanction_sources())
+
+
+def _known_list(value: str) -> str:
+    if value not in LIST_IDS:
+        raise ValueError(f"not a list this server knows; the lists are: {', '.join(LIST_IDS)}")
+    return value
+
+
+# A list the server knows but has not imported is answered 501 NOT_IMPLEMENTED naming it (service.py).
+ListId = Annotated[str, AfterValidator(_known_list), WithJsonSchema({"type": "string", "enum": LIST_IDS})]
 
 Schema = Literal["person", "organization", "vessel", "aircraft"]
 _DATE = r"^\d{4}(-\d{2}(-\d{2})?)?$"
@@ -20,10 +33,11 @@ class NameQuery(BaseModel):
         DEFAULT_THRESHOLD, ge=0.0, le=1.0, description="Hits scoring at least this are returned (0-1)"
     )
     limit: int = Field(10, ge=1, le=50, description="At most this many hits, best first")
-    lists: list[str] | None = Field(
+    lists: list[ListId] | None = Field(
         None,
         max_length=20,
-        description="Only these lists (source ids, e.g. `sanctions_un`); default every imported list",
+        description="Only these lists (source ids, e.g. `sanctions_un`); default every imported list. "
+        "A list that is not imported on this server answers 501 `NOT_IMPLEMENTED` naming it",
     )
 
     @field_validator("name")

@@ -50,6 +50,8 @@ def open_search(state: Any) -> SearchBackend:
                 enqueue_search_index(conn, datetime.now(UTC))
     except IndexBusy:  # an import or the worker is writing it: the index that exists serves meanwhile
         log.info("search index busy at start-up; serving the current one")
+    except SQLAlchemyError:  # the database locked or away: the thread catches up once it answers
+        log.exception("search index start-up catch-up failed; serving the current one")
     state.search = backend
     return backend
 

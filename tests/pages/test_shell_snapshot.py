@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import orjson
 from lxml import html
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from regintel.areas.pages import service
 from regintel.db.schema import stats_snapshots
@@ -63,3 +63,20 @@ def test_snapshot_follows_an_import(client, companies, engine):
     )
     after = assert_envelope(client.get(PUB + "?country=sk"))["items"]  # a new version: computed, stored
     assert after == _live(engine, "SK", 100) and after[0]["city"] == "Košice" and after[0]["companies"] == 4
+
+
+def test_coverage_reads_the_public_stats_snapshot(client, companies, engine):
+    refresh(engine, stale_only=False)
+    with engine.begin() as conn:  # a figure no count gives: an answer with it came from the snapshot
+        payload = conn.execute(
+            select(stats_snapshots.c.payload).where(stats_snapshots.c.key == "public-stats")
+        ).scalar_one()
+        conn.execute(
+            update(stats_snapshots)
+            .where(stats_snapshots.c.key == "public-stats")
+            .values(payload=payload | {"entities": 4242})
+        )
+    assert assert_envelope(client.get("/coverage.json"))["entities"] == 4242
+    load_companies(engine, CompanyRecord(country="SK", national_id="50000055", name="Nová s.r.o."))
+    client.app.state.pages_cache.clear()  # the page's minute-long cache, not the data, is what kept it
+    assert assert_envelope(client.get("/coverage.json"))["entities"] == 13  # a new version: counted live

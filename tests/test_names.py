@@ -50,3 +50,17 @@ def test_person_keys_read_names_as_before_transliteration() -> None:
     assert person_name_key("Yevhen Demʼianchuk") == "yevhen dem ianchuk"
     assert person_name_key("ЛУЦЬКИЙ АНДРІЙ") == "луцькии андріи"  # folded, not transliterated
     assert person_name_key("Jan Novák") == normalise_name("Jan Novák") == "jan novak"
+
+
+def test_spelling_key_folds_umlaut_digraphs() -> None:
+    from regintel.domain.names import spelling_key
+
+    assert spelling_key(normalise_name("Dräger Finanz AG")) == spelling_key(
+        normalise_name("Draeger Finanz AG")
+    )
+    assert (
+        spelling_key(normalise_name("Müller GmbH"))
+        == spelling_key(normalise_name("Mueller GmbH"))
+        == "muller"
+    )
+    assert spelling_key("koeln") == spelling_key("koln") == "koln"

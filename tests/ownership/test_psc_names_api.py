@@ -168,7 +168,7 @@ FOREIGN = [
     CompanyRecord(country="GI", national_id="112233", name="Parliament Lane Management Ltd"),
     CompanyRecord(country="DE", national_id="HRB12345", name="Draeger Finanz AG"),
     CompanyRecord(country="GI", national_id="445566", name="DRAEGER FINANZ AG"),
-    # `normalise_name` folds "ä" to "a", not "ae": the register's spelling is not the PSC entry's.
+    # The register's "ä" meets the PSC entry's "ae" (names.spelling_key).
     CompanyRecord(country="DE", national_id="HRB99999", name="Dräger Finanz AG"),
 ]
 
@@ -193,11 +193,10 @@ def test_real_psc_sample(client, auth, sample) -> None:
         "OE029880": ("this_company_is_psc", "name_country", True, True, None)
     }
     # "Draeger Finanz Ag" with no country: the same name in any country is a lead.
-    for ico, country in (("HRB12345", "de"), ("445566", "gi")):
+    for ico, country in (("HRB12345", "de"), ("445566", "gi"), ("HRB99999", "de")):
         assert found(uk(client, auth, ico, country)) == {
             "01507964": ("this_company_is_psc", "name", True, None, None)
         }
-    assert uk(client, auth, "HRB99999", "de")["connections"] == []
 
 
 def test_real_sample_offshore_entity(client, auth, sample) -> None:
@@ -208,3 +207,29 @@ def test_real_sample_offshore_entity(client, auth, sample) -> None:
     assert [(link["entity"]["name"], link["jurisdiction"], link["basis"]) for link in data["links"]] == [
         ("Parliament Lane Management Limited", "GI", "registered")
     ]
+
+
+def test_an_umlaut_meets_its_digraph(client, auth, engine) -> None:
+    # A German register writes "Dräger", an English-language one "Draeger" (docs/ownership.md).
+    load_companies(engine, CompanyRecord(country="AT", national_id="FN123456i", name="Dräger Finanz GmbH"))
+    load_companies(
+        engine,
+        CompanyRecord(
+            country="GB",
+            national_id="09000011",
+            name="UK DRAEGER HOLDINGS LTD",
+            roles=[
+                RoleRecord(
+                    "shareholder",
+                    "Draeger Finanz G.m.b.H.",
+                    share_pct=75.0,
+                    natures_of_control=BANDS,
+                    holder_reg_country="AT",
+                )
+            ],
+        ),
+        source=PSC_SOURCE,
+    )
+    assert found(uk(client, auth, "FN123456i", "at")) == {
+        "09000011": ("this_company_is_psc", "name_country", True, True, None)
+    }

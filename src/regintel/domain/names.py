@@ -198,6 +198,16 @@ def tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", folded)
 
 
+_DIGRAPHS = re.compile(r"([aou])e")
+
+
+def spelling_key(name_norm: str) -> str:
+    """A normalised name with the digraphs that stand for umlauts written as the bare vowel (ae, oe, ue →
+    a, o, u), so that "Dräger" (`drager`) and "Draeger", as an English-language register writes it, share
+    one key. Both sides of a comparison take it; it is a key to look up by, not a name to show."""
+    return _DIGRAPHS.sub(r"\1", name_norm)
+
+
 def person_name_key(name: str) -> str:
     """The name as person keys read it (`ingest.sections.person_key`): `normalise_name` as it was before
     other scripts were transliterated (Latin letters and digits only, legal forms stripped), or for a name

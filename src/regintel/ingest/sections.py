@@ -26,7 +26,7 @@ from regintel.db.schema import (
     registration_authorities,
     roles,
 )
-from regintel.domain.names import normalise_name, person_name_key
+from regintel.domain.names import normalise_name, person_name_key, spelling_key
 from regintel.domain.types import (
     CompanyKey,
     CompanyRecord,
@@ -106,7 +106,8 @@ def _role_row(role: RoleRecord) -> dict[str, Any]:
         "holder_key": _holder_key(role),
         "holder_name": role.holder_name,
         # Only a holder known by name is looked up by it (areas/ownership: a foreign corporate PSC).
-        "holder_name_norm": (normalise_name(role.holder_name) or None) if named_only else None,
+        # Umlauts and their digraphs meet: "Dräger" here, "Draeger" in a PSC entry (names.spelling_key).
+        "holder_name_norm": (spelling_key(normalise_name(role.holder_name)) or None) if named_only else None,
         "holder_reg_country": role.holder_reg_country if named_only else None,
         "holder_reg_number": role.holder_reg_number if named_only else None,
         "title": role.title,

@@ -21,7 +21,7 @@ from regintel.areas.ownership.schemas import (
     UkConnection,
     UkConnections,
 )
-from regintel.domain.names import normalise_name
+from regintel.domain.names import normalise_name, spelling_key
 from regintel.domain.offshore import SOURCE as OFFSHORE_SOURCE
 from regintel.domain.offshore import Jurisdiction, offshore
 from regintel.domain.ownership import dates_agree
@@ -72,7 +72,7 @@ def _named_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
     name, country and registration number (`psc_match.decide`, which states the basis)."""
     if root["country"] == "GB":
         return []  # a UK company is a PSC by its company key (above)
-    name_norm = root.get("name_norm") or normalise_name(str(root["name"]))
+    name_norm = spelling_key(root.get("name_norm") or normalise_name(str(root["name"])))
     out = []
     for r in q.roles_naming_company(ctx.conn, PSC, root["country"], root["national_id"], name_norm):
         if r["person_id"] is not None or r["holder_company_id"] is not None:

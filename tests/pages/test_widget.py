@@ -71,6 +71,9 @@ def test_token_request_validation(client, auth):
         {"origins": [ORIGIN], "extra": 1},
         {"origins": [ORIGIN], "ttl_seconds": "60"},
         {"origins": [ORIGIN] * 11},
+        {"origins": ["httpS://AfA*"]},  # schemathesis: a host with a star was taken
+        {"origins": ["https://a b"]},
+        {"origins": ["https://shop_example.org"]},
     ):
         assert_error(client.post("/api/v1/widget-token", json=body, headers=auth), 422, "VALIDATION_ERROR")
 

@@ -4,6 +4,7 @@ widget may run on, expiring. Nothing is stored: a token is checked by its signat
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,6 +15,9 @@ from regintel.errors import Forbidden, Unauthorized, ValidationFailed
 SALT = "regintel.widget-token.v1"
 TYPES = ("check", "badges")
 MAX_TTL = 7 * 86400  # a token lives at most a week (default: one day)
+
+
+_HOST = re.compile(r"[a-z0-9.-]+")
 
 
 def normalise_origin(value: str) -> str:
@@ -30,6 +34,11 @@ def normalise_origin(value: str) -> str:
     ):
         raise ValidationFailed(
             "An origin is `scheme://host[:port]` with scheme http or https", details={"origin": value}
+        )
+    if not _HOST.fullmatch(parts.hostname):  # `afa*` or `a b` is no host a browser sends (schemathesis)
+        raise ValidationFailed(
+            "An origin's host is letters, digits, dots and hyphens (a DNS name or an IPv4 address)",
+            details={"origin": value},
         )
     if not _port_ok(parts.netloc):
         raise ValidationFailed("An origin's port is a number from 1 to 65535", details={"origin": value})

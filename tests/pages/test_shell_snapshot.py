@@ -80,3 +80,26 @@ def test_coverage_reads_the_public_stats_snapshot(client, companies, engine):
     load_companies(engine, CompanyRecord(country="SK", national_id="50000055", name="Nová s.r.o."))
     client.app.state.pages_cache.clear()  # the page's minute-long cache, not the data, is what kept it
     assert assert_envelope(client.get("/coverage.json"))["entities"] == 13  # a new version: counted live
+
+
+def test_country_landing_reads_its_largest_from_the_snapshot(client, companies, engine):
+    live = client.get("/api/v1/public/firmy-sk").text
+    assert "pages:country-largest" in refresh(engine, stale_only=False)
+    assert client.get("/api/v1/public/firmy-sk").text == live  # the snapshot gives the live answer
+    with engine.connect() as conn:
+        assert service.country_largest(conn, "SK", "EUR") == _plain(service.largest(conn, "SK", "EUR", 10))
+    with engine.begin() as conn:
+        payload = conn.execute(
+            select(stats_snapshots.c.payload).where(stats_snapshots.c.key == "pages:country-largest")
+        ).scalar_one()
+        item = payload["SK"]["items"][0] | {"name": "Marker Largest a.s."}
+        conn.execute(
+            update(stats_snapshots)
+            .where(stats_snapshots.c.key == "pages:country-largest")
+            .values(payload=payload | {"SK": {"currency": "EUR", "items": [item]}})
+        )
+    assert "Marker Largest a.s." in client.get("/api/v1/public/companies-sk").text
+
+
+def _plain(value):
+    return orjson.loads(orjson.dumps(value))

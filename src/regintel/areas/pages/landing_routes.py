@@ -31,20 +31,7 @@ CountryPath = Annotated[
     str, Path(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$", description="ISO 3166-1 alpha-2")
 ]
 HOUR = "public, max-age=3600"
-# The currency a country's statements are filed in, for its largest companies (nothing is converted).
-CURRENCIES = {
-    "CZ": "CZK",
-    "GB": "GBP",
-    "PL": "PLN",
-    "HU": "HUF",
-    "NO": "NOK",
-    "SE": "SEK",
-    "DK": "DKK",
-    "RO": "RON",
-    "BG": "BGN",
-    "CH": "CHF",
-    "UA": "UAH",
-}
+CURRENCIES = service.CURRENCIES
 SVG = "image/svg+xml; charset=utf-8"
 
 
@@ -194,7 +181,7 @@ def _directory(request: Request, conn: Connection, country: str, lang: str, path
         if entry
         else UI[lang]["none"]
     )
-    largest = service.largest(conn, cc, CURRENCIES.get(cc, "EUR"), 10) if entry else []
+    largest = service.country_largest(conn, cc, CURRENCIES.get(cc, "EUR")) if entry else []
     base = public_base(request)
     return html.page(
         "directory.html",

@@ -370,6 +370,45 @@ def largest(conn: Connection, country: str | None, currency: str, limit: int) ->
     ]
 
 
+# The currency a country's statements are filed in, for its largest companies (nothing is converted).
+CURRENCIES = {
+    "CZ": "CZK",
+    "GB": "GBP",
+    "PL": "PLN",
+    "HU": "HUF",
+    "NO": "NOK",
+    "SE": "SEK",
+    "DK": "DKK",
+    "RO": "RON",
+    "BG": "BGN",
+    "CH": "CHF",
+    "UA": "UAH",
+}
+COUNTRY_LARGEST = "pages:country-largest"
+
+
+def country_largest_snapshot(conn: Connection) -> dict[str, dict[str, Any]]:
+    """The ten largest companies of every country with companies, in its filing currency: the statistics
+    snapshot `COUNTRY_LARGEST` the directory landings read."""
+    out = {}
+    for cc in queries.company_countries(conn):
+        currency = CURRENCIES.get(cc, "EUR")
+        out[cc] = {"currency": currency, "items": largest(conn, cc, currency, 10)}
+    return out
+
+
+def country_largest(conn: Connection, country: str, currency: str, limit: int = 10) -> list[dict[str, Any]]:
+    """A country's largest companies for its directory landing: from the statistics snapshot
+    `COUNTRY_LARGEST` of the current data version when it holds the country in `currency`, else live (at 10M
+    companies SQLite reads every statement of the country through the country index and sorts them: 14 s of
+    CPU for SK, measured on the 10M build)."""
+    stored = stats_snapshots_db.find_snapshot(conn, COUNTRY_LARGEST, data_version(conn))
+    entry = (stored or {}).get(country)
+    if entry is not None and entry["currency"] == currency and limit <= 10:  # the snapshot holds ten
+        return list(entry["items"])[:limit]
+    return largest(conn, country, currency, limit)
+
+
 def public_contracts(
     conn: Connection, country: str | None, currency: str, limit: int
 ) -> list[dict[str, Any]]:

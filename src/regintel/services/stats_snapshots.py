@@ -76,6 +76,12 @@ def _pages_shell(conn: Connection) -> Any:
     return service.shell_snapshot(conn)
 
 
+def _country_largest(conn: Connection) -> Any:
+    from regintel.areas.pages import service  # on use, as above
+
+    return service.country_largest_snapshot(conn)
+
+
 AGGREGATES: dict[str, Callable[[Connection], Any]] = {
     "overview": stats.overview,
     "freshness": stats.freshness,
@@ -85,6 +91,7 @@ AGGREGATES: dict[str, Callable[[Connection], Any]] = {
     **{breakdown_key(by): _breakdown(by) for by in DIMENSIONS},
     "pages:nuts3-counts": _region_counts,  # /firmy-kraj, /heatmap, /maps (areas/pages/regions.py)
     "pages:shell-addresses": _pages_shell,  # the shell-address ranking, per country (areas/pages/service.py)
+    "pages:country-largest": _country_largest,  # the directory landings' ten largest (areas/pages)
 }
 
 

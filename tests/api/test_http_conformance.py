@@ -168,6 +168,17 @@ def test_an_integral_float_still_reaches_a_float_field_as_a_number(client: TestC
     assert answer.status_code == 200, answer.text
 
 
+def test_an_integer_longer_than_64_bits_is_echoed_exactly(client: TestClient, auth) -> None:
+    # A bulk entry is any JSON value and is answered with itself; orjson cannot write such an integer, and
+    # this was a 500 (schemathesis).
+    body = '{"country": "SK", "identifiers": [{"x": -12719506862647797760}, 5.931258059844129e+16]}'
+    answer = client.post(
+        "/api/v1/companies/bulk", content=body, headers={**auth, "Content-Type": "application/json"}
+    )
+    assert answer.status_code == 200, answer.text
+    assert "-12719506862647797760" in answer.text
+
+
 def test_integer_bounds_are_written_as_integers(client: TestClient) -> None:
     # FastAPI typed them as floats: `lt=2**62` was 4.611686018427388e+18, and a client comparing in floating
     # point took 4611686018427387998 for a valid pass id (schemathesis).

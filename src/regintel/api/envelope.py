@@ -54,10 +54,29 @@ def _default(value: Any) -> Any:
     raise TypeError(f"Cannot serialise {type(value).__name__}")
 
 
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
+
+
 def dumps(value: Any) -> bytes:
-    return orjson.dumps(
-        value, default=_default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
-    )
+    try:
+        return orjson.dumps(value, default=_default, option=_OPTIONS)
+    except TypeError as exc:
+        # orjson writes integers of 64 bits at most; an answer that echoes a client's input (a bulk entry
+        # is any JSON value) may hold a longer one, and was a 500 (schemathesis, issue 16).
+        if "64-bit" not in str(exc):
+            raise
+        return orjson.dumps(_long_integers(value), default=_default, option=_OPTIONS)
+
+
+def _long_integers(value: Any) -> Any:
+    """`value` with every integer orjson cannot write given as its exact digits (`orjson.Fragment`)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if -(2**63) <= value < 2**64 else orjson.Fragment(str(value).encode())
+    if isinstance(value, dict):
+        return {k: _long_integers(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_long_integers(v) for v in value]
+    return value
 
 
 def request_id(request: Request) -> str:

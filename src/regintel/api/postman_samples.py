@@ -88,4 +88,5 @@ def unavailable_paths(conn: Connection, values: dict[str, str]) -> dict[str, str
     )
     if row is None:
         return {}
-    return {f"{_V1}/companies/{{ico}}/{s}": why for s, why in unavailable_sections(conn, row).items()}
+    found = unavailable_sections(conn, dict(row))
+    return {f"{_V1}/companies/{{ico}}/{s}": why for s, why in found.items()}

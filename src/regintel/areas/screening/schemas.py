@@ -28,7 +28,13 @@ _DATE = r"^\d{4}(-\d{2}(-\d{2})?)?$"
 class NameQuery(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = Field(min_length=1, max_length=300, description="The name to screen, any script")
+    # At least one letter or digit of any script, as the validator below requires: the document says so too.
+    name: str = Field(
+        min_length=1,
+        max_length=300,
+        json_schema_extra={"pattern": r"[\p{L}\p{N}]"},  # checked by `_has_letters`, with its reason
+        description="The name to screen, any script",
+    )
     threshold: float = Field(
         DEFAULT_THRESHOLD, ge=0.0, le=1.0, description="Hits scoring at least this are returned (0-1)"
     )

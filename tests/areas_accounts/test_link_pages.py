@@ -119,3 +119,34 @@ def test_the_links_in_a_real_browser(base, engine, tmp_path):
         sync_api.expect(page.get_by_role("button", name="Sign in")).to_be_enabled()
         assert [e for e in errors if "Content Security Policy" in e] == []  # the script ran under the CSP
         context.close()
+
+
+def test_the_signup_link_makes_the_account_only_when_pressed(base, engine, tmp_path):
+    """The API signup mail's page used to post its token as it loaded: a mail scanner that runs scripts made
+    the account and saw the key, shown once, instead of the person; and the link itself was a 422 (the page
+    did not declare `token`)."""
+    httpx.post(f"{base}/api/v1/public/api-signup", json={"email": "dev@example.org"})
+    link = _link(_mail(engine, "dev@example.org", "account_login"))[0]
+    assert urlsplit(link).path == "/api/v1/public/api-signup"
+    assert httpx.get(link).status_code == 200 and httpx.get(f"{link}&x=1").status_code == 422
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
+    if CHROMIUM is None:
+        pytest.skip("no chromium on this machine")
+    with sync_api.sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+        )
+        page = context.new_page()
+        posts: list[str] = []
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        assert page.goto(link, wait_until="networkidle").status == 200
+        assert posts == []  # opening the link sent nothing
+        page.get_by_role("button", name="Create my account and key").click()
+        sync_api.expect(page.get_by_role("status")).to_contain_text(
+            "Your key (shown once): ri_", timeout=30_000
+        )
+        assert posts == [urlsplit(link)._replace(query="").geturl()]
+        context.close()

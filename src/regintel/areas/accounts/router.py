@@ -835,7 +835,12 @@ async function post(body) {
     ? (j.data.api_key ? "Your key (shown once): " + j.data.api_key.key : j.data.message)
     : j.error.message;
 }
-if (q.get("token")) post({token: q.get("token")});
+if (q.get("token")) {  // the mailed link: act on a press only (mail scanners open links and run scripts)
+  const b = document.createElement("button");
+  b.textContent = "Create my account and key";
+  b.onclick = () => { b.disabled = true; post({token: q.get("token")}); };
+  document.getElementById("f").replaceWith(b);
+}
 document.getElementById("f").onsubmit = e => { e.preventDefault();
   const d = new FormData(e.target); const b = {email: d.get("email")};
   if (d.get("website")) b.website = d.get("website"); post(b); };
@@ -846,9 +851,10 @@ document.getElementById("f").onsubmit = e => { e.preventDefault();
     "/public/api-signup",
     response_class=HTMLResponse,
     summary="Signup page",
-    description="An HTML form that posts to `POST /public/api-signup`.",
+    description="An HTML form that posts to `POST /public/api-signup`; with the mailed link's `token`, a "
+    "button that posts it (opening the link changes nothing).",
 )
-def api_signup_page(request: Request) -> Response:
+def api_signup_page(request: Request, token: LinkToken = None) -> Response:
     return HTMLResponse(_SIGNUP_PAGE, headers={"Cache-Control": "public, max-age=3600"})
 
 

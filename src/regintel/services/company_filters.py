@@ -87,7 +87,9 @@ Moment = Annotated[
     AfterValidator(_in_utc),
     WithJsonSchema({"anyOf": [_DATETIME_SCHEMA, _DATE_SCHEMA]}),
 ]
-Codes = Annotated[list[str] | None, Field(default=None)]
+# A code is never empty: `district=` would be a filter that silently matches nothing (schemathesis).
+Code = Annotated[str, Field(min_length=1)]
+Codes = Annotated[list[Code] | None, Field(default=None)]
 Flag = Annotated[bool | None, Field(default=None)]
 Amount = Annotated[Money | None, Field(default=None)]
 MAX_VALUES = 50
@@ -201,6 +203,8 @@ class CompanyFilters(BaseModel):
         """List filters take repeated parameters and comma-separated values alike."""
         annotation = cls.model_fields[info.field_name].annotation
         if isinstance(value, list) and "list" in str(annotation):
+            if any(not str(v).strip() for v in value):  # `district=`: the document asks for a code
+                raise ValueError("an empty value: give a code, or leave the parameter out")
             parts = [p.strip() for v in value for p in str(v).split(",") if p.strip()]
             if not parts:
                 return None

@@ -28,11 +28,9 @@ _DATE = r"^\d{4}(-\d{2}(-\d{2})?)?$"
 class NameQuery(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    # At least one letter or digit of any script, as the validator below requires: the document says so too.
     name: str = Field(
         min_length=1,
         max_length=300,
-        json_schema_extra={"pattern": r"[\p{L}\p{N}]"},  # checked by `_has_letters`, with its reason
         description="The name to screen, any script",
     )
     threshold: float = Field(

@@ -28,7 +28,9 @@ def _engine() -> Any:
 
     engine = make_engine(load_settings().database_url, pool=False)
     upgrade(engine)
-    return engine
+    # The operator's commands read, then write: on SQLite they take the write lock first, so a writer
+    # committing in between (a serve process's index jobs) makes them wait, not fail "database is locked".
+    return engine.execution_options(sqlite_immediate=True)
 
 
 def _print_json(data: Any) -> None:

@@ -41,14 +41,19 @@ button:focus-visible{outline:3px solid #0550ae;outline-offset:2px}
 code{overflow-wrap:anywhere}
 """
 
-_PAGE = _ENV.from_string(
-    """<!doctype html>
+# The head of the account area's own pages (this consent page and link_pages.py's), which set `title`
+# and `style`.
+PAGE_HEAD = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>{{ title }} · regintel</title><style>{{ style }}</style></head>
 <body><main>
-{% if consent %}
+"""
+
+_PAGE = _ENV.from_string(
+    PAGE_HEAD
+    + """{% if consent %}
 <h1>Allow {{ consent.client_name }} to use your regintel account?</h1>
 <p>You are signed in as <strong>{{ email }}</strong>.</p>
 {% if consent.registration == "dynamic" %}

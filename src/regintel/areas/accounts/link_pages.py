@@ -16,7 +16,7 @@ import hashlib
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, select_autoescape
 
-from regintel.areas.accounts.consent import STYLE
+from regintel.areas.accounts.consent import PAGE_HEAD, STYLE
 
 _ENV = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
 
@@ -54,13 +54,8 @@ button.addEventListener("click", async () => {
 _SCRIPT_HASH = base64.b64encode(hashlib.sha256(_SCRIPT.encode()).digest()).decode()
 
 _PAGE = _ENV.from_string(
-    """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>{{ title }} · regintel</title><style>{{ style }}</style></head>
-<body><main>
-<h1>{{ title }}</h1>
+    PAGE_HEAD
+    + """<h1>{{ title }}</h1>
 <p>{{ text }}</p>
 {% if detail %}<p><strong>{{ detail }}</strong></p>{% endif %}
 <div class="buttons"><button type="button" id="go">{{ button }}</button></div>

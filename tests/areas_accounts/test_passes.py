@@ -162,6 +162,12 @@ def test_a_paid_day_pass_becomes_a_key_with_its_budget_and_expiry(shop, engine):
     client.get("/api/v1/me", headers=auth)
     client.get("/api/v1/me", headers=auth)
     assert_error(client.get("/api/v1/me", headers=auth), 429, "QUOTA_EXCEEDED")  # the budget is spent
+    # the budget is the pass key's own: the account's monthly quota counted none of its calls, and the
+    # account's other keys go on
+    assert me["usage"]["scope"] == "key" and assert_envelope(client.get("/account"))["usage"]["used"] == 0
+    monthly = assert_envelope(client.post("/account/api-keys", json={"name": "m"}, headers=csrf), 201)
+    me = assert_envelope(client.get("/api/v1/me", headers={"Authorization": f"Bearer {monthly['key']}"}))
+    assert (me["usage"]["used"], me["usage"]["scope"]) == (1, "account")
 
     # a later subscription changes the account's keys, not the key of the pass it paid for apart
     assert_envelope(post(client, subscription("evt_s1", account["id"], customer, plan="pro")))

@@ -8,10 +8,10 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, column, select, table, update
 from sqlalchemy.engine import Connection
 
-from regintel.db.schema import api_keys
+from regintel.db.schema import Id, api_keys
 from regintel.errors import NotFound
 
 KEY_PREFIX = "ri_"
@@ -26,6 +26,9 @@ class KeyRecord:
     created_at: datetime
     expires_at: datetime | None
     revoked_at: datetime | None
+    # The account the key belongs to (None for a key made by `regintel keys create`): the monthly quota of a
+    # key with an account is the account's, shared by all its keys and OAuth tokens (services/limiter.py).
+    account_id: int | None = None
 
     def is_active(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
@@ -55,6 +58,7 @@ def _record(row: object) -> KeyRecord:
         created_at=_aware(m["created_at"]),  # type: ignore[arg-type]
         expires_at=_aware(m["expires_at"]),
         revoked_at=_aware(m["revoked_at"]),
+        account_id=m["account_id"],
     )
 
 
@@ -86,7 +90,14 @@ def create_key(
     return get_key(conn, key_id), raw
 
 
-_COLUMNS = [
+# The accounts area's link of a key to its owner (areas/accounts/tables.py, migration 0013_accounts), named
+# here rather than imported because db/ imports no area: the key's account comes with the key in the same
+# read (its primary key, so at most one row), and the link stays the one record of who owns a key. A test of
+# the accounts area checks that these names are its table's (tests/areas_accounts/test_account_quota.py).
+_owners = table("account_api_keys", column("api_key_id", Id), column("account_id", Id))
+
+
+_KEYS = select(
     api_keys.c.id,
     api_keys.c.name,
     api_keys.c.plan,
@@ -94,23 +105,24 @@ _COLUMNS = [
     api_keys.c.created_at,
     api_keys.c.expires_at,
     api_keys.c.revoked_at,
-]
+    _owners.c.account_id,
+).select_from(api_keys.outerjoin(_owners, _owners.c.api_key_id == api_keys.c.id))
 
 
 def get_key(conn: Connection, key_id: int) -> KeyRecord:
-    row = conn.execute(select(*_COLUMNS).where(api_keys.c.id == key_id)).first()
+    row = conn.execute(_KEYS.where(api_keys.c.id == key_id)).first()
     if row is None:
         raise NotFound(f"No API key with id {key_id}")
     return _record(row)
 
 
 def find_key_by_raw(conn: Connection, raw: str) -> KeyRecord | None:
-    row = conn.execute(select(*_COLUMNS).where(api_keys.c.key_hash == hash_key(raw))).first()
+    row = conn.execute(_KEYS.where(api_keys.c.key_hash == hash_key(raw))).first()
     return _record(row) if row is not None else None
 
 
 def list_keys(conn: Connection) -> list[KeyRecord]:
-    return [_record(r) for r in conn.execute(select(*_COLUMNS).order_by(api_keys.c.id))]
+    return [_record(r) for r in conn.execute(_KEYS.order_by(api_keys.c.id))]
 
 
 def revoke_key(conn: Connection, key_id: int) -> KeyRecord:
@@ -142,7 +154,7 @@ class KeyCache:
     def load(self, raw: str, conn: Connection) -> KeyRecord | None:
         """Read the key on `conn` (blocking: call it off the event loop) and remember the answer."""
         digest = hash_key(raw)
-        row = conn.execute(select(*_COLUMNS).where(api_keys.c.key_hash == digest)).first()
+        row = conn.execute(_KEYS.where(api_keys.c.key_hash == digest)).first()
         key = _record(row) if row is not None else None
         if len(self._entries) >= self.max_size:
             self._entries.clear()

@@ -6,6 +6,11 @@ Three layers, checked in this order:
 2. the per-key plan limit in a fixed window -> 429 RATE_LIMITED *without* Retry-After (spec 7);
 3. the monthly quota, or the fixed budget of a day/week pass -> 429 QUOTA_EXCEEDED with Retry-After
    and the X-Quota-* headers.
+
+The monthly quota of a key that belongs to an account is the account's (spec 7-8: "the monthly request
+quota of the plan"): every key and OAuth token of the account counts against one counter, so making
+another key gives no more requests. A key made by `regintel keys create` (no account) has its own; a
+pass's budget is its key's own (each pass is paid for apart).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class Quota:
     limit: int
     used: int
     reset_at: int  # Unix seconds: start of next month, or the end of the pass
+    scope: str = "key"  # `account`: the account's monthly quota, shared by its keys; `key`: the key's own
 
     @property
     def remaining(self) -> int:
@@ -74,6 +80,11 @@ def next_month_start(now: datetime) -> datetime:
     if now.month == 12:
         return datetime(now.year + 1, 1, 1, tzinfo=UTC)
     return datetime(now.year, now.month + 1, 1, tzinfo=UTC)
+
+
+def account_subject(account_id: int) -> str:
+    """Whose monthly counter an account's keys share (`quota/acct:{account id}/{YYYY-MM}`)."""
+    return f"acct:{account_id}"
 
 
 class Limiter:
@@ -121,36 +132,54 @@ class Limiter:
         if quota is not None and quota.used > quota.limit:
             headers = quota.headers() | {"Retry-After": str(max(1, quota.reset_at - int(time.time())))}
             raise QuotaExceeded(
-                "The request quota of this key is used up",
-                details={"limit": quota.limit, "reset_at": quota.reset_at},
+                "The monthly request quota of this account is used up (its keys and OAuth tokens share it)"
+                if quota.scope == "account"
+                else "The request quota of this key is used up",
+                details={"limit": quota.limit, "reset_at": quota.reset_at, "scope": quota.scope},
                 headers=headers,
             )
         return quota
 
-    def _quota_counter(self, key: KeyRecord) -> tuple[str, int, int] | None:
-        """(counter name, limit, reset time) of the key's quota, None for an unlimited plan."""
+    def _quota_counter(self, key: KeyRecord) -> tuple[str, int, int, str] | None:
+        """(counter name, limit, reset time, scope) of the key's quota, None for an unlimited plan."""
         plan = self.settings.plan(key.plan)
         now = datetime.now(UTC)
         if plan.budget is not None:
             end = key.expires_at or next_month_start(now)
-            return f"pass/{key.id}", plan.budget, int(end.timestamp())
-        if plan.monthly_quota is not None:
-            return f"quota/{key.id}/{now:%Y-%m}", plan.monthly_quota, int(next_month_start(now).timestamp())
-        return None
+            return f"pass/{key.id}", plan.budget, int(end.timestamp()), "key"
+        if plan.monthly_quota is None:
+            return None
+        if key.account_id is not None:
+            return _monthly(account_subject(key.account_id), plan.monthly_quota, now) + ("account",)
+        return _monthly(str(key.id), plan.monthly_quota, now) + ("key",)
 
     def _consume_quota(self, key: KeyRecord) -> Quota | None:
         counter = self._quota_counter(key)
         if counter is None:
             return None
-        name, limit, reset_at = counter
+        name, limit, reset_at, scope = counter
         # Keep the counter a day past its period so a late reader still sees the final figure.
         used = self.storage.incr(name, max(1, reset_at - int(time.time())) + 86_400)
-        return Quota(limit=limit, used=used, reset_at=reset_at)
+        return Quota(limit=limit, used=used, reset_at=reset_at, scope=scope)
 
     def quota(self, key: KeyRecord) -> Quota | None:
-        """The key's quota without consuming it (for `GET /me`)."""
+        """The key's quota without consuming it."""
         counter = self._quota_counter(key)
         if counter is None:
             return None
-        name, limit, reset_at = counter
-        return Quota(limit=limit, used=self.storage.get(name), reset_at=reset_at)
+        name, limit, reset_at, scope = counter
+        return Quota(limit=limit, used=self.storage.get(name), reset_at=reset_at, scope=scope)
+
+    def account_quota(self, account_id: int, plan_name: str) -> Quota | None:
+        """The account's monthly quota this month, counted across all its keys and OAuth tokens, without
+        consuming it; None when the plan has none (a pass: its budget is its key's; or unlimited)."""
+        plan = self.settings.plan(plan_name)
+        if plan.budget is not None or plan.monthly_quota is None:
+            return None
+        name, limit, reset_at = _monthly(account_subject(account_id), plan.monthly_quota, datetime.now(UTC))
+        return Quota(limit=limit, used=self.storage.get(name), reset_at=reset_at, scope="account")
+
+
+def _monthly(subject: str, limit: int, now: datetime) -> tuple[str, int, int]:
+    """(counter name, limit, reset time) of a monthly quota: `subject` is a key id or `acct:{account id}`."""
+    return f"quota/{subject}/{now:%Y-%m}", limit, int(next_month_start(now).timestamp())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -22,6 +23,10 @@ class Usage(BaseModel):
     limit: int
     remaining: int
     resets_at: datetime = Field(description="Start of the next month, or the end of the pass (UTC)")
+    scope: Literal["account", "key"] = Field(
+        description="`account`: the monthly quota of the key's account, shared by all its keys and OAuth "
+        "tokens (`used` counts them all); `key`: this key's own (a key of no account, or a pass's budget)"
+    )
 
 
 class Me(BaseModel):
@@ -41,7 +46,8 @@ class Me(BaseModel):
     response_model=Envelope[Me],
     summary="Current API key",
     description="Name, plan, rate limit, usage this month (or of the pass) and expiry of the key "
-    "that made the call. The call itself counts towards the usage.",
+    "that made the call. The call itself counts towards the usage. A key of an account reports the "
+    "account's monthly quota, which all its keys and OAuth tokens share.",
 )
 async def me(request: Request, caller: ApiKey) -> Response:
     # Read here rather than through the `AppSettings` dependency: FastAPI's resolution of even a trivial
@@ -57,6 +63,7 @@ async def me(request: Request, caller: ApiKey) -> Response:
             "limit": quota.limit,
             "remaining": quota.remaining,
             "resets_at": datetime.fromtimestamp(quota.reset_at, UTC),
+            "scope": quota.scope,
         }
     return ok(
         request,

@@ -19,7 +19,6 @@ from sqlalchemy.exc import IntegrityError
 
 from regintel.areas.accounts import queries as q
 from regintel.config import Settings
-from regintel.db.keys import KeyRecord
 from regintel.errors import (
     Conflict,
     RegintelError,
@@ -289,44 +288,23 @@ def portal(conn: Connection, settings: Settings, base: str, account_id: int) -> 
 
 
 def suggest(conn: Connection, settings: Settings, limiter: Limiter, account_id: int) -> dict[str, Any]:
-    """A plan for the account's usage this month: quotas count per key, so the busiest key's projection
-    (its use so far, spread over the elapsed part of the month) is what a plan must hold."""
+    """A plan for the account's usage this month: its keys and OAuth tokens share the account's monthly
+    quota, so the account's projection (its use so far, spread over the elapsed part of the month) is what
+    a plan must hold. Passes count against their own budgets and are left out."""
     account = q.get_account(conn, account_id)
     assert account is not None
     now = datetime.now(UTC)
     start = datetime(now.year, now.month, 1, tzinfo=UTC)
     end = next_month_start(now)
     elapsed = max((now - start).total_seconds(), 86_400.0) / (end - start).total_seconds()
-    keys: list[dict[str, Any]] = []
-    for row in q.account_usage_keys(conn, account_id):
-        record = KeyRecord(
-            id=row["id"],
-            name=row["name"],
-            plan=row["plan"],
-            prefix=row["prefix"],
-            created_at=row["created_at"],
-            expires_at=row["expires_at"],
-            revoked_at=row["revoked_at"],
-        )
-        if settings.plan(record.plan).monthly_quota is None:
-            continue  # passes count against their own budget, not a month
-        quota = limiter.quota(record)
-        used = quota.used if quota is not None else 0
-        if used:
-            keys.append(
-                {
-                    "key_id": record.id,
-                    "name": record.name,
-                    "used": used,
-                    "projected": math.ceil(used / min(elapsed, 1.0)),
-                }
-            )
-    busiest = max((int(k["projected"]) for k in keys), default=0)
+    quota = limiter.account_quota(account_id, str(account["plan"]))
+    used = quota.used if quota is not None else 0
+    projected = math.ceil(used / min(elapsed, 1.0))
     monthly = sorted(
         ((name, plan) for name, plan in settings.plans.items() if plan.monthly_quota is not None),
         key=lambda item: item[1].monthly_quota or 0,
     )
-    fits = [name for name, plan in monthly if (plan.monthly_quota or 0) >= busiest * HEADROOM]
+    fits = [name for name, plan in monthly if (plan.monthly_quota or 0) >= projected * HEADROOM]
     current = str(account["plan"])
     suggested = fits[0] if fits else (monthly[-1][0] if monthly else current)
     current_quota = settings.plan(current).monthly_quota
@@ -335,9 +313,7 @@ def suggest(conn: Connection, settings: Settings, limiter: Limiter, account_id: 
     elif current_quota is not None and (settings.plans[suggested].monthly_quota or 0) < current_quota:
         reason = "A smaller plan holds this month's projected use"
     elif fits:
-        reason = (
-            "The busiest key's projected use exceeds the current plan's monthly quota (with 20 % headroom)"
-        )
+        reason = "The account's projected use exceeds the current plan's monthly quota (with 20 % headroom)"
     else:
         reason = "No plan holds the projected use; this is the largest"
     return {
@@ -346,8 +322,8 @@ def suggest(conn: Connection, settings: Settings, limiter: Limiter, account_id: 
         "reason": reason,
         "month": f"{now:%Y-%m}",
         "month_elapsed": round(elapsed, 4),
-        "busiest_key_projected": busiest,
-        "keys": keys,
+        "used": used,
+        "projected": projected,
         "for_sale": suggested in settings.billing_prices,
         "plans": [
             {

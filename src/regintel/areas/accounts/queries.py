@@ -659,19 +659,6 @@ def set_customer(conn: Connection, account_id: int, provider: str, customer_id: 
     )
 
 
-def account_usage_keys(conn: Connection, account_id: int) -> list[Mapping[str, Any]]:
-    """Every key of the account that counts against a quota: its keys and its OAuth access tokens."""
-    rows = list(
-        conn.execute(
-            select(*_KEY)
-            .join(account_api_keys, account_api_keys.c.api_key_id == api_keys.c.id)
-            .where(account_api_keys.c.account_id == account_id)
-            .order_by(api_keys.c.id)
-        ).mappings()
-    )
-    return cast("list[Mapping[str, Any]]", rows)
-
-
 # --- passkeys ----------------------------------------------------------------------------------------
 
 

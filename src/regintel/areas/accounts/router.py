@@ -105,11 +105,13 @@ def sign_out(request: Request, conn: DbWriteConn, settings: AppSettings) -> Resp
     "",
     response_model=Envelope[schemas.AccountOut],
     summary="The signed-in account",
-    description="The account, its API keys (metadata only), its watches and the addendum state.",
+    description="The account, its API keys (metadata only), its watches, the addendum state and `usage`: "
+    "the account's monthly quota this month, which all its keys and OAuth tokens share.",
 )
 def account(request: Request, conn: DbConn, settings: AppSettings) -> Response:
     session = sessions.current(conn, request, settings, write=False)
-    return ok(request, service.account_view(conn, session, sorted(settings.oidc_providers)))
+    providers = sorted(settings.oidc_providers)
+    return ok(request, service.account_view(conn, session, providers, request.app.state.limiter))
 
 
 @router.post(
@@ -449,7 +451,7 @@ def billing_portal(request: Request, conn: DbConn, settings: AppSettings) -> Res
     response_model=Envelope[schemas.SuggestOut],
     summary="Plan suggestion",
     description="The smallest plan with a monthly quota that holds this month's projected use of the "
-    "account's busiest key (quotas count per key) with 20 % headroom, from the same counters the "
+    "account (its keys and OAuth tokens share its monthly quota) with 20 % headroom, from the counter the "
     "limiter keeps. Needs the session cookie.",
 )
 def billing_suggest(request: Request, conn: DbConn, settings: AppSettings) -> Response:

@@ -106,6 +106,13 @@ class PassOut(BaseModel):
     status: str = Field(description="`unused`, `claimed`, `expired` (not used by `use_by`) or `refunded`")
 
 
+class AccountUsageOut(BaseModel):
+    used: int = Field(description="Requests counted this month by all the account's keys and OAuth tokens")
+    limit: int = Field(description="The monthly quota of the account's plan")
+    remaining: int
+    resets_at: dt.datetime = Field(description="Start of the next month (UTC)")
+
+
 class AccountOut(BaseModel):
     id: int
     email: str
@@ -120,6 +127,11 @@ class AccountOut(BaseModel):
         description="Providers this deployment offers for sign-in and linking"
     )
     passes: list[PassOut] = Field(default_factory=list, description="Paid one-time passes (day or week)")
+    usage: AccountUsageOut | None = Field(
+        default=None,
+        description="The account's monthly quota this month, shared by its keys and OAuth tokens (a pass "
+        "counts against its own budget, shown by its key's `GET /api/v1/me`); null for a plan without one",
+    )
 
 
 class IdentityLinkOut(BaseModel):
@@ -348,13 +360,6 @@ class PortalOut(BaseModel):
     provider: str
 
 
-class SuggestKeyOut(BaseModel):
-    key_id: int
-    name: str
-    used: int = Field(description="Requests counted this month")
-    projected: int = Field(description="`used` spread over the whole month")
-
-
 class SuggestPlanOut(BaseModel):
     plan: str
     title: str
@@ -368,8 +373,11 @@ class SuggestOut(BaseModel):
     reason: str
     month: str
     month_elapsed: float = Field(description="Share of the month elapsed (at least one day)")
-    busiest_key_projected: int = Field(description="Quotas count per key: the plan must hold the busiest key")
-    keys: list[SuggestKeyOut]
+    used: int = Field(
+        description="Requests counted this month against the account's monthly quota (all its keys and "
+        "OAuth tokens; passes count against their own budgets)"
+    )
+    projected: int = Field(description="`used` spread over the whole month: what the plan must hold")
     for_sale: bool = Field(
         description="Whether the suggested plan can be bought here (POST /account/billing)"
     )

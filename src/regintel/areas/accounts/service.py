@@ -17,6 +17,7 @@ from regintel.db.keys import create_key
 from regintel.errors import Conflict, NotFound, ValidationFailed
 from regintel.services import people
 from regintel.services.companies import resolve_ico
+from regintel.services.limiter import Limiter
 
 FO_ADDENDUM_VERSION = "2026-11"  # the version of the addendum text in docs/accounts.md
 
@@ -66,9 +67,13 @@ def addendum_out(row: Mapping[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def account_view(conn: Connection, session: Mapping[str, Any], providers: list[str]) -> dict[str, Any]:
+def account_view(
+    conn: Connection, session: Mapping[str, Any], providers: list[str], limiter: Limiter | None = None
+) -> dict[str, Any]:
+    """The account page; with the `limiter`, also where the account stands against its monthly quota."""
     account = q.get_account(conn, session["account_id"])
     assert account is not None
+    quota = limiter.account_quota(account["id"], account["plan"]) if limiter is not None else None
     return {
         "id": account["id"],
         "email": account["email"],
@@ -90,6 +95,14 @@ def account_view(conn: Connection, session: Mapping[str, Any], providers: list[s
         ],
         "identity_providers": providers,
         "passes": [pass_out(r) for r in q.account_passes_of(conn, account["id"])],
+        "usage": None
+        if quota is None
+        else {
+            "used": min(quota.used, quota.limit),
+            "limit": quota.limit,
+            "remaining": quota.remaining,
+            "resets_at": datetime.fromtimestamp(quota.reset_at, UTC),
+        },
     }
 
 
@@ -137,8 +150,9 @@ def pass_out(row: Mapping[str, Any]) -> dict[str, Any]:
 def create_account_key(
     conn: Connection, settings: Settings, session: Mapping[str, Any], name: str, pass_id: int | None = None
 ) -> dict[str, Any]:
-    """A key of the account's plan, or of a paid pass (`pass_id`): the pass's plan (so its budget, counted
-    per key by the limiter) and a validity of the pass's days from now. A pass becomes one key, once."""
+    """A key of the account's plan (its calls count against the account's monthly quota, shared by all its
+    keys), or of a paid pass (`pass_id`): the pass's plan (so its budget, counted on that key alone by the
+    limiter) and a validity of the pass's days from now. A pass becomes one key, once."""
     plan = session["plan"]
     if pass_id is not None:
         paid = q.get_pass(conn, session["account_id"], pass_id)

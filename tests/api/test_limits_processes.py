@@ -3,22 +3,27 @@ processes racing on the counter file)."""
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
 import socket
 import subprocess
 import sys
 import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from multiprocessing.queues import Queue
 from pathlib import Path
 
 import httpx
 import pytest
 from limits import RateLimitItemPerSecond
 
-from regintel.config import load_settings
+from regintel.config import Plan, load_settings
 from regintel.db.engine import make_engine
 from regintel.db.keys import KeyRecord, create_key
+from regintel.errors import QuotaExceeded
 from regintel.services.limiter import Limiter
 
 pytestmark = pytest.mark.slow
@@ -112,3 +117,90 @@ def test_counter_file_counts_exactly_under_contention(tmp_path: Path):
         (RateLimitItemPerSecond(600, 60, namespace="ip"), "10.0.0.1"),
     ]
     assert [limiter.storage.get(item.key_for(who)) for item, who in windows] == [600, 600]
+
+
+# Two keys of one account (ids 7 and 8, account 3): their calls count against the account's one monthly
+# counter (docs/accounts.md row 60), 450 a month, while each keeps its own per-minute window.
+_ACCOUNT_KEYS = [
+    KeyRecord(
+        id=key_id,
+        name="k",
+        plan="shared",
+        prefix="ri_x",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+        expires_at=None,
+        revoked_at=None,
+        account_id=3,
+    )
+    for key_id in (7, 8)
+]
+_SHARED = {"shared": Plan(title="Shared", rate_per_minute=600, monthly_quota=450)}
+
+
+def _account_calls(limiter: Limiter, keys: list[KeyRecord], calls: int, ip: str) -> int:
+    """`calls` checks alternating between `keys`; returns how many the quota let through."""
+    passed = 0
+    for n in range(calls):
+        try:
+            limiter.check_key(keys[n % len(keys)], ip)
+            passed += 1
+        except QuotaExceeded:
+            pass
+    return passed
+
+
+def _hammer_account(data_dir: str, calls: int, ip: str, out: Queue) -> None:  # type: ignore[type-arg]
+    limiter = Limiter(load_settings(data_dir=Path(data_dir), plans=_SHARED))
+    out.put(_account_calls(limiter, _ACCOUNT_KEYS, calls, ip))
+
+
+def test_an_accounts_quota_counts_exactly_across_processes(tmp_path: Path):
+    # Four processes, each alternating between the account's two keys, 600 calls against a quota of 450:
+    # exactly 450 pass, whatever the interleaving, and the account's counter holds all 600.
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    procs = [
+        ctx.Process(target=_hammer_account, args=(str(tmp_path), 150, f"10.0.0.{n}", out)) for n in range(4)
+    ]
+    for proc in procs:
+        proc.start()
+    passed = [out.get(timeout=120) for _ in procs]
+    for proc in procs:
+        proc.join(timeout=60)
+        assert proc.exitcode == 0
+    assert sum(passed) == 450
+    limiter = Limiter(load_settings(data_dir=tmp_path, plans=_SHARED))
+    assert limiter.account_quota(3, "shared").used == 600  # type: ignore[union-attr]
+    assert [limiter.quota(key).used for key in _ACCOUNT_KEYS] == [600, 600]  # type: ignore[union-attr]
+    window = RateLimitItemPerSecond(600, 60, namespace="key")
+    assert [limiter.storage.get(window.key_for(str(key.id))) for key in _ACCOUNT_KEYS] == [300, 300]
+
+
+def test_an_accounts_quota_counts_exactly_in_redis_from_threads(tmp_path: Path):
+    import redis
+
+    url = "redis://127.0.0.1:6379/14"
+    try:
+        redis.Redis.from_url(url, socket_timeout=1).ping()
+    except redis.RedisError:
+        pytest.skip("no Redis server on 127.0.0.1:6379")
+    # An account id of this run alone, so that runs sharing the server never meet on one counter.
+    account_id = 10**12 + uuid.uuid4().int % 10**12
+    keys = [
+        dataclasses.replace(key, id=account_id + n, account_id=account_id)
+        for n, key in enumerate(_ACCOUNT_KEYS)
+    ]
+    settings = load_settings(data_dir=tmp_path, plans=_SHARED, redis_url=url, rate_limit_storage="redis")
+    limiter = Limiter(settings)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            passed = list(pool.map(lambda n: _account_calls(limiter, keys, 150, f"10.1.0.{n}"), range(4)))
+        assert sum(passed) == 450
+        assert limiter.account_quota(account_id, "shared").used == 600  # type: ignore[union-attr]
+    finally:
+        client = redis.Redis.from_url(url)
+        for name in client.scan_iter(f"*{account_id}*"):
+            client.delete(name)
+        for n in range(4):
+            for name in client.scan_iter(f"*10.1.0.{n}*"):
+                client.delete(name)

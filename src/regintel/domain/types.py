@@ -1,4 +1,6 @@
-"""Records that source parsers produce and the loader writes. Frozen-ish plain dataclasses.
+"""Records that source parsers produce and the loader writes: frozen dataclasses (a changed copy is
+`dataclasses.replace`), except `CompanyRecord`, which most register parsers still fill in field by
+field after creating it; the loader changes no record (it normalises keys into copies).
 
 A field left `None` means "this source says nothing about it": the loader never erases a value
 because a source does not carry it.
@@ -17,7 +19,7 @@ class CompanyKey:
     national_id: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class PersonRecord:
     name: str
     birth_date: str | None = None  # "YYYY", "YYYY-MM" or "YYYY-MM-DD": registers publish partial dates
@@ -25,7 +27,7 @@ class PersonRecord:
     country_of_residence: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class RoleRecord:
     role: str  # director | shareholder | beneficial_owner | statutory_body | auditor | …
     holder_name: str
@@ -42,7 +44,7 @@ class RoleRecord:
     holder_reg_number: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class FinancialRecord:
     year: int
     currency: str
@@ -101,7 +103,7 @@ class CompanyRecord:
         return CompanyKey(self.country, self.national_id)
 
 
-@dataclass
+@dataclass(frozen=True)
 class OwnershipRecord:
     """A company-to-company edge, by national key or by LEI (resolved by the loader)."""
 
@@ -115,7 +117,7 @@ class OwnershipRecord:
     until: date | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class LeiRecord:
     lei: str
     legal_name: str
@@ -137,7 +139,7 @@ class LeiRecord:
     next_renewal: datetime | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class LeiRelationshipRecord:
     child_lei: str
     parent_lei: str
@@ -149,7 +151,7 @@ class LeiRelationshipRecord:
     end_date: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class ReportingExceptionRecord:
     lei: str
     category: str
@@ -157,7 +159,7 @@ class ReportingExceptionRecord:
     reference: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class RegistrationAuthorityRecord:
     """An entry of GLEIF's registration-authorities list: what an LEI record's RA code stands for."""
 
@@ -170,7 +172,7 @@ class RegistrationAuthorityRecord:
     website: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class StatementRecord:
     """Financial statements published apart from their company's record (RÚZ files statements and
     reports separately from the accounting unit). The company is named by its national id or, when
@@ -185,7 +187,7 @@ class StatementRecord:
     ref: tuple[str, str] | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class InsolvencyEventRecord:
     """A gazette notice that starts or ends a company's bankruptcy, restructuring or liquidation.
 

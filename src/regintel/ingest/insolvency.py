@@ -12,8 +12,7 @@ companies are written and stores the notices with their company ids.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -24,9 +23,7 @@ from regintel.domain.insolvency import InsolvencyFlags, merge_flags
 from regintel.domain.insolvency_events import Notice, deciding, flag_statement
 from regintel.domain.types import CompanyRecord, InsolvencyEventRecord
 from regintel.errors import InvalidIdentifier
-
-if TYPE_CHECKING:
-    from regintel.ingest.loader import Loader
+from regintel.ingest.batch import Batch
 
 Key = tuple[str, str]
 EVENT_FIELDS = (
@@ -56,19 +53,24 @@ class Pending:
 
 
 def prepare(
-    conn: Connection, loader: Loader, records: list[InsolvencyEventRecord], *, last: bool = False
+    batch: Batch,
+    records: list[InsolvencyEventRecord],
+    waiting: dict[str, InsolvencyEventRecord],
+    *,
+    last: bool = False,
 ) -> Pending:
     """Sort a batch's notices. A notice about a company that neither the database nor the batch
-    names waits in `loader.waiting_notices` for the end of the input (a later batch may create the
-    company); in the `last` pass, which decides the waiting notices, it is skipped."""
+    names waits in `waiting` (the loader's, by notice id) for the end of the input (a later batch
+    may create the company); in the `last` pass, which decides the waiting notices, it is skipped."""
     pending = Pending()
-    notices = _valid(loader, records)
+    notices = _valid(batch, records)
     for notice_id in notices:  # a later copy of a waiting notice replaces it
-        loader.waiting_notices.pop(notice_id, None)
+        waiting.pop(notice_id, None)
     if not notices:
         return pending
+    conn, stats, source = batch.conn, batch.stats, batch.source.id
     rows = _companies(conn, {(r.country, r.national_id) for r in notices.values()})
-    stored = _stored(conn, loader.source.id, list(notices))
+    stored = _stored(conn, source, list(notices))
     groups: dict[Key, list[InsolvencyEventRecord]] = {}
     for rec in notices.values():
         groups.setdefault((rec.country, rec.national_id), []).append(rec)
@@ -78,9 +80,9 @@ def prepare(
         if key not in rows and not any(_named(r) for r in recs):
             for rec in recs:
                 if last:
-                    loader.stats.skip(UNNAMED)
+                    stats.skip(UNNAMED)
                 else:
-                    loader.waiting_notices[rec.notice_id] = rec
+                    waiting[rec.notice_id] = rec
             continue
         row_id = rows[key]["id"] if key in rows else None
         for rec in recs:
@@ -90,19 +92,19 @@ def prepare(
                 and row_id == old["company_id"]
                 and all(_same(old[f], getattr(rec, f)) for f in EVENT_FIELDS)
             ):
-                loader.stats.unchanged += 1
+                stats.unchanged += 1
                 continue
             if old is None:
-                loader.stats.inserted += 1
+                stats.inserted += 1
             else:
-                loader.stats.updated += 1
+                stats.updated += 1
                 pending.updates[rec.notice_id] = old["id"]
             pending.inserts.append(rec)
             todo.setdefault(key, []).append(rec)
     known = _known(
         conn,
         [rows[k]["id"] for k in todo if k in rows],
-        loader.source.id,
+        source,
         {r.notice_id for r in pending.inserts},
     )
     for key, recs in todo.items():
@@ -111,20 +113,23 @@ def prepare(
     return pending
 
 
-def _valid(loader: Loader, records: list[InsolvencyEventRecord]) -> dict[str, InsolvencyEventRecord]:
-    """Notices with a well-formed company key, type and phase, by notice id (the last one wins)."""
+def _valid(batch: Batch, records: list[InsolvencyEventRecord]) -> dict[str, InsolvencyEventRecord]:
+    """Notices with a well-formed company key, type and phase, by notice id (the last one wins), with
+    their keys normalised."""
     out: dict[str, InsolvencyEventRecord] = {}
     for rec in records:
         try:
-            rec.country = rec.country.upper()
-            rec.national_id = parse_national_id(rec.country, rec.national_id)
+            country = rec.country.upper()
+            national_id = parse_national_id(country, rec.national_id)
             _notice(rec)
         except InvalidIdentifier as exc:
-            loader._reject(f"invalid identifier: {exc.message}", rec.notice_id)
+            batch.reject(f"invalid identifier: {exc.message}", rec.notice_id)
             continue
         except ValueError as exc:
-            loader._reject(f"invalid insolvency event: {exc}", rec.notice_id)
+            batch.reject(f"invalid insolvency event: {exc}", rec.notice_id)
             continue
+        if (country, national_id) != (rec.country, rec.national_id):
+            rec = replace(rec, country=country, national_id=national_id)
         out[rec.notice_id] = rec
     return out
 
@@ -171,9 +176,7 @@ def _recency(rec: InsolvencyEventRecord) -> tuple[Any, int, str]:
     return rec.published_on or rec.event_date, len(rec.notice_id), rec.notice_id
 
 
-def write_events(
-    conn: Connection, loader: Loader, pending: Pending, ids: dict[Key, int], now: datetime
-) -> None:
+def write_events(batch: Batch, pending: Pending, ids: dict[Key, int]) -> None:
     """Store the batch's new and corrected notices (after `_load_companies` gave the company ids)."""
     inserts, updates = [], []
     for rec in pending.inserts:
@@ -183,17 +186,19 @@ def write_events(
         row = {f: getattr(rec, f) for f in EVENT_FIELDS} | {
             "company_id": company_id,
             "country": rec.country,
-            "run_id": loader.run_id,
-            "updated_at": now,
+            "run_id": batch.run_id,
+            "updated_at": batch.now,
         }
         if rec.notice_id in pending.updates:
             updates.append((pending.updates[rec.notice_id], row))
         else:
-            inserts.append(row | {"notice_id": rec.notice_id, "source": loader.source.id, "created_at": now})
+            inserts.append(
+                row | {"notice_id": rec.notice_id, "source": batch.source.id, "created_at": batch.now}
+            )
     if inserts:
-        conn.execute(insolvency_events.insert(), inserts)
+        batch.conn.execute(insolvency_events.insert(), inserts)
     for row_id, row in updates:
-        conn.execute(insolvency_events.update().where(insolvency_events.c.id == row_id).values(**row))
+        batch.conn.execute(insolvency_events.update().where(insolvency_events.c.id == row_id).values(**row))
 
 
 def _companies(conn: Connection, keys: set[Key]) -> dict[Key, Any]:

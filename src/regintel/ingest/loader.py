@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.db.engine import execute_many, insert_returning
 from regintel.db.jobs import enqueue_search_index
-from regintel.db.schema import companies, company_changes, company_sources
+from regintel.db.schema import companies, company_sources
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.insolvency import InsolvencyFlags, merge_flags
 from regintel.domain.names import normalise_address, normalise_name
@@ -37,6 +37,8 @@ from regintel.domain.types import (
 from regintel.errors import InvalidIdentifier
 from regintel.ingest import insolvency, sections, statements
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
+from regintel.ingest.batch import Batch, ChangeRow, change_row, insert_changes
+from regintel.ingest.batch import LoadStats as LoadStats  # imported from here by the importers
 
 # Company columns a source record may set (everything but ids, derived columns and bookkeeping).
 COMPANY_FIELDS = (
@@ -66,42 +68,7 @@ FLAG_FIELDS = ("in_bankruptcy", "in_restructuring", "in_liquidation")
 _NO_FLAGS = InsolvencyFlags()
 
 
-@dataclass
-class LoadStats:
-    read: int = 0
-    inserted: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    rejected: int = 0
-    skipped: int = 0
-    changes: int = 0
-    reasons: dict[str, int] = field(default_factory=dict)
-    skip_reasons: dict[str, int] = field(default_factory=dict)
-
-    def reject(self, reason: str) -> None:
-        self.rejected += 1
-        key = reason.split(":")[0][:120]
-        self.reasons[key] = self.reasons.get(key, 0) + 1
-
-    def skip(self, reason: str) -> None:
-        self.skipped += 1
-        self.skip_reasons[reason] = self.skip_reasons.get(reason, 0) + 1
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "read": self.read,
-            "inserted": self.inserted,
-            "updated": self.updated,
-            "unchanged": self.unchanged,
-            "rejected": self.rejected,
-            "skipped": self.skipped,
-            "changes": self.changes,
-            "reject_reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:20]),
-            "skip_reasons": dict(sorted(self.skip_reasons.items(), key=lambda kv: -kv[1])[:20]),
-        }
-
-
-ChangeHook = Callable[[Connection, list[dict[str, Any]]], None]
+ChangeHook = Callable[[Connection, list[ChangeRow]], None]
 
 
 def default_hooks() -> list[ChangeHook]:
@@ -159,7 +126,9 @@ class Loader:
     def add(self, item: Record | RecordError | Skipped) -> None:
         self.stats.read += 1
         if isinstance(item, RecordError):
-            self._reject(item.reason, item.raw)
+            self.stats.reject(item.reason)
+            if self._reject_sink is not None:
+                self._reject_sink(item.reason, item.raw)
             return
         if isinstance(item, Skipped):
             self.stats.skip(item.reason)
@@ -168,11 +137,6 @@ class Loader:
         if len(self._buffer) >= self.batch_size:
             batch, self._buffer = self._buffer, []
             self._write_batch(batch)
-
-    def _reject(self, reason: str, raw: object) -> None:
-        self.stats.reject(reason)
-        if self._reject_sink is not None:
-            self._reject_sink(reason, raw)
 
     def flush(self) -> None:
         """Write what is buffered: the end of the input. The gazette notices that waited for their
@@ -225,88 +189,86 @@ class Loader:
             finally:
                 self._conn = None
 
-    def _write(self, conn: Connection, batch: list[Record], last: bool = False) -> None:
-        now = datetime.now(UTC)
-        changes: list[dict[str, Any]] = []
-        self._unchanged_ids: set[int] = set()
+    def _write(self, conn: Connection, records: list[Record], last: bool = False) -> None:
+        batch = Batch(conn, self.source, self.run_id, datetime.now(UTC), self.stats, self._reject_sink)
         # Gazette notices move flags through company records of their own (ingest/insolvency.py).
         notices = insolvency.prepare(
-            conn, self, [r for r in batch if isinstance(r, InsolvencyEventRecord)], last=last
+            batch,
+            [r for r in records if isinstance(r, InsolvencyEventRecord)],
+            self.waiting_notices,
+            last=last,
         )
-        company_records = [r for r in batch if isinstance(r, CompanyRecord)] + notices.records
-        ids = self._load_companies(conn, company_records, changes, now)
-        insolvency.write_events(conn, self, notices, ids, now)
-        sections.load_roles(conn, self, company_records, ids, changes, now)
-        sections.load_financials(conn, self, company_records, ids, changes, now)
-        statements.load_statements(
-            conn, self, [r for r in batch if isinstance(r, StatementRecord)], changes, now
-        )
-        sections.load_lei(conn, self, [r for r in batch if isinstance(r, LeiRecord)])
-        sections.load_lei_relationships(
-            conn, self, [r for r in batch if isinstance(r, LeiRelationshipRecord)]
-        )
+        company_records = [r for r in records if isinstance(r, CompanyRecord)] + notices.records
+        ids, company_records = self._load_companies(batch, company_records)
+        insolvency.write_events(batch, notices, ids)
+        sections.load_roles(batch, company_records, ids)
+        sections.load_financials(batch, company_records, ids)
+        statements.load_statements(batch, [r for r in records if isinstance(r, StatementRecord)])
+        sections.load_lei(batch, [r for r in records if isinstance(r, LeiRecord)])
+        sections.load_lei_relationships(batch, [r for r in records if isinstance(r, LeiRelationshipRecord)])
         sections.load_reporting_exceptions(
-            conn, self, [r for r in batch if isinstance(r, ReportingExceptionRecord)]
+            batch, [r for r in records if isinstance(r, ReportingExceptionRecord)]
         )
-        sections.load_ownerships(
-            conn, self, [r for r in batch if isinstance(r, OwnershipRecord)], changes, now
-        )
+        sections.load_ownerships(batch, [r for r in records if isinstance(r, OwnershipRecord)])
         sections.load_registration_authorities(
-            conn, self, [r for r in batch if isinstance(r, RegistrationAuthorityRecord)]
+            batch, [r for r in records if isinstance(r, RegistrationAuthorityRecord)]
         )
-        self._count_section_updates(conn, changes, now)
-        if changes:
+        self._count_section_updates(batch)
+        if batch.changes:
             # The ids let the hooks point monitoring events and deliveries at their change row.
-            _insert_changes(conn, changes)
-            self.stats.changes += len(changes)
+            insert_changes(conn, batch.changes)
+            self.stats.changes += len(batch.changes)
             for hook in self._hooks:
-                hook(conn, changes)
+                hook(conn, batch.changes)
             # Last, so that on PostgreSQL a concurrent batch queueing the same job waits only for this
             # commit (the dedupe key's unique index); the index follows what the batch wrote.
-            enqueue_search_index(conn, now)
+            enqueue_search_index(conn, batch.now)
 
-    def _count_section_updates(self, conn: Connection, changes: list[dict[str, Any]], now: datetime) -> None:
+    def _count_section_updates(self, batch: Batch) -> None:
         """A company whose own fields stayed but whose roles or statements changed was updated."""
-        moved = self._unchanged_ids & {c["company_id"] for c in changes}
+        moved = batch.unchanged_ids & {c["company_id"] for c in batch.changes}
         if not moved:
             return
         self.stats.unchanged -= len(moved)
         self.stats.updated += len(moved)
-        conn.execute(companies.update().where(companies.c.id.in_(sorted(moved))).values(updated_at=now))
+        batch.conn.execute(
+            companies.update().where(companies.c.id.in_(sorted(moved))).values(updated_at=batch.now)
+        )
 
-    def change(self, company_id: int, name: str, old: Any, new: Any, now: datetime) -> dict[str, Any]:
-        return {
-            "company_id": company_id,
-            "field": name,
-            "old_value": _text(old),
-            "new_value": _text(new),
-            "source": self.source.id,
-            "run_id": self.run_id,
-            "detected_at": now,
-        }
+    def change(self, company_id: int, name: str, old: Any, new: Any, now: datetime) -> ChangeRow:
+        """A change row of this load (for writers outside a batch: the streaming follower's filings)."""
+        return change_row(self.source.id, self.run_id, company_id, name, old, new, now)
 
     # -- companies -------------------------------------------------------------------------------
 
     def _load_companies(
-        self, conn: Connection, records: list[CompanyRecord], changes: list[dict[str, Any]], now: datetime
-    ) -> dict[tuple[str, str], int]:
+        self, batch: Batch, records: list[CompanyRecord]
+    ) -> tuple[dict[tuple[str, str], int], list[CompanyRecord]]:
+        """Write the batch's companies; their ids by key and the records with their keys normalised
+        (the roles and statements they carry are written by those keys)."""
+        conn, now = batch.conn, batch.now
+        keyed: list[CompanyRecord] = []
         valid: dict[tuple[str, str], CompanyRecord] = {}
         for rec in records:
+            country = rec.country.upper()
             try:
-                rec.country = rec.country.upper()
-                rec.national_id = parse_national_id(rec.country, rec.national_id)
+                national_id = parse_national_id(country, rec.national_id)
             except InvalidIdentifier as exc:
-                self._reject(f"invalid identifier: {exc.message}", rec.source_record_id or rec.national_id)
+                keyed.append(rec if rec.country == country else replace(rec, country=country))
+                batch.reject(f"invalid identifier: {exc.message}", rec.source_record_id or rec.national_id)
                 continue
+            if (country, national_id) != (rec.country, rec.national_id):
+                rec = replace(rec, country=country, national_id=national_id)
+            keyed.append(rec)
             if rec.in_bankruptcy and rec.in_restructuring:
-                self._reject("bankruptcy and restructuring declared at once (spec 2.2)", rec.national_id)
+                batch.reject("bankruptcy and restructuring declared at once (spec 2.2)", rec.national_id)
                 continue
             valid[(rec.country, rec.national_id)] = rec  # the last record for a key wins
         for key in sections.withheld_companies(conn, list(valid)):
             del valid[key]  # a withheld sole trader stays withheld: `regintel privacy lift` brings it back
             self.stats.skip("withheld after a data-protection request")
         if not valid:
-            return {}
+            return {}, keyed
         existing = _existing(conn, list(valid))
         self._drop_stale(conn, valid, existing)
         own = self._described_only_here(conn, existing.values()) if self.source.keeps_own_current else set()
@@ -317,14 +279,12 @@ class Loader:
             row = existing.get(key)
             if row is None:
                 if not rec.name:
-                    self._reject("unknown company and the record has no name", rec.national_id)
+                    batch.reject("unknown company and the record has no name", rec.national_id)
                     continue
                 inserts.append((key, self._new_row(rec, now)))
                 continue
             ids[key] = row["id"]
-            self._update(
-                rec, row, changes, updates, now, fill_only=self.source.fill_only and row["id"] not in own
-            )
+            self._update(batch, rec, row, updates, fill_only=self.source.fill_only and row["id"] not in own)
         for columns, rows in updates.items():
             # One cached statement a set of changed columns, executed over the batch's companies.
             execute_many(conn, _update_statement(columns), rows)
@@ -336,11 +296,11 @@ class Loader:
             ):
                 ids[(country, national_id)] = new_id
             for key, row in inserts:
-                changes.append(self.change(ids[key], "created", None, row["name"], now))
+                batch.change(ids[key], "created", None, row["name"])
             self.stats.inserted += len(inserts)
         self._provenance(conn, valid, ids, now)
-        sections.load_identifiers(conn, self, valid, ids)
-        return ids
+        sections.load_identifiers(batch, valid, ids)
+        return ids, keyed
 
     def _drop_stale(
         self,
@@ -404,11 +364,10 @@ class Loader:
 
     def _update(
         self,
+        batch: Batch,
         rec: CompanyRecord,
         row: Any,
-        changes: list[dict[str, Any]],
         updates: dict[tuple[str, ...], list[dict[str, Any]]],
-        now: datetime,
         *,
         fill_only: bool = False,
     ) -> None:
@@ -432,19 +391,19 @@ class Loader:
                     new[name] = getattr(flags, name)
         if not new:
             self.stats.unchanged += 1
-            self._unchanged_ids.add(row["id"])
+            batch.unchanged_ids.add(row["id"])
             return
         if "name" in new:
             new["name_norm"] = normalise_name(new["name"])
         if {"street", "city", "postal_code", "address_text"} & set(new):
             new["address_norm"] = normalise_address(_address({**dict(row), **new}))
-        new["updated_at"] = now
+        new["updated_at"] = batch.now
         params = {f"v_{name}": value for name, value in new.items()}
         params["row_id"] = row["id"]
         updates.setdefault(tuple(new), []).append(params)
         for name, value in new.items():
             if name in COMPANY_FIELDS or name in FLAG_FIELDS:
-                changes.append(self.change(row["id"], name, row[name], value, now))
+                batch.change(row["id"], name, row[name], value)
         self.stats.updated += 1
 
     def _provenance(
@@ -488,22 +447,6 @@ def _update_statement(columns: tuple[str, ...]) -> Any:
     )
 
 
-def _insert_changes(conn: Connection, changes: list[dict[str, Any]]) -> None:
-    """Insert change rows and give each its id (hooks point monitoring events at them).
-
-    Ids come back unordered from a batched RETURNING, so they are matched on (company, field);
-    two changes of one field of one company in one batch may swap ids, which changes nothing
-    downstream since both rows exist.
-    """
-    pending: dict[tuple[int, str], list[dict[str, Any]]] = {}
-    for row in changes:
-        pending.setdefault((row["company_id"], row["field"]), []).append(row)
-    for change_id, company_id, field_name in insert_returning(
-        conn, company_changes, changes, ("id", "company_id", "field")
-    ):
-        pending[(company_id, field_name)].pop(0)["id"] = change_id
-
-
 def _existing(conn: Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Any]:
     wanted = set(keys)
     out: dict[tuple[str, str], Any] = {}
@@ -529,15 +472,3 @@ def _same(old: Any, new: Any) -> bool:
     if isinstance(new, list):
         return list(old or []) == new
     return bool(old == new) or str(old) == str(new)
-
-
-def _text(value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ",".join(map(str, value))
-    if hasattr(value, "isoformat"):
-        return str(value.isoformat())
-    return str(value)

@@ -128,7 +128,7 @@ def run_import(
         raise
     finally:
         rejects.close()
-        _finish(engine, info, run_id, status, loader.stats)
+        finish_run(engine, info, run_id, status, loader.stats)
     return run_id, loader.stats, rejects.path if rejects.path.exists() else None
 
 
@@ -145,7 +145,7 @@ def _progress(enabled: bool, total: int | None, label: str) -> Progress:
     )
 
 
-def _finish(engine: Engine, info: SourceInfo, run_id: int, status: str, stats: LoadStats) -> None:
+def finish_run(engine: Engine, info: SourceInfo, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
         conn.execute(

@@ -1,5 +1,6 @@
 """Loader parts for what hangs off a company: identifiers, roles, financial statements, LEI data
-and ownership edges. Each runs inside the batch transaction of `Loader.flush`."""
+and ownership edges. Each runs inside a batch transaction of the loader and is given its `Batch`
+(ingest/batch.py): a fixed number of statements per batch, whatever the number of records."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import hashlib
 from datetime import UTC, datetime
 from decimal import Decimal
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import and_, column, inspect, or_, select, table
 from sqlalchemy.engine import Connection
@@ -39,9 +40,7 @@ from regintel.domain.types import (
     RoleRecord,
 )
 from regintel.ingest import role_increments
-
-if TYPE_CHECKING:
-    from regintel.ingest.loader import Loader
+from regintel.ingest.batch import Batch
 
 Key = tuple[str, str]
 _INSERT_ROLES = roles.insert()
@@ -60,9 +59,7 @@ FIGURES = (
 FIN_FIELDS = ("period_from", "period_to", "currency", *FIGURES, "statement_type", "source_record_id")
 
 
-def load_identifiers(
-    conn: Connection, loader: Loader, records: dict[Key, CompanyRecord], ids: dict[Key, int]
-) -> None:
+def load_identifiers(batch: Batch, records: dict[Key, CompanyRecord], ids: dict[Key, int]) -> None:
     rows = []
     for key, rec in records.items():
         if key not in ids:
@@ -76,12 +73,10 @@ def load_identifiers(
             pairs.add(("ic_dph" if rec.vat_id.startswith("SK") else "vat", rec.vat_id))
         if rec.tax_id:
             pairs.add(("dic", rec.tax_id))
-        rows += [
-            {"type": t, "value": v, "company_id": ids[key], "source": loader.source.id} for t, v in pairs
-        ]
+        rows += [{"type": t, "value": v, "company_id": ids[key], "source": batch.source.id} for t, v in pairs]
     # Through the cached executemany of `upsert` (an identifier already stored is left as it is):
     # SQLAlchemy's own executemany built each row's parameters at a third of this step's time.
-    upsert(conn, identifiers, rows, keys=["type", "value", "company_id"], update=[])
+    upsert(batch.conn, identifiers, rows, keys=["type", "value", "company_id"], update=[])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -172,14 +167,7 @@ def withheld_companies(conn: Connection, keys: list[tuple[str, str]]) -> set[tup
     return found
 
 
-def load_roles(
-    conn: Connection,
-    loader: Loader,
-    records: list[CompanyRecord],
-    ids: dict[Key, int],
-    changes: list[dict[str, Any]],
-    now: datetime,
-) -> None:
+def load_roles(batch: Batch, records: list[CompanyRecord], ids: dict[Key, int]) -> None:
     """Replace a company's roles from this source when, and only when, they differ (a source of
     increments, `SourceInfo.roles_increments`, has its record's roles applied on top of the stored
     ones first: `role_increments.accumulate`)."""
@@ -190,13 +178,14 @@ def load_roles(
     }
     if not todo:
         return
+    conn, source = batch.conn, batch.source
     current: dict[int, list[dict[str, Any]]] = {cid: [] for cid in todo}
     built = {cid: [(_role_row(role), role) for role in rec.roles or []] for cid, rec in todo.items()}
     for found in conn.execute(
-        select(roles).where(roles.c.company_id.in_(list(todo)), roles.c.source == loader.source.id)
+        select(roles).where(roles.c.company_id.in_(list(todo)), roles.c.source == source.id)
     ).mappings():
         current[found["company_id"]].append(dict(found))
-    increments = loader.source.roles_increments
+    increments = source.roles_increments
     holder_keys = {row["holder_key"] for pairs in built.values() for row, _ in pairs}
     if increments:
         holder_keys |= {row["holder_key"] for rows in current.values() for row in rows}
@@ -217,18 +206,18 @@ def load_roles(
         return
     # People and holder companies of the whole batch in a few statements, not one per role.
     all_roles = [role for _, chosen in replaced for _, role in chosen if role is not None]
-    person_ids = _person_ids(conn, loader, [r.person for r in all_roles if r.person is not None])
+    person_ids = _person_ids(conn, source.id, [r.person for r in all_roles if r.person is not None])
     holder_ids = _company_ids(conn, {r.holder_company for r in all_roles if r.holder_company is not None})
     conn.execute(
         roles.delete().where(
-            roles.c.company_id.in_([cid for cid, _ in replaced]), roles.c.source == loader.source.id
+            roles.c.company_id.in_([cid for cid, _ in replaced]), roles.c.source == source.id
         )
     )
     inserts = []
     for cid, chosen in replaced:
         rows = []
         for found_row, role in chosen:
-            row = {**found_row, "company_id": cid, "source": loader.source.id}
+            row = {**found_row, "company_id": cid, "source": source.id}
             if role is not None:  # None: a stored row that increments carried over, with its ids
                 p = role.person
                 row["person_id"] = (
@@ -239,7 +228,7 @@ def load_roles(
                 )
             rows.append(row)
         inserts += rows
-        changes.append(loader.change(cid, "roles", _summary(current[cid]), _summary(rows), now))
+        batch.change(cid, "roles", _summary(current[cid]), _summary(rows))
     execute_many(conn, _INSERT_ROLES, inserts)
 
 
@@ -247,7 +236,7 @@ def _summary(rows: list[dict[str, Any]]) -> str:
     return "; ".join(sorted(f"{r['role']}: {r['holder_name']}" for r in rows))
 
 
-def _person_ids(conn: Connection, loader: Loader, persons: list[PersonRecord]) -> dict[str, int]:
+def _person_ids(conn: Connection, source: str, persons: list[PersonRecord]) -> dict[str, int]:
     """Insert the people not yet known (first source wins) and return person_key -> id."""
     rows = {}
     for p in persons:
@@ -259,7 +248,7 @@ def _person_ids(conn: Connection, loader: Loader, persons: list[PersonRecord]) -
             "birth_date": p.birth_date,
             "nationality": p.nationality,
             "country_of_residence": p.country_of_residence,
-            "source": loader.source.id,
+            "source": source,
         }
     if not rows:
         return {}
@@ -277,24 +266,22 @@ def _person_ids(conn: Connection, loader: Loader, persons: list[PersonRecord]) -
     return found
 
 
-def _company_id(conn: Connection, key: CompanyKey | None) -> int | None:
-    if key is None:
-        return None
-    return conn.execute(
-        select(companies.c.id).where(
-            companies.c.country == key.country.upper(), companies.c.national_id == key.national_id
+def company_ids_by_key(conn: Connection, keys: set[Key]) -> dict[Key, int]:
+    """Company ids of (country, national id) keys as stored (upper-case country, normalised id), in
+    one query per 900 national ids."""
+    out: dict[Key, int] = {}
+    national_ids = sorted({k[1] for k in keys})
+    for start in range(0, len(national_ids), 900):
+        rows = conn.execute(
+            select(companies.c.id, companies.c.country, companies.c.national_id).where(
+                companies.c.national_id.in_(national_ids[start : start + 900])
+            )
         )
-    ).scalar()
+        out.update({(r.country, r.national_id): r.id for r in rows if (r.country, r.national_id) in keys})
+    return out
 
 
-def load_financials(
-    conn: Connection,
-    loader: Loader,
-    records: list[CompanyRecord],
-    ids: dict[Key, int],
-    changes: list[dict[str, Any]],
-    now: datetime,
-) -> None:
+def load_financials(batch: Batch, records: list[CompanyRecord], ids: dict[Key, int]) -> None:
     todo = [
         (ids[(r.country, r.national_id)], f)
         for r in records
@@ -303,12 +290,13 @@ def load_financials(
     ]
     if not todo:
         return
+    conn, source = batch.conn, batch.source.id
     cids = sorted({cid for cid, _ in todo})
     existing = {
         (row["company_id"], row["year"]): row
         for row in conn.execute(
             select(financial_statements).where(
-                financial_statements.c.company_id.in_(cids), financial_statements.c.source == loader.source.id
+                financial_statements.c.company_id.in_(cids), financial_statements.c.source == source
             )
         ).mappings()
     }
@@ -316,22 +304,21 @@ def load_financials(
     for cid, fin in todo:
         row = {f: getattr(fin, f) for f in FIN_FIELDS}
         old = existing.get((cid, fin.year))
-        diff = [f for f in FIN_FIELDS if old is None or not _equal(old[f], row[f])]
+        diff = [f for f in FIN_FIELDS if old is None or not equal_values(old[f], row[f])]
         if not diff:
             continue
         for f in diff:
             # A figure the statement does not carry is no change worth a log row.
             if f in FIGURES and (row[f] is not None or (old is not None and old[f] is not None)):
-                changes.append(
-                    loader.change(cid, f"financials.{fin.year}.{f}", old[f] if old else None, row[f], now)
-                )
-        rows.append({"company_id": cid, "year": fin.year, "source": loader.source.id, **row})
+                batch.change(cid, f"financials.{fin.year}.{f}", old[f] if old else None, row[f])
+        rows.append({"company_id": cid, "year": fin.year, "source": source, **row})
     upsert(conn, financial_statements, rows, keys=["company_id", "year", "source"])
     if rows:
-        enqueue_peer_refresh(conn, now)  # the peer quartiles read every latest statement
+        enqueue_peer_refresh(conn, batch.now)  # the peer quartiles read every latest statement
 
 
-def _equal(old: Any, new: Any) -> bool:
+def equal_values(old: Any, new: Any) -> bool:
+    """Whether a stored value and a record's are the same (numbers as decimals, the rest as text)."""
     if old is None or new is None:
         return old is new
     if isinstance(new, (Decimal, float, int)) and not isinstance(new, bool):
@@ -359,9 +346,10 @@ LEI_FIELDS = (
 )
 
 
-def load_lei(conn: Connection, loader: Loader, records: list[LeiRecord]) -> None:
+def load_lei(batch: Batch, records: list[LeiRecord]) -> None:
     if not records:
         return
+    conn, stats = batch.conn, batch.stats
     by_lei = {r.lei: r for r in records}
     existing = {
         row["lei"]: row
@@ -374,16 +362,16 @@ def load_lei(conn: Connection, loader: Loader, records: list[LeiRecord]) -> None
         row["company_id"] = company_ids.get(rec.company) if rec.company is not None else None
         old = existing.get(lei)
         if old is not None and _older(rec.last_update, old["last_update"]):
-            loader.stats.skip("LEI record older than the one already loaded")
+            stats.skip("LEI record older than the one already loaded")
             continue
         if old is not None and all(_equal_ts(old[f], row[f]) for f in (*LEI_FIELDS, "company_id")):
-            loader.stats.unchanged += 1
+            stats.unchanged += 1
             continue
         if old is None:
-            loader.stats.inserted += 1
+            stats.inserted += 1
         else:
-            loader.stats.updated += 1
-        rows.append({"lei": lei, "source": loader.source.id, **row})
+            stats.updated += 1
+        rows.append({"lei": lei, "source": batch.source.id, **row})
     upsert(conn, lei_records, rows, keys=["lei"])
 
 
@@ -420,12 +408,13 @@ def _equal_ts(old: Any, new: Any) -> bool:
             if new.tzinfo
             else old.replace(tzinfo=None) == new
         )
-    return _equal(old, new)
+    return equal_values(old, new)
 
 
-def load_lei_relationships(conn: Connection, loader: Loader, records: list[LeiRelationshipRecord]) -> None:
+def load_lei_relationships(batch: Batch, records: list[LeiRelationshipRecord]) -> None:
     if not records:
         return
+    conn, stats = batch.conn, batch.stats
     fields = ("status", "registration_status", "share_pct", "start_date", "end_date")
     keys = {(r.child_lei, r.parent_lei, r.kind): r for r in records}
     cond = or_(
@@ -446,32 +435,31 @@ def load_lei_relationships(conn: Connection, loader: Loader, records: list[LeiRe
     for key, rec in keys.items():
         row = {f: getattr(rec, f) for f in fields}
         old = existing.get(key)
-        if old is not None and all(_equal(old[f], row[f]) for f in fields):
-            loader.stats.unchanged += 1
+        if old is not None and all(equal_values(old[f], row[f]) for f in fields):
+            stats.unchanged += 1
             continue
-        loader.stats.inserted += old is None
-        loader.stats.updated += old is not None
+        stats.inserted += old is None
+        stats.updated += old is not None
         rows.append(
-            {"child_lei": key[0], "parent_lei": key[1], "kind": key[2], "source": loader.source.id, **row}
+            {"child_lei": key[0], "parent_lei": key[1], "kind": key[2], "source": batch.source.id, **row}
         )
     upsert(conn, lei_relationships, rows, keys=["child_lei", "parent_lei", "kind"])
 
 
-def load_reporting_exceptions(
-    conn: Connection, loader: Loader, records: list[ReportingExceptionRecord]
-) -> None:
+def load_reporting_exceptions(batch: Batch, records: list[ReportingExceptionRecord]) -> None:
     rows = [
         {
             "lei": r.lei,
             "category": r.category,
             "reason": r.reason,
             "reference": r.reference,
-            "source": loader.source.id,
+            "source": batch.source.id,
         }
         for r in records
     ]
     if not rows:
         return
+    conn, stats = batch.conn, batch.stats
     before = {
         (r.lei, r.category, r.reason, r.reference)
         for r in conn.execute(
@@ -482,86 +470,121 @@ def load_reporting_exceptions(
     }
     for row in rows:
         same = (row["lei"], row["category"], row["reason"], row["reference"]) in before
-        loader.stats.unchanged += same
-        loader.stats.updated += not same
+        stats.unchanged += same
+        stats.updated += not same
     upsert(conn, lei_reporting_exceptions, rows, keys=["lei", "category"])
 
 
-def _resolve(conn: Connection, key: CompanyKey | None, lei: str | None) -> int | None:
-    if key is not None:
-        return _company_id(conn, key)
-    if lei:
-        found = conn.execute(select(lei_records.c.company_id).where(lei_records.c.lei == lei)).scalar()
-        return (
-            found
-            if found is not None
-            else conn.execute(select(companies.c.id).where(companies.c.lei == lei)).scalar()
+def _ids_by_lei(conn: Connection, leis: set[str]) -> dict[str, int]:
+    """Company ids of LEIs: the company the LEI record links, else a company that carries the LEI
+    (the lowest id when several do)."""
+    ordered = sorted(leis)
+    found: dict[str, int] = {}
+    for start in range(0, len(ordered), 900):
+        query = select(lei_records.c.lei, lei_records.c.company_id).where(
+            lei_records.c.lei.in_(ordered[start : start + 900]), lei_records.c.company_id.is_not(None)
         )
-    return None
+        found.update((row.lei, row.company_id) for row in conn.execute(query))
+    rest = sorted(leis - set(found))
+    for start in range(0, len(rest), 900):
+        query = (
+            select(companies.c.lei, companies.c.id)
+            .where(companies.c.lei.in_(rest[start : start + 900]))
+            .order_by(companies.c.id.desc())
+        )
+        found.update((row.lei, row.id) for row in conn.execute(query))  # the lowest id comes last
+    return found
 
 
-def load_ownerships(
-    conn: Connection,
-    loader: Loader,
-    records: list[OwnershipRecord],
-    changes: list[dict[str, Any]],
-    now: datetime,
-) -> None:
+OwnershipKey = tuple[int, int, str]  # parent id, child id, kind
+OWNERSHIP_FIELDS = ("share_pct", "since", "until")
+
+
+def _stored_ownerships(conn: Connection, source: str, keys: set[OwnershipKey]) -> dict[OwnershipKey, Any]:
+    """The stored edges of this source among `keys`, read by parents and children 450 pairs at a time
+    (the unique index leads with parent and child); pairs no key names are dropped."""
+    ordered = sorted(keys)
+    found: dict[OwnershipKey, Any] = {}
+    for start in range(0, len(ordered), 450):
+        chunk = ordered[start : start + 450]
+        query = select(ownerships).where(
+            ownerships.c.parent_id.in_(sorted({k[0] for k in chunk})),
+            ownerships.c.child_id.in_(sorted({k[1] for k in chunk})),
+            ownerships.c.source == source,
+        )
+        for row in conn.execute(query).mappings():
+            key = (row["parent_id"], row["child_id"], row["kind"])
+            if key in keys:
+                found[key] = {f: row[f] for f in OWNERSHIP_FIELDS}
+    return found
+
+
+def _end(
+    end: CompanyKey | None, lei: str | None, by_key: dict[Key, int], by_lei: dict[str, int]
+) -> int | None:
+    """The company id of one end of an edge: by its national key when it has one, else by its LEI."""
+    if end is not None:
+        return by_key.get((end.country.upper(), end.national_id))
+    return by_lei.get(lei) if lei else None
+
+
+def load_ownerships(batch: Batch, records: list[OwnershipRecord]) -> None:
+    """Company-to-company edges: both ends resolved for the whole batch (by national key or LEI),
+    the stored edges read in one go, the new and changed ones written by one upsert. Records are
+    taken in order, so a later record of the same edge in the batch is compared with the earlier."""
+    if not records:
+        return
+    conn, stats, source = batch.conn, batch.stats, batch.source.id
+    keys = {(k.country.upper(), k.national_id) for r in records for k in (r.parent, r.child) if k is not None}
+    leis = {
+        lei
+        for r in records
+        for end, lei in ((r.parent, r.parent_lei), (r.child, r.child_lei))
+        if end is None and lei
+    }
+    by_key = company_ids_by_key(conn, keys)
+    by_lei = _ids_by_lei(conn, leis)
+    edges: list[tuple[OwnershipRecord, OwnershipKey]] = []
     for rec in records:
-        parent = _resolve(conn, rec.parent, rec.parent_lei)
-        child = _resolve(conn, rec.child, rec.child_lei)
+        parent = _end(rec.parent, rec.parent_lei, by_key, by_lei)
+        child = _end(rec.child, rec.child_lei, by_key, by_lei)
         if parent is None or child is None:
             # Not an error: the other end may be a company we do not hold (an LEI of a foreign fund)
             # or not hold yet; a later import of the relationships draws the edge once both are in.
-            loader.stats.skip("ownership end not in the database")
+            stats.skip("ownership end not in the database")
             continue
         if parent == child:
-            loader._reject("ownership edge from a company to itself", rec.child_lei or rec.child)
+            batch.reject("ownership edge from a company to itself", rec.child_lei or rec.child)
             continue
-        old = (
-            conn.execute(
-                select(ownerships).where(
-                    ownerships.c.parent_id == parent,
-                    ownerships.c.child_id == child,
-                    ownerships.c.kind == rec.kind,
-                    ownerships.c.source == loader.source.id,
-                )
-            )
-            .mappings()
-            .first()
-        )
+        edges.append((rec, (parent, child, rec.kind)))
+    state = _stored_ownerships(conn, source, {key for _, key in edges})
+    written: dict[OwnershipKey, dict[str, Any]] = {}
+    for rec, key in edges:
+        old = state.get(key)
         row = {"share_pct": rec.share_pct, "since": rec.since, "until": rec.until}
-        if old is not None and all(_equal(old[k], v) for k, v in row.items()):
-            loader.stats.unchanged += 1
+        if old is not None and all(equal_values(old[k], v) for k, v in row.items()):
+            stats.unchanged += 1
             continue
-        upsert(
-            conn,
-            ownerships,
-            [{"parent_id": parent, "child_id": child, "kind": rec.kind, "source": loader.source.id, **row}],
-            keys=["parent_id", "child_id", "kind", "source"],
-        )
-        loader.stats.inserted += old is None
-        loader.stats.updated += old is not None
-        changes.append(
-            loader.change(
-                child,
-                f"owner.{rec.kind}",
-                None if old is None else old["share_pct"],
-                f"{parent}:{rec.share_pct}",
-                now,
-            )
-        )
+        stats.inserted += old is None
+        stats.updated += old is not None
+        parent, child, kind = key
+        old_share = None if old is None else old["share_pct"]
+        batch.change(child, f"owner.{kind}", old_share, f"{parent}:{rec.share_pct}")
+        # A later record of the same edge is compared with this one as the stored row reads back.
+        state[key] = row | {"share_pct": None if rec.share_pct is None else float(rec.share_pct)}
+        written[key] = {"parent_id": parent, "child_id": child, "kind": kind, "source": source, **row}
+    rows = [written[key] for key in sorted(written)]
+    upsert(conn, ownerships, rows, keys=["parent_id", "child_id", "kind", "source"])
 
 
 RA_FIELDS = ("country", "jurisdiction", "register_name", "register_name_local", "organisation", "website")
 
 
-def load_registration_authorities(
-    conn: Connection, loader: Loader, records: list[RegistrationAuthorityRecord]
-) -> None:
+def load_registration_authorities(batch: Batch, records: list[RegistrationAuthorityRecord]) -> None:
     """Reference data (GLEIF's RA list): upsert by code, counting only real differences."""
     if not records:
         return
+    conn, stats = batch.conn, batch.stats
     by_code = {r.code: r for r in records}
     existing = {
         row["code"]: row
@@ -574,9 +597,9 @@ def load_registration_authorities(
         row = {f: getattr(rec, f) for f in RA_FIELDS}
         old = existing.get(code)
         if old is not None and all(old[f] == row[f] for f in RA_FIELDS):
-            loader.stats.unchanged += 1
+            stats.unchanged += 1
             continue
-        loader.stats.inserted += old is None
-        loader.stats.updated += old is not None
+        stats.inserted += old is None
+        stats.updated += old is not None
         rows.append({"code": code, **row})
     upsert(conn, registration_authorities, rows, keys=["code"])

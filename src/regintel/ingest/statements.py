@@ -1,16 +1,16 @@
 """Loader part for `StatementRecord`: financial statements published apart from their company.
 
-Runs inside the batch transaction of `Loader.flush`, after the batch's companies and identifiers are
-written, so a statement finds a company loaded earlier in the same batch, file or import. Unlike the
-statements embedded in a company record, a field a record leaves None keeps the stored value: RÚZ
-publishes a statement's header (period, type) and its figures (the reports) as separate records.
+Runs inside a batch transaction of the loader (given its `Batch`, ingest/batch.py), after the
+batch's companies and identifiers are written, so a statement finds a company loaded earlier in the
+same batch, file or import. Unlike the statements embedded in a company record, a field a record
+leaves None keeps the stored value: RÚZ publishes a statement's header (period, type) and its
+figures (the reports) as separate records.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -21,22 +21,19 @@ from regintel.db.schema import companies, financial_statements, identifiers
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.types import FinancialRecord, StatementRecord
 from regintel.errors import InvalidIdentifier
-from regintel.ingest.sections import FIGURES, FIN_FIELDS, _equal
-
-if TYPE_CHECKING:
-    from regintel.ingest.loader import Loader
+from regintel.ingest.batch import Batch
+from regintel.ingest.sections import FIGURES, FIN_FIELDS, company_ids_by_key, equal_values
 
 Row = dict[str, Any]
 
 
-def load_statements(
-    conn: Connection, loader: Loader, records: list[StatementRecord], changes: list[Row], now: datetime
-) -> None:
+def load_statements(batch: Batch, records: list[StatementRecord]) -> None:
     if not records:
         return
-    owners = _resolve(conn, loader, records)
+    owners = _resolve(batch, records)
     todo = [(owners[i], fin) for i, rec in enumerate(records) if i in owners for fin in rec.financials]
-    outcome = _upsert(conn, loader, todo, changes, now)
+    outcome = _upsert(batch, todo)
+    stats = batch.stats
     position = 0
     for i, rec in enumerate(records):
         if i not in owners:
@@ -44,14 +41,14 @@ def load_statements(
         mine = outcome[position : position + len(rec.financials)]
         position += len(rec.financials)
         if "inserted" in mine:
-            loader.stats.inserted += 1
+            stats.inserted += 1
         elif "updated" in mine:
-            loader.stats.updated += 1
+            stats.updated += 1
         else:
-            loader.stats.unchanged += 1
+            stats.unchanged += 1
 
 
-def _resolve(conn: Connection, loader: Loader, records: list[StatementRecord]) -> dict[int, int]:
+def _resolve(batch: Batch, records: list[StatementRecord]) -> dict[int, int]:
     """Record index → company id; records whose company cannot be found are rejected."""
     keys: dict[int, tuple[str, str]] = {}
     refs: dict[int, tuple[str, str, str]] = {}
@@ -61,35 +58,22 @@ def _resolve(conn: Connection, loader: Loader, records: list[StatementRecord]) -
             try:
                 keys[i] = (country, parse_national_id(country, rec.national_id))
             except InvalidIdentifier as exc:
-                loader._reject(f"invalid identifier: {exc.message}", rec.national_id)
+                batch.reject(f"invalid identifier: {exc.message}", rec.national_id)
         elif rec.ref:
             refs[i] = (country, *rec.ref)
         else:
-            loader._reject("statement names no company", None)
-    by_key = _company_ids(conn, set(keys.values()))
-    by_ref = _ref_ids(conn, set(refs.values()))
+            batch.reject("statement names no company", None)
+    by_key = company_ids_by_key(batch.conn, set(keys.values()))
+    by_ref = _ref_ids(batch.conn, set(refs.values()))
     owners: dict[int, int] = {}
     for i in sorted({*keys, *refs}):
         cid = by_key.get(keys[i]) if i in keys else by_ref.get(refs[i])
         if cid is None:
             what = keys.get(i) or refs[i]
-            loader._reject("statement of a company that is not in the database", ":".join(what))
+            batch.reject("statement of a company that is not in the database", ":".join(what))
             continue
         owners[i] = cid
     return owners
-
-
-def _company_ids(conn: Connection, keys: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
-    out: dict[tuple[str, str], int] = {}
-    national_ids = sorted({k[1] for k in keys})
-    for start in range(0, len(national_ids), 900):
-        rows = conn.execute(
-            select(companies.c.id, companies.c.country, companies.c.national_id).where(
-                companies.c.national_id.in_(national_ids[start : start + 900])
-            )
-        )
-        out.update({(r.country, r.national_id): r.id for r in rows if (r.country, r.national_id) in keys})
-    return out
 
 
 def _ref_ids(conn: Connection, refs: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
@@ -112,25 +96,20 @@ def _ref_ids(conn: Connection, refs: set[tuple[str, str, str]]) -> dict[tuple[st
     return out
 
 
-def _upsert(
-    conn: Connection,
-    loader: Loader,
-    todo: list[tuple[int, FinancialRecord]],
-    changes: list[Row],
-    now: datetime,
-) -> list[str]:
+def _upsert(batch: Batch, todo: list[tuple[int, FinancialRecord]]) -> list[str]:
     """Merge each statement into the stored one (None keeps the stored value); per item, whether it
     was inserted, updated or unchanged. Items of one batch for the same (company, year) merge in
     order, so the upsert writes one row per key."""
     if not todo:
         return []
+    conn, source = batch.conn, batch.source.id
     cids = sorted({cid for cid, _ in todo})
     state: dict[tuple[int, int], Row] = {}
     for start in range(0, len(cids), 900):
         for row in conn.execute(
             select(financial_statements).where(
                 financial_statements.c.company_id.in_(cids[start : start + 900]),
-                financial_statements.c.source == loader.source.id,
+                financial_statements.c.source == source,
             )
         ).mappings():
             state[(row["company_id"], row["year"])] = {f: row[f] for f in FIN_FIELDS}
@@ -142,23 +121,21 @@ def _upsert(
         new = {f: getattr(fin, f) for f in FIN_FIELDS}
         if old is not None:
             new = {f: old[f] if value is None else value for f, value in new.items()}
-        diff = [f for f in FIN_FIELDS if old is None or not _equal(old[f], new[f])]
+        diff = [f for f in FIN_FIELDS if old is None or not equal_values(old[f], new[f])]
         if not diff:
             outcome.append("unchanged")
             continue
         for f in diff:
             if f in FIGURES and (old is not None or new[f] is not None):
-                changes.append(
-                    loader.change(cid, f"financials.{fin.year}.{f}", old[f] if old else None, new[f], now)
-                )
+                batch.change(cid, f"financials.{fin.year}.{f}", old[f] if old else None, new[f])
         state[key] = new
         dirty.add(key)
         outcome.append("inserted" if old is None else "updated")
     rows = [
-        {"company_id": cid, "year": year, "source": loader.source.id, **state[(cid, year)]}
+        {"company_id": cid, "year": year, "source": source, **state[(cid, year)]}
         for cid, year in sorted(dirty)
     ]
     upsert(conn, financial_statements, rows, keys=["company_id", "year", "source"])
     if rows:
-        enqueue_peer_refresh(conn, now)  # the peer quartiles read every latest statement
+        enqueue_peer_refresh(conn, batch.now)  # the peer quartiles read every latest statement
     return outcome

@@ -103,18 +103,20 @@ def to_role(entry: Any) -> RoleRecord:
     if name is None:
         raise RecordError("a card person without a name")
     number = text(entry.get("isikukood_registrikood"), "isikukood_registrikood")
-    role = RoleRecord(
+    person, holder_company = None, None
+    if kind == "F":
+        person = PersonRecord(name, birth_date=_birth_month(number))
+    elif number and registrikood.is_valid(number):
+        holder_company = CompanyKey("EE", registrikood.compact(number))
+    return RoleRecord(
         ROLES.get(code, "statutory_body"),
         name,
+        person=person,
+        holder_company=holder_company,
         title=text(entry.get("isiku_roll_tekstina"), "isiku_roll_tekstina") or code,
         since=dotted_date(entry.get("algus_kpv"), "algus_kpv"),
         until=dotted_date(entry.get("lopp_kpv"), "lopp_kpv"),
     )
-    if kind == "F":
-        role.person = PersonRecord(name, birth_date=_birth_month(number))
-    elif number and registrikood.is_valid(number):
-        role.holder_company = CompanyKey("EE", registrikood.compact(number))
-    return role
 
 
 def _birth_month(number: str | None) -> str | None:

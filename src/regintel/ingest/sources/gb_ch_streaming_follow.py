@@ -30,9 +30,10 @@ from regintel.db.schema import companies, company_changes, import_runs
 from regintel.domain.identifiers import parse_national_id
 from regintel.errors import InvalidIdentifier
 from regintel.ingest.base import SourceAbort
+from regintel.ingest.batch import LoadStats, insert_changes
 from regintel.ingest.inputs import open_input
-from regintel.ingest.loader import Loader, LoadStats, _insert_changes, default_hooks
-from regintel.ingest.runner import RejectFile, _finish, sync_catalogue
+from regintel.ingest.loader import Loader, default_hooks
+from regintel.ingest.runner import RejectFile, finish_run, sync_catalogue
 from regintel.ingest.sources.gb_ch_streaming import INFO, FilingEvent, events
 from regintel.ingest.streams import buffered
 
@@ -88,7 +89,7 @@ def import_into(
         raise
     finally:
         rejects.close()
-        _finish(engine, INFO, run_id, status, loader.stats)
+        finish_run(engine, INFO, run_id, status, loader.stats)
     return run_id, loader.stats, rejects.path if rejects.path.exists() else None
 
 
@@ -177,7 +178,7 @@ def record_filings(conn: Connection, loader: Loader, filings: list[FilingEvent])
                 known.add((company_id, filing.summary))
                 rows.append(loader.change(company_id, FILING_FIELD, None, filing.summary, now))
     if rows:
-        _insert_changes(conn, rows)
+        insert_changes(conn, rows)
         loader.stats.changes += len(rows)
         for hook in default_hooks():
             hook(conn, rows)

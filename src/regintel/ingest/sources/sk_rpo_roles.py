@@ -9,6 +9,7 @@ other ratio.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from regintel.domain.identifiers import is_valid_national_id, parse_national_id
@@ -40,13 +41,12 @@ def roles(entity: Json) -> list[RoleRecord] | None:
     out: dict[tuple[str, str], RoleRecord] = {}
     for entry in series(entity, "statutoryBodies"):
         role = _role(entry, "statutoryBodies")
-        role.role = "director" if normalise_name(role.title or "") in _DIRECTOR_TITLES else "statutory_body"
-        _keep(out, role)
+        director = normalise_name(role.title or "") in _DIRECTOR_TITLES
+        _keep(out, replace(role, role="director" if director else "statutory_body"))
     for entry in series(entity, "stakeholders"):
-        role = _role(entry, "stakeholders")
-        role.role = "shareholder"
+        role = replace(_role(entry, "stakeholders"), role="shareholder")
         if role.until is None:
-            role.share_pct = shares.get(normalise_name(role.holder_name))
+            role = replace(role, share_pct=shares.get(normalise_name(role.holder_name)))
         _keep(out, role)
     return list(out.values())
 

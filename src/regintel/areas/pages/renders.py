@@ -146,7 +146,7 @@ def store_sitemaps(
         pages, bases = service.sitemap_pages(conn), sitemap_bases(conn, settings)
     made = kept = 0
     for base in bases:
-        for n in range(1, pages + 1):
+        for n in pages:
             if stop():
                 return {"written": made, "current": kept, "stopped": 1}
             with engine.connect() as conn:
@@ -155,6 +155,8 @@ def store_sitemaps(
                     continue
                 low = (n - 1) * service.SITEMAP_URLS + 1
                 rows = queries.sitemap_rows(conn, low, low + service.SITEMAP_URLS)
+            if not rows:  # emptied since the pages were listed: the data moved, the next run sees it
+                continue
             body = "".join(service.sitemap_urls(base, rows)).encode()
             packed = gzip.compress(body, 6)
             with engine.begin() as conn:
@@ -164,4 +166,4 @@ def store_sitemaps(
                     conn, sitemap_key(n, base), version, packed, len(body), datetime.now(UTC), SITEMAP_KEEP
                 )
             made += 1
-    return {"written": made, "current": kept, "bases": len(bases), "pages": pages}
+    return {"written": made, "current": kept, "bases": len(bases), "pages": len(pages)}

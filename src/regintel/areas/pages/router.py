@@ -346,10 +346,14 @@ XML = "application/xml; charset=utf-8"
     response_class=Response,
     summary="Sitemap index",
     responses={200: {"content": {"application/xml": {}}}},
-    description="The sitemap index: the hot sitemap and one sitemap per 50,000 company ids.",
+    description="The sitemap index: the hot sitemap and one sitemap per range of 50,000 company ids that "
+    "holds a company. 404 while no company is loaded (the sitemaps.org schema allows no empty index).",
 )
 def sitemap_index(request: Request, conn: ReadConn) -> Response:
-    body = "".join(service.sitemap_index(public_base(request), service.sitemap_pages(conn)))
+    pages = service.sitemap_pages(conn)
+    if not pages:
+        raise NotFound("There is no sitemap: no company is loaded")
+    body = "".join(service.sitemap_index(public_base(request), pages))
     return Response(body, media_type=XML, headers={"Cache-Control": HOUR})
 
 
@@ -358,13 +362,15 @@ def sitemap_index(request: Request, conn: ReadConn) -> Response:
     response_class=Response,
     summary="Recently updated companies",
     responses={200: {"content": {"application/xml": {}}}},
-    description="The 1,000 most recently updated company pages.",
+    description="The 1,000 most recently updated company pages. 404 while no company is loaded.",
 )
 def sitemap_hot(request: Request, conn: ReadConn) -> Response:
     rows = [
         (r["id"], r["country"].lower(), r["national_id"], r["updated_at"])
         for r in queries.recently_updated(conn, 1000)
     ]
+    if not rows:  # a <urlset> needs a <url> (sitemaps.org schema)
+        raise NotFound("There is no sitemap: no company is loaded")
     body = "".join(service.sitemap_urls(public_base(request), rows))
     return Response(body, media_type=XML, headers={"Cache-Control": QUARTER})
 
@@ -376,20 +382,21 @@ def sitemap_hot(request: Request, conn: ReadConn) -> Response:
     responses={200: {"content": {"application/xml": {}}}},
     description="Company pages with ids in the page's 50,000 range. Made once per data version (streamed "
     "from the database the first time) and then served as stored, gzip-compressed when the client accepts "
-    "it. Cached 1 h.",
+    "it. Cached 1 h. 404 for a range that holds no company (past the last id, or emptied), which the index "
+    "does not list.",
 )
 def sitemap_page(request: Request, n: Annotated[int, Path(ge=1, le=10**6)], conn: ReadConn) -> Response:
-    if n > service.sitemap_pages(conn):
-        raise NotFound(f"There is no sitemap page {n}")
     base, version = public_base(request), renders.current_version(conn)
     headers = {"Cache-Control": HOUR, "Vary": "Accept-Encoding"}
-    stored = renders.stored_sitemap(conn, n, base, version)
+    stored = renders.stored_sitemap(conn, n, base, version)  # only pages with a URL are stored
     if stored is not None:
         if "gzip" in request.headers.get("accept-encoding", "").lower():
             return Response(stored, media_type=XML, headers=headers | {"Content-Encoding": "gzip"})
         return Response(gzip.decompress(stored), media_type=XML, headers=headers)
     low = (n - 1) * service.SITEMAP_URLS + 1
     rows = queries.sitemap_rows(conn, low, low + service.SITEMAP_URLS)  # read now: the connection closes
+    if not rows:  # a <urlset> needs a <url> (sitemaps.org schema): no page rather than an invalid one
+        raise NotFound(f"There is no sitemap page {n}")
     chunks = service.sitemap_urls(base, rows)
     body = renders.keep_sitemap(request.app.state.engine, n, base, version, chunks)
     return StreamingResponse(body, media_type=XML, headers=headers)

@@ -522,9 +522,11 @@ def coverage(conn: Connection, cache: dict[str, Any], ttl: float = 60.0) -> dict
     return out
 
 
-def sitemap_pages(conn: Connection) -> int:
-    """Pages of company URLs, by id range of 50,000 (a page may hold fewer where ids have gaps)."""
-    return max(1, -(-queries.max_company_id(conn) // SITEMAP_URLS))
+def sitemap_pages(conn: Connection) -> list[int]:
+    """The numbers of the sitemap pages that hold a URL: page `n` is the companies with ids in the `n`th range
+    of 50,000 (fewer where ids have gaps), and a range with no company left is no page. The sitemaps.org
+    schema refuses a `<urlset>` without a `<url>`, so an empty page is never listed and answers 404."""
+    return queries.filled_ranges(conn, SITEMAP_URLS)
 
 
 def _lastmod(value: Any) -> str:
@@ -533,10 +535,11 @@ def _lastmod(value: Any) -> str:
     return str(value)[:10]
 
 
-def sitemap_index(base: str, pages: int) -> Iterator[str]:
+def sitemap_index(base: str, pages: Sequence[int]) -> Iterator[str]:
+    """The index of the hot sitemap and `pages` (at least one: with no company there is no index)."""
     yield '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
     yield f"<sitemap><loc>{svg.esc(base)}/sitemap-firma-hot.xml</loc></sitemap>\n"
-    for n in range(1, pages + 1):
+    for n in pages:
         yield f"<sitemap><loc>{svg.esc(base)}/sitemap-firma-{n}.xml</loc></sitemap>\n"
     yield "</sitemapindex>\n"
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,7 +26,7 @@ from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from regintel.config import Settings
-from regintel.db.counters import SQLiteCounterStorage
+from regintel.db.counters import SQLiteCounterStorage, WouldWait
 from regintel.db.keys import KeyRecord
 from regintel.errors import QuotaExceeded, RateLimited
 
@@ -94,14 +93,18 @@ class Limiter:
         self.settings = settings
         self.storage = storage or make_storage(settings)
         self.windows = FixedWindowRateLimiter(self.storage)
-        # The counter file waits for its write lock and Redis for the network: callers on an event
-        # loop run the checks in a thread then. In-memory counters are checked inline.
+        # Redis answers over the network, so an event loop calls the checks in a thread; the counter file
+        # is written inline unless that would wait (`WouldWait`); in-memory counters are always inline.
         self.blocking = not isinstance(self.storage, MemoryStorage)
-        # The counter file can take a keyed call's three increments in one transaction; Redis and
-        # memory count each increment atomically on its own.
-        self._together: Callable[[], AbstractContextManager[None]] = (
-            self.storage.transaction if isinstance(self.storage, SQLiteCounterStorage) else nullcontext
-        )
+
+    def _counting(self, wait: bool) -> AbstractContextManager[None]:
+        """The scope of one call's increments: on the counter file one write transaction (a keyed call's
+        three increments in one lock round); Redis and memory count each increment atomically."""
+        if isinstance(self.storage, SQLiteCounterStorage):
+            return self.storage.transaction(wait)
+        if not wait and self.blocking:
+            raise WouldWait("the counters are on the network")
+        return nullcontext()
 
     def _shared(self, ip: str, amount: int) -> None:
         item = RateLimitItemPerSecond(amount, self.settings.shared_window_seconds, namespace="ip")
@@ -112,12 +115,15 @@ class Limiter:
                 headers={"Retry-After": str(max(1, math.ceil(reset - time.time())))},
             )
 
-    def check_anonymous(self, ip: str) -> None:
-        self._shared(ip, self.settings.shared_limit_per_minute)
+    def check_anonymous(self, ip: str, wait: bool = True) -> None:
+        """`wait=False`: raise `WouldWait`, having counted nothing, where counting would wait."""
+        with self._counting(wait):
+            self._shared(ip, self.settings.shared_limit_per_minute)
 
-    def check_key(self, key: KeyRecord, ip: str) -> Quota | None:
+    def check_key(self, key: KeyRecord, ip: str, wait: bool = True) -> Quota | None:
+        """`wait=False`: raise `WouldWait`, having counted nothing, where counting would wait."""
         plan = self.settings.plan(key.plan)
-        with self._together():
+        with self._counting(wait):
             self._shared(ip, max(self.settings.shared_limit_per_minute, plan.rate_per_minute))
             item = RateLimitItemPerSecond(
                 plan.rate_per_minute, self.settings.rate_window_seconds, namespace="key"

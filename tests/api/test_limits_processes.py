@@ -4,6 +4,7 @@ processes racing on the counter file)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import multiprocessing
 import os
 import socket
@@ -11,7 +12,9 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from multiprocessing.queues import Queue
 from pathlib import Path
@@ -35,16 +38,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_plan_limit_across_two_workers(settings, tmp_path: Path):
-    engine = make_engine(settings.database_url, pool=False)
-    with engine.begin() as conn:
-        _, raw = create_key(conn, "multi", "free")
-    engine.dispose()
+@contextmanager
+def _serving(settings, tmp_path: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`regintel serve --workers 2` on the test database; yields its base URL."""
     port = _free_port()
-    env = os.environ | {
-        "REGINTEL_DATABASE_URL": settings.database_url,
-        "REGINTEL_DATA_DIR": str(tmp_path / "data"),
-    }
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -58,7 +55,9 @@ def test_plan_limit_across_two_workers(settings, tmp_path: Path):
             "--log-level",
             "warning",
         ],
-        env=env,
+        env=os.environ
+        | {"REGINTEL_DATABASE_URL": settings.database_url, "REGINTEL_DATA_DIR": str(tmp_path / "data")}
+        | (env or {}),
     )
     try:
         base = f"http://127.0.0.1:{port}"
@@ -69,16 +68,49 @@ def test_plan_limit_across_two_workers(settings, tmp_path: Path):
                 break
             except httpx.HTTPError:
                 time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_plan_limit_across_two_workers(settings, tmp_path: Path):
+    engine = make_engine(settings.database_url, pool=False)
+    with engine.begin() as conn:
+        _, raw = create_key(conn, "multi", "free")
+    engine.dispose()
+    with _serving(settings, tmp_path) as base:
         codes = []
         # New connections each time so both worker processes take requests.
         for _ in range(125):
             codes.append(httpx.get(f"{base}/api/v1/me", params={"api_key": raw}, timeout=10).status_code)
-        assert codes.count(200) == 120
-        assert codes.count(429) == 5
-        assert codes[:120] == [200] * 120
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+    assert codes.count(200) == 120
+    assert codes.count(429) == 5
+    assert codes[:120] == [200] * 120
+
+
+def test_an_accounts_quota_across_two_workers(settings, tmp_path: Path):
+    """Two keys of one account called in turn on a real uvicorn with 2 worker processes: the account's
+    monthly quota of 40 lets exactly 40 calls through, whichever process and key served them."""
+    from regintel.areas.accounts import queries as accounts
+
+    engine = make_engine(settings.database_url, pool=False)
+    with engine.begin() as conn:
+        account_id = accounts.insert_account(conn, "two@example.org", "free", datetime.now(UTC))
+        raws = []
+        for name in ("one", "two"):
+            key, raw = create_key(conn, name, "free")
+            accounts.link_key(conn, key.id, account_id)
+            raws.append(raw)
+    engine.dispose()
+    plans = {"free": {"title": "Free", "rate_per_minute": 600, "monthly_quota": 40}}
+    with _serving(settings, tmp_path, {"REGINTEL_PLANS": json.dumps(plans)}) as base:
+        answers = [
+            httpx.get(f"{base}/api/v1/me", params={"api_key": raws[n % 2]}, timeout=10) for n in range(50)
+        ]
+    assert [r.status_code for r in answers] == [200] * 40 + [429] * 10
+    assert {r.json()["error"]["code"] for r in answers[40:]} == {"QUOTA_EXCEEDED"}
+    assert [r.json()["data"]["usage"]["used"] for r in answers[:40]] == list(range(1, 41))
 
 
 def _hammer(data_dir: str, calls: int) -> None:

@@ -5,8 +5,10 @@ It does not import regintel. Per request, like regintel: the key is checked by i
 the same 2-second cache), the three counters of a keyed call (per-IP, per-key window, monthly quota)
 are incremented in one transaction of a SQLite counter file (its own file, so the two never share
 counters), the same reads are made on the same database (company row, latest statement, sources,
-identifiers; or the LEI record), and the answer is the same JSON envelope made with orjson. Each
-handler is a plain `def`: FastAPI runs it in its thread pool, one hop per request.
+identifiers; or the LEI record and the nine compliance reads of regintel's by-lei answer), and the
+answer is the same JSON envelope made with orjson. Each handler is a plain `def`, as most hand-written
+FastAPI services are: FastAPI runs it in its thread pool, one hop per request. With TWIN_ASYNC=1 the
+same handlers run on the event loop instead (no hop: what regintel does on SQLite).
 
     REGINTEL_DATABASE_URL=sqlite:///data/regintel.db TWIN_COUNTERS=/tmp/twin-counters.db \
         uvicorn --app-dir bench twin_app:app --port 8001
@@ -14,12 +16,14 @@ handler is a plain `def`: FastAPI runs it in its thread pool, one hop per reques
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -48,11 +52,55 @@ SOURCES = (
     "company_sources.source WHERE company_sources.company_id = ? ORDER BY company_sources.source"
 )
 IDENTIFIERS = "SELECT type, value, source FROM identifiers WHERE company_id = ? ORDER BY type, value"
+# The reads of regintel's `/companies/by-lei` (its answer carries the compliance fields of spec 2.4: the
+# debtor lists' freshness, the sanctions lists and hits, the screening state, the statements and
+# insolvency events behind the credit grade, the stored NIS2 assessment), written out as it runs them.
+_COMPANY_COLUMNS = (
+    "id country national_id name name_norm legal_form legal_form_name status founded_on dissolved_on street "
+    "city postal_code address_text address_norm region_code district_code municipality_code nuts3 "
+    "nace_primary nace_codes size_class employees vat_id tax_id lei in_bankruptcy in_restructuring "
+    "in_liquidation source created_at updated_at"
+).split()
+_LEI_COLUMNS = (
+    "lei legal_name registration_status entity_status legal_form country next_renewal last_update source"
+)
 LEI = (
-    "SELECT companies.country, companies.national_id, companies.name, companies.legal_form_name, "
-    "companies.in_bankruptcy, lei_records.legal_name, lei_records.registration_status, "
-    "lei_records.entity_status, lei_records.country AS lr_country FROM lei_records LEFT OUTER JOIN companies "
-    "ON companies.id = lei_records.company_id WHERE lei_records.lei = ?"
+    "SELECT "
+    + ", ".join(f"companies.{c}" for c in _COMPANY_COLUMNS)
+    + ", "
+    + ", ".join(f"lei_records.{c} AS lr_{c}" for c in _LEI_COLUMNS.split())
+    + ", elf.name_en AS lr_legal_form_name FROM lei_records LEFT OUTER JOIN companies ON companies.id = "
+    "lei_records.company_id LEFT OUTER JOIN code_list_items AS elf ON elf.list_name = 'legal-forms' AND "
+    "elf.code = lei_records.legal_form WHERE lei_records.lei = ?"
+)
+DEBTOR_LISTS = "SELECT " + ", ".join(
+    f"(SELECT max(last_listed_on) FROM debtor_entries WHERE source = '{source}') AS s{n}"
+    for n, source in enumerate(
+        (
+            "sk_socpoist_debtors",
+            "sk_vszp_debtors",
+            "sk_dovera_debtors",
+            "sk_union_debtors",
+            "sk_fs_tax_debtors",
+        )
+    )
+)
+LEI_COMPANY_READS = (
+    "SELECT id, name, mode, entry_count, version, location, imported_at, changed_at FROM sanction_lists "
+    "ORDER BY id",
+    "SELECT h.subject, h.natural_person, h.score, h.features, e.topics FROM company_sanction_hits AS h "
+    "JOIN sanction_entries AS e ON e.id = h.entry_id WHERE h.company_id = ?",
+    "SELECT company_id, screened_at, list_versions, algorithm, threshold FROM company_screenings "
+    "WHERE company_id = ?",
+    "SELECT h.company_id, h.subject, h.score, h.features, e.list_id, e.entry_key, e.topics FROM "
+    "company_sanction_hits AS h JOIN sanction_entries AS e ON e.id = h.entry_id WHERE h.company_id = ? "
+    "ORDER BY h.company_id, h.score DESC, h.id",
+    "SELECT id, company_id, year, period_from, period_to, currency, revenue, profit, total_assets, equity, "
+    "liabilities, employees, current_assets, current_liabilities, retained_earnings, ebit, statement_type, "
+    "source_record_id, source FROM financial_statements WHERE company_id = ? ORDER BY year, id",
+    "SELECT event_type, phase, event_date, source FROM insolvency_events WHERE company_id = ? "
+    "ORDER BY event_date, id",
+    "SELECT category, certainty, ruleset_version, computed_at FROM nis2_assessments WHERE company_id = ?",
 )
 KEY = "SELECT id, name, plan, expires_at, revoked_at FROM api_keys WHERE key_hash = ?"
 INCR = (
@@ -143,16 +191,34 @@ def _ok(data: Any, started: float) -> Response:
 
 
 app = FastAPI()
+ASYNC = os.environ.get("TWIN_ASYNC") == "1"
 
 
-@app.get("/api/v1/me")
+def _route(path: str) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
+    """`app.get(path)` on the handler itself, or (TWIN_ASYNC=1) on a coroutine calling it inline."""
+
+    def register(handler: Callable[..., Response]) -> Callable[..., Response]:
+        if not ASYNC:
+            return app.get(path)(handler)
+
+        @functools.wraps(handler)
+        async def inline(*args: Any, **kwargs: Any) -> Response:
+            return handler(*args, **kwargs)
+
+        app.get(path)(inline)
+        return handler
+
+    return register
+
+
+@_route("/api/v1/me")
 def me(authorization: str | None = Header(default=None)) -> Response:
     started = time.perf_counter()
     key = _check(authorization)
     return _ok({"id": key[0], "name": key[1], "plan": key[2]}, started)
 
 
-@app.get("/api/v1/companies/{country}/{national_id}")
+@_route("/api/v1/companies/{country}/{national_id}")
 def company(country: str, national_id: str, authorization: str | None = Header(default=None)) -> Response:
     started = time.perf_counter()
     _check(authorization)
@@ -181,7 +247,7 @@ def company(country: str, national_id: str, authorization: str | None = Header(d
     return _ok(record, started)
 
 
-@app.get("/api/v1/companies/by-lei")
+@_route("/api/v1/companies/by-lei")
 def by_lei(
     lei: str = Query(min_length=20, max_length=20), authorization: str | None = Header(default=None)
 ) -> Response:
@@ -190,4 +256,27 @@ def by_lei(
     rows = _rows(LEI, lei.upper())
     if not rows:
         raise HTTPException(404, "no such LEI")
+    row = rows[0]
+    debtors = _rows(DEBTOR_LISTS)[0]
+    lists, hits, screening, _listed, statements, events, nis2 = (
+        _rows(sql) if n == 0 else _rows(sql, row["id"]) for n, sql in enumerate(LEI_COMPANY_READS)
+    )
+    confirmed = sum(1 for h in hits if "identifier_match" in str(h["features"]))
+    rows[0] = {
+        "lei": row["lr_lei"],
+        "ico": row["national_id"],
+        "country": row["country"],
+        "name": row["name"],
+        "legalName": row["lr_legal_name"],
+        "legalForm": row["lr_legal_form_name"],
+        "registrationStatus": row["lr_registration_status"],
+        "entityStatus": row["lr_entity_status"],
+        "inBankruptcy": bool(row["in_bankruptcy"]),
+        "flags": {"isSanctioned": confirmed > 0 if lists else None, "hasTaxDebt": None},
+        "latestYear": statements[-1]["year"] if statements else None,
+        "insolvencyEvents": len(events),
+        "nis2": nis2[0]["category"] if nis2 else None,
+        "screenedAt": screening[0]["screened_at"] if screening else None,
+        "debtorListsAsOf": debtors,
+    }
     return _ok(rows[0], started)

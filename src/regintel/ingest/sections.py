@@ -1,6 +1,7 @@
 """Loader parts for what hangs off a company: identifiers, roles, financial statements, LEI data
 and ownership edges. Each runs inside a batch transaction of the loader and is given its `Batch`
-(ingest/batch.py): a fixed number of statements per batch, whatever the number of records."""
+(ingest/batch.py), and reads and writes the batch's records in a fixed number of statements (per
+900 keys), whatever the number of records."""
 
 from __future__ import annotations
 

@@ -150,3 +150,23 @@ def test_a_batchs_statements_do_not_grow_with_its_edges(engine):
     assert run(few, 1.0) == run(many, 1.0)  # inserted
     assert run(few, 1.0) == run(many, 1.0)  # unchanged
     assert run(few, 2.0) == run(many, 2.0)  # updated
+
+
+def test_section_writers_do_not_import_the_loader_even_for_annotations():
+    """lint-imports leaves out imports under TYPE_CHECKING (pyproject.toml), so the contract that keeps
+    the section writers off the loader is checked here for those too."""
+    import ast
+    from pathlib import Path
+
+    import regintel.ingest
+
+    folder = Path(regintel.ingest.__file__).parent
+    for name in ("batch", "sections", "statements", "insolvency", "role_increments"):
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        imported = {
+            alias.name if isinstance(node, ast.Import) else f"{'.' * node.level}{node.module}.{alias.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names
+        }
+        assert imported and not [i for i in imported if "ingest.loader" in i or i.startswith(".loader")], name

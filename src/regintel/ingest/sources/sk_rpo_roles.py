@@ -9,7 +9,6 @@ other ratio.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 
 from regintel.domain.identifiers import is_valid_national_id, parse_national_id
@@ -40,27 +39,34 @@ def roles(entity: Json) -> list[RoleRecord] | None:
     shares = _shares(entity)
     out: dict[tuple[str, str], RoleRecord] = {}
     for entry in series(entity, "statutoryBodies"):
-        role = _role(entry, "statutoryBodies")
-        director = normalise_name(role.title or "") in _DIRECTOR_TITLES
-        _keep(out, replace(role, role="director" if director else "statutory_body"))
+        _keep(out, _role(entry, "statutoryBodies", shares))
     for entry in series(entity, "stakeholders"):
-        role = replace(_role(entry, "stakeholders"), role="shareholder")
-        if role.until is None:
-            role = replace(role, share_pct=shares.get(normalise_name(role.holder_name)))
-        _keep(out, role)
+        _keep(out, _role(entry, "stakeholders", shares))
     return list(out.values())
 
 
-def _role(entry: Json, what: str) -> RoleRecord:
+def _role(entry: Json, what: str, shares: dict[str, float]) -> RoleRecord:
+    """A statutory body's member (a director when the title says so) or a stakeholder (a shareholder,
+    with the share of the capital when in post)."""
     holder, person, company = _holder(entry, what)
+    title = text_of(item(entry, "stakeholderType"), "value", f"{what}.stakeholderType.value")
+    since = day(entry.get("validFrom"), f"{what}.validFrom")
+    until = day(entry.get("validTo"), f"{what}.validTo")
+    share = None
+    if what == "stakeholders":
+        role = "shareholder"
+        share = shares.get(normalise_name(holder)) if until is None else None
+    else:
+        role = "director" if normalise_name(title or "") in _DIRECTOR_TITLES else "statutory_body"
     return RoleRecord(
-        role="",
+        role=role,
         holder_name=holder,
         person=person,
         holder_company=company,
-        title=text_of(item(entry, "stakeholderType"), "value", f"{what}.stakeholderType.value"),
-        since=day(entry.get("validFrom"), f"{what}.validFrom"),
-        until=day(entry.get("validTo"), f"{what}.validTo"),
+        title=title,
+        share_pct=share,
+        since=since,
+        until=until,
     )
 
 

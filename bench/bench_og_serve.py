@@ -96,8 +96,11 @@ async def _loop(
         if time.perf_counter() >= stop:
             return
         started = time.perf_counter()
-        resp = await client.get(template.format(cc=cc, ico=ico))
-        out.append(((time.perf_counter() - started) * 1000, resp.status_code))
+        try:
+            status: int | str = (await client.get(template.format(cc=cc, ico=ico))).status_code
+        except httpx.HTTPError as exc:  # counted, not raised: a dropped connection is a result too
+            status = type(exc).__name__
+        out.append(((time.perf_counter() - started) * 1000, status))
 
 
 Plan = list[tuple[str, int, Iterator[tuple[str, str]]]]  # template, connections, companies to ask for

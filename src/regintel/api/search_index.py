@@ -45,7 +45,7 @@ def open_search(state: Any) -> SearchBackend:
     """Open the app's backend and catch up a small backlog now (a big one is queued as a job)."""
     backend = get_backend(state.engine, state.settings)
     try:
-        with state.engine.begin() as conn:
+        with state.engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, then writes
             if backend.ensure_current(conn, STARTUP_LIMIT) == "deferred":
                 enqueue_search_index(conn, datetime.now(UTC))
     except IndexBusy:  # an import or the worker is writing it: the index that exists serves meanwhile
@@ -90,7 +90,7 @@ class SearchJobs:
     def follow(self) -> str:
         """Catch this host's index up with the database (two indexed MAX reads when it is current)."""
         try:
-            with self.engine.begin() as conn:
+            with self.engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, then writes
                 return self.backend.ensure_current(conn)
         except IndexBusy:  # another process of this host is writing it: it catches up for all of them
             return "busy"

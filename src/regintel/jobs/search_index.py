@@ -28,7 +28,7 @@ BUSY_AGAIN = timedelta(seconds=2)
 def catch_up(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]:
     backend = get_backend(ctx.engine, ctx.settings)
     try:
-        with ctx.engine.begin() as conn:
+        with ctx.engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, then writes
             outcome = backend.ensure_current(conn)
     except IndexBusy:
         # Queued again rather than failed: the runner's back-off grows to half an hour, and an import's

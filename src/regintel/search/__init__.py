@@ -87,7 +87,9 @@ def refresh_index(engine: Engine, settings: Settings) -> str:
     backend = get_backend(engine, settings)
     while True:
         try:
-            with engine.begin() as conn:
+            # IMMEDIATE on SQLite: the catch-up reads the watermark, then writes (the FTS table lives in
+            # the database), and a deferred transaction that another writer overtook fails at once.
+            with engine.execution_options(sqlite_immediate=True).begin() as conn:
                 return backend.ensure_current(conn)
         except IndexBusy:  # an API process or the worker is writing: it will have caught up part of it
             time.sleep(0.05)

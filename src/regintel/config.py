@@ -262,7 +262,8 @@ class Settings(BaseSettings):
     warm_start: bool = Field(
         default=False,
         description="At start-up, build FastAPI's route contexts, compile the pages' templates and one "
-        "company's check, so that no first request pays for them (about 1 s of CPU a process).",
+        "company's check, and prepare the region maps, so that no first request pays for them (about 1 s "
+        "of CPU a process).",
     )
     max_inflight_requests: int = Field(
         default=1_000,

@@ -394,7 +394,7 @@ def search_rebuild(
         console.print(f"renormalised: {recompute(engine)}")
     backend = get_backend(engine, settings)
     started = time.perf_counter()
-    with engine.begin() as conn:
+    with engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, then writes
         count = backend.rebuild(conn)
     console.print(
         f"{backend.name} index rebuilt: {count:,} documents in {time.perf_counter() - started:.1f} s"

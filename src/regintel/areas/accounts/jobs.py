@@ -42,6 +42,8 @@ def _ids(payload: Mapping[str, Any], name: str) -> list[int]:
 def search_sync(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]:
     companies, people = _ids(payload, "company_ids"), _ids(payload, "people_ids")
     backend = get_backend(ctx.engine, ctx.settings)
-    with ctx.engine.begin() as conn:
+    # IMMEDIATE on SQLite: the sync reads, then writes the FTS table, and a deferred transaction that a
+    # serve process's index thread overtook failed at once with 'database is locked' (seen in CI).
+    with ctx.engine.execution_options(sqlite_immediate=True).begin() as conn:
         written = backend.sync(conn, companies, people)  # IndexBusy: tried again with back-off
     return {"backend": backend.name, "companies": len(companies), "people": len(people), "written": written}

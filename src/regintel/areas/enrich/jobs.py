@@ -49,7 +49,7 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
         if not backend:
             backend.append(get_backend(ctx.engine, ctx.settings))
             try:
-                with ctx.engine.begin() as conn:
+                with ctx.engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, writes
                     backend[0].ensure_current(conn)
             except IndexBusy:  # an import or rebuild holds it: resolve against the index as it is
                 pass

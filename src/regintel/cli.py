@@ -384,7 +384,7 @@ def search_rebuild(
 ) -> None:
     """Build the search index from the database and swap it in atomically (readers keep working)."""
     from regintel.db.migrate import upgrade
-    from regintel.search import get_backend
+    from regintel.search import get_backend, index_transaction
     from regintel.search.maintenance import renormalise as recompute
 
     settings = load_settings()
@@ -394,7 +394,7 @@ def search_rebuild(
         console.print(f"renormalised: {recompute(engine)}")
     backend = get_backend(engine, settings)
     started = time.perf_counter()
-    with engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, then writes
+    with index_transaction(engine) as conn:
         count = backend.rebuild(conn)
     console.print(
         f"{backend.name} index rebuilt: {count:,} documents in {time.perf_counter() - started:.1f} s"

@@ -23,7 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from regintel.config import Settings
 from regintel.db import jobs as jobs_db
 from regintel.db.jobs import SEARCH_INDEX, enqueue_search_index
-from regintel.search import IndexBusy, SearchBackend, get_backend
+from regintel.search import IndexBusy, SearchBackend, get_backend, index_transaction
 
 log = logging.getLogger(__name__)
 # At start-up a backlog this small (a new database, a test's few rows) is caught up before the first
@@ -45,7 +45,7 @@ def open_search(state: Any) -> SearchBackend:
     """Open the app's backend and catch up a small backlog now (a big one is queued as a job)."""
     backend = get_backend(state.engine, state.settings)
     try:
-        with state.engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, then writes
+        with index_transaction(state.engine) as conn:
             if backend.ensure_current(conn, STARTUP_LIMIT) == "deferred":
                 enqueue_search_index(conn, datetime.now(UTC))
     except IndexBusy:  # an import or the worker is writing it: the index that exists serves meanwhile
@@ -90,7 +90,7 @@ class SearchJobs:
     def follow(self) -> str:
         """Catch this host's index up with the database (two indexed MAX reads when it is current)."""
         try:
-            with self.engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, then writes
+            with index_transaction(self.engine) as conn:
                 return self.backend.ensure_current(conn)
         except IndexBusy:  # another process of this host is writing it: it catches up for all of them
             return "busy"

@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 from regintel.config import Settings
 from regintel.db.jobs import SEARCH_INDEX, enqueue_search_index
 from regintel.jobs.registry import JobContext, job_handler
-from regintel.search import IndexBusy, get_backend, refresh_index
+from regintel.search import IndexBusy, get_backend, index_transaction, refresh_index
 
 # Another process holds the index's writer (an import's own catch-up, a rebuild, another worker): it
 # catches up with what it saw when it started, so the rows written since need one more run, soon.
@@ -28,7 +28,7 @@ BUSY_AGAIN = timedelta(seconds=2)
 def catch_up(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]:
     backend = get_backend(ctx.engine, ctx.settings)
     try:
-        with ctx.engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, then writes
+        with index_transaction(ctx.engine) as conn:
             outcome = backend.ensure_current(conn)
     except IndexBusy:
         # Queued again rather than failed: the runner's back-off grows to half an hour, and an import's

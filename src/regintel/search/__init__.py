@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import make_url
 
 from regintel.config import Settings
@@ -26,6 +27,7 @@ __all__ = [
     "SearchBackend",
     "get_backend",
     "index_root",
+    "index_transaction",
     "refresh_index",
 ]
 
@@ -80,6 +82,14 @@ def _make(name: str, root: Path) -> SearchBackend:
     raise ValueError(f"unknown search backend {name!r}; choose one of {', '.join(BACKENDS)}")
 
 
+def index_transaction(engine: Engine) -> AbstractContextManager[Connection]:
+    """The transaction of anything that brings the index up to date (catch-up, sync, rebuild): IMMEDIATE
+    on SQLite. It reads (the watermark, the rows), then writes (the FTS table lives in the database), and
+    a deferred transaction that another writer overtook in between, such as a serve process's index
+    thread, fails at once with 'database is locked' instead of waiting."""
+    return engine.execution_options(sqlite_immediate=True).begin()
+
+
 def refresh_index(engine: Engine, settings: Settings) -> str:
     """Bring the configured index up to date with the database, however much changed, waiting while
     another process writes it (the end of `regintel import`/`demo`/`synth`; the `search.index` job
@@ -87,9 +97,7 @@ def refresh_index(engine: Engine, settings: Settings) -> str:
     backend = get_backend(engine, settings)
     while True:
         try:
-            # IMMEDIATE on SQLite: the catch-up reads the watermark, then writes (the FTS table lives in
-            # the database), and a deferred transaction that another writer overtook fails at once.
-            with engine.execution_options(sqlite_immediate=True).begin() as conn:
+            with index_transaction(engine) as conn:
                 return backend.ensure_current(conn)
         except IndexBusy:  # an API process or the worker is writing: it will have caught up part of it
             time.sleep(0.05)

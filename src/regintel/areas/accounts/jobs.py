@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.db import jobs as jobs_db
 from regintel.jobs.registry import JobContext, Permanent, job_handler
-from regintel.search import get_backend
+from regintel.search import get_backend, index_transaction
 
 SEARCH_SYNC = "accounts.search_sync"
 
@@ -42,8 +42,6 @@ def _ids(payload: Mapping[str, Any], name: str) -> list[int]:
 def search_sync(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]:
     companies, people = _ids(payload, "company_ids"), _ids(payload, "people_ids")
     backend = get_backend(ctx.engine, ctx.settings)
-    # IMMEDIATE on SQLite: the sync reads, then writes the FTS table, and a deferred transaction that a
-    # serve process's index thread overtook failed at once with 'database is locked' (seen in CI).
-    with ctx.engine.execution_options(sqlite_immediate=True).begin() as conn:
+    with index_transaction(ctx.engine) as conn:
         written = backend.sync(conn, companies, people)  # IndexBusy: tried again with back-off
     return {"backend": backend.name, "companies": len(companies), "people": len(people), "written": written}

@@ -14,7 +14,7 @@ from regintel.areas.enrich.service import CHUNK, KIND
 from regintel.db import lookup as lookup_db
 from regintel.errors import ValidationFailed
 from regintel.jobs.registry import JobContext, Permanent, job_handler
-from regintel.search import IndexBusy, SearchBackend, get_backend
+from regintel.search import IndexBusy, SearchBackend, get_backend, index_transaction
 from regintel.services import lookup as lookup_svc
 from regintel.services import resolve as resolve_svc
 from regintel.services.code_lists import parse_country
@@ -49,7 +49,7 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
         if not backend:
             backend.append(get_backend(ctx.engine, ctx.settings))
             try:
-                with ctx.engine.execution_options(sqlite_immediate=True).begin() as conn:  # reads, writes
+                with index_transaction(ctx.engine) as conn:
                     backend[0].ensure_current(conn)
             except IndexBusy:  # an import or rebuild holds it: resolve against the index as it is
                 pass

@@ -30,6 +30,11 @@ RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL = (
 RELINK_KINDS = (RELINK_PUBLIC_MONEY, RELINK_FUNDS, RELINK_LEGAL)
 # Bringing the search index up to what the database holds (jobs/search_index.py, docs/search.md).
 SEARCH_INDEX = "search.index"
+# Screening the companies an import added or renamed (areas/screening/jobs.py, docs/screening.md), and the
+# change rows that call for it: the company's name and identifiers and its officers' names are what is
+# screened, so any other change leaves its screening as good as it was.
+SCREEN_CHANGED = "screening.changed_companies"
+SCREENED_FIELDS = frozenset({"created", "name", "lei", "vat_id", "roles"})
 
 
 def enqueue(
@@ -161,6 +166,26 @@ def enqueue_relink(conn: Connection, now: datetime, country: str | None) -> list
         for kind in RELINK_KINDS
     ]
     return [job_id for job_id in queued if job_id is not None]
+
+
+def queue_screening(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """The loader's `on_changes` hook: when a batch created companies or changed what is screened and a
+    sanctions list is imported, queue their screening in the batch transaction. One job waits at a time;
+    its payload names the first change row to read, and later batches' rows come after it, so the waiting
+    job covers them too."""
+    screened = [int(r["id"]) for r in rows if r["field"] in SCREENED_FIELDS and r.get("id") is not None]
+    # Before the first list import there is nothing to screen against (and that import screens every
+    # company); the table is the screening area's, named here because the loader may not import areas.
+    if screened and conn.execute(text("SELECT 1 FROM sanction_lists LIMIT 1")).first() is not None:
+        enqueue(
+            conn,
+            SCREEN_CHANGED,
+            {"from_change": min(screened)},
+            now=rows[0]["detected_at"],
+            dedupe_key=SCREEN_CHANGED,
+            priority=150,
+            max_attempts=5,
+        )
 
 
 def enqueue_search_index(conn: Connection, now: datetime, run_after: datetime | None = None) -> int | None:

@@ -72,10 +72,12 @@ ChangeHook = Callable[[Connection, list[ChangeRow]], None]
 
 
 def default_hooks() -> list[ChangeHook]:
-    """Hooks every load runs unless told otherwise: monitoring events, webhook and e-mail outbox rows."""
+    """Hooks every load runs unless told otherwise: monitoring events, webhook and e-mail outbox rows, and
+    the screening of the companies the batch added or renamed."""
+    from regintel.db.jobs import queue_screening
     from regintel.db.outbox import record_monitoring
 
-    return [record_monitoring]
+    return [record_monitoring, queue_screening]
 
 
 # Tables an import grows, analysed as it goes on PostgreSQL (Loader._analyse_if_grown).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, update
@@ -21,7 +21,7 @@ from regintel.areas.screening.tables import (
     sanction_programmes,
 )
 from regintel.db.prepared import Prepared, Read
-from regintel.db.schema import companies, ownerships, people, roles
+from regintel.db.schema import companies, company_changes, ownerships, people, roles
 
 CHILDREN = (
     sanction_names,
@@ -375,5 +375,35 @@ def hit_rows_of_companies(conn: Connection, company_ids: Sequence[int]) -> list[
             .join(sanction_entries, se.id == h.entry_id)
             .where(h.company_id.in_(list(company_ids)))
             .order_by(h.company_id, h.score.desc(), h.id)
+        ).mappings()
+    ]
+
+
+def last_change_id(conn: Connection) -> int:
+    return int(conn.execute(select(func.coalesce(func.max(company_changes.c.id), 0))).scalar_one())
+
+
+def changed_companies(
+    conn: Connection, after_change: int, through_change: int, fields: Iterable[str]
+) -> dict[int, datetime]:
+    """The companies with a change row of `fields` in (after_change, through_change], each with the time of
+    its latest such change (a range of the primary key)."""
+    ch = company_changes.c
+    rows = conn.execute(
+        select(ch.company_id, func.max(ch.detected_at))
+        .where(ch.id > after_change, ch.id <= through_change, ch.field.in_(sorted(fields)))
+        .group_by(ch.company_id)
+    )
+    return {int(company_id): at for company_id, at in rows}
+
+
+def companies_by_id(conn: Connection, company_ids: Sequence[int]) -> list[dict[str, Any]]:
+    c = companies.c
+    return [
+        dict(r)
+        for r in conn.execute(
+            select(c.id, c.name, c.country, c.national_id, c.lei, c.vat_id)
+            .where(c.id.in_(list(company_ids)))
+            .order_by(c.id)
         ).mappings()
     ]

@@ -30,11 +30,12 @@ from searchlib import ROOT, bulk_fill, settings_for
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 
+from regintel.areas.search import reconcile
+from regintel.areas.search import service as search
 from regintel.db.engine import make_engine, normalise_url
 from regintel.db.schema import companies as companies_table
 from regintel.domain.names import fold, normalise_name
 from regintel.search import fuzzy, get_backend, index_root
-from regintel.services import reconcile, search
 from tests.search.corpus import companies
 
 
@@ -249,7 +250,7 @@ def main() -> None:
         "--candidates",
         type=int,
         default=None,
-        help="candidates a search re-ranks (services.search.CANDIDATES), to compare settings",
+        help="candidates a search re-ranks (areas.search.service.CANDIDATES), to compare settings",
     )
     args = ap.parse_args()
     if args.known_distance is not None:

@@ -38,11 +38,11 @@ from searchlib import ROOT, settings_for
 from sqlalchemy import event
 
 import regintel
+from regintel.areas.search import service as search
 from regintel.db import search as db_search
 from regintel.db.engine import make_engine
 from regintel.search import get_backend
 from regintel.search import rows as search_rows
-from regintel.services import search
 
 SETS = ("tests/fixtures/search_eval.jsonl", "tests/fixtures/search_eval_namesakes.jsonl")
 COUNTED = (

@@ -21,9 +21,9 @@ from sqlalchemy import event
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_lookup import typical_filters  # noqa: E402
 
+from regintel.areas.search import advanced_search  # noqa: E402
+from regintel.areas.search.company_filters import CompanyFilters  # noqa: E402
 from regintel.db.engine import make_engine  # noqa: E402
-from regintel.services import advanced_search  # noqa: E402
-from regintel.services.company_filters import CompanyFilters  # noqa: E402
 from regintel.services.result_cache import ResultCache  # noqa: E402
 
 

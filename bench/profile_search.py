@@ -1,4 +1,4 @@
-"""Where a search request's time goes: the stages of `services.search.rank_companies` timed one by one
+"""Where a search request's time goes: the stages of `areas.search.service.rank_companies` timed one by one
 for the perturbed queries of bench_search_perf.py on an existing database and its current index.
 
     .venv/bin/python bench/profile_search.py --database-url sqlite:////tmp/regintel-bench/synth-10m.db \
@@ -20,12 +20,12 @@ from typing import Any
 from bench_search_perf import percentiles, queries_from_database
 from searchlib import settings_for
 
+from regintel.areas.search.service import CANDIDATES, MIN_SCORE, query_words
 from regintel.db import search as db
 from regintel.db.engine import make_engine
 from regintel.domain.matching import name_score
 from regintel.search import get_backend
 from regintel.search.base import Filters, QueryWords
-from regintel.services.search import CANDIDATES, MIN_SCORE, query_words
 
 STAGES = ("candidates", "light", "score", "rows")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.services import advanced_search
+from regintel.areas.search import advanced_search
 from tests.api import companies_fixture as fx
 from tests.helpers import assert_envelope, assert_error
 

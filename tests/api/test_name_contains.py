@@ -80,7 +80,7 @@ def test_answers_are_the_substring_test(client, auth, named, term):
 
 
 def test_combined_with_other_filters_and_both_read_plans(client, auth, named, monkeypatch):
-    from regintel.services import advanced_search
+    from regintel.areas.search import advanced_search
 
     assert found(client, auth, "nord", country="sk") == expected("nord")
     assert found(client, auth, "nord", country="cz") == set()
@@ -154,7 +154,7 @@ def clustered(engine):
 def test_pages_in_name_order(client, auth, clustered, monkeypatch, walk, direction, params):
     """Paged through three at a time, the matches come in name order (the SQLite name key only orders
     the first five characters) with the other filters applied, in either read plan."""
-    from regintel.services import advanced_search
+    from regintel.areas.search import advanced_search
 
     if walk:  # "many" matches: SQLite streams them joined to their rows, PostgreSQL walks the name index
         monkeypatch.setattr(advanced_search, "COUNT_CAP", 1)

@@ -13,10 +13,10 @@ from mcp.shared.exceptions import MCPError
 
 from regintel.areas.mcp.toolkit import MARKETS
 from regintel.areas.mcp.tools import TOOLS
+from regintel.areas.search.company_filters import CompanyFilters
 from regintel.domain.identifiers import IDENTIFIER_TYPES
 from regintel.domain.timeline import EVENT_TYPES
 from regintel.domain.types import CompanyRecord
-from regintel.services.company_filters import CompanyFilters
 from tests.builders import load_companies
 from tests.mcp_area.conftest import mcp_session
 

@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import update
 
+from regintel.areas.search import service as svc
 from regintel.db.schema import companies
 from regintel.domain.types import CompanyRecord
 from regintel.search import get_backend
 from regintel.search.base import Filters, QueryWords
-from regintel.services import search as svc
 from tests.api.test_search import COMPANIES
 from tests.builders import load_companies
 from tests.conftest import BACKEND

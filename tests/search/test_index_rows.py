@@ -15,13 +15,13 @@ import pytest
 import tantivy
 from sqlalchemy import delete, select
 
+from regintel.areas.search import service as svc
 from regintel.db.schema import companies, financial_statements
 from regintel.domain.types import CompanyRecord, FinancialRecord
 from regintel.search import documents as docs
 from regintel.search import get_backend, rows
 from regintel.search import tantivy_index as ti
 from regintel.search.base import Filters, QueryWords
-from regintel.services import search as svc
 from tests.builders import TEST_SOURCE, load_companies
 from tests.search.test_ranking_http import OTHERS, PL_NAMESAKES
 

@@ -29,7 +29,7 @@ from regintel.errors import ValidationFailed
 Clause = ColumnElement[bool]
 
 if TYPE_CHECKING:
-    from regintel.services.company_filters import CompanyFilters
+    from regintel.areas.search.company_filters import CompanyFilters
 
 c = companies.c
 lf = latest_financials.c

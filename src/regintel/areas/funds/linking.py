@@ -1,6 +1,6 @@
 """Linking a beneficiary to a company (docs/funds.md, "Linking"): by the national register number the
 publisher gives (well-formed for the beneficiary's country, held by a company), else by its VAT number
-(`services.identify`: the VAT id column and identifiers, a Czech legal person's CZ + IČO), else by name
+(`areas.search.identify`: the VAT id column and identifiers, a Czech legal person's CZ + IČO), else by name
 and country through the resolver, never below `LINK_THRESHOLD`. One `Linker` per import run: a
 beneficiary named in a thousand rows is resolved once."""
 
@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from regintel.areas.search.identify import find_by_identifier
+from regintel.areas.search.resolve import Evidence, candidates
 from regintel.db.schema import companies
 from regintel.domain.identifiers import parse_national_id
 from regintel.errors import InvalidIdentifier
 from regintel.ingest.sources.funds_records import Beneficiary
 from regintel.search.base import SearchBackend
-from regintel.services.identify import find_by_identifier
-from regintel.services.resolve import Evidence, candidates
 
 # Above the resolver's own 0.8: a grant shown on the wrong company is worse than one left unlinked.
 LINK_THRESHOLD = 0.9

@@ -2,7 +2,7 @@
 
 By national identifier first: an IČO well-formed for the party's country that a company holds links
 with score 1.0 (`identifier`). Otherwise by name, with the address's municipality as location evidence,
-through the resolver (`services.resolve.candidates`), and only when its best candidate scores at least
+through the resolver (`areas.search.resolve.candidates`), and only when its best candidate scores at least
 `NAME_THRESHOLD` in the party's own country (`name`, the score kept). The threshold is above the
 resolver's own: an antitrust fine shown on the wrong company is worse than one left unlinked.
 A source whose number is authoritative (e-Sbírka names companies by IČO) links by number only.
@@ -16,9 +16,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from regintel.areas.search.resolve import Evidence, candidates
 from regintel.db.schema import companies
 from regintel.search.base import SearchBackend
-from regintel.services.resolve import Evidence, candidates
 
 from .records import Party
 

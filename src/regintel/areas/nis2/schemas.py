@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from regintel.services.company_filters import CompanyFilters
+from regintel.areas.search.company_filters import CompanyFilters
 
 Category = Literal["essential", "important", "out-of-scope"]
 Certainty = Literal["certain", "likely", "possible"]

@@ -17,12 +17,12 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2 import queries, service
+from regintel.areas.search.company_filters import CompanyFilters
 from regintel.db import jobs as jobs_db
 from regintel.db.company_filters import conditions, reference
 from regintel.domain.identifiers import parse_country, parse_national_id
 from regintel.domain.nis2.scope import ESSENTIAL, IMPORTANT, OUT, RULESET_VERSION
 from regintel.errors import InvalidIdentifier, NotFound, ValidationFailed
-from regintel.services.company_filters import CompanyFilters
 
 SYNC_LIMIT = 1_000
 MAX_IDENTIFIERS = 10_000

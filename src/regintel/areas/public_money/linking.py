@@ -10,12 +10,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from regintel.areas.search.resolve import Evidence, candidates
 from regintel.db.schema import companies, identifiers
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.public_money import LINK_BY_ID, LINK_BY_NAME, LinkDecision, Org, accept_name_match
 from regintel.errors import InvalidIdentifier
 from regintel.search.base import SearchBackend
-from regintel.services.resolve import Evidence, candidates
 
 NO_LINK = LinkDecision(None, None, None)
 

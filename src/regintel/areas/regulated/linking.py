@@ -1,5 +1,5 @@
 """Linking a register row to a company: by the IČO the publisher gives, else by name and town through the
-resolver (`services.resolve.candidates`), accepted only at or above `NAME_THRESHOLD` and in the register's
+resolver (`areas.search.resolve.candidates`), accepted only at or above `NAME_THRESHOLD` and in the register's
 own country. The score is stored beside the link.
 
 - The registers' IČO is the national register number by definition: a row whose IČO no company holds is
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.engine import Connection
 
+from regintel.areas.search.resolve import Evidence, candidates
 from regintel.db.schema import companies, identifiers
 from regintel.search.base import SearchBackend
-from regintel.services.resolve import Evidence, candidates
 
 NAME_THRESHOLD = 0.9  # above the resolver's own 0.8: a licence shown on the wrong company is worse than none
 BY_ID, BY_NAME = "identifier", "name"

@@ -16,6 +16,8 @@ from typing import Any
 from sqlalchemy import func, literal, select, tuple_
 from sqlalchemy.engine import Connection, RowMapping
 
+from regintel.areas.companies.views import summary
+from regintel.areas.search.company_filters import CompanyFilters
 from regintel.db import company_filters as filters_db
 from regintel.db import name_trigrams
 from regintel.db.company_filters import Conditions, Reference, base_query, c, conditions, lf, unindexed
@@ -23,8 +25,6 @@ from regintel.db.name_trigrams import NameContains
 from regintel.db.sql_hints import Unordered
 from regintel.db.stats import data_version
 from regintel.errors import ValidationFailed
-from regintel.services.company_filters import CompanyFilters
-from regintel.services.company_view import summary
 from regintel.services.result_cache import ResultCache
 
 COUNT_CAP = 10_000

@@ -1,5 +1,5 @@
 """`/companies/advanced-search` and `.csv` (spec 4.4): 41 filters, sort, pagination, CSV export.
-The filters are documented field by field in `services.company_filters` and docs/advanced-search.md."""
+The filters are documented field by field in `areas.search.company_filters` and docs/advanced-search.md."""
 
 from __future__ import annotations
 
@@ -7,17 +7,17 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import Field
+from pydantic import ConfigDict, Field, with_config
 
 from regintel.api.deps import ApiKey, AppSettings, ReadConn, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import Results
-from regintel.api.routers.lookup import CompanySummary
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies.schemas import CompanySummary
+from regintel.areas.search import advanced_search as svc
+from regintel.areas.search.company_filters import CompanyFilters
 from regintel.render.tabular import iter_csv
-from regintel.services import advanced_search as svc
 from regintel.services import company_export as export
-from regintel.services.company_filters import CompanyFilters
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
@@ -44,10 +44,12 @@ class ExportQuery(CompanyFilters):
     )
 
 
+@with_config(ConfigDict(extra="forbid"))
 class SearchHit(CompanySummary):
-    latestFinancials: dict[str, Any] | None = Field(
-        description="Latest financial statement: year, currency and figures in major units"
-    )
+    latestFinancials: Annotated[
+        dict[str, Any] | None,
+        Field(description="Latest financial statement: year, currency and figures in major units"),
+    ]
 
 
 _DESC = (

@@ -9,14 +9,14 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.search.identify import find_by_identifier, looks_like_identifier
+from regintel.areas.search.service import asked_words, judge_row, judge_rows, order, summary, town_words
 from regintel.db import search as db
 from regintel.domain.matching import Judged, NameScore, Prominence, word_similarity
 from regintel.domain.name_query import QueryIntent, parse
 from regintel.domain.names import normalise_address, strip_legal_form, tokens
 from regintel.search import rows
 from regintel.search.base import Filters, SearchBackend
-from regintel.services.identify import find_by_identifier, looks_like_identifier
-from regintel.services.search import asked_words, judge_row, judge_rows, order, summary, town_words
 
 RESOLVE_THRESHOLD = 0.8
 LOCATION_SIM = 0.85

@@ -14,13 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy.engine import Connection
 
 from regintel import __version__
+from regintel.areas.search import resolve
+from regintel.areas.search.reconcile_props import PROPERTIES, TYPE, property_values
+from regintel.areas.search.service import autocomplete
 from regintel.db import search as db
 from regintel.domain.identifiers import parse_country
 from regintel.errors import InvalidIdentifier
 from regintel.search.base import SearchBackend
-from regintel.services import resolve
-from regintel.services.reconcile_props import PROPERTIES, TYPE, property_values
-from regintel.services.search import autocomplete
 
 MAX_BATCH = 200
 MAX_LIMIT = 100

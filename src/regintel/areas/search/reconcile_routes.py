@@ -28,10 +28,10 @@ from regintel.api.envelope import dumps
 from regintel.api.routers.docs import templates
 from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex, get_search
+from regintel.areas.search import reconcile as svc
+from regintel.areas.search.reconcile_props import PROPERTIES
+from regintel.areas.search.service import address_text
 from regintel.errors import NotFound, ValidationFailed
-from regintel.services import reconcile as svc
-from regintel.services.reconcile_props import PROPERTIES
-from regintel.services.search import address_text
 
 router = APIRouter(prefix="/api/v1/reconcile", tags=["Reconcile"], route_class=StrictRoute)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
-from regintel.services.search import address_text
+from regintel.areas.search.service import address_text
 
 TYPE = {"id": "company", "name": "Company"}
 

@@ -13,6 +13,8 @@ from regintel.api.deps import ApiKey, AppSettings, PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
+from regintel.areas.search import resolve as resolve_svc
+from regintel.areas.search import service as svc
 from regintel.domain.identifiers import (
     is_valid_national_id,
     national_id_candidates,
@@ -21,8 +23,6 @@ from regintel.domain.identifiers import (
 )
 from regintel.errors import InvalidIdentifier, NotFound, ValidationFailed
 from regintel.services import people as people_svc
-from regintel.services import resolve as resolve_svc
-from regintel.services import search as svc
 
 router = APIRouter(tags=["Search"], route_class=StrictRoute)
 

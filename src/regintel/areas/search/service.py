@@ -15,6 +15,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 from sqlalchemy.engine import Connection
 
+from regintel.areas.search.identify import find_by_identifier
 from regintel.db import search as db
 from regintel.domain.matching import (
     LOCATION_SIM,
@@ -30,7 +31,6 @@ from regintel.domain.name_query import QueryIntent, compare_form, parse
 from regintel.domain.names import normalise_address, normalise_name, split_name_forms, tokens
 from regintel.search import rows
 from regintel.search.base import Filters, QueryWords, SearchBackend
-from regintel.services.identify import find_by_identifier
 
 CANDIDATES = 100  # re-ranked per search; the form and country clauses bring the right namesakes among them
 MIN_SCORE = 0.45  # below this a candidate shares too little with the query to be shown

@@ -39,6 +39,7 @@ from rich.table import Table
 from sqlalchemy import create_engine, func, select, text
 from standardwebhooks.webhooks import Webhook
 
+from regintel.areas.monitoring.subscriptions import make_secret
 from regintel.db.engine import make_engine, normalise_url
 from regintel.db.keys import create_key
 from regintel.db.migrate import upgrade
@@ -49,7 +50,6 @@ from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import SourceInfo
 from regintel.ingest.loader import Loader
 from regintel.ingest.runner import sync_catalogue
-from regintel.services.subscriptions import make_secret
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent

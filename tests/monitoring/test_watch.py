@@ -18,9 +18,9 @@ from aiosmtpd.controller import Controller
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import select
 
+from regintel.areas.monitoring.watches import CONFIRM
 from regintel.db.schema import email_outbox, watches
 from regintel.jobs.worker import Worker
-from regintel.services.watches import CONFIRM
 from tests.builders import make_company
 from tests.helpers import assert_envelope, assert_error
 

@@ -1,7 +1,7 @@
 """Which webhook URLs we may call (SSRF rules): the URL's shape and the addresses it may reach.
 
 The URL is parsed with httpx's parser, the same one that later sends the request, so the checked
-host and the called host cannot disagree. Resolution is I/O and lives in `services.webhook_targets`.
+host and the called host cannot disagree. Resolution is I/O and lives in `areas.monitoring.webhook_targets`.
 """
 
 from __future__ import annotations

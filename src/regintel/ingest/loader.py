@@ -74,8 +74,8 @@ ChangeHook = Callable[[Connection, list[ChangeRow]], None]
 def default_hooks() -> list[ChangeHook]:
     """Hooks every load runs unless told otherwise: monitoring events, webhook and e-mail outbox rows, and
     the screening of the companies the batch added or renamed."""
+    from regintel.areas.monitoring.outbox import record_monitoring
     from regintel.db.jobs import queue_screening
-    from regintel.db.outbox import record_monitoring
 
     return [record_monitoring, queue_screening]
 

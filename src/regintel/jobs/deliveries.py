@@ -17,11 +17,11 @@ from typing import Any
 import httpx
 
 from regintel import __version__
+from regintel.areas.monitoring.webhook_targets import resolve_for_delivery
 from regintel.config import Settings
 from regintel.db.deliveries import Outcome
 from regintel.domain.webhook_urls import UnsafeWebhookUrl, parse_webhook_url
 from regintel.jobs.signing import signed_headers, signing_secrets
-from regintel.services.webhook_targets import resolve_for_delivery
 
 USER_AGENT = f"regintel-webhooks/{__version__} (+https://www.standardwebhooks.com/)"
 

@@ -11,10 +11,10 @@ from email.message import EmailMessage
 from sqlalchemy import Engine
 from sqlalchemy.engine import RowMapping
 
+from regintel.areas.monitoring.watch_mail import render
 from regintel.config import Settings
 from regintel.db import watches as db
 from regintel.domain.monitoring import retry_delay
-from regintel.services.watch_mail import render
 
 log = logging.getLogger("regintel.worker")
 

@@ -29,8 +29,8 @@ from regintel.areas.accounts import (
     service,
     sessions,
 )
+from regintel.areas.monitoring.watches import normalise_email
 from regintel.errors import Unauthorized, ValidationFailed
-from regintel.services.watches import normalise_email
 
 router = APIRouter(prefix="/account", tags=["Account"], route_class=StrictRoute, dependencies=[PublicLimit])
 

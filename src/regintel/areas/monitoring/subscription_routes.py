@@ -9,7 +9,11 @@ from fastapi.responses import Response
 
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
-from regintel.api.monitoring_models import (
+from regintel.api.routing import StrictRoute
+from regintel.areas.companies.service import decode_cursor, encode_cursor
+from regintel.areas.monitoring import subscriptions as svc
+from regintel.areas.monitoring.bulk_subscriptions import run_bulk
+from regintel.areas.monitoring.schemas import (
     Bulk,
     BulkResult,
     CreateMonitoring,
@@ -21,10 +25,6 @@ from regintel.api.monitoring_models import (
     Resumed,
     TestQueued,
 )
-from regintel.api.routing import StrictRoute
-from regintel.services import subscriptions as svc
-from regintel.services.bulk_subscriptions import run_bulk
-from regintel.services.companies import decode_cursor, encode_cursor
 
 router = APIRouter(prefix="/api/v1/monitoring/subscriptions", tags=["Monitoring"], route_class=StrictRoute)
 

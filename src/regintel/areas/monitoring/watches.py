@@ -13,10 +13,10 @@ from email_validator import EmailNotValidError, validate_email
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy.engine import Connection
 
+from regintel.areas.companies.service import resolve_ico
 from regintel.config import Settings
 from regintel.db import watches as db
 from regintel.errors import ValidationFailed
-from regintel.services.companies import resolve_ico
 
 CONFIRM, UNSUBSCRIBE = "watch-confirm", "watch-unsubscribe"
 RESEND_AFTER = timedelta(minutes=10)  # at most one confirmation or link mail per watch in this time

@@ -14,6 +14,8 @@ from typing import Any
 
 from sqlalchemy.engine import Connection, RowMapping
 
+from regintel.areas.companies.service import resolve_ico
+from regintel.areas.monitoring.webhook_targets import check_webhook_url
 from regintel.config import Settings
 from regintel.db import deliveries as db_deliveries
 from regintel.db import subscriptions as db
@@ -21,8 +23,6 @@ from regintel.db.outbox import delivery_row
 from regintel.db.schema import deliveries
 from regintel.domain.monitoring import INSOLVENCY_CHANGED, TEST_EVENT, build_test_body
 from regintel.errors import Conflict, ValidationFailed
-from regintel.services.companies import resolve_ico
-from regintel.services.webhook_targets import check_webhook_url
 
 STATS = (
     "status",

@@ -7,10 +7,10 @@ from typing import Any
 
 from sqlalchemy.engine import Connection, RowMapping
 
+from regintel.areas.companies.service import decode_cursor, encode_cursor, resolve_ico
 from regintel.db import events as db
 from regintel.domain.monitoring import SEVERITIES, field_value
 from regintel.errors import ValidationFailed
-from regintel.services.companies import decode_cursor, encode_cursor, resolve_ico
 
 MAX_CASE_EVENTS = 500
 

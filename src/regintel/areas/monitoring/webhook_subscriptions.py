@@ -9,14 +9,14 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.companies.service import get_company_row
+from regintel.areas.monitoring.subscriptions import make_secret, webhook_record, with_secret
+from regintel.areas.monitoring.webhook_targets import check_webhook_url
 from regintel.config import Settings
 from regintel.db import subscriptions as db
 from regintel.domain.identifiers import parse_country
 from regintel.domain.monitoring import COMPANY_CHANGED, EVENT_TYPES
 from regintel.errors import InvalidIdentifier, NotFound, ValidationFailed
-from regintel.services.companies import get_company_row
-from regintel.services.subscriptions import make_secret, webhook_record, with_secret
-from regintel.services.webhook_targets import check_webhook_url
 
 MAX_SCOPE = 1_000
 

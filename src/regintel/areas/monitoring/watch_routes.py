@@ -10,10 +10,10 @@ from pydantic import BaseModel, Field, ValidationError
 
 from regintel.api.deps import AppSettings, DbWriteConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
-from regintel.api.monitoring_models import Strict
 from regintel.api.routing import StrictRoute
+from regintel.areas.monitoring import watches as svc
+from regintel.areas.monitoring.schemas import Strict
 from regintel.errors import ValidationFailed
-from regintel.services import watches as svc
 
 router = APIRouter(
     prefix="/api/v1/watch", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute

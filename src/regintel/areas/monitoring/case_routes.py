@@ -11,9 +11,9 @@ from pydantic import BaseModel, Field
 
 from regintel.api.deps import ApiKey, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
-from regintel.api.monitoring_models import Strict
 from regintel.api.routing import StrictRoute
-from regintel.services import events as svc
+from regintel.areas.monitoring import events as svc
+from regintel.areas.monitoring.schemas import Strict
 
 router = APIRouter(prefix="/api/v1/monitoring", tags=["Monitoring"], route_class=StrictRoute)
 

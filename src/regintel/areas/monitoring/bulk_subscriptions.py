@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy.engine import Connection
 
+from regintel.areas.monitoring import subscriptions as svc
 from regintel.config import Settings
 from regintel.errors import RegintelError
-from regintel.services import subscriptions as svc
 
 MAX_ITEMS = 100
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from email.message import EmailMessage
 from urllib.parse import quote
 
+from regintel.areas.monitoring.watches import CONFIRM, UNSUBSCRIBE, make_token
 from regintel.config import Settings
 from regintel.domain.monitoring import field_value
 from regintel.domain.rows import Row
-from regintel.services.watches import CONFIRM, UNSUBSCRIBE, make_token
 
 FLAG_NAMES = {
     "in_bankruptcy": "bankruptcy",

@@ -9,7 +9,10 @@ from fastapi.responses import Response
 
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
-from regintel.api.monitoring_models import (
+from regintel.api.routing import StrictRoute
+from regintel.areas.monitoring import subscriptions as subs
+from regintel.areas.monitoring import webhook_subscriptions as svc
+from regintel.areas.monitoring.schemas import (
     CreateWebhook,
     Deleted,
     Resume,
@@ -17,9 +20,6 @@ from regintel.api.monitoring_models import (
     WebhookSubscription,
     WebhookSubscriptionWithSecret,
 )
-from regintel.api.routing import StrictRoute
-from regintel.services import subscriptions as subs
-from regintel.services import webhook_subscriptions as svc
 
 router = APIRouter(prefix="/api/v1/webhooks/subscriptions", tags=["Webhooks"], route_class=StrictRoute)
 

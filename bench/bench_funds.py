@@ -41,7 +41,7 @@ from regintel.db.schema import companies
 from regintel.ingest.runner import run_import
 from regintel.ingest.sources.cz_dotinfo import SOURCE as DOTINFO
 from regintel.ingest.sources.eu_kohesio import SOURCE as KOHESIO
-from regintel.services.companies import resolve_ico
+from regintel.areas.companies.service import resolve_ico
 
 BENCH = Path(__file__).resolve().parent
 console = Console(width=None if sys.stdout.isatty() else 170)

@@ -46,7 +46,7 @@ def main() -> None:
     from regintel.db.engine import make_engine
     from regintel.db.schema import companies
     from regintel.render import svg
-    from regintel.services import companies as companies_svc
+    from regintel.areas.companies import service as companies_svc
 
     load_tables()
     engine = make_engine(args.database_url)

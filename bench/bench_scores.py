@@ -48,7 +48,7 @@ from regintel.areas.scores.tables import peer_benchmarks
 from regintel.db.engine import make_engine
 from regintel.db.migrate import current_revision, head_revision
 from regintel.db.schema import companies
-from regintel.services.companies import get_company_row
+from regintel.areas.companies.service import get_company_row
 
 BENCH = Path(__file__).resolve().parent
 console = Console(width=None if sys.stdout.isatty() else 170)

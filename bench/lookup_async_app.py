@@ -22,7 +22,7 @@ from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import ok
 from regintel.api.routing import StrictRoute
 from regintel.config import load_settings
-from regintel.services import companies as svc
+from regintel.areas.companies import service as svc
 
 app = create_app(load_settings())
 router = APIRouter(route_class=StrictRoute)  # strict query parameters, as every regintel router

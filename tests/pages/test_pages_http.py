@@ -124,7 +124,7 @@ def test_company_page(client, companies):
 
 
 def _id(client, ico):
-    from regintel.services.companies import resolve_ico
+    from regintel.areas.companies.service import resolve_ico
 
     with client.app.state.engine.connect() as conn:
         return resolve_ico(conn, ico, "SK")["id"]

@@ -1,5 +1,5 @@
 """The company a `/companies/{ico}` route names: `{ico}` and the optional `?country=`, resolved once by
-a dependency instead of in every handler (`services.companies.resolve_ico`: 422 malformed, 404 unknown,
+a dependency instead of in every handler (`areas.companies.service.resolve_ico`: 422 malformed, 404 unknown,
 409 ambiguous without a country)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fastapi import Depends, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from regintel.api.deps import DbConn
-from regintel.services.companies import resolve_ico
+from regintel.areas.companies.service import resolve_ico
 
 Ico = Annotated[str, Path(min_length=1, max_length=40, description="National identifier")]
 CountryQuery = Annotated[

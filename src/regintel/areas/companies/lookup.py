@@ -11,11 +11,13 @@ from typing import Any
 
 from sqlalchemy.engine import Connection, RowMapping
 
+from regintel.areas.companies.schemas import BulkAnswer, LeiFields, LeiRecord, MatchedCompany
+from regintel.areas.companies.service import national_id_candidates, national_id_forms
+from regintel.areas.companies.views import candidate, summary
 from regintel.db import lookup as db
 from regintel.domain.identifiers import parse_country, parse_identifier, parse_lei, parse_national_id
+from regintel.domain.rows import Row
 from regintel.errors import InvalidIdentifier, NotFound
-from regintel.services.companies import national_id_candidates, national_id_forms
-from regintel.services.company_view import candidate, summary
 
 GLEIF_RECORD = "https://search.gleif.org/#/record/{lei}"
 # Stored identifier types each query type is looked up under: the loader files a Slovak VAT id as
@@ -24,7 +26,7 @@ SEARCHED_TYPES = {"vat": ("vat", "ic_dph"), "ic_dph": ("ic_dph", "vat")}
 MAX_MATCHES = 100
 
 
-def by_identifier(conn: Connection, kind: str, value: str, country: str | None) -> list[dict[str, Any]]:
+def by_identifier(conn: Connection, kind: str, value: str, country: str | None) -> list[MatchedCompany]:
     """Every company holding the identifier (validated first: 422 for a malformed one), with what matched."""
     cc = parse_country(country) if country else None
     if kind == "ico":
@@ -33,19 +35,23 @@ def by_identifier(conn: Connection, kind: str, value: str, country: str | None) 
     values = [canonical, "CZ" + canonical] if kind == "dic" else [canonical]
     rows = db.companies_by_identifier(conn, SEARCHED_TYPES.get(kind, (kind,)), values, cc, MAX_MATCHES)
     return [
-        summary(r)
-        | {
-            "matchedBy": {
-                "type": r["matched_type"],
-                "value": r["matched_value"],
-                "source": r["matched_source"],
-            }
-        }
+        _matched(r, {"type": r["matched_type"], "value": r["matched_value"], "source": r["matched_source"]})
         for r in rows
     ]
 
 
-def _by_national_id(conn: Connection, value: str, country: str | None) -> list[dict[str, Any]]:
+def _matched(row: Row, matched_by: Mapping[str, Any]) -> MatchedCompany:
+    return {
+        **summary(row),
+        "matchedBy": {
+            "type": matched_by["type"],
+            "value": matched_by["value"],
+            "source": matched_by["source"],
+        },
+    }
+
+
+def _by_national_id(conn: Connection, value: str, country: str | None) -> list[MatchedCompany]:
     """`ico` is the national identifier of any country (spec 4.4): all companies whose register number
     it is, in `country` or in every country where it is well-formed, from one query."""
     forms = {country: parse_national_id(country, value)} if country else national_id_candidates(value)
@@ -57,12 +63,12 @@ def _by_national_id(conn: Connection, value: str, country: str | None) -> list[d
     if not rows and not country:
         national_id_forms(value)  # 422 when the value is well-formed nowhere
     return [
-        summary(r) | {"matchedBy": {"type": "ico", "value": r["national_id"], "source": r["source"]}}
+        _matched(r, {"type": "ico", "value": r["national_id"], "source": r["source"]})
         for r in rows[:MAX_MATCHES]
     ]
 
 
-def by_lei(conn: Connection, lei: str) -> dict[str, Any]:
+def by_lei(conn: Connection, lei: str) -> LeiRecord:
     """The LEI record of spec 2.4 from GLEIF's record and the local company it is linked to."""
     code = parse_lei((lei or "").strip().upper())  # ISO 17442 letters are upper case; accept any
     row = db.lei_with_company(conn, code)
@@ -73,12 +79,12 @@ def by_lei(conn: Connection, lei: str) -> dict[str, Any]:
     return lei_record(code, row, conn)
 
 
-def lei_record(code: str, row: Mapping[str, Any], conn: Connection | None = None) -> dict[str, Any]:
+def lei_record(code: str, row: Mapping[str, Any], conn: Connection | None = None) -> LeiRecord:
     has_company = row.get("id") is not None
     company = summary(row) if has_company else None
     # The compliance fields come from the compliance area (docs/compliance.md, "LEI record"); without a
     # local company (or a connection) nothing can be computed and they say "unknown" (null).
-    fields: dict[str, Any] = {
+    fields: LeiFields = {
         "taxReliability": "unknown",
         "creditGrade": None,
         "nis2InScope": None,
@@ -92,10 +98,13 @@ def lei_record(code: str, row: Mapping[str, Any], conn: Connection | None = None
         "lei": code,
         "ico": row["national_id"],
         "country": row["country"] or row.get("lr_country"),
-        "name": row["name"] or row.get("lr_legal_name"),
+        "name": row["name"] if row["name"] is not None else row["lr_legal_name"],
         "legalName": row.get("lr_legal_name"),
         "legalForm": row["legal_form_name"] or row.get("lr_legal_form_name") or row.get("lr_legal_form"),
-        **fields,
+        "taxReliability": fields["taxReliability"],
+        "creditGrade": fields["creditGrade"],
+        "nis2InScope": fields["nis2InScope"],
+        "flags": fields["flags"],
         "gleifUrl": GLEIF_RECORD.format(lei=code),
         "registrationStatus": row.get("lr_registration_status"),
         "entityStatus": row.get("lr_entity_status"),
@@ -164,7 +173,7 @@ def _check_unmatched(item: BulkItem, by_key: Mapping[tuple[str, str], Any]) -> B
     return item
 
 
-def bulk(conn: Connection, items: list[Any], default_country: str | None) -> list[dict[str, Any]]:
+def bulk(conn: Connection, items: list[Any], default_country: str | None) -> list[BulkAnswer]:
     """Answer every entry in input order, from one query for all of them."""
     cc = parse_country(default_country) if default_country else None
     parsed = [parse_bulk_item(i, item, cc) for i, item in enumerate(items)]
@@ -173,18 +182,21 @@ def bulk(conn: Connection, items: list[Any], default_country: str | None) -> lis
     return [_bulk_answer(_check_unmatched(p, by_key), by_key) for p in parsed]
 
 
-def _bulk_answer(item: BulkItem, by_key: Mapping[tuple[str, str], RowMapping]) -> dict[str, Any]:
-    head = {"index": item.index, "input": item.input}
+def _bulk_answer(item: BulkItem, by_key: Mapping[tuple[str, str], RowMapping]) -> BulkAnswer:
+    at, given = item.index, item.input
     if item.error is not None:
-        return head | {"status": "invalid", "reason": item.error}
+        return {"index": at, "input": given, "status": "invalid", "reason": item.error}
     found = [by_key[k] for k in item.forms.items() if k in by_key]
     if not found:
         where = ", ".join(item.forms)
-        return head | {"status": "not_found", "reason": f"no company with this identifier in {where}"}
+        reason = f"no company with this identifier in {where}"
+        return {"index": at, "input": given, "status": "not_found", "reason": reason}
     if len(found) > 1:
-        return head | {
+        return {
+            "index": at,
+            "input": given,
             "status": "ambiguous",
             "reason": f"found in {len(found)} countries; give `country`",
             "candidates": [candidate(r) for r in found],
         }
-    return head | {"status": "found", "company": summary(found[0])}
+    return {"index": at, "input": given, "status": "found", "company": summary(found[0])}

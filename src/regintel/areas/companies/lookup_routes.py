@@ -12,12 +12,12 @@ from sqlalchemy.engine import Connection
 
 from regintel.api.deps import ApiKey, ReadConn, run_read
 from regintel.api.envelope import Envelope, ok
-from regintel.api.routers.companies import Company
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import lookup as svc
+from regintel.areas.companies import service as companies_svc
+from regintel.areas.companies.schemas import BulkAnswer, Company, LeiRecord, MatchedCompany
 from regintel.domain.identifiers import IDENTIFIER_TYPES
 from regintel.errors import ValidationFailed
-from regintel.services import companies as companies_svc
-from regintel.services import lookup as svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
@@ -73,7 +73,7 @@ async def lookup(
     return ok(request, record, data_as_of=companies_svc.data_as_of(record))
 
 
-def _record(conn: Connection, value: str, country: str | None) -> dict[str, Any]:
+def _record(conn: Connection, value: str, country: str | None) -> Company:
     return companies_svc.company_record(conn, companies_svc.resolve_ico(conn, value, country))
 
 
@@ -90,23 +90,6 @@ def _one_id(id_: str | None, ico: str | None) -> str:
             details=[{"field": "id", "in": "query", "message": "required"}],
         )
     return value
-
-
-class CompanySummary(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    country: str
-    nationalId: str
-    name: str
-    status: str
-    inBankruptcy: bool
-    inRestructuring: bool
-    inLiquidation: bool
-
-
-class MatchedCompany(CompanySummary):
-    matchedBy: dict[str, Any] = Field(
-        description="The identifier row that matched: `type`, `value`, `source`"
-    )
 
 
 @router.get(
@@ -132,47 +115,9 @@ async def by_identifier(
     return ok(request, items, total=len(items))
 
 
-class LeiFlags(BaseModel):
-    isSanctioned: bool | None = Field(
-        description="true when an identifier confirms a hit on an imported "
-        "sanctions or debarment list (name-only candidates are not findings: see "
-        "`/companies/{ico}/compliance`); null when no list is imported or no "
-        "local company is linked"
-    )
-    hasTaxDebt: bool | None = Field(description="null: no tax-debtor list is imported yet")
-
-
-class LeiRecordOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    lei: str
-    ico: str | None = Field(
-        description="Local national identifier; null when GLEIF's record links no local company"
-    )
-    name: str
-    legalForm: str | None
-    taxReliability: str = Field(
-        description="`reliable` or `unreliable` VAT payer (the imported Czech ADIS "
-        "answers); `unknown` elsewhere, for a non-payer or without a local company"
-    )
-    creditGrade: str | None = Field(
-        description="Today's credit grade A+…F (`/companies/{ico}/credit-score`); "
-        "null when the model withholds it (no statement) or no local company is "
-        "linked"
-    )
-    nis2InScope: bool | None = Field(
-        description="NIS2 scope (`/companies/{ico}/nis2-scope`); null when the "
-        "data cannot decide it or no local company is linked"
-    )
-    flags: LeiFlags
-    gleifUrl: str
-    registrationStatus: str | None = Field(
-        description="GLEIF registration status: ISSUED, LAPSED, RETIRED, …"
-    )
-
-
 @router.get(
     "/by-lei",
-    response_model=Envelope[LeiRecordOut],
+    response_model=Envelope[LeiRecord],
     summary="Lookup by LEI",
     description="The LEI record of spec 2.4 for a 20-character ISO 17442 LEI (check digits verified): "
     "local national identifier, name, legal form, GLEIF registration status, the insolvency flags, the "
@@ -213,15 +158,6 @@ class BulkIn(BaseModel):
         description="Country of the entries given as bare strings; without it each is "
         "looked up in every country where it is well-formed",
     )
-
-
-class BulkAnswer(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    index: int = Field(description="Position in the request list, from 0")
-    input: Any
-    status: Literal["found", "not_found", "invalid", "ambiguous"]
-    reason: str | None = None
-    company: dict[str, Any] | None = None
 
 
 @router.post(

@@ -1,5 +1,8 @@
 """Company records by key (spec 4.4): `/companies/{country}/{national_id}`, `/companies/{ico}`, history.
 
+Named `*_routes`, not `router.py`: `api/routers` mounts this area's routers at fixed places (the key
+router first, the catch-all last), so `areas.routers()` must not find them.
+
 Mounted LAST among the company routers: `{ico}` would otherwise swallow `/companies/lookup` and
 friends, which are literal paths declared by other routers.
 """
@@ -10,13 +13,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
 
 import regintel.api.paths  # noqa: F401  (registers the `cc` path convertor)
 from regintel.api.deps import ApiKey, ReadConn, run_read
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.services import companies as svc
+from regintel.areas.companies import service as svc
+from regintel.areas.companies.schemas import Change, Company
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
@@ -33,38 +36,11 @@ CountryQuery = Annotated[
 IcoPath = Annotated[str, Path(description="National identifier (IČO in SK and CZ)", max_length=40)]
 
 
-class Company(BaseModel):
-    """The core company record (further fields per section endpoints)."""
-
-    model_config = ConfigDict(extra="allow")
-    country: str
-    nationalId: str
-    name: str
-    status: str
-    inBankruptcy: bool
-    inRestructuring: bool
-    inLiquidation: bool
-    identifiers: list[dict[str, Any]]
-    sources: list[dict[str, Any]]
-
-
-class Change(BaseModel):
-    id: int
-    field: str = Field(
-        description="Changed field, `created` for the first sighting, `roles`, "
-        "`financials.<year>.<figure>`, `owner.<kind>`"
-    )
-    from_: str | None = Field(alias="from")
-    to: str | None
-    source: str
-    detectedAt: str
-
-
-def _by_key(conn: Any, country: str, national_id: str) -> dict[str, Any]:
+def _by_key(conn: Any, country: str, national_id: str) -> Company:
     return svc.company_record(conn, svc.get_company_row(conn, country, national_id))
 
 
-def _by_ico(conn: Any, ico: str, country: str | None) -> dict[str, Any]:
+def _by_ico(conn: Any, ico: str, country: str | None) -> Company:
     return svc.company_record(conn, svc.resolve_ico(conn, ico, country))
 
 

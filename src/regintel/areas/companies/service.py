@@ -1,4 +1,6 @@
-"""Company use cases shared by the API and MCP: resolve a key, build the public record, history."""
+"""The companies area's use cases, shared by the API, MCP and the other areas: resolve a key (422
+malformed, 404 unknown, 409 ambiguous), build the public record (`schemas.Company`), the change log.
+Other areas call `resolve_ico`, `get_company_row`, `company_record`, `data_as_of` and the cursors."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.companies.schemas import Change, Company, CompanySource, LatestFinancials
 from regintel.db import companies as db
 from regintel.domain import identifiers
 from regintel.domain.identifiers import NATIONAL_IDS, parse_country, parse_national_id
@@ -76,8 +79,9 @@ def national_id_forms(ico: str) -> dict[str, str]:
     return forms
 
 
-def company_record(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
-    """The public company record (camelCase, as the spec's `inBankruptcy` fields)."""
+def company_record(conn: Connection, row: Mapping[str, Any]) -> Company:
+    """The public company record (camelCase, as the spec's `inBankruptcy` fields): the one place a
+    `Company` is built."""
     fin, sources, ids = db.record_parts(conn, row["id"])
     return {
         "country": row["country"],
@@ -107,19 +111,19 @@ def company_record(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
         "inBankruptcy": bool(row["in_bankruptcy"]),
         "inRestructuring": bool(row["in_restructuring"]),
         "inLiquidation": bool(row["in_liquidation"]),
-        "identifiers": [dict(i) for i in ids],
+        "identifiers": [{"type": i["type"], "value": i["value"], "source": i["source"]} for i in ids],
         "latestFinancials": _financials(fin) if fin else None,
         "sources": [_source(s) for s in sources],
         "updatedAt": row["updated_at"],
     }
 
 
-def data_as_of(record: dict[str, Any]) -> Any:
+def data_as_of(record: Company) -> Any:
     seen = [s["retrievedAt"] for s in record["sources"] if s["retrievedAt"] is not None]
     return max(seen) if seen else record["updatedAt"]
 
 
-def _financials(row: Mapping[str, Any]) -> dict[str, Any]:
+def _financials(row: Mapping[str, Any]) -> LatestFinancials:
     return {
         "year": row["year"],
         "currency": row["currency"],
@@ -135,7 +139,7 @@ def _financials(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _source(row: Mapping[str, Any]) -> dict[str, Any]:
+def _source(row: Mapping[str, Any]) -> CompanySource:
     return {
         "id": row["source"],
         "name": row["name"],
@@ -172,10 +176,10 @@ def decode_cursor(cursor: str | None) -> int | None:
 
 def history(
     conn: Connection, row: Mapping[str, Any], *, cursor: str | None, limit: int, field: str | None
-) -> tuple[list[dict[str, Any]], str | None]:
+) -> tuple[list[Change], str | None]:
     """Change-log entries of a company, newest first; returns (items, next cursor)."""
     rows = db.list_changes(conn, row["id"], before_id=decode_cursor(cursor), limit=limit + 1, field=field)
-    items = [
+    items: list[Change] = [
         {
             "id": r["id"],
             "field": r["field"],

@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from regintel.api.deps import ApiKey, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import service as companies_svc
+from regintel.areas.companies import timeline as svc
 from regintel.domain.timeline import EVENT_TYPES
-from regintel.services import companies as companies_svc
-from regintel.services import timeline as svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 

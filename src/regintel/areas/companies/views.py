@@ -1,14 +1,13 @@
 """The compact company record of list answers (bulk, by-identifier, advanced search), built from one
-`companies` row with no further query. The full record is `services.companies.company_record`."""
+`companies` row with no further query. The full record is `service.company_record`."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from regintel.areas.companies.schemas import Candidate, CompanySummary
 from regintel.domain.rows import Row
 
 
-def summary(row: Row) -> dict[str, Any]:
+def summary(row: Row) -> CompanySummary:
     return {
         "country": row["country"],
         "nationalId": row["national_id"],
@@ -41,6 +40,6 @@ def summary(row: Row) -> dict[str, Any]:
     }
 
 
-def candidate(row: Row) -> dict[str, Any]:
+def candidate(row: Row) -> Candidate:
     """How an ambiguous identifier's candidates are listed (as in 409 AMBIGUOUS_IDENTIFIER)."""
     return {"country": row["country"], "nationalId": row["national_id"], "name": row["name"]}

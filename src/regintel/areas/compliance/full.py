@@ -26,8 +26,8 @@ from regintel.areas.public_money import bank_accounts, contracts
 from regintel.areas.scores import views as scores_views
 from regintel.areas.screening import service as screening
 from regintel.errors import RegintelError
-from regintel.services import companies as companies_svc
-from regintel.services import timeline as timeline_svc
+from regintel.areas.companies import service as companies_svc
+from regintel.areas.companies import timeline as timeline_svc
 
 log = logging.getLogger(__name__)
 Row = Mapping[str, Any]

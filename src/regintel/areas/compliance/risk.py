@@ -15,7 +15,7 @@ from regintel.areas.public_money import bank_accounts
 from regintel.areas.scores import service as scores
 from regintel.domain import compliance as rules
 from regintel.errors import RegintelError
-from regintel.services.companies import get_company_row
+from regintel.areas.companies.service import get_company_row
 
 Row = Mapping[str, Any]
 MAX_LINKS = 50

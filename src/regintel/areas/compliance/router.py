@@ -19,7 +19,7 @@ from regintel.areas.compliance import risk as risk_svc
 from regintel.areas.compliance import schemas, service
 from regintel.areas.compliance.availability import NO_REGISTER
 from regintel.errors import NotImplementedYet, RegintelError
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Compliance"], route_class=StrictRoute)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.companies.schemas import LeiFields
 from regintel.areas.compliance import debtors as debtor_lists
 from regintel.areas.compliance import queries
 from regintel.areas.nis2 import service as nis2
@@ -316,7 +317,7 @@ def due_diligence(conn: Connection, row: Row) -> dict[str, Any]:
     }
 
 
-def lei_fields(conn: Connection, row: Row) -> dict[str, Any]:
+def lei_fields(conn: Connection, row: Row) -> LeiFields:
     """The compliance fields of the LEI record (spec 2.4, the high-volume LEI path), from the same
     functions as the summary but only the cheap ones: the credit grade (two indexed reads), the sanctions
     hit summary (one read, none when no list is imported), the VAT payer status (CZ and PL only) and the

@@ -9,15 +9,15 @@ import orjson
 from sqlalchemy.engine import Connection
 
 from regintel.api.envelope import dumps
+from regintel.areas.catalogue.code_lists import parse_country
+from regintel.areas.companies import lookup as lookup_svc
 from regintel.areas.enrich import queries, sections
 from regintel.areas.enrich.service import CHUNK, KIND
+from regintel.areas.search import resolve as resolve_svc
 from regintel.db import lookup as lookup_db
 from regintel.errors import ValidationFailed
 from regintel.jobs.registry import JobContext, Permanent, job_handler
 from regintel.search import IndexBusy, SearchBackend, get_backend, index_transaction
-from regintel.services import lookup as lookup_svc
-from regintel.services import resolve as resolve_svc
-from regintel.services.code_lists import parse_country
 
 TIE = 0.01  # a runner-up this close to the best name match makes the answer `ambiguous`
 
@@ -84,7 +84,7 @@ def answer_chunk(
     out: list[dict[str, Any]] = [{} for _ in chunk]
     by_id = [i for i, entry in enumerate(chunk) if not _is_name(entry)]
     for pos, answer in zip(by_id, lookup_svc.bulk(conn, [chunk[i] for i in by_id], country), strict=True):
-        out[pos] = answer | {"index": pos}
+        out[pos] = dict(answer) | {"index": pos}
     for pos, entry in enumerate(chunk):
         if _is_name(entry):
             out[pos] = by_name(conn, search(), entry, country) | {"index": pos}

@@ -2,7 +2,7 @@
 
 A job is a row of the jobs table (kind `enrich.lookup`, `owner_key_id` = the key that asked), run by
 `regintel worker` (`jobs.py`). Each identifier is answered as `POST /companies/bulk` answers it (one
-shared service: `services.lookup.bulk`), in chunks of `CHUNK`, each chunk written with its positions in
+shared service: `areas.companies.lookup.bulk`), in chunks of `CHUNK`, each chunk written with its positions in
 one transaction; a job taken over after its worker died answers the positions without an answer."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
+from regintel.areas.catalogue.code_lists import parse_country
 from regintel.areas.enrich import queries
 from regintel.config import Plan
 from regintel.db import jobs as jobs_db
 from regintel.errors import Conflict, Forbidden, NotFound
-from regintel.services.code_lists import parse_country
 
 KIND = "enrich.lookup"
 MAX_IDENTIFIERS = 100_000

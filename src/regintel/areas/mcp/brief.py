@@ -1,6 +1,6 @@
 """The agent company brief (spec 4.1): one compact answer an LLM can read and cite.
 
-Built from the same pieces as the REST company record (`services.companies`), the change log, the
+Built from the same pieces as the REST company record (`areas.companies.service`), the change log, the
 timeline's insolvency events and the code lists, and from the areas' own service functions for the credit
 grade, sanctions and NIS2 items of the compliance summary and the ultimate owner (`areas.compliance`,
 `areas.ownership`); nothing here is computed twice. A section whose answer is unknown (no sanctions list
@@ -14,15 +14,15 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.catalogue import code_lists
+from regintel.areas.companies import service as companies_svc
+from regintel.areas.companies import timeline as timeline_svc
 from regintel.areas.compliance import service as compliance_svc
 from regintel.areas.mcp import queries
 from regintel.areas.ownership import ultimate as ultimate_svc
 from regintel.areas.ownership.entities import Ctx
 from regintel.domain import agent_brief as domain
 from regintel.errors import NotFound
-from regintel.services import code_lists
-from regintel.services import companies as companies_svc
-from regintel.services import timeline as timeline_svc
 from regintel.services.people import PERSONAL
 
 YEARS = 5

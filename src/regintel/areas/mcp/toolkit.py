@@ -18,7 +18,7 @@ from regintel.config import Settings
 from regintel.domain.identifiers import NATIONAL_IDS, parse_country
 from regintel.errors import Unauthorized
 from regintel.search.base import SearchBackend
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 from regintel.services.people import check_purpose
 
 MARKETS = ", ".join(NATIONAL_IDS)

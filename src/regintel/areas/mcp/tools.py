@@ -16,6 +16,10 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 from sqlalchemy.engine import Connection
 
+from regintel.areas.companies import lookup as lookup_svc
+from regintel.areas.companies import service as companies_svc
+from regintel.areas.companies import timeline as timeline_svc
+from regintel.areas.feeds import insolvency_feeds as insolvency_svc
 from regintel.areas.mcp import brief as brief_svc
 from regintel.areas.mcp.area_tools import AREA_TOOLS
 from regintel.areas.mcp.toolkit import (
@@ -30,16 +34,12 @@ from regintel.areas.mcp.toolkit import (
     cc,
     company_row,
 )
+from regintel.areas.monitoring import subscriptions as subscriptions_svc
+from regintel.areas.search import advanced_search as advanced_svc
+from regintel.areas.search import service as search_svc
+from regintel.areas.search.company_filters import CompanyFilters
 from regintel.domain.identifiers import IDENTIFIER_TYPES
 from regintel.domain.timeline import EVENT_TYPES
-from regintel.services import advanced_search as advanced_svc
-from regintel.services import companies as companies_svc
-from regintel.services import insolvency_feeds as insolvency_svc
-from regintel.services import lookup as lookup_svc
-from regintel.services import search as search_svc
-from regintel.services import subscriptions as subscriptions_svc
-from regintel.services import timeline as timeline_svc
-from regintel.services.company_filters import CompanyFilters
 from regintel.services.people import check_purpose
 
 
@@ -107,7 +107,7 @@ def _advanced(conn: Connection, ctx: ToolContext, a: AdvancedArgs) -> dict[str, 
 
 
 def _company(conn: Connection, ctx: ToolContext, a: CompanyArgs) -> dict[str, Any]:
-    return companies_svc.company_record(conn, company_row(conn, a))
+    return dict(companies_svc.company_record(conn, company_row(conn, a)))
 
 
 def _amount(value: Any) -> str:

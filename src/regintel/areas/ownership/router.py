@@ -30,7 +30,7 @@ from regintel.areas.ownership.schemas import (
 )
 from regintel.config import Settings
 from regintel.domain.ownership import MAX_DEPTH, MAX_PATHS
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 from regintel.services import people as people_svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Ownership"], route_class=StrictRoute)

@@ -15,19 +15,19 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, select
 
+from regintel.areas.companies import service as companies_svc
 from regintel.areas.nis2 import service as nis2_svc
 from regintel.areas.scores import service as scores_svc
 from regintel.areas.screening import service as screening_svc
 from regintel.areas.security import service as security_svc
+from regintel.areas.stats import service as stats_svc
+from regintel.areas.stats import snapshots as stats_snapshots
 from regintel.db import stats_snapshots as stats_snapshots_db
 from regintel.db.company_filters import Conditions
 from regintel.db.schema import companies
 from regintel.db.stats import data_version
 from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
-from regintel.services import companies as companies_svc
-from regintel.services import stats as stats_svc
-from regintel.services import stats_snapshots
 from regintel.services.result_cache import ResultCache
 
 from . import queries

@@ -14,7 +14,7 @@ from regintel.api.deps import ApiKey, ReadConn, public_base, public_limit, requi
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.config import Settings
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 
 from . import html, service, widget
 from .route_common import (

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 
 from . import bank_accounts as svc
 from .schemas import CompanyBankAccounts, IbanLookup, IbanVerification, IbanVerifyIn

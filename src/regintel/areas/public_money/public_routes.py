@@ -11,10 +11,10 @@ from fastapi.responses import Response
 
 from regintel.api.deps import DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
-from regintel.api.routers.lookup import LeiRecordOut
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import lookup as lookup_svc
+from regintel.areas.companies.schemas import LeiRecord
 from regintel.config import Settings
-from regintel.services import lookup as lookup_svc
 
 from . import bank_accounts as accounts_svc
 from . import bank_codes
@@ -35,7 +35,7 @@ NO_VERDICT = {"Cache-Control": "public, max-age=60"}  # VIES was down: worth ask
 
 @public_router.get(
     "/lei-lookup/{lei}.json",
-    response_model=Envelope[LeiRecordOut],
+    response_model=Envelope[LeiRecord],
     summary="LEI to company",
     description="The LEI record of spec 2.4 (the same as `/companies/by-lei`), without a key. For "
     "more than 10k LEIs a day use `/companies/by-lei`. Cached 1 h.",

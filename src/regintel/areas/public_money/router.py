@@ -14,7 +14,7 @@ from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.paths import IsoDate
 from regintel.api.routing import StrictRoute
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 
 from . import contracts as contracts_svc
 from . import ted as ted_svc

@@ -22,8 +22,8 @@ from regintel.areas.scores import views as scores_views
 from regintel.areas.screening import service as screening_svc
 from regintel.domain.screening import DEFAULT_THRESHOLD
 from regintel.errors import NotImplementedYet
-from regintel.services import companies as companies_svc
-from regintel.services import timeline as timeline_svc
+from regintel.areas.companies import service as companies_svc
+from regintel.areas.companies import timeline as timeline_svc
 
 TIMELINE_EVENTS = 12
 OWNERSHIP_ROWS = 12

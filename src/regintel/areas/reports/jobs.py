@@ -13,7 +13,7 @@ from regintel.areas.reports import facts as facts_mod
 from regintel.areas.reports import pdf, queries, service
 from regintel.errors import NotFound
 from regintel.jobs.registry import JobContext, Permanent, job_handler
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 
 
 @job_handler(service.KIND)

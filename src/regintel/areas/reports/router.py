@@ -15,7 +15,7 @@ from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.areas.reports import service as svc
 from regintel.areas.reports.schemas import DueDiligence, DueDiligenceIn, ReportIn, ReportOut
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 
 companies = APIRouter(prefix="/api/v1/companies", tags=["Reports"], route_class=StrictRoute)
 reports = APIRouter(prefix="/api/v1/reports", tags=["Reports"], route_class=StrictRoute)

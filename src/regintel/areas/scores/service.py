@@ -1,7 +1,7 @@
 """The scores area's use cases, shared by its routes and by other areas.
 
 For other areas (compliance, public pages, the LEI record), with a company row as
-`regintel.services.companies.resolve_ico` returns it:
+`regintel.areas.companies.service.resolve_ico` returns it:
 
     from regintel.areas.scores.service import credit_grade, risk
 

@@ -28,7 +28,7 @@ from regintel.areas.screening.schemas import (
 from regintel.domain.screening import ALGORITHM, DEFAULT_THRESHOLD, SCHEMAS, Subject
 from regintel.errors import RegintelError
 from regintel.render.tabular import to_csv
-from regintel.services import companies as companies_svc
+from regintel.areas.companies import service as companies_svc
 from regintel.services import people as people_svc
 
 public = APIRouter(

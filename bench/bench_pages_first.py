@@ -101,8 +101,8 @@ def _prepare(engine: Any, settings: Any, name: str) -> Any:
 
     from regintel.areas.pages import jobs, queries
     from regintel.areas.pages.tables import page_renders, page_views
+    from regintel.areas.stats.snapshots import refresh
     from regintel.jobs.registry import JobContext
-    from regintel.services.stats_snapshots import refresh
 
     with engine.begin() as conn:
         conn.execute(delete(page_renders))

@@ -284,7 +284,7 @@ def _refresh_search(engine: Engine, settings: Settings) -> None:
 def _refresh_stats(engine: Engine, stale_only: bool = True) -> None:
     """Leave the statistics snapshots current with what was just written, so that no request has to
     aggregate the whole database."""
-    from regintel.services.stats_snapshots import AGGREGATES, refresh
+    from regintel.areas.stats.snapshots import AGGREGATES, refresh
 
     started = time.perf_counter()
     written = refresh(engine, stale_only=stale_only)

@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import delete, event, insert, select, update
 from typer.testing import CliRunner
 
+from regintel.areas.stats.breakdown import DIMENSIONS
+from regintel.areas.stats.snapshots import AGGREGATES, refresh
 from regintel.cli import app
 from regintel.db.schema import import_runs, stats_snapshots
 from regintel.domain.types import CompanyRecord
-from regintel.services.breakdown import DIMENSIONS
-from regintel.services.stats_snapshots import AGGREGATES, refresh
 from tests.api import companies_fixture as fx
 from tests.builders import load_companies
 from tests.helpers import assert_envelope

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 
 from sqlalchemy import insert, select, update
 
+from regintel.areas.stats.snapshots import AGGREGATES
 from regintel.db.schema import import_runs, stats_snapshots
 from regintel.domain.types import CompanyRecord
 from regintel.jobs.stats_refresh import StatsRefresher
-from regintel.services.stats_snapshots import AGGREGATES
 from tests.builders import load_companies
 from tests.helpers import assert_envelope
 

@@ -187,9 +187,9 @@ def test_regions_page(client, companies):
 def test_stats_refresh_computes_the_region_counts(client, companies, engine):
     """`regintel stats refresh` (the end of imports, the worker) stores the counts for the data version, so
     the first page after an import reads them; the snapshot is what the pages then serve."""
+    from regintel.areas.stats.snapshots import refresh
     from regintel.db import stats_snapshots as snapshots_db
     from regintel.db.stats import data_version
-    from regintel.services.stats_snapshots import refresh
 
     assert regions.SNAPSHOT_KEY in refresh(engine)
     with engine.connect() as conn:

@@ -9,9 +9,9 @@ from lxml import html
 from sqlalchemy import select, update
 
 from regintel.areas.pages import service
+from regintel.areas.stats.snapshots import refresh
 from regintel.db.schema import stats_snapshots
 from regintel.domain.types import CompanyRecord
-from regintel.services.stats_snapshots import refresh
 from tests.builders import load_companies
 from tests.helpers import assert_envelope
 

@@ -1,4 +1,4 @@
-"""The worker's part in keeping the statistics snapshots current (`services.stats_snapshots`).
+"""The worker's part in keeping the statistics snapshots current (`areas.stats.snapshots`).
 
 Any process may change the data (an import on another host, a second importer), so the worker looks
 at the data version itself. It refreshes once the version has held still between two looks and no
@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Engine
 
+from regintel.areas.stats.snapshots import refresh
 from regintel.db.jobs import enqueue
 from regintel.db.stats import DataVersion, data_version
 from regintel.jobs.registry import data_followers
-from regintel.services.stats_snapshots import refresh
 
 
 def queue_followers(engine: Engine) -> list[int]:

@@ -14,9 +14,9 @@ from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.stats.service import cached
 from regintel.errors import ValidationFailed
 from regintel.services.result_cache import ResultCache
-from regintel.services.stats import cached
 
 from . import feeds, service
 from .schemas import CordisProject, CzSubsidy, EuFundsSummary, EuProject, GberAward

@@ -17,8 +17,8 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection
 
+from regintel.areas.stats import snapshots as stats_snapshots
 from regintel.errors import NotFound
-from regintel.services import stats_snapshots
 from regintel.services.result_cache import ResultCache
 
 from . import queries

@@ -2,7 +2,7 @@
 
 Filtered aggregates are computed once per data version and kept up to 15 minutes (`ResultCache`);
 unfiltered ones with default parameters are precomputed and stored per data version
-(`services.stats_snapshots`). The answer says whether it came from either (`meta.cached`).
+(`areas.stats.snapshots`). The answer says whether it came from either (`meta.cached`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection, RowMapping
 
+from regintel.areas.companies.views import candidate
+from regintel.areas.stats import breakdown as breakdown_svc
 from regintel.db import stats as db
 from regintel.db.company_filters import Conditions, Reference
-from regintel.services import breakdown as breakdown_svc
-from regintel.services.company_view import candidate
 from regintel.services.result_cache import ResultCache
 
 T = TypeVar("T")
@@ -130,10 +130,10 @@ def shell_addresses(
     details = db.address_details(conn, cond, [a for a, _ in dense])
     samples: dict[str, list[dict[str, Any]]] = {}
     for s in db.address_samples(conn, cond, [a for a, _ in dense], SAMPLES):
-        sample = (
-            candidate(s)
+        sample: dict[str, Any] = (
+            dict(candidate(s))
             if public
-            else candidate(s)
+            else dict(candidate(s))
             | {
                 "status": s["status"],
                 "inBankruptcy": bool(s["in_bankruptcy"]),

@@ -26,12 +26,12 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from regintel.areas.search.company_filters import CompanyFilters
+from regintel.areas.stats import service as stats
+from regintel.areas.stats.breakdown import DIMENSIONS
 from regintel.db import stats_snapshots as db
 from regintel.db.company_filters import Conditions, reference
 from regintel.db.stats import data_version
 from regintel.errors import NotImplementedYet
-from regintel.services import stats
-from regintel.services.breakdown import DIMENSIONS
 from regintel.services.result_cache import ResultCache
 
 log = logging.getLogger("regintel.stats")

@@ -15,11 +15,11 @@ from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
 from regintel.areas.search import advanced_search as search_svc
 from regintel.areas.search.company_filters import CompanyFilters
+from regintel.areas.stats import service as svc
+from regintel.areas.stats import snapshots
+from regintel.areas.stats.breakdown import DIMENSIONS
 from regintel.db.company_filters import conditions
 from regintel.domain.identifiers import parse_country
-from regintel.services import stats as svc
-from regintel.services import stats_snapshots as snapshots
-from regintel.services.breakdown import DIMENSIONS
 
 router = APIRouter(tags=["Statistics"], route_class=StrictRoute)
 PUBLIC_CACHE = {"Cache-Control": "public, max-age=900"}  # spec 8: stats/* 15 min

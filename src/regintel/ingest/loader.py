@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.engine import Connection
 
-from regintel.db.engine import execute_many, insert_returning
+from regintel.db.engine import execute_many
 from regintel.db.jobs import enqueue_search_index
 from regintel.db.schema import companies, company_sources
 from regintel.domain.identifiers import parse_national_id
@@ -39,6 +39,7 @@ from regintel.ingest import insolvency, sections, statements
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
 from regintel.ingest.batch import Batch, ChangeRow, change_row, insert_changes
 from regintel.ingest.batch import LoadStats as LoadStats  # imported from here by the importers
+from regintel.ingest.company_inserts import insert_companies
 
 # Company columns a source record may set (everything but ids, derived columns and bookkeeping).
 COMPANY_FIELDS = (
@@ -293,9 +294,7 @@ class Loader:
         if inserts:
             # RETURNING without sort_by_parameter_order lets the driver batch the rows (with it,
             # SQLite inserts one row per statement); the key columns map the ids back instead.
-            for new_id, country, national_id in insert_returning(
-                conn, companies, [row for _, row in inserts], ("id", "country", "national_id")
-            ):
+            for new_id, country, national_id in insert_companies(conn, [row for _, row in inserts]):
                 ids[(country, national_id)] = new_id
             for key, row in inserts:
                 batch.change(ids[key], "created", None, row["name"])

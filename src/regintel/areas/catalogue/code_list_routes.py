@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from regintel.api.deps import PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.services import code_lists as service
+from regintel.areas.catalogue import code_lists as service
 
 router = APIRouter(
     prefix="/api/v1/code-lists", tags=["Code lists"], dependencies=[PublicLimit], route_class=StrictRoute

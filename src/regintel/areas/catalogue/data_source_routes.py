@@ -11,9 +11,9 @@ from pydantic import BaseModel
 from regintel.api.deps import PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.catalogue.data_sources import COLUMNS, list_data_sources
 from regintel.domain.identifiers import parse_country
 from regintel.render.tabular import to_csv
-from regintel.services.data_sources import COLUMNS, list_data_sources
 
 router = APIRouter(
     prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute

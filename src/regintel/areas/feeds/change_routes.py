@@ -19,9 +19,9 @@ from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.formats import Offer, respond
 from regintel.api.paths import IsoDateTime
 from regintel.api.routing import StrictRoute
+from regintel.areas.feeds import changes as svc
 from regintel.db.changes import ChangeFilter
 from regintel.errors import ValidationFailed
-from regintel.services import changes as svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 

@@ -12,11 +12,11 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection, RowMapping
 
+from regintel.areas.companies.service import decode_cursor, encode_cursor
+from regintel.areas.feeds.insolvency_feeds import company_url, tag_uri
 from regintel.db import changes as db
 from regintel.domain.identifiers import parse_country
 from regintel.render.feeds import Entry, Feed
-from regintel.services.companies import decode_cursor, encode_cursor
-from regintel.services.insolvency_feeds import company_url, tag_uri
 
 
 def make_filter(country: str | None, field: str | None, source: str | None) -> db.ChangeFilter:

@@ -17,9 +17,9 @@ from regintel.api.envelope import Envelope
 from regintel.api.formats import AskedFormat, Offer, Table, respond
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
+from regintel.areas.feeds import insolvency_feeds as svc
+from regintel.areas.stats.service import cached
 from regintel.domain.identifiers import parse_country
-from regintel.services import insolvency_feeds as svc
-from regintel.services.stats import cached
 
 router = APIRouter(
     prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute

@@ -13,12 +13,12 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.feeds.insolvency_feeds import tag_uri
 from regintel.domain.names import fold
 from regintel.errors import ValidationFailed
 from regintel.ingest.base import SourceInfo
 from regintel.ingest.sources.regulatory_feeds import INFOS
 from regintel.render.feeds import Entry, Feed
-from regintel.services.insolvency_feeds import tag_uri
 
 from . import queries as q
 from .tags import TAGS, parse_tag

@@ -1,0 +1,5 @@
+"""Change and insolvency feeds (spec 4.3, 4.7): the change stream of the register and the insolvency
+feeds in JSON, CSV, RSS and Atom.
+
+Other areas call `insolvency_feeds.tag_uri` and `insolvency_feeds.company_url` for feed entry ids.
+"""

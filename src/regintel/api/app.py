@@ -98,6 +98,10 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url=None,
         docs_url=None,
         redoc_url=None,
+        # FastAPI's native OpenTelemetry asks the three global providers on every request whether any is
+        # configured; regintel exports Prometheus metrics and JSON logs instead (docs/deployment.md), and
+        # the asking was 1-2% of an exact lookup's CPU.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.settings = settings
     app.state.engine = engine

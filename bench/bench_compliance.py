@@ -33,10 +33,10 @@ sys.path.insert(0, str(BENCH))
 from bench_lookup import percentiles  # noqa: E402
 
 from regintel.api.envelope import dumps  # noqa: E402
+from regintel.areas.companies.service import get_company_row  # noqa: E402
 from regintel.areas.compliance import full, service  # noqa: E402
 from regintel.db.engine import make_engine  # noqa: E402
 from regintel.db.schema import companies  # noqa: E402
-from regintel.areas.companies.service import get_company_row  # noqa: E402
 
 console = Console(width=None if sys.stdout.isatty() else 170)
 Case = Callable[[Any, list[dict[str, Any]]], Any]

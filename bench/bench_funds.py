@@ -33,6 +33,7 @@ from rich.table import Table
 from sqlalchemy import Engine, insert
 
 from regintel.api.envelope import dumps
+from regintel.areas.companies.service import resolve_ico
 from regintel.areas.funds import service
 from regintel.areas.funds.tables import cordis_participants, cordis_projects, fund_awards
 from regintel.db.engine import make_engine
@@ -41,7 +42,6 @@ from regintel.db.schema import companies
 from regintel.ingest.runner import run_import
 from regintel.ingest.sources.cz_dotinfo import SOURCE as DOTINFO
 from regintel.ingest.sources.eu_kohesio import SOURCE as KOHESIO
-from regintel.areas.companies.service import resolve_ico
 
 BENCH = Path(__file__).resolve().parent
 console = Console(width=None if sys.stdout.isatty() else 170)

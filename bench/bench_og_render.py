@@ -42,11 +42,11 @@ def main() -> None:
     from sqlalchemy import select
 
     from regintel.areas import load_tables
+    from regintel.areas.companies import service as companies_svc
     from regintel.areas.pages import service
     from regintel.db.engine import make_engine
     from regintel.db.schema import companies
     from regintel.render import svg
-    from regintel.areas.companies import service as companies_svc
 
     load_tables()
     engine = make_engine(args.database_url)

@@ -41,6 +41,7 @@ from rich.table import Table
 from sqlalchemy import Engine, delete, func, select
 
 from regintel.api.envelope import dumps
+from regintel.areas.companies.service import get_company_row
 from regintel.areas.compliance import full
 from regintel.areas.compliance import service as compliance
 from regintel.areas.scores import benchmarks, peers, service, views
@@ -48,7 +49,6 @@ from regintel.areas.scores.tables import peer_benchmarks
 from regintel.db.engine import make_engine
 from regintel.db.migrate import current_revision, head_revision
 from regintel.db.schema import companies
-from regintel.areas.companies.service import get_company_row
 
 BENCH = Path(__file__).resolve().parent
 console = Console(width=None if sys.stdout.isatty() else 170)

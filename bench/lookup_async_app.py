@@ -21,8 +21,8 @@ from regintel.api.app import create_app
 from regintel.api.deps import ApiKey, DbConn
 from regintel.api.envelope import ok
 from regintel.api.routing import StrictRoute
-from regintel.config import load_settings
 from regintel.areas.companies import service as svc
+from regintel.config import load_settings
 
 app = create_app(load_settings())
 router = APIRouter(route_class=StrictRoute)  # strict query parameters, as every regintel router

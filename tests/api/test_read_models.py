@@ -15,7 +15,6 @@ from tests.api.companies_fixture import LEI_SLOVNAFT
 from tests.helpers import assert_envelope
 
 
-
 @pytest.fixture
 def loaded(engine):
     companies_fixture.load(engine)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from regintel.areas.regulated.service import regulated_activities
 from regintel.areas.companies.service import resolve_ico
+from regintel.areas.regulated.service import regulated_activities
 from tests.helpers import assert_envelope, assert_error
 from tests.regulated.common import (
     BAILIFF_OFFICE,

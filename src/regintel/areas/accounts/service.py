@@ -11,12 +11,12 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.areas.accounts import queries as q
+from regintel.areas.companies.service import resolve_ico
 from regintel.config import Settings
 from regintel.db import watches as watch_db
 from regintel.db.keys import create_key
 from regintel.errors import Conflict, NotFound, ValidationFailed
 from regintel.services import people
-from regintel.areas.companies.service import resolve_ico
 from regintel.services.limiter import Limiter
 
 FO_ADDENDUM_VERSION = "2026-11"  # the version of the addendum text in docs/accounts.md

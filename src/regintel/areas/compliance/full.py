@@ -16,6 +16,8 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.companies import service as companies_svc
+from regintel.areas.companies import timeline as timeline_svc
 from regintel.areas.compliance import risk as risk_svc
 from regintel.areas.compliance import service
 from regintel.areas.nis2 import service as nis2
@@ -26,8 +28,6 @@ from regintel.areas.public_money import bank_accounts, contracts
 from regintel.areas.scores import views as scores_views
 from regintel.areas.screening import service as screening
 from regintel.errors import RegintelError
-from regintel.areas.companies import service as companies_svc
-from regintel.areas.companies import timeline as timeline_svc
 
 log = logging.getLogger(__name__)
 Row = Mapping[str, Any]

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.companies.service import get_company_row
 from regintel.areas.compliance import debtors as debtor_lists
 from regintel.areas.compliance import service
 from regintel.areas.ownership import relations as ownership_relations
@@ -15,7 +16,6 @@ from regintel.areas.public_money import bank_accounts
 from regintel.areas.scores import service as scores
 from regintel.domain import compliance as rules
 from regintel.errors import RegintelError
-from regintel.areas.companies.service import get_company_row
 
 Row = Mapping[str, Any]
 MAX_LINKS = 50

@@ -12,6 +12,7 @@ from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, DbConn, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import service as companies_svc
 from regintel.areas.compliance import debtors as debtors_svc
 from regintel.areas.compliance import exposure as exposure_svc
 from regintel.areas.compliance import full as full_svc
@@ -19,7 +20,6 @@ from regintel.areas.compliance import risk as risk_svc
 from regintel.areas.compliance import schemas, service
 from regintel.areas.compliance.availability import NO_REGISTER
 from regintel.errors import NotImplementedYet, RegintelError
-from regintel.areas.companies import service as companies_svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Compliance"], route_class=StrictRoute)
 

@@ -10,10 +10,10 @@ from fastapi.responses import Response
 from regintel.api.deps import ApiKey, AppSettings, DbConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import service as companies_svc
 from regintel.areas.mcp import brief as svc
 from regintel.areas.mcp.http import PATH, McpEndpoint, lifespan
 from regintel.areas.mcp.schemas import CompanyBrief
-from regintel.areas.companies import service as companies_svc
 from regintel.services.people import check_purpose
 
 brief_router = APIRouter(prefix="/api/v1/agent", tags=["Agent"], route_class=StrictRoute)

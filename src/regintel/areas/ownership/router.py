@@ -14,6 +14,7 @@ from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, AppSettings, DbConn
 from regintel.api.envelope import Envelope, dumps, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import service as companies_svc
 from regintel.areas.ownership import exports, standards
 from regintel.areas.ownership import graph as graph_svc
 from regintel.areas.ownership import links as links_svc
@@ -30,7 +31,6 @@ from regintel.areas.ownership.schemas import (
 )
 from regintel.config import Settings
 from regintel.domain.ownership import MAX_DEPTH, MAX_PATHS
-from regintel.areas.companies import service as companies_svc
 from regintel.services import people as people_svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Ownership"], route_class=StrictRoute)

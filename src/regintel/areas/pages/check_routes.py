@@ -16,9 +16,9 @@ from regintel.api.deps import PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import get_result_cache
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import service as companies_svc
 from regintel.errors import NotFound, ValidationFailed
 from regintel.render.tabular import to_csv
-from regintel.areas.companies import service as companies_svc
 
 from . import html, i18n, renders, service
 from .i18n import N_

@@ -16,9 +16,9 @@ from regintel.api.deps import ApiKey, PublicLimit, ReadConn, public_base
 from regintel.api.envelope import Envelope, ok
 from regintel.api.result_cache import get_result_cache
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import service as companies_svc
 from regintel.config import Settings
 from regintel.errors import NotFound, ValidationFailed
-from regintel.areas.companies import service as companies_svc
 
 from . import html, i18n, landing_routes, queries, regions, renders, service, technologies, texts
 from .check_routes import public_router

@@ -13,8 +13,8 @@ from fastapi.responses import Response
 from regintel.api.deps import ApiKey, ReadConn, public_base, public_limit, require_key
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.config import Settings
 from regintel.areas.companies import service as companies_svc
+from regintel.config import Settings
 
 from . import html, service, widget
 from .route_common import (

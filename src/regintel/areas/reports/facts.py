@@ -15,6 +15,8 @@ import orjson
 from sqlalchemy.engine import Connection
 
 from regintel.api.envelope import dumps
+from regintel.areas.companies import service as companies_svc
+from regintel.areas.companies import timeline as timeline_svc
 from regintel.areas.nis2 import service as nis2_svc
 from regintel.areas.ownership import relations as ownership_relations
 from regintel.areas.ownership.entities import Ctx
@@ -22,8 +24,6 @@ from regintel.areas.scores import views as scores_views
 from regintel.areas.screening import service as screening_svc
 from regintel.domain.screening import DEFAULT_THRESHOLD
 from regintel.errors import NotImplementedYet
-from regintel.areas.companies import service as companies_svc
-from regintel.areas.companies import timeline as timeline_svc
 
 TIMELINE_EVENTS = 12
 OWNERSHIP_ROWS = 12

@@ -9,11 +9,11 @@ from typing import Any
 import orjson
 
 from regintel.api.envelope import dumps
+from regintel.areas.companies import service as companies_svc
 from regintel.areas.reports import facts as facts_mod
 from regintel.areas.reports import pdf, queries, service
 from regintel.errors import NotFound
 from regintel.jobs.registry import JobContext, Permanent, job_handler
-from regintel.areas.companies import service as companies_svc
 
 
 @job_handler(service.KIND)

@@ -13,9 +13,9 @@ from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, AppSettings, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
+from regintel.areas.companies import service as companies_svc
 from regintel.areas.reports import service as svc
 from regintel.areas.reports.schemas import DueDiligence, DueDiligenceIn, ReportIn, ReportOut
-from regintel.areas.companies import service as companies_svc
 
 companies = APIRouter(prefix="/api/v1/companies", tags=["Reports"], route_class=StrictRoute)
 reports = APIRouter(prefix="/api/v1/reports", tags=["Reports"], route_class=StrictRoute)

@@ -13,8 +13,8 @@ from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, DbConn, DbWriteConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.areas.scores import disputes, peers, schemas, views
 from regintel.areas.companies.service import resolve_ico
+from regintel.areas.scores import disputes, peers, schemas, views
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 

@@ -453,7 +453,7 @@ def shell_snapshot(conn: Connection) -> dict[str, list[dict[str, Any]]]:
 
 def live_shell_addresses(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
     cond = Conditions([companies.c.country == country] if country else [], False)
-    items = stats_svc.shell_addresses(conn, cond, 2, limit, public=True)
+    items = stats_svc.public_shell_addresses(conn, cond, 2, limit)
     return [
         {
             "rank": i,

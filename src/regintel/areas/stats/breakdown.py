@@ -18,6 +18,7 @@ import pycountry
 from sqlalchemy.engine import Connection
 
 from regintel.areas.regulated.service import licensed_type_groups
+from regintel.areas.stats.schemas import BreakdownGroup
 from regintel.db import stats as db
 from regintel.db.company_filters import Conditions, Reference, c
 from regintel.db.schema import NACE_DIGITS, lei_records
@@ -124,7 +125,7 @@ DIMENSIONS: dict[str, Dimension] = {
 
 def breakdown(
     conn: Connection, by: str, cond: Conditions, ref: Reference, limit: int
-) -> list[dict[str, Any]]:
+) -> list[BreakdownGroup]:
     dim = DIMENSIONS[by]
     if by == "shell_density":
         return _shell_density(conn, cond)
@@ -147,7 +148,20 @@ def breakdown(
     total = sum(i["count"] for i in items)
     for i in items:
         i["share"] = round(i["count"] / total, 4) if total else 0.0
-    return items[:limit]
+    return [_group(i) for i in items[:limit]]
+
+
+def _group(item: Mapping[str, Any]) -> BreakdownGroup:
+    group = BreakdownGroup(key=item["key"], count=item["count"], share=item["share"])
+    if "country" in item:
+        group["country"] = item["country"]
+    if "in_bankruptcy" in item:
+        group["in_bankruptcy"] = item["in_bankruptcy"]
+        group["in_restructuring"] = item["in_restructuring"]
+        group["in_liquidation"] = item["in_liquidation"]
+    if "label" in item:
+        group["label"] = item["label"]
+    return group
 
 
 def _item(row: Mapping[str, Any], dim: Dimension) -> dict[str, Any]:
@@ -206,15 +220,15 @@ def _lei_status(conn: Connection, cond: Conditions) -> list[dict[str, Any]]:
     )
 
 
-def _shell_density(conn: Connection, cond: Conditions) -> list[dict[str, Any]]:
+def _shell_density(conn: Connection, cond: Conditions) -> list[BreakdownGroup]:
     rows = {r["bucket"]: r for r in db.address_density(conn, cond)}
     companies = sum(int(r["companies"]) for r in rows.values())
     return [
-        {
-            "key": b,
-            "addresses": int(rows[b]["addresses"]) if b in rows else 0,
-            "count": int(rows[b]["companies"]) if b in rows else 0,
-            "share": round(int(rows[b]["companies"]) / companies, 4) if b in rows and companies else 0.0,
-        }
+        BreakdownGroup(
+            key=b,
+            addresses=int(rows[b]["addresses"]) if b in rows else 0,
+            count=int(rows[b]["companies"]) if b in rows else 0,
+            share=round(int(rows[b]["companies"]) / companies, 4) if b in rows and companies else 0.0,
+        )
         for b in SHELL_BUCKETS
     ]

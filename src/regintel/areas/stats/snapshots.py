@@ -59,9 +59,8 @@ def _breakdown(by: str) -> Callable[[Connection], Any]:
 
 
 def _shell(public: bool) -> Callable[[Connection], Any]:
-    return lambda conn: stats.shell_addresses(
-        conn, EVERYTHING, SHELL_MIN_COMPANIES, SHELL_LIMIT, public=public
-    )
+    addresses = stats.public_shell_addresses if public else stats.shell_addresses
+    return lambda conn: addresses(conn, EVERYTHING, SHELL_MIN_COMPANIES, SHELL_LIMIT)
 
 
 def _region_counts(conn: Connection) -> Any:

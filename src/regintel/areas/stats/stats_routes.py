@@ -18,6 +18,14 @@ from regintel.areas.search.company_filters import CompanyFilters
 from regintel.areas.stats import service as svc
 from regintel.areas.stats import snapshots
 from regintel.areas.stats.breakdown import DIMENSIONS
+from regintel.areas.stats.schemas import (
+    BreakdownGroup,
+    Freshness,
+    Overview,
+    PublicShellAddress,
+    PublicStats,
+    ShellAddress,
+)
 from regintel.db.company_filters import conditions
 from regintel.domain.identifiers import parse_country
 
@@ -59,7 +67,7 @@ def _reply(
 
 @router.get(
     "/api/v1/companies/stats",
-    response_model=Envelope[dict[str, Any]],
+    response_model=Envelope[Overview],
     summary="Database overview",
     description="What the database holds: entities in total, by status and by country, with the "
     "insolvency counts (bankruptcy, restructuring, liquidation) and how many have an LEI, a VAT id and "
@@ -73,7 +81,7 @@ def stats(request: Request, conn: ReadConn, _key: ApiKey, cache: Results) -> Res
 
 @router.get(
     "/api/v1/companies/stats/breakdown",
-    response_model=Envelope[list[dict[str, Any]]],
+    response_model=Envelope[list[BreakdownGroup]],
     summary="Aggregates by dimension",
     description="Companies grouped by `by`, biggest groups first (fixed order for `size`, `entity_type`, "
     "`shell_density`), each with `count`, `share`, and how many are active, in bankruptcy, in "
@@ -84,7 +92,7 @@ def stats(request: Request, conn: ReadConn, _key: ApiKey, cache: Results) -> Res
 def breakdown(
     request: Request, conn: ReadConn, _key: ApiKey, cache: Results, query: Annotated[BreakdownQuery, Query()]
 ) -> Response:
-    def compute() -> list[dict[str, Any]]:
+    def compute() -> list[BreakdownGroup]:
         ref = search_svc.reference(conn, cache)
         return svc.breakdown(conn, query.by, conditions(query, ref), ref, query.limit)
 
@@ -97,7 +105,7 @@ def breakdown(
 
 @router.get(
     "/api/v1/companies/stats/freshness",
-    response_model=Envelope[dict[str, Any]],
+    response_model=Envelope[Freshness],
     summary="Freshness and enrichment coverage",
     description="Per data source: last import and its run, companies it describes, and the oldest and "
     "newest time one of them was last seen in it. Coverage: how many companies (and what share) carry "
@@ -111,7 +119,7 @@ def freshness(request: Request, conn: ReadConn, _key: ApiKey, cache: Results) ->
 
 @router.get(
     "/api/v1/companies/stats/shell-addresses",
-    response_model=Envelope[list[dict[str, Any]]],
+    response_model=Envelope[list[ShellAddress]],
     summary="Top shell addresses",
     description="Registered addresses (compared in normalised form) by the number of companies at them, "
     "densest first, with how many of those are active, dissolved, insolvent and in liquidation (and the "
@@ -121,9 +129,9 @@ def freshness(request: Request, conn: ReadConn, _key: ApiKey, cache: Results) ->
 def shell_addresses(
     request: Request, conn: ReadConn, _key: ApiKey, cache: Results, query: Annotated[ShellQuery, Query()]
 ) -> Response:
-    def compute() -> list[dict[str, Any]]:
+    def compute() -> list[ShellAddress]:
         cond = conditions(query, search_svc.reference(conn, cache))
-        return svc.shell_addresses(conn, cond, query.min_companies, query.limit, public=False)
+        return svc.shell_addresses(conn, cond, query.min_companies, query.limit)
 
     if snapshots.unfiltered(query) and (query.min_companies, query.limit) == (
         snapshots.SHELL_MIN_COMPANIES,
@@ -137,7 +145,7 @@ def shell_addresses(
 
 @router.get(
     "/api/v1/public/shell-addresses",
-    response_model=Envelope[list[dict[str, Any]]],
+    response_model=Envelope[list[PublicShellAddress]],
     dependencies=[PublicLimit],
     summary="Top shell addresses (public)",
     description="The addresses with the most registered companies (at most 200), each with its company "
@@ -156,9 +164,9 @@ def public_shell_addresses(
 ) -> Response:
     filters = CompanyFilters(country=[parse_country(country)] if country else None)
 
-    def compute() -> list[dict[str, Any]]:
+    def compute() -> list[PublicShellAddress]:
         cond = conditions(filters, search_svc.reference(conn, cache))
-        return svc.shell_addresses(conn, cond, min_companies, limit, public=True)
+        return svc.public_shell_addresses(conn, cond, min_companies, limit)
 
     if country is None and (min_companies, limit) == (snapshots.SHELL_MIN_COMPANIES, snapshots.SHELL_LIMIT):
         items, hit = snapshots.answer(conn, cache, snapshots.PUBLIC_SHELL_KEY, compute)
@@ -169,7 +177,7 @@ def public_shell_addresses(
 
 @router.get(
     "/api/v1/public/stats",
-    response_model=Envelope[dict[str, Any]],
+    response_model=Envelope[PublicStats],
     dependencies=[PublicLimit],
     summary="Platform statistics",
     description="Live entity count, in total and per country (with the active ones), the data sources "

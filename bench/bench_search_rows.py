@@ -98,9 +98,10 @@ def load_queries(url: str, perturbed: int) -> list[dict[str, str]]:
     return out
 
 
-def answer(items: list[dict[str, Any]]) -> list[list[Any]]:
+def answer(items: list[Any]) -> list[list[Any]]:
+    dumped = [i.model_dump(mode="json") for i in items]
     return [
-        [f"{i['country']}:{i['nationalId']}", i["score"], i.get("highlight"), i["reasons"]] for i in items
+        [f"{i['country']}:{i['nationalId']}", i["score"], i.get("highlight"), i["reasons"]] for i in dumped
     ]
 
 

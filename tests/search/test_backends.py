@@ -31,7 +31,7 @@ def index(request, engine, settings):
 
 
 def names(items):
-    return [i["name"] for i in items]
+    return [i.name for i in items]
 
 
 @pytest.mark.parametrize(
@@ -75,7 +75,7 @@ def test_filters_addresses_and_people(engine, index):
         assert svc.search(conn, index, "cez", "GB", 5, 1)[0] == []
         assert names(svc.autocomplete(conn, index, "slovnaft", None, 5, True)) == ["SLOVNAFT, a.s."]
         addresses = svc.address_autocomplete(conn, index, "vlcie hrdlo", None, 5)
-        assert addresses[0]["companies"] == 2
+        assert addresses[0].companies == 2
         people = index.candidates(conn, "people", QueryWords(("novak", "jan")), Filters(), 5)
         assert len(people) == 1
         assert svc.search(conn, index, "zzzzqqq", None, 5, 1)[0] == []

@@ -16,6 +16,14 @@ from sqlalchemy.engine import Connection
 from regintel import __version__
 from regintel.areas.search import resolve
 from regintel.areas.search.reconcile_props import PROPERTIES, TYPE, property_values
+from regintel.areas.search.schemas import (
+    EntitySuggestion,
+    EntitySuggestions,
+    PropertySuggestion,
+    PropertySuggestions,
+    TypeRef,
+    TypeSuggestions,
+)
 from regintel.areas.search.service import autocomplete
 from regintel.db import search as db
 from regintel.domain.identifiers import parse_country
@@ -200,38 +208,38 @@ def rows_by_entity_ids(conn: Connection, ids: list[str]) -> dict[str, Mapping[st
     return {i: by_pair[p] for i, p in pairs.items() if p in by_pair}
 
 
-def suggest_entities(conn: Connection, backend: SearchBackend, prefix: str, cursor: int) -> dict[str, Any]:
+def suggest_entities(conn: Connection, backend: SearchBackend, prefix: str, cursor: int) -> EntitySuggestions:
     items = autocomplete(conn, backend, prefix, None, min(cursor + 10, 100), active_only=False)[cursor:]
-    rows = rows_by_entity_ids(conn, [f"{i['country']}:{i['nationalId']}" for i in items])
-    return {
-        "result": [
-            {
-                "id": f"{i['country']}:{i['nationalId']}",
-                "name": i["name"],
-                "description": describe(rows[f"{i['country']}:{i['nationalId']}"]),
-                "notable": [TYPE],
-            }
+    rows = rows_by_entity_ids(conn, [f"{i.country}:{i.nationalId}" for i in items])
+    return EntitySuggestions(
+        result=[
+            EntitySuggestion(
+                id=f"{i.country}:{i.nationalId}",
+                name=i.name,
+                description=describe(rows[f"{i.country}:{i.nationalId}"]),
+                notable=[TypeRef(**TYPE)],
+            )
             for i in items
-            if f"{i['country']}:{i['nationalId']}" in rows
+            if f"{i.country}:{i.nationalId}" in rows
         ]
-    }
+    )
 
 
-def suggest_properties(prefix: str) -> dict[str, Any]:
+def suggest_properties(prefix: str) -> PropertySuggestions:
     p = prefix.strip().lower()
-    return {
-        "result": [
-            {"id": pid, "name": name, "description": desc}
+    return PropertySuggestions(
+        result=[
+            PropertySuggestion(id=pid, name=name, description=desc)
             for pid, (name, desc, _) in PROPERTIES.items()
             if not p or pid.startswith(p) or name.lower().startswith(p)
         ]
-    }
+    )
 
 
-def suggest_types(prefix: str) -> dict[str, Any]:
+def suggest_types(prefix: str) -> TypeSuggestions:
     p = prefix.strip().lower()
     hit = not p or TYPE["id"].startswith(p) or TYPE["name"].lower().startswith(p)
-    return {"result": [TYPE] if hit else []}
+    return TypeSuggestions(result=[TypeRef(**TYPE)] if hit else [])
 
 
 def propose_properties(type_id: str | None, limit: int | None) -> dict[str, Any]:

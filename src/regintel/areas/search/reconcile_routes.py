@@ -13,7 +13,7 @@ import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from regintel.api.deps import (
     ApiKey,
@@ -30,6 +30,7 @@ from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex, get_search
 from regintel.areas.search import reconcile as svc
 from regintel.areas.search.reconcile_props import PROPERTIES
+from regintel.areas.search.schemas import EntitySuggestions, PropertySuggestions, TypeSuggestions
 from regintel.areas.search.service import address_text
 from regintel.errors import NotFound, ValidationFailed
 
@@ -194,10 +195,6 @@ async def _read_body(request: Request) -> tuple[Any, Any]:
     return data, None
 
 
-class SuggestOut(BaseModel):
-    result: list[dict[str, Any]]
-
-
 Prefix = Annotated[str, Query(max_length=200, description="What the user typed")]
 Cursor = Annotated[int, Query(ge=0, le=90, description="Offset of the first result")]
 
@@ -205,37 +202,37 @@ Cursor = Annotated[int, Query(ge=0, le=90, description="Offset of the first resu
 @router.get(
     "/suggest/entity",
     summary="Suggest entities",
-    response_model=SuggestOut,
+    response_model=EntitySuggestions,
     description="Reconciliation 0.2 suggest service for entities: companies whose name starts like "
     "`prefix` (typos forgiven), as `{result: [{id, name, description, notable}]}`.",
 )
 def suggest_entity(
     conn: ReadConn, _key: ApiKey, index: SearchIndex, prefix: Prefix, cursor: Cursor = 0
 ) -> Response:
-    return _raw(svc.suggest_entities(conn, index, prefix, cursor) if prefix.strip() else {"result": []})
+    if not prefix.strip():
+        return _raw(EntitySuggestions(result=[]))
+    return _raw(svc.suggest_entities(conn, index, prefix, cursor))
 
 
 @router.get(
     "/suggest/property",
     summary="Suggest properties",
-    response_model=SuggestOut,
+    response_model=PropertySuggestions,
     description="Reconciliation 0.2 suggest service for properties usable as query constraints and in "
     "data extension.",
 )
 def suggest_property(_key: ApiKey, prefix: Prefix, cursor: Cursor = 0) -> Response:
-    result = svc.suggest_properties(prefix)
-    return _raw({"result": result["result"][cursor:]})
+    return _raw(PropertySuggestions(result=svc.suggest_properties(prefix).result[cursor:]))
 
 
 @router.get(
     "/suggest/type",
     summary="Suggest types",
-    response_model=SuggestOut,
+    response_model=TypeSuggestions,
     description="Reconciliation 0.2 suggest service for types (this service has one: `company`).",
 )
 def suggest_type(_key: ApiKey, prefix: Prefix, cursor: Cursor = 0) -> Response:
-    result = svc.suggest_types(prefix)
-    return _raw({"result": result["result"][cursor:]})
+    return _raw(TypeSuggestions(result=svc.suggest_types(prefix).result[cursor:]))
 
 
 @router.get(

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from regintel.areas.search.identify import find_by_identifier, looks_like_identifier
+from regintel.areas.search.schemas import MatchCandidate, MatchFeatures, MatchReason, ProminenceReason
 from regintel.areas.search.service import asked_words, judge_row, judge_rows, order, summary, town_words
 from regintel.db import search as db
 from regintel.domain.matching import Judged, NameScore, Prominence, word_similarity
@@ -29,13 +30,17 @@ class Candidate:
     features: dict[str, Any] = field(default_factory=dict)
     prominence: Prominence | None = None
 
+    def read_model(self, threshold: float) -> MatchCandidate:
+        return MatchCandidate(
+            company=summary(self.row),
+            score=round(self.score, 4),
+            match=self.score >= threshold,
+            features=MatchFeatures(**self.features),  # type: ignore[typeddict-item]
+        )
+
     def as_dict(self, threshold: float) -> dict[str, Any]:
-        return {
-            "company": summary(self.row),
-            "score": round(self.score, 4),
-            "match": self.score >= threshold,
-            "features": self.features,
-        }
+        """`read_model` as JSON data, for answers stored as such (enrichment jobs)."""
+        return self.read_model(threshold).model_dump(mode="json")
 
 
 @dataclass(frozen=True)
@@ -174,38 +179,23 @@ def _with_country(ev: Evidence, country: str) -> Evidence:
     return Evidence(ev.name, country, ev.location, ev.identifiers)
 
 
-def reasons(cand: Candidate) -> list[dict[str, Any]]:
+def reasons(cand: Candidate) -> list[MatchReason | ProminenceReason]:
     """The features that matched, in words a caller can show."""
-    out: list[dict[str, Any]] = [
-        {"feature": f"identifier:{i['type']}", "value": i["value"], "score": 1.0}
-        for i in cand.features.get("identifiers", [])
+    f, row = cand.features, cand.row
+    out: list[MatchReason | ProminenceReason] = [
+        MatchReason(feature=f"identifier:{i['type']}", value=i["value"], score=1.0)
+        for i in f.get("identifiers", [])
     ]
-    if "name" in cand.features:
-        out.append({"feature": "name", "value": cand.row["name"], "score": cand.features["name"]})
-    if cand.features.get("location"):
-        out.append(
-            {
-                "feature": "location",
-                "value": cand.row["city"] or cand.row["address_text"],
-                "score": cand.features["location"],
-            }
-        )
-    if "legal_form" in cand.features:
-        out.append(
-            {
-                "feature": "legalForm",
-                "value": cand.row["legal_form_name"] or cand.row["legal_form"],
-                "score": cand.features["legal_form"],
-            }
-        )
-    if "country" in cand.features:
-        out.append(
-            {
-                "feature": "country",
-                "value": cand.row["country"],
-                "score": 1.0 if cand.features["country"] else 0.0,
-            }
-        )
+    if "name" in f:
+        out.append(MatchReason(feature="name", value=row["name"], score=f["name"]))
+    if f.get("location"):
+        place = row["city"] or row["address_text"]
+        out.append(MatchReason(feature="location", value=place, score=f["location"]))
+    if "legal_form" in f:
+        form = row["legal_form_name"] or row["legal_form"]
+        out.append(MatchReason(feature="legalForm", value=form, score=f["legal_form"]))
+    if "country" in f:
+        out.append(MatchReason(feature="country", value=row["country"], score=1.0 if f["country"] else 0.0))
     if cand.prominence is not None:
-        out.append(cand.prominence.as_reason())
+        out.append(ProminenceReason.model_validate(cand.prominence.as_reason()))
     return out

@@ -15,6 +15,15 @@ from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
 from regintel.areas.search import resolve as resolve_svc
 from regintel.areas.search import service as svc
+from regintel.areas.search.schemas import (
+    AddressHit,
+    CompanyHit,
+    MatchCandidate,
+    PublicSuggestion,
+    Resolved,
+    SearchCompany,
+    Suggestion,
+)
 from regintel.domain.identifiers import (
     is_valid_national_id,
     national_id_candidates,
@@ -39,29 +48,6 @@ Purpose = Annotated[
         "nationality and residence",
     ),
 ]
-
-
-class CompanyHit(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    country: str
-    nationalId: str
-    name: str
-    status: str | None = None
-    score: float | None = Field(default=None, description="Similarity to the query, 0 to 1")
-    highlight: str | None = Field(
-        default=None, description="The name, HTML-escaped, with matched parts in `<mark>…</mark>`"
-    )
-
-
-class AddressHit(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    address: str | None
-    city: str | None
-    postalCode: str | None
-    country: str
-    companies: int
-    score: float
-    highlight: str
 
 
 def _cc(country: str | None) -> str | None:
@@ -120,7 +106,7 @@ def search(
 
 @router.get(
     "/api/v1/companies/autocomplete",
-    response_model=Envelope[list[CompanyHit]],
+    response_model=Envelope[list[Suggestion]],
     summary="Autocomplete",
     description="Suggestions while typing: the last word may be unfinished, typos are forgiven, and "
     "each hit carries `highlight`, the name HTML-escaped with the matched parts in `<mark>…</mark>`. "
@@ -141,7 +127,7 @@ def autocomplete(
 
 @router.get(
     "/api/v1/public/autocomplete",
-    response_model=Envelope[list[CompanyHit]],
+    response_model=Envelope[list[PublicSuggestion]],
     dependencies=[PublicLimit],
     summary="Public autocomplete",
     tags=["Public"],
@@ -182,7 +168,7 @@ def address_autocomplete(
 
 @router.get(
     "/api/v1/companies/at-address",
-    response_model=Envelope[list[CompanyHit]],
+    response_model=Envelope[list[SearchCompany]],
     summary="Companies at an address",
     description="Companies registered at `address`, compared in normalised form (case, diacritics, "
     "punctuation and spacing ignored). When no address is written exactly so, the closest known "
@@ -260,17 +246,17 @@ class ResolveIn(BaseModel):
 
 def _resolve(request: Request, conn: Any, index: Any, body: ResolveIn) -> Response:
     best, others = resolve_svc.resolve(conn, index, _q(body.q), _cc(body.country), body.threshold)
-    nearest = [c.as_dict(body.threshold) for c in others[:5]]
+    nearest = [c.read_model(body.threshold) for c in others[:5]]
     if best is None:
         raise NotFound(
             f"No entity passes the threshold {body.threshold} for {body.q!r}", details={"candidates": nearest}
         )
-    data = {
-        "entity": svc.summary(best.row),
-        "score": round(best.score, 4),
-        "reasons": resolve_svc.reasons(best),
-        "alternatives": nearest,
-    }
+    data = Resolved(
+        entity=svc.summary(best.row),
+        score=round(best.score, 4),
+        reasons=resolve_svc.reasons(best),
+        alternatives=nearest,
+    )
     return ok(request, data)
 
 
@@ -284,7 +270,7 @@ _RESOLVE_DESC = (
 
 @router.get(
     "/api/v1/companies/resolve",
-    response_model=Envelope[dict[str, Any]],
+    response_model=Envelope[Resolved],
     summary="Resolve",
     description=_RESOLVE_DESC,
 )
@@ -302,7 +288,7 @@ def resolve_get(
 
 @router.post(
     "/api/v1/companies/resolve",
-    response_model=Envelope[dict[str, Any]],
+    response_model=Envelope[Resolved],
     summary="Resolve",
     description=_RESOLVE_DESC + ' Body: `{"q": …, "country"?: …, "threshold"?: …}`.',
 )
@@ -353,7 +339,7 @@ def _identifier_errors(ids: Identifiers, country: str | None) -> list[dict[str, 
 
 @router.post(
     "/api/v1/companies/match",
-    response_model=Envelope[list[dict[str, Any]]],
+    response_model=Envelope[list[MatchCandidate]],
     summary="Match",
     description="Ranked candidates for a record `{name, country, address, identifiers{national_id, ico, "
     "vat, ic_dph, dic, lei}}`, each with `score` (0-1), `match` (score ≥ `threshold`) and the "
@@ -389,4 +375,4 @@ def match(
         )
     ev = resolve_svc.Evidence(body.name, _cc(body.country), body.address, ids)
     found = resolve_svc.candidates(conn, index, ev, body.limit)
-    return ok(request, [c.as_dict(body.threshold) for c in found], total=len(found))
+    return ok(request, [c.read_model(body.threshold) for c in found], total=len(found))

@@ -16,6 +16,16 @@ from rapidfuzz.process import extractOne
 from sqlalchemy.engine import Connection
 
 from regintel.areas.search.identify import find_by_identifier
+from regintel.areas.search.schemas import (
+    AddressHit,
+    CompanyHit,
+    MatchedBy,
+    MatchReason,
+    ProminenceReason,
+    PublicSuggestion,
+    SearchCompany,
+    Suggestion,
+)
 from regintel.db import search as db
 from regintel.domain.matching import (
     LOCATION_SIM,
@@ -40,38 +50,31 @@ MIN_SCORE = 0.45  # below this a candidate shares too little with the query to b
 class Ranked:
     row: Mapping[str, Any]
     score: NameScore
-    via: str = "name"  # name | national_id | vat | lei | tax_id
+    via: MatchedBy = "name"
     judged: Judged | None = None
     prominence: Prominence | None = None
 
-    def reasons(self, intent: QueryIntent | None = None) -> list[dict[str, Any]]:
+    def reasons(self, intent: QueryIntent | None = None) -> list[MatchReason | ProminenceReason]:
         """What decided the place of this result, in the words `resolve` uses."""
         if self.via != "name":
-            return [{"feature": f"identifier:{self.via}", "value": self.row["national_id"], "score": 1.0}]
+            return [MatchReason(feature=f"identifier:{self.via}", value=self.row["national_id"], score=1.0)]
         j = self.judged
-        out: list[dict[str, Any]] = [
-            {
-                "feature": "name",
-                "value": self.row["name"],
-                "score": self.score.score if j is None else j.name.score,
-            }
+        out: list[MatchReason | ProminenceReason] = [
+            MatchReason(
+                feature="name", value=self.row["name"], score=self.score.score if j is None else j.name.score
+            )
         ]
         if j is not None and j.form is not None:
-            out.append(
-                {
-                    "feature": "legalForm",
-                    "value": intent.form_text if intent else None,
-                    "score": 1.0 if j.form_spelling else 0.99 if j.form else 0.0,
-                }
-            )
+            form_score = 1.0 if j.form_spelling else 0.99 if j.form else 0.0
+            form = intent.form_text if intent else None
+            out.append(MatchReason(feature="legalForm", value=form, score=form_score))
         if j is not None and j.country is not None:
-            out.append(
-                {"feature": "country", "value": self.row["country"], "score": 1.0 if j.country else 0.0}
-            )
+            country_score = 1.0 if j.country else 0.0
+            out.append(MatchReason(feature="country", value=self.row["country"], score=country_score))
         if j is not None and j.located:
-            out.append({"feature": "location", "value": self.row["city"], "score": 1.0})
+            out.append(MatchReason(feature="location", value=self.row["city"], score=1.0))
         if self.prominence is not None:
-            out.append(self.prominence.as_reason())
+            out.append(ProminenceReason.model_validate(self.prominence.as_reason()))
         return out
 
 
@@ -298,8 +301,8 @@ def _identifier_rows(
     ]
 
 
-def summary(row: Mapping[str, Any]) -> dict[str, Any]:
-    """The short company record of search results."""
+def brief_fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of `SearchCompany` from a company row, for it and the models that extend it."""
     return {
         "country": row["country"],
         "nationalId": row["national_id"],
@@ -314,6 +317,11 @@ def summary(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def summary(row: Mapping[str, Any]) -> SearchCompany:
+    """The short company record of search results."""
+    return SearchCompany(**brief_fields(row))
+
+
 def address_text(row: Mapping[str, Any]) -> str | None:
     if row["address_text"]:
         return str(row["address_text"])
@@ -323,7 +331,7 @@ def address_text(row: Mapping[str, Any]) -> str | None:
 
 def search(
     conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int, page: int
-) -> tuple[list[dict[str, Any]], int]:
+) -> tuple[list[CompanyHit], int]:
     """Ranked matches with their score and reasons; returns (page of items, total matches found)."""
     intent = parse(q)
     ranked = rank_companies(
@@ -336,7 +344,7 @@ def search(
         intent=intent,
     )
     items = [
-        summary(r.row) | {"score": r.score.score, "matchedBy": r.via, "reasons": r.reasons(intent)}
+        CompanyHit(**brief_fields(r.row), score=r.score.score, matchedBy=r.via, reasons=r.reasons(intent))
         for r in ranked[(page - 1) * limit : page * limit]
     ]
     return items, len(ranked)
@@ -344,7 +352,7 @@ def search(
 
 def autocomplete(
     conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int, active_only: bool
-) -> list[dict[str, Any]]:
+) -> list[Suggestion]:
     """Prefix-aware, typo-tolerant suggestions with `<mark>` highlights (name HTML-escaped)."""
     intent = parse(q)
     words = intent_words(intent, prefix=True)
@@ -360,8 +368,12 @@ def autocomplete(
         intent=intent,
     )
     return [
-        summary(r.row)
-        | {"score": r.score.score, "highlight": _highlight(r, words), "reasons": r.reasons(intent)}
+        Suggestion(
+            **brief_fields(r.row),
+            score=r.score.score,
+            highlight=_highlight(r, words),
+            reasons=r.reasons(intent),
+        )
         for r in ranked
     ]
 
@@ -376,16 +388,25 @@ def _highlight(r: Ranked, words: Sequence[str]) -> str:
 
 def public_autocomplete(
     conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int
-) -> list[dict[str, Any]]:
+) -> list[PublicSuggestion]:
     """Spec 4.7: at most 8 active entities, with the fields a search box needs."""
     items = autocomplete(conn, backend, q, country, min(limit, 8), active_only=True)
-    keep = ("country", "nationalId", "name", "legalForm", "city", "highlight")
-    return [{k: item[k] for k in keep} for item in items]
+    return [
+        PublicSuggestion(
+            country=i.country,
+            nationalId=i.nationalId,
+            name=i.name,
+            legalForm=i.legalForm,
+            city=i.city,
+            highlight=i.highlight,
+        )
+        for i in items
+    ]
 
 
 def address_autocomplete(
     conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int
-) -> list[dict[str, Any]]:
+) -> list[AddressHit]:
     """Distinct addresses matching the typed text, with the number of companies at each."""
     words = normalise_address(q).split()
     if not words:
@@ -400,23 +421,23 @@ def address_autocomplete(
     top = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
     counts = db.address_counts(conn, [k for k, _ in top], country)
     return [
-        {
-            "address": address_text(row),
-            "street": row["street"],
-            "city": row["city"],
-            "postalCode": row["postal_code"],
-            "country": row["country"],
-            "companies": counts.get(norm, 0),
-            "score": score,
-            "highlight": highlight(address_text(row) or "", words),
-        }
+        AddressHit(
+            address=address_text(row),
+            street=row["street"],
+            city=row["city"],
+            postalCode=row["postal_code"],
+            country=row["country"],
+            companies=counts.get(norm, 0),
+            score=score,
+            highlight=highlight(address_text(row) or "", words),
+        )
         for norm, (score, row) in top
     ]
 
 
 def companies_at_address(
     conn: Connection, backend: SearchBackend, address: str, country: str | None, limit: int, page: int
-) -> tuple[list[dict[str, Any]], int, str | None]:
+) -> tuple[list[SearchCompany], int, str | None]:
     """Companies registered at the address (normalised equality); when no address is written exactly
     so, the closest known address with a score of at least 0.9 stands in. Returns (items, total,
     the normalised address used)."""
@@ -424,7 +445,7 @@ def companies_at_address(
     rows, total = db.companies_at_address(conn, norm, country, limit, (page - 1) * limit)
     if not total:
         near = address_autocomplete(conn, backend, address, country, 1)
-        if near and near[0]["score"] >= 0.9 and near[0]["address"]:
-            norm = normalise_address(near[0]["address"])
+        if near and near[0].score >= 0.9 and near[0].address:
+            norm = normalise_address(near[0].address)
             rows, total = db.companies_at_address(conn, norm, country, limit, (page - 1) * limit)
     return [summary(r) for r in rows], total, norm if total else None

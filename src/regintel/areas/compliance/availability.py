@@ -16,14 +16,13 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from regintel.areas.compliance import debtors
+from regintel.areas.compliance import debtors, filings
 
-# Sections no importer exists for: 501 on every install.
+# Sections no importer exists for: 501 on every install. No open register of executions exists: the
+# Slovak Register exekúcií and the Czech Centrální evidence exekucí answer per query for a fee.
 NO_REGISTER = {
-    "executions": "No register of executions is imported (Slovak Register exekúcií, Czech Centrální evidence "
-    "exekucí)",
-    "annual-reports": "No register of filed documents is imported (Slovak Register účtovných závierok "
-    "documents, Czech Sbírka listin, Companies House filing history)",
+    "executions": "No register of executions is imported: the Slovak Register exekúcií and the Czech "
+    "Centrální evidence exekucí are fee-based per query, with no open data",
 }
 
 
@@ -32,4 +31,6 @@ def unavailable_sections(conn: Connection, row: Mapping[str, Any]) -> dict[str, 
     out = {section: f"/{section}: {reason}" for section, reason in NO_REGISTER.items()}
     if debtors.debtors(conn, row) is None:
         out["debtors"] = f"/debtors: {debtors.missing_reason(row['country'])}"
+    if not filings.imported(conn, row["country"]):
+        out["annual-reports"] = f"/annual-reports: {filings.missing_reason(row['country'])}"
     return out

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from regintel.api.company_path import CompanyRow
@@ -15,6 +15,7 @@ from regintel.api.routing import StrictRoute
 from regintel.areas.companies import service as companies_svc
 from regintel.areas.compliance import debtors as debtors_svc
 from regintel.areas.compliance import exposure as exposure_svc
+from regintel.areas.compliance import filings as filings_svc
 from regintel.areas.compliance import full as full_svc
 from regintel.areas.compliance import risk as risk_svc
 from regintel.areas.compliance import schemas, service
@@ -194,6 +195,30 @@ def debtors(request: Request, conn: DbConn, _key: ApiKey, row: CompanyRow) -> Re
     answer = debtors_svc.debtors(conn, row)
     if answer is None:
         raise NotImplementedYet(f"/debtors: {debtors_svc.missing_reason(row['country'])}")
+    return ok(request, answer, **_meta(row))
+
+
+@router.get(
+    "/{ico}/annual-reports",
+    response_model=Envelope[schemas.AnnualReports],
+    summary="Filed documents",
+    description="The statements the company filed in its country's register of filed documents (the "
+    "Slovak Register účtovných závierok), newest period first: period, type, consolidated or not, the "
+    "date drawn up to and of the register's last change, and the public pages of the statement and of "
+    "each report filed in it. An empty list when none is filed; 501 NOT_IMPLEMENTED naming the register "
+    "when none of the company's country is imported.",
+    responses={501: {"description": "No register of filed documents of the company's country is imported"}},
+)
+def annual_reports(
+    request: Request,
+    conn: DbConn,
+    _key: ApiKey,
+    row: CompanyRow,
+    limit: Annotated[int, Query(ge=1, le=filings_svc.MAX_LIMIT)] = filings_svc.DEFAULT_LIMIT,
+) -> Response:
+    answer = filings_svc.annual_reports(conn, row, limit)
+    if answer is None:
+        raise NotImplementedYet(f"/annual-reports: {filings_svc.missing_reason(row['country'])}")
     return ok(request, answer, **_meta(row))
 
 

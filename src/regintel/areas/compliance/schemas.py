@@ -250,6 +250,34 @@ class Debtors(BaseModel):
     past: list[DebtorEntry] = Field(description="Entries of earlier lists no longer carried")
 
 
+class FiledReport(BaseModel):
+    reportId: str = Field(description="The register's id of a report filed in the statement")
+    url: str = Field(description="The report's public RÚZ page")
+
+
+class FiledDocument(BaseModel):
+    statementId: str = Field(description="The register's id of the filed statement")
+    periodFrom: str | None = Field(description="First month of the period (YYYY-MM)")
+    periodTo: str = Field(description="Last month of the period (YYYY-MM)")
+    type: Literal["ordinary", "extraordinary", "interim", "combined"]
+    consolidated: bool | None
+    compiledOn: str | None = Field(description="The date the statement was drawn up to (ISO date)")
+    updatedOn: str | None = Field(description="The register's last change of the filing (ISO date)")
+    channel: str | None = Field(description="How the register received it (RÚZ `zdrojDat`, e.g. JUS)")
+    source: str = Field(description="Source id (`/api/v1/data-sources`)")
+    url: str = Field(description="The statement's public RÚZ page")
+    reports: list[FiledReport] = Field(description="The reports filed in it (balance sheet, P&L, notes)")
+    annualReportIds: list[str] = Field(description="The register's ids of annual reports filed with it")
+
+
+class AnnualReports(BaseModel):
+    country: str
+    nationalId: str
+    name: str
+    total: int = Field(description="Filed statements of the company (the list holds at most `limit`)")
+    documents: list[FiledDocument] = Field(description="Newest period first")
+
+
 class Counterparty(BaseModel):
     country: str
     nationalId: str

@@ -1,0 +1,139 @@
+"""One import of filed statements (`regintel import sk_registeruz_filings FILE`): the run record, the
+catalogue entry, the reject file and one transaction for the whole file.
+
+A statement is keyed by (source, the register's statement id). A new one is inserted; a stored one whose
+fields differ is updated, unless the file's version is older than the stored one (`datumPoslednejUpravy`:
+an old file never rolls a filing back); the same file imported again writes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection
+
+from regintel.areas.compliance.tables import filed_statements as fst
+from regintel.db.schema import data_sources, import_runs
+from regintel.ingest.base import RecordError, Skipped, SourceAbort
+from regintel.ingest.inputs import open_input
+from regintel.ingest.loader import LoadStats
+from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.ingest.sources.sk_registeruz_filings import FiledStatement, FiledStatements
+
+FIELDS = tuple(f for f in FiledStatement.__dataclass_fields__ if f != "statement_id")
+
+
+def run_filing_import(
+    engine: Engine, source: FiledStatements, location: str, data_dir: Path
+) -> tuple[int, LoadStats, Path | None]:
+    """Import one file; returns (run id, stats, reject file or None) like `run_import`."""
+    info = source.info
+    sync_catalogue(engine, [info])
+    with engine.begin() as conn:
+        run_id = conn.execute(
+            import_runs.insert()
+            .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)
+        ).scalar_one()
+    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
+    stats, status = LoadStats(), "failed"
+    try:
+        with engine.connect().execution_options(sqlite_immediate=True) as conn:
+            try:
+                with open_input(location, Path(data_dir) / "downloads") as inp, conn.begin():
+                    records: dict[str, FiledStatement] = {}
+                    for item in source.parse(inp.stream, inp.name):
+                        stats.read += 1
+                        if isinstance(item, RecordError):
+                            stats.reject(item.reason)
+                            rejects(item.reason, item.raw)
+                        elif isinstance(item, Skipped):
+                            stats.skip(item.reason)
+                        elif item.statement_id in records:
+                            stats.skip("the same statement twice in the file")
+                        else:
+                            records[item.statement_id] = item
+                    write(conn, info.id, list(records.values()), run_id, stats)
+            except SourceAbort as exc:
+                rejects(f"aborted: {exc}", {"location": location})
+                raise
+        status = "succeeded"
+    finally:
+        rejects.close()
+        _finish(engine, info.id, run_id, status, stats)
+    return run_id, stats, rejects.path if rejects.path.exists() else None
+
+
+def _stored(conn: Connection, source_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for i in range(0, len(ids), 500):
+        rows = conn.execute(
+            select(fst.c.id, fst.c.statement_id, *(fst.c[f] for f in FIELDS)).where(
+                fst.c.source == source_id, fst.c.statement_id.in_(ids[i : i + 500])
+            )
+        ).mappings()
+        out |= {r["statement_id"]: dict(r) for r in rows}
+    return out
+
+
+def write(
+    conn: Connection, source_id: str, records: Sequence[FiledStatement], run_id: int | None, stats: LoadStats
+) -> None:
+    now = datetime.now(UTC)
+    stored = _stored(conn, source_id, sorted(r.statement_id for r in records))
+    inserts: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    for r in records:
+        values = {f: v for f, v in asdict(r).items() if f != "statement_id"}
+        old = stored.get(r.statement_id)
+        if old is None:
+            inserts.append(
+                {
+                    "source": source_id,
+                    "statement_id": r.statement_id,
+                    "country": "SK",
+                    **values,
+                    "run_id": run_id,
+                    "imported_at": now,
+                }
+            )
+        elif all(old[f] == v for f, v in values.items()):
+            stats.unchanged += 1
+        elif old["updated_on"] and (r.updated_on is None or r.updated_on < old["updated_on"]):
+            stats.skip("older than the stored version of the statement")
+        else:
+            updates.append({"row_id": old["id"], **values, "run_id": run_id, "imported_at": now})
+    if inserts:
+        conn.execute(insert(fst), inserts)
+    if updates:
+        conn.execute(
+            update(fst)
+            .where(fst.c.id == bindparam("row_id"))
+            .values({c: bindparam(c) for c in (*FIELDS, "run_id", "imported_at")}),
+            updates,
+        )
+    stats.inserted += len(inserts)
+    stats.updated += len(updates)
+    stats.changes += len(inserts) + len(updates)
+
+
+def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(
+            update(import_runs)
+            .where(import_runs.c.id == run_id)
+            .values(status=status, finished_at=now, stats=stats.as_dict())
+        )
+        count = conn.execute(select(func.count()).select_from(fst).where(fst.c.source == source_id))
+        values: dict[str, Any] = {
+            "row_count": int(count.scalar_one()),
+            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+        }
+        if status == "succeeded":
+            values["last_import_at"] = now
+        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -163,7 +163,7 @@ def _recall(qs: list[dict[str, str]], results: list[list[dict[str, Any]]]) -> di
         for q, r in zip(qs, results, strict=True)
     ]
     equiv = [
-        q["norm"] in {normalise_name(i.name) for i in r[:5]} for q, r in zip(qs, results, strict=True)
+        q["norm"] in {normalise_name(i["name"]) for i in r[:5]} for q, r in zip(qs, results, strict=True)
     ]
     kinds = {
         k: [e for q, e in zip(qs, equiv, strict=True) if q["kind"] == k] for k in {q["kind"] for q in qs}

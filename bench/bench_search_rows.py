@@ -99,9 +99,8 @@ def load_queries(url: str, perturbed: int) -> list[dict[str, str]]:
 
 
 def answer(items: list[Any]) -> list[list[Any]]:
-    dumped = [i.model_dump(mode="json") for i in items]
     return [
-        [f"{i['country']}:{i['nationalId']}", i["score"], i.get("highlight"), i["reasons"]] for i in dumped
+        [f"{i['country']}:{i['nationalId']}", i["score"], i.get("highlight"), i["reasons"]] for i in items
     ]
 
 

@@ -31,7 +31,7 @@ def index(request, engine, settings):
 
 
 def names(items):
-    return [i.name for i in items]
+    return [i["name"] for i in items]
 
 
 @pytest.mark.parametrize(

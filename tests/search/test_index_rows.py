@@ -153,7 +153,7 @@ def test_an_older_index_answers_from_the_database_until_rebuilt(engine, settings
     with engine.connect() as conn:
         assert backend.candidate_rows(conn, QueryWords(("alfachem",)), Filters(), 10) is None
     before = _answers(engine, backend)
-    assert before[0][1][0].name == "Alfachem sp. z o.o."
+    assert before[0][1][0]["name"] == "Alfachem sp. z o.o."
     with engine.begin() as conn:
         assert backend.ensure_current(conn) == "built"
     with engine.connect() as conn:
@@ -170,8 +170,8 @@ def test_a_company_gone_from_the_database_is_not_shown(engine, index):
         conn.execute(delete(companies).where(companies.c.id == gone))  # the index is not told
     with engine.connect() as conn:
         items, _ = svc.search(conn, index, "Alfachem sp. z o.o.", "PL", 5, 1)
-    assert PL_NAMESAKES[0].national_id not in {i.nationalId for i in items}
-    assert len(items) == 5 and {i.name for i in items} == {"Alfachem sp. z o.o."}
+    assert PL_NAMESAKES[0].national_id not in {i["nationalId"] for i in items}
+    assert len(items) == 5 and {i["name"] for i in items} == {"Alfachem sp. z o.o."}
 
 
 def test_the_copy_follows_new_statements_and_sources(engine, index):

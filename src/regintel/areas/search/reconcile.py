@@ -210,17 +210,17 @@ def rows_by_entity_ids(conn: Connection, ids: list[str]) -> dict[str, Mapping[st
 
 def suggest_entities(conn: Connection, backend: SearchBackend, prefix: str, cursor: int) -> EntitySuggestions:
     items = autocomplete(conn, backend, prefix, None, min(cursor + 10, 100), active_only=False)[cursor:]
-    rows = rows_by_entity_ids(conn, [f"{i.country}:{i.nationalId}" for i in items])
+    rows = rows_by_entity_ids(conn, [f"{i['country']}:{i['nationalId']}" for i in items])
     return EntitySuggestions(
         result=[
             EntitySuggestion(
-                id=f"{i.country}:{i.nationalId}",
-                name=i.name,
-                description=describe(rows[f"{i.country}:{i.nationalId}"]),
+                id=f"{i['country']}:{i['nationalId']}",
+                name=i["name"],
+                description=describe(rows[f"{i['country']}:{i['nationalId']}"]),
                 notable=[TypeRef(**TYPE)],
             )
             for i in items
-            if f"{i.country}:{i.nationalId}" in rows
+            if f"{i['country']}:{i['nationalId']}" in rows
         ]
     )
 

@@ -11,7 +11,15 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.search.identify import find_by_identifier, looks_like_identifier
 from regintel.areas.search.schemas import MatchCandidate, MatchFeatures, MatchReason, ProminenceReason
-from regintel.areas.search.service import asked_words, judge_row, judge_rows, order, summary, town_words
+from regintel.areas.search.service import (
+    asked_words,
+    judge_row,
+    judge_rows,
+    order,
+    prominence_reason,
+    summary,
+    town_words,
+)
 from regintel.db import search as db
 from regintel.domain.matching import Judged, NameScore, Prominence, word_similarity
 from regintel.domain.name_query import QueryIntent, parse
@@ -197,5 +205,5 @@ def reasons(cand: Candidate) -> list[MatchReason | ProminenceReason]:
     if "country" in f:
         out.append(MatchReason(feature="country", value=row["country"], score=1.0 if f["country"] else 0.0))
     if cand.prominence is not None:
-        out.append(ProminenceReason.model_validate(cand.prominence.as_reason()))
+        out.append(prominence_reason(cand.prominence))
     return out

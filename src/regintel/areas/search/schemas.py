@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
@@ -11,13 +11,22 @@ from typing_extensions import TypedDict
 MatchedBy = Literal["name", "national_id", "vat", "lei", "tax_id"]
 
 
-class MatchReason(BaseModel):
-    feature: str = Field(
-        description="`name`, `legalForm`, `country`, `location` or `identifier:<kind>` "
-        "(`national_id`, `vat`, `lei`, `tax_id`)"
-    )
-    value: str | None = Field(description="What matched: the name, legal form, country, town or identifier")
-    score: float = Field(description="How well it matched, 0 to 1")
+# The hits of search and autocomplete, the hot paths, are TypedDicts: built as plain dicts (no
+# validation, measured at about 0.5 ms of a 20-hit page as pydantic models) and checked by mypy.
+
+
+class MatchReason(TypedDict):
+    feature: Annotated[
+        str,
+        Field(
+            description="`name`, `legalForm`, `country`, `location` or `identifier:<kind>` "
+            "(`national_id`, `vat`, `lei`, `tax_id`)"
+        ),
+    ]
+    value: Annotated[
+        str | None, Field(description="What matched: the name, legal form, country, town or identifier")
+    ]
+    score: Annotated[float, Field(description="How well it matched, 0 to 1")]
 
 
 class ProminenceValue(TypedDict, total=False):
@@ -30,47 +39,54 @@ class ProminenceValue(TypedDict, total=False):
     sources: int
 
 
-class ProminenceReason(BaseModel):
+class ProminenceReason(TypedDict):
     """What ordered namesakes of equal score: active first, then more employees, revenue, age, sources."""
 
     feature: Literal["prominence"]
     value: ProminenceValue
 
 
-class SearchCompany(BaseModel):
+class SearchCompany(TypedDict):
     """The short company record of search results."""
 
-    country: str = Field(description="ISO 3166-1 alpha-2")
-    nationalId: str = Field(description="The national register number")
-    ico: str = Field(description="Same as `nationalId` (the spec's name)")
+    country: Annotated[str, Field(description="ISO 3166-1 alpha-2")]
+    nationalId: Annotated[str, Field(description="The national register number")]
+    ico: Annotated[str, Field(description="Same as `nationalId` (the spec's name)")]
     name: str
-    legalForm: str | None = Field(description="Legal form code of the register")
+    legalForm: Annotated[str | None, Field(description="Legal form code of the register")]
     status: str | None
     city: str | None
     postalCode: str | None
-    address: str | None = Field(description="The registered address as one line")
+    address: Annotated[str | None, Field(description="The registered address as one line")]
     inBankruptcy: bool
 
 
+Highlight = Annotated[
+    str, Field(description="The name, HTML-escaped, with matched parts in `<mark>…</mark>`")
+]
+
+
 class CompanyHit(SearchCompany):
-    score: float = Field(description="Similarity to the query, 0 to 1")
-    matchedBy: MatchedBy = Field(description="`name`, or the kind of identifier typed")
-    reasons: list[MatchReason | ProminenceReason] = Field(description="What decided the place of the result")
+    score: Annotated[float, Field(description="Similarity to the query, 0 to 1")]
+    matchedBy: Annotated[MatchedBy, Field(description="`name`, or the kind of identifier typed")]
+    reasons: Annotated[
+        list[MatchReason | ProminenceReason], Field(description="What decided the place of the result")
+    ]
 
 
 class Suggestion(SearchCompany):
-    score: float = Field(description="Similarity to the query, 0 to 1")
-    highlight: str = Field(description="The name, HTML-escaped, with matched parts in `<mark>…</mark>`")
+    score: Annotated[float, Field(description="Similarity to the query, 0 to 1")]
+    highlight: Highlight
     reasons: list[MatchReason | ProminenceReason]
 
 
-class PublicSuggestion(BaseModel):
+class PublicSuggestion(TypedDict):
     country: str
     nationalId: str
     name: str
     legalForm: str | None
     city: str | None
-    highlight: str = Field(description="The name, HTML-escaped, with matched parts in `<mark>…</mark>`")
+    highlight: Highlight
 
 
 class AddressHit(BaseModel):

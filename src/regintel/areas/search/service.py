@@ -74,7 +74,7 @@ class Ranked:
         if j is not None and j.located:
             out.append(MatchReason(feature="location", value=self.row["city"], score=1.0))
         if self.prominence is not None:
-            out.append(ProminenceReason.model_validate(self.prominence.as_reason()))
+            out.append(prominence_reason(self.prominence))
         return out
 
 
@@ -301,8 +301,12 @@ def _identifier_rows(
     ]
 
 
-def brief_fields(row: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields of `SearchCompany` from a company row, for it and the models that extend it."""
+def prominence_reason(p: Prominence) -> ProminenceReason:
+    return ProminenceReason(feature="prominence", value=p.as_reason()["value"])  # type: ignore[typeddict-item]
+
+
+def summary(row: Mapping[str, Any]) -> SearchCompany:
+    """The short company record of search results."""
     return {
         "country": row["country"],
         "nationalId": row["national_id"],
@@ -315,11 +319,6 @@ def brief_fields(row: Mapping[str, Any]) -> dict[str, Any]:
         "address": address_text(row),
         "inBankruptcy": bool(row["in_bankruptcy"]),
     }
-
-
-def summary(row: Mapping[str, Any]) -> SearchCompany:
-    """The short company record of search results."""
-    return SearchCompany(**brief_fields(row))
 
 
 def address_text(row: Mapping[str, Any]) -> str | None:
@@ -344,7 +343,7 @@ def search(
         intent=intent,
     )
     items = [
-        CompanyHit(**brief_fields(r.row), score=r.score.score, matchedBy=r.via, reasons=r.reasons(intent))
+        CompanyHit(**summary(r.row), score=r.score.score, matchedBy=r.via, reasons=r.reasons(intent))
         for r in ranked[(page - 1) * limit : page * limit]
     ]
     return items, len(ranked)
@@ -369,7 +368,7 @@ def autocomplete(
     )
     return [
         Suggestion(
-            **brief_fields(r.row),
+            **summary(r.row),
             score=r.score.score,
             highlight=_highlight(r, words),
             reasons=r.reasons(intent),
@@ -393,12 +392,12 @@ def public_autocomplete(
     items = autocomplete(conn, backend, q, country, min(limit, 8), active_only=True)
     return [
         PublicSuggestion(
-            country=i.country,
-            nationalId=i.nationalId,
-            name=i.name,
-            legalForm=i.legalForm,
-            city=i.city,
-            highlight=i.highlight,
+            country=i["country"],
+            nationalId=i["nationalId"],
+            name=i["name"],
+            legalForm=i["legalForm"],
+            city=i["city"],
+            highlight=i["highlight"],
         )
         for i in items
     ]

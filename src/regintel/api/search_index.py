@@ -90,7 +90,8 @@ class SearchJobs:
     def follow(self) -> str:
         """Catch this host's index up with the database (two indexed MAX reads when it is current)."""
         try:
-            with index_transaction(self.engine) as conn:
+            # A tantivy catch-up writes files only: no write lock on the database for its length.
+            with index_transaction(self.engine, writes=self.backend.name == "sqlite_fts") as conn:
                 return self.backend.ensure_current(conn)
         except IndexBusy:  # another process of this host is writing it: it catches up for all of them
             return "busy"

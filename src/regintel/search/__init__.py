@@ -82,12 +82,14 @@ def _make(name: str, root: Path) -> SearchBackend:
     raise ValueError(f"unknown search backend {name!r}; choose one of {', '.join(BACKENDS)}")
 
 
-def index_transaction(engine: Engine) -> AbstractContextManager[Connection]:
+def index_transaction(engine: Engine, *, writes: bool = True) -> AbstractContextManager[Connection]:
     """The transaction of anything that brings the index up to date (catch-up, sync, rebuild): IMMEDIATE
-    on SQLite. It reads (the watermark, the rows), then writes (the FTS table lives in the database), and
-    a deferred transaction that another writer overtook in between, such as a serve process's index
-    thread, fails at once with 'database is locked' instead of waiting."""
-    return engine.execution_options(sqlite_immediate=True).begin()
+    on SQLite when it writes the database (the FTS tables live there; a job queued after the read). It reads
+    (the watermark, the rows), then writes, and a deferred transaction that another writer overtook in
+    between fails at once with 'database is locked' instead of waiting. `writes=False` (a tantivy
+    catch-up, whose index is files) keeps it deferred: holding the write lock for a whole catch-up made
+    the requests that write wait behind it, up to their busy timeout."""
+    return engine.execution_options(sqlite_immediate=writes).begin()
 
 
 def refresh_index(engine: Engine, settings: Settings) -> str:

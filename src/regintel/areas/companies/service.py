@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.companies import views
 from regintel.areas.companies.schemas import Change, Company, CompanySource, LatestFinancials
 from regintel.db import companies as db
 from regintel.domain import identifiers
@@ -81,36 +82,11 @@ def national_id_forms(ico: str) -> dict[str, str]:
 
 def company_record(conn: Connection, row: Mapping[str, Any]) -> Company:
     """The public company record (camelCase, as the spec's `inBankruptcy` fields): the one place a
-    `Company` is built."""
+    `Company` is built, from the summary's core fields (`views.core`) and its sections."""
     fin, sources, ids = db.record_parts(conn, row["id"])
     return {
-        "country": row["country"],
-        "nationalId": row["national_id"],
-        "ico": row["national_id"],
-        "name": row["name"],
-        "legalForm": {"code": row["legal_form"], "name": row["legal_form_name"]},
-        "status": row["status"],
-        "foundedOn": row["founded_on"],
-        "dissolvedOn": row["dissolved_on"],
-        "address": {
-            "street": row["street"],
-            "city": row["city"],
-            "postalCode": row["postal_code"],
-            "text": row["address_text"],
-            "regionCode": row["region_code"],
-            "districtCode": row["district_code"],
-            "municipalityCode": row["municipality_code"],
-            "nuts3": row["nuts3"],
-        },
+        **views.core(row),
         "nace": {"primary": row["nace_primary"], "codes": row["nace_codes"] or []},
-        "sizeClass": row["size_class"],
-        "employees": row["employees"],
-        "vatId": row["vat_id"],
-        "taxId": row["tax_id"],
-        "lei": row["lei"],
-        "inBankruptcy": bool(row["in_bankruptcy"]),
-        "inRestructuring": bool(row["in_restructuring"]),
-        "inLiquidation": bool(row["in_liquidation"]),
         "identifiers": [{"type": i["type"], "value": i["value"], "source": i["source"]} for i in ids],
         "latestFinancials": _financials(fin) if fin else None,
         "sources": [_source(s) for s in sources],

@@ -1,13 +1,21 @@
-"""The compact company record of list answers (bulk, by-identifier, advanced search), built from one
-`companies` row with no further query. The full record is `service.company_record`."""
+"""The company's core fields, built from one `companies` row with no further query, in one place: the
+compact record of list answers (bulk, by-identifier, advanced search) is these fields, and the full
+record (`service.company_record`) is these fields with its sections."""
 
 from __future__ import annotations
 
-from regintel.areas.companies.schemas import Candidate, CompanySummary
+from regintel.areas.companies.schemas import Candidate, CompanySummary, NacePrimary, _CompanyCore
 from regintel.domain.rows import Row
 
 
-def summary(row: Row) -> CompanySummary:
+class CoreFields(_CompanyCore):
+    """What the summary and the full record share, in their body's order (`nace` after `address`);
+    not a read model of its own. The full record widens `nace` with its codes, keeping its place."""
+
+    nace: NacePrimary
+
+
+def core(row: Row) -> CoreFields:
     return {
         "country": row["country"],
         "nationalId": row["national_id"],
@@ -36,8 +44,11 @@ def summary(row: Row) -> CompanySummary:
         "inBankruptcy": bool(row["in_bankruptcy"]),
         "inRestructuring": bool(row["in_restructuring"]),
         "inLiquidation": bool(row["in_liquidation"]),
-        "updatedAt": row["updated_at"],
     }
+
+
+def summary(row: Row) -> CompanySummary:
+    return {**core(row), "updatedAt": row["updated_at"]}
 
 
 def candidate(row: Row) -> Candidate:

@@ -27,13 +27,18 @@ FIRMS = DIR / "od_firme.csv"
 HEADER, *ROWS = FIRMS.read_text(encoding="utf-8").splitlines()
 
 
-def file_set(path: Path, firms: str | None = None, states: str | None = None) -> Path:
+def file_set(
+    path: Path, firms: str | None = None, states: str | None = None, caen: str | None = None
+) -> Path:
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("od_firme.csv", firms if firms is not None else FIRMS.read_text(encoding="utf-8"))
         archive.writestr(
             "od_stare_firma.csv", states or (DIR / "od_stare_firma.csv").read_text(encoding="utf-8")
         )
         archive.writestr("n_stare_firma.csv", (DIR / "n_stare_firma.csv").read_text(encoding="utf-8"))
+        archive.writestr(
+            "od_caen_autorizat.csv", caen or (DIR / "od_caen_autorizat.csv").read_text(encoding="utf-8")
+        )
     return path
 
 
@@ -167,3 +172,58 @@ def test_served_over_http(engine, settings, client, auth, tmp_path):
     assert entry["attribution"].startswith("Sursa: Oficiul Național")
     assert_error(client.get("/api/v1/companies/ro/14547298", headers=auth), 422, "VALIDATION_ERROR")
     assert_error(client.get("/api/v1/companies/ro/12034864", headers=auth), 404, "NOT_FOUND")
+
+
+def test_caen_codes_as_nace_classes(engine, settings, tmp_path):
+    run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc.zip"))
+    soft = company(engine, "RO", "14547297")
+    # CAEN Rev. 2 classes kept (the Rev. 3 one of the same trader left out); no main activity in the file
+    assert (soft["nace_primary"], soft["nace_codes"]) == (None, ["62.01", "62.02"])
+    assert company(engine, "RO", "12034872")["nace_codes"] == ["10.51"]
+    # only a CAEN Rev. 3 class: the NACE Rev. 2.1 class
+    assert company(engine, "RO", "44556670")["nace_codes"] == ["41.00"]
+    assert company(engine, "RO", "33221148")["nace_codes"] is None
+
+
+def test_malformed_caen_codes_are_dropped_with_reasons(engine, settings, tmp_path):
+    caen = (
+        "COD_INMATRICULARE^COD_CAEN_AUTORIZAT^VER_CAEN_AUTORIZAT\n"
+        "J40/12345/1998^6201^2\nJ40/12345/1998^6210^2\nJ12/3456/2005^62X1^2\n"
+        "J35/789/2010^4100^2\nJ22/1500/2015^0111^9\n"
+    )
+    stats, rows = rejects(engine, settings, "ro_onrc", file_set(tmp_path / "onrc.zip", caen=caen))
+    assert stats.inserted == 6
+    reasons = [r["reason"] for r in rows]
+    assert len(reasons) == 4
+    assert all(r.startswith("COD_CAEN_AUTORIZAT is not a CAEN class of its revision") for r in reasons)
+    assert any("'6210' (VER_CAEN_AUTORIZAT '2')" in r for r in reasons)  # a Rev. 2.1 class as Rev. 2
+    assert company(engine, "RO", "14547297")["nace_codes"] == ["62.01"]
+    assert company(engine, "RO", "12034872")["nace_codes"] is None
+    with pytest.raises(SourceAbort, match="od_caen_autorizat"):
+        run(engine, settings, "ro_onrc", file_set(tmp_path / "bad.zip", caen="CUI^CAEN\n1^6201\n"))
+
+
+def test_caen_change_is_logged_and_reimport_writes_nothing(engine, settings, tmp_path):
+    run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc.zip"))
+    assert assert_idempotent(engine, settings, "ro_onrc", file_set(tmp_path / "onrc.zip")).unchanged == 6
+    caen = "COD_INMATRICULARE^COD_CAEN_AUTORIZAT^VER_CAEN_AUTORIZAT\nJ12/3456/2005^1052^2\n"
+    stats = run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc2.zip", caen=caen))
+    assert stats.updated == 1  # a trader the CAEN file no longer lists keeps its codes
+    assert changes(engine, "12034872")["nace_codes"][1] == "10.52"
+    assert company(engine, "RO", "14547297")["nace_codes"] == ["62.01", "62.02"]
+
+
+def test_nuts3_from_the_county_number_when_the_judet_is_missing(engine, settings, tmp_path):
+    firms = "\n".join([HEADER, ROWS[1].replace("^Cluj^Cluj-Napoca^", "^^Cluj-Napoca^"), ROWS[4]])
+    firms = firms.replace("^Iași^Iași^", "^Județul Necunoscut^Iași^")
+    run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc.zip", firms=firms + "\n"))
+    cluj = company(engine, "RO", "12034872")
+    assert (cluj["region_code"], cluj["nuts3"]) == ("12", "RO113")
+    assert company(engine, "RO", "21098760")["nuts3"] == "RO213"  # J22: Iași
+
+
+def test_caen_codes_served_over_http(engine, settings, client, auth, tmp_path):
+    run(engine, settings, "ro_onrc", file_set(tmp_path / "onrc.zip"))
+    data = assert_envelope(client.get("/api/v1/companies/ro/14547297", headers=auth))
+    assert data["nace"] == {"primary": None, "codes": ["62.01", "62.02"]}
+    assert data["address"]["nuts3"] == "RO321"

@@ -20,10 +20,15 @@ none of these words matches rejects nothing: the trader is kept without a status
 reported. `od_firme.csv` alone states no status.
 
 VAT: a Romanian VAT id is "RO" + CUI, but only for traders ANAF registered for VAT (art. 316 Cod
-fiscal), which ONRC does not publish, so none is derived. Activities: ONRC's authorised CAEN codes
-(`od_caen_autorizat.csv`) are not read (its layout is not documented here); CAEN Rev. 2 classes are the
-NACE Rev. 2 classes. NUTS 3: the județ (ADR_JUDET) is the NUTS 3 region; the region code is ONRC's
-county number out of the registration number (40 Bucharest, 12 Cluj, …).
+fiscal), which ONRC does not publish, so none is derived. Activities: the authorised CAEN classes of
+`od_caen_autorizat.csv` in the set (COD_INMATRICULARE^COD_CAEN_AUTORIZAT^VER_CAEN_AUTORIZAT), held in
+memory like the states. A CAEN Rev. 2 class is the NACE Rev. 2 class of the same four digits, a CAEN
+Rev. 3 class (from 2025) the NACE Rev. 2.1 class; they become `nace_codes` in NACE notation ("6201" ->
+"62.01"), the Rev. 2 codes when a trader has both. The file marks no main activity, so `nace_primary`
+is left unstated. A code that is not a class of its revision is dropped with a reject line (the company
+kept). NUTS 3: the județ (ADR_JUDET) is the NUTS 3 region; where it is empty or unknown, ONRC's county
+number out of the registration number (40 Bucharest, 12 Cluj, …; `data/codelists/ro_judete_nuts3.csv`)
+gives it; that number is also the region code.
 """
 
 from __future__ import annotations
@@ -41,7 +46,17 @@ from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.csvstream import open_csv
 from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join
 from regintel.ingest.sources import register
-from regintel.ingest.sources.ro_onrc_codes import KNOWN_CODES, State, combined, legal_form, nuts3, state_of
+from regintel.ingest.sources.ro_onrc_codes import (
+    KNOWN_CODES,
+    State,
+    caen_class,
+    caen_revision,
+    combined,
+    county_nuts3,
+    legal_form,
+    nuts3,
+    state_of,
+)
 
 INFO = SourceInfo(
     id="ro_onrc",
@@ -49,8 +64,8 @@ INFO = SourceInfo(
     publisher="Oficiul Național al Registrului Comerțului",
     country="RO",
     category="register",
-    formats="od_firme.csv (`^`-separated), or a zip with od_firme.csv, od_stare_firma.csv and "
-    "n_stare_firma.csv",
+    formats="od_firme.csv (`^`-separated), or a zip with od_firme.csv, od_stare_firma.csv, "
+    "n_stare_firma.csv and od_caen_autorizat.csv",
     licence="OGL-ROU 1.0",
     licence_url="https://data.gov.ro/base/images/logoinst/OGL-ROU-1.0.pdf",
     attribution="Sursa: Oficiul Național al Registrului Comerțului (ONRC), data.gov.ro",
@@ -89,8 +104,9 @@ class OnrcSource:
             raise SourceAbort("not an ONRC file set: the zip has no od_firme.csv")
         names = _state_names(archive, members)
         states = _states(archive, members, names)
+        activities = _activities(archive, members)
         with archive.open(firms) as fh:
-            yield from _firms(fh, states, published)  # type: ignore[arg-type]
+            yield from _firms(fh, states, published, activities)  # type: ignore[arg-type]
 
 
 def _is_zip(stream: BinaryIO) -> bool:
@@ -137,8 +153,35 @@ def _states(
     return out
 
 
+def _activities(
+    archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]
+) -> dict[str, list[tuple[str, str]]]:
+    """COD_INMATRICULARE -> its (CAEN code, version) pairs as published, checked when the trader is read."""
+    member = members.get("od_caen_autorizat.csv")
+    if member is None:
+        return {}
+    out: dict[str, list[tuple[str, str]]] = {}
+    with archive.open(member) as fh:
+        csv_file = open_csv(fh, delimiter="^")  # type: ignore[arg-type]
+        columns = csv_file.index(("COD_INMATRICULARE", "COD_CAEN_AUTORIZAT"), "ONRC od_caen_autorizat.csv")
+        version = columns.get("VER_CAEN_AUTORIZAT")
+        for item in csv_file.rows:
+            if isinstance(item, RecordError):
+                continue
+            row = item[1]
+            pair = (
+                row[columns["COD_CAEN_AUTORIZAT"]].strip(),
+                row[version].strip() if version is not None else "",
+            )
+            out.setdefault(row[columns["COD_INMATRICULARE"]].strip(), []).append(pair)
+    return out
+
+
 def _firms(
-    stream: BinaryIO, states: dict[str, list[str]], published: date | None
+    stream: BinaryIO,
+    states: dict[str, list[str]],
+    published: date | None,
+    activities: dict[str, list[tuple[str, str]]] | None = None,
 ) -> Iterator[CompanyRecord | RecordError | Skipped]:
     csv_file = open_csv(stream, delimiter="^")
     columns = csv_file.index(REQUIRED, "ONRC od_firme.csv")  # every column's position, not only these
@@ -147,8 +190,11 @@ def _firms(
             yield item
             continue
         row, record = item
+        number = row["COD_INMATRICULARE"].strip()
         dropped = list(_registration_ids(record, row))
-        yield from _with_state(record, states.get(row["COD_INMATRICULARE"].strip()))
+        if activities:
+            dropped += _set_activities(record, activities.get(number))
+        yield from _with_state(record, states.get(number))
         yield from dropped
 
 
@@ -170,6 +216,7 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
         " ",
     )
     sector = row.get("ADR_SECTOR", "").strip()
+    county = _county(row["COD_INMATRICULARE"])
     return CompanyRecord(
         country="RO",
         national_id=cui,
@@ -192,8 +239,8 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
                 row.get("ADR_TARA", "").strip(),
             ]
         ),
-        region_code=_county(row["COD_INMATRICULARE"]),
-        nuts3=nuts3(judet) if judet else None,
+        region_code=county,
+        nuts3=(nuts3(judet) if judet else None) or county_nuts3(county),
         identifiers=[("elf", elf)] if elf else [],
     )
 
@@ -216,6 +263,30 @@ def _date(value: str, name: str) -> date | None:
     if "." in value:
         return dmy_date(value.replace(".", "/"), name)
     return iso_date(value, name)
+
+
+def _set_activities(record: CompanyRecord, pairs: list[tuple[str, str]] | None) -> list[RecordError]:
+    """The trader's authorised CAEN classes as NACE classes (Rev. 2 ones when it has both revisions)."""
+    if not pairs:
+        return []
+    found: dict[bool, list[str]] = {True: [], False: []}
+    dropped = []
+    for code, version in pairs:
+        nace = caen_class(code, version)
+        if nace is None:
+            dropped.append(
+                RecordError(
+                    f"COD_CAEN_AUTORIZAT is not a CAEN class of its revision, dropped (company kept): "
+                    f"{code!r} (VER_CAEN_AUTORIZAT {version!r})",
+                    {"CUI": record.national_id},
+                )
+            )
+        else:
+            found[caen_revision(version) == "2"].append(nace)
+    codes = found[True] or found[False]
+    if codes:
+        record.nace_codes = list(dict.fromkeys(codes))
+    return dropped
 
 
 def _with_state(record: CompanyRecord, names: list[str] | None) -> Iterator[CompanyRecord | RecordError]:

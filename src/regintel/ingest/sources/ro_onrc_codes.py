@@ -1,5 +1,6 @@
 """ONRC code lists: legal forms (ISO 20275 ELF, GLEIF list v1.5, Romania), the company states of
-`n_stare_firma.csv` read by their words, and the județ → NUTS 3 table."""
+`n_stare_firma.csv` read by their words, the județ → NUTS 3 table, ONRC's county number → NUTS 3
+(`data/codelists/ro_judete_nuts3.csv`) and CAEN codes → NACE classes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from regintel.domain.names import fold
-from regintel.ingest.code_lists.files import data_dir
+from regintel.ingest.code_lists.files import data_dir, read_csv
+from regintel.ingest.sources.nace_revisions import class_of
 
 # ONRC writes FORMA_JURIDICA as the abbreviation ("SRL") or in words; both are keyed here (folded).
 LEGAL_FORMS: dict[str, tuple[str, str, str | None]] = {
@@ -116,3 +118,35 @@ def nuts3(judet: str) -> str | None:
     """The NUTS 3 region of a județ (for Romania, NUTS 3 regions are the județe and Bucharest)."""
     key = " ".join(re.findall(r"[a-z]+", fold(judet)))
     return _judete().get(key) or _judete().get(key.removeprefix("judetul ").strip())
+
+
+@lru_cache(maxsize=1)
+def _counties() -> dict[str, str]:
+    return {row["onrc_county"]: row["nuts3"] for row in read_csv("ro_judete_nuts3.csv")}
+
+
+def county_nuts3(county: str | None) -> str | None:
+    """The NUTS 3 region of ONRC's county number (the "40" of "J40/…"), for a trader whose ADR_JUDET is
+    empty or unknown."""
+    return _counties().get(county) if county else None
+
+
+# VER_CAEN_AUTORIZAT -> the NACE revision the CAEN revision is built on: CAEN Rev. 2 (2008) is NACE
+# Rev. 2 at class level, CAEN Rev. 3 (in force from 2025) is NACE Rev. 2.1 at class level.
+CAEN_REVISIONS = {"2": "2", "3": "2.1"}
+
+
+def caen_revision(version: str) -> str | None:
+    """ "2"/"3" of a VER_CAEN_AUTORIZAT ("2", "Rev. 2", "CAEN Rev.3"); empty is Rev. 2, the revision the
+    file carried before 2025; anything else None."""
+    digits = "".join(c for c in version if c.isdigit()) or "2"
+    return digits if digits in CAEN_REVISIONS else None
+
+
+def caen_class(code: str, version: str) -> str | None:
+    """The NACE class (`NN.NN`, of the CAEN revision's NACE revision) of a 4-digit CAEN class, or None
+    when the code is not a class of that revision."""
+    revision = caen_revision(version)
+    if revision is None or len(code) != 4:
+        return None
+    return class_of(code, CAEN_REVISIONS[revision])

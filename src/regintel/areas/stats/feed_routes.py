@@ -9,14 +9,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
+from sqlalchemy import Connection
 
 from regintel.api.deps import PublicLimit, ReadConn, public_base
 from regintel.api.envelope import Envelope, ok
+from regintel.api.formats import Offer, Table, respond
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
 from regintel.api.stats_feeds import FEEDS, StatsFeed
 from regintel.errors import NotFound
-from regintel.render.feeds import to_feed_csv
+from regintel.services.result_cache import ResultCache
 
 router = APIRouter(
     prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute
@@ -96,6 +98,33 @@ def index(request: Request) -> Response:
     return ok(request, {"feeds": feeds}, headers={"Cache-Control": CACHE})
 
 
+def _offer(feed: str, conn: Connection, cache: ResultCache, limit: int) -> Offer:
+    """The feed's first `limit` rows, as JSON or CSV: one reading, cached for both."""
+    spec = _feed(feed)
+    assert spec.rows is not None
+    reader = spec.rows
+    rows, hit = cache.get(("stats-feed", feed, limit), lambda: list(reader(conn, limit)))
+
+    def json() -> tuple[dict[str, Any], dict[str, Any]]:
+        data = {
+            "feed": feed,
+            "title": spec.title,
+            "attribution": spec.attribution,
+            "licence": spec.licence,
+            "columns": list(spec.columns),
+            "count": len(rows),
+            "rows": rows,
+        }
+        return data, {"cached": hit}
+
+    return Offer(
+        updated=None,
+        headers=_headers(spec),
+        json=json,
+        table=lambda: Table(rows, spec.columns, spec.attribution, f"stats-{feed}.csv"),
+    )
+
+
 @router.get(
     "/stats/{feed}.csv",
     summary="A public statistics feed (CSV)",
@@ -107,16 +136,7 @@ def index(request: Request) -> Response:
 def feed_csv(
     request: Request, feed: FeedName, conn: ReadConn, cache: Results, limit: CsvLimit = 500
 ) -> Response:
-    spec = _feed(feed)
-    assert spec.rows is not None
-    reader = spec.rows
-    rows, _ = cache.get(("stats-feed", feed, limit), lambda: list(reader(conn, limit)))
-    body = to_feed_csv(rows, spec.columns, spec.attribution)
-    return Response(
-        body,
-        media_type="text/csv; charset=utf-8",
-        headers=_headers(spec) | {"Content-Disposition": f'inline; filename="stats-{feed}.csv"'},
-    )
+    return respond(request, "csv", _offer(feed, conn, cache, limit))
 
 
 @router.get(
@@ -129,17 +149,4 @@ def feed_csv(
 def feed_json(
     request: Request, feed: FeedName, conn: ReadConn, cache: Results, limit: JsonLimit = 100
 ) -> Response:
-    spec = _feed(feed)
-    assert spec.rows is not None
-    reader = spec.rows
-    rows, hit = cache.get(("stats-feed", feed, limit), lambda: list(reader(conn, limit)))
-    data = {
-        "feed": feed,
-        "title": spec.title,
-        "attribution": spec.attribution,
-        "licence": spec.licence,
-        "columns": list(spec.columns),
-        "count": len(rows),
-        "rows": rows,
-    }
-    return ok(request, data, cached=hit, headers=_headers(spec))
+    return respond(request, "json", _offer(feed, conn, cache, limit))

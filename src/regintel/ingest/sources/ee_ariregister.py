@@ -15,7 +15,9 @@ bankrupt: still registered until deleted, flagged bankrupt); K kustutatud (delet
 dissolved). The file gives no deletion date and says nothing of reorganisation, so `dissolved_on`
 and the restructuring flag are left unstated. Legal forms are written in words and mapped to
 abbreviations and ISO 20275 ELF codes (`ee_ariregister_codes`). Addresses: the normalised ADS
-address is `address_text`, its county gives NUTS 3. No activity codes (EMTAK) are in this file.
+address is `address_text`, its county gives NUTS 3; where the ADS address is empty, the county named in
+the EHAK place name (`asukoha_ehak_tekstina`, "…, Harju maakond") gives it. No activity codes (EMTAK)
+are in this file: they come from the general-data file (`ee_ariregister_general`).
 
 The file carries no publication date: a date in the file name (`..._2026-12-01.csv`) is taken as the
 snapshot date, so an older file never overwrites a newer one.
@@ -33,7 +35,7 @@ from regintel.ingest.base import RecordError, Skipped, SourceInfo
 from regintel.ingest.csvstream import open_csv
 from regintel.ingest.fields import date_in_name, vat
 from regintel.ingest.sources import register
-from regintel.ingest.sources.ee_ariregister_codes import COUNTY_NUTS3, LEGAL_FORMS, STATUSES
+from regintel.ingest.sources.ee_ariregister_codes import LEGAL_FORMS, STATUSES, county_nuts3
 
 INFO = SourceInfo(
     id="ee_ariregister",
@@ -99,7 +101,7 @@ def to_record(row: dict[str, str], published: date | None = None) -> tuple[Compa
         postal_code=_postcode(_get(row, "indeks_ettevotja_aadressis")),
         address_text=full,
         municipality_code=_get(row, "asukoha_ehak_kood"),
-        nuts3=COUNTY_NUTS3.get((full or "").split(",")[0].strip()),
+        nuts3=county_nuts3(full) or county_nuts3(_get(row, "asukoha_ehak_tekstina")),
         in_bankruptcy=state.in_bankruptcy,
         in_liquidation=state.in_liquidation,
         identifiers=[("elf", elf)] if elf else [],

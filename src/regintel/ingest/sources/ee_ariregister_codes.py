@@ -70,3 +70,26 @@ COUNTY_NUTS3: dict[str, str] = {
 # isiku_roll of the persons on the registry card -> our role vocabulary (others: statutory_body,
 # with the register's wording as the title).
 ROLES: dict[str, str] = {"JUHL": "director", "OSAN": "shareholder"}
+
+
+def county_nuts3(place: str | None) -> str | None:
+    """NUTS 3 of the county (maakond) named in an address or EHAK place name, wherever it stands:
+    first in the ADS address ("Harju maakond, Tallinn, …"), last in an EHAK name ("Pirita linnaosa,
+    Tallinn, Harju maakond")."""
+    for part in (place or "").split(","):
+        found = COUNTY_NUTS3.get(part.strip())
+        if found:
+            return found
+    return None
+
+
+# EMTAK version -> the NACE revision it extends: EMTAK 2008 is NACE Rev. 2 with a national fifth
+# digit, EMTAK 2025 NACE Rev. 2.1 (the register's emtak_versioon 3 is EMTAK 2025).
+EMTAK_REVISIONS = {"EMTAK 2008": "2", "EMTAK 2025": "2.1"}
+
+
+def emtak_revision(wording: object, version: object) -> str | None:
+    """The NACE revision of an activity's EMTAK version, None when the entry does not say."""
+    if isinstance(wording, str) and wording.strip() in EMTAK_REVISIONS:
+        return EMTAK_REVISIONS[wording.strip()]
+    return "2.1" if str(version).strip() == "3" else None

@@ -179,12 +179,44 @@ def _limiter(request: Request) -> Limiter:
 
 
 async def public_limit(request: Request) -> None:
-    """Shared per-IP limiter for operations that need no key."""
+    """Shared per-IP limiter for operations that need no key. Sent a key that resolves (from the key
+    cache; read once per cache period otherwise) and is neither revoked nor expired, the call counts in
+    the shared window with the key's allowance, max(shared, plan per minute), as keyed calls do; it
+    consumes neither the plan window nor the quota. Any other key leaves the call anonymous (no 401: the
+    operation needs none)."""
     limiter, ip = _limiter(request), client_ip(request)
+    raw = (await _raw_key(request)).strip()
+    key = await _known_key(request, raw) if raw else None
+    if key is not None and not key.is_active(datetime.now(UTC)):
+        key = None
     try:
-        limiter.check_anonymous(ip, wait=False)
+        if key is None:
+            limiter.check_anonymous(ip, wait=False)
+        else:
+            limiter.check_public_keyed(key, ip, wait=False)
     except WouldWait:
-        await run_in_threadpool(limiter.check_anonymous, ip)
+        if key is None:
+            await run_in_threadpool(limiter.check_anonymous, ip)
+        else:
+            await run_in_threadpool(limiter.check_public_keyed, key, ip)
+
+
+async def _raw_key(request: Request) -> str:
+    """The key sent by `Authorization: Bearer` or `?api_key=` (set aside by routing.StrictRoute), as sent;
+    empty when none."""
+    bearer = await _bearer(request)
+    raw = (
+        bearer.credentials
+        if bearer is not None
+        else (request.scope["state"].get("api_key") or await _query_key(request))
+    )
+    return raw or ""
+
+
+async def _known_key(request: Request, raw: str) -> KeyRecord | None:
+    """The key record of `raw` from the key cache, else read (`_load_key`); None when unknown."""
+    known, key = request.app.state.key_cache.peek(raw)
+    return key if known else await _load_key(request, raw)
 
 
 async def _load_key(request: Request, raw: str) -> KeyRecord | None:
@@ -237,20 +269,13 @@ def _challenge(request: Request, sent: bool) -> dict[str, str]:
 
 async def require_key(request: Request) -> Caller:
     """Authenticate by `Authorization: Bearer` or `?api_key=`, then apply limits and quotas."""
-    bearer = await _bearer(request)
-    raw = (
-        bearer.credentials
-        if bearer is not None
-        else (request.scope["state"].get("api_key") or await _query_key(request))
-    )
+    raw = await _raw_key(request)
     if not raw:
         raise Unauthorized(
             "An API key is required: send `Authorization: Bearer <key>` or `?api_key=<key>`",
             headers=_challenge(request, False),
         )
-    known, key = request.app.state.key_cache.peek(raw.strip())
-    if not known:
-        key = await _load_key(request, raw.strip())
+    key = await _known_key(request, raw.strip())
     now = datetime.now(UTC)
     if key is None:
         raise Unauthorized("Unknown API key", headers=_challenge(request, True))

@@ -1,11 +1,12 @@
 """Rate limits and quotas of spec sections 7 and 8, over the `limits` library's fixed windows.
 
 Three layers, checked in this order:
-1. the shared per-IP limiter (about 600/min; keyed calls get the plan limit when higher) -> 429
-   RATE_LIMITED *with* Retry-After;
+1. the shared per-IP limiter (about 600/min; keyed calls get the plan limit when higher, public
+   operations sent a valid key too) -> 429 RATE_LIMITED *with* Retry-After;
 2. the per-key plan limit in a fixed window -> 429 RATE_LIMITED *without* Retry-After (spec 7);
 3. the monthly quota, or the fixed budget of a day/week pass -> 429 QUOTA_EXCEEDED with Retry-After
    and the X-Quota-* headers.
+Public operations (no key needed) pass the first layer only, with a valid key's allowance when sent one.
 
 The monthly quota of a key that belongs to an account is the account's (spec 7-8: "the monthly request
 quota of the plan"): every key and OAuth token of the account counts against one counter, so making
@@ -120,11 +121,23 @@ class Limiter:
         with self._counting(wait):
             self._shared(ip, self.settings.shared_limit_per_minute)
 
+    def shared_allowance(self, key: KeyRecord) -> int:
+        """A keyed call's allowance in the shared per-IP window: the plan's per-minute limit when that is
+        higher than the anonymous one."""
+        return max(self.settings.shared_limit_per_minute, self.settings.plan(key.plan).rate_per_minute)
+
+    def check_public_keyed(self, key: KeyRecord, ip: str, wait: bool = True) -> None:
+        """A public operation sent a valid key: the shared per-IP window with the key's allowance, and
+        nothing else (no plan window, no quota: a public operation costs a key nothing).
+        `wait=False`: raise `WouldWait`, having counted nothing, where counting would wait."""
+        with self._counting(wait):
+            self._shared(ip, self.shared_allowance(key))
+
     def check_key(self, key: KeyRecord, ip: str, wait: bool = True) -> Quota | None:
         """`wait=False`: raise `WouldWait`, having counted nothing, where counting would wait."""
         plan = self.settings.plan(key.plan)
         with self._counting(wait):
-            self._shared(ip, max(self.settings.shared_limit_per_minute, plan.rate_per_minute))
+            self._shared(ip, self.shared_allowance(key))
             item = RateLimitItemPerSecond(
                 plan.rate_per_minute, self.settings.rate_window_seconds, namespace="key"
             )

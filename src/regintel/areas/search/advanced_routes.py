@@ -3,27 +3,30 @@ The filters are documented field by field in `areas.search.company_filters` and 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import ConfigDict, Field, with_config
+from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.api.deps import ApiKey, AppSettings, ReadConn, public_base
-from regintel.api.envelope import Envelope, ok
+from regintel.api.envelope import Meta, ok
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
-from regintel.areas.companies.schemas import CompanySummary
 from regintel.areas.search import advanced_search as svc
 from regintel.areas.search.company_filters import CompanyFilters
+from regintel.areas.search.schemas import AdvancedSearchHit
 from regintel.render.tabular import iter_csv
 from regintel.services import company_export as export
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 
 
+Sort = Literal["name", "founded_on", "revenue", "updated_at"]
+
+
 class SearchQuery(CompanyFilters):
-    sort: Literal["name", "founded_on", "revenue", "updated_at"] = Field(
+    sort: Sort = Field(
         default="name",
         description="Order: `name` (normalised), `founded_on`, `revenue` (latest statement), "
         "`updated_at`; empty values come last; ties by internal id",
@@ -44,12 +47,24 @@ class ExportQuery(CompanyFilters):
     )
 
 
-@with_config(ConfigDict(extra="forbid"))
-class SearchHit(CompanySummary):
-    latestFinancials: Annotated[
-        dict[str, Any] | None,
-        Field(description="Latest financial statement: year, currency and figures in major units"),
-    ]
+class AdvancedSearchMeta(Meta):
+    model_config = ConfigDict(extra="forbid")
+
+    total: int = Field(description="Matches, counted exactly up to 10,000")
+    total_exact: bool = Field(description="false when there are more than 10,000 matches")
+    page: int
+    per_page: int
+    sort: Sort
+    direction: Literal["asc", "desc"]
+
+
+class AdvancedSearchPage(BaseModel):
+    """A page of `/companies/advanced-search` (the envelope with the page's own `meta`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    data: list[AdvancedSearchHit]
+    meta: AdvancedSearchMeta
 
 
 _DESC = (
@@ -62,7 +77,7 @@ _DESC = (
 
 @router.get(
     "/advanced-search",
-    response_model=Envelope[list[SearchHit]],
+    response_model=AdvancedSearchPage,
     summary="Advanced search",
     description=_DESC + "Sorted by `sort`/`direction`, paginated by `page`/`per_page` (≤ 100) up to "
     "10,000 rows deep. `meta.total` counts matches exactly up to 10,000; beyond, it says 10,000 and "

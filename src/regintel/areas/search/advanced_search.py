@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, literal, select, tuple_
 from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.areas.companies.views import summary
+from regintel.areas.search import queries
 from regintel.areas.search.company_filters import CompanyFilters
+from regintel.areas.search.schemas import AdvancedSearchHit, HitFinancials
 from regintel.db import company_filters as filters_db
 from regintel.db import name_trigrams
-from regintel.db.company_filters import Conditions, Reference, base_query, c, conditions, lf, unindexed
+from regintel.db.company_filters import Conditions, Reference, conditions, unindexed
 from regintel.db.name_trigrams import NameContains
-from regintel.db.sql_hints import Unordered
 from regintel.db.stats import data_version
 from regintel.errors import ValidationFailed
 from regintel.services.result_cache import ResultCache
@@ -38,17 +38,6 @@ WALK_MIN = 2_000
 # before sorting the matches instead (see _name_page_ids).
 WALK_PROBE = 20_000
 SORTS = ("name", "founded_on", "revenue", "updated_at")
-FINANCIAL_COLUMNS = (
-    lf.year.label("fin_year"),
-    lf.currency.label("fin_currency"),
-    lf.revenue.label("fin_revenue"),
-    lf.profit.label("fin_profit"),
-    lf.total_assets.label("fin_total_assets"),
-    lf.equity.label("fin_equity"),
-    lf.liabilities.label("fin_liabilities"),
-    lf.employees.label("fin_employees"),
-    lf.source.label("fin_source"),
-)
 
 
 def reference(conn: Connection, cache: ResultCache) -> Reference:
@@ -67,7 +56,7 @@ def planned(
     cond = conditions(filters, ref)
     name = _indexed_name(cond) if sort == "name" else None
     if name is not None and not _sqlite(conn) and not _alone(cond, name):
-        found = list(conn.execute(base_query(cond, c.id).limit(COUNT_CAP + 1)).scalars())
+        found = list(conn.execute(queries.match_ids(cond, COUNT_CAP)).scalars())
         return cond, len(found), found
     return cond, count(conn, cond), None
 
@@ -86,12 +75,6 @@ def export_plan(
     return (unindexed(cond) if walk else cond), total
 
 
-def _key(column: Any, walk: bool) -> Any:
-    """The sort key as the plan needs it: read in index order when walking, sorted after finding the few
-    matches otherwise (SQLite without statistics would walk the sort index either way)."""
-    return column if walk else Unordered(column)
-
-
 def search(
     conn: Connection,
     filters: CompanyFilters,
@@ -101,7 +84,7 @@ def search(
     direction: str,
     page: int,
     per_page: int,
-) -> tuple[list[dict[str, Any]], int, bool]:
+) -> tuple[list[AdvancedSearchHit], int, bool]:
     """(items, total, total_exact) for one page."""
     offset = (page - 1) * per_page
     if offset + per_page > MAX_WINDOW:
@@ -162,32 +145,22 @@ def _bounded_walk(
 ) -> list[int] | None:
     """PostgreSQL: the page from the first WALK_PROBE entries of the name index, or None when they do
     not hold it (a second index scan finds where those entries end: 10M, 20,000 entries in about 6 ms)."""
-    order = [c.name_norm.desc(), c.id.desc()] if desc else [c.name_norm.asc(), c.id.asc()]
-    edge = conn.execute(select(c.name_norm, c.id).order_by(*order).offset(WALK_PROBE).limit(1)).first()
-    where = list(unindexed(cond).where)
-    if edge is not None:
-        key, last = tuple_(c.name_norm, c.id), tuple_(literal(edge[0]), literal(edge[1]))
-        where.append(key >= last if desc else key <= last)
-    query = base_query(Conditions(where, cond.needs_financials), c.id, outer_financials=cond.needs_financials)
-    ids = list(conn.execute(query.order_by(*order).offset(offset).limit(limit)).scalars())
+    edge = conn.execute(queries.name_edge(desc, WALK_PROBE)).first()
+    bound = None if edge is None else (edge[0], edge[1])
+    ids = list(conn.execute(queries.bounded_walk(unindexed(cond), bound, desc, offset, limit)).scalars())
     return ids if len(ids) == limit or edge is None else None
 
 
 def _size(conn: Connection) -> int:
     """About how many companies there are: the highest id (one index seek, not a count)."""
-    return int(conn.execute(select(func.max(c.id))).scalar() or 0)
+    return int(conn.execute(queries.size()).scalar() or 0)
 
 
 def count(conn: Connection, cond: Conditions, cap: int = COUNT_CAP) -> int:
     """Matches, counted up to cap + 1."""
     name = _indexed_name(cond)
-    if name is not None and _alone(cond, name):
-        inner = (
-            name_trigrams.matches(name, conn.dialect.name).limit(cap + 1).subquery()
-        )  # the trigram table alone
-    else:
-        inner = base_query(cond, c.id).limit(cap + 1).subquery()
-    return int(conn.execute(select(func.count()).select_from(inner)).scalar_one())
+    alone = name if name is not None and _alone(cond, name) else None  # the trigram table alone
+    return int(conn.execute(queries.count(cond, cap, alone, conn.dialect.name)).scalar_one())
 
 
 def _indexed_name(cond: Conditions) -> NameContains | None:
@@ -219,10 +192,7 @@ def _rows(conn: Connection, ids: list[int]) -> list[RowMapping]:
     """The rows of `ids` (with their latest financials), in that order."""
     if not ids:
         return []
-    query = base_query(
-        Conditions([c.id.in_(ids)], False), *companies_columns(), *FINANCIAL_COLUMNS, outer_financials=True
-    )
-    rows = {r["id"]: r for r in conn.execute(query).mappings()}
+    rows = {r["id"]: r for r in conn.execute(queries.rows(ids)).mappings()}
     return [rows[i] for i in ids if i in rows]
 
 
@@ -230,38 +200,21 @@ def _page_ids(
     conn: Connection, cond: Conditions, sort: str, desc: bool, offset: int, limit: int, walk: bool
 ) -> list[int]:
     if sort in ("name", "updated_at"):
-        key = _key(c.name_norm if sort == "name" else c.updated_at, walk)
-        order = [key.desc(), c.id.desc()] if desc else [key.asc(), c.id.asc()]
-        query = base_query(cond, c.id, outer_financials=cond.needs_financials).order_by(*order)
-        return list(conn.execute(query.offset(offset).limit(limit)).scalars())
-    column = c.founded_on if sort == "founded_on" else lf.revenue
-    keyed = Conditions([*cond.where, column.is_not(None)], cond.needs_financials or sort == "revenue")
-    key = _key(column, walk)
-    order = [key.desc(), c.id.desc()] if desc else [key.asc(), c.id.asc()]
-    # Sorting by revenue walks latest_financials' index: an inner join lets the planner start there.
-    by_revenue = sort == "revenue"
-    query = base_query(keyed, c.id, outer_financials=cond.needs_financials and not by_revenue).order_by(
-        *order
-    )
-    ids = list(conn.execute(query.offset(offset).limit(limit)).scalars())
+        return list(conn.execute(queries.ordered_ids(cond, sort, desc, offset, limit, walk)).scalars())
+    ids = list(conn.execute(queries.valued_ids(cond, sort, desc, offset, limit, walk)).scalars())
     if len(ids) == limit:
         return ids
     # The rows without a value follow, by id; how many rows with a value came before this page decides
     # where in them the page starts.
+    keyed = queries.with_value(cond, sort)
     with_value = offset + len(ids) if ids or not offset else count(conn, keyed, cap=MAX_WINDOW)
-    empty = Conditions([*cond.where, column.is_(None)], cond.needs_financials)
-    query = base_query(empty, c.id, outer_financials=by_revenue or cond.needs_financials).order_by(c.id.asc())
-    return ids + list(
-        conn.execute(query.offset(max(0, offset - with_value)).limit(limit - len(ids))).scalars()
-    )
+    empty = queries.empty_ids(cond, sort, max(0, offset - with_value), limit - len(ids))
+    return ids + list(conn.execute(empty).scalars())
 
 
-def companies_columns() -> tuple[Any, ...]:
-    return tuple(c)
-
-
-def item(row: RowMapping) -> dict[str, Any]:
-    fin = None
+def item(row: RowMapping) -> AdvancedSearchHit:
+    """One company of the page: its summary and its latest financial statement's figures."""
+    fin: HitFinancials | None = None
     if row["fin_year"] is not None:
         fin = {
             "year": row["fin_year"],
@@ -274,4 +227,4 @@ def item(row: RowMapping) -> dict[str, Any]:
             "employees": row["fin_employees"],
             "source": row["fin_source"],
         }
-    return summary(row) | {"latestFinancials": fin}
+    return {**summary(row), "latestFinancials": fin}

@@ -19,8 +19,16 @@ from regintel.areas.search.reconcile_props import PROPERTIES, TYPE, property_val
 from regintel.areas.search.schemas import (
     EntitySuggestion,
     EntitySuggestions,
+    ExtendAnswer,
+    Manifest,
+    PropertyProposal,
+    PropertyRef,
     PropertySuggestion,
     PropertySuggestions,
+    PropertyValue,
+    ReconCandidate,
+    ReconcileBatch,
+    ReconFeature,
     TypeRef,
     TypeSuggestions,
 )
@@ -66,7 +74,7 @@ class ExtendQuery(BaseModel):
     properties: list[dict[str, Any]] = Field(max_length=len(PROPERTIES) + 20)
 
 
-def manifest(base: str, key_suffix: str) -> dict[str, Any]:
+def manifest(base: str, key_suffix: str) -> Manifest:
     """The service manifest; `key_suffix` (`?api_key=…` or empty) is carried into every URL it names,
     because reconciliation clients cannot send headers."""
     root = f"{base}/api/v1/reconcile"
@@ -143,17 +151,17 @@ def _evidence(q: ReconQuery) -> resolve.Evidence:
 
 def reconcile_batch(
     conn: Connection, backend: SearchBackend, batch: Mapping[str, ReconQuery]
-) -> dict[str, Any]:
+) -> ReconcileBatch:
     return {qid: {"result": _results(conn, backend, q)} for qid, q in batch.items()}
 
 
-def _results(conn: Connection, backend: SearchBackend, q: ReconQuery) -> list[dict[str, Any]]:
+def _results(conn: Connection, backend: SearchBackend, q: ReconQuery) -> list[ReconCandidate]:
     if not _type_ok(q):
         return []
     limit = max(1, min(int(q.limit or 10), MAX_LIMIT))
     found = resolve.candidates(conn, backend, _evidence(q), limit)
     scores = [round(c.score * 100, 2) for c in found]
-    out = []
+    out: list[ReconCandidate] = []
     for i, (cand, score) in enumerate(zip(found, scores, strict=True)):
         lead = score - (scores[i + 1] if i + 1 < len(scores) else 0.0)
         out.append(
@@ -170,9 +178,9 @@ def _results(conn: Connection, backend: SearchBackend, q: ReconQuery) -> list[di
     return out
 
 
-def _features(cand: resolve.Candidate) -> list[dict[str, Any]]:
+def _features(cand: resolve.Candidate) -> list[ReconFeature]:
     f = cand.features
-    out: list[dict[str, Any]] = []
+    out: list[ReconFeature] = []
     if "name" in f:
         out.append({"id": "name_similarity", "value": f["name"]})
     if "location" in f:
@@ -242,22 +250,24 @@ def suggest_types(prefix: str) -> TypeSuggestions:
     return TypeSuggestions(result=[TypeRef(**TYPE)] if hit else [])
 
 
-def propose_properties(type_id: str | None, limit: int | None) -> dict[str, Any]:
-    props = [{"id": pid, "name": name} for pid, (name, _, _) in PROPERTIES.items()]
+def propose_properties(type_id: str | None, limit: int | None) -> PropertyProposal:
+    props: list[PropertyRef] = [{"id": pid, "name": name} for pid, (name, _, _) in PROPERTIES.items()]
     if type_id and type_id != TYPE["id"]:
         props = []
-    out: dict[str, Any] = {"type": type_id or TYPE["id"], "properties": props[:limit] if limit else props}
+    out: PropertyProposal = {"type": type_id or TYPE["id"], "properties": props[:limit] if limit else props}
     if limit:
         out["limit"] = limit
     return out
 
 
-def extend(conn: Connection, query: ExtendQuery) -> dict[str, Any]:
+def extend(conn: Connection, query: ExtendQuery) -> ExtendAnswer:
     """Property values of the given entities; unknown properties or entities come back empty."""
     pids = [str(p.get("id", "")) for p in query.properties]
-    meta = [{"id": pid, "name": PROPERTIES[pid][0] if pid in PROPERTIES else pid} for pid in pids]
+    meta: list[PropertyRef] = [
+        {"id": pid, "name": PROPERTIES[pid][0] if pid in PROPERTIES else pid} for pid in pids
+    ]
     rows = rows_by_entity_ids(conn, query.ids)
-    out = {
+    out: dict[str, dict[str, list[PropertyValue]]] = {
         eid: {pid: property_values(pid, rows[eid]) if eid in rows else [] for pid in pids}
         for eid in query.ids
     }

@@ -7,15 +7,16 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
+from regintel.areas.search.schemas import PropertyValue, ReconType
 from regintel.areas.search.service import address_text
 
-TYPE = {"id": "company", "name": "Company"}
+TYPE: ReconType = {"id": "company", "name": "Company"}
 
-Getter = Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+Getter = Callable[[Mapping[str, Any]], list[PropertyValue]]
 
 
 def _str(column: str) -> Getter:
-    def get(row: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def get(row: Mapping[str, Any]) -> list[PropertyValue]:
         value = row[column]
         return [{"str": str(value)}] if value not in (None, "") else []
 
@@ -28,7 +29,7 @@ def _flag(column: str) -> Getter:
 
 
 def _date(column: str) -> Getter:
-    def get(row: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def get(row: Mapping[str, Any]) -> list[PropertyValue]:
         value = row[column]
         if isinstance(value, str):
             value = date.fromisoformat(value[:10])
@@ -37,7 +38,7 @@ def _date(column: str) -> Getter:
     return get
 
 
-def _address(row: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _address(row: Mapping[str, Any]) -> list[PropertyValue]:
     text = address_text(row)
     return [{"str": text}] if text else []
 
@@ -69,6 +70,6 @@ PROPERTIES: dict[str, tuple[str, str, Getter]] = {
 }
 
 
-def property_values(pid: str, row: Mapping[str, Any]) -> list[dict[str, Any]]:
+def property_values(pid: str, row: Mapping[str, Any]) -> list[PropertyValue]:
     entry = PROPERTIES.get(pid)
     return entry[2](row) if entry else []

@@ -30,7 +30,15 @@ from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex, get_search
 from regintel.areas.search import reconcile as svc
 from regintel.areas.search.reconcile_props import PROPERTIES
-from regintel.areas.search.schemas import EntitySuggestions, PropertySuggestions, TypeSuggestions
+from regintel.areas.search.schemas import (
+    EntitySuggestions,
+    ExtendAnswer,
+    Manifest,
+    PropertyProposal,
+    PropertySuggestions,
+    ReconcileBatch,
+    TypeSuggestions,
+)
 from regintel.areas.search.service import address_text
 from regintel.errors import NotFound, ValidationFailed
 
@@ -39,10 +47,9 @@ router = APIRouter(prefix="/api/v1/reconcile", tags=["Reconcile"], route_class=S
 # Suggest and preview are called from the browser page of the client.
 CORS = {"Access-Control-Allow-Origin": "*"}
 Batch = TypeAdapter(dict[str, svc.ReconQuery])
-_JSON = {
-    "description": "A Reconciliation API 0.2 document (manifest, result batch or extension rows)",
-    "content": {"application/json": {"schema": {"type": "object"}}},
-}
+_JSON = {"description": "A Reconciliation API 0.2 document (manifest, result batch or extension rows)"}
+# The three answers of `/reconcile`: without parameters, with `queries`, with `extend`.
+Answer = Manifest | ReconcileBatch | ExtendAnswer
 _FORM_BODY = {
     "requestBody": {
         "required": True,
@@ -131,7 +138,7 @@ _DESC = (
     summary="Reconcile",
     description=_DESC + " The manifest (no `queries` or `extend`) needs no key, so "
     "that a client can learn how to authenticate (its `authentication` field); queries do.",
-    response_class=Response,
+    response_model=Answer,
     responses={200: _JSON},
     openapi_extra={"security": [{}, {"bearerAuth": []}, {"apiKeyQuery": []}]},
 )
@@ -155,7 +162,7 @@ async def reconcile_get(
     "",
     summary="Reconcile",
     description=_DESC + " POST takes the same as form fields or a JSON body.",
-    response_class=Response,
+    response_model=Answer,
     responses={200: _JSON},
     openapi_extra=_FORM_BODY,
 )
@@ -238,8 +245,7 @@ def suggest_type(_key: ApiKey, prefix: Prefix, cursor: Cursor = 0) -> Response:
 @router.get(
     "/properties",
     summary="Propose properties",
-    response_class=Response,
-    responses={200: _JSON},
+    response_model=PropertyProposal,
     description="Reconciliation 0.2 data extension: the properties that can be fetched for `type`.",
 )
 def propose(

@@ -1,12 +1,20 @@
-"""Read models of the search routes: what `service.py` and `resolve.py` build and the routes return
-(`response_model=Envelope[...]`, so the OpenAPI document is the body)."""
+"""Read models of the search routes: what `service.py`, `resolve.py`, `advanced_search.py` and
+`reconcile.py` build and the routes return (`response_model=...`, so the OpenAPI document is the body).
+
+The advanced-search hit and the reconciliation answers are closed TypedDicts (`extra="forbid"`:
+`additionalProperties: false` in the document), each built in one function that mypy checks key by key;
+`tests/search/test_read_models.py` validates served bodies against them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, with_config
 from typing_extensions import TypedDict
+
+from regintel.areas.companies.schemas import CompanySummary
+
+_CLOSED = ConfigDict(extra="forbid")
 
 MatchedBy = Literal["name", "national_id", "vat", "lei", "tax_id"]
 
@@ -162,3 +170,157 @@ class PropertySuggestions(BaseModel):
 
 class TypeSuggestions(BaseModel):
     result: list[TypeRef]
+
+
+# `/companies/advanced-search`: the compact company record and its latest statement's figures.
+
+
+@with_config(_CLOSED)
+class HitFinancials(TypedDict):
+    """Latest financial statement: year, currency and figures in major units."""
+
+    year: int
+    currency: str
+    revenue: float | None
+    profit: float | None
+    totalAssets: float | None
+    equity: float | None
+    liabilities: float | None
+    employees: int | None
+    source: str
+
+
+@with_config(_CLOSED)
+class AdvancedSearchHit(CompanySummary):
+    latestFinancials: Annotated[
+        HitFinancials | None,
+        Field(description="Latest financial statement: year, currency and figures in major units"),
+    ]
+
+
+# The Reconciliation API 0.2 documents (manifest, query batch answer, data extension, property
+# proposal): the protocol's shapes (../shared/schemas/reconcile/0.2), answered bare.
+
+
+@with_config(_CLOSED)
+class ReconType(TypedDict):
+    id: str
+    name: str
+
+
+@with_config(_CLOSED)
+class ServiceUrl(TypedDict):
+    url: str
+
+
+@with_config(_CLOSED)
+class PreviewService(TypedDict):
+    url: str
+    width: int
+    height: int
+
+
+@with_config(_CLOSED)
+class ServicePath(TypedDict):
+    service_url: str
+    service_path: str
+
+
+@with_config(_CLOSED)
+class SuggestServices(TypedDict):
+    entity: ServicePath
+    property: ServicePath
+    type: ServicePath
+
+
+@with_config(_CLOSED)
+class ExtendServices(TypedDict):
+    propose_properties: ServicePath
+    property_settings: Annotated[
+        list[dict[str, Any]], Field(description="Settings of fetched properties (none: always empty)")
+    ]
+
+
+# `in` is a Python keyword: the functional form.
+ManifestAuthentication = TypedDict(
+    "ManifestAuthentication",
+    {"type": Literal["apiKey"], "name": str, "in": Literal["query"], "description": str},
+)
+ManifestAuthentication.__pydantic_config__ = _CLOSED  # type: ignore[attr-defined]
+
+
+@with_config(_CLOSED)
+class Manifest(TypedDict):
+    """The service manifest; every URL it names carries the key it was asked with (`?api_key=`)."""
+
+    versions: list[str]
+    name: str
+    identifierSpace: str
+    schemaSpace: str
+    serviceVersion: str
+    documentation: str
+    defaultTypes: list[ReconType]
+    view: ServiceUrl
+    preview: PreviewService
+    suggest: SuggestServices
+    extend: ExtendServices
+    authentication: ManifestAuthentication
+
+
+@with_config(_CLOSED)
+class ReconFeature(TypedDict):
+    id: Annotated[
+        str, Field(description="`name_similarity`, `location`, `legal_form`, `country`, `identifier`")
+    ]
+    value: float | bool
+
+
+@with_config(_CLOSED)
+class ReconCandidate(TypedDict):
+    id: Annotated[str, Field(description="`<country>:<national id>`, e.g. `SK:31322832`")]
+    name: str
+    score: Annotated[float, Field(description="0 to 100")]
+    match: Annotated[
+        bool, Field(description="The first candidate, scoring 90 or more and 5 ahead of the next")
+    ]
+    type: list[ReconType]
+    description: str
+    features: list[ReconFeature]
+
+
+@with_config(_CLOSED)
+class ReconResults(TypedDict):
+    result: list[ReconCandidate]
+
+
+ReconcileBatch = dict[str, ReconResults]  # query id -> its candidates
+
+
+@with_config(_CLOSED)
+class PropertyRef(TypedDict):
+    id: str
+    name: str
+
+
+# A property value in the 0.2 value forms this service writes (`str`, `date` as an ISO date-time).
+StrValue = TypedDict("StrValue", {"str": str})  # noqa: UP013 (a key named `str`)
+StrValue.__pydantic_config__ = _CLOSED  # type: ignore[attr-defined]
+DateValue = TypedDict("DateValue", {"date": str})  # noqa: UP013
+DateValue.__pydantic_config__ = _CLOSED  # type: ignore[attr-defined]
+PropertyValue = StrValue | DateValue
+
+
+@with_config(_CLOSED)
+class ExtendAnswer(TypedDict):
+    """Data extension: the properties asked for, in order, and per entity id each property's values
+    (empty for an unknown entity or property)."""
+
+    meta: list[PropertyRef]
+    rows: dict[str, dict[str, list[PropertyValue]]]
+
+
+@with_config(_CLOSED)
+class PropertyProposal(TypedDict):
+    type: str
+    properties: list[PropertyRef]
+    limit: NotRequired[int]

@@ -9,12 +9,11 @@ from typing import Any
 
 import anyio
 from fastapi import APIRouter, FastAPI
-from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
 from regintel.api import errors
 from regintel.api.db_gate import DbGate
-from regintel.api.middleware import RequestContext
+from regintel.api.middleware import CorsForOrigins, RequestContext
 from regintel.api.openapi import API_VERSION, build_openapi
 from regintel.api.routers import ROUTERS
 from regintel.api.search_index import SearchJobs, open_search
@@ -134,8 +133,9 @@ def create_app(settings: Settings) -> FastAPI:
     )
     # Outermost, so that every answer carries the CORS headers, errors and 401s included (browser clients
     # and the reconciliation spec 0.2 need them). Keys travel in a header or the query, never in cookies.
+    # Only requests that send `Origin` pass through Starlette's CORSMiddleware (api/middleware.py).
     app.add_middleware(
-        CORSMiddleware,
+        CorsForOrigins,
         allow_origins=settings.cors_allow_origins,
         allow_methods=["*"],
         allow_headers=["*"],

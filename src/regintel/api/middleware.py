@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 import anyio
+from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from regintel.api import metrics
@@ -176,3 +177,40 @@ def _incoming_id(scope: Scope) -> str | None:
             if 0 < len(text) <= 128 and text.replace("-", "").replace("_", "").isalnum():
                 return text
     return None
+
+
+class CorsForOrigins:
+    """Starlette's `CORSMiddleware` for the requests that send `Origin` (browsers' cross-origin calls and
+    preflights); every other request goes straight to the app, with the one thing CORS does to its answer
+    done here: `Vary: Origin` merged into the response's `Vary` exactly as `CORSMiddleware.send` merges it.
+    Parsing the request headers and the response headers for CORS's sake on every call was about 3% of a
+    keyed lookup's CPU (docs/performance.md, session 15)."""
+
+    def __init__(self, app: ASGIApp, /, **options: Any):
+        self.app = app
+        self.cors = CORSMiddleware(app, **options)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or any(name == b"origin" for name, _ in scope["headers"]):
+            await self.cors(scope, receive, send)
+            return
+
+        async def send_vary(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                _add_vary_origin(message.setdefault("headers", []))
+            await send(message)
+
+        await self.app(scope, receive, send_vary)
+
+
+def _add_vary_origin(headers: list[tuple[bytes, bytes]]) -> None:
+    """`MutableHeaders(...)["Vary"] = ", ".join([*getlist("Vary"), "Origin"])` on a raw header list: the
+    first `vary` line holds the joined value, later ones are dropped, none appends one."""
+    found = [i for i, (name, _) in enumerate(headers) if name == b"vary"]
+    if not found:
+        headers.append((b"vary", b"Origin"))
+        return
+    value = b", ".join([headers[i][1] for i in found] + [b"Origin"])
+    for i in reversed(found[1:]):
+        del headers[i]
+    headers[found[0]] = (b"vary", value)

@@ -16,6 +16,7 @@ pass's budget is its key's own (each pass is paid for apart).
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from contextlib import AbstractContextManager, nullcontext
@@ -201,4 +202,11 @@ class Limiter:
 
 def _monthly(subject: str, limit: int, now: datetime) -> tuple[str, int, int]:
     """(counter name, limit, reset time) of a monthly quota: `subject` is a key id or `acct:{account id}`."""
-    return f"quota/{subject}/{now:%Y-%m}", limit, int(next_month_start(now).timestamp())
+    return _month_counter(subject, limit, now.year, now.month)
+
+
+@functools.lru_cache(maxsize=4096)
+def _month_counter(subject: str, limit: int, year: int, month: int) -> tuple[str, int, int]:
+    # Remembered per key and month: formatting the name and the month's end was 2% of a keyed lookup.
+    start = datetime(year, month, 1, tzinfo=UTC)
+    return f"quota/{subject}/{start:%Y-%m}", limit, int(next_month_start(start).timestamp())

@@ -143,6 +143,7 @@ def caen_revision(version: str) -> str | None:
     return digits if digits in CAEN_REVISIONS else None
 
 
+@lru_cache(maxsize=8192)  # a few hundred classes in two revisions: parsed once, not once a row
 def caen_class(code: str, version: str) -> str | None:
     """The NACE class (`NN.NN`, of the CAEN revision's NACE revision) of a 4-digit CAEN class, or None
     when the code is not a class of that revision."""

@@ -13,6 +13,7 @@ from regintel.areas.catalogue import code_list_routes, data_source_routes
 from regintel.areas.companies import lookup_routes, record_routes, timeline_routes
 from regintel.areas.feeds import change_routes, insolvency_routes
 from regintel.areas.monitoring import case_routes, subscription_routes, watch_routes, webhook_routes
+from regintel.areas.people import people_routes
 from regintel.areas.search import advanced_routes, reconcile_routes, search_routes
 from regintel.areas.stats import feed_routes, stats_routes
 
@@ -26,6 +27,7 @@ ROUTERS += [
     data_source_routes.router,
     code_list_routes.router,
     search_routes.router,
+    people_routes.router,
     reconcile_routes.router,
 ]
 ROUTERS += [subscription_routes.router, case_routes.router, webhook_routes.router, watch_routes.router]

@@ -12,11 +12,11 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.accounts import queries as q
 from regintel.areas.companies.service import resolve_ico
+from regintel.areas.people import service as people
 from regintel.config import Settings
 from regintel.db import watches as watch_db
 from regintel.db.keys import create_key
 from regintel.errors import Conflict, NotFound, ValidationFailed
-from regintel.services import people
 from regintel.services.limiter import Limiter
 
 FO_ADDENDUM_VERSION = "2026-11"  # the version of the addendum text in docs/accounts.md
@@ -302,8 +302,8 @@ _addendum_cache: dict[tuple[int, int], tuple[float, bool]] = {}
 
 
 def key_has_addendum(engine: Engine, key_id: int) -> bool:
-    """The natural-persons gate's waiver (services/people.py): one indexed read on the primary, remembered
-    for `_ADDENDUM_TTL` seconds per (engine, key)."""
+    """The natural-persons gate's waiver (areas/people/service.py): one indexed read on the primary,
+    remembered for `_ADDENDUM_TTL` seconds per (engine, key)."""
     slot = (id(engine), key_id)
     hit = _addendum_cache.get(slot)
     if hit is not None and hit[0] > time.monotonic():

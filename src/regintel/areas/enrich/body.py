@@ -20,8 +20,8 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 from regintel.areas.enrich import sections, upload
 from regintel.areas.enrich.schemas import JobIn
 from regintel.areas.enrich.service import MAX_IDENTIFIERS, Options
+from regintel.areas.people import service as people
 from regintel.errors import ValidationFailed
-from regintel.services import people
 
 FORM_FIELDS = {"file", "country", "encoding", "sections", "purpose"}
 JSON_TYPES = ("", "application/json")

@@ -21,9 +21,9 @@ from regintel.areas.compliance import service as compliance_svc
 from regintel.areas.mcp import queries
 from regintel.areas.ownership import ultimate as ultimate_svc
 from regintel.areas.ownership.entities import Ctx
+from regintel.areas.people.service import PERSONAL
 from regintel.domain import agent_brief as domain
 from regintel.errors import NotFound
-from regintel.services.people import PERSONAL
 
 YEARS = 5
 ROLES = 20

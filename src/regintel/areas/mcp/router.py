@@ -14,7 +14,7 @@ from regintel.areas.companies import service as companies_svc
 from regintel.areas.mcp import brief as svc
 from regintel.areas.mcp.http import PATH, McpEndpoint, lifespan
 from regintel.areas.mcp.schemas import CompanyBrief
-from regintel.services.people import check_purpose
+from regintel.areas.people.service import check_purpose
 
 brief_router = APIRouter(prefix="/api/v1/agent", tags=["Agent"], route_class=StrictRoute)
 

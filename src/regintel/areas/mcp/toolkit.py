@@ -15,11 +15,11 @@ from regintel.api.deps import Caller
 from regintel.api.result_cache import get_result_cache
 from regintel.api.search_index import get_search
 from regintel.areas.companies import service as companies_svc
+from regintel.areas.people.service import check_purpose
 from regintel.config import Settings
 from regintel.domain.identifiers import NATIONAL_IDS, parse_country
 from regintel.errors import Unauthorized
 from regintel.search.base import SearchBackend
-from regintel.services.people import check_purpose
 
 MARKETS = ", ".join(NATIONAL_IDS)
 

@@ -35,12 +35,12 @@ from regintel.areas.mcp.toolkit import (
     company_row,
 )
 from regintel.areas.monitoring import subscriptions as subscriptions_svc
+from regintel.areas.people.service import check_purpose
 from regintel.areas.search import advanced_search as advanced_svc
 from regintel.areas.search import service as search_svc
 from regintel.areas.search.company_filters import CompanyFilters
 from regintel.domain.identifiers import IDENTIFIER_TYPES
 from regintel.domain.timeline import EVENT_TYPES
-from regintel.services.people import check_purpose
 
 
 def _line(c: Mapping[str, Any]) -> str:

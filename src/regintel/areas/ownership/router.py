@@ -29,9 +29,9 @@ from regintel.areas.ownership.schemas import (
     UkConnections,
     UltimateOwnerResult,
 )
+from regintel.areas.people import service as people_svc
 from regintel.config import Settings
 from regintel.domain.ownership import MAX_DEPTH, MAX_PATHS
-from regintel.services import people as people_svc
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Ownership"], route_class=StrictRoute)
 

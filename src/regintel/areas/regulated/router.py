@@ -14,7 +14,7 @@ from regintel.api.company_path import CompanyRow
 from regintel.api.deps import ApiKey, AppSettings, DbConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
-from regintel.services import people as people_svc
+from regintel.areas.people import service as people_svc
 
 from . import service
 from .schemas import EnergyRegulation, FinancialSupervision, LicensedRole

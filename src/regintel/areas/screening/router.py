@@ -17,6 +17,7 @@ from regintel.api.deps import ApiKey, AppSettings, DbConn, PublicLimit
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.areas.companies import service as companies_svc
+from regintel.areas.people import service as people_svc
 from regintel.areas.screening import service as svc
 from regintel.areas.screening.maltego import to_maltego
 from regintel.areas.screening.schemas import (
@@ -29,7 +30,6 @@ from regintel.areas.screening.schemas import (
 from regintel.domain.screening import ALGORITHM, DEFAULT_THRESHOLD, SCHEMAS, Subject
 from regintel.errors import RegintelError
 from regintel.render.tabular import to_csv
-from regintel.services import people as people_svc
 
 public = APIRouter(
     prefix="/api/v1/public", tags=["Screening"], dependencies=[PublicLimit], route_class=StrictRoute

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from regintel.api.deps import ApiKey, AppSettings, PublicLimit, ReadConn
+from regintel.api.deps import ApiKey, PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
@@ -31,7 +31,6 @@ from regintel.domain.identifiers import (
     parse_identifier,
 )
 from regintel.errors import InvalidIdentifier, NotFound, ValidationFailed
-from regintel.services import people as people_svc
 
 router = APIRouter(tags=["Search"], route_class=StrictRoute)
 
@@ -39,15 +38,6 @@ PUBLIC_CACHE = {"Cache-Control": "public, max-age=300"}  # spec 8 names no perio
 Q = Annotated[str, Query(min_length=1, max_length=200, description="Name, part of a name, or an identifier")]
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case")]
 Page = Annotated[int, Query(ge=1, le=50, description="Page number, from 1")]
-Purpose = Annotated[
-    str | None,
-    Query(
-        max_length=64,
-        description="Declared processing purpose (one of the "
-        "configured list, e.g. `kyc`): unlocks natural persons' birth date, "
-        "nationality and residence",
-    ),
-]
 
 
 def _cc(country: str | None) -> str | None:
@@ -190,51 +180,6 @@ def at_address(
     if norm is None:
         raise NotFound(f"No company is registered at {address!r}")
     return ok(request, items, total=total, page=page, per_page=limit, address_norm=norm)
-
-
-@router.get(
-    "/api/v1/companies/person/{key}",
-    response_model=Envelope[dict[str, Any]],
-    summary="Companies of a person",
-    description="Every role (director, shareholder, beneficial owner, …) the person holds or held, "
-    "with its company. `key` is the person key from people search. Birth date, nationality and "
-    "residence are included only with a declared `purpose`.",
-)
-def person_companies(
-    request: Request,
-    conn: ReadConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    key: Annotated[str, Path(max_length=80)],
-    purpose: Purpose = None,
-) -> Response:
-    personal = people_svc.check_purpose(purpose, settings.allowed_purposes)
-    return ok(request, people_svc.companies_of_person(conn, key, personal))
-
-
-@router.get(
-    "/api/v1/people/search",
-    response_model=Envelope[list[dict[str, Any]]],
-    summary="People search",
-    description="People (officers, owners) whose name matches `q` in any word order, typos forgiven, "
-    "each with the companies they are linked to. Personal fields need a declared `purpose`.",
-)
-def people_search(
-    request: Request,
-    conn: ReadConn,
-    _key: ApiKey,
-    settings: AppSettings,
-    index: SearchIndex,
-    q: Q,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    page: Page = 1,
-    purpose: Purpose = None,
-    per_page: Annotated[int | None, Query(ge=1, le=100, description="Alias of `limit`")] = None,
-) -> Response:
-    limit = _page_size(request, limit, per_page)
-    personal = people_svc.check_purpose(purpose, settings.allowed_purposes)
-    items, total = people_svc.search_people(conn, index, _q(q), limit, page, personal)
-    return ok(request, items, total=total, page=page, per_page=limit)
 
 
 class ResolveIn(BaseModel):

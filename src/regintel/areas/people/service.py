@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from regintel.areas.people.schemas import Person, PersonCompanies, PersonHit, PersonRole
 from regintel.db import search as db
 from regintel.domain.matching import highlight, name_score
 from regintel.domain.names import tokens
@@ -44,45 +45,60 @@ def check_purpose(purpose: str | None, allowed: list[str]) -> bool:
     return True
 
 
-def person_out(row: Mapping[str, Any], personal: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"key": row["person_key"], "name": row["name"]}
-    if personal:
-        out.update({api: row[col] for api, col in PERSONAL})
-    return out
+def person_out(row: Mapping[str, Any], personal: bool) -> Person:
+    """The person of a `people` row, with the personal fields only when the gate opened."""
+    if not personal:
+        return Person(key=row["person_key"], name=row["name"])
+    return Person(
+        key=row["person_key"],
+        name=row["name"],
+        birthDate=row["birth_date"],
+        nationality=row["nationality"],
+        countryOfResidence=row["country_of_residence"],
+    )
 
 
-def _role(r: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "role": r["role"],
-        "title": r["title"],
-        "sharePct": r["share_pct"],
-        "votingPct": r["voting_pct"],
-        "since": r["since"],
-        "until": r["until"],
-        "source": r["source"],
-        "company": {
+def role_out(r: Mapping[str, Any]) -> PersonRole:
+    """One role of a `roles_of_people` row, with the company it is held in."""
+    return PersonRole(
+        role=r["role"],
+        title=r["title"],
+        sharePct=r["share_pct"],
+        votingPct=r["voting_pct"],
+        since=r["since"],
+        until=r["until"],
+        source=r["source"],
+        company={
             "country": r["country"],
             "nationalId": r["national_id"],
             "name": r["name"],
             "status": r["status"],
             "inBankruptcy": bool(r["in_bankruptcy"]),
         },
-    }
+    )
 
 
-def companies_of_person(conn: Connection, key: str, personal: bool) -> dict[str, Any]:
+def hit_out(
+    row: Mapping[str, Any], personal: bool, score: float, words: list[str], roles: list[PersonRole]
+) -> PersonHit:
+    """One people-search hit: the person (as `person_out`), how well the name matched, and their roles."""
+    mark = highlight(row["name"], words)
+    return {**person_out(row, personal), "score": score, "highlight": mark, "roles": roles}
+
+
+def companies_of_person(conn: Connection, key: str, personal: bool) -> PersonCompanies:
     """The person and every role they hold or held, with the company of each."""
     row = db.person_by_key(conn, key.removeprefix("p:"))
     if row is None:
         raise NotFound(f"No person with key {key}")
-    roles = [_role(r) for r in db.roles_of_people(conn, [int(row["id"])])]
+    roles = [role_out(r) for r in db.roles_of_people(conn, [int(row["id"])])]
     companies = {(r["company"]["country"], r["company"]["nationalId"]) for r in roles}
-    return {"person": person_out(row, personal), "companyCount": len(companies), "roles": roles}
+    return PersonCompanies(person=person_out(row, personal), companyCount=len(companies), roles=roles)
 
 
 def search_people(
     conn: Connection, backend: SearchBackend, q: str, limit: int, page: int, personal: bool
-) -> tuple[list[dict[str, Any]], int]:
+) -> tuple[list[PersonHit], int]:
     """People whose name matches `q` (any word order, typos forgiven), each with their roles."""
     words = tokens(q)
     if not words:
@@ -95,12 +111,8 @@ def search_people(
     )
     scored = [(s, r) for s, r in scored if s >= 0.6]
     page_rows = scored[(page - 1) * limit : page * limit]
-    roles: dict[int, list[dict[str, Any]]] = {}
+    roles: dict[int, list[PersonRole]] = {}
     for r in db.roles_of_people(conn, [int(row["id"]) for _, row in page_rows]):
-        roles.setdefault(int(r["person_id"]), []).append(_role(r))
-    items = [
-        person_out(row, personal)
-        | {"score": s, "highlight": highlight(row["name"], words), "roles": roles.get(int(row["id"]), [])}
-        for s, row in page_rows
-    ]
+        roles.setdefault(int(r["person_id"]), []).append(role_out(r))
+    items = [hit_out(row, personal, s, words, roles.get(int(row["id"]), [])) for s, row in page_rows]
     return items, len(scored)

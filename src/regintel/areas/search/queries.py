@@ -11,7 +11,8 @@ from typing import Any
 
 from sqlalchemy import Select, func, literal, select, tuple_
 
-from regintel.db.company_filters import Conditions, base_query, c, lf
+from regintel.db import company_filters
+from regintel.db.company_filters import Conditions, c, lf
 from regintel.db.name_trigrams import NameContains, matches
 from regintel.db.sql_hints import Unordered
 
@@ -26,6 +27,12 @@ FINANCIAL_COLUMNS = (
     lf.employees.label("fin_employees"),
     lf.source.label("fin_source"),
 )
+
+
+def base_query(cond: Conditions, *columns: Any, outer_financials: bool = False) -> Select[Any]:
+    """`db.company_filters.base_query` (SELECT `columns` FROM companies WHERE every condition), typed."""
+    query: Select[Any] = company_filters.base_query(cond, *columns, outer_financials=outer_financials)
+    return query
 
 
 def match_ids(cond: Conditions, cap: int) -> Select[Any]:

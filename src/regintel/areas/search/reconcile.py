@@ -91,8 +91,12 @@ def manifest(base: str, key_suffix: str) -> Manifest:
         "view": {"url": preview},
         "preview": {"url": preview, "width": 430, "height": 180},
         "suggest": {
-            kind: {"service_url": base, "service_path": f"/api/v1/reconcile/suggest/{kind}{key_suffix}"}
-            for kind in ("entity", "property", "type")
+            "entity": {"service_url": base, "service_path": f"/api/v1/reconcile/suggest/entity{key_suffix}"},
+            "property": {
+                "service_url": base,
+                "service_path": f"/api/v1/reconcile/suggest/property{key_suffix}",
+            },
+            "type": {"service_url": base, "service_path": f"/api/v1/reconcile/suggest/type{key_suffix}"},
         },
         "extend": {
             "propose_properties": {

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from sqlalchemy import Engine, func, select, update
+from sqlalchemy.engine import Connection
 
 from regintel.db.engine import upsert
 from regintel.db.jobs import enqueue_relink
@@ -148,20 +150,82 @@ def _progress(enabled: bool, total: int | None, label: str) -> Progress:
 def finish_run(engine: Engine, info: SourceInfo, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(
-            update(import_runs)
-            .where(import_runs.c.id == run_id)
-            .values(status=status, finished_at=now, stats=stats.as_dict())
-        )
         count = conn.execute(
             select(func.count()).select_from(company_sources).where(company_sources.c.source == info.id)
         ).scalar_one()
-        values: dict[str, Any] = {
-            "row_count": count,
-            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
-        }
-        if status == "succeeded":
-            values["last_import_at"] = now
-            if stats.inserted or stats.updated:  # new or renamed companies: records may now link to them
-                enqueue_relink(conn, now, info.country)
-        conn.execute(update(data_sources).where(data_sources.c.id == info.id).values(**values))
+        _record_end(conn, info.id, run_id, status, stats, count, now)
+        if status == "succeeded" and (stats.inserted or stats.updated):
+            enqueue_relink(conn, now, info.country)  # new or renamed companies: records may now link to them
+
+
+def _record_end(
+    conn: Connection,
+    source_id: str,
+    run_id: int,
+    status: str,
+    stats: LoadStats,
+    row_count: int,
+    now: datetime,
+) -> None:
+    """The run's end on its `import_runs` row, and the catalogue's row count, last run and (on success)
+    last import time."""
+    conn.execute(
+        update(import_runs)
+        .where(import_runs.c.id == run_id)
+        .values(status=status, finished_at=now, stats=stats.as_dict())
+    )
+    values: dict[str, Any] = {
+        "row_count": row_count,
+        "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
+    }
+    if status == "succeeded":
+        values["last_import_at"] = now
+    conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))
+
+
+class AreaRun:
+    """An area importer's run in progress (`area_run`): its id, its reject file and the stats it fills.
+    The importer may replace `stats` (the figures from before a file it aborted); the run ends with
+    whatever `stats` is then."""
+
+    def __init__(self, run_id: int, rejects: RejectFile) -> None:
+        self.id = run_id
+        self.rejects = rejects
+        self.stats = LoadStats()
+
+    def result(self) -> tuple[int, LoadStats, Path | None]:
+        """(run id, stats, reject file or None), as `run_import` returns."""
+        return self.id, self.stats, self.rejects.path if self.rejects.path.exists() else None
+
+
+@contextmanager
+def area_run(
+    engine: Engine,
+    info: SourceInfo,
+    location: str,
+    data_dir: Path,
+    row_count: Callable[[Connection, str], int],
+) -> Iterator[AreaRun]:
+    """The run record of an importer that writes its own area's tables instead of going through the
+    `Loader` (filed statements, debtor lists, regulated registers, public money): the catalogue entry
+    synced, a `running` row in `import_runs`, the reject file `rejects/<source>-<run id>.jsonl`; on
+    leaving the block, the reject file closed and the run marked `succeeded` (`failed` when the block
+    raised, the exception going on) with its stats, and the catalogue's `row_count` taken from
+    `row_count(conn, source id)` in the same transaction."""
+    sync_catalogue(engine, [info])
+    with engine.begin() as conn:
+        run_id = conn.execute(
+            import_runs.insert()
+            .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
+            .returning(import_runs.c.id)
+        ).scalar_one()
+    run = AreaRun(run_id, RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl"))
+    status = "failed"
+    try:
+        yield run
+        status = "succeeded"
+    finally:
+        run.rejects.close()
+        now = datetime.now(UTC)
+        with engine.begin() as conn:
+            _record_end(conn, info.id, run_id, status, run.stats, row_count(conn, info.id), now)

@@ -15,16 +15,15 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance import queries
-from regintel.db.schema import data_sources, import_runs
 from regintel.domain.names import normalise_name
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.ingest.runner import RejectFile, area_run
 from regintel.ingest.sources.sk_debtors import DebtorRecord
 
 
@@ -41,32 +40,21 @@ def run_debtor_import(
     """Import one list file; returns (run id, stats, reject file or None) like `run_import`. A malformed
     file (`SourceAbort`) writes nothing of itself and stops the run with its reason."""
     info = source.info
-    sync_catalogue(engine, [info])
-    with engine.begin() as conn:
-        run_id = conn.execute(
-            import_runs.insert()
-            .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
-            .returning(import_runs.c.id)
-        ).scalar_one()
-    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
-    stats, status = LoadStats(), "failed"
-    try:
-        with engine.connect().execution_options(sqlite_immediate=True) as conn:
-            try:
-                with (
-                    open_input(location, Path(data_dir) / "downloads", whole_archive=True) as inp,
-                    conn.begin(),
-                ):
-                    records = _parse(source, inp.stream, inp.name, stats, rejects)
-                    write(conn, info.id, records, run_id, stats)
-            except SourceAbort as exc:
-                rejects(f"aborted: {exc}", {"location": location})
-                raise
-        status = "succeeded"
-    finally:
-        rejects.close()
-        _finish(engine, info.id, run_id, status, stats)
-    return run_id, stats, rejects.path if rejects.path.exists() else None
+    with (
+        area_run(engine, info, location, data_dir, queries.debtor_entry_count) as run,
+        engine.connect().execution_options(sqlite_immediate=True) as conn,
+    ):
+        try:
+            with (
+                open_input(location, Path(data_dir) / "downloads", whole_archive=True) as inp,
+                conn.begin(),
+            ):
+                records = _parse(source, inp.stream, inp.name, run.stats, run.rejects)
+                write(conn, info.id, records, run.id, run.stats)
+        except SourceAbort as exc:
+            run.rejects(f"aborted: {exc}", {"location": location})
+            raise
+    return run.result()
 
 
 def _parse(
@@ -183,20 +171,3 @@ def write(
         stats.inserted += len(inserts)
         stats.updated += len(updates) + len(gone)
         stats.changes += len(inserts) + len(updates) + len(gone)
-
-
-def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
-    now = datetime.now(UTC)
-    with engine.begin() as conn:
-        conn.execute(
-            update(import_runs)
-            .where(import_runs.c.id == run_id)
-            .values(status=status, finished_at=now, stats=stats.as_dict())
-        )
-        values: dict[str, Any] = {
-            "row_count": queries.debtor_entry_count(conn, source_id),
-            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
-        }
-        if status == "succeeded":
-            values["last_import_at"] = now
-        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

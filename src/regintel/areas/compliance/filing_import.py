@@ -17,11 +17,10 @@ from sqlalchemy import Engine, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance.tables import filed_statements as fst
-from regintel.db.schema import data_sources, import_runs
 from regintel.ingest.base import RecordError, Skipped, SourceAbort
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.ingest.runner import area_run
 from regintel.ingest.sources.sk_registeruz_filings import FiledStatement, FiledStatements
 
 FIELDS = tuple(f for f in FiledStatement.__dataclass_fields__ if f != "statement_id")
@@ -32,40 +31,30 @@ def run_filing_import(
 ) -> tuple[int, LoadStats, Path | None]:
     """Import one file; returns (run id, stats, reject file or None) like `run_import`."""
     info = source.info
-    sync_catalogue(engine, [info])
-    with engine.begin() as conn:
-        run_id = conn.execute(
-            import_runs.insert()
-            .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
-            .returning(import_runs.c.id)
-        ).scalar_one()
-    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
-    stats, status = LoadStats(), "failed"
-    try:
-        with engine.connect().execution_options(sqlite_immediate=True) as conn:
-            try:
-                with open_input(location, Path(data_dir) / "downloads") as inp, conn.begin():
-                    records: dict[str, FiledStatement] = {}
-                    for item in source.parse(inp.stream, inp.name):
-                        stats.read += 1
-                        if isinstance(item, RecordError):
-                            stats.reject(item.reason)
-                            rejects(item.reason, item.raw)
-                        elif isinstance(item, Skipped):
-                            stats.skip(item.reason)
-                        elif item.statement_id in records:
-                            stats.skip("the same statement twice in the file")
-                        else:
-                            records[item.statement_id] = item
-                    write(conn, info.id, list(records.values()), run_id, stats)
-            except SourceAbort as exc:
-                rejects(f"aborted: {exc}", {"location": location})
-                raise
-        status = "succeeded"
-    finally:
-        rejects.close()
-        _finish(engine, info.id, run_id, status, stats)
-    return run_id, stats, rejects.path if rejects.path.exists() else None
+    with (
+        area_run(engine, info, location, data_dir, _row_count) as run,
+        engine.connect().execution_options(sqlite_immediate=True) as conn,
+    ):
+        stats = run.stats
+        try:
+            with open_input(location, Path(data_dir) / "downloads") as inp, conn.begin():
+                records: dict[str, FiledStatement] = {}
+                for item in source.parse(inp.stream, inp.name):
+                    stats.read += 1
+                    if isinstance(item, RecordError):
+                        stats.reject(item.reason)
+                        run.rejects(item.reason, item.raw)
+                    elif isinstance(item, Skipped):
+                        stats.skip(item.reason)
+                    elif item.statement_id in records:
+                        stats.skip("the same statement twice in the file")
+                    else:
+                        records[item.statement_id] = item
+                write(conn, info.id, list(records.values()), run.id, stats)
+        except SourceAbort as exc:
+            run.rejects(f"aborted: {exc}", {"location": location})
+            raise
+    return run.result()
 
 
 def _stored(conn: Connection, source_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -121,19 +110,8 @@ def write(
     stats.changes += len(inserts) + len(updates)
 
 
-def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
-    now = datetime.now(UTC)
-    with engine.begin() as conn:
-        conn.execute(
-            update(import_runs)
-            .where(import_runs.c.id == run_id)
-            .values(status=status, finished_at=now, stats=stats.as_dict())
-        )
-        count = conn.execute(select(func.count()).select_from(fst).where(fst.c.source == source_id))
-        values: dict[str, Any] = {
-            "row_count": int(count.scalar_one()),
-            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
-        }
-        if status == "succeeded":
-            values["last_import_at"] = now
-        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))
+def _row_count(conn: Connection, source_id: str) -> int:
+    """The source's filed statements (the catalogue's `row_count`)."""
+    return int(
+        conn.execute(select(func.count()).select_from(fst).where(fst.c.source == source_id)).scalar_one()
+    )

@@ -9,18 +9,16 @@ rows the file lacks are kept rather than delisted (the rejected row may be one o
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, func, select
 
 from regintel.config import load_settings
-from regintel.db.schema import data_sources, import_runs
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.ingest.runner import RejectFile, area_run
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
@@ -49,28 +47,15 @@ def run_regulated_import(
     """Import one list file (or URL); returns (run id, stats, reject file or None) like `run_import`.
     `backend`: the search index that name links go through (default: the one the settings choose)."""
     info = source.info
-    sync_catalogue(engine, [info])
-    with engine.begin() as conn:
-        run_id = conn.execute(
-            import_runs.insert()
-            .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
-            .returning(import_runs.c.id)
-        ).scalar_one()
-    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
-    stats, status = LoadStats(), "failed"
-    try:
+    with area_run(engine, info, location, data_dir, row_count) as run:
         try:
-            _import_file(engine, source, location, Path(data_dir), backend, stats, rejects)
+            _import_file(engine, source, location, Path(data_dir), backend, run.stats, run.rejects)
         except SourceAbort as exc:
-            rejects(f"aborted: {exc}", {"location": location})
-            stats = LoadStats(read=stats.read)
-            stats.reject(f"aborted: {exc}")
+            run.rejects(f"aborted: {exc}", {"location": location})
+            run.stats = LoadStats(read=run.stats.read)
+            run.stats.reject(f"aborted: {exc}")
             raise
-        status = "succeeded"
-    finally:
-        rejects.close()
-        _finish(engine, info.id, run_id, status, stats)
-    return run_id, stats, rejects.path if rejects.path.exists() else None
+    return run.result()
 
 
 def _import_file(
@@ -123,20 +108,3 @@ def row_count(conn: Any, source_id: str) -> int:
         int(conn.execute(select(func.count()).select_from(t).where(t.c.source == source_id)).scalar_one())
         for t in (regulated_authorisations, licensed_professionals)
     )
-
-
-def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
-    now = datetime.now(UTC)
-    with engine.begin() as conn:
-        conn.execute(
-            update(import_runs)
-            .where(import_runs.c.id == run_id)
-            .values(status=status, finished_at=now, stats=stats.as_dict())
-        )
-        values: dict[str, Any] = {
-            "row_count": row_count(conn, source_id),
-            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
-        }
-        if status == "succeeded":
-            values["last_import_at"] = now
-        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -10,16 +10,14 @@ from fastapi.responses import Response
 
 from regintel.api.deps import ApiKey, AppSettings, ReadConn
 from regintel.api.envelope import Envelope, ok
+from regintel.api.query_params import Page, Q, not_blank, page_size
 from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
 from regintel.areas.people import service as svc
 from regintel.areas.people.schemas import PersonCompanies, PersonHit
-from regintel.errors import ValidationFailed
 
 router = APIRouter(tags=["Search"], route_class=StrictRoute)
 
-Q = Annotated[str, Query(min_length=1, max_length=200, description="Name, part of a name, or an identifier")]
-Page = Annotated[int, Query(ge=1, le=50, description="Page number, from 1")]
 Purpose = Annotated[
     str | None,
     Query(
@@ -29,27 +27,6 @@ Purpose = Annotated[
         "nationality and residence",
     ),
 ]
-
-
-def _q(q: str) -> str:
-    if not q.strip():
-        raise ValidationFailed(
-            "Query `q` is blank", details=[{"field": "q", "in": "query", "message": "blank"}]
-        )
-    return q
-
-
-def _page_size(request: Request, limit: int, per_page: int | None) -> int:
-    """`per_page` is accepted beside `limit`, as in company search (the answer calls the page size
-    `meta.per_page`); two different values are refused."""
-    if per_page is None:
-        return limit
-    if "limit" in request.query_params and limit != per_page:
-        raise ValidationFailed(
-            "Give `limit` or `per_page`, not two different values",
-            details=[{"field": "per_page", "in": "query", "message": "conflicts with limit"}],
-        )
-    return per_page
 
 
 @router.get(
@@ -91,7 +68,7 @@ def people_search(
     purpose: Purpose = None,
     per_page: Annotated[int | None, Query(ge=1, le=100, description="Alias of `limit`")] = None,
 ) -> Response:
-    limit = _page_size(request, limit, per_page)
+    limit = page_size(request, limit, per_page)
     personal = svc.check_purpose(purpose, settings.allowed_purposes)
-    items, total = svc.search_people(conn, index, _q(q), limit, page, personal)
+    items, total = svc.search_people(conn, index, not_blank(q), limit, page, personal)
     return ok(request, items, total=total, page=page, per_page=limit)

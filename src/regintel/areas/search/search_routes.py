@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from regintel.api.deps import ApiKey, PublicLimit, ReadConn
 from regintel.api.envelope import Envelope, ok
+from regintel.api.query_params import Page, Q, not_blank, page_size
 from regintel.api.routing import StrictRoute
 from regintel.api.search_index import SearchIndex
 from regintel.areas.search import resolve as resolve_svc
@@ -35,34 +36,11 @@ from regintel.errors import InvalidIdentifier, NotFound, ValidationFailed
 router = APIRouter(tags=["Search"], route_class=StrictRoute)
 
 PUBLIC_CACHE = {"Cache-Control": "public, max-age=300"}  # spec 8 names no period for autocomplete
-Q = Annotated[str, Query(min_length=1, max_length=200, description="Name, part of a name, or an identifier")]
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case")]
-Page = Annotated[int, Query(ge=1, le=50, description="Page number, from 1")]
 
 
 def _cc(country: str | None) -> str | None:
     return parse_country(country) if country else None
-
-
-def _q(q: str) -> str:
-    if not q.strip():
-        raise ValidationFailed(
-            "Query `q` is blank", details=[{"field": "q", "in": "query", "message": "blank"}]
-        )
-    return q
-
-
-def _page_size(request: Request, limit: int, per_page: int | None) -> int:
-    """`per_page` is accepted beside `limit`: the answer calls the page size `meta.per_page`, and a client
-    paging through with the name it was given must not be refused."""
-    if per_page is None:
-        return limit
-    if "limit" in request.query_params and limit != per_page:
-        raise ValidationFailed(
-            "Give `limit` or `per_page`, not two different values",
-            details=[{"field": "per_page", "in": "query", "message": "conflicts with limit"}],
-        )
-    return per_page
 
 
 @router.get(
@@ -89,8 +67,8 @@ def search(
         Query(ge=1, le=100, description="Alias of `limit`, the name the answer's `meta.per_page` uses"),
     ] = None,
 ) -> Response:
-    limit = _page_size(request, limit, per_page)
-    items, total = svc.search(conn, index, _q(q), _cc(country), limit, page)
+    limit = page_size(request, limit, per_page)
+    items, total = svc.search(conn, index, not_blank(q), _cc(country), limit, page)
     return ok(request, items, total=total, page=page, per_page=limit)
 
 
@@ -112,7 +90,7 @@ def autocomplete(
     limit: Annotated[int, Query(ge=1, le=20)] = 10,
     active_only: bool = False,
 ) -> Response:
-    return ok(request, svc.autocomplete(conn, index, _q(q), _cc(country), limit, active_only))
+    return ok(request, svc.autocomplete(conn, index, not_blank(q), _cc(country), limit, active_only))
 
 
 @router.get(
@@ -131,7 +109,9 @@ def public_autocomplete(
     country: Country = None,
     limit: Annotated[int, Query(ge=1, le=8)] = 8,
 ) -> Response:
-    return ok(request, svc.public_autocomplete(conn, index, _q(q), _cc(country), limit), headers=PUBLIC_CACHE)
+    return ok(
+        request, svc.public_autocomplete(conn, index, not_blank(q), _cc(country), limit), headers=PUBLIC_CACHE
+    )
 
 
 @router.get(
@@ -152,7 +132,9 @@ def address_autocomplete(
     limit: Annotated[int, Query(ge=1, le=20)] = 10,
 ) -> Response:
     return ok(
-        request, svc.address_autocomplete(conn, index, _q(q), _cc(country), limit), headers=PUBLIC_CACHE
+        request,
+        svc.address_autocomplete(conn, index, not_blank(q), _cc(country), limit),
+        headers=PUBLIC_CACHE,
     )
 
 
@@ -175,8 +157,8 @@ def at_address(
     page: Page = 1,
     per_page: Annotated[int | None, Query(ge=1, le=200, description="Alias of `limit`")] = None,
 ) -> Response:
-    limit = _page_size(request, limit, per_page)
-    items, total, norm = svc.companies_at_address(conn, index, _q(address), _cc(country), limit, page)
+    limit = page_size(request, limit, per_page)
+    items, total, norm = svc.companies_at_address(conn, index, not_blank(address), _cc(country), limit, page)
     if norm is None:
         raise NotFound(f"No company is registered at {address!r}")
     return ok(request, items, total=total, page=page, per_page=limit, address_norm=norm)
@@ -190,7 +172,7 @@ class ResolveIn(BaseModel):
 
 
 def _resolve(request: Request, conn: Any, index: Any, body: ResolveIn) -> Response:
-    best, others = resolve_svc.resolve(conn, index, _q(body.q), _cc(body.country), body.threshold)
+    best, others = resolve_svc.resolve(conn, index, not_blank(body.q), _cc(body.country), body.threshold)
     nearest = [c.read_model(body.threshold) for c in others[:5]]
     if best is None:
         raise NotFound(

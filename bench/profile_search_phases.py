@@ -25,7 +25,7 @@ from searchlib import ROOT, settings_for
 
 from regintel.areas.search import service as search
 from regintel.db.engine import make_engine
-from regintel.search import fuzzy, get_backend
+from regintel.search import fuzzy, get_backend, tantivy_index
 
 PATHS = {
     "autocomplete": lambda conn, b, q: search.autocomplete(conn, b, q, None, 10, False),
@@ -82,7 +82,23 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=500)
     ap.add_argument("--known-distance", type=int, choices=(0, 1, 2), default=None)
     ap.add_argument("--label", default="")
+    ap.add_argument(
+        "--one-step",
+        action="store_true",
+        help="ask the index once, for names missing at most one word (the rule before the every-word step)",
+    )
+    ap.add_argument(
+        "--enough",
+        type=int,
+        default=None,
+        help="names holding every word that make the second question unnecessary "
+        "(search.tantivy_index.EVERY_WORD_ENOUGH)",
+    )
     args = ap.parse_args()
+    if args.enough is not None:
+        tantivy_index.EVERY_WORD_ENOUGH = args.enough
+    if args.one_step:
+        tantivy_index.every_word_first = lambda query: False
     if args.known_distance is not None:
         fuzzy.KNOWN_DISTANCE = args.known_distance
     qs = queries_from_database(args.database_url, args.queries)

@@ -28,7 +28,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.search import documents as docs
 from regintel.search.base import Collection, Filters, IndexBusy, IndexStatus, QueryWords
-from regintel.search.fuzzy import Known, build_query, filter_clauses, preference_clauses
+from regintel.search.fuzzy import Known, build_query, every_word_first, filter_clauses, preference_clauses
 from regintel.search.rows import RankRow
 
 Ranking = list[RankRow] | None
@@ -39,6 +39,9 @@ REBUILD_FLOOR = 100_000  # below this many changes, re-indexing them beats a reb
 # tantivy keeps every pending delete in memory until the commit (about 1.2 KB each: 1M people cost
 # 1.2 GB), so a long write commits on the way; a rebuild needs no deletes at all (its index is new).
 COMMIT_EVERY = 500_000
+# Names holding every query word that make the second question (names missing one word) unnecessary
+# (`search.fuzzy.every_word_first`): below it, the page is filled from the second question's answer.
+EVERY_WORD_ENOUGH = 5
 
 
 # 2: the `form` field (legal-form keys and ELF code). 3: the stored `row`, what ranking reads of a
@@ -135,12 +138,17 @@ class TantivyBackend:
         field, id_field = _FIELDS[collection]
         schema = opened.index.schema
         searcher = opened.index.searcher()
-        clauses = build_query(schema, field, query, _known(searcher, field))
-        if collection != "people":
-            clauses += filter_clauses(schema, filters)
+        known = _known(searcher, field)
+        extra = filter_clauses(schema, filters) if collection != "people" else []
         if collection == "companies":
-            clauses += preference_clauses(schema, filters, query.forms if opened.version >= 2 else ())
-        hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
+            extra += preference_clauses(schema, filters, query.forms if opened.version >= 2 else ())
+        hits = []
+        if every_word_first(query):
+            every = build_query(schema, field, query, known, every_word=True)
+            hits = searcher.search(tantivy.Query.boolean_query(every + extra), limit, count=False).hits
+        if len(hits) < EVERY_WORD_ENOUGH:
+            clauses = build_query(schema, field, query, known)
+            hits = searcher.search(tantivy.Query.boolean_query(clauses + extra), limit, count=False).hits
         if with_rows:
             return [RankRow.decode(searcher.doc(addr).get_first("row") or b"") for _, addr in hits]
         return [int(v or 0) for v in searcher.fast_field_values(id_field, [addr for _, addr in hits])]

@@ -67,3 +67,15 @@ def test_revocation_takes_effect_within_the_key_cache_time(app_factory, engine, 
         revoke_key(conn, find_key_by_raw(conn, raw).id)
     time.sleep(0.6)
     assert_error(client.get(f"/api/v1/me?api_key={raw}"), 401, "UNAUTHORIZED")
+
+
+def test_a_missing_or_unknown_key_answers_401_before_a_bad_parameter_422(client, api_key):
+    bad_inputs = (
+        "/api/v1/companies/lookup?id=31322832&country=toolong",
+        "/api/v1/companies/by-lei?lei=x",
+        "/api/v1/companies/by-identifier?type=colour&value=1",
+    )
+    for url in bad_inputs:
+        assert_error(client.get(url), 401, "UNAUTHORIZED")
+        assert_error(client.get(url, headers={"Authorization": "Bearer ri_nope"}), 401, "UNAUTHORIZED")
+        assert_error(client.get(url, headers={"Authorization": f"Bearer {api_key}"}), 422, "VALIDATION_ERROR")

@@ -342,7 +342,7 @@ def lei_fields(conn: Connection, row: Row) -> LeiFields:
             sanctioned = screening.company_hit_summary(conn, cid)["confirmed"] > 0
         return {
             "taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
-            "creditGrade": scores.credit(conn, row, standing=standing).grade,
+            "creditGrade": scores.credit_grade(conn, row, standing),
             "nis2InScope": nis2.stored_in_scope(conn, cid),
             "flags": {"isSanctioned": sanctioned, "hasTaxDebt": standing.tax_debt},
         }

@@ -6,12 +6,14 @@ For other areas (compliance, public pages, the LEI record), with a company row a
     from regintel.areas.scores.service import credit_grade, risk
 
     credit_grade(conn, row) -> str | None   # today's grade, "A+" … "F"; None when withheld (no statement)
+                                            # (memoised by its inputs and the day: see `grade_of_inputs`)
     credit(conn, row) -> CreditScore         # the whole result: score, factors, confidence, missing inputs
     risk(conn, row) -> RiskScore             # risk score 0-100, level and drivers
 
 Each reads the company's statements and insolvency notices (two indexed queries, sent together on
-PostgreSQL) and runs the pure models of `regintel.domain.scores` on them; nothing is cached, so an
-answer follows the data at once.
+PostgreSQL) and runs the pure models of `regintel.domain.scores` on them; the inputs are read on every
+call (only `credit_grade`'s result is memoised, keyed by those inputs and the day), so an answer follows
+the data at once.
 Payment discipline and tax debts come from the debtor lists the compliance area imports
 (`compliance.debtors.standing`: one more read for the lists' dates and one for the company's entries), and
 for Czech companies tax reliability also from the VAT payer register's unreliable-payer answer
@@ -26,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -202,9 +205,24 @@ def credits(
     return out
 
 
-def credit_grade(conn: Connection, company: Row) -> str | None:
-    """Today's credit grade (A+, A, B, C, D, E, F), or None when the model withholds it."""
-    return credit(conn, company).grade
+def credit_grade(
+    conn: Connection, company: Row, standing: debtors.Standing | None = None, as_of: date | None = None
+) -> str | None:
+    """Today's credit grade (A+, A, B, C, D, E, F), or None when the model withholds it; `standing` the
+    company's debtor-list entries when already read."""
+    f, statements = inputs(conn, company, standing)
+    return grade_of_inputs(f, tuple(statements), as_of or today())
+
+
+# The grade is asked for on every LEI record (the high-volume by-lei path), and a company's inputs stay
+# the same call after call: the model took a twentieth of that request's CPU, a look-up here about 2 µs
+# (docs/performance.md, session 16). The inputs are read on each call, so a changed statement, notice,
+# debtor list or screening is a new key at once; the day is part of the key because the age, legal-event
+# and staleness rules move with it. Only the grade is kept: the whole CreditScore carries evidence values
+# that inputs equal under == (False and 0.0, 1 and True) would print differently, the grade does not.
+@lru_cache(maxsize=8192)
+def grade_of_inputs(f: CompanyFacts, statements: tuple[Statement, ...], on: date) -> str | None:
+    return credit_score(f, list(statements), on).grade
 
 
 def risk(conn: Connection, company: Row, as_of: date | None = None) -> RiskScore:

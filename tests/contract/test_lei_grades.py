@@ -1,0 +1,47 @@
+"""The LEI record's credit grade is memoised (areas/scores/service.grade_of_inputs): every demo LEI's
+by-lei answer through HTTP is the same with the memo as with the model run on each call, on the first
+call and on a repeated one (served from the memo)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from regintel.areas.scores import service as scores
+from regintel.db.engine import make_engine
+from tests.contract.conftest import Demo
+
+
+def _answers(client: TestClient, key: str, leis: list[str]) -> dict[str, tuple[int, Any]]:
+    out = {}
+    for lei in leis:
+        r = client.get(
+            "/api/v1/companies/by-lei", params={"lei": lei}, headers={"Authorization": f"Bearer {key}"}
+        )
+        out[lei] = (r.status_code, r.json()["data"])
+    return out
+
+
+def test_demo_lei_records_same_with_and_without_the_memo(
+    demo: Demo, in_process: tuple[Any, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, key = in_process
+    engine = make_engine(demo.settings.database_url, pool=False)
+    with engine.connect() as conn:
+        leis = [r[0] for r in conn.execute(text("SELECT lei FROM lei_records ORDER BY lei"))]
+    engine.dispose()
+    assert len(leis) > 500
+    client = TestClient(app)
+    scores.grade_of_inputs.cache_clear()
+    first, again = _answers(client, key, leis), _answers(client, key, leis)
+    memo = scores.grade_of_inputs.cache_info()  # one entry per local company; GLEIF-only LEIs have none
+    assert memo.misses > 100 and memo.hits >= memo.misses
+    monkeypatch.setattr(scores, "grade_of_inputs", scores.grade_of_inputs.__wrapped__)
+    computed = _answers(client, key, leis)
+    assert first == again == computed
+    assert all(status == 200 for status, _ in computed.values())
+    graded = [data["creditGrade"] for _, data in computed.values() if data["creditGrade"] is not None]
+    assert graded, "no demo LEI has a grade: the comparison would not cover one"

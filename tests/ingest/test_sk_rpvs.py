@@ -94,4 +94,4 @@ def test_json_lines_of_pages_and_a_bare_array():
     )  # 3 a page
     array = b'[{"Id": 1, "Partner": {"Ico": "31322832"}, "KonecniUzivateliaVyhod": []}]'
     (record,) = list(SOURCE.parse(io.BytesIO(array), "x"))
-    assert isinstance(record, CompanyRecord) and record.roles == []
+    assert isinstance(record, CompanyRecord) and record.roles == ()

@@ -36,27 +36,18 @@ def to_records(chunk: Chunk) -> list[Any]:
     keys = {cid: CompanyKey(c["country"], c["national_id"]) for cid, c in companies.items()}
     people = {row[0]: dict(zip(PEOPLE_COLUMNS, row, strict=True)) for row in chunk.people}
     sources = {row[0]: dict(zip(SOURCE_COLUMNS, row, strict=True)) for row in chunk.sources}
-    records: dict[int, CompanyRecord] = {}
-    for cid, c in companies.items():
-        fields = {k: v for k, v in c.items() if k not in ("id", "name_norm", "address_norm")}
-        fields.update(
-            founded_on=_day(c["founded_on"]),
-            dissolved_on=_day(c["dissolved_on"]),
-            nace_codes=json.loads(c["nace_codes"]),
-            roles=[],
-            financials=[],
-            source_record_id=sources[cid]["source_record_id"],
-            published_on=_day(sources[cid]["published_on"]),
-        )
-        records[cid] = CompanyRecord(**fields)
+    # A record is frozen: its identifiers, roles and statements are gathered first, then it is built.
+    identifiers: dict[int, list[tuple[str, str]]] = {cid: [] for cid in companies}
+    roles: dict[int, list[RoleRecord]] = {cid: [] for cid in companies}
+    financials: dict[int, list[FinancialRecord]] = {cid: [] for cid in companies}
     for type_, value, cid in chunk.identifiers:
         if type_ == "iban":  # the loader derives the other identifier rows itself
-            records[cid].identifiers.append((type_, value))
+            identifiers[cid].append((type_, value))
     for row in chunk.roles:
         r = dict(zip(ROLE_COLUMNS, row, strict=True))
         person = people.get(r["person_id"])
-        records[r["company_id"]].roles.append(
-            RoleRecord(  # type: ignore[union-attr]
+        roles[r["company_id"]].append(
+            RoleRecord(
                 r["role"],
                 r["holder_name"],
                 title=r["title"],
@@ -79,7 +70,7 @@ def to_records(chunk: Chunk) -> list[Any]:
     for row in chunk.statements:
         s = dict(zip(STATEMENT_COLUMNS, row, strict=True))
         money = {k: Decimal(s[k]) for k in ("revenue", "profit", "total_assets", "equity", "liabilities")}
-        records[s["company_id"]].financials.append(
+        financials[s["company_id"]].append(
             FinancialRecord(
                 s["year"],
                 s["currency"],
@@ -91,6 +82,21 @@ def to_records(chunk: Chunk) -> list[Any]:
                 **money,
             )
         )
+    records: dict[int, CompanyRecord] = {}
+    for cid, c in companies.items():
+        fields = {k: v for k, v in c.items() if k not in ("id", "name_norm", "address_norm")}
+        nace_codes = json.loads(c["nace_codes"])
+        fields.update(
+            founded_on=_day(c["founded_on"]),
+            dissolved_on=_day(c["dissolved_on"]),
+            nace_codes=tuple(nace_codes) if nace_codes is not None else None,
+            identifiers=tuple(identifiers[cid]),
+            roles=tuple(roles[cid]),
+            financials=tuple(financials[cid]),
+            source_record_id=sources[cid]["source_record_id"],
+            published_on=_day(sources[cid]["published_on"]),
+        )
+        records[cid] = CompanyRecord(**fields)
     edges = [dict(zip(OWNERSHIP_COLUMNS, row, strict=True)) for row in chunk.ownerships]
     owners = [
         OwnershipRecord(

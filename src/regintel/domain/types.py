@@ -1,6 +1,6 @@
-"""Records that source parsers produce and the loader writes: frozen dataclasses (a changed copy is
-`dataclasses.replace`), except `CompanyRecord`, which most register parsers still fill in field by
-field after creating it; the loader changes no record (it normalises keys into copies).
+"""Records that source parsers produce and the loader writes: frozen dataclasses, so a record is
+whole when built and a changed copy is `dataclasses.replace`; the loader changes no record (it
+normalises keys into copies). `CompanyRecord` carries its lists as tuples for the same reason.
 
 A field left `None` means "this source says nothing about it": the loader never erases a value
 because a source does not carry it.
@@ -8,7 +8,7 @@ because a source does not carry it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -64,7 +64,7 @@ class FinancialRecord:
     source_record_id: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class CompanyRecord:
     country: str
     national_id: str
@@ -85,7 +85,7 @@ class CompanyRecord:
     municipality_code: str | None = None
     nuts3: str | None = None
     nace_primary: str | None = None
-    nace_codes: list[str] | None = None
+    nace_codes: tuple[str, ...] | None = None
     size_class: str | None = None
     employees: int | None = None
     vat_id: str | None = None
@@ -94,9 +94,9 @@ class CompanyRecord:
     in_bankruptcy: bool | None = None
     in_restructuring: bool | None = None
     in_liquidation: bool | None = None
-    identifiers: list[tuple[str, str]] = field(default_factory=list)
-    roles: list[RoleRecord] | None = None  # None: the source says nothing about roles
-    financials: list[FinancialRecord] = field(default_factory=list)
+    identifiers: tuple[tuple[str, str], ...] = ()
+    roles: tuple[RoleRecord, ...] | None = None  # None: the source says nothing about roles
+    financials: tuple[FinancialRecord, ...] = ()
 
     @property
     def key(self) -> CompanyKey:

@@ -122,7 +122,7 @@ def _text(value: Any) -> str | None:
         return None
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return ",".join(map(str, value))
     if hasattr(value, "isoformat"):
         return str(value.isoformat())

@@ -6,11 +6,26 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import date
-from typing import Any
+from typing import Any, TypedDict
 
 from regintel.domain.identifiers import parse_vat
 from regintel.errors import InvalidIdentifier
 from regintel.ingest.base import RecordError
+
+
+class Address(TypedDict, total=False):
+    """A company's seat as a parser reads it, passed whole into `CompanyRecord(..., **address)` so the
+    record is built in one call; a key left out is a field the source says nothing about."""
+
+    street: str | None
+    city: str | None
+    postal_code: str | None
+    address_text: str | None
+    region_code: str | None
+    district_code: str | None
+    municipality_code: str | None
+    nuts3: str | None
+
 
 _DMY = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 

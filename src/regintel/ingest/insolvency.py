@@ -163,8 +163,8 @@ def _company_record(
         in_restructuring=restructuring,
         in_liquidation=liquidation,
         roles=None,
-        financials=[],
-        identifiers=[],
+        financials=(),
+        identifiers=(),
     )
 
 

@@ -470,6 +470,6 @@ def _address(row: dict[str, Any]) -> str:
 def _same(old: Any, new: Any) -> bool:
     if old is None:
         return False
-    if isinstance(new, list):
-        return list(old or []) == new
+    if isinstance(new, (list, tuple)):  # a record's list field against the stored JSON list
+        return list(old or []) == list(new)
     return bool(old == new) or str(old) == str(new)

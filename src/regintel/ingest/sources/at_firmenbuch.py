@@ -34,7 +34,7 @@ from lxml import etree  # type: ignore[import-untyped]
 from regintel.domain.names import fold
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
-from regintel.ingest.fields import date_in_name, iso_date, join
+from regintel.ingest.fields import Address, date_in_name, iso_date, join
 from regintel.ingest.sources import register
 from regintel.ingest.sources.at_firmenbuch_codes import FUNCTIONS, legal_form
 
@@ -149,11 +149,10 @@ def to_record(entry: dict[str, Any], published: date | None = None) -> CompanyRe
         status="dissolved" if gone else "active",
         dissolved_on=deleted,
         in_liquidation=bool(name and not gone and _LIQUIDATION.search(fold(name))),
-        identifiers=[("elf", elf)] if elf else [],
+        identifiers=(("elf", elf),) if elf else (),
+        **_address(_first(firma, "FI_DKZ03"), _text(entry, "SITZ")),
+        roles=_roles(entry) if "FUN" in entry or "PER" in entry else None,
     )
-    _set_address(record, _first(firma, "FI_DKZ03"), _text(entry, "SITZ"))
-    if "FUN" in entry or "PER" in entry:
-        record.roles = _roles(entry)
     return record
 
 
@@ -166,23 +165,22 @@ def _deletion(entry: dict[str, Any], firma: dict[str, Any]) -> date | None:
     return None
 
 
-def _set_address(record: CompanyRecord, address: Any, seat: str | None) -> None:
+def _address(address: Any, seat: str | None) -> Address:
     if not isinstance(address, dict):
-        record.city = seat
-        return
+        return {"city": seat}
     street = _text(address, "STELLE")
     postal = _text(address, "PLZ")
     if postal and not _PLZ.fullmatch(postal):
         raise RecordError(f"FI_DKZ03.PLZ is not a 4-digit Austrian postcode: {postal!r}")
     city = _text(address, "ORT") or seat
-    record.street, record.postal_code, record.city = street, postal, city
     country = _text(address, "STAAT")
-    record.address_text = join(
+    address_text = join(
         [street, join([postal, city], " "), None if country in (None, "AUT", "AT", "Österreich") else country]
     )
+    return {"street": street, "postal_code": postal, "city": city, "address_text": address_text}
 
 
-def _roles(entry: dict[str, Any]) -> list[RoleRecord]:
+def _roles(entry: dict[str, Any]) -> tuple[RoleRecord, ...]:
     people = {_text(p, "PNR"): p for p in entry.get("PER", []) if isinstance(p, dict)}
     out = []
     for function in entry.get("FUN", []):
@@ -210,7 +208,7 @@ def _roles(entry: dict[str, Any]) -> list[RoleRecord]:
                 until=iso_date(_text(function, "DATBIS"), "DATBIS"),
             )
         )
-    return out
+    return tuple(out)
 
 
 SOURCE = register(FirmenbuchSource())

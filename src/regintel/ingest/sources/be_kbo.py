@@ -39,12 +39,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePosixPath
-from typing import IO, Any, BinaryIO
+from typing import IO, Any, BinaryIO, TypedDict
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
-from regintel.ingest.fields import join, vat
+from regintel.ingest.fields import Address, join, vat
 from regintel.ingest.sources import register
 from regintel.ingest.sources.be_kbo_codes import BANKRUPTCY, ELF, ENDED, LIQUIDATION, RESTRUCTURING
 
@@ -288,40 +288,56 @@ def _record(
         return Skipped("establishment unit or branch (not a legal entity)")
     if all(rows is None for rows in parts.values()):
         return Skipped("only contact details, establishments or branches changed (not imported)")
-    record = CompanyRecord(country="BE", national_id=key, source_record_id=key, published_on=meta.snapshot)
-    language = _set_address(record, parts["address"])
-    _set_enterprise(record, parts["enterprise"], codes, language)
+    address, language = _address(parts["address"])
+    enterprise = _enterprise(parts["enterprise"], codes, language)
     names = parts["denomination"]
-    if names is not None:
-        record.name = _name(names, language)
-    _set_activities(record, parts["activity"])
-    return record
+    return CompanyRecord(
+        country="BE",
+        national_id=key,
+        source_record_id=key,
+        published_on=meta.snapshot,
+        name=_name(names, language) if names is not None else None,
+        **address,
+        **enterprise,
+        **_activities(key, parts["activity"]),
+    )
 
 
-def _set_enterprise(record: CompanyRecord, rows: list[list[str]] | None, codes: Codes, language: str) -> None:
+class _Enterprise(TypedDict, total=False):
+    status: str
+    founded_on: date | None
+    legal_form: str
+    legal_form_name: str | None
+    identifiers: tuple[tuple[str, str], ...]
+    in_liquidation: bool
+    in_bankruptcy: bool
+    in_restructuring: bool
+
+
+def _enterprise(rows: list[list[str]] | None, codes: Codes, language: str) -> _Enterprise:
     if rows is None:
-        return
+        return {}
     if not rows:  # deleted and not inserted again: the enterprise left the open data (it stopped)
-        record.status = "dissolved"
-        return
+        return {"status": "dissolved"}
     _, status, situation, kind, form, form_cac, start = (v.strip() for v in rows[-1])
     if status != "AC":
         raise RecordError(f"Status is {status!r}, not AC (KBO Open Data publishes active entities)")
-    record.founded_on = _dmy(start, "StartDate")
+    out: _Enterprise = {"founded_on": _dmy(start, "StartDate")}
     form = form_cac or form
     if kind == NATURAL_PERSON:
-        record.legal_form_name = _describe(codes, "TypeOfEnterprise", kind, language)
+        out["legal_form_name"] = _describe(codes, "TypeOfEnterprise", kind, language)
     elif form:
-        record.legal_form = form
-        record.legal_form_name = _describe(codes, "JuridicalForm", form, language)
+        out["legal_form"] = form
+        out["legal_form_name"] = _describe(codes, "JuridicalForm", form, language)
         if form in ELF:
-            record.identifiers.append(("elf", ELF[form]))
+            out["identifiers"] = (("elf", ELF[form]),)
     if situation not in codes.situations:
         raise RecordError(f"JuridicalSituation {situation!r} is not in code.csv")
-    record.status = "dissolved" if situation in ENDED else "active"
-    record.in_liquidation = situation in LIQUIDATION
-    record.in_bankruptcy = situation in BANKRUPTCY
-    record.in_restructuring = situation in RESTRUCTURING
+    out["status"] = "dissolved" if situation in ENDED else "active"
+    out["in_liquidation"] = situation in LIQUIDATION
+    out["in_bankruptcy"] = situation in BANKRUPTCY
+    out["in_restructuring"] = situation in RESTRUCTURING
+    return out
 
 
 def _describe(codes: Codes, category: str, code: str, language: str) -> str | None:
@@ -349,10 +365,11 @@ def _region_language(zipcode: str) -> str:
     return "NL" if 1500 <= number <= 3999 or number >= 8000 else "FR"
 
 
-def _set_address(record: CompanyRecord, rows: list[list[str]] | None) -> str:
+def _address(rows: list[list[str]] | None) -> tuple[Address, str]:
+    """The registered seat, and the language it is written in."""
     seats = [r for r in rows or [] if r[1] == "REGO" and not r[12].strip()]
     if not seats:
-        return "NL"
+        return {}, "NL"
     (_, _, country_nl, country_fr, zipcode, city_nl, city_fr, street_nl, street_fr, house, box, extra, _) = (
         v.strip() for v in seats[0]
     )
@@ -361,30 +378,39 @@ def _set_address(record: CompanyRecord, rows: list[list[str]] | None) -> str:
     street = (street_nl or street_fr) if nl else (street_fr or street_nl)
     city = (city_nl or city_fr) if nl else (city_fr or city_nl)
     number = join([house, box and ("bus " if nl else "bte ") + box], " ")
-    record.street = join([street, number], " ")
-    record.city = city or None
-    record.postal_code = zipcode or None
+    line = join([street, number], " ")
     country = (country_nl or country_fr) if nl else (country_fr or country_nl)
-    record.address_text = join([record.street, extra, join([zipcode, city], " "), country])
-    return language
+    address: Address = {
+        "street": line,
+        "city": city or None,
+        "postal_code": zipcode or None,
+        "address_text": join([line, extra, join([zipcode, city], " "), country]),
+    }
+    return address, language
 
 
-def _set_activities(record: CompanyRecord, rows: list[list[str]] | None) -> None:
+class _Activities(TypedDict, total=False):
+    nace_codes: tuple[str, ...]
+    nace_primary: str | None
+    vat_id: str | None
+
+
+def _activities(key: str, rows: list[list[str]] | None) -> _Activities:
     """NACE-BEL 2008 codes (NACE Rev. 2 + a national fifth digit); the 2025 codes when an entity has
     no 2008 code. The primary is the MAIN activity, VAT activities (group 001) first."""
     if not rows:
-        return
+        return {}
     version = "2008" if any(r[2] == "2008" for r in rows) else "2025"
     chosen = [r for r in rows if r[2] == version]
     for r in chosen:
         if not (r[3].isdigit() and 2 <= len(r[3]) <= 5):
             raise RecordError(f"NaceCode is not a NACE-BEL code: {r[3]!r}")
     order = sorted(chosen, key=lambda r: (r[4] != "MAIN", r[1] != "001", r[1] != "003"))
-    codes = list(dict.fromkeys(r[3] for r in order))
-    record.nace_codes = codes
-    record.nace_primary = codes[0] if order[0][4] == "MAIN" else None
-    if any(r[1] == "001" for r in rows) and is_valid_national_id("BE", record.national_id):
-        record.vat_id, _ = vat("BE" + record.national_id.replace(".", ""))
+    codes = tuple(dict.fromkeys(r[3] for r in order))
+    out: _Activities = {"nace_codes": codes, "nace_primary": codes[0] if order[0][4] == "MAIN" else None}
+    if any(r[1] == "001" for r in rows) and is_valid_national_id("BE", key):
+        out["vat_id"] = vat("BE" + key.replace(".", ""))[0]
+    return out
 
 
 def _dmy(value: str, name: str) -> date | None:

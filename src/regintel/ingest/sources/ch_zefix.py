@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
-from regintel.ingest.fields import integer, iso_date, join, text
+from regintel.ingest.fields import Address, integer, iso_date, join, text
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 from regintel.ingest.sources.ch_zefix_codes import LEGAL_FORMS, STATUSES
@@ -80,6 +80,10 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     status, liquidating = STATUSES[raw_status]
     form_id, form_name = _legal_form(obj)
     known = LEGAL_FORMS.get(form_id) if form_id is not None else None
+    municipality_code = text(obj.get("legalSeatId"), "legalSeatId")
+    region_code = text(obj.get("canton"), "canton") or _canton_of_publications(obj)
+    address = _address(obj.get("address"), text(obj.get("legalSeat"), "legalSeat"))
+    address["municipality_code"], address["region_code"] = municipality_code, region_code
     record = CompanyRecord(
         country="CH",
         national_id=uid,
@@ -91,11 +95,9 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
         status=status,
         in_liquidation=liquidating and status == "active",
         dissolved_on=iso_date(obj.get("deletionDate") or obj.get("deleteDate"), "deletionDate"),
-        municipality_code=text(obj.get("legalSeatId"), "legalSeatId"),
-        region_code=text(obj.get("canton"), "canton") or _canton_of_publications(obj),
-        identifiers=[("elf", known[1])] if known else [],
+        identifiers=(("elf", known[1]),) if known else (),
+        **address,
     )
-    _set_address(record, obj.get("address"), text(obj.get("legalSeat"), "legalSeat"))
     return record
 
 
@@ -124,10 +126,9 @@ def _canton_of_publications(obj: dict[str, Any]) -> str | None:
     return text(cantons.pop(), "registryOfficeCanton") if len(cantons) == 1 else None
 
 
-def _set_address(record: CompanyRecord, address: Any, seat: str | None) -> None:
+def _address(address: Any, seat: str | None) -> Address:
     if address is None:
-        record.city = seat
-        return
+        return {"city": seat}
     if not isinstance(address, dict):
         raise RecordError(f"address is not an object: {address!r}")
 
@@ -135,21 +136,22 @@ def _set_address(record: CompanyRecord, address: Any, seat: str | None) -> None:
         return text(address.get(key), key)
 
     box = get("poBox")
-    record.street = join([join([get("street"), get("houseNumber")], " "), get("addon")]) or (
+    street = join([join([get("street"), get("houseNumber")], " "), get("addon")]) or (
         f"Postfach {box}" if box else None
     )
-    record.postal_code = get("swissZipCode")
-    record.city = get("city") or get("town") or seat
+    postal_code = get("swissZipCode")
+    city = get("city") or get("town") or seat
     country = get("country")
     # careOf is left out: it names a person or an agent, not a place.
-    record.address_text = join(
+    address_text = join(
         [
-            record.street,
-            box and record.street and f"Postfach {box}",
-            join([record.postal_code, record.city], " "),
+            street,
+            box and street and f"Postfach {box}",
+            join([postal_code, city], " "),
             country if country and country != "CH" else None,
         ]
     )
+    return {"street": street, "city": city, "postal_code": postal_code, "address_text": address_text}
 
 
 SOURCE = register(ZefixSource())

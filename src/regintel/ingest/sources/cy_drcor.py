@@ -263,6 +263,10 @@ def to_record(
     form_name = sub_type or form_type or None
     elf = elf_code("CY", sub_type) or elf_code("CY", form_type)
     address = addresses.get(row.get("ADDRESS_SEQ_NO", "").strip())
+    founded_on = _date(row["REGISTRATION_DATE"], "REGISTRATION_DATE")
+    status_text = row["ORGANISATION_STATUS"].strip()
+    status = _status(status_text) if status_text else None
+    gone = status is not None and status.status == "dissolved"
     record = CompanyRecord(
         country="CY",
         national_id=national_id,
@@ -271,27 +275,23 @@ def to_record(
         published_on=published,
         legal_form=kind,
         legal_form_name=form_name,
-        founded_on=_date(row["REGISTRATION_DATE"], "REGISTRATION_DATE"),
+        status=status.status if status else None,
+        founded_on=founded_on,
+        dissolved_on=(
+            _date(row.get("ORGANISATION_STATUS_DATE", ""), "ORGANISATION_STATUS_DATE") if gone else None
+        ),
         address_text=address,
         nuts3="CY000" if address else None,
-        identifiers=[("elf", elf)] if elf else [],
-        roles=None if people is None else people.get(national_id, []),
+        in_restructuring=status.in_restructuring and not gone if status else None,
+        in_liquidation=status.in_liquidation and not gone if status else None,
+        identifiers=(("elf", elf),) if elf else (),
+        roles=None if people is None else tuple(people.get(national_id, ())),
     )
-    status_text = row["ORGANISATION_STATUS"].strip()
-    if not status_text:
-        return (record,)
-    status = _status(status_text)
-    if status is None:
+    if status_text and status is None:
         return record, RecordError(
             f"unknown ORGANISATION_STATUS kept out (company kept): {status_text!r}",
             {"REGISTRATION_NO": national_id},
         )
-    record.status = status.status
-    gone = status.status == "dissolved"
-    record.in_liquidation = status.in_liquidation and not gone
-    record.in_restructuring = status.in_restructuring and not gone
-    if gone:
-        record.dissolved_on = _date(row.get("ORGANISATION_STATUS_DATE", ""), "ORGANISATION_STATUS_DATE")
     return (record,)
 
 

@@ -19,7 +19,7 @@ from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.names import fold
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
-from regintel.ingest.fields import iso_date, join, text, vat
+from regintel.ingest.fields import Address, iso_date, join, text, vat
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 from regintel.ingest.sources.cz_ares_codes import KRAJ_NUTS3, LEGAL_FORMS
@@ -69,20 +69,18 @@ def items(obj: Any) -> Iterator[CompanyRecord | RecordError]:
         yield RecordError("an ekonomicke-subjekty item is not an object", obj)
         return
     try:
-        record = to_record(obj)
+        record, why = to_record(obj)
     except RecordError as exc:
         exc.raw = obj
         yield exc
         return
-    why = None
-    if is_valid_national_id("CZ", record.national_id):  # else the loader rejects the record anyway
-        record.vat_id, why = vat(_vat_candidate(obj))
     yield record
     if why:
         yield RecordError(f"invalid VAT id dropped (company kept): {why}", {"ico": record.national_id})
 
 
-def to_record(obj: dict[str, Any]) -> CompanyRecord:
+def to_record(obj: dict[str, Any]) -> tuple[CompanyRecord, str | None]:
+    """The subject's record, and why its VAT id was dropped (None when it was not)."""
     ico = text(obj.get("ico"), "ico")
     if ico is None:
         raise RecordError(f"subject without an IČO (icoId {obj.get('icoId')!r})")
@@ -90,6 +88,11 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     dissolved_on = iso_date(obj.get("datumZaniku"), "datumZaniku")
     legal_form = text(obj.get("pravniForma"), "pravniForma")
     nace = _nace(obj)
+    tax_id = _tax_id(obj)
+    in_bankruptcy = _in_insolvency_register(obj)
+    vat_id, why = None, None
+    if is_valid_national_id("CZ", ico):  # else the loader rejects the record anyway
+        vat_id, why = vat(_vat_candidate(obj))
     record = CompanyRecord(
         country="CZ",
         national_id=ico,
@@ -102,13 +105,14 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
         founded_on=iso_date(obj.get("datumVzniku"), "datumVzniku"),
         dissolved_on=dissolved_on,
         nace_primary=nace[0] if nace else None,
-        nace_codes=nace or None,
-        tax_id=_tax_id(obj),
-        in_bankruptcy=_in_insolvency_register(obj),
+        nace_codes=tuple(nace) or None,
+        vat_id=vat_id,
+        tax_id=tax_id,
+        in_bankruptcy=in_bankruptcy,
         in_liquidation=bool(name and not dissolved_on and _LIQUIDATION.search(fold(name))),
+        **_address(obj.get("sidlo")),
     )
-    _set_address(record, obj.get("sidlo"))
-    return record
+    return record, why
 
 
 def _nace(obj: dict[str, Any]) -> list[str]:
@@ -144,9 +148,9 @@ def _vat_candidate(obj: dict[str, Any]) -> str | None:
     return dic if dic.upper().startswith("CZ") else "CZ" + dic
 
 
-def _set_address(record: CompanyRecord, sidlo: Any) -> None:
+def _address(sidlo: Any) -> Address:
     if not sidlo:
-        return
+        return {}
     if not isinstance(sidlo, dict):
         raise RecordError(f"sidlo is not an object: {sidlo!r}")
     city = text(sidlo.get("nazevObce"), "nazevObce")
@@ -156,18 +160,24 @@ def _set_address(record: CompanyRecord, sidlo: Any) -> None:
         or city
     )
     number = _house_number(sidlo)
-    record.street = join([place, number], " ") if place else number
-    record.city = city
-    record.postal_code = _postal_code(sidlo)
-    record.address_text = text(sidlo.get("textovaAdresa"), "textovaAdresa") or join(
-        [record.street, join([record.postal_code, city], " "), text(sidlo.get("nazevStatu"), "nazevStatu")]
+    street = join([place, number], " ") if place else number
+    postal_code = _postal_code(sidlo)
+    address_text = text(sidlo.get("textovaAdresa"), "textovaAdresa") or join(
+        [street, join([postal_code, city], " "), text(sidlo.get("nazevStatu"), "nazevStatu")]
     )
     kraj = sidlo.get("kodKraje")
-    record.region_code = text(kraj, "kodKraje")
-    record.district_code = text(sidlo.get("kodOkresu"), "kodOkresu")
-    record.municipality_code = text(sidlo.get("kodObce"), "kodObce")
+    address: Address = {
+        "street": street,
+        "city": city,
+        "postal_code": postal_code,
+        "address_text": address_text,
+        "region_code": text(kraj, "kodKraje"),
+        "district_code": text(sidlo.get("kodOkresu"), "kodOkresu"),
+        "municipality_code": text(sidlo.get("kodObce"), "kodObce"),
+    }
     if sidlo.get("kodStatu", "CZ") == "CZ" and isinstance(kraj, int):
-        record.nuts3 = KRAJ_NUTS3.get(kraj)
+        address["nuts3"] = KRAJ_NUTS3.get(kraj)
+    return address
 
 
 def _house_number(sidlo: dict[str, Any]) -> str | None:

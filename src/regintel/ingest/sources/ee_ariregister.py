@@ -86,6 +86,7 @@ def to_record(row: dict[str, str], published: date | None = None) -> tuple[Compa
     form = row["ettevotja_oiguslik_vorm"].strip() or None
     abbreviation, elf = LEGAL_FORMS.get(form or "", (None, None))
     full = _get(row, "ads_normaliseeritud_taisaadress")
+    vat_id, why = vat(_get(row, "kmkr_nr"))
     record = CompanyRecord(
         country="EE",
         national_id=code,
@@ -102,11 +103,11 @@ def to_record(row: dict[str, str], published: date | None = None) -> tuple[Compa
         address_text=full,
         municipality_code=_get(row, "asukoha_ehak_kood"),
         nuts3=county_nuts3(full) or county_nuts3(_get(row, "asukoha_ehak_tekstina")),
+        vat_id=vat_id,
         in_bankruptcy=state.in_bankruptcy,
         in_liquidation=state.in_liquidation,
-        identifiers=[("elf", elf)] if elf else [],
+        identifiers=(("elf", elf),) if elf else (),
     )
-    record.vat_id, why = vat(_get(row, "kmkr_nr"))
     if why:
         return record, RecordError(
             f"invalid VAT id dropped (company kept): {why}", {"ariregistri_kood": code}

@@ -23,13 +23,13 @@ from datetime import date
 from typing import Any, BinaryIO
 
 from regintel.domain.types import CompanyRecord
-from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
-from regintel.ingest.fields import date_in_name, flag, text
-from regintel.ingest.jsonstream import json_objects
+from regintel.ingest.base import RecordError, SourceInfo
+from regintel.ingest.fields import flag, text
 from regintel.ingest.sources import register
 from regintel.ingest.sources.ee_ariregister import INFO as REGISTER_INFO
 from regintel.ingest.sources.ee_ariregister import dotted_date
 from regintel.ingest.sources.ee_ariregister_codes import county_nuts3, emtak_revision
+from regintel.ingest.sources.ee_ariregister_json import entity_code, entity_records
 from regintel.ingest.sources.nace_revisions import class_of, classes
 
 INFO = SourceInfo(
@@ -53,47 +53,28 @@ class GeneralDataSource:
     info = INFO
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
-        published = date_in_name(name)
-        first = True
-        for obj in json_objects(stream):
-            if isinstance(obj, RecordError):
-                yield obj
-                continue
-            if first and not (isinstance(obj, dict) and "ariregistri_kood" in obj and GENERAL in obj):
-                raise SourceAbort(
-                    f"not an e-Business Register {GENERAL} file (no ariregistri_kood / {GENERAL})"
-                )
-            first = False
-            try:
-                yield to_record(obj, published)
-            except RecordError as exc:
-                exc.raw = obj
-                yield exc
+        return entity_records(stream, name, GENERAL, to_record)
 
 
 def to_record(obj: Any, published: date | None = None) -> CompanyRecord:
-    if not isinstance(obj, dict):
-        raise RecordError("an entity entry is not an object")
-    code = text(obj.get("ariregistri_kood"), "ariregistri_kood")
-    if code is None:
-        raise RecordError("an entity entry without ariregistri_kood")
+    code = entity_code(obj)
     data = obj.get(GENERAL)
     if not isinstance(data, dict):
         raise RecordError(f"{GENERAL} is not an object")
-    record = CompanyRecord(
+    name = text(obj.get("nimi"), "nimi")
+    nuts3 = _nuts3(_list(data.get("aadressid"), "aadressid"))
+    current = [a for a in _list(data.get(ACTIVITIES), ACTIVITIES) if a.get("lopp_kpv") in (None, "")]
+    parsed = sorted((_activity(a) for a in current), key=lambda item: not item[2])
+    return CompanyRecord(
         country="EE",
         national_id=code,
-        name=text(obj.get("nimi"), "nimi"),
+        name=name,
         source_record_id=code,
         published_on=published,
-        nuts3=_nuts3(_list(data.get("aadressid"), "aadressid")),
+        nuts3=nuts3,
+        nace_primary=next((nace for _, nace, main in parsed if main), None),
+        nace_codes=tuple(dict.fromkeys(emtak for emtak, _, _ in parsed)) or None,
     )
-    current = [a for a in _list(data.get(ACTIVITIES), ACTIVITIES) if a.get("lopp_kpv") in (None, "")]
-    if current:
-        parsed = sorted((_activity(a) for a in current), key=lambda item: not item[2])
-        record.nace_codes = list(dict.fromkeys(emtak for emtak, _, _ in parsed))
-        record.nace_primary = next((nace for _, nace, main in parsed if main), None)
-    return record
 
 
 def _activity(entry: dict[str, Any]) -> tuple[str, str, bool]:

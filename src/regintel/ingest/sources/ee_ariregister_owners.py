@@ -33,12 +33,12 @@ import pycountry
 from stdnum.ee import ik
 
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
-from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
-from regintel.ingest.fields import date_in_name, join, text
-from regintel.ingest.jsonstream import json_objects
+from regintel.ingest.base import RecordError, SourceInfo
+from regintel.ingest.fields import join, text
 from regintel.ingest.sources import register
 from regintel.ingest.sources.ee_ariregister import INFO as REGISTER_INFO
 from regintel.ingest.sources.ee_ariregister import dotted_date
+from regintel.ingest.sources.ee_ariregister_json import entity_code, entity_records
 
 
 def owner_file_info(source_id: str, name: str, file: str) -> SourceInfo:
@@ -73,29 +73,10 @@ class OwnerListSource:
         self.to_role = to_role
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
-        published = date_in_name(name)
-        first = True
-        for obj in json_objects(stream):
-            if isinstance(obj, RecordError):
-                yield obj
-                continue
-            if first and not (isinstance(obj, dict) and "ariregistri_kood" in obj and self.key in obj):
-                raise SourceAbort(
-                    f"not an e-Business Register {self.key} file (no ariregistri_kood / {self.key})"
-                )
-            first = False
-            try:
-                yield self.to_record(obj, published)
-            except RecordError as exc:
-                exc.raw = obj
-                yield exc
+        return entity_records(stream, name, self.key, self.to_record)
 
     def to_record(self, obj: Any, published: date | None = None) -> CompanyRecord:
-        if not isinstance(obj, dict):
-            raise RecordError("an entity entry is not an object")
-        code = text(obj.get("ariregistri_kood"), "ariregistri_kood")
-        if code is None:
-            raise RecordError("an entity entry without ariregistri_kood")
+        code = entity_code(obj)
         entries = obj.get(self.key) or []
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
             raise RecordError(f"{self.key} is not a list of objects")
@@ -105,7 +86,7 @@ class OwnerListSource:
             name=text(obj.get("nimi"), "nimi"),
             source_record_id=code,
             published_on=published,
-            roles=[self.to_role(e) for e in entries],
+            roles=tuple(self.to_role(e) for e in entries),
         )
 
 

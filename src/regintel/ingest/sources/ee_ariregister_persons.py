@@ -24,13 +24,13 @@ from typing import Any, BinaryIO
 from stdnum.ee import ik, registrikood
 
 from regintel.domain.types import CompanyKey, CompanyRecord, PersonRecord, RoleRecord
-from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
-from regintel.ingest.fields import date_in_name, join, text
-from regintel.ingest.jsonstream import json_objects
+from regintel.ingest.base import RecordError, SourceInfo
+from regintel.ingest.fields import join, text
 from regintel.ingest.sources import register
 from regintel.ingest.sources.ee_ariregister import INFO as REGISTER_INFO
 from regintel.ingest.sources.ee_ariregister import dotted_date
 from regintel.ingest.sources.ee_ariregister_codes import ROLES
+from regintel.ingest.sources.ee_ariregister_json import entity_code, entity_records
 
 INFO = SourceInfo(
     id="ee_ariregister_persons",
@@ -53,30 +53,11 @@ class CardPersonsSource:
     info = INFO
 
     def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
-        published = date_in_name(name)
-        first = True
-        for obj in json_objects(stream):
-            if isinstance(obj, RecordError):
-                yield obj
-                continue
-            if first and not (isinstance(obj, dict) and "ariregistri_kood" in obj and PERSONS in obj):
-                raise SourceAbort(
-                    f"not an e-Business Register {PERSONS} file (no ariregistri_kood / {PERSONS})"
-                )
-            first = False
-            try:
-                yield to_record(obj, published)
-            except RecordError as exc:
-                exc.raw = obj
-                yield exc
+        return entity_records(stream, name, PERSONS, to_record)
 
 
 def to_record(obj: Any, published: Any = None) -> CompanyRecord:
-    if not isinstance(obj, dict):
-        raise RecordError("an entity entry is not an object")
-    code = text(obj.get("ariregistri_kood"), "ariregistri_kood")
-    if code is None:
-        raise RecordError("an entity entry without ariregistri_kood")
+    code = entity_code(obj)
     persons = obj.get(PERSONS) or []
     if not isinstance(persons, list):
         raise RecordError(f"{PERSONS} is not a list")
@@ -86,7 +67,7 @@ def to_record(obj: Any, published: Any = None) -> CompanyRecord:
         name=text(obj.get("nimi"), "nimi"),
         source_record_id=code,
         published_on=published,
-        roles=[to_role(p) for p in persons],
+        roles=tuple(to_role(p) for p in persons),
     )
 
 

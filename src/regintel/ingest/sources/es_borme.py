@@ -43,7 +43,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import cache
 from typing import BinaryIO
 
@@ -200,16 +200,17 @@ def section_a(data: bytes) -> Iterator[CompanyRecord | RecordError]:
 def merge(earlier: CompanyRecord, later: CompanyRecord) -> CompanyRecord:
     """One record of a company's acts in one issue: each act says only what it changed, so a later
     act's fields win where it states them and the earlier ones stand elsewhere."""
-    for item in fields(later):
-        value = getattr(later, item.name)
-        if value is None or value == []:
-            setattr(later, item.name, getattr(earlier, item.name))
-    later.identifiers = list(dict.fromkeys(earlier.identifiers + later.identifiers))
-    if earlier.roles is not None and later.roles is not earlier.roles:
+    changes = {
+        item.name: getattr(earlier, item.name)
+        for item in fields(later)
+        if getattr(later, item.name) in (None, ())
+    }
+    changes["identifiers"] = tuple(dict.fromkeys(earlier.identifiers + later.identifiers))
+    if earlier.roles is not None and later.roles is not None:
         # The appointments and cessations of both acts, in the order inscribed (the loader applies
         # them in turn: a cessation then an appointment of one holder leaves the holder in post).
-        later.roles = earlier.roles + (later.roles or [])
-    return later
+        changes["roles"] = earlier.roles + later.roles
+    return replace(later, **changes)
 
 
 def to_record(act: Act, issue: Issue) -> CompanyRecord:
@@ -234,8 +235,8 @@ def to_record(act: Act, issue: Issue) -> CompanyRecord:
         address_text=f"{act.street}, {act.city}" if act.street and act.city else None,
         in_liquidation=True if "Disolución" in act.kinds and not dissolved else None,
         in_bankruptcy=True if "Situación concursal" in act.kinds else None,
-        identifiers=[("elf", form[1])] if form else [],
-        roles=[role(officer, act) for officer in act.officers] or None,
+        identifiers=(("elf", form[1]),) if form else (),
+        roles=tuple(role(officer, act) for officer in act.officers) or None,
     )
     return record
 

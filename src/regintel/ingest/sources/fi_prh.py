@@ -17,12 +17,13 @@ rejects the record rather than being guessed.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Source, SourceAbort, SourceInfo
-from regintel.ingest.fields import iso_date, join, text, vat
+from regintel.ingest.fields import Address, iso_date, join, text, vat
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 from regintel.ingest.sources.fi_prh_codes import (
@@ -85,7 +86,8 @@ def items(obj: Any) -> Iterator[CompanyRecord | RecordError]:
     if _current(
         obj.get("registeredEntries"), "registeredEntries", register=VAT_REGISTER
     ) and is_valid_national_id("FI", record.national_id):
-        record.vat_id, why = vat("FI" + record.national_id.replace("-", ""))
+        vat_id, why = vat("FI" + record.national_id.replace("-", ""))
+        record = replace(record, vat_id=vat_id)
     yield record
     if why:
         yield RecordError(f"invalid VAT id dropped (company kept): {why}", {"businessId": record.national_id})
@@ -110,6 +112,7 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     line = obj.get("mainBusinessLine")
     nace = text(line.get("type"), "mainBusinessLine.type") if isinstance(line, dict) else None
     modified = iso_date(obj.get("lastModified"), "lastModified")
+    elf = elf_by_finnish_name().get((form_name or "").lower())
     record = CompanyRecord(
         country="FI",
         national_id=number,
@@ -124,15 +127,13 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
         ),
         dissolved_on=dissolved_on,
         nace_primary=nace,
-        nace_codes=[nace] if nace else None,
+        nace_codes=(nace,) if nace else None,
         in_bankruptcy=BANKRUPTCY in situations,
         in_restructuring=RESTRUCTURING in situations,
         in_liquidation=LIQUIDATION in situations,
+        identifiers=(("elf", elf),) if elf else (),
+        **_address(obj.get("addresses")),
     )
-    elf = elf_by_finnish_name().get((form_name or "").lower())
-    if elf:
-        record.identifiers.append(("elf", elf))
-    _set_address(record, obj.get("addresses"))
     return record
 
 
@@ -182,11 +183,11 @@ def _company_form(obj: dict[str, Any]) -> tuple[str | None, str | None]:
     return text(form.get("type"), "companyForms.type"), _describe(form.get("descriptions"), FINNISH)
 
 
-def _set_address(record: CompanyRecord, value: Any) -> None:
+def _address(value: Any) -> Address:
     """The street address (type 1), else the postal address (type 2); the Finnish post-office name."""
     addresses = sorted(_list(value, "addresses"), key=lambda a: a.get("type") != 1)
     if not addresses:
-        return
+        return {}
     address = addresses[0]
 
     def get(key: str) -> str | None:
@@ -205,13 +206,16 @@ def _set_address(record: CompanyRecord, value: Any) -> None:
         " ",
     )
     box = get("postOfficeBox")
-    record.street = join([get("street"), number], " ") or (f"PL {box}" if box else None)
-    record.postal_code = get("postCode")
-    record.city = text(office.get("city"), "city")
-    record.municipality_code = text(office.get("municipalityCode"), "municipalityCode")
-    record.address_text = join(
-        [get("co") and f"c/o {get('co')}", record.street, join([record.postal_code, record.city], " ")]
-    )
+    street = join([get("street"), number], " ") or (f"PL {box}" if box else None)
+    postal_code = get("postCode")
+    city = text(office.get("city"), "city")
+    return {
+        "street": street,
+        "postal_code": postal_code,
+        "city": city,
+        "municipality_code": text(office.get("municipalityCode"), "municipalityCode"),
+        "address_text": join([get("co") and f"c/o {get('co')}", street, join([postal_code, city], " ")]),
+    }
 
 
 SOURCE = register(PrhSource())

@@ -93,12 +93,12 @@ def parse_result(obj: dict[str, Any]) -> CompanyRecord:
         address_text=text(siege.get("adresse"), "adresse"),
         municipality_code=text(siege.get("commune"), "commune"),
         nace_primary=text(obj.get("activite_principale"), "activite_principale"),
-        nace_codes=[c for c in [text(obj.get("activite_principale"), "activite_principale")] if c],
+        nace_codes=tuple(c for c in [text(obj.get("activite_principale"), "activite_principale")] if c),
         size_class=text(obj.get("categorie_entreprise"), "categorie_entreprise"),
         vat_id=vat_id,
-        identifiers=[("siret", s) for s in [text(siege.get("siret"), "siret")] if s],
-        roles=[r for r in (_role(d) for d in obj.get("dirigeants") or []) if r is not None],
-        financials=_finances(obj.get("finances")),
+        identifiers=tuple(("siret", s) for s in [text(siege.get("siret"), "siret")] if s),
+        roles=tuple(r for r in (_role(d) for d in obj.get("dirigeants") or []) if r is not None),
+        financials=tuple(_finances(obj.get("finances"))),
     )
 
 

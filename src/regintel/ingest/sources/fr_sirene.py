@@ -11,6 +11,7 @@ in the database has no name and is rejected as unknown.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, BinaryIO
 
 from regintel.domain.types import CompanyRecord
@@ -100,9 +101,7 @@ def _establishment(row: Row) -> Iterator[Item]:
         yield Skipped("head-office address not diffusible")
         return
     siren = siren_of(row)
-    record = CompanyRecord(country="FR", national_id=siren, source_record_id=siren)
-    head_office_address(row, record)
-    yield record
+    yield CompanyRecord(country="FR", national_id=siren, source_record_id=siren, **head_office_address(row))
 
 
 def _json(stream: BinaryIO) -> Iterator[Item]:
@@ -152,7 +151,9 @@ def _api_establishment(obj: Row) -> Iterator[Item]:
     )
     address = obj.get("adresseEtablissement")
     if isinstance(address, dict) and (value(obj, "statutDiffusionEtablissement") or "O") == "O":
-        head_office_address(address, record)
+        # The unit and its head office's address are two parts of one object: the address completes
+        # the unit's record.
+        record = replace(record, **head_office_address(address))
     yield record
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError
-from regintel.ingest.fields import flag, iso_date, join, text
+from regintel.ingest.fields import Address, flag, iso_date, join, text
 from regintel.ingest.sources.fr_sirene_codes import HEADCOUNT_BANDS, legal_form_name
 
 Row = Mapping[str, Any]
@@ -58,7 +58,7 @@ def unit_record(row: Row) -> CompanyRecord:
         # The current period of a ceased unit starts when it ceased.
         dissolved_on=iso_date(value(row, "dateDebut"), "dateDebut") if state == "C" else None,
         nace_primary=nace,
-        nace_codes=[nace] if nace else None,
+        nace_codes=(nace,) if nace else None,
         size_class=HEADCOUNT_BANDS.get(value(row, "trancheEffectifsUniteLegale") or ""),
     )
 
@@ -82,27 +82,33 @@ def is_head_office(row: Row) -> bool:
     return bool(head)
 
 
-def head_office_address(row: Row, record: CompanyRecord) -> None:
+def head_office_address(row: Row) -> Address:
     """The head office's address (StockEtablissement columns, or the API `adresseEtablissement`)."""
 
     def get(name: str) -> str | None:
         return value(row, f"{name}Etablissement")
 
     number = join([get("numeroVoie"), get("indiceRepetition")], "")
-    record.street = join([number, get("typeVoie"), get("libelleVoie")], " ")
-    record.city = get("libelleCommune") or get("libelleCommuneEtranger")
-    record.postal_code = get("codePostal")
+    street = join([number, get("typeVoie"), get("libelleVoie")], " ")
+    city = get("libelleCommune") or get("libelleCommuneEtranger")
+    postal_code = get("codePostal")
     commune = get("codeCommune")
-    record.municipality_code = commune
-    # The département is the start of the commune code (three characters overseas: 971…976).
-    record.district_code = (commune[:3] if commune.startswith("97") else commune[:2]) if commune else None
-    record.address_text = join(
+    address_text = join(
         [
             get("complementAdresse"),
-            record.street,
+            street,
             get("distributionSpeciale"),
-            join([record.postal_code, record.city], " "),
+            join([postal_code, city], " "),
             join([get("codeCedex"), get("libelleCedex")], " "),
             get("libellePaysEtranger"),
         ]
     )
+    return {
+        "street": street,
+        "city": city,
+        "postal_code": postal_code,
+        "municipality_code": commune,
+        # The département is the start of the commune code (three characters overseas: 971…976).
+        "district_code": (commune[:3] if commune.startswith("97") else commune[:2]) if commune else None,
+        "address_text": address_text,
+    }

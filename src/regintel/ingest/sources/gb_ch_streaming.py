@@ -38,7 +38,7 @@ import orjson
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
-from regintel.ingest.fields import iso_date, join, text
+from regintel.ingest.fields import Address, iso_date, join, text
 from regintel.ingest.sources import register
 from regintel.ingest.sources.gb_companies_house import ATTRIBUTION, LICENCE, LICENCE_URL, PUBLISHER
 from regintel.ingest.sources.gb_companies_house_codes import state_of
@@ -206,19 +206,19 @@ def to_record(data: dict[str, Any], published: date | None) -> CompanyRecord:
         founded_on=iso_date(data.get("date_of_creation"), "date_of_creation"),
         dissolved_on=iso_date(data.get("date_of_cessation"), "date_of_cessation"),
         nace_primary=codes[0] if codes else None,
-        nace_codes=codes or None,
+        nace_codes=tuple(codes) or None,
         in_bankruptcy=state.in_bankruptcy,
         in_restructuring=state.in_restructuring,
         in_liquidation=state.in_liquidation,
+        **_address(data.get("registered_office_address")),
     )
-    _set_address(record, data.get("registered_office_address"))
     return record
 
 
-def _set_address(record: CompanyRecord, address: Any) -> None:
+def _address(address: Any) -> Address:
     """The same fields the BasicCompanyData importer fills (premises goes before the first line)."""
     if not address:
-        return
+        return {}
     if not isinstance(address, dict):
         raise RecordError(f"registered_office_address is not an object: {address!r}")
 
@@ -226,19 +226,13 @@ def _set_address(record: CompanyRecord, address: Any) -> None:
         return text(address.get(key), key)
 
     po_box = get("po_box")
-    record.street = join([join([get("premises"), get("address_line_1")], " "), get("address_line_2")])
-    record.city = get("locality")
-    record.postal_code = get("postal_code")
-    record.address_text = join(
-        [
-            po_box and f"PO Box {po_box}",
-            record.street,
-            record.city,
-            get("region"),
-            record.postal_code,
-            get("country"),
-        ]
+    street = join([join([get("premises"), get("address_line_1")], " "), get("address_line_2")])
+    city = get("locality")
+    postal_code = get("postal_code")
+    address_text = join(
+        [po_box and f"PO Box {po_box}", street, city, get("region"), postal_code, get("country")]
     )
+    return {"street": street, "city": city, "postal_code": postal_code, "address_text": address_text}
 
 
 def _filing(obj: dict[str, Any], data: dict[str, Any], published: datetime | None) -> FilingEvent:

@@ -12,7 +12,7 @@ from typing import BinaryIO
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
 from regintel.ingest.csvstream import open_csv
-from regintel.ingest.fields import date_in_name, dmy_date, join
+from regintel.ingest.fields import Address, date_in_name, dmy_date, join
 from regintel.ingest.sources import register
 from regintel.ingest.sources.gb_companies_house_codes import category_code, state_of
 
@@ -68,12 +68,12 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
         founded_on=dmy_date(row["IncorporationDate"], "IncorporationDate"),
         dissolved_on=dmy_date(row.get("DissolutionDate"), "DissolutionDate"),
         nace_primary=sic[0] if sic else None,
-        nace_codes=sic or None,
+        nace_codes=tuple(sic) or None,
         in_bankruptcy=state.in_bankruptcy,
         in_restructuring=state.in_restructuring,
         in_liquidation=state.in_liquidation,
+        **_address(row),
     )
-    _set_address(record, row)
     return record
 
 
@@ -87,25 +87,19 @@ def sic_codes(row: dict[str, str]) -> list[str]:
     return codes
 
 
-def _set_address(record: CompanyRecord, row: dict[str, str]) -> None:
+def _address(row: dict[str, str]) -> Address:
     def get(column: str) -> str | None:
         return row.get(f"RegAddress.{column}", "").strip() or None
 
     po_box = get("POBox")
-    record.street = join([get("AddressLine1"), get("AddressLine2")])
-    record.city = get("PostTown")
-    record.postal_code = get("PostCode")
+    street = join([get("AddressLine1"), get("AddressLine2")])
+    city = get("PostTown")
+    postal_code = get("PostCode")
     # CareOf is left out: it names a person or an agent, not a place.
-    record.address_text = join(
-        [
-            po_box and f"PO Box {po_box}",
-            record.street,
-            record.city,
-            get("County"),
-            record.postal_code,
-            get("Country"),
-        ]
+    address_text = join(
+        [po_box and f"PO Box {po_box}", street, city, get("County"), postal_code, get("Country")]
     )
+    return {"street": street, "city": city, "postal_code": postal_code, "address_text": address_text}
 
 
 SOURCE = register(CompaniesHouseSource())

@@ -70,7 +70,7 @@ class _Company:
             national_id=self.number,
             source_record_id=self.number,
             published_on=self.published,
-            roles=self.roles,
+            roles=tuple(self.roles),
         )
 
 

@@ -88,6 +88,11 @@ def to_records(obj: dict[str, Any], published: date | None = None) -> Iterator[C
         text(kind.get("id"), "legalType.id"), text(kind.get("descr"), "legalType.descr")
     )
     nace = _activities(obj.get("activities"))
+    street, postal, city, municipality_id, prefecture_id, address_text = _address(obj)
+    status = _object(obj.get("status"), "status")
+    words = text(status.get("descr"), "status.descr")
+    state = state_of(words or "", status.get("isActive"))
+    flags = state or (None, None, None, None)
     record = CompanyRecord(
         country="GR",
         national_id=afm,
@@ -96,19 +101,23 @@ def to_records(obj: dict[str, Any], published: date | None = None) -> Iterator[C
         published_on=published,
         legal_form=code,
         legal_form_name=form_name,
+        status=flags[0],
         founded_on=iso_date(obj.get("incorporationDate"), "incorporationDate"),
+        street=street,
+        city=city,
+        postal_code=postal,
+        address_text=address_text,
+        region_code=prefecture_id,
+        municipality_code=municipality_id,
         nace_primary=nace[0] if nace else None,
-        nace_codes=nace or None,
+        nace_codes=tuple(nace) or None,
         tax_id=afm,
-        identifiers=[*([("gemi", gemi)] if gemi else []), *([("elf", elf)] if elf else [])],
+        in_bankruptcy=flags[2],
+        in_restructuring=flags[3],
+        in_liquidation=flags[1],
+        identifiers=(*((("gemi", gemi),) if gemi else ()), *((("elf", elf),) if elf else ())),
         roles=_roles(obj.get("persons")) if "persons" in obj else None,
     )
-    _set_address(record, obj)
-    status = _object(obj.get("status"), "status")
-    words = text(status.get("descr"), "status.descr")
-    state = state_of(words or "", status.get("isActive"))
-    if state is not None:
-        record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = state
     yield record
     if state is None and words:
         yield RecordError(f"unknown GEMI status kept out (company kept): {words!r}", {"afm": afm})
@@ -148,7 +157,7 @@ def _activities(value: Any) -> list[str]:
     return list(dict.fromkeys(primary + other))
 
 
-def _roles(value: Any) -> list[RoleRecord]:
+def _roles(value: Any) -> tuple[RoleRecord, ...]:
     out = []
     for person in _list(value, "persons"):
         name = text(person.get("personName"), "personName")
@@ -165,10 +174,13 @@ def _roles(value: Any) -> list[RoleRecord]:
                 until=iso_date(person.get("dtTo"), "dtTo"),
             )
         )
-    return out
+    return tuple(out)
 
 
-def _set_address(record: CompanyRecord, obj: dict[str, Any]) -> None:
+def _address(
+    obj: dict[str, Any],
+) -> tuple[str | None, str | None, str | None, str | None, str | None, str | None]:
+    """(street, postcode, city, municipality code, prefecture code, address text)."""
     street = join([text(obj.get("street"), "street"), text(obj.get("streetNumber"), "streetNumber")], " ")
     postal = text(obj.get("zipCode"), "zipCode")
     if postal is not None:
@@ -179,10 +191,8 @@ def _set_address(record: CompanyRecord, obj: dict[str, Any]) -> None:
     city = text(obj.get("city"), "city")
     municipality, municipality_id = _named(obj.get("municipality"), "municipality")
     prefecture, prefecture_id = _named(obj.get("prefecture"), "prefecture")
-    record.street, record.postal_code, record.city = street, postal, city or municipality
-    record.municipality_code = municipality_id
-    record.region_code = prefecture_id
-    record.address_text = join([street, join([postal, city or municipality], " "), prefecture])
+    address_text = join([street, join([postal, city or municipality], " "), prefecture])
+    return street, postal, city or municipality, municipality_id, prefecture_id, address_text
 
 
 def _named(value: Any, name: str) -> tuple[str | None, str | None]:

@@ -27,7 +27,7 @@ from typing import Any, BinaryIO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
-from regintel.ingest.fields import integer, iso_date, join, text
+from regintel.ingest.fields import Address, integer, iso_date, join, text
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 from regintel.ingest.sources.elf_names import elf_code
@@ -88,28 +88,29 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord | Skipped:
     if integer(obj.get("likvidacijska_masa"), "likvidacijska_masa") == 1:
         liquidation = True
     name = _name(obj.get("tvrtka"), "tvrtka") or text(obj.get("tvrtka_kod_brisanja"), "tvrtka_kod_brisanja")
+    published_on = iso_date(obj.get("vrijeme_zadnje_izmjene"), "vrijeme_zadnje_izmjene")
+    founded_on = iso_date(obj.get("datum_osnivanja"), "datum_osnivanja")
+    nace = _nkd(obj.get("glavna_djelatnost"))
+    elf = elf_code("HR", form_name)
     record = CompanyRecord(
         country="HR",
         national_id=oib,
         name=name,
         source_record_id=mbs,
-        published_on=iso_date(obj.get("vrijeme_zadnje_izmjene"), "vrijeme_zadnje_izmjene"),
+        published_on=published_on,
         legal_form=form_code,
         legal_form_name=form_name,
         status="dissolved" if dissolved_on else "active",
-        founded_on=iso_date(obj.get("datum_osnivanja"), "datum_osnivanja"),
+        founded_on=founded_on,
         dissolved_on=dissolved_on,
         in_bankruptcy=bankruptcy,
         in_liquidation=liquidation,
         in_restructuring=restructuring,
-        nace_primary=_nkd(obj.get("glavna_djelatnost")),
-        identifiers=[("mbs", mbs)] if mbs else [],
+        nace_primary=nace,
+        nace_codes=(nace,) if nace else None,
+        identifiers=(*((("mbs", mbs),) if mbs else ()), *((("elf", elf),) if elf else ())),
+        **_seat(obj.get("sjediste")),
     )
-    record.nace_codes = [record.nace_primary] if record.nace_primary else None
-    elf = elf_code("HR", form_name)
-    if elf:
-        record.identifiers.append(("elf", elf))
-    _set_seat(record, obj.get("sjediste"))
     return record
 
 
@@ -166,28 +167,32 @@ def _nkd(value: Any) -> str | None:
     return f"{digits[:2]}.{digits[2:]}" if len(digits) == 4 else digits
 
 
-def _set_seat(record: CompanyRecord, seat: Any) -> None:
+def _seat(seat: Any) -> Address:
     if seat is None:
-        return
+        return {}
     if not isinstance(seat, dict):
         raise RecordError(f"sjediste is not an object: {seat!r}"[:200])
     number = join(
         [text(seat.get("kucni_broj"), "kucni_broj"), text(seat.get("kucni_podbroj"), "kucni_podbroj")], ""
     )
-    record.street = join([text(seat.get("ulica"), "ulica"), number], " ")
-    record.city = text(seat.get("naziv_naselja"), "naziv_naselja") or text(
+    street = join([text(seat.get("ulica"), "ulica"), number], " ")
+    city = text(seat.get("naziv_naselja"), "naziv_naselja") or text(
         seat.get("naselje_van_sifrarnika"), "naselje_van_sifrarnika"
     )
-    record.postal_code = text(seat.get("postanski_broj"), "postanski_broj")
-    record.region_code = text(seat.get("sifra_zupanije"), "sifra_zupanije")
-    record.municipality_code = text(seat.get("sifra_opcine"), "sifra_opcine")
-    record.address_text = join(
-        [
-            record.street,
-            join([record.postal_code, record.city], " "),
-            text(seat.get("naziv_zupanije"), "naziv_zupanije"),
-        ]
+    postal_code = text(seat.get("postanski_broj"), "postanski_broj")
+    region_code = text(seat.get("sifra_zupanije"), "sifra_zupanije")
+    municipality_code = text(seat.get("sifra_opcine"), "sifra_opcine")
+    address_text = join(
+        [street, join([postal_code, city], " "), text(seat.get("naziv_zupanije"), "naziv_zupanije")]
     )
+    return {
+        "street": street,
+        "city": city,
+        "postal_code": postal_code,
+        "region_code": region_code,
+        "municipality_code": municipality_code,
+        "address_text": address_text,
+    }
 
 
 SOURCE = register(SudregSource())

@@ -72,6 +72,9 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
     elf = ELF.get(f"{form}-G" if form == "DAC" and "guarantee" in (form_name or "").lower() else form or "")
     parts = [row.get(c, "").strip() for c in ADDRESS]
     postal_code = _eircode(row.get("eircode", ""))
+    founded_on = iso_date(row["company_reg_date"], "company_reg_date")
+    dissolved_on = iso_date(row.get("comp_dissolved_date"), "comp_dissolved_date")
+    status = state.status if state is not None else "dissolved" if dissolved_on else None
     record = CompanyRecord(
         country="IE",
         national_id=number,
@@ -80,22 +83,19 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
         published_on=published,
         legal_form=form,
         legal_form_name=form_name,
-        founded_on=iso_date(row["company_reg_date"], "company_reg_date"),
-        dissolved_on=iso_date(row.get("comp_dissolved_date"), "comp_dissolved_date"),
+        status=status,
+        founded_on=founded_on,
+        dissolved_on=dissolved_on,
         street=join(parts[:2]),
         postal_code=postal_code,
         address_text=join([*(p.strip(" ,") for p in parts), postal_code]),
         nace_primary=nace,
-        nace_codes=[nace] if nace else None,
-        identifiers=[("elf", elf)] if elf else [],
+        nace_codes=(nace,) if nace else None,
+        in_bankruptcy=state.in_bankruptcy if state is not None else None,
+        in_restructuring=state.in_restructuring if state is not None else None,
+        in_liquidation=state.in_liquidation if state is not None else None,
+        identifiers=(("elf", elf),) if elf else (),
     )
-    if state is not None:
-        record.status = state.status
-        record.in_liquidation = state.in_liquidation
-        record.in_restructuring = state.in_restructuring
-        record.in_bankruptcy = state.in_bankruptcy
-    elif record.dissolved_on:
-        record.status = "dissolved"
     return record
 
 

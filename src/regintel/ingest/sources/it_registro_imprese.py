@@ -98,6 +98,25 @@ def to_records(
     identifiers = [("elf", elf)] if elf else []
     if rea:
         identifiers.append(("rea", f"{province}-{rea}" if province and rea.isdigit() else rea))
+    out: list[CompanyRecord | RecordError | Skipped] = []
+    vat_id = None
+    if number[0] not in "89" and is_valid_national_id("IT", number):  # else the loader rejects the row
+        vat_id, why = vat("IT" + number)
+        if why:
+            out.append(RecordError(f"invalid VAT id dropped (company kept): {why}", {"partita_iva": number}))
+    founded_on = _date(row["data_iscrizione_ri"], "data_iscrizione_ri")
+    dissolved_on = _date(row.get("data_cessazione", ""), "data_cessazione")
+    words = row.get("stato", "").strip()
+    state = state_of(words) if words else None
+    if state is None and words:
+        out.append(
+            RecordError(
+                f"unknown Registro Imprese state kept out (company kept): {words!r}", {"partita_iva": number}
+            )
+        )
+    flags = state or (None, None, None, None)
+    if dissolved_on and flags[0] != "dissolved":
+        flags = ("dissolved", False, False, False)
     record = CompanyRecord(
         country="IT",
         national_id=number,
@@ -106,41 +125,24 @@ def to_records(
         published_on=published,
         legal_form=code,
         legal_form_name=form_name,
-        founded_on=_date(row["data_iscrizione_ri"], "data_iscrizione_ri"),
-        dissolved_on=_date(row.get("data_cessazione", ""), "data_cessazione"),
+        status=flags[0],
+        founded_on=founded_on,
+        dissolved_on=dissolved_on,
         street=street,
         postal_code=postal,
         city=city,
         region_code=province,
         address_text=join([street, join([postal, city, f"({province})" if province else None], " ")]),
         nace_primary=nace,
-        nace_codes=[nace] if nace else None,
+        nace_codes=(nace,) if nace else None,
+        vat_id=vat_id,
         tax_id=number,
-        identifiers=identifiers,
+        in_bankruptcy=flags[2],
+        in_restructuring=flags[3],
+        in_liquidation=flags[1],
+        identifiers=tuple(identifiers),
     )
-    out: list[CompanyRecord | RecordError | Skipped] = [record]
-    if number[0] not in "89" and is_valid_national_id("IT", number):  # else the loader rejects the row
-        record.vat_id, why = vat("IT" + number)
-        if why:
-            out.append(RecordError(f"invalid VAT id dropped (company kept): {why}", {"partita_iva": number}))
-    words = row.get("stato", "").strip()
-    state = state_of(words) if words else None
-    if state is not None:
-        record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = state
-    elif words:
-        out.append(
-            RecordError(
-                f"unknown Registro Imprese state kept out (company kept): {words!r}", {"partita_iva": number}
-            )
-        )
-    if record.dissolved_on and record.status != "dissolved":
-        record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = (
-            "dissolved",
-            False,
-            False,
-            False,
-        )
-    return tuple(out)
+    return (record, *out)
 
 
 def _ateco(value: str) -> str | None:

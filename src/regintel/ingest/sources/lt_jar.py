@@ -95,7 +95,7 @@ def to_record(row: dict[str, str]) -> CompanyRecord:
         in_bankruptcy=state.in_bankruptcy,
         in_restructuring=state.in_restructuring,
         in_liquidation=state.in_liquidation,
-        identifiers=[("elf", form[1])] if form else [],
+        identifiers=(("elf", form[1]),) if form else (),
     )
 
 

@@ -88,7 +88,7 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
         address_text=row.get("address", "").strip() or None,
         postal_code=_postcode(row.get("index", "")),
         municipality_code=row.get("atvk", "").strip() or None,
-        identifiers=[("elf", elf)] if elf else [],
+        identifiers=(("elf", elf),) if elf else (),
     )
     return record
 

@@ -80,7 +80,7 @@ class BeneficialOwnersSource:
             owners[code] = (roles, max(filter(None, (newest, modified)), default=None))
         for code, (roles, newest) in owners.items():
             yield CompanyRecord(
-                country="LV", national_id=code, source_record_id=code, published_on=newest, roles=roles
+                country="LV", national_id=code, source_record_id=code, published_on=newest, roles=tuple(roles)
             )
 
 

@@ -29,7 +29,7 @@ from stdnum.nl import bsn as nl_bsn
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
-from regintel.ingest.fields import integer, join, text
+from regintel.ingest.fields import Address, integer, join, text
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 from regintel.ingest.sources.elf_names import elf_code
@@ -95,6 +95,16 @@ def to_record(obj: dict[str, Any], dropped: list[str]) -> CompanyRecord:
     ended = _ymd(period.get("datumEinde"), "datumEinde")
     form = text(owner.get("rechtsvorm"), "rechtsvorm")
     nace, has_main = _activities(obj.get("sbiActiviteiten"))
+    identifiers: list[tuple[str, str]] = []
+    elf = elf_code("NL", form)
+    if elf:
+        identifiers.append(("elf", elf))
+    rsin = text(owner.get("rsin") or obj.get("rsin"), "rsin")
+    if rsin:
+        try:
+            identifiers.append(("rsin", str(nl_bsn.validate(rsin))))
+        except ValidationError as exc:
+            dropped.append(f"RSIN {rsin!r}: {exc}")
     record = CompanyRecord(
         country="NL",
         national_id=number,
@@ -107,18 +117,10 @@ def to_record(obj: dict[str, Any], dropped: list[str]) -> CompanyRecord:
         dissolved_on=ended,
         employees=integer(obj.get("totaalWerkzamePersonen"), "totaalWerkzamePersonen"),
         nace_primary=nace[0] if nace and has_main else None,
-        nace_codes=nace or None,
+        nace_codes=tuple(nace) or None,
+        identifiers=tuple(identifiers),
+        **_address(main.get("adressen") or owner.get("adressen")),
     )
-    elf = elf_code("NL", form)
-    if elf:
-        record.identifiers.append(("elf", elf))
-    rsin = text(owner.get("rsin") or obj.get("rsin"), "rsin")
-    if rsin:
-        try:
-            record.identifiers.append(("rsin", str(nl_bsn.validate(rsin))))
-        except ValidationError as exc:
-            dropped.append(f"RSIN {rsin!r}: {exc}")
-    _set_address(record, main.get("adressen") or owner.get("adressen"))
     return record
 
 
@@ -160,32 +162,33 @@ def _activities(value: Any) -> tuple[list[str], bool]:
     return list(dict.fromkeys(codes)), bool(ordered) and ordered[0].get("indHoofdactiviteit") == "Ja"
 
 
-def _set_address(record: CompanyRecord, addresses: Any) -> None:
+def _address(addresses: Any) -> Address:
     if addresses is None:
-        return
+        return {}
     if not isinstance(addresses, list) or not all(isinstance(a, dict) for a in addresses):
         raise RecordError(f"adressen is not a list of objects: {addresses!r}"[:200])
     visible = [a for a in addresses if a.get("indAfgeschermd") != "Ja"]
     visible.sort(key=lambda a: a.get("type") != "bezoekadres")
     if not visible:
-        return
+        return {}
     address = visible[0]
 
     def get(key: str) -> str | None:
         return text(address.get(key), key)
 
     number = join([get("huisnummer"), get("huisletter"), get("huisnummerToevoeging")], "")
-    record.street = join([get("straatnaam"), number, get("toevoegingAdres")], " ")
-    record.postal_code = get("postcode")
-    record.city = get("plaats")
+    street = join([get("straatnaam"), number, get("toevoegingAdres")], " ")
+    postal_code = get("postcode")
+    city = get("plaats")
     country = get("land")
-    record.address_text = join(
+    address_text = join(
         [
-            record.street,
-            join([record.postal_code, record.city], " "),
+            street,
+            join([postal_code, city], " "),
             country if country and country != "Nederland" else None,
         ]
     )
+    return {"street": street, "city": city, "postal_code": postal_code, "address_text": address_text}
 
 
 SOURCE = register(KvkSource())

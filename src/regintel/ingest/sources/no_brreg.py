@@ -9,12 +9,13 @@ area's `company_domains` (`regintel import no_brreg_domains FILE`, after or besi
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort, SourceInfo
-from regintel.ingest.fields import flag, integer, iso_date, join, text, vat
+from regintel.ingest.fields import Address, flag, integer, iso_date, join, text, vat
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 
@@ -72,7 +73,8 @@ def _items(obj: Any) -> Iterator[CompanyRecord | RecordError | Skipped]:
     why = None
     if obj.get("registrertIMvaregisteret") is True and is_valid_national_id("NO", record.national_id):
         # The Norwegian VAT number is the organisasjonsnummer with "MVA" (NO 923609016 MVA).
-        record.vat_id, why = vat(f"NO{record.national_id}MVA")
+        vat_id, why = vat(f"NO{record.national_id}MVA")
+        record = replace(record, vat_id=vat_id)
     yield record
     if why:
         yield RecordError(f"invalid VAT id dropped (company kept): {why}", record.national_id)
@@ -112,7 +114,7 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
         founded_on=iso_date(obj.get("stiftelsesdato"), "stiftelsesdato"),
         dissolved_on=deleted,
         nace_primary=nace[0] if nace else None,
-        nace_codes=nace or None,
+        nace_codes=tuple(nace) or None,
         employees=integer(obj.get("antallAnsatte"), "antallAnsatte"),
         in_bankruptcy=bankrupt,
         # A bankruptcy ends a reconstruction negotiation (spec 2.2: never both).
@@ -120,8 +122,8 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
         if bankrupt is None and restructuring is None
         else bool(restructuring and not bankrupt),
         in_liquidation=_liquidation(obj),
+        **_address(obj.get("forretningsadresse") or obj.get("postadresse")),
     )
-    _set_address(record, obj.get("forretningsadresse") or obj.get("postadresse"))
     return record
 
 
@@ -140,29 +142,35 @@ def _liquidation(obj: dict[str, Any]) -> bool | None:
     return None if values == [None, None] else any(values)
 
 
-def _set_address(record: CompanyRecord, address: Any) -> None:
+def _address(address: Any) -> Address:
     if not address:
-        return
+        return {}
     if not isinstance(address, dict):
         raise RecordError(f"the address is not an object: {address!r}")
     lines = address.get("adresse") or []
     if not isinstance(lines, list):
         raise RecordError(f"adresse is not a list of lines: {lines!r}")
-    record.street = join([text(line, "adresse") for line in lines])
-    record.city = text(address.get("poststed"), "poststed")
-    record.postal_code = text(address.get("postnummer"), "postnummer")
+    street = join([text(line, "adresse") for line in lines])
+    city = text(address.get("poststed"), "poststed")
+    postal_code = text(address.get("postnummer"), "postnummer")
     municipality = text(address.get("kommunenummer"), "kommunenummer")
-    record.municipality_code = municipality
-    # The first two digits of a kommunenummer are its county (fylke).
-    record.region_code = municipality[:2] if municipality and len(municipality) == 4 else None
     country = text(address.get("landkode"), "landkode")
-    record.address_text = join(
+    address_text = join(
         [
-            record.street,
-            join([record.postal_code, record.city], " "),
+            street,
+            join([postal_code, city], " "),
             None if country in (None, "NO") else text(address.get("land"), "land"),
         ]
     )
+    return {
+        "street": street,
+        "city": city,
+        "postal_code": postal_code,
+        "municipality_code": municipality,
+        # The first two digits of a kommunenummer are its county (fylke).
+        "region_code": municipality[:2] if municipality and len(municipality) == 4 else None,
+        "address_text": address_text,
+    }
 
 
 SOURCE = register(BrregSource())

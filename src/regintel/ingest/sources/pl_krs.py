@@ -34,7 +34,7 @@ from stdnum.pl import regon as pl_regon
 from regintel.domain.identifiers import is_valid_national_id, parse_national_id
 from regintel.domain.types import CompanyKey, CompanyRecord, RoleRecord
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
-from regintel.ingest.fields import join, text
+from regintel.ingest.fields import Address, join, text
 from regintel.ingest.jsonstream import json_objects
 from regintel.ingest.sources import register
 from regintel.ingest.sources.elf_names import elf_code
@@ -98,25 +98,34 @@ def to_record(odpis: dict[str, Any], dropped: list[str]) -> CompanyRecord:
     entity = _object(section1, "danePodmiotu")
     form = text(entity.get("formaPrawna"), "formaPrawna")
     position = header.get("stanPozycji")
-    record = CompanyRecord(
+    name = text(entity.get("nazwa"), "nazwa")
+    published_on = _dmy(header.get("stanZDnia"), "stanZDnia")
+    founded_on = _dmy(header.get("dataRejestracjiWKRS"), "dataRejestracjiWKRS")
+    elf = elf_code("PL", form)
+    tax_id, regon = _identifiers(entity.get("identyfikatory"), dropped)
+    address = _address(section1.get("siedzibaIAdres"))
+    nace_primary, nace_codes = _activities(data.get("dzial3"))
+    in_liquidation, in_bankruptcy, in_restructuring = _proceedings(data.get("dzial6"))
+    shareholders = _shareholders(section1.get("wspolnicySpzoo"))
+    return CompanyRecord(
         country="PL",
         national_id=number,
-        name=text(entity.get("nazwa"), "nazwa"),
+        name=name,
         source_record_id=number,
-        published_on=_dmy(header.get("stanZDnia"), "stanZDnia"),
+        published_on=published_on,
         legal_form_name=form,
         status="active" if position in (1, "1", None) else "inactive",
-        founded_on=_dmy(header.get("dataRejestracjiWKRS"), "dataRejestracjiWKRS"),
+        founded_on=founded_on,
+        nace_primary=nace_primary,
+        nace_codes=nace_codes,
+        tax_id=tax_id,
+        in_bankruptcy=in_bankruptcy,
+        in_restructuring=in_restructuring,
+        in_liquidation=in_liquidation,
+        identifiers=(*((("elf", elf),) if elf else ()), *regon),
+        roles=None if shareholders is None else tuple(shareholders),
+        **address,
     )
-    elf = elf_code("PL", form)
-    if elf:
-        record.identifiers.append(("elf", elf))
-    _set_identifiers(record, entity.get("identyfikatory"), dropped)
-    _set_address(record, section1.get("siedzibaIAdres"))
-    _set_activities(record, data.get("dzial3"))
-    _set_proceedings(record, data.get("dzial6"))
-    record.roles = _shareholders(section1.get("wspolnicySpzoo"))
-    return record
 
 
 def _object(obj: dict[str, Any], name: str) -> dict[str, Any]:
@@ -139,15 +148,17 @@ def _dmy(value: Any, name: str) -> date | None:
         raise RecordError(f"{name} is not a dd.mm.yyyy date: {raw!r}") from None
 
 
-def _set_identifiers(record: CompanyRecord, ids: Any, dropped: list[str]) -> None:
+def _identifiers(ids: Any, dropped: list[str]) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """The NIP (tax id) and the REGON identifier; a number that fails its check is dropped."""
     if ids is None:
-        return
+        return None, ()
     if not isinstance(ids, dict):
         raise RecordError(f"identyfikatory is not an object: {ids!r}")
     nip, regon = text(ids.get("nip"), "nip"), text(ids.get("regon"), "regon")
+    tax_id = None
     if nip:
         try:
-            record.tax_id = str(pl_nip.validate(nip))
+            tax_id = str(pl_nip.validate(nip))
         except ValidationError as exc:
             dropped.append(f"NIP {nip!r}: {exc}")
     if regon:
@@ -155,14 +166,15 @@ def _set_identifiers(record: CompanyRecord, ids: Any, dropped: list[str]) -> Non
         # REGON of a local unit, whose last digit would be a check digit): the 9 digits are checked.
         padded = len(regon) == 14 and regon.endswith("00000")
         try:
-            record.identifiers.append(("regon", str(pl_regon.validate(regon[:9] if padded else regon))))
+            return tax_id, (("regon", str(pl_regon.validate(regon[:9] if padded else regon))),)
         except ValidationError as exc:
             dropped.append(f"REGON {regon!r}: {exc}")
+    return tax_id, ()
 
 
-def _set_address(record: CompanyRecord, seat: Any) -> None:
+def _address(seat: Any) -> Address:
     if seat is None:
-        return
+        return {}
     if not isinstance(seat, dict):
         raise RecordError(f"siedzibaIAdres is not an object: {seat!r}"[:200])
     address = seat.get("adres") or {}
@@ -173,25 +185,27 @@ def _set_address(record: CompanyRecord, seat: Any) -> None:
         return text(address.get(key), key)
 
     number = join([get("nrDomu"), get("nrLokalu")], "/")
-    record.street = join([get("ulica"), number], " ") or join([get("miejscowosc"), number], " ")
-    record.postal_code = get("kodPocztowy")
-    record.city = get("miejscowosc")
+    street = join([get("ulica"), number], " ") or join([get("miejscowosc"), number], " ")
+    postal_code = get("kodPocztowy")
+    city = get("miejscowosc")
     where = seat.get("siedziba")
     where = where if isinstance(where, dict) else {}
-    record.address_text = join(
+    address_text = join(
         [
-            record.street,
-            join([record.postal_code, get("poczta") or record.city], " "),
+            street,
+            join([postal_code, get("poczta") or city], " "),
             text(where.get("wojewodztwo"), "wojewodztwo"),
             get("kraj"),
         ]
     )
+    return {"street": street, "postal_code": postal_code, "city": city, "address_text": address_text}
 
 
-def _set_activities(record: CompanyRecord, section3: Any) -> None:
-    """PKD 2007 subclasses (NACE Rev. 2 class + a letter): `70.10.Z`, the predominant one first."""
+def _activities(section3: Any) -> tuple[str | None, tuple[str, ...] | None]:
+    """PKD 2007 subclasses (NACE Rev. 2 class + a letter): `70.10.Z`, the predominant one first;
+    (primary, all)."""
     if not isinstance(section3, dict):
-        return
+        return None, None
     subject = section3.get("przedmiotDzialalnosci") or {}
     codes = []
     for key in ("przedmiotPrzewazajacejDzialalnosci", "przedmiotPozostalejDzialalnosci"):
@@ -204,10 +218,9 @@ def _set_activities(record: CompanyRecord, section3: Any) -> None:
                 raise RecordError(f"PKD code is not a subclass such as 70.10.Z: {code!r}")
             codes.append(code)
     codes = list(dict.fromkeys(codes))
-    if codes:
-        record.nace_codes = codes
-        if subject.get("przedmiotPrzewazajacejDzialalnosci"):
-            record.nace_primary = codes[0]
+    if not codes:
+        return None, None
+    return (codes[0] if subject.get("przedmiotPrzewazajacejDzialalnosci") else None), tuple(codes)
 
 
 def _filled(value: Any) -> bool:
@@ -218,16 +231,15 @@ def _filled(value: Any) -> bool:
     return value not in (None, "", False)
 
 
-def _set_proceedings(record: CompanyRecord, section6: Any) -> None:
+def _proceedings(section6: Any) -> tuple[bool | None, bool | None, bool | None]:
+    """(liquidation, bankruptcy, restructuring); None each when the odpis has no section 6."""
     if section6 is None:
-        return
+        return None, None, None
     if not isinstance(section6, dict):
         raise RecordError(f"dzial6 is not an object: {section6!r}"[:200])
-    record.in_liquidation = _filled(section6.get("likwidacja"))
-    record.in_bankruptcy = _open(section6.get("postepowanieUpadlosciowe"))
-    record.in_restructuring = (
-        any(_open(section6.get(k)) for k in RESTRUCTURING_KEYS) and not record.in_bankruptcy
-    )
+    bankruptcy = _open(section6.get("postepowanieUpadlosciowe"))
+    restructuring = any(_open(section6.get(k)) for k in RESTRUCTURING_KEYS) and not bankruptcy
+    return _filled(section6.get("likwidacja")), bankruptcy, restructuring
 
 
 def _open(proceeding: Any) -> bool:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from typing import BinaryIO
 
@@ -48,7 +49,6 @@ from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join
 from regintel.ingest.sources import register
 from regintel.ingest.sources.ro_onrc_codes import (
     KNOWN_CODES,
-    State,
     caen_class,
     caen_revision,
     combined,
@@ -191,10 +191,32 @@ def _firms(
             continue
         row, record = item
         number = row["COD_INMATRICULARE"].strip()
-        dropped = list(_registration_ids(record, row))
+        identifiers, dropped = _registration_ids(record, row)
+        codes = None
         if activities:
-            dropped += _set_activities(record, activities.get(number))
-        yield from _with_state(record, states.get(number))
+            codes, unmapped = _caen_activities(record, activities.get(number))
+            dropped += unmapped
+        names = states.get(number) or []
+        known = [s for s in (state_of(n) for n in names) if s is not None]
+        state = combined(known) if known else None
+        gone = state is not None and state.status == "dissolved"
+        # The firm's registration numbers, activities and states come from its row's other columns and
+        # from other files of the extract: they complete the row's record.
+        yield replace(
+            record,
+            identifiers=record.identifiers + identifiers,
+            nace_codes=codes or record.nace_codes,
+            status=state.status if state else record.status,
+            in_liquidation=state.in_liquidation and not gone if state else record.in_liquidation,
+            in_restructuring=state.in_restructuring and not gone if state else record.in_restructuring,
+            in_bankruptcy=state.in_bankruptcy and not gone if state else record.in_bankruptcy,
+        )
+        unknown = [n for n in names if state_of(n) is None]
+        if unknown:
+            yield RecordError(
+                f"unknown ONRC state kept out (company kept): {', '.join(unknown)}",
+                {"CUI": record.national_id},
+            )
         yield from dropped
 
 
@@ -241,7 +263,7 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
         ),
         region_code=county,
         nuts3=(nuts3(judet) if judet else None) or county_nuts3(county),
-        identifiers=[("elf", elf)] if elf else [],
+        identifiers=(("elf", elf),) if elf else (),
     )
 
 
@@ -265,10 +287,13 @@ def _date(value: str, name: str) -> date | None:
     return iso_date(value, name)
 
 
-def _set_activities(record: CompanyRecord, pairs: list[tuple[str, str]] | None) -> list[RecordError]:
-    """The trader's authorised CAEN classes as NACE classes (Rev. 2 ones when it has both revisions)."""
+def _caen_activities(
+    record: CompanyRecord, pairs: list[tuple[str, str]] | None
+) -> tuple[tuple[str, ...] | None, list[RecordError]]:
+    """The trader's authorised CAEN classes as NACE classes (Rev. 2 ones when it has both revisions),
+    and the codes dropped."""
     if not pairs:
-        return []
+        return None, []
     found: dict[bool, list[str]] = {True: [], False: []}
     dropped = []
     for code, version in pairs:
@@ -284,48 +309,32 @@ def _set_activities(record: CompanyRecord, pairs: list[tuple[str, str]] | None) 
         else:
             found[caen_revision(version) == "2"].append(nace)
     codes = found[True] or found[False]
-    if codes:
-        record.nace_codes = list(dict.fromkeys(codes))
-    return dropped
+    return (tuple(dict.fromkeys(codes)) if codes else None), dropped
 
 
-def _with_state(record: CompanyRecord, names: list[str] | None) -> Iterator[CompanyRecord | RecordError]:
-    if not names:
-        yield record
-        return
-    known = [s for s in (state_of(n) for n in names) if s is not None]
-    unknown = [n for n in names if state_of(n) is None]
-    if known:
-        _apply(record, combined(known))
-    yield record
-    if unknown:
-        yield RecordError(
-            f"unknown ONRC state kept out (company kept): {', '.join(unknown)}", {"CUI": record.national_id}
-        )
-
-
-def _apply(record: CompanyRecord, state: State) -> None:
-    record.status = state.status
-    gone = state.status == "dissolved"
-    record.in_liquidation = state.in_liquidation and not gone
-    record.in_restructuring = state.in_restructuring and not gone
-    record.in_bankruptcy = state.in_bankruptcy and not gone
-
-
-def _registration_ids(record: CompanyRecord, row: dict[str, str]) -> Iterator[RecordError]:
+def _registration_ids(
+    record: CompanyRecord, row: dict[str, str]
+) -> tuple[tuple[tuple[str, str], ...], list[RecordError]]:
+    """The ONRC number and the EUID, and the error of a number dropped."""
+    ids: list[tuple[str, str]] = []
+    dropped = []
     number = row["COD_INMATRICULARE"].strip()
     if number:
         try:
             # validate() answers the compact form: one clean-up pass, not is_valid's and compact's two
             # (a tenth of the parse profile).
-            record.identifiers.append(("onrc", onrc.validate(number)))
+            ids.append(("onrc", onrc.validate(number)))
         except ValidationError:
-            yield RecordError(
-                f"invalid COD_INMATRICULARE dropped (company kept): {number!r}", {"CUI": record.national_id}
+            dropped.append(
+                RecordError(
+                    f"invalid COD_INMATRICULARE dropped (company kept): {number!r}",
+                    {"CUI": record.national_id},
+                )
             )
     euid = row.get("EUID", "").strip()
     if euid:
-        record.identifiers.append(("euid", euid))
+        ids.append(("euid", euid))
+    return tuple(ids), dropped
 
 
 SOURCE = register(OnrcSource())

@@ -86,6 +86,11 @@ def to_records(
     street = join([row.get("ULICA", ""), row.get("HISNA_STEVILKA", "")], " ")
     city = row.get("POSTA", "").strip() or row.get("NASELJE", "").strip() or None
     dissolved_on = _date(row.get("DATUM_IZBRISA", ""), "DATUM_IZBRISA")
+    words = row.get("STATUS", "").strip()
+    state = state_of(words) if words else None
+    flags = state or (None, None, None, None)
+    if dissolved_on or (state and state[0] == "dissolved"):
+        flags = ("dissolved", False, False, False)
     record = CompanyRecord(
         country="SI",
         national_id=number,
@@ -94,6 +99,7 @@ def to_records(
         published_on=published,
         legal_form=code,
         legal_form_name=form_name,
+        status=flags[0],
         founded_on=_date(row["DATUM_VPISA"], "DATUM_VPISA"),
         dissolved_on=dissolved_on,
         street=street,
@@ -102,21 +108,13 @@ def to_records(
         municipality_code=row.get("OBCINA", "").strip() or None,
         address_text=join([street, join([postal, city], " ")]),
         nace_primary=nace,
-        nace_codes=[nace] if nace else None,
+        nace_codes=(nace,) if nace else None,
         tax_id=tax,
-        identifiers=[("elf", elf)] if elf else [],
+        in_bankruptcy=flags[2],
+        in_restructuring=flags[3],
+        in_liquidation=flags[1],
+        identifiers=(("elf", elf),) if elf else (),
     )
-    words = row.get("STATUS", "").strip()
-    state = state_of(words) if words else None
-    if state is not None:
-        record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = state
-    if dissolved_on or (state and state[0] == "dissolved"):
-        record.status, record.in_liquidation, record.in_bankruptcy, record.in_restructuring = (
-            "dissolved",
-            False,
-            False,
-            False,
-        )
     if words and state is None:
         return record, RecordError(
             f"unknown PRS status kept out (company kept): {words!r}", {"MATICNA_STEVILKA": number}

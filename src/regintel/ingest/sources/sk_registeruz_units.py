@@ -125,36 +125,47 @@ def to_company(unit: Json) -> tuple[CompanyRecord, RecordError | None]:
         raise RecordError("accounting unit without IČO")
     dissolved = day(unit, "datumZrusenia")
     nace = text(unit, "skNace")
+    name, record_id, published_on = text(unit, "nazovUJ"), text(unit, "id"), day(unit, "datumPoslednejUpravy")
+    legal_form, founded_on = text(unit, "pravnaForma"), day(unit, "datumZalozenia")
+    street, city = text(unit, "ulica"), text(unit, "mesto")
+    postal_code = (text(unit, "psc") or "").replace(" ", "") or None
+    region_code, district_code, municipality_code = (
+        text(unit, "kraj"),
+        text(unit, "okres"),
+        text(unit, "sidlo"),
+    )
+    size_class = SIZE_BANDS.get(text(unit, "velkostOrganizacie") or "")
+    locality = " ".join(p for p in (postal_code, city) if p)
+    dic = text(unit, "dic")
+    error = None
+    try:
+        tax_id = _dic(dic) if dic else None
+    except InvalidIdentifier as exc:
+        tax_id, error = None, RecordError(f"DIČ left out: {exc.message}", unit)
     rec = CompanyRecord(
         country="SK",
         national_id=ico,
-        name=text(unit, "nazovUJ"),
-        source_record_id=text(unit, "id"),
-        published_on=day(unit, "datumPoslednejUpravy"),
-        legal_form=text(unit, "pravnaForma"),
+        name=name,
+        source_record_id=record_id,
+        published_on=published_on,
+        legal_form=legal_form,
         status="dissolved" if dissolved else "active",
-        founded_on=day(unit, "datumZalozenia"),
+        founded_on=founded_on,
         dissolved_on=dissolved,
-        street=text(unit, "ulica"),
-        city=text(unit, "mesto"),
-        postal_code=(text(unit, "psc") or "").replace(" ", "") or None,
-        region_code=text(unit, "kraj"),
-        district_code=text(unit, "okres"),
-        municipality_code=text(unit, "sidlo"),
+        street=street,
+        city=city,
+        postal_code=postal_code,
+        address_text=", ".join(p for p in (street, locality) if p) or None,
+        region_code=region_code,
+        district_code=district_code,
+        municipality_code=municipality_code,
         nace_primary=nace,
-        nace_codes=[nace] if nace else None,
-        size_class=SIZE_BANDS.get(text(unit, "velkostOrganizacie") or ""),
+        nace_codes=(nace,) if nace else None,
+        size_class=size_class,
+        tax_id=tax_id,
+        identifiers=((RUZ_ID, record_id),) if record_id else (),
     )
-    locality = " ".join(p for p in (rec.postal_code, rec.city) if p)
-    rec.address_text = ", ".join(p for p in (rec.street, locality) if p) or None
-    if rec.source_record_id:
-        rec.identifiers = [(RUZ_ID, rec.source_record_id)]
-    dic = text(unit, "dic")
-    try:
-        rec.tax_id = _dic(dic) if dic else None
-    except InvalidIdentifier as exc:
-        return rec, RecordError(f"DIČ left out: {exc.message}", unit)
-    return rec, None
+    return rec, error
 
 
 def _dic(value: str) -> str:

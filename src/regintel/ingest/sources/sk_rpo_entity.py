@@ -31,28 +31,52 @@ def to_company(entity: Json) -> CompanyRecord:
     if not name:
         raise RecordError(f"{ico}: no name in force in fullNames")
     terminated = day(entity.get("termination"), "termination")
-    rec = CompanyRecord(
+    record_id = text(entity, "id")
+    published_on = day(entity.get("dbModificationDate"), "dbModificationDate")
+    founded_on = day(entity.get("establishment"), "establishment")
+    held = roles(entity)
+    street, postal_code, city, municipality_code, district_code, address_text = _address(
+        current(entity, "addresses")
+    )
+    form = item(current(entity, "legalForms"), "value")
+    legal_form = text(form, "code", "legalForms.value.code")  # ŠÚ SR code list CL000056
+    legal_form_name = text(form, "value", "legalForms.value.value")
+    nace = _activity(entity)
+    in_liquidation, in_bankruptcy, in_restructuring = _insolvency(entity, name)
+    return CompanyRecord(
         country="SK",
         national_id=ico,
         name=name,
-        source_record_id=text(entity, "id"),
-        published_on=day(entity.get("dbModificationDate"), "dbModificationDate"),
-        founded_on=day(entity.get("establishment"), "establishment"),
-        dissolved_on=terminated,
+        source_record_id=record_id,
+        published_on=published_on,
+        legal_form=legal_form,
+        legal_form_name=legal_form_name,
         status="dissolved" if terminated else "active",
-        roles=roles(entity),
+        founded_on=founded_on,
+        dissolved_on=terminated,
+        street=street,
+        city=city,
+        postal_code=postal_code,
+        address_text=address_text,
+        district_code=district_code,
+        municipality_code=municipality_code,
+        nace_primary=nace,
+        nace_codes=(nace,) if nace else None,
+        in_bankruptcy=in_bankruptcy,
+        in_restructuring=in_restructuring,
+        in_liquidation=in_liquidation,
+        identifiers=_register_numbers(entity),
+        roles=None if held is None else tuple(held),
     )
-    _address(rec, current(entity, "addresses"))
-    _legal_form(rec, entity)
-    _activity(rec, entity)
-    _insolvency(rec, entity, name)
-    rec.identifiers = _register_numbers(entity)
-    return rec
 
 
-def _address(rec: CompanyRecord, address: Json | None) -> None:
+Address = tuple[str | None, str | None, str | None, str | None, str | None, str | None]
+
+
+def _address(address: Json | None) -> Address:
+    """(street, postcode, city, municipality code, district code, address text)."""
     if address is None:
-        return
+        return None, None, None, None, None, None
     municipality = item(address, "municipality")
     city = text(municipality, "value", "municipality.value")
     street = text(address, "street")
@@ -61,18 +85,18 @@ def _address(rec: CompanyRecord, address: Json | None) -> None:
     building = text(address, "buildingNumber")
     number = f"{reg}/{building}" if reg and building else building or reg
     # Villages without street names number their houses after the village ("Jakubov 123").
-    rec.street = " ".join(p for p in (street or (city if number else None), number) if p) or None
+    line = " ".join(p for p in (street or (city if number else None), number) if p) or None
     postal = series_first(address, "postalCodes")
-    rec.postal_code = postal.replace(" ", "") if postal else None
-    rec.city = city
-    rec.municipality_code = text(municipality, "code", "municipality.code")
-    rec.district_code = text(item(address, "district"), "code", "district.code")
+    postal_code = postal.replace(" ", "") if postal else None
+    municipality_code = text(municipality, "code", "municipality.code")
+    district_code = text(item(address, "district"), "code", "district.code")
     country = item(address, "country")
     abroad = (
         text(country, "value", "country.value") if text(country, "code") not in (None, SLOVAKIA) else None
     )
-    locality = " ".join(p for p in (rec.postal_code, city) if p)
-    rec.address_text = ", ".join(p for p in (rec.street, locality, abroad) if p) or None
+    locality = " ".join(p for p in (postal_code, city) if p)
+    text_form = ", ".join(p for p in (line, locality, abroad) if p) or None
+    return line, postal_code, city, municipality_code, district_code, text_form
 
 
 def series_first(node: Json, key: str) -> str | None:
@@ -86,50 +110,40 @@ def series_first(node: Json, key: str) -> str | None:
     return str(values[0]).strip() or None
 
 
-def _legal_form(rec: CompanyRecord, entity: Json) -> None:
-    form = item(current(entity, "legalForms"), "value")
-    rec.legal_form = text(form, "code", "legalForms.value.code")  # ŠÚ SR code list CL000056
-    rec.legal_form_name = text(form, "value", "legalForms.value.value")
-
-
-def _activity(rec: CompanyRecord, entity: Json) -> None:
+def _activity(entity: Json) -> str | None:
     """SK NACE Rev. 2 (5 digits, code list CL005205) of the main activity the Statistical Office
     assigned; kept as published."""
     codes = entity.get("statisticalCodes")
     if codes is None:
-        return
+        return None
     if not isinstance(codes, dict):
         raise RecordError("statisticalCodes is not an object")
-    code = text(item(codes, "mainActivity"), "code", "statisticalCodes.mainActivity.code")
-    if code:
-        rec.nace_primary = code
-        rec.nace_codes = [code]
+    return text(item(codes, "mainActivity"), "code", "statisticalCodes.mainActivity.code") or None
 
 
-def _insolvency(rec: CompanyRecord, entity: Json, name: str) -> None:
-    """Flags from the name suffixes and the legal statuses in force. RPO only ever states that a
-    proceeding is on; it never states that none is, so no flag is cleared here (None)."""
+def _insolvency(entity: Json, name: str) -> tuple[bool | None, bool | None, bool | None]:
+    """(liquidation, bankruptcy, restructuring) from the name suffixes and the legal statuses in
+    force. RPO only ever states that a proceeding is on; it never states that none is, so no flag is
+    cleared here (None)."""
     statuses = [
         fold(text(item(s, "value"), "value", "legalStatuses.value") or "")
         for s in in_force(entity, "legalStatuses")
     ]
     folded = fold(name)
-    if _LIQUIDATION.search(folded) or any("likvidaci" in s for s in statuses):
-        rec.in_liquidation = True
-    if _BANKRUPTCY.search(folded) or any("konkurz" in s for s in statuses):
-        rec.in_bankruptcy = True
-    elif any("restrukturaliz" in s for s in statuses):
-        # A declared bankruptcy ends a restructuring, so the restructuring flag is only set alone.
-        rec.in_restructuring = True
+    liquidation = True if _LIQUIDATION.search(folded) or any("likvidaci" in s for s in statuses) else None
+    bankruptcy = True if _BANKRUPTCY.search(folded) or any("konkurz" in s for s in statuses) else None
+    # A declared bankruptcy ends a restructuring, so the restructuring flag is only set alone.
+    restructuring = True if not bankruptcy and any("restrukturaliz" in s for s in statuses) else None
+    return liquidation, bankruptcy, restructuring
 
 
-def _register_numbers(entity: Json) -> list[tuple[str, str]]:
+def _register_numbers(entity: Json) -> tuple[tuple[str, str], ...]:
     """The number in the source register (Commercial Register file "Sa/426/B", trade licence
     number …), searchable as identifier type `register_number`."""
     register = entity.get("sourceRegister")
     if register is None:
-        return []
+        return ()
     if not isinstance(register, dict):
         raise RecordError("sourceRegister is not an object")
     number = text(current(register, "registrationNumbers"), "value", "registrationNumbers.value")
-    return [("register_number", number[:64])] if number else []
+    return (("register_number", number[:64]),) if number else ()

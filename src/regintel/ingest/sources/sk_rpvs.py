@@ -120,7 +120,7 @@ def to_record(entry: Any) -> CompanyRecord | Skipped:
         national_id=ico,
         source_record_id=str(entry.get("Id") or "") or None,
         published_on=published,
-        roles=roles,
+        roles=tuple(roles),
     )
 
 

@@ -146,6 +146,8 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
     status, liquidation, bankruptcy, restructuring = STATES[stan]
     address = text(obj.get("ADDRESS"), "ADDRESS")
     nace = _activities(obj)
+    postcode = _POSTCODE.search(address) if address else None
+    city = _CITY.search(address) if address else None
     record = CompanyRecord(
         country="UA",
         national_id=code,
@@ -157,18 +159,16 @@ def to_record(obj: dict[str, Any]) -> CompanyRecord:
         dissolved_on=_first_date(obj.get("TERMINATED_INFO"), "TERMINATED_INFO")
         if status == "dissolved"
         else None,
+        city=city[1].strip() if city else None,
+        postal_code=postcode[1] if postcode else None,
         address_text=address,
         in_liquidation=liquidation,
         in_bankruptcy=bankruptcy,
         in_restructuring=restructuring,
         nace_primary=nace[0] if nace else None,
-        nace_codes=nace or None,
+        nace_codes=tuple(nace) or None,
+        roles=tuple(_roles(obj)),
     )
-    if address:
-        postcode, city = _POSTCODE.search(address), _CITY.search(address)
-        record.postal_code = postcode[1] if postcode else None
-        record.city = city[1].strip() if city else None
-    record.roles = _roles(obj)
     return record
 
 

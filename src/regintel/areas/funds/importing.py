@@ -13,15 +13,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, func, select
 from sqlalchemy.engine import Connection
 
 from regintel.config import load_settings
-from regintel.db.schema import data_sources, import_runs
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.ingest.runner import RejectFile, area_run
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
@@ -45,39 +44,25 @@ def run_funds_import(
     A malformed file raises `SourceAbort` after the run is marked failed and nothing of it is kept.
     `backend`: the search index name matches go through (default: the one the settings choose)."""
     info = source.info
-    sync_catalogue(engine, [info])
-    with engine.begin() as conn:
-        run_id = int(
-            conn.execute(
-                import_runs.insert()
-                .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
-                .returning(import_runs.c.id)
-            ).scalar_one()
-        )
-    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
-    stats, status = LoadStats(), "failed"
-    try:
-        backend = backend or _backend(engine, Path(data_dir))
-        with engine.connect().execution_options(sqlite_immediate=True) as conn:
-            _import_file(
-                conn,
-                source,
-                location,
-                Path(data_dir),
-                Linker(conn, backend),
-                writing.Run(run_id, info.id, datetime.now(UTC), stats),
-                rejects,
-            )
-        status = "succeeded"
-    except SourceAbort as exc:
-        stats = LoadStats(read=stats.read)
-        stats.reject(f"aborted: {exc}")
-        rejects(f"aborted: {exc}", {"location": location})
-        raise
-    finally:
-        rejects.close()
-        _finish(engine, info.id, run_id, status, stats)
-    return run_id, stats, rejects.path if rejects.path.exists() else None
+    with area_run(engine, info, location, data_dir, row_count) as run:
+        try:
+            backend = backend or _backend(engine, Path(data_dir))
+            with engine.connect().execution_options(sqlite_immediate=True) as conn:
+                _import_file(
+                    conn,
+                    source,
+                    location,
+                    Path(data_dir),
+                    Linker(conn, backend),
+                    writing.Run(run.id, info.id, datetime.now(UTC), run.stats),
+                    run.rejects,
+                )
+        except SourceAbort as exc:
+            run.stats = LoadStats(read=run.stats.read)
+            run.stats.reject(f"aborted: {exc}")
+            run.rejects(f"aborted: {exc}", {"location": location})
+            raise
+    return run.result()
 
 
 def _import_file(
@@ -132,20 +117,3 @@ def row_count(conn: Connection, source_id: str) -> int:
             select(func.count()).select_from(fund_awards).where(fund_awards.c.source == source_id)
         ).scalar_one()
     )
-
-
-def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
-    now = datetime.now(UTC)
-    with engine.begin() as conn:
-        conn.execute(
-            update(import_runs)
-            .where(import_runs.c.id == run_id)
-            .values(status=status, finished_at=now, stats=stats.as_dict())
-        )
-        values: dict[str, Any] = {
-            "row_count": row_count(conn, source_id),
-            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
-        }
-        if status == "succeeded":
-            values["last_import_at"] = now
-        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

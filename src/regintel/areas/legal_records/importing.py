@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, func, select
 from sqlalchemy.engine import Connection
 
 from regintel.config import load_settings
-from regintel.db.schema import data_sources, import_runs
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.ingest.runner import RejectFile, area_run
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
@@ -52,50 +50,35 @@ def run_legal_import(
     `run_import`. Each file is one transaction. A malformed single file stops the run (`SourceAbort`,
     raised); in a folder it is rejected whole and the other files are imported."""
     info = source.info
-    sync_catalogue(engine, [info])
-    with engine.begin() as conn:
-        run_id = int(
-            conn.execute(
-                import_runs.insert()
-                .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
-                .returning(import_runs.c.id)
-            ).scalar_one()
-        )
-    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
     folder = Path(location).is_dir()
     files = [location]
-    stats, status = LoadStats(), "failed"
-    if folder:
-        entries = sorted(p for p in Path(location).iterdir() if p.is_file())
-        files = [str(p) for p in entries if p.name.lower().endswith(source.suffixes)]
-        for _ in range(len(entries) - len(files)):
-            stats.skip(f"files in the folder not ending in {', '.join(source.suffixes)}")
-    try:
+    with area_run(engine, info, location, data_dir, row_count) as run:
+        if folder:
+            entries = sorted(p for p in Path(location).iterdir() if p.is_file())
+            files = [str(p) for p in entries if p.name.lower().endswith(source.suffixes)]
+            for _ in range(len(entries) - len(files)):
+                run.stats.skip(f"files in the folder not ending in {', '.join(source.suffixes)}")
         backend = backend or _backend(engine, Path(data_dir))
         with engine.connect().execution_options(sqlite_immediate=True) as conn:
             linker = Linker(conn, backend)
             for path in files:
-                before = copy.deepcopy(stats)
+                before = copy.deepcopy(run.stats)
                 try:
                     _import_file(
                         conn,
                         source,
                         path,
                         Path(data_dir),
-                        Writer(conn, linker, stats, info.id, run_id),
-                        rejects,
+                        Writer(conn, linker, run.stats, info.id, run.id),
+                        run.rejects,
                     )
                 except SourceAbort as exc:
-                    stats = before
-                    stats.reject(f"aborted: {exc}")
-                    rejects(f"aborted: {exc}", {"location": path})
+                    run.stats = before
+                    run.stats.reject(f"aborted: {exc}")
+                    run.rejects(f"aborted: {exc}", {"location": path})
                     if not folder:
                         raise
-        status = "succeeded"
-    finally:
-        rejects.close()
-        _finish(engine, info.id, run_id, status, stats)
-    return run_id, stats, rejects.path if rejects.path.exists() else None
+    return run.result()
 
 
 def _import_file(
@@ -126,20 +109,3 @@ def row_count(conn: Connection, source_id: str) -> int:
     return int(
         conn.execute(select(func.count()).select_from(table).where(table.c.source == source_id)).scalar_one()
     )
-
-
-def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
-    now = datetime.now(UTC)
-    with engine.begin() as conn:
-        conn.execute(
-            update(import_runs)
-            .where(import_runs.c.id == run_id)
-            .values(status=status, finished_at=now, stats=stats.as_dict())
-        )
-        values: dict[str, Any] = {
-            "row_count": row_count(conn, source_id),
-            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
-        }
-        if status == "succeeded":
-            values["last_import_at"] = now
-        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

@@ -15,15 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from regintel.db.schema import data_sources, import_runs
 from regintel.domain.names import fold
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.ingest.runner import RejectFile, area_run
 from regintel.ingest.sources.regulatory_feeds import FeedEntry
 
 from . import queries as q
@@ -41,31 +40,16 @@ def run_feed_import(
 ) -> tuple[int, LoadStats, Path | None]:
     """Import one feed file or URL; returns (run id, stats, reject file or None) like `run_import`."""
     info = source.info
-    sync_catalogue(engine, [info])
-    now = datetime.now(UTC)
-    with engine.begin() as conn:
-        run_id = int(
-            conn.execute(
-                import_runs.insert()
-                .values(source=info.id, location=location, status="running", started_at=now)
-                .returning(import_runs.c.id)
-            ).scalar_one()
-        )
-    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
-    stats, status = LoadStats(), "failed"
-    try:
-        with open_input(location, Path(data_dir) / "downloads") as inp, engine.begin() as conn:
-            items = list(source.parse(inp.stream, inp.name))  # a malformed feed aborts before any write
-            write_entries(conn, info.id, items, run_id, stats, rejects)
-        status = "succeeded"
-    except SourceAbort as exc:
-        stats.reject(f"aborted: {exc}")
-        rejects(f"aborted: {exc}", {"location": location})
-        raise
-    finally:
-        rejects.close()
-        _finish(engine, info.id, run_id, status, stats)
-    return run_id, stats, rejects.path if rejects.path.exists() else None
+    with area_run(engine, info, location, Path(data_dir), q.count_source) as run:
+        try:
+            with open_input(location, Path(data_dir) / "downloads") as inp, engine.begin() as conn:
+                items = list(source.parse(inp.stream, inp.name))  # a malformed feed aborts before any write
+                write_entries(conn, info.id, items, run.id, run.stats, run.rejects)
+        except SourceAbort as exc:
+            run.stats.reject(f"aborted: {exc}")
+            run.rejects(f"aborted: {exc}", {"location": location})
+            raise
+    return run.result()
 
 
 def write_entries(
@@ -134,20 +118,3 @@ def entry_row(source: str, key: str, e: FeedEntry) -> dict[str, Any]:
         "published_at": e.published_at,
         "updated_at": e.updated_at,
     }
-
-
-def _finish(engine: Engine, source_id: str, run_id: int, status: str, stats: LoadStats) -> None:
-    now = datetime.now(UTC)
-    with engine.begin() as conn:
-        conn.execute(
-            update(import_runs)
-            .where(import_runs.c.id == run_id)
-            .values(status=status, finished_at=now, stats=stats.as_dict())
-        )
-        values: dict[str, Any] = {
-            "row_count": q.count_source(conn, source_id),
-            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
-        }
-        if status == "succeeded":
-            values["last_import_at"] = now
-        conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))

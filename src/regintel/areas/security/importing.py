@@ -15,11 +15,10 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.security.contacts import INFO, ContactSet, DomainRow, read_set
 from regintel.areas.security.tables import company_domains
-from regintel.db.schema import data_sources, import_runs
 from regintel.ingest.base import SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, sync_catalogue
+from regintel.ingest.runner import area_run
 
 d = company_domains.c
 CHUNK = 500
@@ -55,36 +54,22 @@ def _run(
     data_dir: Path,
     parse: Callable[[], ContactSet],
 ) -> tuple[int, LoadStats, Path | None]:
-    sync_catalogue(engine, [info])
-    with engine.begin() as conn:
-        run_id = int(
-            conn.execute(
-                import_runs.insert()
-                .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
-                .returning(import_runs.c.id)
-            ).scalar_one()
-        )
-    rejects = RejectFile(Path(data_dir) / "rejects" / f"{info.id}-{run_id}.jsonl")
-    stats, status = LoadStats(), "failed"
-    try:
-        parsed = parse()
-        stats.read = parsed.read
-        for err in parsed.rejects:
-            stats.reject(err.reason)
-            rejects(err.reason, err.raw)
-        for reason, n in parsed.skips.items():
-            for _ in range(n):
-                stats.skip(reason)
-        with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
-            _apply(conn, parsed, run_id, stats, info.id, country)
-        status = "succeeded"
-    except SourceAbort as exc:
-        rejects(f"aborted: {exc}", {"location": location})
-        raise
-    finally:
-        rejects.close()
-        _finish(engine, run_id, status, stats, info.id)
-    return run_id, stats, rejects.path if rejects.path.exists() else None
+    with area_run(engine, info, location, data_dir, row_count) as run:
+        try:
+            parsed = parse()
+            run.stats.read = parsed.read
+            for err in parsed.rejects:
+                run.stats.reject(err.reason)
+                run.rejects(err.reason, err.raw)
+            for reason, n in parsed.skips.items():
+                for _ in range(n):
+                    run.stats.skip(reason)
+            with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
+                _apply(conn, parsed, run.id, run.stats, info.id, country)
+        except SourceAbort as exc:
+            run.rejects(f"aborted: {exc}", {"location": location})
+            raise
+    return run.result()
 
 
 def _key(row: Any) -> tuple[str, str, str]:
@@ -156,20 +141,3 @@ def row_count(conn: Connection, source: str = INFO.id) -> int:
     return int(
         conn.execute(select(func.count()).select_from(company_domains).where(d.source == source)).scalar_one()
     )
-
-
-def _finish(engine: Engine, run_id: int, status: str, stats: LoadStats, source: str) -> None:
-    now = datetime.now(UTC)
-    with engine.begin() as conn:
-        conn.execute(
-            update(import_runs)
-            .where(import_runs.c.id == run_id)
-            .values(status=status, finished_at=now, stats=stats.as_dict())
-        )
-        values: dict[str, Any] = {
-            "row_count": row_count(conn, source),
-            "last_run": {"run_id": run_id, "status": status, **stats.as_dict()},
-        }
-        if status == "succeeded":
-            values["last_import_at"] = now
-        conn.execute(update(data_sources).where(data_sources.c.id == source).values(**values))

@@ -40,6 +40,7 @@ from regintel.api.envelope import dumps  # noqa: E402
 from regintel.areas.companies import lookup  # noqa: E402
 from regintel.areas.companies import service as company_svc  # noqa: E402
 from regintel.areas.search import advanced_search  # noqa: E402
+from regintel.areas.search import export as company_export  # noqa: E402
 from regintel.areas.search.company_filters import CompanyFilters  # noqa: E402
 from regintel.areas.stats import service as stats  # noqa: E402
 from regintel.areas.stats import snapshots  # noqa: E402
@@ -47,8 +48,7 @@ from regintel.db.engine import make_engine  # noqa: E402
 from regintel.db.schema import companies, lei_records  # noqa: E402
 from regintel.errors import RegintelError  # noqa: E402
 from regintel.ingest.seed import seed_reference_data  # noqa: E402
-from regintel.services import company_export  # noqa: E402
-from regintel.services.result_cache import ResultCache  # noqa: E402
+from regintel.result_cache import ResultCache  # noqa: E402
 
 console = Console(width=None if sys.stdout.isatty() else 170)
 

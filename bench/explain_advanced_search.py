@@ -24,7 +24,7 @@ from bench_lookup import typical_filters  # noqa: E402
 from regintel.areas.search import advanced_search  # noqa: E402
 from regintel.areas.search.company_filters import CompanyFilters  # noqa: E402
 from regintel.db.engine import make_engine  # noqa: E402
-from regintel.services.result_cache import ResultCache  # noqa: E402
+from regintel.result_cache import ResultCache  # noqa: E402
 
 
 def plan(conn: Any, sql: str, params: Any) -> list[str]:

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from regintel.areas.search.company_filters import CompanyFilters
+from regintel.areas.search.export import COLUMNS
 from regintel.areas.stats.breakdown import DIMENSIONS
-from regintel.services.company_export import COLUMNS
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "advanced-search.md").read_text(encoding="utf-8")
 

@@ -11,7 +11,7 @@ from regintel.areas.search import advanced_search
 from regintel.areas.search.company_filters import CompanyFilters
 from regintel.db.schema import NAME_SORT_COLUMNS, companies
 from regintel.domain.types import CompanyRecord
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 from regintel.synth.ids import national_id
 from tests.builders import load_companies
 

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from regintel.areas.search import advanced_search
-from regintel.services import company_export
+from regintel.areas.search import export as company_export
 from tests.api import companies_fixture as fx
 from tests.helpers import assert_error
 

@@ -23,11 +23,11 @@ import httpx
 import pytest
 from limits import RateLimitItemPerSecond
 
+from regintel.api.limiter import Limiter
 from regintel.config import Plan, load_settings
 from regintel.db.engine import make_engine
 from regintel.db.keys import KeyRecord, create_key
 from regintel.errors import QuotaExceeded
-from regintel.services.limiter import Limiter
 
 pytestmark = pytest.mark.slow
 

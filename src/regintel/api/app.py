@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from regintel.api import errors
 from regintel.api.db_gate import DbGate
+from regintel.api.limiter import Limiter
 from regintel.api.middleware import CorsForOrigins, RequestContext
 from regintel.api.openapi import API_VERSION, build_openapi
 from regintel.api.routers import ROUTERS
@@ -21,7 +22,6 @@ from regintel.areas.accounts.billing import declare_plans
 from regintel.config import Settings
 from regintel.db.engine import make_engine
 from regintel.db.keys import KeyCache
-from regintel.services.limiter import Limiter
 
 # Response headers a browser script may read.
 EXPOSED_HEADERS = [

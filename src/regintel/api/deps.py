@@ -15,12 +15,12 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.api.db_gate import DbGate
+from regintel.api.limiter import Limiter, Quota
 from regintel.areas.people import service as people
 from regintel.config import Settings
 from regintel.db.counters import WouldWait
 from regintel.db.keys import KeyRecord, hash_key
 from regintel.errors import Unauthorized
-from regintel.services.limiter import Limiter, Quota
 
 T = TypeVar("T")
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 
 _lock = threading.Lock()
 

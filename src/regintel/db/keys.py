@@ -27,7 +27,7 @@ class KeyRecord:
     expires_at: datetime | None
     revoked_at: datetime | None
     # The account the key belongs to (None for a key made by `regintel keys create`): the monthly quota of a
-    # key with an account is the account's, shared by all its keys and OAuth tokens (services/limiter.py).
+    # key with an account is the account's, shared by all its keys and OAuth tokens (api/limiter.py).
     account_id: int | None = None
 
     def is_active(self, now: datetime) -> bool:

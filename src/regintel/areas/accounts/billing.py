@@ -17,6 +17,7 @@ import stripe
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from regintel.api.limiter import Limiter, next_month_start
 from regintel.areas.accounts import queries as q
 from regintel.config import Settings
 from regintel.errors import (
@@ -25,7 +26,6 @@ from regintel.errors import (
     UpstreamUnavailable,
     ValidationFailed,
 )
-from regintel.services.limiter import Limiter, next_month_start
 
 LIVE = ("active", "trialing", "past_due")  # past_due: the provider is still retrying the payment
 SUBSCRIPTION_EVENTS = (

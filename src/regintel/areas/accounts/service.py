@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
+from regintel.api.limiter import Limiter
 from regintel.areas.accounts import queries as q
 from regintel.areas.companies.service import resolve_ico
 from regintel.areas.people import service as people
@@ -17,7 +18,6 @@ from regintel.config import Settings
 from regintel.db import watches as watch_db
 from regintel.db.keys import create_key
 from regintel.errors import Conflict, NotFound, ValidationFailed
-from regintel.services.limiter import Limiter
 
 FO_ADDENDUM_VERSION = "2026-11"  # the version of the addendum text in docs/accounts.md
 

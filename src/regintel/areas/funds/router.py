@@ -16,7 +16,7 @@ from regintel.api.envelope import Envelope, ok
 from regintel.api.routing import StrictRoute
 from regintel.areas.stats.service import cached
 from regintel.errors import ValidationFailed
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 
 from . import feeds, service
 from .schemas import CordisProject, CzSubsidy, EuFundsSummary, EuProject, GberAward

@@ -19,7 +19,7 @@ from sqlalchemy import Connection
 
 from regintel.areas.stats import snapshots as stats_snapshots
 from regintel.errors import NotFound
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 
 from . import queries
 

@@ -28,7 +28,7 @@ from regintel.db.schema import companies
 from regintel.db.stats import data_version
 from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 
 from . import queries
 from .i18n import N_

@@ -14,10 +14,10 @@ from regintel.api.envelope import Meta, ok
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
 from regintel.areas.search import advanced_search as svc
+from regintel.areas.search import export
 from regintel.areas.search.company_filters import CompanyFilters
 from regintel.areas.search.schemas import AdvancedSearchHit
 from regintel.render.tabular import iter_csv
-from regintel.services import company_export as export
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
 

@@ -25,7 +25,7 @@ from regintel.db.company_filters import Conditions, Reference, conditions, unind
 from regintel.db.name_trigrams import NameContains
 from regintel.db.stats import data_version
 from regintel.errors import ValidationFailed
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 
 COUNT_CAP = 10_000
 MAX_WINDOW = 10_000

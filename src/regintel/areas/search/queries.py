@@ -1,5 +1,6 @@
-"""The SQL of `/companies/advanced-search`: every statement the search runs is built here, as SQLAlchemy
-Core; `advanced_search.py` decides which to run (the plan) and composes the answer from their rows.
+"""The SQL of `/companies/advanced-search` and its CSV export: every statement they run is built here, as
+SQLAlchemy Core; `advanced_search.py` decides which to run (the plan) and composes the answer from their
+rows, `export.py` walks the export's pages.
 
 The filter conditions themselves come from `db/company_filters.py` and the name trigram statements from
 `db/name_trigrams.py`; the functions here put them into pages, counts and row reads.
@@ -14,6 +15,7 @@ from sqlalchemy import Select, func, literal, select, tuple_
 from regintel.db import company_filters
 from regintel.db.company_filters import Conditions, c, lf
 from regintel.db.name_trigrams import NameContains, matches
+from regintel.db.schema import company_sources, identifiers, lei_records
 from regintel.db.sql_hints import Unordered
 
 FINANCIAL_COLUMNS = (
@@ -127,3 +129,48 @@ def empty_ids(cond: Conditions, sort: str, offset: int, limit: int) -> Select[An
     empty = Conditions([*cond.where, sort_column(sort).is_(None)], cond.needs_financials)
     query = base_query(empty, c.id, outer_financials=sort == "revenue" or cond.needs_financials)
     return query.order_by(c.id.asc()).offset(offset).limit(limit)
+
+
+EXPORT_COLUMNS = (
+    *tuple(c),
+    lf.year.label("financial_year"),
+    lf.currency.label("currency"),
+    lf.revenue.label("revenue"),
+    lf.profit.label("profit"),
+    lf.total_assets.label("total_assets"),
+    lf.equity.label("equity"),
+    lf.liabilities.label("liabilities"),
+    lf.employees.label("financial_employees"),
+    lei_records.c.registration_status.label("lei_registration_status"),
+    lei_records.c.next_renewal.label("lei_next_renewal"),
+)
+
+
+def export_page(cond: Conditions, last: int, limit: int) -> Select[Any]:
+    """A page of the CSV export (`export.py`): the matches after id `last` in id order, with their latest
+    financials and LEI record."""
+    return (
+        base_query(cond, *EXPORT_COLUMNS, outer_financials=True)
+        .join(lei_records, lei_records.c.lei == c.lei, isouter=True)
+        .where(c.id > last)
+        .order_by(c.id)
+        .limit(limit)
+    )
+
+
+def export_identifiers(ids: list[int]) -> Select[Any]:
+    """(company id, type, value) of the identifiers of `ids`, by type and value."""
+    return (
+        select(identifiers.c.company_id, identifiers.c.type, identifiers.c.value)
+        .where(identifiers.c.company_id.in_(ids))
+        .order_by(identifiers.c.type, identifiers.c.value)
+    )
+
+
+def export_sources(ids: list[int]) -> Select[Any]:
+    """(company id, source) of the sources of `ids`, by source."""
+    return (
+        select(company_sources.c.company_id, company_sources.c.source)
+        .where(company_sources.c.company_id.in_(ids))
+        .order_by(company_sources.c.source)
+    )

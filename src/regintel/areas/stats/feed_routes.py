@@ -18,7 +18,7 @@ from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
 from regintel.api.stats_feeds import FEEDS, StatsFeed
 from regintel.errors import NotFound
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 
 router = APIRouter(
     prefix="/api/v1/public", tags=["Public"], dependencies=[PublicLimit], route_class=StrictRoute

@@ -35,7 +35,7 @@ from regintel.areas.stats.schemas import (
 )
 from regintel.db import stats as db
 from regintel.db.company_filters import Conditions, Reference
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 
 T = TypeVar("T")
 SAMPLES = 5

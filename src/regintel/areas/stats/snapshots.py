@@ -32,7 +32,7 @@ from regintel.db import stats_snapshots as db
 from regintel.db.company_filters import Conditions, reference
 from regintel.db.stats import data_version
 from regintel.errors import NotImplementedYet
-from regintel.services.result_cache import ResultCache
+from regintel.result_cache import ResultCache
 
 log = logging.getLogger("regintel.stats")
 T = TypeVar("T")

@@ -1,7 +1,8 @@
 """`/companies/advanced-search.csv`: the 47 export columns and a keyset walk over the matches.
 
 Rows are read 1,000 at a time in id order (`id > last`), each page with its identifiers and sources in
-two more queries, and handed on as they come: memory stays flat whatever the export size.
+two more queries (their SQL in `queries.py`), and handed on as they come: memory stays flat whatever the
+export size.
 """
 
 from __future__ import annotations
@@ -9,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.engine import RowMapping
 
-from regintel.db.company_filters import Conditions, Reference, base_query, c, lf
-from regintel.db.schema import company_sources, identifiers, lei_records
+from regintel.areas.search import queries
+from regintel.db.company_filters import Conditions, Reference
 from regintel.domain.company_size import category
 from regintel.domain.nace import digits, eu_class
 
@@ -72,20 +73,6 @@ COLUMNS = (
 )
 assert len(COLUMNS) == 47
 
-_SELECT = (
-    *tuple(c),
-    lf.year.label("financial_year"),
-    lf.currency.label("currency"),
-    lf.revenue.label("revenue"),
-    lf.profit.label("profit"),
-    lf.total_assets.label("total_assets"),
-    lf.equity.label("equity"),
-    lf.liabilities.label("liabilities"),
-    lf.employees.label("financial_employees"),
-    lei_records.c.registration_status.label("lei_registration_status"),
-    lei_records.c.next_renewal.label("lei_next_renewal"),
-)
-
 
 def iter_rows(
     engine: Engine, cond: Conditions, ref: Reference, base_url: str, limit: int
@@ -95,33 +82,12 @@ def iter_rows(
     with engine.connect() as conn:
         last, produced = 0, 0
         while produced < limit:
-            query = (
-                base_query(cond, *_SELECT, outer_financials=True)
-                .join(lei_records, lei_records.c.lei == c.lei, isouter=True)
-                .where(c.id > last)
-                .order_by(c.id)
-                .limit(min(PAGE, limit - produced))
-            )
-            rows = list(conn.execute(query).mappings())
+            rows = list(conn.execute(queries.export_page(cond, last, min(PAGE, limit - produced))).mappings())
             if not rows:
                 return
             ids = [r["id"] for r in rows]
-            idents = _grouped(
-                conn.execute(
-                    select(identifiers.c.company_id, identifiers.c.type, identifiers.c.value)
-                    .where(identifiers.c.company_id.in_(ids))
-                    .order_by(identifiers.c.type, identifiers.c.value)
-                ),
-                "{1}:{2}",
-            )
-            sources = _grouped(
-                conn.execute(
-                    select(company_sources.c.company_id, company_sources.c.source)
-                    .where(company_sources.c.company_id.in_(ids))
-                    .order_by(company_sources.c.source)
-                ),
-                "{1}",
-            )
+            idents = _grouped(conn.execute(queries.export_identifiers(ids)), "{1}:{2}")
+            sources = _grouped(conn.execute(queries.export_sources(ids)), "{1}")
             for row in rows:
                 yield export_row(
                     row, sections, idents.get(row["id"], []), sources.get(row["id"], []), base_url

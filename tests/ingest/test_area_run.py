@@ -66,3 +66,28 @@ def test_a_run_that_raises_is_failed_with_the_stats_it_ends_with(engine, tmp_pat
     assert [(r["status"], r["stats"]["read"]) for r in runs] == [("failed", 1)]
     assert src["last_run"]["status"] == "failed" and src["last_import_at"] is None
     assert run.result()[2] is None  # nothing rejected: no reject file
+
+
+def test_on_end_runs_in_the_transaction_that_ends_the_run(engine, tmp_path):
+    ends = []
+
+    def on_end(conn, status, stats, now):
+        row = conn.execute(select(import_runs.c.status).where(import_runs.c.source == INFO.id)).all()
+        ends.append((status, stats.read, [r.status for r in row]))
+
+    with area_run(engine, INFO, "list.csv", tmp_path, _rows, on_end=on_end) as run:
+        run.stats.read = 2
+    with pytest.raises(SourceAbort), area_run(engine, INFO, "bad.csv", tmp_path, _rows, on_end=on_end):
+        raise SourceAbort("not a CSV")
+    # each end sees its own run row already marked, before the transaction commits
+    assert ends == [("succeeded", 2, ["succeeded"]), ("failed", 0, ["succeeded", "failed"])]
+
+
+def test_a_failing_on_end_leaves_the_run_unmarked(engine, tmp_path):
+    def on_end(conn, status, stats, now):
+        raise RuntimeError("the hook broke")
+
+    with pytest.raises(RuntimeError), area_run(engine, INFO, "list.csv", tmp_path, _rows, on_end=on_end):
+        pass
+    runs, src = _state(engine)
+    assert [r["status"] for r in runs] == ["running"] and src["last_run"] is None

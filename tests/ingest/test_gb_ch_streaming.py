@@ -13,12 +13,14 @@ from datetime import date
 
 import pytest
 import uvicorn
+from sqlalchemy import delete, select
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 from starlette.routing import Route
 
-from regintel.db.schema import company_changes, data_sources, import_runs
+from regintel.db.jobs import RELINK_KINDS
+from regintel.db.schema import company_changes, data_sources, import_runs, jobs
 from regintel.ingest.base import SourceAbort
 from regintel.ingest.sources.gb_ch_streaming_follow import TimepointStore, import_into
 from tests.helpers import assert_envelope
@@ -131,6 +133,37 @@ def test_malformed_events_are_rejected(engine, settings, tmp_path):
     ):
         assert expected in reasons
     assert count(engine) == 1
+
+
+def _relinks(engine) -> list[tuple[str, dict]]:
+    with engine.connect() as conn:
+        rows = conn.execute(select(jobs.c.kind, jobs.c.payload).where(jobs.c.kind.in_(RELINK_KINDS)))
+        return sorted((r.kind, r.payload) for r in rows)
+
+
+def test_a_run_that_loads_companies_queues_their_relink(engine, settings, tmp_path):
+    run(engine, settings, "gb_ch_streaming", SAMPLE)  # inserts one company
+    assert _relinks(engine) == sorted((kind, {"country": "GB"}) for kind in RELINK_KINDS)
+    with engine.begin() as conn:
+        conn.execute(delete(jobs))
+    run(engine, settings, "gb_ch_streaming", SAMPLE)  # writes nothing: nothing to relink
+    assert _relinks(engine) == []
+    write(tmp_path / "renamed.jsonl", [profile(company_name="GLENCOYNE ENGINEERING LIMITED")])
+    run(engine, settings, "gb_ch_streaming", tmp_path / "renamed.jsonl")
+    assert [kind for kind, _ in _relinks(engine)] == sorted(RELINK_KINDS)
+
+
+def test_an_aborted_run_is_failed_with_its_reason_and_queues_nothing(engine, settings, tmp_path):
+    write(tmp_path / "broken.jsonl", ["company_number,name", PROFILE])
+    with pytest.raises(SourceAbort) as exc:
+        import_into(engine, str(tmp_path / "broken.jsonl"), settings.data_dir, batch_size=1)
+    with engine.connect() as conn:
+        runs = conn.execute(import_runs.select().where(import_runs.c.source == "gb_ch_streaming")).all()
+        src = conn.execute(data_sources.select().where(data_sources.c.id == "gb_ch_streaming")).one()
+    assert [r.status for r in runs] == ["failed"]
+    assert runs[0].stats["reject_reasons"] == {f"aborted: {exc.value}": 1}
+    assert src.last_run["status"] == "failed" and src.last_import_at is None
+    assert _relinks(engine) == []
 
 
 @pytest.mark.parametrize("content", ["", "company_number,name\n1,x\n", '{"company_number": "05954546"}\n'])

@@ -150,12 +150,31 @@ def _progress(enabled: bool, total: int | None, label: str) -> Progress:
 def finish_run(engine: Engine, info: SourceInfo, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        count = conn.execute(
-            select(func.count()).select_from(company_sources).where(company_sources.c.source == info.id)
-        ).scalar_one()
-        _record_end(conn, info.id, run_id, status, stats, count, now)
+        _record_end(conn, info.id, run_id, status, stats, company_source_count(conn, info.id), now)
+        relink_after_load(info.country)(conn, status, stats, now)
+
+
+def company_source_count(conn: Connection, source_id: str) -> int:
+    """How many companies `source_id` provides (the catalogue's row count of a company register)."""
+    count: int = conn.execute(
+        select(func.count()).select_from(company_sources).where(company_sources.c.source == source_id)
+    ).scalar_one()
+    return count
+
+
+RunEnd = Callable[[Connection, str, LoadStats, datetime], None]
+"""Work that follows a run's end, in the transaction that records it: (connection, status, stats, now)."""
+
+
+def relink_after_load(country: str | None) -> RunEnd:
+    """The end of a run that loaded companies of `country`: when it succeeded and inserted or updated
+    any, the relink jobs are queued, since records of other areas may now name a company held here."""
+
+    def relink(conn: Connection, status: str, stats: LoadStats, now: datetime) -> None:
         if status == "succeeded" and (stats.inserted or stats.updated):
-            enqueue_relink(conn, now, info.country)  # new or renamed companies: records may now link to them
+            enqueue_relink(conn, now, country)
+
+    return relink
 
 
 def _record_end(
@@ -205,13 +224,15 @@ def area_run(
     location: str,
     data_dir: Path,
     row_count: Callable[[Connection, str], int],
+    on_end: RunEnd | None = None,
 ) -> Iterator[AreaRun]:
     """The run record of an importer that writes its own area's tables instead of going through the
     `Loader` (filed statements, debtor lists, regulated registers, public money): the catalogue entry
     synced, a `running` row in `import_runs`, the reject file `rejects/<source>-<run id>.jsonl`; on
     leaving the block, the reject file closed and the run marked `succeeded` (`failed` when the block
     raised, the exception going on) with its stats, and the catalogue's `row_count` taken from
-    `row_count(conn, source id)` in the same transaction."""
+    `row_count(conn, source id)` in the same transaction; `on_end` runs last in that transaction (the
+    GB stream follower, which loads companies, queues its relink there: `relink_after_load`)."""
     sync_catalogue(engine, [info])
     with engine.begin() as conn:
         run_id = conn.execute(
@@ -229,3 +250,5 @@ def area_run(
         now = datetime.now(UTC)
         with engine.begin() as conn:
             _record_end(conn, info.id, run_id, status, run.stats, row_count(conn, info.id), now)
+            if on_end is not None:
+                on_end(conn, status, run.stats, now)

@@ -26,14 +26,14 @@ import httpx
 from sqlalchemy import Engine, select
 from sqlalchemy.engine import Connection
 
-from regintel.db.schema import companies, company_changes, import_runs
+from regintel.db.schema import companies, company_changes
 from regintel.domain.identifiers import parse_national_id
 from regintel.errors import InvalidIdentifier
 from regintel.ingest.base import SourceAbort
 from regintel.ingest.batch import LoadStats, insert_changes
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import Loader, default_hooks
-from regintel.ingest.runner import RejectFile, finish_run, sync_catalogue
+from regintel.ingest.runner import area_run, company_source_count, relink_after_load
 from regintel.ingest.sources.gb_ch_streaming import INFO, FilingEvent, events
 from regintel.ingest.streams import buffered
 
@@ -56,41 +56,32 @@ def import_into(
         max_events = _env_number("REGINTEL_CH_STREAM_MAX_EVENTS", int)
     if max_seconds is None:
         max_seconds = _env_number("REGINTEL_CH_STREAM_MAX_SECONDS", float)
-    sync_catalogue(engine, [INFO])
-    with engine.begin() as conn:
-        run_id = conn.execute(
-            import_runs.insert()
-            .values(source=INFO.id, location=location, status="running", started_at=datetime.now(UTC))
-            .returning(import_runs.c.id)
-        ).scalar_one()
-    rejects = RejectFile(data_dir / "rejects" / f"{INFO.id}-{run_id}.jsonl")
-    loader = Loader(engine, INFO, run_id=run_id, batch_size=batch_size, reject=rejects)
-    status = "failed"
-    try:
-        if location.startswith(("http://", "https://")):
-            store = TimepointStore(data_dir / "streams" / f"{INFO.id}.json")
-            url = store.resume_url(location)
-            with _stream(url, api_key or os.environ.get("REGINTEL_CH_STREAM_KEY"), max_seconds) as lines:
-                consume(
-                    loader,
-                    lines,
-                    batch_size=batch_size,
-                    max_events=max_events,
-                    max_seconds=max_seconds,
-                    on_commit=lambda tp: store.save(url, tp),
-                    live=True,
-                )
-        else:
-            with open_input(location, data_dir / "downloads") as inp:
-                consume(loader, buffered(inp.stream), batch_size=batch_size)
-        status = "succeeded"
-    except SourceAbort as exc:
-        loader.stats.reasons[f"aborted: {exc}"] = 1
-        raise
-    finally:
-        rejects.close()
-        finish_run(engine, INFO, run_id, status, loader.stats)
-    return run_id, loader.stats, rejects.path if rejects.path.exists() else None
+    with area_run(
+        engine, INFO, location, data_dir, company_source_count, on_end=relink_after_load(INFO.country)
+    ) as run:
+        loader = Loader(engine, INFO, run_id=run.id, batch_size=batch_size, reject=run.rejects)
+        run.stats = loader.stats
+        try:
+            if location.startswith(("http://", "https://")):
+                store = TimepointStore(data_dir / "streams" / f"{INFO.id}.json")
+                url = store.resume_url(location)
+                with _stream(url, api_key or os.environ.get("REGINTEL_CH_STREAM_KEY"), max_seconds) as lines:
+                    consume(
+                        loader,
+                        lines,
+                        batch_size=batch_size,
+                        max_events=max_events,
+                        max_seconds=max_seconds,
+                        on_commit=lambda tp: store.save(url, tp),
+                        live=True,
+                    )
+            else:
+                with open_input(location, data_dir / "downloads") as inp:
+                    consume(loader, buffered(inp.stream), batch_size=batch_size)
+        except SourceAbort as exc:
+            loader.stats.reasons[f"aborted: {exc}"] = 1
+            raise
+    return run.result()
 
 
 def consume(

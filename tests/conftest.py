@@ -7,6 +7,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,23 @@ def api_key(make_key) -> str:  # type: ignore[no-untyped-def]
 @pytest.fixture
 def auth(api_key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {api_key}"}
+
+
+@pytest.fixture
+def lei_company():  # type: ignore[no-untyped-def]
+    """The company of the LEI record tests (České aerolinie a.s., CZ 45795908, LEI 529900T8BM49AURSDO55,
+    one 2024 statement), founded on the day a test gives: its age is a factor of the credit grade."""
+    from regintel.domain.types import CompanyRecord
+    from tests.compliance.test_api import CSA, fin
+
+    def build(founded_on: date) -> CompanyRecord:
+        return CompanyRecord(
+            country="CZ",
+            national_id=CSA,
+            name="České aerolinie a.s.",
+            lei="529900T8BM49AURSDO55",
+            founded_on=founded_on,
+            financials=(fin(2024, 9_000_000, 700_000),),
+        )
+
+    return build

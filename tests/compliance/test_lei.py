@@ -9,7 +9,7 @@ from regintel.areas.screening.hits import refresh_company_hits
 from regintel.domain.types import CompanyKey, CompanyRecord, LeiRecord
 from regintel.ingest.loader import Loader
 from tests.builders import TEST_SOURCE, load_companies
-from tests.compliance.test_api import CSA, JL, fin
+from tests.compliance.test_api import CSA, JL
 from tests.helpers import assert_envelope
 from tests.public_money.common import import_adis
 from tests.screening.support import load_lists
@@ -18,17 +18,10 @@ LEI_CSA = "529900T8BM49AURSDO55"
 LEI_JL = "097900BGCY0000006315"
 
 
-def test_lei_record_compliance_fields(client, auth, engine, settings):
+def test_lei_record_compliance_fields(client, auth, engine, settings, lei_company):
     load_companies(
         engine,
-        CompanyRecord(
-            country="CZ",
-            national_id=CSA,
-            name="České aerolinie a.s.",
-            lei=LEI_CSA,
-            founded_on=date(1992, 1, 1),
-            financials=[fin(2024, 9_000_000, 700_000)],
-        ),
+        lei_company(date(1992, 1, 1)),
         CompanyRecord(country="CZ", national_id=JL, name="J&L Industries s.r.o.", lei=LEI_JL),
     )
     loader = Loader(engine, TEST_SOURCE)

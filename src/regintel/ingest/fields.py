@@ -27,6 +27,29 @@ class Address(TypedDict, total=False):
     nuts3: str | None
 
 
+def seat(
+    street: str | None,
+    postal_code: str | None,
+    city: str | None,
+    *more: str | None,
+    region_code: str | None = None,
+    district_code: str | None = None,
+    municipality_code: str | None = None,
+) -> Address:
+    """A seat as most registers give it: its street line, postcode and city, the codes of the region,
+    district and municipality it lies in, and its one-line text "street, postcode city, more…" (`more`:
+    what follows the city there, a county or a country abroad); empty parts are left out of the text."""
+    return {
+        "street": street,
+        "city": city,
+        "postal_code": postal_code,
+        "address_text": join([street, join([postal_code, city], " "), *more]),
+        "region_code": region_code,
+        "district_code": district_code,
+        "municipality_code": municipality_code,
+    }
+
+
 _DMY = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 
 

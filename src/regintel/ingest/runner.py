@@ -202,6 +202,18 @@ def _record_end(
     conn.execute(update(data_sources).where(data_sources.c.id == source_id).values(**values))
 
 
+def input_files(location: str, suffixes: tuple[str, ...], stats: LoadStats) -> list[str]:
+    """The files an import of `location` reads: `location` itself, or the files of the folder it names
+    whose names end in `suffixes` (any case), in name order, each other file counted as skipped."""
+    if not Path(location).is_dir():
+        return [location]
+    entries = sorted(p for p in Path(location).iterdir() if p.is_file())
+    files = [str(p) for p in entries if p.name.lower().endswith(suffixes)]
+    for _ in range(len(entries) - len(files)):
+        stats.skip(f"files in the folder not ending in {', '.join(suffixes)}")
+    return files
+
+
 class AreaRun:
     """An area importer's run in progress (`area_run`): its id, its reject file and the stats it fills.
     The importer may replace `stats` (the figures from before a file it aborted); the run ends with

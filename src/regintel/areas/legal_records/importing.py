@@ -20,7 +20,7 @@ from regintel.config import load_settings
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, area_run
+from regintel.ingest.runner import RejectFile, area_run, input_files
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
@@ -51,13 +51,8 @@ def run_legal_import(
     raised); in a folder it is rejected whole and the other files are imported."""
     info = source.info
     folder = Path(location).is_dir()
-    files = [location]
     with area_run(engine, info, location, data_dir, row_count) as run:
-        if folder:
-            entries = sorted(p for p in Path(location).iterdir() if p.is_file())
-            files = [str(p) for p in entries if p.name.lower().endswith(source.suffixes)]
-            for _ in range(len(entries) - len(files)):
-                run.stats.skip(f"files in the folder not ending in {', '.join(source.suffixes)}")
+        files = input_files(location, source.suffixes, run.stats)
         backend = backend or _backend(engine, Path(data_dir))
         with engine.connect().execution_options(sqlite_immediate=True) as conn:
             linker = Linker(conn, backend)

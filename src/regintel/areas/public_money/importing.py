@@ -21,7 +21,7 @@ from regintel.domain.public_money import PayerList
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
-from regintel.ingest.runner import RejectFile, area_run
+from regintel.ingest.runner import RejectFile, area_run, input_files
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
@@ -51,13 +51,8 @@ def run_section_import(
     (default: the one the settings choose for this database)."""
     info = source.info
     folder = Path(location).is_dir()
-    files = [location]
     with area_run(engine, info, location, data_dir, row_count) as run:
-        if folder:
-            entries = sorted(p for p in Path(location).iterdir() if p.is_file())
-            files = [str(p) for p in entries if p.name.lower().endswith(source.suffixes)]
-            for _ in range(len(entries) - len(files)):
-                run.stats.skip(f"files in the folder not ending in {', '.join(source.suffixes)}")
+        files = input_files(location, source.suffixes, run.stats)
         backend = backend or _backend(engine, Path(data_dir))
         with engine.connect().execution_options(sqlite_immediate=True) as conn:
             linker = Linker(conn, backend)

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from regintel.domain.types import CompanyRecord
+from regintel.ingest import fields
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
 from regintel.ingest.fields import Address, integer, iso_date, join, text
 from regintel.ingest.jsonstream import json_objects
@@ -179,20 +180,14 @@ def _seat(seat: Any) -> Address:
     city = text(seat.get("naziv_naselja"), "naziv_naselja") or text(
         seat.get("naselje_van_sifrarnika"), "naselje_van_sifrarnika"
     )
-    postal_code = text(seat.get("postanski_broj"), "postanski_broj")
-    region_code = text(seat.get("sifra_zupanije"), "sifra_zupanije")
-    municipality_code = text(seat.get("sifra_opcine"), "sifra_opcine")
-    address_text = join(
-        [street, join([postal_code, city], " "), text(seat.get("naziv_zupanije"), "naziv_zupanije")]
+    return fields.seat(
+        street,
+        text(seat.get("postanski_broj"), "postanski_broj"),
+        city,
+        text(seat.get("naziv_zupanije"), "naziv_zupanije"),
+        region_code=text(seat.get("sifra_zupanije"), "sifra_zupanije"),
+        municipality_code=text(seat.get("sifra_opcine"), "sifra_opcine"),
     )
-    return {
-        "street": street,
-        "city": city,
-        "postal_code": postal_code,
-        "region_code": region_code,
-        "municipality_code": municipality_code,
-        "address_text": address_text,
-    }
 
 
 SOURCE = register(SudregSource())

@@ -17,6 +17,7 @@ from regintel.domain.names import fold
 from regintel.domain.types import CompanyRecord, FinancialRecord, StatementRecord
 from regintel.errors import InvalidIdentifier
 from regintel.ingest.base import RecordError
+from regintel.ingest.fields import seat
 
 Json = dict[str, Any]
 RUZ_ID = "ruz_id"
@@ -127,15 +128,15 @@ def to_company(unit: Json) -> tuple[CompanyRecord, RecordError | None]:
     nace = text(unit, "skNace")
     name, record_id, published_on = text(unit, "nazovUJ"), text(unit, "id"), day(unit, "datumPoslednejUpravy")
     legal_form, founded_on = text(unit, "pravnaForma"), day(unit, "datumZalozenia")
-    street, city = text(unit, "ulica"), text(unit, "mesto")
-    postal_code = (text(unit, "psc") or "").replace(" ", "") or None
-    region_code, district_code, municipality_code = (
-        text(unit, "kraj"),
-        text(unit, "okres"),
-        text(unit, "sidlo"),
+    address = seat(
+        text(unit, "ulica"),
+        (text(unit, "psc") or "").replace(" ", "") or None,
+        text(unit, "mesto"),
+        region_code=text(unit, "kraj"),
+        district_code=text(unit, "okres"),
+        municipality_code=text(unit, "sidlo"),
     )
     size_class = SIZE_BANDS.get(text(unit, "velkostOrganizacie") or "")
-    locality = " ".join(p for p in (postal_code, city) if p)
     dic = text(unit, "dic")
     error = None
     try:
@@ -152,18 +153,12 @@ def to_company(unit: Json) -> tuple[CompanyRecord, RecordError | None]:
         status="dissolved" if dissolved else "active",
         founded_on=founded_on,
         dissolved_on=dissolved,
-        street=street,
-        city=city,
-        postal_code=postal_code,
-        address_text=", ".join(p for p in (street, locality) if p) or None,
-        region_code=region_code,
-        district_code=district_code,
-        municipality_code=municipality_code,
         nace_primary=nace,
         nace_codes=(nace,) if nace else None,
         size_class=size_class,
         tax_id=tax_id,
         identifiers=((RUZ_ID, record_id),) if record_id else (),
+        **address,
     )
     return rec, error
 

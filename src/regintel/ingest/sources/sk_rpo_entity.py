@@ -11,6 +11,7 @@ import re
 from regintel.domain.names import fold
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError
+from regintel.ingest.fields import Address, seat
 from regintel.ingest.sources.sk_rpo_roles import roles
 from regintel.ingest.sources.sk_rpo_values import Json, current, day, in_force, item, text
 
@@ -35,9 +36,6 @@ def to_company(entity: Json) -> CompanyRecord:
     published_on = day(entity.get("dbModificationDate"), "dbModificationDate")
     founded_on = day(entity.get("establishment"), "establishment")
     held = roles(entity)
-    street, postal_code, city, municipality_code, district_code, address_text = _address(
-        current(entity, "addresses")
-    )
     form = item(current(entity, "legalForms"), "value")
     legal_form = text(form, "code", "legalForms.value.code")  # ŠÚ SR code list CL000056
     legal_form_name = text(form, "value", "legalForms.value.value")
@@ -54,12 +52,6 @@ def to_company(entity: Json) -> CompanyRecord:
         status="dissolved" if terminated else "active",
         founded_on=founded_on,
         dissolved_on=terminated,
-        street=street,
-        city=city,
-        postal_code=postal_code,
-        address_text=address_text,
-        district_code=district_code,
-        municipality_code=municipality_code,
         nace_primary=nace,
         nace_codes=(nace,) if nace else None,
         in_bankruptcy=in_bankruptcy,
@@ -67,16 +59,14 @@ def to_company(entity: Json) -> CompanyRecord:
         in_liquidation=in_liquidation,
         identifiers=_register_numbers(entity),
         roles=None if held is None else tuple(held),
+        **_address(current(entity, "addresses")),
     )
 
 
-Address = tuple[str | None, str | None, str | None, str | None, str | None, str | None]
-
-
 def _address(address: Json | None) -> Address:
-    """(street, postcode, city, municipality code, district code, address text)."""
+    """The seat in force: street line, postcode, city, municipality and district codes, and its text."""
     if address is None:
-        return None, None, None, None, None, None
+        return {}
     municipality = item(address, "municipality")
     city = text(municipality, "value", "municipality.value")
     street = text(address, "street")
@@ -94,9 +84,9 @@ def _address(address: Json | None) -> Address:
     abroad = (
         text(country, "value", "country.value") if text(country, "code") not in (None, SLOVAKIA) else None
     )
-    locality = " ".join(p for p in (postal_code, city) if p)
-    text_form = ", ".join(p for p in (line, locality, abroad) if p) or None
-    return line, postal_code, city, municipality_code, district_code, text_form
+    return seat(
+        line, postal_code, city, abroad, municipality_code=municipality_code, district_code=district_code
+    )
 
 
 def series_first(node: Json, key: str) -> str | None:

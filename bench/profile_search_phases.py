@@ -4,9 +4,11 @@ ordering the candidates, reading the page of rows), for autocomplete and search 
 database (a `regintel synth` build), with the same perturbed queries as `bench_search_perf.py`.
 
     .venv/bin/python bench/profile_search_phases.py --database-url sqlite:////path/synth.db \
-        --workdir /path --queries 500 [--known-distance 0] [--label after]
+        --workdir /path --queries 500 [--known-distance 0] [--one-step | --enough N --fill exact|fuzzy] \
+        [--label after]
 
-`--workdir W` reads the index under `W/data`, as `bench_search_perf.py` does. Prints per kind the
+`--workdir W` reads the index under `W/data`, as `bench_search_perf.py` does; the URL may name a
+PostgreSQL database (`postgresql://…`), spelt as for the index's rebuild. Prints per kind the
 CPU p50/p95 of the whole call and of the index part, and saves bench/results/search_phases-*.json.
 """
 
@@ -94,7 +96,16 @@ def main() -> None:
         help="names holding every word that make the second question unnecessary "
         "(search.tantivy_index.EVERY_WORD_ENOUGH)",
     )
+    ap.add_argument(
+        "--fill",
+        choices=("exact", "fuzzy"),
+        default=None,
+        help="how names missing a word fill the page when some hold every word: as written (default) "
+        "or within the typo rules (the rule before; search.tantivy_index.FILL)",
+    )
     args = ap.parse_args()
+    if args.fill is not None:
+        tantivy_index.FILL = args.fill
     if args.enough is not None:
         tantivy_index.EVERY_WORD_ENOUGH = args.enough
     if args.one_step:

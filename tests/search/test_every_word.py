@@ -1,5 +1,6 @@
 """The tantivy index is asked first for names holding every query word, and for names missing one only
-when too few have them all (`search.fuzzy.every_word_first`, `tantivy_index.EVERY_WORD_ENOUGH`)."""
+when too few have them all (`search.fuzzy.every_word_first`, `tantivy_index.EVERY_WORD_ENOUGH`): as
+written when some name holds every word (`tantivy_index.FILL`), within the typo rules when none does."""
 
 from __future__ import annotations
 
@@ -52,6 +53,26 @@ def test_too_few_names_with_every_word_fill_the_page_with_names_missing_one(engi
         first = svc.search(conn, index, "tabacu holding", None, 20, 1)[0]
     # names holding every word still come first
     assert {i["name"] for i in first[:2]} == {"Tabacu Holding Limited", "Tabacu Holding Impex Limited"}
+
+
+def test_the_filler_asks_the_words_as_written(engine, index, monkeypatch):
+    """Two names hold "tabacu" and "holding" (the latter mistyped): the page is filled with names
+    holding one of the words as typed, so "holdnig" brings no other Holding."""
+    monkeypatch.setattr(tantivy_index, "EVERY_WORD_ENOUGH", 3)
+    names = found(engine, index, "tabacu holdnig")
+    assert {"Tabacu Holding Limited", "Tabacu Holding Impex Limited", "Tabacu Impex Limited"} <= names
+    assert "Alfa Holding Limited" not in names
+    monkeypatch.setattr(tantivy_index, "FILL", "fuzzy")  # the rule before: the typo rules fill too
+    assert "Alfa Holding Limited" in found(engine, index, "tabacu holdnig")
+
+
+def test_the_filler_completes_an_unfinished_last_word(engine, index, monkeypatch):
+    monkeypatch.setattr(tantivy_index, "EVERY_WORD_ENOUGH", 3)
+    with engine.connect() as conn:
+        items = svc.autocomplete(conn, index, "tabacu imp", None, 10, False)
+    names = [i["name"] for i in items]
+    assert set(names[:2]) == {"Tabacu Impex Limited", "Tabacu Holding Impex Limited"}
+    assert "Tabacu Holding Limited" in names  # missing the unfinished word, after those holding it
 
 
 def test_no_name_with_every_word_falls_back(engine, index, monkeypatch):

@@ -271,6 +271,9 @@ class Prominence:
     revenue: float | None = None
     founded_on: str | None = None  # ISO date
     sources: int | None = None  # None: not read (revenue and sources are read only for close namesakes)
+    # its turn among namesakes of equal score in its country, when they take turns by country (1: the
+    # first of its country); not part of `key`, the turns are taken after it
+    country_turn: int | None = None
 
     def key(self) -> tuple[bool, int, float, str, int]:
         return (
@@ -291,4 +294,6 @@ class Prominence:
             value["foundedOn"] = self.founded_on
         if self.sources is not None:
             value["sources"] = self.sources
+        if self.country_turn is not None:
+            value["countryTurn"] = self.country_turn
         return {"feature": "prominence", "value": value}

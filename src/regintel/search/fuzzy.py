@@ -37,13 +37,16 @@ def edit_distance(word: str) -> int:
     return 0 if n <= 3 else 1 if n <= 6 else 2
 
 
-def _word(schema: tantivy.Schema, field: str, word: str, prefix: bool, known: Known | None) -> tantivy.Query:
+def _word(
+    schema: tantivy.Schema, field: str, word: str, prefix: bool, known: Known | None, typos: bool = True
+) -> tantivy.Query:
     """A matched word scores a constant: EXACT_SCORE as written, 1 within the edit distance or as a
     prefix. Constant, because BM25 would let short names that match one common word crowd out of the
-    candidate list a name that matches every word, one of them mistyped."""
+    candidate list a name that matches every word, one of them mistyped. Without `typos` a word
+    matches as written (the unfinished last one as the start of a word)."""
     Q = tantivy.Query
     exact = Q.const_score_query(Q.term_query(schema, field, word), EXACT_SCORE)
-    distance = edit_distance(word)
+    distance = edit_distance(word) if typos else 0
     if distance > KNOWN_DISTANCE and known is not None and known(word, prefix):
         distance = KNOWN_DISTANCE
     if prefix and len(word) >= 2:
@@ -57,12 +60,12 @@ def _word(schema: tantivy.Schema, field: str, word: str, prefix: bool, known: Kn
 
 
 def every_word_first(query: QueryWords) -> bool:
-    """Whether the query is asked twice: first for names holding every word (within the typo rules),
-    then, only when none does, for names missing one. A name that misses a word is judged below one
-    that has them all, and the all-words question is an intersection of posting lists where the
-    other is their union: at ten million names the union of a common word's ("holding": 420,000
-    names) was most of a query's time. Not for loose queries (resolution), whose extra words may
-    name a town rather than the company."""
+    """Whether the query is asked first for names holding every word (within the typo rules), and for
+    names missing one only after that (`tantivy_index.TantivyBackend._search`). A name that misses a
+    word is judged below one that has them all, and the all-words question is an intersection of
+    posting lists where the other is their union: at ten million names the union, with each word's
+    fuzzy expansion, was most of a query's time. Not for loose queries (resolution), whose extra
+    words may name a town rather than the company."""
     return len(query.words) >= 2 and not query.loose
 
 
@@ -72,17 +75,19 @@ def build_query(
     query: QueryWords,
     known: Known | None = None,
     every_word: bool = False,
+    typos: bool = True,
 ) -> list[tuple[Any, tantivy.Query]]:
     """One `Must` clause: the words as optional clauses of which most must match (one word may be
     missing or mistyped beyond the rules when the query has three or more), or with `every_word` all
     of them, and a faint BM25 of the exact words to order names that match equally (shorter and
     rarer first). `known` tells which words the index holds; without it every word gets the full
-    distance of its length. A matched word scores the same either way."""
+    distance of its length. A matched word scores the same either way. Without `typos` the words
+    match only as written (the filler of `tantivy_index`: no fuzzy expansion)."""
     Q = tantivy.Query
     words = list(query.words[:MAX_WORDS])
     occur = tantivy.Occur.Must if every_word else tantivy.Occur.Should  # Must: tantivy intersects
     clauses = [
-        (occur, _word(schema, field, w, query.prefix and i == len(words) - 1, known))
+        (occur, _word(schema, field, w, query.prefix and i == len(words) - 1, known, typos))
         for i, w in enumerate(words)
     ]
     need = max(1, len(words) - 1) if len(words) >= 3 and not query.loose else 1

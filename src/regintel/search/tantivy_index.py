@@ -42,6 +42,15 @@ COMMIT_EVERY = 500_000
 # Names holding every query word that make the second question (names missing one word) unnecessary
 # (`search.fuzzy.every_word_first`): below it, the page is filled from the second question's answer.
 EVERY_WORD_ENOUGH = 5
+# How that second question is asked when some name holds every word: "exact", the words as written
+# (typos are then unlikely to be what kept the others out, and a word's fuzzy expansion over the term
+# dictionary was most of the old question's cost), or "fuzzy", the rule before: the whole union within
+# the typo rules, as when no name holds them all. A knob for `bench/profile_search_phases.py`.
+FILL = "exact"
+# Names missing a word that fill the page after those holding every word: reading each candidate's
+# stored row is what the filler costs (at 100,000 names the question itself took 0.1 ms at the median),
+# and a page is at most this long by default (search 20, autocomplete 10).
+FILL_LIMIT = 20
 
 
 # 2: the `form` field (legal-form keys and ELF code). 3: the stored `row`, what ranking reads of a
@@ -142,13 +151,7 @@ class TantivyBackend:
         extra = filter_clauses(schema, filters) if collection != "people" else []
         if collection == "companies":
             extra += preference_clauses(schema, filters, query.forms if opened.version >= 2 else ())
-        hits = []
-        if every_word_first(query):
-            every = build_query(schema, field, query, known, every_word=True)
-            hits = searcher.search(tantivy.Query.boolean_query(every + extra), limit, count=False).hits
-        if len(hits) < EVERY_WORD_ENOUGH:
-            clauses = build_query(schema, field, query, known)
-            hits = searcher.search(tantivy.Query.boolean_query(clauses + extra), limit, count=False).hits
+        hits = _hits(searcher, schema, field, query, known, extra, limit)
         if with_rows:
             return [RankRow.decode(searcher.doc(addr).get_first("row") or b"") for _, addr in hits]
         return [int(v or 0) for v in searcher.fast_field_values(id_field, [addr for _, addr in hits])]
@@ -304,6 +307,43 @@ class TantivyBackend:
         for child in self.root.iterdir():
             if child.is_dir() and child.name.startswith("g") and child.name != keep:
                 shutil.rmtree(child, ignore_errors=True)  # open readers keep their mapped files
+
+
+def _hits(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    field: str,
+    query: QueryWords,
+    known: Known,
+    extra: list[tuple[Any, tantivy.Query]],
+    limit: int,
+) -> list[tuple[float, Any]]:
+    """The candidate question in up to two steps: names holding every word; when fewer than
+    `EVERY_WORD_ENOUGH` do, names missing one fill the rest, after them. When none holds every word a
+    typo is the likely cause and the words keep their edit distances; when some do, at most
+    `FILL_LIMIT` names holding the words as written (`FILL`), which needs no fuzzy expansion."""
+
+    def ask(clauses: list[tuple[Any, tantivy.Query]], most: int = limit) -> list[tuple[float, Any]]:
+        found: list[tuple[float, Any]] = searcher.search(
+            tantivy.Query.boolean_query(clauses + extra), most, count=False
+        ).hits
+        return found
+
+    if not every_word_first(query):
+        return ask(build_query(schema, field, query, known))
+    hits = ask(build_query(schema, field, query, known, every_word=True))
+    if len(hits) >= EVERY_WORD_ENOUGH:
+        return hits
+    if not hits or FILL == "fuzzy":  # "fuzzy": the rule before, the whole union answers
+        return ask(build_query(schema, field, query, known))
+    more = ask(build_query(schema, field, query, known, typos=False), len(hits) + FILL_LIMIT)
+    seen = {_where(addr) for _, addr in hits}
+    return (hits + [h for h in more if _where(h[1]) not in seen])[: min(limit, len(hits) + FILL_LIMIT)]
+
+
+def _where(addr: Any) -> tuple[int, int]:
+    """A document address as a key (tantivy-py's `DocAddress` is not hashable)."""
+    return (addr.segment_ord, addr.doc)
 
 
 def _known(searcher: tantivy.Searcher, field: str) -> Known:

@@ -17,6 +17,7 @@ from regintel.areas.search.service import (
     judge_rows,
     order,
     prominence_reason,
+    spread_countries,
     summary,
     town_words,
 )
@@ -111,7 +112,7 @@ def candidates(conn: Connection, backend: SearchBackend, ev: Evidence, limit: in
         cand.row = row._mapping
         _score(cand, intent, words, row, ev, towns, pre.get(int(row.id)))
         scored.append((Judged(cand.score, NameScore(cand.score, 0, 0, False)), row))
-    ordered = order(scored, conn, limit)
+    ordered = order(scored, conn, limit, spread_countries(intent, ev.country))
     out = [found[int(r.id)] for _, r, _ in ordered[:limit]]
     full = db.companies_by_ids(conn, [int(c.row["id"]) for c in out])
     for cand, (_, _, prominence) in zip(out, ordered, strict=False):

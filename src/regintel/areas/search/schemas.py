@@ -45,10 +45,19 @@ class ProminenceValue(TypedDict, total=False):
     revenue: float
     foundedOn: str
     sources: int
+    countryTurn: Annotated[
+        int,
+        Field(
+            description="When the typed legal form is used in several countries and no country was "
+            "given: the company's turn among equally scored namesakes of its country (1: its "
+            "country's first, shown before any country's second)"
+        ),
+    ]
 
 
 class ProminenceReason(TypedDict):
-    """What ordered namesakes of equal score: active first, then more employees, revenue, age, sources."""
+    """What ordered namesakes of equal score: active first, then more employees, revenue, age, sources;
+    by turns of country when the typed legal form is used in several (`countryTurn`)."""
 
     feature: Literal["prominence"]
     value: ProminenceValue

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rapidfuzz.distance import OSA
@@ -195,12 +195,21 @@ def judge_row(
     return judged
 
 
+def spread_countries(intent: QueryIntent, country: str | None) -> bool:
+    """Whether namesakes of equal score take turns by country (`order`): when the typed legal form is
+    used in several countries (`SRL`: BE, ES, IT, RO; `GmbH`: AT, BE, CH) and neither a `country`
+    nor a country word chose one."""
+    return country is None and not intent.countries and len(intent.form_countries) > 1
+
+
 def order(
-    judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int
+    judged: Sequence[tuple[Judged, Any]], conn: Connection, top: int, spread: bool = False
 ) -> list[tuple[Judged, Any, Prominence]]:
     """The first `top`: best score first; among equal scores the more prominent company
     (`Prominence`), then the shorter name and the id. Prominence is worked out only for the scores
-    that reach the first `top`, and revenue and sources only where score, activity and employees tie."""
+    that reach the first `top`, and revenue and sources only where score, activity and employees tie.
+    With `spread` (`spread_countries`) equal scores take turns by country: the most prominent of each
+    country first, then the second of each, so that one country's namesakes do not fill the page."""
     if not judged or top <= 0:
         return []
     by_score = sorted(judged, key=lambda jr: -jr[0].score)
@@ -211,7 +220,11 @@ def order(
         j, row, p = item
         return (-j.score, p.key(), len(row.name_norm or ""), int(row.id))
 
-    items.sort(key=key)
+    def arrange(found: list[tuple[Judged, Any, Prominence]]) -> list[tuple[Judged, Any, Prominence]]:
+        found.sort(key=key)
+        return country_turns(found) if spread else found
+
+    items = arrange(items)
     counts: dict[tuple[float, bool, int | None], int] = {}
     for j, _, p in items:
         counts[(j.score, p.active, p.employees)] = counts.get((j.score, p.active, p.employees), 0) + 1
@@ -223,9 +236,22 @@ def order(
     ][:MAX_TIED]
     if tied:
         extras = rows.extras_of(conn, tied)
-        items = [(j, row, _prominence(row, extras.get(int(row.id)))) for j, row, _ in items]
-        items.sort(key=key)
+        items = arrange([(j, row, _prominence(row, extras.get(int(row.id)))) for j, row, _ in items])
     return items[:top]
+
+
+def country_turns(items: list[tuple[Judged, Any, Prominence]]) -> list[tuple[Judged, Any, Prominence]]:
+    """Items in order of score, and among equal scores by turn: each country's first before any
+    country's second (the order within a turn and within a country kept). Each item's prominence
+    records its turn (`Prominence.country_turn`, from 1), which its reasons show."""
+    turns: dict[tuple[float, str], int] = {}
+    keyed = []
+    for pos, (j, row, p) in enumerate(items):
+        turn = turns.get((j.score, row.country), 0) + 1
+        turns[(j.score, row.country)] = turn
+        keyed.append((-j.score, turn, pos, (j, row, replace(p, country_turn=turn))))
+    keyed.sort(key=lambda k: k[:3])
+    return [item for *_, item in keyed]
 
 
 MAX_TIED = 200  # namesakes whose revenue and sources are read to order them
@@ -272,7 +298,7 @@ def rank_companies(
                 conn, backend, asked, filters, max(candidates, limit), seen, from_index
             )
             judged = judge_rows(intent, words, found_rows, prefix, limit, min_score)
-            best = order(judged, conn, limit)[: limit - len(found)]
+            best = order(judged, conn, limit, spread_countries(intent, country))[: limit - len(found)]
             full = db.companies_by_ids(conn, [int(r.id) for _, r, _ in best])
             if len(full) == len(best) or not from_index:
                 break

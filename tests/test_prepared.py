@@ -120,3 +120,18 @@ def test_read_ahead_answers_the_same_reads_from_one_round_trip(engine, monkeypat
         conn.execute(companies.update().where(companies.c.national_id == "31322832").values(name="Renamed"))
         assert name.first(conn, n="31322832") == {"name": "Renamed"}  # outside the block: asked again
         conn.rollback()
+
+
+def test_read_ahead_answers_only_the_connection_it_read_on(engine):
+    from regintel.db.prepared import read_ahead
+
+    make_company(engine, national_id="35763469", name="Slovak Telekom, a.s.")
+    name = Prepared(select(companies.c.name).where(companies.c.national_id == bindparam("n")))
+    with engine.connect() as conn, read_ahead(conn, [(name, {"n": "35763469"}, True)]):
+        with engine.begin() as other:
+            other.execute(
+                companies.update().where(companies.c.national_id == "35763469").values(name="Other")
+            )
+        assert name.first(conn, n="35763469") == {"name": "Slovak Telekom, a.s."}  # held
+        with engine.connect() as other:
+            assert name.first(other, n="35763469") == {"name": "Other"}  # another connection asks

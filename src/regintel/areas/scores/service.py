@@ -25,12 +25,13 @@ reads); a company not screened since it was imported is a missing input too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
-from functools import lru_cache
+from threading import Lock
 from typing import Any
 
+from cachetools import LRUCache, cached
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance import debtors
@@ -71,8 +72,24 @@ def to_statement(r: Row) -> Statement:
     )
 
 
+# The company columns `facts` reads: with the country (which decides the VAT register's answer) they are
+# the company's part of the credit grade's memo key, so `facts` must read no other column.
+FACT_COLUMNS = (
+    "country",
+    "source",
+    "status",
+    "founded_on",
+    "dissolved_on",
+    "in_bankruptcy",
+    "in_restructuring",
+    "in_liquidation",
+    "employees",
+    "size_class",
+)
+
+
 def facts(company: Row, events: Sequence[Row]) -> CompanyFacts:
-    """The register facts of a company row and its insolvency notices."""
+    """The register facts of a company row (its `FACT_COLUMNS`) and its insolvency notices."""
     return CompanyFacts(
         source=company["source"],
         status=company["status"] or "active",
@@ -164,13 +181,38 @@ def inputs(
     """Everything the models read about one company (statements and notices in one round trip on
     PostgreSQL, then the debtor lists unless `standing` was read for a batch already, then its last
     sanctions screening)."""
+    read = _read(conn, company, standing)
+    return _facts_of(company, *read[1:]), [to_statement(r) for r in read[0]]
+
+
+_Read = tuple[
+    list[dict[str, Any]], list[dict[str, Any]], debtors.Standing, Evidence | None, screening.Screening | None
+]
+
+
+def _read(conn: Connection, company: Row, standing: debtors.Standing | None) -> _Read:
+    """(statements, notices, debtor-list standing, VAT register answer, last screening) of one company."""
     stmts, events = queries.statements_and_events(conn, company["id"])
     cid = int(company["id"])
     if standing is None:
         standing = debtors.standing(conn, [company])[cid]
-    f = with_debts(facts(company, events), standing, vat_reliability(conn, company))
-    f = with_screening(f, screening.screening_states(conn, [cid]).get(cid))
-    return f, [to_statement(r) for r in stmts]
+    return (
+        stmts,
+        events,
+        standing,
+        vat_reliability(conn, company),
+        screening.screening_states(conn, [cid]).get(cid),
+    )
+
+
+def _facts_of(
+    company: Row,
+    events: Sequence[Row],
+    standing: debtors.Standing | None,
+    vat: Evidence | None,
+    state: screening.Screening | None,
+) -> CompanyFacts:
+    return with_screening(with_debts(facts(company, events), standing, vat), state)
 
 
 def company_reads(company_id: int) -> list[Read]:
@@ -199,8 +241,7 @@ def credits(
     out: dict[int, CreditScore] = {}
     for c in companies:
         cid = int(c["id"])
-        f = with_debts(facts(c, events[cid]), standings.get(cid), vat_reliability(conn, c))
-        f = with_screening(f, screenings.get(cid))
+        f = _facts_of(c, events[cid], standings.get(cid), vat_reliability(conn, c), screenings.get(cid))
         out[cid] = credit_score(f, [to_statement(r) for r in stmts[cid]], on)
     return out
 
@@ -210,19 +251,60 @@ def credit_grade(
 ) -> str | None:
     """Today's credit grade (A+, A, B, C, D, E, F), or None when the model withholds it; `standing` the
     company's debtor-list entries when already read."""
-    f, statements = inputs(conn, company, standing)
-    return grade_of_inputs(f, tuple(statements), as_of or today())
+    return grade_of_inputs(company, *_read(conn, company, standing), as_of or today())
+
+
+def _grade_key(
+    company: Row,
+    stmts: Sequence[Row],
+    events: Sequence[Row],
+    standing: debtors.Standing,
+    vat: Evidence | None,
+    state: screening.Screening | None,
+    on: date,
+) -> Hashable:
+    return (
+        tuple(company[c] for c in FACT_COLUMNS),
+        tuple(tuple(r.values()) for r in stmts),
+        tuple(tuple(r.values()) for r in events),
+        standing.country,
+        tuple(sorted(standing.lists.items())),
+        tuple(tuple(e.values()) for e in (*standing.current, *standing.past)),
+        vat,
+        None
+        if state is None
+        else (
+            state.screened_at,
+            tuple(sorted(state.lists.items())),
+            state.current,
+            state.confirmed,
+            state.name_matches,
+        ),
+        on,
+    )
 
 
 # The grade is asked for on every LEI record (the high-volume by-lei path), and a company's inputs stay
-# the same call after call: the model took a twentieth of that request's CPU, a look-up here about 2 µs
-# (docs/performance.md, session 16). The inputs are read on each call, so a changed statement, notice,
-# debtor list or screening is a new key at once; the day is part of the key because the age, legal-event
-# and staleness rules move with it. Only the grade is kept: the whole CreditScore carries evidence values
-# that inputs equal under == (False and 0.0, 1 and True) would print differently, the grade does not.
-@lru_cache(maxsize=8192)
-def grade_of_inputs(f: CompanyFacts, statements: tuple[Statement, ...], on: date) -> str | None:
-    return credit_score(f, list(statements), on).grade
+# the same call after call: building the model's inputs and running it took a fifth of that request's CPU
+# (docs/performance.md, sessions 16 and 17). The rows are read on each call and the key is made of them as
+# read (the company's `FACT_COLUMNS`, every column of its statements, notices and debtor-list entries, the
+# lists' dates, the VAT answer, the screening), so a changed statement, notice, debtor list or screening is
+# a new key at once, and nothing is built on a hit; the day is part of the key because the age,
+# legal-event and staleness rules move with it. Only the grade is kept: the whole CreditScore carries
+# evidence values that inputs equal under == (False and 0.0, 1 and True) would print differently, the grade
+# does not. On PostgreSQL the LEI path runs in the thread pool, hence the lock.
+@cached(LRUCache(maxsize=8192), key=_grade_key, lock=Lock(), info=True)
+def grade_of_inputs(
+    company: Row,
+    stmts: Sequence[Row],
+    events: Sequence[Row],
+    standing: debtors.Standing,
+    vat: Evidence | None,
+    state: screening.Screening | None,
+    on: date,
+) -> str | None:
+    f = _facts_of(company, events, standing, vat, state)
+    return credit_score(f, [to_statement(r) for r in stmts], on).grade
 
 
 def risk(conn: Connection, company: Row, as_of: date | None = None) -> RiskScore:

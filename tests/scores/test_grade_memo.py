@@ -18,15 +18,10 @@ from tests.helpers import assert_envelope
 LEI = "529900T8BM49AURSDO55"
 
 
-def test_grade_changes_with_the_day_and_the_statements(client, auth, engine, monkeypatch: pytest.MonkeyPatch):
-    company = CompanyRecord(
-        country="CZ",
-        national_id=CSA,
-        name="České aerolinie a.s.",
-        lei=LEI,
-        founded_on=date(2024, 1, 1),
-        financials=[fin(2024, 9_000_000, 700_000)],
-    )
+def test_grade_changes_with_the_day_and_the_statements(
+    client, auth, engine, lei_company, monkeypatch: pytest.MonkeyPatch
+):
+    company = lei_company(date(2024, 1, 1))
     load_companies(engine, company)
     day = [date(2025, 9, 1)]
     monkeypatch.setattr(scores, "today", lambda: day[0])
@@ -77,16 +72,9 @@ def test_the_memo_key_holds_every_company_column_the_facts_read(engine) -> None:
     assert scores.facts(only, []).source == row["source"]
 
 
-def test_a_changed_fact_is_a_new_key(client, auth, engine) -> None:
+def test_a_changed_fact_is_a_new_key(client, auth, engine, lei_company) -> None:
     """The register's status moves the grade at once: the memo holds the company's facts in its key."""
-    company = CompanyRecord(
-        country="CZ",
-        national_id=CSA,
-        name="České aerolinie a.s.",
-        lei=LEI,
-        founded_on=date(2001, 1, 1),
-        financials=[fin(2024, 9_000_000, 700_000)],
-    )
+    company = lei_company(date(2001, 1, 1))
     load_companies(engine, company)
 
     def grade() -> str | None:

@@ -20,10 +20,12 @@ MARKETS = [
 
 @pytest.fixture
 def demo(engine, settings):
+    # Loaded before the client's app starts (the tests ask for it first): the app's index thread writes
+    # while the imports do, and under load the imports' run records waited past SQLite's busy timeout.
     return load_demo(engine, settings.data_dir)
 
 
-def test_new_registers_load_without_rejects_and_are_served(client, auth, demo):
+def test_new_registers_load_without_rejects_and_are_served(demo, client, auth):
     stats = {source: s for source, _, s in demo}
     for _, _, source, _ in MARKETS:
         assert stats[source].rejected == 0 and stats[source].inserted >= 1, source
@@ -34,7 +36,7 @@ def test_new_registers_load_without_rejects_and_are_served(client, auth, demo):
         assert any(s["id"] == source for s in data["sources"])
 
 
-def test_catalogue_lists_licence_and_attribution(client, demo):
+def test_catalogue_lists_licence_and_attribution(demo, client):
     for country, _, source, _ in MARKETS:
         entries = assert_envelope(
             client.get(f"/api/v1/public/data-sources?country={country}&category=register")

@@ -135,3 +135,33 @@ def test_read_ahead_answers_only_the_connection_it_read_on(engine):
         assert name.first(conn, n="35763469") == {"name": "Slovak Telekom, a.s."}  # held
         with engine.connect() as other:
             assert name.first(other, n="35763469") == {"name": "Other"}  # another connection asks
+
+
+def test_a_block_has_the_rows_as_read_and_says_when_a_read_went_past_them(engine):
+    from regintel.db.prepared import read_ahead
+
+    make_company(engine, national_id="31322832", name="SLOVNAFT, a.s.")
+    name = Prepared(select(companies.c.name).where(companies.c.national_id == bindparam("n")))
+    reads = [(name, {"n": "31322832"}, True), (name, {"n": "00000000"}, False)]
+    with engine.connect() as conn:
+        with read_ahead(conn, reads) as block:
+            assert block.rows == ((("SLOVNAFT, a.s.",),), ())  # the driver's tuples, in the reads' order
+            assert name.first(conn, n="31322832") == {"name": "SLOVNAFT, a.s."}
+            assert not block.missed
+            with engine.connect() as other:  # another connection's reads are not this block's
+                other.execute(select(companies.c.id)).all()
+                assert name.first(other, n="31322832") == {"name": "SLOVNAFT, a.s."}
+            assert not block.missed
+            assert name.first(conn, n="99999999") is None  # not read ahead: asked
+            assert block.missed
+        with read_ahead(conn, reads) as outer:
+            with read_ahead(conn, [(name, {"n": "31322832"}, True)]) as inner:
+                assert inner.rows == ((("SLOVNAFT, a.s.",),),)  # the outer's rows
+                conn.execute(select(companies.c.id)).all()  # a read past Prepared, through SQLAlchemy
+            assert inner.missed and outer.missed  # inside both
+        with read_ahead(conn, reads) as after:
+            pass
+        assert not after.missed
+        conn.execute(select(companies.c.id)).all()  # after the block: nobody's miss
+        assert not after.missed
+        conn.rollback()

@@ -11,6 +11,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import NullPool
 
+from regintel.db.prepared import note_statement
+
 
 def normalise_url(url: str) -> str:
     """Accept plain `postgresql://` URLs and route them to psycopg 3."""
@@ -41,13 +43,16 @@ def make_engine(
         # pysqlite's own transaction handling defers BEGIN; emit it ourselves so that
         # SQLAlchemy's transaction boundaries are SQLite's (documented SQLAlchemy recipe).
         event.listen(engine, "begin", _sqlite_begin)
+        event.listen(engine, "before_cursor_execute", note_statement)
         return engine
     # Timestamps leave the database in UTC whatever the server's zone (DESIGN.md: UTC with `Z`).
     options = "-c timezone=UTC" + (
         f" -c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else ""
     )
     kwargs: dict[str, Any] = {"pool_pre_ping": True, **pool_args} if pool else {"poolclass": NullPool}
-    return create_engine(url, connect_args={"options": options}, **kwargs)
+    engine = create_engine(url, connect_args={"options": options}, **kwargs)
+    event.listen(engine, "before_cursor_execute", note_statement)
+    return engine
 
 
 def _sqlite_begin(conn: Connection) -> None:

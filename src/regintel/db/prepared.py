@@ -54,14 +54,16 @@ class Prepared:
         return self._run(conn, params, one=False)
 
     def _run(self, conn: Connection, params: dict[str, Any], *, one: bool) -> list[dict[str, Any]]:
-        ahead = _held(conn)
-        if ahead is not None and (rows := ahead.get(_key(self, params, one))) is not None:
-            return list(rows)
+        block = _block(conn)
+        if block is not None:
+            if (got := block.held.get(_key(self, params, one))) is not None:
+                return list(got.typed())
+            block.asked()
         plan, args = self._args(conn, params)
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
             cursor.execute(plan.sql, args)
-            return _rows(conn, plan, cursor, one)
+            return _typed(plan, _fetch(conn, plan, cursor, one))
         finally:
             cursor.close()
 
@@ -83,21 +85,28 @@ class Prepared:
         return plan
 
 
-def _rows(conn: Connection, plan: _Plan, cursor: Any, one: bool) -> list[dict[str, Any]]:
+def _fetch(conn: Connection, plan: _Plan, cursor: Any, one: bool) -> list[tuple[Any, ...]]:
+    """The rows as the driver returns them (tuples), before any result processor."""
     if plan.processors is None:
         plan.processors = tuple(
             t._cached_result_processor(conn.dialect, d[1])
             for t, d in zip(plan.types, cursor.description, strict=True)
         )
-    raw = [cursor.fetchone()] if one else cursor.fetchall()
+    if one:
+        row = cursor.fetchone()
+        return [] if row is None else [row]
+    return list(cursor.fetchall())
+
+
+def _typed(plan: _Plan, raw: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
     keys, processors = plan.keys, plan.processors
+    assert processors is not None  # set by `_fetch`, which every row passed through
     return [
         {
             k: (p(v) if p is not None and v is not None else v)
             for k, p, v in zip(keys, processors, row, strict=True)
         }
         for row in raw
-        if row is not None
     ]
 
 
@@ -108,15 +117,30 @@ def run_together(conn: Connection, reads: list[Read]) -> list[list[dict[str, Any
     """Reads whose parameters are all known beforehand. On PostgreSQL they are sent in one pipeline
     (psycopg's pipeline mode): one network round trip for all of them instead of one each, which is
     most of what a read costs there. Elsewhere one after another."""
-    ahead = _held(conn)
-    if ahead is not None:  # what a read-ahead holds already is not asked again
-        held = [ahead.get(_key(prepared, params, one)) for prepared, params, one in reads]
-        if any(rows is not None for rows in held):
-            missing = [read for read, rows in zip(reads, held, strict=True) if rows is None]
+    block = _block(conn)
+    if block is not None:  # what a read-ahead holds already is not asked again
+        held = [block.held.get(_key(prepared, params, one)) for prepared, params, one in reads]
+        if any(got is not None for got in held):
+            missing = [read for read, got in zip(reads, held, strict=True) if got is None]
             fetched = iter(run_together(conn, missing))
-            return [list(rows) if rows is not None else next(fetched) for rows in held]
+            return [list(got.typed()) if got is not None else next(fetched) for got in held]
+        if reads:
+            block.asked()
+    return [got.typed() for got in _read_raw(conn, reads)]
+
+
+def _read_raw(conn: Connection, reads: Sequence[Read]) -> list[_Ahead]:
     if conn.dialect.name != "postgresql":
-        return [prepared._run(conn, params, one=one) for prepared, params, one in reads]
+        out = []
+        for prepared, params, one in reads:
+            plan, args = prepared._args(conn, params)
+            cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cursor.execute(plan.sql, args)
+                out.append(_Ahead(plan, _fetch(conn, plan, cursor, one)))
+            finally:
+                cursor.close()
+        return out
     driver: Any = conn.connection.driver_connection
     planned = [(prepared._args(conn, params), one) for prepared, params, one in reads]
     cursors = [driver.cursor() for _ in planned]
@@ -125,24 +149,77 @@ def run_together(conn: Connection, reads: list[Read]) -> list[list[dict[str, Any
             for cursor, ((plan, args), _) in zip(cursors, planned, strict=True):
                 cursor.execute(plan.sql, args)
         return [
-            _rows(conn, plan, cursor, one) for cursor, ((plan, _), one) in zip(cursors, planned, strict=True)
+            _Ahead(plan, _fetch(conn, plan, cursor, one))
+            for cursor, ((plan, _), one) in zip(cursors, planned, strict=True)
         ]
     finally:
         for cursor in cursors:
             cursor.close()
 
 
-# The rows a `read_ahead` block holds, with the connection they were read on. A context variable, not
+class _Ahead:
+    """One read's rows as read ahead: the driver's tuples, typed (result processors applied) only when
+    a read inside the block asks for them, so a caller that answers from `Block.rows` alone types none."""
+
+    __slots__ = ("plan", "raw", "_rows")
+
+    def __init__(self, plan: _Plan, raw: list[tuple[Any, ...]]):
+        self.plan, self.raw = plan, raw
+        self._rows: list[dict[str, Any]] | None = None
+
+    def typed(self) -> list[dict[str, Any]]:
+        if self._rows is None:
+            self._rows = _typed(self.plan, self.raw)
+        return self._rows
+
+
+class Block:
+    """A `read_ahead` block: the rows it holds, and whether a `Prepared` read inside it went to the
+    database (`missed`): then the block's rows are not all the code inside it read."""
+
+    __slots__ = ("conn", "held", "parent", "missed", "_order")
+
+    def __init__(
+        self,
+        conn: Connection,
+        held: dict[tuple[Any, ...], _Ahead],
+        order: list[tuple[Any, ...]],
+        parent: Block | None,
+    ):
+        self.conn, self.held, self.parent, self._order = conn, held, parent, order
+        self.missed = False
+
+    def asked(self) -> None:
+        block: Block | None = self
+        while block is not None:
+            block.missed = True
+            block = block.parent
+
+    @property
+    def rows(self) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+        """Every read's rows as the driver returned them, in the order the reads were given: all the
+        block read, to key what is derived from it (a changed row is a new key)."""
+        return tuple(tuple(self.held[key].raw) for key in self._order)
+
+
+# The open `read_ahead` block, bound to the connection it read on. A context variable, not
 # `Connection.info`: every `Prepared` read inside the block looks here, and `info` is three property hops
 # through the pool's connection record (13 lookups were about 5% of the LEI record's reads).
-_AHEAD: ContextVar[tuple[Connection, dict[tuple[Any, ...], list[dict[str, Any]]]] | None] = ContextVar(
-    "regintel.read_ahead", default=None
-)
+_AHEAD: ContextVar[Block | None] = ContextVar("regintel.read_ahead", default=None)
 
 
-def _held(conn: Connection) -> dict[tuple[Any, ...], list[dict[str, Any]]] | None:
-    ahead = _AHEAD.get()
-    return ahead[1] if ahead is not None and ahead[0] is conn else None
+def _block(conn: Connection) -> Block | None:
+    block = _AHEAD.get()
+    return block if block is not None and block.conn is conn else None
+
+
+def note_statement(conn: Connection, *_event: Any) -> None:
+    """The engines' `before_cursor_execute` listener (db/engine.py): a statement that SQLAlchemy runs on
+    a connection inside its read-ahead block is a read the block does not hold, so `missed` covers the
+    reads made past `Prepared` too."""
+    block = _block(conn)
+    if block is not None:
+        block.asked()
 
 
 def _key(prepared: Prepared, params: dict[str, Any], one: bool) -> tuple[Any, ...]:
@@ -152,23 +229,26 @@ def _key(prepared: Prepared, params: dict[str, Any], one: bool) -> tuple[Any, ..
 
 
 @contextmanager
-def read_ahead(conn: Connection, reads: Sequence[Read]) -> Iterator[None]:
+def read_ahead(conn: Connection, reads: Sequence[Read]) -> Iterator[Block]:
     """Run `reads` together now (one round trip on PostgreSQL, `run_together`) and let the code inside the
     block find their answers: a `Prepared` read with the same parameters on the same connection returns the
     rows read ahead instead of asking the database, as often as it is made. For a use case whose reads are
     spread over several areas' functions but all known from one row (the LEI record: the company's
     screening, hits, statements, notices and NIS2 assessment), so the areas keep their functions and the
     path makes one round trip for all of them. Plain reads only: a write inside the block is not seen by
-    the reads it answers."""
-    outer = _held(conn)
-    held = dict(outer or {})
+    the reads it answers. The `Block` it yields has the rows as read (`rows`) and says whether a read
+    inside went to the database after all (`missed`)."""
+    outer = _block(conn)
+    held = dict(outer.held) if outer is not None else {}
+    order = [_key(*read) for read in reads]
     wanted: dict[tuple[Any, ...], Read] = {}
-    for read in reads:
-        if (key := _key(*read)) not in held:
+    for key, read in zip(order, reads, strict=True):
+        if key not in held:
             wanted[key] = read
-    held.update(zip(wanted, run_together(conn, list(wanted.values())), strict=True))
-    token = _AHEAD.set((conn, held))
+    held.update(zip(wanted, _read_raw(conn, list(wanted.values())), strict=True))
+    block = Block(conn, held, order, outer)
+    token = _AHEAD.set(block)
     try:
-        yield
+        yield block
     finally:
         _AHEAD.reset(token)

@@ -218,9 +218,8 @@ def is_valid_national_id(country: str, value: str) -> bool:
 
 def parse_lei(value: str) -> str:
     """ISO 17442 LEI: 20 characters, mod 97-10 check digits."""
-    compact = std_lei.compact(value or "")
-    try:
-        return str(std_lei.validate(compact))
+    try:  # `validate` compacts first (spaces, dashes, case)
+        return str(std_lei.validate(value or ""))
     except ValidationError as exc:
         raise InvalidIdentifier(f"{value!r} is not a valid LEI: {exc}") from None
 

@@ -7,11 +7,14 @@ ownership, public money). Each summary item is `{status, value, source, date, re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
+from threading import Lock
 from typing import Any
 
+import orjson
+from cachetools import LRUCache
 from sqlalchemy.engine import Connection
 
 from regintel.areas.companies.schemas import LeiFields
@@ -334,15 +337,58 @@ def lei_fields(conn: Connection, row: Row) -> LeiFields:
         *scores.company_reads(cid),
         nis2.stored_read(cid),
     ]
-    with read_ahead(conn, ahead):
-        tax = tax_reliability(conn, row)
-        standing = debtor_lists.standing(conn, [row])[cid]
-        sanctioned: bool | None = None
-        if screening.list_versions(conn):
-            sanctioned = screening.company_hit_summary(conn, cid)["confirmed"] > 0
-        return {
-            "taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
-            "creditGrade": scores.credit_grade(conn, row, standing),
-            "nis2InScope": nis2.stored_in_scope(conn, cid),
-            "flags": {"isSanctioned": sanctioned, "hasTaxDebt": standing.tax_debt},
-        }
+    with read_ahead(conn, ahead) as block:
+        key = _fields_key(row, block.rows)
+        with _LEI_FIELDS_LOCK:
+            known = _LEI_FIELDS.get(key)
+        if known is not None:
+            return {**known, "flags": {**known["flags"]}}
+        fields = _lei_fields(conn, row, cid)
+        if not block.missed:
+            with _LEI_FIELDS_LOCK:
+                _LEI_FIELDS[key] = fields
+        return {**fields, "flags": {**fields["flags"]}}
+
+
+def _lei_fields(conn: Connection, row: Row, cid: int) -> LeiFields:
+    tax = tax_reliability(conn, row)
+    standing = debtor_lists.standing(conn, [row])[cid]
+    sanctioned: bool | None = None
+    if screening.list_versions(conn):
+        sanctioned = screening.company_hit_summary(conn, cid)["confirmed"] > 0
+    return {
+        "taxReliability": tax["status"] if tax["status"] in ("reliable", "unreliable") else "unknown",
+        "creditGrade": scores.credit_grade(conn, row, standing),
+        "nis2InScope": nis2.stored_in_scope(conn, cid),
+        "flags": {"isSanctioned": sanctioned, "hasTaxDebt": standing.tax_debt},
+    }
+
+
+# The LEI record is the high-volume path, and what its fields are derived from stays the same call after
+# call: deriving them (the debtor lists' standing, the list versions, the hit summary, the credit grade,
+# each typing its rows first) was about a fifth of the request (docs/performance.md, session 18). They are
+# kept under a key of everything they were derived from: the company's row and the read-ahead block's rows
+# as the driver returned them, and the day (the grade's age and staleness rules move with it). A changed
+# row is a new key at once. A block in which anything read past the rows read ahead (the VAT payer register
+# of CZ and PL, read by SQLAlchemy; `Block.missed`) is not kept, since its key would not hold all it read.
+_LEI_FIELDS: LRUCache[Hashable, LeiFields] = LRUCache(maxsize=8192)
+_LEI_FIELDS_LOCK = Lock()
+
+
+_DECODED = (dict, list)  # what a driver decodes JSON into: unhashable
+
+
+def _fields_key(row: Row, rows: tuple[tuple[tuple[Any, ...], ...], ...]) -> Hashable:
+    # The grade is the one field that moves with the day, so the day is the grade's (`scores.today`).
+    company = tuple(_frozen(v) if type(v) in _DECODED else v for v in row.values())
+    key = (company, rows, scores.today())
+    try:
+        hash(key)
+    except TypeError:  # a JSON value the driver decoded (psycopg's dicts and lists): its sorted JSON text
+        rows = tuple(tuple(tuple(_frozen(v) for v in r) for r in read) for read in rows)
+        return (company, rows, scores.today())
+    return key
+
+
+def _frozen(value: Any) -> Any:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS) if type(value) in _DECODED else value

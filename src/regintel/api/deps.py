@@ -13,6 +13,7 @@ from fastapi.security import APIKeyQuery, HTTPBearer
 from fastapi.security.base import SecurityBase
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 from regintel.api.db_gate import DbGate
 from regintel.api.limiter import Limiter, Quota
@@ -116,6 +117,18 @@ async def run_read(request: Request, fn: Callable[..., T], *args: Any) -> T:
     await gate.acquire()
 
     def work() -> T:
+        try:
+            return _read(engine)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            # The server dropped the pooled connection (a restart; the API's engines do not ping on
+            # checkout), so it dropped the others too: the pool is replaced (the idle ones closed, the
+            # ones in use dropped when returned) and the read, safe to ask again, asked on a new one.
+            engine.dispose()
+            return _read(read_engine(request))
+
+    def _read(engine: Engine) -> T:
         with engine.connect() as conn:
             conn.execution_options(isolation_level="AUTOCOMMIT")
             return fn(conn, *args)

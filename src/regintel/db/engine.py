@@ -23,7 +23,12 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(
-    url: str, *, statement_timeout_ms: int | None = None, pool: bool = True, pool_size: int = 10
+    url: str,
+    *,
+    statement_timeout_ms: int | None = None,
+    pool: bool = True,
+    pool_size: int = 10,
+    pre_ping: bool = True,
 ) -> Engine:
     """An engine with the pragmas every connection needs (WAL, foreign keys, busy timeout on SQLite).
     The pool keeps `pool_size` connections and lends up to 16 more under bursts (the API gates its
@@ -49,7 +54,7 @@ def make_engine(
     options = "-c timezone=UTC" + (
         f" -c statement_timeout={statement_timeout_ms}" if statement_timeout_ms else ""
     )
-    kwargs: dict[str, Any] = {"pool_pre_ping": True, **pool_args} if pool else {"poolclass": NullPool}
+    kwargs: dict[str, Any] = {"pool_pre_ping": pre_ping, **pool_args} if pool else {"poolclass": NullPool}
     engine = create_engine(url, connect_args={"options": options}, **kwargs)
     event.listen(engine, "before_cursor_execute", note_statement)
     return engine

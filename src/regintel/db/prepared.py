@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
 
@@ -60,12 +61,15 @@ class Prepared:
                 return list(got.typed())
             block.asked()
         plan, args = self._args(conn, params)
-        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
-            cursor.execute(plan.sql, args)
-            return _typed(plan, _fetch(conn, plan, cursor, one))
-        finally:
-            cursor.close()
+            cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cursor.execute(plan.sql, args)
+                return _typed(plan, _fetch(conn, plan, cursor, one))
+            finally:
+                cursor.close()
+        except Exception as exc:
+            _raise_as_sqlalchemy(conn, exc, plan.sql, args)
 
     def _args(self, conn: Connection, params: dict[str, Any]) -> tuple[_Plan, Any]:
         plan = self._plans.get(conn.dialect.name) or self._plan(conn.dialect)
@@ -134,27 +138,49 @@ def _read_raw(conn: Connection, reads: Sequence[Read]) -> list[_Ahead]:
         out = []
         for prepared, params, one in reads:
             plan, args = prepared._args(conn, params)
-            cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
             try:
-                cursor.execute(plan.sql, args)
-                out.append(_Ahead(plan, _fetch(conn, plan, cursor, one)))
-            finally:
-                cursor.close()
+                cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+                try:
+                    cursor.execute(plan.sql, args)
+                    out.append(_Ahead(plan, _fetch(conn, plan, cursor, one)))
+                finally:
+                    cursor.close()
+            except Exception as exc:
+                _raise_as_sqlalchemy(conn, exc, plan.sql, args)
         return out
-    driver: Any = conn.connection.driver_connection
     planned = [(prepared._args(conn, params), one) for prepared, params, one in reads]
-    cursors = [driver.cursor() for _ in planned]
     try:
-        with driver.pipeline():
-            for cursor, ((plan, args), _) in zip(cursors, planned, strict=True):
-                cursor.execute(plan.sql, args)
-        return [
-            _Ahead(plan, _fetch(conn, plan, cursor, one))
-            for cursor, ((plan, _), one) in zip(cursors, planned, strict=True)
-        ]
-    finally:
-        for cursor in cursors:
-            cursor.close()
+        driver: Any = conn.connection.driver_connection
+        cursors = [driver.cursor() for _ in planned]
+        try:
+            with driver.pipeline():
+                for cursor, ((plan, args), _) in zip(cursors, planned, strict=True):
+                    cursor.execute(plan.sql, args)
+            return [
+                _Ahead(plan, _fetch(conn, plan, cursor, one))
+                for cursor, ((plan, _), one) in zip(cursors, planned, strict=True)
+            ]
+        finally:
+            for cursor in cursors:
+                cursor.close()
+    except Exception as exc:
+        _raise_as_sqlalchemy(conn, exc, "; ".join(plan.sql for (plan, _), _ in planned), None)
+
+
+def _raise_as_sqlalchemy(conn: Connection, exc: Exception, sql: str, args: Any) -> NoReturn:
+    """A driver error raised as SQLAlchemy raises it from its own execution: wrapped in the `DBAPIError`
+    subclass of its kind (`OperationalError` for a statement timeout or a dropped connection), so the API's
+    error handlers answer 503 for what they answer 503 elsewhere, and with the connection invalidated when
+    the server dropped it (a restart: the pool must not hand it out again)."""
+    dialect = conn.dialect
+    if not isinstance(exc, dialect.loaded_dbapi.Error):
+        raise exc
+    gone = dialect.is_disconnect(exc, conn.connection.dbapi_connection, None)
+    if gone:
+        conn.invalidate(exc)
+    raise DBAPIError.instance(
+        sql, args, exc, dialect.loaded_dbapi.Error, connection_invalidated=gone, dialect=dialect
+    ) from exc
 
 
 class _Ahead:

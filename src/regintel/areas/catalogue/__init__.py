@@ -3,3 +3,6 @@ their licences.
 
 Other areas call `code_lists.parse_country`.
 """
+
+# Modules other areas may import besides `service` and `schemas` (tools/import_contracts.py).
+PUBLIC_MODULES = ("code_lists",)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from regintel.areas.public_money.jobs import relink_country
 from regintel.db.jobs import RELINK_FUNDS
 from regintel.jobs.registry import JobContext, job_handler
+from regintel.jobs.relink import relink_country
 from regintel.search import get_backend
 
 from .relink import relink

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, Table
 from sqlalchemy.engine import RowMapping
 
-from regintel.areas.public_money.relink import Found, relink_rows, summary
+from regintel.db.relink import Found, relink_rows, summary
 from regintel.ingest.sources.funds_records import Beneficiary
 from regintel.search.base import SearchBackend
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from regintel.areas.public_money.jobs import relink_country
 from regintel.db.jobs import RELINK_LEGAL
 from regintel.ingest.base import SourceAbort
 from regintel.jobs.registry import JobContext, Permanent, job_handler
+from regintel.jobs.relink import relink_country
 from regintel.search import get_backend
 
 from .importing import TABLE_OF

@@ -6,11 +6,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, DateTime, and_, case, delete, desc, func, literal, or_, select, text
+from sqlalchemy import Connection, case, delete, desc, func, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
-from regintel.areas.public_money.queries import SUPPLIER_ROLES
-from regintel.areas.public_money.tables import contracts
+from regintel.areas.public_money.contracts import supplier_totals
 from regintel.db.schema import companies, latest_financials
 
 from .tables import contract_totals, csp_reports, page_renders, page_views
@@ -176,37 +175,9 @@ def csp_report_count(conn: Connection) -> int:
 
 
 def refresh_contract_totals(conn: Connection, now: datetime) -> int:
-    """Replace the totals with one aggregate over the contracts, server-side (INSERT ... SELECT): per supplier
-    company and currency, the contracts `/companies/{ico}/contracts` lists (supplier or counterparty role,
-    linked at import or naming the company's country and identifier), those with a value."""
-    ct, co = contracts.c, companies.c
-    company = func.coalesce(ct.company_id, co.id)
-    source = (
-        select(
-            company.label("company_id"),
-            ct.currency,
-            func.sum(ct.value).label("total"),
-            func.count().label("contracts"),
-            literal(now, DateTime(timezone=True)).label("computed_at"),
-        )
-        .select_from(
-            contracts.outerjoin(
-                companies,
-                and_(
-                    ct.company_id.is_(None),
-                    co.country == ct.party_country,
-                    co.national_id == ct.party_national_id,
-                ),
-            )
-        )
-        .where(
-            ct.role.in_(SUPPLIER_ROLES),
-            ct.value.is_not(None),
-            ct.currency.is_not(None),
-            or_(ct.company_id.is_not(None), co.id.is_not(None)),
-        )
-        .group_by(company, ct.currency)
-    )
+    """Replace the totals with one aggregate over the contracts, server-side (INSERT ... SELECT of the
+    public-money area's `contracts.supplier_totals`)."""
+    source = supplier_totals(now)
     conn.execute(delete(contract_totals))
     conn.execute(
         contract_totals.insert().from_select(

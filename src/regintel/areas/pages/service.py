@@ -30,7 +30,7 @@ from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
 from regintel.result_cache import ResultCache
 
-from . import queries
+from . import queries, regions
 from .i18n import N_
 
 log = logging.getLogger(__name__)
@@ -385,6 +385,12 @@ CURRENCIES = {
     "UA": "UAH",
 }
 COUNTRY_LARGEST = "pages:country-largest"
+
+
+def region_counts_snapshot(conn: Connection) -> list[dict[str, Any]]:
+    """The `pages:nuts3-counts` statistics snapshot (`regions.compute_counts`), which the statistics area's
+    `snapshots.refresh` stores per data version."""
+    return regions.compute_counts(conn)
 
 
 def country_largest_snapshot(conn: Connection) -> dict[str, dict[str, Any]]:

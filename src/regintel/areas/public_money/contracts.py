@@ -1,11 +1,16 @@
 """A company's public contracts, supplier side (spec 4.4 `/companies/{ico}/contracts`), and the same
-contracts as `contract` events of its timeline (spec 2.3)."""
+contracts as `contract` events of its timeline (spec 2.3).
+
+Other areas may call `company_contracts`, `timeline_events` and `supplier_totals` (the pages area's
+public-contracts ranking aggregates it server-side)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
+from sqlalchemy import Select
 from sqlalchemy.engine import Connection
 
 from regintel.domain.timeline import event
@@ -97,3 +102,9 @@ def timeline_events(conn: Connection, company: Mapping[str, Any]) -> list[dict[s
             )
         )
     return out
+
+
+def supplier_totals(now: datetime) -> Select[tuple[Any, ...]]:
+    """The statement of every supplier company's contract totals per currency (`queries.supplier_totals`),
+    for a caller that stores them in one INSERT ... SELECT."""
+    return queries.supplier_totals(now)

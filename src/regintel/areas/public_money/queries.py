@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, cast
 
-from sqlalchemy import and_, exists, func, or_, select
+from sqlalchemy import DateTime, Select, and_, exists, func, literal, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -308,3 +308,38 @@ def accounts_by_iban(
     if exclude_sources:
         query = query.where(p.source.not_in(list(exclude_sources)))
     return _rows(conn.execute(query).mappings())
+
+
+def supplier_totals(now: datetime) -> Select[tuple[Any, ...]]:
+    """Per supplier company and currency, the sum and count of the contracts `/companies/{ico}/contracts`
+    lists (supplier or counterparty role, linked at import or naming the company's country and identifier),
+    those with a value, stamped `computed_at` = `now`: columns `company_id, currency, total, contracts,
+    computed_at`."""
+    ct, co = contracts.c, companies.c
+    company = func.coalesce(ct.company_id, co.id)
+    return (
+        select(
+            company.label("company_id"),
+            ct.currency,
+            func.sum(ct.value).label("total"),
+            func.count().label("contracts"),
+            literal(now, DateTime(timezone=True)).label("computed_at"),
+        )
+        .select_from(
+            contracts.outerjoin(
+                companies,
+                and_(
+                    ct.company_id.is_(None),
+                    co.country == ct.party_country,
+                    co.national_id == ct.party_national_id,
+                ),
+            )
+        )
+        .where(
+            ct.role.in_(SUPPLIER_ROLES),
+            ct.value.is_not(None),
+            ct.currency.is_not(None),
+            or_(ct.company_id.is_not(None), co.id.is_not(None)),
+        )
+        .group_by(company, ct.currency)
+    )

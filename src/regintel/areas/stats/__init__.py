@@ -4,3 +4,6 @@ and the public statistics feeds (`/public/stats/{feed}`, whose registry other ar
 
 Other areas call `service.cached` and `service` figures, and `snapshots.answer` / `snapshots.refresh`.
 """
+
+# Modules other areas may import besides `service` and `schemas` (tools/import_contracts.py).
+PUBLIC_MODULES = ("snapshots",)

@@ -64,9 +64,9 @@ def _shell(public: bool) -> Callable[[Connection], Any]:
 
 
 def _region_counts(conn: Connection) -> Any:
-    from regintel.areas.pages import regions  # on use: the pages area imports this module
+    from regintel.areas.pages import service  # on use: the pages area imports this module
 
-    return regions.compute_counts(conn)
+    return service.region_counts_snapshot(conn)
 
 
 def _pages_shell(conn: Connection) -> Any:

@@ -338,11 +338,17 @@ def test_malformed_owner_entries_are_rejected(engine, settings, tmp_path):
         run(engine, settings, "ee_ariregister_owners", SHAREHOLDERS)
 
 
-def test_activities_and_owners_served_over_http(engine, settings, client, auth):
+@pytest.fixture
+def all_files(engine, settings):
+    """Imported before the client's app starts (the test asks for it first): the app's index thread
+    writes beside the imports, and under load a run record waited past SQLite's busy timeout."""
     run(engine, settings, "ee_ariregister", BASIC)
     run(engine, settings, "ee_ariregister_general", GENERAL)
     run(engine, settings, "ee_ariregister_owners", OWNERS)
     run(engine, settings, "ee_ariregister_shareholders", SHAREHOLDERS)
+
+
+def test_activities_and_owners_served_over_http(all_files, client, auth):
     data = assert_envelope(client.get("/api/v1/companies/ee/10000018", headers=auth))
     assert data["nace"] == {"primary": "62.01", "codes": ["62011", "62021"]}
     assert {s["id"] for s in data["sources"]} >= {

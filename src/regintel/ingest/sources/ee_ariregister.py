@@ -15,9 +15,14 @@ bankrupt: still registered until deleted, flagged bankrupt); K kustutatud (delet
 dissolved). The file gives no deletion date and says nothing of reorganisation, so `dissolved_on`
 and the restructuring flag are left unstated. Legal forms are written in words and mapped to
 abbreviations and ISO 20275 ELF codes (`ee_ariregister_codes`). Addresses: the normalised ADS
-address is `address_text`, its county gives NUTS 3; where the ADS address is empty, the county named in
-the EHAK place name (`asukoha_ehak_tekstina`, "…, Harju maakond") gives it. No activity codes (EMTAK)
-are in this file: they come from the general-data file (`ee_ariregister_general`).
+address is `address_text`. NUTS 3, first found of: the county (maakond) of the ADS address; the county
+named in the EHAK place name (`asukoha_ehak_tekstina`, "…, Harju maakond"); the postcode
+(`indeks_ettevotja_aadressis`) in Eurostat's TERCET postcode table
+(`data/codelists/postcode_nuts3_ee_ro.csv`). When a county and the postcode disagree the county wins:
+Estonia's NUTS 3 regions are groups of whole counties, so the county names the region exactly and is
+part of the address the national address system (ADS) normalised, while TERCET gives each postcode one
+region even where its area crosses a county line. No activity codes (EMTAK) are in this file: they
+come from the general-data file (`ee_ariregister_general`).
 
 The file carries no publication date: a date in the file name (`..._2026-12-01.csv`) is taken as the
 snapshot date, so an older file never overwrites a newer one.
@@ -32,6 +37,7 @@ from typing import BinaryIO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
+from regintel.ingest.code_lists.postcodes import postcode_nuts3
 from regintel.ingest.csvstream import open_csv
 from regintel.ingest.fields import date_in_name, vat
 from regintel.ingest.sources import register
@@ -48,7 +54,7 @@ INFO = SourceInfo(
     licence="CC BY 4.0",
     licence_url="https://creativecommons.org/licenses/by/4.0/",
     attribution="Source: e-Business Register of Estonia (Registrite ja Infosüsteemide Keskus), "
-    "avaandmed.ariregister.rik.ee",
+    "avaandmed.ariregister.rik.ee; NUTS 3 of postcodes: Eurostat (GISCO TERCET), © European Union",
     url="https://avaandmed.ariregister.rik.ee/et/avaandmete-allalaadimine",
     cadence="daily",
 )
@@ -87,6 +93,7 @@ def to_record(row: dict[str, str], published: date | None = None) -> tuple[Compa
     abbreviation, elf = LEGAL_FORMS.get(form or "", (None, None))
     full = _get(row, "ads_normaliseeritud_taisaadress")
     vat_id, why = vat(_get(row, "kmkr_nr"))
+    postcode = _postcode(_get(row, "indeks_ettevotja_aadressis"))
     record = CompanyRecord(
         country="EE",
         national_id=code,
@@ -99,10 +106,12 @@ def to_record(row: dict[str, str], published: date | None = None) -> tuple[Compa
         founded_on=dotted_date(row["ettevotja_esmakande_kpv"], "ettevotja_esmakande_kpv"),
         street=_get(row, "ettevotja_aadress"),
         city=_get(row, "asukoht_ettevotja_aadressis"),
-        postal_code=_postcode(_get(row, "indeks_ettevotja_aadressis")),
+        postal_code=postcode,
         address_text=full,
         municipality_code=_get(row, "asukoha_ehak_kood"),
-        nuts3=county_nuts3(full) or county_nuts3(_get(row, "asukoha_ehak_tekstina")),
+        nuts3=county_nuts3(full)
+        or county_nuts3(_get(row, "asukoha_ehak_tekstina"))
+        or postcode_nuts3("EE", postcode),
         vat_id=vat_id,
         in_bankruptcy=state.in_bankruptcy,
         in_liquidation=state.in_liquidation,

@@ -13,7 +13,8 @@ classes of the NACE revision its EMTAK version follows; `nace_codes` are the EMT
 the main one first. An entity without current activities states nothing about them.
 
 NUTS 3: the county (maakond) ending the current address's ehak_nimetus ("Pirita linnaosa, Tallinn,
-Harju maakond") gives the region, as in the basic-data file.
+Harju maakond") gives the region, else its postiindeks in Eurostat's TERCET postcode table; the county
+wins when they disagree, as in the basic-data file.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, BinaryIO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, SourceInfo
+from regintel.ingest.code_lists.postcodes import postcode_nuts3
 from regintel.ingest.fields import flag, text
 from regintel.ingest.sources import register
 from regintel.ingest.sources.ee_ariregister import INFO as REGISTER_INFO
@@ -100,7 +102,8 @@ def _activity(entry: dict[str, Any]) -> tuple[str, str, bool]:
 def _nuts3(addresses: list[dict[str, Any]]) -> str | None:
     current = [a for a in addresses if a.get("lopp_kpv") in (None, "")]
     for address in current[-1:]:
-        return county_nuts3(text(address.get("ehak_nimetus"), "ehak_nimetus"))
+        county = county_nuts3(text(address.get("ehak_nimetus"), "ehak_nimetus"))
+        return county or postcode_nuts3("EE", text(address.get("postiindeks"), "postiindeks"))
     return None
 
 

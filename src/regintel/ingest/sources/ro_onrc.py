@@ -24,11 +24,26 @@ fiscal), which ONRC does not publish, so none is derived. Activities: the author
 `od_caen_autorizat.csv` in the set (COD_INMATRICULARE^COD_CAEN_AUTORIZAT^VER_CAEN_AUTORIZAT), held in
 memory like the states. A CAEN Rev. 2 class is the NACE Rev. 2 class of the same four digits, a CAEN
 Rev. 3 class (from 2025) the NACE Rev. 2.1 class; they become `nace_codes` in NACE notation ("6201" ->
-"62.01"), the Rev. 2 codes when a trader has both. The file marks no main activity, so `nace_primary`
-is left unstated. A code that is not a class of its revision is dropped with a reject line (the company
-kept). NUTS 3: the județ (ADR_JUDET) is the NUTS 3 region; where it is empty or unknown, ONRC's county
-number out of the registration number (40 Bucharest, 12 Cluj, …; `data/codelists/ro_judete_nuts3.csv`)
-gives it; that number is also the region code.
+"62.01"), the Rev. 2 codes when a trader has both. A code that is not a class of its revision is
+dropped with a reject line (the company kept).
+
+Main activity: a trader declares its principal activity when it registers, but none of the published
+files carries it (the documented od_firme.csv columns have no CAEN code, and the authorised list
+flags no code as the main one; an activity authorised at the seat is not necessarily the principal
+one), so `nace_primary` is left unstated rather than guessed, even for a trader with a single
+authorised class. A user filtering by NACE expects a trader
+authorised for the activity to be found: the authorised classes are its `nace_codes`, served with the
+company and in exports, but the `nace` filter reads `nace_primary` only, so it finds no ONRC trader
+until the filter also reads the activity list (outside this importer; see docs/sources/ro_onrc.md).
+
+NUTS 3, first found of: the județ (ADR_JUDET), which for Romania is the NUTS 3 region itself; the
+postcode (ADR_COD_POSTAL) in Eurostat's TERCET postcode table (`data/codelists/postcode_nuts3_ee_ro.csv`);
+ONRC's county number out of the registration number (40 Bucharest, 12 Cluj, …;
+`data/codelists/ro_judete_nuts3.csv`), which is also the region code. When the județ and the postcode
+disagree the județ wins: it names the region itself, the postcode only through a table (TERCET gives
+each postcode one region, even one whose area crosses a county line), and one wrong digit of a postcode
+names another county. The county number comes last: it names the trade-register office that registered
+the trader, not the address, and new-format numbers carry none.
 """
 
 from __future__ import annotations
@@ -44,6 +59,7 @@ from stdnum.ro import onrc
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
+from regintel.ingest.code_lists.postcodes import postcode_nuts3
 from regintel.ingest.csvstream import open_csv
 from regintel.ingest.fields import date_in_name, dmy_date, iso_date, join
 from regintel.ingest.sources import register
@@ -68,7 +84,8 @@ INFO = SourceInfo(
     "n_stare_firma.csv and od_caen_autorizat.csv",
     licence="OGL-ROU 1.0",
     licence_url="https://data.gov.ro/base/images/logoinst/OGL-ROU-1.0.pdf",
-    attribution="Sursa: Oficiul Național al Registrului Comerțului (ONRC), data.gov.ro",
+    attribution="Sursa: Oficiul Național al Registrului Comerțului (ONRC), data.gov.ro; "
+    "NUTS 3 of postcodes: Eurostat (GISCO TERCET), © European Union",
     url="https://data.gov.ro/dataset/firme-inregistrate-la-registrul-comertului",
     cadence="monthly",
 )
@@ -262,7 +279,7 @@ def to_record(row: dict[str, str], published: date | None = None) -> CompanyReco
             ]
         ),
         region_code=county,
-        nuts3=(nuts3(judet) if judet else None) or county_nuts3(county),
+        nuts3=(nuts3(judet) if judet else None) or postcode_nuts3("RO", postal) or county_nuts3(county),
         identifiers=(("elf", elf),) if elf else (),
     )
 

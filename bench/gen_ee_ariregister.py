@@ -11,9 +11,9 @@ main, one in ten of the others ended), one to two beneficial owners, one to thre
 third of them legal persons: the entity before it).
 
 Deterministic for a seed, streamed row by row, in the documented 17-column layout (`;`, dates
-dd.mm.yyyy). Registry codes are unique 8-digit numbers starting with 1 whose check digit
-python-stdnum `ee.registrikood` accepts; about a third carry a valid KMKR VAT number; the status
-letters R/L/N/K and the forms OÜ/AS/MTÜ/SA are mixed.
+dd.mm.yyyy). Registry codes are unique 8-digit numbers starting with 1 (8 for the second million, 9
+for the third) whose check digit python-stdnum `ee.registrikood` accepts; about a third carry a valid
+KMKR VAT number; the status letters R/L/N/K and the forms OÜ/AS/MTÜ/SA are mixed.
 """
 
 from __future__ import annotations
@@ -49,13 +49,22 @@ PLACES = [
 ]
 
 
+# The first digit of a registry code is the kind of entity (1 companies, 8 non-profits, 9 foundations):
+# six digits after it number a million entities, so the 2nd and 3rd million take 8 and 9 (before,
+# index 1,000,000 made a 9-digit code that no check digit validates, and a 1M file never finished).
+FIRST_DIGITS = "189"
+
+
 def code(index: int) -> str | None:
-    body = f"1{index:06d}"
+    """The registry code of entity `index` (1 .. 2,999,999), None when no check digit fits its body."""
+    if not 0 < index < len(FIRST_DIGITS) * 1_000_000:
+        raise ValueError(f"no registry code for entity {index}: at most 2,999,999 entities")
+    body = f"{FIRST_DIGITS[index // 1_000_000]}{index % 1_000_000:06d}"
     return next((body + d for d in "0123456789" if registrikood.is_valid(body + d)), None)
 
 
 def vat(index: int) -> str:
-    body = f"10{index:06d}"
+    body = f"1{index // 1_000_000}{index % 1_000_000:06d}"  # "10…" for the first million, as before
     return next("EE" + body + d for d in "0123456789" if kmkr.is_valid(body + d))
 
 

@@ -99,7 +99,8 @@ def _fetch(conn: Connection, plan: _Plan, cursor: Any, one: bool) -> list[tuple[
     if one:
         row = cursor.fetchone()
         return [] if row is None else [row]
-    return list(cursor.fetchall())
+    rows: list[tuple[Any, ...]] = cursor.fetchall()
+    return rows
 
 
 def _typed(plan: _Plan, raw: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
@@ -136,10 +137,11 @@ def run_together(conn: Connection, reads: list[Read]) -> list[list[dict[str, Any
 def _read_raw(conn: Connection, reads: Sequence[Read]) -> list[_Ahead]:
     if conn.dialect.name != "postgresql":
         out = []
+        sqlite: Any = conn.connection.driver_connection
         for prepared, params, one in reads:
             plan, args = prepared._args(conn, params)
             try:
-                cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+                cursor = sqlite.cursor()
                 try:
                     cursor.execute(plan.sql, args)
                     out.append(_Ahead(plan, _fetch(conn, plan, cursor, one)))

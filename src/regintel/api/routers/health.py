@@ -4,10 +4,12 @@ docs/deployment.md. They take no key and are not rate-limited: probes and scrape
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -17,6 +19,11 @@ from regintel.api.routing import StrictRoute
 from regintel.db.migrate import applied_revision, code_head
 
 router = APIRouter(tags=["Operations"], route_class=StrictRoute)
+
+
+class Liveness(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    live: Literal["ok"]
 
 
 class Readiness(BaseModel):
@@ -29,7 +36,7 @@ class Readiness(BaseModel):
 @router.get(
     "/livez",
     summary="Liveness",
-    response_model=dict[str, str],
+    response_model=Liveness,
     description='`{"live": "ok"}` while the process answers requests; no database access.',
 )
 async def livez() -> Response:

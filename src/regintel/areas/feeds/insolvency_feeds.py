@@ -14,11 +14,12 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
 from sqlalchemy.engine import Connection, RowMapping
 
+from regintel.areas.feeds.schemas import BankruptCurrent, BankruptMonth, BankruptStats, InsolvencyItem
 from regintel.db import insolvency as db
 from regintel.render.feeds import Entry, Feed
 
@@ -172,7 +173,7 @@ def attribution(conn: Connection, base_url: str, items: list[dict[str, Any]]) ->
 
 def bankrupt_stats(
     conn: Connection, *, scope: str, country: str | None, months: int, limit: int, base_url: str, today: date
-) -> dict[str, Any]:
+) -> BankruptStats:
     """Companies now flagged per country, started and ended proceedings per country and month
     (newest months first, `limit` rows), and the latest notices and flips (`limit` items)."""
     types = SCOPES[scope]
@@ -193,14 +194,16 @@ def bankrupt_stats(
     for cc, kind, n in db.current_counts(conn, types, country):
         current.setdefault(cc, {"country": cc, **{f"in_{t}": 0 for t in types}})[f"in_{kind}"] = n
     feed = recent(conn, scope=scope, phase="any", country=country, limit=limit, base_url=base_url)
+    # The counts' keys are made from the scope's kinds (`bankruptcy_started`, `in_restructuring`), and the
+    # items are the feed's own dicts: those parts are cast, and the read-model test checks them as served.
     return {
-        "scope": scope,
+        "scope": cast(Literal["bankruptcy", "restructuring", "any"], scope),
         "country": country,
         "since": since,
-        "current": sorted(current.values(), key=lambda e: e["country"]),
-        "by_month": by_month,
-        "latest": feed.items,
-        "licence": LICENCE,
+        "current": cast(list[BankruptCurrent], sorted(current.values(), key=lambda e: e["country"])),
+        "by_month": cast(list[BankruptMonth], by_month),
+        "latest": cast(list[InsolvencyItem], feed.items),
+        "licence": {"id": LICENCE["id"], "name": LICENCE["name"], "url": LICENCE["url"]},
         "attribution": feed.attribution,
     }
 

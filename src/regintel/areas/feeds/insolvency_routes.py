@@ -5,7 +5,7 @@ the attribution inside the feed and in the `X-Attribution` header. docs/feeds.md
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -18,6 +18,7 @@ from regintel.api.formats import AskedFormat, Offer, Table, respond
 from regintel.api.result_cache import Results
 from regintel.api.routing import StrictRoute
 from regintel.areas.feeds import insolvency_feeds as svc
+from regintel.areas.feeds.schemas import BankruptStats
 from regintel.areas.stats.service import cached
 from regintel.domain.identifiers import parse_country
 
@@ -110,7 +111,7 @@ def _feed(
 
 def _stats(
     conn: Any, cache: Any, base: str, scope: str, country: str | None, months: int, limit: int
-) -> tuple[dict[str, Any], bool]:
+) -> tuple[BankruptStats, bool]:
     cc, today = _country(country), datetime.now(UTC).date()
     return cached(
         conn,
@@ -252,9 +253,9 @@ def _stats_offer(
     request: Request, conn: Any, cache: Any, scope: str, country: str | None, months: int, limit: int
 ) -> Offer:
     data, hit = _stats(conn, cache, public_base(request), scope, country, months, limit)
-    feed = svc.InsolvencyFeed(
-        scope, "any", data["country"], data["latest"], data["attribution"], datetime.now(UTC)
-    )
+    # the feed (for its headers) holds the items as the feed's dicts, which they are (schemas.InsolvencyItem)
+    items = cast(list[dict[str, Any]], data["latest"])
+    feed = svc.InsolvencyFeed(scope, "any", data["country"], items, data["attribution"], datetime.now(UTC))
     return Offer(
         None,  # aggregates have no newest entry: no `Last-Modified`; the CSV's ETag still gets a 304
         _headers(feed),
@@ -268,7 +269,7 @@ def _stats_offer(
 # One resource, two formats (api/formats.py); the CSV allows more rows, so it keeps its own handler.
 @router.get(
     "/stats/bankrupt",
-    response_model=Envelope[dict[str, Any]],
+    response_model=Envelope[BankruptStats],
     summary="Bankruptcy statistics",
     description=_STATS + " At most 100 rows per list.",
 )

@@ -14,3 +14,6 @@ Other areas may call `resolve.candidates`/`Evidence`, `identify.find_by_identifi
 `service.rank_companies`/`summary`, `advanced_search.search` and `company_filters.CompanyFilters`.
 The index backend itself is the package `regintel.search`.
 """
+
+# Modules other areas may import besides `service` and `schemas` (tools/import_contracts.py).
+PUBLIC_MODULES = ("resolve", "identify", "advanced_search", "company_filters")

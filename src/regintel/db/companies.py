@@ -63,6 +63,15 @@ def list_by_national_id(conn: Connection, national_ids: list[str]) -> list[RowMa
     return list(rows)
 
 
+def ids_by_national_id(conn: Connection, country: str, national_ids: list[str]) -> dict[str, int]:
+    """`national_id -> company id` of the companies of `country` holding one of `national_ids` (the
+    importers' linkers look a batch up at once)."""
+    query = select(companies.c.national_id, companies.c.id).where(
+        companies.c.country == country, companies.c.national_id.in_(national_ids)
+    )
+    return dict(conn.execute(query).tuples().all())
+
+
 def latest_financials(conn: Connection, company_id: int) -> Mapping[str, Any] | None:
     return _LATEST.first(conn, company_id=company_id)
 

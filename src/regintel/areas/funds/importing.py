@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.config import load_settings
@@ -24,9 +24,8 @@ from regintel.ingest.runner import RejectFile, area_run
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
-from . import writing
+from . import queries, writing
 from .linking import Linker
-from .tables import cordis_participants, cordis_projects, fund_awards
 
 BATCH = 1_000  # records compared and written together
 
@@ -108,12 +107,5 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
 def row_count(conn: Connection, source_id: str) -> int:
     """Records a source holds (the catalogue's `row_count`): CORDIS projects and participations together."""
     if source_id == writing.CORDIS_SOURCE:
-        return sum(
-            int(conn.execute(select(func.count()).select_from(t)).scalar_one())
-            for t in (cordis_projects, cordis_participants)
-        )
-    return int(
-        conn.execute(
-            select(func.count()).select_from(fund_awards).where(fund_awards.c.source == source_id)
-        ).scalar_one()
-    )
+        return queries.cordis_rows(conn)
+    return queries.award_rows(conn, source_id)

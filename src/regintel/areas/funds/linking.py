@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from regintel.areas.search.identify import find_by_identifier
 from regintel.areas.search.resolve import Evidence, candidates
-from regintel.db.schema import companies
+from regintel.db.companies import ids_by_national_id
 from regintel.domain.identifiers import parse_national_id
 from regintel.errors import InvalidIdentifier
 from regintel.ingest.sources.funds_records import Beneficiary
@@ -54,13 +53,7 @@ class Linker:
             ordered = sorted(values)
             for start in range(0, len(ordered), 500):
                 chunk = ordered[start : start + 500]
-                found = dict(
-                    self.conn.execute(
-                        select(companies.c.national_id, companies.c.id).where(
-                            companies.c.country == country, companies.c.national_id.in_(chunk)
-                        )
-                    ).all()
-                )
+                found = ids_by_national_id(self.conn, country, chunk)
                 for value in chunk:
                     self._ids[(country, value)] = (
                         Link(int(found[value]), BY_ID, 1.0) if value in found else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, case, func, literal, select, union_all
+from sqlalchemy import ColumnElement, Table, and_, case, func, literal, null, select, union_all, update
 from sqlalchemy.engine import Connection
 
 from regintel.db.schema import companies, data_sources
@@ -178,4 +178,52 @@ def _with_company(conn: Connection, ranked: Any, figures: list[Any]) -> Rows:
             .select_from(ranked.join(companies, c.id == ranked.c.company_id))
             .order_by(order.desc().nulls_last(), c.id)
         ).mappings()
+    )
+
+
+# -- the importer's reads and writes (importing.py, writing.py) ---------------------------------------------
+
+
+def cordis_rows(conn: Connection) -> int:
+    """CORDIS projects and participations together (the catalogue's `row_count` of `eu_cordis`)."""
+    return sum(
+        int(conn.execute(select(func.count()).select_from(t)).scalar_one())
+        for t in (cordis_projects, cordis_participants)
+    )
+
+
+def award_rows(conn: Connection, source_id: str) -> int:
+    """The awards a source holds (its catalogue `row_count`)."""
+    return int(
+        conn.execute(
+            select(func.count()).select_from(fund_awards).where(fund_awards.c.source == source_id)
+        ).scalar_one()
+    )
+
+
+def stored_hashes(
+    conn: Connection, table: Table, key_cols: Sequence[str], keys: Sequence[tuple[str, ...]]
+) -> dict[tuple[Any, ...], tuple[Any, Any]]:
+    """`key -> (record_hash, company_id)` of the stored rows of `table` (company_id None where the table has
+    none), read with one IN list per key column: a superset of `keys`, which the caller filters."""
+    cols = [table.c[c] for c in key_cols]
+    where = and_(*(col.in_(sorted({k[i] for k in keys})) for i, col in enumerate(cols)))
+    extra = [table.c.record_hash, table.c.company_id if "company_id" in table.c else null()]
+    return {tuple(r[:-2]): (r[-2], r[-1]) for r in conn.execute(select(*cols, *extra).where(where))}
+
+
+def set_company(
+    conn: Connection,
+    table: Table,
+    key_cols: Sequence[str],
+    key: Sequence[Any],
+    company_id: int | None,
+    method: str | None,
+    score: float | None,
+) -> None:
+    """Link the row of `table` with `key` to a company."""
+    conn.execute(
+        update(table)
+        .where(*(table.c[k] == v for k, v in zip(key_cols, key, strict=True)))
+        .values(company_id=company_id, match_method=method, match_score=score)
     )

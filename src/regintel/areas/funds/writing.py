@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, and_, null, select, update
+from sqlalchemy import Table
 from sqlalchemy.engine import Connection
 
 from regintel.db.engine import upsert
 from regintel.ingest.loader import LoadStats
 from regintel.ingest.sources.funds_records import Award, Beneficiary, CordisParticipation, CordisProject
 
+from . import queries
 from .linking import Linker
 from .tables import cordis_participants, cordis_projects, fund_awards
 
@@ -75,11 +76,8 @@ def _changed(
     and the unchanged ones stored without a company whose beneficiary has a register or VAT number (a
     company imported since may hold it). Stored rows are read with one IN list per key column (a superset
     of the keys, filtered here)."""
-    cols = [table.c[c] for c in key_cols]
     linkable = "company_id" in table.c
-    where = and_(*(col.in_(sorted({k[i] for k in records})) for i, col in enumerate(cols)))
-    extra = [table.c.record_hash, table.c.company_id if linkable else null()]
-    stored = {tuple(r[:-2]): (r[-2], r[-1]) for r in conn.execute(select(*cols, *extra).where(where))}
+    stored = queries.stored_hashes(conn, table, key_cols, list(records))
     changed: Changed = []
     unlinked: Unlinked = []
     for key, record in records.items():
@@ -108,11 +106,7 @@ def _relink(
         found = linker.by_identifiers(record.beneficiary)
         if found is None:
             continue
-        conn.execute(
-            update(table)
-            .where(*(table.c[k] == v for k, v in zip(key_cols, key, strict=True)))
-            .values(company_id=found.company_id, match_method=found.method, match_score=found.score)
-        )
+        queries.set_company(conn, table, key_cols, key, found.company_id, found.method, found.score)
         run.stats.unchanged -= 1
         run.stats.updated += 1
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from regintel.areas.search.resolve import Evidence, candidates
-from regintel.db.schema import companies, identifiers
+from regintel.db.companies import ids_by_national_id
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.public_money import LINK_BY_ID, LINK_BY_NAME, LinkDecision, Org, accept_name_match
 from regintel.errors import InvalidIdentifier
 from regintel.search.base import SearchBackend
+
+from . import queries
 
 NO_LINK = LinkDecision(None, None, None)
 
@@ -33,13 +34,7 @@ class Linker:
         wanted = sorted({v for v in values if (country, v) not in self._ids})
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
-            found = dict(
-                self.conn.execute(
-                    select(companies.c.national_id, companies.c.id).where(
-                        companies.c.country == country, companies.c.national_id.in_(chunk)
-                    )
-                ).all()
-            )
+            found = ids_by_national_id(self.conn, country, chunk)
             for value in chunk:
                 self._ids[(country, value)] = (
                     LinkDecision(int(found[value]), LINK_BY_ID, 1.0) if value in found else None
@@ -77,21 +72,7 @@ class Linker:
         if key not in self._ids:
             found = None
             for kind, value in (("ic_dph", vat_id), ("dic", vat_id.removeprefix("SK"))):
-                holders = (
-                    self.conn.execute(
-                        select(identifiers.c.company_id)
-                        .join(companies, companies.c.id == identifiers.c.company_id)
-                        .where(
-                            identifiers.c.type == kind,
-                            identifiers.c.value == value,
-                            companies.c.country == "SK",
-                        )
-                        .distinct()
-                        .limit(2)
-                    )
-                    .scalars()
-                    .all()
-                )
+                holders = queries.sk_identifier_holders(self.conn, kind, value)
                 if holders:
                     found = LinkDecision(int(holders[0]), LINK_BY_ID, 1.0) if len(holders) == 1 else None
                     break

@@ -12,7 +12,7 @@ from sqlalchemy import DateTime, Select, and_, exists, func, literal, or_, selec
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
-from regintel.db.schema import companies
+from regintel.db.schema import companies, identifiers
 
 from .tables import (
     bank_accounts,
@@ -343,3 +343,31 @@ def supplier_totals(now: datetime) -> Select[tuple[Any, ...]]:
         )
         .group_by(company, ct.currency)
     )
+
+
+def sk_identifier_holders(conn: Connection, kind: str, value: str) -> list[int]:
+    """At most two Slovak companies holding the identifier `kind` = `value` (`ic_dph`, `dic`): the
+    public-money linker links a VAT payer only to a single holder."""
+    query = (
+        select(identifiers.c.company_id)
+        .join(companies, companies.c.id == identifiers.c.company_id)
+        .where(
+            identifiers.c.type == kind,
+            identifiers.c.value == value,
+            companies.c.country == "SK",
+        )
+        .distinct()
+        .limit(2)
+    )
+    return list(conn.execute(query).scalars().all())
+
+
+def ted_winner_city(conn: Connection, notice_id: str, party_ref: str) -> str | None:
+    """The city of a TED notice's winner as imported (`party_ref` is `<lot id>:<organisation ref>`)."""
+    w = ted_winners.c
+    query = (
+        select(w.city)
+        .join(ted_notices, ted_notices.c.id == w.notice_pk)
+        .where(ted_notices.c.notice_id == notice_id, w.lot_id + ":" + w.org_ref == party_ref)
+    )
+    return cast(str | None, conn.execute(query).scalar())

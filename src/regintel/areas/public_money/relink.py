@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, and_, or_, select, true
+from sqlalchemy import Engine, and_, or_, true
 from sqlalchemy.engine import RowMapping
 
 from regintel.db.relink import Found, relink_rows, summary
 from regintel.domain.public_money import LinkDecision, Org
 from regintel.search.base import SearchBackend
 
+from . import queries
 from .linking import Linker
 from .loading import TED_SOURCES
-from .tables import contracts, ted_buyers, ted_notices, ted_winners, vat_payers
+from .tables import contracts, ted_buyers, ted_winners, vat_payers
 
 
 def _found(decision: LinkDecision | None) -> Found | None:
@@ -60,14 +61,7 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
         def contract_link(row: RowMapping) -> Found | None:
             city = None
             if row["source"] in TED_SOURCES:  # the winner's city, as the import had it
-                city = conn.execute(
-                    select(ted_winners.c.city)
-                    .join(ted_notices, ted_notices.c.id == ted_winners.c.notice_pk)
-                    .where(
-                        ted_notices.c.notice_id == row["record_key"],
-                        ted_winners.c.lot_id + ":" + ted_winners.c.org_ref == row["party_ref"],
-                    )
-                ).scalar()
+                city = queries.ted_winner_city(conn, row["record_key"], row["party_ref"])
             org = Org(
                 ref=row["party_ref"],
                 name=row["party_name"],

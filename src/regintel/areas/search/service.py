@@ -37,7 +37,7 @@ from regintel.domain.matching import (
     judge,
     name_score,
 )
-from regintel.domain.name_query import QueryIntent, compare_form, parse
+from regintel.domain.name_query import FormMatch, QueryIntent, compare_form, name_raw_forms, parse
 from regintel.domain.names import normalise_address, normalise_name, split_name_forms, tokens
 from regintel.search import rows
 from regintel.search.base import Filters, QueryWords, SearchBackend
@@ -120,8 +120,23 @@ def candidate(intent: QueryIntent, row: Any, place: bool = True) -> Candidate:
         split_name_forms(words)[0],
         row.country,
         where if place else None,
-        compare_form(intent, row.legal_form, row.name or ""),
+        typed_forms(intent, row),
     )
+
+
+def typed_forms(intent: QueryIntent, row: Any) -> FormMatch | None:
+    """The row's legal form against the typed one (`name_query.compare_form`); where the query typed
+    several ("s. r. o. v likvidácii": the form and "in liquidation"), written as typed only by a name
+    that carries every one of them, so that a namesake carrying one is the same form spelled otherwise."""
+    form = compare_form(intent, row.legal_form, row.name or "")
+    if (
+        form is not None
+        and form.spelling
+        and len(intent.raw_forms) > 1
+        and not intent.raw_forms <= name_raw_forms(row.name or "")
+    ):
+        return replace(form, spelling=False)
+    return form
 
 
 def town_words(intent: QueryIntent, words: list[str], rows_: Sequence[Any]) -> frozenset[str]:

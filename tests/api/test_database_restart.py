@@ -18,7 +18,9 @@ LEI = "097900BHF50000076475"
 
 
 def test_reads_survive_the_server_dropping_every_pooled_connection(client, auth, engine):
-    load_companies(engine, CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s.", lei=LEI))
+    load_companies(
+        engine, CompanyRecord(country="SK", national_id="31322832", name="SLOVNAFT, a.s.", lei=LEI)
+    )
     paths = ["/api/v1/companies/sk/31322832", f"/api/v1/companies/by-lei?lei={LEI}"]
     for path in paths * 3:  # the pool holds connections now
         assert_envelope(client.get(path, headers=auth))

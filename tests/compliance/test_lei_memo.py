@@ -42,15 +42,20 @@ def _record(client, auth, lei: str) -> dict[str, Any]:
     return assert_envelope(client.get("/api/v1/companies/by-lei", params={"lei": lei}, headers=auth))
 
 
-def test_repeats_come_from_the_memo_and_changed_rows_are_new_answers(client, auth, engine, derived):
-    company = CompanyRecord(
+def _slovnaft(founded_on: date) -> CompanyRecord:
+    """An SK company with an LEI and one 2024 statement: its fields follow from the rows read ahead."""
+    return CompanyRecord(
         country="SK",
         national_id="31322832",
         name="SLOVNAFT, a.s.",
         lei=SK_LEI,
-        founded_on=date(1992, 1, 1),
+        founded_on=founded_on,
         financials=(fin(2024, 9_000_000, 700_000),),
     )
+
+
+def test_repeats_come_from_the_memo_and_changed_rows_are_new_answers(client, auth, engine, derived):
+    company = _slovnaft(date(1992, 1, 1))
     load_companies(engine, company)
     first = _record(client, auth, SK_LEI)
     assert first["creditGrade"] is not None
@@ -78,17 +83,7 @@ def test_repeats_come_from_the_memo_and_changed_rows_are_new_answers(client, aut
 def test_the_day_is_part_of_the_key(client, auth, engine, derived, monkeypatch):
     from regintel.areas.scores import service as scores
 
-    load_companies(
-        engine,
-        CompanyRecord(
-            country="SK",
-            national_id="31322832",
-            name="SLOVNAFT, a.s.",
-            lei=SK_LEI,
-            founded_on=date(2024, 1, 1),
-            financials=(fin(2024, 9_000_000, 700_000),),
-        ),
-    )
+    load_companies(engine, _slovnaft(date(2024, 1, 1)))
     day = [date(2025, 9, 1)]
     monkeypatch.setattr(scores, "today", lambda: day[0])
     young = _record(client, auth, SK_LEI)["creditGrade"]

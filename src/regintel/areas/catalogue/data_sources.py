@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from regintel.db.schema import data_sources
+from regintel.areas.catalogue import queries
 
 COLUMNS = [
     "id",
@@ -27,9 +26,4 @@ COLUMNS = [
 
 
 def list_data_sources(conn: Connection, country: str | None, category: str | None) -> list[dict[str, Any]]:
-    query = select(*(data_sources.c[c] for c in COLUMNS)).order_by(data_sources.c.id)
-    if country:
-        query = query.where(func.upper(data_sources.c.country) == country.upper())
-    if category:
-        query = query.where(data_sources.c.category == category.lower())
-    return [dict(r) for r in conn.execute(query).mappings()]
+    return queries.data_source_rows(conn, COLUMNS, country, category)

@@ -17,23 +17,18 @@ before the withholding, and its run writes nothing more (`jobs.py`, `queries.own
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Text, cast, delete, or_, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.sql.elements import ColumnElement
 
+from regintel.areas.enrich import queries
 from regintel.areas.enrich.service import KIND
-from regintel.areas.enrich.tables import enrich_results
 from regintel.db import jobs as jobs_db
-from regintel.db.schema import jobs
 
 PAYLOAD_KEY = "withheld"  # the payload's record: person key -> positions answered again for it
 BATCH = 1_000
-r = enrich_results.c
 # A job handed to a new run: whoever ran it cannot write to it any more (`queries.own_run`).
 AGAIN: dict[str, Any] = {"status": jobs_db.QUEUED, "worker_id": None, "lease_until": None, "started_at": None}
 
@@ -43,16 +38,6 @@ def needles(names: Iterable[str], national_ids: Iterable[str]) -> list[str]:
     escaped (the default JSON serializer's way) or not; national ids as whole JSON strings."""
     out = {json.dumps(n, ensure_ascii=a)[1:-1] for n in names if n.strip() for a in (True, False)}
     return sorted(out) + sorted({json.dumps(i) for i in national_ids if i})
-
-
-def _matching(conn: Connection, texts: list[str]) -> dict[int, set[int]]:
-    found: dict[int, set[int]] = defaultdict(set)
-    if texts:
-        body = cast(r.body, Text)
-        query = select(r.job_id, r.idx).where(or_(*[body.contains(t, autoescape=True) for t in texts]))
-        for job_id, idx in conn.execute(query):
-            found[int(job_id)].add(int(idx))
-    return found
 
 
 def withdraw(
@@ -68,21 +53,11 @@ def withdraw(
     `key` was withheld. Returns how many answers were withdrawn."""
     # Running jobs first: on PostgreSQL this waits for a chunk being written to commit, so the search
     # below sees it; a later write of that run finds its run ended (`queries.own_run`).
-    conn.execute(
-        update(jobs)
-        .where(jobs.c.kind == KIND, jobs.c.status == jobs_db.RUNNING)
-        .values(AGAIN | {"run_after": now, "max_attempts": jobs.c.attempts + 5})
-    )
-    found = _matching(conn, needles(names, national_ids))
-    mine: ColumnElement[bool] = jobs.c.id.in_(list(found))
-    if lift:  # the jobs that recorded positions under the key (the JSON text holds it as a string)
-        mine = or_(mine, cast(jobs.c.payload, Text).contains(json.dumps(key), autoescape=True))
+    queries.requeue_running(conn, KIND, AGAIN, now)
+    found = queries.answers_holding(conn, needles(names, national_ids))
+    # on a lift, also the jobs that recorded positions under the key (the JSON text holds it as a string)
     withdrawn = 0
-    for job in list(
-        conn.execute(
-            select(jobs.c.id, jobs.c.status, jobs.c.payload).where(jobs.c.kind == KIND, mine)
-        ).mappings()
-    ):
+    for job in queries.jobs_to_withdraw(conn, KIND, list(found), key if lift else None):
         payload: dict[str, Any] = dict(job["payload"] or {})
         record: dict[str, list[int]] = dict(payload.get(PAYLOAD_KEY) or {})
         positions = found.get(int(job["id"]), set())
@@ -95,13 +70,12 @@ def withdraw(
         ordered = sorted(positions)
         for low in range(0, len(ordered), BATCH):  # bounded: SQLite limits the parameters of a statement
             part = ordered[low : low + BATCH]
-            withdrawn += int(
-                conn.execute(delete(enrich_results).where(r.job_id == job["id"], r.idx.in_(part))).rowcount
-            )
+            withdrawn += queries.delete_answers(conn, int(job["id"]), part)
         values: dict[str, Any] = {"payload": payload | {PAYLOAD_KEY: {k: v for k, v in record.items() if v}}}
-        if job["status"] == jobs_db.DONE:
+        done = job["status"] == jobs_db.DONE
+        if done:
             # a failed job stays failed (its result is never served); a queued one answers them when it runs
             values |= AGAIN | {"run_after": now, "finished_at": None, "result": None, "last_error": None}
-            values["max_attempts"] = jobs.c.attempts + 5  # a full set of tries for the new answers
-        conn.execute(update(jobs).where(jobs.c.id == job["id"]).values(**values))
+        # a done job gets a full set of tries for the new answers
+        queries.set_job(conn, int(job["id"]), values, more_tries=done)
     return withdrawn

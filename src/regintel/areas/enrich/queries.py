@@ -1,15 +1,21 @@
-"""The enrich area's SQL: the job rows of one key, and the answers table."""
+"""The enrich area's SQL: the job rows of one key, the answers table, and the withdrawal of answers naming a
+withheld person (`privacy.py`)."""
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Text, delete, func, or_, select, update
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnElement
 
 from regintel.areas.enrich.tables import enrich_results
+from regintel.db import jobs as jobs_db
 from regintel.db.engine import insert_for
 from regintel.db.schema import jobs
 
@@ -68,3 +74,50 @@ def page(conn: Connection, job_id: int, after: int, limit: int) -> list[Mapping[
     query = select(r.idx, r.body).where(r.job_id == job_id, r.idx > after).order_by(r.idx).limit(limit)
     rows = list(conn.execute(query).mappings())
     return cast("list[Mapping[str, Any]]", rows)
+
+
+# -- withdrawing the answers that name a withheld person (privacy.py) ----------------------------------------
+
+
+def requeue_running(conn: Connection, kind: str, again: Mapping[str, Any], now: datetime) -> None:
+    """Hand every running job of `kind` to a new run (`again`: the job row's values of a new run), with a
+    full set of tries."""
+    conn.execute(
+        update(jobs)
+        .where(jobs.c.kind == kind, jobs.c.status == jobs_db.RUNNING)
+        .values({**again, "run_after": now, "max_attempts": jobs.c.attempts + 5})
+    )
+
+
+def answers_holding(conn: Connection, texts: Sequence[str]) -> dict[int, set[int]]:
+    """`job id -> positions` of the stored answers whose JSON text holds one of `texts`."""
+    found: dict[int, set[int]] = defaultdict(set)
+    if texts:
+        body = sql_cast(r.body, Text)
+        query = select(r.job_id, r.idx).where(or_(*[body.contains(t, autoescape=True) for t in texts]))
+        for job_id, idx in conn.execute(query):
+            found[int(job_id)].add(int(idx))
+    return found
+
+
+def jobs_to_withdraw(
+    conn: Connection, kind: str, job_ids: Sequence[int], key: str | None
+) -> list[Mapping[str, Any]]:
+    """Id, status and payload of the jobs of `kind` among `job_ids` and, given `key`, of those whose payload
+    holds `key` as a JSON string."""
+    mine: ColumnElement[bool] = jobs.c.id.in_(list(job_ids))
+    if key is not None:
+        mine = or_(mine, sql_cast(jobs.c.payload, Text).contains(json.dumps(key), autoescape=True))
+    query = select(jobs.c.id, jobs.c.status, jobs.c.payload).where(jobs.c.kind == kind, mine)
+    return cast("list[Mapping[str, Any]]", list(conn.execute(query).mappings()))
+
+
+def delete_answers(conn: Connection, job_id: int, positions: Sequence[int]) -> int:
+    """Delete a job's answers at `positions`; returns how many."""
+    return int(conn.execute(delete(enrich_results).where(r.job_id == job_id, r.idx.in_(positions))).rowcount)
+
+
+def set_job(conn: Connection, job_id: int, values: Mapping[str, Any], more_tries: bool = False) -> None:
+    """Write `values` to the job row; `more_tries`: a full set of tries on top of those made."""
+    extra = {"max_attempts": jobs.c.attempts + 5} if more_tries else {}
+    conn.execute(update(jobs).where(jobs.c.id == job_id).values({**values, **extra}))

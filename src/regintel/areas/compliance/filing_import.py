@@ -13,10 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, func, insert, select, update
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from regintel.areas.compliance.tables import filed_statements as fst
+from regintel.areas.compliance import queries
 from regintel.ingest.base import RecordError, Skipped, SourceAbort
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
@@ -57,23 +57,11 @@ def run_filing_import(
     return run.result()
 
 
-def _stored(conn: Connection, source_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for i in range(0, len(ids), 500):
-        rows = conn.execute(
-            select(fst.c.id, fst.c.statement_id, *(fst.c[f] for f in FIELDS)).where(
-                fst.c.source == source_id, fst.c.statement_id.in_(ids[i : i + 500])
-            )
-        ).mappings()
-        out |= {r["statement_id"]: dict(r) for r in rows}
-    return out
-
-
 def write(
     conn: Connection, source_id: str, records: Sequence[FiledStatement], run_id: int | None, stats: LoadStats
 ) -> None:
     now = datetime.now(UTC)
-    stored = _stored(conn, source_id, sorted(r.statement_id for r in records))
+    stored = queries.stored_statements(conn, source_id, sorted(r.statement_id for r in records), FIELDS)
     inserts: list[dict[str, Any]] = []
     updates: list[dict[str, Any]] = []
     for r in records:
@@ -97,14 +85,9 @@ def write(
         else:
             updates.append({"row_id": old["id"], **values, "run_id": run_id, "imported_at": now})
     if inserts:
-        conn.execute(insert(fst), inserts)
+        queries.insert_statements(conn, inserts)
     if updates:
-        conn.execute(
-            update(fst)
-            .where(fst.c.id == bindparam("row_id"))
-            .values({c: bindparam(c) for c in (*FIELDS, "run_id", "imported_at")}),
-            updates,
-        )
+        queries.update_statements(conn, updates, (*FIELDS, "run_id", "imported_at"))
     stats.inserted += len(inserts)
     stats.updated += len(updates)
     stats.changes += len(inserts) + len(updates)
@@ -112,6 +95,4 @@ def write(
 
 def _row_count(conn: Connection, source_id: str) -> int:
     """The source's filed statements (the catalogue's `row_count`)."""
-    return int(
-        conn.execute(select(func.count()).select_from(fst).where(fst.c.source == source_id)).scalar_one()
-    )
+    return queries.statement_count(conn, source_id)

@@ -11,13 +11,11 @@ A company of a covered country with nothing filed gets an empty list, never a 50
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Connection
 
-from regintel.areas.compliance.tables import filed_statements as fst
-from regintel.db.schema import data_sources, identifiers
+from regintel.areas.compliance import queries
 from regintel.ingest.sources.sk_registeruz_filings import INFO as RUZ_FILINGS
 from regintel.ingest.sources.sk_registeruz_units import RUZ_ID
 
@@ -42,8 +40,7 @@ def imported(conn: Connection, country: str) -> bool:
     source = REGISTERS.get(country)
     if source is None:
         return False
-    found = conn.execute(select(data_sources.c.last_import_at).where(data_sources.c.id == source)).scalar()
-    return found is not None
+    return queries.last_import_at(conn, source) is not None
 
 
 def missing_reason(country: str) -> str:
@@ -78,24 +75,11 @@ def annual_reports(conn: Connection, row: Row, limit: int = DEFAULT_LIMIT) -> di
         return None
     # A statement names its company by IČO or, in the current API, only by its RÚZ unit id, which the
     # unit's import stored as the company's `ruz_id` identifier.
-    units = select(identifiers.c.value).where(
-        identifiers.c.company_id == row["id"], identifiers.c.type == RUZ_ID
-    )
-    where = (
-        fst.c.country == country,
-        or_(fst.c.national_id == row["national_id"], fst.c.unit_id.in_(units)),
-    )
-    total = int(conn.execute(select(func.count()).select_from(fst).where(*where)).scalar_one())
-    rows = conn.execute(
-        select(fst)
-        .where(*where)
-        .order_by(fst.c.period_to.desc(), fst.c.updated_on.desc(), fst.c.statement_id.desc())
-        .limit(limit)
-    ).mappings()
+    total, rows = queries.filed_of_company(conn, country, row["national_id"], row["id"], RUZ_ID, limit)
     return {
         "country": country,
         "nationalId": row["national_id"],
         "name": row["name"],
         "total": total,
-        "documents": [_document(cast("Row", r)) for r in rows],
+        "documents": [_document(r) for r in rows],
     }

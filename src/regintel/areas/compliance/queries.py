@@ -1,17 +1,18 @@
 """The compliance area's SQL: the latest annual statement of a company (core table), the debtor lists
-(`debtor_entries`) and the reads of the exposure answer."""
+(`debtor_entries`), the reads of the exposure answer and the filed statements (`filed_statements`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import bindparam, func, insert, select, tuple_, update
+from sqlalchemy import bindparam, func, insert, or_, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.compliance.tables import debtor_entries
+from regintel.areas.compliance.tables import filed_statements as fst
 from regintel.db.prepared import Prepared, Read
-from regintel.db.schema import companies
+from regintel.db.schema import companies, data_sources, identifiers
 from regintel.db.schema import financial_statements as fs
 
 # A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
@@ -189,3 +190,64 @@ def companies_by_keys(conn: Connection, keys: Sequence[tuple[str, str]]) -> list
         ).where(tuple_(c.country, c.national_id).in_(list(keys)))
     ).mappings()
     return [cast("Mapping[str, Any]", r) for r in rows]
+
+
+# -- filed statements: the import (filing_import.py) and the `/annual-reports` answer (filings.py) -----------
+
+
+def stored_statements(
+    conn: Connection, source_id: str, ids: Sequence[str], fields: Sequence[str]
+) -> dict[str, dict[str, Any]]:
+    """`statement id -> id, statement_id and fields` of the stored statements of a source among `ids`,
+    read 500 ids at a time."""
+    out: dict[str, dict[str, Any]] = {}
+    for i in range(0, len(ids), 500):
+        rows = conn.execute(
+            select(fst.c.id, fst.c.statement_id, *(fst.c[f] for f in fields)).where(
+                fst.c.source == source_id, fst.c.statement_id.in_(ids[i : i + 500])
+            )
+        ).mappings()
+        out |= {r["statement_id"]: dict(r) for r in rows}
+    return out
+
+
+def insert_statements(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    conn.execute(insert(fst), list(rows))
+
+
+def update_statements(conn: Connection, rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> None:
+    """Each row: `row_id` and the `columns` to set (one executemany)."""
+    conn.execute(
+        update(fst).where(fst.c.id == bindparam("row_id")).values({c: bindparam(c) for c in columns}),
+        list(rows),
+    )
+
+
+def statement_count(conn: Connection, source_id: str) -> int:
+    return int(
+        conn.execute(select(func.count()).select_from(fst).where(fst.c.source == source_id)).scalar_one()
+    )
+
+
+def last_import_at(conn: Connection, source_id: str) -> Any:
+    """When a source was last imported (None: never)."""
+    return conn.execute(select(data_sources.c.last_import_at).where(data_sources.c.id == source_id)).scalar()
+
+
+def filed_of_company(
+    conn: Connection, country: str, national_id: str, company_id: int, unit_type: str, limit: int
+) -> tuple[int, list[Mapping[str, Any]]]:
+    """(how many, the newest `limit`) statements filed under the company's national id or one of its
+    identifiers of `unit_type` (a statement names its company by IČO or only by its RÚZ unit id)."""
+    units = select(identifiers.c.value).where(
+        identifiers.c.company_id == company_id, identifiers.c.type == unit_type
+    )
+    where = (fst.c.country == country, or_(fst.c.national_id == national_id, fst.c.unit_id.in_(units)))
+    total = int(conn.execute(select(func.count()).select_from(fst).where(*where)).scalar_one())
+    rows = conn.execute(
+        select(fst)
+        .where(*where)
+        .order_by(fst.c.period_to.desc(), fst.c.updated_on.desc(), fst.c.statement_id.desc())
+        .limit(limit)
+    ).mappings()
+    return total, cast("list[Mapping[str, Any]]", list(rows))

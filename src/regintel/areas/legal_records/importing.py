@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.config import load_settings
@@ -24,6 +24,7 @@ from regintel.ingest.runner import RejectFile, area_run, input_files
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
+from . import queries
 from .linking import Linker
 from .loading import Writer
 from .tables import antitrust_cases, court_decisions, ipkz_installations, sbirka_acts
@@ -100,7 +101,4 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
 
 def row_count(conn: Connection, source_id: str) -> int:
     """Records a source holds in the area's tables (the catalogue's `row_count`)."""
-    table = TABLE_OF[source_id]
-    return int(
-        conn.execute(select(func.count()).select_from(table).where(table.c.source == source_id)).scalar_one()
-    )
+    return queries.source_rows(conn, TABLE_OF[source_id], source_id)

@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from regintel.areas.search.resolve import Evidence, candidates
-from regintel.db.schema import companies
 from regintel.search.base import SearchBackend
 
+from . import queries
 from .records import Party
 
 NAME_THRESHOLD = 0.9
@@ -69,12 +68,8 @@ class Linker:
     def _by_id(self, party: Party) -> Link | None:
         if not party.country or not party.national_id:
             return None
-        row = self.conn.execute(
-            select(companies.c.id).where(
-                companies.c.country == party.country, companies.c.national_id == party.national_id
-            )
-        ).first()
-        return Link(int(row[0]), BY_ID, 1.0) if row else None
+        found = queries.company_id(self.conn, party.country, party.national_id)
+        return Link(found, BY_ID, 1.0) if found is not None else None
 
     def _by_name(self, party: Party) -> Link | None:
         if self.backend is None or not party.country or not party.name.strip():

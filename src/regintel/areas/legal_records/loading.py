@@ -10,13 +10,13 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Table, delete, select, update
+from sqlalchemy import Table
 from sqlalchemy.engine import Connection
 
 from regintel.domain.names import fold, tokens
 from regintel.ingest.loader import LoadStats
 
-from . import privacy
+from . import privacy, queries
 from .linking import Linker
 from .records import AntitrustCase, CourtDecision, IpkzInstallation, SbirkaAct, content_hash
 from .tables import (
@@ -62,15 +62,15 @@ class Writer:
     def _store(
         self,
         table: Table,
-        where: list[Any],
+        match: dict[str, Any],
         values: dict[str, Any],
         digest: str,
         children: tuple[Table, str, list[dict[str, Any]]] | None,
     ) -> int | None:
         """Insert or replace one record and its child rows, unless stored with the same hash; returns the
-        record's id when it was written."""
-        row = self.conn.execute(select(table.c.id, table.c.record_hash).where(*where)).first()
-        if row is not None and row.record_hash == digest:
+        record's id when it was written (`match`: the columns of its key)."""
+        row = queries.stored_hash(self.conn, table, match)
+        if row is not None and row[1] == digest:
             self.stats.unchanged += 1
             return None
         values = values | {
@@ -80,19 +80,19 @@ class Writer:
             "imported_at": datetime.now(UTC),
         }
         if row is None:
-            pk = self.conn.execute(table.insert().values(**values).returning(table.c.id)).scalar_one()
+            pk = queries.insert_record(self.conn, table, values)
             self.stats.inserted += 1
         else:
-            pk = row.id
-            self.conn.execute(update(table).where(table.c.id == pk).values(**values))
+            pk = row[0]
+            queries.update_matching(self.conn, table, {"id": pk}, values)
             self.stats.updated += 1
         if children is not None:
             child, fk, rows = children
             if row is not None:
-                self.conn.execute(delete(child).where(child.c[fk] == pk))
+                queries.delete_matching(self.conn, child, {fk: pk})
             if rows:
-                self.conn.execute(child.insert(), [r | {fk: pk} for r in rows])
-        return int(pk)
+                queries.insert_rows(self.conn, child, [r | {fk: pk} for r in rows])
+        return pk
 
     def _decision(self, d: CourtDecision) -> None:
         parties = [
@@ -145,7 +145,7 @@ class Writer:
         }
         pk = self._store(
             court_decisions,
-            [court_decisions.c.guid == d.guid],
+            {"guid": d.guid},
             values,
             content_hash(d),
             (court_decision_parties, "decision_pk", parties),
@@ -179,7 +179,7 @@ class Writer:
         }
         pk = self._store(
             antitrust_cases,
-            [antitrust_cases.c.source == self.source, antitrust_cases.c.case_ref == c.case_ref],
+            {"source": self.source, "case_ref": c.case_ref},
             values,
             content_hash(c),
             (antitrust_parties, "case_pk", parties),
@@ -209,10 +209,7 @@ class Writer:
         }
         pk = self._store(
             ipkz_installations,
-            [
-                ipkz_installations.c.source == self.source,
-                ipkz_installations.c.installation_id == n.installation_id,
-            ],
+            {"source": self.source, "installation_id": n.installation_id},
             values,
             content_hash(n),
             None,
@@ -242,7 +239,7 @@ class Writer:
         }
         pk = self._store(
             sbirka_acts,
-            [sbirka_acts.c.iri == a.iri],
+            {"iri": a.iri},
             values,
             content_hash(a),
             (sbirka_mentions, "act_pk", mentions),

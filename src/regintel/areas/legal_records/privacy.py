@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Table, column, delete, inspect, select, table, update
+from sqlalchemy import Table
 from sqlalchemy.engine import Connection
 
 from regintel.domain.names import tokens
 
+from . import queries
 from .tables import (
     antitrust_cases,
     antitrust_parties,
@@ -41,13 +42,6 @@ WITHHELD = "[withheld]"
 KEY_PREFIX = "lr:"
 MAX_CANDIDATES = 50
 _LINK = ("company_id", "match_method", "match_score")
-
-# The accounts area's suppression tables, named rather than imported (the area's own tables stay its
-# own): the keys withheld, and the rows kept as they were, in the one format both areas read.
-_suppressions = table("privacy_person_suppressions", column("person_key"))
-_kept_rows = table(
-    "privacy_withheld_rows", column("person_key"), column("table_name"), column("row_id"), column("data")
-)
 
 
 @dataclass(frozen=True)
@@ -137,17 +131,7 @@ def party_key(name: str) -> str:
 
 def withheld_keys(conn: Connection) -> frozenset[str]:
     """The party keys withheld now (few: one per upheld request), for an import to honour."""
-    if not inspect(conn).has_table("privacy_person_suppressions"):
-        return frozenset()
-    return frozenset(
-        conn.execute(
-            select(_suppressions.c.person_key).where(_suppressions.c.person_key.startswith(KEY_PREFIX))
-        ).scalars()
-    )
-
-
-def _plain(row: Mapping[Any, Any]) -> dict[str, Any]:
-    return {str(k): v for k, v in row.items()}  # plain str keys (column names may be a str subclass)
+    return queries.suppressed_keys(conn, KEY_PREFIX)
 
 
 def _rows_naming(
@@ -159,17 +143,12 @@ def _rows_naming(
     words = tokens(name)
     if not words:
         return []
-    t = kind.table
-    query = select(*(t.c[k] for k in kind.keys), t.c[kind.name]).where(t.c[kind.name] != WITHHELD)
-    if record_id is not None:
-        query = query.where(t.c[kind.keys[0]] == record_id)
-    hits = [tuple(r)[:-1] for r in conn.execute(query) if tokens(r[-1]) == words]
+    named = queries.names_with_keys(conn, kind.table, kind.keys, kind.name, WITHHELD, record_id)
+    hits = [r[:-1] for r in named if tokens(r[-1]) == words]
     return [
-        _plain(row)
+        row
         for key in hits
-        for row in conn.execute(
-            select(t).where(*(t.c[k] == v for k, v in zip(kind.keys, key, strict=True)))
-        ).mappings()
+        for row in queries.rows_matching(conn, kind.table, dict(zip(kind.keys, key, strict=True)))
     ]
 
 
@@ -178,13 +157,7 @@ def candidates(conn: Connection, name: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for kind in KINDS:
         for r in _rows_naming(conn, kind, name)[:MAX_CANDIDATES]:
-            record = (
-                r
-                if kind.parent is None
-                else conn.execute(select(kind.parent).where(kind.parent.c.id == r[kind.keys[0]]))
-                .mappings()
-                .first()
-            )
+            record = r if kind.parent is None else queries.row_by_id(conn, kind.parent, r[kind.keys[0]])
             out.append(
                 {
                     "kind": kind.label,
@@ -217,7 +190,7 @@ def _withhold_rows(
         kept.append(
             {"table_name": t.name, "row_id": int(r[fk]), "data": {c: r[c] for c in (*kind.keys, *changed)}}
         )
-        conn.execute(update(t).where(*(t.c[k] == r[k] for k in kind.keys)).values(values))
+        queries.update_matching(conn, t, {k: r[k] for k in kind.keys}, values)
     if kind.parent is not None:
         words, ids = tokens(name), [str(r[kind.national_id]) for r in rows if r[kind.national_id]]
         for record_id in sorted({int(r[fk]) for r in rows}):
@@ -235,7 +208,7 @@ def _redact_record(
     national_ids: Sequence[str],
 ) -> list[dict[str, Any]]:
     parent = kind.record
-    row = conn.execute(select(parent).where(parent.c.id == record_id)).mappings().first()
+    row = queries.row_by_id(conn, parent, record_id)
     if row is None:
         return []
     before = {c: row[c] for c in kind.parent_texts}
@@ -247,7 +220,7 @@ def _redact_record(
     }
     if after == before:
         return []
-    conn.execute(update(parent).where(parent.c.id == record_id).values(after))
+    queries.update_matching(conn, parent, {"id": record_id}, after)
     return [{"table_name": parent.name, "row_id": record_id, "data": {"id": record_id, **before}}]
 
 
@@ -271,8 +244,8 @@ def _replace(text: str | None, names: Iterable[str]) -> str | None:
 def keep(conn: Connection, key: str, kept: Sequence[Mapping[str, Any]]) -> None:
     """Keep rows as they were before `withhold` rewrote them, under the party's key."""
     if kept:
-        conn.execute(
-            _kept_rows.insert(),
+        queries.insert_kept(
+            conn,
             [
                 {
                     "person_key": key,
@@ -291,17 +264,10 @@ def withhold_on_import(conn: Connection, kind: Kind, record_id: int, keys: froze
     name is never served and a lift restores the record as imported. What was kept of the record's older
     version goes: that version is no longer the register's. Returns the rows withheld."""
     parts = (kind.table.name,) if kind.parent is None else (kind.table.name, kind.parent.name)
-    conn.execute(
-        delete(_kept_rows).where(
-            _kept_rows.c.person_key.startswith(KEY_PREFIX),
-            _kept_rows.c.table_name.in_(parts),
-            _kept_rows.c.row_id == record_id,
-        )
-    )
-    t = kind.table
+    queries.drop_kept(conn, KEY_PREFIX, parts, record_id)
     names = {
         str(n)
-        for n in conn.execute(select(t.c[kind.name]).where(t.c[kind.keys[0]] == record_id)).scalars()
+        for n in queries.column_of_record(conn, kind.table, kind.keys[0], kind.name, record_id)
         if party_key(str(n)) in keys
     }
     withheld = 0
@@ -321,12 +287,12 @@ def restore(conn: Connection, kept: Sequence[Mapping[str, Any]]) -> int:
         data = dict(item["data"])
         if (kind := _BY_TABLE.get(str(item["table_name"]))) is not None:
             t, keys = kind.table, kind.keys
-            where = [*(t.c[k] == data[k] for k in keys), t.c[kind.name] == WITHHELD]
+            match = {k: data[k] for k in keys} | {kind.name: WITHHELD}
         else:
             t, keys = parents[str(item["table_name"])], ("id",)
-            where = [t.c.id == data["id"]]
+            match = {"id": data["id"]}
         values = {k: v for k, v in data.items() if k not in keys}
-        restored += int(conn.execute(update(t).where(*where).values(values)).rowcount)
+        restored += queries.update_matching(conn, t, match, values)
     return restored
 
 

@@ -1,17 +1,33 @@
-"""The legal-records area's SQL, and only here. Rows come back as mappings."""
+"""The legal-records area's SQL, and only here: the reads of the answers, the import's writes, the relink
+and the withholding of a party (`privacy.py`). Rows come back as mappings."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, cast
 
-from sqlalchemy import Integer, Table, and_, column, func, or_, select, text
-from sqlalchemy.engine import Connection
+from sqlalchemy import (
+    Integer,
+    Table,
+    and_,
+    column,
+    delete,
+    func,
+    inspect,
+    literal,
+    or_,
+    select,
+    table,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection, RowMapping
 from sqlalchemy.sql.elements import ColumnElement
 
 from regintel.db.name_trigrams import MIN_TRIGRAM, trigram_query
+from regintel.db.relink import Found, relink_rows
 from regintel.db.schema import companies, data_sources
 
 from .tables import (
@@ -285,3 +301,173 @@ def ipkz_companies(conn: Connection, limit: int) -> list[Row]:
         .limit(limit)
     )
     return _rows(conn, query)
+
+
+# -- the import (importing.py, loading.py) -------------------------------------------------------------------
+
+
+def source_rows(conn: Connection, table: Table, source_id: str) -> int:
+    """The records of a source in one of the area's tables (the catalogue's `row_count`)."""
+    return int(
+        conn.execute(select(func.count()).select_from(table).where(table.c.source == source_id)).scalar_one()
+    )
+
+
+def stored_hash(conn: Connection, table: Table, match: Mapping[str, Any]) -> tuple[int, str | None] | None:
+    """(id, record_hash) of the record of `table` whose columns equal `match`."""
+    row = conn.execute(select(table.c.id, table.c.record_hash).where(*_equal(table, match))).first()
+    return None if row is None else (int(row.id), row.record_hash)
+
+
+def insert_record(conn: Connection, table: Table, values: Mapping[str, Any]) -> int:
+    return int(conn.execute(table.insert().values(**values).returning(table.c.id)).scalar_one())
+
+
+def insert_rows(conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    conn.execute(table.insert(), list(rows))
+
+
+def update_matching(
+    conn: Connection, table: Table, match: Mapping[str, Any], values: Mapping[str, Any]
+) -> int:
+    """Set `values` on the rows of `table` whose columns equal `match`; returns how many."""
+    return int(conn.execute(update(table).where(*_equal(table, match)).values(values)).rowcount)
+
+
+def delete_matching(conn: Connection, table: Table, match: Mapping[str, Any]) -> None:
+    conn.execute(delete(table).where(*_equal(table, match)))
+
+
+def _equal(table: Table, match: Mapping[str, Any]) -> list[ColumnElement[bool]]:
+    return [table.c[k] == v for k, v in match.items()]
+
+
+# -- relinking after a company import (relink.py) ------------------------------------------------------------
+
+LinkRow = Callable[[RowMapping], Found | None]
+
+
+def relink_court_parties(
+    conn: Connection, link: LinkRow, by_id: LinkRow, country: str | None
+) -> tuple[int, int, int]:
+    d = court_decision_parties.c
+    return relink_rows(
+        conn,
+        court_decision_parties,
+        [d.decision_pk, d.position],
+        [d.name, d.national_id, d.country],
+        link,
+        d.country == country if country else None,
+        by_identifier=by_id,
+    )
+
+
+def relink_antitrust_parties(
+    conn: Connection, link: LinkRow, by_id: LinkRow, country: str | None
+) -> tuple[int, int, int]:
+    a = antitrust_parties.c
+    return relink_rows(
+        conn,
+        antitrust_parties,
+        [a.case_pk, a.position],
+        [a.name, a.national_id, a.country, a.address],
+        link,
+        a.country == country if country else None,
+        by_identifier=by_id,
+    )
+
+
+def relink_ipkz_operators(conn: Connection, link: LinkRow, by_id: LinkRow) -> tuple[int, int, int]:
+    """The IPKZ register's operators, read as parties of Slovakia."""
+    i = ipkz_installations.c
+    return relink_rows(
+        conn,
+        ipkz_installations,
+        [i.id],
+        [
+            i.operator_name.label("name"),
+            i.operator_national_id.label("national_id"),
+            literal("SK").label("country"),
+            i.operator_address.label("address"),
+        ],
+        link,
+        by_identifier=by_id,
+    )
+
+
+def relink_sbirka_mentions(conn: Connection, link: LinkRow) -> tuple[int, int, int]:
+    """The mentions that name an IČO."""
+    m = sbirka_mentions.c
+    return relink_rows(
+        conn,
+        sbirka_mentions,
+        [m.act_pk, m.position],
+        [m.name, m.national_id],
+        link,
+        m.national_id.is_not(None),
+    )
+
+
+# -- withholding a party (privacy.py) ------------------------------------------------------------------------
+
+# The accounts area's suppression tables, named rather than imported (the area's own tables stay its
+# own): the keys withheld, and the rows kept as they were, in the one format both areas read.
+_suppressions = table("privacy_person_suppressions", column("person_key"))
+_kept_rows = table(
+    "privacy_withheld_rows", column("person_key"), column("table_name"), column("row_id"), column("data")
+)
+
+
+def suppressed_keys(conn: Connection, prefix: str) -> frozenset[str]:
+    """The suppressed person keys starting with `prefix` (none while the accounts area's table is missing)."""
+    if not inspect(conn).has_table("privacy_person_suppressions"):
+        return frozenset()
+    return frozenset(
+        conn.execute(
+            select(_suppressions.c.person_key).where(_suppressions.c.person_key.startswith(prefix))
+        ).scalars()
+    )
+
+
+def names_with_keys(
+    conn: Connection, table: Table, keys: Sequence[str], name: str, skip: str, record_id: int | None
+) -> list[tuple[Any, ...]]:
+    """(the `keys` columns..., the `name` column) of the rows of `table` whose name is not `skip`, only of
+    the record `record_id` (the first key) when given."""
+    query = select(*(table.c[k] for k in keys), table.c[name]).where(table.c[name] != skip)
+    if record_id is not None:
+        query = query.where(table.c[keys[0]] == record_id)
+    return [tuple(r) for r in conn.execute(query)]
+
+
+def rows_matching(conn: Connection, table: Table, match: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Whole rows of `table` whose columns equal `match` (plain str keys: a column name may be a str
+    subclass)."""
+    rows = conn.execute(select(table).where(*_equal(table, match))).mappings()
+    return [{str(k): v for k, v in r.items()} for r in rows]
+
+
+def row_by_id(conn: Connection, table: Table, row_id: int) -> Row | None:
+    return cast("Row | None", conn.execute(select(table).where(table.c.id == row_id)).mappings().first())
+
+
+def column_of_record(conn: Connection, table: Table, fk: str, value_column: str, record_id: int) -> list[Any]:
+    """The `value_column` of the rows of `table` whose `fk` is `record_id`."""
+    query = select(table.c[value_column]).where(table.c[fk] == record_id)
+    return list(conn.execute(query).scalars())
+
+
+def insert_kept(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Rows kept as they were (`person_key`, `table_name`, `row_id`, `data`)."""
+    conn.execute(_kept_rows.insert(), list(rows))
+
+
+def drop_kept(conn: Connection, prefix: str, table_names: Collection[str], row_id: int) -> None:
+    """What was kept, under keys starting with `prefix`, of the row `row_id` of these tables."""
+    conn.execute(
+        delete(_kept_rows).where(
+            _kept_rows.c.person_key.startswith(prefix),
+            _kept_rows.c.table_name.in_(list(table_names)),
+            _kept_rows.c.row_id == row_id,
+        )
+    )

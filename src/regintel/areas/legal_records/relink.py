@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, literal
+from sqlalchemy import Engine
 from sqlalchemy.engine import RowMapping
 
-from regintel.db.relink import Found, relink_rows, summary
+from regintel.db.relink import Found, summary
 from regintel.search.base import SearchBackend
 
+from . import queries
 from .linking import Link, Linker
 from .records import Party
-from .tables import antitrust_parties, court_decision_parties, ipkz_installations, sbirka_mentions
 
 
 def _found(link: Link) -> Found | None:
@@ -44,43 +44,13 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
         def party_by_id(row: RowMapping) -> Found | None:
             return _found(linker.link(party(row), by_name=False))
 
-        d = court_decision_parties.c
-        result["court_decision_parties"] = relink_rows(
-            conn,
-            court_decision_parties,
-            [d.decision_pk, d.position],
-            [d.name, d.national_id, d.country],
-            party_link,
-            d.country == country if country else None,
-            by_identifier=party_by_id,
+        result["court_decision_parties"] = queries.relink_court_parties(
+            conn, party_link, party_by_id, country
         )
-        a = antitrust_parties.c
-        result["antitrust_parties"] = relink_rows(
-            conn,
-            antitrust_parties,
-            [a.case_pk, a.position],
-            [a.name, a.national_id, a.country, a.address],
-            party_link,
-            a.country == country if country else None,
-            by_identifier=party_by_id,
-        )
+        result["antitrust_parties"] = queries.relink_antitrust_parties(conn, party_link, party_by_id, country)
         if country in (None, "SK"):  # the IPKZ register's operators are Slovak
-            i = ipkz_installations.c
-            result["ipkz_installations"] = relink_rows(
-                conn,
-                ipkz_installations,
-                [i.id],
-                [
-                    i.operator_name.label("name"),
-                    i.operator_national_id.label("national_id"),
-                    literal("SK").label("country"),
-                    i.operator_address.label("address"),
-                ],
-                party_link,
-                by_identifier=party_by_id,
-            )
+            result["ipkz_installations"] = queries.relink_ipkz_operators(conn, party_link, party_by_id)
         if country in (None, "CZ"):  # mentions are found by IČO in Czech acts: by number only
-            m = sbirka_mentions.c
 
             def mention_link(row: RowMapping) -> Found | None:
                 return _found(
@@ -89,12 +59,5 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
                     )
                 )
 
-            result["sbirka_mentions"] = relink_rows(
-                conn,
-                sbirka_mentions,
-                [m.act_pk, m.position],
-                [m.name, m.national_id],
-                mention_link,
-                m.national_id.is_not(None),
-            )
+            result["sbirka_mentions"] = queries.relink_sbirka_mentions(conn, mention_link)
     return summary(result)

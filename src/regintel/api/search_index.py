@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -33,12 +34,20 @@ STARTUP_LIMIT = 5_000
 POLL_FLOOR = 0.05  # seconds: `search_refresh_seconds=0` polls often, it does not spin
 
 
-def get_search(request: Request) -> SearchBackend:
+def search_backend(request: Request) -> SearchBackend:
     """The backend the lifespan opened; a process that runs no lifespan (`regintel mcp` over stdio)
-    opens it on first use, once."""
+    opens it on first use, once (that reads the database: call it off the event loop)."""
     state = request.app.state
     backend: SearchBackend | None = getattr(state, "search", None)
     return backend if backend is not None else open_search(state)
+
+
+async def get_search(request: Request) -> SearchBackend:
+    """`search_backend` as a dependency. A coroutine, because FastAPI runs a plain-`def` dependency in
+    its thread pool, and that hop on every search request cost more than handing out the open backend
+    (docs/architecture.md, "Serving")."""
+    backend: SearchBackend | None = getattr(request.app.state, "search", None)
+    return backend if backend is not None else await run_in_threadpool(search_backend, request)
 
 
 def open_search(state: Any) -> SearchBackend:

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.api.deps import Caller
 from regintel.api.result_cache import get_result_cache
-from regintel.api.search_index import get_search
+from regintel.api.search_index import search_backend
 from regintel.areas.companies import service as companies_svc
 from regintel.areas.people.service import check_purpose
 from regintel.config import Settings
@@ -42,7 +42,7 @@ class ToolContext:
         return SimpleNamespace(app=SimpleNamespace(state=self.state))
 
     def search(self) -> SearchBackend:
-        return get_search(self._as_request())
+        return search_backend(self._as_request())
 
     def cache(self) -> Any:
         return get_result_cache(self._as_request())

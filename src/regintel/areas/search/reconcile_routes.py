@@ -27,7 +27,7 @@ from regintel.api.deps import (
 from regintel.api.envelope import dumps
 from regintel.api.routers.docs import templates
 from regintel.api.routing import StrictRoute
-from regintel.api.search_index import SearchIndex, get_search
+from regintel.api.search_index import SearchIndex, search_backend
 from regintel.areas.search import reconcile as svc
 from regintel.areas.search.reconcile_props import PROPERTIES
 from regintel.areas.search.schemas import (
@@ -151,7 +151,7 @@ async def reconcile_get(
     await require_key(request)
 
     def work() -> Response:
-        index = get_search(request)
+        index = search_backend(request)
         with read_engine(request).connect() as conn:
             return _answer(request, conn, index, settings, queries, extend)
 
@@ -170,7 +170,7 @@ async def reconcile_post(request: Request, _key: ApiKey, settings: AppSettings) 
     queries, extend = await _read_body(request)
 
     def work() -> Response:
-        index = get_search(request)
+        index = search_backend(request)
         with read_engine(request).connect() as conn:
             return _answer(request, conn, index, settings, queries, extend)
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from regintel.api.deps import ApiKey, PublicLimit, ReadConn
+from regintel.api.deps import ApiKey, PublicLimit, ReadConn, run_read
 from regintel.api.envelope import Envelope, ok
 from regintel.api.query_params import Page, Q, not_blank, page_size
 from regintel.api.routing import StrictRoute
@@ -53,9 +53,8 @@ def _cc(country: str | None) -> str | None:
     "`page`/`limit`; `meta.total` counts the matches found (at most the 200 best). "
     "Autocomplete is the preferred endpoint for search boxes.",
 )
-def search(
+async def search(
     request: Request,
-    conn: ReadConn,
     _key: ApiKey,
     index: SearchIndex,
     q: Q,
@@ -68,7 +67,7 @@ def search(
     ] = None,
 ) -> Response:
     limit = page_size(request, limit, per_page)
-    items, total = svc.search(conn, index, not_blank(q), _cc(country), limit, page)
+    items, total = await run_read(request, svc.search, index, not_blank(q), _cc(country), limit, page)
     return ok(request, items, total=total, page=page, per_page=limit)
 
 
@@ -80,9 +79,8 @@ def search(
     "each hit carries `highlight`, the name HTML-escaped with the matched parts in `<mark>…</mark>`. "
     "`active_only` leaves out dissolved entities.",
 )
-def autocomplete(
+async def autocomplete(
     request: Request,
-    conn: ReadConn,
     _key: ApiKey,
     index: SearchIndex,
     q: Q,
@@ -90,7 +88,8 @@ def autocomplete(
     limit: Annotated[int, Query(ge=1, le=20)] = 10,
     active_only: bool = False,
 ) -> Response:
-    return ok(request, svc.autocomplete(conn, index, not_blank(q), _cc(country), limit, active_only))
+    found = await run_read(request, svc.autocomplete, index, not_blank(q), _cc(country), limit, active_only)
+    return ok(request, found)
 
 
 @router.get(
@@ -101,17 +100,15 @@ def autocomplete(
     tags=["Public"],
     description="Autocomplete without a key: at most 8 active entities, with highlight markup.",
 )
-def public_autocomplete(
+async def public_autocomplete(
     request: Request,
-    conn: ReadConn,
     index: SearchIndex,
     q: Q,
     country: Country = None,
     limit: Annotated[int, Query(ge=1, le=8)] = 8,
 ) -> Response:
-    return ok(
-        request, svc.public_autocomplete(conn, index, not_blank(q), _cc(country), limit), headers=PUBLIC_CACHE
-    )
+    found = await run_read(request, svc.public_autocomplete, index, not_blank(q), _cc(country), limit)
+    return ok(request, found, headers=PUBLIC_CACHE)
 
 
 @router.get(

@@ -18,6 +18,7 @@ from regintel.config import Settings
 from regintel.render import svg
 
 from . import html, i18n, queries, renders, service
+from .aggregates import CURRENCIES
 from .topics import DIRECTORY, POLICIES, TOPICS, UI
 
 router = APIRouter(
@@ -31,7 +32,6 @@ CountryPath = Annotated[
     str, Path(min_length=2, max_length=2, pattern="^[A-Za-z]{2}$", description="ISO 3166-1 alpha-2")
 ]
 HOUR = "public, max-age=3600"
-CURRENCIES = service.CURRENCIES
 SVG = "image/svg+xml; charset=utf-8"
 
 
@@ -39,8 +39,8 @@ def _cache(request: Request) -> dict[str, Any]:
     state = request.app.state
     if not hasattr(state, "pages_cache"):
         state.pages_cache = {}
-    # mypy, ignored below: app.state is untyped; pages_cache is the dict set just above
-    return state.pages_cache  # type: ignore[no-any-return]
+    cache: dict[str, Any] = state.pages_cache  # app.state is untyped: the dict set just above
+    return cache
 
 
 def _image(request: Request, conn: Connection, source: str, png: bool) -> Response:

@@ -10,6 +10,7 @@ from sqlalchemy import Connection, case, delete, desc, func, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
 from regintel.areas.public_money.contracts import supplier_totals
+from regintel.db.company_filters import Conditions
 from regintel.db.schema import companies, latest_financials
 
 from .tables import contract_totals, csp_reports, page_renders, page_views
@@ -267,3 +268,16 @@ def store_render(
     ).scalar()
     if oldest is not None:
         conn.execute(delete(page_renders).where(r.key.like(kind), r.computed_at <= oldest))
+
+
+def country_conditions(country: str | None) -> Conditions:
+    """The companies of `country` (every company without one), as the statistics service filters them."""
+    return Conditions([companies.c.country == country] if country else [], False)
+
+
+def first_company(conn: Connection) -> tuple[str, str] | None:
+    """(country, national id) of the company with the lowest id."""
+    first = conn.execute(
+        select(companies.c.country, companies.c.national_id).order_by(companies.c.id).limit(1)
+    ).first()
+    return None if first is None else (str(first.country), str(first.national_id))

@@ -5,7 +5,6 @@ licences in docs/pages.md). Other countries have counts but no map."""
 
 from __future__ import annotations
 
-import csv
 import gc
 import math
 from collections.abc import Sequence
@@ -21,9 +20,9 @@ from regintel.areas.stats import snapshots as stats_snapshots
 from regintel.errors import NotFound
 from regintel.result_cache import ResultCache
 
-from . import queries
+from .aggregates import REGION_COUNTS, compute_counts, nuts_names
 
-SNAPSHOT_KEY = "pages:nuts3-counts"
+SNAPSHOT_KEY = REGION_COUNTS
 LEVELS = {"SK": 3, "CZ": 3, "FR": 3, "RO": 3, "CH": 3, "BG": 3, "LT": 3, "AT": 2, "BE": 2, "DK": 2}
 # map name -> (countries, NUTS level); `nuts3` is the first map, Slovakia and Czechia together
 MAPS: dict[str, tuple[tuple[str, ...], int]] = {"nuts3": (("SK", "CZ"), 3)} | {
@@ -38,12 +37,6 @@ ATTRIBUTION = (
 )
 WIDTH = 900  # of the heat map's SVG, in its units
 SCALE = ("#f1f5f9", "#c7d2fe", "#818cf8", "#4f46e5", "#312e81")  # light to dark: more companies
-
-
-@lru_cache(maxsize=1)
-def nuts_names() -> dict[str, str]:
-    text = (files("regintel.data") / "codelists" / "nuts2021.csv").read_text("utf-8")
-    return {r["NUTS_ID"]: r["NAME_LATN"] for r in csv.DictReader(text.splitlines(), delimiter=";")}
 
 
 def geometry() -> dict[str, dict[str, Any]]:
@@ -92,21 +85,6 @@ def _prepare() -> Prepared:
         geojson={code: orjson.Fragment(orjson.dumps(shapes[code])) for code in sorted(shapes)},
         drawn={name: _draw(shapes, countries, level) for name, (countries, level) in MAPS.items()},
     )
-
-
-def compute_counts(conn: Connection) -> list[dict[str, Any]]:
-    """Every NUTS 3 region that holds a company, with its name and counts (one GROUP BY)."""
-    names = nuts_names()
-    return [
-        {
-            "nuts_id": r["nuts3"],
-            "name": names.get(r["nuts3"]),
-            "country": r["country"],
-            "companies": int(r["companies"]),
-            "active": int(r["active"] or 0),
-        }
-        for r in queries.region_counts(conn)
-    ]
 
 
 def counts(conn: Connection, cache: ResultCache) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from sqlalchemy import Connection
 from regintel.api.deps import public_base
 from regintel.errors import ValidationFailed
 
-from . import html, i18n, regions, service
+from . import aggregates, html, i18n, regions, service
 from .i18n import N_
 
 
@@ -31,7 +31,7 @@ async def pages_lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.warm_start:
         html.compile_templates()
         regions.prepared()  # the maps' GeoJSON text and SVG paths (about 10 ms)
-        regions.nuts_names()
+        aggregates.nuts_names()
         await anyio.to_thread.run_sync(service.warm_queries, app.state.engine)
         # The process's first full garbage collection, now rather than in an early request: start-up leaves
         # about 360,000 tracked objects that no full collection has counted yet, so the first request that
@@ -101,8 +101,8 @@ def pages_cache(request: Request) -> dict[str, Any]:
     state = request.app.state
     if not hasattr(state, "pages_cache"):
         state.pages_cache = {}
-    # mypy, ignored below: app.state is untyped; pages_cache is the dict set just above
-    return state.pages_cache  # type: ignore[no-any-return]
+    cache: dict[str, Any] = state.pages_cache  # app.state is untyped: the dict set just above
+    return cache
 
 
 def cached_body(request: Request, body: bytes, media_type: str, cache: str) -> Response:

@@ -10,10 +10,9 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine
 
 from regintel.areas.companies import service as companies_svc
 from regintel.areas.nis2 import service as nis2_svc
@@ -23,14 +22,21 @@ from regintel.areas.security import service as security_svc
 from regintel.areas.stats import service as stats_svc
 from regintel.areas.stats import snapshots as stats_snapshots
 from regintel.db import stats_snapshots as stats_snapshots_db
-from regintel.db.company_filters import Conditions
-from regintel.db.schema import companies
 from regintel.db.stats import data_version
 from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
 from regintel.result_cache import ResultCache
 
-from . import queries, regions
+from . import queries
+from .aggregates import (
+    COUNTRY_LARGEST,
+    SHELL_SNAPSHOT,
+    as_number,
+    company_entry,
+    largest,
+    live_shell_addresses,
+    shell_snapshot,
+)
 from .i18n import N_
 
 log = logging.getLogger(__name__)
@@ -161,10 +167,6 @@ def view_stats(conn: Connection, row: Mapping[str, Any], counter: ViewCounter) -
 # -- check data and badges ---------------------------------------------------------------------------------
 
 
-def _num(value: Any) -> float | None:
-    return float(value) if isinstance(value, Decimal | int | float) else None
-
-
 def insolvency_state(row: Mapping[str, Any]) -> str:
     if row["in_bankruptcy"]:
         return "bankruptcy"
@@ -234,8 +236,8 @@ def check(conn: Connection, row: Mapping[str, Any]) -> dict[str, Any]:
         else {
             "year": fin["year"],
             "currency": fin["currency"],
-            "revenue": _num(fin["revenue"]),
-            "profit": _num(fin["profit"]),
+            "revenue": as_number(fin["revenue"]),
+            "profit": as_number(fin["profit"]),
             "employees": fin["employees"] if fin["employees"] is not None else row["employees"],
         },
         "source": row["source"],
@@ -338,69 +340,11 @@ def most_viewed_og(conn: Connection, limit: int) -> list[str]:
 # -- rankings, most viewed, compare --------------------------------------------------------------------------
 
 
-def _company(r: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "country": r["country"],
-        "national_id": r["national_id"],
-        "name": r["name"],
-        "status": r["status"],
-        "city": r["city"],
-        "url": f"/firma/{r['country'].lower()}/{r['national_id']}",
-    }
-
-
 def most_viewed(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
     return [
-        _company(r) | {"rank": i, "views": int(r["views"]), "last_viewed_at": r["last_viewed_at"]}
+        company_entry(r) | {"rank": i, "views": int(r["views"]), "last_viewed_at": r["last_viewed_at"]}
         for i, r in enumerate(queries.most_viewed(conn, country, limit), 1)
     ]
-
-
-def largest(conn: Connection, country: str | None, currency: str, limit: int) -> list[dict[str, Any]]:
-    return [
-        _company(r)
-        | {
-            "rank": i,
-            "year": r["year"],
-            "currency": r["currency"],
-            "revenue": _num(r["revenue"]),
-            "employees": r["employees"],
-        }
-        for i, r in enumerate(queries.largest(conn, country, currency, limit), 1)
-    ]
-
-
-# The currency a country's statements are filed in, for its largest companies (nothing is converted).
-CURRENCIES = {
-    "CZ": "CZK",
-    "GB": "GBP",
-    "PL": "PLN",
-    "HU": "HUF",
-    "NO": "NOK",
-    "SE": "SEK",
-    "DK": "DKK",
-    "RO": "RON",
-    "BG": "BGN",
-    "CH": "CHF",
-    "UA": "UAH",
-}
-COUNTRY_LARGEST = "pages:country-largest"
-
-
-def region_counts_snapshot(conn: Connection) -> list[dict[str, Any]]:
-    """The `pages:nuts3-counts` statistics snapshot (`regions.compute_counts`), which the statistics area's
-    `snapshots.refresh` stores per data version."""
-    return regions.compute_counts(conn)
-
-
-def country_largest_snapshot(conn: Connection) -> dict[str, dict[str, Any]]:
-    """The ten largest companies of every country with companies, in its filing currency: the statistics
-    snapshot `COUNTRY_LARGEST` the directory landings read."""
-    out = {}
-    for cc in queries.company_countries(conn):
-        currency = CURRENCIES.get(cc, "EUR")
-        out[cc] = {"currency": currency, "items": largest(conn, cc, currency, 10)}
-    return out
 
 
 def country_largest(conn: Connection, country: str, currency: str, limit: int = 10) -> list[dict[str, Any]]:
@@ -419,8 +363,13 @@ def public_contracts(
     conn: Connection, country: str | None, currency: str, limit: int
 ) -> list[dict[str, Any]]:
     return [
-        _company(r)
-        | {"rank": i, "currency": r["currency"], "total": _num(r["total"]), "contracts": int(r["contracts"])}
+        company_entry(r)
+        | {
+            "rank": i,
+            "currency": r["currency"],
+            "total": as_number(r["total"]),
+            "contracts": int(r["contracts"]),
+        }
         for i, r in enumerate(queries.contract_ranking(conn, country, currency, limit), 1)
     ]
 
@@ -428,10 +377,6 @@ def public_contracts(
 def ranking_as_of(conn: Connection, key: str) -> datetime | None:
     """When a precomputed ranking was computed (None: live, or never computed)."""
     return queries.contract_totals_as_of(conn) if key == "public-contracts" else None
-
-
-SHELL_SNAPSHOT = "pages:shell-addresses"
-SHELL_TOP = 100  # the rankings' largest `limit`: any smaller limit is a prefix (ordered by count, address)
 
 
 def shell_addresses(
@@ -446,32 +391,6 @@ def shell_addresses(
         return live_shell_addresses(conn, country, limit)
     table, _ = stats_snapshots.answer(conn, cache, SHELL_SNAPSHOT, lambda: shell_snapshot(conn))
     return list(table.get(country or "*", []))[:limit]
-
-
-def shell_snapshot(conn: Connection) -> dict[str, list[dict[str, Any]]]:
-    """The top `SHELL_TOP` shell addresses of all countries together (`*`) and of each country that has
-    companies: the snapshot every ranking request slices."""
-    out = {"*": live_shell_addresses(conn, None, SHELL_TOP)}
-    for country in queries.company_countries(conn):
-        out[country] = live_shell_addresses(conn, country, SHELL_TOP)
-    return out
-
-
-def live_shell_addresses(conn: Connection, country: str | None, limit: int) -> list[dict[str, Any]]:
-    cond = Conditions([companies.c.country == country] if country else [], False)
-    items = stats_svc.public_shell_addresses(conn, cond, 2, limit)
-    return [
-        {
-            "rank": i,
-            "address": a["address"],
-            "city": a["city"],
-            "postal_code": a["postalCode"],
-            "country": a["country"],
-            "companies": a["companies"],
-            "sample": [s.get("name") for s in a["sample"]],
-        }
-        for i, a in enumerate(items, 1)
-    ]
 
 
 def ranking(
@@ -510,8 +429,8 @@ def coverage(conn: Connection, cache: dict[str, Any], ttl: float = 60.0) -> dict
     minute."""
     hit = cache.get("coverage")
     if hit is not None and time.monotonic() - hit[0] < ttl:
-        # mypy, ignored below: the cache is the app's untyped dict; this entry holds a dict
-        return hit[1]  # type: ignore[no-any-return]
+        cached: dict[str, Any] = hit[1]  # the cache is the app's untyped dict; this entry holds a dict
+        return cached
     # The statistics snapshot of the current data version when there is one: at 10M companies the per-country
     # counts take about 0.9 s of CPU, which the first landing, topic or coverage page of a process paid.
     stats = stats_snapshots_db.find_snapshot(conn, "public-stats", data_version(conn))
@@ -568,12 +487,10 @@ def warm_queries(engine: Engine) -> bool:
     first company page, check, badge or image of each process paid otherwise (docs/pages.md, "First
     renders"). Reads only; nothing to do while no company is loaded."""
     with engine.connect() as conn:
-        first = conn.execute(
-            select(companies.c.country, companies.c.national_id).order_by(companies.c.id).limit(1)
-        ).first()
+        first = queries.first_company(conn)
         if first is None:
             return False
-        row = companies_svc.resolve_ico(conn, first.national_id, first.country)
+        row = companies_svc.resolve_ico(conn, first[1], first[0])
         check(conn, row)
         og_svg(conn, row)
         status_badge(row)

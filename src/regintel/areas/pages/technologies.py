@@ -18,8 +18,8 @@ TTL = 900.0
 def usage(conn: Connection, cache: dict[str, Any], ttl: float = TTL) -> dict[str, Any]:
     hit = cache.get("technologies")
     if hit is not None and time.monotonic() - hit[0] < ttl:
-        # mypy, ignored below: the cache is the app's untyped dict; this entry holds a dict
-        return hit[1]  # type: ignore[no-any-return]
+        cached: dict[str, Any] = hit[1]  # the cache is the app's untyped dict; this entry holds a dict
+        return cached
 
     def hosts(kind: str, name: str) -> int:
         return security_svc.signal_list(conn, {kind: name}, 1, 1)[0]

@@ -95,8 +95,9 @@ def widget_token(request: Request, caller: ApiKey, body: Annotated[WidgetTokenRe
     'data-ico="…" data-token="<token>">`. Cached 1 h.',
 )
 def widget_js(request: Request, _auth: WidgetAuth) -> Response:
-    # mypy, ignored below: html.ENV is built with a loader
-    script = html.ENV.loader.get_source(html.ENV, "widget.js")[0]  # type: ignore[union-attr]
+    loader = html.ENV.loader
+    assert loader is not None, "html.ENV is built with a loader"
+    script = loader.get_source(html.ENV, "widget.js")[0]
     body = script.replace("__BASE__", orjson.dumps(public_base(request)).decode()).encode()
     return cached_body(request, body, "text/javascript; charset=utf-8", HOUR)
 

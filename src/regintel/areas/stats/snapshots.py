@@ -25,6 +25,7 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from regintel.areas.pages.aggregates import SNAPSHOTS as PAGE_SNAPSHOTS
 from regintel.areas.search.company_filters import CompanyFilters
 from regintel.areas.stats import service as stats
 from regintel.areas.stats.breakdown import DIMENSIONS
@@ -63,24 +64,6 @@ def _shell(public: bool) -> Callable[[Connection], Any]:
     return lambda conn: addresses(conn, EVERYTHING, SHELL_MIN_COMPANIES, SHELL_LIMIT)
 
 
-def _region_counts(conn: Connection) -> Any:
-    from regintel.areas.pages import service  # on use: the pages area imports this module
-
-    return service.region_counts_snapshot(conn)
-
-
-def _pages_shell(conn: Connection) -> Any:
-    from regintel.areas.pages import service  # on use, as above
-
-    return service.shell_snapshot(conn)
-
-
-def _country_largest(conn: Connection) -> Any:
-    from regintel.areas.pages import service  # on use, as above
-
-    return service.country_largest_snapshot(conn)
-
-
 AGGREGATES: dict[str, Callable[[Connection], Any]] = {
     "overview": stats.overview,
     "freshness": stats.freshness,
@@ -88,9 +71,7 @@ AGGREGATES: dict[str, Callable[[Connection], Any]] = {
     SHELL_KEY: _shell(public=False),
     PUBLIC_SHELL_KEY: _shell(public=True),
     **{breakdown_key(by): _breakdown(by) for by in DIMENSIONS},
-    "pages:nuts3-counts": _region_counts,  # /firmy-kraj, /heatmap, /maps (areas/pages/regions.py)
-    "pages:shell-addresses": _pages_shell,  # the shell-address ranking, per country (areas/pages/service.py)
-    "pages:country-largest": _country_largest,  # the directory landings' ten largest (areas/pages)
+    **PAGE_SNAPSHOTS,  # the region counts, shell addresses and largest companies of the public pages
 }
 
 

@@ -13,10 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
-from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
-from regintel.db.schema import company_changes, deliveries, monitoring_events
+from regintel.areas.accounts import queries as q
 
 # not delivered yet: queued, being sent under a lease, or failed for good, which a resume with
 # `retry_failed` queues again with the body it has
@@ -36,10 +35,6 @@ def _redact_json(value: Any, redact: Redact) -> Any:
     return value
 
 
-def _changes_of(company_ids: Sequence[int]) -> Any:
-    return select(company_changes.c.id).where(company_changes.c.company_id.in_(list(company_ids)))
-
-
 def redact_queued(
     conn: Connection, company_ids: Sequence[int], redact: Redact
 ) -> dict[str, list[dict[str, Any]]]:
@@ -48,26 +43,16 @@ def redact_queued(
     kept: dict[str, list[dict[str, Any]]] = {"monitoring_events": [], "deliveries": []}
     if not company_ids:
         return kept
-    me = monitoring_events.c
-    for event_id, old, new in conn.execute(
-        select(me.id, me.old_value, me.new_value).where(me.company_id.in_(list(company_ids)))
-    ).all():
+    for event_id, old, new in q.event_values_of(conn, company_ids):
         fixed = [redact(old), redact(new)]
         if fixed != [old, new]:
             kept["monitoring_events"].append({"id": event_id, "old_value": old, "new_value": new})
-            conn.execute(
-                update(monitoring_events)
-                .where(me.id == event_id)
-                .values(old_value=fixed[0], new_value=fixed[1])
-            )
-    d = deliveries.c
-    for delivery_id, body in conn.execute(
-        select(d.id, d.body).where(d.status.in_(QUEUED), d.change_id.in_(_changes_of(company_ids)))
-    ).all():
+            q.set_event_values(conn, event_id, fixed[0], fixed[1])
+    for delivery_id, body in q.delivery_bodies(conn, QUEUED, company_ids):
         fixed_body = orjson.dumps(_redact_json(orjson.loads(body), redact)).decode()
         if fixed_body != body:
             kept["deliveries"].append({"id": delivery_id, "body": body})
-            conn.execute(update(deliveries).where(d.id == delivery_id).values(body=fixed_body))
+            q.set_delivery_body(conn, delivery_id, fixed_body)
     return kept
 
 
@@ -75,27 +60,12 @@ def restore_queued(conn: Connection, kept: dict[str, list[dict[str, Any]]]) -> N
     """Put back what `redact_queued` rewrote: monitoring events, and deliveries still queued (one delivered
     meanwhile went out redacted, which cannot be undone)."""
     for event in kept.get("monitoring_events", ()):
-        conn.execute(
-            update(monitoring_events)
-            .where(monitoring_events.c.id == event["id"])
-            .values(old_value=event["old_value"], new_value=event["new_value"])
-        )
+        q.set_event_values(conn, event["id"], event["old_value"], event["new_value"])
     for delivery in kept.get("deliveries", ()):
-        conn.execute(
-            update(deliveries)
-            .where(deliveries.c.id == delivery["id"], deliveries.c.status.in_(QUEUED))
-            .values(body=delivery["body"])
-        )
+        q.set_delivery_body(conn, delivery["id"], delivery["body"], QUEUED)
 
 
 def cancel_queued(conn: Connection, company_id: int) -> int:
     """Cancel the deliveries still queued about a company's changes (a withheld sole trader's register
     entry); returns how many. A lift does not queue them again: their moment has passed."""
-    d = deliveries.c
-    return int(
-        conn.execute(
-            update(deliveries)
-            .where(d.status.in_(QUEUED), d.change_id.in_(_changes_of([company_id])))
-            .values(status="cancelled", lease_until=None, last_error=CANCELLED_BECAUSE)
-        ).rowcount
-    )
+    return q.cancel_deliveries(conn, QUEUED, company_id, CANCELLED_BECAUSE)

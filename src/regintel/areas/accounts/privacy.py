@@ -20,18 +20,16 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Date, DateTime, Table, delete, or_, select, update
+from sqlalchemy import Date, DateTime, Table
 from sqlalchemy.engine import Connection
-from sqlalchemy.sql.elements import ColumnElement
 
 from regintel.areas.accounts import jobs, outbox, traders
 from regintel.areas.accounts import queries as q
-from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.areas.enrich import privacy as enrich
 from regintel.areas.legal_records import privacy as legal_records
 from regintel.areas.reports import service as reports
 from regintel.areas.screening import privacy as screening
-from regintel.db.schema import companies, company_changes, people, roles
+from regintel.db.schema import company_changes, people, roles
 from regintel.domain.names import normalise_name
 from regintel.errors import Conflict, NotFound, ValidationFailed
 
@@ -70,30 +68,9 @@ def candidates(conn: Connection, row: Mapping[str, Any]) -> list[dict[str, Any]]
     (the operator compares birth date and companies with the requester before withholding any)."""
     keys = json.loads(row["person_keys"]) if row["person_keys"] else []
     name = normalise_name(row["person_name"] or "")
-    clauses: list[ColumnElement[bool]] = [people.c.person_key.in_(keys)] if keys else []
-    if name:
-        clauses.append(people.c.name_norm == name)
-    if not clauses:
-        return []
-    found = (
-        conn.execute(
-            select(people).where(or_(*clauses)).order_by(people.c.name, people.c.id).limit(MAX_CANDIDATES)
-        )
-        .mappings()
-        .all()
-    )
     out = []
-    for p in found:
-        held = (
-            conn.execute(
-                select(companies.c.country, companies.c.national_id, companies.c.name, roles.c.role)
-                .join(companies, companies.c.id == roles.c.company_id)
-                .where(roles.c.person_id == p["id"])
-                .order_by(companies.c.name)
-            )
-            .mappings()
-            .all()
-        )
+    for p in q.people_named(conn, keys, name, MAX_CANDIDATES):
+        held = q.roles_of_person(conn, int(p["id"]))
         out.append(
             {
                 "person_key": p["person_key"],
@@ -129,26 +106,21 @@ def withhold_person(
     person_key = person_key.removeprefix("p:")
     if q.is_person_suppressed(conn, person_key):
         return 0
-    person = conn.execute(select(people.c.id, people.c.name).where(people.c.person_key == person_key)).first()
+    person = q.person_by_key(conn, person_key)
     if person is None:
         raise NotFound(f"No register person with key p:{person_key}")
-    held = or_(roles.c.person_id == person.id, roles.c.holder_key == f"p:{person_key}")
-    held_rows = conn.execute(select(roles).where(held)).mappings().all()
-    names = {str(r["holder_name"]) for r in held_rows} | {str(person.name)}
+    person_id, person_name = person
+    held_rows = q.roles_held(conn, person_id, f"p:{person_key}")
+    names = {str(r["holder_name"]) for r in held_rows} | {person_name}
     company_ids = sorted({int(r["company_id"]) for r in held_rows})
-    _keep(
-        conn,
-        person_key,
-        people,
-        conn.execute(select(people).where(people.c.id == person.id)).mappings().all(),
-    )
+    _keep(conn, person_key, people, q.people_rows(conn, person_id))
     _keep(conn, person_key, roles, held_rows)
     _keep(conn, person_key, screening.TABLE, screening.withhold_hits(conn, company_ids, names))
-    removed = int(conn.execute(delete(roles).where(held)).rowcount)
+    removed = q.delete_roles_held(conn, person_id, f"p:{person_key}")
     _redact_changes(conn, person_key, company_ids, names)
     for table, rows in outbox.redact_queued(conn, company_ids, lambda v: _redact(v, names)).items():
         _keep(conn, person_key, table, rows)
-    conn.execute(delete(people).where(people.c.id == person.id))
+    q.delete_person(conn, person_id)
     q.insert_person_suppression(
         conn,
         person_key=person_key,
@@ -158,10 +130,10 @@ def withhold_person(
         created_at=now,
     )
     if company_ids:  # the companies' documents change: search indexes and caches see them as updated
-        conn.execute(update(companies).where(companies.c.id.in_(company_ids)).values(updated_at=now))
+        q.touch_companies(conn, company_ids, now)
     reports.render_again(conn, company_ids, now)  # stored reports named the person
-    enrich.withdraw(conn, f"p:{person_key}", names, _national_ids(conn, company_ids), now)  # and answers
-    jobs.queue_search_sync(conn, now, people_ids=[int(person.id)])
+    enrich.withdraw(conn, f"p:{person_key}", names, q.national_ids_of(conn, company_ids), now)  # and answers
+    jobs.queue_search_sync(conn, now, people_ids=[person_id])
     q.record_action(conn, f"p:{person_key}", "withhold", request_id, now)
     return removed
 
@@ -189,11 +161,6 @@ def withhold_party(conn: Connection, name: str, request_id: int | None, reason: 
     return parties
 
 
-def _national_ids(conn: Connection, company_ids: Sequence[int]) -> list[str]:
-    found = conn.execute(select(companies.c.national_id).where(companies.c.id.in_(list(company_ids))))
-    return [str(n) for n in found.scalars()]
-
-
 def _companies_of(kept: Sequence[Mapping[str, Any]]) -> list[int]:
     return sorted({int(c) for k in kept if isinstance(c := k["data"].get("company_id"), int)})
 
@@ -201,11 +168,7 @@ def _companies_of(kept: Sequence[Mapping[str, Any]]) -> list[int]:
 def _kept_of(conn: Connection, key: str) -> list[dict[str, Any]]:
     return [
         {"table_name": r["table_name"], "row_id": r["row_id"], "data": orjson.loads(r["data"])}
-        for r in conn.execute(
-            select(privacy_withheld_rows)
-            .where(privacy_withheld_rows.c.person_key == key)
-            .order_by(privacy_withheld_rows.c.id)  # oldest first: a row kept again after a re-import wins
-        ).mappings()
+        for r in q.withheld_rows_of(conn, key)  # oldest first: a row kept again after a re-import wins
     ]
 
 
@@ -217,8 +180,7 @@ def lift_party(conn: Connection, key: str) -> dict[str, int]:
     restored = legal_records.restore(conn, kept)
     reports.render_again(conn, _companies_of(kept), datetime.now(UTC))
     q.record_action(conn, key, "lift", None, datetime.now(UTC))
-    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
-    conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
+    q.end_withholding(conn, key)
     return {"rows": restored}
 
 
@@ -227,12 +189,7 @@ def reapply_parties(conn: Connection, now: datetime) -> dict[str, int]:
     withhold by themselves; a restore of a backup or an older importer do not); returns the party rows
     rewritten per key."""
     out: dict[str, int] = {}
-    keys = conn.execute(
-        select(privacy_person_suppressions.c.person_key).where(
-            privacy_person_suppressions.c.person_key.startswith(legal_records.KEY_PREFIX)
-        )
-    ).scalars()
-    for key in list(keys):
+    for key in q.suppressed_keys(conn, legal_records.KEY_PREFIX):
         names = {n for k in _kept_of(conn, key) if (n := legal_records.named(k)) is not None}
         out[key] = sum(withhold_party(conn, n, None, "reapply", now) for n in sorted(names)) if names else 0
     return out
@@ -242,33 +199,10 @@ def person_records(conn: Connection, person_key: str) -> dict[str, Any]:
     """A register person's records as this service holds them (GDPR art. 15): the person row, every role with
     its company, dates, shares and source, and the change-log entries naming the person."""
     person_key = person_key.removeprefix("p:")
-    person = conn.execute(select(people).where(people.c.person_key == person_key)).mappings().first()
+    person = q.person_row(conn, person_key)
     if person is None:
         raise NotFound(f"No register person with key p:{person_key}")
-    held = (
-        conn.execute(
-            select(
-                roles.c.role,
-                roles.c.title,
-                roles.c.holder_name,
-                roles.c.share_pct,
-                roles.c.voting_pct,
-                roles.c.natures_of_control,
-                roles.c.since,
-                roles.c.until,
-                roles.c.source,
-                companies.c.id,
-                companies.c.country,
-                companies.c.national_id,
-                companies.c.name.label("company_name"),
-            )
-            .join(companies, companies.c.id == roles.c.company_id)
-            .where(or_(roles.c.person_id == person["id"], roles.c.holder_key == f"p:{person_key}"))
-            .order_by(companies.c.name, roles.c.role)
-        )
-        .mappings()
-        .all()
-    )
+    held = q.person_roles(conn, int(person["id"]), f"p:{person_key}")
     names = {str(r["holder_name"]) for r in held} | {str(person["name"])}
     company_ids = sorted({int(r["id"]) for r in held})
     changes = (
@@ -283,12 +217,7 @@ def person_records(conn: Connection, person_key: str) -> dict[str, Any]:
                 "source": r["source"],
                 "detected_at": _aware(r["detected_at"]),
             }
-            for r in conn.execute(
-                select(company_changes, companies.c.country, companies.c.national_id)
-                .join(companies, companies.c.id == company_changes.c.company_id)
-                .where(company_changes.c.company_id.in_(company_ids))
-                .order_by(company_changes.c.id)
-            ).mappings()
+            for r in q.changes_of_companies(conn, company_ids)
             if any(n in (r["old_value"] or "") or n in (r["new_value"] or "") for n in names)
         ]
     )
@@ -342,8 +271,8 @@ def access_export(conn: Connection, request_id: int, persons: Sequence[str]) -> 
 def _keep(conn: Connection, person_key: str, table: Table | str, rows: Sequence[Mapping[Any, Any]]) -> None:
     """Keep rows as they are before they are taken out or rewritten (dates as ISO text, amounts as text)."""
     if rows:
-        conn.execute(
-            privacy_withheld_rows.insert(),
+        q.insert_withheld(
+            conn,
             [
                 {
                     "person_key": person_key,
@@ -376,27 +305,14 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
     if not q.is_person_suppressed(conn, person_key):
         raise NotFound(f"p:{person_key} is not withheld")
     kept: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in conn.execute(
-        select(privacy_withheld_rows)
-        .where(privacy_withheld_rows.c.person_key == person_key)
-        .order_by(privacy_withheld_rows.c.id)
-    ).mappings():
+    for r in q.withheld_rows_of(conn, person_key):
         kept[str(r["table_name"])].append(orjson.loads(r["data"]))
     new_ids: dict[int, int] = {}
     for row in kept["people"]:
         values = _typed(people, {k: v for k, v in row.items() if k != "id"})
-        inserted = conn.execute(people.insert().values(values)).inserted_primary_key
-        assert inserted is not None
-        new_ids[int(row["id"])] = int(inserted[0])
+        new_ids[int(row["id"])] = q.insert_person(conn, values)
     present = (
-        {
-            int(c)
-            for c in conn.execute(
-                select(companies.c.id).where(
-                    companies.c.id.in_({int(r["company_id"]) for r in kept["roles"]})
-                )
-            ).scalars()
-        }
+        q.existing_company_ids(conn, {int(r["company_id"]) for r in kept["roles"]})
         if kept["roles"]
         else set()
     )
@@ -407,24 +323,17 @@ def lift_person(conn: Connection, person_key: str, now: datetime) -> dict[str, i
         if int(r["company_id"]) in present
     ]
     if restored:
-        conn.execute(roles.insert(), restored)
+        q.insert_roles(conn, restored)
     hits = screening.restore_hits(conn, [h for h in kept[screening.TABLE] if int(h["company_id"]) in present])
     for change in kept["company_changes"]:
-        conn.execute(
-            update(company_changes)
-            .where(company_changes.c.id == change["id"])
-            .values(old_value=change["old_value"], new_value=change["new_value"])
-        )
+        q.set_change_values(conn, change["id"], change["old_value"], change["new_value"])
     outbox.restore_queued(conn, kept)
-    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == person_key))
-    conn.execute(
-        delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == person_key)
-    )
+    q.end_withholding(conn, person_key)
     if present:
-        conn.execute(update(companies).where(companies.c.id.in_(sorted(present))).values(updated_at=now))
+        q.touch_companies(conn, sorted(present), now)
     reports.render_again(conn, sorted(present), now)
     names = {str(p["name"]) for p in kept["people"]} | {str(r["holder_name"]) for r in kept["roles"]}
-    enrich.withdraw(conn, f"p:{person_key}", names, _national_ids(conn, sorted(present)), now, lift=True)
+    enrich.withdraw(conn, f"p:{person_key}", names, q.national_ids_of(conn, sorted(present)), now, lift=True)
     jobs.queue_search_sync(conn, now, people_ids=new_ids.values())
     q.record_action(conn, f"p:{person_key}", "lift", None, now)
     return {
@@ -440,20 +349,11 @@ def _redact_changes(conn: Connection, person_key: str, company_ids: Sequence[int
     `role: name; …` summaries, ingest/sections.py)."""
     if not company_ids:
         return
-    rows = conn.execute(
-        select(company_changes.c.id, company_changes.c.old_value, company_changes.c.new_value).where(
-            company_changes.c.company_id.in_(list(company_ids))
-        )
-    ).all()
-    for change_id, old, new in rows:
+    for change_id, old, new in q.change_values_of(conn, company_ids):
         fixed = [_redact(v, names) for v in (old, new)]
         if fixed != [old, new]:
             _keep(conn, person_key, company_changes, [{"id": change_id, "old_value": old, "new_value": new}])
-            conn.execute(
-                update(company_changes)
-                .where(company_changes.c.id == change_id)
-                .values(old_value=fixed[0], new_value=fixed[1])
-            )
+            q.set_change_values(conn, change_id, fixed[0], fixed[1])
 
 
 def _redact(value: str | None, names: set[str]) -> str | None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Table, delete, func, or_, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnElement
 
 from regintel.areas.accounts.tables import (
     account_api_keys,
@@ -29,10 +30,21 @@ from regintel.areas.accounts.tables import (
     privacy_person_suppressions,
     privacy_requests,
     privacy_suppressions,
+    privacy_withheld_rows,
     signup_leads,
 )
 from regintel.db.engine import insert_for
-from regintel.db.schema import api_keys, companies, email_outbox, watches
+from regintel.db.schema import (
+    api_keys,
+    companies,
+    company_changes,
+    deliveries,
+    email_outbox,
+    monitoring_events,
+    people,
+    roles,
+    watches,
+)
 
 # A RowMapping is read by column name, but SQLAlchemy types it Mapping[str | Column, Any] and a Mapping's key
 # type is invariant, so rows are cast (no run-time change) to the Mapping[str, Any] the callers read.
@@ -913,4 +925,298 @@ def key_is_paid_pass(conn: Connection, key_id: int) -> bool:
     return (
         conn.execute(select(account_passes.c.id).where(account_passes.c.api_key_id == key_id)).first()
         is not None
+    )
+
+
+# --- withholding a natural person: the rows taken out, rewritten and kept (privacy.py, traders.py) --------
+
+
+def withheld_rows_of(conn: Connection, key: str) -> list[Mapping[str, Any]]:
+    """The rows kept under `key`, oldest first (parents were kept before their children, and a row kept
+    again after a re-import comes later)."""
+    query = (
+        select(privacy_withheld_rows)
+        .where(privacy_withheld_rows.c.person_key == key)
+        .order_by(privacy_withheld_rows.c.id)
+    )
+    return cast("list[Mapping[str, Any]]", list(conn.execute(query).mappings()))
+
+
+def insert_withheld(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Rows kept as they were (`person_key`, `table_name`, `row_id`, `data`)."""
+    conn.execute(privacy_withheld_rows.insert(), list(rows))
+
+
+def delete_withheld(conn: Connection, key: str) -> None:
+    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
+
+
+def end_withholding(conn: Connection, key: str) -> None:
+    """Forget the rows kept under `key` and its suppression (the request and the log stay)."""
+    delete_withheld(conn, key)
+    conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
+
+
+def suppressed_keys(conn: Connection, prefix: str) -> list[str]:
+    """The suppressed keys starting with `prefix`."""
+    query = select(privacy_person_suppressions.c.person_key).where(
+        privacy_person_suppressions.c.person_key.startswith(prefix)
+    )
+    return list(conn.execute(query).scalars())
+
+
+def people_named(
+    conn: Connection, keys: Sequence[str], name_norm: str, limit: int
+) -> list[Mapping[str, Any]]:
+    """People rows with one of `keys` or the normalised name `name_norm` (either may be empty), by name."""
+    clauses: list[ColumnElement[bool]] = [people.c.person_key.in_(keys)] if keys else []
+    if name_norm:
+        clauses.append(people.c.name_norm == name_norm)
+    if not clauses:
+        return []
+    query = select(people).where(or_(*clauses)).order_by(people.c.name, people.c.id).limit(limit)
+    return cast("list[Mapping[str, Any]]", conn.execute(query).mappings().all())
+
+
+def roles_of_person(conn: Connection, person_id: int) -> list[Mapping[str, Any]]:
+    """The person's roles with their companies' country, national id and name, by company name."""
+    query = (
+        select(companies.c.country, companies.c.national_id, companies.c.name, roles.c.role)
+        .join(companies, companies.c.id == roles.c.company_id)
+        .where(roles.c.person_id == person_id)
+        .order_by(companies.c.name)
+    )
+    return cast("list[Mapping[str, Any]]", conn.execute(query).mappings().all())
+
+
+def person_by_key(conn: Connection, person_key: str) -> tuple[int, str] | None:
+    """(id, name) of the register person with `person_key`."""
+    found = conn.execute(select(people.c.id, people.c.name).where(people.c.person_key == person_key)).first()
+    return None if found is None else (int(found.id), str(found.name))
+
+
+def person_row(conn: Connection, person_key: str) -> Mapping[str, Any] | None:
+    item = conn.execute(select(people).where(people.c.person_key == person_key)).mappings().first()
+    return cast("Mapping[str, Any] | None", item)
+
+
+def people_rows(conn: Connection, person_id: int) -> list[Mapping[str, Any]]:
+    query = select(people).where(people.c.id == person_id)
+    return cast("list[Mapping[str, Any]]", conn.execute(query).mappings().all())
+
+
+def _held(person_id: int, holder_key: str) -> ColumnElement[bool]:
+    return or_(roles.c.person_id == person_id, roles.c.holder_key == holder_key)
+
+
+def roles_held(conn: Connection, person_id: int, holder_key: str) -> list[Mapping[str, Any]]:
+    """The roles the person holds, as a person row or under their holder key."""
+    query = select(roles).where(_held(person_id, holder_key))
+    return cast("list[Mapping[str, Any]]", conn.execute(query).mappings().all())
+
+
+def delete_roles_held(conn: Connection, person_id: int, holder_key: str) -> int:
+    return int(conn.execute(delete(roles).where(_held(person_id, holder_key))).rowcount)
+
+
+def person_roles(conn: Connection, person_id: int, holder_key: str) -> list[Mapping[str, Any]]:
+    """The person's roles as listed, with their companies (`id`, country, national id, `company_name`)."""
+    query = (
+        select(
+            roles.c.role,
+            roles.c.title,
+            roles.c.holder_name,
+            roles.c.share_pct,
+            roles.c.voting_pct,
+            roles.c.natures_of_control,
+            roles.c.since,
+            roles.c.until,
+            roles.c.source,
+            companies.c.id,
+            companies.c.country,
+            companies.c.national_id,
+            companies.c.name.label("company_name"),
+        )
+        .join(companies, companies.c.id == roles.c.company_id)
+        .where(_held(person_id, holder_key))
+        .order_by(companies.c.name, roles.c.role)
+    )
+    return cast("list[Mapping[str, Any]]", conn.execute(query).mappings().all())
+
+
+def changes_of_companies(conn: Connection, company_ids: Sequence[int]) -> list[Mapping[str, Any]]:
+    """The change-log entries of these companies with the company's country and national id, in order."""
+    query = (
+        select(company_changes, companies.c.country, companies.c.national_id)
+        .join(companies, companies.c.id == company_changes.c.company_id)
+        .where(company_changes.c.company_id.in_(company_ids))
+        .order_by(company_changes.c.id)
+    )
+    return cast("list[Mapping[str, Any]]", list(conn.execute(query).mappings()))
+
+
+def change_values_of(conn: Connection, company_ids: Sequence[int]) -> list[tuple[int, Any, Any]]:
+    """(id, old value, new value) of the change-log entries of these companies."""
+    c = company_changes.c
+    query = select(c.id, c.old_value, c.new_value).where(c.company_id.in_(list(company_ids)))
+    return [(int(i), old, new) for i, old, new in conn.execute(query).all()]
+
+
+def set_change_values(conn: Connection, change_id: int, old: Any, new: Any) -> None:
+    conn.execute(
+        update(company_changes).where(company_changes.c.id == change_id).values(old_value=old, new_value=new)
+    )
+
+
+def delete_person(conn: Connection, person_id: int) -> None:
+    conn.execute(delete(people).where(people.c.id == person_id))
+
+
+def delete_people(conn: Connection, person_ids: Sequence[int]) -> None:
+    conn.execute(delete(people).where(people.c.id.in_(list(person_ids))))
+
+
+def insert_person(conn: Connection, values: Mapping[str, Any]) -> int:
+    inserted = conn.execute(people.insert().values(values)).inserted_primary_key
+    assert inserted is not None
+    return int(inserted[0])
+
+
+def insert_roles(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    conn.execute(roles.insert(), list(rows))
+
+
+def touch_companies(conn: Connection, company_ids: Sequence[int], now: datetime) -> None:
+    """The companies' documents changed: search indexes and caches see them as updated."""
+    conn.execute(update(companies).where(companies.c.id.in_(list(company_ids))).values(updated_at=now))
+
+
+def national_ids_of(conn: Connection, company_ids: Sequence[int]) -> list[str]:
+    found = conn.execute(select(companies.c.national_id).where(companies.c.id.in_(list(company_ids))))
+    return [str(n) for n in found.scalars()]
+
+
+def existing_company_ids(conn: Connection, company_ids: Collection[int]) -> set[int]:
+    """Those of `company_ids` still in the register."""
+    query = select(companies.c.id).where(companies.c.id.in_(company_ids))
+    return {int(c) for c in conn.execute(query).scalars()}
+
+
+def company_row(conn: Connection, country: str, national_id: str) -> Mapping[str, Any] | None:
+    query = select(companies).where(companies.c.country == country, companies.c.national_id == national_id)
+    return cast("Mapping[str, Any] | None", conn.execute(query).mappings().first())
+
+
+def company_present(conn: Connection, country: str, national_id: str) -> bool:
+    query = select(companies.c.id).where(
+        companies.c.country == country, companies.c.national_id == national_id
+    )
+    return conn.execute(query).first() is not None
+
+
+def delete_company(conn: Connection, company_id: int) -> None:
+    """The cascades of the schema take the rows that hang on it."""
+    conn.execute(delete(companies).where(companies.c.id == company_id))
+
+
+def roles_held_elsewhere(conn: Connection, company_id: int, holder_key: str) -> list[dict[str, Any]]:
+    """The roles a company (a sole trader's entry) holds in other companies, by id or holder key."""
+    held = or_(roles.c.holder_company_id == company_id, roles.c.holder_key == holder_key)
+    query = select(roles).where(held, roles.c.company_id != company_id)
+    return [dict(r) for r in conn.execute(query).mappings()]
+
+
+def delete_roles(conn: Connection, role_ids: Sequence[int]) -> None:
+    conn.execute(delete(roles).where(roles.c.id.in_(list(role_ids))))
+
+
+def own_people(conn: Connection, company_id: int) -> list[dict[str, Any]]:
+    """People rows with roles in this company and in no other."""
+    other = roles.alias("other")
+    elsewhere = (
+        select(other.c.id).where(other.c.person_id == people.c.id, other.c.company_id != company_id).exists()
+    )
+    mine = select(roles.c.person_id).where(roles.c.company_id == company_id)
+    query = select(people).where(people.c.id.in_(mine), ~elsewhere).order_by(people.c.id)
+    return [dict(r) for r in conn.execute(query).mappings()]
+
+
+def rows_where_in(conn: Connection, table: Table, column: str, values: Sequence[int]) -> list[dict[str, Any]]:
+    """Whole rows of `table` whose `column` is one of `values`."""
+    return [dict(r) for r in conn.execute(select(table).where(table.c[column].in_(values))).mappings()]
+
+
+def relink_row(conn: Connection, table: Table, row_id: int, column: str, value: Any) -> int:
+    """Give the row `row_id` of `table` its link `column` back, unless it has one by now."""
+    query = update(table).where(table.c.id == row_id, table.c[column].is_(None)).values({column: value})
+    return int(conn.execute(query).rowcount)
+
+
+def person_id_by_key(conn: Connection, person_key: str) -> int | None:
+    found = conn.execute(select(people.c.id).where(people.c.person_key == person_key)).scalar()
+    return None if found is None else int(found)
+
+
+def row_exists(conn: Connection, table: Table, row_id: Any) -> bool:
+    return conn.execute(select(table.c.id).where(table.c.id == row_id)).first() is not None
+
+
+def insert_row(conn: Connection, table: Table, values: Mapping[str, Any]) -> None:
+    conn.execute(table.insert().values(values))
+
+
+def insert_row_new_id(conn: Connection, table: Table, values: Mapping[str, Any]) -> int:
+    """Insert a row under a new id (`values` without one); returns it."""
+    return int(conn.execute(table.insert().values(values).returning(table.c.id)).scalar_one())
+
+
+# --- what is still queued to go out about a withheld person (outbox.py) ----------------------------------
+
+
+def _changes_of(company_ids: Sequence[int]) -> Any:
+    return select(company_changes.c.id).where(company_changes.c.company_id.in_(list(company_ids)))
+
+
+def event_values_of(conn: Connection, company_ids: Sequence[int]) -> list[tuple[int, Any, Any]]:
+    """(id, old value, new value) of the monitoring events of these companies."""
+    me = monitoring_events.c
+    query = select(me.id, me.old_value, me.new_value).where(me.company_id.in_(list(company_ids)))
+    return [(int(i), old, new) for i, old, new in conn.execute(query).all()]
+
+
+def set_event_values(conn: Connection, event_id: int, old: Any, new: Any) -> None:
+    conn.execute(
+        update(monitoring_events)
+        .where(monitoring_events.c.id == event_id)
+        .values(old_value=old, new_value=new)
+    )
+
+
+def delivery_bodies(
+    conn: Connection, statuses: Sequence[str], company_ids: Sequence[int]
+) -> list[tuple[int, str]]:
+    """(id, body) of the deliveries in one of `statuses` about the changes of these companies."""
+    d = deliveries.c
+    query = select(d.id, d.body).where(d.status.in_(statuses), d.change_id.in_(_changes_of(company_ids)))
+    return [(int(i), body) for i, body in conn.execute(query).all()]
+
+
+def set_delivery_body(
+    conn: Connection, delivery_id: int, body: str, statuses: Sequence[str] | None = None
+) -> None:
+    """Rewrite a delivery's body (with `statuses`: only while it is in one of them)."""
+    d = deliveries.c
+    where = [d.id == delivery_id] + ([d.status.in_(statuses)] if statuses is not None else [])
+    conn.execute(update(deliveries).where(*where).values(body=body))
+
+
+def cancel_deliveries(conn: Connection, statuses: Sequence[str], company_id: int, reason: str) -> int:
+    """Cancel the deliveries in one of `statuses` about a company's changes; returns how many."""
+    d = deliveries.c
+    return int(
+        conn.execute(
+            update(deliveries)
+            .where(d.status.in_(statuses), d.change_id.in_(_changes_of([company_id])))
+            .values(status="cancelled", lease_until=None, last_error=reason)
+        ).rowcount
     )

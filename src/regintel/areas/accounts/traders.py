@@ -20,14 +20,13 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import Date, DateTime, LargeBinary, Numeric, Table, delete, or_, select, update
+from sqlalchemy import Date, DateTime, LargeBinary, Numeric, Table
 from sqlalchemy.engine import Connection
 
 from regintel.areas.accounts import jobs, outbox
 from regintel.areas.accounts import queries as q
-from regintel.areas.accounts.tables import privacy_person_suppressions, privacy_withheld_rows
 from regintel.areas.enrich import privacy as enrich
-from regintel.db.schema import companies, metadata, people, roles
+from regintel.db.schema import companies, metadata, people
 from regintel.domain.entity_types import entity_type
 from regintel.errors import NotFound, ValidationFailed
 
@@ -59,7 +58,7 @@ def _referring(table: Table) -> list[tuple[Table, str, str | None]]:
 def _walk(conn: Connection, table: Table, ids: Sequence[int], kept: list[dict[str, Any]]) -> None:
     """Keep the rows that a delete of `ids` in `table` removes (cascades, recursively) or unlinks."""
     for other, column, ondelete in _referring(table):
-        rows = [dict(r) for r in conn.execute(select(other).where(other.c[column].in_(ids))).mappings()]
+        rows = q.rows_where_in(conn, other, column, ids)
         if not rows:
             continue
         cascade = (ondelete or "").upper() == "CASCADE"
@@ -76,13 +75,7 @@ def withhold_company(
     conn: Connection, country: str, national_id: str, request_id: int | None, reason: str, now: datetime
 ) -> int:
     """Set a sole trader's company row and what hangs on it aside; returns the rows kept."""
-    row = (
-        conn.execute(
-            select(companies).where(companies.c.country == country, companies.c.national_id == national_id)
-        )
-        .mappings()
-        .first()
-    )
+    row = q.company_row(conn, country, national_id)
     key = company_key(country, national_id)
     if row is None:
         raise NotFound(f"No company {country}:{national_id}")
@@ -96,23 +89,20 @@ def withhold_company(
     ]
     # the register persons of the entry who hold nothing else (the trader as owner of their business):
     # kept before the roles, so that a lift puts them back before the roles that point at them
-    own = _own_people(conn, int(row["id"]))
+    own = q.own_people(conn, int(row["id"]))
     kept += [{"table_name": "people", "row_id": int(p["id"]), "unlink": None, "data": p} for p in own]
     # roles the entry holds in other companies (a `c:` holder) name the trader there: set aside too, before
     # the walk would only unlink them (the name stays); re-imports skip the key (ingest/sections.py)
-    held = or_(roles.c.holder_company_id == row["id"], roles.c.holder_key == key)
-    holdings = [
-        dict(r) for r in conn.execute(select(roles).where(held, roles.c.company_id != row["id"])).mappings()
-    ]
+    holdings = q.roles_held_elsewhere(conn, int(row["id"]), key)
     kept += [{"table_name": "roles", "row_id": int(r["id"]), "unlink": None, "data": r} for r in holdings]
     if holdings:
-        conn.execute(delete(roles).where(roles.c.id.in_([int(r["id"]) for r in holdings])))
+        q.delete_roles(conn, [int(r["id"]) for r in holdings])
     # Withheld before and brought back by an import: the register's entry as imported now replaces the
     # one kept then (two entries of one key could not both be put back).
-    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
+    q.delete_withheld(conn, key)
     _walk(conn, companies, [int(row["id"])], kept)
-    conn.execute(
-        privacy_withheld_rows.insert(),
+    q.insert_withheld(
+        conn,
         [
             {
                 "person_key": key,
@@ -126,9 +116,9 @@ def withhold_company(
         ],
     )
     outbox.cancel_queued(conn, int(row["id"]))  # before the delete unlinks them from the changes
-    conn.execute(delete(companies).where(companies.c.id == row["id"]))  # the cascades take the rest
+    q.delete_company(conn, int(row["id"]))  # the cascades take the rest
     if own:
-        conn.execute(delete(people).where(people.c.id.in_([int(p["id"]) for p in own])))
+        q.delete_people(conn, [int(p["id"]) for p in own])
     jobs.queue_search_sync(conn, now, company_ids=[int(row["id"])], people_ids=[int(p["id"]) for p in own])
     # stored enrichment answers of the entry (or naming the trader) are answered again without it
     enrich.withdraw(conn, key, {str(row["name"])} | {str(p["name"]) for p in own}, [national_id], now)
@@ -157,17 +147,6 @@ def _bytes(value: str) -> bytes:
     return bytes(ast.literal_eval(value)) if value[:2] in ("b'", 'b"') else base64.b64decode(value)
 
 
-def _own_people(conn: Connection, company_id: int) -> list[dict[str, Any]]:
-    """People rows with roles in this company and in no other."""
-    other = roles.alias("other")
-    elsewhere = (
-        select(other.c.id).where(other.c.person_id == people.c.id, other.c.company_id != company_id).exists()
-    )
-    mine = select(roles.c.person_id).where(roles.c.company_id == company_id)
-    query = select(people).where(people.c.id.in_(mine), ~elsewhere).order_by(people.c.id)
-    return [dict(r) for r in conn.execute(query).mappings()]
-
-
 def _typed(table: Table, data: Mapping[str, Any]) -> dict[str, Any]:
     out = {}
     for name, value in data.items():
@@ -192,9 +171,7 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
     key = company_key(country, national_id)
     if not q.is_person_suppressed(conn, key):
         raise NotFound(f"{key} is not withheld")
-    if conn.execute(
-        select(companies.c.id).where(companies.c.country == country, companies.c.national_id == national_id)
-    ).first():
+    if q.company_present(conn, country, national_id):
         raise ValidationFailed(f"{key} is in the register again: run `regintel privacy reapply` first")
     tables = {t.name: t for t in metadata.sorted_tables}
     restored = 0
@@ -204,11 +181,7 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
     moved: dict[tuple[str, int], int] = {}
     back: list[tuple[str, int]] = []
     names: set[str] = set()
-    for r in conn.execute(
-        select(privacy_withheld_rows)
-        .where(privacy_withheld_rows.c.person_key == key)
-        .order_by(privacy_withheld_rows.c.id)  # parents were kept before their children
-    ).mappings():
+    for r in q.withheld_rows_of(conn, key):  # parents were kept before their children
         item = orjson.loads(r["data"])
         table, data = tables[str(r["table_name"])], _typed(tables[str(r["table_name"])], item["row"])
         for fk in table.foreign_keys:
@@ -217,35 +190,24 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
                 data[fk.parent.name] = moved[target]
         if item["unlink"]:  # the row still exists, without its link
             column = item["unlink"]
-            restored += int(
-                conn.execute(
-                    update(table)
-                    .where(table.c.id == data["id"], table.c[column].is_(None))
-                    .values({column: data[column]})
-                ).rowcount
-            )
+            restored += q.relink_row(conn, table, data["id"], column, data[column])
             continue
         if table is people and (
-            same := conn.execute(
-                select(people.c.id).where(people.c.person_key == data["person_key"])
-            ).scalar()
+            same := q.person_id_by_key(conn, data["person_key"])
         ):  # the register lists the person again by now (a role imported since): their roles join that row
-            moved[("people", int(data["id"]))] = int(same)
+            moved[("people", int(data["id"]))] = same
             continue
         old_id = data.get("id")
-        if old_id is not None and conn.execute(select(table.c.id).where(table.c.id == old_id)).first():
-            new_id = conn.execute(
-                table.insert().values({k: v for k, v in data.items() if k != "id"}).returning(table.c.id)
-            ).scalar_one()
-            moved[(table.name, int(old_id))] = int(new_id)
+        if old_id is not None and q.row_exists(conn, table, old_id):
+            new_id = q.insert_row_new_id(conn, table, {k: v for k, v in data.items() if k != "id"})
+            moved[(table.name, int(old_id))] = new_id
         else:
-            conn.execute(table.insert().values(data))
+            q.insert_row(conn, table, data)
         if table is companies or table is people:
             back.append((table.name, moved.get((table.name, int(data["id"])), int(data["id"]))))
             names.add(str(data["name"]))
         restored += 1
-    conn.execute(delete(privacy_withheld_rows).where(privacy_withheld_rows.c.person_key == key))
-    conn.execute(delete(privacy_person_suppressions).where(privacy_person_suppressions.c.person_key == key))
+    q.end_withholding(conn, key)
     # restored as it was, so behind the index's watermark: the index is told
     jobs.queue_search_sync(
         conn,
@@ -261,17 +223,8 @@ def lift_company(conn: Connection, key: str) -> dict[str, int]:
 def reapply_companies(conn: Connection, now: datetime) -> dict[str, int]:
     """Withhold again the sole traders an import wrote back into the register since."""
     out: dict[str, int] = {}
-    keys = conn.execute(
-        select(privacy_person_suppressions.c.person_key).where(
-            privacy_person_suppressions.c.person_key.startswith(KEY_PREFIX)
-        )
-    ).scalars()
-    for key in list(keys):
+    for key in q.suppressed_keys(conn, KEY_PREFIX):
         country, national_id = parse_key(key)
-        back = conn.execute(
-            select(companies.c.id).where(
-                companies.c.country == country, companies.c.national_id == national_id
-            )
-        ).first()
-        out[key] = 0 if back is None else withhold_company(conn, country, national_id, None, "reapply", now)
+        back = q.company_present(conn, country, national_id)
+        out[key] = withhold_company(conn, country, national_id, None, "reapply", now) if back else 0
     return out

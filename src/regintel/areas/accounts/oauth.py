@@ -517,7 +517,13 @@ def create_client(conn: Connection, account_id: int, name: str, redirect_uris: l
     client_id = "ric_" + secrets.token_urlsafe(18)
     now = datetime.now(UTC)
     q.insert_client(conn, client_id, account_id, name, json.dumps(uris), now)
-    return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]  # inserted just above
+    return client_out(_stored_client(conn, client_id))  # inserted just above
+
+
+def _stored_client(conn: Connection, client_id: str) -> Mapping[str, Any]:
+    row = q.get_client(conn, client_id)
+    assert row is not None, f"OAuth client {client_id} not stored"
+    return row
 
 
 def client_out(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -538,7 +544,7 @@ def revoke_client(conn: Connection, account_id: int, client_id: str) -> dict[str
     if row is None or row["account_id"] is None or row["account_id"] != account_id:
         raise NotFound(f"No OAuth client {client_id!r} on this account")
     q.revoke_client(conn, client_id, datetime.now(UTC))
-    return client_out(q.get_client(conn, client_id))  # type: ignore[arg-type]  # read just above
+    return client_out(_stored_client(conn, client_id))  # read just above
 
 
 def metadata(base: str) -> dict[str, Any]:

@@ -148,7 +148,7 @@ def _id_claims(conf: OidcProvider, meta: Mapping[str, Any], id_token: str, nonce
     if jwks is None:
         jwks = _jwks[uri] = _get_json(uri)
     try:
-        keys = KeySet.import_key_set(jwks)  # type: ignore[arg-type]  # a JWKS document
+        keys = KeySet.import_key_set({"keys": jwks["keys"]})  # a JWKS document: its `keys` is what is read
         token = jwt.decode(id_token, keys, algorithms=ALGORITHMS)
         jwt.JWTClaimsRegistry(
             leeway=60,

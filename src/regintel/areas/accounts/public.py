@@ -11,7 +11,7 @@ import calendar
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, overload
 
 from fastapi import Request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -38,6 +38,10 @@ def _invalid(field: str, message: str, reason: str) -> ValidationFailed:
     )
 
 
+@overload
+def _aware(value: datetime) -> datetime: ...
+@overload
+def _aware(value: datetime | None) -> datetime | None: ...
 def _aware(value: datetime | None) -> datetime | None:
     return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
@@ -131,8 +135,7 @@ def request_privacy(
     recent = [
         r
         for r in q.requests_of(conn, email)
-        # mypy, ignored below: created_at is NOT NULL; _aware is typed for the optional columns
-        if r["kind"] == kind and now - _aware(r["created_at"]) < RESEND_AFTER  # type: ignore[operator]
+        if r["kind"] == kind and now - _aware(r["created_at"]) < RESEND_AFTER
     ]
     if not recent:
         keys = sorted({k.removeprefix("p:") for k in person_keys or []})

@@ -92,7 +92,8 @@ def _inline(schema: dict[str, Any]) -> dict[str, Any]:
             return [walk(v) for v in node]
         return node
 
-    return walk(schema)  # type: ignore[no-any-return]
+    inlined: dict[str, Any] = walk(schema)
+    return inlined
 
 
 def request_body() -> dict[str, Any]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Integer, bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 
+from regintel.db.prepared import Prepared
 from regintel.db.schema import companies, identifiers, people, roles
 
 Row = Mapping[str, Any]
@@ -37,14 +38,32 @@ SUMMARY = (
 )
 
 
+# Every search answer reads its page's rows by id. Built as a SQLAlchemy select each time, that read
+# cost about 400 µs of CPU for two rows (21 columns coerced, a cache key, the IN list expanded), more
+# than the index query; as a `Prepared` select it is compiled once per list length. Lengths are
+# rounded up to a power of two (the list padded with its last id), so at most ten plans exist.
+_BY_IDS: dict[int, Prepared] = {}
+_MOST_IDS = 512
+
+
+def _by_ids(n: int) -> tuple[int, Prepared]:
+    size = 1 << max(0, n - 1).bit_length()
+    prepared = _BY_IDS.get(size)
+    if prepared is None:
+        ids = [bindparam(f"id{k}", type_=Integer) for k in range(size)]
+        prepared = _BY_IDS[size] = Prepared(select(*SUMMARY).where(companies.c.id.in_(ids)))
+    return size, prepared
+
+
 def companies_by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Row]:
     out: dict[int, Row] = {}
-    wanted = list(dict.fromkeys(ids))
-    for start in range(0, len(wanted), 900):
-        for row in conn.execute(
-            select(*SUMMARY).where(companies.c.id.in_(wanted[start : start + 900]))
-        ).mappings():
-            out[int(row["id"])] = cast(Row, row)
+    wanted = list(dict.fromkeys(int(i) for i in ids))
+    for start in range(0, len(wanted), _MOST_IDS):
+        chunk = wanted[start : start + _MOST_IDS]
+        size, prepared = _by_ids(len(chunk))
+        padded = chunk + chunk[-1:] * (size - len(chunk))
+        for row in prepared.all(conn, **{f"id{k}": v for k, v in enumerate(padded)}):
+            out[int(row["id"])] = row
     return out
 
 

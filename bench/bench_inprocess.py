@@ -33,8 +33,6 @@ PATHS = {
     "me": "/api/v1/me",
     "autocomplete": "/api/v1/companies/autocomplete?q=slovn",
 }
-# The twin has no search index, so autocomplete is measured for regintel alone.
-NO_TWIN = frozenset({"autocomplete"})
 PLAN = {"bench": {"title": "Bench", "rate_per_minute": 1_000_000_000, "monthly_quota": 1_000_000_000}}
 
 
@@ -143,8 +141,7 @@ def main() -> None:
     ours = create_app(settings)
     targets = [("hello /", hello_app.app, _scope("/", key)), ("regintel /livez", ours, _scope("/livez", key))]
     for name in args.paths.split(","):
-        if name not in NO_TWIN:
-            targets.append((f"twin {name}", twin_app.app, _scope(PATHS[name], key)))
+        targets.append((f"twin {name}", twin_app.app, _scope(PATHS[name], key)))
         targets.append((f"regintel {name}", ours, _scope(PATHS[name], key)))
 
     async def run() -> dict[str, Any]:

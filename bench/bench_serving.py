@@ -37,7 +37,7 @@ PATHS = {
         "/api/v1/companies/by-lei?lei=097900BHF50000076475",
     ),
     "me": ("/api/v1/me", "/api/v1/me"),
-    "autocomplete": ("/api/v1/companies/autocomplete?q=slovn", None),
+    "autocomplete": ("/api/v1/companies/autocomplete?q=slovn", "/api/v1/companies/autocomplete?q=slovn"),
     "search": ("/api/v1/companies/search?q=slovnaft", None),
 }
 UNLIMITED = json.dumps(

@@ -5,8 +5,9 @@ It does not import regintel. Per request, like regintel: the key is checked by i
 the same 2-second cache), the three counters of a keyed call (per-IP, per-key window, monthly quota)
 are incremented in one transaction of a SQLite counter file (its own file, so the two never share
 counters), the same reads are made on the same database (company row, latest statement, sources,
-identifiers; or the LEI record and the nine compliance reads of regintel's by-lei answer), and the
-answer is the same JSON envelope made with orjson. Each handler is a plain `def`, as most hand-written
+identifiers; or the LEI record and the nine compliance reads of regintel's by-lei answer; or, for
+autocomplete, one question to regintel's own tantivy index and the page's rows), and the answer is the
+same JSON envelope made with orjson. Each handler is a plain `def`, as most hand-written
 FastAPI services are: FastAPI runs it in its thread pool, one hop per request. With TWIN_ASYNC=1 the
 same handlers run on the event loop instead (no hop: what regintel does on SQLite).
 
@@ -18,15 +19,20 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import os
+import re
 import sqlite3
 import threading
 import time
+import unicodedata
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
+import tantivy
 from fastapi import FastAPI, Header, HTTPException, Query
 from fastapi.responses import Response
 
@@ -280,3 +286,97 @@ def by_lei(
         "debtorListsAsOf": debtors,
     }
     return _ok(rows[0], started)
+
+
+# Autocomplete, as a hand-written service would write it over the same index: the folded words, each
+# matched as written or within the edits its length allows (the last one as the start of a word), one
+# question for the 10 best, then their rows by id and a `<mark>` around the words that matched.
+SUGGEST = (
+    "SELECT id, country, national_id, name, legal_form, status, city, postal_code, address_text, "
+    "in_bankruptcy FROM companies WHERE id IN ({})"
+)
+_index: dict[str, Any] = {}
+
+
+def _index_folder() -> Path:
+    """TWIN_INDEX, or the newest tantivy index under REGINTEL_DATA_DIR (what regintel serves)."""
+    if os.environ.get("TWIN_INDEX"):
+        return Path(os.environ["TWIN_INDEX"])
+    found = sorted(
+        Path(os.environ.get("REGINTEL_DATA_DIR", "data")).glob("search/*/tantivy/CURRENT"),
+        key=lambda p: p.stat().st_mtime,
+    )
+    if not found:
+        raise HTTPException(503, "no search index")
+    return found[-1].parent
+
+
+def _searcher() -> Any:
+    folder = _index_folder()
+    current = folder / (folder / "CURRENT").read_text().strip() / "index"
+    if _index.get("path") != current:
+        _index.update(path=current, index=tantivy.Index.open(str(current)))
+    return _index["index"].searcher(), _index["index"].schema
+
+
+def _fold(text: str) -> list[str]:
+    plain = unicodedata.normalize("NFKD", text.lower())
+    return re.findall(r"\w+", "".join(c for c in plain if not unicodedata.combining(c)))[:8]
+
+
+def _question(schema: Any, words: list[str]) -> Any:
+    Q = tantivy.Query
+    clauses = []
+    for n, word in enumerate(words):
+        edits = 0 if len(word) <= 3 else 1 if len(word) <= 6 else 2
+        exact = Q.const_score_query(Q.term_query(schema, "name", word), 2.0)
+        last = n == len(words) - 1
+        if edits or last:
+            near = Q.fuzzy_term_query(schema, "name", word, distance=edits, prefix=last)
+            exact = Q.disjunction_max_query([exact, Q.const_score_query(near, 1.0)])
+        clauses.append((tantivy.Occur.Should, exact))
+    return Q.boolean_query(clauses)
+
+
+def _mark(name: str, words: list[str]) -> str:
+    out = []
+    for part in re.split(r"(\w+)", name):
+        folded = _fold(part)
+        hit = folded and any(folded[0].startswith(w[:-1] or w) for w in words)
+        out.append(f"<mark>{html.escape(part)}</mark>" if hit else html.escape(part))
+    return "".join(out)
+
+
+@_route("/api/v1/companies/autocomplete")
+def autocomplete(
+    q: str = Query(min_length=1, max_length=200),
+    limit: int = Query(default=10, ge=1, le=20),
+    authorization: str | None = Header(default=None),
+) -> Response:
+    started = time.perf_counter()
+    _check(authorization)
+    words = _fold(q)
+    if not words:
+        raise HTTPException(422, "blank query")
+    searcher, schema = _searcher()
+    hits = searcher.search(_question(schema, words), limit).hits
+    ids = [int(v) for v in searcher.fast_field_values("cid", [addr for _, addr in hits])]
+    rows = {r["id"]: r for r in _rows(SUGGEST.format(", ".join("?" * len(ids))), *ids)} if ids else {}
+    items = [
+        {
+            "country": r["country"],
+            "nationalId": r["national_id"],
+            "name": r["name"],
+            "legalForm": r["legal_form"],
+            "status": r["status"],
+            "city": r["city"],
+            "postalCode": r["postal_code"],
+            "address": r["address_text"],
+            "inBankruptcy": bool(r["in_bankruptcy"]),
+            "score": round(score / (2.0 * len(words)), 4),
+            "highlight": _mark(r["name"], words),
+        }
+        for (score, _), i in zip(hits, ids, strict=True)
+        if (r := rows.get(i)) is not None
+    ]
+    return _ok(items, started)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 
 from regintel.ingest.base import SourceAbort
 
@@ -39,8 +39,9 @@ def xml_records(
                 checked = True
             yield element
             element.clear(keep_tail=False)
-            while element.getprevious() is not None:
-                del element.getparent()[0]
+            parent = element.getparent()
+            while parent is not None and element.getprevious() is not None:
+                del parent[0]
         if not checked:
             check_root(events.root, name)
     except etree.XMLSyntaxError as exc:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from feedgen.feed import FeedGenerator  # type: ignore[import-untyped]
+from feedgen.feed import FeedGenerator
 
 from regintel.render.tabular import to_csv
 

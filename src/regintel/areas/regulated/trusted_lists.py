@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, BinaryIO
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 
 from regintel.ingest.base import RecordError, SourceAbort
 
@@ -63,7 +63,7 @@ def read_list(stream: BinaryIO, name: str) -> Any:
         raise SourceAbort(f"{name} declares a DOCTYPE: a trusted list has none, so it is not read")
     root = tree.getroot()
     if root.tag != f"{NS}TrustServiceStatusList":
-        raise SourceAbort(f"{name}: root element {root.tag} is not a TS 119 612 TrustServiceStatusList")
+        raise SourceAbort(f"{name}: root element {root.tag!s} is not a TS 119 612 TrustServiceStatusList")
     return root
 
 

@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import lxml.html  # type: ignore[import-untyped]  # lxml ships no stubs
-from lxml.etree import ParserError  # type: ignore[import-untyped]
+import lxml.html
+from lxml.etree import ParserError
 
 RULES_PATH = Path(__file__).with_name("fingerprints.json")
 

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any, BinaryIO
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 
 from regintel.domain.names import fold
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
@@ -76,8 +76,10 @@ class FirmenbuchSource:
                 found += 1
                 entry = _tree(element)
                 element.clear()
-                while element.getprevious() is not None:  # a harvest's root keeps no finished entries
-                    del element.getparent()[0]
+                parent = element.getparent()
+                # a harvest's root keeps no finished entries
+                while parent is not None and element.getprevious() is not None:
+                    del parent[0]
                 try:
                     yield to_record(entry, published)
                 except RecordError as exc:

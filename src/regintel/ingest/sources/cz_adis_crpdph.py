@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any, BinaryIO, cast
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 
@@ -53,7 +53,7 @@ class AdisSource:
             raise SourceAbort(f"{name}: not well-formed XML: {exc}") from None
         answer = root.find(".//d:StatusNespolehlivyPlatceResponse", NS)
         status = answer.find("d:status", NS) if answer is not None else None
-        if status is None:
+        if answer is None or status is None:
             raise SourceAbort(f"{name}: not a StatusNespolehlivyPlatceResponse")
         if status.get("statusCode") != "0":
             raise SourceAbort(

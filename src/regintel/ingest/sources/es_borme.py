@@ -47,7 +47,7 @@ from dataclasses import fields, replace
 from functools import cache
 from typing import BinaryIO
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
@@ -291,7 +291,7 @@ def xml_items(data: bytes) -> Iterator[Skipped]:
             )
         yield Skipped("Section C announcement: names its company by name only (no registry sheet, no CIF)")
         return
-    raise SourceAbort(f"not a BORME XML (root <{root.tag}>, expected <sumario> or <documento>)")
+    raise SourceAbort(f"not a BORME XML (root <{root.tag!s}>, expected <sumario> or <documento>)")
 
 
 SOURCE = register(BormeSource())

@@ -28,7 +28,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.types import FinancialRecord, Record, StatementRecord
@@ -95,7 +95,7 @@ def _day(root: Any, name: str) -> str:
 
 def statement(root: Any) -> StatementRecord:
     kind = _local(root.tag)
-    scale = Decimal(1000) if etree.QName(root).namespace.endswith("WTysiacach") else Decimal(1)
+    scale = Decimal(1000) if (etree.QName(root).namespace or "").endswith("WTysiacach") else Decimal(1)
     header = _find(root, "Naglowek")
     if header is None:
         raise RecordError(f"{kind} without a Naglowek")

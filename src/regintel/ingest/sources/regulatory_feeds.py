@@ -18,9 +18,9 @@ from datetime import UTC, datetime
 from typing import Any, BinaryIO, cast
 from urllib.parse import urlsplit
 
-import feedparser  # type: ignore[import-untyped]
-import lxml.html  # type: ignore[import-untyped]
-from lxml.etree import ParserError  # type: ignore[import-untyped]
+import feedparser
+import lxml.html
+from lxml.etree import ParserError
 
 from regintel.ingest.base import RecordError, Source, SourceAbort, SourceInfo
 from regintel.ingest.sources import register

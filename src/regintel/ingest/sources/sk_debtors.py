@@ -38,7 +38,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO, cast
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.names import fold

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Any, BinaryIO, cast
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 

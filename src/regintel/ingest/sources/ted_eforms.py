@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO, cast
 
 import pycountry
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 
 from regintel.domain.public_money import Org, TedAward, TedLot, TedNotice
 from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort, SourceInfo
@@ -69,7 +69,7 @@ class TedSource:
         if form in SKIPPED_FORMS:
             yield Skipped(f"{form} (not a procurement notice)")
             return
-        if form not in PROCUREMENT_FORMS or not etree.QName(root).namespace.startswith("urn:oasis"):
+        if form not in PROCUREMENT_FORMS or not (etree.QName(root).namespace or "").startswith("urn:oasis"):
             raise SourceAbort(f"{name}: not an eForms procurement notice (root element {form})")
         try:
             yield parse_notice(root)

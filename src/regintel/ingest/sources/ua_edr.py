@@ -29,7 +29,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO
 
-from lxml import etree  # type: ignore[import-untyped]
+from lxml import etree
 
 from regintel.domain.identifiers import is_valid_national_id, parse_national_id
 from regintel.domain.types import CompanyKey, CompanyRecord, PersonRecord, RoleRecord
@@ -115,7 +115,7 @@ def _xml_records(stream: BinaryIO) -> Iterator[dict[str, Any] | RecordError]:
             yield _element_dict(element)
             element.clear()
             while element.getprevious() is not None:
-                del element.getparent()[0]
+                del parent[0]
     except etree.XMLSyntaxError as exc:
         if not found:
             raise SourceAbort(f"not a readable EDR XML file: {exc}") from None

@@ -20,14 +20,12 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2 import queries
 from regintel.areas.nis2.sweep import KIND as sweep_kind
-from regintel.areas.nis2.tables import nis2_designations
 from regintel.db import jobs as jobs_db
-from regintel.db.schema import companies
 from regintel.domain.identifiers import parse_country, parse_national_id
 from regintel.domain.nis2.scope import DESIGNATIONS
 from regintel.errors import ValidationFailed
@@ -77,16 +75,10 @@ def replace_source(conn: Connection, source: str, wanted: dict[int, tuple[str, s
     """Make `source`'s designations exactly `wanted` (company id -> (kind, reference)), for an importer that
     holds a whole register (areas/regulated/designating.py); returns the rows written or removed, 0 when
     nothing changed."""
-    d = nis2_designations.c
-    stored = {
-        (r.company_id, r.kind): (r.id, r.reference)
-        for r in conn.execute(select(d.id, d.company_id, d.kind, d.reference).where(d.source == source))
-    }
+    stored = queries.source_designations(conn, source)
     want = {(cid, kind): reference for cid, (kind, reference) in wanted.items()}
     gone = {key: pk for key, (pk, _) in stored.items() if key not in want}
-    ids = list(gone.values())
-    for start in range(0, len(ids), 500):
-        conn.execute(delete(nis2_designations).where(d.id.in_(ids[start : start + 500])))
+    queries.delete_designations(conn, list(gone.values()))
     now, renamed = datetime.now(UTC), 0
     new: list[dict[str, Any]] = []
     for (cid, kind), reference in want.items():
@@ -96,12 +88,10 @@ def replace_source(conn: Connection, source: str, wanted: dict[int, tuple[str, s
                 {"company_id": cid, "kind": kind, "source": source, "reference": reference, "loaded_at": now}
             )
         elif old != reference:
-            conn.execute(
-                update(nis2_designations).where(d.id == pk).values(reference=reference, loaded_at=now)
-            )
+            queries.set_designation_reference(conn, pk, reference, now)
             renamed += 1
     if new:
-        conn.execute(nis2_designations.insert(), new)
+        queries.insert_designations(conn, new)
     _reassess(conn, {cid for cid, _ in gone} | {int(row["company_id"]) for row in new}, now)
     return len(gone) + len(new) + renamed
 
@@ -112,11 +102,8 @@ def _reassess(conn: Connection, company_ids: set[int], now: datetime) -> None:
     follows the register without waiting for the next country refresh."""
     if not company_ids:
         return
-    c = companies.c
-    keys = conn.execute(
-        select(c.country, c.national_id).where(c.id.in_(sorted(company_ids))).order_by(c.id)
-    ).all()
-    payload = {"identifiers": [{"country": k.country, "national_id": k.national_id} for k in keys]}
+    keys = queries.company_keys(conn, company_ids)
+    payload = {"identifiers": [{"country": country, "national_id": nid} for country, nid in keys]}
     jobs_db.enqueue(conn, sweep_kind, payload, now=now, max_attempts=3)
 
 

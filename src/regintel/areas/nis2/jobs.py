@@ -8,11 +8,8 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
-
-from regintel.areas.nis2 import service, sweep
+from regintel.areas.nis2 import queries, service, sweep
 from regintel.db import jobs as jobs_db
-from regintel.db.schema import companies
 from regintel.jobs.registry import JobContext, Permanent, job_handler
 
 REFRESH_BATCH = 2_000
@@ -34,15 +31,9 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any]:
     started = time.monotonic()
     while True:
         with ctx.engine.begin() as conn:
-            stmt = (
-                select(companies.c.id)
-                .where(companies.c.id > after)
-                .order_by(companies.c.id)
-                .limit(REFRESH_BATCH)
+            ids = queries.company_ids_after(
+                conn, after, REFRESH_BATCH, str(country).upper() if country else None
             )
-            if country:
-                stmt = stmt.where(companies.c.country == str(country).upper())
-            ids = list(conn.execute(stmt).scalars())
             if not ids:
                 return {"assessed": done, "finished": True}
             service.save_batch(conn, service.assess_batch(conn, ids))

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, or_, select, tuple_
+from sqlalchemy import and_, bindparam, delete, func, or_, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2.tables import nis2_assessments, nis2_designations
@@ -227,6 +227,47 @@ def add_designations(conn: Connection, rows: Sequence[dict[str, Any]]) -> int:
         conn.execute(insert_for(conn, nis2_designations).values(row))
         written += 1
     return written
+
+
+def source_designations(conn: Connection, source: str) -> dict[tuple[int, str], tuple[int, str | None]]:
+    """`(company id, kind) -> (row id, reference)` of the designations `source` holds."""
+    d = nis2_designations.c
+    return {
+        (r.company_id, r.kind): (r.id, r.reference)
+        for r in conn.execute(select(d.id, d.company_id, d.kind, d.reference).where(d.source == source))
+    }
+
+
+def delete_designations(conn: Connection, ids: Sequence[int]) -> None:
+    """Delete the designations with these row ids, 500 to a statement."""
+    for part in _chunks(list(ids)):
+        conn.execute(delete(nis2_designations).where(nis2_designations.c.id.in_(part)))
+
+
+def set_designation_reference(conn: Connection, pk: int, reference: str | None, now: datetime) -> None:
+    conn.execute(
+        update(nis2_designations)
+        .where(nis2_designations.c.id == pk)
+        .values(reference=reference, loaded_at=now)
+    )
+
+
+def insert_designations(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
+    conn.execute(nis2_designations.insert(), list(rows))
+
+
+def company_keys(conn: Connection, company_ids: Iterable[int]) -> list[tuple[str, str]]:
+    """`(country, national_id)` of these companies, in id order."""
+    rows = conn.execute(select(c.country, c.national_id).where(c.id.in_(sorted(company_ids))).order_by(c.id))
+    return [(r.country, r.national_id) for r in rows]
+
+
+def company_ids_after(conn: Connection, after: int, limit: int, country: str | None = None) -> list[int]:
+    """Up to `limit` company ids above `after` in id order (only `country`'s when given)."""
+    stmt = select(c.id).where(c.id > after).order_by(c.id).limit(limit)
+    if country:
+        stmt = stmt.where(c.country == country)
+    return list(conn.execute(stmt).scalars())
 
 
 def assessment_counts(conn: Connection) -> dict[tuple[str, str], int]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from sqlalchemy import Engine, distinct, func, select
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.config import load_settings
@@ -25,9 +25,8 @@ from regintel.ingest.runner import RejectFile, area_run, input_files
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
-from . import loading
+from . import loading, queries
 from .linking import Linker
-from .tables import contracts, ted_notices, vat_payers
 
 BATCH = 1_000  # records written together (one read of what is stored, one delete, one insert)
 
@@ -106,12 +105,10 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
     return get_backend(engine, load_settings(database_url=url, data_dir=data_dir))
 
 
-def row_count(conn: Any, source_id: str) -> int:
+def row_count(conn: Connection, source_id: str) -> int:
     """Records a source has in the area's tables (the catalogue's `row_count`)."""
     if source_id in loading.TED_SOURCES:
-        query = select(func.count()).select_from(ted_notices).where(ted_notices.c.source == source_id)
-    elif conn.execute(select(vat_payers.c.id).where(vat_payers.c.source == source_id).limit(1)).first():
-        query = select(func.count()).select_from(vat_payers).where(vat_payers.c.source == source_id)
-    else:
-        query = select(func.count(distinct(contracts.c.record_key))).where(contracts.c.source == source_id)
-    return int(conn.execute(query).scalar_one())
+        return queries.notice_count(conn, source_id)
+    if queries.source_has_payers(conn, source_id):
+        return queries.payer_count(conn, source_id)
+    return queries.contract_count(conn, source_id)

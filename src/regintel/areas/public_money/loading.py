@@ -9,7 +9,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.domain.names import normalise_name
@@ -27,6 +26,7 @@ from regintel.domain.public_money import (
 from regintel.ingest.base import SourceAbort
 from regintel.ingest.loader import LoadStats
 
+from . import queries
 from .linking import Linker
 from .tables import (
     bank_accounts,
@@ -34,9 +34,7 @@ from .tables import (
     ted_buyers,
     ted_lots,
     ted_notice_cpv,
-    ted_notices,
     ted_winners,
-    vat_payers,
 )
 
 TED_SOURCE = "ted_eforms"
@@ -82,27 +80,16 @@ def write_notice(
     conn: Connection, notice: TedNotice, linker: Linker, stats: LoadStats, source: str = TED_SOURCE
 ) -> None:
     digest = notice.content_hash()
-    row = conn.execute(
-        select(ted_notices.c.id, ted_notices.c.content_hash).where(
-            ted_notices.c.notice_id == notice.notice_id
-        )
-    ).first()
+    row = queries.stored_notice(conn, notice.notice_id)
     if row is not None and row.content_hash == digest:
         stats.unchanged += 1
         return
     values = _notice_values(notice, digest) | {"source": source}
     if row is None:
-        pk = conn.execute(ted_notices.insert().values(**values).returning(ted_notices.c.id)).scalar_one()
+        pk = queries.insert_notice(conn, values)
     else:
         pk = row.id
-        for table in (ted_notice_cpv, ted_lots, ted_buyers, ted_winners):
-            conn.execute(delete(table).where(table.c.notice_pk == pk))
-        conn.execute(
-            delete(contracts).where(
-                contracts.c.source.in_(TED_SOURCES), contracts.c.record_key == notice.notice_id
-            )
-        )
-        conn.execute(update(ted_notices).where(ted_notices.c.id == pk).values(**values))
+        queries.replace_notice(conn, pk, notice.notice_id, TED_SOURCES, values)
     _notice_children(conn, pk, notice, linker, digest, source)
     _count(stats, row is not None)
 
@@ -144,8 +131,9 @@ def _notice_children(
     conn: Connection, pk: int, n: TedNotice, linker: Linker, digest: str, source: str
 ) -> None:
     if n.cpv_codes:
-        conn.execute(
-            ted_notice_cpv.insert(),
+        queries.insert_rows(
+            conn,
+            ted_notice_cpv,
             [
                 {
                     "notice_pk": pk,
@@ -159,8 +147,9 @@ def _notice_children(
         )
     lots = {lot.lot_id: lot for lot in n.lots}
     if lots:
-        conn.execute(
-            ted_lots.insert(),
+        queries.insert_rows(
+            conn,
+            ted_lots,
             [
                 {
                     "notice_pk": pk,
@@ -175,7 +164,7 @@ def _notice_children(
         )
     buyers = {b.ref: b for b in n.buyers}
     if buyers:
-        conn.execute(ted_buyers.insert(), [_org_row(pk, b, linker) for b in buyers.values()])
+        queries.insert_rows(conn, ted_buyers, [_org_row(pk, b, linker) for b in buyers.values()])
     awards = {(a.lot_id, a.winner.ref): a for a in n.awards}
     if not awards:
         return
@@ -193,11 +182,12 @@ def _notice_children(
                 "group_lead": a.group_lead,
             }
         )
-    conn.execute(ted_winners.insert(), winners)
+    queries.insert_rows(conn, ted_winners, winners)
     buyer = n.buyers[0] if n.buyers else None
     link = ted_link(n.publication_number)
-    conn.execute(
-        contracts.insert(),
+    queries.insert_rows(
+        conn,
+        contracts,
         [
             {
                 "source": source,
@@ -257,15 +247,9 @@ def write_contracts(
     read of what is stored for the batch's contracts, one delete and one insert."""
     keys = list(dict.fromkeys(r.contract_id for r in recs))
     state: dict[str, tuple[set[str], str | None]] = {}
-    for start in range(0, len(keys), 500):
-        chunk = keys[start : start + 500]
-        for row in conn.execute(
-            select(contracts.c.record_key, contracts.c.record_hash, contracts.c.record_version).where(
-                contracts.c.source == source, contracts.c.record_key.in_(chunk)
-            )
-        ):
-            hashes, _ = state.get(row.record_key, (set(), None))
-            state[row.record_key] = (hashes | {row.record_hash}, row.record_version)
+    for row in queries.stored_contract_rows(conn, source, keys):
+        hashes, _ = state.get(row.record_key, (set(), None))
+        state[row.record_key] = (hashes | {row.record_hash}, row.record_version)
     stored_keys = set(state)
     for country in {p.country for r in recs for p, _ in r.parties if p.national_id and p.country}:
         linker.prefetch(
@@ -293,15 +277,10 @@ def write_contracts(
         state[rec.contract_id] = ({digest} if rows else set(), rec.version_id if rows else None)
         _count(stats, bool(hashes))
     gone = [k for k in final if k in stored_keys]
-    for start in range(0, len(gone), 500):
-        conn.execute(
-            delete(contracts).where(
-                contracts.c.source == source, contracts.c.record_key.in_(gone[start : start + 500])
-            )
-        )
+    queries.delete_contracts(conn, source, gone)
     rows = [row for batch in final.values() for row in batch]
     if rows:
-        conn.execute(contracts.insert(), rows)
+        queries.insert_rows(conn, contracts, rows)
 
 
 def _contract_rows(rec: ContractRecord, linker: Linker, source: str, digest: str) -> list[dict[str, Any]]:
@@ -396,11 +375,7 @@ def write_payer(
     conn: Connection, rec: BankAccountRecord, linker: Linker, stats: LoadStats, source: str
 ) -> None:
     digest = rec.content_hash()
-    row = conn.execute(
-        select(vat_payers.c.id, vat_payers.c.record_hash, vat_payers.c.answered_on).where(
-            vat_payers.c.country == rec.country, vat_payers.c.vat_id == rec.vat_id
-        )
-    ).first()
+    row = queries.stored_payer(conn, rec.country, rec.vat_id)
     if row is not None and row.record_hash == digest:
         stats.unchanged += 1
         return
@@ -429,14 +404,14 @@ def write_payer(
         "imported_at": datetime.now(UTC),
     }
     if row is None:
-        pk = conn.execute(vat_payers.insert().values(**values).returning(vat_payers.c.id)).scalar_one()
+        pk = queries.insert_payer(conn, values)
     else:
         pk = row.id
-        conn.execute(update(vat_payers).where(vat_payers.c.id == pk).values(**values))
-        conn.execute(delete(bank_accounts).where(bank_accounts.c.payer_id == pk))
+        queries.replace_payer(conn, pk, values)
     if rec.accounts:
-        conn.execute(
-            bank_accounts.insert(),
+        queries.insert_rows(
+            conn,
+            bank_accounts,
             [
                 {
                     "payer_id": pk,
@@ -455,17 +430,10 @@ def start_of_list(conn: Connection, listed: PayerList, stats: LoadStats, source:
     """Before a complete list's payers: a list older than the newest stored one of its source stops the
     file (replaying an old export never brings removed payers or accounts back); the payers it no longer
     names, unless a newer answer than the list stored them, are removed with their accounts (`changes`)."""
-    p = vat_payers.c
-    scope = (p.source == source, p.country == listed.country)
-    newest = conn.execute(select(func.max(p.answered_on)).where(*scope)).scalar()
+    newest = queries.newest_answer(conn, source, listed.country)
     if newest is not None and newest > listed.as_of:
         raise SourceAbort(f"the list of {listed.as_of} is older than the one imported ({newest})")
-    stale = conn.execute(
-        select(p.id, p.vat_id).where(*scope, or_(p.answered_on.is_(None), p.answered_on < listed.as_of))
-    ).all()
-    gone = [int(r.id) for r in stale if r.vat_id not in listed.vat_ids]
-    for start in range(0, len(gone), 500):
-        chunk = gone[start : start + 500]
-        conn.execute(delete(bank_accounts).where(bank_accounts.c.payer_id.in_(chunk)))
-        conn.execute(delete(vat_payers).where(p.id.in_(chunk)))
+    stale = queries.payers_answered_before(conn, source, listed.country, listed.as_of)
+    gone = [pk for pk, vat_id in stale if vat_id not in listed.vat_ids]
+    queries.delete_payers(conn, gone)
     stats.changes += len(gone)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, and_, or_, true
+from sqlalchemy import Engine
 from sqlalchemy.engine import RowMapping
 
 from regintel.db.relink import Found, relink_rows, summary
@@ -47,14 +47,13 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             return _found(linker.by_national_id(row["country"], row["national_id"]))
 
         for table in (ted_winners, ted_buyers):
-            where = table.c.country == country if country else None
             result[table.name] = relink_rows(
                 conn,
                 table,
                 list(table.primary_key.columns),
                 [table.c.name, table.c.country, table.c.national_id, table.c.city],
                 org_link,
-                where,
+                queries.in_country(table.c.country, country),
                 by_identifier=org_by_id,
             )
 
@@ -79,7 +78,7 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             [c.id],
             [c.source, c.record_key, c.party_ref, c.party_name, c.party_country, c.party_national_id],
             contract_link,
-            c.party_country == country if country else None,
+            queries.in_country(c.party_country, country),
             by_identifier=lambda row: _found(
                 linker.by_national_id(row["party_country"], row["party_national_id"])
             ),
@@ -98,10 +97,6 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             [v.id],
             [v.country, v.national_id, v.vat_id],
             payer_link,
-            # Slovak payers are named by IČ DPH alone: the company's stored IČ DPH or DIČ links them.
-            and_(
-                or_(v.national_id.is_not(None), v.country == "SK"),
-                v.country == country if country else true(),
-            ),
+            queries.relinkable_payers(country),
         )
     return summary(result)

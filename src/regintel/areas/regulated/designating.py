@@ -6,25 +6,18 @@ unchanged list writes nothing."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from regintel.areas.nis2.designations import replace_source
 
-from . import trust_rules
-from .tables import regulated_authorisations as A
+from . import queries, trust_rules
 
 
 def designate(conn: Connection, source: str) -> int:
     """Write the designations the source's stored services make; returns the rows written or removed."""
     services: dict[int, list[tuple[str, bool]]] = {}
     names: dict[int, str] = {}
-    rows = conn.execute(
-        select(A.c.company_id, A.c.category, A.c.status, A.c.name, A.c.licence_number)
-        .where(A.c.source == source, A.c.sector == "trust", A.c.company_id.is_not(None))
-        .order_by(A.c.company_id, A.c.id)
-    )
-    for r in rows:
+    for r in queries.trust_services(conn, source):
         services.setdefault(r.company_id, []).append((r.category, r.status == "active"))
         names.setdefault(r.company_id, f"{r.name} ({r.licence_number})" if r.licence_number else r.name)
     wanted: dict[int, tuple[str, str | None]] = {}

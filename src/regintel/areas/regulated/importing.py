@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
 
 from regintel.config import load_settings
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
@@ -22,11 +23,11 @@ from regintel.ingest.runner import RejectFile, area_run
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
+from . import queries
 from .designating import designate
 from .linking import Linker
 from .loading import Writer, table_for
 from .records import Authorisation, Professional
-from .tables import licensed_professionals, regulated_authorisations
 
 BATCH = 1_000
 
@@ -102,9 +103,6 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
     return get_backend(engine, load_settings(database_url=url, data_dir=data_dir))
 
 
-def row_count(conn: Any, source_id: str) -> int:
+def row_count(conn: Connection, source_id: str) -> int:
     """Rows a source has in the area's tables (the catalogue's `row_count`)."""
-    return sum(
-        int(conn.execute(select(func.count()).select_from(t).where(t.c.source == source_id)).scalar_one())
-        for t in (regulated_authorisations, licensed_professionals)
-    )
+    return queries.source_rows(conn, source_id)

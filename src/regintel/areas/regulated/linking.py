@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.engine import Connection
 
 from regintel.areas.search.resolve import Evidence, candidates
-from regintel.db.schema import companies, identifiers
 from regintel.search.base import SearchBackend
+
+from . import queries
 
 NAME_THRESHOLD = 0.9  # above the resolver's own 0.8: a licence shown on the wrong company is worse than none
 BY_ID, BY_NAME = "identifier", "name"
@@ -70,32 +70,17 @@ class Linker:
     def _by_registration(self, registration: str) -> Link:
         scheme, _, value = registration.partition("-")
         kind, country = scheme[:3], scheme[3:]
-        on_company: ColumnElement[bool]
         if kind == "VAT":
-            forms = [f"{country}{value}", value]
-            on_company = (companies.c.country == country) & companies.c.vat_id.in_(forms)
-            types: tuple[str, ...] = ("vat", "ic_dph", "dic")
+            ids = queries.vat_holders(self.conn, country, [f"{country}{value}", value])
         elif kind == "LEI":
-            forms, on_company, types = [value], companies.c.lei == value, ("lei",)
+            ids = queries.lei_holders(self.conn, value)
         else:
             return NO_LINK
-        listed = select(identifiers.c.company_id).where(
-            identifiers.c.type.in_(types), identifiers.c.value.in_(forms)
-        )
-        ids = list(
-            self.conn.execute(
-                select(companies.c.id).where(or_(on_company, companies.c.id.in_(listed))).limit(2)
-            ).scalars()
-        )
-        return Link(int(ids[0]), BY_ID, 1.0) if len(ids) == 1 else NO_LINK  # two holders: not one company
+        return Link(ids[0], BY_ID, 1.0) if len(ids) == 1 else NO_LINK  # two holders: not one company
 
     def _by_id(self, country: str, national_id: str) -> Link:
-        found = self.conn.execute(
-            select(companies.c.id).where(
-                companies.c.country == country, companies.c.national_id == national_id
-            )
-        ).scalar()
-        return Link(int(found), BY_ID, 1.0) if found is not None else NO_LINK
+        found = queries.company_by_national_id(self.conn, country, national_id)
+        return Link(found, BY_ID, 1.0) if found is not None else NO_LINK
 
     def _by_name(self, country: str, name: str, city: str | None) -> Link:
         if self.backend is None:

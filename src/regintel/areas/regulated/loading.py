@@ -10,11 +10,12 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Table, delete, select, update
+from sqlalchemy import Table
 from sqlalchemy.engine import Connection
 
 from regintel.ingest.loader import LoadStats
 
+from . import queries
 from .linking import Link, Linker
 from .records import Authorisation, Professional
 from .tables import licensed_professionals, regulated_authorisations
@@ -44,11 +45,7 @@ class Writer:
 
     def __init__(self, conn: Connection, table: Table, source: str, linker: Linker, stats: LoadStats):
         self.conn, self.table, self.source, self.linker, self.stats = conn, table, source, linker, stats
-        rows = conn.execute(
-            select(table.c.record_key, table.c.id, table.c.record_hash, table.c.company_id).where(
-                table.c.source == source
-            )
-        )
+        rows = queries.stored_rows(conn, table, source)
         self.stored: dict[str, tuple[int, str, bool]] = {
             r.record_key: (int(r.id), r.record_hash, r.company_id is not None) for r in rows
         }
@@ -69,14 +66,10 @@ class Writer:
                 inserts.append(_values(record, self.linker, digest))
                 self.stats.inserted += 1
             else:
-                self.conn.execute(
-                    update(self.table)
-                    .where(self.table.c.id == pk)
-                    .values(**_values(record, self.linker, digest))
-                )
+                queries.update_row(self.conn, self.table, pk, _values(record, self.linker, digest))
                 self.stats.updated += 1
         if inserts:
-            self.conn.execute(self.table.insert(), inserts)
+            queries.insert_rows(self.conn, self.table, inserts)
 
     def _relink(self, pk: int | None, record: Authorisation | Professional, linked: bool) -> None:
         """An unchanged row that was left unlinked is linked when its company has arrived since."""
@@ -84,7 +77,7 @@ class Writer:
         if link is None or link.company_id is None:
             self.stats.unchanged += 1
             return
-        self.conn.execute(update(self.table).where(self.table.c.id == pk).values(**link.columns()))
+        queries.update_row(self.conn, self.table, pk, link.columns())
         self.stats.updated += 1
 
     def remove_unseen(self, apply: bool) -> None:
@@ -93,6 +86,5 @@ class Writer:
         if gone and not apply:
             self.stats.skip("delisting not applied: the file had rejected rows")
             return
-        for start in range(0, len(gone), 500):
-            self.conn.execute(delete(self.table).where(self.table.c.id.in_(gone[start : start + 500])))
+        queries.delete_rows(self.conn, self.table, gone)
         self.stats.changes += len(gone)

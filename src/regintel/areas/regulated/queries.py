@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, Row, Table, delete, func, or_, select, update
 from sqlalchemy.engine import Connection
 
-from regintel.db.schema import companies, data_sources
+from regintel.db.schema import companies, data_sources, identifiers
 
 from .tables import licensed_professionals, regulated_authorisations
 
@@ -114,4 +114,79 @@ def role_links() -> Any:
         .distinct()
         .where(P.c.company_id.is_not(None))
         .subquery("licensed_roles")
+    )
+
+
+# -- the importer's reads and writes (importing.py, loading.py, linking.py, designating.py) ------------------
+
+
+def source_rows(conn: Connection, source: str) -> int:
+    """Rows a source has in the area's tables (the catalogue's `row_count`)."""
+    return sum(
+        int(conn.execute(select(func.count()).select_from(t).where(t.c.source == source)).scalar_one())
+        for t in (A, P)
+    )
+
+
+def stored_rows(conn: Connection, table: Table, source: str) -> list[Row[Any, Any, Any, Any]]:
+    """`(record_key, id, record_hash, company_id)` of every row the source has in `table`."""
+    t = table.c
+    return list(
+        conn.execute(select(t.record_key, t.id, t.record_hash, t.company_id).where(t.source == source))
+    )
+
+
+def insert_rows(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    conn.execute(table.insert(), list(rows))
+
+
+def update_row(conn: Connection, table: Table, pk: int | None, values: Mapping[str, Any]) -> None:
+    conn.execute(update(table).where(table.c.id == pk).values(**values))
+
+
+def delete_rows(conn: Connection, table: Table, ids: Sequence[int]) -> None:
+    """Delete these rows of `table`, 500 to a statement."""
+    for start in range(0, len(ids), 500):
+        conn.execute(delete(table).where(table.c.id.in_(ids[start : start + 500])))
+
+
+def company_by_national_id(conn: Connection, country: str, national_id: str) -> int | None:
+    query = select(companies.c.id).where(
+        companies.c.country == country, companies.c.national_id == national_id
+    )
+    found = conn.execute(query).scalar()
+    return int(found) if found is not None else None
+
+
+def vat_holders(conn: Connection, country: str, forms: list[str]) -> list[int]:
+    """At most two companies holding one of the VAT number's `forms`, as their VAT number or as an
+    identifier (`vat`, `ic_dph`, `dic`)."""
+    on_company = (companies.c.country == country) & companies.c.vat_id.in_(forms)
+    return _holders(conn, on_company, ("vat", "ic_dph", "dic"), forms)
+
+
+def lei_holders(conn: Connection, lei: str) -> list[int]:
+    """At most two companies holding the LEI, as their LEI or as an identifier."""
+    return _holders(conn, companies.c.lei == lei, ("lei",), [lei])
+
+
+def _holders(
+    conn: Connection, on_company: ColumnElement[bool], types: tuple[str, ...], forms: list[str]
+) -> list[int]:
+    listed = select(identifiers.c.company_id).where(
+        identifiers.c.type.in_(types), identifiers.c.value.in_(forms)
+    )
+    query = select(companies.c.id).where(or_(on_company, companies.c.id.in_(listed))).limit(2)
+    return [int(i) for i in conn.execute(query).scalars()]
+
+
+def trust_services(conn: Connection, source: str) -> list[Row[Any, Any, Any, Any, Any]]:
+    """`(company_id, category, status, name, licence_number)` of the source's linked trust services, by
+    company."""
+    return list(
+        conn.execute(
+            select(A.c.company_id, A.c.category, A.c.status, A.c.name, A.c.licence_number)
+            .where(A.c.source == source, A.c.sector == "trust", A.c.company_id.is_not(None))
+            .order_by(A.c.company_id, A.c.id)
+        )
     )

@@ -16,10 +16,10 @@ ROLES = ("lawyer", "notary", "bailiff", "expert", "interpreter", "translator", "
 STATUSES = ("active", "suspended", "ended")
 
 
-def _digest(value: object) -> str:
+def _digest(value: Authorisation | Professional) -> str:
     return hashlib.sha256(
         json.dumps(
-            asdict(value),  # type: ignore[call-overload]
+            asdict(value),
             sort_keys=True,
             default=str,
             ensure_ascii=False,

@@ -13,12 +13,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from regintel.areas.screening import queries
 from regintel.db import jobs as job_queue
-from regintel.db.schema import data_sources
 from regintel.domain.screening import normalise_identifier, normalise_name
 from regintel.ingest.base import SourceAbort
 from regintel.ingest.runner import sync_catalogue
@@ -84,11 +83,8 @@ def import_list(
     with engine.begin() as conn:
         stats = write_entries(conn, source, entries, delta=delta, now=now, location=str(location))
         count = queries.count_entries(conn, source.info.id)
-        conn.execute(
-            update(data_sources)
-            .where(data_sources.c.id == source.info.id)
-            .values(row_count=count, last_import_at=now, last_run={"status": "succeeded", **stats.as_dict()})
-        )
+        last_run = {"status": "succeeded", **stats.as_dict()}
+        queries.record_catalogue_import(conn, source.info.id, count, now, last_run)
     return stats
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, update
+from sqlalchemy import DateTime, and_, bindparam, delete, func, insert, literal, or_, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.screening.tables import (
@@ -21,7 +21,7 @@ from regintel.areas.screening.tables import (
     sanction_programmes,
 )
 from regintel.db.prepared import Prepared, Read
-from regintel.db.schema import companies, company_changes, ownerships, people, roles
+from regintel.db.schema import companies, company_changes, data_sources, ownerships, people, roles
 
 CHILDREN = (
     sanction_names,
@@ -118,6 +118,17 @@ def upsert_list(conn: Connection, list_id: str, values: dict[str, Any]) -> None:
 
 def count_entries(conn: Connection, list_id: str) -> int:
     return int(conn.execute(select(func.count()).where(se.list_id == list_id)).scalar_one())
+
+
+def record_catalogue_import(
+    conn: Connection, source_id: str, row_count: int, now: datetime, last_run: dict[str, Any]
+) -> None:
+    """The list's catalogue entry after an import: its row count, last import time and last run."""
+    conn.execute(
+        update(data_sources)
+        .where(data_sources.c.id == source_id)
+        .values(row_count=row_count, last_import_at=now, last_run=last_run)
+    )
 
 
 def index_rows(conn: Connection) -> dict[str, Sequence[Any]]:
@@ -407,3 +418,57 @@ def companies_by_id(conn: Connection, company_ids: Sequence[int]) -> list[dict[s
             .order_by(c.id)
         ).mappings()
     ]
+
+
+# -- withholding a natural person's hits (privacy.py) --------------------------------------------------------
+
+
+def take_person_hits(conn: Connection, company_ids: Sequence[int], names: set[str]) -> list[dict[str, Any]]:
+    """Delete the natural-person hits of these companies under any of these names; returns the rows as
+    they were, in id order."""
+    h = company_sanction_hits.c
+    where = (
+        h.company_id.in_(list(company_ids)),
+        h.natural_person.is_(True),
+        h.subject_name.in_(sorted(names)),
+    )
+    rows = [
+        {str(k): v for k, v in r.items()}
+        for r in conn.execute(select(company_sanction_hits).where(*where).order_by(h.id)).mappings()
+    ]
+    if rows:
+        conn.execute(delete(company_sanction_hits).where(*where))
+    return rows
+
+
+def entry_exists(conn: Connection, entry_id: int) -> bool:
+    return conn.execute(select(se.id).where(se.id == entry_id)).first() is not None
+
+
+def hit_exists(conn: Connection, hit: Mapping[str, Any]) -> bool:
+    """Whether the company has a hit of the same entry, subject and subject name as `hit`."""
+    h = company_sanction_hits.c
+    same = (
+        h.company_id == hit["company_id"],
+        h.entry_id == hit["entry_id"],
+        h.subject == hit["subject"],
+        h.subject_name == hit["subject_name"],
+    )
+    return conn.execute(select(h.id).where(*same)).first() is not None
+
+
+def insert_kept_hit(conn: Connection, hit: Mapping[str, Any]) -> None:
+    """Insert a hit kept as JSON, under a new id."""
+    conn.execute(company_sanction_hits.insert().values(_typed(hit)))
+
+
+def _typed(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A kept hit's values in the column types (kept as JSON, the time came back as text)."""
+    out = {}
+    for name, value in row.items():
+        if name == "id":
+            continue
+        if isinstance(value, str) and isinstance(company_sanction_hits.c[name].type, DateTime):
+            value = datetime.fromisoformat(value)
+        out[name] = value
+    return out

@@ -10,18 +10,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
+from regintel.areas.security import queries
 from regintel.areas.security.contacts import INFO, ContactSet, DomainRow, read_set
-from regintel.areas.security.tables import company_domains
 from regintel.ingest.base import SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
 from regintel.ingest.loader import LoadStats
 from regintel.ingest.runner import area_run
-
-d = company_domains.c
-CHUNK = 500
 
 
 def run_contacts_import(engine: Engine, location: str, data_dir: Path) -> tuple[int, LoadStats, Path | None]:
@@ -80,21 +77,12 @@ def _apply(
     conn: Connection, parsed: ContactSet, run_id: int, stats: LoadStats, source: str, country: str
 ) -> None:
     """Write what differs from what the source stored for the enterprises the input speaks of."""
-    where = [d.source == source, d.country == country]
-    stored: dict[tuple[str, str, str], Any] = {}
-    if parsed.full:
-        stored = {
-            _key(r): r
-            for r in conn.execute(select(d.id, d.national_id, d.host, d.kind, d.value).where(*where))
-        }
-    else:
-        touched = sorted(parsed.touched)
-        for start in range(0, len(touched), CHUNK):
-            part = touched[start : start + CHUNK]
-            for r in conn.execute(
-                select(d.id, d.national_id, d.host, d.kind, d.value).where(*where, d.national_id.in_(part))
-            ):
-                stored[_key(r)] = r
+    rows = (
+        queries.source_domains(conn, source, country)
+        if parsed.full
+        else queries.source_domains_of(conn, source, country, sorted(parsed.touched))
+    )
+    stored = {_key(r): r for r in rows}
     wanted: dict[tuple[str, str, str], DomainRow] = {}
     for row in parsed.rows:
         wanted.setdefault(_key(row), row)
@@ -120,16 +108,11 @@ def _apply(
     changed = [
         (stored[k].id, r.value) for k, r in wanted.items() if k in stored and stored[k].value != r.value
     ]
-    for start in range(0, len(gone), CHUNK):
-        conn.execute(delete(company_domains).where(d.id.in_(gone[start : start + CHUNK])))
+    queries.delete_domains(conn, gone)
     if new:
-        conn.execute(company_domains.insert(), new)
+        queries.insert_domains(conn, new)
     for row_id, value in changed:
-        conn.execute(
-            update(company_domains)
-            .where(d.id == row_id)
-            .values(value=value, run_id=run_id, retrieved_at=now, published_on=parsed.published_on)
-        )
+        queries.refresh_domain(conn, row_id, value, run_id, now, parsed.published_on)
     stats.inserted, stats.updated = len(new), len(changed)
     stats.unchanged = len(wanted) - len(new) - len(changed)
     stats.changes = len(new) + len(changed) + len(gone)
@@ -138,6 +121,4 @@ def _apply(
 
 
 def row_count(conn: Connection, source: str = INFO.id) -> int:
-    return int(
-        conn.execute(select(func.count()).select_from(company_domains).where(d.source == source)).scalar_one()
-    )
+    return queries.domain_count(conn, source)

@@ -1,12 +1,13 @@
-"""The security area's SQL: company domains, stored checks and their signals, the brand-signal list."""
+"""The security area's SQL: company domains (and their import), stored checks and their signals, the
+brand-signal list."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, cast
 
-from sqlalchemy import and_, delete, func, select
+from sqlalchemy import Row, and_, delete, func, select, update
 from sqlalchemy.engine import Connection
 
 from regintel.areas.security.tables import company_domains, security_checks, security_signals
@@ -147,6 +148,60 @@ def stale_or_missing(
         if row is None or _aware(row["checked_at"]) < before:
             out.append(host)
     return out
+
+
+# -- the domain import (importing.py) ------------------------------------------------------------------------
+
+StoredDomain = Row[Any, Any, Any, Any, Any]  # (id, national_id, host, kind, value)
+CHUNK = 500
+
+
+def source_domains(conn: Connection, source: str, country: str) -> list[StoredDomain]:
+    """Every domain row the source holds for `country`."""
+    where = (d.source == source, d.country == country)
+    return list(conn.execute(select(d.id, d.national_id, d.host, d.kind, d.value).where(*where)))
+
+
+def source_domains_of(
+    conn: Connection, source: str, country: str, national_ids: Sequence[str]
+) -> list[StoredDomain]:
+    """The source's domain rows of these enterprises of `country`, 500 enterprises to a query."""
+    where = (d.source == source, d.country == country)
+    rows: list[StoredDomain] = []
+    for start in range(0, len(national_ids), CHUNK):
+        part = national_ids[start : start + CHUNK]
+        rows.extend(
+            conn.execute(
+                select(d.id, d.national_id, d.host, d.kind, d.value).where(*where, d.national_id.in_(part))
+            )
+        )
+    return rows
+
+
+def delete_domains(conn: Connection, ids: Sequence[int]) -> None:
+    for start in range(0, len(ids), CHUNK):
+        conn.execute(delete(company_domains).where(d.id.in_(ids[start : start + CHUNK])))
+
+
+def insert_domains(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
+    conn.execute(company_domains.insert(), list(rows))
+
+
+def refresh_domain(
+    conn: Connection, row_id: int, value: str, run_id: int, now: datetime, published_on: date | None
+) -> None:
+    """A stored domain row's new value, as of this run."""
+    conn.execute(
+        update(company_domains)
+        .where(d.id == row_id)
+        .values(value=value, run_id=run_id, retrieved_at=now, published_on=published_on)
+    )
+
+
+def domain_count(conn: Connection, source: str) -> int:
+    return int(
+        conn.execute(select(func.count()).select_from(company_domains).where(d.source == source)).scalar_one()
+    )
 
 
 def _aware(value: datetime) -> datetime:

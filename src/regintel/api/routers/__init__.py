@@ -19,14 +19,16 @@ from regintel.areas.stats import feed_routes, stats_routes
 
 # Routes are matched in this order, one by one: the high-volume exact lookups (spec 8) come first.
 ROUTERS: list[APIRouter] = [lookup_routes.router, record_routes.key_router]
+# Then the keyed paths of spec 8's volume (`/me`, search and autocomplete: each route before a request's
+# own costs a regex match), all literal paths, so their place shadows nothing.
 ROUTERS += [
-    health.router,
     me.router,
+    search_routes.router,
+    health.router,
     status.router,
     docs.router,
     data_source_routes.router,
     code_list_routes.router,
-    search_routes.router,
     people_routes.router,
     reconcile_routes.router,
 ]

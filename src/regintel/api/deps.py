@@ -20,7 +20,7 @@ from regintel.api.limiter import Limiter, Quota
 from regintel.areas.people import service as people
 from regintel.config import Settings
 from regintel.db.counters import WouldWait
-from regintel.db.keys import KeyCache, KeyRecord, hash_key
+from regintel.db.keys import KeyRecord, hash_key
 from regintel.errors import Unauthorized
 
 T = TypeVar("T")
@@ -50,13 +50,11 @@ KEY_SECURITY: tuple[SecurityBase, ...] = (_bearer, _query_key)
 
 
 async def get_settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+    return request.app.state.settings  # type: ignore[no-any-return]
 
 
 async def get_engine(request: Request) -> Engine:
-    engine: Engine = request.app.state.engine
-    return engine
+    return request.app.state.engine  # type: ignore[no-any-return]
 
 
 # Not a `yield` dependency: FastAPI wraps each of those in an async context manager with a shielded
@@ -88,8 +86,7 @@ def read_engine(request: Request) -> Engine:
     state = request.app.state
     replicas: list[Engine] = state.replicas
     if not replicas:
-        primary: Engine = state.engine
-        return primary
+        return state.engine  # type: ignore[no-any-return]
     turn: int = (state.replica_turn + 1) % len(replicas)
     state.replica_turn = turn
     return replicas[turn]
@@ -191,8 +188,7 @@ def client_ip(request: Request) -> str:
 
 
 def _limiter(request: Request) -> Limiter:
-    limiter: Limiter = request.app.state.limiter
-    return limiter
+    return request.app.state.limiter  # type: ignore[no-any-return]
 
 
 async def public_limit(request: Request) -> None:
@@ -244,7 +240,6 @@ async def _load_key(request: Request, raw: str) -> KeyRecord | None:
     The read uses the pool's spare connections, and distinct unknown keys are bounded by the threads."""
     state = request.app.state
     pending: dict[str, asyncio.Future[KeyRecord | None]] = state.key_loads
-    cache: KeyCache = state.key_cache
     digest = hash_key(raw)
     running = pending.get(digest)
     if running is not None and running.get_loop() is asyncio.get_running_loop():
@@ -254,7 +249,7 @@ async def _load_key(request: Request, raw: str) -> KeyRecord | None:
 
     def load() -> KeyRecord | None:
         with state.engine.connect() as conn:
-            return cache.load(raw, conn)
+            return state.key_cache.load(raw, conn)  # type: ignore[no-any-return]
 
     try:
         key = await run_in_threadpool(load)

@@ -149,7 +149,10 @@ def _progress(enabled: bool, total: int | None, label: str) -> Progress:
 
 def finish_run(engine: Engine, info: SourceInfo, run_id: int, status: str, stats: LoadStats) -> None:
     now = datetime.now(UTC)
-    with engine.begin() as conn:
+    # The row count is read before the run's row is written: on SQLite the transaction must hold the
+    # write lock from its start, or a commit by any other writer in between (the job runner, another
+    # import) fails it at once with "database is locked" and leaves the run 'running'.
+    with engine.execution_options(sqlite_immediate=True).begin() as conn:
         _record_end(conn, info.id, run_id, status, stats, company_source_count(conn, info.id), now)
         relink_after_load(info.country)(conn, status, stats, now)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -361,6 +361,6 @@ class Settings(BaseSettings):
         return self.database_url.startswith("sqlite")
 
 
-def load_settings(**overrides: object) -> Settings:
+def load_settings(**overrides: Any) -> Settings:
     """Settings from the environment, with explicit overrides (used by the CLI and tests)."""
-    return Settings(**overrides)  # type: ignore[arg-type]
+    return Settings(**overrides)

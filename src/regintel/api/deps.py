@@ -20,7 +20,7 @@ from regintel.api.limiter import Limiter, Quota
 from regintel.areas.people import service as people
 from regintel.config import Settings
 from regintel.db.counters import WouldWait
-from regintel.db.keys import KeyRecord, hash_key
+from regintel.db.keys import KeyCache, KeyRecord, hash_key
 from regintel.errors import Unauthorized
 
 T = TypeVar("T")
@@ -50,11 +50,13 @@ KEY_SECURITY: tuple[SecurityBase, ...] = (_bearer, _query_key)
 
 
 async def get_settings(request: Request) -> Settings:
-    return request.app.state.settings  # type: ignore[no-any-return]
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 async def get_engine(request: Request) -> Engine:
-    return request.app.state.engine  # type: ignore[no-any-return]
+    engine: Engine = request.app.state.engine
+    return engine
 
 
 # Not a `yield` dependency: FastAPI wraps each of those in an async context manager with a shielded
@@ -86,7 +88,8 @@ def read_engine(request: Request) -> Engine:
     state = request.app.state
     replicas: list[Engine] = state.replicas
     if not replicas:
-        return state.engine  # type: ignore[no-any-return]
+        primary: Engine = state.engine
+        return primary
     turn: int = (state.replica_turn + 1) % len(replicas)
     state.replica_turn = turn
     return replicas[turn]
@@ -188,7 +191,8 @@ def client_ip(request: Request) -> str:
 
 
 def _limiter(request: Request) -> Limiter:
-    return request.app.state.limiter  # type: ignore[no-any-return]
+    limiter: Limiter = request.app.state.limiter
+    return limiter
 
 
 async def public_limit(request: Request) -> None:
@@ -240,6 +244,7 @@ async def _load_key(request: Request, raw: str) -> KeyRecord | None:
     The read uses the pool's spare connections, and distinct unknown keys are bounded by the threads."""
     state = request.app.state
     pending: dict[str, asyncio.Future[KeyRecord | None]] = state.key_loads
+    cache: KeyCache = state.key_cache
     digest = hash_key(raw)
     running = pending.get(digest)
     if running is not None and running.get_loop() is asyncio.get_running_loop():
@@ -249,7 +254,7 @@ async def _load_key(request: Request, raw: str) -> KeyRecord | None:
 
     def load() -> KeyRecord | None:
         with state.engine.connect() as conn:
-            return state.key_cache.load(raw, conn)  # type: ignore[no-any-return]
+            return cache.load(raw, conn)
 
     try:
         key = await run_in_threadpool(load)

@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -23,7 +23,8 @@ from prometheus_client.registry import Collector
 from sqlalchemy import Engine, func, select
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
-_live = {"multiprocess_mode": "livesum"} if MULTIPROCESS else {}
+# The gauges are summed over the live workers; a single process ignores the mode ("all" is the default).
+_GAUGE_MODE: Literal["livesum", "all"] = "livesum" if MULTIPROCESS else "all"
 
 REQUESTS = Counter("regintel_requests", "HTTP requests answered", ["route", "method", "status"])
 LATENCY = Histogram(
@@ -33,9 +34,13 @@ LATENCY = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
 SHED = Counter("regintel_requests_shed", "Requests answered 503 OVERLOADED", ["reason"])
-INFLIGHT = Gauge("regintel_requests_in_flight", "Requests being served", **_live)  # type: ignore[arg-type]
-DB_IN_USE = Gauge("regintel_db_connections_in_use", "Pool connections lent to requests", **_live)  # type: ignore[arg-type]
-DB_WAITING = Gauge("regintel_db_connections_waiting", "Requests waiting for a connection", **_live)  # type: ignore[arg-type]
+INFLIGHT = Gauge("regintel_requests_in_flight", "Requests being served", multiprocess_mode=_GAUGE_MODE)
+DB_IN_USE = Gauge(
+    "regintel_db_connections_in_use", "Pool connections lent to requests", multiprocess_mode=_GAUGE_MODE
+)
+DB_WAITING = Gauge(
+    "regintel_db_connections_waiting", "Requests waiting for a connection", multiprocess_mode=_GAUGE_MODE
+)
 
 
 # The labelled children by (route template, method, status): `labels()` builds and looks up its key
@@ -99,8 +104,7 @@ def render(engine: Engine, search: Any) -> bytes:
     """The exposition text of this scrape."""
     registry = CollectorRegistry()
     if MULTIPROCESS:
-        # prometheus_client leaves MultiProcessCollector unannotated.
-        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        MultiProcessCollector(registry)
     else:
         from prometheus_client import REGISTRY
 

@@ -16,17 +16,19 @@ from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
-
-try:
-    from fastapi.routing import iter_route_contexts as _iter_route_contexts
-except ImportError:  # FastAPI before included routers became branches
-    _iter_route_contexts = None  # type: ignore[assignment]
 from pydantic.json_schema import models_json_schema
+from starlette.routing import BaseRoute
 
 from regintel import __version__
 from regintel.api.deps import KEY_SECURITY, require_key
 from regintel.api.envelope import Error
 from regintel.api.openapi_inputs import constrain_inputs
+
+_iter_route_contexts: Callable[[list[BaseRoute]], Iterator[Any]] | None
+try:
+    from fastapi.routing import iter_route_contexts as _iter_route_contexts
+except ImportError:  # FastAPI before included routers became branches
+    _iter_route_contexts = None
 
 API_VERSION = "1.0.0"
 METHODS = ("get", "post", "put", "patch", "delete")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine, column, select, table, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.db.schema import Id, api_keys
 from regintel.errors import NotFound
@@ -43,19 +43,22 @@ def make_raw_key() -> str:
     return KEY_PREFIX + secrets.token_urlsafe(30)[:40]
 
 
-def _aware(value: datetime | None) -> datetime | None:
+def _utc(value: datetime) -> datetime:
     # SQLite returns naive datetimes; everything we store is UTC.
-    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
-def _record(row: object) -> KeyRecord:
-    m = row._mapping  # type: ignore[attr-defined]
+def _aware(value: datetime | None) -> datetime | None:
+    return _utc(value) if value is not None else None
+
+
+def _record(m: RowMapping) -> KeyRecord:
     return KeyRecord(
         id=m["id"],
         name=m["name"],
         plan=m["plan"],
         prefix=m["prefix"],
-        created_at=_aware(m["created_at"]),  # type: ignore[arg-type]
+        created_at=_utc(m["created_at"]),
         expires_at=_aware(m["expires_at"]),
         revoked_at=_aware(m["revoked_at"]),
         account_id=m["account_id"],
@@ -113,16 +116,16 @@ def get_key(conn: Connection, key_id: int) -> KeyRecord:
     row = conn.execute(_KEYS.where(api_keys.c.id == key_id)).first()
     if row is None:
         raise NotFound(f"No API key with id {key_id}")
-    return _record(row)
+    return _record(row._mapping)
 
 
 def find_key_by_raw(conn: Connection, raw: str) -> KeyRecord | None:
     row = conn.execute(_KEYS.where(api_keys.c.key_hash == hash_key(raw))).first()
-    return _record(row) if row is not None else None
+    return _record(row._mapping) if row is not None else None
 
 
 def list_keys(conn: Connection) -> list[KeyRecord]:
-    return [_record(r) for r in conn.execute(_KEYS.order_by(api_keys.c.id))]
+    return [_record(r._mapping) for r in conn.execute(_KEYS.order_by(api_keys.c.id))]
 
 
 def revoke_key(conn: Connection, key_id: int) -> KeyRecord:
@@ -155,7 +158,7 @@ class KeyCache:
         """Read the key on `conn` (blocking: call it off the event loop) and remember the answer."""
         digest = hash_key(raw)
         row = conn.execute(_KEYS.where(api_keys.c.key_hash == digest)).first()
-        key = _record(row) if row is not None else None
+        key = _record(row._mapping) if row is not None else None
         if len(self._entries) >= self.max_size:
             self._entries.clear()
         self._entries[digest] = (time.monotonic() + self.ttl, key)

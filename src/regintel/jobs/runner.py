@@ -10,7 +10,7 @@ import traceback
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, RowMapping
 
 from regintel.config import Settings
 from regintel.db import jobs as db
@@ -39,8 +39,8 @@ def run_due(
     return len(claimed)
 
 
-def run_one(engine: Engine, settings: Settings, worker_id: str, job: object) -> None:
-    row = dict(job)  # type: ignore[call-overload]
+def run_one(engine: Engine, settings: Settings, worker_id: str, job: RowMapping) -> None:
+    row = dict(job)
     ctx = JobContext(engine=engine, settings=settings, job_id=row["id"], attempt=row["attempts"])
     handler = handlers()[row["kind"]]
     try:

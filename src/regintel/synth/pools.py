@@ -180,8 +180,8 @@ def _stable(text: str) -> int:
 def _regions(market: Market) -> list[str]:
     """NUTS 3 codes of the market (Ukraine, outside NUTS, gets its ISO 3166-2 oblasts)."""
     if market.country == "UA":
-        oblasts = pycountry.subdivisions.get(country_code="UA")  # type: ignore[no-untyped-call]
-        return sorted(s.code for s in oblasts or [])
+        # `subdivisions.get(country_code=...)` is the one lookup pycountry leaves unannotated.
+        return sorted(s.code for s in pycountry.subdivisions if s.country_code == "UA")
     prefix = market.nuts or market.country
     return [code for code in nuts3_codes() if code.startswith(prefix)]
 

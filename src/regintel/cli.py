@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 
 from regintel.areas.accounts.cli import privacy_app
 from regintel.config import Settings, load_settings
-from regintel.db.engine import make_engine
+from regintel.db.engine import begin_write, make_engine
 
 # Markdown: docstrings wrapped at 110 columns read as paragraphs, not as broken lines.
 app = typer.Typer(
@@ -137,7 +137,7 @@ def keys_create(
         raise typer.Exit(2)
     engine = make_engine(settings.database_url, pool=False)
     upgrade(engine)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         key, raw = create_key(conn, name, plan, duration_days=settings.plans[plan].duration_days)
     console.print(f"key id {key.id} ({key.name}, plan {key.plan}); store it now, it is not shown again:")
     print(raw)
@@ -170,7 +170,7 @@ def keys_revoke(key_id: int) -> None:
     from regintel.db.keys import revoke_key
 
     engine = make_engine(load_settings().database_url, pool=False)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         key = revoke_key(conn, key_id)
     console.print(f"revoked key {key.id} ({key.name}) at {key.revoked_at:%Y-%m-%d %H:%M:%S}")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,14 @@ def _sqlite_begin(conn: Connection) -> None:
     # waits for it instead. Writers that read first ask for it: `execution_options(sqlite_immediate=True)`.
     immediate = conn.get_execution_options().get("sqlite_immediate", False)
     conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def begin_write(engine: Engine) -> AbstractContextManager[Connection]:
+    """A transaction that writes: on SQLite it holds the write lock from its first statement (BEGIN
+    IMMEDIATE), so reads before its writes cannot go stale under another writer's commit; elsewhere a
+    plain transaction. Every transaction that writes begins here, whatever it reads first: which of
+    them read before writing changes as the code does, and a deferred one fails only under load."""
+    return engine.execution_options(sqlite_immediate=True).begin()
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

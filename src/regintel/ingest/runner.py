@@ -14,7 +14,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from sqlalchemy import Engine, func, select, update
 from sqlalchemy.engine import Connection
 
-from regintel.db.engine import upsert
+from regintel.db.engine import begin_write, upsert
 from regintel.db.jobs import enqueue_relink
 from regintel.db.schema import company_sources, data_sources, import_runs
 from regintel.ingest import pipeline
@@ -44,7 +44,7 @@ def catalogue_row(info: SourceInfo) -> dict[str, Any]:
 def sync_catalogue(engine: Engine, infos: Iterable[SourceInfo]) -> None:
     """Upsert the catalogue entries of the known sources (their import figures are kept)."""
     rows = [catalogue_row(i) for i in infos]
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         upsert(conn, data_sources, rows, keys=["id"])
 
 
@@ -87,7 +87,7 @@ def run_import(
     info = source.info
     sync_catalogue(engine, [info])
     now = datetime.now(UTC)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         # A run left 'running' by a crash is over; its batches either committed or did not.
         conn.execute(
             update(import_runs)
@@ -152,7 +152,7 @@ def finish_run(engine: Engine, info: SourceInfo, run_id: int, status: str, stats
     # The row count is read before the run's row is written: on SQLite the transaction must hold the
     # write lock from its start, or a commit by any other writer in between (the job runner, another
     # import) fails it at once with "database is locked" and leaves the run 'running'.
-    with engine.execution_options(sqlite_immediate=True).begin() as conn:
+    with begin_write(engine) as conn:
         _record_end(conn, info.id, run_id, status, stats, company_source_count(conn, info.id), now)
         relink_after_load(info.country)(conn, status, stats, now)
 
@@ -249,7 +249,7 @@ def area_run(
     `row_count(conn, source id)` in the same transaction; `on_end` runs last in that transaction (the
     GB stream follower, which loads companies, queues its relink there: `relink_after_load`)."""
     sync_catalogue(engine, [info])
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         run_id = conn.execute(
             import_runs.insert()
             .values(source=info.id, location=location, status="running", started_at=datetime.now(UTC))
@@ -263,7 +263,7 @@ def area_run(
     finally:
         run.rejects.close()
         now = datetime.now(UTC)
-        with engine.begin() as conn:
+        with begin_write(engine) as conn:
             _record_end(conn, info.id, run_id, status, run.stats, row_count(conn, info.id), now)
             if on_end is not None:
                 on_end(conn, status, run.stats, now)

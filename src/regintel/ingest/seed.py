@@ -9,6 +9,8 @@ import logging
 
 from sqlalchemy import Engine
 
+from regintel.db.engine import begin_write
+
 log = logging.getLogger("regintel.ingest.seed")
 
 
@@ -21,6 +23,6 @@ def seed_reference_data(engine: Engine) -> None:
     with engine.connect() as conn:
         if is_current(conn, CATALOGUE, data_version()):
             return
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         if load_code_lists(conn):
             log.info("Loaded code lists, data version %s", data_version())

@@ -14,6 +14,7 @@ from sqlalchemy.engine import RowMapping
 from regintel.areas.monitoring.watch_mail import render
 from regintel.config import Settings
 from regintel.db import watches as db
+from regintel.db.engine import begin_write
 from regintel.domain.monitoring import retry_delay
 
 log = logging.getLogger("regintel.worker")
@@ -80,7 +81,7 @@ def _finish(
         delay = retry_delay(attempts, settings.webhook_retry_schedule)
         status, retry_at = ("failed", None) if delay is None else ("pending", now + delay)
         log.warning("E-mail %s to %s not sent (%s): %s", mail["id"], mail["to_addr"], status, error)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         db.finish_mail(
             conn,
             mail["id"],
@@ -97,7 +98,7 @@ def _finish(
 def send_due_mails(engine: Engine, settings: Settings, limit: int = 50) -> int:
     """Claim and send due e-mails (blocking: the worker runs it in a thread). Returns how many."""
     lease = timedelta(seconds=settings.webhook_timeout_seconds * 4 + 5)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         mails = db.claim_mails(conn, limit, datetime.now(UTC), lease)
     for mail in mails:
         _send_one(engine, mail, settings)

@@ -14,6 +14,7 @@ from sqlalchemy import Engine, RowMapping
 
 from regintel.config import Settings
 from regintel.db import jobs as db
+from regintel.db.engine import begin_write
 from regintel.jobs.registry import JobContext, Permanent, handlers
 
 log = logging.getLogger("regintel.jobs")
@@ -50,7 +51,7 @@ def run_one(engine: Engine, settings: Settings, worker_id: str, job: RowMapping)
         spent = isinstance(exc, Permanent) or row["attempts"] >= row["max_attempts"]
         retry_at = None if spent else now + BACKOFF[min(row["attempts"], len(BACKOFF)) - 1]
         log.warning("job %s (%s) attempt %d failed: %s", row["id"], row["kind"], row["attempts"], exc)
-        with engine.begin() as conn:
+        with begin_write(engine) as conn:
             db.fail(
                 conn,
                 row["id"],
@@ -60,5 +61,5 @@ def run_one(engine: Engine, settings: Settings, worker_id: str, job: RowMapping)
                 retry_at,
             )
         return
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         db.finish(conn, row["id"], worker_id, datetime.now(UTC), result)

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from regintel.config import Settings
+from regintel.db.engine import begin_write
 from regintel.db.jobs import SEARCH_INDEX, enqueue_search_index
 from regintel.jobs.registry import JobContext, job_handler
 from regintel.search import IndexBusy, get_backend, index_transaction, refresh_index
@@ -34,7 +35,7 @@ def catch_up(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]:
         # Queued again rather than failed: the runner's back-off grows to half an hour, and an import's
         # own catch-up may hold the writer for minutes.
         now = datetime.now(UTC)
-        with ctx.engine.begin() as conn:
+        with begin_write(ctx.engine) as conn:
             enqueue_search_index(conn, now, run_after=now + BUSY_AGAIN)
         outcome = "busy"
     return {"backend": backend.name, "outcome": outcome}

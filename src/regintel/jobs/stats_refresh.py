@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 
 from regintel.areas.stats.snapshots import refresh
+from regintel.db.engine import begin_write
 from regintel.db.jobs import enqueue
 from regintel.db.stats import DataVersion, data_version
 from regintel.jobs.registry import data_followers
@@ -23,7 +24,7 @@ from regintel.jobs.registry import data_followers
 def queue_followers(engine: Engine) -> list[int]:
     """Queue one job of each kind that follows the data (a kind already waiting absorbs it)."""
     now = datetime.now(UTC)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         queued = [enqueue(conn, kind, {}, now=now, dedupe_key=kind) for kind in data_followers()]
     return [job_id for job_id in queued if job_id is not None]
 

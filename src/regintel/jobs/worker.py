@@ -28,7 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from regintel.config import Settings
 from regintel.db.deliveries import Outcome, claim_deliveries, record_outcomes
-from regintel.db.engine import upsert
+from regintel.db.engine import begin_write, upsert
 from regintel.db.schema import worker_heartbeats
 from regintel.jobs.deliveries import attempt, make_client
 from regintel.jobs.emails import send_due_mails
@@ -55,7 +55,7 @@ class Worker:
         now = datetime.now(UTC)
         if not force and self._last_beat is not None and now - self._last_beat < HEARTBEAT_EVERY:
             return
-        with self.engine.begin() as conn:
+        with begin_write(self.engine) as conn:
             upsert(
                 conn,
                 worker_heartbeats,
@@ -74,11 +74,11 @@ class Worker:
         self._last_beat = now
 
     def _claim(self, limit: int) -> list[dict[str, object]]:
-        with self.engine.begin() as conn:
+        with begin_write(self.engine) as conn:
             return [dict(r) for r in claim_deliveries(conn, self.id, limit, datetime.now(UTC), self.lease)]
 
     def _record(self, outcomes: list[Outcome]) -> None:
-        with self.engine.begin() as conn:
+        with begin_write(self.engine) as conn:
             paused = record_outcomes(
                 conn, outcomes, self.id, self.settings.webhook_retry_schedule, datetime.now(UTC)
             )

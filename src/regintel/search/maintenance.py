@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import Engine, Table, bindparam, select, update
 
+from regintel.db.engine import begin_write
 from regintel.db.schema import companies, people
 from regintel.domain.names import normalise_address, normalise_name
 
@@ -54,7 +55,7 @@ def _pass(
     last, changed = 0, 0
     stmt = update(table).where(table.c.id == bindparam("_id"))
     while True:
-        with engine.begin() as conn:
+        with begin_write(engine) as conn:
             rows = conn.execute(
                 select(*cols).where(table.c.id > last).order_by(table.c.id).limit(BATCH)
             ).all()

@@ -15,6 +15,7 @@ from regintel.areas.enrich import queries, sections
 from regintel.areas.enrich.service import CHUNK, KIND
 from regintel.areas.search import resolve as resolve_svc
 from regintel.db import lookup as lookup_db
+from regintel.db.engine import begin_write
 from regintel.errors import ValidationFailed
 from regintel.jobs.registry import JobContext, Permanent, job_handler
 from regintel.search import IndexBusy, SearchBackend, get_backend, index_transaction
@@ -66,7 +67,7 @@ def enrich_lookup(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]
                 add_sections(conn, answers, names, personal)
         for answer in answers:
             answer["index"] = positions[answer["index"]]
-        with ctx.engine.begin() as conn:
+        with begin_write(ctx.engine) as conn:
             if not queries.own_run(conn, ctx.job_id, started):
                 # a person was withheld while this run read (privacy.py): a new run answers the job
                 return {"superseded": True}

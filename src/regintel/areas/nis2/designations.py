@@ -26,6 +26,7 @@ from sqlalchemy.engine import Connection
 from regintel.areas.nis2 import queries
 from regintel.areas.nis2.sweep import KIND as sweep_kind
 from regintel.db import jobs as jobs_db
+from regintel.db.engine import begin_write
 from regintel.domain.identifiers import parse_country, parse_national_id
 from regintel.domain.nis2.scope import DESIGNATIONS
 from regintel.errors import ValidationFailed
@@ -51,7 +52,7 @@ def load(engine: Engine, text: str) -> dict[str, Any]:
             continue
         rows.append((n, (country, national_id), kind, source, (raw["reference"] or "").strip() or None))
     now = datetime.now(UTC)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         ids = queries.ids_by_identifier(conn, sorted({r[1] for r in rows}))
         found = []
         for n, key, kind, source, reference in rows:

@@ -10,6 +10,7 @@ from typing import Any
 
 from regintel.areas.nis2 import queries, service, sweep
 from regintel.db import jobs as jobs_db
+from regintel.db.engine import begin_write
 from regintel.jobs.registry import JobContext, Permanent, job_handler
 
 REFRESH_BATCH = 2_000
@@ -30,7 +31,7 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any]:
     after, country, done = int(payload.get("after", 0)), payload.get("country"), 0
     started = time.monotonic()
     while True:
-        with ctx.engine.begin() as conn:
+        with begin_write(ctx.engine) as conn:
             ids = queries.company_ids_after(
                 conn, after, REFRESH_BATCH, str(country).upper() if country else None
             )
@@ -39,7 +40,7 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any]:
             service.save_batch(conn, service.assess_batch(conn, ids))
         after, done = ids[-1], done + len(ids)
         if time.monotonic() - started > REFRESH_SECONDS:
-            with ctx.engine.begin() as conn:
+            with begin_write(ctx.engine) as conn:
                 nxt = jobs_db.enqueue(
                     conn, "nis2.refresh", {"after": after, "country": country}, now=datetime.now(UTC)
                 )

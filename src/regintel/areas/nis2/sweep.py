@@ -20,6 +20,7 @@ from regintel.areas.nis2 import queries, service
 from regintel.areas.search.company_filters import CompanyFilters
 from regintel.db import jobs as jobs_db
 from regintel.db.company_filters import conditions, reference
+from regintel.db.engine import begin_write
 from regintel.domain.identifiers import parse_country, parse_national_id
 from regintel.domain.nis2.scope import ESSENTIAL, IMPORTANT, OUT, RULESET_VERSION
 from regintel.errors import InvalidIdentifier, NotFound, ValidationFailed
@@ -182,7 +183,7 @@ def run_job(engine: Engine, payload: Mapping[str, Any], job_id: int) -> dict[str
             save_assessed(conn, assessed, totals)
         after, done = ids[-1], done + len(ids)
         if done >= SLICE or time.monotonic() - started > SLICE_SECONDS:
-            with engine.begin() as conn:
+            with begin_write(engine) as conn:
                 nxt = enqueue(
                     conn,
                     {

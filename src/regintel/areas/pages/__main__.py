@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from regintel.areas.pages import queries
 from regintel.areas.pages.jobs import CONTRACT_TOTALS_JOB
 from regintel.config import load_settings
-from regintel.db.engine import make_engine
+from regintel.db.engine import begin_write, make_engine
 from regintel.db.jobs import enqueue
 from regintel.db.migrate import upgrade
 
@@ -28,12 +28,12 @@ def main(argv: list[str]) -> int:
     engine = make_engine(load_settings().database_url, pool=False)
     upgrade(engine)
     if arg == "--now":
-        with engine.begin() as conn:
+        with begin_write(engine) as conn:
             rows = queries.refresh_contract_totals(conn, datetime.now(UTC))
         print(f"{rows} contract totals written")
         return 0
     payload = {"every_hours": int(arg)} if arg else {}
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         job = enqueue(
             conn,
             CONTRACT_TOTALS_JOB,

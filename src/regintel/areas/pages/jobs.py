@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from regintel.db.engine import begin_write
 from regintel.db.jobs import enqueue
 from regintel.jobs.registry import JobContext, Permanent, follows_data, job_handler
 
@@ -57,10 +58,11 @@ def contract_totals(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str,
         raise Permanent(f"bad payload: every_hours not 1-168: {every!r}")
     started = time.perf_counter()
     now = datetime.now(UTC)
-    with ctx.engine.begin() as conn:  # one transaction: readers see the old totals or the new, never a mix
+    # one transaction: readers see the old totals or the new, never a mix
+    with begin_write(ctx.engine) as conn:
         rows = queries.refresh_contract_totals(conn, now)
     if every is not None:
-        with ctx.engine.begin() as conn:
+        with begin_write(ctx.engine) as conn:
             enqueue(
                 conn,
                 CONTRACT_TOTALS_JOB,

@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, Engine
 
 from regintel.config import Settings
+from regintel.db.engine import begin_write
 from regintel.db.stats import data_version
 from regintel.db.stats_snapshots import version_text
 from regintel.render import svg
@@ -49,7 +50,7 @@ Render = tuple[str, str | None, bytes, int, int]  # key, version, body, size, ke
 
 def _store(engine: Engine, *items: Render) -> None:
     try:
-        with engine.begin() as conn:
+        with begin_write(engine) as conn:
             for key, version, body, size, keep in items:
                 queries.store_render(conn, key, version, body, size, datetime.now(UTC), keep)
     except Exception:  # the answer went out already; the next request renders again
@@ -159,7 +160,7 @@ def store_sitemaps(
                 continue
             body = "".join(service.sitemap_urls(base, rows)).encode()
             packed = gzip.compress(body, 6)
-            with engine.begin() as conn:
+            with begin_write(engine) as conn:
                 if current_version(conn) != version:
                     return {"written": made, "current": kept, "moved": 1}
                 queries.store_render(

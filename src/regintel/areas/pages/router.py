@@ -18,6 +18,7 @@ from regintel.api.result_cache import get_result_cache
 from regintel.api.routing import StrictRoute
 from regintel.areas.companies import service as companies_svc
 from regintel.config import Settings
+from regintel.db.engine import begin_write
 from regintel.errors import NotFound, ValidationFailed
 
 from . import html, i18n, landing_routes, queries, regions, renders, service, technologies, texts
@@ -676,7 +677,7 @@ async def csp_report(request: Request) -> Response:
     }
 
     def store() -> None:
-        with request.app.state.engine.begin() as conn:
+        with begin_write(request.app.state.engine) as conn:
             queries.store_csp_report(conn, row, CSP_KEEP)
 
     from starlette.concurrency import run_in_threadpool

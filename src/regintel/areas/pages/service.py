@@ -22,6 +22,7 @@ from regintel.areas.security import service as security_svc
 from regintel.areas.stats import service as stats_svc
 from regintel.areas.stats import snapshots as stats_snapshots
 from regintel.db import stats_snapshots as stats_snapshots_db
+from regintel.db.engine import begin_write
 from regintel.db.stats import data_version
 from regintel.errors import NotFound, ValidationFailed
 from regintel.render import svg
@@ -130,7 +131,7 @@ class ViewCounter:
         if not batch:
             return 0
         try:
-            with self.engine.begin() as conn:
+            with begin_write(self.engine) as conn:
                 queries.add_views(conn, batch, datetime.now(UTC))
         except Exception:
             with self._lock:  # put them back: a view is counted late rather than lost

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from regintel.areas.regulatory.jobs import REFRESH_JOB
 from regintel.config import load_settings
-from regintel.db.engine import make_engine
+from regintel.db.engine import begin_write, make_engine
 from regintel.db.jobs import enqueue
 from regintel.db.migrate import upgrade
 
@@ -27,7 +27,7 @@ def main(argv: list[str]) -> int:
     payload = {"every_hours": int(every)} if every else {}
     engine = make_engine(load_settings().database_url, pool=False)
     upgrade(engine)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         job = enqueue(
             conn,
             REFRESH_JOB,

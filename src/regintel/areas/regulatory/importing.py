@@ -18,6 +18,7 @@ from typing import Any, BinaryIO, Protocol
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
+from regintel.db.engine import begin_write
 from regintel.domain.names import fold
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
 from regintel.ingest.inputs import open_input
@@ -42,7 +43,7 @@ def run_feed_import(
     info = source.info
     with area_run(engine, info, location, Path(data_dir), q.count_source) as run:
         try:
-            with open_input(location, Path(data_dir) / "downloads") as inp, engine.begin() as conn:
+            with open_input(location, Path(data_dir) / "downloads") as inp, begin_write(engine) as conn:
                 items = list(source.parse(inp.stream, inp.name))  # a malformed feed aborts before any write
                 write_entries(conn, info.id, items, run.id, run.stats, run.rejects)
         except SourceAbort as exc:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
+from regintel.db.engine import begin_write
 from regintel.db.jobs import enqueue
 from regintel.ingest.base import SourceAbort
 from regintel.ingest.sources import get_source
@@ -53,7 +54,7 @@ def refresh(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any] | 
 
 def _schedule_next(ctx: JobContext, payload: Mapping[str, Any], every: int) -> None:
     now = datetime.now(UTC)
-    with ctx.engine.begin() as conn:
+    with begin_write(ctx.engine) as conn:
         enqueue(
             conn,
             REFRESH_JOB,

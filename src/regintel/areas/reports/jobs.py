@@ -12,6 +12,7 @@ from regintel.api.envelope import dumps
 from regintel.areas.companies import service as companies_svc
 from regintel.areas.reports import facts as facts_mod
 from regintel.areas.reports import pdf, queries, service
+from regintel.db.engine import begin_write
 from regintel.errors import NotFound
 from regintel.jobs.registry import JobContext, Permanent, job_handler
 
@@ -23,7 +24,7 @@ def render(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]:
     report_id = payload.get("report_id")
     if not isinstance(report_id, int):
         raise Permanent("payload without a report id")
-    with ctx.engine.begin() as conn:
+    with begin_write(ctx.engine) as conn:
         report = queries.get(conn, report_id)
         if report is None:
             raise Permanent(f"report {report_id} is gone")
@@ -40,7 +41,7 @@ def render(ctx: JobContext, payload: Mapping[str, Any]) -> dict[str, Any]:
     else:
         story, body = None, pdf.company_report(facts, (report["options"] or {}).get("sections"))
     media = service.PDF if report["format"] == "pdf" else "application/json"
-    with ctx.engine.begin() as conn:
+    with begin_write(ctx.engine) as conn:
         if not queries.finish(conn, report_id, datetime.now(UTC), body, media, story, job_id=ctx.job_id):
             # withdrawn while this job rendered (a person was withheld): the newer job renders it
             return {"report_id": report_id, "superseded": True}

@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 
 from regintel.areas.scores import queries
 from regintel.areas.scores.peers import peer_metrics, peer_size
+from regintel.db.engine import begin_write
 from regintel.domain.scores import peers as domain
 
 LEVELS = (("class", 4), ("division", 2))
@@ -61,7 +62,7 @@ def refresh(engine: Engine) -> dict[str, int]:
     with engine.connect() as conn:
         for level, digits in LEVELS:
             rows += group_rows(queries.iter_peer_population(conn, digits), level, now)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         queries.replace_benchmarks(conn, rows)
     return {
         "rows": len(rows),

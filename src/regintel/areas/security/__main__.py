@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from regintel.areas.security.service import RECHECK_JOB
 from regintel.config import load_settings
-from regintel.db.engine import make_engine
+from regintel.db.engine import begin_write, make_engine
 from regintel.db.jobs import enqueue
 from regintel.db.migrate import upgrade
 
@@ -30,7 +30,7 @@ def main(argv: list[str]) -> int:
     payload = dict(zip(("every_hours", "max_age_hours"), map(int, numbers), strict=False))
     engine = make_engine(load_settings().database_url, pool=False)
     upgrade(engine)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         job = enqueue(
             conn,
             RECHECK_JOB,

@@ -10,6 +10,7 @@ from typing import Any
 
 from regintel.areas.security import service
 from regintel.areas.security.names import NotAHost, normalise_host
+from regintel.db.engine import begin_write
 from regintel.jobs.registry import JobContext, Permanent, job_handler
 
 
@@ -33,5 +34,5 @@ def recheck(ctx: JobContext, payload: Mapping[str, Any]) -> Mapping[str, Any]:
             not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 8760
         ):
             raise Permanent(f"{key} must be a whole number of hours from 1 to 8760, not {value!r}")
-    with ctx.engine.begin() as conn:
+    with begin_write(ctx.engine) as conn:
         return service.recheck_stale(conn, ctx.settings, datetime.now(UTC), payload)

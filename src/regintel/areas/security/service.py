@@ -20,6 +20,7 @@ from regintel.areas.security.findings import WEIGHTS, band, category_points, com
 from regintel.areas.security.names import Host, NotAHost, normalise_host
 from regintel.config import Settings
 from regintel.db import jobs as jobs_db
+from regintel.db.engine import begin_write
 from regintel.errors import NotFound, ValidationFailed
 
 JOB_KIND = "security.check"
@@ -320,7 +321,7 @@ def signals_for_domain(conn: Connection, raw: str, settings: Settings) -> dict[s
 def run_check(engine: Engine, settings: Settings, host: str) -> dict[str, Any]:
     """The job: check the host (network, no connection held) and store the outcome in one transaction."""
     outcome = check_host(host, ProbeSettings.from_settings(settings))
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         queries.save_check(conn, _check_row(outcome), _signal_rows(outcome))
     return {
         "host": outcome.host,

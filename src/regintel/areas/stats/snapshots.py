@@ -31,6 +31,7 @@ from regintel.areas.stats import service as stats
 from regintel.areas.stats.breakdown import DIMENSIONS
 from regintel.db import stats_snapshots as db
 from regintel.db.company_filters import Conditions, reference
+from regintel.db.engine import begin_write
 from regintel.db.stats import data_version
 from regintel.errors import NotImplementedYet
 from regintel.result_cache import ResultCache
@@ -99,7 +100,7 @@ def answer(conn: Connection, cache: ResultCache, key: str, compute: Callable[[],
 def write(engine: Engine, key: str, version: tuple[Any, ...], value: Any) -> bool:
     """Store `value`, computed at `version`, as the snapshot of `key` if that version is still the
     current one; False when the data moved meanwhile."""
-    with engine.execution_options(sqlite_immediate=True).begin() as conn:
+    with begin_write(engine) as conn:
         if data_version(conn) != version:
             return False
         db.record_snapshot(conn, key, version, _plain(value), datetime.now(UTC))

@@ -69,7 +69,7 @@ def ids_by_national_id(conn: Connection, country: str, national_ids: list[str]) 
     query = select(companies.c.national_id, companies.c.id).where(
         companies.c.country == country, companies.c.national_id.in_(national_ids)
     )
-    return dict(conn.execute(query).tuples().all())
+    return {national_id: company_id for national_id, company_id in conn.execute(query)}
 
 
 def latest_financials(conn: Connection, company_id: int) -> Mapping[str, Any] | None:

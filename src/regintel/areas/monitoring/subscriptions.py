@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy.engine import Connection, RowMapping
 
 from regintel.areas.companies.service import resolve_ico
+from regintel.areas.monitoring import queries
 from regintel.areas.monitoring.webhook_targets import check_webhook_url
 from regintel.config import Settings
 from regintel.db import deliveries as db_deliveries
 from regintel.db import subscriptions as db
 from regintel.db.outbox import delivery_row
-from regintel.db.schema import deliveries
 from regintel.domain.monitoring import INSOLVENCY_CHANGED, TEST_EVENT, build_test_body
 from regintel.errors import Conflict, ValidationFailed
 
@@ -144,7 +144,7 @@ def queue_test(conn: Connection, api_key_id: int, sub_id: int) -> dict[str, Any]
     values = delivery_row(
         sub_id, TEST_EVENT, build_test_body(row["country"], row["national_id"], now), now, now
     )
-    delivery_id = conn.execute(deliveries.insert().values(**values).returning(deliveries.c.id)).scalar_one()
+    delivery_id = queries.insert_delivery(conn, values)
     return {
         "delivery_id": values["message_id"],
         "id": delivery_id,

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from regintel.errors import ValidationFailed
 from regintel.ingest.sources import get_source
 
-from . import queries
+from .queries import payers as queries
 
 # Payer statuses under which the register publishes the payer's accounts.
 LISTS_ACCOUNTS = ("reliable", "unreliable", "active")

@@ -15,8 +15,8 @@ from sqlalchemy.engine import Connection
 
 from regintel.domain.timeline import event
 
-from . import queries
 from .loading import TED_SOURCES
+from .queries import contracts as queries
 
 # On one day a contract sorts after the timeline's own kinds (domain.timeline._RANK runs 0-3), so its key
 # never equals another event's and keyset pages stay exact.

@@ -25,8 +25,9 @@ from regintel.ingest.runner import RejectFile, area_run, input_files
 from regintel.search import get_backend
 from regintel.search.base import SearchBackend
 
-from . import loading, queries
+from . import loading
 from .linking import Linker
+from .queries import importer, payers
 
 BATCH = 1_000  # records written together (one read of what is stored, one delete, one insert)
 
@@ -108,7 +109,7 @@ def _backend(engine: Engine, data_dir: Path) -> SearchBackend:
 def row_count(conn: Connection, source_id: str) -> int:
     """Records a source has in the area's tables (the catalogue's `row_count`)."""
     if source_id in loading.TED_SOURCES:
-        return queries.notice_count(conn, source_id)
-    if queries.source_has_payers(conn, source_id):
-        return queries.payer_count(conn, source_id)
-    return queries.contract_count(conn, source_id)
+        return importer.notice_count(conn, source_id)
+    if payers.source_has_payers(conn, source_id):
+        return importer.payer_count(conn, source_id)
+    return importer.contract_count(conn, source_id)

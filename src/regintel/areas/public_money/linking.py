@@ -16,7 +16,7 @@ from regintel.domain.public_money import LINK_BY_ID, LINK_BY_NAME, LinkDecision,
 from regintel.errors import InvalidIdentifier
 from regintel.search.base import SearchBackend
 
-from . import queries
+from .queries import payers as queries
 
 NO_LINK = LinkDecision(None, None, None)
 

@@ -26,8 +26,8 @@ from regintel.domain.public_money import (
 from regintel.ingest.base import SourceAbort
 from regintel.ingest.loader import LoadStats
 
-from . import queries
 from .linking import Linker
+from .queries import importer as queries
 from .tables import (
     bank_accounts,
     contracts,

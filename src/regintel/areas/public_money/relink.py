@@ -15,10 +15,9 @@ from regintel.db.relink import Found, relink_rows, summary
 from regintel.domain.public_money import LinkDecision, Org
 from regintel.search.base import SearchBackend
 
-from . import queries
 from .linking import Linker
 from .loading import TED_SOURCES
-from .tables import contracts, ted_buyers, ted_winners, vat_payers
+from .queries import relink as queries
 
 
 def _found(decision: LinkDecision | None) -> Found | None:
@@ -46,15 +45,9 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
         def org_by_id(row: RowMapping) -> Found | None:
             return _found(linker.by_national_id(row["country"], row["national_id"]))
 
-        for table in (ted_winners, ted_buyers):
-            result[table.name] = relink_rows(
-                conn,
-                table,
-                list(table.primary_key.columns),
-                [table.c.name, table.c.country, table.c.national_id, table.c.city],
-                org_link,
-                queries.in_country(table.c.country, country),
-                by_identifier=org_by_id,
+        for scope in queries.ted_party_scopes(country):
+            result[scope.table.name] = relink_rows(
+                conn, scope.table, scope.pk, scope.columns, org_link, scope.where, by_identifier=org_by_id
             )
 
         def contract_link(row: RowMapping) -> Found | None:
@@ -71,14 +64,14 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
             # The Czech and Slovak registers' IČO is authoritative, as at import (docs/public-money.md).
             return _found(linker.link(org, id_is_authoritative=row["source"] not in TED_SOURCES))
 
-        c = contracts.c
+        scope = queries.contract_scope(country)
         result["contracts"] = relink_rows(
             conn,
-            contracts,
-            [c.id],
-            [c.source, c.record_key, c.party_ref, c.party_name, c.party_country, c.party_national_id],
+            scope.table,
+            scope.pk,
+            scope.columns,
             contract_link,
-            queries.in_country(c.party_country, country),
+            scope.where,
             by_identifier=lambda row: _found(
                 linker.by_national_id(row["party_country"], row["party_national_id"])
             ),
@@ -90,13 +83,8 @@ def relink(engine: Engine, backend: SearchBackend | None, country: str | None = 
                 or linker.by_vat_id(row["country"], row["vat_id"])
             )
 
-        v = vat_payers.c
+        scope = queries.payer_scope(country)
         result["vat_payers"] = relink_rows(
-            conn,
-            vat_payers,
-            [v.id],
-            [v.country, v.national_id, v.vat_id],
-            payer_link,
-            queries.relinkable_payers(country),
+            conn, scope.table, scope.pk, scope.columns, payer_link, scope.where
         )
     return summary(result)

@@ -15,7 +15,8 @@ from regintel.domain.names import normalise_name
 from regintel.errors import NotFound, ValidationFailed
 from regintel.ingest.sources.ted_eforms import INFO as TED
 
-from . import cpv, queries
+from . import cpv
+from .queries import notices as queries
 from .tables import ted_buyers, ted_winners
 
 TED_NOTICE_URL = "https://ted.europa.eu/en/notice/-/detail/{pub}"

@@ -8,6 +8,8 @@ from typing import Any, cast
 from sqlalchemy import ColumnElement, Row, Table, delete, func, or_, select, update
 from sqlalchemy.engine import Connection
 
+from regintel.db import stats as stats_db
+from regintel.db.company_filters import Conditions
 from regintel.db.schema import companies, data_sources, identifiers
 
 from .tables import licensed_professionals, regulated_authorisations
@@ -107,14 +109,16 @@ def active_authorisations_of(conn: Connection, company_ids: Sequence[int]) -> Se
     return out
 
 
-def role_links() -> Any:
-    """(company_id, role) once per pair: what the `licensed_type` breakdown joins companies to."""
-    return (
+def licensed_role_groups(conn: Connection, cond: Conditions) -> list[dict[str, Any]]:
+    """Matching companies grouped by the role of the professionals linked to them, through (company_id,
+    role) once per pair."""
+    links = (
         select(P.c.company_id, P.c.role)
         .distinct()
         .where(P.c.company_id.is_not(None))
         .subquery("licensed_roles")
     )
+    return stats_db.grouped(conn, cond, (links.c.role,), join=(links, links.c.company_id == companies.c.id))
 
 
 # -- the importer's reads and writes (importing.py, loading.py, linking.py, designating.py) ------------------

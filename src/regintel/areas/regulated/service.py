@@ -15,8 +15,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from regintel.db import stats as stats_db
-from regintel.db.company_filters import Conditions, c
+from regintel.db.company_filters import Conditions
 
 from . import queries, rules
 
@@ -233,5 +232,4 @@ def supervised_companies(conn: Connection, limit: int) -> list[dict[str, Any]]:
 def licensed_type_groups(conn: Connection, cond: Conditions) -> list[dict[str, Any]]:
     """Matching companies grouped by the role (lawyer, notary, ...) of the professionals linked to them; a
     company with professionals of two roles counts under both."""
-    links = queries.role_links()
-    return stats_db.grouped(conn, cond, (links.c.role,), join=(links, links.c.company_id == c.id))
+    return queries.licensed_role_groups(conn, cond)

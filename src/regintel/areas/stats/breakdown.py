@@ -18,10 +18,11 @@ import pycountry
 from sqlalchemy.engine import Connection
 
 from regintel.areas.regulated.service import licensed_type_groups
+from regintel.areas.stats import queries
 from regintel.areas.stats.schemas import BreakdownGroup
 from regintel.db import stats as db
 from regintel.db.company_filters import Conditions, Reference, c
-from regintel.db.schema import NACE_DIGITS, lei_records
+from regintel.db.schema import NACE_DIGITS
 from regintel.domain.company_size import CATEGORIES, category
 from regintel.domain.entity_types import TYPES, entity_type
 
@@ -134,7 +135,7 @@ def breakdown(
     elif by == "licensed_type":
         rows = licensed_type_groups(conn, cond)
     elif by == "lei_status":
-        rows = _lei_status(conn, cond)
+        rows = queries.lei_status_groups(conn, cond)
     else:
         rows = db.grouped(conn, cond, dim.keys)
     items = _rolled_up(rows, dim, ref) if dim.rollup else [_item(r, dim) for r in rows]
@@ -208,16 +209,6 @@ def _label(conn: Connection, dim: Dimension, items: list[dict[str, Any]]) -> Non
 def _code(item: Mapping[str, Any], dim: Dimension) -> str | None:
     key: str | None = item["key"]
     return key.split(":", 1)[1] if key and dim.national else key
-
-
-def _lei_status(conn: Connection, cond: Conditions) -> list[dict[str, Any]]:
-    status = lei_records.c.registration_status
-    return db.grouped(
-        conn,
-        Conditions([*cond.where, c.lei.is_not(None)], cond.needs_financials),
-        (status,),
-        join=(lei_records, lei_records.c.lei == c.lei),
-    )
 
 
 def _shell_density(conn: Connection, cond: Conditions) -> list[BreakdownGroup]:

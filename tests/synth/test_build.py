@@ -244,3 +244,23 @@ def test_postgres_build_leaves_planner_statistics(built: Engine) -> None:
         r[0] for r in rows(built, "EXPLAIN SELECT id FROM companies WHERE lei = 'X' ORDER BY id LIMIT 1")
     )
     assert "ix_companies_lei" in plan and "pk_companies" not in plan
+
+
+def test_activities_are_derived_as_the_loader_derives_them(built: Engine) -> None:
+    import json
+
+    from regintel.ingest.sections import activity_digits
+
+    stored: dict[int, dict[str, bool]] = defaultdict(dict)
+    for cid, digits, primary in rows(
+        built, "SELECT company_id, nace_digits, is_primary FROM company_activities"
+    ):
+        stored[cid][digits] = bool(primary)
+    companies = rows(built, "SELECT id, nace_primary, nace_codes FROM companies")
+    expected = {}
+    for cid, primary, codes in companies:
+        listed = json.loads(codes) if isinstance(codes, str) else codes
+        if derived := activity_digits(primary, listed):
+            expected[cid] = derived
+    assert len(expected) > N // 2
+    assert dict(stored) == expected

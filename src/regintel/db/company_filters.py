@@ -8,13 +8,30 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, FromClause, and_, column, exists, false, not_, or_, select, table, true
+from sqlalchemy import (
+    ColumnElement,
+    FromClause,
+    and_,
+    column,
+    exists,
+    false,
+    func,
+    not_,
+    or_,
+    select,
+    table,
+    true,
+)
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.visitors import InternalTraversal
+from sqlalchemy.types import NullType
 
 from regintel.db.name_trigrams import NameContains
 from regintel.db.schema import (
     CITY_LOWER,
     NACE_DIGITS,
     companies,
+    company_activities,
     company_sources,
     latest_financials,
     lei_records,
@@ -33,6 +50,7 @@ if TYPE_CHECKING:
 
 c = companies.c
 lf = latest_financials.c
+ca = company_activities.c
 
 
 @dataclass
@@ -51,7 +69,7 @@ class Conditions:
 
 def unindexed(cond: Conditions) -> Conditions:
     return Conditions(
-        [Unindexed(w.tested() if isinstance(w, NameContains) else w) for w in cond.where],
+        [Unindexed(w.tested() if isinstance(w, (NameContains, NaceActivity)) else w) for w in cond.where],
         cond.needs_financials,
     )
 
@@ -90,22 +108,62 @@ def _prefix(column: Any, value: str) -> Clause:
     return and_(column >= low, column < high)
 
 
+def _nace_range(value: str, ref: Reference) -> tuple[str, str]:
+    """[low, high) of the digits a `nace` value covers: a section's divisions, or a digit prefix."""
+    query = parse_nace_query(value)
+    if query.section is None:
+        return prefix_range(query.prefix or "")
+    divisions = ref.nace_divisions.get(query.section)
+    if not divisions:
+        raise ValidationFailed(
+            f"Unknown NACE section {query.section!r}",
+            details=[{"field": "nace", "in": "query", "message": "unknown section"}],
+        )
+    return section_range(divisions)
+
+
+class NaceActivity(ColumnElement[bool]):
+    """The `nace` filter: the company's primary activity is in one of the ranges or, when it has none
+    (ONRC names the classes a trader is authorised for, not a main one), any of its activities is.
+
+    Written as `id IN (activities in the ranges) AND (primary in the ranges OR no primary)`: the
+    activities' index (nace_digits, company_id) finds the candidates, each in the range scan SQLite and
+    PostgreSQL (a semi-join) read first, and their rows settle which activity matched. A company with a
+    primary activity has a primary row in company_activities holding NACE_DIGITS itself, so the
+    candidates hold every company the primary filter found before. `tested()` is the same per row, for
+    a plan that walks a sort index: a probe of the activities' primary key instead of gathering every
+    candidate up front."""
+
+    inherit_cache = True
+    # A boolean condition typed NullType on purpose: as Boolean, SQLite would get `… = 1` appended.
+    type = NullType()  # type: ignore[assignment]
+    _traverse_internals = [("ranges", InternalTraversal.dp_plain_obj)]
+
+    def __init__(self, ranges: tuple[tuple[str, str], ...]):
+        self.ranges = ranges
+
+    def _any(self, digits: Any) -> Clause:
+        return or_(*(and_(digits >= low, digits < high) for low, high in self.ranges))
+
+    def _settled(self) -> Clause:
+        return or_(self._any(NACE_DIGITS), func.coalesce(NACE_DIGITS, "") == "")
+
+    def candidates(self) -> Clause:
+        listed = select(ca.company_id).where(self._any(ca.nace_digits))
+        return and_(c.id.in_(listed), self._settled())
+
+    def tested(self) -> Clause:
+        listed = exists().where(ca.company_id == c.id, self._any(ca.nace_digits))
+        return and_(listed, self._settled())
+
+
+@compiles(NaceActivity)
+def _compile_nace(element: NaceActivity, compiler: Any, **kw: Any) -> str:
+    return str(compiler.process(element.candidates(), **kw))
+
+
 def _nace(values: list[str], ref: Reference) -> Clause:
-    ranges = []
-    for value in values:
-        query = parse_nace_query(value)
-        if query.section is not None:
-            divisions = ref.nace_divisions.get(query.section)
-            if not divisions:
-                raise ValidationFailed(
-                    f"Unknown NACE section {query.section!r}",
-                    details=[{"field": "nace", "in": "query", "message": "unknown section"}],
-                )
-            low, high = section_range(divisions)
-            ranges.append(and_(NACE_DIGITS >= low, NACE_DIGITS < high))
-        else:
-            ranges.append(_prefix(NACE_DIGITS, query.prefix or ""))
-    return or_(*ranges)
+    return NaceActivity(tuple(_nace_range(v, ref) for v in values))
 
 
 def _size(values: list[str], ref: Reference) -> Clause:

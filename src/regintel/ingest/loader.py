@@ -40,6 +40,7 @@ from regintel.ingest.base import RecordError, Skipped, SourceInfo
 from regintel.ingest.batch import Batch, ChangeRow, change_row, insert_changes
 from regintel.ingest.batch import LoadStats as LoadStats  # imported from here by the importers
 from regintel.ingest.company_inserts import insert_companies
+from regintel.ingest.sections import activity_digits
 
 # Company columns a source record may set (everything but ids, derived columns and bookkeeping).
 COMPANY_FIELDS = (
@@ -66,6 +67,7 @@ COMPANY_FIELDS = (
     "lei",
 )
 FLAG_FIELDS = ("in_bankruptcy", "in_restructuring", "in_liquidation")
+_NACE = {"nace_primary", "nace_codes"}  # what company_activities is derived from
 _NO_FLAGS = InsolvencyFlags()
 
 
@@ -301,6 +303,7 @@ class Loader:
             self.stats.inserted += len(inserts)
         self._provenance(conn, valid, ids, now)
         sections.load_identifiers(batch, valid, ids)
+        sections.load_activities(batch, _activities(inserts, ids, updates, existing))
         return ids, keyed
 
     def _drop_stale(
@@ -458,6 +461,26 @@ def _existing(conn: Connection, keys: list[tuple[str, str]]) -> dict[tuple[str, 
             key = (row["country"], row["national_id"])
             if key in wanted:
                 out[key] = row
+    return out
+
+
+def _activities(
+    inserts: list[tuple[tuple[str, str], dict[str, Any]]],
+    ids: dict[tuple[str, str], int],
+    updates: dict[tuple[str, ...], list[dict[str, Any]]],
+    existing: dict[tuple[str, str], Any],
+) -> dict[int, dict[str, bool]]:
+    """The activities, as stored now, of the companies inserted and of those whose primary activity or
+    activity list changed; the others keep their rows."""
+    out = {ids[key]: activity_digits(row["nace_primary"], row["nace_codes"]) for key, row in inserts}
+    changed = [p for columns, rows in updates.items() if _NACE & set(columns) for p in rows]
+    if changed:
+        stored = {row["id"]: row for row in existing.values()}
+        for p in changed:
+            row = stored[p["row_id"]]
+            out[p["row_id"]] = activity_digits(
+                p.get("v_nace_primary", row["nace_primary"]), p.get("v_nace_codes", row["nace_codes"])
+            )
     return out
 
 

@@ -6,18 +6,20 @@ and ownership edges. Each runs inside a batch transaction of the loader and is g
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, column, inspect, or_, select, table
+from sqlalchemy import and_, bindparam, column, inspect, or_, select, table
 from sqlalchemy.engine import Connection
 
 from regintel.db.engine import execute_many, upsert
 from regintel.db.jobs import enqueue_peer_refresh
 from regintel.db.schema import (
     companies,
+    company_activities,
     financial_statements,
     identifiers,
     lei_records,
@@ -78,6 +80,43 @@ def load_identifiers(batch: Batch, records: dict[Key, CompanyRecord], ids: dict[
     # Through the cached executemany of `upsert` (an identifier already stored is left as it is):
     # SQLAlchemy's own executemany built each row's parameters at a third of this step's time.
     upsert(batch.conn, identifiers, rows, keys=["type", "value", "company_id"], update=[])
+
+
+def activity_digits(primary: str | None, codes: Iterable[object] | None) -> dict[str, bool]:
+    """A company's rows of `company_activities`: the digits of each activity as NACE_DIGITS derives the
+    primary's (dots dropped, so a primary row holds exactly what the primary filter compared), each
+    once, True for the primary. Migration 0035 derives the same in SQL."""
+    out: dict[str, bool] = {}
+    first = (primary or "").replace(".", "")
+    if first:
+        out[first] = True
+    for code in codes or ():
+        if isinstance(code, str) and (digits := code.replace(".", "")):
+            out.setdefault(digits, False)
+    return out
+
+
+_DELETE_ACTIVITIES = company_activities.delete().where(
+    company_activities.c.company_id.in_(bindparam("ids", expanding=True))
+)
+_INSERT_ACTIVITIES = company_activities.insert()
+
+
+def load_activities(batch: Batch, activities: dict[int, dict[str, bool]]) -> None:
+    """Replace the activity rows of the companies whose activities the batch wrote (by company id;
+    the loader passes only those it inserted or whose `nace_primary` or `nace_codes` changed, so a
+    re-import writes nothing here): one DELETE per 900 companies and one executemany."""
+    if not activities:
+        return
+    ids = sorted(activities)
+    for start in range(0, len(ids), 900):
+        batch.conn.execute(_DELETE_ACTIVITIES, {"ids": ids[start : start + 900]})
+    rows = [
+        {"company_id": cid, "nace_digits": digits, "is_primary": primary}
+        for cid in ids
+        for digits, primary in activities[cid].items()
+    ]
+    execute_many(batch.conn, _INSERT_ACTIVITIES, rows)
 
 
 @lru_cache(maxsize=1 << 16)

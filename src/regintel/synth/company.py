@@ -43,6 +43,7 @@ class Company:
     employees: int
     row: tuple[object, ...]  # the companies row, in generator.COMPANY_COLUMNS order
     identifiers: list[tuple[str, str]]
+    nace_codes: list[str]  # the first is the primary activity
 
 
 def _variant(rng: random.Random, pool: MarketPool) -> VariantPool:
@@ -177,6 +178,7 @@ def make_company(
         employees,
         row,
         ids,
+        codes,
     )
 
 

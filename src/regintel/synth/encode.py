@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from regintel.synth.generator import (
+    ACTIVITY_COLUMNS,
     COMPANY_COLUMNS,
     IDENTIFIER_COLUMNS,
     OWNERSHIP_COLUMNS,
@@ -32,6 +33,7 @@ class Table:
 
 TABLES = (
     Table("companies", (*COMPANY_COLUMNS, "source", "created_at", "updated_at"), "companies"),
+    Table("company_activities", ACTIVITY_COLUMNS, "activities"),
     Table("company_sources", (*SOURCE_COLUMNS, "source", "first_seen", "last_seen", "run_id"), "sources"),
     Table("identifiers", (*IDENTIFIER_COLUMNS, "source"), "identifiers"),
     Table("people", (*PEOPLE_COLUMNS, "source"), "people"),
@@ -57,6 +59,8 @@ class Stamp:
             return (SOURCE, ts, ts)
         if table == "company_sources":
             return (SOURCE, ts, ts, self.run_id)
+        if table == "company_activities":
+            return ()  # derived from the company row, which names its source
         return (SOURCE,)
 
 
@@ -106,7 +110,7 @@ def _cell(value: object) -> str:
 
 
 def _copy_text(rows: Iterable[tuple[object, ...]], extra: tuple[object, ...]) -> bytes:
-    tail = "\t" + "\t".join(_cell(v) for v in extra) + "\n"
+    tail = "".join("\t" + _cell(v) for v in extra) + "\n"
     out = []
     for row in rows:
         # Fast path: generated text has no tabs, newlines or backslashes, so most rows need no

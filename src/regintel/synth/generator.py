@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import date
 
+from regintel.ingest.sections import activity_digits
 from regintel.synth.company import Company, make_company
 from regintel.synth.groups import plan
 from regintel.synth.layout import BLOCK, SLOTS, block_layout, mix, value
@@ -52,6 +53,7 @@ COMPANY_COLUMNS = (
     "in_liquidation",
 )
 IDENTIFIER_COLUMNS = ("type", "value", "company_id")
+ACTIVITY_COLUMNS = ("company_id", "nace_digits", "is_primary")
 SOURCE_COLUMNS = ("company_id", "source_record_id", "published_on")
 PEOPLE_COLUMNS = (
     "id",
@@ -116,6 +118,7 @@ class Chunk:
     """Rows per table, in the column orders above."""
 
     companies: list[tuple[object, ...]] = field(default_factory=list)
+    activities: list[tuple[object, ...]] = field(default_factory=list)
     identifiers: list[tuple[object, ...]] = field(default_factory=list)
     sources: list[tuple[object, ...]] = field(default_factory=list)
     people: list[tuple[object, ...]] = field(default_factory=list)
@@ -162,6 +165,8 @@ def generate_block(params: Params, pools: dict[str, MarketPool], block: int) -> 
     hubs = [lo + rng.randrange(hi - lo) for _ in range(2)]
     for pos, c in companies.items():
         chunk.companies.append(c.row)
+        # The rows the loader derives from the record (ingest.sections.activity_digits).
+        chunk.activities += [(c.id, d, p) for d, p in activity_digits(c.nace_codes[0], c.nace_codes).items()]
         chunk.identifiers += [(t, v, c.id) for t, v in c.identifiers]
         chunk.sources.append((c.id, f"{params.seed}:{c.g}", params.as_of.isoformat()))
         parents = [(e, companies[e.parent]) for e in groups.owners(pos)]

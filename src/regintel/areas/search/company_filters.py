@@ -127,7 +127,9 @@ class CompanyFilters(BaseModel):
     insolvent: Flag = _f("1: in bankruptcy or restructuring; 0: in neither", "insolvency")
     nace: Codes = _f(
         "NACE activity at any level: section letter (`J`), division (`62`), group (`62.0`), "
-        "class (`62.01`) or national subclass prefix (`62010`); dots optional",
+        "class (`62.01`) or national subclass prefix (`62010`); dots optional. The company's primary "
+        "activity when it has one; any of its listed activities when its register names no primary one "
+        "(ONRC)",
         "activity",
     )
     size_class: Codes = _f(

@@ -33,8 +33,8 @@ flags no code as the main one; an activity authorised at the seat is not necessa
 one), so `nace_primary` is left unstated rather than guessed, even for a trader with a single
 authorised class. A user filtering by NACE expects a trader
 authorised for the activity to be found: the authorised classes are its `nace_codes`, served with the
-company and in exports, but the `nace` filter reads `nace_primary` only, so it finds no ONRC trader
-until the filter also reads the activity list (outside this importer; see docs/sources/ro_onrc.md).
+company and in exports, and the `nace` filter matches a company with no primary activity by any of them
+(the loader writes them to `company_activities`; see docs/sources/ro_onrc.md).
 
 NUTS 3, first found of: the județ (ADR_JUDET), which for Romania is the NUTS 3 region itself; the
 postcode (ADR_COD_POSTAL) in Eurostat's TERCET postcode table (`data/codelists/postcode_nuts3_ee_ro.csv`);

@@ -40,7 +40,7 @@ def engine(request, tmp_path):  # noqa: ANN001
     with engine.begin() as conn:
         cfg = alembic_config()
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0032_names_other_scripts@-1")  # as an older checkout left it
+        command.downgrade(cfg, "0012_jobs")  # as a checkout before 0032 left it (0032 revises 0012)
         for cc, nid, name, norm, address, anorm in ROWS:
             conn.execute(
                 text(INSERT),

@@ -50,15 +50,15 @@ CASES = [
 ]
 
 
-def activities(engine: Engine) -> set[tuple[str, str, bool]]:
+def activities(engine: Engine) -> set[tuple[str, str]]:
     with engine.connect() as conn:
         rows = conn.execute(
             text(
-                "SELECT c.national_id, a.nace_digits, a.is_primary FROM company_activities a "
+                "SELECT c.national_id, a.nace_digits FROM company_activities a "
                 "JOIN companies c ON c.id = a.company_id"
             )
         )
-        return {(nid, digits, bool(primary)) for nid, digits, primary in rows}
+        return {(nid, digits) for nid, digits in rows}
 
 
 @pytest.mark.parametrize("walk", [False, True])
@@ -72,19 +72,22 @@ def test_listed_activities_find_a_company_without_a_primary(client, auth, engine
 
 def test_the_rows_follow_the_imports(client, auth, engine):
     load_companies(engine, TRADER, SHOP, NONE)
-    assert activities(engine) == {
-        ("18547290", "6201", False),
-        ("18547290", "4711", False),
-        ("18547303", "4711", True),
-        ("18547303", "6201", False),
-    }
+    # The shop's primary activity is found through the companies' own index: no rows for it.
+    assert activities(engine) == {("18547290", "6201"), ("18547290", "4711")}
     again = load_companies(engine, TRADER, SHOP, NONE)
-    assert again.updated == 0 and len(activities(engine)) == 4
+    assert again.updated == 0 and len(activities(engine)) == 2
 
     moved = CompanyRecord(country="RO", national_id="18547290", name="Alfa Soft SRL", nace_codes=["10.71"])
     load_companies(engine, moved)
-    assert {a for a in activities(engine) if a[0] == "18547290"} == {("18547290", "1071", False)}
+    assert activities(engine) == {("18547290", "1071")}
     assert found(client, auth, "62") == set()
+    assert found(client, auth, "10") == {"18547290"}
+
+    ranked = CompanyRecord(
+        country="RO", national_id="18547290", name="Alfa Soft SRL", nace_primary="10.71", nace_codes=["10.71"]
+    )
+    load_companies(engine, ranked)  # a primary activity now: its listed rows go
+    assert activities(engine) == set()
     assert found(client, auth, "10") == {"18547290"}
 
 
@@ -122,10 +125,4 @@ def older(request, tmp_path):  # noqa: ANN001
 
 
 def test_the_migration_fills_the_table_from_what_is_stored(older):
-    assert activities(older) == {
-        ("1", "6201", False),
-        ("1", "4711", False),
-        ("2", "4711", True),
-        ("2", "6201", False),
-        ("3", "6201Z", True),
-    }
+    assert activities(older) == {("1", "6201"), ("1", "4711")}

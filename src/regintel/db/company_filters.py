@@ -15,7 +15,6 @@ from sqlalchemy import (
     column,
     exists,
     false,
-    func,
     not_,
     or_,
     select,
@@ -124,15 +123,14 @@ def _nace_range(value: str, ref: Reference) -> tuple[str, str]:
 
 class NaceActivity(ColumnElement[bool]):
     """The `nace` filter: the company's primary activity is in one of the ranges or, when it has none
-    (ONRC names the classes a trader is authorised for, not a main one), any of its activities is.
+    (ONRC names the classes a trader is authorised for, not a main one), one of its listed activities is.
 
-    Written as `id IN (activities in the ranges) AND (primary in the ranges OR no primary)`: the
-    activities' index (nace_digits, company_id) finds the candidates, each in the range scan SQLite and
-    PostgreSQL (a semi-join) read first, and their rows settle which activity matched. A company with a
-    primary activity has a primary row in company_activities holding NACE_DIGITS itself, so the
-    candidates hold every company the primary filter found before. `tested()` is the same per row, for
-    a plan that walks a sort index: a probe of the activities' primary key instead of gathering every
-    candidate up front."""
+    Written as `primary in the ranges OR id IN (listed activities in the ranges)`: each side is a range
+    scan of its own index (the companies' NACE_DIGITS index, company_activities' (nace_digits,
+    company_id)), which SQLite and PostgreSQL union; company_activities holds rows only for companies
+    without a primary, so the second side adds just those. `tested()` is the same per row, for a plan
+    that walks a sort index: a probe of the activities' primary key instead of gathering every listed
+    company up front."""
 
     inherit_cache = True
     # A boolean condition typed NullType on purpose: as Boolean, SQLite would get `… = 1` appended.
@@ -145,16 +143,13 @@ class NaceActivity(ColumnElement[bool]):
     def _any(self, digits: Any) -> Clause:
         return or_(*(and_(digits >= low, digits < high) for low, high in self.ranges))
 
-    def _settled(self) -> Clause:
-        return or_(self._any(NACE_DIGITS), func.coalesce(NACE_DIGITS, "") == "")
-
     def candidates(self) -> Clause:
         listed = select(ca.company_id).where(self._any(ca.nace_digits))
-        return and_(c.id.in_(listed), self._settled())
+        return or_(self._any(NACE_DIGITS), c.id.in_(listed))
 
     def tested(self) -> Clause:
         listed = exists().where(ca.company_id == c.id, self._any(ca.nace_digits))
-        return and_(listed, self._settled())
+        return or_(self._any(NACE_DIGITS), listed)
 
 
 @compiles(NaceActivity)

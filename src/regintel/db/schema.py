@@ -711,15 +711,15 @@ stats_snapshots = Table(
 
 # -- company activities (migration 0035_company_activities) ----------------------------------------
 
-# Every NACE activity of a company, one row each, digits as NACE_DIGITS derives them (`62.01` -> `6201`),
-# written with the company by the loader and by synth. The `nace` filter reads it by (nace_digits,
-# company_id): ONRC and other registers list several activities and name no primary one, and such a
-# company is found by any of them (db/company_filters.py::_nace).
+# The listed NACE activities of the companies whose register names no primary one (ONRC lists the
+# classes a trader is authorised for), one row each, digits as NACE_DIGITS derives them (`62.01` ->
+# `6201`), written with the company by the loader and by synth. The `nace` filter finds such a company by
+# any of them through (nace_digits, company_id); a company with a primary activity has no rows here and
+# is found by its primary alone, through the companies' own index (db/company_filters.py::_nace).
 company_activities = Table(
     "company_activities",
     metadata,
     Column("company_id", Id, ForeignKey("companies.id", ondelete="CASCADE"), primary_key=True),
     Column("nace_digits", Text, primary_key=True),
-    Column("is_primary", Boolean, nullable=False),
 )
 Index("ix_company_activities_nace_digits", company_activities.c.nace_digits, company_activities.c.company_id)

@@ -469,10 +469,14 @@ def _activities(
     ids: dict[tuple[str, str], int],
     updates: dict[tuple[str, ...], list[dict[str, Any]]],
     existing: dict[tuple[str, str], Any],
-) -> dict[int, dict[str, bool]]:
-    """The activities, as stored now, of the companies inserted and of those whose primary activity or
-    activity list changed; the others keep their rows."""
-    out = {ids[key]: activity_digits(row["nace_primary"], row["nace_codes"]) for key, row in inserts}
+) -> dict[int, tuple[str, ...]]:
+    """The activity rows, as stored now, of the companies inserted that have any and of those whose
+    primary activity or activity list changed (an empty tuple deletes theirs); the others keep theirs."""
+    out = {
+        ids[key]: digits
+        for key, row in inserts
+        if (digits := activity_digits(row["nace_primary"], row["nace_codes"]))
+    }
     changed = [p for columns, rows in updates.items() if _NACE & set(columns) for p in rows]
     if changed:
         stored = {row["id"]: row for row in existing.values()}

@@ -82,18 +82,18 @@ def load_identifiers(batch: Batch, records: dict[Key, CompanyRecord], ids: dict[
     upsert(batch.conn, identifiers, rows, keys=["type", "value", "company_id"], update=[])
 
 
-def activity_digits(primary: str | None, codes: Iterable[object] | None) -> dict[str, bool]:
-    """A company's rows of `company_activities`: the digits of each activity as NACE_DIGITS derives the
-    primary's (dots dropped, so a primary row holds exactly what the primary filter compared), each
-    once, True for the primary. Migration 0035 derives the same in SQL."""
-    out: dict[str, bool] = {}
-    first = (primary or "").replace(".", "")
-    if first:
-        out[first] = True
+def activity_digits(primary: str | None, codes: Iterable[object] | None) -> tuple[str, ...]:
+    """A company's rows of `company_activities`: when its register names no primary activity, the
+    digits of each listed one as NACE_DIGITS derives the primary's (dots dropped), each once; nothing
+    when it has a primary, which the `nace` filter reads from the company row's own index. Migration
+    0035 derives the same in SQL."""
+    if (primary or "").replace(".", ""):
+        return ()
+    out: dict[str, None] = {}
     for code in codes or ():
         if isinstance(code, str) and (digits := code.replace(".", "")):
-            out.setdefault(digits, False)
-    return out
+            out.setdefault(digits)
+    return tuple(out)
 
 
 _DELETE_ACTIVITIES = company_activities.delete().where(
@@ -102,7 +102,7 @@ _DELETE_ACTIVITIES = company_activities.delete().where(
 _INSERT_ACTIVITIES = company_activities.insert()
 
 
-def load_activities(batch: Batch, activities: dict[int, dict[str, bool]]) -> None:
+def load_activities(batch: Batch, activities: dict[int, tuple[str, ...]]) -> None:
     """Replace the activity rows of the companies whose activities the batch wrote (by company id;
     the loader passes only those it inserted or whose `nace_primary` or `nace_codes` changed, so a
     re-import writes nothing here): one DELETE per 900 companies and one executemany."""
@@ -111,12 +111,9 @@ def load_activities(batch: Batch, activities: dict[int, dict[str, bool]]) -> Non
     ids = sorted(activities)
     for start in range(0, len(ids), 900):
         batch.conn.execute(_DELETE_ACTIVITIES, {"ids": ids[start : start + 900]})
-    rows = [
-        {"company_id": cid, "nace_digits": digits, "is_primary": primary}
-        for cid in ids
-        for digits, primary in activities[cid].items()
-    ]
-    execute_many(batch.conn, _INSERT_ACTIVITIES, rows)
+    rows = [{"company_id": cid, "nace_digits": digits} for cid in ids for digits in activities[cid]]
+    if rows:
+        execute_many(batch.conn, _INSERT_ACTIVITIES, rows)
 
 
 @lru_cache(maxsize=1 << 16)

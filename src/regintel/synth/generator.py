@@ -53,7 +53,7 @@ COMPANY_COLUMNS = (
     "in_liquidation",
 )
 IDENTIFIER_COLUMNS = ("type", "value", "company_id")
-ACTIVITY_COLUMNS = ("company_id", "nace_digits", "is_primary")
+ACTIVITY_COLUMNS = ("company_id", "nace_digits")
 SOURCE_COLUMNS = ("company_id", "source_record_id", "published_on")
 PEOPLE_COLUMNS = (
     "id",
@@ -166,7 +166,7 @@ def generate_block(params: Params, pools: dict[str, MarketPool], block: int) -> 
     for pos, c in companies.items():
         chunk.companies.append(c.row)
         # The rows the loader derives from the record (ingest.sections.activity_digits).
-        chunk.activities += [(c.id, d, p) for d, p in activity_digits(c.nace_codes[0], c.nace_codes).items()]
+        chunk.activities += [(c.id, d) for d in activity_digits(c.nace_codes[0], c.nace_codes)]
         chunk.identifiers += [(t, v, c.id) for t, v in c.identifiers]
         chunk.sources.append((c.id, f"{params.seed}:{c.g}", params.as_of.isoformat()))
         parents = [(e, companies[e.parent]) for e in groups.owners(pos)]

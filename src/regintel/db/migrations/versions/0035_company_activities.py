@@ -1,15 +1,16 @@
-"""companies: every NACE activity of a company in `company_activities`, for the `nace` filter
+"""companies: the listed NACE activities of companies without a primary one, in `company_activities`
 
 Revision ID: 0035_company_activities
 Revises: 0032_names_other_scripts
 
 The `nace` filter read the primary activity alone (`replace(nace_primary, '.', '')`), so a company whose
 register names no primary activity (ONRC lists the classes a trader is authorised for) was found by no
-NACE filter. `company_activities` holds one row per activity, its digits derived as the primary's are
-(dots dropped: `62.01` -> `6201`, `62.01Z` -> `6201Z`), flagged when it is the primary one; the filter
-reads it through (nace_digits, company_id) (db/company_filters.py). It is filled here from the stored
-`nace_primary` and `nace_codes` in steps of company ids, one INSERT ... SELECT each, so neither the
-rows nor the statement grow with the database; the loader and synth write it from then on.
+NACE filter. `company_activities` holds one row per listed activity of such a company, its digits
+derived as the primary's are (dots dropped: `62.01` -> `6201`); companies with a primary activity have
+no rows, the filter finding them through the companies' own index as before (db/company_filters.py).
+It is filled here from the stored `nace_primary` and `nace_codes` in steps of company ids, one
+INSERT ... SELECT each, so neither the rows nor the statement grow with the database; the loader and
+synth write it from then on.
 
 Revises the last migration of the core tables (the companies' names, 0032): the areas' migrations,
 numbered up to 0034, branch on their own.
@@ -28,33 +29,25 @@ depends_on = None
 Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 STEP = 50_000  # company ids per statement
 
-# Each company's primary and listed codes, dots dropped, empty ones left out, one row per distinct digits
-# (the primary is usually listed too). The same derivation as ingest.sections.activity_digits: listed
-# codes that are not strings (none are written) count on neither side.
+# The listed codes of each company without a primary, dots dropped, empty ones left out, each once. The
+# same derivation as ingest.sections.activity_digits: listed codes that are not strings (none are
+# written) are left out.
 _SQLITE = """
-INSERT INTO company_activities (company_id, nace_digits, is_primary)
-SELECT company_id, digits, max(is_primary) FROM (
-    SELECT id AS company_id, replace(nace_primary, '.', '') AS digits, 1 AS is_primary
-    FROM companies WHERE id > :low AND id <= :high AND nace_primary IS NOT NULL
-    UNION ALL
-    SELECT c.id, replace(j.value, '.', ''), 0
-    FROM companies c,
-        json_each(CASE WHEN json_type(c.nace_codes) = 'array' THEN c.nace_codes ELSE '[]' END) j
-    WHERE c.id > :low AND c.id <= :high AND j.type = 'text'
-) WHERE digits <> '' GROUP BY company_id, digits
+INSERT INTO company_activities (company_id, nace_digits)
+SELECT DISTINCT c.id, replace(j.value, '.', '')
+FROM companies c,
+    json_each(CASE WHEN json_type(c.nace_codes) = 'array' THEN c.nace_codes ELSE '[]' END) j
+WHERE c.id > :low AND c.id <= :high AND replace(coalesce(c.nace_primary, ''), '.', '') = ''
+    AND j.type = 'text' AND replace(j.value, '.', '') <> ''
 """
 _POSTGRES = """
-INSERT INTO company_activities (company_id, nace_digits, is_primary)
-SELECT company_id, digits, bool_or(is_primary) FROM (
-    SELECT id AS company_id, replace(nace_primary, '.', '') AS digits, true AS is_primary
-    FROM companies WHERE id > :low AND id <= :high AND nace_primary IS NOT NULL
-    UNION ALL
-    SELECT c.id, replace(j.value #>> '{}', '.', ''), false
-    FROM companies c CROSS JOIN LATERAL json_array_elements(
-        CASE WHEN json_typeof(c.nace_codes) = 'array' THEN c.nace_codes ELSE '[]'::json END
-    ) AS j(value)
-    WHERE c.id > :low AND c.id <= :high AND json_typeof(j.value) = 'string'
-) AS listed WHERE digits <> '' GROUP BY company_id, digits
+INSERT INTO company_activities (company_id, nace_digits)
+SELECT DISTINCT c.id, replace(j.value #>> '{}', '.', '')
+FROM companies c CROSS JOIN LATERAL json_array_elements(
+    CASE WHEN json_typeof(c.nace_codes) = 'array' THEN c.nace_codes ELSE '[]'::json END
+) AS j(value)
+WHERE c.id > :low AND c.id <= :high AND replace(coalesce(c.nace_primary, ''), '.', '') = ''
+    AND json_typeof(j.value) = 'string' AND replace(j.value #>> '{}', '.', '') <> ''
 """
 
 
@@ -63,7 +56,6 @@ def upgrade() -> None:
         "company_activities",
         sa.Column("company_id", Id, nullable=False),
         sa.Column("nace_digits", sa.Text(), nullable=False),
-        sa.Column("is_primary", sa.Boolean(), nullable=False),
         sa.ForeignKeyConstraint(
             ["company_id"],
             ["companies.id"],

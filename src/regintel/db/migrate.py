@@ -13,6 +13,8 @@ from sqlalchemy import Engine, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from regintel.db.engine import begin_write
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -26,7 +28,7 @@ def upgrade(engine: Engine, revision: str = "heads") -> None:
     """Bring the schema to `revision` (default: every head, so independent feature branches of the
     migration tree need no merge revision). Safe to run on every start."""
     cfg = alembic_config()
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine, desc, func, select, update
 
+from regintel.db.engine import begin_write
 from regintel.db.jobs import enqueue_search_index
 from regintel.db.schema import companies, company_sources, data_sources, import_runs, people
 from regintel.ingest.base import SourceInfo
@@ -101,7 +102,7 @@ def build(
     params, fresh = plan_params(engine, entities, seed, as_of, append)
     sync_catalogue(engine, [INFO])
     started = datetime.now(UTC)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         run_id = conn.execute(
             import_runs.insert()
             .values(
@@ -138,7 +139,7 @@ def build(
 def _finish(engine: Engine, run_id: int, status: str, stats: dict[str, Any]) -> dict[str, int]:
     """Record the run like the import runner does: run status and the catalogue's figures."""
     now = datetime.now(UTC)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         count = conn.execute(
             select(func.count()).select_from(company_sources).where(company_sources.c.source == INFO.id)
         ).scalar_one()

@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import Engine, text
 
-from regintel.db.engine import is_sqlite
+from regintel.db.engine import begin_write, is_sqlite
 from regintel.db.name_trigrams import FTS_TABLE
 from regintel.synth.encode import Stamp, for_postgres, for_sqlite
 from regintel.synth.generator import Params, generate
@@ -101,7 +101,7 @@ def write_all(
             return _sqlite_swap(engine, Path(path), stream, on_chunk)
         return _sqlite_in_place(engine, stream, on_chunk)
     done = _postgres(engine, stream, on_chunk, fresh)
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         for table in ("companies", "people"):
             conn.execute(
                 text(

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 from regintel.areas.screening import queries
 from regintel.areas.screening.index import current_index
 from regintel.areas.screening.service import subject_kind
+from regintel.db.engine import begin_write
 from regintel.db.jobs import SCREENED_FIELDS
 from regintel.domain.screening import ALGORITHM, DEFAULT_THRESHOLD, Subject
 from regintel.domain.screening_index import ScreeningIndex
@@ -102,7 +103,7 @@ def refresh_company_hits(engine: Engine, batch: int = BATCH) -> dict[str, int]:
     index, screened = _screening_now(engine)
     after, companies, hits = 0, 0, 0
     while True:
-        with engine.begin() as conn:
+        with begin_write(engine) as conn:
             chunk = queries.company_batch(conn, after, batch)
             if not chunk:
                 break
@@ -140,7 +141,7 @@ def screen_changed_companies(engine: Engine, from_change: int, batch: int = BATC
     index, screened = _screening_now(engine)
     hits = 0
     for start in range(0, len(due), batch):
-        with engine.begin() as conn:
+        with begin_write(engine) as conn:
             chunk = queries.companies_by_id(conn, due[start : start + batch])
             hits += _screen_chunk(conn, index, chunk, screened)
     return {"companies": len(due), "hits": hits, "through_change": through}

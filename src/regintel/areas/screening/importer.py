@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from regintel.areas.screening import queries
 from regintel.db import jobs as job_queue
+from regintel.db.engine import begin_write
 from regintel.domain.screening import normalise_identifier, normalise_name
 from regintel.ingest.base import SourceAbort
 from regintel.ingest.runner import sync_catalogue
@@ -80,7 +81,7 @@ def import_list(
     entries, delta = read_entries(source, Path(location))
     now = now or datetime.now(UTC)
     sync_catalogue(engine, [source.info])
-    with engine.begin() as conn:
+    with begin_write(engine) as conn:
         stats = write_entries(conn, source, entries, delta=delta, now=now, location=str(location))
         count = queries.count_entries(conn, source.info.id)
         last_run = {"status": "succeeded", **stats.as_dict()}

@@ -27,10 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 THRESHOLDS = (25, 50)
 MAX_DEPTH = 20
 MAX_PATHS = 2_000
+
+WalkEnd = Literal["no_owners", "cycle", "depth_limit"]
+BandKind = Literal["shares", "votes", "surplus"]
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,7 @@ class Path:
 @dataclass(frozen=True)
 class Owner:
     node: str
-    end: str  # why the walk stopped here: no_owners | cycle | depth_limit
+    end: WalkEnd  # why the walk stopped here
     paths: tuple[Path, ...]
 
     @property
@@ -141,7 +145,7 @@ class _State:
     owners_of: Mapping[str, Sequence[Edge]]
     max_depth: int
     max_paths: int
-    found: dict[str, tuple[str, list[Path]]] = field(default_factory=dict)
+    found: dict[str, tuple[WalkEnd, list[Path]]] = field(default_factory=dict)
     cycles: dict[frozenset[str], tuple[str, ...]] = field(default_factory=dict)
     paths: int = 0
     depth: int = 0
@@ -180,7 +184,7 @@ def _up(state: _State, chain: list[str], edges: list[Edge]) -> None:
                 stack.append(([*chain, e.owner], [e]))
             continue
         if not onward or len(edges) >= state.max_depth:
-            end = "no_owners" if not incoming else "cycle" if not onward else "depth_limit"
+            end: WalkEnd = "no_owners" if not incoming else "cycle" if not onward else "depth_limit"
             if state.paths >= state.max_paths:
                 state.truncated = True
                 return
@@ -298,14 +302,14 @@ _SIGNIFICANT = "significant-influence-or-control"
 
 @dataclass(frozen=True)
 class Band:
-    kind: str  # shares | votes | surplus
+    kind: BandKind
     lower: float  # exclusive: "more than `lower`"
     upper: float | None
 
 
 def bands(natures: Sequence[str] | None) -> list[Band]:
     """The share and vote bands a list of PSC natures of control states."""
-    kinds = {
+    kinds: dict[str, BandKind] = {
         "ownership-of-shares": "shares",
         "voting-rights": "votes",
         "right-to-share-surplus-assets": "surplus",

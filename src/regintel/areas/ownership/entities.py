@@ -119,8 +119,7 @@ def relation(ctx: Ctx, row: Row, holder_entity: Entity | None = None) -> Relatio
         active=ctx.active(row["until"]),
         sharePct=row["share_pct"],
         votingPct=row["voting_pct"],
-        # mypy, ignored below: the domain's band kind is one of the Literal's values, typed str
-        bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper) for b in bands(natures)],  # type: ignore[arg-type]
+        bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper) for b in bands(natures)],
         naturesOfControl=natures,
         source=ctx.source(row["source"]),
     )

@@ -73,11 +73,7 @@ class Builder:
             active=self.ctx.active(until),
             inCycle=False,
             sources=[src],
-            # mypy, ignored below: the domain's band kind is a value of the Literal
-            bands=[
-                Band(kind=b.kind, moreThan=b.lower, upTo=b.upper)  # type: ignore[arg-type]
-                for b in bands(natures)
-            ],
+            bands=[Band(kind=b.kind, moreThan=b.lower, upTo=b.upper) for b in bands(natures)],
         )
 
     def role(self, r: Row, company_entity: Entity, depth: int, holder_side_new: bool) -> None:
@@ -117,15 +113,14 @@ def build(ctx: Ctx, root: Row, depth: int, limit: int, include_ended: bool) -> B
     frontier_p: set[int] = set()
     done_c: set[int] = set()
     done_p: set[int] = set()
-    # the arg-type ignores on `**opts` below: mypy types this dict (a bool and a date) as dict[str, object]
-    opts = {"include_ended": include_ended, "today": ctx.today}
+    opts: q.Window = {"include_ended": include_ended, "today": ctx.today}
     for level in range(1, depth + 1):
         before_c, before_p = set(b.companies), set(b.people)
-        held_in = q.roles_in(ctx.conn, frontier_c, **opts)  # type: ignore[arg-type]
-        held_by = q.roles_held_by_companies(ctx.conn, frontier_c, **opts)  # type: ignore[arg-type]
-        of_people = q.roles_of_people(ctx.conn, frontier_p, **opts)  # type: ignore[arg-type]
-        into = q.ownerships_into(ctx.conn, frontier_c, **opts)  # type: ignore[arg-type]
-        out = q.ownerships_from(ctx.conn, frontier_c, **opts)  # type: ignore[arg-type]
+        held_in = q.roles_in(ctx.conn, frontier_c, **opts)
+        held_by = q.roles_held_by_companies(ctx.conn, frontier_c, **opts)
+        of_people = q.roles_of_people(ctx.conn, frontier_p, **opts)
+        into = q.ownerships_into(ctx.conn, frontier_c, **opts)
+        out = q.ownerships_from(ctx.conn, frontier_c, **opts)
         entity_of = {int(r["company_id"]): company(q.company_of(r, "company")) for r in held_by + of_people}
         for e in into + out:
             for side in ("parent", "child"):
@@ -169,9 +164,8 @@ def as_graph(b: Builder, root: Row, depth: int) -> Graph:
 def network(ctx: Ctx, root: Row, include_ended: bool, limit: int) -> tuple[Network, int]:
     """Other companies in which this company's people (officers and owners who are natural persons)
     hold roles, most shared people first."""
-    # the arg-type ignores on `**opts` below: mypy types this dict (a bool and a date) as dict[str, object]
-    opts = {"include_ended": include_ended, "today": ctx.today}
-    here = [r for r in q.roles_in(ctx.conn, [int(root["id"])], **opts) if r["person_id"] is not None]  # type: ignore[arg-type]
+    opts: q.Window = {"include_ended": include_ended, "today": ctx.today}
+    here = [r for r in q.roles_in(ctx.conn, [int(root["id"])], **opts) if r["person_id"] is not None]
     roles_here: dict[int, list[str]] = {}
     people: dict[int, Entity] = {}
     for r in here:
@@ -179,7 +173,7 @@ def network(ctx: Ctx, root: Row, include_ended: bool, limit: int) -> tuple[Netwo
         people.setdefault(int(r["person_id"]), holder(r, ctx.personal))
     there: dict[int, dict[int, list[str]]] = {}
     rows: dict[int, Row] = {}
-    for r in q.roles_of_people(ctx.conn, people, **opts):  # type: ignore[arg-type]
+    for r in q.roles_of_people(ctx.conn, people, **opts):
         if int(r["company_id"]) != int(root["id"]):
             there.setdefault(int(r["company_id"]), {}).setdefault(int(r["person_id"]), []).append(r["role"])
             rows.setdefault(int(r["company_id"]), q.company_of(r, "company"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import pycountry
 
@@ -128,6 +128,7 @@ def _people_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
     ]
     uk = {int(r["company_id"]): q.company_of(r, "company") for r in rows}
     out = []
+    match: Literal["person_key", "name"]
     for r in rows:
         pid = int(r["person_id"])
         if pid in ours:
@@ -142,11 +143,10 @@ def _people_as_psc(ctx: Ctx, root: Row) -> list[UkConnection]:
                 continue
             via, match = ours[int(twins[0]["id"])], "name"
         if int(r["company_id"]) in uk:
-            # mypy, ignored below: match is one of the Literal's values (set above), typed str
             out.append(
                 UkConnection(
                     kind="person_is_psc",
-                    match=match,  # type: ignore[arg-type]
+                    match=match,
                     ukCompany=company(uk[int(r["company_id"])]),
                     psc=relation(ctx, r),
                     via=holder(via, ctx.personal),

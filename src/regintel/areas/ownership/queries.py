@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from sqlalchemy import ColumnElement, Select, and_, or_, select, union
 from sqlalchemy.engine import Connection
@@ -24,6 +24,14 @@ from regintel.db.schema import (
 Row = Mapping[str, Any]
 CHUNK = 900  # bound parameters per IN list: safe on SQLite's oldest limit, one round trip on PostgreSQL
 OWNER_ROLES = ("shareholder", "beneficial_owner")
+
+
+class Window(TypedDict):
+    """Which roles and ownerships a read returns: ended ones too, or those current on `today`."""
+
+    include_ended: bool
+    today: date
+
 
 _holder = companies.alias("holder")
 _owned = companies.alias("owned")

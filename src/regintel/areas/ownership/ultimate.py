@@ -208,10 +208,9 @@ def _owner_out(o: Owner, graph: OwnerGraph, reasons: dict[str, list[UnknownReaso
                 message=("No shareholder, beneficial owner or parent company of this company is on record"),
             )
         ]
-    # mypy, ignored below: o.end is one of the Literal's values, typed str in the domain
     return UltimateOwner(
         entity=o.node,
-        end=o.end,  # type: ignore[arg-type]
+        end=o.end,
         sharePct=round(o.share, 6),
         shareComplete=o.share_complete,
         control=o.control,

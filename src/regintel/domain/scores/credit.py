@@ -137,11 +137,11 @@ def profitability(s: Statement | None) -> Factor:
     ]
     if not parts:
         return Factor("profitability", w, None, None, missing=("profit", "revenue or total_assets"))
-    value = r.return_on_assets if r.return_on_assets is not None else r.net_margin
+    value = next(v for v in (r.return_on_assets, r.net_margin) if v is not None)
     return Factor(
         "profitability",
         w,
-        round(value, 4),  # type: ignore[arg-type]
+        round(value, 4),
         sum(parts) / len(parts),
         _stmt_evidence(s, "profit", "revenue", "total_assets"),
         note="mean of the return-on-assets and net-margin bands",

@@ -126,15 +126,20 @@ def z2_missing(s: Statement) -> list[str]:
 def altman_z2(s: Statement) -> float | None:
     """X1 working capital / TA, X2 retained earnings / TA, X3 EBIT / TA, X4 book equity / total
     liabilities; None unless every input is present and TA and liabilities are positive."""
-    if z2_missing(s) or not s.total_assets or s.total_assets <= 0 or not s.liabilities or s.liabilities <= 0:
-        return None
-    ta = float(s.total_assets)
-    x = (
-        float(s.current_assets - s.current_liabilities) / ta,  # type: ignore[operator]
-        float(s.retained_earnings) / ta,  # type: ignore[arg-type]
-        float(s.ebit) / ta,  # type: ignore[arg-type]
-        float(s.equity) / float(s.liabilities),  # type: ignore[arg-type]
+    ta, ca, cl, re_, ebit, eq, li = (
+        s.total_assets,
+        s.current_assets,
+        s.current_liabilities,
+        s.retained_earnings,
+        s.ebit,
+        s.equity,
+        s.liabilities,
     )
+    if ta is None or ca is None or cl is None or re_ is None or ebit is None or eq is None or li is None:
+        return None
+    if ta <= 0 or li <= 0:
+        return None
+    x = (float(ca - cl) / float(ta), float(re_) / float(ta), float(ebit) / float(ta), float(eq) / float(li))
     return sum(w * v for w, v in zip(Z2_WEIGHTS, x, strict=True))
 
 

@@ -160,18 +160,13 @@ def _financial(statements: list[Statement], as_of: date) -> list[Driver]:
         out.append(
             Driver("loss", POINTS["loss"], (Evidence("profit", float(s.profit), s.period_end, s.source),))
         )
-        if (
-            len(years) >= 2
-            and years[-2].year == s.year - 1
-            and years[-2].profit is not None
-            and years[-2].profit < 0
-        ):
-            prev = years[-2]
+        prev = years[-2] if len(years) >= 2 else None
+        if prev is not None and prev.year == s.year - 1 and prev.profit is not None and prev.profit < 0:
             out.append(
                 Driver(
                     "repeated_losses",
                     POINTS["repeated_losses"],
-                    (Evidence("profit", float(prev.profit), prev.period_end, prev.source),),  # type: ignore[arg-type]
+                    (Evidence("profit", float(prev.profit), prev.period_end, prev.source),),
                 )
             )
     growth = ratios(s, years[-2]).revenue_growth if len(years) >= 2 else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Protocol
+from typing import IO, Protocol
 
 from regintel.domain.types import Record
 
@@ -63,7 +63,7 @@ class SourceAbort(Exception):
 class Source(Protocol):
     info: SourceInfo
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError | Skipped]:
         """Yield records, `RecordError` for rows that cannot be read and `Skipped` for rows left out on
         purpose, from one input file."""
         ...

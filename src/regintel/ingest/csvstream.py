@@ -7,7 +7,7 @@ import csv
 import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO, TypeVar
+from typing import IO, Any, TypeVar
 
 from regintel.ingest.base import RecordError, SourceAbort
 from regintel.ingest.streams import buffered
@@ -45,7 +45,7 @@ class CsvFile:
                 yield exc
 
 
-def open_csv(stream: BinaryIO, *, delimiter: str = ",", encoding: str = "utf-8-sig") -> CsvFile:
+def open_csv(stream: IO[bytes], *, delimiter: str = ",", encoding: str = "utf-8-sig") -> CsvFile:
     """The header (names trimmed: some registers write " CompanyNumber") and a row iterator.
 
     Undecodable bytes are replaced rather than fatal: one bad byte must not stop a 5 GB import.

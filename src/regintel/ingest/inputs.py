@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import shutil
 import tempfile
@@ -11,45 +12,38 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, TYPE_CHECKING, cast
 
 import httpx
 
 from regintel.ingest.base import SourceAbort
 
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
-@dataclass
-class Counted:
+
+class Counted(io.RawIOBase):
     """A binary stream that counts the compressed bytes read, for the progress bar."""
 
-    raw: BinaryIO
-    read_bytes: int = 0
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+        self.read_bytes = 0
 
-    def read(self, size: int = -1) -> bytes:
-        data = self.raw.read(size)
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        view = memoryview(buffer).cast("B")
+        data = self.raw.read(len(view))
+        view[: len(data)] = data
         self.read_bytes += len(data)
-        return data
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:
-        n = self.raw.readinto(buffer)  # type: ignore[attr-defined]
-        self.read_bytes += n or 0
-        return n or 0
+        return len(data)
 
     def readable(self) -> bool:
         return True
-
-    def close(self) -> None:
-        self.raw.close()
-
-    @property
-    def closed(self) -> bool:
-        return self.raw.closed
 
 
 @dataclass
 class Input:
     name: str
-    stream: BinaryIO
+    stream: IO[bytes]
     size: int | None
     counter: Counted
 
@@ -95,15 +89,13 @@ def open_input(location: str, download_dir: Path, *, whole_archive: bool = False
                 with zipfile.ZipFile(raw) as archive:
                     member = max(archive.infolist(), key=lambda i: i.file_size)
                     with archive.open(member) as stream:
-                        yield Input(member.filename, stream, size, counter)  # type: ignore[arg-type]
+                        yield Input(member.filename, stream, size, counter)
                 return
             if name.endswith(".gz"):
-                # Counted has no seek(), which the stub asks of every file object; GzipFile reads it front to
-                # back without one.
-                with gzip.GzipFile(fileobj=counter) as stream:  # type: ignore[call-overload]
+                with cast(IO[bytes], gzip.GzipFile(fileobj=io.BufferedReader(counter))) as stream:
                     yield Input(name.removesuffix(".gz"), stream, size, counter)
                 return
-            yield Input(name, counter, size, counter)  # type: ignore[arg-type]
+            yield Input(name, io.BufferedReader(counter), size, counter)
     finally:
         if downloaded is not None:
             shutil.rmtree(downloaded, ignore_errors=True) if downloaded.is_dir() else downloaded.unlink(

@@ -11,7 +11,7 @@ in `list_paths` (ijson prefixes: `"ekonomickeSubjekty.item"`, `"_embedded.enhete
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import ijson
 import orjson
@@ -23,7 +23,7 @@ TOP_ARRAY = "item"
 _VALUE_EVENTS = frozenset({"end_map", "end_array", "string", "number", "boolean", "null"})
 
 
-def json_objects(stream: BinaryIO, list_paths: Iterable[str] = ()) -> Iterator[Any | RecordError]:
+def json_objects(stream: IO[bytes], list_paths: Iterable[str] = ()) -> Iterator[Any | RecordError]:
     """Every record object of a JSON, JSON-array or JSON-lines file (see the module docstring).
 
     A file that is not JSON raises `SourceAbort`; a broken line, or a document that breaks off after
@@ -53,7 +53,7 @@ def _first_line_is_json(text: bytes) -> bool:
         return False
 
 
-def _lines(stream: BinaryIO, list_paths: tuple[str, ...]) -> Iterator[Any | RecordError]:
+def _lines(stream: IO[bytes], list_paths: tuple[str, ...]) -> Iterator[Any | RecordError]:
     for number, line in enumerate(stream, 1):
         if not line.strip():
             continue
@@ -79,7 +79,7 @@ def unwrap(value: Any, list_paths: Iterable[str]) -> Iterator[Any]:
     yield value
 
 
-def _array(stream: BinaryIO) -> Iterator[Any | RecordError]:
+def _array(stream: IO[bytes]) -> Iterator[Any | RecordError]:
     """The items of a top-level array (a bulk file), built by ijson's C backend."""
     found = 0
     try:
@@ -97,7 +97,7 @@ def _broken(exc: Exception, found: int) -> Iterator[RecordError]:
     yield RecordError(f"the JSON document breaks off after {found} records: {message}")
 
 
-def _document(stream: BinaryIO, item_paths: tuple[str, ...]) -> Iterator[Any | RecordError]:
+def _document(stream: IO[bytes], item_paths: tuple[str, ...]) -> Iterator[Any | RecordError]:
     """Stream the items found at `item_paths`; with none, the document is one record itself."""
     rest = ijson.ObjectBuilder()
     found = 0

@@ -4,7 +4,7 @@ readable object (a counted file, a gzip or zip member) the full `io` interface t
 from __future__ import annotations
 
 import io
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 HEAD_BYTES = 1 << 16
 
@@ -12,7 +12,7 @@ HEAD_BYTES = 1 << 16
 class _Replay(io.RawIOBase):
     """The bytes already peeked at, then the rest of the stream."""
 
-    def __init__(self, head: bytes, rest: BinaryIO):
+    def __init__(self, head: bytes, rest: IO[bytes]):
         self._head = memoryview(head)
         self._rest = rest
 
@@ -33,12 +33,12 @@ class _Replay(io.RawIOBase):
         return len(data)
 
 
-def peek(stream: BinaryIO, size: int = HEAD_BYTES) -> tuple[bytes, BinaryIO]:
+def peek(stream: IO[bytes], size: int = HEAD_BYTES) -> tuple[bytes, IO[bytes]]:
     """The first `size` bytes and a stream that still starts at the beginning."""
     head = stream.read(size)
     return head, io.BufferedReader(_Replay(head, stream), HEAD_BYTES)
 
 
-def buffered(stream: BinaryIO) -> BinaryIO:
+def buffered(stream: IO[bytes]) -> IO[bytes]:
     """`stream` as an `io.BufferedReader` (what `io.TextIOWrapper` and line iteration expect)."""
     return peek(stream, 0)[1]

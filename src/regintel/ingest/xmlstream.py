@@ -10,7 +10,7 @@ read it. Entities and DTDs are never loaded and nothing is fetched (`resolve_ent
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from lxml import etree
 
@@ -18,7 +18,7 @@ from regintel.ingest.base import SourceAbort
 
 
 def xml_records(
-    stream: BinaryIO, name: str, tag: str, check_root: Callable[[Any, str], None]
+    stream: IO[bytes], name: str, tag: str, check_root: Callable[[Any, str], None]
 ) -> Iterator[Any]:
     """Each `tag` element of the document in turn; `check_root(root, name)` raises `SourceAbort` for a
     document of another kind."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import IO, Any, Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -31,7 +31,7 @@ class DebtorSource(Protocol):
     info: SourceInfo
     suffixes: tuple[str, ...]
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Any]: ...
 
 
 def run_debtor_import(
@@ -58,7 +58,7 @@ def run_debtor_import(
 
 
 def _parse(
-    source: DebtorSource, stream: BinaryIO, name: str, stats: LoadStats, rejects: RejectFile
+    source: DebtorSource, stream: IO[bytes], name: str, stats: LoadStats, rejects: RejectFile
 ) -> list[DebtorRecord]:
     records: list[DebtorRecord] = []
     for item in source.parse(stream, name):

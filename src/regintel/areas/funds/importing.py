@@ -11,7 +11,7 @@ import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import IO, Any, Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -33,7 +33,7 @@ BATCH = 1_000  # records compared and written together
 class FundsSource(Protocol):
     info: SourceInfo
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Any]: ...
 
 
 def run_funds_import(
@@ -91,7 +91,7 @@ def _import_file(
         writing.write_batch(conn, batch, linker, run)
 
 
-def _parsed(source: FundsSource, stream: BinaryIO, name: str) -> Iterator[Any]:
+def _parsed(source: FundsSource, stream: IO[bytes], name: str) -> Iterator[Any]:
     """The source's items; a file that cannot be read to its end (a truncated .gz or .zip) is malformed."""
     try:
         yield from source.parse(stream, name)

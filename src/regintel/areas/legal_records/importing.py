@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import IO, Any, Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -41,7 +41,7 @@ class LegalSource(Protocol):
     info: SourceInfo
     suffixes: tuple[str, ...]
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]: ...
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Any]: ...
 
 
 def run_legal_import(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.identifiers import parse_national_id
 from regintel.errors import InvalidIdentifier
@@ -17,7 +17,9 @@ from regintel.ingest.jsonstream import json_objects
 from .records import Party
 
 
-def records(stream: BinaryIO, name: str, list_paths: Iterable[str]) -> Iterator[dict[str, Any] | RecordError]:
+def records(
+    stream: IO[bytes], name: str, list_paths: Iterable[str]
+) -> Iterator[dict[str, Any] | RecordError]:
     """Every record object of a JSON document, array or JSON-lines file. A document that breaks off is
     malformed as a whole (`SourceAbort`: nothing of it is kept), unlike one broken line of JSON lines."""
     try:

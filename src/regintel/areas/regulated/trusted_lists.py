@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from lxml import etree
 
@@ -50,7 +50,7 @@ def _parser() -> etree.XMLParser:
     )
 
 
-def read_list(stream: BinaryIO, name: str) -> Any:
+def read_list(stream: IO[bytes], name: str) -> Any:
     """The list's root element; `SourceAbort` for anything that is not one trusted list."""
     raw = stream.read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:

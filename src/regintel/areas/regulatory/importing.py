@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import IO, Any, Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -33,7 +33,7 @@ from .tags import tags_of
 class FeedSource(Protocol):
     info: SourceInfo
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[FeedEntry | RecordError]: ...
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[FeedEntry | RecordError]: ...
 
 
 def run_feed_import(

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import partial
 from pathlib import Path
-from typing import IO, BinaryIO, cast
+from typing import IO
 
 from regintel.areas.security.names import NotAHost, email_host, website_host
 from regintel.domain.identifiers import parse_national_id
@@ -141,7 +141,7 @@ def _enterprise(raw: str) -> str:
 
 
 def _read_deletes(stream: IO[bytes], out: ContactSet) -> None:
-    table = open_csv(cast(BinaryIO, stream))
+    table = open_csv(stream)
     cols = table.index(("EntityNumber",), "KBO contact_delete")
     for item in table.records({"EntityNumber": cols["EntityNumber"]}, lambda r: r["EntityNumber"].strip()):
         out.read += 1
@@ -158,7 +158,7 @@ def _read_deletes(stream: IO[bytes], out: ContactSet) -> None:
 
 
 def _read_contacts(stream: IO[bytes], out: ContactSet) -> None:
-    table = open_csv(cast(BinaryIO, stream))
+    table = open_csv(stream)
     cols = table.index(COLUMNS, "KBO contact")
     for item in table.records({c: cols[c] for c in COLUMNS}, _convert):
         out.read += 1

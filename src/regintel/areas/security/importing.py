@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -32,7 +32,7 @@ def run_register_domains(
     country: str,
     location: str,
     data_dir: Path,
-    read: Callable[[BinaryIO], ContactSet],
+    read: Callable[[IO[bytes]], ContactSet],
 ) -> tuple[int, LoadStats, Path | None]:
     """Import the websites `read` finds in a register file (a path or URL, `.gz` accepted) under `info`."""
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from lxml import etree
 
@@ -59,7 +59,7 @@ _PLZ = re.compile(r"\d{4}")
 class FirmenbuchSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         published = date_in_name(name)
         found = 0
         try:

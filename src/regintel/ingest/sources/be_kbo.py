@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePosixPath
-from typing import IO, Any, BinaryIO, TypedDict
+from typing import IO, Any, TypedDict
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
@@ -106,7 +106,7 @@ class KboSource:
     info = INFO
     reads_archive = True  # the runner hands over the zip itself, not its largest member
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         try:
             archive = zipfile.ZipFile(stream)
         except (zipfile.BadZipFile, AttributeError, OSError, ValueError):

@@ -4,7 +4,7 @@ whose parser and loader live in `regintel.areas.security.contacts` / `.importing
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.areas.security.contacts import INFO
 from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort
@@ -14,7 +14,7 @@ from regintel.ingest.sources import register
 class KboContactsSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[RecordError | Skipped]:
         raise SourceAbort(
             "be_kbo_contacts is imported as a set (folder, zip or contact CSV), not as a stream"
         )

@@ -19,7 +19,7 @@ and `in_restructuring` are never set.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
@@ -48,7 +48,7 @@ LIST_PATHS = ("list.item",)
 class ZefixSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         first = True
         for obj in json_objects(stream, LIST_PATHS):
             if isinstance(obj, RecordError):

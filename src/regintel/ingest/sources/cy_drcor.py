@@ -36,7 +36,7 @@ import re
 import zipfile
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.names import fold
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
@@ -104,7 +104,7 @@ class DrcorSource:
     info = INFO
     reads_archive = True  # organisations and registered offices are joined by ADDRESS_SEQ_NO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         published = date_in_name(name)
         if not _is_zip(stream):
             yield from _organisations(stream, {}, published)
@@ -119,17 +119,17 @@ class DrcorSource:
         addresses: dict[str, str] = {}
         if offices is not None:
             with archive.open(offices) as fh:
-                addresses = _addresses(open_csv(fh))  # type: ignore[arg-type]
+                addresses = _addresses(open_csv(fh))
         officials = next((m for n, m in members.items() if n.startswith("organisation_officials")), None)
         people: dict[str, list[RoleRecord]] | None = None
         if officials is not None:
             with archive.open(officials) as fh:
-                people = _officials(open_csv(fh))  # type: ignore[arg-type]
+                people = _officials(open_csv(fh))
         with archive.open(orgs) as fh:
-            yield from _organisations(fh, addresses, published, people)  # type: ignore[arg-type]
+            yield from _organisations(fh, addresses, published, people)
 
 
-def _is_zip(stream: BinaryIO) -> bool:
+def _is_zip(stream: IO[bytes]) -> bool:
     if not getattr(stream, "seekable", lambda: False)():
         return False
     head = stream.read(4)
@@ -184,7 +184,7 @@ _CORPORATE = re.compile(r"\b(limited|ltd|λιμιτεδ|plc|llc|inc|s\.?a|gmbh|b
 
 
 def _organisations(
-    stream: BinaryIO,
+    stream: IO[bytes],
     addresses: dict[str, str],
     published: date | None,
     people: dict[str, list[RoleRecord]] | None = None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from lxml import etree
 from schwifty import IBAN
@@ -46,7 +46,7 @@ class AdisSource:
     info = INFO
     suffixes: tuple[str, ...] = (".xml",)  # the files of a folder import that are inputs
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[BankAccountRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[BankAccountRecord | RecordError]:
         try:
             root = etree.parse(stream, etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
         except etree.XMLSyntaxError as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.names import fold
@@ -44,7 +44,7 @@ _LIQUIDATION = re.compile(r"\bv\s+likvidaci\b")
 class AresSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         first = True
         for obj in json_objects(stream, LIST_PATHS):
             if isinstance(obj, RecordError):

@@ -10,7 +10,7 @@ no company holds stays unlinked rather than being matched by name to someone els
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.ingest.base import RecordError, Source, SourceInfo
 from regintel.ingest.csvstream import open_csv
@@ -47,7 +47,7 @@ DATES = ("%d.%m.%Y", "%Y-%m-%d")
 class DotInfoSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Award | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Award | RecordError]:
         csv_file = open_csv(stream, delimiter=";")
         yield from csv_file.records(csv_file.index(COLUMNS, "DotInfo export"), _award)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.areas.legal_records import parsing as p
 from regintel.areas.legal_records.records import Party, SbirkaAct
@@ -56,7 +56,7 @@ class EsbirkaSource:
     info = INFO
     suffixes: tuple[str, ...] = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[SbirkaAct | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[SbirkaAct | RecordError]:
         for item in p.records(stream, name, LIST_PATHS):
             yield item if isinstance(item, RecordError) else act(item)
 

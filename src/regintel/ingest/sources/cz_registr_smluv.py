@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from lxml import etree
 
@@ -50,7 +50,7 @@ class RegistrSmluvSource:
     info = INFO
     suffixes: tuple[str, ...] = (".xml", ".xml.gz", ".zip")  # the files of a folder import that are inputs
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[ContractRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[ContractRecord | RecordError]:
         for element in xml_records(stream, name, Q + "zaznam", _check_root):
             yield _record(element)
 

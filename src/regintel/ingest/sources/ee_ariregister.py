@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
@@ -71,7 +71,7 @@ _DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
 class AriregisterSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         csv_file = open_csv(stream, delimiter=";")
         columns = csv_file.index(REQUIRED, "e-Business Register ettevotja_rekvisiidid__lihtandmed.csv")
         published = date_in_name(name)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, SourceInfo
@@ -54,7 +54,7 @@ ACTIVITIES = "teatatud_tegevusalad"
 class GeneralDataSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         return entity_records(stream, name, GENERAL, to_record)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, SourceAbort
@@ -16,7 +16,7 @@ from regintel.ingest.jsonstream import json_objects
 
 
 def entity_records(
-    stream: BinaryIO, name: str, section: str, to_record: Callable[[Any, date | None], CompanyRecord]
+    stream: IO[bytes], name: str, section: str, to_record: Callable[[Any, date | None], CompanyRecord]
 ) -> Iterator[CompanyRecord | RecordError]:
     """`to_record` of each entity, dated by the file name; a `RecordError` (with the entity) for an
     entity it refuses."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import pycountry
 from stdnum.ee import ik
@@ -72,7 +72,7 @@ class OwnerListSource:
         self.key = key
         self.to_role = to_role
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         return entity_records(stream, name, self.key, self.to_record)
 
     def to_record(self, obj: Any, published: date | None = None) -> CompanyRecord:

@@ -19,7 +19,7 @@ basic-data file has not brought yet.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from stdnum.ee import ik, registrikood
 
@@ -52,7 +52,7 @@ PERSONS = "kaardile_kantud_isikud"
 class CardPersonsSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         return entity_records(stream, name, PERSONS, to_record)
 
 

@@ -45,7 +45,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import fields, replace
 from functools import cache
-from typing import BinaryIO
+from typing import IO
 
 from lxml import etree
 from pypdf import PdfReader
@@ -159,7 +159,7 @@ def province_nuts3(province: str | None) -> str | None:
 class BormeSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         data = stream.read(MAX_PDF_BYTES + 1)
         if len(data) > MAX_PDF_BYTES:
             raise SourceAbort(f"larger than {MAX_PDF_BYTES >> 20} MiB: not a BORME file")

@@ -12,7 +12,7 @@ funds area links by it first, then by name and country (docs/funds.md, "Linking"
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.ingest.base import RecordError, Source, SourceAbort, SourceInfo
 from regintel.ingest.csvstream import open_csv
@@ -77,7 +77,7 @@ class CordisSource:
     info = INFO
 
     def parse(
-        self, stream: BinaryIO, name: str
+        self, stream: IO[bytes], name: str
     ) -> Iterator[CordisProject | CordisParticipation | RecordError]:
         csv_file = open_csv(stream, delimiter=";")
         if "ecMaxContribution" in csv_file.header:

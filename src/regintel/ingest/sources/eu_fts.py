@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.ingest.base import RecordError, Skipped, Source, SourceInfo
 from regintel.ingest.csvstream import open_csv
@@ -51,7 +51,7 @@ LINK = "https://ec.europa.eu/budget/financial-transparency-system/analysis.html"
 class FtsSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Award | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Award | RecordError | Skipped]:
         csv_file = open_csv(stream)
         yield from csv_file.records(csv_file.index(COLUMNS, "Financial Transparency System"), _award)
 

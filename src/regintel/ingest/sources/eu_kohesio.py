@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.ingest.base import RecordError, Source, SourceInfo
 from regintel.ingest.csvstream import open_csv
@@ -50,7 +50,7 @@ PROJECT_URL = "https://kohesio.ec.europa.eu/en/projects/{id}"
 class KohesioSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Award | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Award | RecordError]:
         csv_file = open_csv(stream)
         yield from csv_file.records(csv_file.index(COLUMNS, "Kohesio project export"), _award)
 

@@ -12,7 +12,7 @@ was granted; `/companies/{ico}/gber` shows the GBER ones."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.ingest.base import RecordError, Source, SourceInfo
 from regintel.ingest.csvstream import open_csv
@@ -57,7 +57,7 @@ CASE_URL = "https://competition-cases.ec.europa.eu/cases/{sa}"
 class StateAidSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Award | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Award | RecordError]:
         csv_file = open_csv(stream)
         yield from csv_file.records(csv_file.index(COLUMNS, "State Aid Transparency export"), _award)
 

@@ -12,7 +12,7 @@ A list of another territory than the source's is refused whole (it would delist 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.areas.regulated import trust_rules, trusted_lists
 from regintel.domain.identifiers import parse_national_id
@@ -78,7 +78,7 @@ class TrustedListSource:
 
         return run_regulated_import(engine, self, location, data_dir)
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Any]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Any]:
         root = trusted_lists.read_list(stream, name)
         head = trusted_lists.header(root, name)
         if head.territory != self.country:

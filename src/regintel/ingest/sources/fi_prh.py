@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
@@ -57,7 +57,7 @@ FINNISH, SWEDISH, ENGLISH = "1", "2", "3"
 class PrhSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         first = True
         for obj in json_objects(stream, LIST_PATHS):
             if isinstance(obj, RecordError):
@@ -235,7 +235,7 @@ DOMAINS_INFO = SourceInfo(
 )
 
 
-def websites(stream: BinaryIO) -> Iterator[Any]:
+def websites(stream: IO[bytes]) -> Iterator[Any]:
     """Per company its current `website.url` (`PublishedWebsites`) or a `RecordError`."""
     from regintel.areas.security.register_websites import PublishedWebsites
 
@@ -269,7 +269,7 @@ def websites(stream: BinaryIO) -> Iterator[Any]:
 class PrhDomainsSource:
     info = DOMAINS_INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[RecordError]:
         raise SourceAbort("fi_prh_domains writes company domains; it is imported through import_into")
 
     def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:

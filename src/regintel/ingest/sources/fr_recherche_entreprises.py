@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import CompanyKey, CompanyRecord, FinancialRecord, PersonRecord, RoleRecord
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
@@ -42,7 +42,7 @@ _BOARD = ("administrateur", "membre du conseil", "président du conseil", "vice-
 class RechercheEntreprisesSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         first = True
         for obj in json_objects(stream, ("results.item",)):
             if isinstance(obj, RecordError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
@@ -53,7 +53,7 @@ Item = CompanyRecord | RecordError | Skipped
 class SireneSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Item]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Item]:
         head, stream = peek(stream)
         if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
             yield from _json(stream)
@@ -61,7 +61,7 @@ class SireneSource:
             yield from _csv(stream)
 
 
-def _csv(stream: BinaryIO) -> Iterator[Item]:
+def _csv(stream: IO[bytes]) -> Iterator[Item]:
     csv_file = open_csv(stream)
     header = set(csv_file.header)
     convert: Callable[[Row], Iterator[Item]]
@@ -104,7 +104,7 @@ def _establishment(row: Row) -> Iterator[Item]:
     yield CompanyRecord(country="FR", national_id=siren, source_record_id=siren, **head_office_address(row))
 
 
-def _json(stream: BinaryIO) -> Iterator[Item]:
+def _json(stream: IO[bytes]) -> Iterator[Item]:
     first = True
     for obj in json_objects(stream, ("unitesLegales.item", "etablissements.item")):
         if isinstance(obj, RecordError):

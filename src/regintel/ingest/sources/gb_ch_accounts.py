@@ -33,7 +33,7 @@ import zipfile
 from collections.abc import Iterator
 from datetime import date, datetime
 from decimal import Decimal
-from typing import BinaryIO
+from typing import IO
 
 from ixbrlparse import IXBRL, ixbrlContext
 
@@ -226,7 +226,7 @@ class AccountsSource:
     info = INFO
     reads_archive = True  # the bulk product is a zip of many documents, each a record
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError | Skipped]:
         head = stream.read(4)
         if head == b"PK\x03\x04":
             stream.seek(0)

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import orjson
 
@@ -111,7 +111,7 @@ class StreamFileSource:
 
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         for event in events(buffered(stream)):
             if event is not None and not isinstance(event.item, FilingEvent):
                 yield event.item

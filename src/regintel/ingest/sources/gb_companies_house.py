@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
@@ -44,7 +44,7 @@ _SIC = re.compile(r"(\d{4,5})\s*-")
 class CompaniesHouseSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         csv_file = open_csv(stream)
         columns = csv_file.index(REQUIRED, "Companies House BasicCompanyData CSV")
         published = date_in_name(name)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import CompanyRecord, RoleRecord
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
@@ -77,7 +77,7 @@ class _Company:
 class PscSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         published = date_in_name(name)
         current: _Company | None = None
         first = True

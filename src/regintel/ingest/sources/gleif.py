@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import Record
 from regintel.ingest.base import RecordError, SourceInfo
@@ -41,7 +41,7 @@ INFO = SourceInfo(
 class GleifLeiSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError]:
         document = GleifFile(stream, name, LAYOUTS[0])
         published: list[date | None] = []  # known once the header has been read
         for node in document.records():

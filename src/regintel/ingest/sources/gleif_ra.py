@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import Record, RegistrationAuthorityRecord
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
@@ -40,7 +40,7 @@ MAX_ROWS = 100_000  # the list has ~1,000 rows; far more means this is not the R
 class GleifRaSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError]:
         rows: list[RegistrationAuthorityRecord] = []
         text = io.TextIOWrapper(buffered(stream), encoding="utf-8-sig", newline="")
         try:

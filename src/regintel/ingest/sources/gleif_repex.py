@@ -7,7 +7,7 @@ category, so a later file's reason replaces the earlier one.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import Record, ReportingExceptionRecord
 from regintel.ingest.base import RecordError, SourceInfo
@@ -59,7 +59,7 @@ def map_exception(node: Node) -> ReportingExceptionRecord:
 class GleifReportingExceptionSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError]:
         for node in GleifFile(stream, name, LAYOUTS[2]).records():
             if isinstance(node, RecordError):
                 yield node

@@ -9,7 +9,7 @@ companies, and counts it as skipped, not rejected, when an end is not (yet) one 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import LeiRelationshipRecord, OwnershipRecord, Record
 from regintel.ingest.base import RecordError, SourceInfo
@@ -115,7 +115,7 @@ def _share(rel: Node) -> float | None:
 class GleifRelationshipSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError]:
         for node in GleifFile(stream, name, LAYOUTS[1]).records():
             if isinstance(node, RecordError):
                 yield node

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 import ijson
 
@@ -90,7 +90,7 @@ LAYOUTS = (
 class _Replay(io.RawIOBase):
     """The bytes already peeked at, then the rest of the stream."""
 
-    def __init__(self, head: bytes, rest: BinaryIO):
+    def __init__(self, head: bytes, rest: IO[bytes]):
         self._head = memoryview(head)
         self._rest = rest
 
@@ -108,16 +108,16 @@ class _Replay(io.RawIOBase):
         return len(data)
 
 
-def buffered(stream: BinaryIO) -> io.BufferedReader:
+def buffered(stream: IO[bytes]) -> io.BufferedReader:
     """A real `io` reader over any object with `read` (what `TextIOWrapper` needs)."""
     return io.BufferedReader(_Replay(b"", stream), HEAD_BYTES)
 
 
-def _peek(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
+def _peek(stream: IO[bytes]) -> tuple[bytes, IO[bytes]]:
     head = stream.read(HEAD_BYTES)
     replay = io.BufferedReader(_Replay(head, stream), HEAD_BYTES)
     if head[:2] == b"\x1f\x8b":
-        return _peek(cast(BinaryIO, gzip.GzipFile(fileobj=replay)))
+        return _peek(cast(IO[bytes], gzip.GzipFile(fileobj=replay)))
     return head, replay
 
 
@@ -125,7 +125,7 @@ def _peek(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
 class GleifFile:
     """One GLEIF file being read: its flavour, header and records."""
 
-    stream: BinaryIO
+    stream: IO[bytes]
     name: str
     layout: Layout
     header: Node = field(default_factory=dict)
@@ -155,7 +155,7 @@ class GleifFile:
 
     # -- XML -------------------------------------------------------------------------------------
 
-    def _xml(self, stream: BinaryIO) -> Iterator[Node | RecordError]:
+    def _xml(self, stream: IO[bytes]) -> Iterator[Node | RecordError]:
         ns = "{" + self.layout.namespace + "}"
         stack: list[ET.Element] = []
         try:
@@ -189,7 +189,7 @@ class GleifFile:
 
     # -- JSON ------------------------------------------------------------------------------------
 
-    def _json(self, head: bytes, stream: BinaryIO) -> Iterator[Node | RecordError]:
+    def _json(self, head: bytes, stream: IO[bytes]) -> Iterator[Node | RecordError]:
         prefix = _array_prefix(head, self.name)
         count = 0
         try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
 from regintel.ingest.base import RecordError, SourceAbort, SourceInfo
@@ -55,7 +55,7 @@ _ZIP = re.compile(r"\d{3} ?\d{2}")
 class GemiSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         published = date_in_name(name)
         first = True
         for obj in json_objects(stream, LIST_PATHS):

@@ -23,7 +23,7 @@ liquidation by definition.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest import fields
@@ -52,7 +52,7 @@ PROCEEDING_IDS = {1: "nema postupka", 2: "stečaj", 3: "likvidacija"}
 class SudregSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         first = True
         for obj in json_objects(stream):
             if isinstance(obj, RecordError):

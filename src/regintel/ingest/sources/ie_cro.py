@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, SourceInfo
@@ -55,7 +55,7 @@ _TYPE = re.compile(r"\s*([A-Z][A-Z-]*)\s+-\s+(.+?)\s*")
 class CroSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         csv_file = open_csv(stream)
         columns = csv_file.index(REQUIRED, "CRO companies CSV")
         published = date_in_name(name)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from stdnum.it import codicefiscale
 
@@ -63,7 +63,7 @@ _PV = re.compile(r"[A-Z]{2}")
 class RegistroImpreseSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         csv_file = open_csv(stream, delimiter=";")
         csv_file.header = [h.lower().replace(" ", "_") for h in csv_file.header]
         columns = csv_file.index(REQUIRED, "Registro Imprese list")

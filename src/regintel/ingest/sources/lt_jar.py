@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
@@ -65,7 +65,7 @@ _POSTCODE = re.compile(r"\bLT-(\d{5})\b")
 class JarSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         csv_file = open_csv(stream, delimiter="|")
         columns = csv_file.index(REQUIRED, "JAR JAR_IREGISTRUOTI.csv")
         yield from csv_file.records(columns, to_record)

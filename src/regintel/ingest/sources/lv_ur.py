@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import CompanyRecord
 from regintel.ingest.base import RecordError, Skipped, SourceInfo
@@ -54,7 +54,7 @@ CLOSED = {"L": "liquidated", "R": "reorganised"}
 class UrSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         head, stream = peek(stream)
         if head.lstrip(b"\xef\xbb\xbf").startswith(b"sep="):
             stream.readline()  # Excel's separator hint, which some copies start with

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import CompanyRecord, PersonRecord, RoleRecord
 from regintel.ingest.base import RecordError, SourceInfo
@@ -57,7 +57,7 @@ REQUIRED = (
 class BeneficialOwnersSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         head, stream = peek(stream)
         if head.lstrip(b"\xef\xbb\xbf").startswith(b"sep="):
             stream.readline()

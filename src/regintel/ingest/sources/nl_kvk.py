@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from stdnum.exceptions import ValidationError
 from stdnum.nl import bsn as nl_bsn
@@ -52,7 +52,7 @@ INFO = SourceInfo(
 class KvkSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         first = True
         for obj in json_objects(stream):
             if isinstance(obj, RecordError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.domain.identifiers import is_valid_national_id
 from regintel.domain.types import CompanyRecord
@@ -42,7 +42,7 @@ NACE_FIELDS = ("naeringskode1", "naeringskode2", "naeringskode3")
 class BrregSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         first = True
         for obj in json_objects(stream, LIST_PATHS):
             if isinstance(obj, RecordError):
@@ -190,7 +190,7 @@ DOMAINS_INFO = SourceInfo(
 )
 
 
-def websites(stream: BinaryIO) -> Iterator[Any]:
+def websites(stream: IO[bytes]) -> Iterator[Any]:
     """Per enhet its `hjemmeside` (`PublishedWebsites`), a `Skipped` sub-unit, or a `RecordError`."""
     from regintel.areas.security.register_websites import PublishedWebsites
 
@@ -225,7 +225,7 @@ def websites(stream: BinaryIO) -> Iterator[Any]:
 class BrregDomainsSource:
     info = DOMAINS_INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[RecordError | Skipped]:
         raise SourceAbort("no_brreg_domains writes company domains; it is imported through import_into")
 
     def import_into(self, engine: Any, location: str, data_dir: Any) -> Any:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.types import FinancialRecord, Record, StatementRecord
@@ -75,7 +75,7 @@ def _day(value: Any, what: str) -> str:
 class RegnskapSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError | Skipped]:
         for item in json_objects(stream):
             if isinstance(item, RecordError):
                 yield item

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import date, datetime
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
@@ -42,7 +42,7 @@ class WhiteListSource:
     info = INFO
     suffixes: tuple[str, ...] = (".json",)  # the files of a folder import that are inputs
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[BankAccountRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[BankAccountRecord | RecordError | Skipped]:
         try:
             doc = json.load(stream)
         except (ValueError, UnicodeDecodeError) as exc:

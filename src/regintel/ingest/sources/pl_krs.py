@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from stdnum.exceptions import ValidationError
 from stdnum.pl import nip as pl_nip
@@ -59,7 +59,7 @@ RESTRUCTURING_KEYS = ("postepowanieRestrukturyzacyjne", "postepowanieNaprawcze")
 class KrsSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         first = True
         for obj in json_objects(stream):
             if isinstance(obj, RecordError):

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from lxml import etree
 
@@ -145,7 +145,7 @@ def statement(root: Any) -> StatementRecord:
 class StatementSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError | Skipped]:
         try:
             root = etree.parse(stream, _PARSER).getroot()
         except etree.XMLSyntaxError as exc:

@@ -18,7 +18,7 @@ import io
 import re
 from collections.abc import Iterator
 from datetime import date, datetime
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.areas.regulated.records import Authorisation, Professional
 from regintel.domain.identifiers import parse_national_id
@@ -44,7 +44,7 @@ class RegulatedCsvSource:
     def convert(self, row: dict[str, str]) -> Parsed:
         raise NotImplementedError
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Parsed | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Parsed | RecordError]:
         raw = stream.read(MAX_BYTES + 1)
         if len(raw) > MAX_BYTES:
             raise SourceAbort(f"{name} is larger than {MAX_BYTES >> 20} MB: not a register list")

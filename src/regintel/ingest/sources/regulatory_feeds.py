@@ -15,7 +15,7 @@ import calendar
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 from urllib.parse import urlsplit
 
 import feedparser
@@ -124,7 +124,7 @@ class RegulatorFeedSource:
     def __init__(self, info: SourceInfo):
         self.info = info
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[FeedEntry | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[FeedEntry | RecordError]:
         body = stream.read(MAX_BYTES + 1)
         if len(body) > MAX_BYTES:
             raise SourceAbort(f"{name}: larger than {MAX_BYTES} bytes, not a regulator's feed")

@@ -52,7 +52,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from stdnum.exceptions import ValidationError
 from stdnum.ro import onrc
@@ -106,7 +106,7 @@ class OnrcSource:
     info = INFO
     reads_archive = True  # the set's files are joined by COD_INMATRICULARE
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         published = date_in_name(name)
         if not _is_zip(stream):
             yield from _firms(stream, {}, published)
@@ -123,10 +123,10 @@ class OnrcSource:
         states = _states(archive, members, names)
         activities = _activities(archive, members)
         with archive.open(firms) as fh:
-            yield from _firms(fh, states, published, activities)  # type: ignore[arg-type]
+            yield from _firms(fh, states, published, activities)
 
 
-def _is_zip(stream: BinaryIO) -> bool:
+def _is_zip(stream: IO[bytes]) -> bool:
     """Only the runner's archive file is seekable; a plain or gzipped CSV is read as a stream."""
     if not getattr(stream, "seekable", lambda: False)():
         return False
@@ -140,7 +140,7 @@ def _state_names(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) 
     if member is None:
         return dict(KNOWN_CODES)
     with archive.open(member) as fh:
-        csv_file = open_csv(fh, delimiter="^")  # type: ignore[arg-type]
+        csv_file = open_csv(fh, delimiter="^")
         columns = csv_file.index(("COD", "DENUMIRE"), "ONRC n_stare_firma.csv")
         return {
             row[columns["COD"]].strip(): row[columns["DENUMIRE"]].strip()
@@ -159,7 +159,7 @@ def _states(
         return {}
     out: dict[str, list[str]] = {}
     with archive.open(member) as fh:
-        csv_file = open_csv(fh, delimiter="^")  # type: ignore[arg-type]
+        csv_file = open_csv(fh, delimiter="^")
         columns = csv_file.index(("COD_INMATRICULARE", "COD"), "ONRC od_stare_firma.csv")
         for item in csv_file.rows:
             if isinstance(item, RecordError):
@@ -179,7 +179,7 @@ def _activities(
         return {}
     out: dict[str, list[tuple[str, str]]] = {}
     with archive.open(member) as fh:
-        csv_file = open_csv(fh, delimiter="^")  # type: ignore[arg-type]
+        csv_file = open_csv(fh, delimiter="^")
         columns = csv_file.index(("COD_INMATRICULARE", "COD_CAEN_AUTORIZAT"), "ONRC od_caen_autorizat.csv")
         version = columns.get("VER_CAEN_AUTORIZAT")
         for item in csv_file.rows:
@@ -195,7 +195,7 @@ def _activities(
 
 
 def _firms(
-    stream: BinaryIO,
+    stream: IO[bytes],
     states: dict[str, list[str]],
     published: date | None,
     activities: dict[str, list[tuple[str, str]]] | None = None,

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import date
-from typing import BinaryIO
+from typing import IO
 
 from stdnum.si import ddv
 
@@ -58,7 +58,7 @@ _POST = re.compile(r"\d{4}")
 class AjpesSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError | Skipped]:
         csv_file = open_csv(stream, delimiter=";")
         columns = csv_file.index(REQUIRED, "AJPES PRS list")
         published = date_in_name(name)

@@ -14,7 +14,7 @@ tests/fixtures/legal_records/sk_court_decisions was written from this descriptio
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.areas.legal_records import parsing as p
 from regintel.areas.legal_records.records import CourtDecision, Party, ecli_ok
@@ -42,7 +42,7 @@ class CourtDecisionsSource:
     info = INFO
     suffixes: tuple[str, ...] = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CourtDecision | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CourtDecision | RecordError]:
         for item in p.records(stream, name, LIST_PATHS):
             yield item if isinstance(item, RecordError) else decision(item)
 

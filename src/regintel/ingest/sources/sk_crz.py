@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from lxml import etree
 
@@ -51,7 +51,7 @@ class CrzSource:
     info = INFO
     suffixes: tuple[str, ...] = (".xml", ".xml.gz", ".zip")
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CrzContract | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CrzContract | RecordError]:
         for element in xml_records(stream, name, "zmluva", _check_root):
             yield _record(element)
 

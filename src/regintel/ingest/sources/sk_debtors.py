@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from lxml import etree
 
@@ -161,7 +161,7 @@ def _national_id(value: Any) -> str | None:
         raise RecordError(f"invalid IČO {value!r}: {exc.message}") from None
 
 
-def _read_all(stream: BinaryIO, name: str) -> tuple[bytes, str]:
+def _read_all(stream: IO[bytes], name: str) -> tuple[bytes, str]:
     """The file's bytes; a zip (not a workbook) gives its one list member."""
     data = stream.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
@@ -223,7 +223,7 @@ class TabularDebtors:
     def __init__(self, info: SourceInfo, kind: str, creditor: str):
         self.info, self.kind, self.creditor = info, kind, creditor
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[DebtorRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[DebtorRecord | RecordError]:
         data, member = _read_all(stream, name)
         rows = _sheet_rows(data, member)
         head = next(
@@ -325,7 +325,7 @@ class TaxDebtors:
     def __init__(self, info: SourceInfo):
         self.info = info
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[DebtorRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[DebtorRecord | RecordError]:
         data, member = _read_all(stream, name)
         try:
             root = etree.fromstring(

@@ -24,7 +24,7 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import date, datetime
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from lxml import etree
 from schwifty import IBAN
@@ -57,7 +57,7 @@ class FsIbanListSource:
     info = INFO
     suffixes: tuple[str, ...] = (".xml", ".zip", ".json")  # the files of a folder import that are inputs
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[BankAccountRecord | RecordError | PayerList]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[BankAccountRecord | RecordError | PayerList]:
         head = stream.read(1)
         while head[-1:].isspace():  # the JSON answer and the XML export differ in their first character
             head += stream.read(1)
@@ -75,7 +75,7 @@ class FsIbanListSource:
 class _Prefixed:
     """The stream with its first bytes (read to tell the formats apart) put back in front."""
 
-    def __init__(self, head: bytes, rest: BinaryIO):
+    def __init__(self, head: bytes, rest: IO[bytes]):
         self.head, self.rest = head, rest
 
     def read(self, size: int = -1) -> bytes:

@@ -14,7 +14,7 @@ page (`url`). The fixture was written from this description.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.areas.legal_records import parsing as p
 from regintel.areas.legal_records.records import IpkzInstallation, Permit
@@ -42,7 +42,7 @@ class IpkzSource:
     info = INFO
     suffixes: tuple[str, ...] = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[IpkzInstallation | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[IpkzInstallation | RecordError]:
         for item in p.records(stream, name, LIST_PATHS):
             yield item if isinstance(item, RecordError) else installation(item)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import IO
 
 from regintel.domain.types import Record
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
@@ -57,7 +57,7 @@ _DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 class SkObchodnyVestnik:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError | Skipped]:
         stack: list[ET.Element] = []
         try:
             for event, elem in ET.iterparse(stream, events=("start", "end")):

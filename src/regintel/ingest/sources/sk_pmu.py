@@ -13,7 +13,7 @@ address (docs/legal-records.md, "Linking"). The fixture was written from this de
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.areas.legal_records import parsing as p
 from regintel.areas.legal_records.records import AntitrustCase, Party, Ruling
@@ -51,7 +51,7 @@ class PmuSource:
     info = INFO
     suffixes: tuple[str, ...] = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[AntitrustCase | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[AntitrustCase | RecordError]:
         for item in p.records(stream, name, LIST_PATHS):
             yield item if isinstance(item, RecordError) else case(item)
 

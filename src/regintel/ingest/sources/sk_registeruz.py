@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import Record
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
@@ -75,7 +75,7 @@ def kind_of(value: Any) -> str | None:
 class SkRegisterUz:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError | Skipped]:
         recent = Recent()
         first = True
         for value in json_objects(stream):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.names import fold
@@ -103,7 +103,7 @@ class FiledStatements:
     def __init__(self, info: SourceInfo):
         self.info = info
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[FiledStatement | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[FiledStatement | RecordError | Skipped]:
         first = True
         for n, value in enumerate(json_objects(stream), 1):
             if isinstance(value, RecordError):

@@ -9,7 +9,7 @@ JSON lines line by line. See docs/sources/sk_rpo.md for the field mapping.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.types import Record
 from regintel.ingest.base import RecordError, Skipped, SourceAbort, SourceInfo
@@ -42,7 +42,7 @@ def is_entity(value: Any) -> bool:
 class SkRpo:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError | Skipped]:
         first = True
         for value in json_objects(stream, ["results.item"]):
             if isinstance(value, RecordError):

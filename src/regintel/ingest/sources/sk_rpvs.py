@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from regintel.domain.identifiers import parse_national_id
 from regintel.domain.types import CompanyRecord, PersonRecord, Record, RoleRecord
@@ -59,7 +59,7 @@ PUBLIC_OFFICIAL = "verejný činiteľ (public official)"
 class RpvsSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[Record | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[Record | RecordError | Skipped]:
         first = True
         for item in json_objects(stream, ["value.item"]):
             if isinstance(item, RecordError):

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 from regintel.domain.public_money import Org, TedAward, TedLot, TedNotice
 from regintel.ingest.base import RecordError, Skipped, Source, SourceAbort, SourceInfo
@@ -58,7 +58,7 @@ class TedCsvSource:
     info = INFO
     suffixes: tuple[str, ...] = (".csv", ".csv.gz", ".zip")
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[TedNotice | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[TedNotice | RecordError | Skipped]:
         text = io.TextIOWrapper(buffered(stream), encoding="utf-8-sig", newline="")
         reader = csv.reader(text, strict=True)
         try:

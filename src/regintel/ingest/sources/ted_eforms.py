@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO, cast
+from typing import IO, Any, cast
 
 import pycountry
 from lxml import etree
@@ -60,7 +60,7 @@ class TedSource:
     info = INFO
     suffixes: tuple[str, ...] = (".xml", ".xml.gz")  # the files of a folder import that are inputs
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[TedNotice | RecordError | Skipped]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[TedNotice | RecordError | Skipped]:
         try:
             root = etree.parse(stream, xml_parser()).getroot()
         except etree.XMLSyntaxError as exc:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from lxml import etree
 
@@ -73,7 +73,7 @@ _SHARE = re.compile(r"відсоток частки\s*-\s*([\d.,]+)")
 class EdrSource:
     info = INFO
 
-    def parse(self, stream: BinaryIO, name: str) -> Iterator[CompanyRecord | RecordError]:
+    def parse(self, stream: IO[bytes], name: str) -> Iterator[CompanyRecord | RecordError]:
         head, stream = peek(stream)
         start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
         objects = _xml_records(stream) if start == b"<" else json_objects(stream)
@@ -96,7 +96,7 @@ class EdrSource:
                 yield exc
 
 
-def _xml_records(stream: BinaryIO) -> Iterator[dict[str, Any] | RecordError]:
+def _xml_records(stream: IO[bytes]) -> Iterator[dict[str, Any] | RecordError]:
     found = 0
     try:
         for _, element in etree.iterparse(

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, delete, false, func, insert, select, text, update
 from sqlalchemy.engine import Connection, RowMapping
 
+from regintel.db.driver import driver_cursor
 from regintel.db.engine import is_sqlite
 from regintel.db.schema import code_list_items, code_lists
 from regintel.domain.code_lists import CodeListInfo, CodeListItem
@@ -122,7 +123,7 @@ def _copy_items(conn: Connection, rows: list[dict[str, Any]]) -> None:
     """COPY on PostgreSQL: psycopg's executemany sends one INSERT per row, ten times slower for the
     ~36,000 items, and this load runs at start-up. Same connection, so same transaction."""
     names = [c.name for c in code_list_items.columns]
-    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cursor = driver_cursor(conn)
     with cursor.copy(f"COPY code_list_items ({', '.join(names)}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(

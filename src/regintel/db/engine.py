@@ -12,6 +12,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import NullPool
 
+from regintel.db.driver import driver_cursor
 from regintel.db.prepared import note_statement
 
 
@@ -221,7 +222,7 @@ def _pg_insert_returning(
         _PG_COMPILED[key] = entry
     sql, order = entry
     params = [{name: row[name] if proc is None else proc(row[name]) for name, proc in order} for row in rows]
-    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cursor = driver_cursor(conn)
     try:
         cursor.executemany(sql, params, returning=True)
         out: list[tuple[Any, ...]] = []

@@ -26,6 +26,8 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Select
 
+from regintel.db.driver import driver_cursor
+
 
 @dataclass
 class _Plan:
@@ -62,7 +64,7 @@ class Prepared:
             block.asked()
         plan, args = self._args(conn, params)
         try:
-            cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            cursor = driver_cursor(conn)
             try:
                 cursor.execute(plan.sql, args)
                 return _typed(plan, _fetch(conn, plan, cursor, one))

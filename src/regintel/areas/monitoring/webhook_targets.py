@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+from collections.abc import Sequence
+from typing import Any
 
 from regintel.domain.webhook_urls import (
     IPAddress,
@@ -20,11 +22,11 @@ from regintel.domain.webhook_urls import (
 )
 
 
-def _addresses(infos: list[tuple[object, ...]]) -> list[IPAddress]:
+def _addresses(infos: Sequence[tuple[Any, ...]]) -> list[IPAddress]:
     seen: list[IPAddress] = []
     for info in infos:
         sockaddr = info[4]
-        ip = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])  # type: ignore[index]
+        ip = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
         if ip not in seen:
             seen.append(ip)
     return seen
@@ -40,7 +42,7 @@ def check_webhook_url(raw: str, allow_private: bool, field: str = "webhook_url")
         infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, OSError):
         raise UnsafeWebhookUrl(f"The host {target.host} does not resolve", "unresolvable", field) from None
-    check_addresses(target, _addresses(infos), allow_private, field)  # type: ignore[arg-type]
+    check_addresses(target, _addresses(infos), allow_private, field)
     return str(target.url)
 
 
@@ -53,4 +55,4 @@ async def resolve_for_delivery(target: WebhookTarget, allow_private: bool) -> IP
         infos = await loop.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, OSError):
         raise UnsafeWebhookUrl(f"The host {target.host} does not resolve", "unresolvable") from None
-    return check_addresses(target, _addresses(infos), allow_private)  # type: ignore[arg-type]
+    return check_addresses(target, _addresses(infos), allow_private)

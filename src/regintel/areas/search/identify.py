@@ -4,7 +4,9 @@ digits (python-stdnum, via `domain.identifiers`) before anything is looked up.""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
@@ -82,14 +84,14 @@ def _national_forms(raw: str, country: str | None) -> list[tuple[str, str]]:
     countries = [country] if country else sorted(NATIONAL_IDS)
     pairs = []
     for cc in countries:
-        value = _try(lambda v, c=cc: parse_national_id(c, v), raw)
+        value = _try(functools.partial(parse_national_id, cc), raw)
         if value:
             pairs.append((cc, value))
     return pairs
 
 
-def _try(parse: object, raw: str) -> str | None:
+def _try(parse: Callable[[str], object], raw: str) -> str | None:
     try:
-        return str(parse(raw))  # type: ignore[operator]
+        return str(parse(raw))
     except InvalidIdentifier:
         return None

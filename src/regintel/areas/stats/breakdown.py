@@ -179,10 +179,10 @@ def _item(row: Mapping[str, Any], dim: Dimension) -> dict[str, Any]:
 
 def _rolled_up(rows: Sequence[Mapping[str, Any]], dim: Dimension, ref: Reference) -> list[dict[str, Any]]:
     assert dim.rollup is not None
-    totals: dict[str, dict[str, int]] = {}
+    totals: dict[str | None, dict[str, int]] = {}
     for row in rows:
         key = dim.rollup(row, ref) or ("unknown" if dim.order else None)
-        sums = totals.setdefault(key, dict.fromkeys(FIGURES, 0))  # type: ignore[arg-type]
+        sums = totals.setdefault(key, dict.fromkeys(FIGURES, 0))
         for f in FIGURES:
             sums[f] += int(row[f])
     return [{"key": k} | v for k, v in totals.items()]

@@ -230,7 +230,7 @@ def parse_notice(root: Any) -> TedNotice:
         form=etree.QName(root).localname,
         notice_type=_text(root, "cbc:NoticeTypeCode"),
         subtype=_text(root, f"{EXT}/efac:NoticeSubType/cbc:SubTypeCode"),
-        issue_date=_date(issued),  # type: ignore[arg-type]
+        issue_date=date.fromisoformat(issued[:10]),
         language=_text(root, "cbc:NoticeLanguageCode"),
         title=_text(root, project + "cbc:Name"),
         description=_text(root, project + "cbc:Description"),

@@ -11,6 +11,8 @@ entry and per name (aliases and weak aliases kept apart by `kind`), and the comp
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -29,11 +31,11 @@ _CHILDREN = (
 )
 
 
-def _entry_fk() -> sa.Column:  # type: ignore[type-arg]
+def _entry_fk() -> sa.Column[Any]:
     return sa.Column("entry_id", Id, sa.ForeignKey("sanction_entries.id", ondelete="CASCADE"), nullable=False)
 
 
-def _ts(name: str, nullable: bool = True) -> sa.Column:  # type: ignore[type-arg]
+def _ts(name: str, nullable: bool = True) -> sa.Column[Any]:
     return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
 
 

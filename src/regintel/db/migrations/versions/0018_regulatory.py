@@ -10,6 +10,8 @@ the five regulators' feeds, unique by (source, SHA-256 of the feed id), and its 
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -21,7 +23,7 @@ depends_on = None
 Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
-def _ts(name: str, nullable: bool = True) -> sa.Column:  # type: ignore[type-arg]
+def _ts(name: str, nullable: bool = True) -> sa.Column[Any]:
     return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
 
 

@@ -4,10 +4,12 @@ rounds, so a change in the machine's load hits all alike. What it isolates is th
 (routing, middleware, dependencies, key check, counters, reads, envelope); the HTTP server's share is
 the same for every app and is measured by bench_serving.py.
 
-Needs a database filled by `regintel demo` (SQLite). A `bench` plan (no limit reached) and key are made;
-the counters are the SQLite counter file (REGINTEL_DATA_DIR), the twin's its own file. The twin runs
-as a plain-`def` app (a thread hop per request) unless --twin-async. Prints min and median CPU µs per
-call over the rounds and saves JSON to bench/results/inprocess-<label>-<time>.json.
+Needs a database filled by `regintel demo`: SQLite in the data directory, or the PostgreSQL database of
+`--database-url` (the demo loaded into it with the same REGINTEL_DATA_DIR, which holds its search
+index). A `bench` plan (no limit reached) and key are made; the counters are the SQLite counter file
+(REGINTEL_DATA_DIR), the twin's its own file. The twin runs as a plain-`def` app (a thread hop per
+request) unless --twin-async. Prints min and median CPU µs per call over the rounds and saves JSON to
+bench/results/inprocess-<label>-<time>.json.
 
     .venv/bin/python bench/bench_inprocess.py --data-dir /tmp/demo [--rounds 12] [--calls 300]
 """
@@ -107,12 +109,13 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=300)
     ap.add_argument("--twin-async", action="store_true", help="the twin's handlers on the loop")
     ap.add_argument("--label", default="")
+    ap.add_argument("--database-url", help="default: the data directory's regintel.db")
     args = ap.parse_args()
-    database = args.data_dir / "regintel.db"
+    url = args.database_url or f"sqlite:///{args.data_dir / 'regintel.db'}"
     os.environ.update(
         {
             "REGINTEL_DATA_DIR": str(args.data_dir),
-            "REGINTEL_DATABASE_URL": f"sqlite:///{database}",
+            "REGINTEL_DATABASE_URL": url,
             "REGINTEL_PLANS": json.dumps(PLAN),
             "REGINTEL_DEFAULT_PLAN": "bench",
             "REGINTEL_SHARED_LIMIT_PER_MINUTE": "1000000000",
@@ -158,7 +161,7 @@ def main() -> None:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     out = HERE / "results" / f"inprocess-{args.label or 'run'}-{stamp}.json"
     out.parent.mkdir(exist_ok=True)
-    meta = {"rounds": args.rounds, "calls": args.calls, "twin_async": args.twin_async}
+    meta = {"rounds": args.rounds, "calls": args.calls, "twin_async": args.twin_async, "database": url}
     meta["load"] = os.getloadavg()
     out.write_text(json.dumps({"meta": meta, "figures": figures}, indent=2))
     print(f"saved {out}")

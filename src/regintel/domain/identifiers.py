@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from stdnum import iban as std_iban
 from stdnum import lei as std_lei
@@ -293,4 +294,5 @@ def parse_identifier(kind: str, value: str, country: str | None = None) -> str:
     raise InvalidIdentifier(f"unknown identifier type {kind!r}")
 
 
-IDENTIFIER_TYPES = ("ico", "ic_dph", "dic", "lei", "duns", "bvdid", "vat")
+IdentifierType = Literal["ico", "ic_dph", "dic", "lei", "duns", "bvdid", "vat"]
+IDENTIFIER_TYPES: tuple[IdentifierType, ...] = get_args(IdentifierType)

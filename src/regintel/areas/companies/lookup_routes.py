@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -16,7 +16,7 @@ from regintel.api.routing import StrictRoute
 from regintel.areas.companies import lookup as svc
 from regintel.areas.companies import service as companies_svc
 from regintel.areas.companies.schemas import BulkAnswer, Company, LeiRecord, MatchedCompany
-from regintel.domain.identifiers import IDENTIFIER_TYPES
+from regintel.domain.identifiers import IdentifierType
 from regintel.errors import ValidationFailed
 
 router = APIRouter(prefix="/api/v1/companies", tags=["Companies"], route_class=StrictRoute)
@@ -105,7 +105,7 @@ def _one_id(id_: str | None, ico: str | None) -> str:
 async def by_identifier(
     request: Request,
     _key: ApiKey,
-    type: Annotated[Literal[IDENTIFIER_TYPES], Query(description="Identifier type")],  # type: ignore[valid-type]
+    type: Annotated[IdentifierType, Query(description="Identifier type")],
     value: Annotated[str, Query(min_length=1, max_length=64, description="Identifier value")],
     country: Annotated[
         str | None, Query(min_length=2, max_length=2, description="Only companies of this country")

@@ -23,12 +23,14 @@ from regintel.areas.feeds.schemas import BankruptCurrent, BankruptMonth, Bankrup
 from regintel.db import insolvency as db
 from regintel.render.feeds import Entry, Feed
 
-SCOPES = {
+Scope = Literal["bankruptcy", "restructuring", "any"]
+Phase = Literal["start", "end", "any"]
+SCOPES: dict[Scope, tuple[str, ...]] = {
     "bankruptcy": ("bankruptcy",),
     "restructuring": ("restructuring",),
     "any": ("bankruptcy", "restructuring"),
 }
-PHASES = {"start": ("start",), "end": ("end",), "any": ("start", "end")}
+PHASES: dict[Phase, tuple[str, ...]] = {"start": ("start",), "end": ("end",), "any": ("start", "end")}
 LICENCE = {
     "id": "CC-BY-4.0",
     "name": "Creative Commons Attribution 4.0 International",
@@ -77,7 +79,7 @@ class InsolvencyFeed:
 
 
 def recent(
-    conn: Connection, *, scope: str, phase: str, country: str | None, limit: int, base_url: str
+    conn: Connection, *, scope: Scope, phase: Phase, country: str | None, limit: int, base_url: str
 ) -> InsolvencyFeed:
     types, phases = SCOPES[scope], PHASES[phase]
     # (date, notices after flips on one day, row id): newest first after the reverse sort
@@ -172,7 +174,14 @@ def attribution(conn: Connection, base_url: str, items: list[dict[str, Any]]) ->
 
 
 def bankrupt_stats(
-    conn: Connection, *, scope: str, country: str | None, months: int, limit: int, base_url: str, today: date
+    conn: Connection,
+    *,
+    scope: Scope,
+    country: str | None,
+    months: int,
+    limit: int,
+    base_url: str,
+    today: date,
 ) -> BankruptStats:
     """Companies now flagged per country, started and ended proceedings per country and month
     (newest months first, `limit` rows), and the latest notices and flips (`limit` items)."""
@@ -197,7 +206,7 @@ def bankrupt_stats(
     # The counts' keys are made from the scope's kinds (`bankruptcy_started`, `in_restructuring`), and the
     # items are the feed's own dicts: those parts are cast, and the read-model test checks them as served.
     return {
-        "scope": cast(Literal["bankruptcy", "restructuring", "any"], scope),
+        "scope": scope,
         "country": country,
         "since": since,
         "current": cast(list[BankruptCurrent], sorted(current.values(), key=lambda e: e["country"])),
@@ -208,7 +217,7 @@ def bankrupt_stats(
     }
 
 
-def month_columns(scope: str) -> tuple[str, ...]:
+def month_columns(scope: Scope) -> tuple[str, ...]:
     return ("country", "month", *[f"{t}_{p}" for t in SCOPES[scope] for p in ("started", "ended")])
 
 

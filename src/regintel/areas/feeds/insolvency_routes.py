@@ -5,7 +5,7 @@ the attribution inside the feed and in the `X-Attribution` header. docs/feeds.md
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -28,13 +28,13 @@ router = APIRouter(
 
 CACHE = "public, max-age=900"  # spec 8: insolvency feeds and stats/* 15 min
 Scope = Annotated[
-    Literal["bankruptcy", "restructuring", "any"],
+    svc.Scope,
     Query(
         description="`bankruptcy`, `restructuring` or `any` (both; liquidation is not insolvency, spec 2.2)"
     ),
 ]
 Phase = Annotated[
-    Literal["start", "end", "any"],
+    svc.Phase,
     Query(description="`start` (declared / permitted, the default), `end`, or `any`"),
 ]
 Country = Annotated[str | None, Query(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, any case")]
@@ -96,7 +96,7 @@ def _headers(feed: svc.InsolvencyFeed) -> dict[str, str]:
 
 
 def _feed(
-    conn: Any, cache: Any, base: str, scope: str, phase: str, country: str | None, limit: int
+    conn: Any, cache: Any, base: str, scope: svc.Scope, phase: svc.Phase, country: str | None, limit: int
 ) -> tuple[svc.InsolvencyFeed, bool]:
     """The feed's data, computed once per data version and public address, and kept up to 15 minutes
     (spec 8)."""
@@ -110,7 +110,7 @@ def _feed(
 
 
 def _stats(
-    conn: Any, cache: Any, base: str, scope: str, country: str | None, months: int, limit: int
+    conn: Any, cache: Any, base: str, scope: svc.Scope, country: str | None, months: int, limit: int
 ) -> tuple[BankruptStats, bool]:
     cc, today = _country(country), datetime.now(UTC).date()
     return cached(
@@ -140,8 +140,8 @@ def _offer(
     conn: Any,
     cache: Any,
     settings: Any,
-    scope: str,
-    phase: str,
+    scope: svc.Scope,
+    phase: svc.Phase,
     country: str | None,
     limit: int,
 ) -> Offer:
@@ -250,7 +250,7 @@ stats_feeds.register(
 
 
 def _stats_offer(
-    request: Request, conn: Any, cache: Any, scope: str, country: str | None, months: int, limit: int
+    request: Request, conn: Any, cache: Any, scope: svc.Scope, country: str | None, months: int, limit: int
 ) -> Offer:
     data, hit = _stats(conn, cache, public_base(request), scope, country, months, limit)
     # the feed (for its headers) holds the items as the feed's dicts, which they are (schemas.InsolvencyItem)

@@ -39,7 +39,7 @@ from regintel.areas.people.service import check_purpose
 from regintel.areas.search import advanced_search as advanced_svc
 from regintel.areas.search import service as search_svc
 from regintel.areas.search.company_filters import CompanyFilters
-from regintel.domain.identifiers import IDENTIFIER_TYPES
+from regintel.domain.identifiers import IDENTIFIER_TYPES, IdentifierType
 from regintel.domain.timeline import EVENT_TYPES
 
 
@@ -127,7 +127,7 @@ def _company_text(r: dict[str, Any]) -> str:
 
 class IdentifierArgs(Args):
     # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
-    type: Literal[IDENTIFIER_TYPES] = Field(  # type: ignore[valid-type]
+    type: IdentifierType = Field(
         description=(
             "`ico` (national register number in any market), `ic_dph` (Slovak VAT id), `vat` (any VAT id "
             "with its country prefix), `dic` (tax id), `lei`, `duns`, `bvdid`"
@@ -198,9 +198,9 @@ def _timeline_text(r: dict[str, Any]) -> str:
 
 class InsolvencyArgs(Args):
     # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
-    scope: Literal[tuple(insolvency_svc.SCOPES)] = "any"  # type: ignore[valid-type]
+    scope: insolvency_svc.Scope = "any"
     # mypy, ignored below: a Literal built from a runtime tuple (pydantic reads it; mypy cannot)
-    phase: Literal[tuple(insolvency_svc.PHASES)] = "start"  # type: ignore[valid-type]
+    phase: insolvency_svc.Phase = "start"
     country: Country
     limit: int = Field(default=50, ge=1, le=200)
 

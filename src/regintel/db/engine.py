@@ -167,7 +167,7 @@ def execute_many(conn: Connection, stmt: Any, rows: Sequence[dict[str, Any]]) ->
         )
         return
     params = [{name: row[name] if proc is None else proc(row[name]) for name, proc in order} for row in rows]
-    with conn.connection.driver_connection.cursor() as cursor:  # type: ignore[union-attr]
+    with driver_cursor(conn) as cursor:
         cursor.executemany(sql, params)  # psycopg pipelines the rows
 
 

@@ -83,7 +83,8 @@ def run_import(
     `parse_ahead` parses in a forked process while this one loads (see `ingest.pipeline`); None
     decides by the input: files of PARSE_AHEAD_BYTES or more, when the machine has a second core."""
     if hasattr(source, "import_into"):  # a section source writes its own area's tables, not companies
-        return source.import_into(engine, location, data_dir)  # type: ignore[no-any-return]
+        done: tuple[int, LoadStats, Path | None] = source.import_into(engine, location, data_dir)
+        return done
     info = source.info
     sync_catalogue(engine, [info])
     now = datetime.now(UTC)

@@ -42,8 +42,8 @@ def caller_of(request: Any) -> Caller | None:
     """The key a call runs for: left on the HTTP request's scope by `McpEndpoint`."""
     if request is None:
         return None
-    # mypy, ignored below: the ASGI scope's state is untyped; McpEndpoint stores a Caller there
-    return request.scope.get("state", {}).get("mcp_caller")  # type: ignore[no-any-return]
+    caller: Caller | None = request.scope.get("state", {}).get("mcp_caller")  # stored by McpEndpoint
+    return caller
 
 
 @asynccontextmanager

@@ -120,8 +120,8 @@ def _run(tool: Tool, ctx: ToolContext, args: Any) -> dict[str, Any]:
     """In a worker thread: one connection for the call; the result as the JSON the REST API sends."""
     with ctx.state.engine.connect() as conn:
         value = tool.run(conn, ctx, args)
-    # mypy, ignored below: orjson.loads returns Any; a tool's result is a JSON object
-    return orjson.loads(dumps(value))  # type: ignore[no-any-return]
+    result: dict[str, Any] = orjson.loads(dumps(value))  # a tool's result is a JSON object
+    return result
 
 
 def error_result(code: str, message: str, details: Any = None) -> types.CallToolResult:

@@ -58,7 +58,8 @@ def _charge_calls(server: Any, state: Any, caller: Caller) -> None:
             state.limiter.check_key(caller.key, "stdio")
         except RegintelError as exc:
             return mcp_server.error_result(exc.code, exc.message, exc.details)
-        # mypy, ignored below: the tool registry's handlers are untyped callables returning CallToolResult
-        return await entry.handler(ctx, params)  # type: ignore[no-any-return]
+        # the tool registry's handlers are untyped callables returning a CallToolResult
+        result: types.CallToolResult = await entry.handler(ctx, params)
+        return result
 
     server.add_request_handler("tools/call", entry.params_type, charged)

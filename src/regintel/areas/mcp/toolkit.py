@@ -34,8 +34,8 @@ class ToolContext:
 
     @property
     def settings(self) -> Settings:
-        # mypy, ignored below: app.state is untyped; the lifespan sets a Settings
-        return self.state.settings  # type: ignore[no-any-return]
+        settings: Settings = self.state.settings  # app.state is untyped; the lifespan sets a Settings
+        return settings
 
     def _as_request(self) -> Any:
         # The search-index and result-cache accessors read only `request.app.state`.

@@ -29,6 +29,7 @@ from regintel.domain.names import (
     name_legal_forms,
     normalise_name,
     query_legal_forms,
+    short_form_at_start,
     split_name_forms,
     tokens,
 )
@@ -47,6 +48,8 @@ _SYNONYMS = {
     "spolkazograniczonaodpowiedzialnoscia": "spzoo",
     "spolkaakcyjna": "sa",
     "gesmbh": "gmbh",
+    "gesellschaftmbh": "gmbh",
+    "gesellschaftmitbeschrankterhaftung": "gmbh",
     "publiclimitedcompany": "plc",
     "publiclimited": "plc",
     "aktiengesellschaft": "ag",
@@ -230,6 +233,9 @@ def parse(text: str) -> QueryIntent:
         tail = list(end) + tail
         words = words[: -len(end)]
     words = words + tail
+    if not removed and short_form_at_start(words):
+        removed.append((words[0],))
+        words = words[1:]
     country_words: list[str] = []
     countries: set[str] = set()
     table = _country_words()

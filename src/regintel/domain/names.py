@@ -325,6 +325,11 @@ _QUERY_ONLY_FORMS = [
     "sp z oo",
     "spzoo",
     "spolka z oo",
+    "ges m b h",  # the Austrian spellings of GmbH ("Ges.m.b.H.", "Gesellschaft m.b.H.")
+    "gesmbh",
+    "gesellschaft m b h",
+    "gesellschaft mbh",
+    "gesellschaft mit beschrankter haftung",
 ]
 _QUERY_FORMS = sorted({*_FORM_TOKENS, *(tuple(f.split()) for f in _QUERY_ONLY_FORMS)}, key=len, reverse=True)
 _QUERY = _index(_QUERY_FORMS, _PREFIX_FORMS | {"mb", "tub", "ks", "ps", "pt", "tdv"})
@@ -337,6 +342,17 @@ _ANY_START: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
 for _rank, _form in enumerate(_QUERY_FORMS):
     if len("".join(_form)) >= 3 or len(_form) > 1:
         _ANY_START.setdefault(_form[0], []).append((_rank, _form))
+
+
+# Two-letter forms written as one word ("SA", "KG", "AG", "BV"), which `_ANY_START` leaves out.
+_SHORT_FORMS = frozenset(f[0] for f in _QUERY_FORMS if len(f) == 1 and len(f[0]) == 2)
+
+
+def short_form_at_start(words: list[str]) -> bool:
+    """Whether a query starts with a two-letter legal form and has a name after it ("SA Stavocom", "KG
+    Infochem"). Such a start may as well be initials ("SA Trading"), so a caller that takes it as the
+    form also keeps it as a possible name word."""
+    return len(words) > 1 and words[0] in _SHORT_FORMS
 
 
 def query_legal_forms(words: list[str]) -> tuple[list[str], list[tuple[str, ...]]]:

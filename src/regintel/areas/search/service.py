@@ -104,6 +104,8 @@ def asked_words(
     required = tuple(w for w in words if w not in intent.country_words) or tuple(words)
     if set(optional) <= set(required):
         optional = ()
+    # a legal form the query starts with may be a word of the name ("SA Trading", "SAS Institute")
+    optional += tuple(w for w in intent.alt_words if w not in words and w not in optional)
     # the keys only: a union over the ELF codes' long posting lists cost more than it found
     return QueryWords(required, prefix, loose, optional, tuple(sorted(intent.forms)))
 

@@ -11,7 +11,8 @@ index). A `bench` plan (no limit reached) and key are made; the counters are the
 request) unless --twin-async. Prints min and median CPU µs per call over the rounds and saves JSON to
 bench/results/inprocess-<label>-<time>.json.
 
-    .venv/bin/python bench/bench_inprocess.py --data-dir /tmp/demo [--rounds 12] [--calls 300]
+    .venv/bin/python bench/bench_inprocess.py --data-dir /tmp/demo [--rounds 12] [--calls 300] \
+        [--loop asyncio]
 """
 
 from __future__ import annotations
@@ -110,6 +111,12 @@ def main() -> None:
     ap.add_argument("--twin-async", action="store_true", help="the twin's handlers on the loop")
     ap.add_argument("--label", default="")
     ap.add_argument("--database-url", help="default: the data directory's regintel.db")
+    ap.add_argument(
+        "--loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the event loop: uvloop is what `regintel serve` runs on (uvicorn's default when installed)",
+    )
     args = ap.parse_args()
     url = args.database_url or f"sqlite:///{args.data_dir / 'regintel.db'}"
     os.environ.update(
@@ -151,7 +158,12 @@ def main() -> None:
         await _start(ours)
         return await _measure(targets, args.rounds, args.calls)
 
-    figures = asyncio.run(run())
+    if args.loop == "uvloop":
+        import uvloop
+
+        figures = uvloop.run(run())
+    else:
+        figures = asyncio.run(run())
     print(f"{'app and path':28}{'min µs':>9}{'median µs':>11}{'ratio (twin/ours, min)':>25}")
     for label, row in figures.items():
         ratio = ""
@@ -162,6 +174,7 @@ def main() -> None:
     out = HERE / "results" / f"inprocess-{args.label or 'run'}-{stamp}.json"
     out.parent.mkdir(exist_ok=True)
     meta = {"rounds": args.rounds, "calls": args.calls, "twin_async": args.twin_async, "database": url}
+    meta["loop"] = args.loop
     meta["load"] = os.getloadavg()
     out.write_text(json.dumps({"meta": meta, "figures": figures}, indent=2))
     print(f"saved {out}")

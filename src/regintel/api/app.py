@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from regintel.api import errors
 from regintel.api.db_gate import DbGate
+from regintel.api.held_reads import HeldReads
 from regintel.api.limiter import Limiter
 from regintel.api.middleware import CorsForOrigins, RequestContext
 from regintel.api.openapi import API_VERSION, build_openapi
@@ -56,21 +57,17 @@ def create_app(settings: Settings) -> FastAPI:
     # twentieth of a record lookup). A connection the server dropped (a restart) fails its first statement
     # instead; SQLAlchemy then retires the whole pool, `run_read` asks again once on a fresh connection,
     # and anything else answers 503 `UPSTREAM_UNAVAILABLE` (docs/architecture.md, "Serving").
-    engine = make_engine(
-        settings.database_url,
-        statement_timeout_ms=settings.query_timeout_ms,
-        pool_size=settings.db_concurrency + 4,
-        pre_ping=False,
-    )
-    replicas = [
-        make_engine(
-            url,
-            statement_timeout_ms=settings.query_timeout_ms,
-            pool_size=settings.db_concurrency + 4,
-            pre_ping=False,
-        )
-        for url in settings.database_replica_urls
-    ]
+    # The held read connections (api/held_reads.py, at most `db_concurrency`, PostgreSQL only) stay checked
+    # out of the pool, so the overflow has room for them beside the gated requests' own.
+    pool_args: dict[str, Any] = {
+        "statement_timeout_ms": settings.query_timeout_ms,
+        "pool_size": settings.db_concurrency + 4,
+        "max_overflow": settings.db_concurrency + 16,
+        "pre_ping": False,
+    }
+    engine = make_engine(settings.database_url, **pool_args)
+    replicas = [make_engine(url, **pool_args) for url in settings.database_replica_urls]
+    held_reads = HeldReads()
     gate = DbGate(settings.db_concurrency, settings.db_wait_seconds)
 
     @asynccontextmanager
@@ -94,6 +91,7 @@ def create_app(settings: Settings) -> FastAPI:
         await anyio.to_thread.run_sync(search_jobs.stop)
         if app.state.inline_conn is not None:
             app.state.inline_conn.close()
+        held_reads.drop()
         engine.dispose()
         for replica in replicas:
             replica.dispose()
@@ -115,6 +113,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.db_gate = gate
     app.state.replicas = replicas
     app.state.replica_turn = 0
+    app.state.held_reads = held_reads
     # SQLite hands out pooled connections without I/O, so requests take them on the loop; a PostgreSQL
     # checkout may connect and ping, so it runs in a thread (api/deps.py).
     app.state.db_inline = engine.dialect.name == "sqlite"

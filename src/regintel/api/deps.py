@@ -13,9 +13,9 @@ from fastapi.security import APIKeyQuery, HTTPBearer
 from fastapi.security.base import SecurityBase
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError
 
 from regintel.api.db_gate import DbGate
+from regintel.api.held_reads import HeldReads
 from regintel.api.limiter import Limiter, Quota
 from regintel.areas.people import service as people
 from regintel.config import Settings
@@ -103,8 +103,8 @@ async def run_read(request: Request, fn: Callable[..., T], *args: Any) -> T:
     and `fn` runs to its end without yielding, so one connection serves every request in turn with no
     pool checkout, no permit and no thread hop; its transaction ends after each call, so the next one
     sees the newest commit.
-    PostgreSQL: in a thread, on a gated pool connection in autocommit (no BEGIN and ROLLBACK round
-    trips), returned to the pool before the thread returns.
+    PostgreSQL: in a thread, on a gated connection in autocommit (no BEGIN and ROLLBACK round trips)
+    that is kept open for such reads (api/held_reads.py), so a read pays no pool checkout.
     """
     state = request.app.state
     if state.db_inline:
@@ -116,28 +116,11 @@ async def run_read(request: Request, fn: Callable[..., T], *args: Any) -> T:
         finally:
             conn.rollback()
     gate: DbGate = state.db_gate
+    held: HeldReads = state.held_reads
     engine = read_engine(request)
     await gate.acquire()
-
-    def work() -> T:
-        try:
-            return _read(engine)
-        except DBAPIError as exc:
-            if not exc.connection_invalidated:
-                raise
-            # The server dropped the pooled connection (a restart; the API's engines do not ping on
-            # checkout), so it dropped the others too: the pool is replaced (the idle ones closed, the
-            # ones in use dropped when returned) and the read, safe to ask again, asked on a new one.
-            engine.dispose()
-            return _read(read_engine(request))
-
-    def _read(engine: Engine) -> T:
-        with engine.connect() as conn:
-            conn.execution_options(isolation_level="AUTOCOMMIT")
-            return fn(conn, *args)
-
     try:
-        return await run_in_threadpool(work)
+        return await run_in_threadpool(held.run, engine, fn, *args)
     finally:
         gate.release()
 

@@ -31,11 +31,12 @@ def make_engine(
     pool: bool = True,
     pool_size: int = 10,
     pre_ping: bool = True,
+    max_overflow: int = 16,
 ) -> Engine:
     """An engine with the pragmas every connection needs (WAL, foreign keys, busy timeout on SQLite).
-    The pool keeps `pool_size` connections and lends up to 16 more under bursts (the API gates its
-    requests to `pool_size - 4`, api/db_gate.py, so their checkouts never wait)."""
-    pool_args: dict[str, Any] = {"pool_size": pool_size, "max_overflow": 16, "pool_timeout": 10}
+    The pool keeps `pool_size` connections and lends up to `max_overflow` more under bursts (the API
+    gates its requests to `pool_size - 4`, api/db_gate.py, so their checkouts never wait)."""
+    pool_args: dict[str, Any] = {"pool_size": pool_size, "max_overflow": max_overflow, "pool_timeout": 10}
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":

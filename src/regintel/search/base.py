@@ -29,13 +29,15 @@ class QueryWords:
     lets one matching word suffice (resolution, where extra words may name a town); `optional` words
     (a country named in the query) rank a candidate up when it has them and are not required; `forms`
     are legal-form keys and `code:<ELF>` values the query typed, which rank up companies of that form
-    where the index knows forms (tantivy)."""
+    where the index knows forms (tantivy); `spellings` the typed forms as written (letters run together,
+    "sasu"), which rank up, a little, the names written that way among those of the form."""
 
     words: tuple[str, ...]
     prefix: bool = False
     loose: bool = False
     optional: tuple[str, ...] = ()
     forms: tuple[str, ...] = ()
+    spellings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,16 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from regintel.db.schema import companies, people
-from regintel.domain.name_query import name_form_keys
+from regintel.domain.name_query import name_form_keys, name_raw_forms
 from regintel.search import rows as ranking
 
 BATCH = 20_000
 # How far behind the watermark a catch-up looks again: a batch that started before the watermark
 # was read may commit after it (its rows carry the batch's start time).
 OVERLAP_SECONDS = 300
+# The `form` value of a legal form as the name writes it, beside its key: SAS and SASU share the key
+# `sas`, and only this tells the names written as typed from hundreds of equal namesakes.
+SPELLING = "as:"
 
 
 @dataclass(frozen=True)
@@ -28,7 +31,8 @@ class CompanyDoc:
     address: str
     country: str
     active: bool
-    forms: tuple[str, ...] = ()  # legal-form keys of the name and `code:<legal_form>`
+    # legal-form keys of the name, its forms as written (`as:sasu`) and `code:<legal_form>`
+    forms: tuple[str, ...] = ()
     # what ranking reads of a candidate, kept in the index so that ranking reads no database row
     ranking: ranking.RankRow | None = None
 
@@ -55,8 +59,11 @@ class Watermark:
 
 
 def _company(row: Any, extras: tuple[float | None, int]) -> CompanyDoc:
-    forms = tuple(sorted(name_form_keys(row.name or ""))) + (
-        (f"code:{row.legal_form}",) if row.legal_form else ()
+    name = row.name or ""
+    forms = (
+        tuple(sorted(name_form_keys(name)))
+        + tuple(f"{SPELLING}{raw}" for raw in sorted(name_raw_forms(name)))
+        + ((f"code:{row.legal_form}",) if row.legal_form else ())
     )
     return CompanyDoc(
         int(row.id),

@@ -16,11 +16,15 @@ from typing import Any
 import tantivy
 
 from regintel.search.base import Filters, QueryWords
+from regintel.search.documents import SPELLING
 
 EXACT_SCORE = 2.0
 OPTIONAL_SCORE = 1.0  # a country word of the query found in the name
 PREFER_SCORE = 1.0  # the company is in a country the query points at
 FORM_SCORE = 1.0  # the company has the legal form the query typed
+# ... written as typed (`SASU`, not `SAS`): below any word or form, above the BM25 tie-break, as
+# ranking judges it (a form spelled otherwise costs 0.01 there)
+SPELLING_SCORE = 0.25
 TIE_BREAK = 0.01  # BM25 of a word is ~1-15: times this it never outweighs a matched word
 MAX_WORDS = 8
 KNOWN_DISTANCE = 1  # at most this many edits for a word the index holds as written
@@ -106,10 +110,11 @@ def build_query(
 
 
 def preference_clauses(
-    schema: tantivy.Schema, filters: Filters, forms: tuple[str, ...]
+    schema: tantivy.Schema, filters: Filters, forms: tuple[str, ...], spellings: tuple[str, ...] = ()
 ) -> list[tuple[Any, tantivy.Query]]:
     """What the query points at besides words, as optional clauses that rank candidates up: the
-    legal forms it typed, or else the countries it names (when no `country` filter is set)."""
+    legal forms it typed (and, a little, their spellings as typed), or else the countries it names
+    (when no `country` filter is set)."""
     Q = tantivy.Query
     out: list[tuple[Any, tantivy.Query]] = []
     # a typed legal form already points at its countries; one clause is cheaper than two
@@ -121,6 +126,17 @@ def preference_clauses(
     if forms:
         any_form = Q.boolean_query([(tantivy.Occur.Should, Q.term_query(schema, "form", f)) for f in forms])
         out.append((tantivy.Occur.Should, Q.const_score_query(any_form, FORM_SCORE)))
+    # one clause per spelling: a name written with every typed form ("s r o", "v likvidacii") first
+    spellings = spellings[:MAX_WORDS]
+    out += [
+        (
+            tantivy.Occur.Should,
+            Q.const_score_query(
+                Q.term_query(schema, "form", SPELLING + raw), SPELLING_SCORE / len(spellings)
+            ),
+        )
+        for raw in spellings
+    ]
     return out
 
 

@@ -54,9 +54,10 @@ FILL_LIMIT = 20
 
 
 # 2: the `form` field (legal-form keys and ELF code). 3: the stored `row`, what ranking reads of a
-# company (`search.rows.RankRow`). An index of an older version keeps answering (without form
-# preference, with ranking rows read from the database) until `ensure_current` has rebuilt it.
-SCHEMA_VERSION = 3
+# company (`search.rows.RankRow`). 4: the forms as written among the `form` values (`as:sasu`, no new
+# field). An index of an older version keeps answering (without form preference, with ranking rows
+# read from the database, without spellings) until `ensure_current` has rebuilt it.
+SCHEMA_VERSION = 4
 
 
 def schema(version: int = SCHEMA_VERSION) -> tantivy.Schema:
@@ -153,7 +154,12 @@ class TantivyBackend:
         known = _known(searcher, field)
         extra = filter_clauses(schema, filters) if collection != "people" else []
         if collection == "companies":
-            extra += preference_clauses(schema, filters, query.forms if opened.version >= 2 else ())
+            extra += preference_clauses(
+                schema,
+                filters,
+                query.forms if opened.version >= 2 else (),
+                query.spellings if opened.version >= 4 else (),
+            )
         hits = _hits(searcher, schema, field, query, known, extra, limit)
         if with_rows:
             return [RankRow.decode(searcher.doc(addr).get_first("row") or b"") for _, addr in hits]

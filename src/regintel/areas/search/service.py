@@ -99,7 +99,7 @@ def asked_words(
     intent: QueryIntent, words: list[str], prefix: bool = False, loose: bool = False
 ) -> QueryWords:
     """What the index is asked: the name words, with the country words optional when others remain,
-    and the typed legal forms (keys and ELF codes)."""
+    and the typed legal forms (their keys, and the spellings as typed)."""
     optional = tuple(w for w in words if w in intent.country_words)
     required = tuple(w for w in words if w not in intent.country_words) or tuple(words)
     if set(optional) <= set(required):
@@ -107,7 +107,9 @@ def asked_words(
     # a legal form the query starts with may be a word of the name ("SA Trading", "SAS Institute")
     optional += tuple(w for w in intent.alt_words if w not in words and w not in optional)
     # the keys only: a union over the ELF codes' long posting lists cost more than it found
-    return QueryWords(required, prefix, loose, optional, tuple(sorted(intent.forms)))
+    return QueryWords(
+        required, prefix, loose, optional, tuple(sorted(intent.forms)), tuple(sorted(intent.raw_forms))
+    )
 
 
 def candidate(intent: QueryIntent, row: Any, place: bool = True) -> Candidate:

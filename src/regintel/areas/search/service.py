@@ -394,19 +394,28 @@ def search(
     return items, len(ranked)
 
 
+def unfinished(q: str, intent: QueryIntent) -> bool:
+    """Whether the last name word of an autocomplete query may be unfinished: only when it is the last
+    thing typed. After a legal form (`Holm AS`, `… Holding S.L.`) the name is written out; taking its
+    last word as a prefix then suggested every `Holmberg` and, at 10M names, made the slowest questions
+    (the prefix expansion of a common word such as `holding`)."""
+    return tokens(q)[-1:] == list(intent.words[-1:])
+
+
 def autocomplete(
     conn: Connection, backend: SearchBackend, q: str, country: str | None, limit: int, active_only: bool
 ) -> list[Suggestion]:
     """Prefix-aware, typo-tolerant suggestions with `<mark>` highlights (name HTML-escaped)."""
     intent = parse(q)
-    words = intent_words(intent, prefix=True)
+    prefix = unfinished(q, intent)
+    words = intent_words(intent, prefix)
     ranked = rank_companies(
         conn,
         backend,
         q,
         country=country,
         active_only=active_only,
-        prefix=True,
+        prefix=prefix,
         limit=limit,
         candidates=100,
         intent=intent,
@@ -415,19 +424,19 @@ def autocomplete(
         Suggestion(
             **summary(r.row),
             score=r.score.score,
-            highlight=_highlight(r, words),
+            highlight=_highlight(r, words, prefix),
             reasons=r.reasons(intent),
         )
         for r in ranked
     ]
 
 
-def _highlight(r: Ranked, words: Sequence[str]) -> str:
+def _highlight(r: Ranked, words: Sequence[str], prefix: bool) -> str:
     if r.via != "name":
         from html import escape
 
         return f"<mark>{escape(str(r.row['name']))}</mark>"
-    return highlight(str(r.row["name"]), list(words), prefix=True, form=bool(r.judged and r.judged.form))
+    return highlight(str(r.row["name"]), list(words), prefix=prefix, form=bool(r.judged and r.judged.form))
 
 
 def public_autocomplete(

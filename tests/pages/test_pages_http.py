@@ -167,6 +167,32 @@ def test_sitemaps(client, companies):
     assert client.get("/sitemap-firma-0.xml").status_code == 422
 
 
+def test_hot_sitemap_is_newest_first(client, engine, companies):
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import select, update
+
+    from regintel.db.schema import companies as table
+
+    with engine.begin() as conn:
+        ids = [r.id for r in conn.execute(select(table.c.id).order_by(table.c.id))]
+        # the oldest company touched last, and two tied just before it: newest first, ties by id
+        now = datetime.now(UTC)
+        conn.execute(update(table).where(table.c.id == ids[0]).values(updated_at=now + timedelta(days=2)))
+        conn.execute(update(table).where(table.c.id.in_(ids[1:3])).values(updated_at=now + timedelta(days=1)))
+        wanted = [
+            f"http://testserver/firma/{r.country.lower()}/{r.national_id}"
+            for r in conn.execute(
+                select(table.c.country, table.c.national_id).order_by(
+                    table.c.updated_at.desc(), table.c.id.desc()
+                )
+            )
+        ]
+    hot = etree.fromstring(client.get("/sitemap-firma-hot.xml").content)
+    locs = [u.findtext(f"{SM}loc") for u in hot.findall(f"{SM}url")]
+    assert locs == wanted and len(locs) == 12
+
+
 def test_sitemap_of_empty_database(client):
     for path in ("/sitemap-firma.xml", "/sitemap-firma-hot.xml", "/sitemap-firma-1.xml"):
         assert_error(client.get(path), 404, "NOT_FOUND")  # no document rather than one with no entry

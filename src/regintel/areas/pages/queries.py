@@ -144,13 +144,16 @@ def company_countries(conn: Connection) -> list[str]:
 
 
 def recently_updated(conn: Connection, limit: int) -> list[Mapping[str, Any]]:
+    """The `limit` most recently updated companies, newest first (ties by id, newest first). Ordered by
+    `updated_at` alone in SQL, which its index answers read backwards; ordering by `(updated_at, id)`
+    there made PostgreSQL sort the whole table (4.4 s at 10M: its index holds no id). Rows tied at
+    the cut are taken in the index's order."""
     rows = list(
         conn.execute(
-            select(c.id, c.country, c.national_id, c.updated_at)
-            .order_by(desc(c.updated_at), desc(c.id))
-            .limit(limit)
+            select(c.id, c.country, c.national_id, c.updated_at).order_by(desc(c.updated_at)).limit(limit)
         ).mappings()
     )
+    rows.sort(key=lambda r: (r["updated_at"], r["id"]), reverse=True)
     return cast("list[Mapping[str, Any]]", rows)
 
 

@@ -8,6 +8,10 @@ date range). Import rates (records/s) are measured on the real Registr smluv dum
 and on the real TED notices, through `regintel import`'s code path.
 
     .venv/bin/python bench/bench_public_money.py --notices 100000 --contracts 1000000
+    .venv/bin/python bench/bench_public_money.py --database-url sqlite:////big/regintel.db --onto \
+        --companies 10000000 --notices 1000000 --contracts 10000000 --payers 1000000 --skip-imports
+
+`--onto` writes onto a `regintel synth` build's companies instead of generating its own.
 """
 
 from __future__ import annotations
@@ -85,29 +89,41 @@ def _batches(engine: Engine, table: Any, rows: Any) -> None:
             conn.execute(insert(table), chunk)
 
 
-def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, seed: int) -> dict[str, float]:
-    """Fills the tables; returns the seconds each took (wall), so a larger run can be extrapolated."""
+def fill(
+    engine: Engine,
+    n_companies: int,
+    n_notices: int,
+    n_contracts: int,
+    seed: int,
+    onto: bool = False,
+    n_payers: int | None = None,
+) -> dict[str, float]:
+    """Fills the tables; returns the seconds each took (wall), so a larger run can be extrapolated. With
+    `onto` the companies are those of the database (ids 1 to `n_companies`, as a `regintel synth` build
+    numbers them) and only the public-money rows are written, linked to them; `n_payers` VAT payers (all
+    companies by default) get a bank account each."""
     rng = random.Random(seed)
     now = datetime.now(UTC)
     took: dict[str, float] = {}
     t0 = time.perf_counter()
-    _batches(
-        engine,
-        companies,
-        (
-            {
-                "country": "CZ",
-                "national_id": f"{i:08d}",
-                "name": f"Firma {i} s.r.o.",
-                "name_norm": f"firma {i}",
-                "status": "active",
-                "source": "bench",
-                "updated_at": now,
-                "created_at": now,
-            }
-            for i in range(1, n_companies + 1)
-        ),
-    )
+    if not onto:
+        _batches(
+            engine,
+            companies,
+            (
+                {
+                    "country": "CZ",
+                    "national_id": f"{i:08d}",
+                    "name": f"Firma {i} s.r.o.",
+                    "name_norm": f"firma {i}",
+                    "status": "active",
+                    "source": "bench",
+                    "updated_at": now,
+                    "created_at": now,
+                }
+                for i in range(1, n_companies + 1)
+            ),
+        )
     took["companies"] = time.perf_counter() - t0
     start = date(2018, 1, 1)
 
@@ -193,8 +209,10 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
                 "party_ref": "1",
                 "role": "supplier",
                 "party_name": "x",
-                "party_national_id": f"{c:08d}",
-                "party_country": "CZ",
+                # onto a synth build the company is known by id only (its own national id is not
+                # looked up for each of millions of rows), so the party's identifier is left empty
+                "party_national_id": None if onto else f"{c:08d}",
+                "party_country": None if onto else "CZ",
                 "company_id": c,
                 "match_method": "identifier",
                 "match_score": 1.0,
@@ -212,6 +230,7 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
     )
     took["contracts"] = time.perf_counter() - t0
     t0 = time.perf_counter()
+    payers = n_companies if n_payers is None else min(n_payers, n_companies)
     _batches(
         engine,
         vat_payers,
@@ -227,13 +246,13 @@ def fill(engine: Engine, n_companies: int, n_notices: int, n_contracts: int, see
                 "record_hash": "x",
                 "imported_at": now,
             }
-            for c in range(1, n_companies + 1)
+            for c in range(1, payers + 1)
         ),
     )
     _batches(
         engine,
         bank_accounts,
-        ({"payer_id": c, "iban": iban(c), "account": f"{c}/0800"} for c in range(1, n_companies + 1)),
+        ({"payer_id": c, "iban": iban(c), "account": f"{c}/0800"} for c in range(1, payers + 1)),
     )
     took["vat_payers"] = time.perf_counter() - t0
     if engine.dialect.name == "postgresql":
@@ -270,7 +289,9 @@ def timed(engine: Engine, fn: Callable[[Any], Any], n: int) -> dict[str, float]:
     return percentiles(out)
 
 
-def reads(engine: Engine, n_companies: int, n_notices: int, n: int, seed: int) -> dict[str, dict[str, float]]:
+def reads(
+    engine: Engine, n_companies: int, n_notices: int, n: int, seed: int, n_payers: int | None = None
+) -> dict[str, dict[str, float]]:
     rng = random.Random(seed)
 
     def company(conn: Any) -> Any:
@@ -325,7 +346,7 @@ def reads(engine: Engine, n_companies: int, n_notices: int, n: int, seed: int) -
             engine, lambda c: accounts_svc.company_accounts(c, company(c)), n
         ),
         "bank-accounts/lookup": timed(
-            engine, lambda c: accounts_svc.lookup(c, iban(rng.randrange(1, n_companies))), n
+            engine, lambda c: accounts_svc.lookup(c, iban(rng.randrange(1, n_payers or n_companies))), n
         ),
     }
 
@@ -486,6 +507,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--existing", action="store_true", help="the database is already filled (same sizes)")
     parser.add_argument("--skip-imports", action="store_true", help="only fill and reads (no import rates)")
+    parser.add_argument(
+        "--onto",
+        action="store_true",
+        help="the database already holds --companies companies (a synth build, ids 1 to N): write only the "
+        "public-money rows, linked to them",
+    )
+    parser.add_argument("--payers", type=int, help="VAT payers with a bank account (default: every company)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-pm-"))
     engine = make_engine(args.database_url or f"sqlite:///{folder}/bench.db")
@@ -510,10 +538,12 @@ def main() -> None:
     t0 = time.perf_counter()
     fill_steps: dict[str, float] = {}
     if not args.existing:
-        fill_steps = fill(engine, args.companies, args.notices, args.contracts, args.seed)
+        fill_steps = fill(
+            engine, args.companies, args.notices, args.contracts, args.seed, args.onto, args.payers
+        )
     fill_s = time.perf_counter() - t0
     console.print(f"filled in {fill_s:.0f} s: {fill_steps}; load average {os.getloadavg()}")
-    results = reads(engine, args.companies, args.notices, args.requests, args.seed)
+    results = reads(engine, args.companies, args.notices, args.requests, args.seed, args.payers)
     load_reads = os.getloadavg()
     rates = (
         {} if args.skip_imports else import_rates(args.dump_copies, args.ted_copies, args.crz_copies, folder)

@@ -28,7 +28,14 @@ from sqlalchemy.engine import Connection
 
 from regintel.search import documents as docs
 from regintel.search.base import Collection, Filters, IndexBusy, IndexStatus, QueryWords
-from regintel.search.fuzzy import Known, build_query, every_word_first, filter_clauses, preference_clauses
+from regintel.search.fuzzy import (
+    Known,
+    build_query,
+    combine,
+    every_word_first,
+    filter_clauses,
+    preference_clauses,
+)
 from regintel.search.rows import RankRow
 
 Ranking = list[RankRow] | None
@@ -342,9 +349,7 @@ def _hits(
     `FILL_LIMIT` names holding the words as written (`FILL`), which needs no fuzzy expansion."""
 
     def ask(clauses: list[tuple[Any, tantivy.Query]], most: int = limit) -> list[tuple[float, Any]]:
-        found: list[tuple[float, Any]] = searcher.search(
-            tantivy.Query.boolean_query(clauses + extra), most, count=False
-        ).hits
+        found: list[tuple[float, Any]] = searcher.search(combine(clauses + extra), most, count=False).hits
         return found
 
     if not every_word_first(query):
